@@ -1,0 +1,128 @@
+/**
+ * In-memory storage: for tests, embedding and trying the server out. Everything is lost on restart.
+ *
+ * @module
+ */
+import type {
+  CheckoutSession,
+  CheckoutState,
+  Clock,
+  DownloadEvent,
+  FeedbackEntry,
+  LicenseKeys,
+  RoadmapFeature,
+  RoadmapFeatureView,
+  Storage,
+} from '../../core/ports.ts';
+import { nextCheckoutState } from '../../core/checkout-state.ts';
+import { createMemoryRateLimitStore } from './rate-limits.ts';
+
+export { createMemoryRateLimitStore } from './rate-limits.ts';
+
+/** Memory storage plus read access for tests and exports. */
+export interface MemoryStorage extends Storage {
+  readonly feedback: readonly FeedbackEntry[];
+  readonly downloads: readonly DownloadEvent[];
+}
+
+/**
+ * Creates an empty in-memory storage.
+ *
+ * @param options.clock The clock of the rate-limit windows; the system clock when omitted.
+ * @param options.maxRateLimitClients The most clients whose windows are tracked at once.
+ */
+export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClients?: number } = {}): MemoryStorage {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const feedback: FeedbackEntry[] = [];
+  const downloads: DownloadEvent[] = [];
+  const features = new Map<number, RoadmapFeature>();
+  const votes = new Map<number, Set<string>>();
+  const sessions = new Map<string, CheckoutSession>();
+  const licenses = new Map<string, LicenseKeys>();
+  const secrets = new Map<string, string>();
+
+  const votersOf = (id: number): Set<string> => {
+    let voters = votes.get(id);
+    if (!voters) votes.set(id, (voters = new Set()));
+    return voters;
+  };
+
+  return {
+    feedback,
+    downloads,
+    rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
+
+    async addFeedback(entry) {
+      feedback.push({ ...entry });
+    },
+    async recordDownload(event) {
+      downloads.push({ ...event });
+    },
+
+    async syncRoadmap(list) {
+      const listed = new Set(list.map((f) => f.id));
+      for (const [id, feature] of features) if (!listed.has(id)) feature.visible = false;
+      for (const feature of list) features.set(feature.id, { ...feature });
+    },
+    async listRoadmap(voterId): Promise<RoadmapFeatureView[]> {
+      return [...features.values()]
+        .filter((f) => f.visible)
+        .sort((a, b) => a.id - b.id)
+        .map((f) => {
+          const voters = votes.get(f.id);
+          return {
+            id: f.id,
+            title: f.title,
+            description: f.description,
+            category: f.category,
+            vote_count: voters?.size ?? 0,
+            voted: voters?.has(voterId) ?? false,
+            release_version: f.release_version,
+          };
+        });
+    },
+    async toggleVote(featureId, voterId) {
+      if (!features.get(featureId)?.visible) return null;
+      const voters = votersOf(featureId);
+      const voted = !voters.has(voterId);
+      if (voted) voters.add(voterId);
+      else voters.delete(voterId);
+      return { voted, vote_count: voters.size };
+    },
+
+    async createCheckout(session) {
+      if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
+      sessions.set(session.id, { ...session });
+    },
+    async getCheckout(id) {
+      const session = sessions.get(id);
+      return session ? { ...session } : null;
+    },
+    async advanceCheckout(id, state: CheckoutState) {
+      const session = sessions.get(id);
+      if (!session) return null;
+      session.state = nextCheckoutState(session.state, state);
+      return { ...session };
+    },
+    async saveLicenses(sessionId, keys) {
+      const stored = licenses.get(sessionId);
+      if (stored) return { ...stored };
+      licenses.set(sessionId, { ...keys });
+      return { ...keys };
+    },
+    async getLicenses(sessionId) {
+      const stored = licenses.get(sessionId);
+      return stored ? { ...stored } : null;
+    },
+
+    async secret(name, create) {
+      const stored = secrets.get(name);
+      if (stored !== undefined) return stored;
+      const created = await create();
+      const raced = secrets.get(name);
+      if (raced !== undefined) return raced;
+      secrets.set(name, created);
+      return created;
+    },
+  };
+}

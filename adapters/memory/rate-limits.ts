@@ -1,0 +1,59 @@
+/**
+ * Fixed-window counters in a Map, with bounded memory.
+ *
+ * @module
+ */
+import type { Clock, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/** At most this many expired windows are dropped per hit: eviction keeps up while each hit stays cheap. */
+const EVICT_PER_HIT = 64;
+
+/**
+ * Creates an in-process counter store.
+ *
+ * A window is re-inserted whenever it starts, so the Map's order is the order in which windows end and
+ * expired ones are always at its head: each hit drops a few of them, and idle clients cost nothing after
+ * their window ends. Past `maxClients` live windows, the oldest is dropped (that client starts afresh).
+ *
+ * @param clock Where time comes from.
+ * @param maxClients The most clients tracked at once.
+ */
+export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000): RateLimitStore & {
+  readonly size: number;
+} {
+  const windows = new Map<string, Window>();
+
+  const evict = (now: number): void => {
+    let dropped = 0;
+    for (const [key, window] of windows) {
+      if (window.resetAt > now || dropped === EVICT_PER_HIT) break;
+      windows.delete(key);
+      dropped++;
+    }
+  };
+
+  return {
+    get size() {
+      return windows.size;
+    },
+    hit(key, windowMs): RateLimitHit {
+      const now = clock.now();
+      evict(now);
+      let window = windows.get(key);
+      if (window && window.resetAt > now) {
+        window.count++;
+      } else {
+        if (window) windows.delete(key);
+        else if (windows.size >= maxClients) windows.delete(windows.keys().next().value as string);
+        window = { count: 1, resetAt: now + windowMs };
+        windows.set(key, window);
+      }
+      return { count: window.count, resetMs: window.resetAt - now };
+    },
+  };
+}

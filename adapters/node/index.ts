@@ -1,0 +1,109 @@
+/**
+ * The node:http binding: maps IncomingMessage straight onto the core's request and writes the answer
+ * with writeHead/end, with no web Request/Response in between.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../../core/app.ts';
+import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+
+export interface NodeHandlerOptions {
+  /** Proxies whose X-Forwarded-For is believed; none by default. */
+  trustedProxies?: CidrSet | null;
+  /** Where a failure to write an answer is reported. */
+  onError?: (error: unknown) => void;
+}
+
+/** A request listener for `http.createServer`. */
+export type NodeListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** Whether a request announces a body (RFC 9112: Content-Length other than 0, or Transfer-Encoding). */
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Reads at most `max` bytes of the body. Resolves with what it read and whether more was left unread.
+ */
+function readBody(request: IncomingMessage, max: number): Promise<{ body: Uint8Array; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= max) {
+        request.off('data', onData);
+        request.pause();
+        resolve({ body: Buffer.concat(chunks, size).subarray(0, max), truncated: true });
+      }
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve({ body: Buffer.concat(chunks, size), truncated: false }));
+    request.once('error', reject);
+  });
+}
+
+function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean): void {
+  const { body, headers } = answer;
+  if (closeAfter) headers['connection'] = 'close';
+  if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  response.writeHead(answer.status, headers);
+  response.end(body ?? undefined);
+}
+
+/**
+ * Creates the request listener.
+ *
+ * @param app The core app.
+ * @param options Trusted proxies and error reporting.
+ */
+export function createNodeListener(app: App, options: NodeHandlerOptions = {}): NodeListener {
+  const trusted = options.trustedProxies ?? null;
+  const onError = options.onError ?? ((error: unknown) => console.error(error));
+
+  const run = (request: IncomingMessage, response: ServerResponse, core: CoreRequest, closeAfter: boolean) => {
+    app.handle(core).then(
+      (answer) => {
+        write(response, answer, closeAfter);
+        if (closeAfter) response.once('finish', () => request.socket.destroySoon());
+      },
+      (error: unknown) => {
+        onError(error);
+        response.destroy();
+      },
+    );
+  };
+
+  return (request, response) => {
+    const url = request.url ?? '/';
+    const mark = url.indexOf('?');
+    const forwarded = trusted ? request.headers['x-forwarded-for'] : undefined;
+    const core = {
+      method: request.method ?? 'GET',
+      path: mark < 0 ? url : url.slice(0, mark),
+      query: mark < 0 ? undefined : url.slice(mark + 1),
+      headers: request.headers,
+      body: undefined as Uint8Array | undefined,
+      clientIp: resolveClientIp(
+        request.socket.remoteAddress ?? '',
+        Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
+        trusted,
+      ),
+    };
+    if (!hasBody(request)) {
+      run(request, response, core, false);
+      return;
+    }
+    readBody(request, app.bodyLimit + 1).then(
+      ({ body, truncated }) => {
+        core.body = body;
+        run(request, response, core, truncated);
+      },
+      () => response.destroy(),
+    );
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The simulator's one HTML page: the session, its state, and buttons that play the provider's part.
+ *
+ * @module
+ */
+import type { CheckoutSession } from '../../core/ports.ts';
+
+const PRODUCTS: Record<string, string> = {
+  standard: 'Standard license',
+  plus_addon: 'Plus add-on',
+  plus_bundle: 'Plus bundle (standard + Plus)',
+};
+
+const STATE_TEXT: Record<string, string> = {
+  pending: 'Waiting for payment.',
+  processing: 'Delayed payment started: the app shows "processing" until you complete or fail it.',
+  paid: 'Paid. Return to the app: it now receives its license key.',
+  expired: 'This session expired before it was paid. Start a new checkout from the app.',
+  failed: 'The delayed payment failed. Start a new checkout from the app.',
+};
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function button(id: string, action: string, label: string): string {
+  return `<form method="post" action="/checkout/simulator/${escape(id)}/${action}"><button>${label}</button></form>`;
+}
+
+/**
+ * Renders the page.
+ *
+ * @param session The session, or null when there is none with that id.
+ * @param open Whether the session can still be paid.
+ */
+export function renderSimulatorPage(session: CheckoutSession | null, open: boolean): string {
+  const state = session ? (session.state === 'pending' && !open ? 'expired' : session.state) : null;
+  const buttons = !session
+    ? ''
+    : state === 'pending'
+      ? button(session.id, 'pay', 'Pay (simulated)') +
+        button(session.id, 'delay', 'Start a delayed payment (simulated)') +
+        button(session.id, 'cancel', 'Cancel')
+      : state === 'processing'
+        ? button(session.id, 'pay', 'Complete the delayed payment') + button(session.id, 'fail', 'Fail the delayed payment')
+        : '';
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Payment simulator</title>
+<style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
+.banner{background:#fde68a;border:2px solid #b45309;padding:.75rem;font-weight:600}
+form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem}</style></head>
+<body>
+<p class="banner">PAYMENT SIMULATOR: no money is taken. This page stands in for a hosted checkout during development.</p>
+${
+  session
+    ? `<h1>${escape(PRODUCTS[session.sku] ?? session.sku)}</h1>
+<p>Session <code>${escape(session.id)}</code></p>
+<p id="state">${escape(STATE_TEXT[state!] ?? state!)}</p>
+${buttons}`
+    : '<h1>No such checkout session</h1><p>Start a new checkout from the app.</p>'
+}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,203 @@
+/**
+ * The app: one `handle` function from a request-like input to a response-like output, wrapping every
+ * answer in the rate limit, CORS and deprecation notices.
+ *
+ * @module
+ */
+import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
+import { DEFAULT_BODY_LIMIT } from './body.ts';
+import { clientKey } from './client-ip.ts';
+import type { AppContext, Operation } from './context.ts';
+import { createCors, type Cors } from './cors.ts';
+import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
+import { ApiError, internalError } from './errors.ts';
+import type { CoreRequest, CoreResponse } from './http.ts';
+import { JSON_TYPE } from './http.ts';
+import { createLicenseIssuer, generateSigningKey } from './license.ts';
+import { discoveryRoutes } from './operations/discovery.ts';
+import type {
+  Clock,
+  LicenseIssuer,
+  Logger,
+  PaymentGateway,
+  RateLimitStore,
+  Storage,
+  VersionSource,
+} from './ports.ts';
+import { createRateLimiter, PUBLIC_API_POLICY, type RateLimitDecision, type RateLimitPolicy } from './rate-limit.ts';
+import { createRouter, type Handler } from './router.ts';
+import type { SiteContent } from './schemas/content.ts';
+import { createVoterId, randomSecret } from './voter-id.ts';
+
+/** Everything an app is made of. Only content, version, storage and gateway are required. */
+export interface AppOptions {
+  content: SiteContent;
+  version: VersionSource;
+  storage: Storage;
+  gateway: PaymentGateway;
+  /** Signs license keys; by default an Ed25519 key kept in storage under "license-signing-key". */
+  licenses?: LicenseIssuer;
+  clock?: Clock;
+  logger?: Logger;
+  /** The quota; 120 requests per 60 s by default. */
+  rateLimit?: RateLimitPolicy;
+  /** Where the rate-limit counters live; `storage.rateLimits` by default. */
+  rateLimitStore?: RateLimitStore;
+  /** Origins allowed to call from a browser; none by default. */
+  corsOrigins?: readonly string[];
+  /** Marks the unversioned /api aliases deprecated; off by default. */
+  aliasDeprecation?: AliasDeprecation | null;
+  /** The largest request body in bytes; 16 KiB by default. */
+  bodyLimit?: number;
+  /** How long an unpaid checkout session stays open; 24 hours by default. */
+  checkoutTtlMs?: number;
+  /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
+  publicBaseUrl?: string;
+  /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
+  voterSecret?: string;
+}
+
+/** A ready app. */
+export interface App {
+  /** Answers one request. Never rejects: every fault becomes a JSON error response. */
+  handle(request: CoreRequest): Promise<CoreResponse>;
+  /** The largest body the app accepts; adapters read at most one byte more. */
+  readonly bodyLimit: number;
+}
+
+const consoleLogger: Logger = {
+  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
+  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
+  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
+};
+
+const systemClock: Clock = { now: () => Date.now() };
+
+function errorResponse(error: ApiError): CoreResponse {
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...error.headers };
+  return { status: error.status, headers, body: JSON.stringify(error.toBody()) };
+}
+
+/**
+ * Creates an app: syncs the roadmap content into storage and loads (or creates) the stored secrets.
+ *
+ * @param options The ports and settings.
+ * @returns The app, ready to handle requests.
+ */
+export async function createApp(options: AppOptions): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? consoleLogger;
+  const { storage } = options;
+  const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
+  const signingKey = options.licenses ? null : await storage.secret('license-signing-key', generateSigningKey);
+  const context: AppContext = {
+    content: options.content,
+    version: options.version,
+    storage,
+    gateway: options.gateway,
+    licenses: options.licenses ?? (await createLicenseIssuer(signingKey!)),
+    clock,
+    logger,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
+    publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    aliasDeprecation: options.aliasDeprecation ?? null,
+    voterId: await createVoterId(secretKey),
+  };
+  await storage.syncRoadmap(options.content.roadmap);
+
+  const policy = options.rateLimit ?? PUBLIC_API_POLICY;
+  const limiter = createRateLimiter(
+    policy,
+    options.rateLimitStore ?? storage.rateLimits,
+    logger,
+    () => clock.now(),
+  );
+  const cors = createCors(options.corsOrigins ?? []);
+  const router = createRouter();
+  const aliasNotices = new Map<string, Record<string, string>>();
+  const routes: ApiRoute[] = [...API_ROUTES, ...discoveryRoutes(API_ROUTES)];
+  for (const route of routes) {
+    const operation = route.create(context);
+    const handler: Handler = (request) => operation(request);
+    if (!route.versioned) {
+      router.add(route.method, route.path, handler);
+      continue;
+    }
+    router.add(route.method, V1_PREFIX + route.path, handler);
+    router.add(route.method, ALIAS_PREFIX + route.path, handler);
+    if (context.aliasDeprecation) {
+      aliasNotices.set(ALIAS_PREFIX + route.path, deprecationHeaders(context.aliasDeprecation, V1_PREFIX + route.path));
+    }
+  }
+  for (const route of options.gateway.routes ?? []) router.add(route.method, route.path, route.handle);
+
+  const dispatch = async (request: CoreRequest): Promise<CoreResponse> => {
+    const match = router.match(request.method, request.path);
+    if (match.kind === 'handler') return match.handler(request, match.params);
+    if (match.kind === 'not_found') {
+      throw new ApiError('not_found', `No API endpoint exists at ${JSON.stringify(request.path)}.`);
+    }
+    if (request.method === 'OPTIONS') return cors.options(request, match.allow);
+    throw new ApiError(
+      'method_not_allowed',
+      `${request.method} is not allowed on ${request.path}; use ${match.allow}.`,
+      undefined,
+      { allow: match.allow },
+    );
+  };
+
+  const finish = (request: CoreRequest, response: CoreResponse, decision: RateLimitDecision): CoreResponse => {
+    Object.assign(response.headers, decision.headers);
+    // Every answer holds per-client rate-limit state, so no shared cache may keep it.
+    response.headers['cache-control'] = 'no-store';
+    cors.decorate(request, response);
+    const notice = aliasNotices.size > 0 ? aliasNotices.get(request.path.replace(/\/+$/, '')) : undefined;
+    if (notice) Object.assign(response.headers, notice);
+    if (request.method === 'HEAD') response.body = null;
+    return response;
+  };
+
+  const answer = async (request: CoreRequest, decision: RateLimitDecision): Promise<CoreResponse> => {
+    if (!decision.allowed) {
+      const limited = errorResponse(
+        new ApiError(
+          'rate_limited',
+          `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
+          `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
+        ),
+      );
+      limited.headers['retry-after'] = String(decision.resetSeconds);
+      return finish(request, limited, decision);
+    }
+    let response: CoreResponse;
+    try {
+      response = await dispatch(request);
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        logger.error('unhandled error', {
+          method: request.method,
+          path: request.path,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+      }
+      response = errorResponse(error instanceof ApiError ? error : internalError());
+    }
+    return finish(request, response, decision);
+  };
+
+  return {
+    bodyLimit: context.bodyLimit,
+    async handle(request) {
+      try {
+        const decision = limiter.check(clientKey(request.clientIp));
+        return await answer(request, decision instanceof Promise ? await decision : decision);
+      } catch (error) {
+        logger.error('request failed outside an operation', { error: String(error) });
+        return errorResponse(internalError());
+      }
+    },
+  };
+}
+
+export type { Operation };

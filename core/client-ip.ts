@@ -1,0 +1,168 @@
+/**
+ * Client addresses: parsing, trusted-proxy resolution of X-Forwarded-For, and the per-client key.
+ *
+ * @module
+ */
+
+/** An address as 8 groups of 16 bits (IPv4 is mapped into ::ffff:0:0/96). */
+type Groups = number[];
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+function parseIpv4(text: string): [number, number] | null {
+  const m = IPV4.exec(text);
+  if (!m) return null;
+  const octets = m.slice(1).map(Number);
+  if (octets.some((o, i) => o > 255 || (m[i + 1]!.length > 1 && m[i + 1]!.startsWith('0')))) return null;
+  return [(octets[0]! << 8) | octets[1]!, (octets[2]! << 8) | octets[3]!];
+}
+
+function parseHexGroups(part: string): Groups | null {
+  if (part === '') return [];
+  const groups: Groups = [];
+  for (const g of part.split(':')) {
+    if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
+    groups.push(parseInt(g, 16));
+  }
+  return groups;
+}
+
+/** Parses an IPv4 or IPv6 address (zone ids dropped) into 8 groups; null when it is not one. */
+export function parseIp(text: string): Groups | null {
+  const v4 = parseIpv4(text);
+  if (v4) return [0, 0, 0, 0, 0, 0xffff, v4[0], v4[1]];
+  let rest = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  const zone = rest.indexOf('%');
+  if (zone >= 0) rest = rest.slice(0, zone);
+  const lastColon = rest.lastIndexOf(':');
+  if (lastColon >= 0 && rest.includes('.', lastColon)) {
+    const embedded = parseIpv4(rest.slice(lastColon + 1));
+    if (!embedded) return null;
+    rest = `${rest.slice(0, lastColon + 1)}${embedded[0].toString(16)}:${embedded[1].toString(16)}`;
+  }
+  const halves = rest.split('::');
+  if (halves.length > 2) return null;
+  const head = parseHexGroups(halves[0]!);
+  const back = halves.length === 2 ? parseHexGroups(halves[1]!) : [];
+  if (!head || !back) return null;
+  const given = head.length + back.length;
+  if (halves.length === 1 ? given !== 8 : given > 7) return null;
+  return [...head, ...new Array<number>(8 - given).fill(0), ...back];
+}
+
+function isMappedV4(g: Groups): boolean {
+  return g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
+}
+
+function formatV4(g: Groups): string {
+  return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+}
+
+/** IPv6 text as RFC 5952 writes it: lower case, the longest run of two or more zero groups as "::". */
+function formatV6(g: Groups): string {
+  let best = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && g[j] === 0) j++;
+    if (j - i > bestLength) [best, bestLength] = [i, j - i];
+    i = j === i ? i + 1 : j;
+  }
+  const hex = g.map((x) => x.toString(16));
+  if (best < 0) return hex.join(':');
+  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLength).join(':')}`;
+}
+
+/**
+ * The canonical text of an address: IPv4 dotted (IPv4-mapped IPv6 unwrapped), IPv6 as RFC 5952
+ * writes it, so that one client always has one spelling.
+ */
+export function canonicalIp(text: string): string | null {
+  const g = parseIp(text);
+  if (!g) return null;
+  return isMappedV4(g) ? formatV4(g) : formatV6(g);
+}
+
+/**
+ * The key a client is counted and recognised by: its IPv4 address, or its IPv6 /64 prefix (one
+ * subscriber usually holds a whole /64, so single IPv6 addresses would let one client act as many).
+ *
+ * @param ip An address as returned by `resolveClientIp`.
+ * @returns e.g. "203.0.113.7" or "2001:db8:0:1::/64".
+ */
+export function clientKey(ip: string): string {
+  const g = parseIp(ip);
+  if (!g) return ip;
+  if (isMappedV4(g)) return formatV4(g);
+  return `${formatV6([...g.slice(0, 4), 0, 0, 0, 0])}/64`;
+}
+
+/** A set of address ranges. */
+export interface CidrSet {
+  has(ip: string): boolean;
+  /** The ranges as given, for logs. */
+  readonly source: readonly string[];
+}
+
+/**
+ * Parses a comma-separated list of CIDR ranges or single addresses, e.g. "127.0.0.1/32, 10.0.0.0/8, ::1".
+ *
+ * @throws Error naming the entry that is not a range.
+ */
+export function parseCidrList(list: string): CidrSet {
+  const ranges: { base: Groups; bits: number }[] = [];
+  const source = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const entry of source) {
+    const [addr = '', prefix] = entry.split('/');
+    const base = parseIp(addr);
+    const v4 = parseIpv4(addr) !== null;
+    const max = v4 ? 32 : 128;
+    const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+    if (!base || !(bits >= 0 && bits <= max)) throw new Error(`"${entry}" is not an IP address or CIDR range`);
+    ranges.push({ base, bits: v4 ? bits + 96 : bits });
+  }
+  return {
+    source,
+    has(ip) {
+      const g = parseIp(ip);
+      return g !== null && ranges.some((r) => inRange(g, r.base, r.bits));
+    },
+  };
+}
+
+function inRange(g: Groups, base: Groups, bits: number): boolean {
+  for (let i = 0; i < 8 && bits > 0; i++, bits -= 16) {
+    const mask = bits >= 16 ? 0xffff : (0xffff << (16 - bits)) & 0xffff;
+    if ((g[i]! & mask) !== (base[i]! & mask)) return false;
+  }
+  return true;
+}
+
+/**
+ * The client address of a request.
+ *
+ * The socket's peer is the client unless it is a trusted proxy; only then is X-Forwarded-For read, from
+ * the right, skipping trusted proxies: the first address that is not one is the client. An entry that is
+ * not an address stops the walk at the last trusted hop, since nothing left of it can be believed.
+ *
+ * @param remoteAddress The socket's peer address.
+ * @param forwardedFor The X-Forwarded-For header, if any.
+ * @param trusted The operator's trusted proxies, or null when there are none.
+ * @returns The canonical client address.
+ */
+export function resolveClientIp(
+  remoteAddress: string,
+  forwardedFor: string | undefined,
+  trusted: CidrSet | null,
+): string {
+  let client = canonicalIp(remoteAddress) ?? remoteAddress;
+  if (!trusted || !forwardedFor || !trusted.has(client)) return client;
+  const hops = forwardedFor.split(',');
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = canonicalIp(hops[i]!.trim());
+    if (!hop) return client;
+    client = hop;
+    if (!trusted.has(hop)) return hop;
+  }
+  return client;
+}

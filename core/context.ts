@@ -1,0 +1,41 @@
+/**
+ * What every operation is given: the ports and settings of one app.
+ *
+ * @module
+ */
+import type { CoreRequest, CoreResponse } from './http.ts';
+import type {
+  Clock,
+  LicenseIssuer,
+  Logger,
+  MaybePromise,
+  PaymentGateway,
+  Storage,
+  VersionSource,
+} from './ports.ts';
+import type { AliasDeprecation } from './deprecation.ts';
+import type { SiteContent } from './schemas/content.ts';
+
+/** One public operation: a request-like input to a response-like output. */
+export type Operation = (request: CoreRequest) => MaybePromise<CoreResponse>;
+
+/** The ports and settings an operation works against. */
+export interface AppContext {
+  readonly content: SiteContent;
+  readonly version: VersionSource;
+  readonly storage: Storage;
+  readonly gateway: PaymentGateway;
+  readonly licenses: LicenseIssuer;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The largest request body, in bytes. */
+  readonly bodyLimit: number;
+  /** How long an unpaid checkout session stays open, in milliseconds. */
+  readonly checkoutTtlMs: number;
+  /** The public address of this API, without a trailing slash, for links in documents. */
+  readonly publicBaseUrl: string;
+  /** When set, the unversioned /api aliases carry deprecation notices. */
+  readonly aliasDeprecation: AliasDeprecation | null;
+  /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */
+  voterId(clientIp: string): MaybePromise<string>;
+}

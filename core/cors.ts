@@ -1,0 +1,69 @@
+/**
+ * CORS for the product website: allowed origins from the operator, preflight answers, exposed headers.
+ *
+ * @module
+ */
+import { headerValue, type CoreRequest, type CoreResponse } from './http.ts';
+
+/** Headers a browser script may read: the rate-limit state and the deprecation notices. */
+export const EXPOSED_HEADERS = [
+  'RateLimit',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'Link',
+].join(', ');
+
+/** How long a browser may cache a preflight answer, in seconds. */
+const PREFLIGHT_MAX_AGE = '600';
+
+export interface Cors {
+  /** Adds the CORS headers of an actual (non-preflight) response, in place. */
+  decorate(request: CoreRequest, response: CoreResponse): void;
+  /** The answer to OPTIONS on a known path: a preflight for an allowed origin, else a plain 204 with Allow. */
+  options(request: CoreRequest, allow: string): CoreResponse;
+}
+
+/**
+ * Creates the CORS policy.
+ *
+ * @param origins Exact origins such as "https://www.example.com", or ["*"] for any origin.
+ */
+export function createCors(origins: readonly string[]): Cors {
+  const any = origins.includes('*');
+  const allowed = new Set(origins);
+  const allowOrigin = (origin: string | undefined): string | undefined =>
+    origin === undefined ? undefined : any ? '*' : allowed.has(origin) ? origin : undefined;
+
+  const addVary = (response: CoreResponse): void => {
+    if (any || allowed.size === 0) return;
+    const vary = response.headers['vary'];
+    response.headers['vary'] = vary ? `${vary}, Origin` : 'Origin';
+  };
+
+  return {
+    decorate(request, response) {
+      addVary(response);
+      const origin = allowOrigin(headerValue(request.headers, 'origin'));
+      if (origin === undefined) return;
+      response.headers['access-control-allow-origin'] = origin;
+      response.headers['access-control-expose-headers'] = EXPOSED_HEADERS;
+    },
+    options(request, allow) {
+      const response: CoreResponse = { status: 204, headers: { allow }, body: null };
+      addVary(response);
+      const origin = allowOrigin(headerValue(request.headers, 'origin'));
+      if (origin !== undefined && headerValue(request.headers, 'access-control-request-method') !== undefined) {
+        response.headers['access-control-allow-origin'] = origin;
+        response.headers['access-control-allow-methods'] = allow;
+        response.headers['access-control-allow-headers'] = 'Content-Type';
+        response.headers['access-control-max-age'] = PREFLIGHT_MAX_AGE;
+      }
+      return response;
+    },
+  };
+}

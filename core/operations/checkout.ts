@@ -1,0 +1,103 @@
+/**
+ * POST /api/v1/checkout/create and GET /api/v1/checkout/status: hosted checkout and license delivery.
+ *
+ * @module
+ */
+import { readJsonObject } from '../body.ts';
+import { isFinal } from '../checkout-state.ts';
+import type { AppContext, Operation } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { json } from '../http.ts';
+import type { CheckoutSession, LicenseKeys } from '../ports.ts';
+import type { CheckoutStatusBody } from '../schemas/responses.ts';
+import { CheckoutCreateRequestSchema } from '../schemas/requests.ts';
+import { parseOrThrow } from '../validate.ts';
+
+/** The longest session id accepted in a query, far above any provider's. */
+const SESSION_ID_MAX = 255;
+
+/** Opens a hosted checkout session; an omitted body buys the standard product with no channel. */
+export function createCheckout(context: AppContext): Operation {
+  return async (request) => {
+    const body = readJsonObject(request, context.bodyLimit, false) ?? {};
+    const input = parseOrThrow(CheckoutCreateRequestSchema, body);
+    const sku = input.product ?? 'standard';
+    const channel = input.channel ?? null;
+    const { sessionId, url } = await context.gateway.createCheckout({ sku, channel });
+    const now = context.clock.now();
+    await context.storage.createCheckout({
+      id: sessionId,
+      sku,
+      channel,
+      url,
+      state: 'pending',
+      createdAt: now,
+      expiresAt: now + context.checkoutTtlMs,
+    });
+    return json(200, { sessionId, url });
+  };
+}
+
+/** Brings a stored session up to date: the TTL for unpaid sessions, else the provider's word. */
+async function refresh(context: AppContext, session: CheckoutSession): Promise<CheckoutSession> {
+  if (isFinal(session.state)) return session;
+  const state =
+    session.state === 'pending' && context.clock.now() >= session.expiresAt
+      ? 'expired'
+      : await context.gateway.checkStatus(session);
+  if (state === session.state) return session;
+  return (await context.storage.advanceCheckout(session.id, state)) ?? session;
+}
+
+/** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
+async function licensesFor(context: AppContext, session: CheckoutSession): Promise<LicenseKeys> {
+  const stored = await context.storage.getLicenses(session.id);
+  if (stored) return stored;
+  const issuedAt = context.clock.now();
+  const sign = (product: 'standard' | 'plus') =>
+    context.licenses.issue({ sessionId: session.id, sku: session.sku, product, issuedAt });
+  const keys: LicenseKeys = {
+    standard: session.sku === 'plus_addon' ? null : await sign('standard'),
+    plus: session.sku === 'standard' ? null : await sign('plus'),
+  };
+  return context.storage.saveLicenses(session.id, keys);
+}
+
+/** The status body of a paid session: licenseKey is the key of the product bought. */
+function paidBody(keys: LicenseKeys): CheckoutStatusBody {
+  return {
+    status: 'paid',
+    licenseKey: keys.standard ?? keys.plus,
+    standardLicenseKey: keys.standard,
+    plusLicenseKey: keys.plus,
+  };
+}
+
+/** Reads a session's payment status; keys are issued once, when it is paid, and never shown before. */
+export function checkoutStatus(context: AppContext): Operation {
+  return async (request) => {
+    const ids = new URLSearchParams(request.query ?? '').getAll('session_id');
+    const id = ids[0];
+    if (ids.length !== 1 || !id || id.length > SESSION_ID_MAX) {
+      throw new ApiError(
+        'invalid_request',
+        ids.length > 1
+          ? 'Query parameter "session_id" is given more than once.'
+          : `Query parameter "session_id" is required: a non-empty id of at most ${SESSION_ID_MAX} characters.`,
+      );
+    }
+    const stored = await context.storage.getCheckout(id);
+    if (!stored) throw new ApiError('unknown_session', 'No checkout session has this session_id.');
+    const session = await refresh(context, stored);
+    switch (session.state) {
+      case 'expired':
+        throw new ApiError('session_expired', 'The checkout session expired before it was paid.');
+      case 'failed':
+        throw new ApiError('payment_failed', 'The payment for this checkout session failed.');
+      case 'paid':
+        return json(200, paidBody(await licensesFor(context, session)));
+      default:
+        return json(200, { status: session.state, licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
+    }
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * GET /api/v1/download: redirect to the current MSI installer, or to the Windows-only warning page.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { AppContext, Operation } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { headerValue, type HeaderMap } from '../http.ts';
+import { DownloadSourceSchema } from '../schemas/requests.ts';
+
+
+/** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
+export function isWindowsClient(headers: HeaderMap): boolean {
+  const hint = headerValue(headers, 'sec-ch-ua-platform');
+  if (hint !== undefined) return hint.trim().replace(/^"|"$/g, '').toLowerCase() === 'windows';
+  const agent = headerValue(headers, 'user-agent') ?? '';
+  return /\bWindows\b/i.test(agent) && !/\bWindows Phone\b/i.test(agent);
+}
+
+/** The single value of a query parameter; a repeated parameter is an error. */
+function single(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw new ApiError('invalid_parameter', `Query parameter "${name}" is given more than once.`);
+  return values[0];
+}
+
+/**
+ * Redirects with 302. The Location is always one of the operator's configured URLs, never built from the
+ * query. Each download is recorded; a storage fault is logged and never blocks the installer.
+ */
+export function download(context: AppContext): Operation {
+  const { msiUrl, nonWindowsUrl } = context.content.download;
+  return async (request) => {
+    const query = new URLSearchParams(request.query ?? '');
+    const force = single(query, 'force');
+    if (force !== undefined && force !== '1') {
+      throw new ApiError('invalid_parameter', 'Query parameter "force" must be "1" when given.');
+    }
+    const source = single(query, 'source') || undefined;
+    if (source !== undefined) {
+      const checked = v.safeParse(DownloadSourceSchema, source);
+      if (!checked.success) {
+        throw new ApiError('invalid_parameter', `Query parameter "source" ${checked.issues[0].message}.`);
+      }
+    }
+    const windows = isWindowsClient(request.headers);
+    const forced = force === '1';
+    try {
+      await context.storage.recordDownload({
+        at: context.clock.now(),
+        source: source ?? null,
+        platform: windows ? 'windows' : 'other',
+        forced,
+      });
+    } catch (error) {
+      context.logger.error('could not record a download', { error: String(error) });
+    }
+    return {
+      status: 302,
+      headers: {
+        location: windows || forced ? msiUrl : nonWindowsUrl,
+        vary: 'User-Agent, Sec-CH-UA-Platform',
+      },
+      body: null,
+    };
+  };
+}

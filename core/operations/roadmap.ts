@@ -1,0 +1,30 @@
+/**
+ * GET and POST /api/v1/roadmap: the visible features, and the caller's vote toggle.
+ *
+ * @module
+ */
+import { readJsonObject } from '../body.ts';
+import type { AppContext, Operation } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { json } from '../http.ts';
+import { VoteRequestSchema } from '../schemas/requests.ts';
+import { parseOrThrow } from '../validate.ts';
+
+/** Lists the visible features, each with `voted` for the caller. */
+export function listRoadmap(context: AppContext): Operation {
+  return async (request) => {
+    const voter = await context.voterId(request.clientIp);
+    return json(200, { features: await context.storage.listRoadmap(voter) });
+  };
+}
+
+/** Toggles the caller's vote for one visible feature; 404 feature_not_found for any other id. */
+export function toggleVote(context: AppContext): Operation {
+  return async (request) => {
+    const { featureId } = parseOrThrow(VoteRequestSchema, readJsonObject(request, context.bodyLimit, true));
+    const voter = await context.voterId(request.clientIp);
+    const result = await context.storage.toggleVote(featureId, voter);
+    if (!result) throw new ApiError('feature_not_found', `No visible roadmap feature has id ${featureId}.`);
+    return json(200, result);
+  };
+}

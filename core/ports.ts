@@ -1,0 +1,176 @@
+/**
+ * The ports of the core: what it needs from the world, declared here and implemented in adapters/.
+ *
+ * @module
+ */
+import type { CoreRequest, CoreResponse } from './http.ts';
+
+/** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Where time comes from: milliseconds since the epoch. Tests inject a manual one. */
+export interface Clock {
+  now(): number;
+}
+
+/** Server-side log lines; never sent to clients. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const FEEDBACK_TYPES = ['feature_request', 'bug_report', 'general', 'review'] as const;
+export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
+
+/** One accepted feedback submission as stored. */
+export interface FeedbackEntry {
+  type: FeedbackType;
+  description: string;
+  email: string | null;
+  appVersion: string | null;
+  rating: number | null;
+  receivedAt: number;
+}
+
+/** One installer redirect as stored (for download counts). */
+export interface DownloadEvent {
+  at: number;
+  source: string | null;
+  platform: 'windows' | 'other';
+  forced: boolean;
+}
+
+/** A roadmap feature as the operator's content defines it. */
+export interface RoadmapFeature {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  visible: boolean;
+  release_version: string | null;
+}
+
+/** A visible feature with its votes, as seen by one voter. */
+export interface RoadmapFeatureView {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  vote_count: number;
+  voted: boolean;
+  release_version: string | null;
+}
+
+/** The outcome of a vote toggle. */
+export interface VoteResult {
+  voted: boolean;
+  vote_count: number;
+}
+
+export const CHECKOUT_SKUS = ['standard', 'plus_addon', 'plus_bundle'] as const;
+export type CheckoutSku = (typeof CHECKOUT_SKUS)[number];
+export const CHECKOUT_CHANNELS = ['store', 'msi'] as const;
+export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number];
+
+/** Checkout session states: pending -> processing -> paid, or -> expired / failed. The last three are final. */
+export type CheckoutState = 'pending' | 'processing' | 'paid' | 'expired' | 'failed';
+
+/** A hosted checkout session as stored. */
+export interface CheckoutSession {
+  id: string;
+  sku: CheckoutSku;
+  channel: CheckoutChannel | null;
+  url: string;
+  state: CheckoutState;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** The license keys issued for one paid session. */
+export interface LicenseKeys {
+  standard: string | null;
+  plus: string | null;
+}
+
+/** The result of counting one request against a client's quota. */
+export interface RateLimitHit {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window resets, measured on the store's own clock. */
+  resetMs: number;
+}
+
+/** Fixed-window request counters, one per client key. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): MaybePromise<RateLimitHit>;
+}
+
+/** Everything the core keeps. Every write is atomic on its own. */
+export interface Storage {
+  addFeedback(entry: FeedbackEntry): Promise<void>;
+  recordDownload(event: DownloadEvent): Promise<void>;
+
+  /**
+   * Makes the stored features match the content: changed texts update, features no longer listed are
+   * hidden, votes stay.
+   */
+  syncRoadmap(features: readonly RoadmapFeature[]): Promise<void>;
+  /** The visible features in id order, with `voted` for this voter. */
+  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
+  /** Flips this voter's vote atomically; null when the feature does not exist or is hidden. */
+  toggleVote(featureId: number, voterId: string): Promise<VoteResult | null>;
+
+  createCheckout(session: CheckoutSession): Promise<void>;
+  getCheckout(id: string): Promise<CheckoutSession | null>;
+  /**
+   * Moves a session to a new state unless it is already final (paid, expired, failed), and never from
+   * processing back to pending. Returns the session as it is afterwards, or null when it does not exist.
+   */
+  advanceCheckout(id: string, state: CheckoutState): Promise<CheckoutSession | null>;
+  /** Stores the keys of a session unless some were stored before; returns the stored keys (first write wins). */
+  saveLicenses(sessionId: string, keys: LicenseKeys): Promise<LicenseKeys>;
+  getLicenses(sessionId: string): Promise<LicenseKeys | null>;
+
+  /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */
+  secret(name: string, create: () => MaybePromise<string>): Promise<string>;
+
+  readonly rateLimits: RateLimitStore;
+  close?(): Promise<void>;
+}
+
+/** What the payment provider says of a session. */
+export type GatewayStatus = CheckoutState;
+
+/** A route a gateway serves itself (the simulator's pages, a provider's notifications). */
+export interface GatewayRoute {
+  method: 'GET' | 'POST';
+  /** An itty-router path pattern, e.g. `/checkout/simulator/:id`. */
+  path: string;
+  handle(request: CoreRequest, params: Record<string, string>): Promise<CoreResponse>;
+}
+
+/** A hosted-checkout payment provider. */
+export interface PaymentGateway {
+  /** Shown in logs, e.g. "simulator". */
+  readonly name: string;
+  /** Opens a hosted checkout for one SKU; the provider chooses the session id. */
+  createCheckout(input: { sku: CheckoutSku; channel: CheckoutChannel | null }): Promise<{
+    sessionId: string;
+    url: string;
+  }>;
+  /** The provider's current view of a session that is not final in storage. */
+  checkStatus(session: CheckoutSession): Promise<GatewayStatus>;
+  /** Extra routes mounted by the core under the same rate limit. */
+  readonly routes?: readonly GatewayRoute[];
+}
+
+/** Signs license keys. */
+export interface LicenseIssuer {
+  issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number }): Promise<string>;
+}
+
+/** Where the current desktop version comes from (the product's version file). */
+export interface VersionSource {
+  current(): MaybePromise<string>;
+}

@@ -1,0 +1,96 @@
+/**
+ * The public rate limit: a fixed window per client key, and the headers that describe it.
+ *
+ * Headers follow draft-ietf-httpapi-ratelimit-headers-08 (`RateLimit: "public-api";r=..;t=..` and
+ * `RateLimit-Policy: "public-api";q=..;w=..`), plus the older `RateLimit-Limit`, `RateLimit-Remaining`
+ * and `RateLimit-Reset` fields that many clients still read. Reset is always seconds from now.
+ *
+ * @module
+ */
+import type { Logger, MaybePromise, RateLimitHit, RateLimitStore } from './ports.ts';
+
+/** A quota: at most `limit` requests per `windowSeconds` per client. */
+export interface RateLimitPolicy {
+  /** The policy name in the structured fields. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export const PUBLIC_API_POLICY: RateLimitPolicy = { name: 'public-api', limit: 120, windowSeconds: 60 };
+
+/** The decision for one request and the headers to send with its answer. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Whole seconds until the window resets (at least 1). */
+  resetSeconds: number;
+  headers: Record<string, string>;
+}
+
+/** Counts requests per client and decides. */
+export interface RateLimiter {
+  check(key: string): MaybePromise<RateLimitDecision>;
+}
+
+/**
+ * Creates the limiter over a counter store.
+ *
+ * The limiter fails open: when the store throws, the request is let through with a full quota in the
+ * headers, and the fault is logged at most once a minute.
+ *
+ * @param policy The quota.
+ * @param store Where the counters live.
+ * @param logger Where store faults are reported.
+ * @param now Milliseconds since the epoch, for throttling the fault log.
+ */
+export function createRateLimiter(
+  policy: RateLimitPolicy,
+  store: RateLimitStore,
+  logger: Logger,
+  now: () => number,
+): RateLimiter {
+  const windowMs = policy.windowSeconds * 1000;
+  const name = JSON.stringify(policy.name);
+  const policyHeader = `${name};q=${policy.limit};w=${policy.windowSeconds}`;
+  const limitHeader = String(policy.limit);
+  let lastFaultLog = -Infinity;
+
+  const decide = (hit: RateLimitHit): RateLimitDecision => {
+    const remaining = hit.count >= policy.limit ? 0 : policy.limit - hit.count;
+    const resetSeconds = hit.resetMs > 1000 ? Math.ceil(hit.resetMs / 1000) : 1;
+    const reset = String(resetSeconds);
+    const remain = String(remaining);
+    return {
+      allowed: hit.count <= policy.limit,
+      resetSeconds,
+      headers: {
+        ratelimit: `${name};r=${remain};t=${reset}`,
+        'ratelimit-policy': policyHeader,
+        'ratelimit-limit': limitHeader,
+        'ratelimit-remaining': remain,
+        'ratelimit-reset': reset,
+      },
+    };
+  };
+
+  const failOpen = (error: unknown): RateLimitDecision => {
+    const at = now();
+    if (at - lastFaultLog >= 60_000) {
+      lastFaultLog = at;
+      logger.error('rate limit store unavailable; letting requests through', { error: String(error) });
+    }
+    return decide({ count: 0, resetMs: windowMs });
+  };
+
+  return {
+    check(key) {
+      let hit: MaybePromise<RateLimitHit>;
+      try {
+        hit = store.hit(key, windowMs);
+      } catch (error) {
+        return failOpen(error);
+      }
+      return hit instanceof Promise ? hit.then(decide, failOpen) : decide(hit);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Dispatch over an itty-router route table: itty compiles each path pattern; exact paths are then found
+ * by one Map lookup and patterns by itty's regexes, and a known path gives its Allow list for 405 answers.
+ *
+ * @module
+ */
+import { IttyRouter } from 'itty-router';
+import type { CoreRequest, CoreResponse } from './http.ts';
+import type { MaybePromise } from './ports.ts';
+
+/** A routed handler; `params` holds the named segments of a pattern route. */
+export type Handler = (request: CoreRequest, params: Record<string, string>) => MaybePromise<CoreResponse>;
+
+/** What a path and method lead to. */
+export type Match =
+  | { kind: 'handler'; handler: Handler; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allow: string }
+  | { kind: 'not_found' };
+
+export interface Router {
+  /** Adds a route; `path` is an itty-router pattern (`/a/:id`) or an exact path. */
+  add(method: string, path: string, handler: Handler): Router;
+  match(method: string, path: string): Match;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/** The methods a path answers: HEAD goes with GET, and OPTIONS is always answered. */
+function allowList(methods: Iterable<string>): string {
+  const set = new Set(methods);
+  if (set.has('GET')) set.add('HEAD');
+  set.add('OPTIONS');
+  return [...set].join(', ');
+}
+
+/** Drops trailing slashes, as itty-router's patterns do ("/api/v1/pricing/" is "/api/v1/pricing"). */
+function trimSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+/** Creates an empty router. */
+export function createRouter(): Router {
+  const table = IttyRouter();
+  const exact = new Map<string, Map<string, Handler>>();
+  const allow = new Map<string, string>();
+  const patterns: { method: string; regex: RegExp; handler: Handler }[] = [];
+
+  const router: Router = {
+    add(method, path, handler) {
+      table[method.toLowerCase()]!(path);
+      const [, regex] = table.routes[table.routes.length - 1]!;
+      if (/[:*]/.test(path)) {
+        patterns.push({ method, regex, handler });
+      } else {
+        let methods = exact.get(path);
+        if (!methods) exact.set(path, (methods = new Map()));
+        methods.set(method, handler);
+        allow.set(path, allowList(methods.keys()));
+      }
+      return router;
+    },
+
+    match(method, rawPath) {
+      const path = trimSlashes(rawPath);
+      const methods = exact.get(path);
+      if (methods) {
+        const handler = methods.get(method === 'HEAD' ? 'GET' : method);
+        if (handler) return { kind: 'handler', handler, params: NO_PARAMS };
+        return { kind: 'method_not_allowed', allow: allow.get(path)! };
+      }
+      const allowed: string[] = [];
+      for (const route of patterns) {
+        const found = route.regex.exec(path);
+        if (!found) continue;
+        if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
+          return { kind: 'handler', handler: route.handler, params: { ...found.groups } };
+        }
+        allowed.push(route.method);
+      }
+      return allowed.length > 0 ? { kind: 'method_not_allowed', allow: allowList(allowed) } : { kind: 'not_found' };
+    },
+  };
+  return router;
+}

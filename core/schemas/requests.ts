@@ -1,0 +1,98 @@
+/**
+ * Request schemas: the single source of request validation and of the request side of /openapi.json.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES } from '../ports.ts';
+
+/** Longest feedback description, in UTF-16 code units. */
+export const DESCRIPTION_MAX = 5000;
+/** Longest value of any other free-text field. */
+export const SHORT_TEXT_MAX = 200;
+
+/**
+ * Text that every storage can keep as is: no NUL character and no lone surrogate (which is not valid
+ * Unicode and cannot be encoded as UTF-8).
+ */
+const CLEAN_TEXT = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+function text(max: number) {
+  return v.pipe(
+    v.string('must be a string'),
+    v.maxLength(max, `must be at most ${max} characters long`),
+    v.regex(CLEAN_TEXT, 'must not contain NUL characters or unpaired surrogates'),
+  );
+}
+
+/** POST /api/v1/feedback. Unknown fields are ignored: the spec does not forbid them here. */
+export const FeedbackRequestSchema = v.object({
+  description: v.pipe(
+    text(DESCRIPTION_MAX),
+    v.minLength(1, 'must not be empty'),
+    v.description('What the user wants to tell us; at least one non-blank character.'),
+  ),
+  type: v.optional(
+    v.pipe(
+      v.picklist(FEEDBACK_TYPES, `must be one of ${FEEDBACK_TYPES.join(', ')}`),
+      v.description('Kind of feedback; general when omitted.'),
+    ),
+  ),
+  email: v.optional(v.pipe(text(SHORT_TEXT_MAX), v.email('must be an email address'))),
+  appVersion: v.optional(text(SHORT_TEXT_MAX)),
+  rating: v.optional(
+    v.pipe(
+      v.number('must be an integer from 1 to 5'),
+      v.integer('must be an integer from 1 to 5'),
+      v.minValue(1, 'must be an integer from 1 to 5'),
+      v.maxValue(5, 'must be an integer from 1 to 5'),
+    ),
+  ),
+});
+
+/** POST /api/v1/roadmap: toggle the caller's vote. */
+export const VoteRequestSchema = v.strictObject({
+  featureId: v.pipe(
+    v.number('must be an integer of at least 1'),
+    v.integer('must be an integer of at least 1'),
+    v.minValue(1, 'must be an integer of at least 1'),
+    v.maxValue(2147483647, 'must be at most 2147483647'),
+  ),
+});
+
+/** POST /api/v1/checkout/create. The whole body is optional. */
+export const CheckoutCreateRequestSchema = v.strictObject({
+  product: v.optional(
+    v.pipe(
+      v.picklist(CHECKOUT_SKUS, `must be one of ${CHECKOUT_SKUS.join(', ')}`),
+      v.description('Desktop checkout SKU; standard when omitted.'),
+    ),
+  ),
+  channel: v.optional(
+    v.pipe(
+      v.picklist(CHECKOUT_CHANNELS, `must be one of ${CHECKOUT_CHANNELS.join(', ')}`),
+      v.description('Install channel, kept for fulfilment analytics; absent when omitted.'),
+    ),
+  ),
+});
+
+/** GET /api/v1/download?source=: an analytics label such as a page or channel name. */
+export const DownloadSourceSchema = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_" or "-"'),
+  v.description('Analytics label, e.g. a page or channel name: 1 to 64 characters of A-Z a-z 0-9 . _ -. Empty counts as absent.'),
+);
+
+/** GET /api/v1/download?force=1: skip the Windows-only warning page. */
+export const DownloadForceSchema = v.pipe(
+  v.literal('1'),
+  v.description('Only "1": redirect to the installer even for a client that is not Windows.'),
+);
+
+/** GET /api/v1/checkout/status?session_id=. */
+export const SessionIdSchema = v.pipe(
+  v.string(),
+  v.minLength(1),
+  v.maxLength(255),
+  v.description('The sessionId returned by POST /api/v1/checkout/create.'),
+);

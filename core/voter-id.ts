@@ -1,0 +1,42 @@
+/**
+ * Voter identity: an HMAC-SHA-256 of the client key under a server secret, so that stored votes never
+ * hold an address and cannot be linked back to one without the secret.
+ *
+ * @module
+ */
+import { clientKey } from './client-ip.ts';
+import { toBase64Url } from './license.ts';
+import type { MaybePromise } from './ports.ts';
+
+/** How many recent voters' hashes are kept, to spare the HMAC on repeated requests. */
+const CACHE_SIZE = 10_000;
+
+/**
+ * Creates the voter-id function.
+ *
+ * @param secret The server secret (any string of enough entropy).
+ * @returns A function from client address to voter id (base64url of the MAC).
+ */
+export async function createVoterId(secret: string): Promise<(clientIp: string) => MaybePromise<string>> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const cache = new Map<string, string>();
+  return (clientIp) => {
+    const subject = clientKey(clientIp);
+    const known = cache.get(subject);
+    if (known !== undefined) return known;
+    return crypto.subtle.sign('HMAC', key, encoder.encode(subject)).then((mac) => {
+      const id = toBase64Url(new Uint8Array(mac));
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(subject, id);
+      return id;
+    });
+  };
+}
+
+/** A fresh random secret: 32 bytes, base64url. */
+export function randomSecret(): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+}
