@@ -1,0 +1,174 @@
+/**
+ * Shared test fixtures: a manual clock, the example content, an app on memory storage, and a real
+ * node:http server on 127.0.0.1 whose clients can be given distinct addresses (127.0.0.x).
+ */
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as v from 'valibot';
+import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
+import { createNodeListener } from '../adapters/node/index.ts';
+import { createSimulatorGateway } from '../adapters/simulator/index.ts';
+import { createApp, type App, type AppOptions } from '../core/app.ts';
+import type { CoreRequest, CoreResponse } from '../core/http.ts';
+import type { Logger, PaymentGateway, VersionSource } from '../core/ports.ts';
+import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
+import { EXAMPLE_CONFIG } from '../server/config.ts';
+
+/** A clock that moves only when told to. */
+export interface ManualClock {
+  now(): number;
+  advance(ms: number): void;
+  set(ms: number): void;
+}
+
+export function manualClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): ManualClock {
+  let time = start;
+  return { now: () => time, advance: (ms) => void (time += ms), set: (ms) => void (time = ms) };
+}
+
+/** The example content shipped with the server. */
+export function exampleContent(): SiteContent {
+  const raw = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
+  return v.parse(SiteContentSchema, { offer: raw['offer'], download: raw['download'], roadmap: raw['roadmap'] });
+}
+
+/** A logger that keeps its lines, so tests can assert what was logged and keep the output clean. */
+export function memoryLogger(): Logger & { lines: { level: string; message: string; fields?: Record<string, unknown> }[] } {
+  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+  const add = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push(fields ? { level, message, fields } : { level, message });
+  return { lines, info: add('info'), warn: add('warn'), error: add('error') };
+}
+
+/** A version source the test can change. */
+export function fixedVersion(initial = '2.4.1'): VersionSource & { set(version: string): void } {
+  let current = initial;
+  return { current: () => current, set: (version) => void (current = version) };
+}
+
+export interface TestApp {
+  app: App;
+  storage: MemoryStorage;
+  clock: ManualClock;
+  logger: ReturnType<typeof memoryLogger>;
+  version: ReturnType<typeof fixedVersion>;
+  gateway: PaymentGateway;
+  content: SiteContent;
+}
+
+/** An app on fresh memory storage with the simulator, a manual clock and the example content. */
+export async function createTestApp(overrides: Partial<AppOptions> = {}): Promise<TestApp> {
+  const clock = manualClock();
+  const logger = memoryLogger();
+  const storage = createMemoryStorage({ clock });
+  const version = fixedVersion();
+  const content = exampleContent();
+  const gateway = createSimulatorGateway({ storage, publicBaseUrl: 'http://localhost:8080', clock });
+  const app = await createApp({ content, version, storage, gateway, clock, logger, ...overrides });
+  return { app, storage, clock, logger, version, gateway, content };
+}
+
+/** A core request with defaults: GET, no headers, client 203.0.113.10. */
+export function coreRequest(init: Partial<CoreRequest> & { json?: unknown }): CoreRequest {
+  const { json, ...rest } = init;
+  const headers = json === undefined ? (rest.headers ?? {}) : { 'content-type': 'application/json', ...rest.headers };
+  return {
+    method: 'GET',
+    path: '/',
+    clientIp: '203.0.113.10',
+    ...rest,
+    headers,
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  };
+}
+
+/** The body of a core response as text. */
+export function bodyText(response: CoreResponse): string {
+  if (response.body === null) return '';
+  return typeof response.body === 'string' ? response.body : new TextDecoder().decode(response.body);
+}
+
+/** The body of a core response parsed as JSON. */
+export function bodyJson(response: CoreResponse): unknown {
+  return JSON.parse(bodyText(response));
+}
+
+/** What a client sees of an HTTP response. */
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json(): unknown;
+}
+
+export interface TestServer extends TestApp {
+  server: Server;
+  port: number;
+  /** Sends one request over a real socket; `from` picks the client address (127.0.0.x). */
+  request(init: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    from?: string;
+  }): Promise<HttpResult>;
+  close(): Promise<void>;
+}
+
+/** A node:http server on 127.0.0.1 over a test app. */
+export async function startTestServer(
+  overrides: Partial<AppOptions> = {},
+  listenerOptions: Parameters<typeof createNodeListener>[1] = {},
+): Promise<TestServer> {
+  const testApp = await createTestApp(overrides);
+  const server = createServer(createNodeListener(testApp.app, listenerOptions));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    ...testApp,
+    server,
+    port,
+    request: (init) => sendHttp(port, init),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One HTTP request to 127.0.0.1:port, without keep-alive. */
+export function sendHttp(
+  port: number,
+  init: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; from?: string },
+): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: init.method ?? 'GET',
+        path: init.path,
+        headers: init.headers ?? {},
+        localAddress: init.from ?? '127.0.0.1',
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
