@@ -1,0 +1,104 @@
+/**
+ * Storage on PostgreSQL through postgres.js: the SQL layer over a connection pool, with timeouts so a
+ * database that is down answers errors quickly instead of holding requests.
+ *
+ * @module
+ */
+import postgres from 'postgres';
+import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from '../sql/client.ts';
+import { migrate, type MigrationReport } from '../sql/migrate.ts';
+import { createSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
+
+/** How to reach the database. */
+export interface PostgresOptions {
+  /** A postgres:// URL (DATABASE_URL). */
+  url: string;
+  /** The schema of every table; "public" by default (DATABASE_SCHEMA). */
+  schema?: string;
+  /** The most connections in the pool; 10 by default. */
+  maxConnections?: number;
+  /** How long opening a connection may take; 1000 ms by default. */
+  connectTimeoutMs?: number;
+  /** How long one statement may take, enforced by the server and, for a dead network, the client; 1000 ms. */
+  statementTimeoutMs?: number;
+}
+
+type Parameters = postgres.ParameterOrJSON<never>[];
+
+/** Rejects when `work` has not settled after `ms`: a cut network never answers, and no request may hang on it. */
+function withDeadline<T>(work: PromiseLike<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function session(sql: postgres.Sql | postgres.TransactionSql): SqlSession {
+  return {
+    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
+      Array.from(await sql.unsafe(text, [...params] as Parameters)) as Row[],
+    exec: async (script) => void (await sql.unsafe(script)),
+  };
+}
+
+/**
+ * Opens a pool. Statements are not named prepared statements (`prepare: false`), so the pool also works
+ * through PgBouncer in transaction mode and through PGlite served over the wire protocol in tests.
+ *
+ * @param options Where and how to connect.
+ */
+export function createPostgresClient(options: PostgresOptions): SqlClient {
+  const schema = checkSchemaName(options.schema ?? 'public');
+  const statementTimeoutMs = options.statementTimeoutMs ?? 1000;
+  const sql = postgres(options.url, {
+    max: options.maxConnections ?? 10,
+    connect_timeout: (options.connectTimeoutMs ?? 1000) / 1000,
+    idle_timeout: 60,
+    prepare: false,
+    onnotice: () => {},
+    connection: {
+      application_name: 'converter-site-api',
+      search_path: `"${schema}"`,
+      statement_timeout: statementTimeoutMs,
+    },
+  });
+  const pooled = session(sql);
+  // The server's statement_timeout ends slow statements; this ends waits on a network that went silent.
+  const clientDeadline = statementTimeoutMs + 500;
+  return {
+    driver: 'postgres',
+    schema,
+    query: (text, params) => withDeadline(pooled.query(text, params), clientDeadline),
+    exec: (script) => withDeadline(pooled.exec(script), clientDeadline),
+    transaction: async (work) => (await sql.begin((tx) => work(session(tx)))) as Awaited<ReturnType<typeof work>>,
+    close: () => sql.end({ timeout: 5 }),
+  };
+}
+
+/**
+ * Opens the Postgres storage: connects, migrates (see adapters/sql/migrate.ts), and builds the storage.
+ *
+ * @param options Connection, batching and retention settings.
+ * @returns The storage and what the migration did.
+ */
+export async function openPostgresStorage(
+  options: PostgresOptions & SqlStorageOptions,
+): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
+  const client = createPostgresClient(options);
+  try {
+    const migration = await migrate(client);
+    return { storage: createSqlStorage(client, options), migration };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Checkout sessions and their license keys in SQL.
+ *
+ * @module
+ */
+import type { CheckoutSession, CheckoutState, LicenseKeys } from '../../core/ports.ts';
+import type { SqlSession } from './client.ts';
+import { epochMs, fromEpochMs } from './time.ts';
+
+const COLUMNS = `id, sku, channel, url, state, ${epochMs('created_at')} as "createdAt", ${epochMs('expires_at')} as "expiresAt"`;
+
+const CREATE = `
+insert into checkout_sessions (id, sku, channel, url, state, created_at, expires_at)
+values ($1::text, $2::text, $3::text, $4::text, $5::text, ${fromEpochMs('$6')}, ${fromEpochMs('$7')})`;
+
+const GET = `select ${COLUMNS} from checkout_sessions where id = $1::text`;
+
+/**
+ * core/checkout-state.ts's nextCheckoutState, in SQL: a final state never changes and processing never
+ * goes back to pending. One UPDATE, so the row lock orders racing reports and each sees the newest state.
+ */
+const ADVANCE = `
+update checkout_sessions set state = case
+  when state in ('paid', 'expired', 'failed') then state
+  when state = 'processing' and $2::text = 'pending' then state
+  else $2::text
+end
+where id = $1::text
+returning ${COLUMNS}`;
+
+const SAVE_LICENSES = `
+insert into licenses (session_id, standard_key, plus_key) values ($1::text, $2::text, $3::text)
+on conflict (session_id) do nothing
+returning standard_key as standard, plus_key as plus`;
+
+const GET_LICENSES = `select standard_key as standard, plus_key as plus from licenses where session_id = $1::text`;
+
+/** Stores a new session; a duplicate id is an error. */
+export async function createCheckout(db: SqlSession, s: CheckoutSession): Promise<void> {
+  await db.query(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt]);
+}
+
+/** One session, or null. */
+export async function getCheckout(db: SqlSession, id: string): Promise<CheckoutSession | null> {
+  return (await db.query<CheckoutSession>(GET, [id]))[0] ?? null;
+}
+
+/** Moves a session to `state` where the state machine allows; the session afterwards, or null. */
+export async function advanceCheckout(db: SqlSession, id: string, state: CheckoutState): Promise<CheckoutSession | null> {
+  return (await db.query<CheckoutSession>(ADVANCE, [id, state]))[0] ?? null;
+}
+
+/**
+ * Stores a session's keys unless some were stored before, then answers the stored ones: the insert waits
+ * for a racing insert to commit, and the read that follows it (a new statement) sees that winner.
+ */
+export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<LicenseKeys> {
+  const inserted = await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]);
+  const stored = inserted[0] ?? (await getLicenses(db, sessionId));
+  if (!stored) throw new Error(`licenses of session ${sessionId} vanished after a conflicting insert`);
+  return stored;
+}
+
+/** A session's stored keys, or null. */
+export async function getLicenses(db: SqlSession, sessionId: string): Promise<LicenseKeys | null> {
+  return (await db.query<LicenseKeys>(GET_LICENSES, [sessionId]))[0] ?? null;
+}

@@ -1,0 +1,52 @@
+/**
+ * The one thing the SQL layer needs from a Postgres driver: run a statement, run a script, and run work
+ * in a transaction. The postgres.js and PGlite adapters each implement it in a few lines, so every query
+ * and migration exists once, here in adapters/sql.
+ *
+ * @module
+ */
+
+/** One connection's worth of statements: inside a transaction, or any pooled connection outside one. */
+export interface SqlSession {
+  /**
+   * Runs one statement with positional parameters ($1, $2, ...).
+   *
+   * @param text The statement; parameters are cast in the text (`$1::int`), so drivers need no type hints.
+   * @param params The values of $1, $2, ...
+   * @returns The rows, as objects keyed by column name.
+   */
+  query<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+/** A database: statements, plus transactions held on one connection. */
+export interface SqlClient extends SqlSession {
+  /** The driver's name for logs: "postgres" or "pglite". */
+  readonly driver: string;
+  /** The schema every statement runs in (the connection's search_path). */
+  readonly schema: string;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A parameter value: every statement casts its parameters, so plain JSON-like values are enough. */
+export type SqlValue = string | number | boolean | null | readonly string[];
+
+/** A schema name that needs no quoting: lower-case letters, digits and underscores. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Checks a schema name before it is put into SQL text (search_path, CREATE SCHEMA).
+ *
+ * @param name The schema name from configuration.
+ * @returns The name, when it is a plain lower-case identifier.
+ * @throws Error naming the rule otherwise.
+ */
+export function checkSchemaName(name: string): string {
+  if (!SCHEMA_NAME.test(name)) {
+    throw new Error(`schema name ${JSON.stringify(name)} must be lower-case letters, digits and underscores`);
+  }
+  return name;
+}

@@ -1,0 +1,32 @@
+/**
+ * ONE storage contract, the same assertions run against memory, PGlite and Postgres (DATABASE_URL, or
+ * PGlite over the wire protocol when it is unset). Each test gets a fresh storage.
+ */
+import { suite } from 'uvu';
+import { ALL_TARGETS } from './_targets.ts';
+import { checkoutContract } from './contract/checkout.ts';
+import type { ContractContext } from './contract/context.ts';
+import { rateLimitContract } from './contract/rate-limits.ts';
+import { recordsContract } from './contract/records.ts';
+import { roadmapContract } from './contract/roadmap.ts';
+import { closeTestDatabases } from '../_databases.ts';
+
+for (const target of ALL_TARGETS) {
+  const test = suite<ContractContext>(`storage contract: ${target.name}`, { open: null });
+  test.before.each(async (context) => {
+    context.open = await target.open();
+  });
+  test.after.each(async (context) => {
+    await context.open?.close();
+    context.open = null;
+  });
+  recordsContract(test);
+  roadmapContract(test);
+  checkoutContract(test);
+  rateLimitContract(test);
+  test.run();
+}
+
+const last = suite('storage contract: clean-up');
+last('closes the test databases', closeTestDatabases);
+last.run();

@@ -1,0 +1,62 @@
+/**
+ * Contract: checkout sessions, the state machine of core/checkout-state.ts, and exactly-once licenses.
+ */
+import * as assert from 'uvu/assert';
+import { nextCheckoutState } from '../../../core/checkout-state.ts';
+import type { CheckoutSession, CheckoutState } from '../../../core/ports.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const STATES: readonly CheckoutState[] = ['pending', 'processing', 'paid', 'expired', 'failed'];
+
+const session = (id: string, state: CheckoutState = 'pending'): CheckoutSession => ({
+  id,
+  sku: 'plus_bundle',
+  channel: 'msi',
+  url: `https://pay.example.com/c/${id}`,
+  state,
+  createdAt: Date.UTC(2026, 10, 21, 12, 0, 0, 123),
+  expiresAt: Date.UTC(2026, 10, 22, 12, 0, 0, 123),
+});
+
+export function checkoutContract(test: ContractSuite): void {
+  test('a session is stored as given; an unknown id is null; a duplicate id is refused', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout(session('cs_1'));
+    await storage.createCheckout({ ...session('cs_2'), sku: 'standard', channel: null });
+    assert.equal(await storage.getCheckout('cs_1'), session('cs_1'));
+    assert.equal(await storage.getCheckout('cs_2'), { ...session('cs_2'), sku: 'standard', channel: null });
+    assert.is(await storage.getCheckout('cs_missing'), null);
+    let refused = false;
+    await storage.createCheckout(session('cs_1')).catch(() => (refused = true));
+    assert.ok(refused, 'a second session with the same id must be refused');
+  });
+
+  test('advanceCheckout follows nextCheckoutState for every pair of states', async (context) => {
+    const { storage } = current(context);
+    for (const from of STATES) {
+      for (const to of STATES) {
+        const id = `cs_${from}_${to}`;
+        await storage.createCheckout(session(id, from));
+        const after = await storage.advanceCheckout(id, to);
+        assert.equal(after, session(id, nextCheckoutState(from, to)), `${from} -> ${to}`);
+        assert.equal(await storage.getCheckout(id), after);
+      }
+    }
+    assert.is((await storage.getCheckout('cs_paid_pending'))?.state, 'paid');
+    assert.is((await storage.getCheckout('cs_processing_pending'))?.state, 'processing');
+    assert.is((await storage.getCheckout('cs_pending_paid'))?.state, 'paid');
+  });
+
+  test('advancing an unknown session answers null', async (context) => {
+    assert.is(await current(context).storage.advanceCheckout('cs_missing', 'paid'), null);
+  });
+
+  test('licenses are saved once: the first keys win and are what every later save answers', async (context) => {
+    const { storage } = current(context);
+    assert.is(await storage.getLicenses('cs_1'), null);
+    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/a', plus: 'key/b' }), { standard: 'key/a', plus: 'key/b' });
+    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { standard: 'key/a', plus: 'key/b' });
+    assert.equal(await storage.getLicenses('cs_1'), { standard: 'key/a', plus: 'key/b' });
+    assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { standard: null, plus: 'key/p' });
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Contract: feedback and downloads are kept and exported exactly; secrets are first-write-wins.
+ */
+import * as assert from 'uvu/assert';
+import type { FeedbackEntry } from '../../../core/ports.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const T0 = Date.UTC(2026, 10, 21, 23, 59, 59, 999);
+
+export function recordsContract(test: ContractSuite): void {
+  test('feedback comes back in order with every field, to the millisecond', async (context) => {
+    const { storage } = current(context);
+    const entries: FeedbackEntry[] = [
+      { type: 'review', description: 'Great 👍 «ok»\nline two', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: T0 },
+      { type: 'general', description: 'x', email: null, appVersion: null, rating: null, receivedAt: T0 + 1 },
+      { type: 'bug_report', description: "quote ' and \" and \\", email: null, appVersion: '1.0', rating: 1, receivedAt: T0 + DAY },
+    ];
+    for (const entry of entries) await storage.addFeedback(entry);
+    const read: FeedbackEntry[] = [];
+    for await (const entry of storage.feedbackEntries()) read.push(entry);
+    assert.equal(read, entries);
+  });
+
+  test('download counts are grouped by UTC day, source, platform and forced, in that order', async (context) => {
+    const { storage } = current(context);
+    const events = [
+      { at: T0, source: 'home', platform: 'windows', forced: false },
+      { at: T0 - 5, source: 'home', platform: 'windows', forced: false },
+      { at: T0, source: null, platform: 'other', forced: true },
+      { at: T0, source: 'blog', platform: 'other', forced: false },
+      { at: T0 + 1, source: 'home', platform: 'windows', forced: false },
+    ] as const;
+    for (const event of events) await storage.recordDownload(event);
+    assert.equal(await storage.downloadCounts(), [
+      { day: '2026-11-21', source: 'blog', platform: 'other', forced: false, count: 1 },
+      { day: '2026-11-21', source: 'home', platform: 'windows', forced: false, count: 2 },
+      { day: '2026-11-21', source: null, platform: 'other', forced: true, count: 1 },
+      { day: '2026-11-22', source: 'home', platform: 'windows', forced: false, count: 1 },
+    ]);
+  });
+
+  test('no records export as empty', async (context) => {
+    const { storage } = current(context);
+    const read: FeedbackEntry[] = [];
+    for await (const entry of storage.feedbackEntries()) read.push(entry);
+    assert.equal(read, []);
+    assert.equal(await storage.downloadCounts(), []);
+  });
+
+  test('a secret is created once: the first stored value wins and create is not called again', async (context) => {
+    const { storage } = current(context);
+    let calls = 0;
+    const create = (value: string) => () => {
+      calls++;
+      return value;
+    };
+    assert.is(await storage.secret('voter-secret', create('first')), 'first');
+    assert.is(await storage.secret('voter-secret', create('second')), 'first');
+    assert.is(calls, 1);
+    assert.is(await storage.secret('other', async () => 'async value'), 'async value');
+  });
+}
