@@ -4,10 +4,10 @@
  * wire protocol stands in for it, and the first use says so.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { wrapPglite } from '../adapters/pglite/index.ts';
+import { serveWire } from './_pglite-wire.ts';
 import type { SqlClient } from '../adapters/sql/client.ts';
 
 let counter = 0;
@@ -53,9 +53,8 @@ async function open(): Promise<TestPostgres> {
     };
   }
   const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 100 });
-  await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  const server = await serveWire(db);
+  const url = server.url;
   console.log(`postgres tests: DATABASE_URL is unset; using PGlite served over the wire protocol at ${url}`);
   return {
     url,
@@ -66,7 +65,7 @@ async function open(): Promise<TestPostgres> {
     },
     dropSchema: async (schema) => void (await db.exec(`drop schema if exists "${schema}" cascade`)),
     close: async () => {
-      await server.stop();
+      await server.close();
       await db.close();
     },
   };

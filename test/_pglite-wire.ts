@@ -1,0 +1,142 @@
+/**
+ * PGlite served over the Postgres wire protocol on 127.0.0.1, for many connections at once: the stand-in
+ * for a Postgres server on a machine that has none.
+ *
+ * PGlite has one backend, so connections take turns. A turn is one whole exchange, up to and including a
+ * Sync, a Flush or a simple Query, never a single message, and it lasts until the backend is idle again: @electric-sql/pglite-socket's multiplexer interleaves
+ * the Parse/Bind/Execute messages of different connections, which mixes up their unnamed statements as
+ * soon as a pool runs queries in parallel. A connection whose exchange leaves a transaction open keeps
+ * the backend until the transaction ends (or it disconnects, which rolls it back).
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+
+const SSL_REQUEST = 80877103;
+const CANCEL_REQUEST = 80877102;
+
+interface Exchange {
+  owner: Socket;
+  messages: Buffer[];
+}
+
+/** A running stand-in. */
+export interface WireServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The status byte of the last ReadyForQuery in a backend reply: I idle, T in a transaction, E failed one. */
+function lastStatus(reply: Buffer): string | null {
+  let status: string | null = null;
+  for (let at = 0; at + 5 <= reply.length; at += 1 + reply.readInt32BE(at + 1)) {
+    if (reply[at] === 0x5a) status = String.fromCharCode(reply[at + 5]!);
+  }
+  return status;
+}
+
+/**
+ * Serves a PGlite on 127.0.0.1 at a free port.
+ *
+ * @param db The database (every connection sees the same one, with user postgres and database postgres).
+ */
+export async function serveWire(db: PGlite): Promise<WireServer> {
+  const queue: Exchange[] = [];
+  const sockets = new Set<Socket>();
+  let holder: Socket | null = null;
+  let running = false;
+
+  const run = async (): Promise<void> => {
+    if (running) return;
+    running = true;
+    for (;;) {
+      const index = holder ? queue.findIndex((e) => e.owner === holder) : 0;
+      const exchange = index >= 0 ? queue.splice(index, 1)[0] : undefined;
+      if (!exchange) break;
+      const chunks: Buffer[] = [];
+      try {
+        await db.runExclusive(async () => {
+          for (const message of exchange.messages) {
+            await db.execProtocolRawStream(message, { onRawData: (data) => void chunks.push(Buffer.from(data)) });
+          }
+        });
+      } catch {
+        // PGlite itself failed (not a query error, which is a reply): drop this connection, serve the rest.
+        holder = null;
+        exchange.owner.destroy();
+        continue;
+      }
+      const reply = Buffer.concat(chunks);
+      const status = lastStatus(reply);
+      // Until the backend is idle again (after a Flush, or inside a transaction) this connection keeps it.
+      holder = status === 'I' ? null : exchange.owner;
+      if (!exchange.owner.destroyed) exchange.owner.write(reply);
+    }
+    running = false;
+  };
+
+  const release = async (socket: Socket): Promise<void> => {
+    sockets.delete(socket);
+    for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.owner === socket) queue.splice(i, 1);
+    if (holder === socket) {
+      await db.runExclusive(() => db.exec('rollback').then(() => undefined));
+      holder = null;
+      void run();
+    }
+  };
+
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    let buffer = Buffer.alloc(0);
+    let started = false;
+    let pending: Buffer[] = [];
+    socket.on('data', (data) => {
+      buffer = Buffer.concat([buffer, data]);
+      for (;;) {
+        if (!started) {
+          if (buffer.length < 8) return;
+          const length = buffer.readInt32BE(0);
+          if (buffer.length < length) return;
+          const code = buffer.readInt32BE(4);
+          const message = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          if (code === SSL_REQUEST) socket.write('N');
+          else if (code === CANCEL_REQUEST) socket.end();
+          else {
+            started = true;
+            queue.push({ owner: socket, messages: [message] });
+            void run();
+          }
+          continue;
+        }
+        if (buffer.length < 5) return;
+        const length = 1 + buffer.readInt32BE(1);
+        if (buffer.length < length) return;
+        const message = buffer.subarray(0, length);
+        buffer = buffer.subarray(length);
+        const type = String.fromCharCode(message[0]!);
+        if (type === 'X') {
+          socket.end();
+          return;
+        }
+        pending.push(message);
+        if (type === 'S' || type === 'Q' || type === 'H') {
+          queue.push({ owner: socket, messages: pending });
+          pending = [];
+          void run();
+        }
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => void release(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Concurrency on Postgres (DATABASE_URL, else the PGlite stand-in): the races the issue names, each run
+ * through separate pooled connections so the database, not the process, has to settle them.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { SqlClient } from '../../adapters/sql/client.ts';
+import { migrate } from '../../adapters/sql/migrate.ts';
+import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
+import type { FeedbackEntry, RoadmapFeature } from '../../core/ports.ts';
+import { closeTestDatabases, postgresClient, testPostgres } from '../_databases.ts';
+
+interface Context {
+  client: SqlClient | null;
+  storage: SqlStorage | null;
+}
+
+const test = suite<Context>('storage concurrency on postgres', { client: null, storage: null });
+
+const FEATURE: RoadmapFeature = { id: 7, title: 'T', description: 'D', category: 'c', visible: true, release_version: null };
+
+test.before.each(async (context) => {
+  context.client = await postgresClient();
+  await migrate(context.client);
+  context.storage = createSqlStorage(context.client);
+  await context.storage.syncRoadmap([FEATURE]);
+});
+
+test.after.each(async (context) => {
+  await context.storage?.close();
+  if (context.client) await (await testPostgres()).dropSchema(context.client.schema);
+});
+
+const storageOf = (context: Context) => context.storage!;
+
+async function storedVotes(context: Context): Promise<number> {
+  const rows = await context.client!.query<{ n: number }>('select count(*)::int as n from roadmap_votes where feature_id = 7');
+  return rows[0]!.n;
+}
+
+for (const n of [40, 41]) {
+  test(`${n} concurrent toggles by one voter run one after another and end ${n % 2 ? 'voted' : 'not voted'}`, async (context) => {
+    const storage = storageOf(context);
+    const results = await Promise.all(Array.from({ length: n }, () => storage.toggleVote(7, 'one-voter')));
+    for (const result of results) assert.equal(result, { voted: result!.voted, vote_count: result!.voted ? 1 : 0 });
+    assert.is(results.filter((r) => r!.voted).length, Math.ceil(n / 2));
+    const [view] = await storage.listRoadmap('one-voter');
+    assert.equal([view!.voted, view!.vote_count], n % 2 ? [true, 1] : [false, 0]);
+    assert.is(await storedVotes(context), view!.vote_count);
+  });
+}
+
+test('60 distinct voters at once are each counted once', async (context) => {
+  const storage = storageOf(context);
+  const results = await Promise.all(Array.from({ length: 60 }, (_, i) => storage.toggleVote(7, `voter-${i}`)));
+  assert.ok(results.every((r) => r?.voted === true));
+  assert.equal(results.map((r) => r!.vote_count).sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i + 1));
+  assert.is((await storage.listRoadmap('nobody'))[0]!.vote_count, 60);
+  assert.is(await storedVotes(context), 60);
+});
+
+test('30 racing saves of one session store one set of keys, and every save answers it', async (context) => {
+  const storage = storageOf(context);
+  const answers = await Promise.all(
+    Array.from({ length: 30 }, (_, i) => storage.saveLicenses('cs_race', { standard: `key/s${i}`, plus: `key/p${i}` })),
+  );
+  const stored = await storage.getLicenses('cs_race');
+  assert.ok(stored && /^key\/s\d+$/.test(stored.standard ?? ''));
+  assert.is(stored!.plus, stored!.standard!.replace('/s', '/p'));
+  for (const answer of answers) assert.equal(answer, stored);
+});
+
+test('200 concurrent feedback writes are all kept', async (context) => {
+  const storage = storageOf(context);
+  const entry = (i: number): FeedbackEntry => ({
+    type: 'general',
+    description: `note ${i}`,
+    email: null,
+    appVersion: null,
+    rating: (i % 5) + 1,
+    receivedAt: 1_800_000_000_000 + i,
+  });
+  await Promise.all(Array.from({ length: 200 }, (_, i) => storage.addFeedback(entry(i))));
+  const read: FeedbackEntry[] = [];
+  for await (const e of storage.feedbackEntries()) read.push(e);
+  assert.equal(read.sort((a, b) => a.receivedAt - b.receivedAt), Array.from({ length: 200 }, (_, i) => entry(i)));
+});
+
+test('two stores on one database (two instances) share one counter exactly', async (context) => {
+  const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }));
+  try {
+    const hits = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => (i % 2 ? other : storageOf(context)).rateLimits.hit('198.51.100.9', 60_000)),
+    );
+    assert.equal(hits.map((h) => h.count).sort((a, b) => a - b), Array.from({ length: 150 }, (_, i) => i + 1));
+  } finally {
+    await other.close();
+  }
+});
+
+test('migrations started by four instances at once apply once', async (context) => {
+  const schema = (await testPostgres()).kind === 'postgres' ? `${context.client!.schema}_m` : context.client!.schema;
+  const clients = await Promise.all(Array.from({ length: 4 }, () => postgresClient({ schema })));
+  try {
+    const reports = await Promise.all(clients.map((client) => migrate(client)));
+    const applied = reports.flatMap((r) => r.applied);
+    assert.equal(applied, schema === context.client!.schema ? [] : [1]);
+    assert.ok(reports.every((r) => r.version === 1));
+  } finally {
+    for (const client of clients) await client.close();
+    if (schema !== context.client!.schema) await (await testPostgres()).dropSchema(schema);
+  }
+});
+
+test.after(closeTestDatabases);
+test.run();
