@@ -11,6 +11,8 @@ import * as v from 'valibot';
 import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
 import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
+import { ConfigError } from './config-error.ts';
+import { storageSettings, type StorageSettings } from './storage-config.ts';
 
 /** The example shipped with the server, served when nothing is configured. */
 export const EXAMPLE_CONFIG = fileURLToPath(new URL('../example/config.json', import.meta.url));
@@ -45,7 +47,7 @@ export interface ServerConfig {
   isExample: boolean;
   port: number;
   host: string;
-  storage: 'memory';
+  storage: StorageSettings;
   trustedProxies: CidrSet | null;
   publicBaseUrl: string;
   versionFile: string;
@@ -58,22 +60,13 @@ export interface ServerConfig {
   licenseSigningKey: string | undefined;
 }
 
-/** A configuration problem, with the message to print. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 function port(env: NodeJS.ProcessEnv): number {
   const text = env['PORT'] ?? '8080';
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 65535) throw new ConfigError(`PORT must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
   return value;
-}
-
-function storage(env: NodeJS.ProcessEnv): 'memory' {
-  const value = env['STORAGE'] ?? 'memory';
-  if (value === 'memory') return value;
-  throw new ConfigError(`STORAGE=${JSON.stringify(value)} is not available; this build supports STORAGE=memory`);
 }
 
 function trustedProxies(env: NodeJS.ProcessEnv): CidrSet | null {
@@ -132,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     isExample: config.exampleContent,
     port: listenPort,
     host: env['HOST'] ?? '0.0.0.0',
-    storage: storage(env),
+    storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
     publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${listenPort}`).replace(/\/+$/, ''),
     versionFile: resolve(dirname(file), config.versionFile),

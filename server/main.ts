@@ -5,6 +5,7 @@
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { consoleLogger } from './logger.ts';
+import { describeStorage } from './open-storage.ts';
 import { startServer } from './start.ts';
 
 const logger = consoleLogger;
@@ -16,14 +17,14 @@ try {
     url: running.url,
     publicBaseUrl: config.publicBaseUrl,
     config: config.file,
-    storage: config.storage,
+    ...describeStorage(config.storage),
     trustedProxies: config.trustedProxies?.source ?? [],
   });
   if (config.isExample) {
     logger.warn('serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json');
   }
   logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)');
-  if (config.storage === 'memory') logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
+  if (config.storage.kind === 'memory') logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
@@ -45,5 +46,7 @@ try {
     logger.error(`configuration error: ${error.message}`);
     process.exit(78);
   }
-  throw error;
+  // A database that cannot be reached at start, a port in use: say so plainly and let the supervisor retry.
+  logger.error('could not start', { error: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
 }

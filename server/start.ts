@@ -8,12 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
-import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
+import { openStorage, type OpenedStorage } from './open-storage.ts';
 
 /** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
 export const HTTP_LIMITS = {
@@ -41,7 +41,16 @@ export interface RunningServer {
  * @param clock Where time comes from (tests inject one).
  */
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
-  const storage = createMemoryStorage({ clock });
+  const storage = await openStorage(config.storage, { logger, clock });
+  try {
+    return await serve(config, logger, clock, storage);
+  } catch (error) {
+    await storage.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function serve(config: ServerConfig, logger: Logger, clock: Clock, storage: OpenedStorage): Promise<RunningServer> {
   const gateway = createSimulatorGateway({ storage, publicBaseUrl: config.publicBaseUrl, clock });
   let licenses;
   try {
@@ -92,7 +101,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
         resolve();
       });
       server.closeIdleConnections();
-    }).then(() => storage.close?.()));
+    }).then(() => storage.close()));
 
   return { server, url: `http://${host}:${address.port}`, stop };
 }

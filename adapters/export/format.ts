@@ -1,0 +1,69 @@
+/**
+ * Export formats: JSON (an array, written one element per line) and CSV (RFC 4180).
+ *
+ * @module
+ */
+import type { FeedbackEntry } from '../../core/ports.ts';
+import type { DownloadCount } from './source.ts';
+
+export type ExportFormat = 'json' | 'csv';
+
+/** A flat row of an export: strings, numbers, booleans or null (an empty CSV cell). */
+type Row = Record<string, string | number | boolean | null>;
+
+/** A feedback entry as exported: the time as ISO 8601 UTC. */
+export function feedbackRow(entry: FeedbackEntry): Row {
+  return {
+    receivedAt: new Date(entry.receivedAt).toISOString(),
+    type: entry.type,
+    rating: entry.rating,
+    appVersion: entry.appVersion,
+    email: entry.email,
+    description: entry.description,
+  };
+}
+
+/** A download count as exported. */
+export function downloadRow(count: DownloadCount): Row {
+  return { day: count.day, source: count.source, platform: count.platform, forced: count.forced, count: count.count };
+}
+
+/**
+ * One CSV cell. Text that a spreadsheet would run as a formula (= + - @, tab, CR at the start) gets a
+ * leading apostrophe: feedback is written by strangers and exports are opened in spreadsheets.
+ */
+function csvCell(value: Row[string]): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Writes rows in a format, one `write` per line.
+ *
+ * @param rows The rows; every row has the columns of the first (or `columns` when there are none).
+ * @param format json or csv.
+ * @param columns The CSV header when there may be no rows.
+ * @param write Where the text goes.
+ */
+export async function writeRows(
+  rows: AsyncIterable<Row> | Iterable<Row>,
+  format: ExportFormat,
+  columns: readonly string[],
+  write: (text: string) => void,
+): Promise<void> {
+  let first = true;
+  if (format === 'csv') write(columns.join(',') + '\r\n');
+  else write('[');
+  for await (const row of rows) {
+    if (format === 'csv') write(columns.map((c) => csvCell(row[c] ?? null)).join(',') + '\r\n');
+    else write(`${first ? '\n' : ',\n'}${JSON.stringify(row)}`);
+    first = false;
+  }
+  if (format === 'json') write(first ? ']\n' : '\n]\n');
+}
+
+/** The columns of each export, in order. */
+export const FEEDBACK_COLUMNS = ['receivedAt', 'type', 'rating', 'appVersion', 'email', 'description'] as const;
+export const DOWNLOAD_COLUMNS = ['day', 'source', 'platform', 'forced', 'count'] as const;

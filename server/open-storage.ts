@@ -1,0 +1,63 @@
+/**
+ * Opens the configured storage: memory, PGlite in a data directory, or Postgres. The two SQL storages
+ * are migrated on open and clean up after themselves in the background.
+ *
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
+import { openPgliteStorage } from '../adapters/pglite/index.ts';
+import { openPostgresStorage } from '../adapters/postgres/index.ts';
+import type { MigrationReport } from '../adapters/sql/migrate.ts';
+import type { Clock, Logger, Storage } from '../core/ports.ts';
+import type { StorageSettings } from './storage-config.ts';
+
+/** An open storage with its export. */
+export type OpenedStorage = Storage & ExportSource & { close(): Promise<void> };
+
+/** Where the data of each kind lives, for logs. */
+export function describeStorage(settings: StorageSettings): Record<string, string> {
+  if (settings.kind === 'pglite') return { storage: 'pglite', dataDir: settings.dataDir };
+  if (settings.kind === 'postgres') {
+    const url = new URL(settings.url);
+    return { storage: 'postgres', database: `${url.host}${url.pathname}`, schema: settings.schema };
+  }
+  return { storage: 'memory' };
+}
+
+function logMigration(logger: Logger, report: MigrationReport): void {
+  if (report.applied.length > 0) logger.info('database migrated', { ...report });
+  if (report.version > report.latest) {
+    logger.warn('the database schema is newer than this code; running on it (migrations only add)', { ...report });
+  }
+}
+
+/**
+ * Opens the storage.
+ *
+ * @param settings Which storage.
+ * @param options.logger Where migrations and retention passes are logged.
+ * @param options.clock The clock of the memory storage's rate-limit windows (SQL storages use the database's).
+ * @param options.background Whether retention runs in the background (the server: yes; commands: no).
+ */
+export async function openStorage(
+  settings: StorageSettings,
+  options: { logger: Logger; clock?: Clock; background?: boolean },
+): Promise<OpenedStorage> {
+  const { logger } = options;
+  const retention = options.background === false ? {} : { retention: { logger } };
+  if (settings.kind === 'memory') {
+    const storage = createMemoryStorage(options.clock ? { clock: options.clock } : {});
+    return { ...storage, ...memoryExportSource(storage), close: async () => {} };
+  }
+  if (settings.kind === 'pglite') {
+    mkdirSync(settings.dataDir, { recursive: true });
+    const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...retention });
+    logMigration(logger, migration);
+    return storage;
+  }
+  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...retention });
+  logMigration(logger, migration);
+  return storage;
+}

@@ -1,0 +1,48 @@
+/**
+ * Which storage the server uses, from the environment: STORAGE=memory|pglite|postgres; DATABASE_URL alone
+ * implies postgres; nothing set means durable PGlite in DATA_DIR (./data).
+ *
+ * @module
+ */
+import { resolve } from 'node:path';
+import { checkSchemaName } from '../adapters/sql/client.ts';
+import { ConfigError } from './config-error.ts';
+
+/** The chosen storage and what it needs. */
+export type StorageSettings =
+  | { kind: 'memory' }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string; schema: string };
+
+const KINDS = ['memory', 'pglite', 'postgres'] as const;
+
+function databaseUrl(env: NodeJS.ProcessEnv): string {
+  const url = env['DATABASE_URL']?.trim();
+  if (!url) throw new ConfigError('STORAGE=postgres needs DATABASE_URL, e.g. postgres://user@db.example.com:5432/site');
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  return url;
+}
+
+function schema(env: NodeJS.ProcessEnv): string {
+  try {
+    return checkSchemaName(env['DATABASE_SCHEMA'] || 'public');
+  } catch (error) {
+    throw new ConfigError(`DATABASE_SCHEMA: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Reads the storage settings.
+ *
+ * @param env The process environment.
+ * @param cwd The directory a relative DATA_DIR starts from.
+ * @throws ConfigError for an unknown STORAGE or a missing or malformed DATABASE_URL.
+ */
+export function storageSettings(env: NodeJS.ProcessEnv, cwd: string): StorageSettings {
+  const named = env['STORAGE']?.trim() || (env['DATABASE_URL']?.trim() ? 'postgres' : 'pglite');
+  const kind = KINDS.find((k) => k === named);
+  if (!kind) throw new ConfigError(`STORAGE=${JSON.stringify(named)} is not one of ${KINDS.join(', ')}`);
+  if (kind === 'memory') return { kind };
+  if (kind === 'pglite') return { kind, dataDir: resolve(cwd, env['DATA_DIR'] || 'data') };
+  return { kind, url: databaseUrl(env), schema: schema(env) };
+}

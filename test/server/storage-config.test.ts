@@ -1,0 +1,45 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError } from '../../server/config-error.ts';
+import { storageSettings } from '../../server/storage-config.ts';
+
+const URL_ = 'postgres://site@db.example.com:5432/site';
+
+test('nothing set means durable PGlite in ./data', () => {
+  assert.equal(storageSettings({}, '/srv/site'), { kind: 'pglite', dataDir: '/srv/site/data' });
+});
+
+test('DATA_DIR is resolved from the working directory', () => {
+  assert.equal(storageSettings({ DATA_DIR: 'var/db' }, '/srv/site'), { kind: 'pglite', dataDir: '/srv/site/var/db' });
+  assert.equal(storageSettings({ DATA_DIR: '/data' }, '/srv/site'), { kind: 'pglite', dataDir: '/data' });
+});
+
+test('DATABASE_URL alone implies postgres in schema public', () => {
+  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), { kind: 'postgres', url: URL_, schema: 'public' });
+  assert.equal(storageSettings({ DATABASE_URL: URL_, DATABASE_SCHEMA: 'site_api' }, '/'), {
+    kind: 'postgres',
+    url: URL_,
+    schema: 'site_api',
+  });
+});
+
+test('STORAGE wins over DATABASE_URL', () => {
+  assert.equal(storageSettings({ STORAGE: 'memory', DATABASE_URL: URL_ }, '/'), { kind: 'memory' });
+  assert.equal(storageSettings({ STORAGE: 'pglite', DATABASE_URL: URL_ }, '/x'), { kind: 'pglite', dataDir: '/x/data' });
+});
+
+const fails = (env: NodeJS.ProcessEnv, message: string) => {
+  assert.throws(() => storageSettings(env, '/'), (error: unknown) => error instanceof ConfigError && error.message === message);
+};
+
+test('bad settings stop the server with a message that names them', () => {
+  fails({ STORAGE: 'postgres' }, 'STORAGE=postgres needs DATABASE_URL, e.g. postgres://user@db.example.com:5432/site');
+  fails({ STORAGE: 'mysql' }, 'STORAGE="mysql" is not one of memory, pglite, postgres');
+  fails({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must start with postgres:// or postgresql://');
+  fails(
+    { DATABASE_URL: URL_, DATABASE_SCHEMA: 'Site;drop' },
+    'DATABASE_SCHEMA: schema name "Site;drop" must be lower-case letters, digits and underscores',
+  );
+});
+
+test.run();
