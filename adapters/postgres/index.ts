@@ -73,7 +73,7 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
   });
   const pooled = session(sql);
   // The server's statement_timeout ends slow statements; this ends waits on a network that went silent.
-  const clientDeadline = statementTimeoutMs + 500;
+  const clientDeadline = statementTimeoutMs + 250;
   return {
     driver: 'postgres',
     schema,

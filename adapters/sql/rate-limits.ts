@@ -56,7 +56,7 @@ export interface SqlRateLimitStore extends RateLimitStore {
 export function createSqlRateLimitStore(db: SqlSession, options: BatchOptions = {}): SqlRateLimitStore {
   const collectMs = options.collectMs ?? 1;
   const maxBatch = options.maxBatch ?? 2000;
-  const timeoutMs = options.timeoutMs ?? 500;
+  const timeoutMs = options.timeoutMs ?? 300;
   let queue: Waiting[] = [];
   let running = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
