@@ -11,6 +11,7 @@ import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { migrate } from '../adapters/sql/migrate.ts';
 import { ConfigError } from './config-error.ts';
 import { consoleLogger as logger } from './logger.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { describeStorage } from './open-storage.ts';
 import { storageSettings } from './storage-config.ts';
 
@@ -20,15 +21,20 @@ try {
     logger.info('STORAGE=memory has no schema: nothing to migrate');
   } else {
     if (settings.kind === 'pglite') mkdirSync(settings.dataDir, { recursive: true });
-    const client =
-      settings.kind === 'pglite'
-        ? await createPgliteClient({ dataDir: settings.dataDir })
-        : createPostgresClient({ url: settings.url, schema: settings.schema });
+    const unlock = settings.kind === 'pglite' ? lockDataDir(settings.dataDir) : () => {};
     try {
-      const report = await migrate(client);
-      logger.info(report.applied.length > 0 ? 'migrated' : 'already up to date', { ...describeStorage(settings), ...report });
+      const client =
+        settings.kind === 'pglite'
+          ? await createPgliteClient({ dataDir: settings.dataDir })
+          : createPostgresClient({ url: settings.url, schema: settings.schema });
+      try {
+        const report = await migrate(client);
+        logger.info(report.applied.length > 0 ? 'migrated' : 'already up to date', { ...describeStorage(settings), ...report });
+      } finally {
+        await client.close();
+      }
     } finally {
-      await client.close();
+      unlock();
     }
   }
 } catch (error) {

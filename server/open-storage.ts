@@ -11,6 +11,7 @@ import { openPgliteStorage } from '../adapters/pglite/index.ts';
 import { openPostgresStorage } from '../adapters/postgres/index.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { StorageSettings } from './storage-config.ts';
 
 /** An open storage with its export. */
@@ -53,9 +54,16 @@ export async function openStorage(
   }
   if (settings.kind === 'pglite') {
     mkdirSync(settings.dataDir, { recursive: true });
-    const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...retention });
-    logMigration(logger, migration);
-    return storage;
+    const unlock = lockDataDir(settings.dataDir);
+    try {
+      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...retention });
+      logMigration(logger, migration);
+      const close = storage.close;
+      return Object.assign(storage, { close: () => close().finally(unlock) });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
   const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...retention });
   logMigration(logger, migration);
