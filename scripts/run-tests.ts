@@ -49,6 +49,12 @@ function run(file: string): Promise<Outcome> {
 const files = findTests(join(root, 'test'))
   .filter((file) => !filter || file.includes(filter))
   .sort();
+const databaseUrl = process.env['DATABASE_URL'];
+process.stdout.write(
+  databaseUrl
+    ? `Postgres tests use DATABASE_URL (${new URL(databaseUrl).host}), each in its own schema\n`
+    : 'Postgres tests use PGlite served over the wire protocol on 127.0.0.1 (DATABASE_URL is unset)\n',
+);
 const queue = [...files];
 const outcomes: Outcome[] = [];
 const workers = Array.from({ length: Math.min(2, availableParallelism()) }, async () => {
