@@ -10,9 +10,9 @@ import { createNodeListener } from '../adapters/node/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { createApp } from '../core/app.ts';
+import { createApp, type App } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
-import type { Clock, Logger } from '../core/ports.ts';
+import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 
 /** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
@@ -33,14 +33,21 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The app of the standalone server and the storage it must close on stop. */
+export interface ServerApp {
+  app: App;
+  storage: Storage;
+}
+
 /**
- * Starts the server.
+ * Wires the app of the standalone server: storage, gateway, licenses, version file. Shared by the node:http
+ * server below and the Deno and Bun entry points.
  *
  * @param config The loaded configuration.
  * @param logger Where log lines go.
  * @param clock Where time comes from (tests inject one).
  */
-export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
+export async function createServerApp(config: ServerConfig, logger: Logger, clock: Clock): Promise<ServerApp> {
   const storage = createMemoryStorage({ clock });
   const gateway = createSimulatorGateway({ storage, publicBaseUrl: config.publicBaseUrl, clock });
   let licenses;
@@ -70,7 +77,18 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
     publicBaseUrl: config.publicBaseUrl,
     ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
   });
+  return { app, storage };
+}
 
+/**
+ * Starts the server.
+ *
+ * @param config The loaded configuration.
+ * @param logger Where log lines go.
+ * @param clock Where time comes from (tests inject one).
+ */
+export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
+  const { app, storage } = await createServerApp(config, logger, clock);
   const server = createServer(
     { ...HTTP_LIMITS },
     createNodeListener(app, { trustedProxies: config.trustedProxies, onError: (error) => logger.error('write failed', { error: String(error) }) }),
