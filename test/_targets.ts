@@ -1,0 +1,128 @@
+/**
+ * The targets of the HTTP contract suite (h3's describeMatrix): the standalone server under Node, Deno
+ * and Bun, each spawned from its package.json script on 127.0.0.1 with a free port, and the Worker
+ * under workerd. A runtime that is missing fails its target: nothing is skipped.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
+import { freePort, ROOT, spawnServer } from './_spawn.ts';
+import { startWorkerd, WORKER_VARS } from './_workerd.ts';
+
+/** The content a target serves, for the suite's expected bodies. */
+export interface ServedContent {
+  offer: Record<string, unknown>;
+  download: { msiUrl: string; nonWindowsUrl: string };
+  version: string;
+}
+
+/** A target that is serving. */
+export interface RunningTarget {
+  name: string;
+  baseUrl: string;
+  served: ServedContent;
+  /** A client address no other test has used, so each test starts with a full rate-limit quota. */
+  newClient(): string;
+  /** Sends one request as the client `from` (127.0.0.1 when omitted). */
+  request(init: HttpInit): Promise<HttpResult>;
+  stop(): Promise<void>;
+}
+
+/** One way to run the API. `smoke` targets run only the tests marked smoke. */
+export interface Target {
+  name: string;
+  scope: 'full' | 'smoke';
+  start(): Promise<RunningTarget>;
+}
+
+const example = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as {
+  offer: Record<string, unknown>;
+  download: ServedContent['download'];
+};
+
+function clientCounter(): () => string {
+  let next = 2;
+  return () => {
+    if (next > 254) throw new Error('out of loopback client addresses');
+    return `127.0.0.${next++}`;
+  };
+}
+
+/**
+ * A config file that differs from the shipped example (trial limit, version), so that serving it proves
+ * CONFIG_FILE was read.
+ */
+function writeTestConfig(dir: string): { file: string; served: ServedContent } {
+  const offer = { ...example.offer, trialFileLimit: 7 };
+  writeFileSync(join(dir, 'version.txt'), 'v3.1.4\n');
+  const file = join(dir, 'config.json');
+  const config = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...config, exampleContent: false, offer, versionFile: 'version.txt' }));
+  return { file, served: { offer, download: example.download, version: '3.1.4' } };
+}
+
+const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+/** The standalone server started by one package.json script. */
+function standalone(name: string, script: string): Target {
+  return {
+    name,
+    scope: 'full',
+    async start() {
+      const command = scripts[script];
+      if (!command) throw new Error(`package.json has no "${script}" script`);
+      const dir = mkdtempSync(join(tmpdir(), `${name}-server-`));
+      const { file, served } = writeTestConfig(dir);
+      const port = await freePort();
+      const baseUrl = `http://127.0.0.1:${port}`;
+      const env = { PORT: String(port), HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: file };
+      const server = await spawnServer(command, env, (output) => output.includes(`"url":"${baseUrl}"`)).catch(
+        (error: unknown) => {
+          rmSync(dir, { recursive: true, force: true });
+          throw error;
+        },
+      );
+      return {
+        name,
+        baseUrl,
+        served,
+        newClient: clientCounter(),
+        request: (init) => sendRequest(baseUrl, init),
+        async stop() {
+          const code = await server.stop();
+          rmSync(dir, { recursive: true, force: true });
+          if (code !== 0) throw new Error(`${name} server exited with ${code} on SIGTERM:\n${server.output()}`);
+        },
+      };
+    },
+  };
+}
+
+/** The Worker under workerd: the client address is CF-Connecting-IP, as Cloudflare's edge sets it. */
+const workerd: Target = {
+  name: 'workerd',
+  scope: 'smoke',
+  async start() {
+    const worker = await startWorkerd();
+    return {
+      name: 'workerd',
+      baseUrl: worker.baseUrl,
+      served: { offer: example.offer, download: example.download, version: WORKER_VARS.PRODUCT_VERSION },
+      newClient: clientCounter(),
+      request: ({ from, headers, ...init }) =>
+        sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } }),
+      async stop() {
+        await worker.stop();
+      },
+    };
+  },
+};
+
+/** Every target, by name. */
+export const targets = {
+  node: standalone('node', 'start'),
+  deno: standalone('deno', 'start:deno'),
+  bun: standalone('bun', 'start:bun'),
+  workerd,
+} satisfies Record<string, Target>;
