@@ -65,3 +65,21 @@ export function compareExportMaps(packageExports: Record<string, unknown>, denoE
   }
   return problems;
 }
+
+/**
+ * Checks that deno.json "imports" maps the package's own name to each exported source, as the docs'
+ * examples import it (tsconfig "paths" does the same for Node and Bun by one wildcard).
+ *
+ * @param name The package name.
+ * @param imports deno.json "imports".
+ * @param denoExports deno.json "exports".
+ * @returns One line per difference; empty when they agree.
+ */
+export function compareSelfImports(name: string, imports: Record<string, string>, denoExports: Record<string, string>): string[] {
+  const problems: string[] = [];
+  for (const [subpath, source] of Object.entries(denoExports)) {
+    const specifier = subpath === '.' ? name : `${name}${subpath.slice(1)}`;
+    if (imports[specifier] !== source) problems.push(`deno.json imports["${specifier}"] should be "${source}"`);
+  }
+  return problems;
+}

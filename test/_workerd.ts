@@ -1,5 +1,5 @@
 /**
- * Running the Worker program (server/worker.ts) under workerd from npm: bundle it with esbuild, write a
+ * Running a Worker (server/worker.ts by default) under workerd from npm: bundle it with esbuild, write a
  * workerd config beside it, and serve it on 127.0.0.1 on a port workerd picks and reports.
  */
 import { spawn } from 'node:child_process';
@@ -12,10 +12,10 @@ import { ROOT, type Spawned } from './_spawn.ts';
 /** The Worker's variables in the tests, as wrangler.toml would set them. */
 export const WORKER_VARS = { PRODUCT_VERSION: '2.4.1' } as const;
 
-/** Bundles server/worker.ts as wrangler would: one ES module, everything inlined. */
-export async function bundleWorker(outfile: string): Promise<void> {
+/** Bundles a Worker entry as wrangler would: one ES module, everything inlined. */
+export async function bundleWorker(entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, 'server/worker.ts')],
+    entryPoints: [join(ROOT, entry)],
     outfile,
     bundle: true,
     format: 'esm',
@@ -44,13 +44,14 @@ const worker :Workerd.Worker = (
 }
 
 /**
- * Starts the Worker under workerd.
+ * Starts a Worker under workerd.
  *
+ * @param entry The Worker's entry file, relative to the project.
  * @returns The process and the base URL it serves.
  */
-export async function startWorkerd(): Promise<Spawned & { baseUrl: string }> {
+export async function startWorkerd(entry = 'server/worker.ts'): Promise<Spawned & { baseUrl: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'workerd-'));
-  await bundleWorker(join(dir, 'worker.js'));
+  await bundleWorker(entry, join(dir, 'worker.js'));
   writeFileSync(join(dir, 'config.capnp'), capnpConfig('2025-09-01'));
   const child = spawn(join(ROOT, 'node_modules/.bin/workerd'), ['serve', join(dir, 'config.capnp'), '--control-fd=3'], {
     cwd: dir,

@@ -12,7 +12,7 @@ import { createFetchHandler, type FetchHandlerOptions } from '../fetch/index.ts'
 
 /** The part of Deno's `ServeHandlerInfo` the binding reads (a Unix socket peer has no hostname). */
 export interface DenoServeInfo {
-  readonly remoteAddr: { readonly hostname?: string };
+  readonly remoteAddr: { readonly transport: string; readonly hostname?: string };
 }
 
 /** A `Deno.serve` handler. */

@@ -1,7 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../_spawn.ts';
-import { buildEntries, compareExportMaps, readDenoExports, readPackageExports } from '../../scripts/export-map.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildEntries, compareExportMaps, compareSelfImports, readDenoExports, readPackageExports } from '../../scripts/export-map.ts';
 
 test('package.json and deno.json export the same entry points, types first', () => {
   assert.equal(compareExportMaps(readPackageExports(ROOT), readDenoExports(ROOT)), []);
@@ -32,6 +34,14 @@ test('tsup builds each deno.json source to dist/<name>', () => {
     index: './core/index.ts',
     memory: './adapters/memory/index.ts',
   });
+});
+
+test('deno.json imports the package by its own name from the exported sources', () => {
+  const { imports } = JSON.parse(readFileSync(join(ROOT, 'deno.json'), 'utf8')) as { imports: Record<string, string> };
+  assert.equal(compareSelfImports('converter-site-api', imports, readDenoExports(ROOT)), []);
+  assert.equal(compareSelfImports('converter-site-api', { 'converter-site-api': './core/index.ts' }, { '.': './core/index.ts', './memory': './m.ts' }), [
+    'deno.json imports["converter-site-api/memory"] should be "./m.ts"',
+  ]);
 });
 
 test.run();
