@@ -40,7 +40,8 @@ export const SPECS: Record<string, Spec> = {
  * @param target The target.
  */
 export function runContract(target: Target): void {
-  const contract = suite<{ server: RunningTarget | null }>(`${target.name}`, { server: null });
+  const label = target.scope === 'smoke' ? `${target.name} (smoke subset: tests marked smoke)` : target.name;
+  const contract = suite<{ server: RunningTarget | null }>(label, { server: null });
   contract.before(async (context) => {
     context.server = await target.start();
   });
