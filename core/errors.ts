@@ -30,9 +30,18 @@ export const ERROR_CATALOGUE = {
     status: 400,
     resolution: 'The payment did not go through; create a new checkout session and pay with another method.',
   },
+  invalid_signature: {
+    status: 400,
+    resolution:
+      'Only the payment provider may call this path: sign the raw body with the endpoint secret as the provider documents.',
+  },
   not_found: {
     status: 404,
     resolution: 'See /openapi.json for the published endpoints.',
+  },
+  notifications_unavailable: {
+    status: 404,
+    resolution: 'Point the provider at this path only when the server runs a gateway that sends notifications.',
   },
   feature_not_found: {
     status: 404,

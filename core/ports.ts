@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from './http.ts';
+import type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
 
 /** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -150,17 +150,37 @@ export interface GatewayRoute {
   handle(request: CoreRequest, params: Record<string, string>): Promise<CoreResponse>;
 }
 
+/** A provider notification, verified and read. */
+export interface GatewayNotification {
+  /** The provider's event id, for logs. */
+  eventId: string;
+  /** The provider's event type, e.g. `checkout.session.completed`. */
+  type: string;
+  /** The session the event concerns and the state it reports; null for an event that changes no session. */
+  session: { id: string; status: GatewayStatus } | null;
+}
+
 /** A hosted-checkout payment provider. */
 export interface PaymentGateway {
   /** Shown in logs, e.g. "simulator". */
   readonly name: string;
-  /** Opens a hosted checkout for one SKU; the provider chooses the session id. */
+  /**
+   * Opens a hosted checkout for one SKU; the provider chooses the session id. A provider that closes
+   * unpaid sessions itself says when (`expiresAt`, ms since the epoch); otherwise the app's TTL applies.
+   * Throws ApiError internal_error (with advice to retry) when the provider cannot be reached.
+   */
   createCheckout(input: { sku: CheckoutSku; channel: CheckoutChannel | null }): Promise<{
     sessionId: string;
     url: string;
+    expiresAt?: number;
   }>;
   /** The provider's current view of a session that is not final in storage. */
   checkStatus(session: CheckoutSession): Promise<GatewayStatus>;
+  /**
+   * Verifies and reads one notification the provider POSTs to /api/v1/webhooks/gateway, from its raw
+   * bytes. Throws ApiError invalid_signature when it is not authentic. Absent when the gateway sends none.
+   */
+  readNotification?(headers: HeaderMap, rawBody: Uint8Array): Promise<GatewayNotification>;
   /** Extra routes mounted by the core under the same rate limit. */
   readonly routes?: readonly GatewayRoute[];
 }

@@ -95,10 +95,14 @@ function operation(route: ApiRoute, alias: boolean, options: OpenApiOptions, def
     security: [],
   };
   if (alias && options.aliasesDeprecated) op['deprecated'] = true;
-  if (route.query) {
-    op['parameters'] = route.query.map((param) => ({
+  const parameters = [
+    ...(route.query ?? []).map((param) => ({ param, in: 'query' })),
+    ...(route.headers ?? []).map((param) => ({ param, in: 'header' })),
+  ];
+  if (parameters.length > 0) {
+    op['parameters'] = parameters.map(({ param, in: place }) => ({
       name: param.name,
-      in: 'query',
+      in: place,
       required: param.required,
       schema: jsonSchema(param.schema, definitions),
     }));
@@ -166,7 +170,8 @@ export function buildOpenApi(routes: readonly ApiRoute[], options: OpenApiOption
 const DESCRIPTION = [
   'The public website API of a desktop product that converts legacy spreadsheets (.123, .wk1, .wk3, .wk4, .wks)',
   'to XLSX, PDF, HTML, Markdown, CSV and XLS locally on Windows. It accepts no spreadsheet uploads and is not',
-  'a conversion service. No endpoint requires credentials.',
+  'a conversion service. No public endpoint requires credentials; the operator-facing notification endpoint',
+  'accepts only events signed by the payment provider.',
   '',
   'Every response, errors included, carries the rate-limit headers: 120 requests per client IP per 60 seconds',
   '(fixed window; IPv6 clients are counted by /64). A 429 also carries Retry-After. Every error body is',
@@ -184,5 +189,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
   Discovery: 'Documents that describe this API.',
+  Operator: 'Operator-facing endpoints called by the payment provider, not by the website or the desktop app.',
   'Compatibility aliases': 'Unversioned /api paths kept for existing clients; prefer /api/v1.',
 };

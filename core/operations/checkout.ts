@@ -23,7 +23,7 @@ export function createCheckout(context: AppContext): Operation {
     const input = parseOrThrow(CheckoutCreateRequestSchema, body);
     const sku = input.product ?? 'standard';
     const channel = input.channel ?? null;
-    const { sessionId, url } = await context.gateway.createCheckout({ sku, channel });
+    const { sessionId, url, expiresAt } = await context.gateway.createCheckout({ sku, channel });
     const now = context.clock.now();
     await context.storage.createCheckout({
       id: sessionId,
@@ -32,7 +32,7 @@ export function createCheckout(context: AppContext): Operation {
       url,
       state: 'pending',
       createdAt: now,
-      expiresAt: now + context.checkoutTtlMs,
+      expiresAt: expiresAt ?? now + context.checkoutTtlMs,
     });
     return json(200, { sessionId, url });
   };
@@ -50,7 +50,7 @@ async function refresh(context: AppContext, session: CheckoutSession): Promise<C
 }
 
 /** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
-async function licensesFor(context: AppContext, session: CheckoutSession): Promise<LicenseKeys> {
+export async function licensesFor(context: AppContext, session: CheckoutSession): Promise<LicenseKeys> {
   const stored = await context.storage.getLicenses(session.id);
   if (stored) return stored;
   const issuedAt = context.clock.now();
