@@ -1,0 +1,292 @@
+/**
+ * A local stand-in of the Stripe API for tests (127.0.0.1 only), built from Stripe's documented shapes:
+ * Bearer authentication, form-encoded requests with bracketed keys, the Checkout Session and Price
+ * objects, `{error: {type, code, message, param}}` error bodies with a `request-id` header, idempotent
+ * replays, and webhook events signed as documented (`t=<unix>,v1=<hex HMAC-SHA-256 of "t.body">`).
+ * Faults (5xx, 429 with Retry-After, an answer that never comes, a dropped connection) are queued by
+ * the test. It uses node:crypto for signatures, independent of the Web Crypto code under test.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the stand-in received it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  rawBody: string;
+  form: Record<string, string>;
+}
+
+/** A fault served instead of the next answer. */
+export type Fault =
+  | { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
+  | { kind: 'stall' }
+  | { kind: 'drop' };
+
+export interface StandInPrice {
+  id: string;
+  unit_amount: number;
+  currency?: string;
+  active?: boolean;
+  type?: 'one_time' | 'recurring';
+}
+
+type Session = Record<string, unknown> & { id: string; payment_intent: unknown };
+
+export interface StripeStandIn {
+  /** The base address to give the gateway as STRIPE_API_BASE. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Serves `fault` instead of the next answer (queued in order). */
+  failNext(fault: Fault): void;
+  /** The session as Stripe stores it. */
+  session(id: string): Session;
+  /** The buyer pays by card: complete and paid at once. */
+  pay(id: string): void;
+  /** The buyer picks a delayed method (e.g. a bank debit): complete, unpaid, its PaymentIntent processing. */
+  payDelayed(id: string): void;
+  /** The delayed payment settles: paid, or failed (the PaymentIntent asks for another method). */
+  settleDelayed(id: string, succeeded: boolean): void;
+  /** The session expires unpaid. */
+  expire(id: string): void;
+  /** An event about a session, as Stripe sends it to a webhook endpoint. */
+  event(type: string, sessionId: string): string;
+  /** The Stripe-Signature header for a body, computed as Stripe documents. */
+  sign(body: string, secret: string, timestampSeconds: number, extraSignatures?: string[]): string;
+  close(): Promise<void>;
+}
+
+function stripeError(status: number, error: Record<string, unknown>): Fault {
+  return { kind: 'status', status, body: { error } };
+}
+
+/** Parses form fields, keeping bracketed names as they are (`metadata[sku]`). */
+function formFields(body: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+function nested(form: Record<string, string>, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(form)) {
+    const match = new RegExp(`^${prefix}\\[([^\\]]+)\\]$`).exec(key);
+    if (match?.[1]) out[match[1]] = value;
+  }
+  return out;
+}
+
+/**
+ * Starts a stand-in.
+ *
+ * @param options The accepted secret key, the prices that exist, and the clock for timestamps.
+ */
+export async function startStripeStandIn(options: {
+  secretKey: string;
+  prices: StandInPrice[];
+  now: () => number;
+}): Promise<StripeStandIn> {
+  const sessions = new Map<string, Session>();
+  const intents = new Map<string, { id: string; object: 'payment_intent'; status: string }>();
+  const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
+  const requests: RecordedRequest[] = [];
+  const faults: Fault[] = [];
+  const stalled = new Set<ServerResponse>();
+  const seconds = () => Math.floor(options.now() / 1000);
+  const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  const withIntent = (session: Session, expand: boolean): Session =>
+    expand && typeof session.payment_intent === 'string'
+      ? { ...session, payment_intent: intents.get(session.payment_intent) ?? null }
+      : { ...session };
+
+  const authorized = (req: IncomingMessage): Fault | null => {
+    const auth = req.headers.authorization;
+    if (!auth) {
+      return stripeError(401, {
+        type: 'invalid_request_error',
+        message: 'You did not provide an API key. You need to provide your API key in the Authorization header.',
+      });
+    }
+    const key = auth.startsWith('Bearer ') ? auth.slice(7) : Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().replace(/:$/, '');
+    if (key === options.secretKey) return null;
+    return stripeError(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` });
+  };
+
+  const createSession = (req: IncomingMessage, rawBody: string, form: Record<string, string>): Fault | { status: number; answer: unknown } => {
+    if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+      return stripeError(400, { type: 'invalid_request_error', message: 'Invalid request: expected a form-encoded body.' });
+    }
+    const key = req.headers['idempotency-key'];
+    const saved = typeof key === 'string' ? idempotent.get(key) : undefined;
+    if (saved && saved.body !== rawBody) {
+      return stripeError(400, {
+        type: 'idempotency_error',
+        message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+      });
+    }
+    if (saved) return { status: saved.status, answer: saved.answer };
+    const price = options.prices.find((p) => p.id === form['line_items[0][price]']);
+    if (form['mode'] !== 'payment') return stripeError(400, { type: 'invalid_request_error', param: 'mode', message: 'Missing required param: mode.' });
+    if (!price) {
+      return stripeError(400, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'line_items[0][price]',
+        message: `No such price: '${form['line_items[0][price]']}'`,
+      });
+    }
+    if (!form['success_url']) return stripeError(400, { type: 'invalid_request_error', param: 'success_url', message: 'Missing required param: success_url.' });
+    const sessionId = `cs_test_${randomBytes(24).toString('hex')}`;
+    const quantity = Number(form['line_items[0][quantity]'] ?? '1');
+    const session: Session = {
+      id: sessionId,
+      object: 'checkout.session',
+      amount_total: price.unit_amount * quantity,
+      cancel_url: form['cancel_url'] ?? null,
+      client_reference_id: form['client_reference_id'] ?? null,
+      created: seconds(),
+      currency: price.currency ?? 'usd',
+      expires_at: seconds() + 24 * 3600,
+      livemode: false,
+      metadata: nested(form, 'metadata'),
+      mode: 'payment',
+      payment_intent: null,
+      payment_status: 'unpaid',
+      status: 'open',
+      success_url: form['success_url'],
+      url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+    };
+    sessions.set(sessionId, session);
+    if (typeof key === 'string') idempotent.set(key, { body: rawBody, status: 200, answer: session });
+    return { status: 200, answer: session };
+  };
+
+  const route = (req: IncomingMessage, res: ServerResponse, request: RecordedRequest) => {
+    const fault = faults.shift() ?? authorized(req);
+    if (fault?.kind === 'stall') return void stalled.add(res);
+    if (fault?.kind === 'drop') return void req.socket.destroy();
+    if (fault) return send(res, fault.status, fault.body ?? { error: { type: 'api_error', message: 'An unknown error occurred' } }, fault.headers);
+    const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(request.path);
+    const pricePath = /^\/v1\/prices\/([^/]+)$/.exec(request.path);
+    if (req.method === 'POST' && request.path === '/v1/checkout/sessions') {
+      const created = createSession(req, request.rawBody, request.form);
+      if ('kind' in created) return created.kind === 'status' ? send(res, created.status, created.body) : undefined;
+      return send(res, created.status, created.answer);
+    }
+    if (req.method === 'GET' && sessionPath?.[1]) {
+      const session = sessions.get(decodeURIComponent(sessionPath[1]));
+      if (!session) {
+        return send(res, 404, {
+          error: { type: 'invalid_request_error', code: 'resource_missing', param: 'session', message: `No such checkout.session: '${sessionPath[1]}'` },
+        });
+      }
+      return send(res, 200, withIntent(session, request.query.getAll('expand[]').includes('payment_intent')));
+    }
+    if (req.method === 'GET' && pricePath?.[1]) {
+      const price = options.prices.find((p) => p.id === decodeURIComponent(pricePath[1]!));
+      if (!price) {
+        return send(res, 404, {
+          error: { type: 'invalid_request_error', code: 'resource_missing', param: 'price', message: `No such price: '${pricePath[1]}'` },
+        });
+      }
+      return send(res, 200, {
+        id: price.id,
+        object: 'price',
+        active: price.active ?? true,
+        currency: price.currency ?? 'usd',
+        livemode: false,
+        type: price.type ?? 'one_time',
+        unit_amount: price.unit_amount,
+      });
+    }
+    send(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${request.path}).` } });
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const request: RecordedRequest = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+        form: formFields(rawBody),
+      };
+      requests.push(request);
+      route(req, res, request);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  const session = (sessionId: string): Session => {
+    const found = sessions.get(sessionId);
+    if (!found) throw new Error(`stand-in: no session ${sessionId}`);
+    return found;
+  };
+  const intentFor = (found: Session, status: string) => {
+    const intentId = typeof found.payment_intent === 'string' ? found.payment_intent : id('pi');
+    intents.set(intentId, { id: intentId, object: 'payment_intent', status });
+    found.payment_intent = intentId;
+  };
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    failNext: (fault) => void faults.push(fault),
+    session,
+    pay(sessionId) {
+      const found = session(sessionId);
+      Object.assign(found, { status: 'complete', payment_status: 'paid' });
+      intentFor(found, 'succeeded');
+    },
+    payDelayed(sessionId) {
+      const found = session(sessionId);
+      Object.assign(found, { status: 'complete', payment_status: 'unpaid' });
+      intentFor(found, 'processing');
+    },
+    settleDelayed(sessionId, succeeded) {
+      const found = session(sessionId);
+      if (succeeded) found['payment_status'] = 'paid';
+      intentFor(found, succeeded ? 'succeeded' : 'requires_payment_method');
+    },
+    expire(sessionId) {
+      const found = session(sessionId);
+      Object.assign(found, { status: 'expired', url: null });
+    },
+    event(type, sessionId) {
+      return JSON.stringify({
+        id: id('evt'),
+        object: 'event',
+        api_version: '2024-06-20',
+        created: seconds(),
+        data: { object: { ...session(sessionId) } },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+      });
+    },
+    sign(body, secret, timestampSeconds, extraSignatures = []) {
+      const signature = createHmac('sha256', secret).update(`${timestampSeconds}.${body}`, 'utf8').digest('hex');
+      return [`t=${timestampSeconds}`, ...extraSignatures.map((s) => `v1=${s}`), `v1=${signature}`].join(',');
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of stalled) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
