@@ -22,8 +22,20 @@ try {
   if (config.isExample) {
     logger.warn('serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json');
   }
-  logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)');
+  const { payment } = config;
+  if (payment.gateway === 'simulator') {
+    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)');
+  } else {
+    logger.info('payments go to Stripe Checkout', { mode: payment.testMode ? 'test' : 'live', apiBase: payment.apiBase ?? 'https://api.stripe.com' });
+  }
+  logger.info('license keys are signed with Ed25519; give the desktop app this public key', {
+    publicKey: running.licensePublicKey,
+    source: running.licenseKeySource,
+  });
   if (config.storage === 'memory') logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
+  if (config.storage === 'memory' && running.licenseKeySource === 'storage') {
+    logger.warn('the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart');
+  }
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

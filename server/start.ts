@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
-import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createApp } from '../core/app.ts';
-import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
+import { openGateway } from './gateway.ts';
+import { openSigningKey } from './license-key.ts';
 
 /** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
 export const HTTP_LIMITS = {
@@ -29,6 +29,12 @@ const STOP_GRACE_MS = 10_000;
 export interface RunningServer {
   server: Server;
   url: string;
+  /** The payment gateway's name: "simulator" or "stripe". */
+  gateway: string;
+  /** The license public key (base64url of the raw 32 bytes), for the desktop app. */
+  licensePublicKey: string;
+  /** Where the signing key came from. */
+  licenseKeySource: 'LICENSE_SIGNING_KEY' | 'storage';
   /** Stops accepting connections, lets requests in flight finish, then closes storage. */
   stop(): Promise<void>;
 }
@@ -42,13 +48,9 @@ export interface RunningServer {
  */
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
   const storage = createMemoryStorage({ clock });
-  const gateway = createSimulatorGateway({ storage, publicBaseUrl: config.publicBaseUrl, clock });
-  let licenses;
-  try {
-    licenses = config.licenseSigningKey ? await createLicenseIssuer(config.licenseSigningKey) : undefined;
-  } catch {
-    throw new ConfigError('LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key');
-  }
+  const signing = await openSigningKey(config.licenseSigningKey, storage);
+  const { payment, publicBaseUrl, content } = config;
+  const gateway = await openGateway({ payment, publicBaseUrl, offer: content.offer, storage, clock, logger });
   let version;
   try {
     version = await openVersionFile(config.versionFile, { clock, logger });
@@ -60,7 +62,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
     version,
     storage,
     gateway,
-    ...(licenses ? { licenses } : {}),
+    licenses: signing.issuer,
     clock,
     logger,
     corsOrigins: config.corsOrigins,
@@ -94,5 +96,12 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
       server.closeIdleConnections();
     }).then(() => storage.close?.()));
 
-  return { server, url: `http://${host}:${address.port}`, stop };
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    gateway: gateway.name,
+    licensePublicKey: signing.publicKey,
+    licenseKeySource: signing.source,
+    stop,
+  };
 }

@@ -41,7 +41,7 @@ function cents(price: string): number {
 export async function checkStripeSetup(
   client: StripeClient,
   prices: Readonly<Record<CheckoutSku, string>>,
-  offer: Readonly<Partial<Record<CheckoutSku, string>>>,
+  offer: { readonly [K in CheckoutSku]?: string | undefined },
 ): Promise<SetupReport> {
   const report: SetupReport = { problems: [], warnings: [] };
   for (const [sku, id] of Object.entries(prices) as [CheckoutSku, string][]) {

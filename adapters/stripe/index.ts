@@ -42,7 +42,7 @@ export interface StripeGateway extends PaymentGateway {
    *
    * @param offer The amount each SKU is offered at, to compare with the price.
    */
-  checkSetup(offer: Readonly<Partial<Record<CheckoutSku, string>>>): Promise<SetupReport>;
+  checkSetup(offer: { readonly [K in CheckoutSku]?: string | undefined }): Promise<SetupReport>;
 }
 
 const CREATED = v.looseObject({ id: v.string(), url: v.string(), expires_at: v.number() });
