@@ -26,7 +26,7 @@ export function gatewayWebhook(context: AppContext): Operation {
     if (raw.length > context.bodyLimit) {
       throw new ApiError('payload_too_large', `The request body is larger than the limit of ${context.bodyLimit} bytes.`);
     }
-    const notification = await gateway.readNotification.call(gateway, request.headers, raw);
+    const notification = await gateway.readNotification(request.headers, raw);
     const target = notification.session;
     if (!target) return json(200, { received: true });
     const session = await storage.advanceCheckout(target.id, target.status);

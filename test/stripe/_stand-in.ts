@@ -6,9 +6,22 @@
  * Faults (5xx, 429 with Retry-After, an answer that never comes, a dropped connection) are queued by
  * the test. It uses node:crypto for signatures, independent of the Web Crypto code under test.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  eventJson,
+  formFields,
+  newSession,
+  priceObject,
+  signatureHeader,
+  stripeError,
+  type Fault,
+  type Session,
+  type StandInPrice,
+} from './_stripe-objects.ts';
+
+export type { Fault, StandInPrice } from './_stripe-objects.ts';
 
 /** A request as the stand-in received it. */
 export interface RecordedRequest {
@@ -19,22 +32,6 @@ export interface RecordedRequest {
   rawBody: string;
   form: Record<string, string>;
 }
-
-/** A fault served instead of the next answer. */
-export type Fault =
-  | { kind: 'status'; status: number; headers?: Record<string, string>; body?: unknown }
-  | { kind: 'stall' }
-  | { kind: 'drop' };
-
-export interface StandInPrice {
-  id: string;
-  unit_amount: number;
-  currency?: string;
-  active?: boolean;
-  type?: 'one_time' | 'recurring';
-}
-
-type Session = Record<string, unknown> & { id: string; payment_intent: unknown };
 
 export interface StripeStandIn {
   /** The base address to give the gateway as STRIPE_API_BASE. */
@@ -57,24 +54,6 @@ export interface StripeStandIn {
   /** The Stripe-Signature header for a body, computed as Stripe documents. */
   sign(body: string, secret: string, timestampSeconds: number, extraSignatures?: string[]): string;
   close(): Promise<void>;
-}
-
-function stripeError(status: number, error: Record<string, unknown>): Fault {
-  return { kind: 'status', status, body: { error } };
-}
-
-/** Parses form fields, keeping bracketed names as they are (`metadata[sku]`). */
-function formFields(body: string): Record<string, string> {
-  return Object.fromEntries(new URLSearchParams(body));
-}
-
-function nested(form: Record<string, string>, prefix: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(form)) {
-    const match = new RegExp(`^${prefix}\\[([^\\]]+)\\]$`).exec(key);
-    if (match?.[1]) out[match[1]] = value;
-  }
-  return out;
 }
 
 /**
@@ -143,27 +122,8 @@ export async function startStripeStandIn(options: {
       });
     }
     if (!form['success_url']) return stripeError(400, { type: 'invalid_request_error', param: 'success_url', message: 'Missing required param: success_url.' });
-    const sessionId = `cs_test_${randomBytes(24).toString('hex')}`;
-    const quantity = Number(form['line_items[0][quantity]'] ?? '1');
-    const session: Session = {
-      id: sessionId,
-      object: 'checkout.session',
-      amount_total: price.unit_amount * quantity,
-      cancel_url: form['cancel_url'] ?? null,
-      client_reference_id: form['client_reference_id'] ?? null,
-      created: seconds(),
-      currency: price.currency ?? 'usd',
-      expires_at: seconds() + 24 * 3600,
-      livemode: false,
-      metadata: nested(form, 'metadata'),
-      mode: 'payment',
-      payment_intent: null,
-      payment_status: 'unpaid',
-      status: 'open',
-      success_url: form['success_url'],
-      url: `https://checkout.stripe.com/c/pay/${sessionId}`,
-    };
-    sessions.set(sessionId, session);
+    const session = newSession(form, price, seconds());
+    sessions.set(session.id, session);
     if (typeof key === 'string') idempotent.set(key, { body: rawBody, status: 200, answer: session });
     return { status: 200, answer: session };
   };
@@ -196,15 +156,7 @@ export async function startStripeStandIn(options: {
           error: { type: 'invalid_request_error', code: 'resource_missing', param: 'price', message: `No such price: '${pricePath[1]}'` },
         });
       }
-      return send(res, 200, {
-        id: price.id,
-        object: 'price',
-        active: price.active ?? true,
-        currency: price.currency ?? 'usd',
-        livemode: false,
-        type: price.type ?? 'one_time',
-        unit_amount: price.unit_amount,
-      });
+      return send(res, 200, priceObject(price));
     }
     send(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${request.path}).` } });
   };
@@ -265,23 +217,8 @@ export async function startStripeStandIn(options: {
       const found = session(sessionId);
       Object.assign(found, { status: 'expired', url: null });
     },
-    event(type, sessionId) {
-      return JSON.stringify({
-        id: id('evt'),
-        object: 'event',
-        api_version: '2024-06-20',
-        created: seconds(),
-        data: { object: { ...session(sessionId) } },
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type,
-      });
-    },
-    sign(body, secret, timestampSeconds, extraSignatures = []) {
-      const signature = createHmac('sha256', secret).update(`${timestampSeconds}.${body}`, 'utf8').digest('hex');
-      return [`t=${timestampSeconds}`, ...extraSignatures.map((s) => `v1=${s}`), `v1=${signature}`].join(',');
-    },
+    event: (type, sessionId) => eventJson(type, session(sessionId), seconds()),
+    sign: signatureHeader,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of stalled) res.destroy();
