@@ -38,13 +38,15 @@ export function createCheckout(context: AppContext): Operation {
   };
 }
 
-/** Brings a stored session up to date: the TTL for unpaid sessions, else the provider's word. */
+/**
+ * Brings a stored session up to date with the provider's word; a session the provider still calls
+ * pending past its expiry is expired. The provider is asked even then: a payment made just before the
+ * expiry, not yet notified, must count.
+ */
 async function refresh(context: AppContext, session: CheckoutSession): Promise<CheckoutSession> {
   if (isFinal(session.state)) return session;
-  const state =
-    session.state === 'pending' && context.clock.now() >= session.expiresAt
-      ? 'expired'
-      : await context.gateway.checkStatus(session);
+  const reported = await context.gateway.checkStatus(session);
+  const state = reported === 'pending' && context.clock.now() >= session.expiresAt ? 'expired' : reported;
   if (state === session.state) return session;
   return (await context.storage.advanceCheckout(session.id, state)) ?? session;
 }

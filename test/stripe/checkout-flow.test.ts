@@ -207,6 +207,16 @@ for (const { name, open } of STORAGES) {
     assertError(await status(context, id), 400, 'session_expired');
   });
 
+  test('a payment made just before the expiry counts when first polled after it; an unpaid one expires', async (context) => {
+    const { f } = context;
+    const paid = await create(context, {});
+    const unpaid = await create(context, {});
+    f.stripe.pay(paid);
+    f.clock.advance(24 * 3600 * 1000 + 1000);
+    assert.is(((await status(context, paid)).json() as { status: string }).status, 'paid');
+    assertError(await status(context, unpaid), 400, 'session_expired');
+  });
+
   test('events of other types or for sessions made elsewhere are acknowledged and ignored', async (context) => {
     const { f } = context;
     const id = await create(context, {});
