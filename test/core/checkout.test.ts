@@ -156,6 +156,9 @@ checkout('cancel leaves the session open', async () => {
   const { sessionId } = await create(t);
   const cancelled = await press(t, sessionId, 'cancel');
   assert.is(cancelled.headers['location'], `/checkout/simulator/${sessionId}?cancelled=1`);
+  const page = await t.app.handle(coreRequest({ path: `/checkout/simulator/${sessionId}`, query: 'cancelled=1' }));
+  assert.match(bodyText(page), 'Payment cancelled. The session stays open until it expires, so you can still pay.');
+  assert.match(bodyText(page), `action="/checkout/simulator/${sessionId}/pay"`);
   assert.equal(bodyJson(await status(t, `session_id=${sessionId}`)), { status: 'pending', ...NO_KEYS });
 });
 

@@ -26,4 +26,12 @@ test('a version source that answers asynchronously is awaited', async () => {
   assert.equal(bodyJson(response), { version: '3.0.0', downloadUrl: MSI });
 });
 
+test('a version source that gives something other than a version is a logged 500', async () => {
+  const { app, logger } = await createTestApp({ version: { current: () => 'latest' } });
+  const response = await app.handle(coreRequest({ path: '/api/v1/version' }));
+  assert.is(response.status, 500);
+  assert.is((bodyJson(response) as { code: string }).code, 'internal_error');
+  assert.match(String(logger.lines[0]!.fields?.['error']), 'the version source gave "latest", not a version');
+});
+
 test.run();
