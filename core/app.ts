@@ -53,6 +53,8 @@ export interface AppOptions {
   checkoutTtlMs?: number;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
   publicBaseUrl?: string;
+  /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
+  docsUrl?: string;
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
 }
@@ -101,6 +103,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId: await createVoterId(secretKey),
   };
