@@ -4,15 +4,15 @@
  *
  * @module
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeListener } from '../adapters/node/index.ts';
-import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
+import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { createApp } from '../core/app.ts';
+import { createApp, type App } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
-import type { Clock, Logger } from '../core/ports.ts';
+import type { Clock, Logger, LicenseIssuer, Storage, VersionSource } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 
 /** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
@@ -28,71 +28,105 @@ const STOP_GRACE_MS = 10_000;
 
 export interface RunningServer {
   server: Server;
+  /** Where the socket is bound, e.g. http://127.0.0.1:8080. */
   url: string;
+  /** The public address used in links (checkout pages, discovery documents). */
+  publicBaseUrl: string;
   /** Stops accepting connections, lets requests in flight finish, then closes storage. */
   stop(): Promise<void>;
 }
 
+async function openLicenses(config: ServerConfig): Promise<LicenseIssuer | undefined> {
+  if (!config.licenseSigningKey) return undefined;
+  try {
+    return await createLicenseIssuer(config.licenseSigningKey);
+  } catch {
+    throw new ConfigError('LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key');
+  }
+}
+
+async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): Promise<VersionSource> {
+  try {
+    return await openVersionFile(config.versionFile, { clock, logger });
+  } catch (error) {
+    throw new ConfigError(`versionFile ${config.versionFile}: ${(error as Error).message}`);
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function buildApp(config: ServerConfig, storage: Storage, publicBaseUrl: string, clock: Clock, logger: Logger, licenses?: LicenseIssuer) {
+  return async (version: VersionSource): Promise<App> =>
+    createApp({
+      content: config.content,
+      version,
+      storage,
+      gateway: createSimulatorGateway({ storage, publicBaseUrl, clock }),
+      ...(licenses ? { licenses } : {}),
+      clock,
+      logger,
+      corsOrigins: config.corsOrigins,
+      aliasDeprecation: config.aliasDeprecation,
+      bodyLimit: config.bodyLimit,
+      checkoutTtlMs: config.checkoutTtlMs,
+      publicBaseUrl,
+      ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
+      ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
+    });
+}
+
 /**
- * Starts the server.
+ * Starts the server. The socket is bound first, so that with PORT=0 the public address can name the
+ * port actually bound; requests that arrive before the app is ready wait for it.
  *
  * @param config The loaded configuration.
  * @param logger Where log lines go.
  * @param clock Where time comes from (tests inject one).
  */
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
-  const storage = createMemoryStorage({ clock });
-  const gateway = createSimulatorGateway({ storage, publicBaseUrl: config.publicBaseUrl, clock });
-  let licenses;
-  try {
-    licenses = config.licenseSigningKey ? await createLicenseIssuer(config.licenseSigningKey) : undefined;
-  } catch {
-    throw new ConfigError('LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key');
-  }
-  let version;
-  try {
-    version = await openVersionFile(config.versionFile, { clock, logger });
-  } catch (error) {
-    throw new ConfigError(`versionFile ${config.versionFile}: ${(error as Error).message}`);
-  }
-  const app = await createApp({
-    content: config.content,
-    version,
-    storage,
-    gateway,
-    ...(licenses ? { licenses } : {}),
-    clock,
-    logger,
-    corsOrigins: config.corsOrigins,
-    aliasDeprecation: config.aliasDeprecation,
-    bodyLimit: config.bodyLimit,
-    checkoutTtlMs: config.checkoutTtlMs,
-    publicBaseUrl: config.publicBaseUrl,
-    ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
+  const licenses = await openLicenses(config);
+  const version = await openVersion(config, clock, logger);
+  let listener: NodeListener | undefined;
+  let ready: (l: NodeListener) => void = () => {};
+  const whenReady = new Promise<NodeListener>((resolve) => (ready = resolve));
+  const server = createServer({ ...HTTP_LIMITS }, (request: IncomingMessage, response: ServerResponse) => {
+    if (listener) listener(request, response);
+    else void whenReady.then((l) => l(request, response));
   });
-
-  const server = createServer(
-    { ...HTTP_LIMITS },
-    createNodeListener(app, { trustedProxies: config.trustedProxies, onError: (error) => logger.error('write failed', { error: String(error) }) }),
-  );
   server.keepAliveTimeout = HTTP_LIMITS.keepAliveTimeout;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, config.port, config.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${address.port}`;
+
+  const storage = createMemoryStorage({ clock });
+  const app = await buildApp(config, storage, publicBaseUrl, clock, logger, licenses)(version);
+  listener = createNodeListener(app, {
+    trustedProxies: config.trustedProxies,
+    onError: (error) => logger.error('could not answer a request', { error: String(error) }),
+  });
+  ready(listener);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
+      // Keep-alive connections turn idle as their last answer goes out: close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.close(() => {
         clearTimeout(force);
+        clearInterval(sweep);
         resolve();
       });
       server.closeIdleConnections();
     }).then(() => storage.close?.()));
 
-  return { server, url: `http://${host}:${address.port}`, stop };
+  return { server, url: `http://${host}:${address.port}`, publicBaseUrl, stop };
 }

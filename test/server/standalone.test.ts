@@ -24,6 +24,8 @@ standalone('with nothing configured it serves the example content and says so', 
     });
     const roadmap = (await sendHttp(server.port, { path: '/api/v1/roadmap' })).json() as { features: unknown[] };
     assert.is(roadmap.features.length, 4);
+    const checkout = (await sendHttp(server.port, { method: 'POST', path: '/api/v1/checkout/create' })).json() as { url: string };
+    assert.match(checkout.url, new RegExp(`^http://localhost:${server.port}/checkout/simulator/cs_sim_`));
     const warnings = server.stderr().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message);
     assert.equal(warnings, [
       'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
@@ -46,6 +48,8 @@ standalone('SIGTERM lets a request in flight finish, then exits 0', async () => 
   socket.write(body.slice(0, 10));
   let response = '';
   socket.on('data', (d) => (response += d));
+  // The process exits right after answering; a reset after the answer is expected.
+  socket.on('error', () => {});
   const stopping = new Promise<void>((resolve) => {
     server.child.stdout!.on('data', (d: Buffer) => d.toString().includes('stopping') && resolve());
   });
