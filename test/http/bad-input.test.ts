@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { withValidation } from '../_openapi.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
 const badInput = suite('bad input over HTTP');
@@ -10,7 +11,7 @@ const from = () => `127.0.1.${++client}`;
 const INVALID = 'Fix the request body or query as the message says; /openapi.json describes every field.';
 
 badInput.before.each(async () => {
-  server = await startTestServer();
+  server = await withValidation(await startTestServer());
 });
 badInput.after.each(async () => {
   await server.close();

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { withValidation } from '../_openapi.ts';
 import { startTestServer, type HttpResult, type TestServer } from '../_setup.ts';
 
 const endpoints = suite('endpoints over HTTP');
@@ -9,7 +10,7 @@ let clientNumber = 1;
 const nextClient = () => `127.0.0.${++clientNumber}`;
 
 endpoints.before.each(async () => {
-  server = await startTestServer();
+  server = await withValidation(await startTestServer());
 });
 endpoints.after.each(async () => {
   await server.close();

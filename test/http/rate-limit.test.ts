@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/client-ip.ts';
+import { withValidation } from '../_openapi.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
 const limit = suite('rate limit over HTTP');
@@ -11,7 +12,7 @@ limit.after.each(async () => {
 });
 
 limit('one client address: 120 answers, then 429 with Retry-After; another address is unaffected; the window resets', async () => {
-  server = await startTestServer();
+  server = await withValidation(await startTestServer());
   const statuses: number[] = [];
   for (let i = 0; i < 120; i++) statuses.push((await server.request({ path: '/api/v1/pricing', from: '127.0.2.1' })).status);
   assert.equal([...new Set(statuses)], [200]);
@@ -37,7 +38,7 @@ limit('one client address: 120 answers, then 429 with Retry-After; another addre
 });
 
 limit('X-Forwarded-For is ignored when no proxy is trusted', async () => {
-  server = await startTestServer();
+  server = await withValidation(await startTestServer());
   for (let i = 0; i < 120; i++) {
     await server.request({ path: '/llms.txt', from: '127.0.3.1', headers: { 'x-forwarded-for': `198.51.100.${i}` } });
   }
@@ -46,7 +47,7 @@ limit('X-Forwarded-For is ignored when no proxy is trusted', async () => {
 });
 
 limit('behind a trusted proxy, the rightmost untrusted X-Forwarded-For address is the client', async () => {
-  server = await startTestServer({}, { trustedProxies: parseCidrList('127.0.4.0/24, 10.0.0.0/8') });
+  server = await withValidation(await startTestServer({}, { trustedProxies: parseCidrList('127.0.4.0/24, 10.0.0.0/8') }));
   for (let i = 0; i < 120; i++) {
     await server.request({ path: '/llms.txt', from: '127.0.4.1', headers: { 'x-forwarded-for': '203.0.113.9, 10.1.2.3' } });
   }
@@ -63,7 +64,7 @@ limit('behind a trusted proxy, the rightmost untrusted X-Forwarded-For address i
 });
 
 limit('votes follow the resolved client behind a trusted proxy', async () => {
-  server = await startTestServer({}, { trustedProxies: parseCidrList('127.0.6.1') });
+  server = await withValidation(await startTestServer({}, { trustedProxies: parseCidrList('127.0.6.1') }));
   const vote = (xff: string) =>
     server!.request({
       method: 'POST',
