@@ -65,6 +65,11 @@ export interface App {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The largest body the app accepts; adapters read at most one byte more. */
   readonly bodyLimit: number;
+  /**
+   * Answers a request the adapter could not parse (bad HTTP, too slow, headers too large): counted
+   * against the client's quota and given the rate-limit headers like any other answer.
+   */
+  reject(clientIp: string, error: ApiError): Promise<CoreResponse>;
 }
 
 const consoleLogger: Logger = {
@@ -191,6 +196,11 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   return {
     bodyLimit: context.bodyLimit,
+    async reject(clientIp, error) {
+      const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
+      const decision = await limiter.check(clientKey(clientIp));
+      return finish(request, errorResponse(error), decision);
+    },
     async handle(request) {
       try {
         const decision = limiter.check(clientKey(request.clientIp));

@@ -13,6 +13,11 @@ export const ERROR_CATALOGUE = {
     status: 400,
     resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
   },
+  malformed_request: {
+    when: 'The request is not valid HTTP/1.1 (a bad request line, header or chunk encoding).',
+    status: 400,
+    resolution: 'Send a well-formed HTTP/1.1 request; most HTTP client libraries do.',
+  },
   invalid_parameter: {
     when:
       'A download query parameter is invalid: force other than "1", or a source label over 64 characters ' +
@@ -55,6 +60,11 @@ export const ERROR_CATALOGUE = {
     status: 405,
     resolution: 'Use one of the methods in the Allow header.',
   },
+  request_timeout: {
+    when: 'The client took longer than the server allows to send the request headers or body.',
+    status: 408,
+    resolution: 'Send the whole request promptly; retry on a new connection.',
+  },
   payload_too_large: {
     when: 'The request body is larger than the body limit (16 KiB unless the operator changed it).',
     status: 413,
@@ -64,6 +74,11 @@ export const ERROR_CATALOGUE = {
     when: 'A request body was sent with a Content-Type other than application/json.',
     status: 415,
     resolution: 'Send the body as JSON with the header Content-Type: application/json.',
+  },
+  headers_too_large: {
+    when: 'The request headers are larger than the server accepts (16 KiB for the standalone server).',
+    status: 431,
+    resolution: 'Send fewer or smaller headers (cookies included) and retry.',
   },
   rate_limited: {
     when: 'The client used up its request quota for the current window; Retry-After gives the seconds until the reset.',

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { createClientErrorListener } from '../adapters/node/client-error.ts';
 import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
@@ -113,6 +114,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
     onError: (error) => logger.error('could not answer a request', { error: String(error) }),
   });
   ready(listener);
+  server.on('clientError', createClientErrorListener(app));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

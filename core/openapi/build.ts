@@ -134,13 +134,15 @@ answer also carries Retry-After, in seconds.
 ## Errors
 
 Every error body is exactly {code, message, resolution}; the ApiError schema lists every code with its
-status. Two answers belong to no operation, so they are described here:
+status. These answers belong to no operation, so they are described here:
 
 - **404 \`not_found\`** for any path not listed in this document; the message names the path.
 - **405 \`method_not_allowed\`** for a listed path with a method it does not answer, with an Allow header
   that lists the methods it does answer.
+- **400 \`malformed_request\`**, **408 \`request_timeout\`** and **431 \`headers_too_large\`** for a
+  request that is not valid HTTP, too slow, or has too large headers; the connection is then closed.
 
-Both carry the same rate-limit headers as every other response.
+All of them carry the same rate-limit headers as every other response.
 
 ## Versioning
 

@@ -130,15 +130,51 @@ badInput('a client that disconnects mid-body leaves the server serving', async (
   assert.is(server.storage.feedback.length, 0);
 });
 
-badInput('a malformed request line gets 400 from node:http, and the server keeps serving', async () => {
-  const raw = await new Promise<string>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port: server.port }, () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+/** Sends raw bytes and reads until the server closes the connection. */
+function rawExchange(bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: server.port, localAddress: '127.0.7.1' }, () => socket.write(bytes));
     let data = '';
     socket.on('data', (d) => (data += d));
+    socket.on('error', () => {});
     socket.on('close', () => resolve(data));
   });
-  assert.match(raw, /^HTTP\/1\.1 400 Bad Request/);
+}
+
+/** The status line, the rate-limit headers and the JSON body of a raw answer. */
+function parseRaw(raw: string) {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 2)]));
+  return { statusLine, headers, body: JSON.parse(body) as unknown };
+}
+
+badInput('a malformed request line: 400 malformed_request as JSON with rate-limit headers; the server keeps serving', async () => {
+  const answer = parseRaw(await rawExchange('NOT HTTP AT ALL\r\n\r\n'));
+  assert.is(answer.statusLine, 'HTTP/1.1 400 Bad Request');
+  assert.is(answer.headers['content-type'], 'application/json');
+  assert.is(answer.headers['connection'], 'close');
+  assert.is(answer.headers['ratelimit'], '"public-api";r=119;t=60');
+  assert.equal(answer.body, {
+    code: 'malformed_request',
+    message: 'The request is not valid HTTP/1.1.',
+    resolution: 'Send a well-formed HTTP/1.1 request; most HTTP client libraries do.',
+  });
   await assertStillServing();
+});
+
+badInput('headers over 16 KiB: 431 headers_too_large as JSON, counted against the same client', async () => {
+  const raw = await rawExchange(`GET /api/v1/pricing HTTP/1.1\r\nHost: t\r\nX-Big: ${'x'.repeat(17 * 1024)}\r\n\r\n`);
+  const answer = parseRaw(raw);
+  assert.is(answer.statusLine, 'HTTP/1.1 431 Request Header Fields Too Large');
+  assert.is(answer.headers['ratelimit-remaining'], '119');
+  assert.equal(answer.body, {
+    code: 'headers_too_large',
+    message: 'The request headers are larger than this server accepts.',
+    resolution: 'Send fewer or smaller headers (cookies included) and retry.',
+  });
+  const next = await server.request({ path: '/api/v1/version', from: '127.0.7.1' });
+  assert.is(next.headers['ratelimit-remaining'], '118');
 });
 
 badInput.run();

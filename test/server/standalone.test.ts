@@ -62,11 +62,20 @@ standalone('SIGTERM lets a request in flight finish, then exits 0', async () => 
   assert.is(code, 0);
 });
 
-standalone('request headers over 16 KiB are refused with 431', async () => {
+standalone('request headers over 16 KiB are refused with a JSON 431', async () => {
   const server = await startServerProcess();
   try {
-    const result = await sendHttp(server.port, { path: '/api/v1/pricing', headers: { 'x-big': 'x'.repeat(17 * 1024) } });
-    assert.is(result.status, 431);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: server.port }, () =>
+        socket.write(`GET /api/v1/pricing HTTP/1.1\r\nHost: t\r\nX-Big: ${'x'.repeat(17 * 1024)}\r\n\r\n`),
+      );
+      let data = '';
+      socket.on('data', (d) => (data += d));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(data));
+    });
+    assert.match(raw, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    assert.match(raw, '"code":"headers_too_large"');
     assert.is((await sendHttp(server.port, { path: '/api/v1/pricing' })).status, 200);
   } finally {
     server.child.kill('SIGTERM');
