@@ -53,6 +53,8 @@ export interface AppOptions {
   checkoutTtlMs?: number;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
   publicBaseUrl?: string;
+  /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
+  docsUrl?: string;
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
 }
@@ -63,6 +65,11 @@ export interface App {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The largest body the app accepts; adapters read at most one byte more. */
   readonly bodyLimit: number;
+  /**
+   * Answers a request the adapter could not parse (bad HTTP, too slow, headers too large): counted
+   * against the client's quota and given the rate-limit headers like any other answer.
+   */
+  reject(clientIp: string, error: ApiError): Promise<CoreResponse>;
 }
 
 const consoleLogger: Logger = {
@@ -101,6 +108,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId: await createVoterId(secretKey),
   };
@@ -188,6 +196,11 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   return {
     bodyLimit: context.bodyLimit,
+    async reject(clientIp, error) {
+      const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
+      const decision = await limiter.check(clientKey(clientIp));
+      return finish(request, errorResponse(error), decision);
+    },
     async handle(request) {
       try {
         const decision = limiter.check(clientKey(request.clientIp));

@@ -34,6 +34,8 @@ export interface AppContext {
   readonly checkoutTtlMs: number;
   /** The public address of this API, without a trailing slash, for links in documents. */
   readonly publicBaseUrl: string;
+  /** Where the repository's docs/ folder is published, without a trailing slash; null when not given. */
+  readonly docsUrl: string | null;
   /** When set, the unversioned /api aliases carry deprecation notices. */
   readonly aliasDeprecation: AliasDeprecation | null;
   /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */

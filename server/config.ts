@@ -26,6 +26,8 @@ const FileSchema = v.strictObject({
   /** Marks the shipped example, so the startup log can say so. */
   exampleContent: v.optional(v.boolean(), false),
   publicBaseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
+  /** Where the docs/ folder is published, linked from /llms.txt. */
+  docsUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
   /** The product's version file, relative to the config file. */
   versionFile: v.pipe(v.string(), v.minLength(1)),
   ...SiteContentSchema.entries,
@@ -53,7 +55,9 @@ export interface ServerConfig {
   host: string;
   storage: 'memory';
   trustedProxies: CidrSet | null;
-  publicBaseUrl: string;
+  /** The public address; null means http://localhost:<the port actually bound>. */
+  publicBaseUrl: string | null;
+  docsUrl: string | null;
   versionFile: string;
   content: SiteContent;
   corsOrigins: string[];
@@ -136,7 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     host: env['HOST'] ?? '0.0.0.0',
     storage: storage(env),
     trustedProxies: trustedProxies(env),
-    publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${listenPort}`).replace(/\/+$/, ''),
+    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, '') ?? null,
+    docsUrl: config.docsUrl ?? null,
     versionFile: resolve(dirname(file), config.versionFile),
     content: { offer, download, roadmap },
     corsOrigins: config.corsOrigins,

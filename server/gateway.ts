@@ -1,7 +1,7 @@
 /**
  * Opens the payment gateway the configuration asks for. For Stripe, the key and prices are checked
- * once at startup: a refused key or a missing price stops the server with a message naming the
- * setting, instead of a 500 on every checkout later.
+ * once at startup, before the socket is bound: a refused key or a missing price stops the server with
+ * a message naming the setting, instead of a 500 on every checkout later.
  *
  * @module
  */
@@ -14,7 +14,6 @@ import type { PaymentConfig } from './payment-config.ts';
 
 export interface GatewaySetup {
   payment: PaymentConfig;
-  publicBaseUrl: string;
   offer: SiteContent['offer'];
   storage: Storage;
   clock: Clock;
@@ -22,15 +21,22 @@ export interface GatewaySetup {
 }
 
 /**
- * Creates the gateway and, for Stripe, checks its setup.
+ * A checked gateway, made once the server's public address is known: the simulator serves its pages
+ * there, and that address follows the port actually bound.
+ */
+export type GatewayFactory = (publicBaseUrl: string) => PaymentGateway;
+
+/**
+ * Checks the gateway's setup (for Stripe, against Stripe) and gives the way to make it.
  *
  * @param setup The payment settings and what the gateway works with.
+ * @returns The factory that makes the gateway for the public address.
  * @throws ConfigError when Stripe refuses the key or lacks a configured price.
  */
-export async function openGateway(setup: GatewaySetup): Promise<PaymentGateway> {
+export async function openGateway(setup: GatewaySetup): Promise<GatewayFactory> {
   const { payment, storage, clock, logger, offer } = setup;
   if (payment.gateway === 'simulator') {
-    return createSimulatorGateway({ storage, publicBaseUrl: setup.publicBaseUrl, clock });
+    return (publicBaseUrl) => createSimulatorGateway({ storage, publicBaseUrl, clock });
   }
   const gateway = createStripeGateway({ ...payment, logger, clock });
   const report = await gateway.checkSetup({
@@ -43,5 +49,5 @@ export async function openGateway(setup: GatewaySetup): Promise<PaymentGateway> 
   if (payment.webhookSecret === null) {
     logger.warn('stripe: STRIPE_WEBHOOK_SECRET is not set: notifications are refused and sessions settle only when polled');
   }
-  return gateway;
+  return () => gateway;
 }

@@ -4,21 +4,31 @@
  * @module
  */
 import { ConfigError, loadConfig } from './config.ts';
-import { consoleLogger } from './logger.ts';
-import { startServer } from './start.ts';
+import { consoleLogger as logger } from './logger.ts';
+import { startServer, type RunningServer } from './start.ts';
 
-const logger = consoleLogger;
+let running: RunningServer | undefined;
+
+// Signals are handled before anything is announced: a stop that comes early is still graceful.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    logger.info('stopping: finishing requests in flight', { signal });
+    (running?.stop() ?? Promise.resolve()).then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error('stop failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  });
+}
 
 try {
   const config = loadConfig(process.env, process.cwd());
-  const running = await startServer(config, logger);
-  logger.info('listening', {
-    url: running.url,
-    publicBaseUrl: config.publicBaseUrl,
-    config: config.file,
-    storage: config.storage,
-    trustedProxies: config.trustedProxies?.source ?? [],
-  });
+  running = await startServer(config, logger);
   if (config.isExample) {
     logger.warn('serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json');
   }
@@ -36,22 +46,13 @@ try {
   if (config.storage === 'memory' && running.licenseKeySource === 'storage') {
     logger.warn('the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart');
   }
-
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info('stopping: finishing requests in flight', { signal });
-      running.stop().then(
-        () => {
-          logger.info('stopped');
-          process.exit(0);
-        },
-        (error: unknown) => {
-          logger.error('stop failed', { error: String(error) });
-          process.exit(1);
-        },
-      );
-    });
-  }
+  logger.info('listening', {
+    url: running.url,
+    publicBaseUrl: running.publicBaseUrl,
+    config: config.file,
+    storage: config.storage,
+    trustedProxies: config.trustedProxies?.source ?? [],
+  });
 } catch (error) {
   if (error instanceof ConfigError) {
     logger.error(`configuration error: ${error.message}`);

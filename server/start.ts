@@ -4,13 +4,14 @@
  *
  * @module
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeListener } from '../adapters/node/index.ts';
-import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
-import { createApp } from '../core/app.ts';
-import type { Clock, Logger } from '../core/ports.ts';
+import { createClientErrorListener } from '../adapters/node/client-error.ts';
+import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
+import { openVersionFile } from '../adapters/node/version-file.ts';
+import { createApp, type App } from '../core/app.ts';
+import type { Clock, Logger, LicenseIssuer, PaymentGateway, Storage, VersionSource } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { openGateway } from './gateway.ts';
 import { openSigningKey } from './license-key.ts';
@@ -28,7 +29,10 @@ const STOP_GRACE_MS = 10_000;
 
 export interface RunningServer {
   server: Server;
+  /** Where the socket is bound, e.g. http://127.0.0.1:8080. */
   url: string;
+  /** The public address used in links (checkout pages, discovery documents). */
+  publicBaseUrl: string;
   /** The payment gateway's name: "simulator" or "stripe". */
   gateway: string;
   /** The license public key (base64url of the raw 32 bytes), for the desktop app. */
@@ -39,8 +43,53 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): Promise<VersionSource> {
+  try {
+    return await openVersionFile(config.versionFile, { clock, logger });
+  } catch (error) {
+    throw new ConfigError(`versionFile ${config.versionFile}: ${(error as Error).message}`);
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** What the app is built from, opened and checked before the socket is bound. */
+interface Parts {
+  storage: Storage;
+  version: VersionSource;
+  licenses: LicenseIssuer;
+  gateway: PaymentGateway;
+}
+
+function buildApp(config: ServerConfig, parts: Parts, publicBaseUrl: string, clock: Clock, logger: Logger): Promise<App> {
+  return createApp({
+    content: config.content,
+    ...parts,
+    clock,
+    logger,
+    corsOrigins: config.corsOrigins,
+    aliasDeprecation: config.aliasDeprecation,
+    bodyLimit: config.bodyLimit,
+    checkoutTtlMs: config.checkoutTtlMs,
+    publicBaseUrl,
+    ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
+    ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
+  });
+}
+
 /**
- * Starts the server.
+ * Starts the server. Storage, the signing key, the version file and the gateway's setup (Stripe's key
+ * and prices) are checked first, so that a configuration error stops the start before any port is
+ * bound. The socket is bound next, so that with PORT=0 the public address can name the port actually
+ * bound; requests that arrive before the app is ready wait for it.
  *
  * @param config The loaded configuration.
  * @param logger Where log lines go.
@@ -49,48 +98,39 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
   const storage = createMemoryStorage({ clock });
   const signing = await openSigningKey(config.licenseSigningKey, storage);
-  const { payment, publicBaseUrl, content } = config;
-  const gateway = await openGateway({ payment, publicBaseUrl, offer: content.offer, storage, clock, logger });
-  let version;
-  try {
-    version = await openVersionFile(config.versionFile, { clock, logger });
-  } catch (error) {
-    throw new ConfigError(`versionFile ${config.versionFile}: ${(error as Error).message}`);
-  }
-  const app = await createApp({
-    content: config.content,
-    version,
-    storage,
-    gateway,
-    licenses: signing.issuer,
-    clock,
-    logger,
-    corsOrigins: config.corsOrigins,
-    aliasDeprecation: config.aliasDeprecation,
-    bodyLimit: config.bodyLimit,
-    checkoutTtlMs: config.checkoutTtlMs,
-    publicBaseUrl: config.publicBaseUrl,
-    ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
+  const version = await openVersion(config, clock, logger);
+  const { payment, content } = config;
+  const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
+  let listener: NodeListener | undefined;
+  let ready: (l: NodeListener) => void = () => {};
+  const whenReady = new Promise<NodeListener>((resolve) => (ready = resolve));
+  const server = createServer({ ...HTTP_LIMITS }, (request: IncomingMessage, response: ServerResponse) => {
+    if (listener) listener(request, response);
+    else void whenReady.then((l) => l(request, response));
   });
-
-  const server = createServer(
-    { ...HTTP_LIMITS },
-    createNodeListener(app, { trustedProxies: config.trustedProxies, onError: (error) => logger.error('write failed', { error: String(error) }) }),
-  );
   server.keepAliveTimeout = HTTP_LIMITS.keepAliveTimeout;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, config.port, config.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${address.port}`;
+
+  const gateway = makeGateway(publicBaseUrl);
+  const app = await buildApp(config, { storage, version, licenses: signing.issuer, gateway }, publicBaseUrl, clock, logger);
+  listener = createNodeListener(app, {
+    trustedProxies: config.trustedProxies,
+    onError: (error) => logger.error('could not answer a request', { error: String(error) }),
+  });
+  ready(listener);
+  server.on('clientError', createClientErrorListener(app));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= new Promise<void>((resolve) => {
       const force = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
+      // Keep-alive connections turn idle as their last answer goes out: close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.close(() => {
         clearTimeout(force);
+        clearInterval(sweep);
         resolve();
       });
       server.closeIdleConnections();
@@ -99,6 +139,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
   return {
     server,
     url: `http://${host}:${address.port}`,
+    publicBaseUrl,
     gateway: gateway.name,
     licensePublicKey: signing.publicKey,
     licenseKeySource: signing.source,
