@@ -31,7 +31,13 @@ standalone('with nothing configured it serves the example content and says so', 
       'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
       'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
       'STORAGE=memory: votes, feedback and licenses are lost on restart',
+      'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart',
     ]);
+    const info = server.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const keyAt = info.findIndex((l) => l['message'] === 'license keys are signed with Ed25519; give the desktop app this public key');
+    assert.is(info[keyAt]?.['source'], 'storage');
+    assert.match(String(info[keyAt]?.['publicKey']), /^[A-Za-z0-9_-]{43}$/);
+    assert.ok(keyAt >= 0 && keyAt < info.findIndex((l) => l['message'] === 'listening'), 'the public key is logged before listening');
   } finally {
     server.child.kill('SIGTERM');
     await server.exited;
