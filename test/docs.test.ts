@@ -12,6 +12,7 @@ import { API_ROUTES, V1_PREFIX } from '../core/api.ts';
 import { ERROR_CATALOGUE } from '../core/errors.ts';
 import { PUBLIC_API_POLICY } from '../core/rate-limit.ts';
 import { RoadmapContentSchema, SiteContentSchema } from '../core/schemas/content.ts';
+import { StripeFileSchema } from '../server/payment-config.ts';
 import { HTTP_LIMITS } from '../server/start.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -53,11 +54,13 @@ test('docs/errors.md gives each endpoint exactly the error codes of its route', 
   }
 });
 
-test('docs/configuration.md documents every environment variable that server/config.ts reads', () => {
-  const source = read('server/config.ts');
+test('docs/configuration.md documents every environment variable that server/config.ts and server/payment-config.ts read', () => {
+  // server/config.ts reads the process settings, server/payment-config.ts the gateway's.
+  const source = read('server/config.ts') + read('server/payment-config.ts');
   const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+))/g)].map((m) => m[1] ?? m[2]));
-  for (const name of ['PORT', 'HOST', 'STORAGE', 'TRUSTED_PROXIES', 'CONFIG_FILE']) {
-    assert.ok(names.has(name), `server/config.ts no longer reads ${name} the way this test finds it`);
+  const expected = ['PORT', 'HOST', 'STORAGE', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY'];
+  for (const name of expected) {
+    assert.ok(names.has(name), `server/config.ts or server/payment-config.ts no longer reads ${name} the way this test finds it`);
   }
   const config = read('docs/configuration.md');
   for (const name of names) assert.ok(tableRow(config, `\`${name}\``), `docs/configuration.md has no row for ${name}`);
@@ -77,6 +80,8 @@ test('docs/configuration.md documents every config file field', () => {
     ...Object.keys(SiteContentSchema.entries.offer.entries),
     ...Object.keys(SiteContentSchema.entries.download.entries),
     ...Object.keys(RoadmapContentSchema.entries),
+    ...Object.keys(StripeFileSchema.entries),
+    ...Object.keys(StripeFileSchema.entries.prices.entries),
   ];
   for (const field of nested) assert.ok(config.includes(`\`${field}\``), `docs/configuration.md does not name ${field}`);
 });
