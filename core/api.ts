@@ -67,6 +67,9 @@ export interface ApiRoute {
   create: (context: AppContext) => Operation;
 }
 
+/** The tag of the routes called by the payment provider, never by the website or the desktop app. */
+export const OPERATOR_TAG = 'Operator';
+
 /** The codes every route can answer with. */
 export const COMMON_ERRORS: readonly ErrorCode[] = ['rate_limited', 'internal_error'];
 /** The codes of reading a JSON body. */
@@ -207,7 +210,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'POST',
     path: '/webhooks/gateway',
     versioned: true,
-    tag: 'Operator',
+    tag: OPERATOR_TAG,
     summary: 'Receive a payment provider notification (operator-facing)',
     description:
       'Called by the payment provider, never by the website or the desktop app. The signature header is ' +

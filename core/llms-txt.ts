@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { V1_PREFIX, type ApiRoute } from './api.ts';
+import { OPERATOR_TAG, V1_PREFIX, type ApiRoute } from './api.ts';
 import type { AppContext } from './context.ts';
 
 /** The documents of the repository's docs/ folder, in the order a client of the API needs them. */
@@ -28,7 +28,8 @@ function endpointLine(route: ApiRoute, base: string): string {
     : route.query
       ? ` Query: ${route.query.map((param) => param.name + (param.required ? '' : ' (optional)')).join(', ')}.`
       : '';
-  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${input}`;
+  const headers = route.headers ? ` Header: ${route.headers.map((param) => param.name).join(', ')}.` : '';
+  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${input}${headers}`;
 }
 
 function docLines(docsUrl: string, docs: readonly (readonly [string, string, string])[]): string[] {
@@ -42,6 +43,10 @@ function docLines(docsUrl: string, docs: readonly (readonly [string, string, str
  * docs/ folder is published: this server does not serve them, and a relative link would resolve to a 404 here.
  * The API's own reference, /openapi.json, is always linked.
  *
+ * Operator-facing routes (the payment provider's notifications) are listed under "Optional", the section
+ * llmstxt.org says a reader may skip: every route stays linked, but an agent acting for a website visitor
+ * or a desktop user is not pointed at an endpoint it can never call.
+ *
  * @param routes Every public route, the discovery documents included.
  * @param context For the product name, the public address, the docs address and the alias deprecation.
  * @returns The llms.txt body.
@@ -52,6 +57,8 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
   const deprecation = context.aliasDeprecation;
   const sunset = deprecation ? new Date(deprecation.sunsetAt).toISOString().slice(0, 10) : null;
   const docsUrl = context.docsUrl;
+  const publicRoutes = routes.filter((route) => route.tag !== OPERATOR_TAG);
+  const operatorRoutes = routes.filter((route) => route.tag === OPERATOR_TAG);
   return [
     `# ${name} website API`,
     '',
@@ -62,13 +69,14 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
     'This API serves the product website and the desktop app: the live offer, the installer download, update',
     'checks, feedback, the public roadmap and checkout status. It does NOT accept spreadsheet uploads and there',
     'is NO conversion API: files are never sent to a server. There is no OAuth, GraphQL or MCP interface, and no',
-    'endpoint requires credentials. Each client IP has a request quota (120 requests per 60 seconds by default);',
+    'public endpoint requires credentials (the operator endpoint under Optional takes only notifications signed',
+    'by the payment provider). Each client IP has a request quota (120 requests per 60 seconds by default);',
     'every response carries RateLimit headers and a 429 carries Retry-After. Errors are JSON objects',
     '{code, message, resolution}.',
     '',
     '## Endpoints',
     '',
-    ...routes.map((route) => endpointLine(route, base)),
+    ...publicRoutes.map((route) => endpointLine(route, base)),
     '',
     'Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1.' +
       (sunset ? ` The aliases are deprecated and stop answering after ${sunset}.` : ''),
@@ -77,7 +85,11 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
     '',
     `- [OpenAPI description](${base}/openapi.json): ${OPENAPI_NOTE}`,
     ...(docsUrl ? docLines(docsUrl, CLIENT_DOCS) : []),
-    ...(docsUrl ? ['', '## Optional', '', ...docLines(docsUrl, OPERATOR_DOCS)] : []),
+    '',
+    '## Optional',
+    '',
+    ...operatorRoutes.map((route) => endpointLine(route, base)),
+    ...(docsUrl ? docLines(docsUrl, OPERATOR_DOCS) : []),
     '',
   ].join('\n');
 }

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { API_ROUTES, V1_PREFIX } from '../core/api.ts';
+import { API_ROUTES, OPERATOR_TAG, V1_PREFIX } from '../core/api.ts';
 import { withValidation } from './_openapi.ts';
 import { startTestServer } from './_setup.ts';
 
@@ -49,9 +49,14 @@ const INTRO = `> The public website API of Legacy Sheet Converter, a Windows des
 This API serves the product website and the desktop app: the live offer, the installer download, update
 checks, feedback, the public roadmap and checkout status. It does NOT accept spreadsheet uploads and there
 is NO conversion API: files are never sent to a server. There is no OAuth, GraphQL or MCP interface, and no
-endpoint requires credentials. Each client IP has a request quota (120 requests per 60 seconds by default);
+public endpoint requires credentials (the operator endpoint under Optional takes only notifications signed
+by the payment provider). Each client IP has a request quota (120 requests per 60 seconds by default);
 every response carries RateLimit headers and a 429 carries Retry-After. Errors are JSON objects
 {code, message, resolution}.`;
+
+/** The operator-facing endpoint, listed under Optional: a visitor's or an app's agent never calls it. */
+const operatorEndpoint = (base: string) =>
+  `- [POST /api/v1/webhooks/gateway](${base}/api/v1/webhooks/gateway): Receive a payment provider notification (operator-facing). JSON body: GatewayEvent. Header: Stripe-Signature.`;
 
 /** The endpoint list at a base address. */
 const endpoints = (base: string) => `## Endpoints
@@ -84,6 +89,10 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 ## Docs
 
 - [OpenAPI description](http://localhost:8080/openapi.json): OpenAPI 3.1 reference of every endpoint, schema, error code and header.
+
+## Optional
+
+${operatorEndpoint('http://localhost:8080')}
 `,
   );
 });
@@ -114,6 +123,7 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 
 ## Optional
 
+${operatorEndpoint('https://api.sheets.test')}
 - [Configuration](${docs}/configuration.md): The config file, the environment and the payment simulator.
 - [Architecture](${docs}/architecture.md): The pure core, its ports and adapters, and how a request flows.
 `,
@@ -126,6 +136,11 @@ test('both variants have the llmstxt.org shape and link every endpoint, /openapi
     const text = (await llmsTxt(overrides)).text;
     const links = shapeLinks(text);
     for (const route of API_ROUTES) assert.ok(links.includes(`http://localhost:8080${V1_PREFIX}${route.path}`), route.path);
+    const optional = text.slice(text.indexOf('\n## Optional\n'));
+    for (const route of API_ROUTES) {
+      const listed = optional.includes(`(http://localhost:8080${V1_PREFIX}${route.path})`);
+      assert.is(listed, route.tag === OPERATOR_TAG, `${route.path} is under Optional only if operator-facing`);
+    }
     assert.ok(links.includes('http://localhost:8080/openapi.json'));
     assert.ok(links.includes('http://localhost:8080/llms.txt'));
     const docLinks = links.filter((url) => url.startsWith(`${docs}/`));
