@@ -12,11 +12,13 @@ const CLIENT_DOCS = [
   ['Errors', 'errors.md', 'Every error code, its status and when it happens'],
   ['Rate limiting', 'rate-limiting.md', 'The quota, the algorithm, the headers and how client IPs are told apart'],
   ['Decisions', 'decisions.md', 'What the service does where the public contract is silent'],
+  ['License keys', 'licensing.md', 'The license key format and how the desktop app verifies a key offline'],
 ] as const;
 /** The documents for someone running their own copy. */
 const OPERATOR_DOCS = [
   ['Configuration', 'configuration.md', 'The config file, the environment and the payment simulator'],
   ['Architecture', 'architecture.md', 'The pure core, its ports and adapters, and how a request flows'],
+  ['Payments', 'payments.md', 'The payment simulator and Stripe Checkout: setup, notifications, provider failures'],
 ] as const;
 
 const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';

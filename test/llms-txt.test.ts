@@ -1,7 +1,7 @@
 /**
  * GET /llms.txt: the llmstxt.org shape, the exact text, and links to every endpoint, /openapi.json and the docs.
  */
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API_ROUTES, OPERATOR_TAG, V1_PREFIX } from '../core/api.ts';
@@ -120,17 +120,19 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 - [Errors](${docs}/errors.md): Every error code, its status and when it happens.
 - [Rate limiting](${docs}/rate-limiting.md): The quota, the algorithm, the headers and how client IPs are told apart.
 - [Decisions](${docs}/decisions.md): What the service does where the public contract is silent.
+- [License keys](${docs}/licensing.md): The license key format and how the desktop app verifies a key offline.
 
 ## Optional
 
 ${operatorEndpoint('https://api.sheets.test')}
 - [Configuration](${docs}/configuration.md): The config file, the environment and the payment simulator.
 - [Architecture](${docs}/architecture.md): The pure core, its ports and adapters, and how a request flows.
+- [Payments](${docs}/payments.md): The payment simulator and Stripe Checkout: setup, notifications, provider failures.
 `,
   );
 });
 
-test('both variants have the llmstxt.org shape and link every endpoint, /openapi.json and existing docs', async () => {
+test('both variants have the llmstxt.org shape and link every endpoint, /openapi.json and every doc', async () => {
   const docs = 'https://git.sheets.test/docs';
   for (const overrides of [{}, { docsUrl: docs }]) {
     const text = (await llmsTxt(overrides)).text;
@@ -144,11 +146,9 @@ test('both variants have the llmstxt.org shape and link every endpoint, /openapi
     assert.ok(links.includes('http://localhost:8080/openapi.json'));
     assert.ok(links.includes('http://localhost:8080/llms.txt'));
     const docLinks = links.filter((url) => url.startsWith(`${docs}/`));
-    assert.is(docLinks.length, 'docsUrl' in overrides ? 5 : 0);
-    for (const link of docLinks) {
-      const file = link.slice(docs.length + 1);
-      assert.ok(existsSync(new URL(`../docs/${file}`, import.meta.url)), `docs/${file} exists`);
-    }
+    const docFiles = readdirSync(new URL('../docs/', import.meta.url)).filter((file) => file.endsWith('.md'));
+    const linked = docLinks.map((link) => link.slice(docs.length + 1));
+    assert.equal(linked.sort(), 'docsUrl' in overrides ? docFiles.sort() : [], 'every document of docs/ is linked');
     assert.match(text, 'It does NOT accept spreadsheet uploads and there\nis NO conversion API');
   }
 });
