@@ -1,7 +1,8 @@
 /**
  * The whole purchase over HTTP on a real socket, with Stripe played by the stand-in: create, pending,
  * paid by notification or by polling alone, keys that verify with the public key only, replays and
- * forgeries that change nothing, and delayed payments. One suite, run once per storage.
+ * forgeries that change nothing, and delayed payments. One suite, run once per storage; every answer is
+ * validated against the served /openapi.json.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,6 +10,7 @@ import { RETRY_RESOLUTION } from '../../adapters/stripe/api-error.ts';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
 import type { Storage } from '../../core/ports.ts';
+import { withValidation } from '../_openapi.ts';
 import { startTestServer, type HttpResult, type TestServer } from '../_setup.ts';
 import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from './_fixtures.ts';
 
@@ -31,7 +33,9 @@ for (const { name, open } of STORAGES) {
   test.before.each(async (context) => {
     context.f = await stripeFixture();
     context.storage = open(context.f);
-    context.server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: context.storage });
+    // Every answer, the notification endpoint's included, is checked against the served /openapi.json.
+    const server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: context.storage });
+    context.server = await withValidation(server);
   });
   test.after.each(async ({ f, server, storage }) => {
     await server.close();
