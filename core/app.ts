@@ -10,9 +10,8 @@ import { clientKey } from './client-ip.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors, type Cors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
-import { ApiError, internalError } from './errors.ts';
+import { ApiError, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
-import { JSON_TYPE } from './http.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import type {
@@ -80,10 +79,6 @@ const consoleLogger: Logger = {
 
 const systemClock: Clock = { now: () => Date.now() };
 
-function errorResponse(error: ApiError): CoreResponse {
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...error.headers };
-  return { status: error.status, headers, body: JSON.stringify(error.toBody()) };
-}
 
 /**
  * Creates an app: syncs the roadmap content into storage and loads (or creates) the stored secrets.
@@ -144,10 +139,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const match = router.match(request.method, request.path);
     if (match.kind === 'handler') return match.handler(request, match.params);
     if (match.kind === 'not_found') {
-      throw new ApiError('not_found', `No API endpoint exists at ${JSON.stringify(request.path)}.`);
+      return errorResponse('not_found', `No API endpoint exists at ${JSON.stringify(request.path)}.`);
     }
     if (request.method === 'OPTIONS') return cors.options(request, match.allow);
-    throw new ApiError(
+    return errorResponse(
       'method_not_allowed',
       `${request.method} is not allowed on ${request.path}; use ${match.allow}.`,
       undefined,
@@ -169,13 +164,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const answer = async (request: CoreRequest, decision: RateLimitDecision): Promise<CoreResponse> => {
     if (!decision.allowed) {
       const limited = errorResponse(
-        new ApiError(
-          'rate_limited',
-          `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
-          `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
-        ),
+        'rate_limited',
+        `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
+        `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
+        { 'retry-after': String(decision.resetSeconds) },
       );
-      limited.headers['retry-after'] = String(decision.resetSeconds);
       return finish(request, limited, decision);
     }
     let response: CoreResponse;
@@ -189,7 +182,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
       }
-      response = errorResponse(error instanceof ApiError ? error : internalError());
+      response = (error instanceof ApiError ? error : internalError()).toResponse();
     }
     return finish(request, response, decision);
   };
@@ -199,7 +192,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async reject(clientIp, error) {
       const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
       const decision = await limiter.check(clientKey(clientIp));
-      return finish(request, errorResponse(error), decision);
+      return finish(request, error.toResponse(), decision);
     },
     async handle(request) {
       try {
@@ -207,7 +200,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         return await answer(request, decision instanceof Promise ? await decision : decision);
       } catch (error) {
         logger.error('request failed outside an operation', { error: String(error) });
-        return errorResponse(internalError());
+        return internalError().toResponse();
       }
     },
   };

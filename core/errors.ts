@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { JSON_TYPE, type CoreResponse } from './http.ts';
 
 /** Every error code the API answers with: when it happens, its HTTP status and the default advice to the client. */
 export const ERROR_CATALOGUE = {
@@ -144,6 +145,33 @@ export class ApiError extends Error {
   toBody(): ApiErrorBody {
     return { code: this.code, message: this.message, resolution: this.resolution };
   }
+
+  /** The JSON answer. */
+  toResponse(): CoreResponse {
+    return errorResponse(this.code, this.message, this.resolution, this.headers);
+  }
+}
+
+/**
+ * The JSON answer of an error code, built without an Error object: the 404 and 429 paths must cost no
+ * more than a served request, and capturing a stack trace would dominate them.
+ *
+ * @param code The error code; it fixes the status.
+ * @param message What went wrong.
+ * @param resolution The advice; the catalogue's by default.
+ * @param headers Extra headers (Allow on 405, Retry-After on 429).
+ */
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  resolution: string = ERROR_CATALOGUE[code].resolution,
+  headers?: Record<string, string>,
+): CoreResponse {
+  return {
+    status: ERROR_CATALOGUE[code].status,
+    headers: { 'content-type': JSON_TYPE, ...headers },
+    body: JSON.stringify({ code, message, resolution }),
+  };
 }
 
 /** The 500 answer for any unexpected fault: nothing of the fault itself reaches the client. */
