@@ -18,6 +18,7 @@ import type {
   Clock,
   LicenseIssuer,
   Logger,
+  OfferSource,
   PaymentGateway,
   RateLimitStore,
   Storage,
@@ -34,6 +35,8 @@ export interface AppOptions {
   version: VersionSource;
   storage: Storage;
   gateway: PaymentGateway;
+  /** Where GET pricing reads the offer; by default the fixed `content.offer`. */
+  offer?: OfferSource;
   /** Signs license keys; by default an Ed25519 key kept in storage under "license-signing-key". */
   licenses?: LicenseIssuer;
   clock?: Clock;
@@ -79,6 +82,9 @@ const consoleLogger: Logger = {
 
 const systemClock: Clock = { now: () => Date.now() };
 
+/** The configured offer, always the same object. */
+const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
+
 
 /**
  * Creates an app: syncs the roadmap content into storage and loads (or creates) the stored secrets.
@@ -94,6 +100,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const signingKey = options.licenses ? null : await storage.secret('license-signing-key', generateSigningKey);
   const context: AppContext = {
     content: options.content,
+    offer: options.offer ?? fixedOffer(options.content.offer),
     version: options.version,
     storage,
     gateway: options.gateway,

@@ -9,6 +9,7 @@ import type {
   LicenseIssuer,
   Logger,
   MaybePromise,
+  OfferSource,
   PaymentGateway,
   Storage,
   VersionSource,
@@ -22,6 +23,8 @@ export type Operation = (request: CoreRequest) => MaybePromise<CoreResponse>;
 /** The ports and settings an operation works against. */
 export interface AppContext {
   readonly content: SiteContent;
+  /** The live offer; `content.offer` unless the app was given another source. */
+  readonly offer: OfferSource;
   readonly version: VersionSource;
   readonly storage: Storage;
   readonly gateway: PaymentGateway;

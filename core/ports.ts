@@ -4,6 +4,7 @@
  * @module
  */
 import type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
+import type { Pricing } from './schemas/responses.ts';
 
 /** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -193,4 +194,18 @@ export interface LicenseIssuer {
 /** Where the current desktop version comes from (the product's version file). */
 export interface VersionSource {
   current(): MaybePromise<string>;
+}
+
+/**
+ * Where the offer of GET /api/v1/pricing comes from: the config file's by default, or the payment
+ * provider's current prices.
+ */
+export interface OfferSource {
+  /**
+   * The offer now, from memory. It is called on every GET pricing, so it answers at once and never
+   * waits for I/O (a source that reads a provider refreshes in the background). It returns the same
+   * object while the offer is unchanged: the core serializes the offer again only when the object
+   * changes.
+   */
+  current(): Pricing;
 }
