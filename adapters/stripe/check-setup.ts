@@ -9,25 +9,12 @@ import * as v from 'valibot';
 import type { CheckoutSku } from '../../core/ports.ts';
 import { StripeError, type StripeClient } from './client.ts';
 import { logFields } from './api-error.ts';
-
-const PriceSchema = v.looseObject({
-  id: v.string(),
-  object: v.literal('price'),
-  active: v.boolean(),
-  currency: v.string(),
-  type: v.picklist(['one_time', 'recurring']),
-  unit_amount: v.nullable(v.number()),
-});
+import { cents, PriceSchema } from './price.ts';
 
 /** What the check found: fatal problems stop the server; warnings are logged. */
 export interface SetupReport {
   problems: string[];
   warnings: string[];
-}
-
-/** "49.00" as cents (4900), the form Stripe's unit_amount takes. */
-function cents(price: string): number {
-  return Math.round(Number(price) * 100);
 }
 
 /**

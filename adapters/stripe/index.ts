@@ -18,6 +18,7 @@ import { createStatusCache } from './status-cache.ts';
 
 export { STRIPE_API_BASE } from './client.ts';
 export type { SetupReport } from './check-setup.ts';
+export { createLiveOffer, type LiveOffer, type LiveOfferOptions } from './live-offer.ts';
 
 export interface StripeGatewayOptions extends StripeClientOptions {
   /** The webhook endpoint's signing secret (`whsec_...`); without it, notifications are refused. */

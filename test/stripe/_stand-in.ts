@@ -39,6 +39,12 @@ export interface StripeStandIn {
   requests: RecordedRequest[];
   /** Serves `fault` instead of the next answer (queued in order). */
   failNext(fault: Fault): void;
+  /** Resolves once `count` answers are being held back by `stall` faults. */
+  whenStalled(count: number): Promise<void>;
+  /** Drops the connections of the held-back answers, as a network failure would. */
+  dropStalled(): void;
+  /** Changes a Price, as an edit in Stripe's Dashboard would. */
+  updatePrice(id: string, changes: Partial<Omit<StandInPrice, 'id'>>): void;
   /** The session as Stripe stores it. */
   session(id: string): Session;
   /** The buyer pays by card: complete and paid at once. */
@@ -72,6 +78,14 @@ export async function startStripeStandIn(options: {
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
   const stalled = new Set<ServerResponse>();
+  const stallWaiters: { count: number; resolve: () => void }[] = [];
+  const stall = (res: ServerResponse) => {
+    stalled.add(res);
+    for (const waiter of stallWaiters.filter((w) => stalled.size >= w.count)) {
+      stallWaiters.splice(stallWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
   const seconds = () => Math.floor(options.now() / 1000);
   const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -130,7 +144,7 @@ export async function startStripeStandIn(options: {
 
   const route = (req: IncomingMessage, res: ServerResponse, request: RecordedRequest) => {
     const fault = faults.shift() ?? authorized(req);
-    if (fault?.kind === 'stall') return void stalled.add(res);
+    if (fault?.kind === 'stall') return stall(res);
     if (fault?.kind === 'drop') return void req.socket.destroy();
     if (fault) return send(res, fault.status, fault.body ?? { error: { type: 'api_error', message: 'An unknown error occurred' } }, fault.headers);
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(request.path);
@@ -197,6 +211,17 @@ export async function startStripeStandIn(options: {
     url: `http://127.0.0.1:${port}`,
     requests,
     failNext: (fault) => void faults.push(fault),
+    whenStalled: (count) =>
+      stalled.size >= count ? Promise.resolve() : new Promise<void>((resolve) => void stallWaiters.push({ count, resolve })),
+    dropStalled() {
+      for (const res of stalled) res.socket?.destroy();
+      stalled.clear();
+    },
+    updatePrice(priceId, changes) {
+      const price = options.prices.find((p) => p.id === priceId);
+      if (!price) throw new Error(`stand-in: no price ${priceId}`);
+      Object.assign(price, changes);
+    },
     session,
     pay(sessionId) {
       const found = session(sessionId);
