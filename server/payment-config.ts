@@ -19,6 +19,10 @@ export const StripeFileSchema = v.strictObject({
   successUrl: v.pipe(Url, v.includes('{CHECKOUT_SESSION_ID}', 'must carry {CHECKOUT_SESSION_ID}, which Stripe replaces by the session id')),
   /** Where the buyer lands after giving up. */
   cancelUrl: Url,
+  /** GET pricing shows each SKU's amount as its Price says (see docs/payments.md), not the file's. */
+  livePrices: v.optional(v.boolean(), false),
+  /** How old the live amounts may get before a request has them read again, in minutes. */
+  livePricesRefreshMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1440)), 5),
 });
 export type StripeFile = v.InferOutput<typeof StripeFileSchema>;
 
@@ -37,6 +41,8 @@ export type PaymentConfig =
       cancelUrl: string;
       /** A test-mode key: no real money moves. */
       testMode: boolean;
+      /** When set, the offer's amounts are read from the Prices, again after `refreshMs`. */
+      livePrices: { refreshMs: number } | null;
     };
 
 /**
@@ -78,5 +84,6 @@ export function paymentConfig(env: NodeJS.ProcessEnv, section: StripeFile | unde
     successUrl: section.successUrl,
     cancelUrl: section.cancelUrl,
     testMode: secretKey.includes('_test_'),
+    livePrices: section.livePrices ? { refreshMs: section.livePricesRefreshMinutes * 60_000 } : null,
   };
 }

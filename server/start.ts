@@ -11,9 +11,10 @@ import { createClientErrorListener } from '../adapters/node/client-error.ts';
 import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
-import type { Clock, Logger, LicenseIssuer, PaymentGateway, Storage, VersionSource } from '../core/ports.ts';
+import type { Clock, Logger, LicenseIssuer, OfferSource, PaymentGateway, Storage, VersionSource } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { openGateway } from './gateway.ts';
+import { openOffer } from './offer.ts';
 import { openSigningKey } from './license-key.ts';
 
 /** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
@@ -67,6 +68,7 @@ interface Parts {
   version: VersionSource;
   licenses: LicenseIssuer;
   gateway: PaymentGateway;
+  offer: OfferSource;
 }
 
 function buildApp(config: ServerConfig, parts: Parts, publicBaseUrl: string, clock: Clock, logger: Logger): Promise<App> {
@@ -101,6 +103,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
   const version = await openVersion(config, clock, logger);
   const { payment, content } = config;
   const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
+  const offer = await openOffer({ payment, offer: content.offer, clock, logger });
   let listener: NodeListener | undefined;
   let ready: (l: NodeListener) => void = () => {};
   const whenReady = new Promise<NodeListener>((resolve) => (ready = resolve));
@@ -114,7 +117,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
   const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${address.port}`;
 
   const gateway = makeGateway(publicBaseUrl);
-  const app = await buildApp(config, { storage, version, licenses: signing.issuer, gateway }, publicBaseUrl, clock, logger);
+  const app = await buildApp(config, { storage, version, licenses: signing.issuer, gateway, offer }, publicBaseUrl, clock, logger);
   listener = createNodeListener(app, {
     trustedProxies: config.trustedProxies,
     onError: (error) => logger.error('could not answer a request', { error: String(error) }),

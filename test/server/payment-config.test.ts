@@ -41,6 +41,7 @@ test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest
     successUrl: 'https://www.example.com/thanks?session_id={CHECKOUT_SESSION_ID}',
     cancelUrl: 'https://www.example.com/pricing',
     testMode: true,
+    livePrices: null,
   });
   const live = loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'rk_live_51Abc', STRIPE_WEBHOOK_SECRET: '' }, process.cwd()).payment;
   assert.equal(live.gateway === 'stripe' && [live.testMode, live.webhookSecret, live.apiBase], [false, null, undefined]);
@@ -81,6 +82,19 @@ test('the file\'s "stripe" section is required with stripe and checked field by 
     configError({ CONFIG_FILE: badPrice }),
     `${badPrice}: field "stripe.prices.plus_addon" must be a Stripe Price id such as price_1PqR...`,
   );
+});
+
+test('stripe.livePrices is off by default; on, it reads the Prices every livePricesRefreshMinutes (5 by default)', () => {
+  const on = configFile((config) => ((config['stripe'] as Record<string, unknown>)['livePrices'] = true));
+  const payment = loadConfig({ ...STRIPE, CONFIG_FILE: on }, process.cwd()).payment;
+  assert.equal(payment.gateway === 'stripe' && payment.livePrices, { refreshMs: 5 * 60_000 });
+  const hourly = configFile((config) => Object.assign(config['stripe'] as object, { livePrices: true, livePricesRefreshMinutes: 60 }));
+  const hourlyPayment = loadConfig({ ...STRIPE, CONFIG_FILE: hourly }, process.cwd()).payment;
+  assert.equal(hourlyPayment.gateway === 'stripe' && hourlyPayment.livePrices, { refreshMs: 60 * 60_000 });
+  const tooOften = configFile((config) => Object.assign(config['stripe'] as object, { livePrices: true, livePricesRefreshMinutes: 0 }));
+  assert.is(configError({ CONFIG_FILE: tooOften }), `${tooOften}: field "stripe.livePricesRefreshMinutes" Invalid value: Expected >=1 but received 0`);
+  const notBoolean = configFile((config) => ((config['stripe'] as Record<string, unknown>)['livePrices'] = 'yes'));
+  assert.match(configError({ CONFIG_FILE: notBoolean }), `${notBoolean}: field "stripe.livePrices" `);
 });
 
 test.run();
