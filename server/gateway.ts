@@ -39,11 +39,10 @@ export async function openGateway(setup: GatewaySetup): Promise<GatewayFactory> 
     return (publicBaseUrl) => createSimulatorGateway({ storage, publicBaseUrl, clock });
   }
   const gateway = createStripeGateway({ ...payment, logger, clock });
-  const report = await gateway.checkSetup({
-    standard: offer.licensePrice,
-    plus_addon: offer.plusAddonPrice,
-    plus_bundle: offer.plusBundlePrice,
-  });
+  // With live prices the file's amounts are only the fallback: a Price that differs is expected.
+  const report = await gateway.checkSetup(
+    payment.livePrices ? {} : { standard: offer.licensePrice, plus_addon: offer.plusAddonPrice, plus_bundle: offer.plusBundlePrice },
+  );
   for (const warning of report.warnings) logger.warn(`stripe: ${warning}`);
   if (report.problems.length > 0) throw new ConfigError(report.problems.join('; '));
   if (payment.webhookSecret === null) {

@@ -9,6 +9,7 @@ import type { Clock, Logger, OfferSource } from '../core/ports.ts';
 import type { Pricing } from '../core/schemas/responses.ts';
 import type { PaymentConfig } from './payment-config.ts';
 
+/** What the offer is opened from. */
 export interface OfferSetup {
   payment: PaymentConfig;
   /** The config file's offer. */

@@ -14,6 +14,7 @@ import { logFields } from './api-error.ts';
 import { createStripeClient, type StripeClientOptions } from './client.ts';
 import { cents, decimalPrice, displayPrice, SKU_OFFER_FIELDS, usdAmount } from './price.ts';
 
+/** What the live offer reads, and from where. */
 export interface LiveOfferOptions extends StripeClientOptions {
   /** The one-time Price id of each SKU. */
   prices: Readonly<Record<CheckoutSku, string>>;
@@ -72,7 +73,8 @@ export function createLiveOffer(options: LiveOfferOptions): LiveOffer {
       }
       problems.delete(sku);
       const fields = SKU_OFFER_FIELDS[sku];
-      const unchanged = amount.cents === cents(configured[fields.price] ?? '');
+      const configuredPrice = configured[fields.price];
+      const unchanged = configuredPrice !== undefined && amount.cents === cents(configuredPrice);
       next[fields.price] = decimalPrice(amount.cents);
       if (configured[fields.display] !== undefined && !unchanged) next[fields.display] = displayPrice(amount.cents);
     });

@@ -16,7 +16,6 @@ export const PriceSchema = v.looseObject({
   type: v.picklist(['one_time', 'recurring']),
   unit_amount: v.nullable(v.number()),
 });
-export type StripePrice = v.InferOutput<typeof PriceSchema>;
 
 /** The offer fields each SKU's Price sets when live prices are on. The other offer fields never change. */
 export const SKU_OFFER_FIELDS = {

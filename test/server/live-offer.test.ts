@@ -66,9 +66,15 @@ for (const livePrices of [undefined, false]) {
   test(`with stripe.livePrices ${livePrices === undefined ? 'left out' : 'false'}, the config file's amounts are served`, async () => {
     const clock = manualClock();
     const stripe = await standIn(clock);
-    const running = await start(configFile(livePrices), stripe.url, memoryLogger(), clock);
+    const logger = memoryLogger();
+    const running = await start(configFile(livePrices), stripe.url, logger, clock);
     try {
       assert.equal(await pricing(running), [CONFIGURED, CONFIGURED]);
+      const warnings = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+      assert.equal(warnings, [
+        'stripe: stripe.prices.standard: price price_ExampleStandard charges 59.00 but the offer shows 49.00',
+        'stripe: stripe.prices.plus_addon: price price_ExamplePlusAddon charges 24.50 but the offer shows 19.00',
+      ]);
     } finally {
       await running.stop();
       await stripe.close();
@@ -83,6 +89,8 @@ test('with stripe.livePrices, the first answer already carries the amounts of th
   const running = await start(configFile(true), stripe.url, logger, clock);
   try {
     assert.equal(await pricing(running), [LIVE, LIVE]);
+    // The Prices differ from the file on purpose: no startup warning about it.
+    assert.equal(logger.lines.filter((l) => l.level !== 'info'), []);
     assert.ok(logger.lines.some((l) => l.message === 'stripe: the live offer changed'));
   } finally {
     await running.stop();
