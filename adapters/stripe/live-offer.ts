@@ -82,10 +82,11 @@ export function createLiveOffer(options: LiveOfferOptions): LiveOffer {
   };
 
   const read = async (): Promise<void> => {
+    // Due again soon unless the read works, so that even a read that throws is not retried per request.
+    dueAt = clock.now() + Math.min(refreshMs, RETRY_AFTER_FAILURE_MS);
     const results = await Promise.allSettled(skus.map(readPrice));
     const failure = results.find((result) => result.status === 'rejected');
     if (failure) {
-      dueAt = clock.now() + Math.min(refreshMs, RETRY_AFTER_FAILURE_MS);
       if (!failing) logger.warn('stripe: cannot read the live prices; serving the last good offer until Stripe answers', logFields(failure.reason));
       failing = true;
       return;
