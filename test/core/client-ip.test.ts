@@ -31,6 +31,10 @@ ip('CIDR lists match IPv4, IPv6 and mapped addresses, and name a bad entry', () 
     ['127.0.0.1', '::ffff:127.0.0.1', '127.0.0.2', '10.255.0.1', '11.0.0.1', '::1', '::2', '2001:db8:ffff::1', '2001:db9::1'].map((a) => set.has(a)),
     [true, true, false, true, false, true, false, true, false],
   );
+  const mapped = parseCidrList('::ffff:192.0.2.0/120, ::/0');
+  assert.equal(['192.0.2.77', '198.51.100.1', '2001:db8::1'].map((a) => mapped.has(a)), [true, true, true]);
+  const mappedOnly = parseCidrList('::ffff:192.0.2.0/120');
+  assert.equal(['192.0.2.77', '::ffff:192.0.2.78', '192.0.3.1'].map((a) => mappedOnly.has(a)), [true, true, false]);
   assert.throws(() => parseCidrList('10.0.0.0/33'), /"10.0.0.0\/33" is not an IP address or CIDR range/);
   assert.throws(() => parseCidrList('10.0.0.0/8, proxy.internal'), /"proxy.internal" is not an IP address/);
 });
