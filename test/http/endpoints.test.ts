@@ -48,6 +48,8 @@ endpoints('GET /api/v1/download: 302 to the MSI for Windows, with Location only 
   assert.is(result.headers['cache-control'], 'no-store');
   assert.is(result.headers['vary'], 'User-Agent, Sec-CH-UA-Platform');
   assert.is(result.text, '');
+  assert.is(result.headers['content-length'], '0');
+  assert.is(result.headers['transfer-encoding'], undefined);
   assertRateLimitHeaders(result, 119);
 });
 
