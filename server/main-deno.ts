@@ -5,20 +5,13 @@
  */
 import { createDenoHandler } from '../adapters/deno/index.ts';
 import { runProgram } from './program.ts';
-import { createServerApp } from './start.ts';
+import { handlerWhenReady, startStandalone } from './standalone.ts';
 
-await runProgram('deno', async (config, logger) => {
-  const { app, storage } = await createServerApp(config, logger, { now: () => Date.now() });
-  const server = Deno.serve(
-    { port: config.port, hostname: config.host, onListen: () => undefined },
-    createDenoHandler(app, { trustedProxies: config.trustedProxies }),
-  );
-  const { hostname, port } = server.addr;
-  return {
-    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
-    stop: async () => {
-      await server.shutdown();
-      await storage.close?.();
-    },
-  };
-});
+await runProgram('deno', (config, logger) =>
+  startStandalone(config, logger, { now: () => Date.now() }, async (whenApp) => {
+    const handler = handlerWhenReady(whenApp, (app) => createDenoHandler(app, { trustedProxies: config.trustedProxies }));
+    const server = Deno.serve({ port: config.port, hostname: config.host, onListen: () => undefined }, handler);
+    const { hostname, port } = server.addr;
+    return { url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`, port, close: () => server.shutdown() };
+  }),
+);

@@ -1,9 +1,9 @@
 /**
- * The standalone server program on Node (node:http): `npm start`.
+ * The standalone server program: `npm start`.
  *
  * @module
  */
 import { runProgram } from './program.ts';
 import { startServer } from './start.ts';
 
-await runProgram('node', startServer);
+await runProgram('node', (config, logger) => startServer(config, logger));

@@ -1,0 +1,10 @@
+/**
+ * The error of a bad configuration: its message names the setting, and the server stops.
+ *
+ * @module
+ */
+
+/** A configuration problem, with the message to print. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
