@@ -37,13 +37,13 @@ export interface Spawned {
  *
  * @param command The command line, e.g. the text of a package.json script.
  * @param env Extra environment variables.
- * @param ready Tells from the output so far whether the server listens.
+ * @param ready Tells from the output so far whether the server listens (anything truthy is yes).
  * @param timeoutMs How long to wait for `ready` before failing.
  */
 export function spawnServer(
   command: string,
   env: Record<string, string>,
-  ready: (output: string) => boolean,
+  ready: (output: string) => unknown,
   timeoutMs = 30_000,
 ): Promise<Spawned> {
   const child = spawn('/bin/sh', ['-c', `exec ${command}`], {

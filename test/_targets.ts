@@ -1,13 +1,14 @@
 /**
  * The targets of the HTTP contract suite (h3's describeMatrix): the standalone server under Node, Deno
- * and Bun, each spawned from its package.json script on 127.0.0.1 with a free port, and the Worker
- * under workerd. A runtime that is missing fails its target: nothing is skipped.
+ * and Bun, each spawned from its package.json script on 127.0.0.1 with PORT=0 (the program names the port
+ * it bound in its 'listening' line), and the Worker under workerd. A runtime that is missing fails its
+ * target: nothing is skipped.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
-import { freePort, ROOT, spawnServer } from './_spawn.ts';
+import { ROOT, spawnServer } from './_spawn.ts';
 import { startWorkerd, WORKER_VARS } from './_workerd.ts';
 
 /** The content a target serves, for the suite's expected bodies. */
@@ -21,6 +22,8 @@ export interface ServedContent {
 export interface RunningTarget {
   name: string;
   baseUrl: string;
+  /** The address the target puts in its links (checkout pages): the standalone server's follows its port. */
+  publicBaseUrl: string;
   served: ServedContent;
   /** A client address no other test has used, so each test starts with a full rate-limit quota. */
   newClient(): string;
@@ -41,10 +44,11 @@ const example = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8
   download: ServedContent['download'];
 };
 
+/** Client addresses 127.0.0.2 to .253; .254 fetches the OpenAPI document (DOCUMENT_CLIENT). */
 function clientCounter(): () => string {
   let next = 2;
   return () => {
-    if (next > 254) throw new Error('out of loopback client addresses');
+    if (next > 253) throw new Error('out of loopback client addresses');
     return `127.0.0.${next++}`;
   };
 }
@@ -64,6 +68,12 @@ function writeTestConfig(dir: string): { file: string; served: ServedContent } {
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
+/** The fields of the program's 'listening' line (its last startup line), once it is printed whole. */
+function listeningLine(output: string): Record<string, unknown> | undefined {
+  const line = output.split('\n').slice(0, -1).find((l) => l.startsWith('{') && l.includes('"message":"listening"'));
+  return line ? (JSON.parse(line) as Record<string, unknown>) : undefined;
+}
+
 /** The standalone server started by one package.json script. */
 function standalone(name: string, script: string): Target {
   return {
@@ -74,18 +84,22 @@ function standalone(name: string, script: string): Target {
       if (!command) throw new Error(`package.json has no "${script}" script`);
       const dir = mkdtempSync(join(tmpdir(), `${name}-server-`));
       const { file, served } = writeTestConfig(dir);
-      const port = await freePort();
-      const baseUrl = `http://127.0.0.1:${port}`;
-      const env = { PORT: String(port), HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: file };
-      const server = await spawnServer(command, env, (output) => output.includes(`"url":"${baseUrl}"`)).catch(
-        (error: unknown) => {
-          rmSync(dir, { recursive: true, force: true });
-          throw error;
-        },
-      );
+      const env = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: file };
+      const server = await spawnServer(command, env, listeningLine).catch((error: unknown) => {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      });
+      const listening = listeningLine(server.output())!;
+      if (listening['runtime'] !== name) {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+        throw new Error(`"${command}" runs ${String(listening['runtime'])}, not ${name}`);
+      }
+      const baseUrl = String(listening['url']);
       return {
         name,
         baseUrl,
+        publicBaseUrl: `http://localhost:${new URL(baseUrl).port}`,
         served,
         newClient: clientCounter(),
         request: (init) => sendRequest(baseUrl, init),
@@ -108,6 +122,7 @@ const workerd: Target = {
     return {
       name: 'workerd',
       baseUrl: worker.baseUrl,
+      publicBaseUrl: WORKER_VARS.PUBLIC_BASE_URL,
       served: { offer: example.offer, download: example.download, version: WORKER_VARS.PRODUCT_VERSION },
       newClient: clientCounter(),
       request: ({ from, headers, ...init }) =>

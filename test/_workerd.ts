@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { ROOT, type Spawned } from './_spawn.ts';
 
 /** The Worker's variables in the tests, as wrangler.toml would set them. */
-export const WORKER_VARS = { PRODUCT_VERSION: '2.4.1' } as const;
+export const WORKER_VARS = { PRODUCT_VERSION: '2.4.1', PUBLIC_BASE_URL: 'https://api.sheets.test' } as const;
 
 /** Bundles a Worker entry as wrangler would: one ES module, everything inlined. */
 export async function bundleWorker(entry: string, outfile: string): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * The HTTP contract suite over one target: every spec module registers its tests with `it`, and the
- * suite runs them against the target's server, named "<target> › <spec>: <test>".
+ * suite runs them against the target's server, named "<target> › <spec>: <test>". Every response is
+ * validated against the target's own /openapi.json before the test sees it.
  */
 import { suite } from 'uvu';
+import { createResponseValidator, DOCUMENT_CLIENT } from '../_openapi.ts';
 import type { RunningTarget, Target } from '../_targets.ts';
 import { checkoutSpec } from './specs/checkout.ts';
 import { discoverySpec } from './specs/discovery.ts';
@@ -43,7 +45,19 @@ export function runContract(target: Target): void {
   const label = target.scope === 'smoke' ? `${target.name} (smoke subset: tests marked smoke)` : target.name;
   const contract = suite<{ server: RunningTarget | null }>(label, { server: null });
   contract.before(async (context) => {
-    context.server = await target.start();
+    const server = await target.start();
+    context.server = server;
+    const document = await server.request({ path: '/openapi.json', from: DOCUMENT_CLIENT });
+    if (document.status !== 200) throw new Error(`${target.name}: GET /openapi.json answered ${document.status}`);
+    const validator = createResponseValidator(document.json());
+    context.server = {
+      ...server,
+      async request(init) {
+        const result = await server.request(init);
+        validator.validate(init.method ?? 'GET', init.path, result);
+        return result;
+      },
+    };
   });
   contract.after(async (context) => {
     await context.server?.stop();
