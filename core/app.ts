@@ -24,7 +24,13 @@ import type {
   Storage,
   VersionSource,
 } from './ports.ts';
-import { createRateLimiter, PUBLIC_API_POLICY, type RateLimitDecision, type RateLimitPolicy } from './rate-limit.ts';
+import {
+  createRateLimiter,
+  PUBLIC_API_POLICY,
+  rateLimitedResponse,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+} from './rate-limit.ts';
 import { createRouter, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret } from './voter-id.ts';
@@ -170,13 +176,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const answer = async (request: CoreRequest, decision: RateLimitDecision): Promise<CoreResponse> => {
     if (!decision.allowed) {
-      const limited = errorResponse(
-        'rate_limited',
-        `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
-        `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
-        { 'retry-after': String(decision.resetSeconds) },
-      );
-      return finish(request, limited, decision);
+      return finish(request, rateLimitedResponse(policy, decision), decision);
     }
     let response: CoreResponse;
     try {
