@@ -38,8 +38,15 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball that publint finds clean', () => {
+test('npm pack builds a tarball of dist/, README and LICENSE that publint finds clean', () => {
   const name = run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').pop()!;
+  const files = run('tar', ['-tzf', join(dir, name)], dir).trim().split('\n');
+  assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
+    'package/LICENSE',
+    'package/README.md',
+    'package/package.json',
+  ]);
+  assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
   const output = run(join(BIN, 'publint'), ['run', join(dir, name), '--level', 'suggestion'], ROOT);
   assert.match(output, /All good!/);
   run('mkdir', ['-p', project], dir);
