@@ -25,10 +25,42 @@ export function freePort(): Promise<number> {
 /** A child process that is serving. */
 export interface Spawned {
   child: ChildProcess;
-  /** Everything the process printed so far (for failure messages). */
+  /** Everything the process printed so far, both streams (for failure messages). */
   output(): string;
+  /** What it printed to stdout so far. */
+  stdout(): string;
+  /** What it printed to stderr so far. */
+  stderr(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
   /** Sends SIGTERM and waits for the exit; SIGKILL after `graceMs`. Resolves with the exit code. */
   stop(graceMs?: number): Promise<number | null>;
+}
+
+function spawnCommand(command: string, env: Record<string, string>) {
+  return spawn('/bin/sh', ['-c', `exec ${command}`], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PATH: `${BIN}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * Runs a shell command line as `spawnServer` does, to its end (a program that must refuse to start).
+ *
+ * @param command The command line.
+ * @param env Extra environment variables.
+ * @returns The exit code and what was printed to stderr.
+ */
+export function runToExit(command: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawnCommand(command, env);
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stderr }));
+  });
 }
 
 /**
@@ -46,16 +78,19 @@ export function spawnServer(
   ready: (output: string) => unknown,
   timeoutMs = 30_000,
 ): Promise<Spawned> {
-  const child = spawn('/bin/sh', ['-c', `exec ${command}`], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PATH: `${BIN}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnCommand(command, env);
   let output = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const spawned: Spawned = {
     child,
     output: () => output,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill('SIGTERM');

@@ -49,7 +49,7 @@ const worker :Workerd.Worker = (
  * @param entry The Worker's entry file, relative to the project.
  * @returns The process and the base URL it serves.
  */
-export async function startWorkerd(entry = 'server/worker.ts'): Promise<Spawned & { baseUrl: string }> {
+export async function startWorkerd(entry = 'server/worker.ts'): Promise<Pick<Spawned, 'child' | 'output' | 'stop'> & { baseUrl: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'workerd-'));
   await bundleWorker(entry, join(dir, 'worker.js'));
   writeFileSync(join(dir, 'config.capnp'), capnpConfig('2025-09-01'));
