@@ -26,12 +26,20 @@ export interface SiteWorkerEnv {
   LICENSE_SIGNING_KEY?: string;
 }
 
-/** The parts of the config file a Worker reads; the rest (versionFile, $comment...) is ignored. */
+const IsoDate = v.pipe(v.string(), v.isoTimestamp());
+
+/**
+ * The parts of the config file a Worker reads; the rest (versionFile, stripe, $comment...) is ignored:
+ * the Worker has no version file and takes payments through the simulator only.
+ */
 const WorkerConfigSchema = v.object({
   ...SiteContentSchema.entries,
   publicBaseUrl: v.optional(v.pipe(v.string(), v.url())),
+  docsUrl: v.optional(v.pipe(v.string(), v.url())),
   corsOrigins: v.optional(v.array(v.string()), []),
+  aliasDeprecation: v.optional(v.nullable(v.object({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024)), 16384),
+  checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5)), 1440),
 });
 
 /**
@@ -47,6 +55,7 @@ export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEn
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? config.publicBaseUrl ?? 'http://localhost:8787';
     const storage = createMemoryStorage();
     const { offer, download, roadmap } = config;
+    const dates = config.aliasDeprecation;
     return createApp({
       content: { offer, download, roadmap },
       version: { current: () => version },
@@ -55,6 +64,9 @@ export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEn
       publicBaseUrl,
       corsOrigins: config.corsOrigins,
       bodyLimit: config.bodyLimitBytes,
+      checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
+      ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
+      ...(dates ? { aliasDeprecation: { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });
