@@ -28,6 +28,14 @@ function tableRow(markdown: string, first: string): string[] | undefined {
   return undefined;
 }
 
+/** The text of the `##` section with this heading, up to the next `##`. */
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `no section "## ${heading}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchor(heading: string): string {
   return heading.trim().toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
@@ -64,6 +72,24 @@ test('docs/configuration.md documents every environment variable that server/con
   }
   const config = read('docs/configuration.md');
   for (const name of names) assert.ok(tableRow(config, `\`${name}\``), `docs/configuration.md has no row for ${name}`);
+});
+
+test('docs/configuration.md documents every runtime script and every Worker variable', () => {
+  const config = read('docs/configuration.md');
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  const starts = Object.keys(scripts).filter((name) => name === 'start' || name.startsWith('start:'));
+  assert.equal(starts.sort(), ['start', 'start:bun', 'start:deno']);
+  for (const name of starts) {
+    const command = name === 'start' ? '`npm start`' : `\`npm run ${name}\``;
+    assert.ok(section(config, 'Runtimes').includes(command), `the Runtimes section does not name ${command}`);
+  }
+  const env = /export interface SiteWorkerEnv \{([\s\S]*?)\n\}/.exec(read('server/worker-app.ts'))?.[1];
+  assert.ok(env, 'SiteWorkerEnv not found in server/worker-app.ts');
+  const variables = [...env.matchAll(/^ {2}([A-Z_]+)\??:/gm)].map((m) => m[1]!);
+  assert.ok(variables.includes('PRODUCT_VERSION'), 'SiteWorkerEnv no longer lists PRODUCT_VERSION the way this test finds it');
+  for (const name of variables) {
+    assert.ok(tableRow(section(config, 'Cloudflare Workers'), `\`${name}\``), `the Cloudflare Workers section has no row for ${name}`);
+  }
 });
 
 test('docs/configuration.md documents every config file field', () => {
