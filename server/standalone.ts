@@ -49,6 +49,8 @@ export interface Standalone {
   stop(): Promise<void>;
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): Promise<VersionSource> {
   try {
     return await openVersionFile(config.versionFile, { clock, logger });
@@ -117,7 +119,10 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     gateway: gateway.name,
     licensePublicKey: signing.publicKey,
     licenseKeySource: signing.source,
-    stop: () => (stopping ??= bound.close().then(() => storage.close?.())),
+    // One turn of the event loop first: a request whose bytes arrived with the signal is read, and so in
+    // flight, before the server stops (Deno.serve and Bun.serve close connections whose request they
+    // have not begun to handle).
+    stop: () => (stopping ??= nextTurn().then(() => bound.close()).then(() => storage.close?.())),
   };
 }
 

@@ -58,21 +58,22 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
       assert.is(named, runtime);
       const port = new URL(String(url)).port;
       assert.is(publicBaseUrl, `http://localhost:${port}`);
-      assert.equal(
-        lines(server.stderr()).map((l) => l.message),
-        [
-          'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
-          'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
-          'STORAGE=memory: votes, feedback and licenses are lost on restart',
-          'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart',
-        ],
-      );
       const created = await sendRequest(String(url), { method: 'POST', path: '/api/v1/checkout/create' });
       const { sessionId, url: page } = created.json() as { sessionId: string; url: string };
       assert.is(page, `http://localhost:${port}/checkout/simulator/${sessionId}`);
     } finally {
       await server.stop();
     }
+    // stderr is another pipe: read it whole once the process is gone.
+    assert.equal(
+      lines(server.stderr()).map((l) => l.message),
+      [
+        'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
+        'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
+        'STORAGE=memory: votes, feedback and licenses are lost on restart',
+        'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart',
+      ],
+    );
   });
 
   program(`${runtime}: SIGTERM lets a request in flight finish, then exits 0`, async () => {
@@ -94,7 +95,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
     await stopping;
     socket.write(body.slice(10));
     const code = await server.exited;
-    assert.match(response, /^HTTP\/1\.1 201 Created\r\n/, JSON.stringify(response) + server.output());
+    assert.match(response, /^HTTP\/1\.1 201 Created\r\n/, `${JSON.stringify(response)}\n${server.output()}`);
     assert.match(response, '{"success":true}');
     assert.is(code, 0, server.output());
   });
