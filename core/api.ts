@@ -10,6 +10,7 @@ import type { ErrorCode } from './errors.ts';
 import { checkoutStatus, createCheckout } from './operations/checkout.ts';
 import { download } from './operations/download.ts';
 import { feedback } from './operations/feedback.ts';
+import { gatewayWebhook } from './operations/gateway-webhook.ts';
 import { pricing } from './operations/pricing.ts';
 import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
@@ -30,6 +31,7 @@ import {
   VersionSchema,
   VoteResponseSchema,
 } from './schemas/responses.ts';
+import { GatewayEventSchema, SignatureHeaderSchema, WebhookAckSchema } from './schemas/webhook.ts';
 
 /** A documented query parameter. */
 export interface QueryParameter {
@@ -56,12 +58,17 @@ export interface ApiRoute {
   summary: string;
   description: string;
   query?: readonly QueryParameter[];
+  /** Documented request headers. */
+  headers?: readonly QueryParameter[];
   body?: { schema: v.GenericSchema; schemaName: string; required: boolean };
   success: SuccessResponse;
   /** The error codes this operation answers with, besides rate_limited and internal_error (always possible). */
   errors: readonly ErrorCode[];
   create: (context: AppContext) => Operation;
 }
+
+/** The tag of the routes called by the payment provider, never by the website or the desktop app. */
+export const OPERATOR_TAG = 'Operator';
 
 /** The codes every route can answer with. */
 export const COMMON_ERRORS: readonly ErrorCode[] = ['rate_limited', 'internal_error'];
@@ -197,6 +204,24 @@ export const API_ROUTES: readonly ApiRoute[] = [
     success: { status: 200, description: 'The session status.', schema: CheckoutStatusSchema, schemaName: 'CheckoutStatus' },
     errors: ['invalid_request', 'unknown_session', 'session_expired', 'payment_failed'],
     create: checkoutStatus,
+  },
+  {
+    operationId: 'receiveGatewayNotification',
+    method: 'POST',
+    path: '/webhooks/gateway',
+    versioned: true,
+    tag: OPERATOR_TAG,
+    summary: 'Receive a payment provider notification (operator-facing)',
+    description:
+      'Called by the payment provider, never by the website or the desktop app. The signature header is ' +
+      'verified over the raw body (Stripe: HMAC-SHA-256 of "<t>.<body>" with the endpoint secret, 300 s ' +
+      'tolerance); anything unsigned is refused and changes nothing. A paid session gets its license keys ' +
+      'here, once: a replayed event, or one racing a status poll, issues no second set.',
+    headers: [{ name: 'Stripe-Signature', required: true, schema: SignatureHeaderSchema }],
+    body: { schema: GatewayEventSchema, schemaName: 'GatewayEvent', required: true },
+    success: { status: 200, description: 'The event was applied or ignored.', schema: WebhookAckSchema, schemaName: 'WebhookAck' },
+    errors: ['invalid_request', 'invalid_signature', 'notifications_unavailable', 'payload_too_large'],
+    create: gatewayWebhook,
   },
 ];
 

@@ -10,21 +10,27 @@ import { clientKey } from './client-ip.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors, type Cors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
-import { ApiError, internalError } from './errors.ts';
+import { ApiError, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
-import { JSON_TYPE } from './http.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import type {
   Clock,
   LicenseIssuer,
   Logger,
+  OfferSource,
   PaymentGateway,
   RateLimitStore,
   Storage,
   VersionSource,
 } from './ports.ts';
-import { createRateLimiter, PUBLIC_API_POLICY, type RateLimitDecision, type RateLimitPolicy } from './rate-limit.ts';
+import {
+  createRateLimiter,
+  PUBLIC_API_POLICY,
+  rateLimitedResponse,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+} from './rate-limit.ts';
 import { createRouter, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret } from './voter-id.ts';
@@ -35,6 +41,8 @@ export interface AppOptions {
   version: VersionSource;
   storage: Storage;
   gateway: PaymentGateway;
+  /** Where GET pricing reads the offer; by default the fixed `content.offer`. */
+  offer?: OfferSource;
   /** Signs license keys; by default an Ed25519 key kept in storage under "license-signing-key". */
   licenses?: LicenseIssuer;
   clock?: Clock;
@@ -53,6 +61,8 @@ export interface AppOptions {
   checkoutTtlMs?: number;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
   publicBaseUrl?: string;
+  /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
+  docsUrl?: string;
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
 }
@@ -63,6 +73,11 @@ export interface App {
   handle(request: CoreRequest): Promise<CoreResponse>;
   /** The largest body the app accepts; adapters read at most one byte more. */
   readonly bodyLimit: number;
+  /**
+   * Answers a request the adapter could not parse (bad HTTP, too slow, headers too large): counted
+   * against the client's quota and given the rate-limit headers like any other answer.
+   */
+  reject(clientIp: string, error: ApiError): Promise<CoreResponse>;
 }
 
 const consoleLogger: Logger = {
@@ -73,10 +88,9 @@ const consoleLogger: Logger = {
 
 const systemClock: Clock = { now: () => Date.now() };
 
-function errorResponse(error: ApiError): CoreResponse {
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...error.headers };
-  return { status: error.status, headers, body: JSON.stringify(error.toBody()) };
-}
+/** The configured offer, always the same object. */
+const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
+
 
 /**
  * Creates an app: syncs the roadmap content into storage and loads (or creates) the stored secrets.
@@ -92,6 +106,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const signingKey = options.licenses ? null : await storage.secret('license-signing-key', generateSigningKey);
   const context: AppContext = {
     content: options.content,
+    offer: options.offer ?? fixedOffer(options.content.offer),
     version: options.version,
     storage,
     gateway: options.gateway,
@@ -101,6 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId: await createVoterId(secretKey),
   };
@@ -136,10 +152,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const match = router.match(request.method, request.path);
     if (match.kind === 'handler') return match.handler(request, match.params);
     if (match.kind === 'not_found') {
-      throw new ApiError('not_found', `No API endpoint exists at ${JSON.stringify(request.path)}.`);
+      return errorResponse('not_found', `No API endpoint exists at ${JSON.stringify(request.path)}.`);
     }
     if (request.method === 'OPTIONS') return cors.options(request, match.allow);
-    throw new ApiError(
+    return errorResponse(
       'method_not_allowed',
       `${request.method} is not allowed on ${request.path}; use ${match.allow}.`,
       undefined,
@@ -160,15 +176,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const answer = async (request: CoreRequest, decision: RateLimitDecision): Promise<CoreResponse> => {
     if (!decision.allowed) {
-      const limited = errorResponse(
-        new ApiError(
-          'rate_limited',
-          `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
-          `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
-        ),
-      );
-      limited.headers['retry-after'] = String(decision.resetSeconds);
-      return finish(request, limited, decision);
+      return finish(request, rateLimitedResponse(policy, decision), decision);
     }
     let response: CoreResponse;
     try {
@@ -181,20 +189,25 @@ export async function createApp(options: AppOptions): Promise<App> {
           error: error instanceof Error ? (error.stack ?? error.message) : String(error),
         });
       }
-      response = errorResponse(error instanceof ApiError ? error : internalError());
+      response = (error instanceof ApiError ? error : internalError()).toResponse();
     }
     return finish(request, response, decision);
   };
 
   return {
     bodyLimit: context.bodyLimit,
+    async reject(clientIp, error) {
+      const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
+      const decision = await limiter.check(clientKey(clientIp));
+      return finish(request, error.toResponse(), decision);
+    },
     async handle(request) {
       try {
         const decision = limiter.check(clientKey(request.clientIp));
         return await answer(request, decision instanceof Promise ? await decision : decision);
       } catch (error) {
         logger.error('request failed outside an operation', { error: String(error) });
-        return errorResponse(internalError());
+        return internalError().toResponse();
       }
     },
   };

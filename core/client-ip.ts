@@ -9,6 +9,23 @@ type Groups = number[];
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
+/** A canonical dotted IPv4 address (no leading zeros, each part at most 255): the common case, checked first. */
+const CANONICAL_V4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** The 32-bit value of a canonical IPv4 address. */
+function v4Value(text: string): number {
+  let value = 0;
+  let part = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      value = value * 256 + part;
+      part = 0;
+    } else part = part * 10 + (c - 48);
+  }
+  return value * 256 + part;
+}
+
 function parseIpv4(text: string): [number, number] | null {
   const m = IPV4.exec(text);
   if (!m) return null;
@@ -78,6 +95,8 @@ function formatV6(g: Groups): string {
  * writes it, so that one client always has one spelling.
  */
 export function canonicalIp(text: string): string | null {
+  if (CANONICAL_V4.test(text)) return text;
+  if (text.startsWith('::ffff:') && CANONICAL_V4.test(text.slice(7))) return text.slice(7);
   const g = parseIp(text);
   if (!g) return null;
   return isMappedV4(g) ? formatV4(g) : formatV6(g);
@@ -91,6 +110,7 @@ export function canonicalIp(text: string): string | null {
  * @returns e.g. "203.0.113.7" or "2001:db8:0:1::/64".
  */
 export function clientKey(ip: string): string {
+  if (CANONICAL_V4.test(ip)) return ip;
   const g = parseIp(ip);
   if (!g) return ip;
   if (isMappedV4(g)) return formatV4(g);
@@ -110,25 +130,39 @@ export interface CidrSet {
  * @throws Error naming the entry that is not a range.
  */
 export function parseCidrList(list: string): CidrSet {
-  const ranges: { base: Groups; bits: number }[] = [];
+  const v6: { base: Groups; bits: number }[] = [];
+  const v4: { base: number; size: number }[] = [];
   const source = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
   for (const entry of source) {
     const [addr = '', prefix] = entry.split('/');
     const base = parseIp(addr);
-    const v4 = parseIpv4(addr) !== null;
-    const max = v4 ? 32 : 128;
+    const isV4 = parseIpv4(addr) !== null;
+    const max = isV4 ? 32 : 128;
     const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
     if (!base || !(bits >= 0 && bits <= max)) throw new Error(`"${entry}" is not an IP address or CIDR range`);
-    ranges.push({ base, bits: v4 ? bits + 96 : bits });
+    const mappedBits = isV4 ? bits + 96 : bits;
+    v6.push({ base, bits: mappedBits });
+    // The part of the range that holds IPv4 addresses, for the fast path (written as IPv4 or as ::ffff:a.b.c.d/n).
+    if (inRange(MAPPED_PREFIX, base, Math.min(mappedBits, 96))) {
+      const size = 2 ** (128 - Math.max(mappedBits, 96));
+      const low = base[6]! * 65536 + base[7]!;
+      v4.push({ base: Math.floor(low / size) * size, size });
+    }
   }
   return {
     source,
     has(ip) {
+      if (CANONICAL_V4.test(ip)) {
+        const value = v4Value(ip);
+        return v4.some((r) => value >= r.base && value < r.base + r.size);
+      }
       const g = parseIp(ip);
-      return g !== null && ranges.some((r) => inRange(g, r.base, r.bits));
+      return g !== null && v6.some((r) => inRange(g, r.base, r.bits));
     },
   };
 }
+
+const MAPPED_PREFIX: Groups = [0, 0, 0, 0, 0, 0xffff, 0, 0];
 
 function inRange(g: Groups, base: Groups, bits: number): boolean {
   for (let i = 0; i < 8 && bits > 0; i++, bits -= 16) {

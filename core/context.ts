@@ -9,6 +9,7 @@ import type {
   LicenseIssuer,
   Logger,
   MaybePromise,
+  OfferSource,
   PaymentGateway,
   Storage,
   VersionSource,
@@ -22,6 +23,8 @@ export type Operation = (request: CoreRequest) => MaybePromise<CoreResponse>;
 /** The ports and settings an operation works against. */
 export interface AppContext {
   readonly content: SiteContent;
+  /** The live offer; `content.offer` unless the app was given another source. */
+  readonly offer: OfferSource;
   readonly version: VersionSource;
   readonly storage: Storage;
   readonly gateway: PaymentGateway;
@@ -34,6 +37,8 @@ export interface AppContext {
   readonly checkoutTtlMs: number;
   /** The public address of this API, without a trailing slash, for links in documents. */
   readonly publicBaseUrl: string;
+  /** Where the repository's docs/ folder is published, without a trailing slash; null when not given. */
+  readonly docsUrl: string | null;
   /** When set, the unversioned /api aliases carry deprecation notices. */
   readonly aliasDeprecation: AliasDeprecation | null;
   /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */

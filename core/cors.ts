@@ -24,7 +24,7 @@ const PREFLIGHT_MAX_AGE = '600';
 export interface Cors {
   /** Adds the CORS headers of an actual (non-preflight) response, in place. */
   decorate(request: CoreRequest, response: CoreResponse): void;
-  /** The answer to OPTIONS on a known path: a preflight for an allowed origin, else a plain 204 with Allow. */
+  /** The answer to OPTIONS on a known path: 204 with Allow, plus the preflight fields for an allowed origin. */
   options(request: CoreRequest, allow: string): CoreResponse;
 }
 
@@ -54,11 +54,10 @@ export function createCors(origins: readonly string[]): Cors {
       response.headers['access-control-expose-headers'] = EXPOSED_HEADERS;
     },
     options(request, allow) {
+      // Vary and Allow-Origin are added by `decorate`, which runs on every response.
       const response: CoreResponse = { status: 204, headers: { allow }, body: null };
-      addVary(response);
       const origin = allowOrigin(headerValue(request.headers, 'origin'));
       if (origin !== undefined && headerValue(request.headers, 'access-control-request-method') !== undefined) {
-        response.headers['access-control-allow-origin'] = origin;
         response.headers['access-control-allow-methods'] = allow;
         response.headers['access-control-allow-headers'] = 'Content-Type';
         response.headers['access-control-max-age'] = PREFLIGHT_MAX_AGE;

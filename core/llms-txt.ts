@@ -1,50 +1,99 @@
 /**
- * The llms.txt summary (llmstxt.org): an H1, a quoted summary, and sections of links.
+ * The llms.txt summary (llmstxt.org): an H1, a quoted summary, and `##` sections of `- [name](url): note`
+ * links to every endpoint, to /openapi.json and to the docs.
  *
  * @module
  */
-import { V1_PREFIX, type ApiRoute } from './api.ts';
+import { OPERATOR_TAG, V1_PREFIX, type ApiRoute } from './api.ts';
 import type { AppContext } from './context.ts';
+
+/** The documents of the repository's docs/ folder, in the order a client of the API needs them. */
+const CLIENT_DOCS = [
+  ['Errors', 'errors.md', 'Every error code, its status and when it happens'],
+  ['Rate limiting', 'rate-limiting.md', 'The quota, the algorithm, the headers and how client IPs are told apart'],
+  ['Decisions', 'decisions.md', 'What the service does where the public contract is silent'],
+  ['License keys', 'licensing.md', 'The license key format and how the desktop app verifies a key offline'],
+] as const;
+/** The documents for someone running their own copy. */
+const OPERATOR_DOCS = [
+  ['Configuration', 'configuration.md', 'The config file, the environment and the payment simulator'],
+  ['Deployment', 'deploy.md', 'One machine on the embedded PGlite database, or several instances on one Postgres'],
+  ['Architecture', 'architecture.md', 'The pure core, its ports and adapters, and how a request flows'],
+  ['Payments', 'payments.md', 'The payment simulator and Stripe Checkout: setup, notifications, provider failures'],
+  ['Embedding', 'embedding.md', 'The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js'],
+] as const;
+
+const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';
+
+function endpointLine(route: ApiRoute, base: string): string {
+  const path = route.versioned ? V1_PREFIX + route.path : route.path;
+  const input = route.body
+    ? ` JSON body: ${route.body.schemaName}${route.body.required ? '' : ' (optional)'}.`
+    : route.query
+      ? ` Query: ${route.query.map((param) => param.name + (param.required ? '' : ' (optional)')).join(', ')}.`
+      : '';
+  const headers = route.headers ? ` Header: ${route.headers.map((param) => param.name).join(', ')}.` : '';
+  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${input}${headers}`;
+}
+
+function docLines(docsUrl: string, docs: readonly (readonly [string, string, string])[]): string[] {
+  return docs.map(([name, file, note]) => `- [${name}](${docsUrl}/${file}): ${note}.`);
+}
 
 /**
  * Builds the text.
  *
- * @param routes The public operations.
- * @param context For the product name and the public address.
+ * The docs/ documents are linked only when the operator gives `docsUrl`, the address where the repository's
+ * docs/ folder is published: this server does not serve them, and a relative link would resolve to a 404 here.
+ * The API's own reference, /openapi.json, is always linked.
+ *
+ * Operator-facing routes (the payment provider's notifications) are listed under "Optional", the section
+ * llmstxt.org says a reader may skip: every route stays linked, but an agent acting for a website visitor
+ * or a desktop user is not pointed at an endpoint it can never call.
+ *
+ * @param routes Every public route, the discovery documents included.
+ * @param context For the product name, the public address, the docs address and the alias deprecation.
+ * @returns The llms.txt body.
  */
 export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): string {
   const base = context.publicBaseUrl;
   const name = context.content.offer.productDisplayName;
-  const endpoints = routes.map(
-    (route) => `- [${route.method} ${V1_PREFIX}${route.path}](${base}${V1_PREFIX}${route.path}): ${route.summary}.`,
-  );
+  const deprecation = context.aliasDeprecation;
+  const sunset = deprecation ? new Date(deprecation.sunsetAt).toISOString().slice(0, 10) : null;
+  const docsUrl = context.docsUrl;
+  const publicRoutes = routes.filter((route) => route.tag !== OPERATOR_TAG);
+  const operatorRoutes = routes.filter((route) => route.tag === OPERATOR_TAG);
   return [
     `# ${name} website API`,
     '',
     `> The public website API of ${name}, a Windows desktop app that converts legacy spreadsheets`,
     '> (.123, .wk1, .wk3, .wk4, .wks) to XLSX, PDF, HTML, Markdown, CSV and XLS. The conversion runs',
-    '> locally on the user\'s Windows PC.',
+    "> locally on the user's Windows PC.",
     '',
     'This API serves the product website and the desktop app: the live offer, the installer download, update',
     'checks, feedback, the public roadmap and checkout status. It does NOT accept spreadsheet uploads and there',
     'is NO conversion API: files are never sent to a server. There is no OAuth, GraphQL or MCP interface, and no',
-    'endpoint requires credentials. Every client IP may make 120 requests per 60 seconds; every response',
-    'carries RateLimit headers and a 429 carries Retry-After.',
+    'public endpoint requires credentials (the operator endpoint under Optional takes only notifications signed',
+    'by the payment provider). Each client IP has a request quota (120 requests per 60 seconds by default);',
+    'every response carries RateLimit headers and a 429 carries Retry-After. Errors are JSON objects',
+    '{code, message, resolution}.',
     '',
     '## Endpoints',
     '',
-    ...endpoints,
+    ...publicRoutes.map((route) => endpointLine(route, base)),
     '',
-    'Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1.',
+    'Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1.' +
+      (sunset ? ` The aliases are deprecated and stop answering after ${sunset}.` : ''),
     '',
-    '## Developer resources',
+    '## Docs',
     '',
-    `- [OpenAPI description](${base}/openapi.json): OpenAPI 3.1, every endpoint, schema and error code.`,
-    `- [This summary](${base}/llms.txt): plain text for automated agents.`,
+    `- [OpenAPI description](${base}/openapi.json): ${OPENAPI_NOTE}`,
+    ...(docsUrl ? docLines(docsUrl, CLIENT_DOCS) : []),
     '',
     '## Optional',
     '',
-    `- [Download the Windows installer](${base}${V1_PREFIX}/download): redirects to the current MSI.`,
+    ...operatorRoutes.map((route) => endpointLine(route, base)),
+    ...(docsUrl ? docLines(docsUrl, OPERATOR_DOCS) : []),
     '',
   ].join('\n');
 }

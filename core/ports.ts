@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from './http.ts';
+import type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
+import type { Pricing } from './schemas/responses.ts';
 
 /** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -150,17 +151,37 @@ export interface GatewayRoute {
   handle(request: CoreRequest, params: Record<string, string>): Promise<CoreResponse>;
 }
 
+/** A provider notification, verified and read. */
+export interface GatewayNotification {
+  /** The provider's event id, for logs. */
+  eventId: string;
+  /** The provider's event type, e.g. `checkout.session.completed`. */
+  type: string;
+  /** The session the event concerns and the state it reports; null for an event that changes no session. */
+  session: { id: string; status: GatewayStatus } | null;
+}
+
 /** A hosted-checkout payment provider. */
 export interface PaymentGateway {
   /** Shown in logs, e.g. "simulator". */
   readonly name: string;
-  /** Opens a hosted checkout for one SKU; the provider chooses the session id. */
+  /**
+   * Opens a hosted checkout for one SKU; the provider chooses the session id. A provider that closes
+   * unpaid sessions itself says when (`expiresAt`, ms since the epoch); otherwise the app's TTL applies.
+   * Throws ApiError internal_error (with advice to retry) when the provider cannot be reached.
+   */
   createCheckout(input: { sku: CheckoutSku; channel: CheckoutChannel | null }): Promise<{
     sessionId: string;
     url: string;
+    expiresAt?: number;
   }>;
   /** The provider's current view of a session that is not final in storage. */
   checkStatus(session: CheckoutSession): Promise<GatewayStatus>;
+  /**
+   * Verifies and reads one notification the provider POSTs to /api/v1/webhooks/gateway, from its raw
+   * bytes. Throws ApiError invalid_signature when it is not authentic. Absent when the gateway sends none.
+   */
+  readNotification?(headers: HeaderMap, rawBody: Uint8Array): Promise<GatewayNotification>;
   /** Extra routes mounted by the core under the same rate limit. */
   readonly routes?: readonly GatewayRoute[];
 }
@@ -173,4 +194,18 @@ export interface LicenseIssuer {
 /** Where the current desktop version comes from (the product's version file). */
 export interface VersionSource {
   current(): MaybePromise<string>;
+}
+
+/**
+ * Where the offer of GET /api/v1/pricing comes from: the config file's by default, or the payment
+ * provider's current prices.
+ */
+export interface OfferSource {
+  /**
+   * The offer now, from memory. It is called on every GET pricing, so it answers at once and never
+   * waits for I/O (a source that reads a provider refreshes in the background). It returns the same
+   * object while the offer is unchanged: the core serializes the offer again only when the object
+   * changes.
+   */
+  current(): Pricing;
 }

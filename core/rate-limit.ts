@@ -7,6 +7,8 @@
  *
  * @module
  */
+import { errorResponse } from './errors.ts';
+import type { CoreResponse } from './http.ts';
 import type { Logger, MaybePromise, RateLimitHit, RateLimitStore } from './ports.ts';
 
 /** A quota: at most `limit` requests per `windowSeconds` per client. */
@@ -93,4 +95,21 @@ export function createRateLimiter(
       return hit instanceof Promise ? hit.then(decide, failOpen) : decide(hit);
     },
   };
+}
+
+/**
+ * The 429 answer of a refused request, with Retry-After (the rate-limit headers are added by the caller,
+ * as on every answer).
+ *
+ * @param policy The quota that was exceeded.
+ * @param decision The refusal.
+ * @returns The `rate_limited` error answer.
+ */
+export function rateLimitedResponse(policy: RateLimitPolicy, decision: RateLimitDecision): CoreResponse {
+  return errorResponse(
+    'rate_limited',
+    `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
+    `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
+    { 'retry-after': String(decision.resetSeconds) },
+  );
 }

@@ -25,12 +25,15 @@ export interface Router {
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-/** The methods a path answers: HEAD goes with GET, and OPTIONS is always answered. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods a path answers, in a fixed order: HEAD goes with GET, and OPTIONS is always answered. */
 function allowList(methods: Iterable<string>): string {
   const set = new Set(methods);
   if (set.has('GET')) set.add('HEAD');
   set.add('OPTIONS');
-  return [...set].join(', ');
+  const rank = (m: string) => (METHOD_ORDER.includes(m) ? METHOD_ORDER.indexOf(m) : METHOD_ORDER.length);
+  return [...set].sort((a, b) => rank(a) - rank(b)).join(', ');
 }
 
 /** Drops trailing slashes, as itty-router's patterns do ("/api/v1/pricing/" is "/api/v1/pricing"). */

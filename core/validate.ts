@@ -14,7 +14,7 @@ function fieldName(issue: v.BaseIssue<unknown>): string {
 /** A sentence describing the first issue, naming the field. */
 export function describeIssue(issue: v.BaseIssue<unknown>, allowed: readonly string[]): string {
   const field = fieldName(issue);
-  if (issue.type === 'strict_object' && issue.kind === 'schema' && field !== 'body') {
+  if (issue.type === 'strict_object' && issue.expected === 'never') {
     const list = allowed.length > 0 ? `only ${allowed.join(', ')}` : 'no fields';
     return `Unknown field "${field}": this request accepts ${list}.`;
   }

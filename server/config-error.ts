@@ -1,5 +1,5 @@
 /**
- * The error of a bad configuration.
+ * The error of a bad configuration: its message names the setting, and the server stops.
  *
  * @module
  */

@@ -12,7 +12,10 @@ import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
 import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
+import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
+
+export { ConfigError } from './config-error.ts';
 
 /** The example shipped with the server, served when nothing is configured. */
 export const EXAMPLE_CONFIG = fileURLToPath(new URL('../example/config.json', import.meta.url));
@@ -24,6 +27,8 @@ const FileSchema = v.strictObject({
   /** Marks the shipped example, so the startup log can say so. */
   exampleContent: v.optional(v.boolean(), false),
   publicBaseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
+  /** Where the docs/ folder is published, linked from /llms.txt. */
+  docsUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
   /** The product's version file, relative to the config file. */
   versionFile: v.pipe(v.string(), v.minLength(1)),
   ...SiteContentSchema.entries,
@@ -39,6 +44,8 @@ const FileSchema = v.strictObject({
   aliasDeprecation: v.optional(v.nullable(v.strictObject({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
+  /** Stripe's prices and return addresses, used when PAYMENT_GATEWAY=stripe. */
+  stripe: v.optional(StripeFileSchema),
 });
 
 /** Everything the server is started with. */
@@ -49,7 +56,9 @@ export interface ServerConfig {
   host: string;
   storage: StorageSettings;
   trustedProxies: CidrSet | null;
-  publicBaseUrl: string;
+  /** The public address; null means http://localhost:<the port actually bound>. */
+  publicBaseUrl: string | null;
+  docsUrl: string | null;
   versionFile: string;
   content: SiteContent;
   corsOrigins: string[];
@@ -58,9 +67,8 @@ export interface ServerConfig {
   checkoutTtlMs: number;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
+  payment: PaymentConfig;
 }
-
-export { ConfigError };
 
 function port(env: NodeJS.ProcessEnv): number {
   const text = env['PORT'] ?? '8080';
@@ -127,7 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     host: env['HOST'] ?? '0.0.0.0',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
-    publicBaseUrl: (config.publicBaseUrl ?? `http://localhost:${listenPort}`).replace(/\/+$/, ''),
+    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, '') ?? null,
+    docsUrl: config.docsUrl ?? null,
     versionFile: resolve(dirname(file), config.versionFile),
     content: { offer, download, roadmap },
     corsOrigins: config.corsOrigins,
@@ -136,5 +145,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
+    payment: paymentConfig(env, config.stripe, file),
   };
 }

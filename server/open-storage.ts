@@ -1,14 +1,13 @@
 /**
  * Opens the configured storage: memory, PGlite in a data directory, or Postgres. The two SQL storages
- * are migrated on open and clean up after themselves in the background.
+ * are migrated on open and clean up after themselves in the background. Each driver is imported only
+ * when chosen, so a server on memory storage never loads PGlite's WebAssembly or postgres.js.
  *
  * @module
  */
 import { mkdirSync } from 'node:fs';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
-import { openPgliteStorage } from '../adapters/pglite/index.ts';
-import { openPostgresStorage } from '../adapters/postgres/index.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -56,6 +55,7 @@ export async function openStorage(
     mkdirSync(settings.dataDir, { recursive: true });
     const unlock = lockDataDir(settings.dataDir);
     try {
+      const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
       const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...retention });
       logMigration(logger, migration);
       const close = storage.close;
@@ -65,6 +65,7 @@ export async function openStorage(
       throw error;
     }
   }
+  const { openPostgresStorage } = await import('../adapters/postgres/index.ts');
   const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...retention });
   logMigration(logger, migration);
   return storage;

@@ -1,19 +1,16 @@
 /**
- * Wires the standalone server: storage, gateway, version file, app and node:http, with timeouts, a
- * header-size limit and a graceful stop.
+ * The standalone server on node:http: the shared wiring of standalone.ts bound to a node:http server
+ * with timeouts, a header-size limit, JSON answers to unparseable requests and a graceful stop.
  *
  * @module
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeListener } from '../adapters/node/index.ts';
-import { openVersionFile } from '../adapters/node/version-file.ts';
-import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { createApp } from '../core/app.ts';
-import { createLicenseIssuer } from '../core/license.ts';
+import { createClientErrorListener } from '../adapters/node/client-error.ts';
+import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
 import type { Clock, Logger } from '../core/ports.ts';
-import { ConfigError, type ServerConfig } from './config.ts';
-import { openStorage, type OpenedStorage } from './open-storage.ts';
+import type { ServerConfig } from './config.ts';
+import { startStandalone, type BoundServer, type Standalone } from './standalone.ts';
 
 /** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
 export const HTTP_LIMITS = {
@@ -26,82 +23,66 @@ export const HTTP_LIMITS = {
 /** How long a stop waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
 
-export interface RunningServer {
+/** The standalone server on node:http. */
+export interface RunningServer extends Standalone {
   server: Server;
-  url: string;
-  /** Stops accepting connections, lets requests in flight finish, then closes storage. */
-  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
+    // Keep-alive connections turn idle as their last answer goes out: close them as they do.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearTimeout(force);
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /**
- * Starts the server.
+ * Starts the server on node:http.
  *
  * @param config The loaded configuration.
  * @param logger Where log lines go.
  * @param clock Where time comes from (tests inject one).
+ * @returns The serving server.
+ * @throws ConfigError when a setting is refused (before the port is bound).
  */
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
-  const storage = await openStorage(config.storage, { logger, clock });
-  try {
-    return await serve(config, logger, clock, storage);
-  } catch (error) {
-    await storage.close().catch(() => {});
-    throw error;
-  }
-}
-
-async function serve(config: ServerConfig, logger: Logger, clock: Clock, storage: OpenedStorage): Promise<RunningServer> {
-  const gateway = createSimulatorGateway({ storage, publicBaseUrl: config.publicBaseUrl, clock });
-  let licenses;
-  try {
-    licenses = config.licenseSigningKey ? await createLicenseIssuer(config.licenseSigningKey) : undefined;
-  } catch {
-    throw new ConfigError('LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key');
-  }
-  let version;
-  try {
-    version = await openVersionFile(config.versionFile, { clock, logger });
-  } catch (error) {
-    throw new ConfigError(`versionFile ${config.versionFile}: ${(error as Error).message}`);
-  }
-  const app = await createApp({
-    content: config.content,
-    version,
-    storage,
-    gateway,
-    ...(licenses ? { licenses } : {}),
-    clock,
-    logger,
-    corsOrigins: config.corsOrigins,
-    aliasDeprecation: config.aliasDeprecation,
-    bodyLimit: config.bodyLimit,
-    checkoutTtlMs: config.checkoutTtlMs,
-    publicBaseUrl: config.publicBaseUrl,
-    ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
-  });
-
-  const server = createServer(
-    { ...HTTP_LIMITS },
-    createNodeListener(app, { trustedProxies: config.trustedProxies, onError: (error) => logger.error('write failed', { error: String(error) }) }),
-  );
+  let listener: NodeListener | undefined;
+  const server = createServer({ ...HTTP_LIMITS });
   server.keepAliveTimeout = HTTP_LIMITS.keepAliveTimeout;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= new Promise<void>((resolve) => {
-      const force = setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS);
-      server.close(() => {
-        clearTimeout(force);
-        resolve();
+  const running = await startStandalone(config, logger, clock, async (whenApp): Promise<BoundServer> => {
+    const whenListener = whenApp.then((app) => {
+      listener = createNodeListener(app, {
+        trustedProxies: config.trustedProxies,
+        onError: (error) => logger.error('could not answer a request', { error: String(error) }),
       });
-      server.closeIdleConnections();
-    }).then(() => storage.close()));
-
-  return { server, url: `http://${host}:${address.port}`, stop };
+      server.on('clientError', createClientErrorListener(app));
+      return listener;
+    });
+    // Only waiting requests use this promise; a failed build is reported by startStandalone.
+    whenListener.catch(() => undefined);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (listener) listener(request, response);
+      else void whenListener.then((l) => l(request, response), () => response.destroy());
+    });
+    const address = await listen(server, config.port, config.host);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { url: `http://${host}:${address.port}`, port: address.port, close: () => close(server) };
+  });
+  return { ...running, server };
 }

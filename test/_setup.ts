@@ -7,6 +7,7 @@ import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
+import { createClientErrorListener } from '../adapters/node/client-error.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createApp, type App, type AppOptions } from '../core/app.ts';
@@ -122,7 +123,8 @@ export async function startTestServer(
   listenerOptions: Parameters<typeof createNodeListener>[1] = {},
 ): Promise<TestServer> {
   const testApp = await createTestApp(overrides);
-  const server = createServer(createNodeListener(testApp.app, listenerOptions));
+  const server = createServer({ maxHeaderSize: 16 * 1024 }, createNodeListener(testApp.app, listenerOptions));
+  server.on('clientError', createClientErrorListener(testApp.app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -47,10 +47,12 @@ function readBody(request: IncomingMessage, max: number): Promise<{ body: Uint8A
   });
 }
 
-function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean): void {
+function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
   const { body, headers } = answer;
   if (closeAfter) headers['connection'] = 'close';
   if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  // A bodiless answer (302) says so; without it node would frame an empty chunked body. HEAD keeps no length.
+  else if (!head && answer.status !== 204 && answer.status !== 304) headers['content-length'] = '0';
   response.writeHead(answer.status, headers);
   response.end(body ?? undefined);
 }
@@ -68,7 +70,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
   const run = (request: IncomingMessage, response: ServerResponse, core: CoreRequest, closeAfter: boolean) => {
     app.handle(core).then(
       (answer) => {
-        write(response, answer, closeAfter);
+        write(response, answer, closeAfter, core.method === 'HEAD');
         if (closeAfter) response.once('finish', () => request.socket.destroySoon());
       },
       (error: unknown) => {

@@ -63,10 +63,11 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
     {
       method: 'GET',
       path: `${SIMULATOR_PATH}/:id`,
-      async handle(_request, params) {
+      async handle(request, params) {
         const session = await load(params['id']);
         if (!session) return html(404, renderSimulatorPage(null, false));
-        return html(200, renderSimulatorPage(session, isOpen(session)));
+        const cancelled = new URLSearchParams(request.query ?? '').get('cancelled') === '1';
+        return html(200, renderSimulatorPage(session, isOpen(session), cancelled));
       },
     },
     {

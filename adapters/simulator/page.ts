@@ -32,8 +32,9 @@ function button(id: string, action: string, label: string): string {
  *
  * @param session The session, or null when there is none with that id.
  * @param open Whether the session can still be paid.
+ * @param cancelled Whether the customer just pressed Cancel.
  */
-export function renderSimulatorPage(session: CheckoutSession | null, open: boolean): string {
+export function renderSimulatorPage(session: CheckoutSession | null, open: boolean, cancelled = false): string {
   const state = session ? (session.state === 'pending' && !open ? 'expired' : session.state) : null;
   const buttons = !session
     ? ''
@@ -56,6 +57,7 @@ ${
   session
     ? `<h1>${escape(PRODUCTS[session.sku] ?? session.sku)}</h1>
 <p>Session <code>${escape(session.id)}</code></p>
+${cancelled ? '<p id="cancelled">Payment cancelled. The session stays open until it expires, so you can still pay.</p>' : ''}
 <p id="state">${escape(STATE_TEXT[state!] ?? state!)}</p>
 ${buttons}`
     : '<h1>No such checkout session</h1><p>Start a new checkout from the app.</p>'

@@ -1,14 +1,16 @@
 /**
- * Builds the OpenAPI 3.1 description from the route table and the valibot schemas.
+ * Builds the OpenAPI 3.1 description from the route table and the valibot schemas, so that the document
+ * cannot drift from what the router serves and what the operations validate.
  *
  * @module
  */
 import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ALIAS_PREFIX, COMMON_ERRORS, V1_PREFIX, type ApiRoute } from '../api.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
-import { ApiErrorSchema } from '../schemas/responses.ts';
-import { RATE_LIMIT_HEADERS, RESPONSE_HEADERS } from './headers.ts';
+import { ALIAS_PREFIX, V1_PREFIX, type ApiRoute } from '../api.ts';
+import type { AliasDeprecation } from '../deprecation.ts';
+import { ApiErrorSchema, RoadmapFeatureSchema } from '../schemas/responses.ts';
+import { headerComponents } from './headers.ts';
+import { buildOperation, SCHEMA_REF } from './operation.ts';
 
 type Json = Record<string, unknown>;
 
@@ -16,19 +18,15 @@ type Json = Record<string, unknown>;
 export interface OpenApiOptions {
   /** The public address of the API. */
   serverUrl: string;
-  /** Whether the unversioned aliases are marked deprecated. */
-  aliasesDeprecated: boolean;
+  /** When set, the unversioned aliases are deprecated and their responses carry the notices. */
+  aliasDeprecation: AliasDeprecation | null;
 }
 
-const SCHEMA_REF = '#/components/schemas/';
-
-/** A valibot schema as a JSON Schema 2020-12 object with component refs and no $schema key. */
-function jsonSchema(schema: v.GenericSchema, definitions: Record<string, v.GenericSchema>): Json {
-  const result = toJsonSchema(schema, { target: 'draft-2020-12', definitions }) as Json;
-  delete result['$schema'];
-  delete result['$defs'];
-  return relink(result) as Json;
-}
+/** Named schemas that no route names itself but that readers look for: the error and a roadmap feature. */
+const SHARED_SCHEMAS: Record<string, v.GenericSchema> = {
+  ApiError: ApiErrorSchema,
+  RoadmapFeature: RoadmapFeatureSchema,
+};
 
 /** Points `#/$defs/X` refs at the OpenAPI components. */
 function relink(value: unknown): unknown {
@@ -41,78 +39,32 @@ function relink(value: unknown): unknown {
   return out;
 }
 
-/** Every error status an operation may answer with, and the codes of each. */
-function errorsByStatus(route: ApiRoute): Map<number, ErrorCode[]> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...route.errors, ...COMMON_ERRORS]) {
-    const status = ERROR_CATALOGUE[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  return new Map([...byStatus].sort(([a], [b]) => a - b));
+/** Every header a response of the document refers to. */
+function referencedHeaders(paths: Json): Set<string> {
+  const names = new Set<string>();
+  const text = JSON.stringify(paths);
+  for (const match of text.matchAll(/"#\/components\/headers\/([^"]+)"/g)) names.add(match[1]!);
+  return names;
 }
 
-function headerRefs(names: readonly string[]): Json {
-  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+/**
+ * The server address. A loopback address is a development default, not a public address: the document
+ * then names the server relative to where it is served ("/"), which is right for whoever fetched it.
+ */
+function server(url: string): Json {
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:]*)/i.exec(url)?.[1]?.toLowerCase() ?? '';
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host.startsWith('127.');
+  return loopback
+    ? { url: '/', description: 'The host that serves this document' }
+    : { url, description: 'This deployment' };
 }
 
-function errorResponse(status: number, codes: ErrorCode[]): Json {
-  const headers = status === 429 ? [...RATE_LIMIT_HEADERS, 'Retry-After'] : RATE_LIMIT_HEADERS;
-  return {
-    description: `Error: ${codes.join(', ')}.`,
-    headers: headerRefs(headers),
-    content: {
-      'application/json': {
-        schema: {
-          allOf: [{ $ref: `${SCHEMA_REF}ApiError` }, { properties: { code: { enum: codes } } }],
-        },
-      },
-    },
-  };
-}
-
-function successResponse(route: ApiRoute): Json {
-  const success = route.success;
-  if ('headers' in success) {
-    return { description: success.description, headers: headerRefs([...RATE_LIMIT_HEADERS, ...success.headers]) };
-  }
-  const schema = 'schemaName' in success ? { $ref: SCHEMA_REF + success.schemaName } : { type: 'object' };
-  const mediaType = 'mediaType' in success ? success.mediaType : 'application/json';
-  return {
-    description: success.description,
-    headers: headerRefs(RATE_LIMIT_HEADERS),
-    content: { [mediaType]: { schema: mediaType === 'text/plain' ? { type: 'string' } : schema } },
-  };
-}
-
-function operation(route: ApiRoute, alias: boolean, options: OpenApiOptions, definitions: Record<string, v.GenericSchema>): Json {
-  const op: Json = {
-    operationId: alias ? `${route.operationId}Unversioned` : route.operationId,
-    tags: [alias ? 'Compatibility aliases' : route.tag],
-    summary: alias ? `${route.summary} (unversioned alias)` : route.summary,
-    description: alias
-      ? `Compatibility alias of ${V1_PREFIX}${route.path}, with the same behaviour. Prefer the /api/v1 path.`
-      : route.description,
-    security: [],
-  };
-  if (alias && options.aliasesDeprecated) op['deprecated'] = true;
-  if (route.query) {
-    op['parameters'] = route.query.map((param) => ({
-      name: param.name,
-      in: 'query',
-      required: param.required,
-      schema: jsonSchema(param.schema, definitions),
-    }));
-  }
-  if (route.body) {
-    op['requestBody'] = {
-      required: route.body.required,
-      content: { 'application/json': { schema: { $ref: SCHEMA_REF + route.body.schemaName } } },
-    };
-  }
-  const responses: Json = { [String(route.success.status)]: successResponse(route) };
-  for (const [status, codes] of errorsByStatus(route)) responses[String(status)] = errorResponse(status, codes);
-  op['responses'] = responses;
-  return op;
+function deprecationNote(deprecation: AliasDeprecation): string {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return (
+    `Deprecated since ${day(deprecation.deprecatedAt)}; it stops answering after ${day(deprecation.sunsetAt)}. ` +
+    'Every response carries the Deprecation, Sunset and successor-version Link headers.'
+  );
 }
 
 /**
@@ -123,27 +75,32 @@ function operation(route: ApiRoute, alias: boolean, options: OpenApiOptions, def
  * @returns The OpenAPI 3.1 object.
  */
 export function buildOpenApi(routes: readonly ApiRoute[], options: OpenApiOptions): Json {
-  const definitions: Record<string, v.GenericSchema> = { ApiError: ApiErrorSchema };
+  const definitions: Record<string, v.GenericSchema> = { ...SHARED_SCHEMAS };
   for (const route of routes) {
     if (route.body) definitions[route.body.schemaName] = route.body.schema;
     if ('schemaName' in route.success) definitions[route.success.schemaName] = route.success.schema;
   }
   const schemas = relink(toJsonSchemaDefs(definitions, { target: 'draft-2020-12' })) as Json;
-
-  const paths: Json = {};
-  const add = (path: string, method: string, op: Json) => {
-    paths[path] = { ...(paths[path] as Json | undefined), [method.toLowerCase()]: op };
+  const parameterSchema = (schema: v.GenericSchema): Json => {
+    const result = toJsonSchema(schema, { target: 'draft-2020-12', definitions }) as Json;
+    delete result['$schema'];
+    delete result['$defs'];
+    return relink(result) as Json;
   };
-  for (const route of routes) {
-    if (!route.versioned) {
-      add(route.path, route.method, operation(route, false, options, definitions));
-      continue;
-    }
-    add(V1_PREFIX + route.path, route.method, operation(route, false, options, definitions));
-  }
-  for (const route of routes) {
-    if (route.versioned) add(ALIAS_PREFIX + route.path, route.method, operation(route, true, options, definitions));
-  }
+
+  const deprecation = options.aliasDeprecation;
+  const common = {
+    aliasesDeprecated: deprecation !== null,
+    deprecationNote: deprecation ? deprecationNote(deprecation) : '',
+    parameterSchema,
+  };
+  const paths: Json = {};
+  const add = (path: string, route: ApiRoute, alias: boolean) => {
+    const op = buildOperation(route, { ...common, alias });
+    paths[path] = { ...(paths[path] as Json | undefined), [route.method.toLowerCase()]: op };
+  };
+  for (const route of routes) add(route.versioned ? V1_PREFIX + route.path : route.path, route, false);
+  for (const route of routes) if (route.versioned) add(ALIAS_PREFIX + route.path, route, true);
 
   const tags = [...new Set(routes.map((r) => r.tag)), 'Compatibility aliases'];
   return {
@@ -155,27 +112,44 @@ export function buildOpenApi(routes: readonly ApiRoute[], options: OpenApiOption
       description: DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: options.serverUrl, description: 'This deployment' }],
+    servers: [server(options.serverUrl)],
     security: [],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
-    components: { schemas, headers: RESPONSE_HEADERS },
+    components: { schemas, headers: headerComponents(referencedHeaders(paths)) },
   };
 }
 
-const DESCRIPTION = [
-  'The public website API of a desktop product that converts legacy spreadsheets (.123, .wk1, .wk3, .wk4, .wks)',
-  'to XLSX, PDF, HTML, Markdown, CSV and XLS locally on Windows. It accepts no spreadsheet uploads and is not',
-  'a conversion service. No endpoint requires credentials.',
-  '',
-  'Every response, errors included, carries the rate-limit headers: 120 requests per client IP per 60 seconds',
-  '(fixed window; IPv6 clients are counted by /64). A 429 also carries Retry-After. Every error body is',
-  'exactly {code, message, resolution}. Unknown paths answer 404 not_found and known paths with another',
-  'method 405 method_not_allowed with an Allow header; both carry the same rate-limit headers.',
-  '',
-  'Stable operations live under /api/v1; the unversioned /api paths are compatibility aliases. When they are',
-  'deprecated, their responses carry Deprecation (RFC 9745), Sunset (RFC 8594) and a successor-version Link.',
-].join('\n');
+const DESCRIPTION = `The public website API of a desktop product that converts legacy spreadsheets (.123, .wk1, .wk3,
+.wk4, .wks) to XLSX, PDF, HTML, Markdown, CSV and XLS locally on Windows. It accepts no spreadsheet uploads and is not
+a conversion service. No public endpoint requires credentials; the operator-facing notification endpoint
+accepts only events signed by the payment provider.
+
+## Rate limit
+
+Every response, errors included, carries the RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining
+and RateLimit-Reset headers (draft-ietf-httpapi-ratelimit-headers-08): 120 requests per client IP per 60
+seconds by default, counted in a fixed window per client (IPv6 clients by their /64). A 429 \`rate_limited\`
+answer also carries Retry-After, in seconds.
+
+## Errors
+
+Every error body is exactly {code, message, resolution}; the ApiError schema lists every code with its
+status. These answers belong to no operation, so they are described here:
+
+- **404 \`not_found\`** for any path not listed in this document; the message names the path.
+- **405 \`method_not_allowed\`** for a listed path with a method it does not answer, with an Allow header
+  that lists the methods it does answer.
+- **400 \`malformed_request\`**, **408 \`request_timeout\`** and **431 \`headers_too_large\`** for a
+  request that is not valid HTTP, too slow, or has too large headers; the connection is then closed.
+
+All of them carry the same rate-limit headers as every other response.
+
+## Versioning
+
+Stable operations live under /api/v1; the unversioned /api paths are compatibility aliases of the same
+operations. When the operator deprecates them, they are marked deprecated here and their responses carry
+Deprecation (RFC 9745), Sunset (RFC 8594) and a successor-version Link to the /api/v1 path.`;
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Offer: 'The live product offer.',
@@ -184,5 +158,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
   Discovery: 'Documents that describe this API.',
+  Operator: 'Operator-facing endpoints called by the payment provider, not by the website or the desktop app.',
   'Compatibility aliases': 'Unversioned /api paths kept for existing clients; prefer /api/v1.',
 };

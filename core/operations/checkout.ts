@@ -23,7 +23,7 @@ export function createCheckout(context: AppContext): Operation {
     const input = parseOrThrow(CheckoutCreateRequestSchema, body);
     const sku = input.product ?? 'standard';
     const channel = input.channel ?? null;
-    const { sessionId, url } = await context.gateway.createCheckout({ sku, channel });
+    const { sessionId, url, expiresAt } = await context.gateway.createCheckout({ sku, channel });
     const now = context.clock.now();
     await context.storage.createCheckout({
       id: sessionId,
@@ -32,25 +32,27 @@ export function createCheckout(context: AppContext): Operation {
       url,
       state: 'pending',
       createdAt: now,
-      expiresAt: now + context.checkoutTtlMs,
+      expiresAt: expiresAt ?? now + context.checkoutTtlMs,
     });
     return json(200, { sessionId, url });
   };
 }
 
-/** Brings a stored session up to date: the TTL for unpaid sessions, else the provider's word. */
+/**
+ * Brings a stored session up to date with the provider's word; a session the provider still calls
+ * pending past its expiry is expired. The provider is asked even then: a payment made just before the
+ * expiry, not yet notified, must count.
+ */
 async function refresh(context: AppContext, session: CheckoutSession): Promise<CheckoutSession> {
   if (isFinal(session.state)) return session;
-  const state =
-    session.state === 'pending' && context.clock.now() >= session.expiresAt
-      ? 'expired'
-      : await context.gateway.checkStatus(session);
+  const reported = await context.gateway.checkStatus(session);
+  const state = reported === 'pending' && context.clock.now() >= session.expiresAt ? 'expired' : reported;
   if (state === session.state) return session;
   return (await context.storage.advanceCheckout(session.id, state)) ?? session;
 }
 
 /** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
-async function licensesFor(context: AppContext, session: CheckoutSession): Promise<LicenseKeys> {
+export async function licensesFor(context: AppContext, session: CheckoutSession): Promise<LicenseKeys> {
   const stored = await context.storage.getLicenses(session.id);
   if (stored) return stored;
   const issuedAt = context.clock.now();

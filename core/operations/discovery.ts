@@ -34,7 +34,9 @@ export function discoveryRoutes(apiRoutes: readonly ApiRoute[]): ApiRoute[] {
       description: 'A product summary in the llms.txt format, with links to every endpoint and the docs.',
       success: { status: 200, description: 'The summary.', mediaType: 'text/plain', freeForm: true },
       errors: [],
-      create: serveOnce(TEXT_TYPE, (context) => new TextEncoder().encode(buildLlmsTxt(apiRoutes, context))),
+      create: serveOnce(TEXT_TYPE, (context) =>
+        new TextEncoder().encode(buildLlmsTxt([...apiRoutes, ...discovery], context)),
+      ),
     },
     {
       operationId: 'getOpenApi',
@@ -42,7 +44,7 @@ export function discoveryRoutes(apiRoutes: readonly ApiRoute[]): ApiRoute[] {
       path: '/openapi.json',
       versioned: false,
       tag: 'Discovery',
-      summary: 'Get this OpenAPI description',
+      summary: 'Get the OpenAPI description of this API',
       description: 'The OpenAPI 3.1 description of these public endpoints, interface version 1.0.0.',
       success: { status: 200, description: 'The OpenAPI document.', mediaType: 'application/json', freeForm: true },
       errors: [],
@@ -50,7 +52,7 @@ export function discoveryRoutes(apiRoutes: readonly ApiRoute[]): ApiRoute[] {
         encodeJson(
           buildOpenApi([...apiRoutes, ...discovery], {
             serverUrl: context.publicBaseUrl,
-            aliasesDeprecated: context.aliasDeprecation !== null,
+            aliasDeprecation: context.aliasDeprecation,
           }),
         ),
       ),

@@ -25,6 +25,11 @@ function text(max: number) {
   );
 }
 
+/** An integer from min to max; the message names the range for each way a value can miss it. */
+function integer(min: number, max: number, message: string, maxMessage = message) {
+  return v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, maxMessage));
+}
+
 /** POST /api/v1/feedback. Unknown fields are ignored: the spec does not forbid them here. */
 export const FeedbackRequestSchema = v.object({
   description: v.pipe(
@@ -40,24 +45,12 @@ export const FeedbackRequestSchema = v.object({
   ),
   email: v.optional(v.pipe(text(SHORT_TEXT_MAX), v.email('must be an email address'))),
   appVersion: v.optional(text(SHORT_TEXT_MAX)),
-  rating: v.optional(
-    v.pipe(
-      v.number('must be an integer from 1 to 5'),
-      v.integer('must be an integer from 1 to 5'),
-      v.minValue(1, 'must be an integer from 1 to 5'),
-      v.maxValue(5, 'must be an integer from 1 to 5'),
-    ),
-  ),
+  rating: v.optional(integer(1, 5, 'must be an integer from 1 to 5')),
 });
 
 /** POST /api/v1/roadmap: toggle the caller's vote. */
 export const VoteRequestSchema = v.strictObject({
-  featureId: v.pipe(
-    v.number('must be an integer of at least 1'),
-    v.integer('must be an integer of at least 1'),
-    v.minValue(1, 'must be an integer of at least 1'),
-    v.maxValue(2147483647, 'must be at most 2147483647'),
-  ),
+  featureId: integer(1, 2147483647, 'must be an integer of at least 1', 'must be at most 2147483647'),
 });
 
 /** POST /api/v1/checkout/create. The whole body is optional. */

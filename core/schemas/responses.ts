@@ -8,8 +8,16 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
 
 const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
+/** Every code with its status and when it happens, as a Markdown list. */
+const CODE_LIST = ERROR_CODES.map(
+  (code) => `- \`${code}\` (${ERROR_CATALOGUE[code].status}): ${ERROR_CATALOGUE[code].when}`,
+).join('\n');
+
 export const ApiErrorSchema = v.strictObject({
-  code: v.pipe(v.picklist(ERROR_CODES), v.description('Stable machine-readable error code.')),
+  code: v.pipe(
+    v.picklist(ERROR_CODES),
+    v.description(`Stable machine-readable error code, one of:\n\n${CODE_LIST}`),
+  ),
   message: v.pipe(v.string(), v.description('Human-readable summary.')),
   resolution: v.pipe(v.string(), v.description('Suggested next step for the client.')),
 });

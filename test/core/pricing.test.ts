@@ -1,6 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
+import type { OfferSource } from '../../core/ports.ts';
+import type { Pricing } from '../../core/schemas/responses.ts';
+import { bodyJson, coreRequest, createTestApp, exampleContent } from '../_setup.ts';
+
+/** An offer source the test moves by hand, as a provider-backed one would after a refresh. */
+function movableOffer(initial: Pricing): OfferSource & { set(offer: Pricing): void } {
+  let offer = initial;
+  return { current: () => offer, set: (next) => void (offer = next) };
+}
 
 test('GET /api/v1/pricing answers 200 with exactly the configured offer', async () => {
   const { app, content } = await createTestApp();
@@ -34,6 +42,39 @@ test('an offer with only the required fields is served without the optional ones
     gatewayPaymentLink: 'https://pay.example.com/b/standard',
     trialFileLimit: 5,
   });
+});
+
+test('the offer of an offer source is served, and serialized again only when the source gives a new offer', async () => {
+  const configured = exampleContent().offer;
+  const source = movableOffer(configured);
+  const { app } = await createTestApp({ offer: source });
+  const first = await app.handle(coreRequest({ path: '/api/v1/pricing' }));
+  const again = await app.handle(coreRequest({ path: '/api/pricing' }));
+  assert.is(again.body, first.body, 'an unchanged offer is served from the same bytes');
+
+  source.set({ ...configured, licensePrice: '59.00', licensePriceDisplay: '$59' });
+  const changed = await app.handle(coreRequest({ path: '/api/v1/pricing' }));
+  assert.is.not(changed.body, first.body);
+  assert.equal(bodyJson(changed), { ...configured, licensePrice: '59.00', licensePriceDisplay: '$59' });
+  const still = await app.handle(coreRequest({ path: '/api/v1/pricing' }));
+  assert.is(still.body, changed.body);
+});
+
+test('an offer source that breaks the schema is logged once and the last good offer is served', async () => {
+  const configured = exampleContent().offer;
+  const source = movableOffer({ ...configured, licensePrice: '59.00' });
+  const { app, logger } = await createTestApp({ offer: source });
+  assert.is((bodyJson(await app.handle(coreRequest({ path: '/api/v1/pricing' }))) as Pricing).licensePrice, '59.00');
+
+  source.set({ ...configured, licensePrice: '59' });
+  for (let i = 0; i < 2; i++) {
+    const response = await app.handle(coreRequest({ path: '/api/v1/pricing' }));
+    assert.is(response.status, 200);
+    assert.equal(bodyJson(response), { ...configured, licensePrice: '59.00' });
+  }
+  assert.equal(logger.lines, [
+    { level: 'error', message: 'the offer source gave an offer that breaks the Pricing schema; serving the last good offer' },
+  ]);
 });
 
 test.run();

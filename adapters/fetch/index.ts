@@ -1,0 +1,98 @@
+/**
+ * The web-standard binding: a `(request, clientIp) => Promise<Response>` handler over the core, for every
+ * fetch-style host (Deno, Bun, Cloudflare Workers, Next.js route handlers, Node frameworks that speak fetch).
+ *
+ * @module
+ */
+import type { App } from '../../core/app.ts';
+import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
+import type { CoreResponse } from '../../core/http.ts';
+
+/** Answers one web Request; `clientIp` is the peer address the host saw (never a client-supplied header). */
+export type FetchHandler = (request: Request, clientIp: string) => Promise<Response>;
+
+export interface FetchHandlerOptions {
+  /** Proxies whose X-Forwarded-For is believed; none by default. */
+  trustedProxies?: CidrSet | null;
+}
+
+/**
+ * Reads at most `max` bytes of a body stream and cancels the rest, so an oversized upload costs no more
+ * than the limit.
+ *
+ * @param body The request body stream.
+ * @param max The most bytes to keep.
+ * @returns The bytes read, at most `max` of them.
+ */
+export async function readBodyUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    if (size >= max) void reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+  const bytes = new Uint8Array(Math.min(size, max));
+  let offset = 0;
+  for (const chunk of chunks) {
+    if (offset >= bytes.length) break;
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}
+
+/** A body as a web BodyInit: strings and ArrayBuffer-backed bytes as they are, anything else copied. */
+function bodyInit(body: string | Uint8Array | null): BodyInit | null {
+  if (body === null || typeof body === 'string') return body;
+  return body.buffer instanceof ArrayBuffer ? new Uint8Array(body.buffer, body.byteOffset, body.length) : body.slice();
+}
+
+/** The web Response for a core answer. */
+export function toWebResponse(answer: CoreResponse): Response {
+  return new Response(bodyInit(answer.body), { status: answer.status, headers: answer.headers });
+}
+
+/** Splits a request URL into its path and raw query, as node:http would give them. */
+function splitUrl(url: string): { path: string; query: string | undefined } {
+  const scheme = url.indexOf('://');
+  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return { path: '/', query: undefined };
+  const mark = url.indexOf('?', start);
+  return mark < 0 ? { path: url.slice(start), query: undefined } : { path: url.slice(start, mark), query: url.slice(mark + 1) };
+}
+
+/**
+ * Creates the fetch handler.
+ *
+ * @param app The core app.
+ * @param options Trusted proxies.
+ * @returns A handler that never rejects for a request the core can answer.
+ */
+export function createFetchHandler(app: App, options: FetchHandlerOptions = {}): FetchHandler {
+  const trusted = options.trustedProxies ?? null;
+  return async (request, clientIp) => {
+    const { path, query } = splitUrl(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const answer = await app.handle({
+      method: request.method,
+      path,
+      query,
+      headers,
+      body: request.body ? await readBodyUpTo(request.body, app.bodyLimit + 1) : undefined,
+      clientIp: resolveClientIp(clientIp, trusted ? headers['x-forwarded-for'] : undefined, trusted),
+    });
+    return toWebResponse(answer);
+  };
+}

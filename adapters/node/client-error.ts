@@ -1,0 +1,57 @@
+/**
+ * Answers what node:http cannot parse (bad HTTP, slow clients, oversized headers) with the API's JSON
+ * error and rate-limit headers, instead of node's bare status line.
+ *
+ * @module
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { App } from '../../core/app.ts';
+import { resolveClientIp } from '../../core/client-ip.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { CoreResponse } from '../../core/http.ts';
+
+/** The API error for one of node's client errors; null when nothing should be answered. */
+export function apiErrorFor(code: string | undefined): ApiError | null {
+  switch (code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return null;
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('headers_too_large', 'The request headers are larger than this server accepts.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('request_timeout', 'The request was not received in time.');
+    default:
+      return new ApiError('malformed_request', 'The request is not valid HTTP/1.1.');
+  }
+}
+
+function serialize(response: CoreResponse): string {
+  const body = typeof response.body === 'string' ? response.body : '';
+  const headers = { ...response.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Creates a listener for the server's `clientError` event.
+ *
+ * The client address is the socket's peer: headers could not be read, so X-Forwarded-For is not used
+ * even behind a trusted proxy.
+ *
+ * @param app The core app.
+ */
+export function createClientErrorListener(app: App): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (error, socket) => {
+    const apiError = apiErrorFor(error.code);
+    const peer = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? '';
+    if (!apiError || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    app.reject(resolveClientIp(peer, undefined, null), apiError).then(
+      (response) => (socket.writable ? socket.end(serialize(response)) : socket.destroy()),
+      () => socket.destroy(),
+    );
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The Stripe Checkout gateway: hosted checkout sessions created and read over Stripe's HTTP API with
+ * fetch (no SDK), and Stripe's signed webhook events read as notifications.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { ApiError } from '../../core/errors.ts';
+import { headerValue } from '../../core/http.ts';
+import type { CheckoutSku, Clock, Logger, PaymentGateway } from '../../core/ports.ts';
+import { toApiError } from './api-error.ts';
+import { checkStripeSetup, type SetupReport } from './check-setup.ts';
+import { createStripeClient, type StripeClientOptions } from './client.ts';
+import { readStripeEvent } from './notification.ts';
+import { CheckoutSessionSchema, statusOfSession } from './session.ts';
+import { verifyStripeSignature, type SignatureVerdict } from './signature.ts';
+import { createStatusCache } from './status-cache.ts';
+
+export { STRIPE_API_BASE } from './client.ts';
+export type { SetupReport } from './check-setup.ts';
+export { createLiveOffer, type LiveOffer, type LiveOfferOptions } from './live-offer.ts';
+
+export interface StripeGatewayOptions extends StripeClientOptions {
+  /** The webhook endpoint's signing secret (`whsec_...`); without it, notifications are refused. */
+  webhookSecret: string | null;
+  /** The one-time Price id of each SKU. */
+  prices: Readonly<Record<CheckoutSku, string>>;
+  /** Where Stripe sends the buyer after paying; must carry `{CHECKOUT_SESSION_ID}`. */
+  successUrl: string;
+  /** Where Stripe sends the buyer who gives up. */
+  cancelUrl: string;
+  logger: Logger;
+  clock?: Clock;
+  /** How long a status answer is reused, in ms; 3,000 by default. */
+  statusCacheMs?: number;
+}
+
+/** The Stripe gateway, plus its startup check. */
+export interface StripeGateway extends PaymentGateway {
+  /**
+   * Reads each SKU's Price once: a refused key or a missing price is a problem, an unreachable
+   * provider a warning.
+   *
+   * @param offer The amount each SKU is offered at, to compare with the price.
+   */
+  checkSetup(offer: { readonly [K in CheckoutSku]?: string | undefined }): Promise<SetupReport>;
+}
+
+const CREATED = v.looseObject({ id: v.string(), url: v.string(), expires_at: v.number() });
+
+const REFUSALS: Record<Exclude<SignatureVerdict, 'ok'>, string> = {
+  missing: 'The Stripe-Signature header is missing.',
+  malformed: 'The Stripe-Signature header has no timestamp or no v1 signature.',
+  mismatch: 'No v1 signature in the Stripe-Signature header matches the body.',
+  stale: 'The signed timestamp is more than 300 seconds away from the server time.',
+};
+
+/**
+ * Creates the gateway.
+ *
+ * @param options The keys, the prices and the return addresses.
+ */
+export function createStripeGateway(options: StripeGatewayOptions): StripeGateway {
+  const { logger, prices } = options;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const client = createStripeClient(options);
+  const cache = createStatusCache(clock, options.statusCacheMs ?? 3000);
+  const webhookSecret = options.webhookSecret;
+
+  const gateway: StripeGateway = {
+    name: 'stripe',
+
+    async createCheckout({ sku, channel }) {
+      // One random reference per checkout: it names the order in Stripe's dashboard and, as the
+      // Idempotency-Key, keeps a retried call from opening a second session.
+      const reference = crypto.randomUUID();
+      let answer: unknown;
+      try {
+        answer = await client.call({
+          method: 'POST',
+          path: '/v1/checkout/sessions',
+          idempotencyKey: reference,
+          form: {
+            mode: 'payment',
+            line_items: [{ price: prices[sku], quantity: 1 }],
+            success_url: options.successUrl,
+            cancel_url: options.cancelUrl,
+            client_reference_id: reference,
+            metadata: { sku, channel },
+          },
+        });
+      } catch (error) {
+        throw toApiError(error, 'create a checkout session', logger);
+      }
+      const created = v.safeParse(CREATED, answer);
+      if (!created.success) throw toApiError(new Error('the created session has no id, url or expires_at'), 'create a checkout session', logger);
+      return { sessionId: created.output.id, url: created.output.url, expiresAt: created.output.expires_at * 1000 };
+    },
+
+    checkStatus(session) {
+      return cache.get(session.id, async () => {
+        let answer: unknown;
+        try {
+          answer = await client.call({
+            method: 'GET',
+            path: `/v1/checkout/sessions/${encodeURIComponent(session.id)}?expand[]=payment_intent`,
+          });
+        } catch (error) {
+          throw toApiError(error, 'read a checkout session', logger);
+        }
+        const parsed = v.safeParse(CheckoutSessionSchema, answer);
+        if (!parsed.success) throw toApiError(new Error('the answer is not a checkout session'), 'read a checkout session', logger);
+        return statusOfSession(parsed.output);
+      });
+    },
+
+    async readNotification(headers, rawBody) {
+      if (webhookSecret === null) {
+        throw new ApiError('notifications_unavailable', 'This server accepts no Stripe notifications: no webhook secret is configured.');
+      }
+      const verdict = await verifyStripeSignature(headerValue(headers, 'stripe-signature'), rawBody, webhookSecret, clock.now() / 1000);
+      if (verdict !== 'ok') {
+        logger.warn('stripe: notification refused', { reason: verdict });
+        throw new ApiError('invalid_signature', REFUSALS[verdict]);
+      }
+      const notification = readStripeEvent(rawBody);
+      if (notification.session) cache.forget(notification.session.id);
+      return notification;
+    },
+
+    checkSetup(offer) {
+      return checkStripeSetup(client, prices, offer);
+    },
+  };
+  return gateway;
+}

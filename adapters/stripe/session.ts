@@ -1,0 +1,47 @@
+/**
+ * Stripe's Checkout Session as this server reads it, and what its fields mean for the checkout state.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { GatewayStatus } from '../../core/ports.ts';
+
+/** The PaymentIntent, when the session is fetched with `expand[]=payment_intent`. */
+const PaymentIntentSchema = v.looseObject({ id: v.string(), status: v.string() });
+
+/** The fields of a Checkout Session this server relies on (stable across Stripe API versions). */
+export const CheckoutSessionSchema = v.looseObject({
+  id: v.string(),
+  object: v.literal('checkout.session'),
+  status: v.nullable(v.picklist(['open', 'complete', 'expired'])),
+  payment_status: v.picklist(['paid', 'unpaid', 'no_payment_required']),
+  url: v.nullish(v.string()),
+  expires_at: v.number(),
+  payment_intent: v.nullish(v.union([v.string(), PaymentIntentSchema])),
+});
+export type StripeCheckoutSession = v.InferOutput<typeof CheckoutSessionSchema>;
+
+/** PaymentIntent states after which a completed but unpaid session will not be paid. */
+const FAILED_INTENT = new Set(['requires_payment_method', 'canceled']);
+
+/**
+ * The checkout state a session stands for: open is pending; complete and paid (or free) is paid;
+ * complete and unpaid is a delayed payment method still processing, or failed once its PaymentIntent
+ * asks for another payment method or is canceled; expired is expired.
+ *
+ * @param session The session as Stripe answers it.
+ * @returns The state to report to the core.
+ */
+export function statusOfSession(session: StripeCheckoutSession): GatewayStatus {
+  switch (session.status) {
+    case 'expired':
+      return 'expired';
+    case 'complete': {
+      if (session.payment_status !== 'unpaid') return 'paid';
+      const intent = session.payment_intent;
+      return typeof intent === 'object' && intent !== null && FAILED_INTENT.has(intent.status) ? 'failed' : 'processing';
+    }
+    default:
+      return 'pending';
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The Cloudflare Workers binding: a module Worker whose `fetch` builds the app once per isolate and takes
+ * the client address from `CF-Connecting-IP`, which Cloudflare's edge always sets and overwrites.
+ *
+ * @example
+ * ```ts
+ * export default createWorker(async (env: Env) => createApp({ ... }));
+ * ```
+ * @module
+ */
+import type { App } from '../../core/app.ts';
+import { clientKey } from '../../core/client-ip.ts';
+import { internalError } from '../../core/errors.ts';
+import type { Clock, RateLimitStore } from '../../core/ports.ts';
+import { createRateLimiter, PUBLIC_API_POLICY, rateLimitedResponse, type RateLimiter } from '../../core/rate-limit.ts';
+import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
+import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
+
+/** A module Worker: what `export default` hands to the Workers runtime. */
+export interface WorkerModule<Env> {
+  fetch(request: Request, env: Env): Promise<Response>;
+}
+
+/** How a Worker reports and answers a failed setup. */
+export interface WorkerOptions {
+  /** Where a failed setup is reported (console.error by default). */
+  onSetupError?: (error: unknown) => void;
+  /** Where time comes from for the quota of failed-setup answers (tests inject one). */
+  clock?: Clock;
+  /** The counters of that quota; in the isolate's memory by default. */
+  rateLimitStore?: RateLimitStore;
+}
+
+/**
+ * The answer while the app cannot be built: 500 `internal_error` (429 past the quota), counted per client
+ * and carrying the rate-limit headers and `Cache-Control: no-store`, like every answer of the app.
+ */
+async function setupFailure(limiter: RateLimiter, clientIp: string): Promise<Response> {
+  const decision = await limiter.check(clientKey(clientIp));
+  const answer = decision.allowed ? internalError().toResponse() : rateLimitedResponse(PUBLIC_API_POLICY, decision);
+  Object.assign(answer.headers, decision.headers, { 'cache-control': 'no-store' });
+  return toWebResponse(answer);
+}
+
+/**
+ * Creates a module Worker over an app.
+ *
+ * @param setup Builds the app from the Worker's bindings; called on the first request of an isolate, and
+ *   again on the next request when it failed.
+ * @param options Where a failed setup is reported, and the clock and counters of its answers.
+ * @returns The object to `export default`.
+ */
+export function createWorker<Env>(setup: (env: Env) => Promise<App> | App, options: WorkerOptions = {}): WorkerModule<Env> {
+  const report = options.onSetupError ?? ((error: unknown) => console.error('worker setup failed', error));
+  const clock = options.clock ?? { now: () => Date.now() };
+  let failures: RateLimiter | null = null;
+  let ready: Promise<FetchHandler> | null = null;
+  return {
+    async fetch(request, env) {
+      const clientIp = request.headers.get('cf-connecting-ip') ?? '';
+      ready ??= (async () => createFetchHandler(await setup(env)))();
+      let handle: FetchHandler;
+      try {
+        handle = await ready;
+      } catch (error) {
+        ready = null;
+        report(error);
+        failures ??= createRateLimiter(
+          PUBLIC_API_POLICY,
+          options.rateLimitStore ?? createMemoryRateLimitStore(clock),
+          { info: () => undefined, warn: () => undefined, error: (message, fields) => console.error(message, fields) },
+          () => clock.now(),
+        );
+        return setupFailure(failures, clientIp);
+      }
+      return handle(request, clientIp);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The ceiling: a bare node:http server that answers every request with the pricing body serialized once
+ * and the same headers the API sends. Nothing can be faster on this machine with node:http.
+ *
+ * Usage: node --import tsx bench/ceiling.ts <port>
+ */
+import { createServer } from 'node:http';
+import { exampleOffer } from './example.ts';
+
+const body = Buffer.from(JSON.stringify(exampleOffer()));
+const headers = {
+  'content-type': 'application/json',
+  ratelimit: '"public-api";r=119;t=60',
+  'ratelimit-policy': '"public-api";q=120;w=60',
+  'ratelimit-limit': '120',
+  'ratelimit-remaining': '119',
+  'ratelimit-reset': '60',
+  'cache-control': 'no-store',
+  'content-length': String(body.length),
+};
+
+const server = createServer((_request, response) => {
+  response.writeHead(200, headers);
+  response.end(body);
+});
+server.keepAliveTimeout = 5_000;
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`listening ${JSON.stringify(server.address())}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

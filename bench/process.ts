@@ -1,0 +1,68 @@
+/**
+ * Benchmark processes: the API server or the ceiling, pinned to core 0 when taskset is there.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** Pins this process (the load generator) to core 1. */
+export function pinSelf(): void {
+  if (hasTaskset) spawnSync('taskset', ['-cp', '1', String(process.pid)]);
+}
+
+export interface BenchProcess {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Bytes of a process's memory from /proc: the peak (VmHWM) or current (VmRSS) resident set. */
+export function peakRss(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
+/**
+ * Starts a TypeScript entry with tsx on a free port of 127.0.0.1 and waits until it listens.
+ *
+ * @param name For error messages.
+ * @param args The entry file, relative to the repository.
+ * @param env Extra environment.
+ */
+export function startProcess(name: string, args: string[], env: Record<string, string>): Promise<BenchProcess> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const command = [process.execPath, '--import', 'tsx', ...args, String(port)];
+  const child = spawn(hasTaskset ? 'taskset' : command[0]!, hasTaskset ? ['-c', '0', ...command] : command.slice(1), {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (!/listening/.test(output)) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      child.stderr!.resume();
+      resolve({
+        child,
+        pid: child.pid!,
+        url: `http://127.0.0.1:${port}`,
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`)));
+  });
+}

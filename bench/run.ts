@@ -1,0 +1,163 @@
+/**
+ * `npm run bench`: the standalone server against the bare node:http ceiling, scenario by scenario,
+ * alternating A B A B after a warm-up, then a memory soak. Writes a markdown table to bench/results/.
+ *
+ * Environment: BENCH_SECONDS (per round, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (50),
+ * BENCH_STORAGES (comma list, default "memory"), BENCH_SOAK (requests, default 1000000; 0 skips it),
+ * BENCH_ONLY (run only scenarios whose name contains it).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { clientAddress, SCENARIOS, type Scenario } from './scenarios.ts';
+import { peakRss, pinSelf, startProcess, type BenchProcess } from './process.ts';
+
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+const storages = (process.env['BENCH_STORAGES'] ?? 'memory').split(',');
+const soakRequests = Number(process.env['BENCH_SOAK'] ?? 1_000_000);
+const only = process.env['BENCH_ONLY'];
+
+/** Targets of issue 6, as ratios to the ceiling. */
+const TARGETS: Record<string, number> = {
+  'GET pricing': 0.85,
+  'unknown path (404)': 0.85,
+  'rate-limited client (429)': 0.85,
+  'POST feedback': 0.5,
+};
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+}
+
+let nextClient = 0;
+
+async function load(url: string, scenario: Scenario, duration: number): Promise<Measure> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: [
+      {
+        method: scenario.method,
+        path: scenario.path,
+        ...(scenario.body ? { body: scenario.body, headers: { 'content-type': 'application/json' } } : {}),
+        setupRequest: (request) => {
+          const client = scenario.clients === 'many' ? clientAddress(nextClient++) : '192.0.2.1';
+          request.headers = { ...request.headers, 'x-forwarded-for': client };
+          return request;
+        },
+      },
+    ],
+  });
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (stat as { count: number }).count;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function compare(server: BenchProcess, ceiling: BenchProcess, scenario: Scenario) {
+  await load(server.url, scenario, 2);
+  await load(ceiling.url, scenario, 2);
+  const ours: Measure[] = [];
+  const bare: Measure[] = [];
+  let peak = 0;
+  // The peak of each scenario, sampled while it runs (VmHWM would keep the peak of earlier ones).
+  for (let round = 0; round < rounds; round++) {
+    const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.pid))), 250);
+    ours.push(await load(server.url, scenario, seconds));
+    clearInterval(sampler);
+    bare.push(await load(ceiling.url, scenario, seconds));
+  }
+  const statuses: Record<string, number> = {};
+  for (const m of ours) for (const [code, n] of Object.entries(m.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const rps = median(ours.map((m) => m.rps));
+  const ceilingRps = median(bare.map((m) => m.rps));
+  return {
+    rps,
+    ceilingRps,
+    ratio: rps / ceilingRps,
+    p50: median(ours.map((m) => m.p50)),
+    p99: median(ours.map((m) => m.p99)),
+    peakMb: peak / 1024 / 1024,
+    statuses,
+  };
+}
+
+async function soak(server: BenchProcess): Promise<string> {
+  const scenario = SCENARIOS[0]!;
+  const run = (amount: number) =>
+    autocannon({
+      url: server.url,
+      connections,
+      amount,
+      requests: [
+        {
+          method: 'GET',
+          path: scenario.path,
+          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-forwarded-for': clientAddress(nextClient++) } }),
+        },
+      ],
+    });
+  await run(soakRequests / 5);
+  const middle = peakRss(server.pid, 'VmRSS');
+  await run(soakRequests - soakRequests / 5);
+  const end = peakRss(server.pid, 'VmRSS');
+  const change = (end - middle) / middle;
+  return `Memory soak (${soakRequests.toLocaleString('en')} GET pricing from 100,000 addresses): RSS after ${(soakRequests / 5).toLocaleString('en')} ${(middle / 2 ** 20).toFixed(1)} MB, at the end ${(end / 2 ** 20).toFixed(1)} MB (${(change * 100).toFixed(1)}%; target within 10%: ${Math.abs(change) <= 0.1 ? 'met' : 'MISSED'}).`;
+}
+
+pinSelf();
+const root = fileURLToPath(new URL('..', import.meta.url));
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+const rows: string[] = [];
+const notes: string[] = [];
+const ceiling = await startProcess('ceiling', ['bench/ceiling.ts'], {});
+try {
+  for (const storage of storages) {
+    const server = await startProcess('server', ['server/main.ts'], { STORAGE: storage, TRUSTED_PROXIES: '127.0.0.1/32' });
+    try {
+      for (const scenario of SCENARIOS.filter((s) => !only || s.name.includes(only))) {
+        const r = await compare(server, ceiling, scenario);
+        const target = TARGETS[scenario.name];
+        const verdict = target === undefined ? '' : `${target.toFixed(2)} ${r.ratio >= target ? 'met' : 'MISSED'}`;
+        const codes = Object.entries(r.statuses).map(([code, n]) => `${code}: ${n}`).join(', ');
+        rows.push(
+          `| ${scenario.name} | ${storage} | ${Math.round(r.rps)} | ${Math.round(r.ceilingRps)} | ${r.ratio.toFixed(2)} | ${verdict} | ${r.p50} | ${r.p99} | ${r.peakMb.toFixed(0)} | ${codes} |`,
+        );
+        process.stdout.write(`${rows[rows.length - 1]}\n`);
+      }
+      if (soakRequests > 0 && storage === storages[0]) notes.push(await soak(server));
+    } finally {
+      await server.stop();
+    }
+  }
+} finally {
+  await ceiling.stop();
+}
+
+const table = [
+  `# Benchmark ${new Date().toISOString()} (commit ${commit})`,
+  '',
+  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Server pinned to core 0, load generator to core 1.`,
+  `autocannon, ${connections} connections, ${rounds} alternating rounds of ${seconds} s after a 2 s warm-up; medians.`,
+  'Clients: X-Forwarded-For from 100,000 addresses (TRUSTED_PROXIES=127.0.0.1/32), except the 429 scenario.',
+  '',
+  '| scenario | storage | req/s | ceiling req/s | ratio | target | p50 ms | p99 ms | peak RSS MB | statuses |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  ...notes,
+  '',
+].join('\n');
+mkdirSync(new URL('results/', import.meta.url), { recursive: true });
+const file = new URL(`results/${new Date().toISOString().slice(0, 10)}-${commit}.md`, import.meta.url);
+writeFileSync(file, table);
+process.stdout.write(`\n${table}\nwritten to ${fileURLToPath(file)}\n`);

@@ -1,0 +1,36 @@
+/**
+ * What the benchmark sends: one entry per scenario of issue 6.
+ */
+
+/** Where client addresses come from: ~100,000 distinct ones, or one client that is over its quota. */
+export type Clients = 'many' | 'one-over-quota';
+
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  clients: Clients;
+}
+
+export const SCENARIOS: Scenario[] = [
+  { name: 'GET pricing', method: 'GET', path: '/api/v1/pricing', clients: 'many' },
+  { name: 'GET version', method: 'GET', path: '/api/v1/version', clients: 'many' },
+  { name: 'GET roadmap', method: 'GET', path: '/api/v1/roadmap', clients: 'many' },
+  { name: 'POST roadmap toggle', method: 'POST', path: '/api/v1/roadmap', body: '{"featureId":1}', clients: 'many' },
+  {
+    name: 'POST feedback',
+    method: 'POST',
+    path: '/api/v1/feedback',
+    body: '{"description":"Please add Quattro Pro input","type":"feature_request","rating":4}',
+    clients: 'many',
+  },
+  { name: 'unknown path (404)', method: 'GET', path: '/api/v1/nope', clients: 'many' },
+  { name: 'rate-limited client (429)', method: 'GET', path: '/api/v1/pricing', clients: 'one-over-quota' },
+];
+
+/** The n-th of ~100,000 distinct client addresses (10.x.y.z). */
+export function clientAddress(n: number): string {
+  const i = n % 100_000;
+  return `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+}

@@ -1,0 +1,127 @@
+/**
+ * One OpenAPI operation from one route of the route table: parameters, request body and every response
+ * with its headers and, for errors, the codes it may carry.
+ *
+ * @module
+ */
+import { COMMON_ERRORS, V1_PREFIX, type ApiRoute } from '../api.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS } from './headers.ts';
+
+type Json = Record<string, unknown>;
+
+/** Where a named schema lives in the document. */
+export const SCHEMA_REF = '#/components/schemas/';
+
+/** How one operation is documented. */
+export interface OperationOptions {
+  /** Whether this is the unversioned /api alias of the route. */
+  alias: boolean;
+  /** Whether the aliases are deprecated (then their responses carry the notices). */
+  aliasesDeprecated: boolean;
+  /** The text of the deprecation notice of an alias, when deprecated. */
+  deprecationNote: string;
+  /** Turns the valibot schema of a query or header parameter into a JSON Schema. */
+  parameterSchema: (schema: NonNullable<ApiRoute['query']>[number]['schema']) => Json;
+}
+
+/** Every error status an operation may answer with, and the codes of each, by status. */
+function errorsByStatus(route: ApiRoute): [number, ErrorCode[]][] {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...route.errors, ...COMMON_ERRORS]) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return [...byStatus].sort(([a], [b]) => a - b);
+}
+
+function headerRefs(names: readonly string[]): Json {
+  return Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+function errorResponse(codes: readonly ErrorCode[], headers: readonly string[]): Json {
+  const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CATALOGUE[code].when}`);
+  return {
+    description: `An error with one of these codes:\n\n${lines.join('\n')}`,
+    headers: headerRefs(headers),
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [{ $ref: `${SCHEMA_REF}ApiError` }, { type: 'object', properties: { code: { enum: codes } } }],
+        },
+      },
+    },
+  };
+}
+
+function successResponse(route: ApiRoute, headers: readonly string[]): Json {
+  const success = route.success;
+  if ('headers' in success) {
+    return { description: success.description, headers: headerRefs([...headers, ...success.headers]) };
+  }
+  const [mediaType, schema] =
+    'schemaName' in success
+      ? ['application/json', { $ref: SCHEMA_REF + success.schemaName }]
+      : [success.mediaType, success.mediaType === 'text/plain' ? { type: 'string' } : { type: 'object' }];
+  return { description: success.description, headers: headerRefs(headers), content: { [mediaType]: { schema } } };
+}
+
+/**
+ * The responses of a route. The 500 answer is documented as `default` on an operation whose success is
+ * not 2xx (the download redirect): "any other status is an unexpected fault" is what it means there, and
+ * it is how OpenAPI tools recognise an operation without a 2xx answer.
+ */
+function responses(route: ApiRoute, common: readonly string[]): Json {
+  const result: Json = { [String(route.success.status)]: successResponse(route, common) };
+  const no2xx = route.success.status >= 300;
+  for (const [status, codes] of errorsByStatus(route)) {
+    const key = status === 500 && no2xx ? 'default' : String(status);
+    result[key] = errorResponse(codes, status === 429 ? [...common, 'Retry-After'] : common);
+  }
+  return result;
+}
+
+/**
+ * Documents one route at one path.
+ *
+ * @param route The route.
+ * @param options Whether it is the alias, and how schemas are converted.
+ * @returns The OpenAPI Operation Object.
+ */
+export function buildOperation(route: ApiRoute, options: OperationOptions): Json {
+  const { alias } = options;
+  const deprecated = alias && options.aliasesDeprecated;
+  const successor = V1_PREFIX + route.path;
+  const op: Json = {
+    operationId: alias ? `${route.operationId}Unversioned` : route.operationId,
+    tags: [alias ? 'Compatibility aliases' : route.tag],
+    summary: alias ? `${route.summary} (unversioned alias)` : route.summary,
+    description: alias
+      ? `Compatibility alias of ${successor}, with the same behaviour. Prefer the /api/v1 path.` +
+        (deprecated ? ` ${options.deprecationNote}` : '')
+      : route.description,
+    security: [],
+  };
+  if (deprecated) op['deprecated'] = true;
+  const parameters = [
+    ...(route.query ?? []).map((param) => ({ param, in: 'query' })),
+    ...(route.headers ?? []).map((param) => ({ param, in: 'header' })),
+  ];
+  if (parameters.length > 0) {
+    op['parameters'] = parameters.map(({ param, in: place }) => ({
+      name: param.name,
+      in: place,
+      required: param.required,
+      schema: options.parameterSchema(param.schema),
+    }));
+  }
+  if (route.body) {
+    op['requestBody'] = {
+      required: route.body.required,
+      content: { 'application/json': { schema: { $ref: SCHEMA_REF + route.body.schemaName } } },
+    };
+  }
+  const common = deprecated ? [...EVERY_RESPONSE_HEADERS, ...DEPRECATION_HEADERS] : EVERY_RESPONSE_HEADERS;
+  op['responses'] = responses(route, common);
+  return op;
+}

@@ -1,0 +1,47 @@
+/**
+ * POST /api/v1/webhooks/gateway: notifications from the payment provider (operator-facing). The
+ * gateway verifies the raw body; the core then moves the session and issues its keys once.
+ *
+ * @module
+ */
+import type { AppContext, Operation } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { json } from '../http.ts';
+import { licensesFor } from './checkout.ts';
+
+const encoder = new TextEncoder();
+
+/** Applies one verified notification; replays and races with status polls change nothing more. */
+export function gatewayWebhook(context: AppContext): Operation {
+  return async (request) => {
+    const { gateway, storage, logger } = context;
+    if (!gateway.readNotification) {
+      throw new ApiError(
+        'notifications_unavailable',
+        `The payment gateway of this server (${gateway.name}) sends no notifications, so this path accepts none.`,
+      );
+    }
+    const body = request.body;
+    const raw = body === undefined ? new Uint8Array() : typeof body === 'string' ? encoder.encode(body) : body;
+    if (raw.length > context.bodyLimit) {
+      throw new ApiError('payload_too_large', `The request body is larger than the limit of ${context.bodyLimit} bytes.`);
+    }
+    const notification = await gateway.readNotification(request.headers, raw);
+    const target = notification.session;
+    if (!target) return json(200, { received: true });
+    const session = await storage.advanceCheckout(target.id, target.status);
+    if (!session) {
+      // A session this server did not create (another integration on the same account): nothing to do.
+      logger.info('gateway notification for an unknown session ignored', { event: notification.eventId, type: notification.type });
+      return json(200, { received: true });
+    }
+    if (session.state === 'paid') await licensesFor(context, session);
+    logger.info('gateway notification applied', {
+      event: notification.eventId,
+      type: notification.type,
+      session: session.id,
+      state: session.state,
+    });
+    return json(200, { received: true });
+  };
+}

@@ -1,0 +1,6 @@
+// Cloudflare Workers: the default export of the Worker (bundle it with wrangler). The app is built on
+// the first request of each isolate; memory storage lives as long as the isolate.
+import { createWorker } from 'converter-site-api/workers';
+import { createSiteApp } from './site.ts';
+
+export default createWorker((env: { PUBLIC_BASE_URL?: string }) => createSiteApp(env.PUBLIC_BASE_URL));

@@ -1,0 +1,88 @@
+/**
+ * The standalone program, whatever the runtime: handle SIGTERM/SIGINT, load the configuration, start
+ * the server, then say what is served, the 'listening' line last. Each runtime's entry point passes its
+ * own way to start (node:http, Deno.serve, Bun.serve).
+ *
+ * @module
+ */
+import type { Logger } from '../core/ports.ts';
+import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
+import { consoleLogger } from './logger.ts';
+import { describeStorage } from './open-storage.ts';
+import type { Standalone } from './standalone.ts';
+
+/** Starts the standalone server for a configuration on one runtime. */
+export type Start = (config: ServerConfig, logger: Logger) => Promise<Standalone>;
+
+function onSignals(logger: Logger, running: () => Standalone | undefined): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info('stopping: finishing requests in flight', { signal });
+      (running()?.stop() ?? Promise.resolve()).then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error('stop failed', { error: String(error) });
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+function announce(runtime: string, config: ServerConfig, running: Standalone, logger: Logger): void {
+  if (config.isExample) {
+    logger.warn('serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json');
+  }
+  const { payment } = config;
+  if (payment.gateway === 'simulator') {
+    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)');
+  } else {
+    logger.info('payments go to Stripe Checkout', { mode: payment.testMode ? 'test' : 'live', apiBase: payment.apiBase ?? 'https://api.stripe.com' });
+  }
+  logger.info('license keys are signed with Ed25519; give the desktop app this public key', {
+    publicKey: running.licensePublicKey,
+    source: running.licenseKeySource,
+  });
+  const memory = config.storage.kind === 'memory';
+  if (memory) logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
+  if (memory && running.licenseKeySource === 'storage') {
+    logger.warn('the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart');
+  }
+  logger.info('listening', {
+    url: running.url,
+    runtime,
+    publicBaseUrl: running.publicBaseUrl,
+    config: config.file,
+    ...describeStorage(config.storage),
+    trustedProxies: config.trustedProxies?.source ?? [],
+  });
+}
+
+/**
+ * Runs the program; exits with 78 on a configuration error and 1 when it cannot start otherwise.
+ *
+ * @param runtime The runtime's name, for the 'listening' line.
+ * @param start The runtime's way to start the server.
+ */
+export async function runProgram(runtime: string, start: Start): Promise<void> {
+  const logger = consoleLogger;
+  let running: Standalone | undefined;
+  // Signals are handled before anything is announced: a stop that comes early is still graceful.
+  onSignals(logger, () => running);
+  try {
+    const config = loadConfig(process.env, process.cwd());
+    running = await start(config, logger);
+    announce(runtime, config, running, logger);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      logger.error(`configuration error: ${error.message}`);
+      process.exit(78);
+    }
+    // A database that cannot be reached at start, a port in use: say so plainly and let the supervisor retry.
+    logger.error('could not start', { error: error instanceof Error ? error.message : String(error) });
+    process.exit(1);
+  }
+}

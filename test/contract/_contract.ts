@@ -1,0 +1,75 @@
+/**
+ * The HTTP contract suite over one target: every spec module registers its tests with `it`, and the
+ * suite runs them against the target's server, named "<target> › <spec>: <test>". Every response is
+ * validated against the target's own /openapi.json before the test sees it.
+ */
+import { suite } from 'uvu';
+import { createResponseValidator, DOCUMENT_CLIENT } from '../_openapi.ts';
+import type { RunningTarget, Target } from '../_targets.ts';
+import { checkoutSpec } from './specs/checkout.ts';
+import { discoverySpec } from './specs/discovery.ts';
+import { downloadSpec } from './specs/download.ts';
+import { errorsSpec } from './specs/errors.ts';
+import { feedbackSpec } from './specs/feedback.ts';
+import { pricingSpec } from './specs/pricing.ts';
+import { rateLimitSpec } from './specs/rate-limit.ts';
+import { roadmapSpec } from './specs/roadmap.ts';
+import { versionSpec } from './specs/version.ts';
+
+/** Registers one test; `smoke` tests also run on smoke-only targets (the Worker). */
+export type It = (name: string, run: (server: RunningTarget) => Promise<void>, options?: { smoke?: boolean }) => void;
+
+/** A spec module: the tests of one part of the contract. */
+export type Spec = (it: It) => void;
+
+/** Every spec, by name. */
+export const SPECS: Record<string, Spec> = {
+  pricing: pricingSpec,
+  download: downloadSpec,
+  version: versionSpec,
+  feedback: feedbackSpec,
+  roadmap: roadmapSpec,
+  checkout: checkoutSpec,
+  discovery: discoverySpec,
+  errors: errorsSpec,
+  'rate limit': rateLimitSpec,
+};
+
+/**
+ * Runs the contract against one target: starts it once, runs the specs, stops it (a server that does not
+ * stop cleanly on SIGTERM fails the last test).
+ *
+ * @param target The target.
+ */
+export function runContract(target: Target): void {
+  const label = target.scope === 'smoke' ? `${target.name} (smoke subset: tests marked smoke)` : target.name;
+  const contract = suite<{ server: RunningTarget | null }>(label, { server: null });
+  contract.before(async (context) => {
+    const server = await target.start();
+    context.server = server;
+    const document = await server.request({ path: '/openapi.json', from: DOCUMENT_CLIENT });
+    if (document.status !== 200) throw new Error(`${target.name}: GET /openapi.json answered ${document.status}`);
+    const validator = createResponseValidator(document.json());
+    context.server = {
+      ...server,
+      async request(init) {
+        const result = await server.request(init);
+        validator.validate(init.method ?? 'GET', init.path, result);
+        return result;
+      },
+    };
+  });
+  contract.after(async (context) => {
+    await context.server?.stop();
+  });
+  for (const [specName, spec] of Object.entries(SPECS)) {
+    spec((name, run, options = {}) => {
+      if (target.scope === 'smoke' && !options.smoke) return;
+      contract(`${target.name} › ${specName}: ${name}`, async (context) => {
+        if (!context.server) throw new Error(`${target.name} is not running`);
+        await run(context.server);
+      });
+    });
+  }
+  contract.run();
+}

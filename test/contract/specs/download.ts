@@ -1,0 +1,39 @@
+/** GET /api/v1/download: the installer redirect. */
+import * as assert from 'uvu/assert';
+import type { Spec } from '../_contract.ts';
+import { expectError } from './_expect.ts';
+
+const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+const MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15';
+
+export const downloadSpec: Spec = (it) => {
+  it('a Windows client is sent to the MSI with 302, no-store and Vary', async (server) => {
+    const response = await server.request({
+      path: '/api/v1/download?source=pricing-page',
+      headers: { 'user-agent': WINDOWS },
+      from: server.newClient(),
+    });
+    assert.is(response.status, 302);
+    assert.is(response.headers['location'], server.served.download.msiUrl);
+    assert.is(response.headers['cache-control'], 'no-store');
+    assert.ok(response.headers['vary']?.startsWith('User-Agent, Sec-CH-UA-Platform'), response.headers['vary']);
+    assert.is(response.text, '');
+  }, { smoke: true });
+
+  it('a macOS client is sent to the warning page', async (server) => {
+    const response = await server.request({ path: '/api/v1/download', headers: { 'user-agent': MAC }, from: server.newClient() });
+    assert.is(response.status, 302);
+    assert.is(response.headers['location'], server.served.download.nonWindowsUrl);
+  });
+
+  it('force=1 skips the warning page', async (server) => {
+    const response = await server.request({ path: '/api/v1/download?force=1', headers: { 'user-agent': MAC }, from: server.newClient() });
+    assert.is(response.status, 302);
+    assert.is(response.headers['location'], server.served.download.msiUrl);
+  });
+
+  it('force=2 is 400 invalid_parameter', async (server) => {
+    const response = await server.request({ path: '/api/download?force=2', from: server.newClient() });
+    expectError(response, 400, 'invalid_parameter', 'Query parameter "force" must be "1" when given.');
+  });
+};

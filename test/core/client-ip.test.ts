@@ -1,0 +1,53 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { canonicalIp, clientKey, parseCidrList, resolveClientIp } from '../../core/client-ip.ts';
+
+const ip = suite('client ip');
+
+ip('addresses get one canonical spelling; IPv4-mapped IPv6 is unwrapped', () => {
+  assert.equal(
+    ['192.0.2.1', '::ffff:192.0.2.1', '::FFFF:C000:0201', '2001:DB8:0:0:0:0:0:1', '2001:db8::1', '[::1]', 'fe80::1%eth0', '::'].map(canonicalIp),
+    ['192.0.2.1', '192.0.2.1', '192.0.2.1', '2001:db8::1', '2001:db8::1', '::1', 'fe80::1', '::'],
+  );
+});
+
+ip('things that are not addresses are refused', () => {
+  for (const text of ['', '1.2.3', '1.2.3.256', '01.2.3.4', '1.2.3.4.5', '2001:db8::1::2', ':::', '1:2:3:4:5:6:7:8:9', 'g::1', 'localhost']) {
+    assert.is(canonicalIp(text), null, text);
+  }
+});
+
+ip('the client key: IPv4 as is, IPv6 by /64', () => {
+  assert.is(clientKey('203.0.113.7'), '203.0.113.7');
+  assert.is(clientKey('::ffff:203.0.113.7'), '203.0.113.7');
+  assert.is(clientKey('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
+  assert.is(clientKey('2001:db8::1'), '2001:db8::/64');
+});
+
+ip('CIDR lists match IPv4, IPv6 and mapped addresses, and name a bad entry', () => {
+  const set = parseCidrList(' 127.0.0.1/32, 10.0.0.0/8,::1, 2001:db8::/32 ');
+  assert.equal(set.source, ['127.0.0.1/32', '10.0.0.0/8', '::1', '2001:db8::/32']);
+  assert.equal(
+    ['127.0.0.1', '::ffff:127.0.0.1', '127.0.0.2', '10.255.0.1', '11.0.0.1', '::1', '::2', '2001:db8:ffff::1', '2001:db9::1'].map((a) => set.has(a)),
+    [true, true, false, true, false, true, false, true, false],
+  );
+  const mapped = parseCidrList('::ffff:192.0.2.0/120, ::/0');
+  assert.equal(['192.0.2.77', '198.51.100.1', '2001:db8::1'].map((a) => mapped.has(a)), [true, true, true]);
+  const mappedOnly = parseCidrList('::ffff:192.0.2.0/120');
+  assert.equal(['192.0.2.77', '::ffff:192.0.2.78', '192.0.3.1'].map((a) => mappedOnly.has(a)), [true, true, false]);
+  assert.throws(() => parseCidrList('10.0.0.0/33'), /"10.0.0.0\/33" is not an IP address or CIDR range/);
+  assert.throws(() => parseCidrList('10.0.0.0/8, proxy.internal'), /"proxy.internal" is not an IP address/);
+});
+
+ip('X-Forwarded-For is read only from a trusted peer, right to left, skipping trusted hops', () => {
+  const trusted = parseCidrList('10.0.0.0/8');
+  assert.is(resolveClientIp('203.0.113.1', '198.51.100.1', trusted), '203.0.113.1');
+  assert.is(resolveClientIp('10.0.0.1', '198.51.100.1', null), '10.0.0.1');
+  assert.is(resolveClientIp('10.0.0.1', 'spoofed, 198.51.100.1, 10.0.0.2', trusted), '198.51.100.1');
+  assert.is(resolveClientIp('::ffff:10.0.0.1', '198.51.100.1', trusted), '198.51.100.1');
+  assert.is(resolveClientIp('10.0.0.1', '10.0.0.3, 10.0.0.2', trusted), '10.0.0.3');
+  assert.is(resolveClientIp('10.0.0.1', 'garbage, 10.0.0.2', trusted), '10.0.0.2');
+  assert.is(resolveClientIp('10.0.0.1', undefined, trusted), '10.0.0.1');
+});
+
+ip.run();

@@ -1,0 +1,129 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
+
+const routing = suite('routing');
+
+routing('an unknown path is 404 not_found naming the path and pointing to /openapi.json', async () => {
+  const { app } = await createTestApp();
+  const response = await app.handle(coreRequest({ path: '/api/v1/convert' }));
+  assert.is(response.status, 404);
+  assert.is(response.headers['content-type'], 'application/json');
+  assert.is(response.headers['ratelimit-remaining'], '119');
+  assert.equal(bodyJson(response), {
+    code: 'not_found',
+    message: 'No API endpoint exists at "/api/v1/convert".',
+    resolution: 'See /openapi.json for the published endpoints.',
+  });
+});
+
+for (const [method, path, allow] of [
+  ['GET', '/api/v1/feedback', 'POST, OPTIONS'],
+  ['DELETE', '/api/v1/roadmap', 'GET, HEAD, POST, OPTIONS'],
+  ['PUT', '/api/pricing', 'GET, HEAD, OPTIONS'],
+  ['POST', '/openapi.json', 'GET, HEAD, OPTIONS'],
+  ['GET', '/api/v1/checkout/create', 'POST, OPTIONS'],
+] as const) {
+  routing(`${method} ${path} is 405 method_not_allowed with Allow: ${allow}`, async () => {
+    const { app } = await createTestApp();
+    const response = await app.handle(coreRequest({ method, path }));
+    assert.is(response.status, 405);
+    assert.is(response.headers['allow'], allow);
+    assert.equal(bodyJson(response), {
+      code: 'method_not_allowed',
+      message: `${method} is not allowed on ${path}; use ${allow}.`,
+      resolution: 'Use one of the methods in the Allow header.',
+    });
+  });
+}
+
+routing('HEAD answers like GET without a body', async () => {
+  const { app } = await createTestApp();
+  const response = await app.handle(coreRequest({ method: 'HEAD', path: '/api/v1/pricing' }));
+  assert.is(response.status, 200);
+  assert.is(response.body, null);
+  assert.is(response.headers['content-type'], 'application/json');
+  assert.is(response.headers['ratelimit-limit'], '120');
+});
+
+routing('a trailing slash reaches the same operation', async () => {
+  const { app } = await createTestApp();
+  const response = await app.handle(coreRequest({ path: '/api/v1/version/' }));
+  assert.is(response.status, 200);
+});
+
+routing('every response says Cache-Control: no-store, since each holds per-client rate-limit state', async () => {
+  const { app } = await createTestApp();
+  for (const path of ['/api/v1/pricing', '/nope', '/openapi.json']) {
+    assert.is((await app.handle(coreRequest({ path }))).headers['cache-control'], 'no-store');
+  }
+});
+
+routing('a plain OPTIONS on a known path is 204 with Allow; on an unknown path 404', async () => {
+  const { app } = await createTestApp();
+  const known = await app.handle(coreRequest({ method: 'OPTIONS', path: '/api/v1/roadmap' }));
+  assert.is(known.status, 204);
+  assert.is(known.body, null);
+  assert.is(known.headers['allow'], 'GET, HEAD, POST, OPTIONS');
+  assert.is(known.headers['access-control-allow-origin'], undefined);
+  const unknown = await app.handle(coreRequest({ method: 'OPTIONS', path: '/api/v1/nope' }));
+  assert.is(unknown.status, 404);
+});
+
+routing('CORS: a preflight from an allowed origin is answered; another origin gets no CORS headers', async () => {
+  const { app } = await createTestApp({ corsOrigins: ['https://www.example.com'] });
+  const preflight = (origin: string) =>
+    app.handle(
+      coreRequest({
+        method: 'OPTIONS',
+        path: '/api/v1/feedback',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      }),
+    );
+  const allowed = await preflight('https://www.example.com');
+  assert.is(allowed.status, 204);
+  assert.is(allowed.headers['access-control-allow-origin'], 'https://www.example.com');
+  assert.is(allowed.headers['access-control-allow-methods'], 'POST, OPTIONS');
+  assert.is(allowed.headers['access-control-allow-headers'], 'Content-Type');
+  assert.is(allowed.headers['access-control-max-age'], '600');
+  assert.is(allowed.headers['vary'], 'Origin');
+  const denied = await preflight('https://evil.example');
+  assert.is(denied.status, 204);
+  assert.is(denied.headers['access-control-allow-origin'], undefined);
+});
+
+routing('CORS: an actual response to an allowed origin exposes the rate-limit and deprecation headers', async () => {
+  const { app } = await createTestApp({ corsOrigins: ['https://www.example.com'] });
+  const response = await app.handle(coreRequest({ path: '/api/v1/pricing', headers: { origin: 'https://www.example.com' } }));
+  assert.is(response.headers['access-control-allow-origin'], 'https://www.example.com');
+  assert.is(
+    response.headers['access-control-expose-headers'],
+    'RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset, Link',
+  );
+  assert.is(response.headers['vary'], 'Origin');
+  const limitedOrigin = await app.handle(coreRequest({ path: '/api/v1/pricing', headers: { origin: 'https://evil.example' } }));
+  assert.is(limitedOrigin.headers['access-control-allow-origin'], undefined);
+});
+
+routing('aliases carry no deprecation notice by default', async () => {
+  const { app } = await createTestApp();
+  const response = await app.handle(coreRequest({ path: '/api/pricing' }));
+  assert.is(response.headers['deprecation'], undefined);
+  assert.is(response.headers['sunset'], undefined);
+  assert.is(response.headers['link'], undefined);
+});
+
+routing('deprecated aliases carry Deprecation, Sunset and a successor Link; /api/v1 does not', async () => {
+  const { app } = await createTestApp({
+    aliasDeprecation: { deprecatedAt: Date.UTC(2027, 0, 1), sunsetAt: Date.UTC(2027, 6, 1) },
+  });
+  const alias = await app.handle(coreRequest({ path: '/api/checkout/status', query: '' }));
+  assert.is(alias.status, 400);
+  assert.is(alias.headers['deprecation'], '@1798761600');
+  assert.is(alias.headers['sunset'], 'Thu, 01 Jul 2027 00:00:00 GMT');
+  assert.is(alias.headers['link'], '</api/v1/checkout/status>; rel="successor-version"');
+  const v1 = await app.handle(coreRequest({ path: '/api/v1/checkout/status' }));
+  assert.is(v1.headers['deprecation'], undefined);
+});
+
+routing.run();

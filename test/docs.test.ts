@@ -1,0 +1,177 @@
+/**
+ * The docs against the code: each test fails when README.md or docs/*.md drifts from what the code does.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { API_ROUTES, V1_PREFIX } from '../core/api.ts';
+import { ERROR_CATALOGUE } from '../core/errors.ts';
+import { PUBLIC_API_POLICY } from '../core/rate-limit.ts';
+import { RoadmapContentSchema, SiteContentSchema } from '../core/schemas/content.ts';
+import { StripeFileSchema } from '../server/payment-config.ts';
+import { HTTP_LIMITS } from '../server/start.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+const docFiles = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+/** The cells of the markdown table row whose first cell is exactly `first`, or undefined. */
+function tableRow(markdown: string, first: string): string[] | undefined {
+  for (const line of markdown.split('\n')) {
+    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim());
+    if (cells[0] === first) return cells;
+  }
+  return undefined;
+}
+
+/** The text of the `##` section with this heading, up to the next `##`. */
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `no section "## ${heading}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');
+}
+
+test('docs/errors.md lists every code of ERROR_CATALOGUE with its status, and no other code', () => {
+  const errors = read('docs/errors.md');
+  for (const [code, { status }] of Object.entries(ERROR_CATALOGUE)) {
+    const row = tableRow(errors, `\`${code}\``);
+    assert.ok(row, `docs/errors.md has no table row for ${code}`);
+    assert.is(row[1], String(status), `status of ${code} in docs/errors.md`);
+  }
+  const documented = [...errors.matchAll(/^\| `([a-z_]+)` \| \d{3} \|/gm)].map((m) => m[1]);
+  assert.equal(documented.sort(), Object.keys(ERROR_CATALOGUE).sort());
+});
+
+test('docs/errors.md gives each endpoint exactly the error codes of its route', () => {
+  const errors = read('docs/errors.md');
+  for (const route of API_ROUTES) {
+    const row = tableRow(errors, `\`${route.method} ${V1_PREFIX}${route.path}\``);
+    assert.ok(row, `docs/errors.md has no row for ${route.method} ${route.path}`);
+    const listed = [...row[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    assert.equal(listed.sort(), [...route.errors].sort(), `codes of ${route.method} ${route.path}`);
+  }
+});
+
+test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts and storage-config.ts read', () => {
+  // server/config.ts reads the process settings, server/payment-config.ts the gateway's, server/storage-config.ts the storage's.
+  const source = read('server/config.ts') + read('server/payment-config.ts') + read('server/storage-config.ts');
+  const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+))/g)].map((m) => m[1] ?? m[2]));
+  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY'];
+  for (const name of expected) {
+    assert.ok(names.has(name), `server/config.ts, payment-config.ts or storage-config.ts no longer reads ${name} the way this test finds it`);
+  }
+  const config = read('docs/configuration.md');
+  for (const name of names) assert.ok(tableRow(config, `\`${name}\``), `docs/configuration.md has no row for ${name}`);
+});
+
+test('docs/configuration.md documents every runtime script and every Worker variable', () => {
+  const config = read('docs/configuration.md');
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  const starts = Object.keys(scripts).filter((name) => name === 'start' || name.startsWith('start:'));
+  assert.equal(starts.sort(), ['start', 'start:bun', 'start:deno']);
+  for (const name of starts) {
+    const command = name === 'start' ? '`npm start`' : `\`npm run ${name}\``;
+    assert.ok(section(config, 'Runtimes').includes(command), `the Runtimes section does not name ${command}`);
+  }
+  const env = /export interface SiteWorkerEnv \{([\s\S]*?)\n\}/.exec(read('server/worker-app.ts'))?.[1];
+  assert.ok(env, 'SiteWorkerEnv not found in server/worker-app.ts');
+  const variables = [...env.matchAll(/^ {2}([A-Z_]+)\??:/gm)].map((m) => m[1]!);
+  assert.ok(variables.includes('PRODUCT_VERSION'), 'SiteWorkerEnv no longer lists PRODUCT_VERSION the way this test finds it');
+  for (const name of variables) {
+    assert.ok(tableRow(section(config, 'Cloudflare Workers'), `\`${name}\``), `the Cloudflare Workers section has no row for ${name}`);
+  }
+});
+
+test('docs/configuration.md documents every config file field', () => {
+  const source = read('server/config.ts');
+  const block = /const FileSchema = v\.strictObject\(\{([\s\S]*?)\n\}\);/.exec(source)?.[1];
+  assert.ok(block, 'FileSchema not found in server/config.ts');
+  const own = [...block.matchAll(/^ {2}(\$?\w+):/gm)].map((m) => m[1]!);
+  assert.ok(block.includes('...SiteContentSchema.entries'), 'FileSchema no longer spreads SiteContentSchema');
+  const config = read('docs/configuration.md');
+  for (const field of [...own, ...Object.keys(SiteContentSchema.entries)]) {
+    assert.ok(tableRow(config, `\`${field}\``), `docs/configuration.md has no row for the field ${field}`);
+  }
+  const nested = [
+    ...Object.keys(SiteContentSchema.entries.offer.entries),
+    ...Object.keys(SiteContentSchema.entries.download.entries),
+    ...Object.keys(RoadmapContentSchema.entries),
+    ...Object.keys(StripeFileSchema.entries),
+    ...Object.keys(StripeFileSchema.entries.prices.entries),
+  ];
+  for (const field of nested) assert.ok(config.includes(`\`${field}\``), `docs/configuration.md does not name ${field}`);
+});
+
+test('docs/configuration.md gives the node:http limits of server/start.ts', () => {
+  const config = read('docs/configuration.md');
+  for (const [name, value] of Object.entries(HTTP_LIMITS)) {
+    const row = tableRow(config, `\`${name}\``);
+    assert.ok(row, `docs/configuration.md has no row for ${name}`);
+    assert.ok(row[1]!.startsWith(`\`${value}\``), `${name} is ${value} in server/start.ts, not ${row[1]}`);
+  }
+});
+
+test('docs/rate-limiting.md states the policy the code applies', () => {
+  const doc = read('docs/rate-limiting.md');
+  const { name, limit, windowSeconds } = PUBLIC_API_POLICY;
+  assert.ok(doc.includes(`${limit} requests per client per ${windowSeconds} seconds`));
+  assert.ok(doc.includes(`"${name}";q=${limit};w=${windowSeconds}`));
+  assert.ok(doc.includes('draft-ietf-httpapi-ratelimit-headers-08'));
+  assert.ok(read('core/rate-limit.ts').includes('draft-ietf-httpapi-ratelimit-headers-08'));
+});
+
+test('README.md gives the two set-up commands exactly, and package.json defines them', () => {
+  const readme = read('README.md');
+  assert.ok(readme.includes('```sh\nnpm install && npm start\n```'), 'README lacks `npm install && npm start`');
+  assert.ok(readme.includes('```sh\nnpm test\n```'), 'README lacks `npm test`');
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  assert.ok(scripts['start'] && scripts['test']);
+});
+
+test('every relative link in README.md and docs/ points to an existing file and heading', () => {
+  for (const file of docFiles) {
+    const text = read(file);
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const [path, hash] = target!.split('#');
+      const resolved = path ? resolve(root, dirname(file), path) : join(root, file);
+      assert.ok(existsSync(resolved), `${file} links to missing ${target}`);
+      if (!hash || !resolved.endsWith('.md')) continue;
+      const headings = [...readFileSync(resolved, 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) => anchor(m[1]!));
+      assert.ok(headings.includes(hash), `${file} links to missing heading ${target}`);
+    }
+  }
+});
+
+test('the embedding example in README.md runs and answers 200', () => {
+  const code = /```ts\n([\s\S]*?)```/.exec(read('README.md'))?.[1];
+  assert.ok(code, 'README.md has no ts example');
+  const listen = /^createServer\(createNodeListener\(app\)\)\.listen\(\d+\);$/m;
+  assert.ok(listen.test(code), 'the example no longer serves the app with node:http');
+  const runnable = code.replace(listen, '').replace(/from '([^']+)'/g, (_, spec: string) => {
+    if (spec.startsWith('node:')) return `from '${spec}'`;
+    const url = spec.startsWith('./') ? pathToFileURL(join(root, spec)).href : import.meta.resolve(spec);
+    return `from '${url}'`;
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'readme-example-'));
+  try {
+    writeFileSync(join(dir, 'example.mts'), runnable);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'example.mts')], { cwd: root, encoding: 'utf8' });
+    assert.is(run.status, 0, run.stderr);
+    assert.is(run.stdout.trim(), `200 "public-api";r=${PUBLIC_API_POLICY.limit - 1};t=${PUBLIC_API_POLICY.windowSeconds}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();

@@ -1,0 +1,187 @@
+/**
+ * GET /openapi.json: the served document is valid OpenAPI 3.1 (official schema), lints clean with Redocly's
+ * recommended rules, and documents every route, schema, error code and response header.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../core/api.ts';
+import { ERROR_CATALOGUE } from '../core/errors.ts';
+import { componentId, componentsAjv, fetchOpenApi } from './_openapi.ts';
+import { startTestServer } from './_setup.ts';
+
+/** The parts of the document these tests read. */
+interface ResponseObject {
+  headers: Record<string, unknown>;
+  content?: Record<string, { schema?: { allOf?: [unknown, { properties?: { code?: { enum?: string[] } } }] } }>;
+}
+interface OperationObject {
+  deprecated?: boolean;
+  description: string;
+  responses: Record<string, ResponseObject>;
+}
+interface Document {
+  openapi: string;
+  info: { version: string; description: string };
+  servers: unknown;
+  paths: Record<string, Record<string, OperationObject>>;
+  components: {
+    schemas: Record<string, object> & { ApiError: { properties: { code: { enum: string[]; description: string } } } };
+    headers: Record<string, { required?: boolean }>;
+  };
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DEPRECATION = { deprecatedAt: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2027, 0, 1) };
+const RATE_LIMIT = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** The document served by a fresh server with these options, fetched over its socket. */
+async function served(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<Document> {
+  const server = await startTestServer(overrides);
+  try {
+    const response = await server.request({ path: '/openapi.json' });
+    assert.is(response.status, 200);
+    assert.is(response.headers['content-type'], 'application/json');
+    assert.equal(await fetchOpenApi(server), response.json());
+    return response.json() as Document;
+  } finally {
+    await server.close();
+  }
+}
+
+/** Runs `redocly lint` from node_modules on the document, offline, and returns its JSON report. */
+function redoclyLint(document: Document): Promise<{ totals: unknown; problems: unknown[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(document));
+  const cli = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  const args = [cli, 'lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      rmSync(dir, { recursive: true, force: true });
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error(`redocly lint printed no report (${String(error)}): ${stderr}`));
+      }
+    });
+  });
+}
+
+/** Every operation of the document with its path and method. */
+function operations(document: Document): { path: string; method: string; op: OperationObject }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
+}
+
+for (const [name, overrides] of [
+  ['default', {}],
+  ['aliases deprecated', { aliasDeprecation: DEPRECATION }],
+] as const) {
+  test(`${name}: the served document validates against the official OpenAPI 3.1 schema`, async () => {
+    const validator = new Validator();
+    const result = await validator.validate({ ...(await served(overrides)) });
+    assert.equal(result.errors, undefined);
+    assert.ok(result.valid);
+    assert.is(validator.version, '3.1');
+  });
+
+  test(`${name}: redocly lint with the recommended rules reports no errors and no warnings`, async () => {
+    const report = await redoclyLint(await served(overrides));
+    assert.equal(report.problems, []);
+    assert.equal(report.totals, { errors: 0, warnings: 0, ignored: 0 });
+  });
+}
+
+test('every named schema is valid JSON Schema 2020-12 (the official OpenAPI schema does not check them)', async () => {
+  const document = await served();
+  const ajv = componentsAjv(document.components.schemas);
+  for (const name of Object.keys(document.components.schemas)) assert.ok(ajv.getSchema(componentId(name)), name);
+});
+
+test('the document is OpenAPI 3.1, interface version 1.0.0, and lists exactly the routes of core/api.ts', async () => {
+  const document = await served();
+  assert.ok(document.openapi.startsWith('3.1.'));
+  assert.is(document.info.version, '1.0.0');
+  const expected = [
+    ...API_ROUTES.map((route) => `${route.method} ${V1_PREFIX}${route.path}`),
+    ...API_ROUTES.map((route) => `${route.method} ${ALIAS_PREFIX}${route.path}`),
+    'GET /llms.txt',
+    'GET /openapi.json',
+  ].sort();
+  assert.equal(operations(document).map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort(), expected);
+});
+
+test('every error code of the catalogue is documented with its status', async () => {
+  const document = await served();
+  const codes = Object.keys(ERROR_CATALOGUE);
+  const errorCode = document.components.schemas.ApiError.properties.code;
+  assert.equal(errorCode.enum, codes);
+  for (const code of codes) {
+    const status = ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE].status;
+    assert.ok(errorCode.description.includes(`- \`${code}\` (${status}): `), code);
+  }
+  const perOperation = new Set<string>();
+  for (const { op } of operations(document)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      for (const code of response.content?.['application/json']?.schema?.allOf?.[1].properties?.code?.enum ?? []) {
+        const documented = ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE].status;
+        assert.is(status === 'default' ? 500 : Number(status), documented, `${code} under ${status}`);
+        perOperation.add(code);
+      }
+    }
+  }
+  // The answers that belong to no operation are described in info.description and in ApiError.code.
+  const unattached = codes.filter((code) => !perOperation.has(code));
+  assert.equal(unattached, ['malformed_request', 'not_found', 'method_not_allowed', 'request_timeout', 'headers_too_large']);
+  for (const code of unattached) assert.match(document.info.description, `\`${code}\``);
+  assert.match(document.info.description, '**404 `not_found`** for any path not listed');
+  assert.match(document.info.description, '**405 `method_not_allowed`** for a listed path');
+});
+
+test('every response documents the five rate-limit headers, and every 429 Retry-After', async () => {
+  const document = await served();
+  for (const { path, method, op } of operations(document)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      const headers = Object.keys(response.headers);
+      for (const header of RATE_LIMIT) assert.ok(headers.includes(header), `${method} ${path} ${status} ${header}`);
+      assert.is(headers.includes('Retry-After'), status === '429', `${method} ${path} ${status}`);
+    }
+  }
+  for (const header of RATE_LIMIT) assert.is(document.components.headers[header]?.required, true);
+});
+
+test('deprecated aliases are marked deprecated and document Deprecation, Sunset and Link', async () => {
+  const document = await served({ aliasDeprecation: DEPRECATION });
+  for (const { path, method, op } of operations(document)) {
+    const alias = path.startsWith(`${ALIAS_PREFIX}/`) && !path.startsWith(`${V1_PREFIX}/`);
+    assert.is(op.deprecated === true, alias, `${method} ${path}`);
+    for (const response of Object.values(op.responses)) {
+      for (const header of ['Deprecation', 'Sunset', 'Link']) {
+        assert.is(header in response.headers, alias, `${method} ${path} ${header}`);
+      }
+    }
+  }
+  assert.match(document.paths['/api/pricing']?.['get']?.description ?? '', 'stops answering after 2027-01-01');
+});
+
+test('without a deprecation no operation is deprecated and the notices are not documented', async () => {
+  const document = await served();
+  assert.ok(operations(document).every(({ op }) => op.deprecated === undefined));
+  assert.not.ok('Deprecation' in document.components.headers);
+});
+
+test('the server is the configured public address, or "/" for a loopback development address', async () => {
+  assert.equal((await served()).servers, [{ url: '/', description: 'The host that serves this document' }]);
+  const configured = await served({ publicBaseUrl: 'https://api.sheet-converter.test' });
+  assert.equal(configured.servers, [{ url: 'https://api.sheet-converter.test', description: 'This deployment' }]);
+});
+
+test.run();

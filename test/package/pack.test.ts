@@ -1,0 +1,83 @@
+/**
+ * The published artifact works: `npm pack` (which builds with tsup), publint on the tarball, an offline
+ * install into a fresh project, a request served through it, and its .d.ts files type-checked there.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ROOT } from '../_spawn.ts';
+
+const FIXTURE = join(ROOT, 'test/package/fixture');
+const BIN = join(ROOT, 'node_modules/.bin');
+const dir = mkdtempSync(join(tmpdir(), 'pack-test-'));
+const project = join(dir, 'project');
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+}
+
+/** The bare specifiers a built module reaches through its relative imports. */
+function externalImports(file: string, seen = new Set<string>()): Set<string> {
+  const found = new Set<string>();
+  if (seen.has(file)) return found;
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)) {
+    const specifier = match[1]!;
+    if (specifier.startsWith('.')) {
+      for (const name of externalImports(resolve(dirname(file), specifier), seen)) found.add(name);
+    } else {
+      found.add(specifier);
+    }
+  }
+  return found;
+}
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('npm pack builds a tarball of dist/, README and LICENSE that publint finds clean', () => {
+  const name = run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').pop()!;
+  const files = run('tar', ['-tzf', join(dir, name)], dir).trim().split('\n');
+  assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
+    'package/LICENSE',
+    'package/README.md',
+    'package/package.json',
+  ]);
+  assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
+  const output = run(join(BIN, 'publint'), ['run', join(dir, name), '--level', 'suggestion'], ROOT);
+  assert.match(output, /All good!/);
+  run('mkdir', ['-p', project], dir);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { 'converter-site-api': `file:../${name}` } }),
+  );
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project);
+});
+
+test('the installed package serves requests through its fetch and node:http bindings', () => {
+  copyFileSync(join(FIXTURE, 'consumer.mjs'), join(project, 'consumer.mjs'));
+  const config = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as Record<string, unknown>;
+  const content = { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] };
+  const result = JSON.parse(run(process.execPath, ['consumer.mjs', JSON.stringify(content)], project)) as Record<string, unknown>;
+  assert.equal(result, {
+    fetch: { status: 200, body: { version: '2.4.1', downloadUrl: (config['download'] as { msiUrl: string }).msiUrl } },
+    node: { status: 200, remaining: '119', body: config['offer'] },
+  });
+});
+
+test('importing "." loads only the core dependencies (no database driver)', () => {
+  const entry = join(project, 'node_modules/converter-site-api/dist/index.js');
+  assert.equal([...externalImports(entry)].sort(), ['@valibot/to-json-schema', 'itty-router', 'valibot']);
+});
+
+test('the .d.ts files type-check in the consumer under moduleResolution nodenext', () => {
+  copyFileSync(join(FIXTURE, 'consumer.ts'), join(project, 'consumer.ts'));
+  const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
+  const typeRoots = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node', '--lib', 'es2022,dom'];
+  run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts'], project);
+});
+
+test.run();

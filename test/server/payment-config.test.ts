@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { ConfigError, EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts';
+
+const STRIPE = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_51Abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+
+/** A config file: the example with `change` applied to its JSON. */
+function configFile(change: (config: Record<string, unknown>) => void): string {
+  const config = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
+  change(config);
+  const dir = mkdtempSync(join(tmpdir(), 'payment-config-'));
+  writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  return join(dir, 'config.json');
+}
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env, process.cwd());
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+test('the simulator is the default gateway', () => {
+  assert.equal(loadConfig({}, process.cwd()).payment, { gateway: 'simulator' });
+});
+
+test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest from the file', () => {
+  assert.equal(loadConfig({ ...STRIPE, STRIPE_API_BASE: 'http://127.0.0.1:9' }, process.cwd()).payment, {
+    gateway: 'stripe',
+    secretKey: 'sk_test_51Abc',
+    webhookSecret: 'whsec_abc',
+    apiBase: 'http://127.0.0.1:9',
+    prices: { standard: 'price_ExampleStandard', plus_addon: 'price_ExamplePlusAddon', plus_bundle: 'price_ExamplePlusBundle' },
+    successUrl: 'https://www.example.com/thanks?session_id={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'https://www.example.com/pricing',
+    testMode: true,
+    livePrices: null,
+  });
+  const live = loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'rk_live_51Abc', STRIPE_WEBHOOK_SECRET: '' }, process.cwd()).payment;
+  assert.equal(live.gateway === 'stripe' && [live.testMode, live.webhookSecret, live.apiBase], [false, null, undefined]);
+});
+
+test('every bad payment setting is a ConfigError naming it', () => {
+  assert.is(configError({ PAYMENT_GATEWAY: 'paypal' }), 'PAYMENT_GATEWAY="paypal" is not available; use simulator (the default) or stripe');
+  assert.is(
+    configError({ PAYMENT_GATEWAY: 'stripe' }),
+    'PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY (sk_live_..., sk_test_... or a restricted rk_... key)',
+  );
+  assert.match(configError({ ...STRIPE, STRIPE_SECRET_KEY: 'pk_test_51Abc' }), /^STRIPE_SECRET_KEY must be a secret key/);
+  assert.is(
+    configError({ ...STRIPE, STRIPE_WEBHOOK_SECRET: 'sk_test_51Abc' }),
+    'STRIPE_WEBHOOK_SECRET must be the endpoint signing secret (whsec_...), not an API key',
+  );
+  assert.is(configError({ ...STRIPE, STRIPE_API_BASE: 'localhost:12111' }), 'STRIPE_API_BASE must be an http(s) URL such as https://api.stripe.com');
+});
+
+test('the file\'s "stripe" section is required with stripe and checked field by field', () => {
+  const without = configFile((config) => delete config['stripe']);
+  assert.is(
+    configError({ ...STRIPE, CONFIG_FILE: without }),
+    `${without}: PAYMENT_GATEWAY=stripe needs the "stripe" section (prices, successUrl, cancelUrl)`,
+  );
+  assert.equal(loadConfig({ CONFIG_FILE: without }, process.cwd()).payment, { gateway: 'simulator' });
+  const noPlaceholder = configFile((config) => {
+    (config['stripe'] as Record<string, unknown>)['successUrl'] = 'https://www.example.com/thanks';
+  });
+  assert.is(
+    configError({ CONFIG_FILE: noPlaceholder }),
+    `${noPlaceholder}: field "stripe.successUrl" must carry {CHECKOUT_SESSION_ID}, which Stripe replaces by the session id`,
+  );
+  const badPrice = configFile((config) => {
+    (config['stripe'] as { prices: Record<string, string> }).prices['plus_addon'] = 'prod_123';
+  });
+  assert.is(
+    configError({ CONFIG_FILE: badPrice }),
+    `${badPrice}: field "stripe.prices.plus_addon" must be a Stripe Price id such as price_1PqR...`,
+  );
+});
+
+test('stripe.livePrices is off by default; on, it reads the Prices every livePricesRefreshMinutes (5 by default)', () => {
+  const on = configFile((config) => ((config['stripe'] as Record<string, unknown>)['livePrices'] = true));
+  const payment = loadConfig({ ...STRIPE, CONFIG_FILE: on }, process.cwd()).payment;
+  assert.equal(payment.gateway === 'stripe' && payment.livePrices, { refreshMs: 5 * 60_000 });
+  const hourly = configFile((config) => Object.assign(config['stripe'] as object, { livePrices: true, livePricesRefreshMinutes: 60 }));
+  const hourlyPayment = loadConfig({ ...STRIPE, CONFIG_FILE: hourly }, process.cwd()).payment;
+  assert.equal(hourlyPayment.gateway === 'stripe' && hourlyPayment.livePrices, { refreshMs: 60 * 60_000 });
+  const tooOften = configFile((config) => Object.assign(config['stripe'] as object, { livePrices: true, livePricesRefreshMinutes: 0 }));
+  assert.is(configError({ CONFIG_FILE: tooOften }), `${tooOften}: field "stripe.livePricesRefreshMinutes" Invalid value: Expected >=1 but received 0`);
+  const notBoolean = configFile((config) => ((config['stripe'] as Record<string, unknown>)['livePrices'] = 'yes'));
+  assert.match(configError({ CONFIG_FILE: notBoolean }), `${notBoolean}: field "stripe.livePrices" `);
+});
+
+test.run();

@@ -1,0 +1,58 @@
+/**
+ * The standalone Worker's wiring (server/worker-app.ts), in-process: which config file settings and
+ * Worker variables it honours, and what a missing PRODUCT_VERSION does. The same Worker runs under
+ * workerd in the contract suite.
+ */
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { EXAMPLE_CONFIG } from '../../server/config.ts';
+import { createSiteWorker } from '../../server/worker-app.ts';
+
+const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
+const get = (path: string) => new Request(`https://api.sheets.test${path}`, { headers: { 'cf-connecting-ip': '203.0.113.20' } });
+
+test('the config file\'s alias deprecation, docs address and public address are honoured', async () => {
+  const worker = createSiteWorker({
+    ...example,
+    publicBaseUrl: 'https://api.sheets.test',
+    docsUrl: 'https://git.sheets.test/docs',
+    aliasDeprecation: { deprecatedAt: '2027-01-01T00:00:00Z', sunsetAt: '2027-07-01T00:00:00Z' },
+  });
+  const env = { PRODUCT_VERSION: '2.4.1' };
+  const alias = await worker.fetch(get('/api/version'), env);
+  assert.is(alias.status, 200);
+  assert.is(alias.headers.get('deprecation'), '@1798761600');
+  assert.is(alias.headers.get('sunset'), 'Thu, 01 Jul 2027 00:00:00 GMT');
+  assert.is(alias.headers.get('link'), '</api/v1/version>; rel="successor-version"');
+  const llms = await (await worker.fetch(get('/llms.txt'), env)).text();
+  assert.match(llms, '(https://git.sheets.test/docs/errors.md)');
+  assert.match(llms, '(https://api.sheets.test/api/v1/pricing)');
+});
+
+test('PUBLIC_BASE_URL wins over the config file\'s address', async () => {
+  const worker = createSiteWorker({ ...example, publicBaseUrl: 'https://old.sheets.test' });
+  const created = await worker.fetch(new Request('https://api.sheets.test/api/v1/checkout/create', { method: 'POST' }), {
+    PRODUCT_VERSION: '2.4.1',
+    PUBLIC_BASE_URL: 'https://api.sheets.test',
+  });
+  const { sessionId, url } = (await created.json()) as { sessionId: string; url: string };
+  assert.is(url, `https://api.sheets.test/checkout/simulator/${sessionId}`);
+});
+
+test('without PRODUCT_VERSION every request is a 500 internal_error with the rate-limit headers', async () => {
+  const errors: unknown[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args);
+  try {
+    const response = await createSiteWorker(example).fetch(get('/api/v1/pricing'), {});
+    assert.is(response.status, 500);
+    assert.is(response.headers.get('ratelimit-remaining'), '119');
+    assert.is(((await response.json()) as { code: string }).code, 'internal_error');
+    assert.is(errors.length, 1, 'the failed setup is logged');
+  } finally {
+    console.error = original;
+  }
+});
+
+test.run();
