@@ -5,18 +5,31 @@
  *
  * @module
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.ts';
 
 const LOCK_FILE = 'converter-site-api.pid';
 
-function isRunning(pid: number): boolean {
+/** Lock files this process holds now. */
+const held = new Set<string>();
+
+/**
+ * Whether the process that wrote a lock still runs. Only a definite "no such process" counts as no: a
+ * check that cannot be made (Deno without --allow-run cannot signal) falls back to /proc on Linux and
+ * otherwise assumes the owner runs, so two processes never share a directory.
+ */
+function ownerRuns(pid: number, file: string): boolean {
+  // Our own pid in a lock we do not hold: a container restarted with the same pid after a crash.
+  if (pid === process.pid) return held.has(file);
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH') return false;
+    if (code === 'EPERM' || !existsSync('/proc/self')) return true;
+    return existsSync(`/proc/${pid}`);
   }
 }
 
@@ -32,20 +45,19 @@ export function lockDataDir(dir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-      let released = false;
+      held.add(file);
       return () => {
-        if (released) return;
-        released = true;
+        if (!held.delete(file)) return;
         unlinkSync(file);
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+    if (Number.isInteger(owner) && owner > 0 && ownerRuns(owner, file)) {
       throw new ConfigError(
         `DATA_DIR ${dir} is in use by process ${owner}; PGlite allows one process per data directory ` +
-          '(stop it first, or use STORAGE=postgres for several processes)',
+          `(stop it first, or use STORAGE=postgres for several processes; if no process ${owner} runs, delete ${file})`,
       );
     }
     unlinkSync(file);

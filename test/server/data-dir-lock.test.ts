@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -20,7 +20,7 @@ test('a data directory is held by one process; a second open is refused with the
       error instanceof ConfigError &&
       error.message ===
         `DATA_DIR ${dir} is in use by process ${process.pid}; PGlite allows one process per data directory ` +
-          '(stop it first, or use STORAGE=postgres for several processes)',
+          `(stop it first, or use STORAGE=postgres for several processes; if no process ${process.pid} runs, delete ${join(dir, 'converter-site-api.pid')})`,
   );
   release();
   lockDataDir(dir)();
@@ -31,6 +31,14 @@ test('a lock left by a process that no longer runs is taken over', () => {
   const release = lockDataDir(dir);
   assert.is(readFileSync(join(dir, 'converter-site-api.pid'), 'utf8'), `${process.pid}\n`);
   release();
+});
+
+test('a lock with our own pid that we do not hold (a container restarted after a crash) is taken over', () => {
+  writeFileSync(join(dir, 'converter-site-api.pid'), `${process.pid}\n`);
+  const release = lockDataDir(dir);
+  assert.throws(() => lockDataDir(dir), /is in use by process/);
+  release();
+  assert.not.ok(existsSync(join(dir, 'converter-site-api.pid')), 'released');
 });
 
 test('a second server on the DATA_DIR of a running one stops with exit 78 and says why', async () => {
