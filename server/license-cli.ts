@@ -12,7 +12,12 @@ try {
   process.stderr.write(result.stderr);
   process.exitCode = result.code;
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`configuration error: ${error.message}\n`);
-  process.exitCode = 78;
+  if (error instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${error.message}\n`);
+    process.exitCode = 78;
+  } else {
+    // The storage could not be read (a database that does not answer): the cause, without a stack.
+    process.stderr.write(`license: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
 }

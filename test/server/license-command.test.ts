@@ -1,8 +1,16 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../../core/license.ts';
 import { runLicenseCommand } from '../../server/license-command.ts';
+import { openSigningKey } from '../../server/license-key.ts';
+import { openStorage } from '../../server/open-storage.ts';
+import { storageSettings } from '../../server/storage-config.ts';
+import { closeTestDatabases, freshPgliteDir, testPostgres } from '../_databases.ts';
+import { memoryLogger } from '../_setup.ts';
 
 const cwd = process.cwd();
 
@@ -20,6 +28,76 @@ test('public-key without LICENSE_SIGNING_KEY on memory storage explains how to g
   assert.is(result.code, 2);
   assert.match(result.stderr, /^LICENSE_SIGNING_KEY is not set, and STORAGE=memory keeps no generated key between runs\./);
   assert.match(result.stderr, 'npm run license -- generate-key');
+});
+
+/** Opens the storage of `env` as the server does and lets it generate and keep its signing key. */
+async function startOnce(env: NodeJS.ProcessEnv): Promise<string> {
+  const storage = await openStorage(storageSettings(env, cwd), { logger: memoryLogger(), background: false });
+  try {
+    return (await openSigningKey(undefined, storage)).publicKey;
+  } finally {
+    await storage.close();
+  }
+}
+
+test('public-key on PGlite reads the key the server keeps in DATA_DIR, and says when there is none yet', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'license-pglite-'));
+  const env = { DATA_DIR: dataDir };
+  try {
+    assert.equal(await runLicenseCommand(['public-key'], env, cwd), {
+      code: 2,
+      stdout: '',
+      stderr:
+        `LICENSE_SIGNING_KEY is not set, and DATA_DIR ${dataDir} holds no database yet.\n` +
+        'The server generates and keeps one on its first start with this storage; or set LICENSE_SIGNING_KEY (`npm run license -- generate-key`).\n',
+    });
+    assert.not.ok(existsSync(join(dataDir, 'PG_VERSION')), 'the command created no database');
+    rmSync(dataDir, { recursive: true });
+    await freshPgliteDir(dataDir);
+    assert.match((await runLicenseCommand(['public-key'], env, cwd)).stderr, `DATA_DIR ${dataDir} holds no license-signing-key yet.\n`);
+    const publicKey = await startOnce(env);
+    assert.equal(await runLicenseCommand(['public-key'], env, cwd), { code: 0, stdout: `${publicKey}\n`, stderr: '' });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('public-key on PGlite while the server holds DATA_DIR points to the startup log', async () => {
+  const dataDir = await freshPgliteDir();
+  const storage = await openStorage({ kind: 'pglite', dataDir }, { logger: memoryLogger(), background: false });
+  try {
+    const result = await runLicenseCommand(['public-key'], { STORAGE: 'pglite', DATA_DIR: dataDir }, cwd);
+    assert.is(result.code, 2);
+    assert.match(result.stderr, `DATA_DIR ${dataDir} is in use by process ${process.pid}`);
+    assert.match(result.stderr, "The running server printed the public key in its startup log ('license keys are signed with Ed25519')");
+  } finally {
+    await storage.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('public-key and verify on Postgres read the key the server keeps in its schema', async () => {
+  const pg = await testPostgres();
+  const schema = await pg.freshSchema();
+  const env = { DATABASE_URL: pg.url, DATABASE_SCHEMA: schema };
+  try {
+    const none = await runLicenseCommand(['public-key'], env, cwd);
+    assert.is(none.code, 2);
+    assert.match(none.stderr, `LICENSE_SIGNING_KEY is not set, and the database (schema ${schema}) holds no license-signing-key yet.\n`);
+    const publicKey = await startOnce(env);
+    assert.equal(await runLicenseCommand(['public-key'], env, cwd), { code: 0, stdout: `${publicKey}\n`, stderr: '' });
+    const storage = await openStorage(storageSettings(env, cwd), { logger: memoryLogger(), background: false });
+    const license = await (await openSigningKey(undefined, storage)).issuer.issue({ sessionId: 'cs_pg', sku: 'standard', product: 'standard', issuedAt: 1_795_000_000_000 });
+    await storage.close();
+    assert.equal(await runLicenseCommand(['verify', license], env, cwd), {
+      code: 0,
+      stdout: 'VALID {"v":1,"product":"standard","sku":"standard","sid":"cs_pg","iat":1795000000}\n',
+      stderr: '',
+    });
+  } finally {
+    await pg.dropSchema(schema);
+    await closeTestDatabases();
+  }
 });
 
 test('verify accepts a key issued with the signing key and prints its payload; anything else is INVALID', async () => {
