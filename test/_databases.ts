@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
-import { wrapPglite } from '../adapters/pglite/index.ts';
+import { wrapPglite } from '../adapters/pglite/wrap.ts';
 import { serveWire } from './_pglite-wire.ts';
 import type { SqlClient } from '../adapters/sql/client.ts';
 

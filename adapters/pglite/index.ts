@@ -5,9 +5,10 @@
  * @module
  */
 import { PGlite } from '@electric-sql/pglite';
-import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from '../sql/client.ts';
+import type { SqlClient } from '../sql/client.ts';
 import { migrate, type MigrationReport } from '../sql/migrate.ts';
 import { createSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
+import { wrapPglite } from './wrap.ts';
 
 /** Where the data lives. */
 export interface PgliteOptions {
@@ -15,16 +16,6 @@ export interface PgliteOptions {
   dataDir?: string;
   /** The schema of every table; "public" by default. */
   schema?: string;
-}
-
-type Queryable = Pick<PGlite, 'query' | 'exec'>;
-
-function session(db: Queryable): SqlSession {
-  return {
-    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-      (await db.query<Row>(text, [...params])).rows,
-    exec: async (script) => void (await db.exec(script)),
-  };
 }
 
 /**
@@ -35,27 +26,6 @@ function session(db: Queryable): SqlSession {
 export async function createPgliteClient(options: PgliteOptions = {}): Promise<SqlClient> {
   const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   return wrapPglite(db, options.schema ?? 'public', true);
-}
-
-/**
- * A client over an open PGlite, bound to one schema (PGlite's single connection takes its search_path).
- *
- * @param db The database.
- * @param schema The schema of every table.
- * @param owned Whether closing the client closes the database.
- */
-export async function wrapPglite(db: PGlite, schema: string, owned: boolean): Promise<SqlClient> {
-  checkSchemaName(schema);
-  await db.exec(`set search_path to "${schema}"`);
-  return {
-    driver: 'pglite',
-    schema,
-    ...session(db),
-    transaction: (work) => db.transaction((tx) => work(session(tx))),
-    close: async () => {
-      if (owned) await db.close();
-    },
-  };
 }
 
 /**

@@ -11,7 +11,7 @@ test('package.json and deno.json export the same entry points, types first', () 
 
 test('every entry point the issue names is exported', () => {
   const subpaths = Object.keys(readDenoExports(ROOT));
-  for (const subpath of ['.', './node', './fetch', './deno', './bun', './workers', './memory', './stripe']) {
+  for (const subpath of ['.', './node', './fetch', './deno', './bun', './workers', './memory', './postgres', './pglite', './stripe']) {
     assert.ok(subpaths.includes(subpath), subpath);
   }
 });

@@ -25,8 +25,11 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return found;
   seen.add(file);
   const source = readFileSync(file, 'utf8');
-  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)) {
-    const specifier = match[1]!;
+  // Import and export statements (they start a line in esbuild's output) and dynamic imports; not SQL text
+  // such as `from "${schema}".t`.
+  const statements = /^(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|^import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
+  for (const match of source.matchAll(statements)) {
+    const specifier = (match[1] ?? match[2] ?? match[3])!;
     if (specifier.startsWith('.')) {
       for (const name of externalImports(resolve(dirname(file), specifier), seen)) found.add(name);
     } else {
@@ -57,7 +60,7 @@ test('npm pack builds a tarball of dist/, README and LICENSE that publint finds 
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project);
 });
 
-test('the installed package serves requests through its fetch and node:http bindings', () => {
+test('the installed package serves requests through its fetch and node:http bindings, and on PGlite', () => {
   copyFileSync(join(FIXTURE, 'consumer.mjs'), join(project, 'consumer.mjs'));
   const config = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as Record<string, unknown>;
   const content = { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] };
@@ -65,12 +68,16 @@ test('the installed package serves requests through its fetch and node:http bind
   assert.equal(result, {
     fetch: { status: 200, body: { version: '2.4.1', downloadUrl: (config['download'] as { msiUrl: string }).msiUrl } },
     node: { status: 200, remaining: '119', body: config['offer'] },
+    pglite: { status: 200, body: { voted: true, vote_count: 1 } },
   });
 });
 
-test('importing "." loads only the core dependencies (no database driver)', () => {
-  const entry = join(project, 'node_modules/converter-site-api/dist/index.js');
-  assert.equal([...externalImports(entry)].sort(), ['@valibot/to-json-schema', 'itty-router', 'valibot']);
+test('importing "." loads only the core dependencies (no database driver); ./postgres and ./pglite each their own', () => {
+  const imports = (name: string) => [...externalImports(join(project, `node_modules/converter-site-api/dist/${name}.js`))].sort();
+  assert.equal(imports('index'), ['@valibot/to-json-schema', 'itty-router', 'valibot']);
+  assert.equal(imports('memory'), []);
+  assert.equal(imports('postgres'), ['postgres']);
+  assert.equal(imports('pglite'), ['@electric-sql/pglite']);
 });
 
 test('the .d.ts files type-check in the consumer under moduleResolution nodenext', () => {
