@@ -10,18 +10,32 @@ import { RETRY_RESOLUTION } from '../../adapters/stripe/api-error.ts';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
 import type { Storage } from '../../core/ports.ts';
+import { closeTestDatabases } from '../_databases.ts';
 import { withValidation } from '../_openapi.ts';
 import { startTestServer, type HttpResult, type TestServer } from '../_setup.ts';
+import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
 import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from './_fixtures.ts';
 
-/** The storages the flow runs on. */
-const STORAGES: { name: string; open: (f: StripeFixture) => Storage }[] = [
-  { name: 'memory', open: (f) => createMemoryStorage({ clock: f.clock }) },
+/** A fresh storage for one test, and how to throw it away. */
+interface FlowStorage {
+  storage: Storage;
+  close(): Promise<void>;
+}
+
+/**
+ * The storages the flow runs on: memory (on the fixture's clock), PGlite, and Postgres (DATABASE_URL, or
+ * PGlite over the wire protocol when it is unset), each fresh per test as in the storage contract suite.
+ */
+const STORAGES: { name: string; open: (f: StripeFixture) => Promise<FlowStorage> }[] = [
+  { name: 'memory', open: async (f) => ({ storage: createMemoryStorage({ clock: f.clock }), close: async () => {} }) },
+  { name: 'pglite', open: () => pgliteTarget.open() },
+  { name: 'postgres', open: () => postgresTarget.open() },
 ];
 
 interface Context {
   f: StripeFixture;
   server: TestServer;
+  opened: FlowStorage;
   storage: Storage;
 }
 
@@ -32,14 +46,15 @@ for (const { name, open } of STORAGES) {
 
   test.before.each(async (context) => {
     context.f = await stripeFixture();
-    context.storage = open(context.f);
+    context.opened = await open(context.f);
+    context.storage = context.opened.storage;
     // Every answer, the notification endpoint's included, is checked against the served /openapi.json.
     const server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: context.storage });
     context.server = await withValidation(server);
   });
-  test.after.each(async ({ f, server, storage }) => {
+  test.after.each(async ({ f, server, opened }) => {
     await server.close();
-    await storage.close?.();
+    await opened.close();
     await f.close();
   });
 
@@ -245,3 +260,7 @@ for (const { name, open } of STORAGES) {
 
   test.run();
 }
+
+const last = suite('checkout flow: clean-up');
+last('closes the test databases', closeTestDatabases);
+last.run();
