@@ -5,19 +5,23 @@
  *
  * @module
  */
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from './config-error.ts';
 
 const LOCK_FILE = 'converter-site-api.pid';
+/** How often the holder touches its lock file, and how old a touch may be before the lock counts as left. */
+const HEARTBEAT_MS = 10_000;
+const STALE_MS = 3 * HEARTBEAT_MS;
 
 /** Lock files this process holds now. */
 const held = new Set<string>();
 
 /**
- * Whether the process that wrote a lock still runs. Only a definite "no such process" counts as no: a
- * check that cannot be made (Deno without --allow-run cannot signal) falls back to /proc on Linux and
- * otherwise assumes the owner runs, so two processes never share a directory.
+ * Whether the process that wrote a lock still runs. Only a definite "no such process" counts as no. Where
+ * a process cannot be signalled (Deno without --allow-run), the lock counts as left once its holder has
+ * not touched it for STALE_MS, so two processes never share a directory and a crash does not lock it
+ * for good.
  */
 function ownerRuns(pid: number, file: string): boolean {
   // Our own pid in a lock we do not hold: a container restarted with the same pid after a crash.
@@ -28,8 +32,8 @@ function ownerRuns(pid: number, file: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ESRCH') return false;
-    if (code === 'EPERM' || !existsSync('/proc/self')) return true;
-    return existsSync(`/proc/${pid}`);
+    if (code === 'EPERM') return true;
+    return Date.now() - statSync(file).mtimeMs < STALE_MS;
   }
 }
 
@@ -46,7 +50,17 @@ export function lockDataDir(dir: string): () => void {
     try {
       writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
       held.add(file);
+      const heartbeat = setInterval(() => {
+        try {
+          utimesSync(file, new Date(), new Date());
+        } catch {
+          // Removed by hand: there is nothing left to keep fresh.
+        }
+      }, HEARTBEAT_MS);
+      // The heartbeat alone does not keep a Node process alive (Deno's timers have no unref).
+      (heartbeat as { unref?: () => void }).unref?.();
       return () => {
+        clearInterval(heartbeat);
         if (!held.delete(file)) return;
         unlinkSync(file);
       };

@@ -22,7 +22,7 @@ function denoTask(name: string): { status: number | null; output: string } {
 test('deno task test passes', () => {
   const { status, output } = denoTask('test');
   assert.is(status, 0, output);
-  assert.match(output, /ok \| 3 passed \| 0 failed/);
+  assert.match(output, /ok \| 5 passed \| 0 failed/);
 });
 
 test('deno task check passes', () => {
