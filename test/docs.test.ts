@@ -121,6 +121,17 @@ test('docs/configuration.md gives the node:http limits of server/start.ts', () =
   }
 });
 
+test('every npm script is named in README.md or docs/ the way it is run', () => {
+  const docs = docFiles.map(read).join('\n');
+  const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
+  assert.ok(scripts.includes('migrate') && scripts.includes('export'), 'package.json lost the operator commands');
+  // prepack is npm's lifecycle hook of `npm pack`, not a command anyone types.
+  for (const name of scripts.filter((script) => script !== 'prepack')) {
+    const command = name === 'start' || name === 'test' ? `npm ${name}` : `npm run ${name}`;
+    assert.ok(docs.includes(`\`${command}`), `no document names \`${command}\``);
+  }
+});
+
 test('docs/rate-limiting.md states the policy the code applies', () => {
   const doc = read('docs/rate-limiting.md');
   const { name, limit, windowSeconds } = PUBLIC_API_POLICY;
