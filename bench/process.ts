@@ -27,6 +27,14 @@ export function peakRss(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmRSS'): number
   return Number(kb ?? 0) * 1024;
 }
 
+/** CPU seconds a process has used so far (user + system), from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name, in clock ticks.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /**
  * Starts a TypeScript entry with tsx on a free port of 127.0.0.1 and waits until it listens.
  *

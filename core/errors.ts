@@ -152,6 +152,22 @@ export class ApiError extends Error {
   }
 }
 
+/** Recently built error bodies, encoded: a client repeating a 404 or a 429 costs a Map lookup, not a serialization. */
+const bodies = new Map<string, Uint8Array>();
+const BODY_CACHE_SIZE = 1024;
+const encoder = new TextEncoder();
+
+function errorBody(code: ErrorCode, message: string, resolution: string): Uint8Array {
+  const key = `${code}\n${message}\n${resolution}`;
+  let body = bodies.get(key);
+  if (body === undefined) {
+    body = encoder.encode(JSON.stringify({ code, message, resolution }));
+    if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value as string);
+    bodies.set(key, body);
+  }
+  return body;
+}
+
 /**
  * The JSON answer of an error code, built without an Error object: the 404 and 429 paths must cost no
  * more than a served request, and capturing a stack trace would dominate them.
@@ -169,8 +185,8 @@ export function errorResponse(
 ): CoreResponse {
   return {
     status: ERROR_CATALOGUE[code].status,
-    headers: { 'content-type': JSON_TYPE, ...headers },
-    body: JSON.stringify({ code, message, resolution }),
+    headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE },
+    body: errorBody(code, message, resolution),
   };
 }
 

@@ -26,11 +26,12 @@ export function apiErrorFor(code: string | undefined): ApiError | null {
   }
 }
 
-function serialize(response: CoreResponse): string {
-  const body = typeof response.body === 'string' ? response.body : '';
-  const headers = { ...response.headers, 'content-length': String(Buffer.byteLength(body)), connection: 'close' };
+function serialize(response: CoreResponse): Buffer {
+  const body = Buffer.from(response.body ?? '');
+  const headers = { ...response.headers, 'content-length': String(body.length), connection: 'close' };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
+  const head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}\r\n${lines.join('\r\n')}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), body]);
 }
 
 /**

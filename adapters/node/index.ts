@@ -48,9 +48,11 @@ function readBody(request: IncomingMessage, max: number): Promise<{ body: Uint8A
 }
 
 function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
-  const { body, headers } = answer;
+  const { headers } = answer;
+  // Encoded once here: node would otherwise measure the string, then encode it again to send it.
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   if (closeAfter) headers['connection'] = 'close';
-  if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  if (body !== null) headers['content-length'] = String(body.length);
   // A bodiless answer (302) says so; without it node would frame an empty chunked body. HEAD keeps no length.
   else if (!head && answer.status !== 204 && answer.status !== 304) headers['content-length'] = '0';
   response.writeHead(answer.status, headers);
