@@ -35,16 +35,23 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** How each runtime starts a TypeScript entry file (runtimes come from node_modules, as in the tests). */
+export const RUNTIME_COMMANDS: Record<string, (entry: string) => string[]> = {
+  node: (entry) => [process.execPath, '--import', 'tsx', entry],
+  deno: (entry) => [`${root}node_modules/.bin/deno`, 'run', '--allow-net', '--allow-read', '--allow-write', '--allow-env', entry],
+  bun: (entry) => [`${root}node_modules/.bin/bun`, entry],
+};
+
 /**
- * Starts a TypeScript entry with tsx on a free port of 127.0.0.1 and waits until it listens.
+ * Starts a program on a free port of 127.0.0.1 (PORT, and as last argument) and waits until it listens.
  *
  * @param name For error messages.
- * @param args The entry file, relative to the repository.
+ * @param command The command line, e.g. RUNTIME_COMMANDS.node('server/main.ts').
  * @param env Extra environment.
  */
-export function startProcess(name: string, args: string[], env: Record<string, string>): Promise<BenchProcess> {
+export function startProcess(name: string, commandLine: string[], env: Record<string, string>): Promise<BenchProcess> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const command = [process.execPath, '--import', 'tsx', ...args, String(port)];
+  const command = [...commandLine, String(port)];
   const child = spawn(hasTaskset ? 'taskset' : command[0]!, hasTaskset ? ['-c', '0', ...command] : command.slice(1), {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },

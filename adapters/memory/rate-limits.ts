@@ -10,15 +10,15 @@ interface Window {
   resetAt: number;
 }
 
-/** At most this many expired windows are dropped per hit: eviction keeps up while each hit stays cheap. */
-const EVICT_PER_HIT = 64;
+/** How often ended windows are dropped. Between two sweeps an ended window costs its memory, nothing more. */
+const EVICT_EVERY_MS = 1000;
 
 /**
  * Creates an in-process counter store.
  *
  * A window is re-inserted whenever it starts, so the Map's order is the order in which windows end and
- * expired ones are always at its head: each hit drops a few of them, and idle clients cost nothing after
- * their window ends. Past `maxClients` live windows, the oldest is dropped (that client starts afresh).
+ * expired ones are always at its head: a sweep once a second drops them, and idle clients cost nothing
+ * after their window ends. Past `maxClients` live windows, the oldest is dropped (that client starts afresh).
  *
  * @param clock Where time comes from.
  * @param maxClients The most clients tracked at once.
@@ -28,12 +28,15 @@ export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000)
 } {
   const windows = new Map<string, Window>();
 
+  let nextEviction = -Infinity;
+
+  /** Drops ended windows from the head, at most once a second: one Map iterator per second, not per hit. */
   const evict = (now: number): void => {
-    let dropped = 0;
+    if (now < nextEviction) return;
+    nextEviction = now + EVICT_EVERY_MS;
     for (const [key, window] of windows) {
-      if (window.resetAt > now || dropped === EVICT_PER_HIT) break;
+      if (window.resetAt > now) break;
       windows.delete(key);
-      dropped++;
     }
   };
 

@@ -70,16 +70,21 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
   const onError = options.onError ?? ((error: unknown) => console.error(error));
 
   const run = (request: IncomingMessage, response: ServerResponse, core: CoreRequest, closeAfter: boolean) => {
-    app.handle(core).then(
-      (answer) => {
-        write(response, answer, closeAfter, core.method === 'HEAD');
-        if (closeAfter) response.once('finish', () => request.socket.destroySoon());
-      },
-      (error: unknown) => {
-        onError(error);
-        response.destroy();
-      },
-    );
+    const send = (answer: CoreResponse) => {
+      write(response, answer, closeAfter, core.method === 'HEAD');
+      if (closeAfter) response.once('finish', () => request.socket.destroySoon());
+    };
+    const fail = (error: unknown) => {
+      onError(error);
+      response.destroy();
+    };
+    try {
+      const answer = app.answer(core);
+      if (answer instanceof Promise) answer.then(send, fail);
+      else send(answer);
+    } catch (error) {
+      fail(error);
+    }
   };
 
   return (request, response) => {
