@@ -32,6 +32,7 @@ export function requestBytes(scenario: Scenario, port: number): Buffer[] {
 let next = 0;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const LENGTH = Buffer.from('content-length: ');
+const LENGTH_CAPITALIZED = Buffer.from('Content-Length: ');
 
 /** Latencies in ms and counts per status, kept without allocating per answer. */
 interface Tally {
@@ -40,9 +41,10 @@ interface Tally {
   statuses: Uint32Array;
 }
 
-/** The Content-Length of a response head (servers here write the name in lower case), by bytes. */
+/** The Content-Length of a response head, by bytes (Node and Deno write the name in lower case, Bun not). */
 function contentLength(buffer: Buffer, end: number): number {
-  const at = buffer.indexOf(LENGTH);
+  let at = buffer.indexOf(LENGTH);
+  if (at < 0 || at > end) at = buffer.indexOf(LENGTH_CAPITALIZED);
   if (at < 0 || at > end) return 0;
   let value = 0;
   for (let i = at + LENGTH.length; i < end; i++) {
@@ -72,6 +74,7 @@ function drive(port: number, requests: Buffer[], until: number, tally: Tally) {
         if (end < 0) return;
         const length = contentLength(buffer, end);
         if (buffer.length < end + 4 + length) return;
+        if (buffer[0] !== 72) return reject(new Error('lost the start of an answer: the Content-Length was not read'));
         const status = (buffer[9]! - 48) * 100 + (buffer[10]! - 48) * 10 + (buffer[11]! - 48);
         buffer = buffer.subarray(end + 4 + length);
         tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;

@@ -21,6 +21,7 @@ const OPERATOR_DOCS = [
   ['Architecture', 'architecture.md', 'The pure core, its ports and adapters, and how a request flows'],
   ['Payments', 'payments.md', 'The payment simulator and Stripe Checkout: setup, notifications, provider failures'],
   ['Embedding', 'embedding.md', 'The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js'],
+  ['Performance', 'performance.md', 'Throughput against a bare node:http ceiling, and how to measure it'],
 ] as const;
 
 const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';

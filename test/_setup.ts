@@ -3,8 +3,9 @@
  * node:http server on 127.0.0.1 whose clients can be given distinct addresses (127.0.0.x).
  */
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
 import * as v from 'valibot';
 import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
 import { createClientErrorListener } from '../adapters/node/client-error.ts';
@@ -95,25 +96,13 @@ export function bodyJson(response: CoreResponse): unknown {
   return JSON.parse(bodyText(response));
 }
 
-/** What a client sees of an HTTP response. */
-export interface HttpResult {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  json(): unknown;
-}
+export type { HttpResult } from './_client.ts';
 
 export interface TestServer extends TestApp {
   server: Server;
   port: number;
   /** Sends one request over a real socket; `from` picks the client address (127.0.0.x). */
-  request(init: {
-    method?: string;
-    path: string;
-    headers?: Record<string, string>;
-    body?: string | Buffer;
-    from?: string;
-  }): Promise<HttpResult>;
+  request(init: HttpInit): Promise<HttpResult>;
   close(): Promise<void>;
 }
 
@@ -141,36 +130,6 @@ export async function startTestServer(
 }
 
 /** One HTTP request to 127.0.0.1:port, without keep-alive. */
-export function sendHttp(
-  port: number,
-  init: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer; from?: string },
-): Promise<HttpResult> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: init.method ?? 'GET',
-        path: init.path,
-        headers: init.headers ?? {},
-        localAddress: init.from ?? '127.0.0.1',
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
+export function sendHttp(port: number, init: HttpInit): Promise<HttpResult> {
+  return sendRequest(`http://127.0.0.1:${port}`, init);
 }

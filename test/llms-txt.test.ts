@@ -130,6 +130,7 @@ ${operatorEndpoint('https://api.sheets.test')}
 - [Architecture](${docs}/architecture.md): The pure core, its ports and adapters, and how a request flows.
 - [Payments](${docs}/payments.md): The payment simulator and Stripe Checkout: setup, notifications, provider failures.
 - [Embedding](${docs}/embedding.md): The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js.
+- [Performance](${docs}/performance.md): Throughput against a bare node:http ceiling, and how to measure it.
 `,
   );
 });

@@ -4,7 +4,7 @@
  * again when Stripe cannot be reached at startup. Every answer is validated against the served
  * /openapi.json.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -19,11 +19,15 @@ const SECRET_KEY = 'sk_test_51LiveOffer';
 const CONFIGURED = exampleContent().offer;
 const LIVE = { ...CONFIGURED, licensePrice: '59.00', licensePriceDisplay: '$59', plusAddonPrice: '24.50', plusAddonPriceDisplay: '$24.50' };
 
+/** Directories this file made, removed when it ends. */
+const made: string[] = [];
+
 /** The example config, with `stripe.livePrices` set as given. */
 function configFile(livePrices: boolean | undefined): string {
   const config = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as { stripe: Record<string, unknown> };
   if (livePrices !== undefined) config.stripe['livePrices'] = livePrices;
   const dir = mkdtempSync(join(tmpdir(), 'live-offer-'));
+  made.push(dir);
   writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   return join(dir, 'config.json');
@@ -112,6 +116,10 @@ test('with stripe.livePrices and Stripe unreachable at startup, the server start
   } finally {
     await running.stop();
   }
+});
+
+test.after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
 test.run();

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -7,11 +7,15 @@ import { ConfigError, EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts'
 
 const STRIPE = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_51Abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
 
+/** Directories this file made, removed when it ends. */
+const made: string[] = [];
+
 /** A config file: the example with `change` applied to its JSON. */
 function configFile(change: (config: Record<string, unknown>) => void): string {
   const config = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
   change(config);
   const dir = mkdtempSync(join(tmpdir(), 'payment-config-'));
+  made.push(dir);
   writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
   return join(dir, 'config.json');
@@ -95,6 +99,10 @@ test('stripe.livePrices is off by default; on, it reads the Prices every livePri
   assert.is(configError({ CONFIG_FILE: tooOften }), `${tooOften}: field "stripe.livePricesRefreshMinutes" Invalid value: Expected >=1 but received 0`);
   const notBoolean = configFile((config) => ((config['stripe'] as Record<string, unknown>)['livePrices'] = 'yes'));
   assert.match(configError({ CONFIG_FILE: notBoolean }), `${notBoolean}: field "stripe.livePrices" `);
+});
+
+test.after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
 test.run();
