@@ -6,8 +6,8 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient } from '../sql/client.ts';
-import { migrate, type MigrationReport } from '../sql/migrate.ts';
-import { createSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
+import type { MigrationReport } from '../sql/migrate.ts';
+import { openSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
 import { wrapPglite } from './wrap.ts';
 
 /** Where the data lives. */
@@ -37,12 +37,5 @@ export async function createPgliteClient(options: PgliteOptions = {}): Promise<S
 export async function openPgliteStorage(
   options: PgliteOptions & SqlStorageOptions = {},
 ): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
-  const client = await createPgliteClient(options);
-  try {
-    const migration = await migrate(client);
-    return { storage: createSqlStorage(client, options), migration };
-  } catch (error) {
-    await client.close().catch(() => {});
-    throw error;
-  }
+  return openSqlStorage(await createPgliteClient(options), options);
 }

@@ -6,8 +6,8 @@
  */
 import postgres from 'postgres';
 import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from '../sql/client.ts';
-import { migrate, type MigrationReport } from '../sql/migrate.ts';
-import { createSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
+import type { MigrationReport } from '../sql/migrate.ts';
+import { openSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
 
 /** How to reach the database. */
 export interface PostgresOptions {
@@ -93,12 +93,5 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
 export async function openPostgresStorage(
   options: PostgresOptions & SqlStorageOptions,
 ): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
-  const client = createPostgresClient(options);
-  try {
-    const migration = await migrate(client);
-    return { storage: createSqlStorage(client, options), migration };
-  } catch (error) {
-    await client.close().catch(() => {});
-    throw error;
-  }
+  return openSqlStorage(createPostgresClient(options), options);
 }

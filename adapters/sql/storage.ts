@@ -8,6 +8,7 @@ import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, saveLicenses } from './checkout.ts';
 import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
+import { migrate, type MigrationReport } from './migrate.ts';
 import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
 import { addFeedback, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
@@ -61,4 +62,25 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       await client.close();
     },
   };
+}
+
+/**
+ * Migrates a freshly opened client and builds the storage on it; the client is closed again when the
+ * migration fails, so a failed start leaves no connection behind.
+ *
+ * @param client The opened driver client (postgres.js or PGlite).
+ * @param options Batching and retention settings.
+ * @returns The storage and what the migration did.
+ */
+export async function openSqlStorage(
+  client: SqlClient,
+  options: SqlStorageOptions,
+): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
+  try {
+    const migration = await migrate(client);
+    return { storage: createSqlStorage(client, options), migration };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
 }

@@ -46,28 +46,7 @@ standalone('with nothing configured it serves the example content from PGlite in
   }
 });
 
-standalone('SIGTERM lets a request in flight finish, then exits 0', async () => {
-  const server = await startServerProcess();
-  const body = '{"description":"sent across a shutdown"}';
-  const socket = connect({ host: '127.0.0.1', port: server.port });
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`POST /api/v1/feedback HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-  socket.write(body.slice(0, 10));
-  let response = '';
-  socket.on('data', (d) => (response += d));
-  // The process exits right after answering; a reset after the answer is expected.
-  socket.on('error', () => {});
-  const stopping = new Promise<void>((resolve) => {
-    server.child.stdout!.on('data', (d: Buffer) => d.toString().includes('stopping') && resolve());
-  });
-  server.child.kill('SIGTERM');
-  await stopping;
-  socket.write(body.slice(10));
-  const code = await server.exited;
-  assert.match(response, /^HTTP\/1\.1 201 Created\r\n/);
-  assert.match(response, '{"success":true}');
-  assert.is(code, 0);
-});
+// SIGTERM with a request in flight: test/server/programs.test.ts, on Node, Deno and Bun alike.
 
 standalone('request headers over 16 KiB are refused with a JSON 431', async () => {
   const server = await startServerProcess();
