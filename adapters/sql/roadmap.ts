@@ -33,7 +33,7 @@ left join roadmap_votes v on v.feature_id = f.id and v.voter_id = $1::text
 where f.visible
 order by f.id`;
 
-const TOGGLE = `select now_voted, new_count from toggle_roadmap_vote($1::int, $2::text)`;
+const TOGGLE_BATCH = `select ord, now_voted, new_count from toggle_roadmap_votes($1::text[]::int[], $2::text[])`;
 
 /** Feature ids are SQL integers; content cannot define a larger one, so a larger request matches nothing. */
 const MAX_FEATURE_ID = 2_147_483_647;
@@ -67,18 +67,64 @@ export function listRoadmap(db: SqlSession, voterId: string): Promise<RoadmapFea
   return db.query<RoadmapFeatureView>(LIST, [voterId]);
 }
 
+interface QueuedToggle {
+  featureId: number;
+  voterId: string;
+  resolve(result: VoteResult | null): void;
+  reject(error: unknown): void;
+}
+
 /**
- * Flips one voter's vote (see toggle_roadmap_vote in the migrations).
+ * Creates the vote toggle, with group commit: a toggle that arrives while a batch runs waits for it, and
+ * all that waited go together in the next statement (see toggle_roadmap_votes in the migrations). With one
+ * statement per toggle, toggles of one feature queued on its row lock, each waiting for the previous
+ * commit's WAL flush; now a whole batch shares one commit, and each toggle still answers the exact count
+ * after itself.
  *
  * @param db Where to run it.
- * @param featureId The feature.
- * @param voterId The voter's keyed hash.
- * @returns The state afterwards, or null when the feature is missing or hidden.
+ * @param maxBatch The most toggles in one statement.
+ * @returns A function that flips one voter's vote: the state afterwards, or null for a missing or hidden feature.
  */
-export async function toggleVote(db: SqlSession, featureId: number, voterId: string): Promise<VoteResult | null> {
-  if (!Number.isInteger(featureId) || featureId < 1 || featureId > MAX_FEATURE_ID) return null;
-  const rows = await db.query<{ now_voted: boolean | null; new_count: number | null }>(TOGGLE, [featureId, voterId]);
-  const row = rows[0];
-  if (!row || row.now_voted === null || row.new_count === null) return null;
-  return { voted: row.now_voted, vote_count: row.new_count };
+export function createVoteToggle(db: SqlSession, maxBatch = 500): (featureId: number, voterId: string) => Promise<VoteResult | null> {
+  let queue: QueuedToggle[] = [];
+  let running = false;
+
+  const flush = (): void => {
+    if (running || queue.length === 0) return;
+    // Array.prototype.sort is stable: toggles of one feature keep their order. Feature order keeps two
+    // instances from taking feature rows in opposite orders (no deadlock).
+    const batch = queue.slice(0, maxBatch).sort((a, b) => a.featureId - b.featureId);
+    queue = queue.slice(maxBatch);
+    running = true;
+    const params = [batch.map((t) => String(t.featureId)), batch.map((t) => t.voterId)];
+    db.query<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params)
+      .then(
+        (rows) => {
+          for (const row of rows) {
+            const toggle = batch[row.ord - 1];
+            if (!toggle) continue;
+            const found = row.now_voted !== null && row.new_count !== null;
+            toggle.resolve(found ? { voted: row.now_voted!, vote_count: row.new_count! } : null);
+          }
+          if (rows.length !== batch.length) {
+            for (const toggle of batch) toggle.reject(new Error('toggle_roadmap_votes answered fewer rows than toggles'));
+          }
+        },
+        (error: unknown) => {
+          for (const toggle of batch) toggle.reject(error);
+        },
+      )
+      .finally(() => {
+        running = false;
+        flush();
+      });
+  };
+
+  return (featureId, voterId) => {
+    if (!Number.isInteger(featureId) || featureId < 1 || featureId > MAX_FEATURE_ID) return Promise.resolve(null);
+    return new Promise((resolve, reject) => {
+      queue.push({ featureId, voterId, resolve, reject });
+      flush();
+    });
+  };
 }

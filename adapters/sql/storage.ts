@@ -12,7 +12,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
 import { addFeedback, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
-import { listRoadmap, syncRoadmap, toggleVote } from './roadmap.ts';
+import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
 
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
@@ -49,7 +49,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     recordDownload: (event) => recordDownload(client, event),
     syncRoadmap: (features) => syncRoadmap(client, features),
     listRoadmap: (voterId) => listRoadmap(client, voterId),
-    toggleVote: (featureId, voterId) => toggleVote(client, featureId, voterId),
+    toggleVote: createVoteToggle(client),
     createCheckout: (session) => createCheckout(client, session),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),
