@@ -140,8 +140,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const aliasNotices = new Map<string, Record<string, string>>();
   const routes: ApiRoute[] = [...API_ROUTES, ...discoveryRoutes(API_ROUTES)];
   for (const route of routes) {
-    const operation = route.create(context);
-    const handler: Handler = (request) => operation(request);
+    const handler: Handler = route.create(context);
     if (!route.versioned) {
       router.add(route.method, route.path, handler);
       continue;

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../core/app.ts';
 import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+import type { MaybePromise } from '../../core/ports.ts';
 
 export interface NodeHandlerOptions {
   /** Proxies whose X-Forwarded-For is believed; none by default. */
@@ -59,6 +60,12 @@ function write(response: ServerResponse, answer: CoreResponse, closeAfter: boole
   response.end(body ?? undefined);
 }
 
+/** Writes an answer; when the body was left unread, the connection is closed once it is out. */
+function send(request: IncomingMessage, response: ServerResponse, answer: CoreResponse, head: boolean, closeAfter: boolean) {
+  write(response, answer, closeAfter, head);
+  if (closeAfter) response.once('finish', () => request.socket.destroySoon());
+}
+
 /**
  * Creates the request listener.
  *
@@ -69,21 +76,26 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
   const trusted = options.trustedProxies ?? null;
   const onError = options.onError ?? ((error: unknown) => console.error(error));
 
+  const fail = (response: ServerResponse, error: unknown) => {
+    onError(error);
+    response.destroy();
+  };
+
+  // No closure per request on the synchronous path (memory counters, static bodies): write at once.
   const run = (request: IncomingMessage, response: ServerResponse, core: CoreRequest, closeAfter: boolean) => {
-    const send = (answer: CoreResponse) => {
-      write(response, answer, closeAfter, core.method === 'HEAD');
-      if (closeAfter) response.once('finish', () => request.socket.destroySoon());
-    };
-    const fail = (error: unknown) => {
-      onError(error);
-      response.destroy();
-    };
+    let answer: MaybePromise<CoreResponse>;
     try {
-      const answer = app.answer(core);
-      if (answer instanceof Promise) answer.then(send, fail);
-      else send(answer);
+      answer = app.answer(core);
     } catch (error) {
-      fail(error);
+      fail(response, error);
+      return;
+    }
+    if (!(answer instanceof Promise)) send(request, response, answer, core.method === 'HEAD', closeAfter);
+    else {
+      answer.then(
+        (ready) => send(request, response, ready, core.method === 'HEAD', closeAfter),
+        (error: unknown) => fail(response, error),
+      );
     }
   };
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { toBase64Url } from '../../core/license.ts';
-import type { CoreResponse } from '../../core/http.ts';
+import { HTML_TYPE, type CoreResponse } from '../../core/http.ts';
 import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, PaymentGateway, Storage } from '../../core/ports.ts';
 import { renderSimulatorPage } from './page.ts';
 
@@ -30,7 +30,7 @@ function html(status: number, body: string): CoreResponse {
   return {
     status,
     headers: {
-      'content-type': 'text/html; charset=utf-8',
+      'content-type': HTML_TYPE,
       'cache-control': 'no-store',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
       'x-frame-options': 'DENY',
