@@ -32,7 +32,7 @@ import {
   type RateLimitDecision,
   type RateLimitPolicy,
 } from './rate-limit.ts';
-import { createRouter, type Handler } from './router.ts';
+import { createRouter, trimSlashes, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret } from './voter-id.ts';
 
@@ -173,7 +173,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Every answer holds per-client rate-limit state, so no shared cache may keep it.
     response.headers['cache-control'] = 'no-store';
     cors.decorate(request, response);
-    const notice = aliasNotices.size > 0 ? aliasNotices.get(request.path.replace(/\/+$/, '')) : undefined;
+    const notice = aliasNotices.size > 0 ? aliasNotices.get(trimSlashes(request.path)) : undefined;
     if (notice) Object.assign(response.headers, notice);
     if (request.method === 'HEAD') response.body = null;
     return response;

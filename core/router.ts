@@ -37,7 +37,7 @@ function allowList(methods: Iterable<string>): string {
 }
 
 /** Drops trailing slashes, as itty-router's patterns do ("/api/v1/pricing/" is "/api/v1/pricing"). */
-function trimSlashes(path: string): string {
+export function trimSlashes(path: string): string {
   let end = path.length;
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
   return end === path.length ? path : path.slice(0, end);
