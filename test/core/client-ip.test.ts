@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIp, clientKey, parseCidrList, resolveClientIp } from '../../core/client-ip.ts';
+import { canonicalIp, clientKey, ipv4Value, parseCidrList, parseIp, resolveClientIp } from '../../core/client-ip.ts';
 
 const ip = suite('client ip');
 
@@ -15,6 +15,17 @@ ip('things that are not addresses are refused', () => {
   for (const text of ['', '1.2.3', '1.2.3.256', '01.2.3.4', '1.2.3.4.5', '2001:db8::1::2', ':::', '1:2:3:4:5:6:7:8:9', 'g::1', 'localhost']) {
     assert.is(canonicalIp(text), null, text);
   }
+});
+
+ip('the IPv4 fast path takes exactly the canonical dotted addresses, with their 32-bit value', () => {
+  const texts = ['0.0.0.0', '255.255.255.255', '10.0.0.1', '1.2.3.4', '256.0.0.0', '1.2.3.04', '00.1.2.3', '1.2.3.', '.1.2.3',
+    '1..2.3', '1.2.3.4.', '1.2.3.4.5', ' 1.2.3.4', '1.2.3.4 ', '1.2.3.1000', '1.2.3.-1', '1.2.3.a', '', '::1', '1234567.1.1.1'];
+  for (const text of texts) {
+    const groups = /^\d/.test(text) && !text.includes(':') ? parseIp(text) : null;
+    const expected = groups ? groups[6]! * 65536 + groups[7]! : -1;
+    assert.is(ipv4Value(text), expected, text);
+  }
+  assert.is(ipv4Value('203.0.113.7'), ((203 * 256 + 0) * 256 + 113) * 256 + 7);
 });
 
 ip('the client key: IPv4 as is, IPv6 by /64', () => {
@@ -48,6 +59,10 @@ ip('X-Forwarded-For is read only from a trusted peer, right to left, skipping tr
   assert.is(resolveClientIp('10.0.0.1', '10.0.0.3, 10.0.0.2', trusted), '10.0.0.3');
   assert.is(resolveClientIp('10.0.0.1', 'garbage, 10.0.0.2', trusted), '10.0.0.2');
   assert.is(resolveClientIp('10.0.0.1', undefined, trusted), '10.0.0.1');
+  assert.is(resolveClientIp('10.0.0.1', '198.51.100.1,', trusted), '10.0.0.1');
+  assert.is(resolveClientIp('10.0.0.1', ',198.51.100.1', trusted), '198.51.100.1');
+  assert.is(resolveClientIp('10.0.0.1', ' 198.51.100.1 ,10.0.0.2 ', trusted), '198.51.100.1');
+  assert.is(resolveClientIp('10.0.0.1', '10.0.0.2,10.0.0.3', trusted), '10.0.0.2');
 });
 
 ip.run();
