@@ -21,13 +21,16 @@ export interface RateLimitPolicy {
 
 export const PUBLIC_API_POLICY: RateLimitPolicy = { name: 'public-api', limit: 120, windowSeconds: 60 };
 
-/** The decision for one request and the headers to send with its answer. */
+/** The decision for one request and the headers to send with its answer (shared: never changed in place). */
 export interface RateLimitDecision {
-  allowed: boolean;
+  readonly allowed: boolean;
   /** Whole seconds until the window resets (at least 1). */
-  resetSeconds: number;
-  headers: Record<string, string>;
+  readonly resetSeconds: number;
+  readonly headers: Readonly<Record<string, string>>;
 }
+
+/** Enough for the public policy (122 x 61); a policy with a far larger quota builds the rest per request. */
+const MAX_CACHED_DECISIONS = 50_000;
 
 /** Counts requests per client and decides. */
 export interface RateLimiter {
@@ -57,22 +60,34 @@ export function createRateLimiter(
   const limitHeader = String(policy.limit);
   let lastFaultLog = -Infinity;
 
-  const decide = (hit: RateLimitHit): RateLimitDecision => {
-    const remaining = hit.count >= policy.limit ? 0 : policy.limit - hit.count;
-    const resetSeconds = hit.resetMs > 1000 ? Math.ceil(hit.resetMs / 1000) : 1;
+  const build = (count: number, resetSeconds: number): RateLimitDecision => {
+    const remain = String(count >= policy.limit ? 0 : policy.limit - count);
     const reset = String(resetSeconds);
-    const remain = String(remaining);
-    return {
-      allowed: hit.count <= policy.limit,
+    return Object.freeze({
+      allowed: count <= policy.limit,
       resetSeconds,
-      headers: {
+      headers: Object.freeze({
         ratelimit: `${name};r=${remain};t=${reset}`,
         'ratelimit-policy': policyHeader,
         'ratelimit-limit': limitHeader,
         'ratelimit-remaining': remain,
         'ratelimit-reset': reset,
-      },
-    };
+      }),
+    });
+  };
+
+  // A decision depends only on (count up to limit + 1, whole seconds to reset): at most
+  // (limit + 2) x (window + 1) of them, built once each and shared, so a request builds no strings.
+  const stride = policy.windowSeconds + 1;
+  const cached = new Map<number, RateLimitDecision>();
+  const decide = (hit: RateLimitHit): RateLimitDecision => {
+    const count = hit.count > policy.limit ? policy.limit + 1 : hit.count;
+    const resetSeconds = hit.resetMs > 1000 ? Math.ceil(hit.resetMs / 1000) : 1;
+    if (resetSeconds >= stride || count < 0 || cached.size >= MAX_CACHED_DECISIONS) return build(count, resetSeconds);
+    const slot = count * stride + resetSeconds;
+    let decision = cached.get(slot);
+    if (decision === undefined) cached.set(slot, (decision = build(count, resetSeconds)));
+    return decision;
   };
 
   const failOpen = (error: unknown): RateLimitDecision => {
