@@ -62,24 +62,26 @@ function close(server: Server): Promise<void> {
  * @throws ConfigError when a setting is refused (before the port is bound).
  */
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
-  let listener: NodeListener | undefined;
   const server = createServer({ ...HTTP_LIMITS });
   server.keepAliveTimeout = HTTP_LIMITS.keepAliveTimeout;
   const running = await startStandalone(config, logger, clock, async (whenApp): Promise<BoundServer> => {
-    const whenListener = whenApp.then((app) => {
-      listener = createNodeListener(app, {
+    // Until the app is built, requests wait for it; then the listener takes over with no wrapper around it.
+    const waiting = (request: IncomingMessage, response: ServerResponse) => {
+      void whenListener.then((listener) => listener(request, response), () => response.destroy());
+    };
+    const whenListener = whenApp.then((app): NodeListener => {
+      const listener = createNodeListener(app, {
         trustedProxies: config.trustedProxies,
         onError: (error) => logger.error('could not answer a request', { error: String(error) }),
       });
       server.on('clientError', createClientErrorListener(app));
+      server.off('request', waiting);
+      server.on('request', listener);
       return listener;
     });
     // Only waiting requests use this promise; a failed build is reported by startStandalone.
     whenListener.catch(() => undefined);
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (listener) listener(request, response);
-      else void whenListener.then((l) => l(request, response), () => response.destroy());
-    });
+    server.on('request', waiting);
     const address = await listen(server, config.port, config.host);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return { url: `http://${host}:${address.port}`, port: address.port, close: () => close(server) };
