@@ -10,7 +10,7 @@ import { clientKey } from './client-ip.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors, type Cors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
-import { ApiError, errorResponse, internalError } from './errors.ts';
+import { ApiError, encodeError, errorAnswer, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
@@ -28,10 +28,10 @@ import type {
 import {
   createRateLimiter,
   PUBLIC_API_POLICY,
-  rateLimitedResponse,
   type RateLimitDecision,
   type RateLimitPolicy,
 } from './rate-limit.ts';
+import { remember } from './remember.ts';
 import { createRouter, trimSlashes, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret } from './voter-id.ts';
@@ -94,6 +94,12 @@ const consoleLogger: Logger = {
 
 const systemClock: Clock = { now: () => Date.now() };
 
+/** How many unknown paths keep their encoded 404 body: a client repeating one costs a lookup. */
+const NOT_FOUND_CACHE_SIZE = 1024;
+
+const notFoundBody = (path: string): Uint8Array =>
+  encodeError('not_found', `No API endpoint exists at ${JSON.stringify(path)}.`);
+
 /** The configured offer, always the same object. */
 const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
 
@@ -153,11 +159,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   for (const route of options.gateway.routes ?? []) router.add(route.method, route.path, route.handle);
 
+  const notFound = new Map<string, Uint8Array>();
   const dispatch = (request: CoreRequest): MaybePromise<CoreResponse> => {
     const match = router.match(request.method, request.path);
     if (match.kind === 'handler') return match.handler(request, match.params);
     if (match.kind === 'not_found') {
-      return errorResponse('not_found', `No API endpoint exists at ${JSON.stringify(request.path)}.`);
+      const body = notFound.get(request.path) ?? remember(notFound, NOT_FOUND_CACHE_SIZE, request.path, notFoundBody(request.path));
+      return errorAnswer('not_found', body);
     }
     if (request.method === 'OPTIONS') return cors.options(request, match.allow);
     return errorResponse(
@@ -191,7 +199,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
 
   const run = (request: CoreRequest, decision: RateLimitDecision): MaybePromise<CoreResponse> => {
-    if (!decision.allowed) return finish(request, rateLimitedResponse(policy, decision), decision);
+    if (!decision.allowed) return finish(request, limiter.refuse(decision), decision);
     let result: MaybePromise<CoreResponse>;
     try {
       result = dispatch(request);

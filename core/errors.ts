@@ -152,25 +152,31 @@ export class ApiError extends Error {
   }
 }
 
-/** Recently built error bodies, encoded: a client repeating a 404 or a 429 costs a Map lookup, not a serialization. */
-const bodies = new Map<string, Uint8Array>();
-const BODY_CACHE_SIZE = 1024;
 const encoder = new TextEncoder();
 
-function errorBody(code: ErrorCode, message: string, resolution: string): Uint8Array {
-  const key = `${code}\n${message}\n${resolution}`;
-  let body = bodies.get(key);
-  if (body === undefined) {
-    body = encoder.encode(JSON.stringify({ code, message, resolution }));
-    if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value as string);
-    bodies.set(key, body);
-  }
-  return body;
+/** The encoded JSON body of an error, for callers that keep it and answer with `errorAnswer`. */
+export function encodeError(code: ErrorCode, message: string, resolution: string = ERROR_CATALOGUE[code].resolution): Uint8Array {
+  return encoder.encode(JSON.stringify({ code, message, resolution }));
 }
 
 /**
- * The JSON answer of an error code, built without an Error object: the 404 and 429 paths must cost no
- * more than a served request, and capturing a stack trace would dominate them.
+ * The answer of an error code around a body encoded by `encodeError`, built without an Error object:
+ * the 404 and 429 paths must cost no more than a served request, and a stack trace would dominate them.
+ *
+ * @param code The error code; it fixes the status.
+ * @param body The encoded body.
+ * @param headers Extra headers (Allow on 405, Retry-After on 429).
+ */
+export function errorAnswer(code: ErrorCode, body: Uint8Array, headers?: Record<string, string>): CoreResponse {
+  return {
+    status: ERROR_CATALOGUE[code].status,
+    headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE },
+    body,
+  };
+}
+
+/**
+ * The JSON answer of an error code.
  *
  * @param code The error code; it fixes the status.
  * @param message What went wrong.
@@ -183,11 +189,7 @@ export function errorResponse(
   resolution: string = ERROR_CATALOGUE[code].resolution,
   headers?: Record<string, string>,
 ): CoreResponse {
-  return {
-    status: ERROR_CATALOGUE[code].status,
-    headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE },
-    body: errorBody(code, message, resolution),
-  };
+  return errorAnswer(code, encodeError(code, message, resolution), headers);
 }
 
 /** The 500 answer for any unexpected fault: nothing of the fault itself reaches the client. */

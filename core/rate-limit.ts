@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { errorResponse } from './errors.ts';
+import { encodeError, errorAnswer } from './errors.ts';
 import type { CoreResponse } from './http.ts';
 import type { Logger, MaybePromise, RateLimitHit, RateLimitStore } from './ports.ts';
+import { remember } from './remember.ts';
 
 /** A quota: at most `limit` requests per `windowSeconds` per client. */
 export interface RateLimitPolicy {
@@ -35,6 +36,11 @@ const MAX_CACHED_DECISIONS = 50_000;
 /** Counts requests per client and decides. */
 export interface RateLimiter {
   check(key: string): MaybePromise<RateLimitDecision>;
+  /**
+   * The 429 answer of a refused request, with Retry-After (the rate-limit headers are added by the
+   * caller, as on every answer).
+   */
+  refuse(decision: RateLimitDecision): CoreResponse;
 }
 
 /**
@@ -99,7 +105,21 @@ export function createRateLimiter(
     return decide({ count: 0, resetMs: windowMs });
   };
 
+  // One 429 body per number of seconds to wait: an abusive client costs a lookup, not a serialization.
+  const refusals = new Map<number, Uint8Array>();
+  const refusalBody = (seconds: number): Uint8Array =>
+    encodeError(
+      'rate_limited',
+      `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
+      `Wait ${seconds} seconds (see Retry-After), then retry.`,
+    );
+
   return {
+    refuse(decision) {
+      const seconds = decision.resetSeconds;
+      const body = refusals.get(seconds) ?? remember(refusals, stride, seconds, refusalBody(seconds));
+      return errorAnswer('rate_limited', body, { 'retry-after': String(seconds) });
+    },
     check(key) {
       let hit: MaybePromise<RateLimitHit>;
       try {
@@ -110,21 +130,4 @@ export function createRateLimiter(
       return hit instanceof Promise ? hit.then(decide, failOpen) : decide(hit);
     },
   };
-}
-
-/**
- * The 429 answer of a refused request, with Retry-After (the rate-limit headers are added by the caller,
- * as on every answer).
- *
- * @param policy The quota that was exceeded.
- * @param decision The refusal.
- * @returns The `rate_limited` error answer.
- */
-export function rateLimitedResponse(policy: RateLimitPolicy, decision: RateLimitDecision): CoreResponse {
-  return errorResponse(
-    'rate_limited',
-    `Too many requests: the limit is ${policy.limit} per ${policy.windowSeconds} seconds per client.`,
-    `Wait ${decision.resetSeconds} seconds (see Retry-After), then retry.`,
-    { 'retry-after': String(decision.resetSeconds) },
-  );
 }

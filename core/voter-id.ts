@@ -7,6 +7,7 @@
 import { clientKey } from './client-ip.ts';
 import { toBase64Url } from './license.ts';
 import type { MaybePromise } from './ports.ts';
+import { remember } from './remember.ts';
 
 /** How many recent voters' hashes are kept, to spare the HMAC on repeated requests. */
 const CACHE_SIZE = 10_000;
@@ -29,9 +30,7 @@ export async function createVoterId(secret: string): Promise<(clientIp: string) 
     if (known !== undefined) return known;
     return crypto.subtle.sign('HMAC', key, encoder.encode(subject)).then((mac) => {
       const id = toBase64Url(new Uint8Array(mac));
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(subject, id);
-      return id;
+      return remember(cache, CACHE_SIZE, subject, id);
     });
   };
 }

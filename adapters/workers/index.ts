@@ -12,7 +12,7 @@ import type { App } from '../../core/app.ts';
 import { clientKey } from '../../core/client-ip.ts';
 import { internalError } from '../../core/errors.ts';
 import type { Clock, RateLimitStore } from '../../core/ports.ts';
-import { createRateLimiter, PUBLIC_API_POLICY, rateLimitedResponse, type RateLimiter } from '../../core/rate-limit.ts';
+import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/rate-limit.ts';
 import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 
@@ -37,7 +37,7 @@ export interface WorkerOptions {
  */
 async function setupFailure(limiter: RateLimiter, clientIp: string): Promise<Response> {
   const decision = await limiter.check(clientKey(clientIp));
-  const answer = decision.allowed ? internalError().toResponse() : rateLimitedResponse(PUBLIC_API_POLICY, decision);
+  const answer = decision.allowed ? internalError().toResponse() : limiter.refuse(decision);
   Object.assign(answer.headers, decision.headers, { 'cache-control': 'no-store' });
   return toWebResponse(answer);
 }
