@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { ipv4Value } from '../../core/client-ip.ts';
 import type { Clock, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
 
 interface Window {
@@ -26,7 +27,9 @@ const EVICT_EVERY_MS = 1000;
 export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000): RateLimitStore & {
   readonly size: number;
 } {
-  const windows = new Map<string, Window>();
+  // IPv4 clients are keyed by their 32-bit value as an int32 (a small integer to V8): hashing and
+  // comparing it is cheaper than a fresh string's, which shows at 100k clients. Other keys stay strings.
+  const windows = new Map<string | number, Window>();
 
   let nextEviction = -Infinity;
 
@@ -44,15 +47,17 @@ export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000)
     get size() {
       return windows.size;
     },
-    hit(key, windowMs): RateLimitHit {
+    hit(client, windowMs): RateLimitHit {
       const now = clock.now();
       evict(now);
+      const v4 = ipv4Value(client);
+      const key = v4 >= 0 ? v4 | 0 : client;
       let window = windows.get(key);
       if (window && window.resetAt > now) {
         window.count++;
       } else {
         if (window) windows.delete(key);
-        else if (windows.size >= maxClients) windows.delete(windows.keys().next().value as string);
+        else if (windows.size >= maxClients) windows.delete(windows.keys().next().value!);
         window = { count: 1, resetAt: now + windowMs };
         windows.set(key, window);
       }

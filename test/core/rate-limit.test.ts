@@ -112,4 +112,14 @@ limit('the memory store holds at most maxClients windows, dropping the oldest', 
   assert.equal(store.hit('d', 60_000), { count: 2, resetMs: 60_000 });
 });
 
+limit('the memory store counts every key apart, whatever its spelling (IPv4, high IPv4, IPv6 /64, a number)', () => {
+  const store = createMemoryRateLimitStore(manualClock());
+  const keys = ['0.0.0.1', '1', '255.255.255.255', '-1', '2001:db8::/64', '203.0.113.7'];
+  for (const key of keys) store.hit(key, 60_000);
+  assert.equal(store.hit('255.255.255.255', 60_000), { count: 2, resetMs: 60_000 });
+  assert.equal(store.hit('0.0.0.1', 60_000), { count: 2, resetMs: 60_000 });
+  assert.equal(store.hit('1', 60_000), { count: 2, resetMs: 60_000 });
+  assert.is(store.size, keys.length);
+});
+
 limit.run();
