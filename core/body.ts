@@ -17,6 +17,7 @@ function byteLength(body: Uint8Array | string): number {
 
 /** application/json, or any application/*+json type, with or without parameters. */
 function isJsonType(contentType: string): boolean {
+  if (contentType === 'application/json') return true;
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }

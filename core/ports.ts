@@ -109,7 +109,7 @@ export interface RateLimitStore {
 
 /** Everything the core keeps. Every write is atomic on its own. */
 export interface Storage {
-  addFeedback(entry: FeedbackEntry): Promise<void>;
+  addFeedback(entry: FeedbackEntry): MaybePromise<void>;
   recordDownload(event: DownloadEvent): Promise<void>;
 
   /**

@@ -52,7 +52,7 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
 
-    async addFeedback(entry) {
+    addFeedback(entry) {
       feedback.push({ ...entry });
     },
     async recordDownload(event) {

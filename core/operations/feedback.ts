@@ -6,7 +6,7 @@
 import { readJsonObject } from '../body.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { encodeJson, JSON_TYPE } from '../http.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { parseOrThrow } from '../validate.ts';
 
@@ -18,13 +18,15 @@ function isMissingDescription(value: unknown): boolean {
 /** Validates and stores one submission; answers 201 {success: true}. */
 export function feedback(context: AppContext): Operation {
   const created = encodeJson({ success: true });
-  return async (request) => {
+  const answer = (): CoreResponse => ({ status: 201, headers: { 'content-type': JSON_TYPE }, body: created });
+  // Synchronous when the storage is (memory): no promise and no closure per submission.
+  return (request) => {
     const body = readJsonObject(request, context.bodyLimit, true) as Record<string, unknown>;
     if (isMissingDescription(body['description'])) {
       throw new ApiError('description_required', 'Field "description" is required and must not be blank.');
     }
     const input = parseOrThrow(FeedbackRequestSchema, body);
-    await context.storage.addFeedback({
+    const stored = context.storage.addFeedback({
       type: input.type ?? 'general',
       description: input.description,
       email: input.email ?? null,
@@ -32,6 +34,6 @@ export function feedback(context: AppContext): Operation {
       rating: input.rating ?? null,
       receivedAt: context.clock.now(),
     });
-    return { status: 201, headers: { 'content-type': JSON_TYPE }, body: created };
+    return stored instanceof Promise ? stored.then(answer) : answer();
   };
 }
