@@ -26,28 +26,6 @@ function hasBody(request: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
-/**
- * Reads at most `max` bytes of the body. Resolves with what it read and whether more was left unread.
- */
-function readBody(request: IncomingMessage, max: number): Promise<{ body: Uint8Array; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= max) {
-        request.off('data', onData);
-        request.pause();
-        resolve({ body: Buffer.concat(chunks, size).subarray(0, max), truncated: true });
-      }
-    };
-    request.on('data', onData);
-    request.once('end', () => resolve({ body: Buffer.concat(chunks, size), truncated: false }));
-    request.once('error', reject);
-  });
-}
-
 function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
   const { headers } = answer;
   // Encoded once here: node would otherwise measure the string, then encode it again to send it.
@@ -66,6 +44,18 @@ function send(request: IncomingMessage, response: ServerResponse, answer: CoreRe
   if (closeAfter) response.once('finish', () => request.socket.destroySoon());
 }
 
+/** A request whose body is being read, with what its answer needs once the body is in. */
+interface PendingBody {
+  core: { -readonly [K in keyof CoreRequest]: CoreRequest[K] };
+  response: ServerResponse;
+  chunks: Buffer[];
+  size: number;
+}
+
+/** Where a request keeps its PendingBody, so that the body listeners are shared functions, not closures. */
+const PENDING = Symbol('pending body');
+type ReadingRequest = IncomingMessage & { [PENDING]?: PendingBody | undefined };
+
 /**
  * Creates the request listener.
  *
@@ -75,6 +65,7 @@ function send(request: IncomingMessage, response: ServerResponse, answer: CoreRe
 export function createNodeListener(app: App, options: NodeHandlerOptions = {}): NodeListener {
   const trusted = options.trustedProxies ?? null;
   const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const readLimit = app.bodyLimit + 1;
 
   const fail = (response: ServerResponse, error: unknown) => {
     onError(error);
@@ -99,7 +90,38 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
     }
   };
 
-  return (request, response) => {
+  /** Answers once the body is in: all of it, or the first `readLimit` bytes, the rest left unread. */
+  const bodyRead = (request: ReadingRequest, pending: PendingBody, truncated: boolean) => {
+    request[PENDING] = undefined;
+    request.off('data', onBodyData);
+    request.off('end', onBodyEnd);
+    const { chunks, size } = pending;
+    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    pending.core.body = truncated ? body.subarray(0, readLimit) : body;
+    if (truncated) request.pause();
+    run(request, pending.response, pending.core, truncated);
+  };
+
+  function onBodyData(this: ReadingRequest, chunk: Buffer) {
+    const pending = this[PENDING];
+    if (!pending) return;
+    pending.chunks.push(chunk);
+    pending.size += chunk.length;
+    if (pending.size >= readLimit) bodyRead(this, pending, true);
+  }
+
+  function onBodyEnd(this: ReadingRequest) {
+    const pending = this[PENDING];
+    if (pending) bodyRead(this, pending, false);
+  }
+
+  function onBodyError(this: ReadingRequest) {
+    const pending = this[PENDING];
+    this[PENDING] = undefined;
+    pending?.response.destroy();
+  }
+
+  return (request: ReadingRequest, response) => {
     const url = request.url ?? '/';
     const mark = url.indexOf('?');
     const forwarded = trusted ? request.headers['x-forwarded-for'] : undefined;
@@ -119,12 +141,9 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       run(request, response, core, false);
       return;
     }
-    readBody(request, app.bodyLimit + 1).then(
-      ({ body, truncated }) => {
-        core.body = body;
-        run(request, response, core, truncated);
-      },
-      () => response.destroy(),
-    );
+    request[PENDING] = { core, response, chunks: [], size: 0 };
+    request.on('data', onBodyData);
+    request.on('end', onBodyEnd);
+    request.once('error', onBodyError);
   };
 }
