@@ -92,13 +92,15 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
 
   /** Answers once the body is in: all of it, or the first `readLimit` bytes, the rest left unread. */
   const bodyRead = (request: ReadingRequest, pending: PendingBody, truncated: boolean) => {
+    // Later events find nothing pending; an ended request needs no listeners removed.
     request[PENDING] = undefined;
-    request.off('data', onBodyData);
-    request.off('end', onBodyEnd);
     const { chunks, size } = pending;
     const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
     pending.core.body = truncated ? body.subarray(0, readLimit) : body;
-    if (truncated) request.pause();
+    if (truncated) {
+      request.off('data', onBodyData);
+      request.pause();
+    }
     run(request, pending.response, pending.core, truncated);
   };
 
@@ -144,6 +146,6 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
     request[PENDING] = { core, response, chunks: [], size: 0 };
     request.on('data', onBodyData);
     request.on('end', onBodyEnd);
-    request.once('error', onBodyError);
+    request.on('error', onBodyError);
   };
 }
