@@ -60,6 +60,39 @@ test('60 distinct voters at once are each counted once', async (context) => {
   assert.is(await storedVotes(context), 60);
 });
 
+test('one batch with a voter twice, a second feature, a hidden and a missing one answers each in order', async (context) => {
+  const storage = storageOf(context);
+  await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }, { ...FEATURE, id: 9, visible: false }]);
+  await storage.toggleVote(7, 'b');
+  // The first toggle goes out alone; the rest queue behind it and go together in one statement.
+  const results = await Promise.all([
+    storage.toggleVote(7, 'warm-up'),
+    storage.toggleVote(7, 'a'),
+    storage.toggleVote(8, 'a'),
+    storage.toggleVote(7, 'b'),
+    storage.toggleVote(9, 'a'),
+    storage.toggleVote(7, 'a'),
+    storage.toggleVote(12345, 'a'),
+    storage.toggleVote(7, 'a'),
+    storage.toggleVote(7, 'b'),
+  ]);
+  assert.equal(results, [
+    { voted: true, vote_count: 2 },
+    { voted: true, vote_count: 3 },
+    { voted: true, vote_count: 1 },
+    { voted: false, vote_count: 2 },
+    null,
+    { voted: false, vote_count: 1 },
+    null,
+    { voted: true, vote_count: 2 },
+    { voted: true, vote_count: 3 },
+  ]);
+  const views = await storage.listRoadmap('a');
+  assert.equal(views.map((v) => [v.id, v.voted, v.vote_count]), [[7, true, 3], [8, true, 1]]);
+  assert.equal((await storage.listRoadmap('b')).map((v) => v.voted), [true, false]);
+  assert.is(await storedVotes(context), 3);
+});
+
 test('30 racing saves of one session store one set of keys, and every save answers it', async (context) => {
   const storage = storageOf(context);
   const answers = await Promise.all(
