@@ -34,7 +34,7 @@ import {
 import { remember } from './remember.ts';
 import { createRouter, trimSlashes, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
-import { createVoterId, randomSecret } from './voter-id.ts';
+import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -66,6 +66,11 @@ export interface AppOptions {
   docsUrl?: string;
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
+  /**
+   * A synchronous HMAC-SHA-256 for voter hashes, e.g. node:crypto's (see `SyncHmacSha256`); Web Crypto,
+   * which is asynchronous, by default. Same ids either way.
+   */
+  hmacSha256?: SyncHmacSha256;
 }
 
 /** A ready app. */
@@ -130,7 +135,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
-    voterId: await createVoterId(secretKey),
+    voterId: await createVoterId(secretKey, options.hmacSha256),
   };
   await storage.syncRoadmap(options.content.roadmap);
 

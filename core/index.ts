@@ -16,3 +16,4 @@ export { buildOpenApi } from './openapi/build.ts';
 export type { AliasDeprecation } from './deprecation.ts';
 export { createLicenseIssuer, generateSigningKey, publicKeyOf, verifyLicenseKey, type LicensePayload } from './license.ts';
 export { DEFAULT_BODY_LIMIT } from './body.ts';
+export type { SyncHmacSha256 } from './voter-id.ts';

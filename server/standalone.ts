@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
 import type { Clock, Logger, VersionSource } from '../core/ports.ts';
@@ -112,6 +113,7 @@ async function serve(config: ServerConfig, logger: Logger, clock: Clock, bind: B
         bodyLimit: config.bodyLimit,
         checkoutTtlMs: config.checkoutTtlMs,
         publicBaseUrl,
+        hmacSha256: nodeHmacSha256,
         ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
         ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       }),

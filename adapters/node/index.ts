@@ -10,6 +10,8 @@ import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { MaybePromise } from '../../core/ports.ts';
 
+export { nodeHmacSha256 } from './hmac.ts';
+
 export interface NodeHandlerOptions {
   /** Proxies whose X-Forwarded-For is believed; none by default. */
   trustedProxies?: CidrSet | null;

@@ -1,5 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { createVoterId } from '../../core/voter-id.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const roadmap = suite('roadmap');
@@ -70,6 +72,21 @@ roadmap('votes are stored under a keyed hash, never the raw address', async () =
   const other = await createTestApp({ voterSecret: 'another-secret', storage: t.storage });
   const seenWithOtherSecret = bodyJson(await list(other, '192.0.2.7')) as { features: { id: number; voted: boolean }[] };
   assert.is(seenWithOtherSecret.features.find((f) => f.id === 1)!.voted, false);
+});
+
+roadmap('a synchronous HMAC (node:crypto) gives the same voters as Web Crypto: votes survive a switch', async () => {
+  const webCrypto = await createTestApp({ voterSecret: 'test-secret' });
+  await vote(webCrypto, { featureId: 1 }, '192.0.2.7');
+  await vote(webCrypto, { featureId: 2 }, '2001:db8:1:2::10');
+  const native = await createTestApp({ voterSecret: 'test-secret', storage: webCrypto.storage, hmacSha256: nodeHmacSha256 });
+  assert.equal(bodyJson(await vote(native, { featureId: 1 }, '192.0.2.7')), { voted: false, vote_count: 0 });
+  assert.equal(bodyJson(await vote(native, { featureId: 2 }, '2001:db8:1:2:ffff::1')), { voted: false, vote_count: 0 });
+  assert.equal(bodyJson(await vote(native, { featureId: 3 }, '192.0.2.8')), { voted: true, vote_count: 1 });
+  const views = bodyJson(await list(webCrypto, '192.0.2.8')) as { features: { id: number; voted: boolean }[] };
+  assert.is(views.features.find((f) => f.id === 3)!.voted, true);
+  const sync = await createVoterId('test-secret', nodeHmacSha256);
+  assert.type(sync('192.0.2.7'), 'string');
+  assert.is(sync('192.0.2.7'), await (await createVoterId('test-secret'))('192.0.2.7'));
 });
 
 for (const [name, featureId] of [['a hidden feature', 5], ['a feature that does not exist', 99]] as const) {
