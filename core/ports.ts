@@ -118,9 +118,9 @@ export interface Storage {
    */
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<void>;
   /** The visible features in id order, with `voted` for this voter. */
-  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
+  listRoadmap(voterId: string): MaybePromise<RoadmapFeatureView[]>;
   /** Flips this voter's vote atomically; null when the feature does not exist or is hidden. */
-  toggleVote(featureId: number, voterId: string): Promise<VoteResult | null>;
+  toggleVote(featureId: number, voterId: string): MaybePromise<VoteResult | null>;
 
   createCheckout(session: CheckoutSession): Promise<void>;
   getCheckout(id: string): Promise<CheckoutSession | null>;

@@ -64,7 +64,7 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
       for (const [id, feature] of features) if (!listed.has(id)) feature.visible = false;
       for (const feature of list) features.set(feature.id, { ...feature });
     },
-    async listRoadmap(voterId): Promise<RoadmapFeatureView[]> {
+    listRoadmap(voterId): RoadmapFeatureView[] {
       return [...features.values()]
         .filter((f) => f.visible)
         .sort((a, b) => a.id - b.id)
@@ -81,7 +81,7 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
           };
         });
     },
-    async toggleVote(featureId, voterId) {
+    toggleVote(featureId, voterId) {
       if (!features.get(featureId)?.visible) return null;
       const voters = votersOf(featureId);
       const voted = !voters.has(voterId);

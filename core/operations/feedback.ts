@@ -7,6 +7,7 @@ import { readJsonObject } from '../body.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
+import { andThen } from '../maybe.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { parseOrThrow } from '../validate.ts';
 
@@ -34,6 +35,6 @@ export function feedback(context: AppContext): Operation {
       rating: input.rating ?? null,
       receivedAt: context.clock.now(),
     });
-    return stored instanceof Promise ? stored.then(answer) : answer();
+    return andThen(stored, answer);
   };
 }

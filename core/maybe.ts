@@ -1,0 +1,17 @@
+/**
+ * Values that are ready now or later: synchronous ports (memory storage, native HMAC) answer without a
+ * promise, and the operations stay synchronous with them.
+ *
+ * @module
+ */
+import type { MaybePromise } from './ports.ts';
+
+/**
+ * Applies `next` to `value` at once when it is ready, or once its promise resolves.
+ *
+ * @param value A value or a promise of one.
+ * @param next What to do with it; pass a function created once, not per request, on a hot path.
+ */
+export function andThen<T, R>(value: MaybePromise<T>, next: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
