@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: the standalone server against the bare node:http ceiling, scenario by scenario,
- * alternating A B A B after a warm-up, then a memory soak. Writes a markdown table to bench/results/.
+ * alternating A B B A after a warm-up, then a memory soak. Writes a markdown table to bench/results/.
  *
- * Environment: BENCH_SECONDS (per round, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (50),
+ * Environment: BENCH_SECONDS (per round, default 3), BENCH_ROUNDS (default 5), BENCH_CONNECTIONS (50),
  * BENCH_STORAGES (comma list, default "memory"), BENCH_SOAK (requests, default 1000000; 0 skips it),
  * BENCH_ONLY (run only scenarios whose name contains it).
  */
@@ -16,8 +16,8 @@ import { clientAddress, SCENARIOS, type Scenario } from './scenarios.ts';
 import { storageEnv } from './storage-env.ts';
 import { cpuSeconds, peakRss, pinSelf, RUNTIME_COMMANDS, startProcess, type BenchProcess } from './process.ts';
 
-const seconds = Number(process.env['BENCH_SECONDS'] ?? 5);
-const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const seconds = Number(process.env['BENCH_SECONDS'] ?? 3);
+const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const storages = (process.env['BENCH_STORAGES'] ?? 'memory').split(',');
 const runtimes = (process.env['BENCH_RUNTIMES'] ?? 'node').split(',');
@@ -99,22 +99,31 @@ async function compare(server: BenchProcess, ceiling: BenchProcess, scenario: Sc
   const ours: Measure[] = [];
   const bare: Measure[] = [];
   let peak = 0;
-  // The peak of each scenario, sampled while it runs (VmHWM would keep the peak of earlier ones).
+  // Each round pairs a run of the server with an adjacent run of the ceiling, in A B B A order so that a
+  // drift in the machine's speed weighs on both sides alike; ratios are the medians of the pairs' ratios.
   for (let round = 0; round < rounds; round++) {
-    const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.pid))), 250);
-    ours.push(await load(server.url, scenario, seconds, server.pid));
-    clearInterval(sampler);
-    bare.push(await load(ceiling.url, scenario, seconds, ceiling.pid));
+    const measureOurs = async () => {
+      // The peak of each scenario, sampled while it runs (VmHWM would keep the peak of earlier ones).
+      const sampler = setInterval(() => (peak = Math.max(peak, peakRss(server.pid))), 250);
+      ours.push(await load(server.url, scenario, seconds, server.pid));
+      clearInterval(sampler);
+    };
+    const measureBare = async () => void bare.push(await load(ceiling.url, scenario, seconds, ceiling.pid));
+    if (round % 2 === 0) {
+      await measureOurs();
+      await measureBare();
+    } else {
+      await measureBare();
+      await measureOurs();
+    }
   }
   const statuses: Record<string, number> = {};
   for (const m of ours) for (const [code, n] of Object.entries(m.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-  const rps = median(ours.map((m) => m.rps));
-  const ceilingRps = median(bare.map((m) => m.rps));
   return {
-    rps,
-    ceilingRps,
-    ratio: rps / ceilingRps,
-    cpuRatio: median(ours.map((m) => m.perCpuSecond)) / median(bare.map((m) => m.perCpuSecond)),
+    rps: median(ours.map((m) => m.rps)),
+    ceilingRps: median(bare.map((m) => m.rps)),
+    ratio: median(ours.map((m, i) => m.rps / bare[i]!.rps)),
+    cpuRatio: median(ours.map((m, i) => m.perCpuSecond / bare[i]!.perCpuSecond)),
     p50: median(ours.map((m) => m.p50)),
     p99: median(ours.map((m) => m.p99)),
     peakMb: peak / 1024 / 1024,
@@ -205,7 +214,7 @@ const table = [
   `# Benchmark ${new Date().toISOString()} (commit ${commit})`,
   '',
   `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Server pinned to core 0, load generator to core 1.`,
-  `Load: ${client === 'raw' ? 'bench/raw-client.ts (pre-serialized requests)' : 'autocannon'}, ${connections} connections, ${rounds} alternating rounds of ${seconds} s after a 2 s warm-up; medians.`,
+  `Load: ${client === 'raw' ? 'bench/raw-client.ts (pre-serialized requests)' : 'autocannon'}, ${connections} connections, ${rounds} rounds of ${seconds} s in A B B A order after a 2 s warm-up; ratios are medians of the rounds' ratios.`,
   'Clients: X-Forwarded-For from 100,000 addresses (TRUSTED_PROXIES=127.0.0.1/32), except the 429 scenario.',
   'ratio: req/s against the ceiling. CPU ratio: requests per CPU second of the server process against the',
   "ceiling's; it stays comparable when the load generator, not the server, is the bottleneck. Targets are",
