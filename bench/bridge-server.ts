@@ -49,7 +49,7 @@ function bridgeListener(): (request: IncomingMessage, response: ServerResponse) 
       if (typeof value === 'string') headers.set(name, value);
     }
     const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, { method, headers, body, duplex: 'half' } as RequestInit);
-    handle(webRequest, request.socket.remoteAddress ?? '').then(async (answer) => {
+    Promise.resolve(handle(webRequest, request.socket.remoteAddress ?? '')).then(async (answer) => {
       const headers: Record<string, string> = {};
       answer.headers.forEach((value, name) => (headers[name] = value));
       const bytes = new Uint8Array(await answer.arrayBuffer());

@@ -148,9 +148,9 @@ async function serve(config: ServerConfig, logger: Logger, clock: Clock, bind: B
  */
 export function handlerWhenReady<Info, R>(
   whenApp: Promise<App>,
-  bindApp: (app: App) => (request: Request, info: Info) => Promise<R>,
-): (request: Request, info: Info) => Promise<R> {
-  let handle: ((request: Request, info: Info) => Promise<R>) | undefined;
+  bindApp: (app: App) => (request: Request, info: Info) => R | Promise<R>,
+): (request: Request, info: Info) => R | Promise<R> {
+  let handle: ((request: Request, info: Info) => R | Promise<R>) | undefined;
   const ready = whenApp.then((app) => (handle = bindApp(app)));
   // Only waiting requests use this promise; a failed build is reported by startStandalone.
   ready.catch(() => undefined);

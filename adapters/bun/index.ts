@@ -16,7 +16,7 @@ export interface BunServerLike {
 }
 
 /** A `Bun.serve` fetch function. */
-export type BunHandler = (request: Request, server: BunServerLike) => Promise<Response>;
+export type BunHandler = (request: Request, server: BunServerLike) => Response | Promise<Response>;
 
 /**
  * Creates the `Bun.serve` fetch function.

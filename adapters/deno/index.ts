@@ -16,7 +16,7 @@ export interface DenoServeInfo {
 }
 
 /** A `Deno.serve` handler. */
-export type DenoHandler = (request: Request, info: DenoServeInfo) => Promise<Response>;
+export type DenoHandler = (request: Request, info: DenoServeInfo) => Response | Promise<Response>;
 
 /**
  * Creates the `Deno.serve` handler.

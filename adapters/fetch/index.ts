@@ -6,10 +6,15 @@
  */
 import type { App } from '../../core/app.ts';
 import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
-import type { CoreResponse } from '../../core/http.ts';
+import type { CoreResponse, HeaderMap } from '../../core/http.ts';
+import { andThen } from '../../core/maybe.ts';
+import type { MaybePromise } from '../../core/ports.ts';
 
-/** Answers one web Request; `clientIp` is the peer address the host saw (never a client-supplied header). */
-export type FetchHandler = (request: Request, clientIp: string) => Promise<Response>;
+/**
+ * Answers one web Request; `clientIp` is the peer address the host saw (never a client-supplied header).
+ * The Response comes at once when nothing has to wait (memory storage, static content), else a promise.
+ */
+export type FetchHandler = (request: Request, clientIp: string) => Response | Promise<Response>;
 
 export interface FetchHandlerOptions {
   /** Proxies whose X-Forwarded-For is believed; none by default. */
@@ -71,6 +76,29 @@ function splitUrl(url: string): { path: string; query: string | undefined } {
 }
 
 /**
+ * Request headers as the core reads them (lower-case names), looked up in the web Headers on demand: the
+ * core asks for two or three per request, and copying every header cost more on Deno and Bun.
+ */
+const HEADER_VIEW: ProxyHandler<Headers> = {
+  get: (headers, name) => (typeof name === 'string' ? (headers.get(name) ?? undefined) : undefined),
+  has: (headers, name) => typeof name === 'string' && headers.has(name),
+  ownKeys(headers) {
+    const names: string[] = [];
+    headers.forEach((_value, name) => names.push(name));
+    return names;
+  },
+  getOwnPropertyDescriptor(headers, name) {
+    const value = typeof name === 'string' ? headers.get(name) : null;
+    return value === null ? undefined : { value, writable: false, enumerable: true, configurable: true };
+  },
+};
+
+/** The core's header map over web Headers (see HEADER_VIEW). */
+export function headerMap(headers: Headers): HeaderMap {
+  return new Proxy(headers, HEADER_VIEW) as unknown as HeaderMap;
+}
+
+/**
  * Creates the fetch handler.
  *
  * @param app The core app.
@@ -79,20 +107,21 @@ function splitUrl(url: string): { path: string; query: string | undefined } {
  */
 export function createFetchHandler(app: App, options: FetchHandlerOptions = {}): FetchHandler {
   const trusted = options.trustedProxies ?? null;
-  return async (request, clientIp) => {
+  const respond = (answer: MaybePromise<CoreResponse>) => andThen(answer, toWebResponse);
+  return (request, clientIp) => {
     const { path, query } = splitUrl(request.url);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const answer = await app.handle({
+    const core = {
       method: request.method,
       path,
       query,
-      headers,
-      body: request.body ? await readBodyUpTo(request.body, app.bodyLimit + 1) : undefined,
-      clientIp: resolveClientIp(clientIp, trusted ? headers['x-forwarded-for'] : undefined, trusted),
+      headers: headerMap(request.headers),
+      body: undefined as Uint8Array | undefined,
+      clientIp: resolveClientIp(clientIp, trusted ? (request.headers.get('x-forwarded-for') ?? undefined) : undefined, trusted),
+    };
+    if (!request.body) return respond(app.answer(core));
+    return readBodyUpTo(request.body, app.bodyLimit + 1).then((body) => {
+      core.body = body;
+      return respond(app.answer(core));
     });
-    return toWebResponse(answer);
   };
 }
