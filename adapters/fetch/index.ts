@@ -55,15 +55,38 @@ export async function readBodyUpTo(body: ReadableStream<Uint8Array>, max: number
   return bytes;
 }
 
-/** A body as a web BodyInit: strings and ArrayBuffer-backed bytes as they are, anything else copied. */
-function bodyInit(body: string | Uint8Array | null): BodyInit | null {
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Bodies the core keeps encoded (static documents, cached errors), decoded once each; null: not UTF-8. */
+const decoded = new WeakMap<Uint8Array, string | null>();
+
+function decodedOnce(body: Uint8Array): string | null {
+  let text = decoded.get(body);
+  if (text === undefined) {
+    try {
+      text = utf8.decode(body);
+    } catch {
+      text = null;
+    }
+    decoded.set(body, text);
+  }
+  return text;
+}
+
+/**
+ * A body as a web BodyInit. UTF-8 bytes of a typed answer go as their text: a runtime takes a string as
+ * it is, while bytes are copied into every Response (the spec's rule for BufferSource).
+ */
+function bodyInit(answer: CoreResponse): BodyInit | null {
+  const { body } = answer;
   if (body === null || typeof body === 'string') return body;
+  const text = answer.headers['content-type'] === undefined ? null : decodedOnce(body);
+  if (text !== null) return text;
   return body.buffer instanceof ArrayBuffer ? new Uint8Array(body.buffer, body.byteOffset, body.length) : body.slice();
 }
 
 /** The web Response for a core answer. */
 export function toWebResponse(answer: CoreResponse): Response {
-  return new Response(bodyInit(answer.body), { status: answer.status, headers: answer.headers });
+  return new Response(bodyInit(answer), { status: answer.status, headers: answer.headers });
 }
 
 /** Splits a request URL into its path and raw query, as node:http would give them. */
