@@ -3,6 +3,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,8 +50,31 @@ export const RUNTIME_COMMANDS: Record<string, (entry: string) => string[]> = {
  * @param command The command line, e.g. RUNTIME_COMMANDS.node('server/main.ts').
  * @param env Extra environment.
  */
-export function startProcess(name: string, commandLine: string[], env: Record<string, string>): Promise<BenchProcess> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+export async function startProcess(name: string, commandLine: string[], env: Record<string, string>): Promise<BenchProcess> {
+  // A port the system just handed out can still be taken by a load-generator socket before the program
+  // binds it (ephemeral ports are shared): try another one then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(name, commandLine, env, await freePort());
+    } catch (error) {
+      if (attempt >= 3 || !/in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+/** A port of 127.0.0.1 that nothing listens on, from the system. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function startOnPort(name: string, commandLine: string[], env: Record<string, string>, port: number): Promise<BenchProcess> {
   const command = [...commandLine, String(port)];
   const child = spawn(hasTaskset ? 'taskset' : command[0]!, hasTaskset ? ['-c', '0', ...command] : command.slice(1), {
     cwd: root,
