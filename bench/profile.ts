@@ -1,0 +1,79 @@
+/**
+ * `npm run bench:profile -- "<scenario>"`: where a scenario's time goes, per request, against the ceiling.
+ *
+ * Runs the Node server and the ceiling, each under `node --cpu-prof` on core 0 with the benchmark's load
+ * (bench/raw-client.ts on core 1), then prints the functions whose self time per request differs most
+ * between the two. Startup is in both profiles; the load runs long enough to make it small.
+ *
+ * Environment: PROFILE_SECONDS (measured load, default 6), STORAGE and DATABASE_URL as for the server.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requestBytes, runRaw } from './raw-client.ts';
+import { freePort } from './process.ts';
+import { SCENARIOS } from './scenarios.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env['PROFILE_SECONDS'] ?? 6);
+const name = process.argv[2] ?? 'GET pricing';
+const scenario = SCENARIOS.find((s) => s.name === name);
+if (!scenario) throw new Error(`no scenario "${name}"; one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Runs one program under --cpu-prof with the scenario's load; returns microseconds of self time per request by function. */
+async function profile(entry: string): Promise<Map<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+  const port = await freePort();
+  const args = ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', entry, String(port)];
+  const child = spawn('taskset', args, {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', STORAGE: process.env['STORAGE'] ?? 'memory' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  await new Promise<void>((resolve) => child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve()));
+  const requests = requestBytes(scenario!, port);
+  const warm = await runRaw(port, requests, 50, 2);
+  const measured = await runRaw(port, requests, 50, seconds);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  // The main thread's profile is the largest (tsx's loader thread writes a small one).
+  const file = readdirSync(dir).sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0]!;
+  const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
+  rmSync(dir, { recursive: true, force: true });
+  const byId = new Map(data.nodes.map((node) => [node.id, node.callFrame]));
+  const perRequest = new Map<string, number>();
+  const requestCount = warm.total + measured.total;
+  data.samples.forEach((id, i) => {
+    const frame = byId.get(id)!;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber}`;
+    perRequest.set(key, (perRequest.get(key) ?? 0) + (data.timeDeltas[i] ?? 0) / requestCount);
+  });
+  perRequest.delete('(idle) :-1');
+  process.stdout.write(`${entry}: ${Math.round(measured.rps)} req/s\n`);
+  return perRequest;
+}
+
+const server = await profile('server/main.ts');
+const ceiling = await profile('bench/ceiling.ts');
+const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+const rows = [...new Set([...server.keys(), ...ceiling.keys()])]
+  .map((key) => ({ key, ours: server.get(key) ?? 0, bare: ceiling.get(key) ?? 0 }))
+  .sort((a, b) => Math.abs(b.ours - b.bare) - Math.abs(a.ours - a.bare))
+  .slice(0, 30);
+process.stdout.write(`\nCPU us per request (not idle): server ${total(server).toFixed(2)}, ceiling ${total(ceiling).toFixed(2)}\n\n`);
+process.stdout.write('| server us | ceiling us | difference | function |\n|---:|---:|---:|---|\n');
+for (const row of rows) {
+  process.stdout.write(`| ${row.ours.toFixed(3)} | ${row.bare.toFixed(3)} | ${(row.ours - row.bare).toFixed(3)} | ${row.key} |\n`);
+}
