@@ -7,6 +7,7 @@
 import { clientKey } from './client-ip.ts';
 import { toBase64Url } from './license.ts';
 import type { MaybePromise } from './ports.ts';
+import { andThen } from './maybe.ts';
 import { remember } from './remember.ts';
 
 /** How many recent voters' hashes are kept, to spare the HMAC on repeated requests. */
@@ -26,27 +27,22 @@ export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
  * @returns A function from client address to voter id (base64url of the MAC).
  */
 export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Promise<(clientIp: string) => MaybePromise<string>> {
-  if (hmac) {
-    const known = new Map<string, string>();
-    return (clientIp) => {
-      const subject = clientKey(clientIp);
-      return known.get(subject) ?? remember(known, CACHE_SIZE, subject, toBase64Url(hmac(secret, subject)));
-    };
-  }
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
+  const sign = hmac ? (subject: string) => hmac(secret, subject) : await webCryptoHmac(secret);
   const cache = new Map<string, string>();
   return (clientIp) => {
     const subject = clientKey(clientIp);
     const known = cache.get(subject);
     if (known !== undefined) return known;
-    return crypto.subtle.sign('HMAC', key, encoder.encode(subject)).then((mac) => {
-      const id = toBase64Url(new Uint8Array(mac));
-      return remember(cache, CACHE_SIZE, subject, id);
-    });
+    return andThen(sign(subject), (mac) => remember(cache, CACHE_SIZE, subject, toBase64Url(mac)));
   };
+}
+
+/** Web Crypto's HMAC-SHA-256 under `secret`: asynchronous, but on every runtime. */
+async function webCryptoHmac(secret: string): Promise<(message: string) => Promise<Uint8Array>> {
+  const encoder = new TextEncoder();
+  const usage: KeyUsage[] = ['sign'];
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, usage);
+  return async (message) => new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
 }
 
 /** A fresh random secret: 32 bytes, base64url. */
