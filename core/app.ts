@@ -166,13 +166,11 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const notFound = new Map<string, Uint8Array>();
   const dispatch = (request: CoreRequest): MaybePromise<CoreResponse> => {
-    // Routes never change once built: a path found unknown stays unknown, for every method.
-    const known404 = notFound.get(request.path);
-    if (known404 !== undefined) return errorAnswer('not_found', known404);
     const match = router.match(request.method, request.path);
     if (match.kind === 'handler') return match.handler(request, match.params);
     if (match.kind === 'not_found') {
-      return errorAnswer('not_found', remember(notFound, NOT_FOUND_CACHE_SIZE, request.path, notFoundBody(request.path)));
+      const { path } = request;
+      return errorAnswer('not_found', notFound.get(path) ?? remember(notFound, NOT_FOUND_CACHE_SIZE, path, notFoundBody(path)));
     }
     if (request.method === 'OPTIONS') return cors.options(request, match.allow);
     return errorResponse(

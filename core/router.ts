@@ -7,6 +7,7 @@
 import { IttyRouter } from 'itty-router';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { MaybePromise } from './ports.ts';
+import { remember } from './remember.ts';
 
 /** A routed handler; `params` holds the named segments of a pattern route. */
 export type Handler = (request: CoreRequest, params: Record<string, string>) => MaybePromise<CoreResponse>;
@@ -24,6 +25,9 @@ export interface Router {
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NOT_FOUND: Match = Object.freeze({ kind: 'not_found' });
+/** How many unmatched paths the router remembers, so that a client repeating one skips the patterns. */
+const UNMATCHED_CACHE_SIZE = 1024;
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -49,9 +53,11 @@ export function createRouter(): Router {
   const exact = new Map<string, Map<string, Handler>>();
   const allow = new Map<string, string>();
   const patterns: { method: string; regex: RegExp; handler: Handler }[] = [];
+  const unmatched = new Map<string, true>();
 
   const router: Router = {
     add(method, path, handler) {
+      unmatched.clear();
       table[method.toLowerCase()]!(path);
       const [, regex] = table.routes[table.routes.length - 1]!;
       if (/[:*]/.test(path)) {
@@ -73,6 +79,8 @@ export function createRouter(): Router {
         if (handler) return { kind: 'handler', handler, params: NO_PARAMS };
         return { kind: 'method_not_allowed', allow: allow.get(path)! };
       }
+      // A path that matched nothing stays unmatched, for every method, until a route is added.
+      if (unmatched.has(path)) return NOT_FOUND;
       const allowed: string[] = [];
       for (const route of patterns) {
         const found = route.regex.exec(path);
@@ -82,7 +90,9 @@ export function createRouter(): Router {
         }
         allowed.push(route.method);
       }
-      return allowed.length > 0 ? { kind: 'method_not_allowed', allow: allowList(allowed) } : { kind: 'not_found' };
+      if (allowed.length > 0) return { kind: 'method_not_allowed', allow: allowList(allowed) };
+      remember(unmatched, UNMATCHED_CACHE_SIZE, path, true);
+      return NOT_FOUND;
     },
   };
   return router;

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createRouter } from '../../core/router.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const routing = suite('routing');
@@ -124,6 +125,18 @@ routing('deprecated aliases carry Deprecation, Sunset and a successor Link; /api
   assert.is(alias.headers['link'], '</api/v1/checkout/status>; rel="successor-version"');
   const v1 = await app.handle(coreRequest({ path: '/api/v1/checkout/status' }));
   assert.is(v1.headers['deprecation'], undefined);
+});
+
+routing('the router remembers unmatched paths for every method until a route is added', () => {
+  const router = createRouter();
+  const handler = () => ({ status: 204, headers: {}, body: null });
+  router.add('GET', '/a/:id', handler);
+  assert.equal(router.match('POST', '/b/1'), { kind: 'not_found' });
+  assert.equal(router.match('GET', '/b/1'), { kind: 'not_found' });
+  assert.equal(router.match('POST', '/a/1'), { kind: 'method_not_allowed', allow: 'GET, HEAD, OPTIONS' });
+  router.add('GET', '/b/:id', handler);
+  const found = router.match('GET', '/b/1');
+  assert.is(found.kind, 'handler');
 });
 
 routing.run();
