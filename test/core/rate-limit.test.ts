@@ -58,6 +58,22 @@ limit('every path counts: errors, 404s and the discovery documents', async () =>
   const posted = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description: 'x' } }));
   assert.is(posted.status, 429);
   assert.is(t.storage.feedback.length, 0);
+  // The rest of the spec's endpoints list 429 too; a refused vote or checkout changes nothing.
+  const refused = [
+    coreRequest({ path: '/api/v1/download', headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' } }),
+    coreRequest({ method: 'POST', path: '/api/v1/roadmap', json: { featureId: 1 } }),
+    coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: {} }),
+    coreRequest({ path: '/api/v1/checkout/status', query: 'session_id=cs_sim_x' }),
+  ];
+  for (const request of refused) {
+    const response = await t.app.handle(request);
+    assert.is(response.status, 429, request.path);
+    assert.is((bodyJson(response) as { code: string }).code, 'rate_limited');
+  }
+  const views = bodyJson(await t.app.handle(coreRequest({ path: '/api/v1/roadmap', clientIp: '198.51.100.77' }))) as {
+    features: { id: number; vote_count: number }[];
+  };
+  assert.is(views.features.find((f) => f.id === 1)!.vote_count, 0);
 });
 
 limit('clients are counted apart; an IPv6 /64 is one client', async () => {
