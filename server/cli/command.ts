@@ -56,6 +56,29 @@ export interface ParsedCommandLine {
 }
 
 /**
+ * Joins each flag that takes a value with the word after it (`--public-key -Ab` to `--public-key=-Ab`):
+ * parseArgs refuses a value that starts with a dash, and base64url keys may.
+ */
+function joinValues(args: string[], options: Options): string[] {
+  const takesValue = new Set(
+    Object.entries(options).flatMap(([name, option]) => (option.type === 'string' ? [`--${name}`, ...(option.short ? [`-${option.short}`] : [])] : [])),
+  );
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = args[i + 1];
+    if (arg === '--') return [...joined, ...args.slice(i)];
+    if (takesValue.has(arg) && value !== undefined) {
+      joined.push(arg.startsWith('--') ? `${arg}=${value}` : `${arg}${value}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
+/**
  * Parses a command's arguments strictly: an unknown flag, a flag without its value or a stray word is a
  * UsageError. `--help` and `-h` are understood everywhere.
  *
@@ -66,7 +89,12 @@ export interface ParsedCommandLine {
  */
 export function parseCommandLine(args: string[], options: Options, positionals = 0): ParsedCommandLine {
   try {
-    const parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: joinValues(args, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     const values = parsed.values as ParsedCommandLine['values'];
     const help = values['help'] === true;
     if (!help && parsed.positionals.length > positionals) {

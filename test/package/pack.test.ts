@@ -143,7 +143,8 @@ function listening(output: string): { url: string; publicBaseUrl: string } | und
 
 test('the installed program, run with production dependencies only, serves every endpoint as `npm start` does; SIGTERM exits 0', async () => {
   const signingKey = run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'license', 'generate-key'], ROOT).split('\n')[0]!;
-  const env = { PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: signingKey.replace(/^LICENSE_SIGNING_KEY=/, '') };
+  // STORAGE=pglite: a DATABASE_URL in the test environment (the suite's PostgreSQL) must not be used here.
+  const env = { STORAGE: 'pglite', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: signingKey.replace(/^LICENSE_SIGNING_KEY=/, '') };
   const start = async (command: string, cwd: string): Promise<Spawned> =>
     spawnServer(command, { ...env, DATA_DIR: await freshPgliteDir(join(dir, `data-${cwd === ROOT ? 'checkout' : 'package'}`)) }, listening, 60_000, cwd);
   // The package's own example content: the project has no config.json, and CONFIG_FILE is unset.

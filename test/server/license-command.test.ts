@@ -118,6 +118,8 @@ test('verify accepts a key issued with the signing key and prints its payload; a
   const other = await publicKeyOf(await generateSigningKey());
   assert.equal(await runLicenseCommand(['verify', license, '--public-key', other], {}, cwd), invalid);
   assert.is((await runLicenseCommand(['verify', license, '--public-key', await publicKeyOf(key)], {}, cwd)).code, 0);
+  // base64url may start with a dash: still the flag's value, not a flag.
+  assert.equal(await runLicenseCommand(['verify', license, '--public-key', `-${other.slice(1)}`], {}, cwd), invalid);
 });
 
 test('generate-key prints a usable LICENSE_SIGNING_KEY and its public key', async () => {
