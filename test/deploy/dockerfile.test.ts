@@ -28,6 +28,17 @@ const work = mkdtempSync(join(tmpdir(), 'dockerfile-replay-'));
 chmodSync(work, 0o755);
 test.after(() => rmSync(work, { recursive: true, force: true }));
 
+/**
+ * What RUN steps see of this machine: PATH, HOME, and where npm keeps its cache and user config (set by
+ * `npm test` when it runs this file), so that npm finds the packages the repository's install cached.
+ */
+const NPM_SETUP: Record<string, string> = Object.fromEntries(
+  ['PATH', 'HOME', 'npm_config_cache', 'npm_config_userconfig', 'npm_config_registry'].flatMap((name) => {
+    const value = process.env[name];
+    return value === undefined ? [] : [[name, value]];
+  }),
+);
+
 /** What a replayed stage leaves: its files and the settings of an image made from it. */
 interface Image {
   root: string;
@@ -88,7 +99,7 @@ function replayStage(stage: Stage, index: number, built: Map<string, Image>): Im
       case 'RUN': {
         assert.not.match(step.command, /(^|\s)\/\w/, `RUN ${step.command}: the replay cannot map absolute paths in commands`);
         if (!asRoot && /^chown\b/.test(step.command)) break;
-        const env = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', npm_config_offline: 'true', npm_config_update_notifier: 'false', ...processEnv(image) };
+        const env = { ...NPM_SETUP, npm_config_offline: 'true', npm_config_update_notifier: 'false', ...processEnv(image) };
         const run = spawnSync('/bin/sh', ['-c', step.command], { cwd: here, env, encoding: 'utf8', timeout: 240_000 });
         assert.is(run.status, 0, `RUN ${step.command} (stage ${stage.name ?? index}) failed:\n${run.stdout}\n${run.stderr}`);
         break;
