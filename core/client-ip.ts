@@ -56,13 +56,19 @@ function parseHexGroups(part: string): Groups | null {
   return groups;
 }
 
+/** A zone id as RFC 6874 allows it (unreserved characters), e.g. an interface name such as eth0.100. */
+const ZONE_ID = /^[A-Za-z0-9._~-]+$/;
+
 /** Parses an IPv4 or IPv6 address (zone ids dropped) into 8 groups; null when it is not one. */
 export function parseIp(text: string): Groups | null {
   const v4 = parseIpv4(text);
   if (v4) return [0, 0, 0, 0, 0, 0xffff, v4[0], v4[1]];
   let rest = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   const zone = rest.indexOf('%');
-  if (zone >= 0) rest = rest.slice(0, zone);
+  if (zone >= 0) {
+    if (!ZONE_ID.test(rest.slice(zone + 1))) return null;
+    rest = rest.slice(0, zone);
+  }
   const lastColon = rest.lastIndexOf(':');
   if (lastColon >= 0 && rest.includes('.', lastColon)) {
     const embedded = parseIpv4(rest.slice(lastColon + 1));
