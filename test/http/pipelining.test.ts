@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { closeTestDatabases } from '../_databases.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { ALL_TARGETS, type OpenStorage } from '../storage/_targets.ts';
 import { openConnection, parseResponse, splitResponses } from '../server/_raw-http.ts';
@@ -54,3 +55,7 @@ for (const target of ALL_TARGETS) {
 
   pipelining.run();
 }
+
+const last = suite('pipelining: clean-up');
+last('closes the test databases', closeTestDatabases);
+last.run();
