@@ -85,11 +85,13 @@ const queue = files.map((file, index) => ({ file, index }));
 const outcomes: FileOutcome[] = [];
 const workers = Array.from({ length: Math.min(2, availableParallelism()) }, async () => {
   for (let next = queue.shift(); next; next = queue.shift()) {
+    const started = performance.now();
     const outcome = await run(next.file, next.index);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
     outcomes.push(outcome);
     const ok = outcome.problems.length === 0;
     const counts = `${outcome.passed} passed, ${outcome.failed} failed, ${outcome.skipped} skipped`;
-    process.stdout.write(`\n== ${shown(next.file)}: ${ok ? 'ok' : 'FAILED'} (${counts})\n`);
+    process.stdout.write(`\n== ${shown(next.file)}: ${ok ? 'ok' : 'FAILED'} (${counts}) in ${seconds} s\n`);
     if (!ok || process.env['VERBOSE']) process.stdout.write(outcome.output);
     for (const problem of outcome.problems) process.stdout.write(`!! ${shown(next.file)}: ${problem}\n`);
   }

@@ -58,10 +58,10 @@ function runRunner(dir: string): Promise<{ code: number | null; stdout: string }
   });
 }
 
-/** The "== file: status (counts)" line of each file, by file name. */
+/** The "== file: status (counts) in N s" line of each file, by file name, without the time. */
 function fileLines(stdout: string, dir: string): Record<string, string> {
   const lines: Record<string, string> = {};
-  for (const match of stdout.matchAll(/^== (.+?): (.+)$/gm)) lines[match[1]!.replace(`${dir}/`, '')] = match[2]!;
+  for (const match of stdout.matchAll(/^== (.+?): (.+) in \d+\.\d s$/gm)) lines[match[1]!.replace(`${dir}/`, '')] = match[2]!;
   return lines;
 }
 
