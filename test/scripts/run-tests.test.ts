@@ -31,6 +31,11 @@ s.before(() => { throw new Error('database is down'); });
 s('a', () => {});
 s('b', () => {});
 s.run();`,
+  'crashes-after.test.ts': `import { test } from 'uvu';
+test('passes', () => {});
+test.run();
+setTimeout(() => { throw new Error('a late crash'); }, 50);`,
+  'empty.test.ts': `import 'uvu';`,
   'hangs.test.ts': `import { test } from 'uvu';
 test('never settles', () => new Promise(() => setInterval(() => {}, 1000)));
 test.run();`,
@@ -65,12 +70,14 @@ function fileLines(stdout: string, dir: string): Record<string, string> {
   return lines;
 }
 
-runner('a skip, .only, a throwing before hook and a hang each fail the run; counts are direct', async () => {
+runner('a skip, .only, a throwing before hook, a hang, a crash and no test each fail the run; counts are direct', async () => {
   const dir = fixtureDir(Object.keys(FIXTURES));
   try {
     const { code, stdout } = await runRunner(dir);
     assert.is(code, 1);
     assert.equal(fileLines(stdout, dir), {
+      'crashes-after.test.ts': 'FAILED (1 passed, 1 failed, 0 skipped)',
+      'empty.test.ts': 'FAILED (0 passed, 1 failed, 0 skipped)',
       'hangs.test.ts': 'FAILED (0 passed, 1 failed, 0 skipped)',
       'only.test.ts': 'FAILED (1 passed, 1 failed, 1 skipped)',
       'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)',
@@ -82,7 +89,9 @@ runner('a skip, .only, a throwing before hook and a hang each fail the run; coun
     assert.match(stdout, 'SETUP FAILED  suite "needs a database": a before hook threw');
     assert.match(stdout, `!! ${dir}/hangs.test.ts: stopped after 3 s (TEST_TIMEOUT)`);
     assert.match(stdout, `!! ${dir}/skip-and-fail.test.ts: 1 test(s) failed`);
-    assert.ok(stdout.endsWith('\n3 passed, 5 failed, 2 skipped\n'), stdout.slice(-200));
+    assert.match(stdout, `!! ${dir}/crashes-after.test.ts: exited with code 1 although its tests passed`);
+    assert.match(stdout, `!! ${dir}/empty.test.ts: ran no test`);
+    assert.ok(stdout.endsWith('\n4 passed, 7 failed, 2 skipped\n'), stdout.slice(-200));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
