@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { generateSigningKey } from '../../core/license.ts';
 import { ROOT, spawnServer, type Spawned } from '../_spawn.ts';
 import { walkEndpoints } from './_endpoints.ts';
 
@@ -141,10 +142,9 @@ function listening(output: string): { url: string; publicBaseUrl: string } | und
 }
 
 test('the installed program, run with production dependencies only, serves every endpoint as `npm start` does; SIGTERM exits 0', async () => {
-  const signingKey = run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'license', 'generate-key'], ROOT).split('\n')[0]!;
   // Memory storage, so that a DATABASE_URL in the test environment is not used and no PGlite starts twice
   // (test/deploy/dockerfile.test.ts runs the built program on PGlite).
-  const env = { STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: signingKey.replace(/^LICENSE_SIGNING_KEY=/, '') };
+  const env = { STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: await generateSigningKey() };
   const start = (command: string, cwd: string): Promise<Spawned> => spawnServer(command, env, listening, 60_000, cwd);
   // The package's own example content: the project has no config.json, and CONFIG_FILE is unset.
   const installed = await start(join(project, 'node_modules/.bin/converter-site-api'), project);
