@@ -36,7 +36,8 @@ function readVersion(file: string): string {
 }
 
 async function migrateDatabase(storage: Extract<StorageSettings, { kind: 'postgres' }>): Promise<void> {
-  const client = createPostgresClient({ url: storage.url, schema: storage.schema, maxConnections: 1 });
+  // Another instance's migration may hold the database a while: waiting is fine here, unlike in a request.
+  const client = createPostgresClient({ url: storage.url, schema: storage.schema, maxConnections: 1, connectTimeoutMs: 10_000 });
   try {
     const report = await migrate(client);
     if (report.applied.length > 0) logger.info('database migrated', { ...report });

@@ -55,10 +55,11 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     if (!found) throw new Error('the database was used outside a request');
     return found;
   };
-  // Hits of one request never wait for company: there is none to wait for.
+  // A hit never waits for company (there is none), and its deadline includes opening the request's
+  // connection (connect timeout 1 s): past it, the limiter lets the request through and logs it.
   const current = (): SqlStorage => {
     const s = scope();
-    return (s.storage ??= createSqlStorage(open(), { rateLimit: { collectMs: 0 } }));
+    return (s.storage ??= createSqlStorage(open(), { rateLimit: { collectMs: 0, timeoutMs: 1300 } }));
   };
 
   /** Waits for the background work (which may add more), then closes the client if one was opened. */
