@@ -11,12 +11,12 @@ import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { requireSchema } from '../adapters/sql/schema-version.ts';
-import { createLiveOffer, createStripeGateway } from '../adapters/stripe/index.ts';
+import { createLiveOffer, createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts';
 import { createWorker, type WorkerContext, type WorkerModule } from '../adapters/workers/index.ts';
 import { createRequestStorage, type RequestStorage } from '../adapters/workers/request-storage.ts';
 import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
-import type { Logger, OfferSource, PaymentGateway, Storage } from '../core/ports.ts';
+import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
 import { SiteContentSchema } from '../core/schemas/content.ts';
 import { VersionString } from '../core/schemas/responses.ts';
 import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
@@ -87,29 +87,27 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
   );
 }
 
-function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string): PaymentGateway {
-  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl });
-  return createStripeGateway({ ...payment, logger });
+function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock): PaymentGateway {
+  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock });
+  return createStripeGateway({ ...payment, logger, clock });
 }
 
 /**
- * The offer: the config file's, or with `stripe.livePrices` Stripe's amounts, read on the isolate's
- * first request and again on a request that finds them older than the refresh interval, without a timer:
- * the read is handed to `ctx.waitUntil` and the request is answered from memory at once.
+ * The live offer with `stripe.livePrices`: Stripe's amounts, read on the isolate's first request and
+ * again by a request that finds them older than the refresh interval. No timer: that request is answered
+ * from memory at once, and the read is handed to `ctx.waitUntil` (see `createSiteWorker`).
  */
-async function openOffer(payment: PaymentConfig, config: WorkerConfig, database: RequestStorage | null): Promise<OfferSource | undefined> {
-  if (payment.gateway !== 'stripe' || payment.livePrices === null) return undefined;
-  const live = createLiveOffer({ ...payment, offer: config.offer, logger, refreshMs: payment.livePrices.refreshMs });
+async function openLiveOffer(payment: PaymentConfig, config: WorkerConfig, clock: Clock): Promise<LiveOffer | null> {
+  if (payment.gateway !== 'stripe' || payment.livePrices === null) return null;
+  const live = createLiveOffer({ ...payment, offer: config.offer, logger, clock, refreshMs: payment.livePrices.refreshMs });
   await live.refresh();
-  let waiting: Promise<void> | null = null;
-  return {
-    current() {
-      const offer = live.current();
-      const reading = live.pending();
-      if (reading !== null && reading !== waiting && database) database.background((waiting = reading));
-      return offer;
-    },
-  };
+  return live;
+}
+
+/** What tests change in a Worker. */
+export interface SiteWorkerOptions {
+  /** Where time comes from for the live offer, Stripe's status cache and its signatures; the system's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -118,8 +116,10 @@ async function openOffer(payment: PaymentConfig, config: WorkerConfig, database:
  * @param configFile The config file, as the standalone server reads it.
  * @returns The module Worker to `export default`.
  */
-export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEnv> {
+export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions = {}): WorkerModule<SiteWorkerEnv> {
+  const clock = options.clock ?? { now: () => Date.now() };
   let database: RequestStorage | null | undefined;
+  let live: LiveOffer | null = null;
   let retentionDueAt = 0;
 
   const inner = createWorker(async (env: SiteWorkerEnv) => {
@@ -131,12 +131,13 @@ export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEn
     const storage = database?.storage ?? createMemoryStorage();
     const { offer, download, roadmap } = config;
     const dates = config.aliasDeprecation;
-    const live = await openOffer(payment, config, database ?? null);
+    live = await openLiveOffer(payment, config, clock);
     return createApp({
       content: { offer, download, roadmap },
       version: { current: () => version },
       storage,
-      gateway: openGateway(payment, storage, publicBaseUrl),
+      gateway: openGateway(payment, storage, publicBaseUrl, clock),
+      clock,
       logger,
       publicBaseUrl,
       corsOrigins: config.corsOrigins,
@@ -152,7 +153,7 @@ export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEn
 
   /** A retention pass at most once a minute per isolate, after an answer, on that request's client. */
   const retention = (db: RequestStorage): void => {
-    const now = Date.now();
+    const now = clock.now();
     if (now < retentionDueAt) return;
     retentionDueAt = now + RETENTION_EVERY_MS;
     db.background(
@@ -168,13 +169,26 @@ export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEn
     );
   };
 
+  /** A read of the live prices this request started (or found under way) may end after the answer. */
+  const keepReading = (ctx: WorkerContext, db: RequestStorage | null): void => {
+    const reading = live?.pending();
+    if (!reading) return;
+    if (db) db.background(reading);
+    else ctx.waitUntil(reading);
+  };
+
   return {
-    fetch(request, env, ctx: WorkerContext = { waitUntil: () => undefined }) {
+    async fetch(request, env, ctx: WorkerContext = { waitUntil: () => undefined }) {
       database ??= openDatabase(env);
-      if (!database) return inner.fetch(request, env, ctx);
       const db = database;
+      if (!db) {
+        const response = await inner.fetch(request, env, ctx);
+        keepReading(ctx, null);
+        return response;
+      }
       return db.run(ctx, async () => {
         const response = await inner.fetch(request, env, ctx);
+        keepReading(ctx, db);
         retention(db);
         return response;
       });
