@@ -127,6 +127,9 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     const version = v.parse(VersionString, env.PRODUCT_VERSION);
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? config.publicBaseUrl ?? 'http://localhost:8787';
     const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file');
+    if (env.HYPERDRIVE && env.DATABASE_SCHEMA) {
+      throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see docs/edge.md)');
+    }
     if (database) await requireSchema(database.current().client);
     const storage = database?.storage ?? createMemoryStorage();
     const { offer, download, roadmap } = config;
