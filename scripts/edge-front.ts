@@ -63,8 +63,13 @@ export async function startEdgeFront(
       },
     );
     outgoing.on('error', (error) => {
+      // A client that went away takes its forward with it: nothing to report.
+      if (response.destroyed) return;
       onError(error);
       unavailable(response);
+    });
+    response.on('close', () => {
+      if (!response.writableFinished) outgoing.destroy();
     });
     request.pipe(outgoing);
   };
