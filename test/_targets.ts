@@ -1,8 +1,9 @@
 /**
  * The targets of the HTTP contract suite (h3's describeMatrix): the standalone server under Node, Deno
  * and Bun, each spawned from its package.json script on 127.0.0.1 with PORT=0 (the program names the port
- * it bound in its 'listening' line), and the Worker under workerd. A runtime that is missing fails its
- * target: nothing is skipped.
+ * it bound in its 'listening' line); the Worker under workerd on PostgreSQL, spawned the same way from
+ * `npm run start:workers`; and server/worker.ts under workerd as wrangler bundles it (smoke subset). A
+ * runtime that is missing fails its target: nothing is skipped.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
