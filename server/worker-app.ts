@@ -121,6 +121,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
   let database: RequestStorage | null | undefined;
   let live: LiveOffer | null = null;
   let retentionDueAt = 0;
+  /** Whether the app is built: no retention pass on a schema the Worker refused. */
+  let built = false;
 
   const inner = createWorker(async (env: SiteWorkerEnv) => {
     const config = v.parse(WorkerConfigSchema, configFile);
@@ -135,7 +137,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     const { offer, download, roadmap } = config;
     const dates = config.aliasDeprecation;
     live = await openLiveOffer(payment, config, clock);
-    return createApp({
+    const app = await createApp({
       content: { offer, download, roadmap },
       version: { current: () => version },
       storage,
@@ -152,12 +154,14 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });
+    built = true;
+    return app;
   });
 
   /** A retention pass at most once a minute per isolate, after an answer, on that request's client. */
   const retention = (db: RequestStorage): void => {
     const now = clock.now();
-    if (now < retentionDueAt) return;
+    if (!built || now < retentionDueAt) return;
     retentionDueAt = now + RETENTION_EVERY_MS;
     db.background(
       db

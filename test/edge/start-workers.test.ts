@@ -1,7 +1,8 @@
 /**
  * `npm run start:workers` and the Worker it serves: the local front sets CF-Connecting-IP from the
  * socket whatever the client sends, memory storage is announced, TRUSTED_PROXIES is said to mean
- * nothing, and a Worker on a schema that is behind refuses until it is migrated, then serves.
+ * nothing, and a Worker on a schema that is behind refuses until it is migrated, then serves and runs
+ * its retention pass after the answer.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -41,7 +42,7 @@ test('without DATABASE_URL: memory storage is announced, TRUSTED_PROXIES is said
   }
 });
 
-test('a Worker on a schema that is behind answers 500 and logs what to run, then serves once it is migrated', async () => {
+test('a Worker on a schema that is behind answers 500 and logs what to run, then serves once migrated and cleans up after the answer', async () => {
   const pg = await testPostgres();
   const schema = await pg.freshSchema();
   const worker = await startWorkerd({ configFile: EXAMPLE_CONFIG }, { PRODUCT_VERSION: '2.4.1', DATABASE_URL: pg.url, DATABASE_SCHEMA: schema });
@@ -57,10 +58,25 @@ test('a Worker on a schema that is behind answers 500 and logs what to run, then
     assert.match(worker.output(), `the database schema is at migration 0 and this code needs ${LATEST_MIGRATION}: run \`npm run migrate\``);
 
     const client = createPostgresClient({ url: pg.url, schema, connectTimeoutMs: 10_000 });
-    await migrate(client).finally(() => client.close());
-    const served = await sendRequest(worker.url, { path: '/api/v1/pricing', headers: { 'cf-connecting-ip': '203.0.113.30' } });
-    assert.is(served.status, 200, served.text);
-    assert.is((served.json() as { licensePrice: string }).licensePrice, '49.00');
+    try {
+      await migrate(client);
+      // What retention removes: a rate-limit window that ended, a session unpaid 8 days after it expired.
+      await client.query(`insert into rate_limits (key, count, reset_at) values ('ip:192.0.2.99', 3, now() - interval '1 minute')`);
+      await client.query(
+        `insert into checkout_sessions (id, sku, channel, url, state, created_at, expires_at)
+         values ('cs_old', 'standard', null, 'https://pay.test/cs_old', 'pending', now() - interval '9 days', now() - interval '8 days')`,
+      );
+      const served = await sendRequest(worker.url, { path: '/api/v1/pricing', headers: { 'cf-connecting-ip': '203.0.113.30' } });
+      assert.is(served.status, 200, served.text);
+      assert.is((served.json() as { licensePrice: string }).licensePrice, '49.00');
+      // The isolate's first retention pass runs after that answer, through ctx.waitUntil.
+      const left = async () =>
+        (await client.query<{ n: number }>(`select (select count(*) from rate_limits where key = 'ip:192.0.2.99') + (select count(*) from checkout_sessions)::int as n`))[0]!.n;
+      for (let tries = 0; tries < 50 && (await left()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.is(Number(await left()), 0, 'the ended window and the old unpaid session are gone');
+    } finally {
+      await client.close();
+    }
   } finally {
     await worker.stop();
     await pg.dropSchema(schema);
