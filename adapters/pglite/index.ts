@@ -19,12 +19,28 @@ export interface PgliteOptions {
 }
 
 /**
+ * Postgres settings for one small process, on top of PGlite's own. Postgres sizes shared_buffers for a
+ * server (128 MB); inside the process those pages are WebAssembly memory the process keeps for good, and
+ * the tables here are small and read by key (the operating system caches the files anyway). See
+ * docs/performance.md for what each setting saved.
+ */
+export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '8MB',
+};
+
+/** PGlite's start parameters with PGLITE_SETTINGS added. */
+export function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+}
+
+/**
  * Opens a PGlite database. PGlite is one connection: its statements run one at a time, in call order.
  *
  * @param options Where the data lives.
  */
 export async function createPgliteClient(options: PgliteOptions = {}): Promise<SqlClient> {
-  const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const startParams = pgliteStartParams();
+  const db = await PGlite.create(options.dataDir === undefined ? { startParams } : { dataDir: options.dataDir, startParams });
   return wrapPglite(db, options.schema ?? 'public', true);
 }
 
