@@ -4,6 +4,7 @@
  * @module
  */
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
+import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 const SYNC = `
@@ -67,64 +68,34 @@ export function listRoadmap(db: SqlSession, voterId: string): Promise<RoadmapFea
   return db.query<RoadmapFeatureView>(LIST, [voterId]);
 }
 
-interface QueuedToggle {
-  featureId: number;
-  voterId: string;
-  resolve(result: VoteResult | null): void;
-  reject(error: unknown): void;
-}
-
 /**
- * Creates the vote toggle, with group commit: a toggle that arrives while a batch runs waits for it, and
- * all that waited go together in the next statement (see toggle_roadmap_votes in the migrations). With one
- * statement per toggle, toggles of one feature queued on its row lock, each waiting for the previous
- * commit's WAL flush; now a whole batch shares one commit, and each toggle still answers the exact count
- * after itself.
+ * Creates the vote toggle, with group commit (batch.ts): a toggle that arrives while a batch runs waits
+ * for it, and all that waited go together in the next statement (see toggle_roadmap_votes in the
+ * migrations). With one statement per toggle, toggles of one feature queued on its row lock, each waiting
+ * for the previous commit's WAL flush; now a whole batch shares one commit, and each toggle still answers
+ * the exact count after itself.
  *
  * @param db Where to run it.
  * @param maxBatch The most toggles in one statement.
  * @returns A function that flips one voter's vote: the state afterwards, or null for a missing or hidden feature.
  */
 export function createVoteToggle(db: SqlSession, maxBatch = 500): (featureId: number, voterId: string) => Promise<VoteResult | null> {
-  let queue: QueuedToggle[] = [];
-  let running = false;
-
-  const flush = (): void => {
-    if (running || queue.length === 0) return;
+  const toggle = createBatcher<{ featureId: number; voterId: string }, VoteResult | null>(async (toggles) => {
     // Array.prototype.sort is stable: toggles of one feature keep their order. Feature order keeps two
     // instances from taking feature rows in opposite orders (no deadlock).
-    const batch = queue.slice(0, maxBatch).sort((a, b) => a.featureId - b.featureId);
-    queue = queue.slice(maxBatch);
-    running = true;
-    const params = [batch.map((t) => String(t.featureId)), batch.map((t) => t.voterId)];
-    db.query<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params)
-      .then(
-        (rows) => {
-          for (const row of rows) {
-            const toggle = batch[row.ord - 1];
-            if (!toggle) continue;
-            const found = row.now_voted !== null && row.new_count !== null;
-            toggle.resolve(found ? { voted: row.now_voted!, vote_count: row.new_count! } : null);
-          }
-          if (rows.length !== batch.length) {
-            for (const toggle of batch) toggle.reject(new Error('toggle_roadmap_votes answered fewer rows than toggles'));
-          }
-        },
-        (error: unknown) => {
-          for (const toggle of batch) toggle.reject(error);
-        },
-      )
-      .finally(() => {
-        running = false;
-        flush();
-      });
-  };
-
+    const order = toggles.map((_, i) => i).sort((a, b) => toggles[a]!.featureId - toggles[b]!.featureId);
+    const params = [order.map((i) => String(toggles[i]!.featureId)), order.map((i) => toggles[i]!.voterId)];
+    const rows = await db.query<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params);
+    if (rows.length !== toggles.length) throw new Error('toggle_roadmap_votes answered fewer rows than toggles');
+    const results = new Array<VoteResult | null>(toggles.length).fill(null);
+    for (const row of rows) {
+      const found = row.now_voted !== null && row.new_count !== null;
+      results[order[row.ord - 1]!] = found ? { voted: row.now_voted!, vote_count: row.new_count! } : null;
+    }
+    return results;
+  }, maxBatch);
   return (featureId, voterId) => {
     if (!Number.isInteger(featureId) || featureId < 1 || featureId > MAX_FEATURE_ID) return Promise.resolve(null);
-    return new Promise((resolve, reject) => {
-      queue.push({ featureId, voterId, resolve, reject });
-      flush();
-    });
+    return toggle({ featureId, voterId });
   };
 }

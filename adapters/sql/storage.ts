@@ -10,7 +10,7 @@ import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
-import { addFeedback, recordDownload, secret } from './records.ts';
+import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
 
@@ -45,7 +45,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     client,
     rateLimits: createSqlRateLimitStore(client, options.rateLimit),
     ...sqlExportSource(client),
-    addFeedback: (entry) => addFeedback(client, entry),
+    addFeedback: createFeedbackWriter(client),
     recordDownload: (event) => recordDownload(client, event),
     syncRoadmap: (features) => syncRoadmap(client, features),
     listRoadmap: (voterId) => listRoadmap(client, voterId),
