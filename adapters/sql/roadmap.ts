@@ -27,10 +27,14 @@ with listed as (
 update roadmap_features set visible = false
 where visible and id not in (select id from listed)`;
 
-const LIST = `
-select f.id, f.title, f.description, f.category, f.vote_count, (v.voter_id is not null) as voted, f.release_version
+/**
+ * The visible features once for a whole batch of readers, each with those of the batch's voters who
+ * voted for it (by the primary key: feature, then voter).
+ */
+const LIST_BATCH = `
+select f.id, f.title, f.description, f.category, f.vote_count, f.release_version,
+  coalesce((select json_agg(v.voter_id) from roadmap_votes v where v.feature_id = f.id and v.voter_id = any($1::text[])), '[]')::text as voters
 from roadmap_features f
-left join roadmap_votes v on v.feature_id = f.id and v.voter_id = $1::text
 where f.visible
 order by f.id`;
 
@@ -58,14 +62,40 @@ export async function syncRoadmap(db: SqlSession, features: readonly RoadmapFeat
   await db.query(SYNC, [JSON.stringify(listed)]);
 }
 
+interface ListedFeature {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  vote_count: number;
+  release_version: string | null;
+  voters: string;
+}
+
 /**
- * The visible features in id order, with `voted` for one voter.
+ * Creates the roadmap reader, batched like the toggle: every reader that arrives while a statement runs
+ * is answered by the next one, which reads the features once and the votes of all its voters.
  *
  * @param db Where to run it.
- * @param voterId The voter's keyed hash.
+ * @param maxBatch The most readers in one statement.
+ * @returns A function answering the visible features in id order, with `voted` for one voter.
  */
-export function listRoadmap(db: SqlSession, voterId: string): Promise<RoadmapFeatureView[]> {
-  return db.query<RoadmapFeatureView>(LIST, [voterId]);
+export function createRoadmapReader(db: SqlSession, maxBatch = 500): (voterId: string) => Promise<RoadmapFeatureView[]> {
+  return createBatcher<string, RoadmapFeatureView[]>(async (voterIds) => {
+    const rows = await db.query<ListedFeature>(LIST_BATCH, [[...new Set(voterIds)]]);
+    const features = rows.map((row) => ({ ...row, voters: new Set(JSON.parse(row.voters) as string[]) }));
+    return voterIds.map((voterId) =>
+      features.map((f) => ({
+        id: f.id,
+        title: f.title,
+        description: f.description,
+        category: f.category,
+        vote_count: f.vote_count,
+        voted: f.voters.has(voterId),
+        release_version: f.release_version,
+      })),
+    );
+  }, maxBatch);
 }
 
 /**

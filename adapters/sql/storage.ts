@@ -12,7 +12,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
-import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
+import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
 
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
@@ -48,7 +48,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     addFeedback: createFeedbackWriter(client),
     recordDownload: (event) => recordDownload(client, event),
     syncRoadmap: (features) => syncRoadmap(client, features),
-    listRoadmap: (voterId) => listRoadmap(client, voterId),
+    listRoadmap: createRoadmapReader(client),
     toggleVote: createVoteToggle(client),
     createCheckout: (session) => createCheckout(client, session),
     getCheckout: (id) => getCheckout(client, id),
