@@ -45,7 +45,8 @@ export async function createPgliteClient(options: PgliteOptions = {}): Promise<S
 }
 
 /**
- * Opens the PGlite storage: opens the data directory, migrates, and builds the storage.
+ * Opens the PGlite storage: opens the data directory, migrates, and builds the storage. It is the
+ * database's only client (see `exclusive` in SqlStorageOptions) unless `exclusive` says otherwise.
  *
  * @param options Data directory, batching and retention settings.
  * @returns The storage and what the migration did.
@@ -53,5 +54,5 @@ export async function createPgliteClient(options: PgliteOptions = {}): Promise<S
 export async function openPgliteStorage(
   options: PgliteOptions & SqlStorageOptions = {},
 ): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
-  return openSqlStorage(await createPgliteClient(options), options);
+  return openSqlStorage(await createPgliteClient(options), { exclusive: {}, ...options });
 }
