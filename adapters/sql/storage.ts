@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Clock, Logger, RateLimitStore, Storage } from '../../core/ports.ts';
+import type { Clock, Logger, RateLimitStore, RoadmapFeature, Storage } from '../../core/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, saveLicenses } from './checkout.ts';
@@ -13,6 +13,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { createSqlRateLimitStore, type BatchOptions } from './rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
+import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
 
 /** Storage on SQL, with the export and the clean-up. */
@@ -33,7 +34,9 @@ export interface SqlStorageOptions {
   /**
    * The database has no other client (PGlite: one process holds its data directory), so what only
    * this process writes can be kept in its memory, exactly: the rate-limit counters live there (on
-   * `clock`, the system clock by default). They restart with the process, which a 60 s window allows.
+   * `clock`, the system clock by default), and the roadmap is read from memory that follows the
+   * committed writes (roadmap-mirror.ts). The counters restart with the process, which a 60 s window
+   * allows; the roadmap is loaded again from the database.
    */
   exclusive?: { clock?: Clock };
 }
@@ -48,6 +51,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const stopRetention = options.retention
     ? scheduleRetention(client, options.retention.logger, options.retention.intervalMs)
     : () => {};
+  const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), toggleVote: createVoteToggle(client) };
   const { exclusive } = options;
   return {
     client,
@@ -57,9 +61,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     ...sqlExportSource(client),
     addFeedback: createFeedbackWriter(client),
     recordDownload: (event) => recordDownload(client, event),
-    syncRoadmap: (features) => syncRoadmap(client, features),
-    listRoadmap: createRoadmapReader(client),
-    toggleVote: createVoteToggle(client),
+    ...(exclusive ? createRoadmapMirror(client, roadmap) : { ...roadmap, listRoadmap: createRoadmapReader(client) }),
     createCheckout: (session) => createCheckout(client, session),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),
