@@ -1,10 +1,18 @@
 /**
  * Group commit for one kind of statement: calls that arrive while a batch runs wait for it, and all that
- * waited go together in the next statement. A lone call starts at once, so an idle server adds no delay;
- * under load one statement (and one commit) serves many calls.
+ * waited go together in the next statement. Under load one statement (and one commit) serves many calls.
  *
  * @module
  */
+
+/**
+ * Runs `work` once the event loop has handled the I/O that is ready now (setImmediate where the runtime
+ * has it): every request that arrived meanwhile joins the batch. PGlite runs a statement in this very
+ * thread, so the requests that came in during it are only read then; starting the next batch in a
+ * microtask would leave them all for the batch after.
+ */
+const afterIo: (work: () => void) => void =
+  (globalThis as { setImmediate?: (work: () => void) => unknown }).setImmediate ?? ((work) => void setTimeout(work, 0));
 
 interface Queued<In, Out> {
   input: In;
@@ -22,13 +30,18 @@ interface Queued<In, Out> {
  */
 export function createBatcher<In, Out>(run: (inputs: In[]) => Promise<Out[]>, maxBatch = 500): (input: In) => Promise<Out> {
   let queue: Queued<In, Out>[] = [];
+  /** A batch runs, or one is about to start. */
   let running = false;
 
-  const flush = (): void => {
+  const schedule = (): void => {
     if (running || queue.length === 0) return;
+    running = true;
+    afterIo(flush);
+  };
+
+  const flush = (): void => {
     const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
     queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
-    running = true;
     run(batch.map((queued) => queued.input))
       .then(
         (outputs) => {
@@ -41,13 +54,13 @@ export function createBatcher<In, Out>(run: (inputs: In[]) => Promise<Out[]>, ma
       })
       .finally(() => {
         running = false;
-        flush();
+        schedule();
       });
   };
 
   return (input) =>
     new Promise<Out>((resolve, reject) => {
       queue.push({ input, resolve, reject });
-      flush();
+      schedule();
     });
 }

@@ -64,7 +64,7 @@ test('one batch with a voter twice, a second feature, a hidden and a missing one
   const storage = storageOf(context);
   await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }, { ...FEATURE, id: 9, visible: false }]);
   await storage.toggleVote(7, 'b');
-  // The first toggle goes out alone; the rest queue behind it and go together in one statement.
+  // Queued in one turn of the event loop, they go together in one statement.
   const results = await Promise.all([
     storage.toggleVote(7, 'warm-up'),
     storage.toggleVote(7, 'a'),
@@ -97,7 +97,7 @@ test('readers batched into one statement each see their own votes, and a vote co
   const storage = storageOf(context);
   await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
   await storage.toggleVote(8, 'b');
-  // The first read goes out alone; the rest queue behind it and are answered by one statement.
+  // Queued in one turn of the event loop, they are answered by one statement.
   const [first, a, b, none, bAgain] = await Promise.all(['a', 'a', 'b', 'nobody', 'b'].map((voter) => storage.listRoadmap(voter)));
   const seen = (views: RoadmapFeatureView[] | undefined) => views!.map((v) => [v.id, v.voted, v.vote_count]);
   assert.equal(seen(first), [[7, false, 0], [8, false, 1]]);
