@@ -11,7 +11,7 @@ import { memoryExportSource, type ExportSource } from '../adapters/export/source
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { initPgliteDataDir } from './pglite-init.ts';
+import { compileWasmBaselineOnly, initPgliteDataDir } from './pglite-init.ts';
 import type { StorageSettings } from './storage-config.ts';
 
 /** An open storage with its export. */
@@ -57,6 +57,7 @@ export async function openStorage(
     const unlock = lockDataDir(settings.dataDir);
     try {
       await initPgliteDataDir(settings.dataDir);
+      compileWasmBaselineOnly();
       const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
       const exclusive = options.clock ? { clock: options.clock } : {};
       const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, ...retention });
