@@ -11,7 +11,7 @@ import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createWorker, type WorkerModule } from '../adapters/workers/index.ts';
 import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
-import { SiteContentSchema } from '../core/schemas/content.ts';
+import { siteContentObject } from '../core/schemas/content.ts';
 import { VersionString } from '../core/schemas/responses.ts';
 
 /** The Worker's variables and secrets. */
@@ -33,7 +33,7 @@ const IsoDate = v.pipe(v.string(), v.isoTimestamp());
  * the Worker has no version file and takes payments through the simulator only.
  */
 const WorkerConfigSchema = v.object({
-  ...SiteContentSchema.entries,
+  ...siteContentObject.entries,
   publicBaseUrl: v.optional(v.pipe(v.string(), v.url())),
   docsUrl: v.optional(v.pipe(v.string(), v.url())),
   corsOrigins: v.optional(v.array(v.string()), []),
