@@ -16,7 +16,7 @@ const globalFetch: FetchFunction = (input, init) => fetch(input, init);
 /**
  * A client of the given endpoints only, so that a bundler leaves the others (and their schemas) out.
  *
- * @param endpoints The endpoints, e.g. `[endpoints.getPricing]`.
+ * @param endpoints The endpoints, e.g. `[getPricingEndpoint]`.
  * @param options The server's address and how to call it.
  * @returns One method per endpoint, `withMeta` and the link builders.
  */

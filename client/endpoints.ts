@@ -16,17 +16,18 @@ import {
   toggleRoadmapVote,
 } from '../core/endpoints.ts';
 
+// Each endpoint by its own name (not as one namespace object, which bundlers keep whole), for createClientFor.
 export {
-  createCheckout,
-  downloadInstaller,
-  getCheckoutStatus,
-  getLlmsTxt,
-  getOpenApi,
-  getPricing,
-  getVersion,
-  listRoadmap,
-  submitFeedback,
-  toggleRoadmapVote,
+  createCheckout as createCheckoutEndpoint,
+  downloadInstaller as downloadInstallerEndpoint,
+  getCheckoutStatus as getCheckoutStatusEndpoint,
+  getLlmsTxt as getLlmsTxtEndpoint,
+  getOpenApi as getOpenApiEndpoint,
+  getPricing as getPricingEndpoint,
+  getVersion as getVersionEndpoint,
+  listRoadmap as listRoadmapEndpoint,
+  submitFeedback as submitFeedbackEndpoint,
+  toggleRoadmapVote as toggleRoadmapVoteEndpoint,
 };
 
 /** Every public endpoint. */

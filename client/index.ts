@@ -12,7 +12,7 @@
  */
 export { createClient, createClientFor } from './create.ts';
 export { ApiClientError, type ClientErrorCode } from './error.ts';
-export * as endpoints from './endpoints.ts';
+export * from './endpoints.ts';
 export type {
   ArgsOf,
   Client,

@@ -16,15 +16,11 @@ import {
   SessionIdSchema,
   VoteRequestSchema,
 } from './schemas/requests.ts';
-import {
-  CheckoutCreateResponseSchema,
-  CheckoutStatusSchema,
-  FeedbackSuccessSchema,
-  PricingSchema,
-  RoadmapListSchema,
-  VersionSchema,
-  VoteResponseSchema,
-} from './schemas/responses.ts';
+import { CheckoutCreateResponseSchema, CheckoutStatusSchema } from './schemas/checkout.ts';
+import { FeedbackSuccessSchema } from './schemas/feedback.ts';
+import { PricingSchema } from './schemas/pricing.ts';
+import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
+import { VersionSchema } from './schemas/version.ts';
 import { GatewayEventSchema, SignatureHeaderSchema, WebhookAckSchema } from './schemas/webhook.ts';
 
 /** A documented query parameter. */
