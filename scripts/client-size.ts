@@ -32,10 +32,11 @@ export interface PageSize {
  * Bundles one page as a browser would get it.
  *
  * @param source The page's module.
+ * @param resolveDir Where its imports are resolved from; the repository by default.
  */
-export async function bundlePage(source: string): Promise<PageSize> {
+export async function bundlePage(source: string, resolveDir = root): Promise<PageSize> {
   const result = await build({
-    stdin: { contents: source, resolveDir: root, loader: 'ts' },
+    stdin: { contents: source, resolveDir, loader: 'ts' },
     bundle: true,
     minify: true,
     format: 'esm',
