@@ -46,7 +46,7 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, README and LICENSE that publint finds clean', () => {
+test('npm pack builds a tarball of dist/, README and LICENSE that publint and attw find clean', () => {
   const name = run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').pop()!;
   const files = run('tar', ['-tzf', join(dir, name)], dir).trim().split('\n');
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
@@ -57,6 +57,9 @@ test('npm pack builds a tarball of dist/, README and LICENSE that publint finds 
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
   const output = run(join(BIN, 'publint'), ['run', join(dir, name), '--level', 'suggestion'], ROOT);
   assert.match(output, /All good!/);
+  // ESM only: attw's esm-only profile leaves out the CommonJS resolutions (node10, node16 from require).
+  const types = run(join(BIN, 'attw'), [join(dir, name), '--profile', 'esm-only', '--format', 'ascii'], ROOT);
+  assert.match(types, /ignoring resolutions: 'node10', 'node16-cjs'/);
   installByHand(join(dir, name));
 });
 
@@ -93,19 +96,44 @@ test('the installed package serves requests through its fetch and node:http bind
   });
 });
 
+test('the installed client calls every operation against the installed server', () => {
+  copyFileSync(join(FIXTURE, 'client.mjs'), join(project, 'client.mjs'));
+  const config = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as Record<string, unknown>;
+  const content = { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] };
+  const msiUrl = (config['download'] as { msiUrl: string }).msiUrl;
+  const result = JSON.parse(run(process.execPath, ['client.mjs', JSON.stringify(content)], project)) as Record<string, unknown>;
+  assert.equal(result, {
+    getPricing: 'USD',
+    getVersion: { version: '2.4.1', downloadUrl: msiUrl },
+    submitFeedback: { success: true },
+    listRoadmap: (config['roadmap'] as { visible: boolean }[]).filter((feature) => feature.visible).length,
+    toggleRoadmapVote: { voted: true, vote_count: 1 },
+    createCheckout: 'string',
+    getCheckoutStatus: 'pending',
+    downloadInstaller: msiUrl,
+    getLlmsTxt: true,
+    getOpenApi: '3.1.1',
+    rateLimit: { limit: 120, remaining: 109, reset: 60 },
+    error: ['feature_not_found', 404],
+  });
+});
+
 test('importing "." loads only the core dependencies (no database driver); ./postgres and ./pglite each their own', () => {
   const imports = (name: string) => [...externalImports(join(project, `node_modules/converter-site-api/dist/${name}.js`))].sort();
   assert.equal(imports('index'), ['@valibot/to-json-schema', 'itty-router', 'valibot']);
   assert.equal(imports('memory'), []);
+  assert.equal(imports('client'), ['valibot']);
   assert.equal(imports('postgres'), ['postgres']);
   assert.equal(imports('pglite'), ['@electric-sql/pglite']);
 });
 
-test('the .d.ts files type-check in the consumer under moduleResolution nodenext', () => {
+test('the .d.ts files type-check in the consumer under moduleResolution nodenext, and wrong client calls do not', () => {
   copyFileSync(join(FIXTURE, 'consumer.ts'), join(project, 'consumer.ts'));
+  copyFileSync(join(FIXTURE, 'client-types.ts'), join(project, 'client-types.ts'));
   const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
   const typeRoots = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node', '--lib', 'es2022,dom'];
-  run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts'], project);
+  // client-types.ts holds @ts-expect-error lines: tsc fails when one of them is not an error.
+  run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts', 'client-types.ts'], project);
 });
 
 test.run();
