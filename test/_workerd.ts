@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT, type Spawned } from './_spawn.ts';
 
@@ -15,7 +15,7 @@ export const WORKER_VARS = { PRODUCT_VERSION: '2.4.1', PUBLIC_BASE_URL: 'https:/
 /** Bundles a Worker entry as wrangler would: one ES module, everything inlined. */
 export async function bundleWorker(entry: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, entry)],
+    entryPoints: [resolve(ROOT, entry)],
     outfile,
     bundle: true,
     format: 'esm',
@@ -46,7 +46,7 @@ const worker :Workerd.Worker = (
 /**
  * Starts a Worker under workerd.
  *
- * @param entry The Worker's entry file, relative to the project.
+ * @param entry The Worker's entry file, absolute or relative to the repository.
  * @returns The process and the base URL it serves.
  */
 export async function startWorkerd(entry = 'server/worker.ts'): Promise<Pick<Spawned, 'child' | 'output' | 'stop'> & { baseUrl: string }> {

@@ -1,19 +1,16 @@
 /**
- * The published artifact works: `npm pack` (which builds with tsup), publint on the tarball, the tarball
- * unpacked into a fresh project's node_modules, a request served through it, and its .d.ts files
- * type-checked there.
- *
- * The install is done by hand: `npm install --offline` needs the registry metadata of every dependency in
- * npm's cache, which `npm ci` on a fresh machine does not put there, and tests reach nothing beyond
- * 127.0.0.1. The package's dependencies are linked from this repository's node_modules instead.
+ * The published artifact works: `npm pack` (which builds with tsup), publint and attw on the tarball, the
+ * tarball installed into a fresh project (see _packed.ts), a request served through it, every operation
+ * called through its client, and its .d.ts files type-checked there.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../_spawn.ts';
+import { installProject, packedTarball } from './_packed.ts';
 
 const FIXTURE = join(ROOT, 'test/package/fixture');
 const BIN = join(ROOT, 'node_modules/.bin');
@@ -47,42 +44,21 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('npm pack builds a tarball of dist/, README and LICENSE that publint and attw find clean', () => {
-  const name = run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').pop()!;
-  const files = run('tar', ['-tzf', join(dir, name)], dir).trim().split('\n');
+  const tarball = packedTarball();
+  const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
     'package/LICENSE',
     'package/README.md',
     'package/package.json',
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
-  const output = run(join(BIN, 'publint'), ['run', join(dir, name), '--level', 'suggestion'], ROOT);
+  const output = run(join(BIN, 'publint'), ['run', tarball, '--level', 'suggestion'], ROOT);
   assert.match(output, /All good!/);
   // ESM only: attw's esm-only profile leaves out the CommonJS resolutions (node10, node16 from require).
-  const types = run(join(BIN, 'attw'), [join(dir, name), '--profile', 'esm-only', '--format', 'ascii'], ROOT);
+  const types = run(join(BIN, 'attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], ROOT);
   assert.match(types, /ignoring resolutions: 'node10', 'node16-cjs'/);
-  installByHand(join(dir, name));
+  installProject(project, tarball);
 });
-
-/** Unpacks the tarball as node_modules/converter-site-api and links each of its dependencies. */
-function installByHand(tarball: string): void {
-  mkdirSync(join(project, 'node_modules'), { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('tar', ['-xzf', tarball, '-C', dir], dir);
-  renameSync(join(dir, 'package'), join(project, 'node_modules/converter-site-api'));
-  const manifest = JSON.parse(readFileSync(join(project, 'node_modules/converter-site-api/package.json'), 'utf8')) as {
-    dependencies?: Record<string, string>;
-    peerDependencies?: Record<string, string>;
-    optionalDependencies?: Record<string, string>;
-  };
-  const names = new Set(
-    [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap((deps) => Object.keys(deps ?? {})),
-  );
-  for (const dependency of names) {
-    const target = join(project, 'node_modules', dependency);
-    mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', dependency), target, 'dir');
-  }
-}
 
 test('the installed package serves requests through its fetch and node:http bindings, and on PGlite', () => {
   copyFileSync(join(FIXTURE, 'consumer.mjs'), join(project, 'consumer.mjs'));
