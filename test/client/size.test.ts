@@ -31,4 +31,10 @@ test('the pricing-only page holds no other endpoint or schema', () => {
   assert.ok(sizes.whole.code.includes('plusLicenseKey') && sizes.whole.code.includes('/checkout/status'), 'the whole client has them');
 });
 
+test('the client bundles none of the server: no operation, router or error catalogue', () => {
+  for (const server of ['No checkout session has this session_id.', 'itty', 'Retry later; if the problem persists', 'Stripe-Signature']) {
+    assert.not.ok(sizes.whole.code.includes(server), `${server} is bundled`);
+  }
+});
+
 test.run();
