@@ -47,6 +47,7 @@ test('a Worker calls the API through the client: a result, the rate-limit state,
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const port = await new Promise<number>((resolve, reject) => {
+      setTimeout(() => reject(new Error(`workerd did not listen within 30 s:\n${output}`)), 30_000).unref();
       child.stdio[3]?.on('data', (chunk: Buffer) => {
         const event = /"port":(\d+)/.exec(chunk.toString('utf8'));
         if (event) resolve(Number(event[1]));
