@@ -66,6 +66,8 @@ test('downloadInstaller resolves to the redirect target; downloadInstallerLink b
   assert.is(await api.downloadInstaller({ source: 'docs', force: '1' }), server.content.download.msiUrl);
   assert.is(api.downloadInstallerLink({ source: 'docs', force: '1' }), `${base}/api/v1/download?source=docs&force=1`);
   assert.is(createClient({ baseUrl: 'https://www.example.com/site/' }).downloadInstallerLink(), 'https://www.example.com/site/api/v1/download');
+  const refused = await rejection(api.downloadInstaller({ source: 'not a label!' }));
+  assert.equal([refused.code, refused.status], ['invalid_parameter', 400]);
 });
 
 test('an error answer rejects with its code, message, resolution, status and rate-limit state', async ({ base }) => {
