@@ -89,7 +89,7 @@ test('the installed client calls every operation against the installed server', 
     downloadInstaller: msiUrl,
     getLlmsTxt: true,
     getOpenApi: '3.1.1',
-    rateLimit: { limit: 120, remaining: 109, reset: 60 },
+    rateLimit: { limit: 120, remaining: 109, reset: true },
     error: ['feature_not_found', 404],
   });
 });
