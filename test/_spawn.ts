@@ -71,7 +71,7 @@ export function runToExit(command: string, env: Record<string, string>): Promise
  * @param env Extra environment variables.
  * @param ready Tells from the output so far whether the server listens (anything truthy is yes).
  * @param timeoutMs How long to wait for `ready` before failing.
- * @param cwd The directory it runs in; the repository by default.
+ * @param cwd The working directory; the repository by default.
  */
 export function spawnServer(
   command: string,

@@ -13,12 +13,18 @@ import { clientKey } from '../../core/client-ip.ts';
 import { internalError } from '../../core/errors.ts';
 import type { Clock, RateLimitStore } from '../../core/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/rate-limit.ts';
+import { addSecurityHeaders } from '../../core/security-headers.ts';
 import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 
+/** The part of the Workers runtime's `ctx` this project uses: work that may end after the answer. */
+export interface WorkerContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 /** A module Worker: what `export default` hands to the Workers runtime. */
 export interface WorkerModule<Env> {
-  fetch(request: Request, env: Env): Promise<Response>;
+  fetch(request: Request, env: Env, ctx?: WorkerContext): Promise<Response>;
 }
 
 /** How a Worker reports and answers a failed setup. */
@@ -39,6 +45,7 @@ async function setupFailure(limiter: RateLimiter, clientIp: string): Promise<Res
   const decision = await limiter.check(clientKey(clientIp));
   const answer = decision.allowed ? internalError().toResponse() : limiter.refuse(decision);
   Object.assign(answer.headers, decision.headers, { 'cache-control': 'no-store' });
+  addSecurityHeaders(answer.headers);
   return toWebResponse(answer);
 }
 

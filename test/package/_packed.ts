@@ -10,21 +10,22 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../_spawn.ts';
 
 const CACHE = join(ROOT, 'node_modules/.cache/converter-site-api-pack');
-const INPUTS = ['core', 'client', 'adapters', 'scripts/export-map.ts', 'tsup.config.ts', 'package.json', 'deno.json', 'tsconfig.json', 'README.md', 'LICENSE'];
+/** What the tarball cannot depend on. */
+const NOT_PACKED = /^(test|docs|bench|\.ci)\//;
 
-function files(path: string): string[] {
-  return statSync(path).isDirectory() ? readdirSync(path).sort().flatMap((name) => files(join(path, name))) : [path];
-}
-
-/** A hash of every file the tarball is built from. */
+/** A hash of every file the tarball may be built from: the repository's files but the tests and docs. */
 function sourceHash(): string {
+  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
   const hash = createHash('sha256');
-  for (const file of INPUTS.flatMap((input) => files(join(ROOT, input)))) hash.update(file).update(readFileSync(file));
+  for (const file of listed.split('\n').filter((name) => name && !NOT_PACKED.test(name)).sort()) {
+    const path = join(ROOT, file);
+    if (existsSync(path)) hash.update(file).update(readFileSync(path));
+  }
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -95,6 +96,7 @@ export function installProject(project: string, tarball: string, tools: string[]
   rmSync(unpacked, { recursive: true, force: true });
   const manifest = JSON.parse(readFileSync(join(project, 'node_modules/converter-site-api/package.json'), 'utf8')) as {
     version: string;
+    bin?: Record<string, string>;
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
     optionalDependencies?: Record<string, string>;
@@ -108,6 +110,11 @@ export function installProject(project: string, tarball: string, tools: string[]
     symlinkSync(join(ROOT, 'node_modules', dependency), target, 'dir');
   }
   for (const [name, path] of Object.entries(bins)) symlinkSync(join('..', path), join(project, 'node_modules/.bin', name));
+  // The package's own commands, executable, as npm links them.
+  for (const [name, file] of Object.entries(manifest.bin ?? {})) {
+    chmodSync(join(project, 'node_modules/converter-site-api', file), 0o755);
+    symlinkSync(join('../converter-site-api', file), join(project, 'node_modules/.bin', name));
+  }
   const dependencies = Object.fromEntries([['converter-site-api', `^${manifest.version}`], ...tools.map((tool) => [tool, '*'])]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'my-site', private: true, type: 'module', dependencies }, null, 2));
 }

@@ -1,7 +1,8 @@
 /**
  * The published artifact works: `npm pack` (which builds with tsup), publint and attw on the tarball, the
  * tarball installed into a fresh project (see _packed.ts), a request served through it, every operation
- * called through its client, and its .d.ts files type-checked there.
+ * called through its client, its .d.ts files type-checked there, and its `converter-site-api` program
+ * serving what `npm start` serves.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ROOT } from '../_spawn.ts';
+import { freshPgliteDir } from '../_databases.ts';
+import { ROOT, spawnServer, type Spawned } from '../_spawn.ts';
+import { walkEndpoints } from './_endpoints.ts';
 import { installProject, packedTarball } from './_packed.ts';
 
 const FIXTURE = join(ROOT, 'test/package/fixture');
@@ -43,15 +46,18 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, README and LICENSE that publint and attw find clean', () => {
+test('npm pack builds a tarball of dist/, the example content, README and LICENSE that publint and attw find clean', () => {
   const tarball = packedTarball();
   const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
     'package/LICENSE',
     'package/README.md',
+    'package/example/config.json',
+    'package/example/version.txt',
     'package/package.json',
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
+  assert.ok(files.includes('package/dist/cli.js'), 'the program is packed');
   const output = run(join(BIN, 'publint'), ['run', tarball, '--level', 'suggestion'], ROOT);
   assert.match(output, /All good!/);
   // ESM only: attw's esm-only profile leaves out the CommonJS resolutions (node10, node16 from require).
@@ -110,6 +116,63 @@ test('the .d.ts files type-check in the consumer under moduleResolution nodenext
   const typeRoots = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node', '--lib', 'es2022,dom'];
   // client-types.ts holds @ts-expect-error lines: tsc fails when one of them is not an error.
   run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts', 'client-types.ts'], project);
+});
+
+test('npx converter-site-api --help lists the commands; an unknown flag exits 64', () => {
+  const help = run('npx', ['--offline', 'converter-site-api', '--help'], project);
+  assert.match(help, /^usage: converter-site-api \[command\] \[options\]\n/);
+  for (const command of ['serve', 'migrate', 'export', 'license']) assert.match(help, new RegExp(`^  ${command} +\\S`, 'm'));
+  try {
+    run(join(project, 'node_modules/.bin/converter-site-api'), ['serve', '--port', '1'], project);
+    assert.unreachable('an unknown flag was accepted');
+  } catch (error) {
+    const { status, stderr } = error as { status: number; stderr: string };
+    assert.equal({ status, stderr }, { status: 64, stderr: "converter-site-api serve: Unknown option '--port'\nRun `converter-site-api serve --help` for usage.\n" });
+  }
+});
+
+/** The 'listening' line's url and publicBaseUrl, once printed. */
+function listening(output: string): { url: string; publicBaseUrl: string } | undefined {
+  const line = output.split('\n').find((text) => text.includes('"message":"listening"'));
+  return line ? (JSON.parse(line) as { url: string; publicBaseUrl: string }) : undefined;
+}
+
+test('the installed program, run with production dependencies only, serves every endpoint as `npm start` does; SIGTERM exits 0', async () => {
+  const signingKey = run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'license', 'generate-key'], ROOT).split('\n')[0]!;
+  // STORAGE=pglite: a DATABASE_URL in the test environment (the suite's PostgreSQL) must not be used here.
+  const env = { STORAGE: 'pglite', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: signingKey.replace(/^LICENSE_SIGNING_KEY=/, '') };
+  const start = async (command: string, cwd: string): Promise<Spawned> =>
+    spawnServer(command, { ...env, DATA_DIR: await freshPgliteDir(join(dir, `data-${cwd === ROOT ? 'checkout' : 'package'}`)) }, listening, 60_000, cwd);
+  // The package's own example content: the project has no config.json, and CONFIG_FILE is unset.
+  const installed = await start(join(project, 'node_modules/.bin/converter-site-api'), project);
+  const checkout = await start(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start, ROOT);
+  try {
+    const [fromPackage, fromCheckout] = [listening(installed.output())!, listening(checkout.output())!];
+    const seen = await walkEndpoints(fromPackage.url, fromPackage.publicBaseUrl);
+    assert.equal(seen, await walkEndpoints(fromCheckout.url, fromCheckout.publicBaseUrl));
+    assert.equal(
+      seen.map((answer) => `${answer.request} ${answer.status}`),
+      [
+        'GET /api/v1/pricing 200',
+        'GET /api/v1/download?source=pack-test 302',
+        'GET /api/v1/version 200',
+        'POST /api/v1/feedback 201',
+        'GET /api/v1/roadmap 200',
+        'POST /api/v1/roadmap 200',
+        'POST /api/v1/roadmap 200',
+        'POST /api/v1/checkout/create 200',
+        'GET /api/v1/checkout/status?session_id=<session> 200',
+        'GET /llms.txt 200',
+        'GET /openapi.json 200',
+      ],
+    );
+    assert.equal([seen[5]!.body, seen[6]!.body], ['{"voted":true,"vote_count":1}', '{"voted":false,"vote_count":0}']);
+    assert.match(installed.stdout(), `"config":"${join(project, 'node_modules/converter-site-api/example/config.json')}"`);
+    assert.match(installed.stdout(), '"storage":"pglite"');
+  } finally {
+    assert.is(await installed.stop(), 0, installed.output());
+    await checkout.stop();
+  }
 });
 
 test.run();
