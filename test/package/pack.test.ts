@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freshPgliteDir } from '../_databases.ts';
+import { generateSigningKey } from '../../core/license.ts';
 import { ROOT, spawnServer, type Spawned } from '../_spawn.ts';
 import { walkEndpoints } from './_endpoints.ts';
 import { installProject, packedTarball } from './_packed.ts';
@@ -138,11 +138,10 @@ function listening(output: string): { url: string; publicBaseUrl: string } | und
 }
 
 test('the installed program, run with production dependencies only, serves every endpoint as `npm start` does; SIGTERM exits 0', async () => {
-  const signingKey = run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'license', 'generate-key'], ROOT).split('\n')[0]!;
-  // STORAGE=pglite: a DATABASE_URL in the test environment (the suite's PostgreSQL) must not be used here.
-  const env = { STORAGE: 'pglite', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: signingKey.replace(/^LICENSE_SIGNING_KEY=/, '') };
-  const start = async (command: string, cwd: string): Promise<Spawned> =>
-    spawnServer(command, { ...env, DATA_DIR: await freshPgliteDir(join(dir, `data-${cwd === ROOT ? 'checkout' : 'package'}`)) }, listening, 60_000, cwd);
+  // Memory storage, so that a DATABASE_URL in the test environment is not used and no PGlite starts twice
+  // (test/deploy/dockerfile.test.ts runs the built program on PGlite).
+  const env = { STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: await generateSigningKey() };
+  const start = (command: string, cwd: string): Promise<Spawned> => spawnServer(command, env, listening, 60_000, cwd);
   // The package's own example content: the project has no config.json, and CONFIG_FILE is unset.
   const installed = await start(join(project, 'node_modules/.bin/converter-site-api'), project);
   const checkout = await start(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start, ROOT);
@@ -168,7 +167,6 @@ test('the installed program, run with production dependencies only, serves every
     );
     assert.equal([seen[5]!.body, seen[6]!.body], ['{"voted":true,"vote_count":1}', '{"voted":false,"vote_count":0}']);
     assert.match(installed.stdout(), `"config":"${join(project, 'node_modules/converter-site-api/example/config.json')}"`);
-    assert.match(installed.stdout(), '"storage":"pglite"');
   } finally {
     assert.is(await installed.stop(), 0, installed.output());
     await checkout.stop();
