@@ -62,8 +62,16 @@ export interface ApiRoute {
   headers?: readonly QueryParameter[];
   body?: { schema: v.GenericSchema; schemaName: string; required: boolean };
   success: SuccessResponse;
-  /** The error codes this operation answers with, besides rate_limited and internal_error (always possible). */
+  /**
+   * The error codes this operation answers with, besides rate_limited and internal_error (always possible
+   * on a metered route).
+   */
   errors: readonly ErrorCode[];
+  /**
+   * false: outside every client's quota (the probes): never counted, no rate-limit headers, answered
+   * before the rate limiter. Metered by default.
+   */
+  metered?: false;
   create: (context: AppContext) => Operation;
 }
 

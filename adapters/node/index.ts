@@ -140,6 +140,8 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
         Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
         trusted,
       ),
+      // Set by the app; present from the start so the object keeps one shape.
+      requestId: undefined as string | undefined,
     };
     if (!hasBody(request)) {
       run(request, response, core, false);

@@ -13,8 +13,11 @@ export const RATE_LIMIT_HEADERS = [
   'RateLimit-Reset',
 ] as const;
 
-/** The headers of every response: the rate-limit state, which no shared cache may keep. */
-export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control'] as const;
+/** The headers of every response: the rate-limit state, which no shared cache may keep, and the request id. */
+export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', 'X-Request-Id'] as const;
+
+/** The headers of an answer outside every quota (the probes): no rate-limit state. */
+export const UNMETERED_HEADERS = ['Cache-Control', 'X-Request-Id'] as const;
 
 /** The notices on every response of a deprecated /api alias. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
@@ -65,9 +68,17 @@ const HEADER_COMPONENTS = {
     example: 42,
   },
   'Cache-Control': {
-    description: 'Always no-store: every answer carries per-client rate-limit state.',
+    description: 'Always no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance).',
     required: true,
     schema: { type: 'string', const: 'no-store' },
+  },
+  'X-Request-Id': {
+    description:
+      'The id of this request, on every answer and in every server log line about it: the X-Request-Id the ' +
+      'caller sent when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, otherwise a fresh UUID.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+    example: '3f1c2a9e-5b7d-4e0f-9a61-2c8d4b7e1f05',
   },
   Location: {
     description: 'The redirect target: the MSI installer or the Windows-only warning page, both set by the operator.',

@@ -85,6 +85,12 @@ export const VersionSchema = v.strictObject({
 
 export const FeedbackSuccessSchema = v.strictObject({ success: v.literal(true) });
 
+/** The body of a probe that passes: "ok" from /healthz, "ready" from /readyz. */
+export const ProbeSchema = v.pipe(
+  v.strictObject({ status: v.picklist(['ok', 'ready']) }),
+  v.description('A passing probe: {"status":"ok"} from /healthz, {"status":"ready"} from /readyz.'),
+);
+
 /** Roadmap categories. The set is fixed so that clients can rely on it; a new one is a minor API change. */
 export const ROADMAP_CATEGORIES = ['formats', 'conversion', 'app', 'licensing', 'other'] as const;
 
