@@ -1,5 +1,6 @@
 /**
- * The environment of logs and metrics: LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and METRICS_HOST.
+ * The environment of logs, metrics and draining: LOG_LEVEL, LOG_REQUESTS, METRICS_PORT, METRICS_HOST and
+ * DRAIN_SECONDS.
  *
  * @module
  */
@@ -12,6 +13,8 @@ export interface ObservabilitySettings {
   logRequests: boolean;
   /** Where GET /metrics is served; null: no metrics. */
   metrics: { port: number; host: string } | null;
+  /** How long a stop keeps serving with /readyz at 503 before it stops accepting, in ms; 0 by default. */
+  drainMs: number;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -32,7 +35,12 @@ export function observabilitySettings(env: Record<string, string | undefined>): 
   if (port !== '' && (!/^\d+$/.test(port) || Number(port) > 65535)) {
     throw new ConfigError(`METRICS_PORT must be a port number from 0 to 65535, not ${JSON.stringify(port)}`);
   }
+  const drain = env['DRAIN_SECONDS']?.trim() || '0';
+  if (!/^\d+$/.test(drain) || Number(drain) > 300) {
+    throw new ConfigError(`DRAIN_SECONDS must be whole seconds from 0 to 300, not ${JSON.stringify(drain)}`);
+  }
   return {
+    drainMs: Number(drain) * 1000,
     logLevel: oneOf('LOG_LEVEL', level.toLowerCase(), LOG_LEVELS),
     logRequests: oneOf('LOG_REQUESTS', requests.toLowerCase(), ['true', 'false']) === 'true',
     metrics: port === '' ? null : { port: Number(port), host: env['METRICS_HOST']?.trim() || '127.0.0.1' },

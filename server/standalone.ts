@@ -58,7 +58,7 @@ export interface Standalone {
   stop(): Promise<void>;
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): Promise<VersionSource> {
   try {
@@ -172,12 +172,13 @@ async function serveWith(config: ServerConfig, logger: Logger, clock: Clock, bin
     gateway: gateway.name,
     licensePublicKey: signing.publicKey,
     licenseKeySource: signing.source,
-    // Readiness turns 503 at once, so balancers drain this instance. Then one turn of the event loop: a
-    // request whose bytes arrived with the signal is read, and so in flight, before the server stops
-    // (Deno.serve and Bun.serve close connections whose request they have not begun to handle).
+    // Readiness turns 503 at once, so balancers drain this instance; it keeps serving for DRAIN_SECONDS
+    // (0 by default) while they notice. Then at least one turn of the event loop: a request whose bytes
+    // arrived with the signal is read, and so in flight, before the server stops (Deno.serve and
+    // Bun.serve close connections whose request they have not begun to handle).
     stop: () => {
       app.drain();
-      return (stopping ??= nextTurn().then(finish));
+      return (stopping ??= wait(config.observability.drainMs).then(finish));
     },
   };
 }
