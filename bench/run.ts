@@ -36,6 +36,7 @@ function targetOf(runtime: string, storage: string, scenario: string): number | 
   if (storage === 'memory') {
     if (['GET pricing', 'unknown path (404)', 'rate-limited client (429)'].includes(scenario)) return 0.85;
     if (scenario === 'POST feedback') return 0.5;
+    if (scenario === 'GET pricing, access log on') return 0.6;
   }
   if (storage === 'postgres' && scenario === 'POST roadmap toggle') return 0.15;
   return undefined;
@@ -155,9 +156,9 @@ async function soak(server: BenchProcess): Promise<string> {
 }
 
 /** Runs `work` against a fresh server of this runtime and storage, then stops it and removes its data. */
-async function withServer(runtime: string, storage: string, work: (server: BenchProcess) => Promise<void>) {
+async function withServer(runtime: string, storage: string, work: (server: BenchProcess) => Promise<void>, extra: Record<string, string> = {}) {
   const { env, cleanup } = storageEnv(storage);
-  const server = await startProcess(runtime, RUNTIME_COMMANDS[runtime]!(ENTRIES[runtime]!), { ...env, TRUSTED_PROXIES: '127.0.0.1/32' });
+  const server = await startProcess(runtime, RUNTIME_COMMANDS[runtime]!(ENTRIES[runtime]!), { ...env, TRUSTED_PROXIES: '127.0.0.1/32', ...extra });
   try {
     await work(server);
   } finally {
@@ -193,7 +194,7 @@ try {
             `| ${scenario.name} | ${runtime} | ${storage} | ${Math.round(r.rps)} | ${Math.round(r.ceilingRps)} | ${r.ratio.toFixed(2)} | ${r.cpuRatio.toFixed(2)} | ${verdict} | ${r.p50} | ${r.p99} | ${r.peakMb.toFixed(0)} | ${codes} |`,
           );
           process.stdout.write(`${rows[rows.length - 1]}\n`);
-        });
+        }, scenario.env);
       }
     }
   }
@@ -209,6 +210,17 @@ if (sharedLimit !== undefined && memoryLimit !== undefined) {
   const ratio = sharedLimit / memoryLimit;
   notes.unshift(
     `GET pricing with the rate limit shared on Postgres: ${ratio.toFixed(2)} of the same with the memory limiter, each taken as its ratio to the ceiling (target 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'}).`,
+  );
+}
+
+// Issue 10: metrics must cost at most 5% of GET pricing, each run taken as its ratio to the ceiling beside it.
+for (const runtime of runtimes) {
+  const plain = measured.get(`${runtime}/memory/GET pricing`);
+  const withMetrics = measured.get(`${runtime}/memory/GET pricing, metrics on`);
+  if (plain === undefined || withMetrics === undefined) continue;
+  const ratio = withMetrics / plain;
+  notes.unshift(
+    `${runtime}: GET pricing with metrics on: ${ratio.toFixed(2)} of the same without them, each taken as its ratio to the ceiling (target 0.95: ${ratio >= 0.95 ? 'met' : 'MISSED'}).`,
   );
 }
 
