@@ -24,20 +24,21 @@ const METHODS = [
 
 type Method = (...args: never[]) => MaybePromise<unknown>;
 
-function reporting<F extends Method>(target: object, method: F, onError: () => void): F {
+/** Calls `target[name]` (looked up at each call, as a direct call would) and reports a fault. */
+function reporting(target: object, name: string, onError: () => void): Method {
   const rethrow = (error: unknown): never => {
     onError();
     throw error;
   };
-  return ((...args: Parameters<F>) => {
+  return (...args) => {
     let result: MaybePromise<unknown>;
     try {
-      result = method.apply(target, args);
+      result = ((target as Record<string, Method>)[name] as Method).apply(target, args);
     } catch (error) {
       return rethrow(error);
     }
     return result instanceof Promise ? result.catch(rethrow) : result;
-  }) as F;
+  };
 }
 
 /**
@@ -47,7 +48,7 @@ function reporting<F extends Method>(target: object, method: F, onError: () => v
  * @param onError Called once per fault.
  */
 export function reportingRateLimits(store: RateLimitStore, onError: () => void): RateLimitStore {
-  return { hit: reporting(store, store.hit, onError) };
+  return { hit: reporting(store, 'hit', onError) as RateLimitStore['hit'] };
 }
 
 /**
@@ -59,7 +60,7 @@ export function reportingRateLimits(store: RateLimitStore, onError: () => void):
  */
 export function reportingStorage(storage: Storage, onError: () => void): Storage {
   const wrapped: Record<string, unknown> = {};
-  for (const name of METHODS) wrapped[name] = reporting(storage, storage[name] as Method, onError);
+  for (const name of METHODS) wrapped[name] = reporting(storage, name, onError);
   const close = storage.close;
   return {
     ...(wrapped as unknown as Omit<Storage, 'rateLimits' | 'close'>),
