@@ -64,9 +64,10 @@ test('docs/errors.md gives each endpoint exactly the error codes of its route', 
 
 test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts and storage-config.ts read', () => {
   // server/config.ts reads the process settings, server/payment-config.ts the gateway's, server/storage-config.ts the storage's.
-  const source = read('server/config.ts') + read('server/payment-config.ts') + read('server/storage-config.ts');
+  const source =
+    read('server/config.ts') + read('server/payment-config.ts') + read('server/storage-config.ts') + read('server/observability-config.ts');
   const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+))/g)].map((m) => m[1] ?? m[2]));
-  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY'];
+  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY', 'LOG_LEVEL', 'LOG_REQUESTS', 'METRICS_PORT', 'METRICS_HOST', 'DRAIN_SECONDS'];
   for (const name of expected) {
     assert.ok(names.has(name), `server/config.ts, payment-config.ts or storage-config.ts no longer reads ${name} the way this test finds it`);
   }
