@@ -15,7 +15,7 @@ import type { CoreRequest, CoreResponse } from './http.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { reportingRateLimits, reportingStorage } from './observed-storage.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
-import { PROBE_ROUTES } from './operations/probes.ts';
+import { createProbes, PROBE_ROUTES } from './operations/probes.ts';
 import type {
   AppEvent,
   Clock,
@@ -38,6 +38,7 @@ import {
 import { createReadiness } from './readiness.ts';
 import { remember } from './remember.ts';
 import { requestIdFor } from './request-id.ts';
+import { timedAnswers } from './timed-answers.ts';
 import { createRouter, trimSlashes, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
@@ -118,9 +119,6 @@ const NOT_FOUND_CACHE_SIZE = 1024;
 const notFoundBody = (path: string): Uint8Array =>
   encodeError('not_found', `No API endpoint exists at ${JSON.stringify(path)}.`);
 
-/** The methods a probe answers; anything else is 405 with this Allow. */
-const PROBE_ALLOW = 'GET, HEAD';
-
 const ignore = (): void => {};
 
 /** The configured offer, always the same object. */
@@ -188,7 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   for (const route of options.gateway.routes ?? []) router.add(route.method, route.path, route.handle);
   // Probes are answered before the rate limiter: no client's quota pays for a balancer's checks.
-  const probes = new Map<string, Handler>(PROBE_ROUTES.map((route) => [route.path, route.create(context)]));
+  const probes = createProbes(context);
 
   const notFound = new Map<string, Uint8Array>();
   const dispatch = (request: CoreRequest): MaybePromise<CoreResponse> => {
@@ -256,32 +254,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     return response;
   };
 
-  /** The answer of a probe: no rate-limit accounting, headers or CORS; never stored by a cache. */
-  const probeFinish = (request: CoreRequest, response: CoreResponse): CoreResponse => {
-    response.headers['cache-control'] = 'no-store';
-    response.headers['x-request-id'] = request.requestId!;
-    if (request.method === 'HEAD') response.body = null;
-    return response;
-  };
-  const probe = (request: CoreRequest, handler: Handler): MaybePromise<CoreResponse> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const refusal = errorResponse(
-        'method_not_allowed',
-        `${request.method} is not allowed on ${request.path}; use ${PROBE_ALLOW}.`,
-        undefined,
-        { allow: PROBE_ALLOW },
-      );
-      return probeFinish(request, refusal);
-    }
-    const result = handler(request, {});
-    return result instanceof Promise ? result.then((r) => probeFinish(request, r)) : probeFinish(request, result);
-  };
-
   /** The whole pipeline, with no promise at all when neither the counter store nor the operation waits. */
   const respond = (request: CoreRequest): MaybePromise<CoreResponse> => {
     try {
-      const probeHandler = probes.get(request.path);
-      if (probeHandler !== undefined) return probe(request, probeHandler);
+      if (probes.has(request.path)) return probes.answer(request);
       const decision = limiter.check(clientKey(request.clientIp));
       if (!(decision instanceof Promise)) return run(request, decision);
       return decision.then((d) => run(request, d)).catch((error: unknown) => outside(request, error));
@@ -290,31 +266,22 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
   };
 
-  const answered = observer?.answered?.bind(observer);
   const routeOf = (request: CoreRequest): string | null =>
     probes.has(request.path) ? request.path : router.template(request.path);
-  /** Tells the observer, then hands the answer on. */
-  const observed = (request: CoreRequest, response: CoreResponse, startedAt: number): CoreResponse => {
-    answered!(request, response, routeOf(request), (performance.now() - startedAt) / 1000);
-    return response;
-  };
-
+  const answered = observer?.answered?.bind(observer);
+  const timed = timedAnswers(respond, answered, routeOf);
   const answer = (request: CoreRequest): MaybePromise<CoreResponse> => {
     request.requestId = requestIdFor(request.headers);
-    if (answered === undefined) return respond(request);
-    const startedAt = performance.now();
-    const result = respond(request);
-    return result instanceof Promise ? result.then((r) => observed(request, r, startedAt)) : observed(request, result, startedAt);
+    return timed(request);
   };
 
   return {
     bodyLimit: context.bodyLimit,
-    async reject(clientIp, error) {
-      const startedAt = performance.now();
+    reject(clientIp, error) {
+      // A request the adapter could not parse: no path, no headers, no route. Rare, so built per call.
       const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp, requestId: requestIdFor({}) };
-      const decision = await limiter.check(clientKey(clientIp));
-      const response = finish(request, error.toResponse(), decision);
-      return answered === undefined ? response : observed(request, response, startedAt);
+      const refuse = async (refused: CoreRequest) => finish(refused, error.toResponse(), await limiter.check(clientKey(clientIp)));
+      return timedAnswers(refuse, answered, () => null)(request) as Promise<CoreResponse>;
     },
     answer,
     async handle(request) {
