@@ -48,7 +48,22 @@ function reporting(target: object, name: string, onError: () => void): Method {
  * @param onError Called once per fault.
  */
 export function reportingRateLimits(store: RateLimitStore, onError: () => void): RateLimitStore {
-  return { hit: reporting(store, 'hit', onError) as RateLimitStore['hit'] };
+  const rethrow = (error: unknown): never => {
+    onError();
+    throw error;
+  };
+  // Called on every request: two fixed arguments, no rest parameter and no apply.
+  return {
+    hit(key, windowMs) {
+      let result: ReturnType<RateLimitStore['hit']>;
+      try {
+        result = store.hit(key, windowMs);
+      } catch (error) {
+        return rethrow(error);
+      }
+      return result instanceof Promise ? result.catch(rethrow) : result;
+    },
+  };
 }
 
 /**
