@@ -13,11 +13,14 @@ export const RATE_LIMIT_HEADERS = [
   'RateLimit-Reset',
 ] as const;
 
-/** The headers of every response: the rate-limit state, which no shared cache may keep, and the request id. */
-export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', 'X-Request-Id'] as const;
+/**
+ * The headers of every response: the rate-limit state, which no shared cache may keep, nosniff and the
+ * request id.
+ */
+export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
 
 /** The headers of an answer outside every quota (the probes): no rate-limit state. */
-export const UNMETERED_HEADERS = ['Cache-Control', 'X-Request-Id'] as const;
+export const UNMETERED_HEADERS = ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
 
 /** The notices on every response of a deprecated /api alias. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
@@ -79,6 +82,11 @@ const HEADER_COMPONENTS = {
     required: true,
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     example: '3f1c2a9e-5b7d-4e0f-9a61-2c8d4b7e1f05',
+  },
+  'X-Content-Type-Options': {
+    description: 'Always nosniff: the body is of the type Content-Type names, never guessed from its content.',
+    required: true,
+    schema: { type: 'string', const: 'nosniff' },
   },
   Location: {
     description: 'The redirect target: the MSI installer or the Windows-only warning page, both set by the operator.',
