@@ -169,7 +169,9 @@ test('the probes are operator-facing, outside the quota: no rate-limit headers, 
     const op = document.paths[path]!['get']!;
     assert.equal((op as unknown as { tags: string[] }).tags, ['Operator']);
     assert.equal(Object.keys(op.responses), path === '/readyz' ? ['200', '503'] : ['200']);
-    for (const response of Object.values(op.responses)) assert.equal(Object.keys(response.headers), ['Cache-Control', 'X-Request-Id']);
+    for (const response of Object.values(op.responses)) {
+      assert.equal(Object.keys(response.headers), ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id']);
+    }
     assert.match(op.description, 'no rate-limit headers');
   }
   assert.match(document.info.description, 'The operator probes GET /healthz and GET /readyz are the one exception');

@@ -10,6 +10,7 @@ import { errorResponse } from '../errors.ts';
 import { encodeJson, JSON_TYPE, type CoreRequest, type CoreResponse } from '../http.ts';
 import { andThen } from '../maybe.ts';
 import type { MaybePromise } from '../ports.ts';
+import { addSecurityHeaders } from '../security-headers.ts';
 import type { ReadinessState } from '../readiness.ts';
 import { ProbeSchema } from '../schemas/responses.ts';
 
@@ -80,6 +81,7 @@ export function createProbes(context: AppContext): Probes {
   const finish = (request: CoreRequest, response: CoreResponse): CoreResponse => {
     response.headers['cache-control'] = 'no-store';
     response.headers['x-request-id'] = request.requestId!;
+    addSecurityHeaders(response.headers);
     if (request.method === 'HEAD') response.body = null;
     return response;
   };
