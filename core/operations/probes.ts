@@ -12,7 +12,7 @@ import { andThen } from '../maybe.ts';
 import type { MaybePromise } from '../ports.ts';
 import { addSecurityHeaders } from '../security-headers.ts';
 import type { ReadinessState } from '../readiness.ts';
-import { ProbeSchema } from '../schemas/responses.ts';
+import { ProbeSchema } from '../schemas/probe.ts';
 
 const ok = (body: Uint8Array) => (): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body });
 
