@@ -11,6 +11,8 @@ export interface Scenario {
   path: string;
   body?: string;
   clients: Clients;
+  /** Extra environment of the server for this scenario (the access log, metrics). */
+  env?: Record<string, string>;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -27,6 +29,9 @@ export const SCENARIOS: Scenario[] = [
   },
   { name: 'unknown path (404)', method: 'GET', path: '/api/v1/nope', clients: 'many' },
   { name: 'rate-limited client (429)', method: 'GET', path: '/api/v1/pricing', clients: 'one-over-quota' },
+  // Issue 10: what the access log and the metrics cost on the hottest path.
+  { name: 'GET pricing, access log on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { LOG_REQUESTS: 'true' } },
+  { name: 'GET pricing, metrics on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { METRICS_PORT: '0' } },
 ];
 
 /** The n-th of ~100,000 distinct client addresses (10.x.y.z). */

@@ -13,12 +13,16 @@ import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
 import { ApiError, encodeError, errorAnswer, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
+import { reportingRateLimits, reportingStorage } from './observed-storage.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
+import { createProbes, PROBE_ROUTES } from './operations/probes.ts';
 import type {
+  AppEvent,
   Clock,
   MaybePromise,
   LicenseIssuer,
   Logger,
+  Observer,
   OfferSource,
   PaymentGateway,
   RateLimitStore,
@@ -31,8 +35,11 @@ import {
   type RateLimitDecision,
   type RateLimitPolicy,
 } from './rate-limit.ts';
+import { createReadiness } from './readiness.ts';
 import { remember } from './remember.ts';
+import { requestIdFor } from './request-id.ts';
 import { addSecurityHeaders } from './security-headers.ts';
+import { timedAnswers } from './timed-answers.ts';
 import { createRouter, trimSlashes, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
@@ -72,6 +79,8 @@ export interface AppOptions {
    * which is asynchronous, by default. Same ids either way.
    */
   hmacSha256?: SyncHmacSha256;
+  /** Watches every answer and counts events (metrics, the access log); none by default. */
+  observer?: Observer;
 }
 
 /** A ready app. */
@@ -90,6 +99,11 @@ export interface App {
    * against the client's quota and given the rate-limit headers like any other answer.
    */
   reject(clientIp: string, error: ApiError): Promise<CoreResponse>;
+  /**
+   * Shutdown began: GET /readyz answers 503 shutting_down from now on, so that balancers drain this
+   * instance while it still serves. Call it before the listener stops accepting.
+   */
+  drain(): void;
 }
 
 const consoleLogger: Logger = {
@@ -117,6 +131,8 @@ function quotedPath(path: string): string {
 const notFoundBody = (quoted: string): Uint8Array =>
   encodeError('not_found', `No API endpoint exists at ${JSON.stringify(quoted)}.`);
 
+const ignore = (): void => {};
+
 /** The configured offer, always the same object. */
 const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
 
@@ -130,7 +146,11 @@ const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () 
 export async function createApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
-  const { storage } = options;
+  const observer = options.observer;
+  const counted = observer?.count?.bind(observer);
+  const count = counted ? (event: AppEvent, times = 1) => counted(event, times) : ignore;
+  const storageFault = () => count('storage_error');
+  const storage = counted ? reportingStorage(options.storage, storageFault) : options.storage;
   const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
   const signingKey = options.licenses ? null : await storage.secret('license-signing-key', generateSigningKey);
   const context: AppContext = {
@@ -148,20 +168,22 @@ export async function createApp(options: AppOptions): Promise<App> {
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId: await createVoterId(secretKey, options.hmacSha256),
+    readiness: createReadiness(() => storage.ping(), () => clock.now(), logger),
+    count,
   };
   await storage.syncRoadmap(options.content.roadmap);
 
   const policy = options.rateLimit ?? PUBLIC_API_POLICY;
   const limiter = createRateLimiter(
     policy,
-    options.rateLimitStore ?? storage.rateLimits,
+    options.rateLimitStore && counted ? reportingRateLimits(options.rateLimitStore, storageFault) : (options.rateLimitStore ?? storage.rateLimits),
     logger,
     () => clock.now(),
   );
   const cors = createCors(options.corsOrigins ?? []);
   const router = createRouter();
   const aliasNotices = new Map<string, Record<string, string>>();
-  const routes: ApiRoute[] = [...API_ROUTES, ...discoveryRoutes(API_ROUTES)];
+  const routes: ApiRoute[] = [...API_ROUTES, ...discoveryRoutes([...API_ROUTES, ...PROBE_ROUTES])];
   for (const route of routes) {
     const handler: Handler = route.create(context);
     if (!route.versioned) {
@@ -175,6 +197,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
   }
   for (const route of options.gateway.routes ?? []) router.add(route.method, route.path, route.handle);
+  // Probes are answered before the rate limiter: no client's quota pays for a balancer's checks.
+  const probes = createProbes(context);
 
   const notFound = new Map<string, Uint8Array>();
   const dispatch = (request: CoreRequest): MaybePromise<CoreResponse> => {
@@ -196,6 +220,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const finish = (request: CoreRequest, response: CoreResponse, decision: RateLimitDecision): CoreResponse => {
     Object.assign(response.headers, decision.headers);
+    response.headers['x-request-id'] = request.requestId!;
     // Every answer holds per-client rate-limit state, so no shared cache may keep it.
     response.headers['cache-control'] = 'no-store';
     addSecurityHeaders(response.headers);
@@ -210,6 +235,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const fault = (request: CoreRequest, error: unknown): CoreResponse => {
     if (error instanceof ApiError) return error.toResponse();
     logger.error('unhandled error', {
+      requestId: request.requestId,
       method: request.method,
       path: request.path,
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
@@ -218,7 +244,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
 
   const run = (request: CoreRequest, decision: RateLimitDecision): MaybePromise<CoreResponse> => {
-    if (!decision.allowed) return finish(request, limiter.refuse(decision), decision);
+    if (!decision.allowed) {
+      count('rate_limited');
+      return finish(request, limiter.refuse(decision), decision);
+    }
     let result: MaybePromise<CoreResponse>;
     try {
       result = dispatch(request);
@@ -232,33 +261,47 @@ export async function createApp(options: AppOptions): Promise<App> {
     );
   };
 
-  const outside = (error: unknown): CoreResponse => {
-    logger.error('request failed outside an operation', { error: String(error) });
-    return internalError().toResponse();
+  const outside = (request: CoreRequest, error: unknown): CoreResponse => {
+    logger.error('request failed outside an operation', { requestId: request.requestId, error: String(error) });
+    const response = internalError().toResponse();
+    response.headers['x-request-id'] = request.requestId!;
+    return response;
   };
 
   /** The whole pipeline, with no promise at all when neither the counter store nor the operation waits. */
-  const answer = (request: CoreRequest): MaybePromise<CoreResponse> => {
+  const respond = (request: CoreRequest): MaybePromise<CoreResponse> => {
     try {
+      if (probes.has(request.path)) return probes.answer(request);
       const decision = limiter.check(clientKey(request.clientIp));
       if (!(decision instanceof Promise)) return run(request, decision);
-      return decision.then((d) => run(request, d)).catch(outside);
+      return decision.then((d) => run(request, d)).catch((error: unknown) => outside(request, error));
     } catch (error) {
-      return outside(error);
+      return outside(request, error);
     }
+  };
+
+  const routeOf = (request: CoreRequest): string | null =>
+    probes.has(request.path) ? request.path : router.template(request.path);
+  const answered = observer?.answered?.bind(observer);
+  const timed = timedAnswers(respond, answered, routeOf);
+  const answer = (request: CoreRequest): MaybePromise<CoreResponse> => {
+    request.requestId = requestIdFor(request.headers);
+    return timed(request);
   };
 
   return {
     bodyLimit: context.bodyLimit,
-    async reject(clientIp, error) {
-      const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
-      const decision = await limiter.check(clientKey(clientIp));
-      return finish(request, error.toResponse(), decision);
+    reject(clientIp, error) {
+      // A request the adapter could not parse: no path, no headers, no route. Rare, so built per call.
+      const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp, requestId: requestIdFor({}) };
+      const refuse = async (refused: CoreRequest) => finish(refused, error.toResponse(), await limiter.check(clientKey(clientIp)));
+      return timedAnswers(refuse, answered, () => null)(request) as Promise<CoreResponse>;
     },
     answer,
     async handle(request) {
       return answer(request);
     },
+    drain: () => context.readiness.drain(),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type {
+  AppEvent,
   Clock,
   LicenseIssuer,
   Logger,
@@ -15,6 +16,7 @@ import type {
   VersionSource,
 } from './ports.ts';
 import type { AliasDeprecation } from './deprecation.ts';
+import type { Readiness } from './readiness.ts';
 import type { SiteContent } from './schemas/content.ts';
 
 /** One public operation: a request-like input to a response-like output. */
@@ -43,4 +45,8 @@ export interface AppContext {
   readonly aliasDeprecation: AliasDeprecation | null;
   /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */
   voterId(clientIp: string): MaybePromise<string>;
+  /** Whether this instance should get traffic (GET /readyz). */
+  readonly readiness: Readiness;
+  /** Counts an event for the observer's metrics; does nothing without an observer. */
+  count(event: AppEvent, times?: number): void;
 }

@@ -5,7 +5,7 @@
  */
 import { headerValue, type CoreRequest, type CoreResponse } from './http.ts';
 
-/** Headers a browser script may read: the rate-limit state and the deprecation notices. */
+/** Headers a browser script may read: the rate-limit state, the request id and the deprecation notices. */
 export const EXPOSED_HEADERS = [
   'RateLimit',
   'RateLimit-Policy',
@@ -13,6 +13,7 @@ export const EXPOSED_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'Retry-After',
+  'X-Request-Id',
   'Deprecation',
   'Sunset',
   'Link',

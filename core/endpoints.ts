@@ -52,8 +52,16 @@ export interface Endpoint {
   readonly headers?: readonly QueryParameter[];
   readonly body?: { readonly schema: v.GenericSchema; readonly schemaName: string; readonly required: boolean };
   readonly success: SuccessResponse;
-  /** The error codes this operation answers with, besides rate_limited and internal_error (always possible). */
+  /**
+   * The error codes this operation answers with, besides rate_limited and internal_error (always possible
+   * on a metered route).
+   */
   readonly errors: readonly ErrorCode[];
+  /**
+   * false: outside every client's quota (the probes): never counted, no rate-limit headers, answered
+   * before the rate limiter. Metered by default.
+   */
+  readonly metered?: false;
 }
 
 /** The versioned prefix and the compatibility prefix of every versioned route. */

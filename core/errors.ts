@@ -111,6 +111,16 @@ export const ERROR_CATALOGUE = {
     status: 500,
     resolution: 'Retry later; if the problem persists, contact support.',
   },
+  shutting_down: {
+    when: 'GET /readyz on an instance that began to shut down: it still finishes what it has, but wants no new traffic.',
+    status: 503,
+    resolution: 'Send new requests to another instance; this one stops shortly.',
+  },
+  storage_unavailable: {
+    when: 'GET /readyz while the storage does not answer a trivial query (the cause is in the server log).',
+    status: 503,
+    resolution: 'Send traffic to another instance; check the database and the server log of this one.',
+  },
 } as const satisfies Record<string, { when: string; status: number; resolution: string }>;
 
 /** A stable, machine-readable error code. */

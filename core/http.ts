@@ -24,6 +24,11 @@ export interface CoreRequest {
   readonly body?: Uint8Array | string | undefined;
   /** The client address as resolved by the adapter (see `resolveClientIp`). */
   readonly clientIp: string;
+  /**
+   * The request id, set by the app as it takes the request (see `requestIdFor`): adapters leave it
+   * undefined. Log lines about the request carry it.
+   */
+  requestId?: string | undefined;
 }
 
 /** What the core answers: the adapter writes it as is. */

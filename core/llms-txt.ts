@@ -24,6 +24,7 @@ const OPERATOR_DOCS = [
   ['Payments', 'payments.md', 'The payment simulator and Stripe Checkout: setup, notifications, provider failures'],
   ['Embedding', 'embedding.md', 'The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js'],
   ['Performance', 'performance.md', 'Throughput against a bare node:http ceiling, and how to measure it'],
+  ['Observability', 'observability.md', 'Probes, request ids, JSON logs, the access log and Prometheus metrics'],
 ] as const;
 
 const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';
@@ -76,10 +77,10 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
     'This API serves the product website and the desktop app: the live offer, the installer download, update',
     'checks, feedback, the public roadmap and checkout status. It does NOT accept spreadsheet uploads and there',
     'is NO conversion API: files are never sent to a server. There is no OAuth, GraphQL or MCP interface, and no',
-    'public endpoint requires credentials (the operator endpoint under Optional takes only notifications signed',
-    'by the payment provider). Each client IP has a request quota (120 requests per 60 seconds by default);',
-    'every response carries RateLimit headers and a 429 carries Retry-After. Errors are JSON objects',
-    '{code, message, resolution}.',
+    'public endpoint requires credentials (the operator endpoints under Optional are the notifications signed',
+    'by the payment provider and the load-balancer probes). Each client IP has a request quota (120 requests',
+    'per 60 seconds by default); every response carries RateLimit headers and a 429 carries Retry-After',
+    '(the probes are outside the quota). Errors are JSON objects {code, message, resolution}.',
     '',
     '## Endpoints',
     '',

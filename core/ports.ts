@@ -16,6 +16,8 @@ export interface Clock {
 
 /** Server-side log lines; never sent to clients. */
 export interface Logger {
+  /** Detail for debugging; dropped unless the operator asks for it. Optional for older loggers. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
@@ -137,6 +139,11 @@ export interface Storage {
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 
   readonly rateLimits: RateLimitStore;
+  /**
+   * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
+   * app calls it at most once a second, whatever the probe traffic.
+   */
+  ping(): MaybePromise<void>;
   close?(): Promise<void>;
 }
 
@@ -208,4 +215,31 @@ export interface OfferSource {
    * changes.
    */
   current(): Pricing;
+}
+
+/** What the app counts, for metrics. */
+export type AppEvent =
+  | 'rate_limited'
+  | 'storage_error'
+  | 'checkout_created'
+  | 'license_issued'
+  | 'feedback_stored'
+  | 'vote_toggled';
+
+/**
+ * Watches the app (metrics, the access log). Called synchronously on the request path: an observer must
+ * not throw and must not wait.
+ */
+export interface Observer {
+  /**
+   * One request answered, once its answer is final (headers included, `x-request-id` among them).
+   *
+   * @param request The request; `requestId` is set.
+   * @param response The answer as it will be written.
+   * @param route The path template that matched (e.g. `/api/v1/pricing`), or null when none did.
+   * @param seconds How long the app took, from taking the request to its answer.
+   */
+  answered?(request: CoreRequest, response: CoreResponse, route: string | null, seconds: number): void;
+  /** Something the app counts happened `count` times. */
+  count?(event: AppEvent, count: number): void;
 }

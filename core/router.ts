@@ -22,6 +22,8 @@ export interface Router {
   /** Adds a route; `path` is an itty-router pattern (`/a/:id`) or an exact path. */
   add(method: string, path: string, handler: Handler): Router;
   match(method: string, path: string): Match;
+  /** The path template a path falls under, whatever the method (`/checkout/simulator/:id`), or null. */
+  template(path: string): string | null;
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -52,7 +54,7 @@ export function createRouter(): Router {
   const table = IttyRouter();
   const exact = new Map<string, Map<string, Handler>>();
   const allow = new Map<string, string>();
-  const patterns: { method: string; regex: RegExp; handler: Handler }[] = [];
+  const patterns: { method: string; regex: RegExp; handler: Handler; path: string }[] = [];
   const unmatched = new Map<string, true>();
 
   const router: Router = {
@@ -61,7 +63,7 @@ export function createRouter(): Router {
       table[method.toLowerCase()]!(path);
       const [, regex] = table.routes[table.routes.length - 1]!;
       if (/[:*]/.test(path)) {
-        patterns.push({ method, regex, handler });
+        patterns.push({ method, regex, handler, path });
       } else {
         let methods = exact.get(path);
         if (!methods) exact.set(path, (methods = new Map()));
@@ -93,6 +95,13 @@ export function createRouter(): Router {
       if (allowed.length > 0) return { kind: 'method_not_allowed', allow: allowList(allowed) };
       remember(unmatched, UNMATCHED_CACHE_SIZE, path, true);
       return NOT_FOUND;
+    },
+
+    template(rawPath) {
+      const path = trimSlashes(rawPath);
+      if (exact.has(path)) return path;
+      if (unmatched.has(path)) return null;
+      return patterns.find((route) => route.regex.test(path))?.path ?? null;
     },
   };
   return router;

@@ -102,6 +102,8 @@ async function startWorkers(config: ServerConfig, logger: Logger): Promise<Stand
   let stopping: Promise<void> | null = null;
   return {
     url: front.url,
+    // The Worker serves no metrics listener: Cloudflare's own analytics are the Worker's metrics.
+    metricsUrl: null,
     publicBaseUrl,
     gateway: config.payment.gateway,
     licensePublicKey: signing.publicKey,

@@ -13,6 +13,7 @@ import type { AliasDeprecation } from '../core/deprecation.ts';
 import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
+import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
 import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
@@ -71,6 +72,8 @@ export interface ServerConfig {
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   payment: PaymentConfig;
+  /** LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and METRICS_HOST. */
+  observability: ObservabilitySettings;
 }
 
 function port(env: NodeJS.ProcessEnv): number {
@@ -150,5 +153,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
     payment: paymentConfig(env, config.stripe, file),
+    observability: observabilitySettings(env),
   };
 }

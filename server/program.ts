@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../core/ports.ts';
 import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
-import { consoleLogger } from './logger.ts';
+import { createLogger } from './logger.ts';
 import { describeStorage } from './open-storage.ts';
 import type { Standalone } from './standalone.ts';
 
@@ -58,6 +58,9 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
     config: config.file,
     ...describeStorage(config.storage),
     trustedProxies: config.trustedProxies?.source ?? [],
+    metrics: running.metricsUrl,
+    logLevel: config.observability.logLevel,
+    logRequests: config.observability.logRequests,
   });
 }
 
@@ -68,12 +71,13 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
  * @param start The runtime's way to start the server.
  */
 export async function runProgram(runtime: string, start: Start): Promise<void> {
-  const logger = consoleLogger;
+  const logger = createLogger();
   let running: Standalone | undefined;
   // Signals are handled before anything is announced: a stop that comes early is still graceful.
   onSignals(logger, () => running);
   try {
     const config = loadConfig(process.env, process.cwd());
+    logger.level = config.observability.logLevel;
     running = await start(config, logger);
     announce(runtime, config, running, logger);
   } catch (error) {

@@ -15,6 +15,8 @@ import { ConfigError, type ServerConfig } from './config.ts';
 import { openGateway } from './gateway.ts';
 import { openSigningKey } from './license-key.ts';
 import { openOffer } from './offer.ts';
+import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
+import { createObservability } from './observability.ts';
 import { openStorage, type OpenedStorage } from './open-storage.ts';
 
 /** A socket a runtime has bound, serving the app once it is ready. */
@@ -39,6 +41,8 @@ export type Bind = (app: Promise<App>) => Promise<BoundServer>;
 export interface Standalone {
   /** Where the socket is bound. */
   url: string;
+  /** Where GET /metrics is served (METRICS_PORT), or null. */
+  metricsUrl: string | null;
   /** The public address used in links (checkout pages, discovery documents). */
   publicBaseUrl: string;
   /** The payment gateway's name: "simulator" or "stripe". */
@@ -47,11 +51,14 @@ export interface Standalone {
   licensePublicKey: string;
   /** Where the signing key came from. */
   licenseKeySource: 'LICENSE_SIGNING_KEY' | 'storage';
-  /** Stops accepting connections, lets requests in flight finish, then closes storage. */
+  /**
+   * Turns readiness to 503 at once, stops accepting connections, lets requests in flight finish, then
+   * closes the metrics listener and storage.
+   */
   stop(): Promise<void>;
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): Promise<VersionSource> {
   try {
@@ -88,6 +95,32 @@ async function serve(config: ServerConfig, logger: Logger, clock: Clock, bind: B
   const { payment, content } = config;
   const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
   const offer = await openOffer({ payment, offer: content.offer, clock, logger });
+  const observability = createObservability(config.observability);
+  // Bound before the public port: a metrics port in use stops the start before any traffic is taken.
+  const metrics: MetricsListener | null =
+    observability.renderMetrics && config.observability.metrics
+      ? await listenMetrics(observability.renderMetrics, config.observability.metrics.port, config.observability.metrics.host)
+      : null;
+  try {
+    return await serveWith(config, logger, clock, bind, storage, { signing, version, makeGateway, offer, observability, metrics });
+  } catch (error) {
+    await metrics?.close();
+    throw error;
+  }
+}
+
+interface Opened {
+  signing: Awaited<ReturnType<typeof openSigningKey>>;
+  version: VersionSource;
+  makeGateway: Awaited<ReturnType<typeof openGateway>>;
+  offer: Awaited<ReturnType<typeof openOffer>>;
+  observability: ReturnType<typeof createObservability>;
+  metrics: MetricsListener | null;
+}
+
+async function serveWith(config: ServerConfig, logger: Logger, clock: Clock, bind: Bind, storage: OpenedStorage, opened: Opened): Promise<Standalone> {
+  const { signing, version, makeGateway, offer, observability, metrics } = opened;
+  const { content } = config;
 
   let ready: (app: App) => void = () => {};
   let failed: (error: unknown) => void = () => {};
@@ -97,27 +130,28 @@ async function serve(config: ServerConfig, logger: Logger, clock: Clock, bind: B
   const bound = await bind(whenApp);
   const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
   const gateway = makeGateway(publicBaseUrl);
+  let app: App;
   try {
-    ready(
-      await createApp({
-        content,
-        storage,
-        version,
-        licenses: signing.issuer,
-        gateway,
-        offer,
-        clock,
-        logger,
-        corsOrigins: config.corsOrigins,
-        aliasDeprecation: config.aliasDeprecation,
-        bodyLimit: config.bodyLimit,
-        checkoutTtlMs: config.checkoutTtlMs,
-        publicBaseUrl,
-        hmacSha256: nodeHmacSha256,
-        ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
-        ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
-      }),
-    );
+    app = await createApp({
+      content,
+      storage,
+      version,
+      licenses: signing.issuer,
+      gateway,
+      offer,
+      clock,
+      logger,
+      corsOrigins: config.corsOrigins,
+      aliasDeprecation: config.aliasDeprecation,
+      bodyLimit: config.bodyLimit,
+      checkoutTtlMs: config.checkoutTtlMs,
+      publicBaseUrl,
+      hmacSha256: nodeHmacSha256,
+      ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
+      ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
+      ...(observability.observer ? { observer: observability.observer } : {}),
+    });
+    ready(app);
   } catch (error) {
     failed(error);
     await bound.close();
@@ -125,16 +159,27 @@ async function serve(config: ServerConfig, logger: Logger, clock: Clock, bind: B
   }
 
   let stopping: Promise<void> | null = null;
+  const finish = async () => {
+    await bound.close();
+    await metrics?.close();
+    observability.flush();
+    await storage.close();
+  };
   return {
     url: bound.url,
+    metricsUrl: metrics?.url ?? null,
     publicBaseUrl,
     gateway: gateway.name,
     licensePublicKey: signing.publicKey,
     licenseKeySource: signing.source,
-    // One turn of the event loop first: a request whose bytes arrived with the signal is read, and so in
-    // flight, before the server stops (Deno.serve and Bun.serve close connections whose request they
-    // have not begun to handle).
-    stop: () => (stopping ??= nextTurn().then(() => bound.close()).then(() => storage.close())),
+    // Readiness turns 503 at once, so balancers drain this instance; it keeps serving for DRAIN_SECONDS
+    // (0 by default) while they notice. Then at least one turn of the event loop: a request whose bytes
+    // arrived with the signal is read, and so in flight, before the server stops (Deno.serve and
+    // Bun.serve close connections whose request they have not begun to handle).
+    stop: () => {
+      app.drain();
+      return (stopping ??= wait(config.observability.drainMs).then(finish));
+    },
   };
 }
 

@@ -121,7 +121,12 @@ export function createResponseValidator(
   const operations = Object.values(paths).flatMap((item) =>
     isObject(item) ? METHODS.map((m) => item[m]).filter(isObject) : [],
   );
-  const responses = operations.flatMap((op) => Object.values(resolve(op['responses'])).map(resolve));
+  // The metered operations (all but the probes, which document no 429): their headers are those of an
+  // answer that belongs to no operation.
+  const responses = operations
+    .map((op) => resolve(op['responses']))
+    .filter((documented) => '429' in documented)
+    .flatMap((documented) => Object.values(documented).map(resolve));
   /** The headers every documented response requires: those of an answer that belongs to no operation. */
   const everyResponse = Object.fromEntries(
     Object.entries(resolve(responses[0]?.['headers'])).filter(([name]) =>

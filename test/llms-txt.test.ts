@@ -49,14 +49,16 @@ const INTRO = `> The public website API of Legacy Sheet Converter, a Windows des
 This API serves the product website and the desktop app: the live offer, the installer download, update
 checks, feedback, the public roadmap and checkout status. It does NOT accept spreadsheet uploads and there
 is NO conversion API: files are never sent to a server. There is no OAuth, GraphQL or MCP interface, and no
-public endpoint requires credentials (the operator endpoint under Optional takes only notifications signed
-by the payment provider). Each client IP has a request quota (120 requests per 60 seconds by default);
-every response carries RateLimit headers and a 429 carries Retry-After. Errors are JSON objects
-{code, message, resolution}.`;
+public endpoint requires credentials (the operator endpoints under Optional are the notifications signed
+by the payment provider and the load-balancer probes). Each client IP has a request quota (120 requests
+per 60 seconds by default); every response carries RateLimit headers and a 429 carries Retry-After
+(the probes are outside the quota). Errors are JSON objects {code, message, resolution}.`;
 
-/** The operator-facing endpoint, listed under Optional: a visitor's or an app's agent never calls it. */
+/** The operator-facing endpoints, listed under Optional: a visitor's or an app's agent never calls them. */
 const operatorEndpoint = (base: string) =>
-  `- [POST /api/v1/webhooks/gateway](${base}/api/v1/webhooks/gateway): Receive a payment provider notification (operator-facing). JSON body: GatewayEvent. Header: Stripe-Signature.`;
+  `- [POST /api/v1/webhooks/gateway](${base}/api/v1/webhooks/gateway): Receive a payment provider notification (operator-facing). JSON body: GatewayEvent. Header: Stripe-Signature.
+- [GET /healthz](${base}/healthz): Liveness probe (operator-facing).
+- [GET /readyz](${base}/readyz): Readiness probe (operator-facing).`;
 
 /** The endpoint list at a base address. */
 const endpoints = (base: string) => `## Endpoints
@@ -133,6 +135,7 @@ ${operatorEndpoint('https://api.sheets.test')}
 - [Payments](${docs}/payments.md): The payment simulator and Stripe Checkout: setup, notifications, provider failures.
 - [Embedding](${docs}/embedding.md): The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js.
 - [Performance](${docs}/performance.md): Throughput against a bare node:http ceiling, and how to measure it.
+- [Observability](${docs}/observability.md): Probes, request ids, JSON logs, the access log and Prometheus metrics.
 `,
   );
 });

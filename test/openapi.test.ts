@@ -39,6 +39,7 @@ interface Document {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEPRECATION = { deprecatedAt: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2027, 0, 1) };
 const RATE_LIMIT = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const PROBES = ['/healthz', '/readyz'];
 
 /** The document served by a fresh server with these options, fetched over its socket. */
 async function served(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<Document> {
@@ -113,6 +114,8 @@ test('the document is OpenAPI 3.1, interface version 1.0.0, and lists exactly th
   const expected = [
     ...API_ROUTES.map((route) => `${route.method} ${V1_PREFIX}${route.path}`),
     ...API_ROUTES.map((route) => `${route.method} ${ALIAS_PREFIX}${route.path}`),
+    'GET /healthz',
+    'GET /readyz',
     'GET /llms.txt',
     'GET /openapi.json',
   ].sort();
@@ -146,16 +149,32 @@ test('every error code of the catalogue is documented with its status', async ()
   assert.match(document.info.description, '**405 `method_not_allowed`** for a listed path');
 });
 
-test('every response documents the five rate-limit headers, and every 429 Retry-After', async () => {
+test('every response documents the five rate-limit headers and X-Request-Id, and every 429 Retry-After', async () => {
   const document = await served();
   for (const { path, method, op } of operations(document)) {
+    if (PROBES.includes(path)) continue;
+    assert.ok('429' in op.responses, `${method} ${path} documents its 429`);
     for (const [status, response] of Object.entries(op.responses)) {
       const headers = Object.keys(response.headers);
-      for (const header of RATE_LIMIT) assert.ok(headers.includes(header), `${method} ${path} ${status} ${header}`);
+      for (const header of [...RATE_LIMIT, 'X-Request-Id']) assert.ok(headers.includes(header), `${method} ${path} ${status} ${header}`);
       assert.is(headers.includes('Retry-After'), status === '429', `${method} ${path} ${status}`);
     }
   }
-  for (const header of RATE_LIMIT) assert.is(document.components.headers[header]?.required, true);
+  for (const header of [...RATE_LIMIT, 'X-Request-Id']) assert.is(document.components.headers[header]?.required, true);
+});
+
+test('the probes are operator-facing, outside the quota: no rate-limit headers, no 429', async () => {
+  const document = await served();
+  for (const path of PROBES) {
+    const op = document.paths[path]!['get']!;
+    assert.equal((op as unknown as { tags: string[] }).tags, ['Operator']);
+    assert.equal(Object.keys(op.responses), path === '/readyz' ? ['200', '503'] : ['200']);
+    for (const response of Object.values(op.responses)) {
+      assert.equal(Object.keys(response.headers), ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id']);
+    }
+    assert.match(op.description, 'no rate-limit headers');
+  }
+  assert.match(document.info.description, 'The operator probes GET /healthz and GET /readyz are the one exception');
 });
 
 test('deprecated aliases are marked deprecated and document Deprecation, Sunset and Link', async () => {

@@ -117,18 +117,18 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
       assert.ok(documented.includes(String(status)), `${endpoint.method} ${endpoint.path}: ${status} is not documented (${documented})`);
     }
   }
-  // Nothing public beyond the spec: the one other path is the provider's notification endpoint (tagged
-  // Operator), with its /api alias.
+  // Nothing public beyond the spec: the other paths are operator-facing (tagged Operator): the provider's
+  // notification endpoint with its /api alias, and the load-balancer probes.
   const operator = Object.entries(document.paths)
     .filter(([, item]) => Object.values(item).some((op) => op.tags?.includes('Operator')))
-    .flatMap(([path]) => [path, path.replace('/api/v1/', '/api/')]);
+    .flatMap(([path]) => (path.startsWith('/api/v1/') ? [path, path.replace('/api/v1/', '/api/')] : [path]));
   const extra = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.keys(item)
       .filter((method) => !ENDPOINTS.some((e) => e.path === path && e.method.toLowerCase() === method) && !operator.includes(path))
       .map((method) => `${method.toUpperCase()} ${path}`),
   );
   assert.equal(extra, []);
-  assert.equal(operator, ['/api/v1/webhooks/gateway', '/api/webhooks/gateway']);
+  assert.equal(operator, ['/api/v1/webhooks/gateway', '/api/webhooks/gateway', '/healthz', '/readyz']);
   for (const { code } of ERROR_CODES) assert.ok(document.components.schemas.ApiError.properties.code.enum.includes(code), code);
 });
 

@@ -140,6 +140,7 @@ export function createFetchHandler(app: App, options: FetchHandlerOptions = {}):
       headers: headerMap(request.headers),
       body: undefined as Uint8Array | undefined,
       clientIp: resolveClientIp(clientIp, trusted ? (request.headers.get('x-forwarded-for') ?? undefined) : undefined, trusted),
+      requestId: undefined as string | undefined,
     };
     if (!request.body) return respond(app.answer(core));
     return readBodyUpTo(request.body, app.bodyLimit + 1).then((body) => {

@@ -52,6 +52,9 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
 
+    /** Memory always answers while the process runs. */
+    ping() {},
+
     addFeedback(entry) {
       feedback.push({ ...entry });
     },

@@ -141,6 +141,8 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
         Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
         trusted,
       ),
+      // Set by the app; present from the start so the object keeps one shape.
+      requestId: undefined as string | undefined,
     };
     if (request.headers.host === undefined && request.httpVersion === '1.1') {
       // Reaches here only on a server created with requireHostHeader: false (see answerOddRequests).

@@ -81,6 +81,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     getLicenses: (sessionId) => current().getLicenses(sessionId),
     secret: (name, create) => current().secret(name, create),
     rateLimits: { hit: (key, windowMs) => current().rateLimits.hit(key, windowMs) },
+    ping: () => current().ping(),
   };
 
   return {

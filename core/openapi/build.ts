@@ -133,6 +133,17 @@ and RateLimit-Reset headers (draft-ietf-httpapi-ratelimit-headers-08): 120 reque
 seconds by default, counted in a fixed window per client (IPv6 clients by their /64). A 429 \`rate_limited\`
 answer also carries Retry-After, in seconds.
 
+The operator probes GET /healthz and GET /readyz are the one exception: they count against no quota, so
+that load balancers probing every second cost no client anything, and therefore carry no rate-limit
+headers (there is no quota state to report, and reading a client's counter would put a storage query on
+every probe).
+
+## Request ids
+
+Every response carries X-Request-Id: the caller's own X-Request-Id when it is 1 to 128 characters of
+A-Z a-z 0-9 . _ : -, otherwise a fresh UUID. Quote it when reporting a problem: every server log line about
+the request carries it. Error bodies stay exactly {code, message, resolution}.
+
 ## Errors
 
 Every error body is exactly {code, message, resolution}; the ApiError schema lists every code with its
@@ -162,6 +173,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
   Discovery: 'Documents that describe this API.',
-  Operator: 'Operator-facing endpoints called by the payment provider, not by the website or the desktop app.',
+  Operator:
+    'Operator-facing endpoints: the payment provider\'s notifications and the load-balancer probes, never ' +
+    'called by the website or the desktop app.',
   'Compatibility aliases': 'Unversioned /api paths kept for existing clients; prefer /api/v1.',
 };

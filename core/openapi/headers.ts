@@ -13,8 +13,14 @@ export const RATE_LIMIT_HEADERS = [
   'RateLimit-Reset',
 ] as const;
 
-/** The headers of every response: the rate-limit state, which no shared cache may keep, and nosniff. */
-export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', 'X-Content-Type-Options'] as const;
+/**
+ * The headers of every response: the rate-limit state, which no shared cache may keep, nosniff and the
+ * request id.
+ */
+export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
+
+/** The headers of an answer outside every quota (the probes): no rate-limit state. */
+export const UNMETERED_HEADERS = ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
 
 /** The notices on every response of a deprecated /api alias. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
@@ -65,9 +71,17 @@ const HEADER_COMPONENTS = {
     example: 42,
   },
   'Cache-Control': {
-    description: 'Always no-store: every answer carries per-client rate-limit state.',
+    description: 'Always no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance).',
     required: true,
     schema: { type: 'string', const: 'no-store' },
+  },
+  'X-Request-Id': {
+    description:
+      'The id of this request, on every answer and in every server log line about it: the X-Request-Id the ' +
+      'caller sent when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, otherwise a fresh UUID.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+    example: '3f1c2a9e-5b7d-4e0f-9a61-2c8d4b7e1f05',
   },
   'X-Content-Type-Options': {
     description: 'Always nosniff: the body is of the type Content-Type names, never guessed from its content.',

@@ -6,7 +6,7 @@
  */
 import { COMMON_ERRORS, V1_PREFIX, type ApiRoute } from '../api.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
-import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS } from './headers.ts';
+import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, UNMETERED_HEADERS } from './headers.ts';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +28,7 @@ export interface OperationOptions {
 /** Every error status an operation may answer with, and the codes of each, by status. */
 function errorsByStatus(route: ApiRoute): [number, ErrorCode[]][] {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...route.errors, ...COMMON_ERRORS]) {
+  for (const code of route.metered === false ? route.errors : [...route.errors, ...COMMON_ERRORS]) {
     const status = ERROR_CATALOGUE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -121,7 +121,8 @@ export function buildOperation(route: ApiRoute, options: OperationOptions): Json
       content: { 'application/json': { schema: { $ref: SCHEMA_REF + route.body.schemaName } } },
     };
   }
-  const common = deprecated ? [...EVERY_RESPONSE_HEADERS, ...DEPRECATION_HEADERS] : EVERY_RESPONSE_HEADERS;
+  const base = route.metered === false ? UNMETERED_HEADERS : EVERY_RESPONSE_HEADERS;
+  const common = deprecated ? [...base, ...DEPRECATION_HEADERS] : base;
   op['responses'] = responses(route, common);
   return op;
 }

@@ -34,6 +34,7 @@ export function createCheckout(context: AppContext): Operation {
       createdAt: now,
       expiresAt: expiresAt ?? now + context.checkoutTtlMs,
     });
+    context.count('checkout_created');
     return json(200, { sessionId, url });
   };
 }
@@ -62,7 +63,12 @@ export async function licensesFor(context: AppContext, session: CheckoutSession)
     standard: session.sku === 'plus_addon' ? null : await sign('standard'),
     plus: session.sku === 'standard' ? null : await sign('plus'),
   };
-  return context.storage.saveLicenses(session.id, keys);
+  const saved = await context.storage.saveLicenses(session.id, keys);
+  // Counted only when these keys are the ones kept: a racing writer's keys were counted by that writer.
+  if (saved.standard === keys.standard && saved.plus === keys.plus) {
+    context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
+  }
+  return saved;
 }
 
 /** The status body of a paid session: licenseKey is the key of the product bought. */

@@ -54,7 +54,7 @@ export function download(context: AppContext): Operation {
         forced,
       });
     } catch (error) {
-      context.logger.error('could not record a download', { error: String(error) });
+      context.logger.error('could not record a download', { requestId: request.requestId, error: String(error) });
     }
     return {
       status: 302,

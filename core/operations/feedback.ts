@@ -19,7 +19,10 @@ function isMissingDescription(value: unknown): boolean {
 /** Validates and stores one submission; answers 201 {success: true}. */
 export function feedback(context: AppContext): Operation {
   const created = encodeJson({ success: true });
-  const answer = (): CoreResponse => ({ status: 201, headers: { 'content-type': JSON_TYPE }, body: created });
+  const answer = (): CoreResponse => {
+    context.count('feedback_stored');
+    return { status: 201, headers: { 'content-type': JSON_TYPE }, body: created };
+  };
   // Synchronous when the storage is (memory): no promise and no closure per submission.
   return (request) => {
     const body = readJsonObject(request, context.bodyLimit, true) as Record<string, unknown>;

@@ -32,11 +32,12 @@ export function gatewayWebhook(context: AppContext): Operation {
     const session = await storage.advanceCheckout(target.id, target.status);
     if (!session) {
       // A session this server did not create (another integration on the same account): nothing to do.
-      logger.info('gateway notification for an unknown session ignored', { event: notification.eventId, type: notification.type });
+      logger.info('gateway notification for an unknown session ignored', { requestId: request.requestId, event: notification.eventId, type: notification.type });
       return json(200, { received: true });
     }
     if (session.state === 'paid') await licensesFor(context, session);
     logger.info('gateway notification applied', {
+      requestId: request.requestId,
       event: notification.eventId,
       type: notification.type,
       session: session.id,

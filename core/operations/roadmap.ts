@@ -26,6 +26,7 @@ export function toggleVote(context: AppContext): Operation {
     const { featureId } = parseOrThrow(VoteRequestSchema, readJsonObject(request, context.bodyLimit, true));
     const answer = (result: VoteResult | null): CoreResponse => {
       if (!result) throw new ApiError('feature_not_found', `No visible roadmap feature has id ${featureId}.`);
+      context.count('vote_toggled');
       return json(200, result);
     };
     return andThen(context.voterId(request.clientIp), (voter) => andThen(context.storage.toggleVote(featureId, voter), answer));

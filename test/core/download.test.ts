@@ -107,12 +107,12 @@ download('a storage fault while recording is logged and the installer is still s
   const failing: Storage = { ...t.storage, recordDownload: async () => Promise.reject(new Error('disk full')) };
   const broken = await createTestApp({ storage: failing });
   const response = await broken.app.handle(
-    coreRequest({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS_UA } }),
+    coreRequest({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS_UA, 'x-request-id': 'dl-1' } }),
   );
   assert.is(response.status, 302);
   assert.is(response.headers['location'], MSI);
   assert.equal(broken.logger.lines, [
-    { level: 'error', message: 'could not record a download', fields: { error: 'Error: disk full' } },
+    { level: 'error', message: 'could not record a download', fields: { requestId: 'dl-1', error: 'Error: disk full' } },
   ]);
 });
 

@@ -68,7 +68,7 @@ test('/openapi.json documents the notification path as operator-facing, with its
   assert.ok(doc.paths['/api/webhooks/gateway']?.post);
   assert.is(
     doc.tags.find((t) => t.name === 'Operator')?.description,
-    'Operator-facing endpoints called by the payment provider, not by the website or the desktop app.',
+    "Operator-facing endpoints: the payment provider's notifications and the load-balancer probes, never called by the website or the desktop app.",
   );
 });
 

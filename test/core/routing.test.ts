@@ -114,13 +114,13 @@ routing('CORS: a preflight from an allowed origin is answered; another origin ge
   assert.is(denied.headers['access-control-allow-origin'], undefined);
 });
 
-routing('CORS: an actual response to an allowed origin exposes the rate-limit and deprecation headers', async () => {
+routing('CORS: an actual response to an allowed origin exposes the rate-limit, request id and deprecation headers', async () => {
   const { app } = await createTestApp({ corsOrigins: ['https://www.example.com'] });
   const response = await app.handle(coreRequest({ path: '/api/v1/pricing', headers: { origin: 'https://www.example.com' } }));
   assert.is(response.headers['access-control-allow-origin'], 'https://www.example.com');
   assert.is(
     response.headers['access-control-expose-headers'],
-    'RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Deprecation, Sunset, Link',
+    'RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, Deprecation, Sunset, Link',
   );
   assert.is(response.headers['vary'], 'Origin');
   const limitedOrigin = await app.handle(coreRequest({ path: '/api/v1/pricing', headers: { origin: 'https://evil.example' } }));

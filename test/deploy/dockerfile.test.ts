@@ -188,14 +188,8 @@ test('the image starts as its USER, serves, passes its HEALTHCHECK, stores in /d
     const [hcFile, hcArgs] = exec(image.healthcheck);
     const healthcheck = spawnSync(hcFile, hcArgs, { env, ...user, encoding: 'utf8', timeout: 10_000 });
     const liveness = await sendRequest(base, { path: '/healthz' });
-    if (liveness.status === 404) {
-      // TODO(lead): /healthz comes with the ops branch; until it is merged the HEALTHCHECK cannot pass.
-      process.stderr.write('dockerfile.test: /healthz is not served on this branch: HEALTHCHECK checked to fail, not to pass\n');
-      assert.is(healthcheck.status, 1, healthcheck.stderr);
-    } else {
-      assert.equal([liveness.status, liveness.text], [200, '{"status":"ok"}']);
-      assert.is(healthcheck.status, 0, healthcheck.stderr);
-    }
+    assert.equal([liveness.status, liveness.text], [200, '{"status":"ok"}']);
+    assert.is(healthcheck.status, 0, healthcheck.stderr);
     if (asRoot) assert.is(statSync(inside(image, '/data/PG_VERSION')).uid, image.user!.uid, 'PGlite wrote /data as the image user');
   } finally {
     child.kill('SIGTERM');

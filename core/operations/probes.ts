@@ -1,0 +1,98 @@
+/**
+ * GET /healthz and GET /readyz: the probes of load balancers and orchestrators. Outside /api and outside
+ * every client's quota; both answer from memory.
+ *
+ * @module
+ */
+import { OPERATOR_TAG, type ApiRoute } from '../api.ts';
+import type { AppContext, Operation } from '../context.ts';
+import { errorResponse } from '../errors.ts';
+import { encodeJson, JSON_TYPE, type CoreRequest, type CoreResponse } from '../http.ts';
+import { andThen } from '../maybe.ts';
+import type { MaybePromise } from '../ports.ts';
+import { addSecurityHeaders } from '../security-headers.ts';
+import type { ReadinessState } from '../readiness.ts';
+import { ProbeSchema } from '../schemas/probe.ts';
+
+const ok = (body: Uint8Array) => (): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body });
+
+/** Answers a readiness state: 200 {"status":"ready"}, or 503 with the error of its code. */
+function readinessAnswer(state: ReadinessState): CoreResponse {
+  return state.ready ? ok(READY_BODY)() : errorResponse(state.code, state.message);
+}
+
+const READY_BODY = encodeJson({ status: 'ready' });
+
+/** The probe routes. */
+export const PROBE_ROUTES: readonly ApiRoute[] = [
+  {
+    operationId: 'getLiveness',
+    method: 'GET',
+    path: '/healthz',
+    versioned: false,
+    metered: false,
+    tag: OPERATOR_TAG,
+    summary: 'Liveness probe (operator-facing)',
+    description:
+      'Answers 200 while the process serves requests; it never touches the storage, so a database outage ' +
+      'does not get a healthy instance restarted. Outside every client\'s quota, so it carries no rate-limit ' +
+      'headers.',
+    success: { status: 200, description: 'The process serves.', schema: ProbeSchema, schemaName: 'Probe' },
+    errors: [],
+    create: () => ok(encodeJson({ status: 'ok' })),
+  },
+  {
+    operationId: 'getReadiness',
+    method: 'GET',
+    path: '/readyz',
+    versioned: false,
+    metered: false,
+    tag: OPERATOR_TAG,
+    summary: 'Readiness probe (operator-facing)',
+    description:
+      'Answers 200 when the storage answered a trivial query within the last second, and 503 otherwise or ' +
+      'as soon as the instance begins to shut down (before it stops listening), so that a load balancer ' +
+      'drains it. Answered from memory: the storage is asked at most once a second, however many balancers ' +
+      'probe. Outside every client\'s quota, so it carries no rate-limit headers.',
+    success: { status: 200, description: 'Send traffic here.', schema: ProbeSchema, schemaName: 'Probe' },
+    errors: ['shutting_down', 'storage_unavailable'],
+    create: (context: AppContext) => () => andThen(context.readiness.check(), readinessAnswer),
+  },
+];
+
+/** The methods a probe answers; anything else is 405 with this Allow. */
+const PROBE_ALLOW = 'GET, HEAD';
+
+/** The probes of one app, answered before the rate limiter. */
+export interface Probes {
+  /** Whether a path is a probe's. */
+  has(path: string): boolean;
+  /** The answer of a probe path: no rate-limit accounting, headers or CORS; never stored by a cache. */
+  answer(request: CoreRequest): MaybePromise<CoreResponse>;
+}
+
+/**
+ * Creates the probes of an app.
+ *
+ * @param context The app's ports (readiness).
+ */
+export function createProbes(context: AppContext): Probes {
+  const handlers = new Map<string, Operation>(PROBE_ROUTES.map((route) => [route.path, route.create(context)]));
+  const finish = (request: CoreRequest, response: CoreResponse): CoreResponse => {
+    response.headers['cache-control'] = 'no-store';
+    response.headers['x-request-id'] = request.requestId!;
+    addSecurityHeaders(response.headers);
+    if (request.method === 'HEAD') response.body = null;
+    return response;
+  };
+  return {
+    has: (path) => handlers.has(path),
+    answer(request) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        const message = `${request.method} is not allowed on ${request.path}; use ${PROBE_ALLOW}.`;
+        return finish(request, errorResponse('method_not_allowed', message, undefined, { allow: PROBE_ALLOW }));
+      }
+      return andThen(handlers.get(request.path)!(request), (response) => finish(request, response));
+    },
+  };
+}
