@@ -41,3 +41,24 @@ export function parseOrThrow<S extends v.GenericSchema>(
   const allowed = 'entries' in schema ? Object.keys((schema as unknown as v.ObjectSchema<v.ObjectEntries, undefined>).entries) : [];
   throw new ApiError(code, describeIssue(result.issues[0], allowed));
 }
+
+/**
+ * Validates one query parameter's value.
+ *
+ * @param schema The parameter's schema.
+ * @param name The parameter's name, for the message.
+ * @param value The value.
+ * @param code The error code to throw with.
+ * @returns The typed output.
+ * @throws ApiError whose message is `Query parameter "<name>" <the schema's message>.`
+ */
+export function parseQueryOrThrow<S extends v.GenericSchema>(
+  schema: S,
+  name: string,
+  value: unknown,
+  code: ErrorCode = 'invalid_request',
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, value, { abortEarly: true });
+  if (result.success) return result.output;
+  throw new ApiError(code, `Query parameter "${name}" ${result.issues[0].message}.`);
+}

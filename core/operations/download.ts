@@ -3,11 +3,11 @@
  *
  * @module
  */
-import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { headerValue, type HeaderMap } from '../http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
+import { parseQueryOrThrow } from '../validate.ts';
 
 
 /** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
@@ -38,12 +38,7 @@ export function download(context: AppContext): Operation {
       throw new ApiError('invalid_parameter', 'Query parameter "force" must be "1" when given.');
     }
     const source = single(query, 'source') || undefined;
-    if (source !== undefined) {
-      const checked = v.safeParse(DownloadSourceSchema, source);
-      if (!checked.success) {
-        throw new ApiError('invalid_parameter', `Query parameter "source" ${checked.issues[0].message}.`);
-      }
-    }
+    if (source !== undefined) parseQueryOrThrow(DownloadSourceSchema, 'source', source, 'invalid_parameter');
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
     try {
