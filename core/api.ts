@@ -140,7 +140,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       schema: FeedbackSuccessSchema,
       schemaName: 'FeedbackSuccess',
     },
-    errors: [...BODY_ERRORS, 'description_required'],
+    errors: [...BODY_ERRORS, 'description_required', 'storage_full'],
     create: feedback,
   },
   {
@@ -167,7 +167,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       'are recognised by their /64 prefix.',
     body: { schema: VoteRequestSchema, schemaName: 'VoteRequest', required: true },
     success: { status: 200, description: 'The vote after the toggle.', schema: VoteResponseSchema, schemaName: 'VoteResponse' },
-    errors: [...BODY_ERRORS, 'feature_not_found'],
+    errors: [...BODY_ERRORS, 'feature_not_found', 'storage_full'],
     create: toggleVote,
   },
   {
@@ -187,7 +187,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
       schema: CheckoutCreateResponseSchema,
       schemaName: 'CheckoutCreateResponse',
     },
-    errors: BODY_ERRORS,
+    errors: [...BODY_ERRORS, 'storage_full'],
     create: createCheckout,
   },
   {

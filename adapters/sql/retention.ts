@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { UNPAID_SESSION_GRACE_MS } from '../../core/checkout-state.ts';
 import type { Logger } from '../../core/ports.ts';
 import type { SqlSession } from './client.ts';
 
@@ -32,8 +33,7 @@ export interface RetentionReport {
   checkoutSessions: number;
 }
 
-/** How long an unpaid session is kept after it expires: 7 days. */
-export const UNPAID_SESSION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+export { UNPAID_SESSION_GRACE_MS };
 
 async function drain(db: SqlSession, text: string, params: readonly number[]): Promise<number> {
   let total = 0;
