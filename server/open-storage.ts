@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
@@ -47,6 +48,8 @@ export async function openStorage(
 ): Promise<OpenedStorage> {
   const { logger } = options;
   const retention = options.background === false ? {} : { retention: { logger } };
+  // Rate-limit keys are hashed with node:crypto's HMAC (Deno and Bun have it too), switches logged.
+  const sql = { ...retention, hmacSha256: nodeHmacSha256, logger };
   if (settings.kind === 'memory') {
     const storage = createMemoryStorage(options.clock ? { clock: options.clock } : {});
     return { ...storage, ...memoryExportSource(storage), close: async () => {} };
@@ -56,7 +59,7 @@ export async function openStorage(
     const unlock = lockDataDir(settings.dataDir);
     try {
       const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
-      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...retention });
+      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...sql });
       logMigration(logger, migration);
       const close = storage.close;
       return Object.assign(storage, { close: () => close().finally(unlock) });
@@ -66,7 +69,7 @@ export async function openStorage(
     }
   }
   const { openPostgresStorage } = await import('../adapters/postgres/index.ts');
-  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...retention });
+  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...sql });
   logMigration(logger, migration);
   return storage;
 }

@@ -3,13 +3,15 @@
  *
  * @module
  */
-import type { Logger, Storage } from '../../core/ports.ts';
+import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
+import type { Clock, Logger, Storage } from '../../core/ports.ts';
 import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, saveLicenses } from './checkout.ts';
 import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
-import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
+import type { BatchOptions } from './rate-limits.ts';
+import { createSharedRateLimitStore, type SharedRateLimitStore } from './shared-rate-limits.ts';
 import { addFeedback, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
@@ -17,7 +19,7 @@ import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
   readonly client: SqlClient;
-  readonly rateLimits: SqlRateLimitStore;
+  readonly rateLimits: SharedRateLimitStore;
   /** Runs one retention pass now. */
   runRetention(): Promise<RetentionReport>;
   /** Stops the background work and closes the client. */
@@ -27,6 +29,12 @@ export interface SqlStorage extends Storage, ExportSource {
 export interface SqlStorageOptions {
   /** Rate-limit batching settings. */
   rateLimit?: BatchOptions;
+  /** A synchronous HMAC-SHA-256 for the rate-limit keys (node:crypto's); Web Crypto when absent. */
+  hmacSha256?: SyncHmacSha256;
+  /** The clock of the rate limit's local counters during a database outage; the system clock when absent. */
+  clock?: Clock;
+  /** Where the rate limit's switches to local counters and back are logged. */
+  logger?: Logger;
   /** When given, retention runs in the background every `intervalMs` (60 s by default). */
   retention?: { logger: Logger; intervalMs?: number };
 }
@@ -43,7 +51,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     : () => {};
   return {
     client,
-    rateLimits: createSqlRateLimitStore(client, options.rateLimit),
+    rateLimits: createSharedRateLimitStore(client, {
+      ...(options.rateLimit ? { batch: options.rateLimit } : {}),
+      ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    }),
     ...sqlExportSource(client),
     addFeedback: (entry) => addFeedback(client, entry),
     recordDownload: (event) => recordDownload(client, event),

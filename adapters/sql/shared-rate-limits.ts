@@ -1,0 +1,108 @@
+/**
+ * The rate-limit store of the SQL storages: the shared counters of rate-limits.ts, keyed by a keyed
+ * hash of the client key (no address at rest), and this instance's own counters while the database
+ * does not answer, so that each instance still holds the limit on its own during an outage.
+ *
+ * @module
+ */
+import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/keyed-hash.ts';
+import type { Clock, Logger, MaybePromise, RateLimitHit } from '../../core/ports.ts';
+import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
+import type { SqlSession } from './client.ts';
+import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
+import { secret } from './records.ts';
+
+/** The name of the stored secret of rate-limit keys (distinct from the voter secret, so the two never match). */
+export const RATE_LIMIT_SECRET = 'rate-limit-secret';
+
+/** Settings of the shared store. */
+export interface SharedRateLimitOptions {
+  /** Batching of the shared counters. */
+  batch?: BatchOptions;
+  /** A synchronous HMAC-SHA-256 for the keys (node:crypto's); Web Crypto when absent. */
+  hmacSha256?: SyncHmacSha256;
+  /** The clock of the local counters and of the probes; the system clock when absent. */
+  clock?: Clock;
+  /** Where the switches between shared and local counters are logged. */
+  logger?: Logger;
+  /** How often, while counting locally, one request tries the database again: 1 s by default. */
+  probeEveryMs?: number;
+}
+
+/** The store, plus what tests and the benchmark look at. */
+export interface SharedRateLimitStore extends SqlRateLimitStore {
+  /** Whether this instance counts on its own now (the database did not answer). */
+  readonly local: boolean;
+}
+
+/**
+ * Creates the store.
+ *
+ * While the database answers, every hit is counted in the shared table under HMAC-SHA-256(secret, key),
+ * the secret kept in the `secrets` table. When a batch fails (an error, or no answer within its
+ * deadline), its hits and every hit after it are counted in a fresh in-process store (fixed windows on
+ * `clock`) and answered at once; one hit a second probes the database, and the first that gets an
+ * answer switches back to the shared counters.
+ *
+ * @param db Where the shared counters and the secret live.
+ * @param options Batching, hashing, clock, logging.
+ */
+export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLimitOptions = {}): SharedRateLimitStore {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const probeEveryMs = options.probeEveryMs ?? 1000;
+  const counters = createSqlRateLimitStore(db, options.batch);
+  let hashing: Promise<(key: string) => MaybePromise<string>> | null = null;
+  let hash: ((key: string) => MaybePromise<string>) | null = null;
+  let local: MemoryRateLimitStore | null = null;
+  let nextProbe = 0;
+
+  const loadHash = (): Promise<(key: string) => MaybePromise<string>> =>
+    (hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
+      .then((value) => createKeyedHash(value, options.hmacSha256))
+      .then(
+        (ready) => (hash = ready),
+        (error: unknown) => {
+          hashing = null;
+          throw error;
+        },
+      ));
+
+  const shared = async (key: string, windowMs: number): Promise<RateLimitHit> =>
+    counters.hit(await (hash ?? (await loadHash()))(key), windowMs);
+
+  const recovered = (hit: RateLimitHit): RateLimitHit => {
+    if (local) {
+      local = null;
+      options.logger?.info('rate limit database answers again; counting on the shared counters');
+    }
+    return hit;
+  };
+
+  const fallBack = (error: unknown, key: string, windowMs: number): RateLimitHit => {
+    if (!local) {
+      local = createMemoryRateLimitStore(clock);
+      nextProbe = clock.now() + probeEveryMs;
+      options.logger?.warn('rate limit database unavailable; counting on this instance until it answers', {
+        error: String(error),
+      });
+    }
+    return local.hit(key, windowMs);
+  };
+
+  return {
+    get statements() {
+      return counters.statements;
+    },
+    get local() {
+      return local !== null;
+    },
+    hit(key, windowMs) {
+      if (local) {
+        const now = clock.now();
+        if (now < nextProbe) return local.hit(key, windowMs);
+        nextProbe = now + probeEveryMs;
+      }
+      return shared(key, windowMs).then(recovered, (error: unknown) => fallBack(error, key, windowMs));
+    },
+  };
+}
