@@ -46,8 +46,14 @@ export interface SqlStorageOptions {
  * @param options Batching and background retention.
  */
 export function createSqlStorage(client: SqlClient, options: SqlStorageOptions = {}): SqlStorage {
-  const stopRetention = options.retention
-    ? scheduleRetention(client, options.retention.logger, options.retention.intervalMs)
+  // PGlite has no autovacuum: retention vacuums what it deleted from.
+  const retention = { vacuum: client.driver === 'pglite' };
+  const background = options.retention;
+  const stopRetention = background
+    ? scheduleRetention(client, background.logger, {
+        ...retention,
+        ...(background.intervalMs === undefined ? {} : { intervalMs: background.intervalMs }),
+      })
     : () => {};
   return {
     client,
@@ -69,7 +75,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
     getLicenses: (sessionId) => getLicenses(client, sessionId),
     secret: (name, create) => secret(client, name, create),
-    runRetention: () => runRetention(client),
+    runRetention: () => runRetention(client, retention),
     async close() {
       stopRetention();
       await client.close();
