@@ -6,10 +6,10 @@
  * @module
  */
 import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/keyed-hash.ts';
-import type { Clock, Logger, MaybePromise, RateLimitHit } from '../../core/ports.ts';
+import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
 import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { SqlSession } from './client.ts';
-import { createSqlRateLimitStore, type BatchOptions, type SqlRateLimitStore } from './rate-limits.ts';
+import { createSqlRateLimitStore, type BatchOptions } from './rate-limits.ts';
 import { secret } from './records.ts';
 
 /** The name of the stored secret of rate-limit keys (distinct from the voter secret, so the two never match). */
@@ -30,7 +30,9 @@ export interface SharedRateLimitOptions {
 }
 
 /** The store, plus what tests and the benchmark look at. */
-export interface SharedRateLimitStore extends SqlRateLimitStore {
+export interface SharedRateLimitStore extends RateLimitStore {
+  /** Statements run so far on the shared counters. */
+  readonly statements: number;
   /** Whether this instance counts on its own now (the database did not answer). */
   readonly local: boolean;
 }
@@ -67,8 +69,11 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
         },
       ));
 
-  const shared = async (key: string, windowMs: number): Promise<RateLimitHit> =>
-    counters.hit(await (hash ?? (await loadHash()))(key), windowMs);
+  /** The hit on the shared counters: no promise besides the batch's own once the hash is loaded and cached. */
+  const shared = (key: string, windowMs: number): Promise<RateLimitHit> => {
+    const hashed = hash ? hash(key) : loadHash().then((ready) => ready(key));
+    return typeof hashed === 'string' ? counters.hit(hashed, windowMs) : hashed.then((h) => counters.hit(h, windowMs));
+  };
 
   const recovered = (hit: RateLimitHit): RateLimitHit => {
     if (local) {
