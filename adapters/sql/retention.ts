@@ -3,9 +3,9 @@
  *
  * A pass never blocks serving: it deletes in small batches with SKIP LOCKED (no table lock, never waits
  * for live requests), and gives the event loop a turn between two batches, which matters on PGlite,
- * whose statements run on the main thread. On PGlite, which has no autovacuum, a table that lost rows is
- * vacuumed afterwards, so its files stay as large as its live rows need and the deleted rows' bytes are
- * reclaimed.
+ * whose statements run on the main thread. On PGlite, which has no autovacuum, the pass vacuums the
+ * tables it deleted from and any other whose dead rows pass autovacuum's threshold, so the files stay as
+ * large as the live rows need.
  *
  * @module
  */
@@ -44,7 +44,7 @@ export { UNPAID_SESSION_GRACE_MS };
 export interface RetentionOptions {
   /** How long unpaid sessions are kept after expiry; 7 days by default. */
   graceMs?: number;
-  /** Whether tables that lost rows are vacuumed afterwards: for PGlite, which has no autovacuum. */
+  /** Whether the pass vacuums what it deleted and what autovacuum would: for PGlite, which has none. */
   vacuum?: boolean;
 }
 
@@ -62,6 +62,28 @@ async function drain(db: SqlSession, text: string, params: readonly number[]): P
 }
 
 /**
+ * Autovacuum's rule, for a database that has none: the tables of this schema whose dead rows (deleted or
+ * replaced: votes taken back, sessions that moved on, counters) pass 50 + 20% of their live rows.
+ */
+const BLOATED = `
+select relname::text as name from pg_stat_user_tables
+where schemaname = current_schema() and n_dead_tup > 50 + 0.2 * n_live_tup
+order by relname`;
+
+/** A table name from the catalogue that needs no quoting rules beyond double quotes. */
+const PLAIN_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/** Vacuums the tables the pass deleted from and those past autovacuum's threshold, one statement each. */
+async function vacuum(db: SqlSession, deletedFrom: readonly string[]): Promise<void> {
+  const bloated = (await db.query<{ name: string }>(BLOATED)).map((row) => row.name);
+  for (const table of new Set([...deletedFrom, ...bloated])) {
+    if (!PLAIN_NAME.test(table)) continue;
+    await nextTurn();
+    await db.exec(`vacuum "${table}"`);
+  }
+}
+
+/**
  * Runs one clean-up pass.
  *
  * @param db Where to clean.
@@ -69,15 +91,11 @@ async function drain(db: SqlSession, text: string, params: readonly number[]): P
  */
 export async function runRetention(db: SqlSession, options: RetentionOptions = {}): Promise<RetentionReport> {
   const rateLimitWindows = await drain(db, EXPIRED_WINDOWS, []);
-  if (options.vacuum && rateLimitWindows > 0) {
-    await nextTurn();
-    await db.exec('vacuum rate_limits');
-  }
   await nextTurn();
   const checkoutSessions = await drain(db, UNPAID_SESSIONS, [options.graceMs ?? UNPAID_SESSION_GRACE_MS]);
-  if (options.vacuum && checkoutSessions > 0) {
+  if (options.vacuum) {
     await nextTurn();
-    await db.exec('vacuum checkout_sessions');
+    await vacuum(db, [...(rateLimitWindows > 0 ? ['rate_limits'] : []), ...(checkoutSessions > 0 ? ['checkout_sessions'] : [])]);
   }
   return { rateLimitWindows, checkoutSessions };
 }

@@ -30,7 +30,7 @@ async function flood(client: SqlClient, n: number): Promise<void> {
 async function vacuumCounts(client: SqlClient): Promise<Record<string, number>> {
   const rows = await client.query<{ name: string; count: number }>(
     `select relname as name, vacuum_count::int as count from pg_stat_user_tables
-     where schemaname = $1::text and relname in ('rate_limits', 'checkout_sessions') order by relname`,
+     where schemaname = $1::text and relname in ('rate_limits', 'checkout_sessions', 'roadmap_votes') order by relname`,
     [client.schema],
   );
   return Object.fromEntries(rows.map((row) => [row.name, row.count]));
@@ -60,9 +60,23 @@ test('pglite: the tables a pass deleted from are vacuumed, and untouched ones ar
     const { client, runRetention } = server.opened.storage as unknown as SqlStorage;
     await flood(client, 10);
     await runRetention();
-    assert.equal(await vacuumCounts(client), { checkout_sessions: 1, rate_limits: 1 });
+    assert.equal(await vacuumCounts(client), { checkout_sessions: 1, rate_limits: 1, roadmap_votes: 0 });
     await runRetention();
-    assert.equal(await vacuumCounts(client), { checkout_sessions: 1, rate_limits: 1 });
+    assert.equal(await vacuumCounts(client), { checkout_sessions: 1, rate_limits: 1, roadmap_votes: 0 });
+  } finally {
+    await server.close();
+  }
+});
+
+test('pglite: a table past autovacuum\'s threshold of dead rows is vacuumed too (votes taken back)', async () => {
+  const server = await startStorageServer(pgliteTarget);
+  try {
+    const { client, runRetention } = server.opened.storage as unknown as SqlStorage;
+    await client.query(`insert into roadmap_votes (feature_id, voter_id) select 1, md5(i::text) from generate_series(1, 300) i`);
+    await client.query(`delete from roadmap_votes where voter_id < '8'`);
+    await client.query('select pg_stat_force_next_flush()');
+    await runRetention();
+    assert.equal(await vacuumCounts(client), { checkout_sessions: 0, rate_limits: 0, roadmap_votes: 1 });
   } finally {
     await server.close();
   }
