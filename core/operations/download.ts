@@ -27,10 +27,12 @@ function single(query: URLSearchParams, name: string): string | undefined {
 
 /**
  * Redirects with 302. The Location is always one of the operator's configured URLs, never built from the
- * query. Each download is recorded; a storage fault is logged and never blocks the installer.
+ * query. Each download is recorded; a storage fault is logged and never blocks the installer (a full
+ * memory storage is logged once a minute).
  */
 export function download(context: AppContext): Operation {
   const { msiUrl, nonWindowsUrl } = context.content.download;
+  let lastFullLog = -Infinity;
   return async (request) => {
     const query = new URLSearchParams(request.query ?? '');
     const force = single(query, 'force');
@@ -49,7 +51,13 @@ export function download(context: AppContext): Operation {
         forced,
       });
     } catch (error) {
-      context.logger.error('could not record a download', { error: String(error) });
+      if (!(error instanceof ApiError && error.code === 'storage_full')) {
+        context.logger.error('could not record a download', { error: String(error) });
+      } else if (context.clock.now() - lastFullLog >= 60_000) {
+        // A full memory storage would otherwise log every download of a flood.
+        lastFullLog = context.clock.now();
+        context.logger.warn('downloads are not counted: the storage holds the most download events it may', { error: error.message });
+      }
     }
     return {
       status: 302,
