@@ -103,8 +103,8 @@ export const ERROR_CATALOGUE = {
   },
   storage_full: {
     when:
-      'The in-memory storage (STORAGE=memory) holds as many records of this kind as its cap allows: feedback, ' +
-      'checkout sessions or roadmap votes. Nothing is stored; the server keeps serving everything else.',
+      'The in-memory storage (STORAGE=memory) holds as much of this kind of record as its cap allows: ' +
+      'feedback, checkout sessions or roadmap votes. Nothing is stored; the server keeps serving everything else.',
     status: 503,
     resolution: 'Retry later; if the problem persists, contact support.',
   },

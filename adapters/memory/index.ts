@@ -15,7 +15,7 @@ import type {
   Storage,
 } from '../../core/ports.ts';
 import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
-import { checkRoom, DEFAULT_MEMORY_CAPS, type MemoryCaps } from './caps.ts';
+import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -53,6 +53,7 @@ export function createMemoryStorage(
   const licenses = new Map<string, LicenseKeys>();
   const secrets = new Map<string, string>();
   let voteCount = 0;
+  let feedbackBytes = 0;
   let lastSweep = -Infinity;
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
@@ -74,8 +75,10 @@ export function createMemoryStorage(
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
 
     addFeedback(entry) {
-      checkRoom(caps, 'feedback', feedback.length);
+      const size = feedbackSize(entry);
+      checkRoom(caps, 'feedbackBytes', feedbackBytes, size);
       feedback.push({ ...entry });
+      feedbackBytes += size;
     },
     async recordDownload(event) {
       checkRoom(caps, 'downloads', downloads.length);

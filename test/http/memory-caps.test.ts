@@ -12,9 +12,9 @@ import { manualClock, startTestServer, type HttpResult, type TestServer } from '
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-const full = (kind: string, cap: number) => ({
+const full = (what: string) => ({
   code: 'storage_full',
-  message: `The server's in-memory storage holds the most ${kind} it may (${cap}); nothing was stored.`,
+  message: `The server's in-memory storage holds the most ${what} it may; nothing was stored.`,
   resolution: 'Retry later; if the problem persists, contact support.',
 });
 
@@ -36,14 +36,15 @@ const json = (path: string, body: unknown, from?: string) => ({
 });
 
 test('feedback past its cap: 503 storage_full with the rate-limit headers; the server keeps serving', async () => {
-  const server = await serve({ feedback: 2 });
+  // Each of these entries is estimated at 256 + 2 x 2 bytes: two fit in 520 bytes, a third does not.
+  const server = await serve({ feedbackBytes: 520 });
   try {
     for (let i = 0; i < 2; i++) assert.is((await server.request(json('/api/v1/feedback', { description: `n${i}` }))).status, 201);
     const refused = await server.request(json('/api/v1/feedback', { description: 'one too many' }));
     assert.is(refused.status, 503);
     assert.is(refused.headers['content-type'], 'application/json');
     assert.is(refused.headers['ratelimit-remaining'], '117');
-    assert.equal(refused.json(), full('feedback entries', 2));
+    assert.equal(refused.json(), full('feedback (520 bytes)'));
     assert.equal(server.stored.feedback.map((f) => f.description), ['n0', 'n1']);
     assert.is((await server.request({ path: '/api/v1/pricing' })).status, 200);
     assert.equal(server.logger.lines.filter((l) => l.level === 'error'), [], 'a full storage is no fault');
@@ -58,7 +59,7 @@ test('votes past their cap: a new vote is refused, taking one back still works a
     assert.equal((await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.2'))).json(), { voted: true, vote_count: 1 });
     const refused = await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.3'));
     assert.is(refused.status, 503);
-    assert.equal(refused.json(), full('roadmap votes', 1));
+    assert.equal(refused.json(), full('roadmap votes (1)'));
     assert.equal((await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.2'))).json(), { voted: false, vote_count: 0 });
     assert.equal((await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.3'))).json(), { voted: true, vote_count: 1 });
   } finally {
@@ -92,7 +93,7 @@ test('checkout sessions past their cap: 503 until retention drops unpaid ones 7 
     await server.stored.advanceCheckout(paid.sessionId, 'paid');
     const refused = await create();
     assert.is(refused.status, 503);
-    assert.equal(refused.json(), full('checkout sessions', 2));
+    assert.equal(refused.json(), full('checkout sessions (2)'));
 
     // 24 h to expire, then 6 days of grace: still there, and a late poll hears session_expired.
     server.clock.advance(DAY + 6 * DAY);
