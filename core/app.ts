@@ -32,6 +32,7 @@ import {
   type RateLimitPolicy,
 } from './rate-limit.ts';
 import { remember } from './remember.ts';
+import { addSecurityHeaders } from './security-headers.ts';
 import { createRouter, trimSlashes, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
@@ -102,8 +103,19 @@ const systemClock: Clock = { now: () => Date.now() };
 /** How many unknown paths keep their encoded 404 body: a client repeating one costs a lookup. */
 const NOT_FOUND_CACHE_SIZE = 1024;
 
-const notFoundBody = (path: string): Uint8Array =>
-  encodeError('not_found', `No API endpoint exists at ${JSON.stringify(path)}.`);
+/** The longest path a 404 message quotes; a longer one is cut and ends with "…". */
+export const NOT_FOUND_PATH_LIMIT = 200;
+
+/** The path as a 404 message quotes it: at most NOT_FOUND_PATH_LIMIT characters, never half a surrogate pair. */
+function quotedPath(path: string): string {
+  if (path.length <= NOT_FOUND_PATH_LIMIT) return path;
+  const cut = path.slice(0, NOT_FOUND_PATH_LIMIT);
+  const last = cut.charCodeAt(cut.length - 1);
+  return `${last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut}…`;
+}
+
+const notFoundBody = (quoted: string): Uint8Array =>
+  encodeError('not_found', `No API endpoint exists at ${JSON.stringify(quoted)}.`);
 
 /** The configured offer, always the same object. */
 const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
@@ -169,8 +181,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     const match = router.match(request.method, request.path);
     if (match.kind === 'handler') return match.handler(request, match.params);
     if (match.kind === 'not_found') {
-      const { path } = request;
-      return errorAnswer('not_found', notFound.get(path) ?? remember(notFound, NOT_FOUND_CACHE_SIZE, path, notFoundBody(path)));
+      // Keyed by the quoted path, so that the cache holds at most NOT_FOUND_CACHE_SIZE short keys.
+      const quoted = quotedPath(request.path);
+      return errorAnswer('not_found', notFound.get(quoted) ?? remember(notFound, NOT_FOUND_CACHE_SIZE, quoted, notFoundBody(quoted)));
     }
     if (request.method === 'OPTIONS') return cors.options(request, match.allow);
     return errorResponse(
@@ -185,6 +198,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     Object.assign(response.headers, decision.headers);
     // Every answer holds per-client rate-limit state, so no shared cache may keep it.
     response.headers['cache-control'] = 'no-store';
+    addSecurityHeaders(response.headers);
     cors.decorate(request, response);
     const notice = aliasNotices.size > 0 ? aliasNotices.get(trimSlashes(request.path)) : undefined;
     if (notice) Object.assign(response.headers, notice);

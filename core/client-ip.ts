@@ -56,13 +56,19 @@ function parseHexGroups(part: string): Groups | null {
   return groups;
 }
 
+/** A zone id as RFC 6874 allows it (unreserved characters), e.g. an interface name such as eth0.100. */
+const ZONE_ID = /^[A-Za-z0-9._~-]+$/;
+
 /** Parses an IPv4 or IPv6 address (zone ids dropped) into 8 groups; null when it is not one. */
 export function parseIp(text: string): Groups | null {
   const v4 = parseIpv4(text);
   if (v4) return [0, 0, 0, 0, 0, 0xffff, v4[0], v4[1]];
   let rest = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   const zone = rest.indexOf('%');
-  if (zone >= 0) rest = rest.slice(0, zone);
+  if (zone >= 0) {
+    if (!ZONE_ID.test(rest.slice(zone + 1))) return null;
+    rest = rest.slice(0, zone);
+  }
   const lastColon = rest.lastIndexOf(':');
   if (lastColon >= 0 && rest.includes('.', lastColon)) {
     const embedded = parseIpv4(rest.slice(lastColon + 1));
@@ -185,12 +191,46 @@ function inRange(g: Groups, base: Groups, bits: number): boolean {
   return true;
 }
 
+/** A port as proxies append it: 1 to 5 digits, at most 65535. */
+const PORT = /^\d{1,5}$/;
+
+function isPort(text: string): boolean {
+  return PORT.test(text) && Number(text) <= 65535;
+}
+
+/**
+ * The canonical address of one X-Forwarded-For entry. Besides a bare address it takes the forms of
+ * proxies that append the client's port: `203.0.113.7:5555` and `[2001:db8::1]:5555`. A bare IPv6 address
+ * keeps all its colons (a trailing group is never read as a port).
+ *
+ * @param entry One entry, without the surrounding spaces.
+ * @returns The canonical address, or null when the entry is not an address.
+ */
+export function forwardedAddress(entry: string): string | null {
+  if (entry.startsWith('[')) {
+    const close = entry.indexOf(']');
+    if (close < 0) return null;
+    const rest = entry.slice(close + 1);
+    if (rest !== '' && !(rest.startsWith(':') && isPort(rest.slice(1)))) return null;
+    const inner = entry.slice(1, close);
+    // Brackets hold an IPv6 address only.
+    return inner.includes(':') ? canonicalIp(inner) : null;
+  }
+  const colon = entry.indexOf(':');
+  if (colon >= 0 && colon === entry.lastIndexOf(':')) {
+    const host = entry.slice(0, colon);
+    return ipv4Value(host) >= 0 && isPort(entry.slice(colon + 1)) ? host : null;
+  }
+  return canonicalIp(entry);
+}
+
 /**
  * The client address of a request.
  *
  * The socket's peer is the client unless it is a trusted proxy; only then is X-Forwarded-For read, from
  * the right, skipping trusted proxies: the first address that is not one is the client. An entry that is
- * not an address stops the walk at the last trusted hop, since nothing left of it can be believed.
+ * not an address stops the walk at the last trusted hop, since nothing left of it can be believed. Entries
+ * may carry a port (see `forwardedAddress`).
  *
  * @param remoteAddress The socket's peer address.
  * @param forwardedFor The X-Forwarded-For header, if any.
@@ -207,7 +247,7 @@ export function resolveClientIp(
   // Hop by hop from the right, without splitting the header into an array first.
   for (let end = forwardedFor.length; end > 0; ) {
     const start = forwardedFor.lastIndexOf(',', end - 1) + 1;
-    const hop = canonicalIp(forwardedFor.slice(start, end).trim());
+    const hop = forwardedAddress(forwardedFor.slice(start, end).trim());
     if (!hop) return client;
     client = hop;
     if (!trusted.has(hop)) return hop;

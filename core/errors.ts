@@ -15,7 +15,7 @@ export const ERROR_CATALOGUE = {
     resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
   },
   malformed_request: {
-    when: 'The request is not valid HTTP/1.1 (a bad request line, header or chunk encoding).',
+    when: 'The request is not valid HTTP/1.1 (a bad request line, header or chunk encoding, or no Host header).',
     status: 400,
     resolution: 'Send a well-formed HTTP/1.1 request; most HTTP client libraries do.',
   },
@@ -80,6 +80,11 @@ export const ERROR_CATALOGUE = {
     when: 'The client took longer than the server allows to send the request headers or body.',
     status: 408,
     resolution: 'Send the whole request promptly; retry on a new connection.',
+  },
+  expectation_failed: {
+    when: 'The request has an Expect header other than 100-continue, the only expectation the server meets.',
+    status: 417,
+    resolution: 'Send the request without the Expect header (or with Expect: 100-continue).',
   },
   payload_too_large: {
     when: 'The request body is larger than the body limit (16 KiB unless the operator changed it).',

@@ -12,6 +12,7 @@ import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
 import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
+import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
@@ -56,6 +57,8 @@ export interface ServerConfig {
   host: string;
   storage: StorageSettings;
   trustedProxies: CidrSet | null;
+  /** Timeouts and connection caps of the HTTP server (node:http applies them all; see docs/deploy.md). */
+  http: HttpLimits;
   /** The public address; null means http://localhost:<the port actually bound>. */
   publicBaseUrl: string | null;
   docsUrl: string | null;
@@ -135,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     host: env['HOST'] ?? '0.0.0.0',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
+    http: httpLimits(env),
     publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, '') ?? null,
     docsUrl: config.docsUrl ?? null,
     versionFile: resolve(dirname(file), config.versionFile),

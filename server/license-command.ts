@@ -1,5 +1,5 @@
 /**
- * `npm run license -- <command>`: the operator's license-key tools. public-key prints what the
+ * `converter-site-api license <command>` (`npm run license -- <command>`): the operator's license-key tools. public-key prints what the
  * desktop app embeds, from LICENSE_SIGNING_KEY or else the key the server keeps in its persistent
  * storage (same environment as `npm start`); verify checks a key exactly as the app does, with the
  * public key alone; generate-key makes a LICENSE_SIGNING_KEY.
@@ -7,17 +7,23 @@
  * @module
  */
 import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../core/license.ts';
+import { EXIT, parseCommandLine, UsageError } from './cli/command.ts';
 import { ConfigError } from './config-error.ts';
 import { NoStoredSigningKey, readStoredSigningKey } from './license-key.ts';
 import { storageSettings } from './storage-config.ts';
 
-const USAGE = `usage: npm run license -- <command>
+/** The help text of `converter-site-api license`. */
+export const LICENSE_HELP = `usage: converter-site-api license <command>
 
   public-key                 print the public key the desktop app embeds (base64url of the raw 32 bytes),
                              of LICENSE_SIGNING_KEY or else of the key the server keeps in its storage
   verify <key> [--public-key <base64url>]
                              check a license key with the public key alone; print its payload
   generate-key               print a new LICENSE_SIGNING_KEY (base64 PKCS#8 Ed25519) and its public key
+From a checkout: npm run license -- <command>
+
+exit codes: 0 done (VALID), 1 the key is INVALID or the storage failed, 64 usage error,
+            78 no signing key is configured or stored, a setting is refused, or another process holds DATA_DIR
 `;
 
 /** What a command printed and its exit code. */
@@ -27,7 +33,8 @@ export interface CommandResult {
   stderr: string;
 }
 
-class UsageError extends Error {}
+/** There is no signing key to read: a configuration problem (exit 78), with what to do about it. */
+class NoKey extends Error {}
 
 /**
  * The server's signing key, as the server reads it: LICENSE_SIGNING_KEY, else the key it generated and
@@ -38,22 +45,22 @@ async function serverSigningKey(env: NodeJS.ProcessEnv, cwd: string): Promise<st
   if (fromEnv) return fromEnv;
   const settings = storageSettings(env, cwd);
   if (settings.kind === 'memory') {
-    throw new UsageError(
+    throw new NoKey(
       'LICENSE_SIGNING_KEY is not set, and STORAGE=memory keeps no generated key between runs.\n' +
-        'Create one with `npm run license -- generate-key`, set it as LICENSE_SIGNING_KEY for the server, and give its public key to the desktop app.\n',
+        'Create one with `converter-site-api license generate-key`, set it as LICENSE_SIGNING_KEY for the server, and give its public key to the desktop app.\n',
     );
   }
   try {
     return await readStoredSigningKey(settings);
   } catch (error) {
     if (error instanceof NoStoredSigningKey) {
-      throw new UsageError(
+      throw new NoKey(
         `LICENSE_SIGNING_KEY is not set, and ${error.message}.\n` +
-          'The server generates and keeps one on its first start with this storage; or set LICENSE_SIGNING_KEY (`npm run license -- generate-key`).\n',
+          'The server generates and keeps one on its first start with this storage; or set LICENSE_SIGNING_KEY (`converter-site-api license generate-key`).\n',
       );
     }
     if (error instanceof ConfigError && settings.kind === 'pglite') {
-      throw new UsageError(
+      throw new NoKey(
         `${error.message}.\nThe running server printed the public key in its startup log ('license keys are signed with Ed25519'); or stop it and run this again.\n`,
       );
     }
@@ -66,40 +73,48 @@ async function serverPublicKey(env: NodeJS.ProcessEnv, cwd: string): Promise<str
   try {
     return await publicKeyOf(key);
   } catch {
-    throw new UsageError(`${env['LICENSE_SIGNING_KEY']?.trim() ? 'LICENSE_SIGNING_KEY' : 'The stored signing key'} is not a base64 PKCS#8 Ed25519 private key.\n`);
+    throw new NoKey(`${env['LICENSE_SIGNING_KEY']?.trim() ? 'LICENSE_SIGNING_KEY' : 'The stored signing key'} is not a base64 PKCS#8 Ed25519 private key.\n`);
   }
 }
 
-async function verify(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
-  const flag = args.indexOf('--public-key');
-  const publicKey = flag >= 0 ? args[flag + 1] : await serverPublicKey(env, cwd);
-  const keys = args.filter((_, i) => flag < 0 || (i !== flag && i !== flag + 1));
-  if (keys.length !== 1 || !publicKey) throw new UsageError(USAGE);
-  const payload = await verifyLicenseKey(keys[0]!, publicKey);
-  if (!payload) return { code: 1, stdout: '', stderr: 'INVALID: the key is malformed or its signature does not match this public key.\n' };
-  return { code: 0, stdout: `VALID ${JSON.stringify(payload)}\n`, stderr: '' };
+async function verify(key: string, publicKeyFlag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
+  const publicKey = publicKeyFlag ?? (await serverPublicKey(env, cwd));
+  const payload = await verifyLicenseKey(key, publicKey);
+  if (!payload) return { code: EXIT.failed, stdout: '', stderr: 'INVALID: the key is malformed or its signature does not match this public key.\n' };
+  return { code: EXIT.ok, stdout: `VALID ${JSON.stringify(payload)}\n`, stderr: '' };
+}
+
+async function generate(): Promise<CommandResult> {
+  const key = await generateSigningKey();
+  return { code: EXIT.ok, stdout: `LICENSE_SIGNING_KEY=${key}\n# public key for the desktop app: ${await publicKeyOf(key)}\n`, stderr: '' };
 }
 
 /**
  * Runs one command.
  *
- * @param args The words after `--`.
+ * @param args The words after `license`.
  * @param env The environment (LICENSE_SIGNING_KEY, STORAGE, DATA_DIR, DATABASE_URL, DATABASE_SCHEMA).
  * @param cwd Where a relative DATA_DIR starts from.
+ * @throws UsageError for a command line it does not understand; ConfigError for a refused setting.
  */
 export async function runLicenseCommand(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
-  const [command, ...rest] = args;
+  const { values, positionals, help } = parseCommandLine(args, { 'public-key': { type: 'string' } }, 2);
+  if (help) return { code: EXIT.ok, stdout: LICENSE_HELP, stderr: '' };
+  const [command, key] = positionals;
+  const publicKeyFlag = typeof values['public-key'] === 'string' ? values['public-key'] : undefined;
+  if (command !== 'public-key' && command !== 'verify' && command !== 'generate-key') {
+    throw new UsageError(command === undefined ? 'say which command: public-key, verify or generate-key' : `unknown command ${JSON.stringify(command)}: public-key, verify or generate-key`);
+  }
+  if (command !== 'verify' && (key !== undefined || publicKeyFlag !== undefined)) {
+    throw new UsageError(`${command} takes no ${key !== undefined ? `argument ${JSON.stringify(key)}` : '--public-key'}`);
+  }
   try {
-    if (command === 'public-key' && rest.length === 0) return { code: 0, stdout: `${await serverPublicKey(env, cwd)}\n`, stderr: '' };
-    if (command === 'verify') return await verify(rest, env, cwd);
-    if (command === 'generate-key' && rest.length === 0) {
-      const key = await generateSigningKey();
-      const stdout = `LICENSE_SIGNING_KEY=${key}\n# public key for the desktop app: ${await publicKeyOf(key)}\n`;
-      return { code: 0, stdout, stderr: '' };
-    }
-    throw new UsageError(USAGE);
+    if (command === 'public-key') return { code: EXIT.ok, stdout: `${await serverPublicKey(env, cwd)}\n`, stderr: '' };
+    if (command === 'generate-key') return await generate();
+    if (key === undefined) throw new UsageError('verify needs the license key to check');
+    return await verify(key, publicKeyFlag, env, cwd);
   } catch (error) {
-    if (error instanceof UsageError) return { code: 2, stdout: '', stderr: error.message };
+    if (error instanceof NoKey) return { code: EXIT.config, stdout: '', stderr: error.message };
     throw error;
   }
 }

@@ -1,9 +1,8 @@
 /**
- * The standalone server program: `npm start`.
+ * The standalone server program: `npm start` (the `serve` command of server/cli/main.ts).
  *
  * @module
  */
-import { runProgram } from './program.ts';
-import { startServer } from './start.ts';
+import { serveOnNode } from './cli/serve.ts';
 
-await runProgram('node', (config, logger) => startServer(config, logger));
+await serveOnNode();

@@ -6,19 +6,18 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClientErrorListener } from '../adapters/node/client-error.ts';
+import { limitConnections } from '../adapters/node/connection-limits.ts';
 import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
+import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import type { Clock, Logger } from '../core/ports.ts';
 import type { ServerConfig } from './config.ts';
+import { connectionsCheckingInterval } from './http-limits.ts';
 import { startStandalone, type BoundServer, type Standalone } from './standalone.ts';
 
-/** node:http limits: slow or oversized clients are cut off instead of holding sockets. */
-export const HTTP_LIMITS = {
-  headersTimeout: 10_000,
-  requestTimeout: 30_000,
-  keepAliveTimeout: 5_000,
-  maxHeaderSize: 16 * 1024,
-};
+export { HTTP_LIMITS } from './http-limits.ts';
+
+/** How often a connection cap may be logged as reached: a flood must not flood the log too. */
+const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 /** How long a stop waits for requests in flight before closing what is left. */
 const STOP_GRACE_MS = 10_000;
@@ -62,8 +61,29 @@ function close(server: Server): Promise<void> {
  * @throws ConfigError when a setting is refused (before the port is bound).
  */
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
-  const server = createServer({ ...HTTP_LIMITS });
-  server.keepAliveTimeout = HTTP_LIMITS.keepAliveTimeout;
+  const limits = config.http;
+  const server = createServer({
+    headersTimeout: limits.headersTimeout,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    maxHeaderSize: limits.maxHeaderSize,
+    connectionsCheckingInterval: connectionsCheckingInterval(limits),
+    // A request without Host is answered by the listener, as JSON with the rate-limit headers.
+    requireHostHeader: false,
+  });
+  server.keepAliveTimeout = limits.keepAliveTimeout;
+  let refusalLogged = -Infinity;
+  limitConnections(server, {
+    perClient: limits.maxConnectionsPerClient,
+    total: limits.maxConnections,
+    exempt: config.trustedProxies,
+    onRefused: (peer, cap) => {
+      if (clock.now() - refusalLogged < REFUSAL_LOG_INTERVAL_MS) return;
+      refusalLogged = clock.now();
+      const limit = cap === 'total' ? limits.maxConnections : limits.maxConnectionsPerClient;
+      logger.warn('connection cap reached; new connections over it are closed', { cap, limit, peer });
+    },
+  });
   const running = await startStandalone(config, logger, clock, async (whenApp): Promise<BoundServer> => {
     // Until the app is built, requests wait for it; then the listener takes over with no wrapper around it.
     const waiting = (request: IncomingMessage, response: ServerResponse) => {
@@ -74,7 +94,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
         trustedProxies: config.trustedProxies,
         onError: (error) => logger.error('could not answer a request', { error: String(error) }),
       });
-      server.on('clientError', createClientErrorListener(app));
+      answerOddRequests(server, app, config.trustedProxies);
       server.off('request', waiting);
       server.on('request', listener);
       return listener;

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
 import * as v from 'valibot';
 import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
-import { createClientErrorListener } from '../adapters/node/client-error.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
+import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createApp, type App, type AppOptions } from '../core/app.ts';
 import type { CoreRequest, CoreResponse } from '../core/http.ts';
@@ -113,8 +113,8 @@ export async function startTestServer(
   listenerOptions: Parameters<typeof createNodeListener>[1] = {},
 ): Promise<TestServer> {
   const testApp = await createTestApp(overrides);
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, createNodeListener(testApp.app, listenerOptions));
-  server.on('clientError', createClientErrorListener(testApp.app));
+  const server = createServer({ maxHeaderSize: 16 * 1024, requireHostHeader: false }, createNodeListener(testApp.app, listenerOptions));
+  answerOddRequests(server, testApp.app, listenerOptions.trustedProxies ?? null);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

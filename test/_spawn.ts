@@ -37,9 +37,9 @@ export interface Spawned {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-function spawnCommand(command: string, env: Record<string, string>) {
+function spawnCommand(command: string, env: Record<string, string>, cwd = ROOT) {
   return spawn('/bin/sh', ['-c', `exec ${command}`], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env, PATH: `${BIN}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,14 +71,16 @@ export function runToExit(command: string, env: Record<string, string>): Promise
  * @param env Extra environment variables.
  * @param ready Tells from the output so far whether the server listens (anything truthy is yes).
  * @param timeoutMs How long to wait for `ready` before failing.
+ * @param cwd The working directory; the repository by default.
  */
 export function spawnServer(
   command: string,
   env: Record<string, string>,
   ready: (output: string) => unknown,
   timeoutMs = 30_000,
+  cwd = ROOT,
 ): Promise<Spawned> {
-  const child = spawnCommand(command, env);
+  const child = spawnCommand(command, env, cwd);
   let output = '';
   let stdout = '';
   let stderr = '';

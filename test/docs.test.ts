@@ -2,7 +2,7 @@
  * The docs against the code: each test fails when README.md or docs/*.md drifts from what the code does.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,8 +12,10 @@ import { API_ROUTES, V1_PREFIX } from '../core/api.ts';
 import { ERROR_CATALOGUE } from '../core/errors.ts';
 import { PUBLIC_API_POLICY } from '../core/rate-limit.ts';
 import { RoadmapContentSchema, SiteContentSchema } from '../core/schemas/content.ts';
+import { EXIT } from '../server/cli/command.ts';
 import { StripeFileSchema } from '../server/payment-config.ts';
 import { HTTP_LIMITS } from '../server/start.ts';
+import { startTestServer } from './_setup.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -62,11 +64,12 @@ test('docs/errors.md gives each endpoint exactly the error codes of its route', 
   }
 });
 
-test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts and storage-config.ts read', () => {
+test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts, storage-config.ts and http-limits.ts read', () => {
   // server/config.ts reads the process settings, server/payment-config.ts the gateway's, server/storage-config.ts the storage's.
-  const source = read('server/config.ts') + read('server/payment-config.ts') + read('server/storage-config.ts');
-  const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+))/g)].map((m) => m[1] ?? m[2]));
-  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY'];
+  const source = read('server/config.ts') + read('server/payment-config.ts') + read('server/storage-config.ts') + read('server/http-limits.ts');
+  // env['X'], env.X, and http-limits.ts's positiveInteger(env, 'X', ...).
+  const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+)|, '([A-Z_]+)')/g)].map((m) => m[1] ?? m[2] ?? m[3]));
+  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY', 'MAX_CONNECTIONS_PER_CLIENT', 'MAX_CONNECTIONS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'];
   for (const name of expected) {
     assert.ok(names.has(name), `server/config.ts, payment-config.ts or storage-config.ts no longer reads ${name} the way this test finds it`);
   }
@@ -180,6 +183,77 @@ test('the embedding example in README.md runs and answers 200', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'example.mts')], { cwd: root, encoding: 'utf8' });
     assert.is(run.status, 0, run.stderr);
     assert.is(run.stdout.trim(), `200 "public-api";r=${PUBLIC_API_POLICY.limit - 1};t=${PUBLIC_API_POLICY.windowSeconds}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The fenced ```sh blocks of a markdown text, with continuation lines joined. */
+function shellBlocks(markdown: string): string[][] {
+  return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/\\\n\s*/g, '').split('\n').filter(Boolean));
+}
+
+test("README.md's POST examples send the spec's bodies, cover every public POST, and answer what README.md says", async () => {
+  const block = shellBlocks(read('README.md')).find((lines) => lines.some((line) => line.startsWith('curl -s -X POST')));
+  assert.ok(block, 'README.md has no block of POST examples');
+  const server = await startTestServer();
+  try {
+    const posted = new Set<string>();
+    for (const [i, line] of block.entries()) {
+      if (!line.startsWith('curl')) continue;
+      const request = /^curl -s -X POST http:\/\/localhost:8080(\S+) -H 'Content-Type: application\/json' +-d '([^']*)'$/.exec(line);
+      assert.ok(request, `cannot read ${line}`);
+      const [, path, body] = request;
+      posted.add(path!);
+      const expected = /^# (\d{3}) (.*)$/.exec(block[i + 1] ?? '');
+      assert.ok(expected, `no "# <status> <body>" line after ${line}`);
+      const answer = await server.request({ method: 'POST', path: path!, body: body!, headers: { 'content-type': 'application/json' } });
+      const pattern = expected[2]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<id>/g, '[A-Za-z0-9_-]+');
+      assert.is(answer.status, Number(expected[1]), `${line}: ${answer.text}`);
+      assert.match(answer.text, new RegExp(`^${pattern}$`), line);
+    }
+    const publicPosts = API_ROUTES.filter((route) => route.method === 'POST' && !route.path.startsWith('/webhooks/')).map((route) => `${V1_PREFIX}${route.path}`);
+    assert.equal([...posted].sort(), publicPosts.sort());
+  } finally {
+    await server.close();
+  }
+});
+
+test('docs/configuration.md gives the exit codes of server/cli/command.ts, and every command named in the docs exists', () => {
+  const codes = section(read('docs/configuration.md'), 'Operator commands');
+  const documented = [...codes.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+  assert.equal(documented.sort((a, b) => a - b), Object.values(EXIT).sort((a, b) => a - b));
+  const help = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', '--help'], { cwd: root, encoding: 'utf8' });
+  const commands = new Set([...help.stdout.matchAll(/^ {2}(\w+) /gm)].map((m) => m[1]));
+  for (const file of docFiles) {
+    for (const [, word] of read(file).matchAll(/`(?:npx )?converter-site-api (\w[\w-]*)/g)) {
+      assert.ok(commands.has(word!), `${file} names \`converter-site-api ${word}\`, which is not a command`);
+    }
+  }
+});
+
+test("docs/deploy.md's export commands run as written and write exactly the data", () => {
+  const lines = shellBlocks(section(read('docs/deploy.md'), 'Exports')).flat();
+  assert.ok(lines.length >= 4, 'the Exports section lost its commands');
+  // A project directory of its own, so the files the commands write land there; `converter-site-api` is the
+  // program from source, as the installed bin would run it.
+  const dir = mkdtempSync(join(tmpdir(), 'docs-export-'));
+  try {
+    for (const name of ['package.json', 'server', 'node_modules']) symlinkSync(join(root, name), join(dir, name));
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin/converter-site-api'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(root, 'server/cli/main.ts')}" "$@"\n`);
+    chmodSync(join(dir, 'bin/converter-site-api'), 0o755);
+    const env = { PATH: `${join(dir, 'bin')}:${process.env['PATH'] ?? ''}`, HOME: process.env['HOME'] ?? '', STORAGE: 'memory' };
+    for (const line of lines) {
+      rmSync(join(dir, 'feedback.csv'), { force: true });
+      const run = spawnSync('/bin/sh', ['-c', line], { cwd: dir, env, encoding: 'utf8' });
+      assert.is(run.status, 0, `${line}: ${run.stderr}`);
+      const file = /(?:> |--out )(\S+)/.exec(line)?.[1];
+      assert.ok(file, `${line} names no file`);
+      // STORAGE=memory: an empty export is the CSV header or an empty JSON array.
+      const expected = line.includes('--format csv') ? 'receivedAt,type,rating,appVersion,email,description\r\n' : '[]\n';
+      assert.is(readFileSync(join(dir, file), 'utf8'), expected, line);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../core/app.ts';
 import { resolveClientIp } from '../../core/client-ip.ts';
@@ -26,7 +26,23 @@ export function apiErrorFor(code: string | undefined): ApiError | null {
   }
 }
 
-function serialize(response: CoreResponse): Buffer {
+/** A socket as node:http hands it to `clientError`: `_httpMessage` is the answer being written on it, if any. */
+type HttpSocket = Duplex & { remoteAddress?: string; _httpMessage?: ServerResponse | null };
+
+/**
+ * Calls `then` once no earlier answer is in flight on the socket. Pipelined requests are answered in
+ * order, so an answer to a complete request that precedes the bad bytes goes out first, whole; node
+ * attaches the next queued answer as each one finishes. An answer whose own request is incomplete (the
+ * error is in its body) is not waited for: the error answer replaces it.
+ */
+function afterAnswersInFlight(socket: HttpSocket, then: () => void): void {
+  const current = socket._httpMessage;
+  if (!current || socket.destroyed || (!current.req.complete && !current.headersSent)) then();
+  else current.once('close', () => afterAnswersInFlight(socket, then));
+}
+
+/** An answer as the raw bytes of an HTTP/1.1 response that closes the connection. */
+export function serialize(response: CoreResponse): Buffer {
   const body = Buffer.from(response.body ?? '');
   const headers = { ...response.headers, 'content-length': String(body.length), connection: 'close' };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
@@ -43,16 +59,17 @@ function serialize(response: CoreResponse): Buffer {
  * @param app The core app.
  */
 export function createClientErrorListener(app: App): (error: NodeJS.ErrnoException, socket: Duplex) => void {
-  return (error, socket) => {
+  return (error, socket: HttpSocket) => {
     const apiError = apiErrorFor(error.code);
-    const peer = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? '';
     if (!apiError || !socket.writable) {
       socket.destroy();
       return;
     }
-    app.reject(resolveClientIp(peer, undefined, null), apiError).then(
-      (response) => (socket.writable ? socket.end(serialize(response)) : socket.destroy()),
-      () => socket.destroy(),
-    );
+    afterAnswersInFlight(socket, () => {
+      app.reject(resolveClientIp(socket.remoteAddress ?? '', undefined, null), apiError).then(
+        (response) => (socket.writable ? socket.end(serialize(response)) : socket.destroy()),
+        () => socket.destroy(),
+      );
+    });
   };
 }

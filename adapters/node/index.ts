@@ -9,6 +9,7 @@ import type { App } from '../../core/app.ts';
 import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { MaybePromise } from '../../core/ports.ts';
+import { missingHost } from './odd-requests.ts';
 
 export { nodeHmacSha256 } from './hmac.ts';
 
@@ -141,6 +142,17 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
         trusted,
       ),
     };
+    if (request.headers.host === undefined && request.httpVersion === '1.1') {
+      // Reaches here only on a server created with requireHostHeader: false (see answerOddRequests).
+      app.reject(core.clientIp, missingHost()).then(
+        (answer) => {
+          const head = core.method === 'HEAD';
+          send(request, response, head ? { ...answer, body: null } : answer, head, true);
+        },
+        (error: unknown) => fail(response, error),
+      );
+      return;
+    }
     if (!hasBody(request)) {
       run(request, response, core, false);
       return;

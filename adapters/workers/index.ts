@@ -13,6 +13,7 @@ import { clientKey } from '../../core/client-ip.ts';
 import { internalError } from '../../core/errors.ts';
 import type { Clock, RateLimitStore } from '../../core/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/rate-limit.ts';
+import { addSecurityHeaders } from '../../core/security-headers.ts';
 import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 
@@ -39,6 +40,7 @@ async function setupFailure(limiter: RateLimiter, clientIp: string): Promise<Res
   const decision = await limiter.check(clientKey(clientIp));
   const answer = decision.allowed ? internalError().toResponse() : limiter.refuse(decision);
   Object.assign(answer.headers, decision.headers, { 'cache-control': 'no-store' });
+  addSecurityHeaders(answer.headers);
   return toWebResponse(answer);
 }
 

@@ -141,7 +141,10 @@ status. These answers belong to no operation, so they are described here:
 - **405 \`method_not_allowed\`** for a listed path with a method it does not answer, with an Allow header
   that lists the methods it does answer.
 - **400 \`malformed_request\`**, **408 \`request_timeout\`** and **431 \`headers_too_large\`** for a
-  request that is not valid HTTP, too slow, or has too large headers; the connection is then closed.
+  request that is not valid HTTP (an HTTP/1.1 request without Host included), too slow, or has too large
+  headers; the connection is then closed.
+- **417 \`expectation_failed\`** for an Expect header other than 100-continue, and **405
+  \`method_not_allowed\`** for CONNECT (this server is not a proxy); the connection is then closed.
 
 All of them carry the same rate-limit headers as every other response.
 

@@ -13,8 +13,8 @@ export const RATE_LIMIT_HEADERS = [
   'RateLimit-Reset',
 ] as const;
 
-/** The headers of every response: the rate-limit state, which no shared cache may keep. */
-export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control'] as const;
+/** The headers of every response: the rate-limit state, which no shared cache may keep, and nosniff. */
+export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', 'X-Content-Type-Options'] as const;
 
 /** The notices on every response of a deprecated /api alias. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
@@ -68,6 +68,11 @@ const HEADER_COMPONENTS = {
     description: 'Always no-store: every answer carries per-client rate-limit state.',
     required: true,
     schema: { type: 'string', const: 'no-store' },
+  },
+  'X-Content-Type-Options': {
+    description: 'Always nosniff: the body is of the type Content-Type names, never guessed from its content.',
+    required: true,
+    schema: { type: 'string', const: 'nosniff' },
   },
   Location: {
     description: 'The redirect target: the MSI installer or the Windows-only warning page, both set by the operator.',

@@ -34,6 +34,7 @@ test('a failed setup answers 500 internal_error with the rate-limit headers, and
   assert.is(response.status, 500);
   assert.is(response.headers.get('content-type'), 'application/json');
   assert.is(response.headers.get('cache-control'), 'no-store');
+  assert.is(response.headers.get('x-content-type-options'), 'nosniff');
   assert.is(response.headers.get('ratelimit'), '"public-api";r=119;t=60');
   assert.is(response.headers.get('ratelimit-policy'), '"public-api";q=120;w=60');
   assert.is(response.headers.get('ratelimit-limit'), '120');

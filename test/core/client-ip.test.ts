@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIp, clientKey, ipv4Value, parseCidrList, parseIp, resolveClientIp } from '../../core/client-ip.ts';
+import { canonicalIp, clientKey, forwardedAddress, ipv4Value, parseCidrList, parseIp, resolveClientIp } from '../../core/client-ip.ts';
 
 const ip = suite('client ip');
 
@@ -63,6 +63,20 @@ ip('X-Forwarded-For is read only from a trusted peer, right to left, skipping tr
   assert.is(resolveClientIp('10.0.0.1', ',198.51.100.1', trusted), '198.51.100.1');
   assert.is(resolveClientIp('10.0.0.1', ' 198.51.100.1 ,10.0.0.2 ', trusted), '198.51.100.1');
   assert.is(resolveClientIp('10.0.0.1', '10.0.0.2,10.0.0.3', trusted), '10.0.0.2');
+});
+
+ip('X-Forwarded-For entries with a port read as their address; a bare IPv6 address keeps its last group', () => {
+  const entries = ['203.0.113.7:5555', '203.0.113.7:0', '[2001:db8::7]:443', '[2001:DB8::7]', '[::ffff:203.0.113.7]:80', '2001:db8::7:5555',
+    '203.0.113.7', '[fe80::1%eth0]:8080'];
+  assert.equal(entries.map(forwardedAddress),
+    ['203.0.113.7', '203.0.113.7', '2001:db8::7', '2001:db8::7', '203.0.113.7', '2001:db8::7:5555', '203.0.113.7', 'fe80::1']);
+  for (const bad of ['203.0.113.7:', '203.0.113.7:65536', '203.0.113.7:123456', '203.0.113.7:x', 'host:80', '[203.0.113.7]:80', '[2001:db8::7',
+    '[2001:db8::7]:', '[2001:db8::7]80', '[2001:db8::7]:99999', '01.2.3.4:80', ':80']) {
+    assert.is(forwardedAddress(bad), null, bad);
+  }
+  const trusted = parseCidrList('10.0.0.0/8');
+  assert.is(resolveClientIp('10.0.0.1', '198.51.100.1:5555, 10.0.0.2:443', trusted), '198.51.100.1');
+  assert.is(resolveClientIp('10.0.0.1', '[2001:db8::1]:5555', trusted), '2001:db8::1');
 });
 
 ip.run();

@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ApiError } from '../../core/errors.ts';
 import { createRouter } from '../../core/router.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
@@ -58,6 +59,26 @@ routing('every response says Cache-Control: no-store, since each holds per-clien
   for (const path of ['/api/v1/pricing', '/nope', '/openapi.json']) {
     assert.is((await app.handle(coreRequest({ path }))).headers['cache-control'], 'no-store');
   }
+});
+
+routing('every response says X-Content-Type-Options: nosniff; only HTML gets a Referrer-Policy', async () => {
+  const { app } = await createTestApp();
+  for (const request of [{ path: '/api/v1/pricing' }, { path: '/nope' }, { path: '/llms.txt' }, { path: '/api/v1/download' }, { method: 'PUT', path: '/api/v1/version' }]) {
+    const response = await app.handle(coreRequest(request));
+    assert.is(response.headers['x-content-type-options'], 'nosniff', request.path);
+    assert.is(response.headers['referrer-policy'], undefined, request.path);
+  }
+  const refused = await app.reject('203.0.113.9', new ApiError('malformed_request', 'The request is not valid HTTP/1.1.'));
+  assert.is(refused.headers['x-content-type-options'], 'nosniff');
+});
+
+routing('a 404 quotes the path JSON-escaped, cut at 200 characters with "…" and never mid surrogate pair', async () => {
+  const { app } = await createTestApp();
+  const message = async (path: string) => (bodyJson(await app.handle(coreRequest({ path }))) as { message: string }).message;
+  assert.is(await message('/"quoted"\\\u0001'), 'No API endpoint exists at "/\\"quoted\\"\\\\\\u0001".');
+  assert.is(await message(`/${'x'.repeat(199)}`), `No API endpoint exists at "/${'x'.repeat(199)}".`);
+  assert.is(await message(`/${'x'.repeat(200)}`), `No API endpoint exists at "/${'x'.repeat(199)}…".`);
+  assert.is(await message(`/${'x'.repeat(198)}😀`), `No API endpoint exists at "/${'x'.repeat(198)}…".`);
 });
 
 routing('a plain OPTIONS on a known path is 204 with Allow; on an unknown path 404', async () => {

@@ -63,6 +63,20 @@ limit('behind a trusted proxy, the rightmost untrusted X-Forwarded-For address i
   assert.is(untrustedPeer.status, 200);
 });
 
+limit('behind a trusted proxy, X-Forwarded-For entries with a port count as their address, not as the proxy', async () => {
+  server = await withValidation(await startTestServer({}, { trustedProxies: parseCidrList('127.0.4.0/24') }));
+  const remaining = async (xff?: string) => {
+    const headers: Record<string, string> = xff === undefined ? {} : { 'x-forwarded-for': xff };
+    return (await server!.request({ path: '/llms.txt', from: '127.0.4.1', headers })).headers['ratelimit-remaining'];
+  };
+  assert.is(await remaining('203.0.113.7:5555'), '119');
+  assert.is(await remaining('203.0.113.7:6666'), '118');
+  assert.is(await remaining('203.0.113.7'), '117');
+  assert.is(await remaining('[2001:db8::7]:443'), '119');
+  assert.is(await remaining('2001:db8::8'), '118', 'the same /64');
+  assert.is(await remaining(), '119', "the proxy's own bucket is untouched");
+});
+
 limit('votes follow the resolved client behind a trusted proxy', async () => {
   server = await withValidation(await startTestServer({}, { trustedProxies: parseCidrList('127.0.6.1') }));
   const vote = (xff: string) =>

@@ -1,19 +1,21 @@
 /**
  * The published artifact works: `npm pack` (which builds with tsup), publint on the tarball, the tarball
- * unpacked into a fresh project's node_modules, a request served through it, and its .d.ts files
- * type-checked there.
+ * unpacked into a fresh project's node_modules, a request served through it, its .d.ts files
+ * type-checked there, and its `converter-site-api` program serving what `npm start` serves.
  *
  * The install is done by hand: `npm install --offline` needs the registry metadata of every dependency in
  * npm's cache, which `npm ci` on a fresh machine does not put there, and tests reach nothing beyond
  * 127.0.0.1. The package's dependencies are linked from this repository's node_modules instead.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ROOT } from '../_spawn.ts';
+import { freshPgliteDir } from '../_databases.ts';
+import { ROOT, spawnServer, type Spawned } from '../_spawn.ts';
+import { walkEndpoints } from './_endpoints.ts';
 
 const FIXTURE = join(ROOT, 'test/package/fixture');
 const BIN = join(ROOT, 'node_modules/.bin');
@@ -46,27 +48,34 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, README and LICENSE that publint finds clean', () => {
+test('npm pack builds a tarball of dist/, the example content, README and LICENSE that publint finds clean', () => {
   const name = run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').pop()!;
   const files = run('tar', ['-tzf', join(dir, name)], dir).trim().split('\n');
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
     'package/LICENSE',
     'package/README.md',
+    'package/example/config.json',
+    'package/example/version.txt',
     'package/package.json',
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
+  assert.ok(files.includes('package/dist/cli.js'), 'the program is packed');
   const output = run(join(BIN, 'publint'), ['run', join(dir, name), '--level', 'suggestion'], ROOT);
   assert.match(output, /All good!/);
   installByHand(join(dir, name));
 });
 
-/** Unpacks the tarball as node_modules/converter-site-api and links each of its dependencies. */
+/**
+ * Unpacks the tarball as node_modules/converter-site-api, links each of its dependencies, and links its
+ * bins into node_modules/.bin, executable, as npm does.
+ */
 function installByHand(tarball: string): void {
   mkdirSync(join(project, 'node_modules'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   run('tar', ['-xzf', tarball, '-C', dir], dir);
   renameSync(join(dir, 'package'), join(project, 'node_modules/converter-site-api'));
   const manifest = JSON.parse(readFileSync(join(project, 'node_modules/converter-site-api/package.json'), 'utf8')) as {
+    bin?: Record<string, string>;
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
     optionalDependencies?: Record<string, string>;
@@ -78,6 +87,11 @@ function installByHand(tarball: string): void {
     const target = join(project, 'node_modules', dependency);
     mkdirSync(dirname(target), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dependency), target, 'dir');
+  }
+  mkdirSync(join(project, 'node_modules/.bin'));
+  for (const [bin, file] of Object.entries(manifest.bin ?? {})) {
+    chmodSync(join(project, 'node_modules/converter-site-api', file), 0o755);
+    symlinkSync(join('../converter-site-api', file), join(project, 'node_modules/.bin', bin));
   }
 }
 
@@ -106,6 +120,63 @@ test('the .d.ts files type-check in the consumer under moduleResolution nodenext
   const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
   const typeRoots = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node', '--lib', 'es2022,dom'];
   run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts'], project);
+});
+
+test('npx converter-site-api --help lists the commands; an unknown flag exits 64', () => {
+  const help = run('npx', ['--offline', 'converter-site-api', '--help'], project);
+  assert.match(help, /^usage: converter-site-api \[command\] \[options\]\n/);
+  for (const command of ['serve', 'migrate', 'export', 'license']) assert.match(help, new RegExp(`^  ${command} +\\S`, 'm'));
+  try {
+    run(join(project, 'node_modules/.bin/converter-site-api'), ['serve', '--port', '1'], project);
+    assert.unreachable('an unknown flag was accepted');
+  } catch (error) {
+    const { status, stderr } = error as { status: number; stderr: string };
+    assert.equal({ status, stderr }, { status: 64, stderr: "converter-site-api serve: Unknown option '--port'\nRun `converter-site-api serve --help` for usage.\n" });
+  }
+});
+
+/** The 'listening' line's url and publicBaseUrl, once printed. */
+function listening(output: string): { url: string; publicBaseUrl: string } | undefined {
+  const line = output.split('\n').find((text) => text.includes('"message":"listening"'));
+  return line ? (JSON.parse(line) as { url: string; publicBaseUrl: string }) : undefined;
+}
+
+test('the installed program, run with production dependencies only, serves every endpoint as `npm start` does; SIGTERM exits 0', async () => {
+  const signingKey = run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'license', 'generate-key'], ROOT).split('\n')[0]!;
+  // STORAGE=pglite: a DATABASE_URL in the test environment (the suite's PostgreSQL) must not be used here.
+  const env = { STORAGE: 'pglite', PORT: '0', HOST: '127.0.0.1', VOTER_SECRET: 'pack-test-voters', LICENSE_SIGNING_KEY: signingKey.replace(/^LICENSE_SIGNING_KEY=/, '') };
+  const start = async (command: string, cwd: string): Promise<Spawned> =>
+    spawnServer(command, { ...env, DATA_DIR: await freshPgliteDir(join(dir, `data-${cwd === ROOT ? 'checkout' : 'package'}`)) }, listening, 60_000, cwd);
+  // The package's own example content: the project has no config.json, and CONFIG_FILE is unset.
+  const installed = await start(join(project, 'node_modules/.bin/converter-site-api'), project);
+  const checkout = await start(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start, ROOT);
+  try {
+    const [fromPackage, fromCheckout] = [listening(installed.output())!, listening(checkout.output())!];
+    const seen = await walkEndpoints(fromPackage.url, fromPackage.publicBaseUrl);
+    assert.equal(seen, await walkEndpoints(fromCheckout.url, fromCheckout.publicBaseUrl));
+    assert.equal(
+      seen.map((answer) => `${answer.request} ${answer.status}`),
+      [
+        'GET /api/v1/pricing 200',
+        'GET /api/v1/download?source=pack-test 302',
+        'GET /api/v1/version 200',
+        'POST /api/v1/feedback 201',
+        'GET /api/v1/roadmap 200',
+        'POST /api/v1/roadmap 200',
+        'POST /api/v1/roadmap 200',
+        'POST /api/v1/checkout/create 200',
+        'GET /api/v1/checkout/status?session_id=<session> 200',
+        'GET /llms.txt 200',
+        'GET /openapi.json 200',
+      ],
+    );
+    assert.equal([seen[5]!.body, seen[6]!.body], ['{"voted":true,"vote_count":1}', '{"voted":false,"vote_count":0}']);
+    assert.match(installed.stdout(), `"config":"${join(project, 'node_modules/converter-site-api/example/config.json')}"`);
+    assert.match(installed.stdout(), '"storage":"pglite"');
+  } finally {
+    assert.is(await installed.stop(), 0, installed.output());
+    await checkout.stop();
+  }
 });
 
 test.run();

@@ -8,6 +8,7 @@ import type { HttpResult } from '../../_client.ts';
 export function expectJson(response: HttpResult, status: number, body: unknown): void {
   assert.is(response.status, status, response.text);
   assert.is(response.headers['content-type'], 'application/json');
+  assert.is(response.headers['x-content-type-options'], 'nosniff');
   assert.equal(response.json(), body);
 }
 
@@ -15,6 +16,7 @@ export function expectJson(response: HttpResult, status: number, body: unknown):
 export function expectError(response: HttpResult, status: number, code: string, message: string): void {
   assert.is(response.status, status, response.text);
   assert.is(response.headers['content-type'], 'application/json');
+  assert.is(response.headers['x-content-type-options'], 'nosniff');
   const body = response.json() as Record<string, unknown>;
   assert.equal(Object.keys(body).sort(), ['code', 'message', 'resolution']);
   assert.is(body['code'], code);

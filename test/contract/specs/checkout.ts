@@ -15,6 +15,16 @@ export const checkoutSpec: Spec = (it) => {
     expectJson(status, 200, { status: 'pending', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
   }, { smoke: true });
 
+  it('the simulator page is HTML with nosniff and Referrer-Policy: no-referrer (its address holds the session id)', async (server) => {
+    const from = server.newClient();
+    const { url } = (await server.request({ method: 'POST', path: '/api/v1/checkout/create', from })).json() as { url: string };
+    const page = await server.request({ path: new URL(url).pathname, from });
+    assert.is(page.status, 200);
+    assert.is(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.is(page.headers['x-content-type-options'], 'nosniff');
+    assert.is(page.headers['referrer-policy'], 'no-referrer');
+  });
+
   it('status without session_id is 400 invalid_request', async (server) => {
     const response = await server.request({ path: '/api/v1/checkout/status', from: server.newClient() });
     expectError(response, 400, 'invalid_request', 'Query parameter "session_id" is required: a non-empty id of at most 255 characters.');

@@ -9,6 +9,12 @@ export const errorsSpec: Spec = (it) => {
     expectError(response, 404, 'not_found', 'No API endpoint exists at "/api/v1/convert".');
   }, { smoke: true });
 
+  it('an unknown path of 300 characters is quoted up to 200 of them, then "…"', async (server) => {
+    const path = `/api/v1/${'a'.repeat(292)}`;
+    const response = await server.request({ path, from: server.newClient() });
+    expectError(response, 404, 'not_found', `No API endpoint exists at "${path.slice(0, 200)}…".`);
+  });
+
   it('DELETE on a GET path is 405 with Allow', async (server) => {
     const response = await server.request({ method: 'DELETE', path: '/api/v1/pricing', from: server.newClient() });
     expectError(response, 405, 'method_not_allowed', 'DELETE is not allowed on /api/v1/pricing; use GET, HEAD, OPTIONS.');

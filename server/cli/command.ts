@@ -1,0 +1,109 @@
+/**
+ * What every subcommand of the `converter-site-api` program shares: its shape, the sysexits codes, and
+ * argument parsing by node:util parseArgs that turns every mistake into a usage error.
+ *
+ * @module
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** Exit codes, from sysexits: the same condition gives the same code in every command. */
+export const EXIT = {
+  ok: 0,
+  /** The command ran and failed: a database that does not answer, a key that does not verify. */
+  failed: 1,
+  /** EX_USAGE: an unknown command or flag, a missing or extra argument. */
+  usage: 64,
+  /** EX_CONFIG: a setting is refused, or another process holds the PGlite data directory. */
+  config: 78,
+} as const;
+
+/** A mistake in the command line; the program prints it with a pointer to --help and exits 64. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Where a command writes: data to stdout, messages to stderr. */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** One subcommand of the program. */
+export interface Command {
+  name: string;
+  /** One line for the program's --help. */
+  summary: string;
+  /** The command's --help text. */
+  help: string;
+  /**
+   * Runs the command.
+   *
+   * @param args The words after the command's name.
+   * @param io Where output goes.
+   * @returns The exit code.
+   * @throws UsageError, ConfigError, or anything else (exit 1).
+   */
+  run(args: string[], io: Io): Promise<number>;
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A parsed command line. */
+export interface ParsedCommandLine {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  help: boolean;
+}
+
+/**
+ * Joins each flag that takes a value with the word after it (`--public-key -Ab` to `--public-key=-Ab`):
+ * parseArgs refuses a value that starts with a dash, and base64url keys may.
+ */
+function joinValues(args: string[], options: Options): string[] {
+  const takesValue = new Set(
+    Object.entries(options).flatMap(([name, option]) => (option.type === 'string' ? [`--${name}`, ...(option.short ? [`-${option.short}`] : [])] : [])),
+  );
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = args[i + 1];
+    if (arg === '--') return [...joined, ...args.slice(i)];
+    if (takesValue.has(arg) && value !== undefined) {
+      joined.push(arg.startsWith('--') ? `${arg}=${value}` : `${arg}${value}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
+/**
+ * Parses a command's arguments strictly: an unknown flag, a flag without its value or a stray word is a
+ * UsageError. `--help` and `-h` are understood everywhere.
+ *
+ * @param args The words after the command's name.
+ * @param options The command's flags.
+ * @param positionals How many words besides flags the command takes at most.
+ * @returns The flag values, the words, and whether help was asked for.
+ */
+export function parseCommandLine(args: string[], options: Options, positionals = 0): ParsedCommandLine {
+  try {
+    const parsed = parseArgs({
+      args: joinValues(args, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const values = parsed.values as ParsedCommandLine['values'];
+    const help = values['help'] === true;
+    if (!help && parsed.positionals.length > positionals) {
+      throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`);
+    }
+    return { values, positionals: parsed.positionals, help };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    // parseArgs names the flag: "Unknown option '--x'", "Option '--out <value>' argument missing".
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * `converter-site-api export feedback|downloads [--format json|csv] [--out FILE]` (`npm run export`):
+ * writes the feedback or the download counts of the configured storage (same environment as the
+ * server) to stdout, or to a file. Only data goes to stdout; messages go to stderr.
+ *
+ * @module
+ */
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows, type ExportFormat } from '../../adapters/export/format.ts';
+import type { Logger } from '../../core/ports.ts';
+import { consoleLogger } from '../logger.ts';
+import { openStorage, type OpenedStorage } from '../open-storage.ts';
+import { storageSettings } from '../storage-config.ts';
+import { EXIT, parseCommandLine, UsageError, type Command } from './command.ts';
+
+/** Logs go to stderr so that stdout holds only the export. */
+const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
+
+async function writeExport(storage: OpenedStorage, what: 'feedback' | 'downloads', format: ExportFormat, write: (text: string) => void) {
+  if (what === 'feedback') {
+    const rows = (async function* () {
+      for await (const entry of storage.feedbackEntries()) yield feedbackRow(entry);
+    })();
+    await writeRows(rows, format, FEEDBACK_COLUMNS, write);
+  } else {
+    await writeRows((await storage.downloadCounts()).map(downloadRow), format, DOWNLOAD_COLUMNS, write);
+  }
+}
+
+/**
+ * Writes to FILE through a temporary file beside it, renamed once complete: a failed export never leaves
+ * half a file, nor replaces an earlier good one.
+ */
+async function toFile(file: string, produce: (write: (text: string) => void) => Promise<void>): Promise<void> {
+  const partial = `${file}.${process.pid}.partial`;
+  const fd = openSync(partial, 'w', 0o600);
+  try {
+    await produce((text) => void writeSync(fd, text));
+    closeSync(fd);
+    renameSync(partial, file);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+function parse(args: string[]) {
+  const { values, positionals, help } = parseCommandLine(
+    args,
+    { format: { type: 'string', short: 'f', default: 'json' }, out: { type: 'string', short: 'o' } },
+    1,
+  );
+  if (help) return { help } as const;
+  const [what] = positionals;
+  if (what !== 'feedback' && what !== 'downloads') {
+    throw new UsageError(what === undefined ? 'say what to export: feedback or downloads' : `cannot export ${JSON.stringify(what)}: feedback or downloads`);
+  }
+  const format = values['format'];
+  if (format !== 'json' && format !== 'csv') throw new UsageError(`--format must be json or csv, not ${JSON.stringify(format)}`);
+  const out = typeof values['out'] === 'string' ? values['out'] : undefined;
+  return { help, what, format, out } as const;
+}
+
+export const exportData: Command = {
+  name: 'export',
+  summary: 'write feedback or download counts as JSON or CSV',
+  help: `usage: converter-site-api export <feedback|downloads> [--format json|csv] [--out FILE]
+
+Writes the records of the storage the server uses (same environment) to stdout, or to FILE.
+  feedback     every feedback entry: receivedAt, type, rating, appVersion, email, description
+  downloads    download counts per UTC day, source, platform and forced
+  -f, --format json (default; an array, one element per line) or csv (RFC 4180)
+  -o, --out    write to FILE (through a temporary file, renamed when complete) instead of stdout
+Only the data goes to stdout; messages go to stderr. On PGlite, run it while the server is stopped.
+From a checkout: npm run --silent export -- feedback --format csv > feedback.csv
+
+exit codes: 0 done, 1 the storage failed, 64 usage error,
+            78 a setting is refused or another process holds DATA_DIR
+`,
+  async run(args, io) {
+    const parsed = parse(args);
+    if (parsed.help) {
+      io.stdout(exportData.help);
+      return EXIT.ok;
+    }
+    const { what, format, out } = parsed;
+    const settings = storageSettings(process.env, process.cwd());
+    if (settings.kind === 'memory') logger.warn('STORAGE=memory keeps nothing between runs: the export is empty');
+    const storage = await openStorage(settings, { logger, background: false });
+    try {
+      const produce = (write: (text: string) => void) => writeExport(storage, what, format, write);
+      if (out === undefined) await produce(io.stdout);
+      else await toFile(resolve(out), produce);
+    } finally {
+      await storage.close();
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const root = new URL('../..', import.meta.url).pathname;
+const runner = suite('the test runner (scripts/run-tests.ts) on fixture test files');
+
+const FIXTURES: Record<string, string> = {
+  'pass.test.ts': `import { suite } from 'uvu';
+const s = suite('passing');
+s('one', () => {});
+s('two', () => {});
+s.run();`,
+  'skip-and-fail.test.ts': `import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+const s = suite('skip and fail');
+s('fails', () => assert.is(1, 2));
+s.skip('skipped', () => {});
+s.run();`,
+  'only.test.ts': `import { suite } from 'uvu';
+const s = suite('focused');
+s.only('the focused test', () => {});
+s('a failing test hidden by .only', () => { throw new Error('never runs'); });
+s.run();`,
+  'setup-throws.test.ts': `import { suite } from 'uvu';
+const s = suite('needs a database');
+s.before(() => { throw new Error('database is down'); });
+s('a', () => {});
+s('b', () => {});
+s.run();`,
+  'crashes-after.test.ts': `import { test } from 'uvu';
+test('passes', () => {});
+test.run();
+setTimeout(() => { throw new Error('a late crash'); }, 50);`,
+  'empty.test.ts': `import 'uvu';`,
+  'hangs.test.ts': `import { test } from 'uvu';
+test('never settles', () => new Promise(() => setInterval(() => {}, 1000)));
+test.run();`,
+};
+
+/** Writes the named fixtures into a fresh folder that resolves uvu from this repository. */
+function fixtureDir(names: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'runner-fixtures-'));
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  for (const name of names) writeFileSync(join(dir, name), FIXTURES[name]!);
+  return dir;
+}
+
+/** Runs the runner over a fixture folder. */
+function runRunner(dir: string): Promise<{ code: number | null; stdout: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: '3' };
+  delete env['TEST_REPORT'];
+  delete env['VERBOSE'];
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts'], { cwd: root, env });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+}
+
+/** The "== file: status (counts) in N s" line of each file, by file name, without the time. */
+function fileLines(stdout: string, dir: string): Record<string, string> {
+  const lines: Record<string, string> = {};
+  for (const match of stdout.matchAll(/^== (.+?): (.+) in \d+\.\d s$/gm)) lines[match[1]!.replace(`${dir}/`, '')] = match[2]!;
+  return lines;
+}
+
+runner('a skip, .only, a throwing before hook, a hang, a crash and no test each fail the run; counts are direct', async () => {
+  const dir = fixtureDir(Object.keys(FIXTURES));
+  try {
+    const { code, stdout } = await runRunner(dir);
+    assert.is(code, 1);
+    assert.equal(fileLines(stdout, dir), {
+      'crashes-after.test.ts': 'FAILED (1 passed, 1 failed, 0 skipped)',
+      'empty.test.ts': 'FAILED (0 passed, 1 failed, 0 skipped)',
+      'hangs.test.ts': 'FAILED (0 passed, 1 failed, 0 skipped)',
+      'only.test.ts': 'FAILED (1 passed, 1 failed, 1 skipped)',
+      'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)',
+      'setup-throws.test.ts': 'FAILED (0 passed, 2 failed, 0 skipped)',
+      'skip-and-fail.test.ts': 'FAILED (0 passed, 1 failed, 1 skipped)',
+    });
+    assert.match(stdout, `!! ${dir}/only.test.ts: suite "focused" marks 1 test(s) with .only, which skips the others: remove it`);
+    assert.match(stdout, `!! ${dir}/setup-throws.test.ts: suite "needs a database": its before hook threw, so none of its 2 tests ran: Error: database is down`);
+    assert.match(stdout, 'SETUP FAILED  suite "needs a database": a before hook threw');
+    assert.match(stdout, `!! ${dir}/hangs.test.ts: stopped after 3 s (TEST_TIMEOUT)`);
+    assert.match(stdout, `!! ${dir}/skip-and-fail.test.ts: 1 test(s) failed`);
+    assert.match(stdout, `!! ${dir}/crashes-after.test.ts: exited with code 1 although its tests passed`);
+    assert.match(stdout, `!! ${dir}/empty.test.ts: ran no test`);
+    assert.ok(stdout.endsWith('\n4 passed, 7 failed, 2 skipped\n'), stdout.slice(-200));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('passing files exit 0 with the closing line CI reads', async () => {
+  const dir = fixtureDir(['pass.test.ts']);
+  try {
+    const { code, stdout } = await runRunner(dir);
+    assert.is(code, 0);
+    assert.equal(fileLines(stdout, dir), { 'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)' });
+    assert.ok(stdout.endsWith('\n1 test files\n2 passed, 0 failed, 0 skipped\n'), stdout.slice(-200));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner.run();

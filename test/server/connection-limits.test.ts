@@ -1,0 +1,87 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadConfig } from '../../server/config.ts';
+import { startServer, type RunningServer } from '../../server/start.ts';
+import { memoryLogger, sendHttp } from '../_setup.ts';
+import { KEEP_ALIVE_GET, openConnection, parseResponse, type RawConnection } from './_raw-http.ts';
+
+const caps = suite('connection caps of the node:http server');
+let running: RunningServer | undefined;
+let logger = memoryLogger();
+let held: RawConnection[] = [];
+
+async function start(env: Record<string, string>): Promise<RunningServer> {
+  logger = memoryLogger();
+  running = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', ...env }, process.cwd()), logger);
+  return running;
+}
+
+caps.after.each(async () => {
+  for (const connection of held) connection.socket.destroy();
+  held = [];
+  await running?.stop();
+  running = undefined;
+});
+
+/** A keep-alive connection that was answered once and stays open. */
+async function hold(port: number, from: string): Promise<RawConnection> {
+  const connection = await openConnection(port, from);
+  connection.socket.write(KEEP_ALIVE_GET);
+  const [answer] = await connection.responses(1);
+  assert.is(parseResponse(answer ?? '').status, 200, `a held connection from ${from} was answered`);
+  held.push(connection);
+  return connection;
+}
+
+/** A connection the server closes at once: nothing is answered. */
+async function assertRefused(port: number, from: string): Promise<void> {
+  const connection = await openConnection(port, from);
+  connection.socket.write(KEEP_ALIVE_GET);
+  assert.is(await connection.closed, '', `the connection from ${from} got no answer`);
+}
+
+/** Waits until the server counts `count` open connections (a client's close reaches it asynchronously). */
+async function serverConnections(server: RunningServer, count: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise<number>((resolve) => server.server.getConnections((_error, n) => resolve(n)));
+    if (open === count) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.unreachable(`the server never counted ${count} connections`);
+}
+
+caps('MAX_CONNECTIONS_PER_CLIENT=3: a fourth connection from one address is closed at once; others and a freed slot are served', async () => {
+  const server = await start({ MAX_CONNECTIONS_PER_CLIENT: '3' });
+  const port = Number(new URL(server.url).port);
+  for (let i = 0; i < 3; i++) await hold(port, '127.0.8.1');
+  await assertRefused(port, '127.0.8.1');
+  assert.is((await sendHttp(port, { path: '/api/v1/version', from: '127.0.8.2' })).status, 200);
+  held.shift()!.socket.destroy();
+  await serverConnections(server, 2);
+  await hold(port, '127.0.8.1');
+  const warning = logger.lines.find((l) => l.message === 'connection cap reached; new connections over it are closed');
+  assert.equal(warning?.fields, { cap: 'per-client', limit: 3, peer: '127.0.8.1' });
+});
+
+caps('a trusted proxy is exempt from the per-client cap', async () => {
+  const server = await start({ MAX_CONNECTIONS_PER_CLIENT: '2', TRUSTED_PROXIES: '127.0.8.9' });
+  const port = Number(new URL(server.url).port);
+  for (let i = 0; i < 5; i++) await hold(port, '127.0.8.9');
+  await hold(port, '127.0.8.10');
+  await hold(port, '127.0.8.10');
+  await assertRefused(port, '127.0.8.10');
+});
+
+caps('MAX_CONNECTIONS=4: a fifth connection, from any address, is closed at once until one ends', async () => {
+  const server = await start({ MAX_CONNECTIONS: '4' });
+  const port = Number(new URL(server.url).port);
+  for (let i = 1; i <= 4; i++) await hold(port, `127.0.9.${i}`);
+  await assertRefused(port, '127.0.9.5');
+  held.pop()!.socket.destroy();
+  await serverConnections(server, 3);
+  await hold(port, '127.0.9.5');
+  const warning = logger.lines.find((l) => l.message === 'connection cap reached; new connections over it are closed');
+  assert.equal(warning?.fields, { cap: 'total', limit: 4, peer: '127.0.9.5' });
+});
+
+caps.run();

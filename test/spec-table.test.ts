@@ -1,0 +1,166 @@
+/**
+ * The spec's own tables, read from ../shared/spec/public-api.md (not from core/api.ts): every endpoint,
+ * method and status listed there is in /openapi.json, and the live server answers each of them.
+ */
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { HttpInit } from './_client.ts';
+import { withValidation } from './_openapi.ts';
+import { startTestServer, type TestServer } from './_setup.ts';
+
+const SPEC = new URL('../../shared/spec/public-api.md', import.meta.url);
+const spec = suite('the spec tables (../shared/spec/public-api.md) against /openapi.json and live answers');
+
+interface SpecEndpoint {
+  method: string;
+  path: string;
+  success: number;
+  errors: number[];
+}
+
+/** The rows of the markdown table whose header row starts with `header`. */
+function tableRows(text: string, header: string): string[][] {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(header));
+  if (start < 0) throw new Error(`the spec has no table starting with ${header}`);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  }
+  return rows;
+}
+
+const specText = readFileSync(SPEC, 'utf8');
+const numbers = (cell: string) => [...cell.matchAll(/\b[1-5]\d\d\b/g)].map((m) => Number(m[0]));
+
+/** The Endpoints table, plus the unversioned alias of each /api/v1 path ("replace /api/v1 by /api"). */
+const ENDPOINTS: SpecEndpoint[] = tableRows(specText, '| Method | Path |').flatMap(([method = '', path = '', , success = '', errors = '']) => {
+  const row = { method, path, success: numbers(success)[0]!, errors: numbers(errors) };
+  return path.startsWith('/api/v1/') ? [row, { ...row, path: path.replace('/api/v1/', '/api/') }] : [row];
+});
+
+/** The spec's error codes with their statuses. */
+const ERROR_CODES = tableRows(specText, '| Code | Condition | Status |').map(([code = '', , status = '']) => ({ code, status: Number(status) }));
+
+/** The quota of the Limits table: "<n> requests per client IP per <s> seconds". */
+const QUOTA = /(\d+) requests per client IP per (\d+) seconds/.exec(specText);
+
+/**
+ * A request that gets each status of an endpoint, by the spec's rules (per versioned path; the alias takes
+ * the same). 429 is reached by using up the quota, and 500 needs a failing storage: neither is listed.
+ */
+const REQUESTS: Record<string, Record<number, (server: TestServer) => Promise<HttpInit>>> = {
+  'GET /api/v1/pricing': { 200: async () => ({ path: '' }) },
+  'GET /api/v1/download': { 302: async () => ({ path: '?force=1' }), 400: async () => ({ path: '?force=2' }) },
+  'GET /api/v1/version': { 200: async () => ({ path: '' }) },
+  'POST /api/v1/feedback': { 201: async () => json({ description: 'spec' }), 400: async () => json({}) },
+  'GET /api/v1/roadmap': { 200: async () => ({ path: '' }) },
+  'POST /api/v1/roadmap': { 200: async () => json({ featureId: 1 }), 400: async () => json({ featureId: 0 }), 404: async () => json({ featureId: 9999 }) },
+  'POST /api/v1/checkout/create': { 200: async () => ({ path: '' }) },
+  'GET /api/v1/checkout/status': {
+    200: async (server) => {
+      const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', from: '127.0.13.250' });
+      return { path: `?session_id=${(created.json() as { sessionId: string }).sessionId}` };
+    },
+    400: async () => ({ path: '' }),
+  },
+  'GET /llms.txt': { 200: async () => ({ path: '' }) },
+  'GET /openapi.json': { 200: async () => ({ path: '' }) },
+};
+
+function json(body: unknown): HttpInit {
+  return { path: '', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
+let server: TestServer;
+let client = 0;
+
+spec.before.each(async () => {
+  server = await withValidation(await startTestServer());
+});
+spec.after.each(async () => {
+  await server.close();
+});
+
+/** Sends the request for one status of one endpoint from a fresh client. */
+async function answer(endpoint: SpecEndpoint, status: number, from = `127.0.13.${++client}`) {
+  const versioned = endpoint.path.replace(/^\/api\/(?!v1\/)/, '/api/v1/');
+  const make = REQUESTS[`${endpoint.method} ${versioned}`]?.[status];
+  if (!make) throw new Error(`no request for ${status} of ${endpoint.method} ${endpoint.path}: add one to REQUESTS`);
+  const init = await make(server);
+  return server.request({ ...init, method: endpoint.method, path: endpoint.path + init.path, from });
+}
+
+spec('the tables parse: 10 endpoints and their 8 aliases, three error codes, the quota', () => {
+  assert.is(ENDPOINTS.length, 18);
+  assert.equal(ERROR_CODES, [
+    { code: 'not_found', status: 404 },
+    { code: 'rate_limited', status: 429 },
+    { code: 'description_required', status: 400 },
+  ]);
+  assert.equal(QUOTA?.slice(1), ['120', '60']);
+});
+
+spec('/openapi.json has every endpoint and method of the spec, with its success status and every error status', async () => {
+  const document = (await server.request({ path: '/openapi.json', from: '127.0.13.251' })).json() as {
+    paths: Record<string, Record<string, { responses: Record<string, unknown>; tags?: string[] }>>;
+    components: { schemas: { ApiError: { properties: { code: { enum: string[] } } } } };
+  };
+  for (const endpoint of ENDPOINTS) {
+    const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
+    assert.ok(operation, `${endpoint.method} ${endpoint.path} is not in /openapi.json`);
+    const documented = Object.keys(operation.responses);
+    for (const status of [endpoint.success, ...endpoint.errors]) {
+      assert.ok(documented.includes(String(status)), `${endpoint.method} ${endpoint.path}: ${status} is not documented (${documented})`);
+    }
+  }
+  // Nothing public beyond the spec: the one other path is the provider's notification endpoint (tagged
+  // Operator), with its /api alias.
+  const operator = Object.entries(document.paths)
+    .filter(([, item]) => Object.values(item).some((op) => op.tags?.includes('Operator')))
+    .flatMap(([path]) => [path, path.replace('/api/v1/', '/api/')]);
+  const extra = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((method) => !ENDPOINTS.some((e) => e.path === path && e.method.toLowerCase() === method) && !operator.includes(path))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+  assert.equal(extra, []);
+  assert.equal(operator, ['/api/v1/webhooks/gateway', '/api/webhooks/gateway']);
+  for (const { code } of ERROR_CODES) assert.ok(document.components.schemas.ApiError.properties.code.enum.includes(code), code);
+});
+
+spec('every endpoint answers its success status and each error status the spec lists (but 429 and 500) live, with the rate-limit headers', async () => {
+  for (const endpoint of ENDPOINTS) {
+    for (const status of [endpoint.success, ...endpoint.errors.filter((s) => s !== 429 && s !== 500)]) {
+      const result = await answer(endpoint, status);
+      assert.is(result.status, status, `${endpoint.method} ${endpoint.path} for ${status}: ${result.text}`);
+      for (const header of RATE_LIMIT_HEADERS) assert.ok(result.headers[header], `${endpoint.method} ${endpoint.path}: no ${header}`);
+      assert.is(result.headers['ratelimit-policy'], `"public-api";q=${QUOTA![1]};w=${QUOTA![2]}`);
+    }
+  }
+});
+
+spec('past the quota every endpoint answers 429 rate_limited with Retry-After', async () => {
+  const from = '127.0.13.252';
+  for (let i = 0; i < Number(QUOTA![1]); i++) await server.request({ path: '/llms.txt', from });
+  for (const endpoint of ENDPOINTS) {
+    assert.ok(endpoint.errors.includes(429), `${endpoint.method} ${endpoint.path} lists 429`);
+    const result = await answer(endpoint, endpoint.success, from);
+    assert.is(result.status, 429, `${endpoint.method} ${endpoint.path}`);
+    assert.is((result.json() as { code: string }).code, 'rate_limited');
+    assert.match(result.headers['retry-after'] ?? '', /^[1-9]\d*$/);
+  }
+});
+
+spec('the spec\'s error codes are answered with their statuses', async () => {
+  const notFound = await server.request({ path: '/api/v1/convert', from: '127.0.13.253' });
+  const missing = await server.request({ ...json({ rating: 5 }), method: 'POST', path: '/api/v1/feedback', from: '127.0.13.253' });
+  const seen = [notFound, missing].map((r) => ({ code: (r.json() as { code: string }).code, status: r.status }));
+  const expected = ERROR_CODES.filter((e) => e.code !== 'rate_limited');
+  assert.equal(seen, expected);
+});
+
+spec.run();
