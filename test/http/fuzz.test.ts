@@ -14,7 +14,7 @@ import { startStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 32));
-const CASES = Number(process.env['FUZZ_CASES'] ?? 200);
+const CASES = Number(process.env['FUZZ_CASES'] ?? 120);
 console.log(`fuzz seed ${SEED}, ${CASES} requests per storage (replay: FUZZ_SEED=${SEED})`);
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
