@@ -18,14 +18,18 @@ export interface RawResult {
   statuses: Record<string, number>;
 }
 
-/** The request bytes of a scenario, one per client address (or one, for the single over-quota client). */
-export function requestBytes(scenario: Scenario, port: number): Buffer[] {
+/**
+ * The request bytes of a scenario, one per client address (or one, for the single over-quota client).
+ * The address goes in `clientHeader`: X-Forwarded-For for a server behind a trusted proxy, CF-Connecting-IP
+ * for the Worker.
+ */
+export function requestBytes(scenario: Scenario, port: number, clientHeader = 'X-Forwarded-For'): Buffer[] {
   const count = scenario.clients === 'many' ? 100_000 : 1;
   const body = scenario.body ?? '';
   const head = `${scenario.method} ${scenario.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
     (body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '');
   return Array.from({ length: count }, (_, i) =>
-    Buffer.from(`${head}X-Forwarded-For: ${scenario.clients === 'many' ? clientAddress(i) : '192.0.2.1'}\r\n\r\n${body}`),
+    Buffer.from(`${head}${clientHeader}: ${scenario.clients === 'many' ? clientAddress(i) : '192.0.2.1'}\r\n\r\n${body}`),
   );
 }
 

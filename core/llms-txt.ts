@@ -18,6 +18,7 @@ const CLIENT_DOCS = [
 const OPERATOR_DOCS = [
   ['Configuration', 'configuration.md', 'The config file, the environment and the payment simulator'],
   ['Deployment', 'deploy.md', 'One machine on the embedded PGlite database, or several instances on one Postgres'],
+  ['Edge deployment', 'edge.md', 'The Cloudflare Worker on Postgres through Hyperdrive, and running it locally under workerd'],
   ['Architecture', 'architecture.md', 'The pure core, its ports and adapters, and how a request flows'],
   ['Payments', 'payments.md', 'The payment simulator and Stripe Checkout: setup, notifications, provider failures'],
   ['Embedding', 'embedding.md', 'The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js'],

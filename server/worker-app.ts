@@ -1,37 +1,52 @@
 /**
- * The Cloudflare Worker program's wiring: memory storage (one per isolate), the payment simulator, and
- * the content of a config file bundled into the Worker. Settings that differ per deployment come from the
- * Worker's variables and secrets (see wrangler.toml).
+ * The Cloudflare Worker program's wiring: the content of a config file bundled into the Worker; storage
+ * on PostgreSQL (through Hyperdrive, or a plain DATABASE_URL) or, without a database, memory (one per
+ * isolate); the payment simulator or Stripe. Settings that differ per deployment come from the Worker's
+ * variables, secrets and bindings (see wrangler.toml and docs/edge.md).
  *
  * @module
  */
 import * as v from 'valibot';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { createWorker, type WorkerModule } from '../adapters/workers/index.ts';
+import { requireSchema } from '../adapters/sql/schema-version.ts';
+import { createLiveOffer, createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts';
+import { createWorker, type WorkerContext, type WorkerModule } from '../adapters/workers/index.ts';
+import { createRequestStorage, type RequestStorage } from '../adapters/workers/request-storage.ts';
 import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
+import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
 import { SiteContentSchema } from '../core/schemas/content.ts';
 import { VersionString } from '../core/schemas/responses.ts';
+import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 
-/** The Worker's variables and secrets. */
+/** The Worker's variables, secrets and bindings. */
 export interface SiteWorkerEnv {
   /** The current desktop version (a Worker has no version file to read). Required. */
   PRODUCT_VERSION?: string;
   /** The public address of the API; the config file's publicBaseUrl otherwise. */
   PUBLIC_BASE_URL?: string;
-  /** Secret of the voter hashes; one is generated per isolate otherwise. */
+  /** Secret of the voter hashes; kept in the database (or generated per isolate on memory) otherwise. */
   VOTER_SECRET?: string;
-  /** Ed25519 license signing key, base64 PKCS#8; one is generated per isolate otherwise. */
+  /** Ed25519 license signing key, base64 PKCS#8; kept in the database (or per isolate on memory) otherwise. */
   LICENSE_SIGNING_KEY?: string;
+  /** Cloudflare Hyperdrive in front of PostgreSQL: the production way to the database. */
+  HYPERDRIVE?: { connectionString: string };
+  /** A postgres:// URL reached directly over Workers' TCP sockets (local runs); HYPERDRIVE wins. */
+  DATABASE_URL?: string;
+  /** The schema of the tables with DATABASE_URL; "public" by default. */
+  DATABASE_SCHEMA?: string;
+  /** "simulator" (default) or "stripe", with STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE. */
+  PAYMENT_GATEWAY?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
 }
 
 const IsoDate = v.pipe(v.string(), v.isoTimestamp());
 
-/**
- * The parts of the config file a Worker reads; the rest (versionFile, stripe, $comment...) is ignored:
- * the Worker has no version file and takes payments through the simulator only.
- */
+/** The parts of the config file a Worker reads; the rest (versionFile, $comment...) is ignored. */
 const WorkerConfigSchema = v.object({
   ...SiteContentSchema.entries,
   publicBaseUrl: v.optional(v.pipe(v.string(), v.url())),
@@ -40,7 +55,60 @@ const WorkerConfigSchema = v.object({
   aliasDeprecation: v.optional(v.nullable(v.object({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5)), 1440),
+  stripe: v.optional(StripeFileSchema),
 });
+type WorkerConfig = v.InferOutput<typeof WorkerConfigSchema>;
+
+/** How often an isolate runs a retention pass, after an answer. */
+const RETENTION_EVERY_MS = 60_000;
+
+const logger: Logger = {
+  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
+  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
+  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
+};
+
+/** The database of an isolate, from its bindings; null for memory storage. */
+function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
+  const hyperdrive = env.HYPERDRIVE?.connectionString;
+  const url = hyperdrive ?? env.DATABASE_URL?.trim();
+  if (!url) return null;
+  return createRequestStorage(() =>
+    createPostgresClient({
+      url,
+      schema: env.DATABASE_SCHEMA || 'public',
+      // One request's statements run one after another; Hyperdrive pools the real connections.
+      maxConnections: 1,
+      // Each request connects anew: no extra round trip to read array types.
+      fetchTypes: false,
+      // Hyperdrive pools in transaction mode: the timeout and search_path come from the database role.
+      startupParameters: hyperdrive === undefined,
+    }),
+  );
+}
+
+function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock): PaymentGateway {
+  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock });
+  return createStripeGateway({ ...payment, logger, clock });
+}
+
+/**
+ * The live offer with `stripe.livePrices`: Stripe's amounts, read on the isolate's first request and
+ * again by a request that finds them older than the refresh interval. No timer: that request is answered
+ * from memory at once, and the read is handed to `ctx.waitUntil` (see `createSiteWorker`).
+ */
+async function openLiveOffer(payment: PaymentConfig, config: WorkerConfig, clock: Clock): Promise<LiveOffer | null> {
+  if (payment.gateway !== 'stripe' || payment.livePrices === null) return null;
+  const live = createLiveOffer({ ...payment, offer: config.offer, logger, clock, refreshMs: payment.livePrices.refreshMs });
+  await live.refresh();
+  return live;
+}
+
+/** What tests change in a Worker. */
+export interface SiteWorkerOptions {
+  /** Where time comes from for the live offer, Stripe's status cache and its signatures; the system's by default. */
+  clock?: Clock;
+}
 
 /**
  * Creates the Worker from a config file's parsed JSON.
@@ -48,27 +116,89 @@ const WorkerConfigSchema = v.object({
  * @param configFile The config file, as the standalone server reads it.
  * @returns The module Worker to `export default`.
  */
-export function createSiteWorker(configFile: unknown): WorkerModule<SiteWorkerEnv> {
-  return createWorker(async (env: SiteWorkerEnv) => {
+export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions = {}): WorkerModule<SiteWorkerEnv> {
+  const clock = options.clock ?? { now: () => Date.now() };
+  let database: RequestStorage | null | undefined;
+  let live: LiveOffer | null = null;
+  let retentionDueAt = 0;
+  /** Whether the app is built: no retention pass on a schema the Worker refused. */
+  let built = false;
+
+  const inner = createWorker(async (env: SiteWorkerEnv) => {
     const config = v.parse(WorkerConfigSchema, configFile);
     const version = v.parse(VersionString, env.PRODUCT_VERSION);
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? config.publicBaseUrl ?? 'http://localhost:8787';
-    const storage = createMemoryStorage();
+    const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file');
+    if (env.HYPERDRIVE && env.DATABASE_SCHEMA) {
+      throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see docs/edge.md)');
+    }
+    if (database) await requireSchema(database.current().client);
+    const storage = database?.storage ?? createMemoryStorage();
     const { offer, download, roadmap } = config;
     const dates = config.aliasDeprecation;
-    return createApp({
+    live = await openLiveOffer(payment, config, clock);
+    const app = await createApp({
       content: { offer, download, roadmap },
       version: { current: () => version },
       storage,
-      gateway: createSimulatorGateway({ storage, publicBaseUrl }),
+      gateway: openGateway(payment, storage, publicBaseUrl, clock),
+      clock,
+      logger,
       publicBaseUrl,
       corsOrigins: config.corsOrigins,
       bodyLimit: config.bodyLimitBytes,
       checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
+      ...(live ? { offer: live } : {}),
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(dates ? { aliasDeprecation: { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });
+    built = true;
+    return app;
   });
+
+  /** A retention pass at most once a minute per isolate, after an answer, on that request's client. */
+  const retention = (db: RequestStorage): void => {
+    const now = clock.now();
+    if (!built || now < retentionDueAt) return;
+    retentionDueAt = now + RETENTION_EVERY_MS;
+    db.background(
+      db
+        .current()
+        .runRetention()
+        .then(
+          (report) => {
+            if (report.rateLimitWindows + report.checkoutSessions > 0) logger.info('retention pass', { ...report });
+          },
+          (error: unknown) => logger.warn('retention pass failed; retrying later', { error: String(error) }),
+        ),
+    );
+  };
+
+  /** A read of the live prices this request started (or found under way) may end after the answer. */
+  const keepReading = (ctx: WorkerContext, db: RequestStorage | null): void => {
+    const reading = live?.pending();
+    if (!reading) return;
+    if (db) db.background(reading);
+    else ctx.waitUntil(reading);
+  };
+
+  return {
+    async fetch(request, env, ctx: WorkerContext = { waitUntil: () => undefined }) {
+      database ??= openDatabase(env);
+      const db = database;
+      if (!db) {
+        const response = await inner.fetch(request, env, ctx);
+        keepReading(ctx, null);
+        return response;
+      }
+      return db.run(ctx, async () => {
+        const response = await inner.fetch(request, env, ctx);
+        keepReading(ctx, db);
+        retention(db);
+        return response;
+      });
+    },
+  };
 }

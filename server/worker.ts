@@ -1,6 +1,7 @@
 /**
- * The Cloudflare Worker program (`wrangler dev` / `wrangler deploy`, see wrangler.toml): the API on
- * memory storage with the content of the bundled config file. Point the import at your own config file.
+ * The Cloudflare Worker program (`wrangler deploy`, see wrangler.toml and docs/edge.md; locally
+ * `npm run start:workers`): the API with the content of the bundled config file. Point the import at
+ * your own config file; `npm run start:workers` bundles the file CONFIG_FILE names instead.
  *
  * @module
  */

@@ -1,13 +1,15 @@
 /**
  * The targets of the HTTP contract suite (h3's describeMatrix): the standalone server under Node, Deno
  * and Bun, each spawned from its package.json script on 127.0.0.1 with PORT=0 (the program names the port
- * it bound in its 'listening' line), and the Worker under workerd. A runtime that is missing fails its
- * target: nothing is skipped.
+ * it bound in its 'listening' line); the Worker under workerd on PostgreSQL, spawned the same way from
+ * `npm run start:workers`; and server/worker.ts under workerd as wrangler bundles it (smoke subset). A
+ * runtime that is missing fails its target: nothing is skipped.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
+import { testPostgres } from './_databases.ts';
 import { ROOT, spawnServer } from './_spawn.ts';
 import { startWorkerd, WORKER_VARS } from './_workerd.ts';
 
@@ -74,8 +76,20 @@ function listeningLine(output: string): Record<string, unknown> | undefined {
   return line ? (JSON.parse(line) as Record<string, unknown>) : undefined;
 }
 
-/** The standalone server started by one package.json script. */
-function standalone(name: string, script: string): Target {
+/**
+ * A server started by one package.json script, on a test config file, with `env` added.
+ *
+ * @param name The target's name.
+ * @param script The package.json script.
+ * @param runtime The runtime its 'listening' line must name.
+ * @param storage The storage settings and what to do once the server stopped.
+ */
+function scripted(
+  name: string,
+  script: string,
+  runtime: string,
+  storage: () => Promise<{ env: Record<string, string>; release(): Promise<void> }>,
+): Target {
   return {
     name,
     scope: 'full',
@@ -84,16 +98,19 @@ function standalone(name: string, script: string): Target {
       if (!command) throw new Error(`package.json has no "${script}" script`);
       const dir = mkdtempSync(join(tmpdir(), `${name}-server-`));
       const { file, served } = writeTestConfig(dir);
-      const env = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: file };
-      const server = await spawnServer(command, env, listeningLine).catch((error: unknown) => {
+      const { env: storageEnv, release } = await storage();
+      const env = { PORT: '0', HOST: '127.0.0.1', CONFIG_FILE: file, ...storageEnv };
+      const server = await spawnServer(command, env, listeningLine).catch(async (error: unknown) => {
         rmSync(dir, { recursive: true, force: true });
+        await release();
         throw error;
       });
       const listening = listeningLine(server.output())!;
-      if (listening['runtime'] !== name) {
+      if (listening['runtime'] !== runtime) {
         await server.stop();
         rmSync(dir, { recursive: true, force: true });
-        throw new Error(`"${command}" runs ${String(listening['runtime'])}, not ${name}`);
+        await release();
+        throw new Error(`"${command}" runs ${String(listening['runtime'])}, not ${runtime}`);
       }
       const baseUrl = String(listening['url']);
       return {
@@ -106,12 +123,28 @@ function standalone(name: string, script: string): Target {
         async stop() {
           const code = await server.stop();
           rmSync(dir, { recursive: true, force: true });
+          await release();
           if (code !== 0) throw new Error(`${name} server exited with ${code} on SIGTERM:\n${server.output()}`);
         },
       };
     },
   };
 }
+
+/** The standalone server started by one package.json script, on memory storage. */
+function standalone(name: string, script: string): Target {
+  return scripted(name, script, name, async () => ({ env: { STORAGE: 'memory' }, release: async () => undefined }));
+}
+
+/**
+ * `npm run start:workers` on PostgreSQL (DATABASE_URL, else the stand-in), in a schema of its own: the
+ * Worker under workerd behind the local front, which passes the real client address as CF-Connecting-IP.
+ */
+const workersPostgres = scripted('workerd-postgres', 'start:workers', 'workerd', async () => {
+  const pg = await testPostgres();
+  const schema = await pg.freshSchema();
+  return { env: { DATABASE_URL: pg.url, DATABASE_SCHEMA: schema }, release: () => pg.dropSchema(schema) };
+});
 
 /** The Worker under workerd: the client address is CF-Connecting-IP, as Cloudflare's edge sets it. */
 const workerd: Target = {
@@ -140,4 +173,5 @@ export const targets = {
   deno: standalone('deno', 'start:deno'),
   bun: standalone('bun', 'start:bun'),
   workerd,
+  'workerd-postgres': workersPostgres,
 } satisfies Record<string, Target>;

@@ -81,7 +81,7 @@ test('docs/configuration.md documents every runtime script and every Worker vari
   const config = read('docs/configuration.md');
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
   const starts = Object.keys(scripts).filter((name) => name === 'start' || name.startsWith('start:'));
-  assert.equal(starts.sort(), ['start', 'start:bun', 'start:deno']);
+  assert.equal(starts.sort(), ['start', 'start:bun', 'start:deno', 'start:workers']);
   for (const name of starts) {
     const command = name === 'start' ? '`npm start`' : `\`npm run ${name}\``;
     assert.ok(section(config, 'Runtimes').includes(command), `the Runtimes section does not name ${command}`);

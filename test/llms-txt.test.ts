@@ -127,6 +127,7 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 ${operatorEndpoint('https://api.sheets.test')}
 - [Configuration](${docs}/configuration.md): The config file, the environment and the payment simulator.
 - [Deployment](${docs}/deploy.md): One machine on the embedded PGlite database, or several instances on one Postgres.
+- [Edge deployment](${docs}/edge.md): The Cloudflare Worker on Postgres through Hyperdrive, and running it locally under workerd.
 - [Architecture](${docs}/architecture.md): The pure core, its ports and adapters, and how a request flows.
 - [Payments](${docs}/payments.md): The payment simulator and Stripe Checkout: setup, notifications, provider failures.
 - [Embedding](${docs}/embedding.md): The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js.

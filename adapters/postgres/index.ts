@@ -21,6 +21,16 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
   /** How long one statement may take, enforced by the server and, for a dead network, the client; 1000 ms. */
   statementTimeoutMs?: number;
+  /**
+   * Whether the schema, statement timeout and application name go as startup parameters; true by
+   * default. A pooler that refuses them (Cloudflare Hyperdrive, PgBouncer) takes them from the role.
+   */
+  startupParameters?: boolean;
+  /**
+   * Whether postgres.js reads the database's array types when it connects: one more round trip per
+   * connection; true by default. Without it, array parameters are sent as array literals.
+   */
+  fetchTypes?: boolean;
 }
 
 type Parameters = postgres.ParameterOrJSON<never>[];
@@ -42,10 +52,17 @@ function withDeadline<T>(work: PromiseLike<T>, ms: number): Promise<T> {
   });
 }
 
-function session(sql: postgres.Sql | postgres.TransactionSql): SqlSession {
+/** A text[] literal ({"a","b"}): every statement casts its array parameters, so text is enough. */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
+function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boolean): SqlSession {
+  const parameters = (params: readonly SqlValue[]) =>
+    (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly string[]) : p)) : [...params]) as Parameters;
   return {
     query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-      Array.from(await sql.unsafe(text, [...params] as Parameters)) as Row[],
+      Array.from(await sql.unsafe(text, parameters(params))) as Row[],
     exec: async (script) => void (await sql.unsafe(script)),
   };
 }
@@ -59,19 +76,25 @@ function session(sql: postgres.Sql | postgres.TransactionSql): SqlSession {
 export function createPostgresClient(options: PostgresOptions): SqlClient {
   const schema = checkSchemaName(options.schema ?? 'public');
   const statementTimeoutMs = options.statementTimeoutMs ?? 1000;
+  const fetchTypes = options.fetchTypes ?? true;
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 10,
     connect_timeout: (options.connectTimeoutMs ?? 1000) / 1000,
     idle_timeout: 60,
     prepare: false,
+    fetch_types: fetchTypes,
     onnotice: () => {},
-    connection: {
-      application_name: 'converter-site-api',
-      search_path: `"${schema}"`,
-      statement_timeout: statementTimeoutMs,
-    },
+    ...(options.startupParameters === false
+      ? {}
+      : {
+          connection: {
+            application_name: 'converter-site-api',
+            search_path: `"${schema}"`,
+            statement_timeout: statementTimeoutMs,
+          },
+        }),
   });
-  const pooled = session(sql);
+  const pooled = session(sql, !fetchTypes);
   // The server's statement_timeout ends slow statements; this ends waits on a network that went silent.
   const clientDeadline = statementTimeoutMs + 250;
   return {
@@ -79,7 +102,7 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
     schema,
     query: (text, params) => withDeadline(pooled.query(text, params), clientDeadline),
     exec: (script) => withDeadline(pooled.exec(script), clientDeadline),
-    transaction: async (work) => (await sql.begin((tx) => work(session(tx)))) as Awaited<ReturnType<typeof work>>,
+    transaction: async (work) => (await sql.begin((tx) => work(session(tx, !fetchTypes)))) as Awaited<ReturnType<typeof work>>,
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -33,6 +33,8 @@ export interface LiveOffer extends OfferSource {
    * keeps the last good offer.
    */
   refresh(): Promise<void>;
+  /** The read under way, or null: a Worker hands it to `ctx.waitUntil`, so it may end after the answer. */
+  pending(): Promise<void> | null;
 }
 
 /** After a failed read, the next one is tried this soon (or at the refresh interval, if shorter). */
@@ -113,5 +115,6 @@ export function createLiveOffer(options: LiveOfferOptions): LiveOffer {
       return offer;
     },
     refresh,
+    pending: () => reading,
   };
 }

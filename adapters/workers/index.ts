@@ -17,9 +17,14 @@ import { addSecurityHeaders } from '../../core/security-headers.ts';
 import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 
+/** The part of the Workers runtime's `ctx` this project uses: work that may end after the answer. */
+export interface WorkerContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 /** A module Worker: what `export default` hands to the Workers runtime. */
 export interface WorkerModule<Env> {
-  fetch(request: Request, env: Env): Promise<Response>;
+  fetch(request: Request, env: Env, ctx?: WorkerContext): Promise<Response>;
 }
 
 /** How a Worker reports and answers a failed setup. */

@@ -40,8 +40,9 @@ export const SPECS: Record<string, Spec> = {
  * stop cleanly on SIGTERM fails the last test).
  *
  * @param target The target.
+ * @param cleanUp Runs after the target stopped (closes what the target's start opened, e.g. the test database).
  */
-export function runContract(target: Target): void {
+export function runContract(target: Target, cleanUp: () => Promise<void> = async () => undefined): void {
   const label = target.scope === 'smoke' ? `${target.name} (smoke subset: tests marked smoke)` : target.name;
   const contract = suite<{ server: RunningTarget | null }>(label, { server: null });
   contract.before(async (context) => {
@@ -60,7 +61,11 @@ export function runContract(target: Target): void {
     };
   });
   contract.after(async (context) => {
-    await context.server?.stop();
+    try {
+      await context.server?.stop();
+    } finally {
+      await cleanUp();
+    }
   });
   for (const [specName, spec] of Object.entries(SPECS)) {
     spec((name, run, options = {}) => {

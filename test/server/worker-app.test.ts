@@ -55,4 +55,23 @@ test('without PRODUCT_VERSION every request is a 500 internal_error with the rat
   }
 });
 
+test('DATABASE_SCHEMA with Hyperdrive is refused: 500 internal_error, and the log says what to set instead', async () => {
+  const errors: unknown[][] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args);
+  try {
+    const env = {
+      PRODUCT_VERSION: '2.4.1',
+      HYPERDRIVE: { connectionString: 'postgres://site_api@127.0.0.1:9/site' },
+      DATABASE_SCHEMA: 'site',
+    };
+    const response = await createSiteWorker(example).fetch(get('/api/v1/pricing'), env, { waitUntil: () => undefined });
+    assert.is(response.status, 500);
+    assert.is(((await response.json()) as { code: string }).code, 'internal_error');
+    assert.match(String(errors[0]?.[1]), 'DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead');
+  } finally {
+    console.error = original;
+  }
+});
+
 test.run();

@@ -1,0 +1,105 @@
+/**
+ * SQL storage for a Cloudflare Worker: one database client per request. Workers bind every socket to
+ * the request that opened it (another request may not use it), and Hyperdrive pools the connections to
+ * the database, so each request opens its own client on first use and closes it through
+ * `ctx.waitUntil` once its answer and its background work are done. The app is built once per isolate
+ * over `storage`, whose every call runs on the client of the request it serves (found through
+ * AsyncLocalStorage, which Workers offer with the `nodejs_compat` flag).
+ *
+ * Nothing is batched across requests: a statement sent on one request's socket for another would stall
+ * both when the first request ends or is cancelled. Each request's rate-limit hit is one statement,
+ * still exact and timed by the database clock; every write is committed before the answer.
+ *
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Storage } from '../../core/ports.ts';
+import type { SqlClient } from '../sql/client.ts';
+import { createSqlStorage, type SqlStorage } from '../sql/storage.ts';
+import type { WorkerContext } from './index.ts';
+
+interface Scope {
+  ctx: WorkerContext;
+  storage: SqlStorage | null;
+  background: Promise<unknown>[];
+}
+
+/** Every Storage method, required: a method added to the port and not routed here fails the type check. */
+type Routed = { [K in keyof Omit<Storage, 'close'>]-?: NonNullable<Storage[K]> };
+
+/** Storage whose calls run on the current request's client. */
+export interface RequestStorage {
+  /** The storage to build the app with, once per isolate. */
+  readonly storage: Storage;
+  /**
+   * Serves one request: `work` and every storage call it makes use this request's client, which is
+   * closed after `work` and the request's background work have settled.
+   */
+  run<T>(ctx: WorkerContext, work: () => Promise<T>): Promise<T>;
+  /** The current request's SQL storage, opening its client (for checks and retention). */
+  current(): SqlStorage;
+  /** Work of the current request that may end after its answer; its client stays open until then. */
+  background(work: Promise<unknown>): void;
+}
+
+/**
+ * Creates the request-scoped storage.
+ *
+ * @param open Opens a client for one request (postgres.js over `cloudflare:sockets`, lazily connected).
+ */
+export function createRequestStorage(open: () => SqlClient): RequestStorage {
+  const scopes = new AsyncLocalStorage<Scope>();
+
+  const scope = (): Scope => {
+    const found = scopes.getStore();
+    if (!found) throw new Error('the database was used outside a request');
+    return found;
+  };
+  // A hit never waits for company (there is none), and its deadline includes opening the request's
+  // connection (connect timeout 1 s): past it, the limiter lets the request through and logs it.
+  const current = (): SqlStorage => {
+    const s = scope();
+    return (s.storage ??= createSqlStorage(open(), { rateLimit: { collectMs: 0, timeoutMs: 1300 } }));
+  };
+
+  /** Waits for the background work (which may add more), then closes the client if one was opened. */
+  const settle = async (s: Scope): Promise<void> => {
+    while (s.background.length > 0) await Promise.allSettled(s.background.splice(0));
+    await s.storage?.close().catch(() => undefined);
+  };
+
+  const storage: Routed = {
+    addFeedback: (entry) => current().addFeedback(entry),
+    recordDownload: (event) => current().recordDownload(event),
+    syncRoadmap: (features) => current().syncRoadmap(features),
+    listRoadmap: (voterId) => current().listRoadmap(voterId),
+    toggleVote: (featureId, voterId) => current().toggleVote(featureId, voterId),
+    createCheckout: (session) => current().createCheckout(session),
+    getCheckout: (id) => current().getCheckout(id),
+    advanceCheckout: (id, state) => current().advanceCheckout(id, state),
+    saveLicenses: (sessionId, keys) => current().saveLicenses(sessionId, keys),
+    getLicenses: (sessionId) => current().getLicenses(sessionId),
+    secret: (name, create) => current().secret(name, create),
+    rateLimits: { hit: (key, windowMs) => current().rateLimits.hit(key, windowMs) },
+  };
+
+  return {
+    storage,
+    current,
+    background(work) {
+      const s = scope();
+      s.background.push(work);
+      s.ctx.waitUntil(work);
+    },
+    run(ctx, work) {
+      const s: Scope = { ctx, storage: null, background: [] };
+      return scopes.run(s, async () => {
+        try {
+          return await work();
+        } finally {
+          ctx.waitUntil(settle(s));
+        }
+      });
+    },
+  };
+}

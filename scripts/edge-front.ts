@@ -1,0 +1,110 @@
+/**
+ * The local stand-in for Cloudflare's edge in front of workerd: a node:http proxy that sets
+ * `CF-Connecting-IP` to the connecting socket's address, overwriting whatever the client sent, as the
+ * edge does. So per-client behaviour (the rate limit, votes) can be tried locally with real addresses.
+ *
+ * @module
+ */
+import { createServer, request as upstreamRequest, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { internalError } from '../core/errors.ts';
+
+/** The address of a socket as the edge reports it: IPv4-mapped IPv6 written as IPv4. */
+export function connectingIp(address: string | undefined): string {
+  if (!address) return '';
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+/** A listening front. */
+export interface EdgeFront {
+  server: Server;
+  port: number;
+  /** http://host:port, as bound. */
+  url: string;
+  /** Stops accepting connections and closes idle ones; resolves when the server is closed. */
+  close(): Promise<void>;
+}
+
+/** Headers the front answers itself with when workerd cannot be reached. */
+function unavailable(response: ServerResponse): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const answer = internalError().toResponse();
+  const body = typeof answer.body === 'string' || answer.body === null ? (answer.body ?? '') : Buffer.from(answer.body);
+  response.writeHead(answer.status, { ...answer.headers, 'cache-control': 'no-store' });
+  response.end(body);
+}
+
+/**
+ * Starts the front.
+ *
+ * @param upstream Where workerd listens, once it does (requests that arrive earlier wait for it).
+ * @param port The port to listen on (0: one the system picks).
+ * @param host The address to listen on.
+ * @param onError Where a failed forward is reported.
+ */
+export async function startEdgeFront(
+  upstream: Promise<{ port: number }>,
+  port: number,
+  host: string,
+  onError: (error: unknown) => void,
+): Promise<EdgeFront> {
+  const agent = new Agent({ keepAlive: true });
+  upstream.catch(() => undefined);
+  const forward = (request: IncomingMessage, response: ServerResponse, target: { port: number }) => {
+    const headers = { ...request.headers, 'cf-connecting-ip': connectingIp(request.socket.remoteAddress) };
+    const outgoing = upstreamRequest(
+      { host: '127.0.0.1', port: target.port, method: request.method, path: request.url, headers, agent },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(response);
+      },
+    );
+    outgoing.on('error', (error) => {
+      // A client that went away takes its forward with it: nothing to report.
+      if (response.destroyed) return;
+      onError(error);
+      unavailable(response);
+    });
+    response.on('close', () => {
+      if (!response.writableFinished) outgoing.destroy();
+    });
+    request.pipe(outgoing);
+  };
+  const server = createServer((request, response) => {
+    upstream.then(
+      (target) => forward(request, response, target),
+      (error: unknown) => {
+        onError(error);
+        unavailable(response);
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    port: address.port,
+    url: `http://${shown}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Keep-alive connections turn idle as their last answer goes out: close them as they do.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          agent.destroy();
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
