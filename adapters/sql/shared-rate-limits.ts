@@ -27,6 +27,25 @@ export interface SharedRateLimitOptions {
   logger?: Logger;
   /** How often, while counting locally, one request tries the database again: 1 s by default. */
   probeEveryMs?: number;
+  /**
+   * What outlives one store: the loaded key hash, the local counters and the probe time. A program that
+   * builds a storage per request (the Cloudflare Worker) passes one state per isolate, so it reads the
+   * secret once and its local counters survive from request to request; by default each store has its own.
+   */
+  state?: SharedRateLimitState;
+}
+
+/** The state a store keeps between hits; see `SharedRateLimitOptions.state`. */
+export interface SharedRateLimitState {
+  hashing: Promise<(key: string) => MaybePromise<string>> | null;
+  hash: ((key: string) => MaybePromise<string>) | null;
+  local: MemoryRateLimitStore | null;
+  nextProbe: number;
+}
+
+/** A fresh state: nothing loaded, counting on the database. */
+export function createSharedRateLimitState(): SharedRateLimitState {
+  return { hashing: null, hash: null, local: null, nextProbe: 0 };
 }
 
 /** The store, plus what tests and the benchmark look at. */
@@ -53,45 +72,42 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
   const clock = options.clock ?? { now: () => Date.now() };
   const probeEveryMs = options.probeEveryMs ?? 1000;
   const counters = createSqlRateLimitStore(db, options.batch);
-  let hashing: Promise<(key: string) => MaybePromise<string>> | null = null;
-  let hash: ((key: string) => MaybePromise<string>) | null = null;
-  let local: MemoryRateLimitStore | null = null;
-  let nextProbe = 0;
+  const state = options.state ?? createSharedRateLimitState();
 
   const loadHash = (): Promise<(key: string) => MaybePromise<string>> =>
-    (hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
+    (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
       .then((value) => createKeyedHash(value, options.hmacSha256))
       .then(
-        (ready) => (hash = ready),
+        (ready) => (state.hash = ready),
         (error: unknown) => {
-          hashing = null;
+          state.hashing = null;
           throw error;
         },
       ));
 
   /** The hit on the shared counters: no promise besides the batch's own once the hash is loaded and cached. */
   const shared = (key: string, windowMs: number): Promise<RateLimitHit> => {
-    const hashed = hash ? hash(key) : loadHash().then((ready) => ready(key));
+    const hashed = state.hash ? state.hash(key) : loadHash().then((ready) => ready(key));
     return typeof hashed === 'string' ? counters.hit(hashed, windowMs) : hashed.then((h) => counters.hit(h, windowMs));
   };
 
   const recovered = (hit: RateLimitHit): RateLimitHit => {
-    if (local) {
-      local = null;
+    if (state.local) {
+      state.local = null;
       options.logger?.info('rate limit database answers again; counting on the shared counters');
     }
     return hit;
   };
 
   const fallBack = (error: unknown, key: string, windowMs: number): RateLimitHit => {
-    if (!local) {
-      local = createMemoryRateLimitStore(clock);
-      nextProbe = clock.now() + probeEveryMs;
+    if (!state.local) {
+      state.local = createMemoryRateLimitStore(clock);
+      state.nextProbe = clock.now() + probeEveryMs;
       options.logger?.warn('rate limit database unavailable; counting on this instance until it answers', {
         error: String(error),
       });
     }
-    return local.hit(key, windowMs);
+    return state.local.hit(key, windowMs);
   };
 
   return {
@@ -99,13 +115,13 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
       return counters.statements;
     },
     get local() {
-      return local !== null;
+      return state.local !== null;
     },
     hit(key, windowMs) {
-      if (local) {
+      if (state.local) {
         const now = clock.now();
-        if (now < nextProbe) return local.hit(key, windowMs);
-        nextProbe = now + probeEveryMs;
+        if (now < state.nextProbe) return state.local.hit(key, windowMs);
+        state.nextProbe = now + probeEveryMs;
       }
       return shared(key, windowMs).then(recovered, (error: unknown) => fallBack(error, key, windowMs));
     },

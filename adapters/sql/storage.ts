@@ -11,7 +11,7 @@ import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import type { BatchOptions } from './rate-limits.ts';
-import { createSharedRateLimitStore, type SharedRateLimitStore } from './shared-rate-limits.ts';
+import { createSharedRateLimitStore, type SharedRateLimitState, type SharedRateLimitStore } from './shared-rate-limits.ts';
 import { addFeedback, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
@@ -35,6 +35,8 @@ export interface SqlStorageOptions {
   clock?: Clock;
   /** Where the rate limit's switches to local counters and back are logged. */
   logger?: Logger;
+  /** The rate limit's key hash and local counters, shared by the storages of one process (a Worker's requests). */
+  rateLimitState?: SharedRateLimitState;
   /** When given, retention runs in the background every `intervalMs` (60 s by default). */
   retention?: { logger: Logger; intervalMs?: number };
 }
@@ -62,6 +64,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
     }),
     ...sqlExportSource(client),
     addFeedback: (entry) => addFeedback(client, entry),
