@@ -36,7 +36,8 @@ export async function walkEndpoints(baseUrl: string, publicBaseUrl: string): Pro
       status: answer.status,
       contentType: answer.headers['content-type'],
       location: answer.headers['location'] && neutral(answer.headers['location']),
-      rateLimit: answer.headers['ratelimit'],
+      // Remaining requests only: the seconds to the reset follow the wall clock, which a loaded machine moves.
+      rateLimit: answer.headers['ratelimit']?.replace(/;t=\d+$/, ''),
       body: neutral(answer.text),
     });
   };
