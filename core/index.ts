@@ -4,7 +4,7 @@
  * @module
  */
 export { createApp, type App, type AppOptions } from './app.ts';
-export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute } from './api.ts';
+export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute, type Endpoint } from './api.ts';
 export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './errors.ts';
 export type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
 export { headerValue } from './http.ts';
@@ -17,3 +17,35 @@ export type { AliasDeprecation } from './deprecation.ts';
 export { createLicenseIssuer, generateSigningKey, publicKeyOf, verifyLicenseKey, type LicensePayload } from './license.ts';
 export { DEFAULT_BODY_LIMIT } from './body.ts';
 export type { SyncHmacSha256 } from './voter-id.ts';
+export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';
+export {
+  CheckoutCreateRequestSchema,
+  DownloadForceSchema,
+  DownloadSourceSchema,
+  FeedbackRequestSchema,
+  SessionIdSchema,
+  VoteRequestSchema,
+  type CheckoutCreateRequest,
+  type FeedbackRequest,
+  type VoteRequest,
+} from './schemas/requests.ts';
+// RoadmapFeature is the content port's name here (ports.ts); the answer's type is `converter-site-api/client`'s.
+export {
+  CheckoutCreateResponseSchema,
+  CheckoutStatusSchema,
+  FeedbackSuccessSchema,
+  PricingSchema,
+  ROADMAP_CATEGORIES,
+  RoadmapFeatureSchema,
+  RoadmapListSchema,
+  VersionSchema,
+  VoteResponseSchema,
+  type CheckoutCreateResponse,
+  type CheckoutStatus,
+  type FeedbackSuccess,
+  type Pricing,
+  type RoadmapCategory,
+  type RoadmapList,
+  type Version,
+  type VoteResponse,
+} from './schemas/responses.ts';

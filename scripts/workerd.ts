@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -30,13 +30,13 @@ export type WorkerSource = { entry: string } | { configFile: string };
 /**
  * Bundles a Worker as wrangler would.
  *
- * @param source The entry file (relative to the project), or the config file to build the site Worker from.
+ * @param source The entry file (absolute, or relative to the project), or the config file to build the site Worker from.
  * @param outfile Where the bundle goes.
  */
 export async function bundleWorker(source: WorkerSource, outfile: string): Promise<void> {
   const input =
     'entry' in source
-      ? { entryPoints: [join(ROOT, source.entry)] }
+      ? { entryPoints: [resolve(ROOT, source.entry)] }
       : {
           stdin: {
             contents: [

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
-import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
+import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
@@ -32,7 +32,7 @@ const FileSchema = v.strictObject({
   docsUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
   /** The product's version file, relative to the config file. */
   versionFile: v.pipe(v.string(), v.minLength(1)),
-  ...SiteContentSchema.entries,
+  ...siteContentObject.entries,
   corsOrigins: v.optional(
     v.array(
       v.pipe(

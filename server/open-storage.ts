@@ -12,6 +12,7 @@ import { memoryExportSource, type ExportSource } from '../adapters/export/source
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { compileWasmBaselineOnly, initPgliteDataDir } from './pglite-init.ts';
 import type { StorageSettings } from './storage-config.ts';
 
 /** An open storage with its export. */
@@ -39,7 +40,7 @@ function logMigration(logger: Logger, report: MigrationReport): void {
  *
  * @param settings Which storage.
  * @param options.logger Where migrations and retention passes are logged.
- * @param options.clock The clock of the memory storage's rate-limit windows (SQL storages use the database's).
+ * @param options.clock The clock of the rate-limit windows in memory (memory and PGlite; Postgres uses the database's).
  * @param options.background Whether retention runs in the background (the server: yes; commands: no).
  */
 export async function openStorage(
@@ -58,8 +59,11 @@ export async function openStorage(
     mkdirSync(settings.dataDir, { recursive: true });
     const unlock = lockDataDir(settings.dataDir);
     try {
+      await initPgliteDataDir(settings.dataDir);
+      compileWasmBaselineOnly();
       const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
-      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, ...sql });
+      const exclusive = options.clock ? { clock: options.clock } : {};
+      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, ...sql });
       logMigration(logger, migration);
       const close = storage.close;
       return Object.assign(storage, { close: () => close().finally(unlock) });

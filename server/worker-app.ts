@@ -17,7 +17,7 @@ import { createRequestStorage, type RequestStorage } from '../adapters/workers/r
 import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
-import { SiteContentSchema } from '../core/schemas/content.ts';
+import { siteContentObject } from '../core/schemas/content.ts';
 import { VersionString } from '../core/schemas/responses.ts';
 import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 
@@ -48,7 +48,7 @@ const IsoDate = v.pipe(v.string(), v.isoTimestamp());
 
 /** The parts of the config file a Worker reads; the rest (versionFile, $comment...) is ignored. */
 const WorkerConfigSchema = v.object({
-  ...SiteContentSchema.entries,
+  ...siteContentObject.entries,
   publicBaseUrl: v.optional(v.pipe(v.string(), v.url())),
   docsUrl: v.optional(v.pipe(v.string(), v.url())),
   corsOrigins: v.optional(v.array(v.string()), []),

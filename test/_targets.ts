@@ -31,6 +31,8 @@ export interface RunningTarget {
   newClient(): string;
   /** Sends one request as the client `from` (127.0.0.1 when omitted). */
   request(init: HttpInit): Promise<HttpResult>;
+  /** A fetch that reaches the target as the client 127.0.0.1, which only the typed client's spec uses. */
+  fetch(input: string, init: RequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ function scripted(
         served,
         newClient: clientCounter(),
         request: (init) => sendRequest(baseUrl, init),
+        fetch: (input, init) => fetch(input, init),
         async stop() {
           const code = await server.stop();
           rmSync(dir, { recursive: true, force: true });
@@ -160,6 +163,7 @@ const workerd: Target = {
       newClient: clientCounter(),
       request: ({ from, headers, ...init }) =>
         sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } }),
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'cf-connecting-ip': '127.0.0.1' } }),
       async stop() {
         await worker.stop();
       },

@@ -19,17 +19,34 @@ export interface PgliteOptions {
 }
 
 /**
+ * Postgres settings for one small process, on top of PGlite's own. Postgres sizes shared_buffers for a
+ * server (128 MB); inside the process those pages are WebAssembly memory the process keeps for good, and
+ * the tables here are small and read by key (the operating system caches the files anyway). See
+ * docs/performance.md for what each setting saved.
+ */
+export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '8MB',
+};
+
+/** PGlite's start parameters with PGLITE_SETTINGS added. */
+export function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+}
+
+/**
  * Opens a PGlite database. PGlite is one connection: its statements run one at a time, in call order.
  *
  * @param options Where the data lives.
  */
 export async function createPgliteClient(options: PgliteOptions = {}): Promise<SqlClient> {
-  const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const startParams = pgliteStartParams();
+  const db = await PGlite.create(options.dataDir === undefined ? { startParams } : { dataDir: options.dataDir, startParams });
   return wrapPglite(db, options.schema ?? 'public', true);
 }
 
 /**
- * Opens the PGlite storage: opens the data directory, migrates, and builds the storage.
+ * Opens the PGlite storage: opens the data directory, migrates, and builds the storage. It is the
+ * database's only client (see `exclusive` in SqlStorageOptions) unless `exclusive` says otherwise.
  *
  * @param options Data directory, batching and retention settings.
  * @returns The storage and what the migration did.
@@ -37,5 +54,5 @@ export async function createPgliteClient(options: PgliteOptions = {}): Promise<S
 export async function openPgliteStorage(
   options: PgliteOptions & SqlStorageOptions = {},
 ): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
-  return openSqlStorage(await createPgliteClient(options), options);
+  return openSqlStorage(await createPgliteClient(options), { exclusive: {}, ...options });
 }

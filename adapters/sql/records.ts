@@ -4,12 +4,17 @@
  * @module
  */
 import type { DownloadEvent, FeedbackEntry, MaybePromise } from '../../core/ports.ts';
+import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { fromEpochMs } from './time.ts';
 
-const ADD_FEEDBACK = `
+/** A batch of submissions as one JSON array, in arrival order: one statement and one commit for all. */
+const ADD_FEEDBACK_BATCH = `
 insert into feedback (type, description, email, app_version, rating, received_at)
-values ($1::text, $2::text, $3::text, $4::text, $5::int, ${fromEpochMs('$6')})`;
+select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
+  ${fromEpochMs(`(e.x->>'received_at')`)}
+from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
+order by e.ord`;
 
 const RECORD_DOWNLOAD = `
 insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::boolean)`;
@@ -17,9 +22,27 @@ insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')
 const GET_SECRET = `select value from secrets where name = $1::text`;
 const ADD_SECRET = `insert into secrets (name, value) values ($1::text, $2::text) on conflict (name) do nothing returning value`;
 
-/** Stores one feedback submission. */
-export async function addFeedback(db: SqlSession, e: FeedbackEntry): Promise<void> {
-  await db.query(ADD_FEEDBACK, [e.type, e.description, e.email, e.appVersion, e.rating, e.receivedAt]);
+/**
+ * Creates the feedback writer, with group commit (batch.ts): submissions that arrive while a batch is
+ * written go together in the next insert. Each promise resolves after its batch has committed.
+ *
+ * @param db Where to write.
+ * @param maxBatch The most submissions in one statement.
+ * @returns A function that stores one submission.
+ */
+export function createFeedbackWriter(db: SqlSession, maxBatch = 500): (entry: FeedbackEntry) => Promise<void> {
+  return createBatcher<FeedbackEntry, void>(async (entries) => {
+    const rows = entries.map((e) => ({
+      type: e.type,
+      description: e.description,
+      email: e.email,
+      app_version: e.appVersion,
+      rating: e.rating,
+      received_at: e.receivedAt,
+    }));
+    await db.query(ADD_FEEDBACK_BATCH, [JSON.stringify(rows)]);
+    return entries.map(() => undefined);
+  }, maxBatch);
 }
 
 /** Stores one installer redirect. */

@@ -4,6 +4,7 @@
  * @module
  */
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
+import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 const SYNC = `
@@ -26,10 +27,14 @@ with listed as (
 update roadmap_features set visible = false
 where visible and id not in (select id from listed)`;
 
-const LIST = `
-select f.id, f.title, f.description, f.category, f.vote_count, (v.voter_id is not null) as voted, f.release_version
+/**
+ * The visible features once for a whole batch of readers, each with those of the batch's voters who
+ * voted for it (by the primary key: feature, then voter).
+ */
+const LIST_BATCH = `
+select f.id, f.title, f.description, f.category, f.vote_count, f.release_version,
+  coalesce((select json_agg(v.voter_id) from roadmap_votes v where v.feature_id = f.id and v.voter_id = any($1::text[])), '[]')::text as voters
 from roadmap_features f
-left join roadmap_votes v on v.feature_id = f.id and v.voter_id = $1::text
 where f.visible
 order by f.id`;
 
@@ -57,74 +62,70 @@ export async function syncRoadmap(db: SqlSession, features: readonly RoadmapFeat
   await db.query(SYNC, [JSON.stringify(listed)]);
 }
 
+interface ListedFeature {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  vote_count: number;
+  release_version: string | null;
+  voters: string;
+}
+
 /**
- * The visible features in id order, with `voted` for one voter.
+ * Creates the roadmap reader, batched like the toggle: every reader that arrives while a statement runs
+ * is answered by the next one, which reads the features once and the votes of all its voters.
  *
  * @param db Where to run it.
- * @param voterId The voter's keyed hash.
+ * @param maxBatch The most readers in one statement.
+ * @returns A function answering the visible features in id order, with `voted` for one voter.
  */
-export function listRoadmap(db: SqlSession, voterId: string): Promise<RoadmapFeatureView[]> {
-  return db.query<RoadmapFeatureView>(LIST, [voterId]);
-}
-
-interface QueuedToggle {
-  featureId: number;
-  voterId: string;
-  resolve(result: VoteResult | null): void;
-  reject(error: unknown): void;
+export function createRoadmapReader(db: SqlSession, maxBatch = 500): (voterId: string) => Promise<RoadmapFeatureView[]> {
+  return createBatcher<string, RoadmapFeatureView[]>(async (voterIds) => {
+    const rows = await db.query<ListedFeature>(LIST_BATCH, [[...new Set(voterIds)]]);
+    const features = rows.map((row) => ({ ...row, voters: new Set(JSON.parse(row.voters) as string[]) }));
+    return voterIds.map((voterId) =>
+      features.map((f) => ({
+        id: f.id,
+        title: f.title,
+        description: f.description,
+        category: f.category,
+        vote_count: f.vote_count,
+        voted: f.voters.has(voterId),
+        release_version: f.release_version,
+      })),
+    );
+  }, maxBatch);
 }
 
 /**
- * Creates the vote toggle, with group commit: a toggle that arrives while a batch runs waits for it, and
- * all that waited go together in the next statement (see toggle_roadmap_votes in the migrations). With one
- * statement per toggle, toggles of one feature queued on its row lock, each waiting for the previous
- * commit's WAL flush; now a whole batch shares one commit, and each toggle still answers the exact count
- * after itself.
+ * Creates the vote toggle, with group commit (batch.ts): a toggle that arrives while a batch runs waits
+ * for it, and all that waited go together in the next statement (see toggle_roadmap_votes in the
+ * migrations). With one statement per toggle, toggles of one feature queued on its row lock, each waiting
+ * for the previous commit's WAL flush; now a whole batch shares one commit, and each toggle still answers
+ * the exact count after itself.
  *
  * @param db Where to run it.
  * @param maxBatch The most toggles in one statement.
  * @returns A function that flips one voter's vote: the state afterwards, or null for a missing or hidden feature.
  */
 export function createVoteToggle(db: SqlSession, maxBatch = 500): (featureId: number, voterId: string) => Promise<VoteResult | null> {
-  let queue: QueuedToggle[] = [];
-  let running = false;
-
-  const flush = (): void => {
-    if (running || queue.length === 0) return;
+  const toggle = createBatcher<{ featureId: number; voterId: string }, VoteResult | null>(async (toggles) => {
     // Array.prototype.sort is stable: toggles of one feature keep their order. Feature order keeps two
     // instances from taking feature rows in opposite orders (no deadlock).
-    const batch = queue.slice(0, maxBatch).sort((a, b) => a.featureId - b.featureId);
-    queue = queue.slice(maxBatch);
-    running = true;
-    const params = [batch.map((t) => String(t.featureId)), batch.map((t) => t.voterId)];
-    db.query<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params)
-      .then(
-        (rows) => {
-          for (const row of rows) {
-            const toggle = batch[row.ord - 1];
-            if (!toggle) continue;
-            const found = row.now_voted !== null && row.new_count !== null;
-            toggle.resolve(found ? { voted: row.now_voted!, vote_count: row.new_count! } : null);
-          }
-          if (rows.length !== batch.length) {
-            for (const toggle of batch) toggle.reject(new Error('toggle_roadmap_votes answered fewer rows than toggles'));
-          }
-        },
-        (error: unknown) => {
-          for (const toggle of batch) toggle.reject(error);
-        },
-      )
-      .finally(() => {
-        running = false;
-        flush();
-      });
-  };
-
+    const order = toggles.map((_, i) => i).sort((a, b) => toggles[a]!.featureId - toggles[b]!.featureId);
+    const params = [order.map((i) => String(toggles[i]!.featureId)), order.map((i) => toggles[i]!.voterId)];
+    const rows = await db.query<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params);
+    if (rows.length !== toggles.length) throw new Error('toggle_roadmap_votes answered fewer rows than toggles');
+    const results = new Array<VoteResult | null>(toggles.length).fill(null);
+    for (const row of rows) {
+      const found = row.now_voted !== null && row.new_count !== null;
+      results[order[row.ord - 1]!] = found ? { voted: row.now_voted!, vote_count: row.new_count! } : null;
+    }
+    return results;
+  }, maxBatch);
   return (featureId, voterId) => {
     if (!Number.isInteger(featureId) || featureId < 1 || featureId > MAX_FEATURE_ID) return Promise.resolve(null);
-    return new Promise((resolve, reject) => {
-      queue.push({ featureId, voterId, resolve, reject });
-      flush();
-    });
+    return toggle({ featureId, voterId });
   };
 }

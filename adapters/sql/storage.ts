@@ -4,22 +4,25 @@
  * @module
  */
 import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
-import type { Clock, Logger, Storage } from '../../core/ports.ts';
+import type { Clock, Logger, RateLimitStore, RoadmapFeature, Storage } from '../../core/ports.ts';
+import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, saveLicenses } from './checkout.ts';
 import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import type { BatchOptions } from './rate-limits.ts';
-import { createSharedRateLimitStore, type SharedRateLimitState, type SharedRateLimitStore } from './shared-rate-limits.ts';
-import { addFeedback, recordDownload, secret } from './records.ts';
+import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
+import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
-import { createVoteToggle, listRoadmap, syncRoadmap } from './roadmap.ts';
+import { createRoadmapMirror } from './roadmap-mirror.ts';
+import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
 
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
   readonly client: SqlClient;
-  readonly rateLimits: SharedRateLimitStore;
+  /** The shared counters (adapters/sql/shared-rate-limits.ts), or this process's own when `exclusive`. */
+  readonly rateLimits: RateLimitStore;
   /** Runs one retention pass now. */
   runRetention(): Promise<RetentionReport>;
   /** Stops the background work and closes the client. */
@@ -39,6 +42,14 @@ export interface SqlStorageOptions {
   rateLimitState?: SharedRateLimitState;
   /** When given, retention runs in the background every `intervalMs` (60 s by default). */
   retention?: { logger: Logger; intervalMs?: number };
+  /**
+   * The database has no other client (PGlite: one process holds its data directory), so what only
+   * this process writes can be kept in its memory, exactly: the rate-limit counters live there (on
+   * `clock`, the system clock by default), and the roadmap is read from memory that follows the
+   * committed writes (roadmap-mirror.ts). The counters restart with the process, which a 60 s window
+   * allows; the roadmap is loaded again from the database.
+   */
+  exclusive?: { clock?: Clock };
 }
 
 /**
@@ -57,21 +68,23 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
         ...(background.intervalMs === undefined ? {} : { intervalMs: background.intervalMs }),
       })
     : () => {};
+  const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), toggleVote: createVoteToggle(client) };
+  const { exclusive } = options;
   return {
     client,
-    rateLimits: createSharedRateLimitStore(client, {
-      ...(options.rateLimit ? { batch: options.rateLimit } : {}),
-      ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.logger ? { logger: options.logger } : {}),
-      ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
-    }),
+    rateLimits: exclusive
+      ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() })
+      : createSharedRateLimitStore(client, {
+          ...(options.rateLimit ? { batch: options.rateLimit } : {}),
+          ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.logger ? { logger: options.logger } : {}),
+          ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
+        }),
     ...sqlExportSource(client),
-    addFeedback: (entry) => addFeedback(client, entry),
+    addFeedback: createFeedbackWriter(client),
     recordDownload: (event) => recordDownload(client, event),
-    syncRoadmap: (features) => syncRoadmap(client, features),
-    listRoadmap: (voterId) => listRoadmap(client, voterId),
-    toggleVote: createVoteToggle(client),
+    ...(exclusive ? createRoadmapMirror(client, roadmap) : { ...roadmap, listRoadmap: createRoadmapReader(client) }),
     createCheckout: (session) => createCheckout(client, session),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),

@@ -8,7 +8,8 @@ import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ALIAS_PREFIX, V1_PREFIX, type ApiRoute } from '../api.ts';
 import type { AliasDeprecation } from '../deprecation.ts';
-import { ApiErrorSchema, RoadmapFeatureSchema } from '../schemas/responses.ts';
+import { ApiErrorSchema } from '../schemas/api-error.ts';
+import { RoadmapFeatureSchema } from '../schemas/responses.ts';
 import { headerComponents } from './headers.ts';
 import { buildOperation, SCHEMA_REF } from './operation.ts';
 

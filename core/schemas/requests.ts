@@ -4,7 +4,8 @@
  * @module
  */
 import * as v from 'valibot';
-import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES } from '../ports.ts';
+import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from '../ports.ts';
+import type { Assert, Equal } from './exact.ts';
 
 /** Longest feedback description, in UTF-16 code units. */
 export const DESCRIPTION_MAX = 5000;
@@ -17,28 +18,49 @@ export const SHORT_TEXT_MAX = 200;
  * text, no other C0 control, no DEL, no C1 control), and no unpaired surrogate (not valid Unicode, so not
  * encodable as UTF-8). Feedback keeps its line breaks and tabs.
  */
-export const STORABLE_TEXT = /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+export const STORABLE_TEXT: RegExp = /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 
 /** What a value breaking `STORABLE_TEXT` is told, after the field's name. */
 export const STORABLE_TEXT_MESSAGE =
   'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
 
 /** The valibot check of `STORABLE_TEXT`, in the pipe of every stored string. */
-export function storableText() {
+export function storableText(): v.RegexAction<string, string> {
   return v.regex(STORABLE_TEXT, STORABLE_TEXT_MESSAGE);
 }
 
+// The helpers below are marked side-effect free, so that a bundler drops the schemas a page does not use.
+/* @__NO_SIDE_EFFECTS__ */
 function text(max: number) {
   return v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters long`), storableText());
 }
 
 /** An integer from min to max; the message names the range for each way a value can miss it. */
+/* @__NO_SIDE_EFFECTS__ */
 function integer(min: number, max: number, message: string, maxMessage = message) {
   return v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, maxMessage));
 }
 
+/** Feedback or a review (POST /api/v1/feedback). */
+export interface FeedbackRequest {
+  /** What the user wants to tell us: 1 to 5000 characters. */
+  description: string;
+  /** Kind of feedback; general when omitted. */
+  type?: FeedbackType | undefined;
+  email?: string | undefined;
+  appVersion?: string | undefined;
+  /** An integer from 1 to 5. */
+  rating?: number | undefined;
+}
+
+/** One of the values, with a message that lists them. */
+/* @__NO_SIDE_EFFECTS__ */
+function oneOf<const T extends readonly string[]>(values: T) {
+  return v.picklist(values, `must be one of ${values.join(', ')}`);
+}
+
 /** POST /api/v1/feedback. Unknown fields are ignored: the spec does not forbid them here. */
-export const FeedbackRequestSchema = v.object({
+const feedbackRequest = v.object({
   description: v.pipe(
     text(DESCRIPTION_MAX),
     v.minLength(1, 'must not be empty'),
@@ -46,7 +68,7 @@ export const FeedbackRequestSchema = v.object({
   ),
   type: v.optional(
     v.pipe(
-      v.picklist(FEEDBACK_TYPES, `must be one of ${FEEDBACK_TYPES.join(', ')}`),
+      oneOf(FEEDBACK_TYPES),
       v.description('Kind of feedback; general when omitted.'),
     ),
   ),
@@ -54,40 +76,58 @@ export const FeedbackRequestSchema = v.object({
   appVersion: v.optional(text(SHORT_TEXT_MAX)),
   rating: v.optional(integer(1, 5, 'must be an integer from 1 to 5')),
 });
+type _FeedbackRequest = Assert<Equal<v.InferInput<typeof feedbackRequest>, FeedbackRequest>>;
+export const FeedbackRequestSchema: v.GenericSchema<FeedbackRequest> = feedbackRequest;
 
-/** POST /api/v1/roadmap: toggle the caller's vote. */
-export const VoteRequestSchema = v.strictObject({
+/** Toggle the caller's vote for a feature (POST /api/v1/roadmap). */
+export interface VoteRequest {
+  /** The id of a visible feature of GET /api/v1/roadmap. */
+  featureId: number;
+}
+const voteRequest = v.strictObject({
   featureId: integer(1, 2147483647, 'must be an integer of at least 1', 'must be at most 2147483647'),
 });
+type _VoteRequest = Assert<Equal<v.InferInput<typeof voteRequest>, VoteRequest>>;
+/** POST /api/v1/roadmap: toggle the caller's vote. */
+export const VoteRequestSchema: v.GenericSchema<VoteRequest> = voteRequest;
 
-/** POST /api/v1/checkout/create. The whole body is optional. */
-export const CheckoutCreateRequestSchema = v.strictObject({
+/** What to buy (POST /api/v1/checkout/create); the whole body is optional. */
+export interface CheckoutCreateRequest {
+  /** Desktop checkout SKU; standard when omitted. */
+  product?: CheckoutSku | undefined;
+  /** Install channel, kept for fulfilment analytics. */
+  channel?: CheckoutChannel | undefined;
+}
+const checkoutCreateRequest = v.strictObject({
   product: v.optional(
     v.pipe(
-      v.picklist(CHECKOUT_SKUS, `must be one of ${CHECKOUT_SKUS.join(', ')}`),
+      oneOf(CHECKOUT_SKUS),
       v.description('Desktop checkout SKU; standard when omitted.'),
     ),
   ),
   channel: v.optional(
     v.pipe(
-      v.picklist(CHECKOUT_CHANNELS, `must be one of ${CHECKOUT_CHANNELS.join(', ')}`),
+      oneOf(CHECKOUT_CHANNELS),
       v.description('Install channel, kept for fulfilment analytics; absent when omitted.'),
     ),
   ),
 });
+type _CheckoutCreateRequest = Assert<Equal<v.InferInput<typeof checkoutCreateRequest>, CheckoutCreateRequest>>;
+/** POST /api/v1/checkout/create. The whole body is optional. */
+export const CheckoutCreateRequestSchema: v.GenericSchema<CheckoutCreateRequest> = checkoutCreateRequest;
 
 /**
  * GET /api/v1/download?source=: an analytics label such as a page or channel name. Its alphabet is a
  * subset of `STORABLE_TEXT` (and one pattern is all /openapi.json can say of a string).
  */
-export const DownloadSourceSchema = v.pipe(
+export const DownloadSourceSchema: v.GenericSchema<string> = v.pipe(
   v.string(),
   v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_" or "-"'),
   v.description('Analytics label, e.g. a page or channel name: 1 to 64 characters of A-Z a-z 0-9 . _ -. Empty counts as absent.'),
 );
 
 /** GET /api/v1/download?force=1: skip the Windows-only warning page. */
-export const DownloadForceSchema = v.pipe(
+export const DownloadForceSchema: v.GenericSchema<'1'> = v.pipe(
   v.literal('1'),
   v.description('Only "1": redirect to the installer even for a client that is not Windows.'),
 );
@@ -98,7 +138,7 @@ export const SESSION_ID_MAX = 255;
 const SESSION_ID_REQUIRED = `is required: a non-empty id of at most ${SESSION_ID_MAX} characters`;
 
 /** GET /api/v1/checkout/status?session_id=. */
-export const SessionIdSchema = v.pipe(
+export const SessionIdSchema: v.GenericSchema<string> = v.pipe(
   v.string(SESSION_ID_REQUIRED),
   v.minLength(1, SESSION_ID_REQUIRED),
   v.maxLength(SESSION_ID_MAX, SESSION_ID_REQUIRED),

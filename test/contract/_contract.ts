@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import { createResponseValidator, DOCUMENT_CLIENT } from '../_openapi.ts';
 import type { RunningTarget, Target } from '../_targets.ts';
 import { checkoutSpec } from './specs/checkout.ts';
+import { clientSpec } from './specs/client.ts';
 import { discoverySpec } from './specs/discovery.ts';
 import { downloadSpec } from './specs/download.ts';
 import { errorsSpec } from './specs/errors.ts';
@@ -33,6 +34,7 @@ export const SPECS: Record<string, Spec> = {
   discovery: discoverySpec,
   errors: errorsSpec,
   'rate limit': rateLimitSpec,
+  client: clientSpec,
 };
 
 /**

@@ -1,14 +1,11 @@
 /**
- * The published artifact works: `npm pack` (which builds with tsup), publint on the tarball, the tarball
- * unpacked into a fresh project's node_modules, a request served through it, its .d.ts files
- * type-checked there, and its `converter-site-api` program serving what `npm start` serves.
- *
- * The install is done by hand: `npm install --offline` needs the registry metadata of every dependency in
- * npm's cache, which `npm ci` on a fresh machine does not put there, and tests reach nothing beyond
- * 127.0.0.1. The package's dependencies are linked from this repository's node_modules instead.
+ * The published artifact works: `npm pack` (which builds with tsup), publint and attw on the tarball, the
+ * tarball installed into a fresh project (see _packed.ts), a request served through it, every operation
+ * called through its client, its .d.ts files type-checked there, and its `converter-site-api` program
+ * serving what `npm start` serves.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
@@ -16,6 +13,7 @@ import * as assert from 'uvu/assert';
 import { freshPgliteDir } from '../_databases.ts';
 import { ROOT, spawnServer, type Spawned } from '../_spawn.ts';
 import { walkEndpoints } from './_endpoints.ts';
+import { installProject, packedTarball } from './_packed.ts';
 
 const FIXTURE = join(ROOT, 'test/package/fixture');
 const BIN = join(ROOT, 'node_modules/.bin');
@@ -48,9 +46,9 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, the example content, README and LICENSE that publint finds clean', () => {
-  const name = run('npm', ['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').pop()!;
-  const files = run('tar', ['-tzf', join(dir, name)], dir).trim().split('\n');
+test('npm pack builds a tarball of dist/, the example content, README and LICENSE that publint and attw find clean', () => {
+  const tarball = packedTarball();
+  const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
     'package/LICENSE',
     'package/README.md',
@@ -60,40 +58,13 @@ test('npm pack builds a tarball of dist/, the example content, README and LICENS
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
   assert.ok(files.includes('package/dist/cli.js'), 'the program is packed');
-  const output = run(join(BIN, 'publint'), ['run', join(dir, name), '--level', 'suggestion'], ROOT);
+  const output = run(join(BIN, 'publint'), ['run', tarball, '--level', 'suggestion'], ROOT);
   assert.match(output, /All good!/);
-  installByHand(join(dir, name));
+  // ESM only: attw's esm-only profile leaves out the CommonJS resolutions (node10, node16 from require).
+  const types = run(join(BIN, 'attw'), [tarball, '--profile', 'esm-only', '--format', 'ascii'], ROOT);
+  assert.match(types, /ignoring resolutions: 'node10', 'node16-cjs'/);
+  installProject(project, tarball);
 });
-
-/**
- * Unpacks the tarball as node_modules/converter-site-api, links each of its dependencies, and links its
- * bins into node_modules/.bin, executable, as npm does.
- */
-function installByHand(tarball: string): void {
-  mkdirSync(join(project, 'node_modules'), { recursive: true });
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('tar', ['-xzf', tarball, '-C', dir], dir);
-  renameSync(join(dir, 'package'), join(project, 'node_modules/converter-site-api'));
-  const manifest = JSON.parse(readFileSync(join(project, 'node_modules/converter-site-api/package.json'), 'utf8')) as {
-    bin?: Record<string, string>;
-    dependencies?: Record<string, string>;
-    peerDependencies?: Record<string, string>;
-    optionalDependencies?: Record<string, string>;
-  };
-  const names = new Set(
-    [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap((deps) => Object.keys(deps ?? {})),
-  );
-  for (const dependency of names) {
-    const target = join(project, 'node_modules', dependency);
-    mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', dependency), target, 'dir');
-  }
-  mkdirSync(join(project, 'node_modules/.bin'));
-  for (const [bin, file] of Object.entries(manifest.bin ?? {})) {
-    chmodSync(join(project, 'node_modules/converter-site-api', file), 0o755);
-    symlinkSync(join('../converter-site-api', file), join(project, 'node_modules/.bin', bin));
-  }
-}
 
 test('the installed package serves requests through its fetch and node:http bindings, and on PGlite', () => {
   copyFileSync(join(FIXTURE, 'consumer.mjs'), join(project, 'consumer.mjs'));
@@ -107,19 +78,44 @@ test('the installed package serves requests through its fetch and node:http bind
   });
 });
 
+test('the installed client calls every operation against the installed server', () => {
+  copyFileSync(join(FIXTURE, 'client.mjs'), join(project, 'client.mjs'));
+  const config = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as Record<string, unknown>;
+  const content = { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] };
+  const msiUrl = (config['download'] as { msiUrl: string }).msiUrl;
+  const result = JSON.parse(run(process.execPath, ['client.mjs', JSON.stringify(content)], project)) as Record<string, unknown>;
+  assert.equal(result, {
+    getPricing: 'USD',
+    getVersion: { version: '2.4.1', downloadUrl: msiUrl },
+    submitFeedback: { success: true },
+    listRoadmap: (config['roadmap'] as { visible: boolean }[]).filter((feature) => feature.visible).length,
+    toggleRoadmapVote: { voted: true, vote_count: 1 },
+    createCheckout: 'string',
+    getCheckoutStatus: 'pending',
+    downloadInstaller: msiUrl,
+    getLlmsTxt: true,
+    getOpenApi: '3.1.1',
+    rateLimit: { limit: 120, remaining: 109, reset: true },
+    error: ['feature_not_found', 404],
+  });
+});
+
 test('importing "." loads only the core dependencies (no database driver); ./postgres and ./pglite each their own', () => {
   const imports = (name: string) => [...externalImports(join(project, `node_modules/converter-site-api/dist/${name}.js`))].sort();
   assert.equal(imports('index'), ['@valibot/to-json-schema', 'itty-router', 'valibot']);
   assert.equal(imports('memory'), []);
+  assert.equal(imports('client'), ['valibot']);
   assert.equal(imports('postgres'), ['postgres']);
   assert.equal(imports('pglite'), ['@electric-sql/pglite']);
 });
 
-test('the .d.ts files type-check in the consumer under moduleResolution nodenext', () => {
+test('the .d.ts files type-check in the consumer under moduleResolution nodenext, and wrong client calls do not', () => {
   copyFileSync(join(FIXTURE, 'consumer.ts'), join(project, 'consumer.ts'));
+  copyFileSync(join(FIXTURE, 'client-types.ts'), join(project, 'client-types.ts'));
   const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
   const typeRoots = ['--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node', '--lib', 'es2022,dom'];
-  run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts'], project);
+  // client-types.ts holds @ts-expect-error lines: tsc fails when one of them is not an error.
+  run(join(BIN, 'tsc'), [...args, ...typeRoots, 'consumer.ts', 'client-types.ts'], project);
 });
 
 test('npx converter-site-api --help lists the commands; an unknown flag exits 64', () => {

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
+import type { SharedRateLimitStore } from '../../adapters/sql/shared-rate-limits.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import { manualClock, memoryLogger, startTestServer } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
@@ -40,7 +41,7 @@ test('during an outage the limit holds per instance; afterwards the shared count
     assert.is((refused.json() as { code: string }).code, 'rate_limited');
     // A client already counted before the outage starts a fresh window on this instance.
     assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '119');
-    assert.ok(storage.rateLimits.local);
+    assert.ok((storage.rateLimits as SharedRateLimitStore).local);
 
     await proxy.restore();
     // Until the next probe (one a second) the instance keeps counting on its own...
@@ -49,7 +50,7 @@ test('during an outage the limit holds per instance; afterwards the shared count
     for (let i = 0; i < 10; i++) await other.rateLimits.hit('127.0.0.2', 60_000);
     clock.advance(1000);
     assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '103');
-    assert.not.ok(storage.rateLimits.local);
+    assert.not.ok((storage.rateLimits as SharedRateLimitStore).local);
     assert.is((await pricing('127.0.0.3')).headers['ratelimit-remaining'], '119', 'shared again: the outage window is gone');
 
     assert.equal(

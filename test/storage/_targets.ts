@@ -24,12 +24,17 @@ export interface StorageTarget {
   open(): Promise<OpenStorage>;
 }
 
-async function sqlTarget(client: SqlClient, drop: () => Promise<void>): Promise<OpenStorage> {
+async function sqlTarget(client: SqlClient, drop: () => Promise<void>, exclusive = false): Promise<OpenStorage> {
   await migrate(client);
-  const storage = createSqlStorage(client);
+  // PGlite as the server runs it: the only client of its database, counters in memory on this clock.
+  const clock = manualClock();
+  const storage = createSqlStorage(client, exclusive ? { exclusive: { clock } } : {});
   return {
     storage,
-    endWindows: async () => void (await client.query(`update rate_limits set reset_at = now() - interval '1 millisecond'`)),
+    endWindows: async () =>
+      exclusive
+        ? clock.advance(24 * 60 * 60 * 1000)
+        : void (await client.query(`update rate_limits set reset_at = now() - interval '1 millisecond'`)),
     close: async () => {
       await storage.close();
       await drop();
@@ -54,7 +59,7 @@ export const pgliteTarget: StorageTarget = {
   name: 'pglite',
   async open() {
     const client = await pgliteClient();
-    return sqlTarget(client, async () => void (await client.exec(`drop schema "${client.schema}" cascade`)));
+    return sqlTarget(client, async () => void (await client.exec(`drop schema "${client.schema}" cascade`)), true);
   },
 };
 

@@ -8,7 +8,7 @@ import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { MIGRATIONS } from '../../adapters/sql/migrations.ts';
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
-import type { FeedbackEntry, RoadmapFeature } from '../../core/ports.ts';
+import type { FeedbackEntry, RoadmapFeature, RoadmapFeatureView } from '../../core/ports.ts';
 import { closeTestDatabases, postgresClient, testPostgres } from '../_databases.ts';
 
 interface Context {
@@ -64,7 +64,7 @@ test('one batch with a voter twice, a second feature, a hidden and a missing one
   const storage = storageOf(context);
   await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }, { ...FEATURE, id: 9, visible: false }]);
   await storage.toggleVote(7, 'b');
-  // The first toggle goes out alone; the rest queue behind it and go together in one statement.
+  // Queued in one turn of the event loop, they go together in one statement.
   const results = await Promise.all([
     storage.toggleVote(7, 'warm-up'),
     storage.toggleVote(7, 'a'),
@@ -91,6 +91,20 @@ test('one batch with a voter twice, a second feature, a hidden and a missing one
   assert.equal(views.map((v) => [v.id, v.voted, v.vote_count]), [[7, true, 3], [8, true, 1]]);
   assert.equal((await storage.listRoadmap('b')).map((v) => v.voted), [true, false]);
   assert.is(await storedVotes(context), 3);
+});
+
+test('readers batched into one statement each see their own votes, and a vote committed before them', async (context) => {
+  const storage = storageOf(context);
+  await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
+  await storage.toggleVote(8, 'b');
+  // Queued in one turn of the event loop, they are answered by one statement.
+  const [first, a, b, none, bAgain] = await Promise.all(['a', 'a', 'b', 'nobody', 'b'].map((voter) => storage.listRoadmap(voter)));
+  const seen = (views: RoadmapFeatureView[] | undefined) => views!.map((v) => [v.id, v.voted, v.vote_count]);
+  assert.equal(seen(first), [[7, false, 0], [8, false, 1]]);
+  assert.equal(seen(a), [[7, false, 0], [8, false, 1]]);
+  assert.equal(seen(b), [[7, false, 0], [8, true, 1]]);
+  assert.equal(seen(none), [[7, false, 0], [8, false, 1]]);
+  assert.equal(seen(bAgain), seen(b));
 });
 
 test('30 racing saves of one session store one set of keys, and every save answers it', async (context) => {

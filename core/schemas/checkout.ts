@@ -1,0 +1,47 @@
+/**
+ * A new checkout session and a session's status (POST /api/v1/checkout/create, GET /api/v1/checkout/status).
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { Assert, Equal } from './exact.ts';
+import { Link } from './link.ts';
+
+/** A new checkout session (POST /api/v1/checkout/create). */
+export interface CheckoutCreateResponse {
+  /** Checkout session identifier, for GET /api/v1/checkout/status. */
+  sessionId: string;
+  /** Hosted checkout address to open in a browser. */
+  url: string;
+}
+const checkoutCreateResponse = v.strictObject({
+  sessionId: v.pipe(v.string(), v.minLength(1), v.description('Checkout session identifier.')),
+  url: v.pipe(Link, v.description('Hosted checkout address to open in a browser.')),
+});
+type _CheckoutCreateResponse = Assert<Equal<v.InferOutput<typeof checkoutCreateResponse>, CheckoutCreateResponse>>;
+export const CheckoutCreateResponseSchema: v.GenericSchema<CheckoutCreateResponse> = checkoutCreateResponse;
+
+/** The payment status and license keys of a checkout session (GET /api/v1/checkout/status). */
+export interface CheckoutStatus {
+  status: 'pending' | 'processing' | 'paid';
+  /** The key of the purchased product; null until paid. */
+  licenseKey?: string | null | undefined;
+  /** Standard license key; null until paid. */
+  standardLicenseKey?: string | null | undefined;
+  /** Plus license key; null until paid. */
+  plusLicenseKey?: string | null | undefined;
+}
+/** The same, under the name the operations use. */
+export type CheckoutStatusBody = CheckoutStatus;
+
+const LicenseKey = v.nullable(v.string());
+const checkoutStatus = v.strictObject({
+  status: v.picklist(['pending', 'processing', 'paid']),
+  licenseKey: v.optional(
+    v.pipe(LicenseKey, v.description('The key of the purchased product; null until paid.')),
+  ),
+  standardLicenseKey: v.optional(v.pipe(LicenseKey, v.description('Standard license key; null until paid.'))),
+  plusLicenseKey: v.optional(v.pipe(LicenseKey, v.description('Plus license key; null until paid.'))),
+});
+type _CheckoutStatus = Assert<Equal<v.InferOutput<typeof checkoutStatus>, CheckoutStatus>>;
+export const CheckoutStatusSchema: v.GenericSchema<CheckoutStatus> = checkoutStatus;

@@ -1,0 +1,79 @@
+/**
+ * The roadmap in memory over PGlite (the storage's `exclusive` mode): it starts from what the database
+ * holds, and under concurrent toggles and reads it answers exactly what the database stores.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { SqlClient } from '../../adapters/sql/client.ts';
+import { migrate } from '../../adapters/sql/migrate.ts';
+import { createSqlStorage } from '../../adapters/sql/storage.ts';
+import type { RoadmapFeature } from '../../core/ports.ts';
+import { closeTestDatabases, pgliteClient } from '../_databases.ts';
+
+const test = suite<{ client: SqlClient | null }>('roadmap in memory over PGlite', { client: null });
+
+const FEATURES: RoadmapFeature[] = [1, 2, 3].map((id) => ({
+  id,
+  title: `Feature ${id}`,
+  description: `About ${id}`,
+  category: 'export',
+  visible: id !== 3,
+  release_version: null,
+}));
+
+test.before.each(async (context) => {
+  context.client = await pgliteClient();
+  await migrate(context.client);
+});
+
+test.after.each(async (context) => {
+  await context.client?.exec(`drop schema "${context.client.schema}" cascade`);
+});
+
+const open = (client: SqlClient) => createSqlStorage(client, { exclusive: {} });
+
+test('a storage opened on the database later starts from its votes and counts', async ({ client }) => {
+  const first = open(client!);
+  await first.syncRoadmap(FEATURES);
+  await first.toggleVote(1, 'a');
+  await first.toggleVote(1, 'b');
+  await first.toggleVote(2, 'a');
+  await client!.query(`update roadmap_features set vote_count = 40 where id = 2`);
+  const again = open(client!);
+  await again.syncRoadmap(FEATURES);
+  const seen = async (voter: string) => (await again.listRoadmap(voter)).map((f) => [f.id, f.vote_count, f.voted]);
+  assert.equal(await seen('a'), [[1, 2, true], [2, 40, true]]);
+  assert.equal(await seen('b'), [[1, 2, true], [2, 40, false]]);
+  assert.equal(await seen('c'), [[1, 2, false], [2, 40, false]]);
+  assert.equal(await again.toggleVote(1, 'a'), { voted: false, vote_count: 1 });
+  assert.equal(await seen('a'), [[1, 1, false], [2, 40, true]]);
+});
+
+test('reads between 120 concurrent toggles answer what the database stores once they settle', async ({ client }) => {
+  const storage = open(client!);
+  await storage.syncRoadmap(FEATURES);
+  const voters = Array.from({ length: 30 }, (_, i) => `v${i}`);
+  const work: Promise<unknown>[] = [];
+  for (let i = 0; i < 120; i++) {
+    work.push(Promise.resolve(storage.toggleVote((i % 3) + 1, voters[(i * 7) % 30]!)));
+    if (i % 10 === 0) work.push(Promise.resolve(storage.listRoadmap(voters[i % 30]!)));
+  }
+  await Promise.all(work);
+  const stored = await client!.query<{ feature_id: number; voter_id: string }>(
+    `select v.feature_id, v.voter_id from roadmap_votes v join roadmap_features f on f.id = v.feature_id where f.visible`,
+  );
+  for (const voter of voters) {
+    const views = await storage.listRoadmap(voter);
+    assert.equal(
+      views.map((f) => [f.id, f.vote_count, f.voted]),
+      [1, 2].map((id) => [
+        id,
+        stored.filter((row) => row.feature_id === id).length,
+        stored.some((row) => row.feature_id === id && row.voter_id === voter),
+      ]),
+    );
+  }
+});
+
+test.after(closeTestDatabases);
+test.run();
