@@ -25,3 +25,17 @@ export function nextCheckoutState(current: CheckoutState, wanted: CheckoutState)
   if (current === 'processing' && wanted === 'pending') return current;
   return wanted;
 }
+
+/**
+ * How long a session that never paid is kept after it expires, by every storage's retention: 7 days,
+ * so a late status poll still hears session_expired rather than unknown_session.
+ */
+export const UNPAID_SESSION_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Whether retention may delete a session: it never paid (pending, expired or failed) and expired more
+ * than `graceMs` ago. Processing sessions stay (a payment may still land), paid ones stay with their keys.
+ */
+export function isRetired(session: { state: CheckoutState; expiresAt: number }, now: number, graceMs = UNPAID_SESSION_GRACE_MS): boolean {
+  return session.state !== 'processing' && session.state !== 'paid' && session.expiresAt < now - graceMs;
+}

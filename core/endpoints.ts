@@ -135,7 +135,7 @@ export const submitFeedback = {
     schema: FeedbackSuccessSchema,
     schemaName: 'FeedbackSuccess',
   },
-  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'description_required'],
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'description_required', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const listRoadmap = {
@@ -162,7 +162,7 @@ export const toggleRoadmapVote = {
     'are recognised by their /64 prefix.',
   body: { schema: VoteRequestSchema, schemaName: 'VoteRequest', required: true },
   success: { status: 200, description: 'The vote after the toggle.', schema: VoteResponseSchema, schemaName: 'VoteResponse' },
-  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'feature_not_found'],
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'feature_not_found', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const createCheckout = {
@@ -182,7 +182,7 @@ export const createCheckout = {
     schema: CheckoutCreateResponseSchema,
     schemaName: 'CheckoutCreateResponse',
   },
-  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type'],
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const getCheckoutStatus = {

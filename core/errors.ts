@@ -106,6 +106,13 @@ export const ERROR_CATALOGUE = {
     status: 429,
     resolution: 'Wait for the number of seconds in Retry-After (the reset time) and retry.',
   },
+  storage_full: {
+    when:
+      'The in-memory storage (STORAGE=memory) holds as much of this kind of record as its cap allows: ' +
+      'feedback, checkout sessions or roadmap votes. Nothing is stored; the server keeps serving everything else.',
+    status: 503,
+    resolution: 'Retry later; if the problem persists, contact support.',
+  },
   internal_error: {
     when: 'An unexpected fault on the server; the body gives no detail of it.',
     status: 500,

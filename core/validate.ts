@@ -23,6 +23,23 @@ export function describeIssue(issue: v.BaseIssue<unknown>, allowed: readonly str
   return missing ? `Field "${field}" is required.` : `Field "${field}" ${issue.message}.`;
 }
 
+/** The fields an object schema accepts, for the message of an unknown one. */
+function fieldsOf(schema: v.GenericSchema): string[] {
+  return 'entries' in schema ? Object.keys((schema as unknown as v.ObjectSchema<v.ObjectEntries, undefined>).entries) : [];
+}
+
+/** Validates input, or throws `code` with the sentence `describe` makes of the first issue. */
+function parseWith<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  code: ErrorCode,
+  describe: (issue: v.BaseIssue<unknown>) => string,
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: true });
+  if (result.success) return result.output;
+  throw new ApiError(code, describe(result.issues[0]));
+}
+
 /**
  * Validates input against a schema.
  *
@@ -36,8 +53,24 @@ export function parseOrThrow<S extends v.GenericSchema>(
   input: unknown,
   code: ErrorCode = 'invalid_request',
 ): v.InferOutput<S> {
-  const result = v.safeParse(schema, input, { abortEarly: true });
-  if (result.success) return result.output;
-  const allowed = 'entries' in schema ? Object.keys((schema as unknown as v.ObjectSchema<v.ObjectEntries, undefined>).entries) : [];
-  throw new ApiError(code, describeIssue(result.issues[0], allowed));
+  return parseWith(schema, input, code, (issue) => describeIssue(issue, fieldsOf(schema)));
+}
+
+/**
+ * Validates one query parameter's value.
+ *
+ * @param schema The parameter's schema.
+ * @param name The parameter's name, for the message.
+ * @param value The value.
+ * @param code The error code to throw with.
+ * @returns The typed output.
+ * @throws ApiError whose message is `Query parameter "<name>" <the schema's message>.`
+ */
+export function parseQueryOrThrow<S extends v.GenericSchema>(
+  schema: S,
+  name: string,
+  value: unknown,
+  code: ErrorCode = 'invalid_request',
+): v.InferOutput<S> {
+  return parseWith(schema, value, code, (issue) => `Query parameter "${name}" ${issue.message}.`);
 }

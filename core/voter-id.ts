@@ -1,23 +1,14 @@
 /**
- * Voter identity: an HMAC-SHA-256 of the client key under a server secret, so that stored votes never
- * hold an address and cannot be linked back to one without the secret.
+ * Voter identity: a keyed hash of the client key under the voter secret, so that stored votes never
+ * hold an address.
  *
  * @module
  */
 import { clientKey } from './client-ip.ts';
-import { toBase64Url } from './license.ts';
+import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
 import type { MaybePromise } from './ports.ts';
-import { andThen } from './maybe.ts';
-import { remember } from './remember.ts';
 
-/** How many recent voters' hashes are kept, to spare the HMAC on repeated requests. */
-const CACHE_SIZE = 10_000;
-
-/**
- * HMAC-SHA-256 of `message` under `key`, computed synchronously: a runtime's native one (node:crypto's
- * createHmac, also on Deno and Bun) spares a new voter the Web Crypto promise and its thread-pool round trip.
- */
-export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
+export { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
 
 /**
  * Creates the voter-id function.
@@ -27,25 +18,6 @@ export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
  * @returns A function from client address to voter id (base64url of the MAC).
  */
 export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Promise<(clientIp: string) => MaybePromise<string>> {
-  const sign = hmac ? (subject: string) => hmac(secret, subject) : await webCryptoHmac(secret);
-  const cache = new Map<string, string>();
-  return (clientIp) => {
-    const subject = clientKey(clientIp);
-    const known = cache.get(subject);
-    if (known !== undefined) return known;
-    return andThen(sign(subject), (mac) => remember(cache, CACHE_SIZE, subject, toBase64Url(mac)));
-  };
-}
-
-/** Web Crypto's HMAC-SHA-256 under `secret`: asynchronous, but on every runtime. */
-async function webCryptoHmac(secret: string): Promise<(message: string) => Promise<Uint8Array>> {
-  const encoder = new TextEncoder();
-  const usage: KeyUsage[] = ['sign'];
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, usage);
-  return async (message) => new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(message)));
-}
-
-/** A fresh random secret: 32 bytes, base64url. */
-export function randomSecret(): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const hash = await createKeyedHash(secret, hmac);
+  return (clientIp) => hash(clientKey(clientIp));
 }

@@ -7,6 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
@@ -48,6 +49,8 @@ export async function openStorage(
 ): Promise<OpenedStorage> {
   const { logger } = options;
   const retention = options.background === false ? {} : { retention: { logger } };
+  // Rate-limit keys are hashed with node:crypto's HMAC (Deno and Bun have it too), switches logged.
+  const sql = { ...retention, hmacSha256: nodeHmacSha256, logger };
   if (settings.kind === 'memory') {
     const storage = createMemoryStorage(options.clock ? { clock: options.clock } : {});
     return { ...storage, ...memoryExportSource(storage), close: async () => {} };
@@ -60,7 +63,7 @@ export async function openStorage(
       compileWasmBaselineOnly();
       const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
       const exclusive = options.clock ? { clock: options.clock } : {};
-      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, ...retention });
+      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, ...sql });
       logMigration(logger, migration);
       const close = storage.close;
       return Object.assign(storage, { close: () => close().finally(unlock) });
@@ -70,7 +73,7 @@ export async function openStorage(
     }
   }
   const { openPostgresStorage } = await import('../adapters/postgres/index.ts');
-  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...retention });
+  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...sql });
   logMigration(logger, migration);
   return storage;
 }

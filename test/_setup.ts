@@ -66,7 +66,8 @@ export async function createTestApp(overrides: Partial<AppOptions> = {}): Promis
   const storage = createMemoryStorage({ clock });
   const version = fixedVersion();
   const content = exampleContent();
-  const gateway = createSimulatorGateway({ storage, publicBaseUrl: 'http://localhost:8080', clock });
+  // The simulator keeps its sessions where the app does: the given storage, when a test passes one.
+  const gateway = createSimulatorGateway({ storage: overrides.storage ?? storage, publicBaseUrl: 'http://localhost:8080', clock });
   const app = await createApp({ content, version, storage, gateway, clock, logger, ...overrides });
   return { app, storage, clock, logger, version, gateway, content };
 }

@@ -14,10 +14,16 @@ import type {
   RoadmapFeatureView,
   Storage,
 } from '../../core/ports.ts';
-import { nextCheckoutState } from '../../core/checkout-state.ts';
+import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
+import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
+export { DEFAULT_MEMORY_CAPS, type MemoryCaps } from './caps.ts';
+
+/** How often retention looks for unpaid sessions to drop; at most once a second while sessions are full. */
+const SWEEP_EVERY_MS = 60_000;
+const FULL_SWEEP_EVERY_MS = 1000;
 
 /** Memory storage plus read access for tests and exports. */
 export interface MemoryStorage extends Storage {
@@ -26,13 +32,19 @@ export interface MemoryStorage extends Storage {
 }
 
 /**
- * Creates an empty in-memory storage.
+ * Creates an empty in-memory storage. Every kind of record is capped (a full kind answers 503
+ * storage_full), and checkout sessions that never paid are dropped 7 days after they expire, as the SQL
+ * storages' retention does.
  *
- * @param options.clock The clock of the rate-limit windows; the system clock when omitted.
+ * @param options.clock The clock of the rate-limit windows and of retention; the system clock when omitted.
  * @param options.maxRateLimitClients The most clients whose windows are tracked at once.
+ * @param options.caps The most records of each kind; `DEFAULT_MEMORY_CAPS` for those not given.
  */
-export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClients?: number } = {}): MemoryStorage {
+export function createMemoryStorage(
+  options: { clock?: Clock; maxRateLimitClients?: number; caps?: Partial<MemoryCaps> } = {},
+): MemoryStorage {
   const clock = options.clock ?? { now: () => Date.now() };
+  const caps: MemoryCaps = { ...DEFAULT_MEMORY_CAPS, ...options.caps };
   const feedback: FeedbackEntry[] = [];
   const downloads: DownloadEvent[] = [];
   const features = new Map<number, RoadmapFeature>();
@@ -40,6 +52,16 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
   const sessions = new Map<string, CheckoutSession>();
   const licenses = new Map<string, LicenseKeys>();
   const secrets = new Map<string, string>();
+  let voteCount = 0;
+  let feedbackBytes = 0;
+  let lastSweep = -Infinity;
+
+  /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
+  const retire = (now: number): void => {
+    if (now - lastSweep < (sessions.size < caps.checkoutSessions ? SWEEP_EVERY_MS : FULL_SWEEP_EVERY_MS)) return;
+    lastSweep = now;
+    for (const [id, session] of sessions) if (isRetired(session, now)) sessions.delete(id);
+  };
 
   const votersOf = (id: number): Set<string> => {
     let voters = votes.get(id);
@@ -56,9 +78,13 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
     ping() {},
 
     addFeedback(entry) {
+      const size = feedbackSize(entry);
+      checkRoom(caps, 'feedbackBytes', feedbackBytes, size);
       feedback.push({ ...entry });
+      feedbackBytes += size;
     },
     async recordDownload(event) {
+      checkRoom(caps, 'downloads', downloads.length);
       downloads.push({ ...event });
     },
 
@@ -88,13 +114,21 @@ export function createMemoryStorage(options: { clock?: Clock; maxRateLimitClient
       if (!features.get(featureId)?.visible) return null;
       const voters = votersOf(featureId);
       const voted = !voters.has(voterId);
-      if (voted) voters.add(voterId);
-      else voters.delete(voterId);
+      if (voted) {
+        checkRoom(caps, 'votes', voteCount);
+        voters.add(voterId);
+        voteCount++;
+      } else {
+        voters.delete(voterId);
+        voteCount--;
+      }
       return { voted, vote_count: voters.size };
     },
 
     async createCheckout(session) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
+      retire(clock.now());
+      checkRoom(caps, 'checkoutSessions', sessions.size);
       sessions.set(session.id, { ...session });
     },
     async getCheckout(id) {

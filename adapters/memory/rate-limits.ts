@@ -11,6 +11,12 @@ interface Window {
   resetAt: number;
 }
 
+/** The in-process store: synchronous, with its number of live windows. */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  hit(key: string, windowMs: number): RateLimitHit;
+  readonly size: number;
+}
+
 /** How often ended windows are dropped. Between two sweeps an ended window costs its memory, nothing more. */
 const EVICT_EVERY_MS = 1000;
 
@@ -24,9 +30,7 @@ const EVICT_EVERY_MS = 1000;
  * @param clock Where time comes from.
  * @param maxClients The most clients tracked at once.
  */
-export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000): RateLimitStore & {
-  readonly size: number;
-} {
+export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000): MemoryRateLimitStore {
   // IPv4 clients are keyed by their 32-bit value as an int32 (a small integer to V8): hashing and
   // comparing it is cheaper than a fresh string's, which shows at 100k clients. Other keys stay strings.
   const windows = new Map<string | number, Window>();

@@ -1,6 +1,7 @@
 /**
  * The versioned schema, shared by the Postgres and PGlite adapters. Migrations are append-only: a
- * released one is never edited, and none drops or rewrites data.
+ * released one is never edited, and none drops or rewrites a record (version 4 empties the rate-limit
+ * counters, which are no records: see there).
  *
  * @module
  */
@@ -178,9 +179,22 @@ end
 $$;
 `;
 
+/**
+ * Rate-limit keys at rest become keyed hashes (HMAC-SHA-256 under the stored "rate-limit-secret"),
+ * written by the code from this version on. The rows before it are keyed by the plain address or /64
+ * prefix, and cannot be re-keyed in SQL (the secret and the HMAC live in the application), so they
+ * are deleted: they are counters of windows at most a minute long, in an unlogged table that a
+ * database crash empties anyway, and losing them gives each client a fresh window once.
+ */
+const hashedRateLimitKeys = `
+delete from rate_limits;
+comment on column rate_limits.key is 'base64url HMAC-SHA-256 of the client key under the rate-limit-secret; never an address';
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'batched vote toggles', sql: batchedToggles },
   { version: 3, name: 'set-based vote toggles', sql: setBasedToggles },
+  { version: 4, name: 'hashed rate-limit keys', sql: hashedRateLimitKeys },
 ];

@@ -41,6 +41,7 @@ interface Waiting {
 
 /** The store, plus what tests and the benchmark look at. */
 export interface SqlRateLimitStore extends RateLimitStore {
+  hit(key: string, windowMs: number): Promise<RateLimitHit>;
   /** Statements run so far. */
   readonly statements: number;
 }

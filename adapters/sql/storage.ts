@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
 import type { Clock, Logger, RateLimitStore, RoadmapFeature, Storage } from '../../core/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
@@ -10,7 +11,8 @@ import { advanceCheckout, createCheckout, getCheckout, getLicenses, saveLicenses
 import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
-import { createSqlRateLimitStore, type BatchOptions } from './rate-limits.ts';
+import type { BatchOptions } from './rate-limits.ts';
+import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -19,6 +21,7 @@ import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
   readonly client: SqlClient;
+  /** The shared counters (adapters/sql/shared-rate-limits.ts), or this process's own when `exclusive`. */
   readonly rateLimits: RateLimitStore;
   /** Runs one retention pass now. */
   runRetention(): Promise<RetentionReport>;
@@ -29,6 +32,14 @@ export interface SqlStorage extends Storage, ExportSource {
 export interface SqlStorageOptions {
   /** Rate-limit batching settings. */
   rateLimit?: BatchOptions;
+  /** A synchronous HMAC-SHA-256 for the rate-limit keys (node:crypto's); Web Crypto when absent. */
+  hmacSha256?: SyncHmacSha256;
+  /** The clock of the rate limit's local counters during a database outage; the system clock when absent. */
+  clock?: Clock;
+  /** Where the rate limit's switches to local counters and back are logged. */
+  logger?: Logger;
+  /** The rate limit's key hash and local counters, shared by the storages of one process (a Worker's requests). */
+  rateLimitState?: SharedRateLimitState;
   /** When given, retention runs in the background every `intervalMs` (60 s by default). */
   retention?: { logger: Logger; intervalMs?: number };
   /**
@@ -48,8 +59,14 @@ export interface SqlStorageOptions {
  * @param options Batching and background retention.
  */
 export function createSqlStorage(client: SqlClient, options: SqlStorageOptions = {}): SqlStorage {
-  const stopRetention = options.retention
-    ? scheduleRetention(client, options.retention.logger, options.retention.intervalMs)
+  // PGlite has no autovacuum: retention vacuums what it deleted from.
+  const retention = { vacuum: client.driver === 'pglite' };
+  const background = options.retention;
+  const stopRetention = background
+    ? scheduleRetention(client, background.logger, {
+        ...retention,
+        ...(background.intervalMs === undefined ? {} : { intervalMs: background.intervalMs }),
+      })
     : () => {};
   const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), toggleVote: createVoteToggle(client) };
   const { exclusive } = options;
@@ -57,7 +74,13 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     client,
     rateLimits: exclusive
       ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() })
-      : createSqlRateLimitStore(client, options.rateLimit),
+      : createSharedRateLimitStore(client, {
+          ...(options.rateLimit ? { batch: options.rateLimit } : {}),
+          ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.logger ? { logger: options.logger } : {}),
+          ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
+        }),
     ...sqlExportSource(client),
     addFeedback: createFeedbackWriter(client),
     recordDownload: (event) => recordDownload(client, event),
@@ -70,7 +93,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.
     ping: async () => void (await client.query('select 1')),
-    runRetention: () => runRetention(client),
+    runRetention: () => runRetention(client, retention),
     async close() {
       stopRetention();
       await client.close();

@@ -15,6 +15,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Storage } from '../../core/ports.ts';
 import type { SqlClient } from '../sql/client.ts';
+import { createSharedRateLimitState } from '../sql/shared-rate-limits.ts';
 import { createSqlStorage, type SqlStorage } from '../sql/storage.ts';
 import type { WorkerContext } from './index.ts';
 
@@ -56,10 +57,13 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     return found;
   };
   // A hit never waits for company (there is none), and its deadline includes opening the request's
-  // connection (connect timeout 1 s): past it, the limiter lets the request through and logs it.
+  // connection (connect timeout 1 s): past it, the request is counted on the isolate's own counters.
+  // One rate-limit state per isolate: the key secret is read once, and the local counters of an outage
+  // last from request to request.
+  const rateLimitState = createSharedRateLimitState();
   const current = (): SqlStorage => {
     const s = scope();
-    return (s.storage ??= createSqlStorage(open(), { rateLimit: { collectMs: 0, timeoutMs: 1300 } }));
+    return (s.storage ??= createSqlStorage(open(), { rateLimit: { collectMs: 0, timeoutMs: 1300 }, rateLimitState }));
   };
 
   /** Waits for the background work (which may add more), then closes the client if one was opened. */

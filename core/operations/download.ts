@@ -3,11 +3,11 @@
  *
  * @module
  */
-import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { headerValue, type HeaderMap } from '../http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
+import { parseQueryOrThrow } from '../validate.ts';
 
 
 /** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
@@ -27,10 +27,12 @@ function single(query: URLSearchParams, name: string): string | undefined {
 
 /**
  * Redirects with 302. The Location is always one of the operator's configured URLs, never built from the
- * query. Each download is recorded; a storage fault is logged and never blocks the installer.
+ * query. Each download is recorded; a storage fault is logged and never blocks the installer (a full
+ * memory storage is logged once a minute).
  */
 export function download(context: AppContext): Operation {
   const { msiUrl, nonWindowsUrl } = context.content.download;
+  let lastFullLog = -Infinity;
   return async (request) => {
     const query = new URLSearchParams(request.query ?? '');
     const force = single(query, 'force');
@@ -38,12 +40,7 @@ export function download(context: AppContext): Operation {
       throw new ApiError('invalid_parameter', 'Query parameter "force" must be "1" when given.');
     }
     const source = single(query, 'source') || undefined;
-    if (source !== undefined) {
-      const checked = v.safeParse(DownloadSourceSchema, source);
-      if (!checked.success) {
-        throw new ApiError('invalid_parameter', `Query parameter "source" ${checked.issues[0].message}.`);
-      }
-    }
+    if (source !== undefined) parseQueryOrThrow(DownloadSourceSchema, 'source', source, 'invalid_parameter');
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
     try {
@@ -54,7 +51,13 @@ export function download(context: AppContext): Operation {
         forced,
       });
     } catch (error) {
-      context.logger.error('could not record a download', { requestId: request.requestId, error: String(error) });
+      if (!(error instanceof ApiError && error.code === 'storage_full')) {
+        context.logger.error('could not record a download', { requestId: request.requestId, error: String(error) });
+      } else if (context.clock.now() - lastFullLog >= 60_000) {
+        // A full memory storage would otherwise log every download of a flood.
+        lastFullLog = context.clock.now();
+        context.logger.warn('downloads are not counted: the storage holds the most download events it may', { requestId: request.requestId, error: error.message });
+      }
     }
     return {
       status: 302,

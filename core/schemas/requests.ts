@@ -13,19 +13,26 @@ export const DESCRIPTION_MAX = 5000;
 export const SHORT_TEXT_MAX = 200;
 
 /**
- * Text that every storage can keep as is: no NUL character and no lone surrogate (which is not valid
- * Unicode and cannot be encoded as UTF-8).
+ * The one rule for every string that reaches storage (query parameters and body fields alike): no
+ * control character but tab, line feed and carriage return (so no NUL, which PostgreSQL cannot store in
+ * text, no other C0 control, no DEL, no C1 control), and no unpaired surrogate (not valid Unicode, so not
+ * encodable as UTF-8). Feedback keeps its line breaks and tabs.
  */
-const CLEAN_TEXT = /^(?:[^\u0000\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+export const STORABLE_TEXT: RegExp = /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+/** What a value breaking `STORABLE_TEXT` is told, after the field's name. */
+export const STORABLE_TEXT_MESSAGE =
+  'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
+
+/** The valibot check of `STORABLE_TEXT`, in the pipe of every stored string. */
+export function storableText(): v.RegexAction<string, string> {
+  return v.regex(STORABLE_TEXT, STORABLE_TEXT_MESSAGE);
+}
 
 // The helpers below are marked side-effect free, so that a bundler drops the schemas a page does not use.
 /* @__NO_SIDE_EFFECTS__ */
 function text(max: number) {
-  return v.pipe(
-    v.string('must be a string'),
-    v.maxLength(max, `must be at most ${max} characters long`),
-    v.regex(CLEAN_TEXT, 'must not contain NUL characters or unpaired surrogates'),
-  );
+  return v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters long`), storableText());
 }
 
 /** An integer from min to max; the message names the range for each way a value can miss it. */
@@ -109,7 +116,10 @@ type _CheckoutCreateRequest = Assert<Equal<v.InferInput<typeof checkoutCreateReq
 /** POST /api/v1/checkout/create. The whole body is optional. */
 export const CheckoutCreateRequestSchema: v.GenericSchema<CheckoutCreateRequest> = checkoutCreateRequest;
 
-/** GET /api/v1/download?source=: an analytics label such as a page or channel name. */
+/**
+ * GET /api/v1/download?source=: an analytics label such as a page or channel name. Its alphabet is a
+ * subset of `STORABLE_TEXT` (and one pattern is all /openapi.json can say of a string).
+ */
 export const DownloadSourceSchema: v.GenericSchema<string> = v.pipe(
   v.string(),
   v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_" or "-"'),
@@ -122,10 +132,16 @@ export const DownloadForceSchema: v.GenericSchema<'1'> = v.pipe(
   v.description('Only "1": redirect to the installer even for a client that is not Windows.'),
 );
 
+/** The longest session id accepted in a query, far above any provider's. */
+export const SESSION_ID_MAX = 255;
+
+const SESSION_ID_REQUIRED = `is required: a non-empty id of at most ${SESSION_ID_MAX} characters`;
+
 /** GET /api/v1/checkout/status?session_id=. */
 export const SessionIdSchema: v.GenericSchema<string> = v.pipe(
-  v.string(),
-  v.minLength(1),
-  v.maxLength(255),
+  v.string(SESSION_ID_REQUIRED),
+  v.minLength(1, SESSION_ID_REQUIRED),
+  v.maxLength(SESSION_ID_MAX, SESSION_ID_REQUIRED),
+  storableText(),
   v.description('The sessionId returned by POST /api/v1/checkout/create.'),
 );

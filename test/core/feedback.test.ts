@@ -77,8 +77,8 @@ for (const [name, body, message] of [
   ['a rating of 6', { description: 'x', rating: 6 }, 'Field "rating" must be an integer from 1 to 5.'],
   ['a fractional rating', { description: 'x', rating: 4.5 }, 'Field "rating" must be an integer from 1 to 5.'],
   ['a rating as a string', { description: 'x', rating: '5' }, 'Field "rating" must be an integer from 1 to 5.'],
-  ['a NUL character', { description: 'a\u0000b' }, 'Field "description" must not contain NUL characters or unpaired surrogates.'],
-  ['an unpaired surrogate', { description: 'a\ud800b' }, 'Field "description" must not contain NUL characters or unpaired surrogates.'],
+  ['a NUL character', { description: 'a\u0000b' }, 'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.'],
+  ['an unpaired surrogate', { description: 'a\ud800b' }, 'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.'],
 ] as const) {
   feedback(`${name} is 400 invalid_request naming the field`, async () => {
     const { response, storage } = await post(body);

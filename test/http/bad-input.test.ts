@@ -34,7 +34,7 @@ for (const [name, body, message] of [
   ['an empty body', '', 'A JSON object body is required.'],
   ['wrong types', '{"description": ["x"]}', 'Field "description" must be a string.'],
   ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 'The body is not valid UTF-8.'],
-  ['an escaped lone surrogate', '{"description": "\\ud83d"}', 'Field "description" must not contain NUL characters or unpaired surrogates.'],
+  ['an escaped lone surrogate', '{"description": "\\ud83d"}', 'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.'],
 ] as const) {
   badInput(`feedback with ${name}: 400 invalid_request, and the server keeps serving`, async () => {
     const result = await post('/api/v1/feedback', body);

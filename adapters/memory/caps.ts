@@ -1,0 +1,61 @@
+/**
+ * The bounds of the in-memory storage: how much of each kind of record it keeps at most, and the answer
+ * when one is full. Process memory is the only room it has, so every kind a client can add to is capped.
+ *
+ * @module
+ */
+import { ApiError } from '../../core/errors.ts';
+import type { FeedbackEntry } from '../../core/ports.ts';
+
+/** The most records of each kind kept at once. */
+export interface MemoryCaps {
+  /**
+   * Feedback, in estimated bytes (`feedbackSize`; kept until restart, as SQL keeps it for good): 64 MiB,
+   * about 6,500 entries of 5,000 characters (63 MiB of heap, measured) or 181,000 of one sentence (27 MiB).
+   */
+  feedbackBytes: number;
+  /** Checkout sessions of any state; retention frees unpaid ones as SQL's does: 100,000, about 60 MB. */
+  checkoutSessions: number;
+  /** Roadmap votes over all features: 1,000,000, about 100 MB. */
+  votes: number;
+  /** Download events; past it a download is still redirected, only not counted: 1,000,000, about 80 MB. */
+  downloads: number;
+}
+
+export const DEFAULT_MEMORY_CAPS: Readonly<MemoryCaps> = {
+  feedbackBytes: 64 * 1024 * 1024,
+  checkoutSessions: 100_000,
+  votes: 1_000_000,
+  downloads: 1_000_000,
+};
+
+/**
+ * What one feedback entry costs at most, in bytes: two per UTF-16 code unit of its texts and 256 for the
+ * entry itself (measured: 10,000 entries of 5,000 characters took 51 MB of heap).
+ */
+export function feedbackSize(entry: FeedbackEntry): number {
+  return 256 + 2 * (entry.description.length + (entry.email?.length ?? 0) + (entry.appVersion?.length ?? 0));
+}
+
+const NAMES: Record<keyof MemoryCaps, (cap: number) => string> = {
+  feedbackBytes: (cap) => `feedback (${cap} bytes)`,
+  checkoutSessions: (cap) => `checkout sessions (${cap})`,
+  votes: (cap) => `roadmap votes (${cap})`,
+  downloads: (cap) => `download events (${cap})`,
+};
+
+/**
+ * Throws 503 storage_full unless `adding` more of a kind fits beside the `used` it holds.
+ *
+ * @param caps The caps.
+ * @param kind The kind about to grow.
+ * @param used How much of it is held now.
+ * @param adding How much the new record takes: 1, or its size for feedback.
+ */
+export function checkRoom(caps: MemoryCaps, kind: keyof MemoryCaps, used: number, adding = 1): void {
+  if (used + adding <= caps[kind]) return;
+  throw new ApiError(
+    'storage_full',
+    `The server's in-memory storage holds the most ${NAMES[kind](caps[kind])} it may; nothing was stored.`,
+  );
+}
