@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { logLines, type LogLine } from '../_log-lines.ts';
 import { sendRequest, type HttpResult } from '../_client.ts';
 import { freePort, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
 
@@ -16,17 +17,8 @@ const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as cons
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: join(ROOT, 'example/config.json') };
 const ENV = { ...BASE_ENV, LOG_REQUESTS: 'true', METRICS_PORT: '0', DRAIN_SECONDS: '2' };
 
-type Line = Record<string, unknown> & { message: string };
 
-function lines(text: string): Line[] {
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Line);
-}
-
-const listening = (server: Spawned): Line | undefined => lines(server.stdout()).find((l) => l.message === 'listening');
+const listening = (server: Spawned): LogLine | undefined => logLines(server.stdout()).find((l) => l.message === 'listening');
 
 /** One series' sample of a scrape, e.g. `site_api_feedback_stored_total` or `x{a="b"}`; undefined when absent. */
 function sample(scrape: string, series: string): number | undefined {
@@ -91,7 +83,7 @@ async function exercise(runtime: string, server: Spawned) {
 for (const [runtime, script] of Object.entries(RUNTIMES)) {
   const command = scripts[script]!;
   const test = suite(`${runtime} program: probes, request ids, access log, metrics`);
-  const start = (env: Record<string, string>) => spawnServer(command, env, (output) => lines(output).some((l) => l.message === 'listening'));
+  const start = (env: Record<string, string>) => spawnServer(command, env, (output) => logLines(output).some((l) => l.message === 'listening'));
 
   test(`${runtime}: every request is one access-log line and one histogram count; SIGTERM turns /readyz 503 first`, async () => {
     const server = await start(ENV);
@@ -113,7 +105,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
     } finally {
       await server.stop();
     }
-    const access = lines(server.stdout()).filter((l) => l.message === 'request');
+    const access = logLines(server.stdout()).filter((l) => l.message === 'request');
     // The seven requests, /metrics on the public port, and the three made around the stop.
     assert.is(access.length, 11, server.stdout());
     assert.equal(
@@ -154,14 +146,14 @@ config('LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and DRAIN_SECONDS with a bad value
   ] as const) {
     const { code, stderr } = await runToExit(scripts['start']!, { ...BASE_ENV, ...env });
     assert.is(code, 78, stderr);
-    assert.equal(lines(stderr).map((l) => l.message), [expected]);
+    assert.equal(logLines(stderr).map((l) => l.message), [expected]);
   }
 });
 
 config('LOG_LEVEL=debug keeps the info lines; LOG_LEVEL=warn drops them and keeps the warnings', async () => {
   const debug = await spawnServer(scripts['start']!, { ...BASE_ENV, LOG_LEVEL: 'debug' }, (o) => o.includes('"message":"listening"'));
   try {
-    assert.ok(lines(debug.stdout()).some((l) => l.message === 'listening' && l['logLevel'] === 'debug'));
+    assert.ok(logLines(debug.stdout()).some((l) => l.message === 'listening' && l['logLevel'] === 'debug'));
   } finally {
     await debug.stop();
   }
@@ -177,9 +169,9 @@ config('LOG_LEVEL=debug keeps the info lines; LOG_LEVEL=warn drops them and keep
     assert.is(await quiet.stop(), 0);
   }
   // The access log has its own switch: LOG_REQUESTS=true writes it whatever LOG_LEVEL says.
-  assert.equal(lines(quiet.stdout()).map((l) => [l.level, l.message]), [['info', 'request']]);
-  assert.ok(lines(quiet.stderr()).every((l) => l.level === 'warn'));
-  assert.is(lines(quiet.stderr()).length, 4);
+  assert.equal(logLines(quiet.stdout()).map((l) => [l.level, l.message]), [['info', 'request']]);
+  assert.ok(logLines(quiet.stderr()).every((l) => l.level === 'warn'));
+  assert.is(logLines(quiet.stderr()).length, 4);
 });
 
 config.run();

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { logLines, type LogLine } from '../_log-lines.ts';
 import { sendRequest } from '../_client.ts';
 import { ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
 import { startStripeStandIn, type StripeStandIn } from '../stripe/_stand-in.ts';
@@ -18,16 +19,6 @@ const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as cons
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: join(ROOT, 'example/config.json') };
 const STRIPE_KEY = 'sk_test_51ProgramRuntimes';
 
-type Line = Record<string, unknown> & { message: string };
-
-/** The JSON lines printed whole so far. */
-function lines(text: string): Line[] {
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Line);
-}
 
 function standIn(): Promise<StripeStandIn> {
   const prices = [
@@ -42,13 +33,13 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
   const command = scripts[script]!;
   const program = suite(`${runtime} program (npm run ${script})`);
   const start = (env: Record<string, string> = {}): Promise<Spawned> =>
-    spawnServer(command, { ...BASE_ENV, ...env }, (output) => lines(output).some((l) => l.message === 'listening'));
-  const listening = (server: Spawned): Line => lines(server.stdout()).find((l) => l.message === 'listening')!;
+    spawnServer(command, { ...BASE_ENV, ...env }, (output) => logLines(output).some((l) => l.message === 'listening'));
+  const listening = (server: Spawned): LogLine => logLines(server.stdout()).find((l) => l.message === 'listening')!;
 
   program(`${runtime}: the startup log says what is served, and 'listening' comes last with the bound port`, async () => {
     const server = await start();
     try {
-      const info = lines(server.stdout());
+      const info = logLines(server.stdout());
       assert.equal(
         info.map((l) => l.message),
         ['license keys are signed with Ed25519; give the desktop app this public key', 'listening'],
@@ -66,7 +57,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
     }
     // stderr is another pipe: read it whole once the process is gone.
     assert.equal(
-      lines(server.stderr()).map((l) => l.message),
+      logLines(server.stderr()).map((l) => l.message),
       [
         'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
         'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
@@ -105,7 +96,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
     try {
       const server = await start({ PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_API_BASE: stripe.url });
       try {
-        const payments = lines(server.stdout()).find((l) => l.message === 'payments go to Stripe Checkout');
+        const payments = logLines(server.stdout()).find((l) => l.message === 'payments go to Stripe Checkout');
         assert.equal(payments && { mode: payments['mode'], apiBase: payments['apiBase'] }, { mode: 'test', apiBase: stripe.url });
         const created = await sendRequest(String(listening(server)['url']), { method: 'POST', path: '/api/v1/checkout/create' });
         const { sessionId, url } = created.json() as { sessionId: string; url: string };
