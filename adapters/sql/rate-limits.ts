@@ -5,6 +5,7 @@
  * @module
  */
 import type { RateLimitHit, RateLimitStore } from '../../core/ports.ts';
+import { afterIo } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 /**
@@ -28,6 +29,11 @@ export interface BatchOptions {
   collectMs?: number;
   /** The most hits in one statement. */
   maxBatch?: number;
+  /**
+   * The most statements running at once; 1 by default. With 2, hits that arrive while one runs go in the
+   * next I/O turn on another connection, instead of waiting for the first to return.
+   */
+  maxInFlight?: number;
   /** How long a batch may take before its hits are rejected (the limiter then fails open). */
   timeoutMs?: number;
 }
@@ -47,9 +53,10 @@ export interface SqlRateLimitStore extends RateLimitStore {
 }
 
 /**
- * Creates the store. While a statement runs, new hits queue; when it returns they go together in the
- * next one. A lone hit waits `collectMs` first. The k-th hit of a key that occurs n times in a batch
- * whose statement returns count c gets c - n + k: the same numbers as n statements one after another.
+ * Creates the store. While `maxInFlight` statements run, new hits queue; when one returns they go
+ * together in the next one. A lone hit waits `collectMs` first. The k-th hit of a key that occurs n times
+ * in a batch whose statement returns count c gets c - n + k: the same numbers as n statements one after
+ * another.
  *
  * @param db Where the counters live.
  * @param options Batching settings.
@@ -58,29 +65,40 @@ export function createSqlRateLimitStore(db: SqlSession, options: BatchOptions = 
   const collectMs = options.collectMs ?? 1;
   const maxBatch = options.maxBatch ?? 2000;
   const timeoutMs = options.timeoutMs ?? 300;
+  const maxInFlight = options.maxInFlight ?? 1;
   let queue: Waiting[] = [];
-  let running = false;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Statements running now. */
+  let running = 0;
+  /** A flush is scheduled (after `collectMs`, or after the I/O turn while another statement runs). */
+  let scheduled = false;
   let statements = 0;
 
+  /** The next batch: at once after this I/O turn while a statement runs, else after `collectMs`. */
+  const schedule = (): void => {
+    if (scheduled || running >= maxInFlight || queue.length === 0) return;
+    scheduled = true;
+    if (running > 0) afterIo(flush);
+    else setTimeout(flush, collectMs);
+  };
+
   const flush = (): void => {
-    timer = null;
-    if (running || queue.length === 0) return;
+    scheduled = false;
+    if (running >= maxInFlight || queue.length === 0) return;
     // One window length per statement; hits with another length wait for the next one.
     const windowMs = queue[0]!.windowMs;
     const batch: Waiting[] = [];
     const rest: Waiting[] = [];
     for (const waiting of queue) (waiting.windowMs === windowMs && batch.length < maxBatch ? batch : rest).push(waiting);
     queue = rest;
-    running = true;
+    running++;
     statements++;
     let settled = false;
     const done = () => {
       if (settled) return false;
       settled = true;
       clearTimeout(deadline);
-      running = false;
-      if (queue.length > 0) flush();
+      running--;
+      if (queue.length > 0 && !scheduled) flush();
       return true;
     };
     const deadline = setTimeout(() => {
@@ -104,6 +122,7 @@ export function createSqlRateLimitStore(db: SqlSession, options: BatchOptions = 
         if (done()) for (const w of batch) w.reject(error);
       },
     );
+    schedule();
   };
 
   return {
@@ -113,7 +132,7 @@ export function createSqlRateLimitStore(db: SqlSession, options: BatchOptions = 
     hit(key, windowMs) {
       return new Promise<RateLimitHit>((resolve, reject) => {
         queue.push({ key, windowMs, resolve, reject });
-        if (!running && timer === null) timer = setTimeout(flush, collectMs);
+        schedule();
       });
     },
   };

@@ -4,7 +4,7 @@
  * @module
  */
 import type { DownloadEvent, FeedbackEntry, MaybePromise } from '../../core/ports.ts';
-import { createBatcher } from './batch.ts';
+import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { fromEpochMs } from './time.ts';
 
@@ -27,10 +27,10 @@ const ADD_SECRET = `insert into secrets (name, value) values ($1::text, $2::text
  * written go together in the next insert. Each promise resolves after its batch has committed.
  *
  * @param db Where to write.
- * @param maxBatch The most submissions in one statement.
+ * @param options Batch size and statements at once (batch.ts).
  * @returns A function that stores one submission.
  */
-export function createFeedbackWriter(db: SqlSession, maxBatch = 500): (entry: FeedbackEntry) => Promise<void> {
+export function createFeedbackWriter(db: SqlSession, options: BatcherOptions = {}): (entry: FeedbackEntry) => Promise<void> {
   return createBatcher<FeedbackEntry, void>(async (entries) => {
     const rows = entries.map((e) => ({
       type: e.type,
@@ -42,7 +42,7 @@ export function createFeedbackWriter(db: SqlSession, maxBatch = 500): (entry: Fe
     }));
     await db.query(ADD_FEEDBACK_BATCH, [JSON.stringify(rows)]);
     return entries.map(() => undefined);
-  }, maxBatch);
+  }, options);
 }
 
 /** Stores one installer redirect. */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
-import { createBatcher } from './batch.ts';
+import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 const SYNC = `
@@ -77,10 +77,10 @@ interface ListedFeature {
  * is answered by the next one, which reads the features once and the votes of all its voters.
  *
  * @param db Where to run it.
- * @param maxBatch The most readers in one statement.
+ * @param options Batch size and statements at once (batch.ts).
  * @returns A function answering the visible features in id order, with `voted` for one voter.
  */
-export function createRoadmapReader(db: SqlSession, maxBatch = 500): (voterId: string) => Promise<RoadmapFeatureView[]> {
+export function createRoadmapReader(db: SqlSession, options: BatcherOptions = {}): (voterId: string) => Promise<RoadmapFeatureView[]> {
   return createBatcher<string, RoadmapFeatureView[]>(async (voterIds) => {
     const rows = await db.query<ListedFeature>(LIST_BATCH, [[...new Set(voterIds)]]);
     const features = rows.map((row) => ({ ...row, voters: new Set(JSON.parse(row.voters) as string[]) }));
@@ -95,7 +95,7 @@ export function createRoadmapReader(db: SqlSession, maxBatch = 500): (voterId: s
         release_version: f.release_version,
       })),
     );
-  }, maxBatch);
+  }, options);
 }
 
 /**
@@ -106,10 +106,10 @@ export function createRoadmapReader(db: SqlSession, maxBatch = 500): (voterId: s
  * the exact count after itself.
  *
  * @param db Where to run it.
- * @param maxBatch The most toggles in one statement.
+ * @param options Batch size and statements at once (batch.ts).
  * @returns A function that flips one voter's vote: the state afterwards, or null for a missing or hidden feature.
  */
-export function createVoteToggle(db: SqlSession, maxBatch = 500): (featureId: number, voterId: string) => Promise<VoteResult | null> {
+export function createVoteToggle(db: SqlSession, options: BatcherOptions = {}): (featureId: number, voterId: string) => Promise<VoteResult | null> {
   const toggle = createBatcher<{ featureId: number; voterId: string }, VoteResult | null>(async (toggles) => {
     // Array.prototype.sort is stable: toggles of one feature keep their order. Feature order keeps two
     // instances from taking feature rows in opposite orders (no deadlock).
@@ -123,7 +123,7 @@ export function createVoteToggle(db: SqlSession, maxBatch = 500): (featureId: nu
       results[order[row.ord - 1]!] = found ? { voted: row.now_voted!, vote_count: row.new_count! } : null;
     }
     return results;
-  }, maxBatch);
+  }, options);
   return (featureId, voterId) => {
     if (!Number.isInteger(featureId) || featureId < 1 || featureId > MAX_FEATURE_ID) return Promise.resolve(null);
     return toggle({ featureId, voterId });

@@ -68,23 +68,28 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
         ...(background.intervalMs === undefined ? {} : { intervalMs: background.intervalMs }),
       })
     : () => {};
-  const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), toggleVote: createVoteToggle(client) };
+  // A pool runs a second batch while this process answers the first; PGlite has one connection.
+  const batching = { maxInFlight: client.driver === 'postgres' ? 2 : 1 };
+  const roadmap = {
+    syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features),
+    toggleVote: createVoteToggle(client, batching),
+  };
   const { exclusive } = options;
   return {
     client,
     rateLimits: exclusive
       ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() })
       : createSharedRateLimitStore(client, {
-          ...(options.rateLimit ? { batch: options.rateLimit } : {}),
+          batch: { ...batching, ...options.rateLimit },
           ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.logger ? { logger: options.logger } : {}),
           ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
         }),
     ...sqlExportSource(client),
-    addFeedback: createFeedbackWriter(client),
+    addFeedback: createFeedbackWriter(client, batching),
     recordDownload: (event) => recordDownload(client, event),
-    ...(exclusive ? createRoadmapMirror(client, roadmap) : { ...roadmap, listRoadmap: createRoadmapReader(client) }),
+    ...(exclusive ? createRoadmapMirror(client, roadmap) : { ...roadmap, listRoadmap: createRoadmapReader(client, batching) }),
     createCheckout: (session) => createCheckout(client, session),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),
