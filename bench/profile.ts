@@ -32,8 +32,23 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** Runs one program under --cpu-prof with the scenario's load; returns microseconds of self time per request by function. */
-async function profile(entry: string): Promise<Map<string, number>> {
+/** Where a function lives: an npm package, a file of this project, a part of node, or V8 itself. */
+function moduleOf(frame: ProfileNode['callFrame']): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame.url);
+  if (pkg) return `npm ${pkg[1]}`;
+  if (frame.url === '') return frame.functionName || '(native)';
+  if (frame.url.startsWith('file:')) return fileURLToPath(frame.url).slice(root.length);
+  return `node ${frame.url.replace(/^node:/, '').replace(/^internal\//, '').split('/').slice(0, 2).join('/')}`;
+}
+
+/** Self time per request by function and by module, in microseconds. */
+interface SelfTimes {
+  functions: Map<string, number>;
+  modules: Map<string, number>;
+}
+
+/** Runs one program under --cpu-prof with the scenario's load; returns microseconds of self time per request. */
+async function profile(entry: string): Promise<SelfTimes> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
   const port = await freePort();
   const args = ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', entry, String(port)];
@@ -54,26 +69,35 @@ async function profile(entry: string): Promise<Map<string, number>> {
   rmSync(dir, { recursive: true, force: true });
   const byId = new Map(data.nodes.map((node) => [node.id, node.callFrame]));
   const perRequest = new Map<string, number>();
+  const modules = new Map<string, number>();
   const requestCount = warm.total + measured.total;
   data.samples.forEach((id, i) => {
     const frame = byId.get(id)!;
+    if (frame.functionName === '(idle)') return;
+    const us = (data.timeDeltas[i] ?? 0) / requestCount;
     const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber}`;
-    perRequest.set(key, (perRequest.get(key) ?? 0) + (data.timeDeltas[i] ?? 0) / requestCount);
+    perRequest.set(key, (perRequest.get(key) ?? 0) + us);
+    modules.set(moduleOf(frame), (modules.get(moduleOf(frame)) ?? 0) + us);
   });
-  perRequest.delete('(idle) :-1');
   process.stdout.write(`${entry}: ${Math.round(measured.rps)} req/s\n`);
-  return perRequest;
+  return { functions: perRequest, modules };
+}
+
+/** The rows whose per-request time differs most between the server and the ceiling. */
+function printDifferences(label: string, ours: Map<string, number>, bare: Map<string, number>, top: number): void {
+  const rows = [...new Set([...ours.keys(), ...bare.keys()])]
+    .map((key) => ({ key, ours: ours.get(key) ?? 0, bare: bare.get(key) ?? 0 }))
+    .sort((a, b) => Math.abs(b.ours - b.bare) - Math.abs(a.ours - a.bare))
+    .slice(0, top);
+  process.stdout.write(`\n| server us | ceiling us | difference | ${label} |\n|---:|---:|---:|---|\n`);
+  for (const row of rows) {
+    process.stdout.write(`| ${row.ours.toFixed(3)} | ${row.bare.toFixed(3)} | ${(row.ours - row.bare).toFixed(3)} | ${row.key} |\n`);
+  }
 }
 
 const server = await profile('server/main.ts');
 const ceiling = await profile('bench/ceiling.ts');
 const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
-const rows = [...new Set([...server.keys(), ...ceiling.keys()])]
-  .map((key) => ({ key, ours: server.get(key) ?? 0, bare: ceiling.get(key) ?? 0 }))
-  .sort((a, b) => Math.abs(b.ours - b.bare) - Math.abs(a.ours - a.bare))
-  .slice(0, 30);
-process.stdout.write(`\nCPU us per request (not idle): server ${total(server).toFixed(2)}, ceiling ${total(ceiling).toFixed(2)}\n\n`);
-process.stdout.write('| server us | ceiling us | difference | function |\n|---:|---:|---:|---|\n');
-for (const row of rows) {
-  process.stdout.write(`| ${row.ours.toFixed(3)} | ${row.bare.toFixed(3)} | ${(row.ours - row.bare).toFixed(3)} | ${row.key} |\n`);
-}
+process.stdout.write(`\nCPU us per request (not idle): server ${total(server.functions).toFixed(2)}, ceiling ${total(ceiling.functions).toFixed(2)}\n`);
+printDifferences('function', server.functions, ceiling.functions, 30);
+printDifferences('module', server.modules, ceiling.modules, 20);
