@@ -49,7 +49,7 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
   const memory = config.storage.kind === 'memory';
   if (memory) logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
   if (memory && running.licenseKeySource === 'storage') {
-    logger.warn('the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart');
+    logger.warn('the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (converter-site-api license generate-key; in a git checkout, npm run license -- generate-key) so keys keep verifying after a restart');
   }
   logger.info('listening', {
     url: running.url,

@@ -7,6 +7,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { WORKER_MEMORY_LIMITS } from '../adapters/memory/caps.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
@@ -133,7 +134,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see docs/edge.md)');
     }
     if (database) await requireSchema(database.current().client);
-    const storage = database?.storage ?? createMemoryStorage();
+    // Memory holds what an isolate's 128 MB can spare, not the standalone server's caps (~300 MB).
+    const storage = database?.storage ?? createMemoryStorage(WORKER_MEMORY_LIMITS);
     const { offer, download, roadmap } = config;
     const dates = config.aliasDeprecation;
     live = await openLiveOffer(payment, config, clock);

@@ -30,6 +30,23 @@ export const DEFAULT_MEMORY_CAPS: Readonly<MemoryCaps> = {
 };
 
 /**
+ * The bounds of a Cloudflare Worker's memory storage: an isolate has 128 MB for everything, so these keep
+ * the storage under 57 MiB (59 MB) with every kind full of its largest records. Measured on V8 at the
+ * caps: 16 MiB of feedback of 5,000 non-Latin-1 characters; 1,391 bytes a session paid through Stripe with
+ * two license keys (268 unpaid on the simulator); 98 bytes a vote; 83 a download event; 213 a rate-limit
+ * window of an IPv6 /64 (138 of an IPv4 client).
+ */
+export const WORKER_MEMORY_LIMITS: { readonly caps: Readonly<MemoryCaps>; readonly maxRateLimitClients: number } = {
+  caps: {
+    feedbackBytes: 16 * 1024 * 1024,
+    checkoutSessions: 10_000,
+    votes: 100_000,
+    downloads: 100_000,
+  },
+  maxRateLimitClients: 50_000,
+};
+
+/**
  * What one feedback entry costs at most, in bytes: two per UTF-16 code unit of its texts and 256 for the
  * entry itself (measured: 10,000 entries of 5,000 characters took 51 MB of heap).
  */

@@ -13,6 +13,7 @@ import { clientKey } from '../../core/client-ip.ts';
 import { internalError } from '../../core/errors.ts';
 import type { Clock, RateLimitStore } from '../../core/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/rate-limit.ts';
+import { requestIdFor } from '../../core/request-id.ts';
 import { addSecurityHeaders } from '../../core/security-headers.ts';
 import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
@@ -39,12 +40,14 @@ export interface WorkerOptions {
 
 /**
  * The answer while the app cannot be built: 500 `internal_error` (429 past the quota), counted per client
- * and carrying the rate-limit headers and `Cache-Control: no-store`, like every answer of the app.
+ * and carrying the rate-limit headers, `Cache-Control: no-store`, the security headers and X-Request-Id,
+ * like every answer of the app.
  */
-async function setupFailure(limiter: RateLimiter, clientIp: string): Promise<Response> {
+async function setupFailure(limiter: RateLimiter, request: Request, clientIp: string): Promise<Response> {
   const decision = await limiter.check(clientKey(clientIp));
   const answer = decision.allowed ? internalError().toResponse() : limiter.refuse(decision);
-  Object.assign(answer.headers, decision.headers, { 'cache-control': 'no-store' });
+  const requestId = requestIdFor({ 'x-request-id': request.headers.get('x-request-id') ?? undefined });
+  Object.assign(answer.headers, decision.headers, { 'cache-control': 'no-store', 'x-request-id': requestId });
   addSecurityHeaders(answer.headers);
   return toWebResponse(answer);
 }
@@ -78,7 +81,7 @@ export function createWorker<Env>(setup: (env: Env) => Promise<App> | App, optio
           { info: () => undefined, warn: () => undefined, error: (message, fields) => console.error(message, fields) },
           () => clock.now(),
         );
-        return setupFailure(failures, clientIp);
+        return setupFailure(failures, request, clientIp);
       }
       return handle(request, clientIp);
     },

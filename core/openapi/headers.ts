@@ -31,96 +31,84 @@ export type HeaderName = keyof typeof HEADER_COMPONENTS;
 const seconds = { type: 'integer', minimum: 1 };
 const count = { type: 'integer', minimum: 0 };
 
+/** A header component: every response that lists a header always carries it, so each one is required. */
+interface HeaderComponent {
+  description: string;
+  required: true;
+  schema: object;
+  example?: string | number;
+}
+
+/**
+ * One header component, its fields in the document's order.
+ *
+ * @param description What the header says.
+ * @param schema The schema of its value.
+ * @param example A typical value for documentation tools, where one helps.
+ * @returns The component.
+ */
+function header(description: string, schema: object, example?: string | number): HeaderComponent {
+  return example === undefined ? { description, required: true, schema } : { description, required: true, schema, example };
+}
+
 const HEADER_COMPONENTS = {
-  RateLimit: {
-    description:
-      'Remaining requests and seconds until the window resets, as in draft-ietf-httpapi-ratelimit-headers-08 ' +
+  RateLimit: header(
+    'Remaining requests and seconds until the window resets, as in draft-ietf-httpapi-ratelimit-headers-08 ' +
       '(fixed window per client).',
-    required: true,
-    schema: { type: 'string', pattern: '^"public-api";r=[0-9]+;t=[0-9]+$' },
-    example: '"public-api";r=119;t=60',
-  },
-  'RateLimit-Policy': {
-    description: 'The quota and its window in seconds (draft-ietf-httpapi-ratelimit-headers-08).',
-    required: true,
-    schema: { type: 'string', pattern: '^"public-api";q=[0-9]+;w=[0-9]+$' },
-    example: '"public-api";q=120;w=60',
-  },
-  'RateLimit-Limit': {
-    description: 'Maximum requests in the current window.',
-    required: true,
-    schema: count,
-    example: 120,
-  },
-  'RateLimit-Remaining': {
-    description: 'Requests remaining in the current window.',
-    required: true,
-    schema: count,
-    example: 119,
-  },
-  'RateLimit-Reset': {
-    description: 'Seconds until the window resets (never an epoch time).',
-    required: true,
-    schema: seconds,
-    example: 60,
-  },
-  'Retry-After': {
-    description: 'Seconds to wait before retrying: the time until the window resets.',
-    required: true,
-    schema: seconds,
-    example: 42,
-  },
-  'Cache-Control': {
-    description: 'Always no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance).',
-    required: true,
-    schema: { type: 'string', const: 'no-store' },
-  },
-  'X-Request-Id': {
-    description:
-      'The id of this request, on every answer and in every server log line about it: the X-Request-Id the ' +
+    { type: 'string', pattern: '^"public-api";r=[0-9]+;t=[0-9]+$' },
+    '"public-api";r=119;t=60',
+  ),
+  'RateLimit-Policy': header(
+    'The quota and its window in seconds (draft-ietf-httpapi-ratelimit-headers-08).',
+    { type: 'string', pattern: '^"public-api";q=[0-9]+;w=[0-9]+$' },
+    '"public-api";q=120;w=60',
+  ),
+  'RateLimit-Limit': header('Maximum requests in the current window.', count, 120),
+  'RateLimit-Remaining': header('Requests remaining in the current window.', count, 119),
+  'RateLimit-Reset': header('Seconds until the window resets (never an epoch time).', seconds, 60),
+  'Retry-After': header('Seconds to wait before retrying: the time until the window resets.', seconds, 42),
+  'Cache-Control': header(
+    'Always no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance).',
+    { type: 'string', const: 'no-store' },
+  ),
+  'X-Request-Id': header(
+    'The id of this request, on every answer and in every server log line about it: the X-Request-Id the ' +
       'caller sent when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, otherwise a fresh UUID.',
-    required: true,
-    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-    example: '3f1c2a9e-5b7d-4e0f-9a61-2c8d4b7e1f05',
-  },
-  'X-Content-Type-Options': {
-    description: 'Always nosniff: the body is of the type Content-Type names, never guessed from its content.',
-    required: true,
-    schema: { type: 'string', const: 'nosniff' },
-  },
-  Location: {
-    description: 'The redirect target: the MSI installer or the Windows-only warning page, both set by the operator.',
-    required: true,
-    schema: { type: 'string', format: 'uri' },
-  },
-  Vary: {
-    description: 'The request headers the redirect target depends on (and Origin when CORS origins are configured).',
-    required: true,
-    schema: { type: 'string', pattern: '^User-Agent, Sec-CH-UA-Platform(, Origin)?$' },
-    example: 'User-Agent, Sec-CH-UA-Platform',
-  },
-  Deprecation: {
-    description: 'When this alias was (or will be) deprecated, as @ and seconds since the epoch (RFC 9745).',
-    required: true,
-    schema: { type: 'string', pattern: '^@-?[0-9]+$' },
-    example: '@1798761600',
-  },
-  Sunset: {
-    description: 'When this alias stops answering, as an HTTP-date (RFC 8594).',
-    required: true,
-    schema: {
+    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+    '3f1c2a9e-5b7d-4e0f-9a61-2c8d4b7e1f05',
+  ),
+  'X-Content-Type-Options': header(
+    'Always nosniff: the body is of the type Content-Type names, never guessed from its content.',
+    { type: 'string', const: 'nosniff' },
+  ),
+  Location: header(
+    'The redirect target: the MSI installer or the Windows-only warning page, both set by the operator.',
+    { type: 'string', format: 'uri' },
+  ),
+  Vary: header(
+    'The request headers the redirect target depends on (and Origin when CORS origins are configured).',
+    { type: 'string', pattern: '^User-Agent, Sec-CH-UA-Platform(, Origin)?$' },
+    'User-Agent, Sec-CH-UA-Platform',
+  ),
+  Deprecation: header(
+    'When this alias was (or will be) deprecated, as @ and seconds since the epoch (RFC 9745).',
+    { type: 'string', pattern: '^@-?[0-9]+$' },
+    '@1798761600',
+  ),
+  Sunset: header(
+    'When this alias stops answering, as an HTTP-date (RFC 8594).',
+    {
       type: 'string',
       pattern: '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
     },
-    example: 'Fri, 01 Jan 2027 00:00:00 GMT',
-  },
-  Link: {
-    description: 'The /api/v1 path that replaces this alias (RFC 8288).',
-    required: true,
-    schema: { type: 'string', pattern: '^</api/v1/[^>]*>; rel="successor-version"$' },
-    example: '</api/v1/pricing>; rel="successor-version"',
-  },
-} as const;
+    'Fri, 01 Jan 2027 00:00:00 GMT',
+  ),
+  Link: header(
+    'The /api/v1 path that replaces this alias (RFC 8288).',
+    { type: 'string', pattern: '^</api/v1/[^>]*>; rel="successor-version"$' },
+    '</api/v1/pricing>; rel="successor-version"',
+  ),
+};
 
 /**
  * The header components the document uses.

@@ -62,7 +62,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
         'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
         'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
         'STORAGE=memory: votes, feedback and licenses are lost on restart',
-        'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (npm run license -- generate-key) so keys keep verifying after a restart',
+        'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (converter-site-api license generate-key; in a git checkout, npm run license -- generate-key) so keys keep verifying after a restart',
       ],
     );
   });

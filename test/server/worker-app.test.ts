@@ -1,7 +1,7 @@
 /**
  * The standalone Worker's wiring (server/worker-app.ts), in-process: which config file settings and
- * Worker variables it honours, and what a missing PRODUCT_VERSION does. The same Worker runs under
- * workerd in the contract suite.
+ * Worker variables it honours, the caps of its memory storage, and what a missing PRODUCT_VERSION does.
+ * The same Worker runs under workerd in the contract suite.
  */
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
@@ -38,6 +38,35 @@ test('PUBLIC_BASE_URL wins over the config file\'s address', async () => {
   });
   const { sessionId, url } = (await created.json()) as { sessionId: string; url: string };
   assert.is(url, `https://api.sheets.test/checkout/simulator/${sessionId}`);
+});
+
+test('on memory storage the Worker keeps 16 MiB of feedback, an isolate\'s cap, not the standalone server\'s 64 MiB', async () => {
+  const worker = createSiteWorker(example);
+  const env = { PRODUCT_VERSION: '2.4.1' };
+  // Each entry is estimated at 256 + 2 x 5,000 bytes: 1,635 fit in 16 MiB. One client each, to stay in quota.
+  const send = (i: number) =>
+    worker.fetch(
+      new Request('https://api.sheets.test/api/v1/feedback', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': `10.0.${i >> 8}.${i & 255}` },
+        body: JSON.stringify({ description: `${i}`.padEnd(5000, '.') }),
+      }),
+      env,
+    );
+  for (let i = 0; i < 1635; i++) {
+    const stored = await send(i);
+    await stored.body?.cancel();
+    if (stored.status !== 201) assert.unreachable(`entry ${i} answered ${stored.status}`);
+  }
+  const refused = await send(1635);
+  assert.is(refused.status, 503);
+  assert.is(refused.headers.get('content-type'), 'application/json');
+  assert.is(refused.headers.get('ratelimit-remaining'), '119');
+  assert.equal(await refused.json(), {
+    code: 'storage_full',
+    message: "The server's in-memory storage holds the most feedback (16777216 bytes) it may; nothing was stored.",
+    resolution: 'Retry later; if the problem persists, contact support.',
+  });
 });
 
 test('without PRODUCT_VERSION every request is a 500 internal_error with the rate-limit headers', async () => {
