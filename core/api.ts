@@ -22,6 +22,12 @@ export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint, type QueryParamet
 /** One public operation as it is routed and documented: its endpoint (endpoints.ts) and its operation. */
 export interface ApiRoute extends Endpoint {
   create: (context: AppContext) => Operation;
+  /**
+   * The operation only reads storage: with counters that answer later (PostgreSQL), it starts beside the
+   * rate-limit hit instead of after it, and its answer is dropped when the hit is refused. One round trip
+   * instead of two; a refused read joins a batched statement (adapters/sql/batch.ts), it adds none.
+   */
+  readsOnly?: true;
 }
 
 /** The codes every route can answer with. */
@@ -32,7 +38,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { ...endpoints.downloadInstaller, create: download },
   { ...endpoints.getVersion, create: version },
   { ...endpoints.submitFeedback, create: feedback },
-  { ...endpoints.listRoadmap, create: listRoadmap },
+  { ...endpoints.listRoadmap, create: listRoadmap, readsOnly: true },
   { ...endpoints.toggleRoadmapVote, create: toggleVote },
   { ...endpoints.createCheckout, create: createCheckout },
   { ...endpoints.getCheckoutStatus, create: checkoutStatus },

@@ -40,7 +40,7 @@ import { remember } from './remember.ts';
 import { requestIdFor } from './request-id.ts';
 import { addSecurityHeaders } from './security-headers.ts';
 import { timedAnswers } from './timed-answers.ts';
-import { createRouter, trimSlashes, type Handler } from './router.ts';
+import { createRouter, trimSlashes, type Handler, type Match } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
 
@@ -184,8 +184,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const router = createRouter();
   const aliasNotices = new Map<string, Record<string, string>>();
   const routes: ApiRoute[] = [...API_ROUTES, ...discoveryRoutes([...API_ROUTES, ...PROBE_ROUTES])];
+  const readers = new Set<Handler>();
   for (const route of routes) {
     const handler: Handler = route.create(context);
+    if (route.readsOnly) readers.add(handler);
     if (!route.versioned) {
       router.add(route.method, route.path, handler);
       continue;
@@ -201,8 +203,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const probes = createProbes(context);
 
   const notFound = new Map<string, Uint8Array>();
-  const dispatch = (request: CoreRequest): MaybePromise<CoreResponse> => {
-    const match = router.match(request.method, request.path);
+  const dispatch = (request: CoreRequest, match: Match = router.match(request.method, request.path)): MaybePromise<CoreResponse> => {
     if (match.kind === 'handler') return match.handler(request, match.params);
     if (match.kind === 'not_found') {
       // Keyed by the quoted path, so that the cache holds at most NOT_FOUND_CACHE_SIZE short keys.
@@ -243,14 +244,37 @@ export async function createApp(options: AppOptions): Promise<App> {
     return internalError().toResponse();
   };
 
-  const run = (request: CoreRequest, decision: RateLimitDecision): MaybePromise<CoreResponse> => {
+  /**
+   * While the rate-limit hit is on its way (counters in a database): the route, matched once, and the
+   * answer of a read-only operation started at once (see `readsOnly` in api.ts).
+   */
+  interface Early {
+    match: Match;
+    answer?: MaybePromise<CoreResponse>;
+    failure?: { error: unknown };
+  }
+  const startEarly = (request: CoreRequest): Early => {
+    const match = router.match(request.method, request.path);
+    if (match.kind !== 'handler' || !readers.has(match.handler)) return { match };
+    try {
+      const answer = match.handler(request, match.params);
+      // Awaited by `run` when the hit is admitted; a refused request's failed read is nobody's concern.
+      if (answer instanceof Promise) answer.catch(ignore);
+      return { match, answer };
+    } catch (error) {
+      return { match, failure: { error } };
+    }
+  };
+
+  const run = (request: CoreRequest, decision: RateLimitDecision, early?: Early): MaybePromise<CoreResponse> => {
     if (!decision.allowed) {
       count('rate_limited');
       return finish(request, limiter.refuse(decision), decision);
     }
     let result: MaybePromise<CoreResponse>;
     try {
-      result = dispatch(request);
+      if (early?.failure) throw early.failure.error;
+      result = early?.answer ?? dispatch(request, early?.match);
     } catch (error) {
       return finish(request, fault(request, error), decision);
     }
@@ -274,7 +298,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (probes.has(request.path)) return probes.answer(request);
       const decision = limiter.check(clientKey(request.clientIp));
       if (!(decision instanceof Promise)) return run(request, decision);
-      return decision.then((d) => run(request, d)).catch((error: unknown) => outside(request, error));
+      const early = startEarly(request);
+      return decision.then((d) => run(request, d, early)).catch((error: unknown) => outside(request, error));
     } catch (error) {
       return outside(request, error);
     }
