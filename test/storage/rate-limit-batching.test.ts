@@ -46,13 +46,22 @@ test('with maxInFlight 2 a second statement runs beside the first, and every cou
   const client = await postgresClient();
   await migrate(client);
   try {
+    // The first statement is held until a second one starts: only a store that runs two at once
+    // releases it (a guard ends the wait otherwise, and the assertion below fails).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const guard = setTimeout(() => release(), 5000);
+    let calls = 0;
     let running = 0;
     let most = 0;
     const watched: SqlSession = {
       ...client,
       async query<Row extends object>(text: string, params?: readonly SqlValue[]) {
+        const call = ++calls;
         most = Math.max(most, ++running);
         try {
+          if (call === 1) await held;
+          if (call === 2) release();
           return await client.query<Row>(text, params);
         } finally {
           running--;
@@ -60,16 +69,15 @@ test('with maxInFlight 2 a second statement runs beside the first, and every cou
       },
     };
     const store = createSqlRateLimitStore(watched, { maxInFlight: 2 });
-    // The first hits start a statement; the rest arrive while it runs, in later I/O turns.
     const keys = Array.from({ length: 600 }, (_, i) => `198.51.100.${i % 30}`);
-    const hits: Promise<{ count: number }>[] = [];
-    for (let i = 0; i < keys.length; i++) {
-      hits.push(store.hit(keys[i]!, 60_000));
-      if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
-    }
-    const counts = new Map<string, number[]>();
-    (await Promise.all(hits)).forEach((hit, i) => counts.set(keys[i]!, [...(counts.get(keys[i]!) ?? []), hit.count]));
+    const hits = keys.slice(0, 300).map((key) => store.hit(key, 60_000));
+    while (calls === 0) await new Promise((resolve) => setImmediate(resolve));
+    hits.push(...keys.slice(300).map((key) => store.hit(key, 60_000)));
+    const answered = await Promise.all(hits);
+    clearTimeout(guard);
     assert.is(most, 2);
+    const counts = new Map<string, number[]>();
+    answered.forEach((hit, i) => counts.set(keys[i]!, [...(counts.get(keys[i]!) ?? []), hit.count]));
     for (const list of counts.values()) assert.equal([...list].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1));
     const stored = await client.query<{ n: number }>('select sum(count)::int as n from rate_limits');
     assert.is(stored[0]!.n, 600);
