@@ -6,6 +6,7 @@
  * @module
  */
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
+import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 type Feature = Omit<RoadmapFeatureView, 'voted'>;
@@ -16,6 +17,35 @@ from roadmap_features where visible order by id`;
 
 const VOTES = `select feature_id, voter_id from roadmap_votes`;
 
+/**
+ * The net effect of a batch of toggles, worked out in memory: the votes withdrawn ($1 features, $2
+ * voters), the votes cast ($3, $4), and each touched feature's count afterwards ($5 ids, $6 counts).
+ * One statement, one commit.
+ */
+const WRITE_VOTES = `
+with withdrawn as (
+  delete from roadmap_votes v
+  using unnest($1::text[]::int[], $2::text[]) as d(feature_id, voter_id)
+  where v.feature_id = d.feature_id and v.voter_id = d.voter_id
+), cast_votes as (
+  insert into roadmap_votes (feature_id, voter_id)
+  select feature_id, voter_id from unnest($3::text[]::int[], $4::text[]) as a(feature_id, voter_id)
+)
+update roadmap_features r set vote_count = c.vote_count
+from unnest($5::text[]::int[], $6::text[]::int[]) as c(id, vote_count)
+where r.id = c.id`;
+
+interface Toggle {
+  featureId: number;
+  voterId: string;
+}
+
+/** One (feature, voter) pair a batch touches: whether it was voted before the batch, and after. */
+interface Change extends Toggle {
+  before: boolean;
+  after: boolean;
+}
+
 /** The roadmap part of the storage port, answered from memory. */
 export interface RoadmapMirror {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<void>;
@@ -25,17 +55,18 @@ export interface RoadmapMirror {
 
 /**
  * Creates the mirror; it loads the visible features and every vote once, then follows the writes.
+ * Toggles are batched (batch.ts): a batch's outcomes are worked out in memory, in order, and only its net
+ * changes are written, in one statement; memory takes them and the toggles are answered once it commits.
  *
  * @param db The database.
- * @param sql The SQL operations it mirrors: the content sync and the (batched) toggle.
+ * @param sql The content sync it mirrors.
+ * @param options Batch size (batch.ts); one statement at a time, so each batch starts from the last.
  * @returns The roadmap operations of the storage port.
  */
 export function createRoadmapMirror(
   db: SqlSession,
-  sql: {
-    syncRoadmap(features: readonly RoadmapFeature[]): Promise<void>;
-    toggleVote(featureId: number, voterId: string): Promise<VoteResult | null>;
-  },
+  sql: { syncRoadmap(features: readonly RoadmapFeature[]): Promise<void> },
+  options: Pick<BatcherOptions, 'maxBatch'> = {},
 ): RoadmapMirror {
   let features: Feature[] = [];
   const byId = new Map<number, Feature>();
@@ -84,16 +115,44 @@ export function createRoadmapMirror(
     return features.map((f) => view(f, voted.has(f.id)));
   };
 
-  const toggle = async (featureId: number, voterId: string): Promise<VoteResult | null> => {
-    const result = await sql.toggleVote(featureId, voterId);
-    if (result) {
-      record(voterId, featureId, result.voted);
+  const toggleBatch = async (batch: Toggle[]): Promise<(VoteResult | null)[]> => {
+    const changes = new Map<string, Change>();
+    const counts = new Map<number, number>();
+    const results = batch.map(({ featureId, voterId }): VoteResult | null => {
       const feature = byId.get(featureId);
-      if (feature) feature.vote_count = result.vote_count;
-      unvoted = null;
+      if (!feature) return null;
+      const pair = `${featureId}:${voterId}`;
+      let change = changes.get(pair);
+      if (!change) {
+        const before = votesOf.get(voterId)?.has(featureId) ?? false;
+        changes.set(pair, (change = { featureId, voterId, before, after: before }));
+      }
+      change.after = !change.after;
+      const count = (counts.get(featureId) ?? feature.vote_count) + (change.after ? 1 : -1);
+      counts.set(featureId, count);
+      return { voted: change.after, vote_count: count };
+    });
+    const net = [...changes.values()].filter((change) => change.before !== change.after);
+    const withdrawn = net.filter((change) => change.before);
+    const cast = net.filter((change) => change.after);
+    const touched = [...counts].filter(([id, count]) => byId.get(id)!.vote_count !== count);
+    if (net.length > 0 || touched.length > 0) {
+      await db.query(WRITE_VOTES, [
+        withdrawn.map((c) => String(c.featureId)),
+        withdrawn.map((c) => c.voterId),
+        cast.map((c) => String(c.featureId)),
+        cast.map((c) => c.voterId),
+        touched.map(([id]) => String(id)),
+        touched.map(([, count]) => String(count)),
+      ]);
     }
-    return result;
+    // Committed: memory follows.
+    for (const change of net) record(change.voterId, change.featureId, change.after);
+    for (const [id, count] of touched) byId.get(id)!.vote_count = count;
+    if (touched.length > 0) unvoted = null;
+    return results;
   };
+  const toggle = createBatcher<Toggle, VoteResult | null>(toggleBatch, { ...options, maxInFlight: 1 });
 
   return {
     async syncRoadmap(list) {
@@ -102,6 +161,6 @@ export function createRoadmapMirror(
       await loadFeatures();
     },
     listRoadmap: (voterId) => (loaded ? list(voterId) : load.then(() => list(voterId))),
-    toggleVote: (featureId, voterId) => (loaded ? toggle(featureId, voterId) : load.then(() => toggle(featureId, voterId))),
+    toggleVote: (featureId, voterId) => (loaded ? toggle({ featureId, voterId }) : load.then(() => toggle({ featureId, voterId }))),
   };
 }

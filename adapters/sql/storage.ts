@@ -70,10 +70,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     : () => {};
   // A pool runs a second batch while this process answers the first; PGlite has one connection.
   const batching = { maxInFlight: client.driver === 'postgres' ? 2 : 1 };
-  const roadmap = {
-    syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features),
-    toggleVote: createVoteToggle(client, batching),
-  };
+  const sync = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features) };
   const { exclusive } = options;
   return {
     client,
@@ -89,7 +86,9 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     ...sqlExportSource(client),
     addFeedback: createFeedbackWriter(client, batching),
     recordDownload: (event) => recordDownload(client, event),
-    ...(exclusive ? createRoadmapMirror(client, roadmap) : { ...roadmap, listRoadmap: createRoadmapReader(client, batching) }),
+    ...(exclusive
+      ? createRoadmapMirror(client, sync)
+      : { ...sync, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),
     createCheckout: (session) => createCheckout(client, session),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),

@@ -75,5 +75,45 @@ test('reads between 120 concurrent toggles answer what the database stores once 
   }
 });
 
+test('toggles of one batch answer in order, and only their net change is stored', async ({ client }) => {
+  const storage = open(client!);
+  await storage.syncRoadmap(FEATURES);
+  const answers = await Promise.all([
+    storage.toggleVote(1, 'a'),
+    storage.toggleVote(1, 'a'),
+    storage.toggleVote(1, 'b'),
+    storage.toggleVote(2, 'a'),
+    storage.toggleVote(3, 'a'),
+  ]);
+  assert.equal(answers, [
+    { voted: true, vote_count: 1 },
+    { voted: false, vote_count: 0 },
+    { voted: true, vote_count: 1 },
+    { voted: true, vote_count: 1 },
+    null,
+  ]);
+  const votes = await client!.query<{ feature_id: number; voter_id: string }>('select feature_id, voter_id from roadmap_votes order by 1, 2');
+  assert.equal(votes.map((v) => [v.feature_id, v.voter_id]), [[1, 'b'], [2, 'a']]);
+  const counts = await client!.query<{ id: number; vote_count: number }>('select id, vote_count from roadmap_features order by id');
+  assert.equal(counts.map((c) => [c.id, c.vote_count]), [[1, 1], [2, 1], [3, 0]]);
+});
+
+test('a batch whose statement fails changes nothing in memory, and the next one starts from there', async ({ client }) => {
+  let failing = true;
+  const flaky: SqlClient = {
+    ...client!,
+    query: (text, params) => (failing && text.includes('withdrawn') ? Promise.reject(new Error('disk full')) : client!.query(text, params)),
+  };
+  const storage = createSqlStorage(flaky, { exclusive: {} });
+  await storage.syncRoadmap(FEATURES);
+  const failed = await Promise.allSettled([storage.toggleVote(1, 'a'), storage.toggleVote(2, 'a')]);
+  assert.equal(failed.map((f) => (f.status === 'rejected' ? (f.reason as Error).message : 'answered')), ['disk full', 'disk full']);
+  assert.equal((await storage.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]), [[1, 0, false], [2, 0, false]]);
+  failing = false;
+  assert.equal(await storage.toggleVote(1, 'a'), { voted: true, vote_count: 1 });
+  const votes = await client!.query<{ feature_id: number }>('select feature_id from roadmap_votes');
+  assert.equal(votes.map((v) => v.feature_id), [1]);
+});
+
 test.after(closeTestDatabases);
 test.run();
