@@ -13,6 +13,8 @@ export interface Scenario {
   clients: Clients;
   /** Extra environment of the server for this scenario (the access log, metrics). */
   env?: Record<string, string>;
+  /** The status every answer should have; 200 by default. */
+  expect?: number;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -26,9 +28,10 @@ export const SCENARIOS: Scenario[] = [
     path: '/api/v1/feedback',
     body: '{"description":"Please add Quattro Pro input","type":"feature_request","rating":4}',
     clients: 'many',
+    expect: 201,
   },
-  { name: 'unknown path (404)', method: 'GET', path: '/api/v1/nope', clients: 'many' },
-  { name: 'rate-limited client (429)', method: 'GET', path: '/api/v1/pricing', clients: 'one-over-quota' },
+  { name: 'unknown path (404)', method: 'GET', path: '/api/v1/nope', clients: 'many', expect: 404 },
+  { name: 'rate-limited client (429)', method: 'GET', path: '/api/v1/pricing', clients: 'one-over-quota', expect: 429 },
   // Issue 10: what the access log and the metrics cost on the hottest path.
   { name: 'GET pricing, access log on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { LOG_REQUESTS: 'true' } },
   { name: 'GET pricing, metrics on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { METRICS_PORT: '0' } },
