@@ -1,0 +1,100 @@
+/**
+ * `npm run bench:ab -- "<scenario>" ...`: two builds of the server, paired round by round (A B B A) under
+ * the benchmark's load, for the before/after of one change. Prints medians of req/s, server CPU per
+ * request, database commits per request (PostgreSQL) and how busy the whole machine was.
+ *
+ * Environment:
+ * - AB_BEFORE: the checkout to compare with (A), e.g. `git worktree add /tmp/before HEAD~1` with its
+ *   node_modules linked; this checkout is B. Without it, A and B are both this checkout (a noise check).
+ * - AB_STORAGE: `postgres` (DATABASE_URL, a schema of its own, dropped afterwards) or `pglite` (a
+ *   temporary data directory per server); postgres by default.
+ * - AB_ROUNDS (default 6) and AB_SECONDS (default 3).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { cpuSeconds, freePort } from './process.ts';
+import { requestBytes, runRaw } from './raw-client.ts';
+import { SCENARIOS } from './scenarios.ts';
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const trees = { A: process.env['AB_BEFORE'] ?? here, B: here };
+const storage = process.env['AB_STORAGE'] ?? 'postgres';
+const rounds = Number(process.env['AB_ROUNDS'] ?? 6);
+const seconds = Number(process.env['AB_SECONDS'] ?? 3);
+const url = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `ab_${process.pid}`;
+const sql = storage === 'postgres' ? postgres(url, { onnotice: () => {} }) : null;
+
+/** Transactions committed in the whole database so far (each batched statement is one). */
+const commits = async (): Promise<number> =>
+  sql ? ((await sql`select xact_commit::float8 as c from pg_stat_database where datname = current_database()`)[0]!['c'] as number) : 0;
+
+/** Busy and total jiffies of all cores. */
+function machine(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/ +/).slice(1, 9).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy, total: busy + idle + iowait };
+}
+
+async function start(tree: string): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
+  const port = await freePort();
+  const dataDir = storage === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-ab-')) : null;
+  const env = dataDir ? { STORAGE: 'pglite', DATA_DIR: dataDir } : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
+  const child = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', 'server/main.ts'], {
+    cwd: tree,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve()));
+  return {
+    port,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+for (const name of process.argv.slice(2)) {
+  const scenario = SCENARIOS.find((s) => s.name === name);
+  if (!scenario) throw new Error(`no scenario "${name}"; one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const seen = { A: [] as number[][], B: [] as number[][] };
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+      const server = await start(trees[side]);
+      const requests = requestBytes(scenario, server.port);
+      await runRaw(server.port, requests, 50, 1.5);
+      const [cpu, committed, busy] = [cpuSeconds(server.pid), await commits(), machine()];
+      const run = await runRaw(server.port, requests, 50, seconds);
+      const after = machine();
+      seen[side].push([
+        run.rps,
+        ((cpuSeconds(server.pid) - cpu) * 1e6) / run.total,
+        ((await commits()) - committed) / run.total,
+        (2 * (after.busy - busy.busy)) / (after.total - busy.total),
+      ]);
+      await server.stop();
+    }
+  }
+  for (const side of ['A', 'B'] as const) {
+    const column = (i: number) => median(seen[side].map((row) => row[i]!));
+    process.stdout.write(
+      `${name} ${side}: ${Math.round(column(0))} req/s, server ${column(1).toFixed(1)} us CPU/request, ` +
+        `${column(2).toFixed(3)} commits/request, machine ${column(3).toFixed(2)} cores busy ` +
+        `(rounds: ${seen[side].map((row) => Math.round(row[0]!)).join(' ')})\n`,
+    );
+  }
+}
+if (sql) {
+  await sql.unsafe(`drop schema if exists ${schema} cascade`);
+  await sql.end();
+}
