@@ -47,10 +47,14 @@ async function start(tree: string): Promise<{ port: number; stop: () => Promise<
   const env = dataDir ? { STORAGE: 'pglite', DATA_DIR: dataDir } : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
   const child = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', 'server/main.ts'], {
     cwd: tree,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32' },
+    // Its start-up warnings (example content, the simulator) would only interleave with the results.
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
-  await new Promise<void>((resolve) => child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve());
+    child.once('exit', (code) => reject(new Error(`the server in ${tree} exited with ${code} before listening`)));
+  });
   return {
     port,
     pid: child.pid!,
