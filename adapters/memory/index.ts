@@ -19,7 +19,7 @@ import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from '.
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
-export { DEFAULT_MEMORY_CAPS, type MemoryCaps } from './caps.ts';
+export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
 
 /** How often retention looks for unpaid sessions to drop; at most once a second while sessions are full. */
 const SWEEP_EVERY_MS = 60_000;

@@ -25,8 +25,7 @@ const content: SiteContent = {
   ],
 };
 
-export async function createSiteApp(publicBaseUrl = 'http://localhost:8080'): Promise<App> {
-  const storage = createMemoryStorage();
+export async function createSiteApp(publicBaseUrl = 'http://localhost:8080', storage = createMemoryStorage()): Promise<App> {
   return createApp({
     content,
     version: { current: () => '2.4.1' },
