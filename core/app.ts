@@ -12,6 +12,7 @@ import { createCors, type Cors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
 import { ApiError, encodeError, errorAnswer, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
+import { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { reportingRateLimits, reportingStorage } from './observed-storage.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
@@ -42,7 +43,7 @@ import { addSecurityHeaders } from './security-headers.ts';
 import { timedAnswers } from './timed-answers.ts';
 import { createRouter, trimSlashes, type Handler, type Match } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
-import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
+import { createVoterId } from './voter-id.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
