@@ -119,7 +119,7 @@ const systemClock: Clock = { now: () => Date.now() };
 const NOT_FOUND_CACHE_SIZE = 1024;
 
 /** The longest path a 404 message quotes; a longer one is cut and ends with "…". */
-export const NOT_FOUND_PATH_LIMIT = 200;
+const NOT_FOUND_PATH_LIMIT = 200;
 
 /** The path as a 404 message quotes it: at most NOT_FOUND_PATH_LIMIT characters, never half a surrogate pair. */
 function quotedPath(path: string): string {
