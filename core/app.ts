@@ -252,19 +252,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   interface Early {
     match: Match;
     answer?: MaybePromise<CoreResponse>;
-    failure?: { error: unknown };
   }
   const startEarly = (request: CoreRequest): Early => {
     const match = router.match(request.method, request.path);
     if (match.kind !== 'handler' || !readers.has(match.handler)) return { match };
+    let answer: MaybePromise<CoreResponse>;
     try {
-      const answer = match.handler(request, match.params);
-      // Awaited by `run` when the hit is admitted; a refused request's failed read is nobody's concern.
-      if (answer instanceof Promise) answer.catch(ignore);
-      return { match, answer };
+      answer = match.handler(request, match.params);
     } catch (error) {
-      return { match, failure: { error } };
+      answer = Promise.reject(error);
     }
+    // Awaited by `run` when the hit is admitted; a refused request's failed read is nobody's concern.
+    if (answer instanceof Promise) answer.catch(ignore);
+    return { match, answer };
   };
 
   const run = (request: CoreRequest, decision: RateLimitDecision, early?: Early): MaybePromise<CoreResponse> => {
@@ -274,7 +274,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     let result: MaybePromise<CoreResponse>;
     try {
-      if (early?.failure) throw early.failure.error;
       result = early?.answer ?? dispatch(request, early?.match);
     } catch (error) {
       return finish(request, fault(request, error), decision);
