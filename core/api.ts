@@ -17,7 +17,7 @@ import { pricing } from './operations/pricing.ts';
 import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
 
-export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint, type QueryParameter, type SuccessResponse } from './endpoints.ts';
+export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoints.ts';
 
 /** One public operation as it is routed and documented: its endpoint (endpoints.ts) and its operation. */
 export interface ApiRoute extends Endpoint {

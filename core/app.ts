@@ -12,6 +12,7 @@ import { createCors, type Cors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
 import { ApiError, encodeError, errorAnswer, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
+import { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { reportingRateLimits, reportingStorage } from './observed-storage.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
@@ -42,7 +43,7 @@ import { addSecurityHeaders } from './security-headers.ts';
 import { timedAnswers } from './timed-answers.ts';
 import { createRouter, trimSlashes, type Handler, type Match } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
-import { createVoterId, randomSecret, type SyncHmacSha256 } from './voter-id.ts';
+import { createVoterId } from './voter-id.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -118,7 +119,7 @@ const systemClock: Clock = { now: () => Date.now() };
 const NOT_FOUND_CACHE_SIZE = 1024;
 
 /** The longest path a 404 message quotes; a longer one is cut and ends with "…". */
-export const NOT_FOUND_PATH_LIMIT = 200;
+const NOT_FOUND_PATH_LIMIT = 200;
 
 /** The path as a 404 message quotes it: at most NOT_FOUND_PATH_LIMIT characters, never half a surrogate pair. */
 function quotedPath(path: string): string {
@@ -251,19 +252,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   interface Early {
     match: Match;
     answer?: MaybePromise<CoreResponse>;
-    failure?: { error: unknown };
   }
   const startEarly = (request: CoreRequest): Early => {
     const match = router.match(request.method, request.path);
     if (match.kind !== 'handler' || !readers.has(match.handler)) return { match };
+    let answer: MaybePromise<CoreResponse>;
     try {
-      const answer = match.handler(request, match.params);
-      // Awaited by `run` when the hit is admitted; a refused request's failed read is nobody's concern.
-      if (answer instanceof Promise) answer.catch(ignore);
-      return { match, answer };
+      answer = match.handler(request, match.params);
     } catch (error) {
-      return { match, failure: { error } };
+      answer = Promise.reject(error);
     }
+    // Awaited by `run` when the hit is admitted; a refused request's failed read is nobody's concern.
+    if (answer instanceof Promise) answer.catch(ignore);
+    return { match, answer };
   };
 
   const run = (request: CoreRequest, decision: RateLimitDecision, early?: Early): MaybePromise<CoreResponse> => {
@@ -273,7 +274,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     let result: MaybePromise<CoreResponse>;
     try {
-      if (early?.failure) throw early.failure.error;
       result = early?.answer ?? dispatch(request, early?.match);
     } catch (error) {
       return finish(request, fault(request, error), decision);

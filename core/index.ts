@@ -16,7 +16,7 @@ export { buildOpenApi } from './openapi/build.ts';
 export type { AliasDeprecation } from './deprecation.ts';
 export { createLicenseIssuer, generateSigningKey, publicKeyOf, verifyLicenseKey, type LicensePayload } from './license.ts';
 export { DEFAULT_BODY_LIMIT } from './body.ts';
-export type { SyncHmacSha256 } from './voter-id.ts';
+export type { SyncHmacSha256 } from './keyed-hash.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';
 export {
   CheckoutCreateRequestSchema,

@@ -5,13 +5,13 @@
  */
 
 /** Never guess a type other than Content-Type says (a JSON error echoing a path stays JSON). */
-export const NOSNIFF = 'nosniff';
+const NOSNIFF = 'nosniff';
 
 /**
  * The referrer policy of HTML pages: none. A page's own address can hold a secret (the simulator's pages
  * carry the checkout session id, which reads the license keys), so no link or form sends it on.
  */
-export const HTML_REFERRER_POLICY = 'no-referrer';
+const HTML_REFERRER_POLICY = 'no-referrer';
 
 /**
  * Adds the headers to an answer's headers: `X-Content-Type-Options` always, `Referrer-Policy` when the

@@ -8,8 +8,6 @@ import { clientKey } from './client-ip.ts';
 import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
 import type { MaybePromise } from './ports.ts';
 
-export { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
-
 /**
  * Creates the voter-id function.
  *

@@ -9,7 +9,7 @@ import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { json } from '../http.ts';
 import type { CheckoutSession, LicenseKeys } from '../ports.ts';
-import type { CheckoutStatusBody } from '../schemas/responses.ts';
+import type { CheckoutStatus } from '../schemas/responses.ts';
 import { CheckoutCreateRequestSchema, SessionIdSchema } from '../schemas/requests.ts';
 import { parseOrThrow, parseQueryOrThrow } from '../validate.ts';
 
@@ -69,7 +69,7 @@ export async function licensesFor(context: AppContext, session: CheckoutSession)
 }
 
 /** The status body of a paid session: licenseKey is the key of the product bought. */
-function paidBody(keys: LicenseKeys): CheckoutStatusBody {
+function paidBody(keys: LicenseKeys): CheckoutStatus {
   return {
     status: 'paid',
     licenseKey: keys.standard ?? keys.plus,

@@ -31,8 +31,6 @@ export interface CheckoutStatus {
   /** Plus license key; null until paid. */
   plusLicenseKey?: string | null | undefined;
 }
-/** The same, under the name the operations use. */
-export type CheckoutStatusBody = CheckoutStatus;
 
 const LicenseKey = v.nullable(v.string());
 const checkoutStatus = v.strictObject({

@@ -5,9 +5,8 @@
  */
 import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
+import { Link } from './link.ts';
 import { PricingSchema, ROADMAP_CATEGORIES, VersionString, type Pricing, type RoadmapCategory } from './responses.ts';
-
-const Link = v.pipe(v.string(), v.url('must be an absolute URL'), v.maxLength(2048));
 
 /** A roadmap feature as the operator writes it; release_version defaults to null. */
 export interface RoadmapContent {

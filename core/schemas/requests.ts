@@ -21,11 +21,11 @@ export const SHORT_TEXT_MAX = 200;
 export const STORABLE_TEXT: RegExp = /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
 
 /** What a value breaking `STORABLE_TEXT` is told, after the field's name. */
-export const STORABLE_TEXT_MESSAGE =
+const STORABLE_TEXT_MESSAGE =
   'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
 
 /** The valibot check of `STORABLE_TEXT`, in the pipe of every stored string. */
-export function storableText(): v.RegexAction<string, string> {
+function storableText(): v.RegexAction<string, string> {
   return v.regex(STORABLE_TEXT, STORABLE_TEXT_MESSAGE);
 }
 
@@ -133,7 +133,7 @@ export const DownloadForceSchema: v.GenericSchema<'1'> = v.pipe(
 );
 
 /** The longest session id accepted in a query, far above any provider's. */
-export const SESSION_ID_MAX = 255;
+const SESSION_ID_MAX = 255;
 
 const SESSION_ID_REQUIRED = `is required: a non-empty id of at most ${SESSION_ID_MAX} characters`;
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { CheckoutCreateResponseSchema, CheckoutStatusSchema, type CheckoutCreateResponse, type CheckoutStatus, type CheckoutStatusBody } from './checkout.ts';
+export { CheckoutCreateResponseSchema, CheckoutStatusSchema, type CheckoutCreateResponse, type CheckoutStatus } from './checkout.ts';
 export { FeedbackSuccessSchema, type FeedbackSuccess } from './feedback.ts';
 export { pricingObject, PricingSchema, type Pricing } from './pricing.ts';
 export {
