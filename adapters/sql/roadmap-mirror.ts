@@ -6,7 +6,7 @@
  * @module
  */
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
-import { createBatcher, type BatcherOptions } from './batch.ts';
+import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 type Feature = Omit<RoadmapFeatureView, 'voted'>;
@@ -60,13 +60,11 @@ export interface RoadmapMirror {
  *
  * @param db The database.
  * @param sql The content sync it mirrors.
- * @param options Batch size (batch.ts); one statement at a time, so each batch starts from the last.
  * @returns The roadmap operations of the storage port.
  */
 export function createRoadmapMirror(
   db: SqlSession,
   sql: { syncRoadmap(features: readonly RoadmapFeature[]): Promise<void> },
-  options: Pick<BatcherOptions, 'maxBatch'> = {},
 ): RoadmapMirror {
   let features: Feature[] = [];
   const byId = new Map<number, Feature>();
@@ -152,7 +150,8 @@ export function createRoadmapMirror(
     if (touched.length > 0) unvoted = null;
     return results;
   };
-  const toggle = createBatcher<Toggle, VoteResult | null>(toggleBatch, { ...options, maxInFlight: 1 });
+  // One statement at a time, so each batch starts from the last.
+  const toggle = createBatcher<Toggle, VoteResult | null>(toggleBatch, { maxInFlight: 1 });
 
   return {
     async syncRoadmap(list) {
