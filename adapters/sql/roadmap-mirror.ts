@@ -8,6 +8,7 @@
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
+import { featureView } from './roadmap.ts';
 
 type Feature = Omit<RoadmapFeatureView, 'voted'>;
 
@@ -97,20 +98,10 @@ export function createRoadmapMirror(
     }
   }
 
-  // The fields in the order of the API's answer.
-  const view = (f: Feature, voted: boolean): RoadmapFeatureView => ({
-    id: f.id,
-    title: f.title,
-    description: f.description,
-    category: f.category,
-    vote_count: f.vote_count,
-    voted,
-    release_version: f.release_version,
-  });
   const list = (voterId: string): RoadmapFeatureView[] => {
     const voted = votesOf.get(voterId);
-    if (!voted) return (unvoted ??= features.map((f) => view(f, false)));
-    return features.map((f) => view(f, voted.has(f.id)));
+    if (!voted) return (unvoted ??= features.map((f) => featureView(f, false)));
+    return features.map((f) => featureView(f, voted.has(f.id)));
   };
 
   const toggleBatch = async (batch: Toggle[]): Promise<(VoteResult | null)[]> => {
