@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../core/app.ts';
-import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
+import type { CidrSet } from '../../core/client-ip.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { MaybePromise } from '../../core/ports.ts';
-import { missingHost } from './odd-requests.ts';
+import { clientOf, missingHost } from './odd-requests.ts';
 
 export { nodeHmacSha256 } from './hmac.ts';
 
@@ -129,18 +129,13 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
   return (request: ReadingRequest, response) => {
     const url = request.url ?? '/';
     const mark = url.indexOf('?');
-    const forwarded = trusted ? request.headers['x-forwarded-for'] : undefined;
     const core = {
       method: request.method ?? 'GET',
       path: mark < 0 ? url : url.slice(0, mark),
       query: mark < 0 ? undefined : url.slice(mark + 1),
       headers: request.headers,
       body: undefined as Uint8Array | undefined,
-      clientIp: resolveClientIp(
-        request.socket.remoteAddress ?? '',
-        Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
-        trusted,
-      ),
+      clientIp: clientOf(request, trusted),
       // Set by the app; present from the start so the object keeps one shape.
       requestId: undefined as string | undefined,
     };

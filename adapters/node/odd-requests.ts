@@ -14,7 +14,7 @@ import { ApiError } from '../../core/errors.ts';
 import { createClientErrorListener, serialize } from './client-error.ts';
 
 /** The client of a parsed request: X-Forwarded-For is read behind a trusted proxy, as for any request. */
-function clientOf(request: IncomingMessage, trusted: CidrSet | null): string {
+export function clientOf(request: IncomingMessage, trusted: CidrSet | null): string {
   const forwarded = trusted ? request.headers['x-forwarded-for'] : undefined;
   return resolveClientIp(request.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trusted);
 }

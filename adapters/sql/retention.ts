@@ -38,12 +38,8 @@ export interface RetentionReport {
   checkoutSessions: number;
 }
 
-export { UNPAID_SESSION_GRACE_MS };
-
 /** How a pass runs. */
 export interface RetentionOptions {
-  /** How long unpaid sessions are kept after expiry; 7 days by default. */
-  graceMs?: number;
   /** Whether the pass vacuums what it deleted and what autovacuum would: for PGlite, which has none. */
   vacuum?: boolean;
 }
@@ -87,12 +83,12 @@ async function vacuum(db: SqlSession, deletedFrom: readonly string[]): Promise<v
  * Runs one clean-up pass.
  *
  * @param db Where to clean.
- * @param options Grace period and vacuuming.
+ * @param options Vacuuming.
  */
 export async function runRetention(db: SqlSession, options: RetentionOptions = {}): Promise<RetentionReport> {
   const rateLimitWindows = await drain(db, EXPIRED_WINDOWS, []);
   await nextTurn();
-  const checkoutSessions = await drain(db, UNPAID_SESSIONS, [options.graceMs ?? UNPAID_SESSION_GRACE_MS]);
+  const checkoutSessions = await drain(db, UNPAID_SESSIONS, [UNPAID_SESSION_GRACE_MS]);
   if (options.vacuum) {
     await nextTurn();
     await vacuum(db, [...(rateLimitWindows > 0 ? ['rate_limits'] : []), ...(checkoutSessions > 0 ? ['checkout_sessions'] : [])]);

@@ -6,8 +6,9 @@
  * @module
  */
 import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
-import { createBatcher, type BatcherOptions } from './batch.ts';
+import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
+import { featureView } from './roadmap.ts';
 
 type Feature = Omit<RoadmapFeatureView, 'voted'>;
 
@@ -60,13 +61,11 @@ export interface RoadmapMirror {
  *
  * @param db The database.
  * @param sql The content sync it mirrors.
- * @param options Batch size (batch.ts); one statement at a time, so each batch starts from the last.
  * @returns The roadmap operations of the storage port.
  */
 export function createRoadmapMirror(
   db: SqlSession,
   sql: { syncRoadmap(features: readonly RoadmapFeature[]): Promise<void> },
-  options: Pick<BatcherOptions, 'maxBatch'> = {},
 ): RoadmapMirror {
   let features: Feature[] = [];
   const byId = new Map<number, Feature>();
@@ -99,20 +98,10 @@ export function createRoadmapMirror(
     }
   }
 
-  // The fields in the order of the API's answer.
-  const view = (f: Feature, voted: boolean): RoadmapFeatureView => ({
-    id: f.id,
-    title: f.title,
-    description: f.description,
-    category: f.category,
-    vote_count: f.vote_count,
-    voted,
-    release_version: f.release_version,
-  });
   const list = (voterId: string): RoadmapFeatureView[] => {
     const voted = votesOf.get(voterId);
-    if (!voted) return (unvoted ??= features.map((f) => view(f, false)));
-    return features.map((f) => view(f, voted.has(f.id)));
+    if (!voted) return (unvoted ??= features.map((f) => featureView(f, false)));
+    return features.map((f) => featureView(f, voted.has(f.id)));
   };
 
   const toggleBatch = async (batch: Toggle[]): Promise<(VoteResult | null)[]> => {
@@ -152,7 +141,8 @@ export function createRoadmapMirror(
     if (touched.length > 0) unvoted = null;
     return results;
   };
-  const toggle = createBatcher<Toggle, VoteResult | null>(toggleBatch, { ...options, maxInFlight: 1 });
+  // One statement at a time, so each batch starts from the last.
+  const toggle = createBatcher<Toggle, VoteResult | null>(toggleBatch, { maxInFlight: 1 });
 
   return {
     async syncRoadmap(list) {

@@ -73,6 +73,24 @@ interface ListedFeature {
 }
 
 /**
+ * One feature as a voter sees it, with the fields in the order of the API's answer.
+ *
+ * @param f The stored feature.
+ * @param voted Whether the voter voted for it.
+ */
+export function featureView(f: Omit<RoadmapFeatureView, 'voted'>, voted: boolean): RoadmapFeatureView {
+  return {
+    id: f.id,
+    title: f.title,
+    description: f.description,
+    category: f.category,
+    vote_count: f.vote_count,
+    voted,
+    release_version: f.release_version,
+  };
+}
+
+/**
  * Creates the roadmap reader, batched like the toggle: every reader that arrives while a statement runs
  * is answered by the next one, which reads the features once and the votes of all its voters.
  *
@@ -84,17 +102,7 @@ export function createRoadmapReader(db: SqlSession, options: BatcherOptions = {}
   return createBatcher<string, RoadmapFeatureView[]>(async (voterIds) => {
     const rows = await db.query<ListedFeature>(LIST_BATCH, [[...new Set(voterIds)]]);
     const features = rows.map((row) => ({ ...row, voters: new Set(JSON.parse(row.voters) as string[]) }));
-    return voterIds.map((voterId) =>
-      features.map((f) => ({
-        id: f.id,
-        title: f.title,
-        description: f.description,
-        category: f.category,
-        vote_count: f.vote_count,
-        voted: f.voters.has(voterId),
-        release_version: f.release_version,
-      })),
-    );
+    return voterIds.map((voterId) => features.map((f) => featureView(f, f.voters.has(voterId))));
   }, options);
 }
 
