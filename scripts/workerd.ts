@@ -142,8 +142,10 @@ export async function startWorkerd(
     let control = '';
     const timer = setTimeout(() => reject(new Error(`workerd did not listen within 30 s:\n${output}`)), 30_000);
     child.stdio[3]?.on('data', (chunk: Buffer) => {
-      control += chunk.toString('utf8');
-      for (const line of control.split('\n')) {
+      // Each complete line once; a line cut between chunks waits for its end.
+      const lines = (control + chunk.toString('utf8')).split('\n');
+      control = lines.pop()!;
+      for (const line of lines) {
         const event = line.trim() ? (JSON.parse(line) as { event?: string; port?: number }) : {};
         if (event.event === 'listen' && event.port) {
           clearTimeout(timer);
