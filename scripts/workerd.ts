@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The compatibility date and flags of wrangler.toml, so that local runs match the deployment. */
-export function wranglerCompatibility(): { date: string; flags: string[] } {
+function wranglerCompatibility(): { date: string; flags: string[] } {
   const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8');
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? '';
@@ -33,7 +33,7 @@ export type WorkerSource = { entry: string } | { configFile: string };
  * @param source The entry file (absolute, or relative to the project), or the config file to build the site Worker from.
  * @param outfile Where the bundle goes.
  */
-export async function bundleWorker(source: WorkerSource, outfile: string): Promise<void> {
+async function bundleWorker(source: WorkerSource, outfile: string): Promise<void> {
   const input =
     'entry' in source
       ? { entryPoints: [resolve(ROOT, source.entry)] }
