@@ -77,7 +77,8 @@ async function profile(entry: string): Promise<SelfTimes> {
     const us = (data.timeDeltas[i] ?? 0) / requestCount;
     const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber}`;
     perRequest.set(key, (perRequest.get(key) ?? 0) + us);
-    modules.set(moduleOf(frame), (modules.get(moduleOf(frame)) ?? 0) + us);
+    const where = moduleOf(frame);
+    modules.set(where, (modules.get(where) ?? 0) + us);
   });
   process.stdout.write(`${entry}: ${Math.round(measured.rps)} req/s\n`);
   return { functions: perRequest, modules };

@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The compatibility date and flags of wrangler.toml, so that local runs match the deployment. */
-export function wranglerCompatibility(): { date: string; flags: string[] } {
+function wranglerCompatibility(): { date: string; flags: string[] } {
   const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8');
   const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? '';
@@ -33,7 +33,7 @@ export type WorkerSource = { entry: string } | { configFile: string };
  * @param source The entry file (absolute, or relative to the project), or the config file to build the site Worker from.
  * @param outfile Where the bundle goes.
  */
-export async function bundleWorker(source: WorkerSource, outfile: string): Promise<void> {
+async function bundleWorker(source: WorkerSource, outfile: string): Promise<void> {
   const input =
     'entry' in source
       ? { entryPoints: [resolve(ROOT, source.entry)] }
@@ -142,8 +142,10 @@ export async function startWorkerd(
     let control = '';
     const timer = setTimeout(() => reject(new Error(`workerd did not listen within 30 s:\n${output}`)), 30_000);
     child.stdio[3]?.on('data', (chunk: Buffer) => {
-      control += chunk.toString('utf8');
-      for (const line of control.split('\n')) {
+      // Each complete line once; a line cut between chunks waits for its end.
+      const lines = (control + chunk.toString('utf8')).split('\n');
+      control = lines.pop()!;
+      for (const line of lines) {
         const event = line.trim() ? (JSON.parse(line) as { event?: string; port?: number }) : {};
         if (event.event === 'listen' && event.port) {
           clearTimeout(timer);

@@ -15,7 +15,7 @@ export const HTTP_LIMITS = {
 };
 
 /** Open connections one client address (an IPv6 /64) may hold; trusted proxies are exempt. */
-export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
+const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
 
 /** The total cap when the file-descriptor limit cannot be read. */
 const FALLBACK_MAX_CONNECTIONS = 4096;

@@ -119,6 +119,7 @@ export interface SiteWorkerOptions {
  */
 export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions = {}): WorkerModule<SiteWorkerEnv> {
   const clock = options.clock ?? { now: () => Date.now() };
+  /** The isolate's database: undefined until its first request, null on memory storage. */
   let database: RequestStorage | null | undefined;
   let live: LiveOffer | null = null;
   let retentionDueAt = 0;
@@ -188,7 +189,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
 
   return {
     async fetch(request, env, ctx: WorkerContext = { waitUntil: () => undefined }) {
-      database ??= openDatabase(env);
+      // Not `??=`: that would read the bindings again on every request of a Worker on memory storage (null).
+      if (database === undefined) database = openDatabase(env);
       const db = database;
       if (!db) {
         const response = await inner.fetch(request, env, ctx);
