@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { logLines, type LogLine } from './_log-lines.ts';
 import { ROOT, spawnServer, type Spawned } from './_spawn.ts';
 
 /** A running `npm run start:workers`. */
@@ -17,10 +18,7 @@ export interface WorkersProgram extends Spawned {
 
 const command = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:workers']!;
 
-function listeningLine(output: string): Record<string, unknown> | undefined {
-  const line = output.split('\n').slice(0, -1).find((l) => l.startsWith('{') && l.includes('"message":"listening"'));
-  return line ? (JSON.parse(line) as Record<string, unknown>) : undefined;
-}
+const listeningLine = (output: string): LogLine | undefined => logLines(output).find((l) => l.message === 'listening');
 
 /**
  * Starts the program and waits for its 'listening' line.

@@ -13,15 +13,10 @@ import { startWorkerd } from '../../scripts/workerd.ts';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { sendRequest } from '../_client.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
+import { logLines } from '../_log-lines.ts';
 import { startWorkersProgram } from '../_workers-program.ts';
 
 test.after(() => closeTestDatabases());
-
-const logLines = (output: string) =>
-  output
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 test('without DATABASE_URL: memory storage is announced, TRUSTED_PROXIES is said to mean nothing, CF-Connecting-IP is the socket', async () => {
   const program = await startWorkersProgram({ DATABASE_URL: '', STORAGE: '', TRUSTED_PROXIES: '10.0.0.0/8' });
