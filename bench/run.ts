@@ -89,20 +89,28 @@ async function loadWithAutocannon(url: string, scenario: Scenario, duration: num
   return { rps: result.requests.average, total: result.requests.total, p50: result.latency.p50, p99: result.latency.p99, statuses };
 }
 
-const requestCache = new Map<string, Buffer[]>();
-/** Ports of Workers under workerd. */
+/** Each listening port's pre-serialized requests by scenario; a server's entry goes when it stops. */
+const requestCache = new Map<number, Map<string, Buffer[]>>();
+/** Ports of Workers under workerd (while they run). */
 const workerdPorts = new Set<number>();
+
+/** A port's requests of one scenario, built once while that port's server runs. */
+function requestsFor(scenario: Scenario, port: number): Buffer[] {
+  let byScenario = requestCache.get(port);
+  if (!byScenario) requestCache.set(port, (byScenario = new Map()));
+  let requests = byScenario.get(scenario.name);
+  // The Worker's client is CF-Connecting-IP, which the edge sets: the other servers trust X-Forwarded-For.
+  const clientHeader = workerdPorts.has(port) ? 'CF-Connecting-IP' : 'X-Forwarded-For';
+  if (!requests) byScenario.set(scenario.name, (requests = requestBytes(scenario, port, clientHeader)));
+  return requests;
+}
 
 async function load(url: string, scenario: Scenario, duration: number, pid: number): Promise<Measure> {
   const cpuBefore = cpuSeconds(pid);
   const port = Number(new URL(url).port);
-  const key = `${scenario.name}:${port}`;
-  // The Worker's client is CF-Connecting-IP, which the edge sets: the other servers trust X-Forwarded-For.
-  const clientHeader = workerdPorts.has(port) ? 'CF-Connecting-IP' : 'X-Forwarded-For';
-  if (client === 'raw' && !requestCache.has(key)) requestCache.set(key, requestBytes(scenario, port, clientHeader));
   const result =
     client === 'raw'
-      ? await runRaw(port, requestCache.get(key)!, connections, duration)
+      ? await runRaw(port, requestsFor(scenario, port), connections, duration)
       : await loadWithAutocannon(url, scenario, duration);
   const cpu = cpuSeconds(pid) - cpuBefore;
   return { ...result, perCpuSecond: cpu > 0 ? result.total / cpu : 0 };
@@ -196,11 +204,15 @@ async function withServer(runtime: string, storage: string, work: (server: Bench
     runtime === 'workerd'
       ? await startWorkerdProcess(env)
       : await startProcess(runtime, RUNTIME_COMMANDS[runtime]!(ENTRIES[runtime]!), { ...env, TRUSTED_PROXIES: '127.0.0.1/32', ...extra });
-  if (runtime === 'workerd') workerdPorts.add(Number(new URL(server.url).port));
+  const port = Number(new URL(server.url).port);
+  if (runtime === 'workerd') workerdPorts.add(port);
   try {
     await work(server);
   } finally {
     await server.stop();
+    // A later server may get this port: it must not inherit these requests (or the Worker's client header).
+    requestCache.delete(port);
+    workerdPorts.delete(port);
     await cleanup();
   }
 }
