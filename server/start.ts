@@ -14,7 +14,6 @@ import type { ServerConfig } from './config.ts';
 import { connectionsCheckingInterval } from './http-limits.ts';
 import { startStandalone, type BoundServer, type Standalone } from './standalone.ts';
 
-export { HTTP_LIMITS } from './http-limits.ts';
 
 /** How often a connection cap may be logged as reached: a flood must not flood the log too. */
 const REFUSAL_LOG_INTERVAL_MS = 60_000;

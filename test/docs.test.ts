@@ -15,7 +15,7 @@ import { roadmapContentObject, siteContentObject } from '../core/schemas/content
 import { pricingObject } from '../core/schemas/responses.ts';
 import { EXIT } from '../server/cli/command.ts';
 import { StripeFileSchema } from '../server/payment-config.ts';
-import { HTTP_LIMITS } from '../server/start.ts';
+import { HTTP_LIMITS } from '../server/http-limits.ts';
 import { startTestServer } from './_setup.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
