@@ -90,4 +90,25 @@ test('a refused GET roadmap answers 429 whatever its early read did, and a faile
   assert.equal(t.logger.lines.map((line) => [line.level, line.message]), [['error', 'unhandled error']]);
 });
 
+test('a read that throws at once, before its hit answers, is the logged 500 once the hit is admitted', async () => {
+  const counters = laterCounters();
+  const storage = Object.assign(Object.create(createMemoryStorage()) as Storage, {
+    listRoadmap: () => {
+      throw new Error('no connection');
+    },
+  });
+  const t = await createTestApp({ storage, rateLimitStore: counters.store, hmacSha256: nodeHmacSha256 });
+  const listed = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
+  counters.release();
+  const answer = await listed;
+  assert.is(answer.status, 500);
+  assert.is(answer.headers['ratelimit-remaining'], '119');
+  assert.equal(bodyJson(answer), {
+    code: 'internal_error',
+    message: 'The server failed to handle the request.',
+    resolution: 'Retry later; if the problem persists, contact support.',
+  });
+  assert.equal(t.logger.lines.map((line) => [line.level, line.message]), [['error', 'unhandled error']]);
+});
+
 test.run();
