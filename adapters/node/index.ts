@@ -10,6 +10,7 @@ import type { CidrSet } from '../../core/client-ip.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { MaybePromise } from '../../core/ports.ts';
 import { clientOf, missingHost } from './odd-requests.ts';
+import { originForm } from './request-target.ts';
 
 export { nodeHmacSha256 } from './hmac.ts';
 
@@ -127,7 +128,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
   }
 
   return (request: ReadingRequest, response) => {
-    const url = request.url ?? '/';
+    const url = originForm(request.url ?? '/');
     const mark = url.indexOf('?');
     const core = {
       method: request.method ?? 'GET',

@@ -109,4 +109,19 @@ odd('behind a trusted proxy, an odd request counts against the forwarded client'
   assert.is(await remainingAfter('127.0.11.9'), '119', "the proxy's own quota is untouched");
 });
 
+odd('absolute-form request target (RFC 9112 3.2.2): served as its path and query, Host not consulted', async () => {
+  const answer = await exchange('GET http://127.0.0.1/api/v1/version HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n', '127.0.11.10');
+  assert.is(answer.status, 200);
+  assert.is(answer.headers['ratelimit'], '"public-api";r=119;t=60');
+  assert.equal(Object.keys(JSON.parse(answer.body)), ['version', 'downloadUrl']);
+});
+
+odd('absolute-form keeps its query, and an https target without a path is /', async () => {
+  const download = await exchange('GET HTTPS://127.0.0.1:8080/api/v1/download?force=1&source=wrk HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n', '127.0.11.11');
+  assert.is(download.status, 302);
+  const root = await exchange('GET http://127.0.0.1 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n', '127.0.11.12');
+  assert.is(root.status, 404);
+  assert.is(JSON.parse(root.body).message, 'No API endpoint exists at "/".');
+});
+
 odd.run();
