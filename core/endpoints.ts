@@ -197,7 +197,7 @@ export const getCheckoutStatus = {
     'paid, and are null before.',
   query: [{ name: 'session_id', required: true, schema: SessionIdSchema }],
   success: { status: 200, description: 'The session status.', schema: CheckoutStatusSchema, schemaName: 'CheckoutStatus' },
-  errors: ['invalid_request', 'unknown_session', 'session_expired', 'payment_failed'],
+  errors: ['invalid_request', 'unknown_session', 'session_expired', 'payment_failed', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const receiveGatewayNotification = {

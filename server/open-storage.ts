@@ -12,6 +12,8 @@ import { memoryExportSource, type ExportSource } from '../adapters/export/source
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { freeBytesOf } from './disk-space.ts';
+import { DEFAULT_DISK_RESERVE_BYTES } from '../adapters/pglite/disk-reserve.ts';
 import { compileWasmBaselineOnly, initPgliteDataDir } from './pglite-init.ts';
 import type { StorageSettings } from './storage-config.ts';
 
@@ -63,7 +65,8 @@ export async function openStorage(
       compileWasmBaselineOnly();
       const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
       const exclusive = options.clock ? { clock: options.clock } : {};
-      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, ...sql });
+      const diskReserve = { freeBytes: freeBytesOf(settings.dataDir, logger), reserveBytes: settings.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES };
+      const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, diskReserve, ...sql });
       logMigration(logger, migration);
       const close = storage.close;
       return Object.assign(storage, { close: () => close().finally(unlock) });

@@ -6,12 +6,13 @@
  */
 import { resolve } from 'node:path';
 import { checkSchemaName } from '../adapters/sql/client.ts';
+import { DEFAULT_DISK_RESERVE_BYTES } from '../adapters/pglite/disk-reserve.ts';
 import { ConfigError } from './config-error.ts';
 
 /** The chosen storage and what it needs. */
 export type StorageSettings =
   | { kind: 'memory' }
-  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite'; dataDir: string; diskReserveBytes?: number }
   | { kind: 'postgres'; url: string; schema: string };
 
 const KINDS = ['memory', 'pglite', 'postgres'] as const;
@@ -31,18 +32,25 @@ function schema(env: NodeJS.ProcessEnv): string {
   }
 }
 
+function diskReserveBytes(env: NodeJS.ProcessEnv): number {
+  const text = env['DISK_RESERVE_BYTES']?.trim();
+  if (!text) return DEFAULT_DISK_RESERVE_BYTES;
+  if (!/^\d{1,15}$/.test(text)) throw new ConfigError(`DISK_RESERVE_BYTES must be a whole number of bytes (0 turns the reserve off), not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /**
  * Reads the storage settings.
  *
  * @param env The process environment.
  * @param cwd The directory a relative DATA_DIR starts from.
- * @throws ConfigError for an unknown STORAGE or a missing or malformed DATABASE_URL.
+ * @throws ConfigError for an unknown STORAGE, a missing or malformed DATABASE_URL, or a malformed DISK_RESERVE_BYTES.
  */
 export function storageSettings(env: NodeJS.ProcessEnv, cwd: string): StorageSettings {
   const named = env['STORAGE']?.trim() || (env['DATABASE_URL']?.trim() ? 'postgres' : 'pglite');
   const kind = KINDS.find((k) => k === named);
   if (!kind) throw new ConfigError(`STORAGE=${JSON.stringify(named)} is not one of ${KINDS.join(', ')}`);
   if (kind === 'memory') return { kind };
-  if (kind === 'pglite') return { kind, dataDir: resolve(cwd, env['DATA_DIR'] || 'data') };
+  if (kind === 'pglite') return { kind, dataDir: resolve(cwd, env['DATA_DIR'] || 'data'), diskReserveBytes: diskReserveBytes(env) };
   return { kind, url: databaseUrl(env), schema: schema(env) };
 }

@@ -8,7 +8,10 @@ import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient } from '../sql/client.ts';
 import type { MigrationReport } from '../sql/migrate.ts';
 import { openSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
+import { diskReserveCheck, type DiskReserve } from './disk-reserve.ts';
 import { wrapPglite } from './wrap.ts';
+
+export { DEFAULT_DISK_RESERVE_BYTES, type DiskReserve } from './disk-reserve.ts';
 
 /** Where the data lives. */
 export interface PgliteOptions {
@@ -16,6 +19,11 @@ export interface PgliteOptions {
   dataDir?: string;
   /** The schema of every table; "public" by default. */
   schema?: string;
+  /**
+   * Refuse writes (503 storage_full) while the data directory's disk has less free space than this, and
+   * say not ready; none when omitted. See disk-reserve.ts for why PGlite needs it.
+   */
+  diskReserve?: DiskReserve;
 }
 
 /**
@@ -41,7 +49,8 @@ export function pgliteStartParams(): string[] {
 export async function createPgliteClient(options: PgliteOptions = {}): Promise<SqlClient> {
   const startParams = pgliteStartParams();
   const db = await PGlite.create(options.dataDir === undefined ? { startParams } : { dataDir: options.dataDir, startParams });
-  return wrapPglite(db, options.schema ?? 'public', true);
+  const check = options.diskReserve ? diskReserveCheck(options.diskReserve) : undefined;
+  return wrapPglite(db, options.schema ?? 'public', true, check);
 }
 
 /**
@@ -54,5 +63,6 @@ export async function createPgliteClient(options: PgliteOptions = {}): Promise<S
 export async function openPgliteStorage(
   options: PgliteOptions & SqlStorageOptions = {},
 ): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
-  return openSqlStorage(await createPgliteClient(options), { exclusive: {}, ...options });
+  const writable = options.diskReserve ? { checkWritable: diskReserveCheck(options.diskReserve) } : {};
+  return openSqlStorage(await createPgliteClient(options), { exclusive: {}, ...writable, ...options });
 }

@@ -9,11 +9,19 @@ import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from 
 
 type Queryable = Pick<PGlite, 'query' | 'exec'>;
 
-function session(db: Queryable): SqlSession {
+/** A statement that only reads: it needs no disk space, so it runs whatever the disk reserve says. */
+const READ_ONLY = /^\s*select\b/i;
+
+function session(db: Queryable, beforeWrite: () => void): SqlSession {
   return {
-    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-      (await db.query<Row>(text, [...params])).rows,
-    exec: async (script) => void (await db.exec(script)),
+    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) => {
+      if (!READ_ONLY.test(text)) beforeWrite();
+      return (await db.query<Row>(text, [...params])).rows;
+    },
+    exec: async (script) => {
+      beforeWrite();
+      await db.exec(script);
+    },
   };
 }
 
@@ -23,15 +31,20 @@ function session(db: Queryable): SqlSession {
  * @param db The database.
  * @param schema The schema of every table.
  * @param owned Whether closing the client closes the database.
+ * @param beforeWrite Runs before each statement that may write, and before each transaction; throwing
+ *   refuses it (the disk reserve, disk-reserve.ts).
  */
-export async function wrapPglite(db: PGlite, schema: string, owned: boolean): Promise<SqlClient> {
+export async function wrapPglite(db: PGlite, schema: string, owned: boolean, beforeWrite: () => void = () => {}): Promise<SqlClient> {
   checkSchemaName(schema);
   await db.exec(`set search_path to "${schema}"`);
   return {
     driver: 'pglite',
     schema,
-    ...session(db),
-    transaction: (work) => db.transaction((tx) => work(session(tx))),
+    ...session(db, beforeWrite),
+    transaction: async (work) => {
+      beforeWrite();
+      return db.transaction((tx) => work(session(tx, beforeWrite)));
+    },
     close: async () => {
       if (owned) await db.close();
     },

@@ -50,6 +50,8 @@ export interface SqlStorageOptions {
    * allows; the roadmap is loaded again from the database.
    */
   exclusive?: { clock?: Clock };
+  /** Throws while writes would be refused (PGlite: the disk reserve); readiness asks it before its ping. */
+  checkWritable?: () => void;
 }
 
 /**
@@ -96,7 +98,10 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     getLicenses: (sessionId) => getLicenses(client, sessionId),
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.
-    ping: async () => void (await client.query('select 1')),
+    ping: async () => {
+      options.checkWritable?.();
+      await client.query('select 1');
+    },
     runRetention: () => runRetention(client, retention),
     async close() {
       stopRetention();

@@ -6,12 +6,12 @@ import { storageSettings } from '../../server/storage-config.ts';
 const URL_ = 'postgres://site@db.example.com:5432/site';
 
 test('nothing set means durable PGlite in ./data', () => {
-  assert.equal(storageSettings({}, '/srv/site'), { kind: 'pglite', dataDir: '/srv/site/data' });
+  assert.equal(storageSettings({}, '/srv/site'), { kind: 'pglite', dataDir: '/srv/site/data', diskReserveBytes: 67108864 });
 });
 
 test('DATA_DIR is resolved from the working directory', () => {
-  assert.equal(storageSettings({ DATA_DIR: 'var/db' }, '/srv/site'), { kind: 'pglite', dataDir: '/srv/site/var/db' });
-  assert.equal(storageSettings({ DATA_DIR: '/data' }, '/srv/site'), { kind: 'pglite', dataDir: '/data' });
+  assert.equal(storageSettings({ DATA_DIR: 'var/db' }, '/srv/site'), { kind: 'pglite', dataDir: '/srv/site/var/db', diskReserveBytes: 67108864 });
+  assert.equal(storageSettings({ DATA_DIR: '/data' }, '/srv/site'), { kind: 'pglite', dataDir: '/data', diskReserveBytes: 67108864 });
 });
 
 test('DATABASE_URL alone implies postgres in schema public', () => {
@@ -25,7 +25,12 @@ test('DATABASE_URL alone implies postgres in schema public', () => {
 
 test('STORAGE wins over DATABASE_URL', () => {
   assert.equal(storageSettings({ STORAGE: 'memory', DATABASE_URL: URL_ }, '/'), { kind: 'memory' });
-  assert.equal(storageSettings({ STORAGE: 'pglite', DATABASE_URL: URL_ }, '/x'), { kind: 'pglite', dataDir: '/x/data' });
+  assert.equal(storageSettings({ STORAGE: 'pglite', DATABASE_URL: URL_ }, '/x'), { kind: 'pglite', dataDir: '/x/data', diskReserveBytes: 67108864 });
+});
+
+test('DISK_RESERVE_BYTES sets the PGlite disk reserve; 0 turns it off', () => {
+  assert.equal(storageSettings({ DISK_RESERVE_BYTES: '1048576' }, '/d'), { kind: 'pglite', dataDir: '/d/data', diskReserveBytes: 1048576 });
+  assert.equal(storageSettings({ DISK_RESERVE_BYTES: '0' }, '/d'), { kind: 'pglite', dataDir: '/d/data', diskReserveBytes: 0 });
 });
 
 const fails = (env: NodeJS.ProcessEnv, message: string) => {
@@ -36,6 +41,7 @@ test('bad settings stop the server with a message that names them', () => {
   fails({ STORAGE: 'postgres' }, 'STORAGE=postgres needs DATABASE_URL, e.g. postgres://user@db.example.com:5432/site');
   fails({ STORAGE: 'mysql' }, 'STORAGE="mysql" is not one of memory, pglite, postgres');
   fails({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must start with postgres:// or postgresql://');
+  fails({ DISK_RESERVE_BYTES: '64MB' }, 'DISK_RESERVE_BYTES must be a whole number of bytes (0 turns the reserve off), not "64MB"');
   fails(
     { DATABASE_URL: URL_, DATABASE_SCHEMA: 'Site;drop' },
     'DATABASE_SCHEMA: schema name "Site;drop" must be lower-case letters, digits and underscores',
