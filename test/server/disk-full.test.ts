@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { diskReserveCheck } from '../../adapters/pglite/disk-reserve.ts';
+import { ApiError } from '../../core/errors.ts';
 import { sendRequest, type HttpResult } from '../_client.ts';
 import { startServerProcess, type ServerProcess } from './_process.ts';
 
@@ -69,6 +71,18 @@ const FULL_BODY = {
   message: "The server's disk is nearly full; nothing was stored.",
   resolution: 'Retry later; if the problem persists, contact support.',
 };
+
+test('the reserve refuses below its bytes, allows at them, reads the disk on every write, and 0 turns it off', () => {
+  let free = 100;
+  const check = diskReserveCheck({ freeBytes: () => free, reserveBytes: 100 });
+  check();
+  free = 99;
+  assert.throws(check, (error: unknown) => error instanceof ApiError && error.code === 'storage_full' && error.status === 503);
+  free = 100;
+  check();
+  const off = diskReserveCheck({ freeBytes: () => 0, reserveBytes: 0 });
+  off();
+});
 
 const disk = mountTmpfs('112m');
 if (typeof disk === 'string') {
