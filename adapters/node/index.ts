@@ -10,7 +10,9 @@ import type { CidrSet } from '../../core/client-ip.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { MaybePromise } from '../../core/ports.ts';
 import { clientOf, missingHost } from './odd-requests.ts';
+import { leaveLine, MAX_IN_FLIGHT, PIPELINE, waitInLine, type PipelinedSocket } from './pipeline.ts';
 import { originForm } from './request-target.ts';
+
 
 export { nodeHmacSha256 } from './hmac.ts';
 
@@ -78,6 +80,12 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
 
   // No closure per request on the synchronous path (memory counters, static bodies): write at once.
   const run = (request: IncomingMessage, response: ServerResponse, core: CoreRequest, closeAfter: boolean) => {
+    const socket = request.socket as PipelinedSocket;
+    const line = socket[PIPELINE];
+    if (line !== undefined && line.inFlight >= MAX_IN_FLIGHT) {
+      waitInLine(socket, line, () => run(request, response, core, closeAfter));
+      return;
+    }
     let answer: MaybePromise<CoreResponse>;
     try {
       answer = app.answer(core);
@@ -85,13 +93,22 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       fail(response, error);
       return;
     }
-    if (!(answer instanceof Promise)) send(request, response, answer, core.method === 'HEAD', closeAfter);
-    else {
-      answer.then(
-        (ready) => send(request, response, ready, core.method === 'HEAD', closeAfter),
-        (error: unknown) => fail(response, error),
-      );
+    if (!(answer instanceof Promise)) {
+      send(request, response, answer, core.method === 'HEAD', closeAfter);
+      return;
     }
+    const counted = line ?? (socket[PIPELINE] = { inFlight: 0, waiting: [], paused: false });
+    counted.inFlight++;
+    answer.then(
+      (ready) => {
+        send(request, response, ready, core.method === 'HEAD', closeAfter);
+        leaveLine(socket, counted);
+      },
+      (error: unknown) => {
+        fail(response, error);
+        leaveLine(socket, counted);
+      },
+    );
   };
 
   /** Answers once the body is in: all of it, or the first `readLimit` bytes, the rest left unread. */
