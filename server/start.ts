@@ -71,14 +71,21 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
     requireHostHeader: false,
   });
   server.keepAliveTimeout = limits.keepAliveTimeout;
-  let refusalLogged = -Infinity;
+  // Each kind of refusal is logged at most once a minute.
+  const refusalLogged = { 'per-client': -Infinity, total: -Infinity, evicted: -Infinity };
   limitConnections(server, {
     perClient: limits.maxConnectionsPerClient,
     total: limits.maxConnections,
     exempt: config.trustedProxies,
+    now: () => clock.now(),
     onRefused: (peer, cap) => {
-      if (clock.now() - refusalLogged < REFUSAL_LOG_INTERVAL_MS) return;
-      refusalLogged = clock.now();
+      if (clock.now() - refusalLogged[cap] < REFUSAL_LOG_INTERVAL_MS) return;
+      refusalLogged[cap] = clock.now();
+      if (cap === 'evicted') {
+        const fields = { cap: 'total', limit: limits.maxConnections, closed: peer };
+        logger.warn('connection cap reached; a stalled connection of the client holding the most is closed for each new one', fields);
+        return;
+      }
       const limit = cap === 'total' ? limits.maxConnections : limits.maxConnectionsPerClient;
       logger.warn('connection cap reached; new connections over it are closed', { cap, limit, peer });
     },

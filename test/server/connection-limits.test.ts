@@ -2,17 +2,19 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
-import { memoryLogger, sendHttp } from '../_setup.ts';
+import { manualClock, memoryLogger, sendHttp, type ManualClock } from '../_setup.ts';
 import { KEEP_ALIVE_GET, openConnection, parseResponse, type RawConnection } from './_raw-http.ts';
 
 const caps = suite('connection caps of the node:http server');
 let running: RunningServer | undefined;
 let logger = memoryLogger();
 let held: RawConnection[] = [];
+let clock: ManualClock = manualClock();
 
 async function start(env: Record<string, string>): Promise<RunningServer> {
   logger = memoryLogger();
-  running = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', ...env }, process.cwd()), logger);
+  clock = manualClock();
+  running = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', ...env }, process.cwd()), logger, clock);
   return running;
 }
 
@@ -72,7 +74,7 @@ caps('a trusted proxy is exempt from the per-client cap', async () => {
   await assertRefused(port, '127.0.8.10');
 });
 
-caps('MAX_CONNECTIONS=4: a fifth connection, from any address, is closed at once until one ends', async () => {
+caps('MAX_CONNECTIONS=4: a fifth connection, from any address, is closed at once while none of the four is stalled, until one ends', async () => {
   const server = await start({ MAX_CONNECTIONS: '4' });
   const port = Number(new URL(server.url).port);
   for (let i = 1; i <= 4; i++) await hold(port, `127.0.9.${i}`);
@@ -82,6 +84,50 @@ caps('MAX_CONNECTIONS=4: a fifth connection, from any address, is closed at once
   await hold(port, '127.0.9.5');
   const warning = logger.lines.find((l) => l.message === 'connection cap reached; new connections over it are closed');
   assert.equal(warning?.fields, { cap: 'total', limit: 4, peer: '127.0.9.5' });
+});
+
+/** A connection that sent a request's headers and one byte of its 100-byte body, and nothing since. */
+async function slowUpload(port: number, from: string): Promise<RawConnection> {
+  const connection = await openConnection(port, from);
+  connection.socket.write('POST /api/v1/feedback HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+  held.push(connection);
+  return connection;
+}
+
+caps('at MAX_CONNECTIONS, a new connection closes the stalled one (a slow upload) open longest among the clients holding the most, and is served', async () => {
+  const server = await start({ MAX_CONNECTIONS: '4' });
+  const port = Number(new URL(server.url).port);
+  const slow = [await slowUpload(port, '127.0.9.11'), await slowUpload(port, '127.0.9.12'), await slowUpload(port, '127.0.9.13')];
+  await hold(port, '127.0.9.14');
+  await serverConnections(server, 4);
+  // Within a second of opening, no connection counts as stalled: the cap refuses as before.
+  await assertRefused(port, '127.0.9.15');
+  clock.advance(1000);
+  const bystander = await sendHttp(port, { path: '/api/v1/version', from: '127.0.9.16' });
+  assert.is(bystander.status, 200);
+  assert.is(await slow[0]!.closed, '', 'the slow upload open longest was closed, unanswered');
+  const warning = logger.lines.find((l) => l.message === 'connection cap reached; a stalled connection of the client holding the most is closed for each new one');
+  assert.equal(warning?.fields, { cap: 'total', limit: 4, closed: '127.0.9.11' });
+});
+
+caps('a flood of slow uploads from a few addresses cannot keep a bystander out', async () => {
+  const server = await start({ MAX_CONNECTIONS: '12' });
+  const port = Number(new URL(server.url).port);
+  for (let i = 0; i < 12; i++) await slowUpload(port, `127.0.10.${1 + (i % 3)}`);
+  await serverConnections(server, 12);
+  clock.advance(1000);
+  for (let i = 0; i < 5; i++) {
+    // The flood, at its share of the cap, cannot take a place; a bystander can.
+    const again = await slowUpload(port, `127.0.10.${1 + (i % 3)}`);
+    assert.is(await again.closed, '', 'a client holding its share was refused at the cap');
+    const bystander = await sendHttp(port, { path: '/api/v1/version', from: `127.0.10.${20 + i}` });
+    assert.is(bystander.status, 200, `bystander ${i} was served`);
+    // The flood takes the freed place again.
+    await serverConnections(server, 11);
+    await slowUpload(port, `127.0.10.${1 + (i % 3)}`);
+    await serverConnections(server, 12);
+    clock.advance(1000);
+  }
 });
 
 caps.run();
