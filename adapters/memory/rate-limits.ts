@@ -14,6 +14,11 @@ interface Window {
 /** The in-process store: synchronous, with its number of live windows. */
 export interface MemoryRateLimitStore extends RateLimitStore {
   hit(key: string, windowMs: number): RateLimitHit;
+  /**
+   * Takes a count another store gave for the same client: the window ends when that one does, and its
+   * count is at least `count` (SQL's shared counters, so this instance's own window follows the shared one).
+   */
+  align(key: string, count: number, resetMs: number): void;
   readonly size: number;
 }
 
@@ -66,6 +71,17 @@ export function createMemoryRateLimitStore(clock: Clock, maxClients = 1_000_000)
         windows.set(key, window);
       }
       return { count: window.count, resetMs: window.resetAt - now };
+    },
+    align(client, count, resetMs) {
+      const now = clock.now();
+      const v4 = ipv4Value(client);
+      const key = v4 >= 0 ? v4 | 0 : client;
+      const window = windows.get(key);
+      const kept = window && window.resetAt > now ? window.count : 0;
+      // Re-inserted: the Map stays (close to) the order in which windows end.
+      windows.delete(key);
+      if (windows.size >= maxClients) windows.delete(windows.keys().next().value!);
+      windows.set(key, { count: Math.max(kept, count), resetAt: now + resetMs });
     },
   };
 }

@@ -1,11 +1,14 @@
 /**
  * The rate-limit store of the SQL storages: the shared counters of rate-limits.ts, keyed by a keyed
- * hash of the client key (no address at rest), and this instance's own counters while the database
- * does not answer, so that each instance still holds the limit on its own during an outage.
+ * hash of the client key (no address at rest), beside this instance's own count of every hit it takes.
+ * The own count answers alone while the database does not, so each instance still holds the limit on
+ * its own during an outage, and it answers a client it already knows to be over its quota without the
+ * database, so a flood of 429s costs no database work and no connection.
  *
  * @module
  */
 import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/keyed-hash.ts';
+import { PUBLIC_API_POLICY } from '../../core/rate-limit.ts';
 import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
 import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { SqlSession } from './client.ts';
@@ -27,6 +30,8 @@ export interface SharedRateLimitOptions {
   logger?: Logger;
   /** How often, while counting locally, one request tries the database again: 1 s by default. */
   probeEveryMs?: number;
+  /** Hits per window a client may make: past it, this instance's own count answers alone (120 by default). */
+  quota?: number;
   /**
    * What outlives one store: the loaded key hash, the local counters and the probe time. A program that
    * builds a storage per request (the Cloudflare Worker) passes one state per isolate, so it reads the
@@ -39,13 +44,16 @@ export interface SharedRateLimitOptions {
 export interface SharedRateLimitState {
   hashing: Promise<(key: string) => MaybePromise<string>> | null;
   hash: ((key: string) => MaybePromise<string>) | null;
-  local: MemoryRateLimitStore | null;
+  /** This instance's own count of every hit, aligned with the shared count whenever the database answers. */
+  own: MemoryRateLimitStore | null;
+  /** Whether the own count answers alone (the database did not answer). */
+  local: boolean;
   nextProbe: number;
 }
 
 /** A fresh state: nothing loaded, counting on the database. */
 export function createSharedRateLimitState(): SharedRateLimitState {
-  return { hashing: null, hash: null, local: null, nextProbe: 0 };
+  return { hashing: null, hash: null, own: null, local: false, nextProbe: 0 };
 }
 
 /** The store, plus what tests and the benchmark look at. */
@@ -60,9 +68,10 @@ export interface SharedRateLimitStore extends RateLimitStore {
  * Creates the store.
  *
  * While the database answers, every hit is counted in the shared table under HMAC-SHA-256(secret, key),
- * the secret kept in the `secrets` table. When a batch fails (an error, or no answer within its
- * deadline), its hits and every hit after it are counted in a fresh in-process store (fixed windows on
- * `clock`) and answered at once; one hit a second probes the database, and the first that gets an
+ * the secret kept in the `secrets` table, and in this instance's own store (fixed windows on `clock`,
+ * aligned with the shared window at each answer). A hit the own store counts past `quota` is answered from
+ * it alone. When a batch fails (an error, or no answer within its deadline), its hits and every hit after
+ * it are answered from the own store; one hit a second probes the database, and the first that gets an
  * answer switches back to the shared counters.
  *
  * @param db Where the shared counters and the secret live.
@@ -71,6 +80,7 @@ export interface SharedRateLimitStore extends RateLimitStore {
 export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLimitOptions = {}): SharedRateLimitStore {
   const clock = options.clock ?? { now: () => Date.now() };
   const probeEveryMs = options.probeEveryMs ?? 1000;
+  const quota = options.quota ?? PUBLIC_API_POLICY.limit;
   const counters = createSqlRateLimitStore(db, options.batch);
   const state = options.state ?? createSharedRateLimitState();
 
@@ -91,23 +101,24 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
     return typeof hashed === 'string' ? counters.hit(hashed, windowMs) : hashed.then((h) => counters.hit(h, windowMs));
   };
 
-  const recovered = (hit: RateLimitHit): RateLimitHit => {
+  const recovered = (key: string, hit: RateLimitHit, own: MemoryRateLimitStore): RateLimitHit => {
     if (state.local) {
-      state.local = null;
+      state.local = false;
       options.logger?.info('rate limit database answers again; counting on the shared counters');
     }
+    own.align(key, hit.count, hit.resetMs);
     return hit;
   };
 
-  const fallBack = (error: unknown, key: string, windowMs: number): RateLimitHit => {
+  const fallBack = (error: unknown, ownHit: RateLimitHit): RateLimitHit => {
     if (!state.local) {
-      state.local = createMemoryRateLimitStore(clock);
+      state.local = true;
       state.nextProbe = clock.now() + probeEveryMs;
       options.logger?.warn('rate limit database unavailable; counting on this instance until it answers', {
         error: String(error),
       });
     }
-    return state.local.hit(key, windowMs);
+    return ownHit;
   };
 
   return {
@@ -115,15 +126,22 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
       return counters.statements;
     },
     get local() {
-      return state.local !== null;
+      return state.local;
     },
     hit(key, windowMs) {
+      const own = (state.own ??= createMemoryRateLimitStore(clock));
+      const ownHit = own.hit(key, windowMs);
+      // The shared count is at least this instance's own: a client over its quota here is over it there.
+      if (ownHit.count > quota) return ownHit;
       if (state.local) {
         const now = clock.now();
-        if (now < state.nextProbe) return state.local.hit(key, windowMs);
+        if (now < state.nextProbe) return ownHit;
         state.nextProbe = now + probeEveryMs;
       }
-      return shared(key, windowMs).then(recovered, (error: unknown) => fallBack(error, key, windowMs));
+      return shared(key, windowMs).then(
+        (hit) => recovered(key, hit, own),
+        (error: unknown) => fallBack(error, ownHit),
+      );
     },
   };
 }

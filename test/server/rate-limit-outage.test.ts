@@ -13,7 +13,7 @@ import { manualClock, memoryLogger, startTestServer } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { cuttableProxy } from '../_proxy.ts';
 
-test('during an outage the limit holds per instance; afterwards the shared counters count again', async () => {
+test('during an outage the limit holds per instance on its own count; afterwards the shared counters count again', async () => {
   const pg = await testPostgres();
   const schema = await pg.freshSchema();
   const proxy = await cuttableProxy(pg.url);
@@ -39,18 +39,24 @@ test('during an outage the limit holds per instance; afterwards the shared count
     assert.is(refused.status, 429);
     assert.is(refused.headers['retry-after'], '60');
     assert.is((refused.json() as { code: string }).code, 'rate_limited');
-    // A client already counted before the outage starts a fresh window on this instance.
-    assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '119');
+    // A client this instance counted before the outage keeps its count here.
+    assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '113');
     assert.ok((storage.rateLimits as SharedRateLimitStore).local);
 
     await proxy.restore();
     // Until the next probe (one a second) the instance keeps counting on its own...
-    assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '118');
+    assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '112');
     // ...then the database answers, and what another instance counted meanwhile shows.
     for (let i = 0; i < 10; i++) await other.rateLimits.hit('127.0.0.2', 60_000);
     clock.advance(1000);
     assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '103');
     assert.not.ok((storage.rateLimits as SharedRateLimitStore).local);
+    // A client that spent its quota here during the outage stays refused until its window ends...
+    const stillRefused = await pricing('127.0.0.3');
+    assert.is(stillRefused.status, 429);
+    assert.is(stillRefused.headers['retry-after'], '59');
+    // ...then the shared counters, which never saw those hits, count it afresh.
+    clock.advance(59_000);
     assert.is((await pricing('127.0.0.3')).headers['ratelimit-remaining'], '119', 'shared again: the outage window is gone');
 
     assert.equal(
