@@ -87,8 +87,12 @@ async function startWorkers(config: ServerConfig, logger: Logger): Promise<Stand
   let failed: (error: unknown) => void = () => undefined;
   const upstream = new Promise<{ port: number }>((resolve, reject) => ((found = resolve), (failed = reject)));
   // The front listens first: with PORT=0 the public address names the port it was given.
-  const front = await startEdgeFront(upstream, config.port, config.host, (error) =>
-    logger.error('the local front could not reach workerd', { error: String(error) }),
+  const front = await startEdgeFront(
+    upstream,
+    config.port,
+    config.host,
+    (error) => logger.error('the local front could not reach workerd', { error: String(error) }),
+    config.bodyLimit,
   );
   const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${front.port}`;
   const worker = await startWorkerd({ configFile: config.file }, bindings(config, version, publicBaseUrl, generated), (chunk, stream) =>

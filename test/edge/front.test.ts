@@ -70,4 +70,49 @@ test('an upstream that cannot be reached is a JSON 500, reported, and the front 
   }
 });
 
+/**
+ * An upstream that answers as workerd does to a body over the Worker's limit: it reads limit + 1 bytes,
+ * answers 413, and closes the connection, unread bytes and all.
+ */
+async function earlyAnswerServer(limit: number, seen: string[]): Promise<Server> {
+  const server = createServer((request, response) => {
+    seen.push(request.headers['content-length'] ?? 'none');
+    let size = 0;
+    const answer = () => {
+      response.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+      response.end('{"code":"payload_too_large"}', () => request.complete || request.socket.destroy());
+    };
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit && !response.headersSent) answer();
+    });
+    request.on('end', () => response.headersSent || answer());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+test('given the body limit, a 1 MB body reaches the Worker as limit + 1 bytes, and its 413 reaches the client every time', async () => {
+  const seen: string[] = [];
+  const upstream = await earlyAnswerServer(16384, seen);
+  const reported: unknown[] = [];
+  const front = await startEdgeFront(Promise.resolve({ port: (upstream.address() as AddressInfo).port }), 0, '127.0.0.1', (e) => reported.push(e), 16384);
+  try {
+    const body = JSON.stringify({ description: 'x'.repeat(1024 * 1024) });
+    for (let i = 0; i < 20; i++) {
+      const answer = await sendRequest(front.url, { method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body, from: '127.0.0.15' });
+      assert.equal([answer.status, answer.text], [413, '{"code":"payload_too_large"}']);
+    }
+    assert.equal([...new Set(seen)], ['16385']);
+    assert.equal(reported, []);
+    // A body under the limit passes whole.
+    const small = await sendRequest(front.url, { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: '{"a":1}', from: '127.0.0.15' });
+    assert.is(small.status, 413);
+    assert.is(seen.at(-1), '7');
+  } finally {
+    await front.close();
+    await new Promise((resolve) => upstream.close(resolve));
+  }
+});
+
 test.run();
