@@ -10,9 +10,12 @@ import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from 
 type Queryable = Pick<PGlite, 'query' | 'exec'>;
 
 function session(db: Queryable): SqlSession {
+  const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
+    (await db.query<Row>(text, [...params])).rows;
+  // In-process: no statement outlives its caller, so a write is a plain statement.
   return {
-    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-      (await db.query<Row>(text, [...params])).rows,
+    query,
+    write: query,
     exec: async (script) => void (await db.exec(script)),
   };
 }

@@ -35,10 +35,16 @@ export interface PostgresOptions {
 
 type Parameters = postgres.ParameterOrJSON<never>[];
 
-/** Rejects when `work` has not settled after `ms`: a cut network never answers, and no request may hang on it. */
-function withDeadline<T>(work: PromiseLike<T>, ms: number): Promise<T> {
+/**
+ * Rejects when `work` has not settled after `ms`: a cut network never answers, and no request may hang on
+ * it. `abandon` is called then, so the work can make sure it is not applied later.
+ */
+function withDeadline<T>(work: PromiseLike<T>, ms: number, abandon?: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+    const timer = setTimeout(() => {
+      abandon?.();
+      reject(new Error(`database did not answer within ${ms} ms`));
+    }, ms);
     work.then(
       (value) => {
         clearTimeout(timer);
@@ -60,9 +66,12 @@ function arrayLiteral(values: readonly string[]): string {
 function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boolean): SqlSession {
   const parameters = (params: readonly SqlValue[]) =>
     (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly string[]) : p)) : [...params]) as Parameters;
+  const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
+    Array.from(await sql.unsafe(text, parameters(params))) as Row[];
+  // Inside a transaction its commit decides; on the pool, createPostgresClient guards writes.
   return {
-    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-      Array.from(await sql.unsafe(text, parameters(params))) as Row[],
+    query,
+    write: query,
     exec: async (script) => void (await sql.unsafe(script)),
   };
 }
@@ -102,6 +111,22 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
     schema,
     query: (text, params) => withDeadline(pooled.query(text, params), clientDeadline),
     exec: (script) => withDeadline(pooled.exec(script), clientDeadline),
+    write: <Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]> => {
+      // postgres.js keeps a statement queued through an outage (waiting for a connection, or for a
+      // reconnection's backoff) and runs it once the database is back, long after the request was
+      // answered 500. So a write runs in a transaction that commits only while the request still waits:
+      // past the deadline, a transaction that had not begun rolls back at once, one that had rolls back
+      // after its statement. (Its cancel() is no way out: a cancelled first statement of a connection
+      // leaves that connection stuck.)
+      let abandoned = false;
+      const applied = sql.begin(async (tx) => {
+        if (abandoned) throw new Error('write abandoned by its caller before it began');
+        const rows = await session(tx, !fetchTypes).query<Row>(text, params);
+        if (abandoned) throw new Error('write abandoned by its caller; rolled back');
+        return rows;
+      });
+      return withDeadline(applied as Promise<Row[]>, clientDeadline, () => void (abandoned = true));
+    },
     transaction: async (work) => (await sql.begin((tx) => work(session(tx, !fetchTypes)))) as Awaited<ReturnType<typeof work>>,
     close: () => sql.end({ timeout: 5 }),
   };

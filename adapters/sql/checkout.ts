@@ -37,7 +37,7 @@ const GET_LICENSES = `select standard_key as standard, plus_key as plus from lic
 
 /** Stores a new session; a duplicate id is an error. */
 export async function createCheckout(db: SqlSession, s: CheckoutSession): Promise<void> {
-  await db.query(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt]);
+  await db.write(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt]);
 }
 
 /** One session, or null. */

@@ -16,6 +16,12 @@ export interface SqlSession {
    * @returns The rows, as objects keyed by column name.
    */
   query<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  /**
+   * Runs one statement that changes data, as `query`, but applied only while its caller still waits: a
+   * driver that gives up on a statement (postgres.js, past its deadline) rolls it back, or never runs it
+   * when it was still queued, so a rejection means "not applied" (docs/errors.md, "A 500 on a write").
+   */
+  write<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
 }
