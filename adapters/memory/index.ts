@@ -143,9 +143,9 @@ export function createMemoryStorage(
     },
     async saveLicenses(sessionId, keys) {
       const stored = licenses.get(sessionId);
-      if (stored) return { ...stored };
+      if (stored) return { keys: { ...stored }, stored: false };
       licenses.set(sessionId, { ...keys });
-      return { ...keys };
+      return { keys: { ...keys }, stored: true };
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);

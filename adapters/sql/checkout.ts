@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CheckoutSession, CheckoutState, LicenseKeys } from '../../core/ports.ts';
+import type { CheckoutSession, CheckoutState, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -54,11 +54,12 @@ export async function advanceCheckout(db: SqlSession, id: string, state: Checkou
  * Stores a session's keys unless some were stored before, then answers the stored ones: the insert waits
  * for a racing insert to commit, and the read that follows it (a new statement) sees that winner.
  */
-export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<LicenseKeys> {
-  const inserted = await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]);
-  const stored = inserted[0] ?? (await getLicenses(db, sessionId));
+export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<SavedLicenses> {
+  const inserted = (await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]))[0];
+  if (inserted) return { keys: inserted, stored: true };
+  const stored = await getLicenses(db, sessionId);
   if (!stored) throw new Error(`licenses of session ${sessionId} vanished after a conflicting insert`);
-  return stored;
+  return { keys: stored, stored: false };
 }
 
 /** A session's stored keys, or null. */

@@ -54,9 +54,11 @@ export function checkoutContract(test: ContractSuite): void {
   test('licenses are saved once: the first keys win and are what every later save answers', async (context) => {
     const { storage } = current(context);
     assert.is(await storage.getLicenses('cs_1'), null);
-    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/a', plus: 'key/b' }), { standard: 'key/a', plus: 'key/b' });
-    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { standard: 'key/a', plus: 'key/b' });
-    assert.equal(await storage.getLicenses('cs_1'), { standard: 'key/a', plus: 'key/b' });
-    assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { standard: null, plus: 'key/p' });
+    const first = { standard: 'key/a', plus: 'key/b' };
+    assert.equal(await storage.saveLicenses('cs_1', first), { keys: first, stored: true });
+    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { keys: first, stored: false });
+    assert.equal(await storage.saveLicenses('cs_1', first), { keys: first, stored: false }, 'identical keys saved again are not stored again');
+    assert.equal(await storage.getLicenses('cs_1'), first);
+    assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { keys: { standard: null, plus: 'key/p' }, stored: true });
   });
 }
