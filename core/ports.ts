@@ -130,7 +130,13 @@ export interface Storage {
   /** Flips this voter's vote atomically; null when the feature does not exist or is hidden. */
   toggleVote(featureId: number, voterId: string): MaybePromise<VoteResult | null>;
 
-  createCheckout(session: CheckoutSession): Promise<void>;
+  /** Stores a new session; `owner` is the keyed hash of the client that opened it (never an address). */
+  createCheckout(session: CheckoutSession, owner?: string): Promise<void>;
+  /**
+   * The expiry times, earliest first, of the sessions `owner` opened that are still pending and not
+   * expired at `now`; at most `limit` of them.
+   */
+  openCheckouts(owner: string, now: number, limit: number): Promise<number[]>;
   getCheckout(id: string): Promise<CheckoutSession | null>;
   /**
    * Moves a session to a new state unless it is already final (paid, expired, failed), and never from

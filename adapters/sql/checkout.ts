@@ -10,8 +10,13 @@ import { epochMs, fromEpochMs } from './time.ts';
 const COLUMNS = `id, sku, channel, url, state, ${epochMs('created_at')} as "createdAt", ${epochMs('expires_at')} as "expiresAt"`;
 
 const CREATE = `
-insert into checkout_sessions (id, sku, channel, url, state, created_at, expires_at)
-values ($1::text, $2::text, $3::text, $4::text, $5::text, ${fromEpochMs('$6')}, ${fromEpochMs('$7')})`;
+insert into checkout_sessions (id, sku, channel, url, state, created_at, expires_at, owner)
+values ($1::text, $2::text, $3::text, $4::text, $5::text, ${fromEpochMs('$6')}, ${fromEpochMs('$7')}, $8::text)`;
+
+const OPEN = `
+select ${epochMs('expires_at')} as "expiresAt" from checkout_sessions
+where owner = $1::text and state = 'pending' and expires_at > ${fromEpochMs('$2')}
+order by expires_at limit $3::int`;
 
 const GET = `select ${COLUMNS} from checkout_sessions where id = $1::text`;
 
@@ -35,9 +40,14 @@ returning standard_key as standard, plus_key as plus`;
 
 const GET_LICENSES = `select standard_key as standard, plus_key as plus from licenses where session_id = $1::text`;
 
-/** Stores a new session; a duplicate id is an error. */
-export async function createCheckout(db: SqlSession, s: CheckoutSession): Promise<void> {
-  await db.write(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt]);
+/** Stores a new session with the client that opened it; a duplicate id is an error. */
+export async function createCheckout(db: SqlSession, s: CheckoutSession, owner: string | null = null): Promise<void> {
+  await db.write(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt, owner]);
+}
+
+/** The expiry times of an owner's open sessions, earliest first (by the partial index of migration 5). */
+export async function openCheckouts(db: SqlSession, owner: string, now: number, limit: number): Promise<number[]> {
+  return (await db.query<{ expiresAt: number }>(OPEN, [owner, now, limit])).map((row) => Number(row.expiresAt));
 }
 
 /** One session, or null. */

@@ -51,6 +51,24 @@ export function checkoutContract(test: ContractSuite): void {
     assert.is(await current(context).storage.advanceCheckout('cs_missing', 'paid'), null);
   });
 
+  test('openCheckouts lists the expiries of an owner\'s pending, unexpired sessions, earliest first, at most limit', async (context) => {
+    const { storage } = current(context);
+    const at = (id: string, expiresAt: number, state: CheckoutState = 'pending') => ({ ...session(id, state), expiresAt });
+    const t = Date.UTC(2026, 10, 22, 12, 0, 0, 0);
+    await storage.createCheckout(at('cs_a3', t + 3000), 'owner-a');
+    await storage.createCheckout(at('cs_a1', t + 1000), 'owner-a');
+    await storage.createCheckout(at('cs_a2', t + 2000), 'owner-a');
+    await storage.createCheckout(at('cs_a_paid', t + 500, 'paid'), 'owner-a');
+    await storage.createCheckout(at('cs_a_old', t - 1), 'owner-a');
+    await storage.createCheckout(at('cs_b', t + 100), 'owner-b');
+    await storage.createCheckout(at('cs_none', t + 100));
+    assert.equal(await storage.openCheckouts('owner-a', t, 10), [t + 1000, t + 2000, t + 3000]);
+    assert.equal(await storage.openCheckouts('owner-a', t, 2), [t + 1000, t + 2000]);
+    await storage.advanceCheckout('cs_a1', 'processing');
+    assert.equal(await storage.openCheckouts('owner-a', t + 2000, 10), [t + 3000], 'processing and expired ones are not open');
+    assert.equal(await storage.openCheckouts('owner-c', t, 10), []);
+  });
+
   test('licenses are saved once: the first keys win and are what every later save answers', async (context) => {
     const { storage } = current(context);
     assert.is(await storage.getLicenses('cs_1'), null);
