@@ -85,6 +85,8 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
       fetchTypes: false,
       // Hyperdrive pools in transaction mode: the timeout and search_path come from the database role.
       startupParameters: hyperdrive === undefined,
+      // Closed once the request and its background work are done: a write it gave up on is dropped then.
+      perRequest: true,
     }),
   );
 }

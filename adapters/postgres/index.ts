@@ -31,6 +31,12 @@ export interface PostgresOptions {
    * connection; true by default. Without it, array parameters are sent as array literals.
    */
   fetchTypes?: boolean;
+  /**
+   * For a client that serves one request and is closed right after it (the Worker's): writes are sent
+   * as plain statements, and closing drops at once whatever is still queued, so nothing the request gave
+   * up on runs later. False by default: a pool guards each write instead (see `write` below).
+   */
+  perRequest?: boolean;
 }
 
 type Parameters = postgres.ParameterOrJSON<never>[];
@@ -77,6 +83,27 @@ function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boo
 }
 
 /**
+ * A pool's write, never applied after its caller gave up. postgres.js keeps a statement queued through an
+ * outage (waiting for a connection, or for a reconnection's backoff) and sends it once the database is
+ * back, long after the request was answered 500. So a write runs in a transaction that commits only while
+ * its caller still waits: past the deadline, one that had not begun rolls back at once, one that had
+ * rolls back after its statement, and a connection reset before the commit aborts it. (postgres.js's
+ * cancel() is no way out: a cancelled first statement of a connection leaves that connection stuck.)
+ */
+function guardedWrite(sql: postgres.Sql, literalArrays: boolean, deadlineMs: number): SqlSession['write'] {
+  return <Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]> => {
+    let abandoned = false;
+    const applied = sql.begin(async (tx) => {
+      if (abandoned) throw new Error('write abandoned by its caller before it began');
+      const rows = await session(tx, literalArrays).query<Row>(text, params);
+      if (abandoned) throw new Error('write abandoned by its caller; rolled back');
+      return rows;
+    });
+    return withDeadline(applied as Promise<Row[]>, deadlineMs, () => void (abandoned = true));
+  };
+}
+
+/**
  * Opens a pool. Statements are not named prepared statements (`prepare: false`), so the pool also works
  * through PgBouncer in transaction mode and through PGlite served over the wire protocol in tests.
  *
@@ -111,24 +138,9 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
     schema,
     query: (text, params) => withDeadline(pooled.query(text, params), clientDeadline),
     exec: (script) => withDeadline(pooled.exec(script), clientDeadline),
-    write: <Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]> => {
-      // postgres.js keeps a statement queued through an outage (waiting for a connection, or for a
-      // reconnection's backoff) and runs it once the database is back, long after the request was
-      // answered 500. So a write runs in a transaction that commits only while the request still waits:
-      // past the deadline, a transaction that had not begun rolls back at once, one that had rolls back
-      // after its statement. (Its cancel() is no way out: a cancelled first statement of a connection
-      // leaves that connection stuck.)
-      let abandoned = false;
-      const applied = sql.begin(async (tx) => {
-        if (abandoned) throw new Error('write abandoned by its caller before it began');
-        const rows = await session(tx, !fetchTypes).query<Row>(text, params);
-        if (abandoned) throw new Error('write abandoned by its caller; rolled back');
-        return rows;
-      });
-      return withDeadline(applied as Promise<Row[]>, clientDeadline, () => void (abandoned = true));
-    },
+    write: options.perRequest ? (text, params) => withDeadline(pooled.query(text, params), clientDeadline) : guardedWrite(sql, !fetchTypes, clientDeadline),
     transaction: async (work) => (await sql.begin((tx) => work(session(tx, !fetchTypes)))) as Awaited<ReturnType<typeof work>>,
-    close: () => sql.end({ timeout: 5 }),
+    close: () => sql.end({ timeout: options.perRequest ? 0 : 5 }),
   };
 }
 

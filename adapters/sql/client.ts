@@ -17,9 +17,9 @@ export interface SqlSession {
    */
   query<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
   /**
-   * Runs one statement that changes data, as `query`, but applied only while its caller still waits: a
-   * driver that gives up on a statement (postgres.js, past its deadline) rolls it back, or never runs it
-   * when it was still queued, so a rejection means "not applied" (docs/errors.md, "A 500 on a write").
+   * Runs one statement that changes data, as `query`, but never applied after its caller gave up: a
+   * driver that queues statements (postgres.js, through an outage) rolls back one whose deadline passed,
+   * so a rejection means "not applied" (docs/errors.md, "A 500 on a write").
    */
   write<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
