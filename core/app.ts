@@ -6,6 +6,7 @@
  */
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
+import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
 import { clientKey } from './client-ip.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors, type Cors } from './cors.ts';
@@ -69,6 +70,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** How long an unpaid checkout session stays open; 24 hours by default. */
   checkoutTtlMs?: number;
+  /** The most open (pending, unexpired) checkout sessions one client may hold; 10 by default. */
+  openCheckoutsPerClient?: number;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
   publicBaseUrl?: string;
   /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
@@ -165,6 +168,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
+    openCheckoutsPerClient: options.openCheckoutsPerClient ?? DEFAULT_OPEN_CHECKOUTS_PER_CLIENT,
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,

@@ -37,6 +37,8 @@ export interface AppContext {
   readonly bodyLimit: number;
   /** How long an unpaid checkout session stays open, in milliseconds. */
   readonly checkoutTtlMs: number;
+  /** The most open (pending, unexpired) checkout sessions one client may hold. */
+  readonly openCheckoutsPerClient: number;
   /** The public address of this API, without a trailing slash, for links in documents. */
   readonly publicBaseUrl: string;
   /** Where the repository's docs/ folder is published, without a trailing slash; null when not given. */

@@ -182,7 +182,7 @@ export const createCheckout = {
     schema: CheckoutCreateResponseSchema,
     schemaName: 'CheckoutCreateResponse',
   },
-  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'storage_full'],
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_checkouts', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const getCheckoutStatus = {

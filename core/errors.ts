@@ -106,6 +106,13 @@ export const ERROR_CATALOGUE = {
     status: 429,
     resolution: 'Wait for the number of seconds in Retry-After (the reset time) and retry.',
   },
+  too_many_checkouts: {
+    when:
+      'POST checkout/create from a client that holds the most unpaid, unexpired checkout sessions it may ' +
+      '(openCheckoutsPerClient, 10 by default); Retry-After gives the seconds until the oldest expires.',
+    status: 429,
+    resolution: 'Pay with a checkout session already opened, or retry when the oldest one expires (see Retry-After).',
+  },
   storage_full: {
     when:
       'The in-memory storage (STORAGE=memory) holds as much of this kind of record as its cap allows: ' +

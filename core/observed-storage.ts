@@ -14,6 +14,7 @@ const METHODS = [
   'listRoadmap',
   'toggleVote',
   'createCheckout',
+  'openCheckouts',
   'getCheckout',
   'advanceCheckout',
   'saveLicenses',

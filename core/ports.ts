@@ -96,6 +96,12 @@ export interface LicenseKeys {
   plus: string | null;
 }
 
+/** The keys a session has after a save, and whether that save stored them. */
+export interface SavedLicenses {
+  keys: LicenseKeys;
+  stored: boolean;
+}
+
 /** The result of counting one request against a client's quota. */
 export interface RateLimitHit {
   /** Requests counted in the current window, this one included. */
@@ -124,15 +130,24 @@ export interface Storage {
   /** Flips this voter's vote atomically; null when the feature does not exist or is hidden. */
   toggleVote(featureId: number, voterId: string): MaybePromise<VoteResult | null>;
 
-  createCheckout(session: CheckoutSession): Promise<void>;
+  /** Stores a new session; `owner` is the keyed hash of the client that opened it (never an address). */
+  createCheckout(session: CheckoutSession, owner?: string): Promise<void>;
+  /**
+   * The expiry times, earliest first, of the sessions `owner` opened that are still pending and not
+   * expired at `now`; at most `limit` of them.
+   */
+  openCheckouts(owner: string, now: number, limit: number): Promise<number[]>;
   getCheckout(id: string): Promise<CheckoutSession | null>;
   /**
    * Moves a session to a new state unless it is already final (paid, expired, failed), and never from
    * processing back to pending. Returns the session as it is afterwards, or null when it does not exist.
    */
   advanceCheckout(id: string, state: CheckoutState): Promise<CheckoutSession | null>;
-  /** Stores the keys of a session unless some were stored before; returns the stored keys (first write wins). */
-  saveLicenses(sessionId: string, keys: LicenseKeys): Promise<LicenseKeys>;
+  /**
+   * Stores the keys of a session unless some were stored before (first write wins): answers the stored
+   * keys, and `stored: true` only to the call whose keys they are (racing issuers may sign identical keys).
+   */
+  saveLicenses(sessionId: string, keys: LicenseKeys): Promise<SavedLicenses>;
   getLicenses(sessionId: string): Promise<LicenseKeys | null>;
 
   /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */

@@ -46,6 +46,7 @@ const FileSchema = v.strictObject({
   aliasDeprecation: v.optional(v.nullable(v.strictObject({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
+  openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
   /** Stripe's prices and return addresses, used when PAYMENT_GATEWAY=stripe. */
   stripe: v.optional(StripeFileSchema),
 });
@@ -69,6 +70,7 @@ export interface ServerConfig {
   aliasDeprecation: AliasDeprecation | null;
   bodyLimit: number;
   checkoutTtlMs: number;
+  openCheckoutsPerClient: number;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   payment: PaymentConfig;
@@ -150,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     aliasDeprecation: dates ? { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } : null,
     bodyLimit: config.bodyLimitBytes,
     checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
+    openCheckoutsPerClient: config.openCheckoutsPerClient,
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
     payment: paymentConfig(env, config.stripe, file),

@@ -145,6 +145,7 @@ async function serveWith(config: ServerConfig, logger: Logger, clock: Clock, bin
       aliasDeprecation: config.aliasDeprecation,
       bodyLimit: config.bodyLimit,
       checkoutTtlMs: config.checkoutTtlMs,
+      openCheckoutsPerClient: config.openCheckoutsPerClient,
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),

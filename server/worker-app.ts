@@ -56,6 +56,7 @@ const WorkerConfigSchema = v.object({
   aliasDeprecation: v.optional(v.nullable(v.object({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5)), 1440),
+  openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
   stripe: v.optional(StripeFileSchema),
 });
 type WorkerConfig = v.InferOutput<typeof WorkerConfigSchema>;
@@ -84,6 +85,8 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
       fetchTypes: false,
       // Hyperdrive pools in transaction mode: the timeout and search_path come from the database role.
       startupParameters: hyperdrive === undefined,
+      // Closed once the request and its background work are done: a write it gave up on is dropped then.
+      perRequest: true,
     }),
   );
 }
@@ -151,6 +154,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       corsOrigins: config.corsOrigins,
       bodyLimit: config.bodyLimitBytes,
       checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
+      openCheckoutsPerClient: config.openCheckoutsPerClient,
       ...(live ? { offer: live } : {}),
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(dates ? { aliasDeprecation: { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } } : {}),

@@ -50,6 +50,9 @@ export function createMemoryStorage(
   const features = new Map<number, RoadmapFeature>();
   const votes = new Map<number, Set<string>>();
   const sessions = new Map<string, CheckoutSession>();
+  /** The ids of the sessions each owner opened, for openCheckouts; retired ones leave with their session. */
+  const owned = new Map<string, Set<string>>();
+  const ownerOf = new Map<string, string>();
   const licenses = new Map<string, LicenseKeys>();
   const secrets = new Map<string, string>();
   let voteCount = 0;
@@ -60,7 +63,16 @@ export function createMemoryStorage(
   const retire = (now: number): void => {
     if (now - lastSweep < (sessions.size < caps.checkoutSessions ? SWEEP_EVERY_MS : FULL_SWEEP_EVERY_MS)) return;
     lastSweep = now;
-    for (const [id, session] of sessions) if (isRetired(session, now)) sessions.delete(id);
+    for (const [id, session] of sessions) {
+      if (!isRetired(session, now)) continue;
+      sessions.delete(id);
+      const owner = ownerOf.get(id);
+      if (owner === undefined) continue;
+      ownerOf.delete(id);
+      const ids = owned.get(owner)!;
+      ids.delete(id);
+      if (ids.size === 0) owned.delete(owner);
+    }
   };
 
   const votersOf = (id: number): Set<string> => {
@@ -125,11 +137,24 @@ export function createMemoryStorage(
       return { voted, vote_count: voters.size };
     },
 
-    async createCheckout(session) {
+    async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
       retire(clock.now());
       checkRoom(caps, 'checkoutSessions', sessions.size);
       sessions.set(session.id, { ...session });
+      if (owner === undefined) return;
+      ownerOf.set(session.id, owner);
+      let ids = owned.get(owner);
+      if (!ids) owned.set(owner, (ids = new Set()));
+      ids.add(session.id);
+    },
+    async openCheckouts(owner, now, limit) {
+      const expiries: number[] = [];
+      for (const id of owned.get(owner) ?? []) {
+        const session = sessions.get(id)!;
+        if (session.state === 'pending' && session.expiresAt > now) expiries.push(session.expiresAt);
+      }
+      return expiries.sort((a, b) => a - b).slice(0, limit);
     },
     async getCheckout(id) {
       const session = sessions.get(id);
@@ -143,9 +168,9 @@ export function createMemoryStorage(
     },
     async saveLicenses(sessionId, keys) {
       const stored = licenses.get(sessionId);
-      if (stored) return { ...stored };
+      if (stored) return { keys: { ...stored }, stored: false };
       licenses.set(sessionId, { ...keys });
-      return { ...keys };
+      return { keys: { ...keys }, stored: true };
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);

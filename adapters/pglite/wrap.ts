@@ -13,11 +13,14 @@ type Queryable = Pick<PGlite, 'query' | 'exec'>;
 const READ_ONLY = /^\s*select\b/i;
 
 function session(db: Queryable, beforeWrite: () => void): SqlSession {
+  const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) => {
+    if (!READ_ONLY.test(text)) beforeWrite();
+    return (await db.query<Row>(text, [...params])).rows;
+  };
+  // In-process: no statement outlives its caller, so a write is a plain statement.
   return {
-    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) => {
-      if (!READ_ONLY.test(text)) beforeWrite();
-      return (await db.query<Row>(text, [...params])).rows;
-    },
+    query,
+    write: query,
     exec: async (script) => {
       beforeWrite();
       await db.exec(script);

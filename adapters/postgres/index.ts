@@ -31,14 +31,26 @@ export interface PostgresOptions {
    * connection; true by default. Without it, array parameters are sent as array literals.
    */
   fetchTypes?: boolean;
+  /**
+   * For a client that serves one request and is closed right after it (the Worker's): writes are sent
+   * as plain statements, and closing drops at once whatever is still queued, so nothing the request gave
+   * up on runs later. False by default: a pool guards each write instead (see `write` below).
+   */
+  perRequest?: boolean;
 }
 
 type Parameters = postgres.ParameterOrJSON<never>[];
 
-/** Rejects when `work` has not settled after `ms`: a cut network never answers, and no request may hang on it. */
-function withDeadline<T>(work: PromiseLike<T>, ms: number): Promise<T> {
+/**
+ * Rejects when `work` has not settled after `ms`: a cut network never answers, and no request may hang on
+ * it. `abandon` is called then, so the work can make sure it is not applied later.
+ */
+function withDeadline<T>(work: PromiseLike<T>, ms: number, abandon?: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+    const timer = setTimeout(() => {
+      abandon?.();
+      reject(new Error(`database did not answer within ${ms} ms`));
+    }, ms);
     work.then(
       (value) => {
         clearTimeout(timer);
@@ -60,10 +72,34 @@ function arrayLiteral(values: readonly string[]): string {
 function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boolean): SqlSession {
   const parameters = (params: readonly SqlValue[]) =>
     (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly string[]) : p)) : [...params]) as Parameters;
+  const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
+    Array.from(await sql.unsafe(text, parameters(params))) as Row[];
+  // Inside a transaction its commit decides; on the pool, createPostgresClient guards writes.
   return {
-    query: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-      Array.from(await sql.unsafe(text, parameters(params))) as Row[],
+    query,
+    write: query,
     exec: async (script) => void (await sql.unsafe(script)),
+  };
+}
+
+/**
+ * A pool's write, never applied after its caller gave up. postgres.js keeps a statement queued through an
+ * outage (waiting for a connection, or for a reconnection's backoff) and sends it once the database is
+ * back, long after the request was answered 500. So a write runs in a transaction that commits only while
+ * its caller still waits: past the deadline, one that had not begun rolls back at once, one that had
+ * rolls back after its statement, and a connection reset before the commit aborts it. (postgres.js's
+ * cancel() is no way out: a cancelled first statement of a connection leaves that connection stuck.)
+ */
+function guardedWrite(sql: postgres.Sql, literalArrays: boolean, deadlineMs: number): SqlSession['write'] {
+  return <Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]> => {
+    let abandoned = false;
+    const applied = sql.begin(async (tx) => {
+      if (abandoned) throw new Error('write abandoned by its caller before it began');
+      const rows = await session(tx, literalArrays).query<Row>(text, params);
+      if (abandoned) throw new Error('write abandoned by its caller; rolled back');
+      return rows;
+    });
+    return withDeadline(applied as Promise<Row[]>, deadlineMs, () => void (abandoned = true));
   };
 }
 
@@ -102,8 +138,9 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
     schema,
     query: (text, params) => withDeadline(pooled.query(text, params), clientDeadline),
     exec: (script) => withDeadline(pooled.exec(script), clientDeadline),
+    write: options.perRequest ? (text, params) => withDeadline(pooled.query(text, params), clientDeadline) : guardedWrite(sql, !fetchTypes, clientDeadline),
     transaction: async (work) => (await sql.begin((tx) => work(session(tx, !fetchTypes)))) as Awaited<ReturnType<typeof work>>,
-    close: () => sql.end({ timeout: 5 }),
+    close: () => sql.end({ timeout: options.perRequest ? 0 : 5 }),
   };
 }
 

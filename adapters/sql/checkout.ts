@@ -3,15 +3,20 @@
  *
  * @module
  */
-import type { CheckoutSession, CheckoutState, LicenseKeys } from '../../core/ports.ts';
+import type { CheckoutSession, CheckoutState, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `id, sku, channel, url, state, ${epochMs('created_at')} as "createdAt", ${epochMs('expires_at')} as "expiresAt"`;
 
 const CREATE = `
-insert into checkout_sessions (id, sku, channel, url, state, created_at, expires_at)
-values ($1::text, $2::text, $3::text, $4::text, $5::text, ${fromEpochMs('$6')}, ${fromEpochMs('$7')})`;
+insert into checkout_sessions (id, sku, channel, url, state, created_at, expires_at, owner)
+values ($1::text, $2::text, $3::text, $4::text, $5::text, ${fromEpochMs('$6')}, ${fromEpochMs('$7')}, $8::text)`;
+
+const OPEN = `
+select ${epochMs('expires_at')} as "expiresAt" from checkout_sessions
+where owner = $1::text and state = 'pending' and expires_at > ${fromEpochMs('$2')}
+order by expires_at limit $3::int`;
 
 const GET = `select ${COLUMNS} from checkout_sessions where id = $1::text`;
 
@@ -35,9 +40,14 @@ returning standard_key as standard, plus_key as plus`;
 
 const GET_LICENSES = `select standard_key as standard, plus_key as plus from licenses where session_id = $1::text`;
 
-/** Stores a new session; a duplicate id is an error. */
-export async function createCheckout(db: SqlSession, s: CheckoutSession): Promise<void> {
-  await db.query(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt]);
+/** Stores a new session with the client that opened it; a duplicate id is an error. */
+export async function createCheckout(db: SqlSession, s: CheckoutSession, owner: string | null = null): Promise<void> {
+  await db.write(CREATE, [s.id, s.sku, s.channel, s.url, s.state, s.createdAt, s.expiresAt, owner]);
+}
+
+/** The expiry times of an owner's open sessions, earliest first (by the partial index of migration 5). */
+export async function openCheckouts(db: SqlSession, owner: string, now: number, limit: number): Promise<number[]> {
+  return (await db.query<{ expiresAt: number }>(OPEN, [owner, now, limit])).map((row) => Number(row.expiresAt));
 }
 
 /** One session, or null. */
@@ -54,11 +64,12 @@ export async function advanceCheckout(db: SqlSession, id: string, state: Checkou
  * Stores a session's keys unless some were stored before, then answers the stored ones: the insert waits
  * for a racing insert to commit, and the read that follows it (a new statement) sees that winner.
  */
-export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<LicenseKeys> {
-  const inserted = await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]);
-  const stored = inserted[0] ?? (await getLicenses(db, sessionId));
+export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<SavedLicenses> {
+  const inserted = (await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]))[0];
+  if (inserted) return { keys: inserted, stored: true };
+  const stored = await getLicenses(db, sessionId);
   if (!stored) throw new Error(`licenses of session ${sessionId} vanished after a conflicting insert`);
-  return stored;
+  return { keys: stored, stored: false };
 }
 
 /** A session's stored keys, or null. */

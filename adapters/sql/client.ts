@@ -16,6 +16,12 @@ export interface SqlSession {
    * @returns The rows, as objects keyed by column name.
    */
   query<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  /**
+   * Runs one statement that changes data, as `query`, but never applied after its caller gave up: a
+   * driver that queues statements (postgres.js, through an outage) rolls back one whose deadline passed,
+   * so a rejection means "not applied" (docs/errors.md, "A 500 on a write").
+   */
+  write<Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
 }

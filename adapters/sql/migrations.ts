@@ -191,10 +191,21 @@ delete from rate_limits;
 comment on column rate_limits.key is 'base64url HMAC-SHA-256 of the client key under the rate-limit-secret; never an address';
 `;
 
+/**
+ * Checkout sessions keep who opened them (the keyed hash of the client key, as a vote does), so that a
+ * client's open sessions can be counted (a cap per client, docs/deploy.md); older sessions have none.
+ */
+const checkoutOwners = `
+alter table checkout_sessions add column owner text;
+comment on column checkout_sessions.owner is 'base64url HMAC-SHA-256 of the client key under the voter-secret; never an address';
+create index checkout_sessions_open_by_owner on checkout_sessions (owner, expires_at) where state = 'pending';
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'batched vote toggles', sql: batchedToggles },
   { version: 3, name: 'set-based vote toggles', sql: setBasedToggles },
   { version: 4, name: 'hashed rate-limit keys', sql: hashedRateLimitKeys },
+  { version: 5, name: 'checkout session owners', sql: checkoutOwners },
 ];

@@ -40,7 +40,7 @@ export function createFeedbackWriter(db: SqlSession, options: BatcherOptions = {
       rating: e.rating,
       received_at: e.receivedAt,
     }));
-    await db.query(ADD_FEEDBACK_BATCH, [JSON.stringify(rows)]);
+    await db.write(ADD_FEEDBACK_BATCH, [JSON.stringify(rows)]);
     return entries.map(() => undefined);
   }, options);
 }

@@ -123,7 +123,7 @@ export function createVoteToggle(db: SqlSession, options: BatcherOptions = {}): 
     // instances from taking feature rows in opposite orders (no deadlock).
     const order = toggles.map((_, i) => i).sort((a, b) => toggles[a]!.featureId - toggles[b]!.featureId);
     const params = [order.map((i) => String(toggles[i]!.featureId)), order.map((i) => toggles[i]!.voterId)];
-    const rows = await db.query<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params);
+    const rows = await db.write<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params);
     if (rows.length !== toggles.length) throw new Error('toggle_roadmap_votes answered fewer rows than toggles');
     const results = new Array<VoteResult | null>(toggles.length).fill(null);
     for (const row of rows) {

@@ -4,6 +4,7 @@
  * @module
  */
 import { readJsonObject } from '../body.ts';
+import { createCheckoutGate } from '../checkout-cap.ts';
 import { isFinal } from '../checkout-state.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -13,23 +14,34 @@ import type { CheckoutStatus } from '../schemas/responses.ts';
 import { CheckoutCreateRequestSchema, SessionIdSchema } from '../schemas/requests.ts';
 import { parseOrThrow, parseQueryOrThrow } from '../validate.ts';
 
-/** Opens a hosted checkout session; an omitted body buys the standard product with no channel. */
+/**
+ * Opens a hosted checkout session; an omitted body buys the standard product with no channel. A client
+ * holding `openCheckoutsPerClient` open sessions is refused before the provider is called
+ * (checkout-cap.ts). A client's open session is never handed out again: behind one shared address (an
+ * office, a carrier's NAT) that would give one buyer another's session id, and so their license keys.
+ */
 export function createCheckout(context: AppContext): Operation {
+  const gate = createCheckoutGate(context);
   return async (request) => {
     const body = readJsonObject(request, context.bodyLimit, false) ?? {};
     const input = parseOrThrow(CheckoutCreateRequestSchema, body);
     const sku = input.product ?? 'standard';
     const channel = input.channel ?? null;
-    const { sessionId, url, expiresAt } = await context.gateway.createCheckout({ sku, channel });
-    const now = context.clock.now();
-    await context.storage.createCheckout({
-      id: sessionId,
-      sku,
-      channel,
-      url,
-      state: 'pending',
-      createdAt: now,
-      expiresAt: expiresAt ?? now + context.checkoutTtlMs,
+    const owner = await context.voterId(request.clientIp);
+    const { sessionId, url } = await gate(owner, async () => {
+      const opened = await context.gateway.createCheckout({ sku, channel });
+      const now = context.clock.now();
+      const session: CheckoutSession = {
+        id: opened.sessionId,
+        sku,
+        channel,
+        url: opened.url,
+        state: 'pending',
+        createdAt: now,
+        expiresAt: opened.expiresAt ?? now + context.checkoutTtlMs,
+      };
+      await context.storage.createCheckout(session, owner);
+      return opened;
     });
     context.count('checkout_created');
     return json(200, { sessionId, url });
@@ -61,11 +73,10 @@ export async function licensesFor(context: AppContext, session: CheckoutSession)
     plus: session.sku === 'standard' ? null : await sign('plus'),
   };
   const saved = await context.storage.saveLicenses(session.id, keys);
-  // Counted only when these keys are the ones kept: a racing writer's keys were counted by that writer.
-  if (saved.standard === keys.standard && saved.plus === keys.plus) {
-    context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
-  }
-  return saved;
+  // Counted by the one save that stored them: racers sign the same claims at the same instant into
+  // identical keys, so comparing keys would count every racer.
+  if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
+  return saved.keys;
 }
 
 /** The status body of a paid session: licenseKey is the key of the product bought. */

@@ -51,12 +51,32 @@ export function checkoutContract(test: ContractSuite): void {
     assert.is(await current(context).storage.advanceCheckout('cs_missing', 'paid'), null);
   });
 
+  test('openCheckouts lists the expiries of an owner\'s pending, unexpired sessions, earliest first, at most limit', async (context) => {
+    const { storage } = current(context);
+    const at = (id: string, expiresAt: number, state: CheckoutState = 'pending') => ({ ...session(id, state), expiresAt });
+    const t = Date.UTC(2026, 10, 22, 12, 0, 0, 0);
+    await storage.createCheckout(at('cs_a3', t + 3000), 'owner-a');
+    await storage.createCheckout(at('cs_a1', t + 1000), 'owner-a');
+    await storage.createCheckout(at('cs_a2', t + 2000), 'owner-a');
+    await storage.createCheckout(at('cs_a_paid', t + 500, 'paid'), 'owner-a');
+    await storage.createCheckout(at('cs_a_old', t - 1), 'owner-a');
+    await storage.createCheckout(at('cs_b', t + 100), 'owner-b');
+    await storage.createCheckout(at('cs_none', t + 100));
+    assert.equal(await storage.openCheckouts('owner-a', t, 10), [t + 1000, t + 2000, t + 3000]);
+    assert.equal(await storage.openCheckouts('owner-a', t, 2), [t + 1000, t + 2000]);
+    await storage.advanceCheckout('cs_a1', 'processing');
+    assert.equal(await storage.openCheckouts('owner-a', t + 2000, 10), [t + 3000], 'processing and expired ones are not open');
+    assert.equal(await storage.openCheckouts('owner-c', t, 10), []);
+  });
+
   test('licenses are saved once: the first keys win and are what every later save answers', async (context) => {
     const { storage } = current(context);
     assert.is(await storage.getLicenses('cs_1'), null);
-    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/a', plus: 'key/b' }), { standard: 'key/a', plus: 'key/b' });
-    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { standard: 'key/a', plus: 'key/b' });
-    assert.equal(await storage.getLicenses('cs_1'), { standard: 'key/a', plus: 'key/b' });
-    assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { standard: null, plus: 'key/p' });
+    const first = { standard: 'key/a', plus: 'key/b' };
+    assert.equal(await storage.saveLicenses('cs_1', first), { keys: first, stored: true });
+    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { keys: first, stored: false });
+    assert.equal(await storage.saveLicenses('cs_1', first), { keys: first, stored: false }, 'identical keys saved again are not stored again');
+    assert.equal(await storage.getLicenses('cs_1'), first);
+    assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { keys: { standard: null, plus: 'key/p' }, stored: true });
   });
 }
