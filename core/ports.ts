@@ -173,6 +173,11 @@ export interface PaymentGateway {
   /** Shown in logs, e.g. "simulator". */
   readonly name: string;
   /**
+   * Takes no money (the payment simulator): the keys of its sessions are marked as such (`sim/`), so that
+   * no desktop app accepts them as licenses.
+   */
+  readonly simulated?: boolean;
+  /**
    * Opens a hosted checkout for one SKU; the provider chooses the session id. A provider that closes
    * unpaid sessions itself says when (`expiresAt`, ms since the epoch); otherwise the app's TTL applies.
    * Throws ApiError internal_error (with advice to retry) when the provider cannot be reached.
@@ -195,7 +200,8 @@ export interface PaymentGateway {
 
 /** Signs license keys. */
 export interface LicenseIssuer {
-  issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number }): Promise<string>;
+  /** `simulated`: the session was "paid" in the payment simulator; its key must never verify as a license. */
+  issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number; simulated: boolean }): Promise<string>;
 }
 
 /** Where the current desktop version comes from (the product's version file). */

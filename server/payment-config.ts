@@ -1,6 +1,6 @@
 /**
- * The payment settings: PAYMENT_GATEWAY picks the simulator (default) or Stripe; Stripe's secrets come
- * from the environment, its prices and return addresses from the config file's "stripe" section.
+ * The payment settings: PAYMENT_GATEWAY picks the simulator (default, except with NODE_ENV=production,
+ * which must name one) or Stripe; Stripe's secrets come from the environment, its prices and return addresses from the config file's "stripe" section.
  *
  * @module
  */
@@ -54,6 +54,10 @@ export type PaymentConfig =
  * @throws ConfigError naming the setting.
  */
 export function paymentConfig(env: NodeJS.ProcessEnv, section: StripeFile | undefined, file: string): PaymentConfig {
+  if (!env['PAYMENT_GATEWAY'] && env['NODE_ENV'] === 'production') {
+    // Money is meant here: the simulator, which takes none and hands out keys, runs only when asked for.
+    throw new ConfigError('NODE_ENV=production needs PAYMENT_GATEWAY set: stripe to take payments, or simulator for a demo that takes no money');
+  }
   const gateway = env['PAYMENT_GATEWAY'] || 'simulator';
   if (gateway === 'simulator') return { gateway };
   if (gateway !== 'stripe') {

@@ -90,6 +90,7 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
 
   return {
     name: 'simulator',
+    simulated: true,
     routes,
     async createCheckout() {
       const sessionId = `cs_sim_${toBase64Url(crypto.getRandomValues(new Uint8Array(24)))}`;

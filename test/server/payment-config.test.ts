@@ -31,8 +31,13 @@ function configError(env: NodeJS.ProcessEnv): string {
   throw new Error('expected a ConfigError');
 }
 
-test('the simulator is the default gateway', () => {
+test('the simulator is the default gateway, except with NODE_ENV=production, which must name one', () => {
   assert.equal(loadConfig({}, process.cwd()).payment, { gateway: 'simulator' });
+  assert.is(
+    configError({ NODE_ENV: 'production' }),
+    'NODE_ENV=production needs PAYMENT_GATEWAY set: stripe to take payments, or simulator for a demo that takes no money',
+  );
+  assert.equal(loadConfig({ NODE_ENV: 'production', PAYMENT_GATEWAY: 'simulator' }, process.cwd()).payment, { gateway: 'simulator' });
 });
 
 test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest from the file', () => {
