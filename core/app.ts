@@ -17,6 +17,7 @@ import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { reportingRateLimits, reportingStorage } from './observed-storage.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { createProbes, PROBE_ROUTES } from './operations/probes.ts';
+import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 import type {
   AppEvent,
   Clock,
@@ -199,6 +200,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       aliasNotices.set(ALIAS_PREFIX + route.path, deprecationHeaders(context.aliasDeprecation, V1_PREFIX + route.path));
     }
   }
+  router.add('GET', WINDOWS_ONLY_PATH, windowsOnly(context));
   for (const route of options.gateway.routes ?? []) router.add(route.method, route.path, route.handle);
   // Probes are answered before the rate limiter: no client's quota pays for a balancer's checks.
   const probes = createProbes(context);

@@ -160,7 +160,8 @@ rows('checkout status: the Plus add-on issues a Plus key only; the Plus bundle i
 });
 
 rows('download: a client naming no platform gets the warning page, a Sec-CH-UA-Platform "Windows" hint the MSI, on the alias too', async () => {
-  const { msiUrl, nonWindowsUrl } = server.content.download;
+  const { msiUrl } = server.content.download;
+  const nonWindowsUrl = server.content.download.nonWindowsUrl ?? 'http://localhost:8080/windows-only';
   for (const prefix of ['/api/v1', '/api']) {
     const bare = await server.request({ path: `${prefix}/download`, from: nextClient() });
     assert.is(bare.status, 302);
