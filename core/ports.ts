@@ -194,7 +194,7 @@ export interface PaymentGateway {
    * bytes. Throws ApiError invalid_signature when it is not authentic. Absent when the gateway sends none.
    */
   readNotification?(headers: HeaderMap, rawBody: Uint8Array): Promise<GatewayNotification>;
-  /** Extra routes mounted by the core under the same rate limit. */
+  /** Extra routes mounted by the core under the same rate limit; their paths begin with /checkout/ (see isAppPath). */
   readonly routes?: readonly GatewayRoute[];
 }
 
