@@ -71,7 +71,7 @@ export function renderSimulatorPage(session: CheckoutSession | null, view?: Sess
       : state === 'processing'
         ? button(session.id, 'pay', 'Complete the delayed payment') + button(session.id, 'fail', 'Fail the delayed payment')
         : '';
-  const back = session && view?.successUrl && state !== 'pending' ? `<p><a id="return" href="${escape(view.successUrl)}">Return to the site</a></p>` : '';
+  const back = session && view?.successUrl && (state === 'paid' || state === 'processing') ? `<p><a id="return" href="${escape(view.successUrl)}">Return to the site</a></p>` : '';
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment simulator</title>
