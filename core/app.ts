@@ -18,6 +18,8 @@ import { createLicenseIssuer, generateSigningKey } from './license.ts';
 import { reportingRateLimits, reportingStorage } from './observed-storage.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { createProbes, PROBE_ROUTES } from './operations/probes.ts';
+import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
+import { isAppPath } from './paths.ts';
 import type {
   AppEvent,
   Clock,
@@ -203,7 +205,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       aliasNotices.set(ALIAS_PREFIX + route.path, deprecationHeaders(context.aliasDeprecation, V1_PREFIX + route.path));
     }
   }
-  for (const route of options.gateway.routes ?? []) router.add(route.method, route.path, route.handle);
+  router.add('GET', WINDOWS_ONLY_PATH, windowsOnly(context));
+  for (const route of options.gateway.routes ?? []) {
+    // Hosts forward only isAppPath's paths: a page outside them would be unreachable behind Express or Next.js.
+    if (!isAppPath(route.path)) throw new Error(`gateway ${options.gateway.name}: route ${route.path} lies outside APP_PATH_PREFIXES (use /checkout/...)`);
+    router.add(route.method, route.path, route.handle);
+  }
   // Probes are answered before the rate limiter: no client's quota pays for a balancer's checks.
   const probes = createProbes(context);
 

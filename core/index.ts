@@ -4,6 +4,8 @@
  * @module
  */
 export { createApp, type App, type AppOptions } from './app.ts';
+export { APP_PATH_PREFIXES, APP_PATHS, isAppPath } from './paths.ts';
+export { WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute, type Endpoint } from './api.ts';
 export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './errors.ts';
 export type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
@@ -11,10 +13,10 @@ export { headerValue } from './http.ts';
 export * from './ports.ts';
 export { canonicalIp, clientKey, parseCidrList, resolveClientIp, type CidrSet } from './client-ip.ts';
 export { PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
-export { SiteContentSchema, type SiteContent } from './schemas/content.ts';
+export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';
 export { buildOpenApi } from './openapi/build.ts';
 export type { AliasDeprecation } from './deprecation.ts';
-export { createLicenseIssuer, generateSigningKey, publicKeyOf, verifyLicenseKey, type LicensePayload } from './license.ts';
+export { createLicenseIssuer, generateSigningKey, publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey, type LicensePayload } from './license.ts';
 export { DEFAULT_BODY_LIMIT } from './body.ts';
 export type { SyncHmacSha256 } from './keyed-hash.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';

@@ -1,6 +1,8 @@
 /**
  * Signed license keys: `key/<base64url(payload)>.<base64url(signature)>`, Ed25519 over the exact text
  * `key/<base64url(payload)>`, so the desktop app can verify a key offline with the public key alone.
+ * Keys of the payment simulator start with `sim/` instead: the signature covers the prefix, so such a key
+ * can never be turned into a `key/` one, and an app that accepts only `key/` refuses it.
  *
  * @module
  */
@@ -18,6 +20,8 @@ export interface LicensePayload {
 }
 
 const PREFIX = 'key/';
+/** The prefix of keys from sessions "paid" in the payment simulator: no money was taken for them. */
+export const SIMULATOR_KEY_PREFIX = 'sim/';
 const encoder = new TextEncoder();
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -72,9 +76,9 @@ export async function publicKeyOf(pkcs8Base64: string): Promise<string> {
 export async function createLicenseIssuer(pkcs8Base64: string): Promise<LicenseIssuer> {
   const key = await importSigningKey(pkcs8Base64);
   return {
-    async issue({ sessionId, sku, product, issuedAt }) {
+    async issue({ sessionId, sku, product, issuedAt, simulated }) {
       const payload: LicensePayload = { v: 1, product, sku, sid: sessionId, iat: Math.floor(issuedAt / 1000) };
-      const signed = PREFIX + toBase64Url(encoder.encode(JSON.stringify(payload)));
+      const signed = (simulated ? SIMULATOR_KEY_PREFIX : PREFIX) + toBase64Url(encoder.encode(JSON.stringify(payload)));
       const signature = new Uint8Array(await crypto.subtle.sign('Ed25519', key, encoder.encode(signed)));
       return `${signed}.${toBase64Url(signature)}`;
     },
@@ -86,11 +90,12 @@ export async function createLicenseIssuer(pkcs8Base64: string): Promise<LicenseI
  *
  * @param licenseKey The key as issued.
  * @param publicKeyBase64Url The raw 32-byte public key, base64url.
+ * @param prefix `key/` (a license); `sim/` only to recognise a simulator key, never to grant a license.
  * @returns The payload when the signature holds, else null.
  */
-export async function verifyLicenseKey(licenseKey: string, publicKeyBase64Url: string): Promise<LicensePayload | null> {
+export async function verifyLicenseKey(licenseKey: string, publicKeyBase64Url: string, prefix = PREFIX): Promise<LicensePayload | null> {
   const dot = licenseKey.lastIndexOf('.');
-  if (!licenseKey.startsWith(PREFIX) || dot < 0) return null;
+  if (!licenseKey.startsWith(prefix) || dot < 0) return null;
   try {
     const signed = licenseKey.slice(0, dot);
     const key = await crypto.subtle.importKey('raw', fromBase64Url(publicKeyBase64Url), { name: 'Ed25519' }, false, [
@@ -98,7 +103,7 @@ export async function verifyLicenseKey(licenseKey: string, publicKeyBase64Url: s
     ]);
     const ok = await crypto.subtle.verify('Ed25519', key, fromBase64Url(licenseKey.slice(dot + 1)), encoder.encode(signed));
     if (!ok) return null;
-    return JSON.parse(new TextDecoder().decode(fromBase64Url(signed.slice(PREFIX.length)))) as LicensePayload;
+    return JSON.parse(new TextDecoder().decode(fromBase64Url(signed.slice(prefix.length)))) as LicensePayload;
   } catch {
     return null;
   }

@@ -188,6 +188,11 @@ export interface PaymentGateway {
   /** Shown in logs, e.g. "simulator". */
   readonly name: string;
   /**
+   * Takes no money (the payment simulator): the keys of its sessions are marked as such (`sim/`), so that
+   * no desktop app accepts them as licenses.
+   */
+  readonly simulated?: boolean;
+  /**
    * Opens a hosted checkout for one SKU; the provider chooses the session id. A provider that closes
    * unpaid sessions itself says when (`expiresAt`, ms since the epoch); otherwise the app's TTL applies.
    * Throws ApiError internal_error (with advice to retry) when the provider cannot be reached.
@@ -204,13 +209,14 @@ export interface PaymentGateway {
    * bytes. Throws ApiError invalid_signature when it is not authentic. Absent when the gateway sends none.
    */
   readNotification?(headers: HeaderMap, rawBody: Uint8Array): Promise<GatewayNotification>;
-  /** Extra routes mounted by the core under the same rate limit. */
+  /** Extra routes mounted by the core under the same rate limit; their paths begin with /checkout/ (see isAppPath). */
   readonly routes?: readonly GatewayRoute[];
 }
 
 /** Signs license keys. */
 export interface LicenseIssuer {
-  issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number }): Promise<string>;
+  /** `simulated`: the session was "paid" in the payment simulator; its key must never verify as a license. */
+  issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number; simulated: boolean }): Promise<string>;
 }
 
 /** Where the current desktop version comes from (the product's version file). */

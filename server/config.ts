@@ -14,7 +14,7 @@ import { siteContentObject, type SiteContent } from '../core/schemas/content.ts'
 import { ConfigError } from './config-error.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
-import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
+import { CheckoutReturnSchema, paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
 export { ConfigError } from './config-error.ts';
@@ -47,7 +47,9 @@ const FileSchema = v.strictObject({
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
   openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
-  /** Stripe's prices and return addresses, used when PAYMENT_GATEWAY=stripe. */
+  /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
+  checkoutReturn: v.optional(CheckoutReturnSchema),
+  /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
   stripe: v.optional(StripeFileSchema),
 });
 
@@ -155,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     openCheckoutsPerClient: config.openCheckoutsPerClient,
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
-    payment: paymentConfig(env, config.stripe, file),
+    payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),
   };
 }

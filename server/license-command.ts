@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../core/license.ts';
+import { generateSigningKey, publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../core/license.ts';
 import { EXIT, parseCommandLine, UsageError } from './cli/command.ts';
 import { ConfigError } from './config-error.ts';
 import { NoStoredSigningKey, readStoredSigningKey } from './license-key.ts';
@@ -80,6 +80,9 @@ async function serverPublicKey(env: NodeJS.ProcessEnv, cwd: string): Promise<str
 async function verify(key: string, publicKeyFlag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
   const publicKey = publicKeyFlag ?? (await serverPublicKey(env, cwd));
   const payload = await verifyLicenseKey(key, publicKey);
+  if (!payload && key.startsWith(SIMULATOR_KEY_PREFIX)) {
+    return { code: EXIT.failed, stdout: '', stderr: 'INVALID: this key comes from the payment simulator (sim/): no money was taken, and no app accepts it as a license.\n' };
+  }
   if (!payload) return { code: EXIT.failed, stdout: '', stderr: 'INVALID: the key is malformed or its signature does not match this public key.\n' };
   return { code: EXIT.ok, stdout: `VALID ${JSON.stringify(payload)}\n`, stderr: '' };
 }

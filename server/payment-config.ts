@@ -1,6 +1,6 @@
 /**
- * The payment settings: PAYMENT_GATEWAY picks the simulator (default) or Stripe; Stripe's secrets come
- * from the environment, its prices and return addresses from the config file's "stripe" section.
+ * The payment settings: PAYMENT_GATEWAY picks the simulator (default, except with NODE_ENV=production,
+ * which must name one) or Stripe; Stripe's secrets come from the environment, its prices and return addresses from the config file's "stripe" section.
  *
  * @module
  */
@@ -9,16 +9,34 @@ import type { CheckoutSku } from '../core/ports.ts';
 import { ConfigError } from './config-error.ts';
 
 const PriceId = v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, 'must be a Stripe Price id such as price_1PqR...'));
-const Url = v.pipe(v.string(), v.url('must be an absolute URL'));
+const Url = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:/i, 'must be an http(s) URL'));
+const SESSION_ID_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
+const SuccessUrl = v.pipe(Url, v.includes(SESSION_ID_PLACEHOLDER, 'must carry {CHECKOUT_SESSION_ID}, which is replaced by the session id'));
+const CancelUrl = v.pipe(
+  Url,
+  v.check((url) => !url.includes(SESSION_ID_PLACEHOLDER), 'cannot carry {CHECKOUT_SESSION_ID}: Stripe fills it in successUrl only'),
+);
+
+/**
+ * The config file's "checkoutReturn": where the buyer's browser goes after the hosted checkout, with
+ * Stripe Checkout and the simulator alike.
+ */
+export const CheckoutReturnSchema = v.strictObject({
+  /** After paying; {CHECKOUT_SESSION_ID} becomes the session id, for GET /api/v1/checkout/status. */
+  successUrl: SuccessUrl,
+  /** After giving up. */
+  cancelUrl: CancelUrl,
+});
+export type CheckoutReturn = v.InferOutput<typeof CheckoutReturnSchema>;
 
 /** The "stripe" section of the config file. */
 export const StripeFileSchema = v.strictObject({
   /** The one-time Price of each SKU. */
   prices: v.strictObject({ standard: PriceId, plus_addon: PriceId, plus_bundle: PriceId }),
-  /** Where the buyer lands after paying; Stripe fills in {CHECKOUT_SESSION_ID}. */
-  successUrl: v.pipe(Url, v.includes('{CHECKOUT_SESSION_ID}', 'must carry {CHECKOUT_SESSION_ID}, which Stripe replaces by the session id')),
-  /** Where the buyer lands after giving up. */
-  cancelUrl: Url,
+  /** Older place of checkoutReturn.successUrl, still read; give the addresses in one place only. */
+  successUrl: v.optional(SuccessUrl),
+  /** Older place of checkoutReturn.cancelUrl, still read. */
+  cancelUrl: v.optional(CancelUrl),
   /** GET pricing shows each SKU's amount as its Price says (see docs/payments.md), not the file's. */
   livePrices: v.optional(v.boolean(), false),
   /** How old the live amounts may get before a request has them read again, in minutes. */
@@ -28,7 +46,7 @@ export type StripeFile = v.InferOutput<typeof StripeFileSchema>;
 
 /** Which gateway takes payments, with its settings. */
 export type PaymentConfig =
-  | { gateway: 'simulator' }
+  | { gateway: 'simulator'; returnTo: CheckoutReturn | null }
   | {
       gateway: 'stripe';
       secretKey: string;
@@ -51,11 +69,22 @@ export type PaymentConfig =
  * @param env The process environment.
  * @param section The config file's "stripe" section, if any.
  * @param file The config file, for messages.
+ * @param checkoutReturn The config file's "checkoutReturn", if any.
  * @throws ConfigError naming the setting.
  */
-export function paymentConfig(env: NodeJS.ProcessEnv, section: StripeFile | undefined, file: string): PaymentConfig {
+export function paymentConfig(
+  env: NodeJS.ProcessEnv,
+  section: StripeFile | undefined,
+  file: string,
+  checkoutReturn?: CheckoutReturn,
+): PaymentConfig {
+  if (!env['PAYMENT_GATEWAY'] && env['NODE_ENV'] === 'production') {
+    // Money is meant here: the simulator, which takes none and hands out keys, runs only when asked for.
+    throw new ConfigError('NODE_ENV=production needs PAYMENT_GATEWAY set: stripe to take payments, or simulator for a demo that takes no money');
+  }
   const gateway = env['PAYMENT_GATEWAY'] || 'simulator';
-  if (gateway === 'simulator') return { gateway };
+  const returnTo = returnAddresses(section, file, checkoutReturn);
+  if (gateway === 'simulator') return { gateway, returnTo };
   if (gateway !== 'stripe') {
     throw new ConfigError(`PAYMENT_GATEWAY=${JSON.stringify(gateway)} is not available; use simulator (the default) or stripe`);
   }
@@ -73,7 +102,10 @@ export function paymentConfig(env: NodeJS.ProcessEnv, section: StripeFile | unde
     throw new ConfigError('STRIPE_API_BASE must be an http(s) URL such as https://api.stripe.com');
   }
   if (!section) {
-    throw new ConfigError(`${file}: PAYMENT_GATEWAY=stripe needs the "stripe" section (prices, successUrl, cancelUrl)`);
+    throw new ConfigError(`${file}: PAYMENT_GATEWAY=stripe needs the "stripe" section (prices)`);
+  }
+  if (!returnTo) {
+    throw new ConfigError(`${file}: PAYMENT_GATEWAY=stripe needs "checkoutReturn" (successUrl, cancelUrl): where Stripe sends the buyer back`);
   }
   return {
     gateway,
@@ -81,9 +113,22 @@ export function paymentConfig(env: NodeJS.ProcessEnv, section: StripeFile | unde
     webhookSecret,
     apiBase,
     prices: section.prices,
-    successUrl: section.successUrl,
-    cancelUrl: section.cancelUrl,
+    successUrl: returnTo.successUrl,
+    cancelUrl: returnTo.cancelUrl,
     testMode: secretKey.includes('_test_'),
     livePrices: section.livePrices ? { refreshMs: section.livePricesRefreshMinutes * 60_000 } : null,
   };
+}
+
+/** The return addresses from "checkoutReturn", or from the "stripe" section's older fields. */
+function returnAddresses(section: StripeFile | undefined, file: string, checkoutReturn: CheckoutReturn | undefined): CheckoutReturn | null {
+  const { successUrl, cancelUrl } = section ?? {};
+  if (successUrl === undefined && cancelUrl === undefined) return checkoutReturn ?? null;
+  if (checkoutReturn) {
+    throw new ConfigError(`${file}: give the return addresses once, in "checkoutReturn"; drop "stripe.successUrl" and "stripe.cancelUrl"`);
+  }
+  if (successUrl === undefined || cancelUrl === undefined) {
+    throw new ConfigError(`${file}: "stripe.successUrl" and "stripe.cancelUrl" go together; better, move both to "checkoutReturn"`);
+  }
+  return { successUrl, cancelUrl };
 }

@@ -19,8 +19,8 @@ import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
 import { siteContentObject } from '../core/schemas/content.ts';
-import { VersionString } from '../core/schemas/responses.ts';
-import { paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
+import { VersionString, type Pricing } from '../core/schemas/responses.ts';
+import { CheckoutReturnSchema, paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
 
 /** The Worker's variables, secrets and bindings. */
 export interface SiteWorkerEnv {
@@ -57,6 +57,7 @@ const WorkerConfigSchema = v.object({
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5)), 1440),
   openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
+  checkoutReturn: v.optional(CheckoutReturnSchema),
   stripe: v.optional(StripeFileSchema),
 });
 type WorkerConfig = v.InferOutput<typeof WorkerConfigSchema>;
@@ -91,8 +92,8 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
   );
 }
 
-function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock): PaymentGateway {
-  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock });
+function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock, offer: Pricing): PaymentGateway {
+  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer });
   return createStripeGateway({ ...payment, logger, clock });
 }
 
@@ -133,7 +134,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     const config = v.parse(WorkerConfigSchema, configFile);
     const version = v.parse(VersionString, env.PRODUCT_VERSION);
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? config.publicBaseUrl ?? 'http://localhost:8787';
-    const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file');
+    const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file', config.checkoutReturn);
     if (env.HYPERDRIVE && env.DATABASE_SCHEMA) {
       throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see docs/edge.md)');
     }
@@ -147,7 +148,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       content: { offer, download, roadmap },
       version: { current: () => version },
       storage,
-      gateway: openGateway(payment, storage, publicBaseUrl, clock),
+      gateway: openGateway(payment, storage, publicBaseUrl, clock, offer),
       clock,
       logger,
       publicBaseUrl,

@@ -10,6 +10,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { SIMULATOR_PATH } from '../adapters/simulator/index.ts';
+import { WINDOWS_ONLY_PATH } from '../core/operations/windows-only.ts';
 import type { HttpResult, TestServer } from './_setup.ts';
 
 type Json = Record<string, unknown>;
@@ -89,12 +90,13 @@ export function componentId(name: string): string {
  *
  * @param document The OpenAPI 3.1 document, as served.
  * @param outsideApi Path prefixes that are not part of the API and are not checked; by default the pages
- *   of the local payment simulator, which stands in for the provider's hosted checkout.
+ *   of the local payment simulator, which stands in for the provider's hosted checkout, and the shipped
+ *   Windows-only page.
  * @returns The validator.
  */
 export function createResponseValidator(
   document: unknown,
-  outsideApi: readonly string[] = [`${SIMULATOR_PATH}/`],
+  outsideApi: readonly string[] = [`${SIMULATOR_PATH}/`, WINDOWS_ONLY_PATH],
 ): ResponseValidator {
   if (!isObject(document) || !isObject(document['paths']) || !isObject(document['components'])) {
     throw new Error('not an OpenAPI document with paths and components');

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { answerOddRequests } from '../adapters/node/odd-requests.ts';
-import { createSimulatorGateway } from '../adapters/simulator/index.ts';
+import { createSimulatorGateway, type SimulatorOptions } from '../adapters/simulator/index.ts';
 import { createApp, type App, type AppOptions } from '../core/app.ts';
 import type { CoreRequest, CoreResponse } from '../core/http.ts';
 import type { Logger, PaymentGateway, VersionSource } from '../core/ports.ts';
@@ -59,15 +59,19 @@ export interface TestApp {
   content: SiteContent;
 }
 
+/** App options, and the simulator's return addresses and offer. */
+export type TestAppOptions = Partial<AppOptions> & { simulator?: Pick<SimulatorOptions, 'returnTo' | 'offer'> };
+
 /** An app on fresh memory storage with the simulator, a manual clock and the example content. */
-export async function createTestApp(overrides: Partial<AppOptions> = {}): Promise<TestApp> {
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { simulator, ...overrides } = options;
   const clock = manualClock();
   const logger = memoryLogger();
   const storage = createMemoryStorage({ clock });
   const version = fixedVersion();
   const content = exampleContent();
   // The simulator keeps its sessions where the app does: the given storage, when a test passes one.
-  const gateway = createSimulatorGateway({ storage: overrides.storage ?? storage, publicBaseUrl: 'http://localhost:8080', clock });
+  const gateway = createSimulatorGateway({ storage: overrides.storage ?? storage, publicBaseUrl: 'http://localhost:8080', clock, ...simulator });
   const app = await createApp({ content, version, storage, gateway, clock, logger, ...overrides });
   return { app, storage, clock, logger, version, gateway, content };
 }
@@ -109,7 +113,7 @@ export interface TestServer extends TestApp {
 
 /** A node:http server on 127.0.0.1 over a test app. */
 export async function startTestServer(
-  overrides: Partial<AppOptions> = {},
+  overrides: TestAppOptions = {},
   listenerOptions: Parameters<typeof createNodeListener>[1] = {},
 ): Promise<TestServer> {
   const testApp = await createTestApp(overrides);

@@ -16,7 +16,8 @@ import { startWorkerd, WORKER_VARS } from './_workerd.ts';
 /** The content a target serves, for the suite's expected bodies. */
 export interface ServedContent {
   offer: Record<string, unknown>;
-  download: { msiUrl: string; nonWindowsUrl: string };
+  /** No nonWindowsUrl in the example: the shipped page at <publicBaseUrl>/windows-only. */
+  download: { msiUrl: string; nonWindowsUrl?: string };
   version: string;
 }
 

@@ -8,13 +8,26 @@
 import { toBase64Url } from '../../core/license.ts';
 import { HTML_TYPE, type CoreResponse } from '../../core/http.ts';
 import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, PaymentGateway, Storage } from '../../core/ports.ts';
-import { renderSimulatorPage } from './page.ts';
+import type { Pricing } from '../../core/schemas/pricing.ts';
+import { priceOf, renderSimulatorPage } from './page.ts';
+
+/** Where the buyer's browser goes back to, as with Stripe Checkout's success_url and cancel_url. */
+export interface ReturnAddresses {
+  /** After paying; `{CHECKOUT_SESSION_ID}` is replaced by the session id. */
+  successUrl: string;
+  /** After cancelling. */
+  cancelUrl: string;
+}
 
 export interface SimulatorOptions {
   storage: Storage;
   /** The public address of this server, where the pages are served. */
   publicBaseUrl: string;
   clock?: Clock;
+  /** Where Pay and Cancel send the buyer; without them the buyer stays on the simulator's page. */
+  returnTo?: ReturnAddresses | null;
+  /** The offer, so that the page shows what is bought and its price. */
+  offer?: Pricing;
 }
 
 /** The path of a session's page. */
@@ -26,17 +39,28 @@ const SESSION_ID = /^cs_sim_[A-Za-z0-9_-]{32}$/;
 /** What each button on the page reports. */
 const ACTIONS: Record<string, CheckoutState> = { pay: 'paid', delay: 'processing', fail: 'failed' };
 
-function html(status: number, body: string): CoreResponse {
-  return {
+/** The page's CSP: its forms post to itself, whose answers redirect to the return addresses' origins. */
+function securityPolicy(returnTo: ReturnAddresses | null): string {
+  const origins = returnTo ? [...new Set([returnTo.successUrl, returnTo.cancelUrl].map((url) => new URL(url).origin))] : [];
+  return ["default-src 'none'; style-src 'unsafe-inline'; form-action 'self'", ...origins].join(' ');
+}
+
+function page(policy: string) {
+  return (status: number, body: string): CoreResponse => ({
     status,
     headers: {
       'content-type': HTML_TYPE,
       'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+      'content-security-policy': policy,
       'x-frame-options': 'DENY',
     },
     body,
-  };
+  });
+}
+
+/** A return address for a session: the placeholder becomes its id (base64url: safe in any URL part). */
+function fill(url: string, sessionId: string): string {
+  return url.replaceAll('{CHECKOUT_SESSION_ID}', sessionId);
 }
 
 function seeOther(location: string): CoreResponse {
@@ -52,6 +76,15 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
   const { storage } = options;
   const clock = options.clock ?? { now: () => Date.now() };
   const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const returnTo = options.returnTo ?? null;
+  const html = page(securityPolicy(returnTo));
+  const view = (session: CheckoutSession, cancelled: boolean) => ({
+    open: isOpen(session),
+    cancelled,
+    product: options.offer?.productDisplayName ?? null,
+    price: options.offer ? priceOf(options.offer, session.sku) : null,
+    successUrl: returnTo && fill(returnTo.successUrl, session.id),
+  });
 
   const load = async (id: string | undefined): Promise<CheckoutSession | null> =>
     id !== undefined && SESSION_ID.test(id) ? storage.getCheckout(id) : null;
@@ -65,9 +98,9 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
       path: `${SIMULATOR_PATH}/:id`,
       async handle(request, params) {
         const session = await load(params['id']);
-        if (!session) return html(404, renderSimulatorPage(null, false));
+        if (!session) return html(404, renderSimulatorPage(null));
         const cancelled = new URLSearchParams(request.query ?? '').get('cancelled') === '1';
-        return html(200, renderSimulatorPage(session, isOpen(session), cancelled));
+        return html(200, renderSimulatorPage(session, view(session, cancelled)));
       },
     },
     {
@@ -76,20 +109,23 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
       async handle(_request, params) {
         const session = await load(params['id']);
         const action = params['action'] ?? '';
-        if (!session) return html(404, renderSimulatorPage(null, false));
-        const page = `${SIMULATOR_PATH}/${session.id}`;
-        if (action === 'cancel') return seeOther(`${page}?cancelled=1`);
+        if (!session) return html(404, renderSimulatorPage(null));
+        const own = `${SIMULATOR_PATH}/${session.id}`;
+        if (action === 'cancel') return seeOther(returnTo ? returnTo.cancelUrl : `${own}?cancelled=1`);
         const state = ACTIONS[action];
-        if (!state) return html(404, renderSimulatorPage(null, false));
+        if (!state) return html(404, renderSimulatorPage(null));
         const allowed = state === 'failed' ? session.state === 'processing' : isOpen(session);
         if (allowed) await storage.advanceCheckout(session.id, state);
-        return seeOther(page);
+        // Paid: back to the site, as Stripe does; the other buttons are the developer's and stay here.
+        const paid = allowed && state === 'paid';
+        return seeOther(paid && returnTo ? fill(returnTo.successUrl, session.id) : own);
       },
     },
   ];
 
   return {
     name: 'simulator',
+    simulated: true,
     routes,
     async createCheckout() {
       const sessionId = `cs_sim_${toBase64Url(crypto.getRandomValues(new Uint8Array(24)))}`;

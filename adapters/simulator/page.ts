@@ -1,9 +1,11 @@
 /**
- * The simulator's one HTML page: the session, its state, and buttons that play the provider's part.
+ * The simulator's one HTML page: what is bought and its price, the session, its state, and buttons that
+ * play the provider's part.
  *
  * @module
  */
-import type { CheckoutSession } from '../../core/ports.ts';
+import type { CheckoutSession, CheckoutSku } from '../../core/ports.ts';
+import type { Pricing } from '../../core/schemas/pricing.ts';
 
 const PRODUCTS: Record<string, string> = {
   standard: 'Standard license',
@@ -19,6 +21,30 @@ const STATE_TEXT: Record<string, string> = {
   failed: 'The delayed payment failed. Start a new checkout from the app.',
 };
 
+/** What the offer says one SKU costs: its display string, else its amount in USD. */
+export function priceOf(offer: Pricing, sku: CheckoutSku): string | null {
+  const [display, amount] =
+    sku === 'standard'
+      ? [offer.licensePriceDisplay, offer.licensePrice]
+      : sku === 'plus_addon'
+        ? [offer.plusAddonPriceDisplay, offer.plusAddonPrice]
+        : [offer.plusBundlePriceDisplay, offer.plusBundlePrice];
+  return display ?? (amount === undefined ? null : `${amount} USD`);
+}
+
+/** How a session is shown. */
+export interface SessionView {
+  /** Whether the session can still be paid. */
+  open: boolean;
+  /** Whether the customer just pressed Cancel (with no cancel address configured). */
+  cancelled: boolean;
+  /** The product's display name and the SKU's price, when the offer is known. */
+  product: string | null;
+  price: string | null;
+  /** The site's success address for this session, when configured. */
+  successUrl: string | null;
+}
+
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -31,10 +57,10 @@ function button(id: string, action: string, label: string): string {
  * Renders the page.
  *
  * @param session The session, or null when there is none with that id.
- * @param open Whether the session can still be paid.
- * @param cancelled Whether the customer just pressed Cancel.
+ * @param view How to show it.
  */
-export function renderSimulatorPage(session: CheckoutSession | null, open: boolean, cancelled = false): string {
+export function renderSimulatorPage(session: CheckoutSession | null, view?: SessionView): string {
+  const open = view?.open ?? false;
   const state = session ? (session.state === 'pending' && !open ? 'expired' : session.state) : null;
   const buttons = !session
     ? ''
@@ -45,9 +71,10 @@ export function renderSimulatorPage(session: CheckoutSession | null, open: boole
       : state === 'processing'
         ? button(session.id, 'pay', 'Complete the delayed payment') + button(session.id, 'fail', 'Fail the delayed payment')
         : '';
+  const back = session && view?.successUrl && (state === 'paid' || state === 'processing') ? `<p><a id="return" href="${escape(view.successUrl)}">Return to the site</a></p>` : '';
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Payment simulator</title>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment simulator</title>
 <style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
 .banner{background:#fde68a;border:2px solid #b45309;padding:.75rem;font-weight:600}
 form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem}</style></head>
@@ -55,11 +82,12 @@ form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;paddi
 <p class="banner">PAYMENT SIMULATOR: no money is taken. This page stands in for a hosted checkout during development.</p>
 ${
   session
-    ? `<h1>${escape(PRODUCTS[session.sku] ?? session.sku)}</h1>
+    ? `<h1>${view?.product ? `${escape(view.product)}: ` : ''}${escape(PRODUCTS[session.sku] ?? session.sku)}</h1>
+${view?.price ? `<p id="price">Price: <strong>${escape(view.price)}</strong> (simulated: nothing is charged)</p>` : ''}
 <p>Session <code>${escape(session.id)}</code></p>
-${cancelled ? '<p id="cancelled">Payment cancelled. The session stays open until it expires, so you can still pay.</p>' : ''}
+${view?.cancelled ? '<p id="cancelled">Payment cancelled. The session stays open until it expires, so you can still pay.</p>' : ''}
 <p id="state">${escape(STATE_TEXT[state!] ?? state!)}</p>
-${buttons}`
+${buttons}${back}`
     : '<h1>No such checkout session</h1><p>Start a new checkout from the app.</p>'
 }
 </body>

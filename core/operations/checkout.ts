@@ -67,7 +67,7 @@ export async function licensesFor(context: AppContext, session: CheckoutSession)
   if (stored) return stored;
   const issuedAt = context.clock.now();
   const sign = (product: 'standard' | 'plus') =>
-    context.licenses.issue({ sessionId: session.id, sku: session.sku, product, issuedAt });
+    context.licenses.issue({ sessionId: session.id, sku: session.sku, product, issuedAt, simulated: context.gateway.simulated === true });
   const keys: LicenseKeys = {
     standard: session.sku === 'plus_addon' ? null : await sign('standard'),
     plus: session.sku === 'standard' ? null : await sign('plus'),

@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import { headerValue, type HeaderMap } from '../http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
 import { parseQueryOrThrow } from '../validate.ts';
+import { windowsOnlyUrl } from './windows-only.ts';
 
 
 /** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
@@ -26,8 +27,8 @@ function single(query: URLSearchParams, name: string): string | undefined {
 }
 
 /**
- * Redirects with 302. The Location is always one of the operator's configured URLs, never built from the
- * query. Each download is recorded; a storage fault is logged and never blocks the installer (a full
+ * Redirects with 302. The Location is one of the operator's configured URLs, or the shipped Windows-only
+ * page (when no `nonWindowsUrl` is configured) with the validated `source` label. Each download is recorded; a storage fault is logged and never blocks the installer (a full
  * memory storage is logged once a minute).
  */
 export function download(context: AppContext): Operation {
@@ -62,7 +63,7 @@ export function download(context: AppContext): Operation {
     return {
       status: 302,
       headers: {
-        location: windows || forced ? msiUrl : nonWindowsUrl,
+        location: windows || forced ? msiUrl : (nonWindowsUrl ?? windowsOnlyUrl(context.publicBaseUrl, source)),
         vary: 'User-Agent, Sec-CH-UA-Platform',
       },
       body: null,

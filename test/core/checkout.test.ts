@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
+import { publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/license.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp } from '../_setup.ts';
 
 const checkout = suite('checkout');
@@ -81,7 +81,7 @@ for (const [sku, expected] of [
   ['plus_addon', [null, 'plus']],
   ['plus_bundle', ['standard', 'plus']],
 ] as const) {
-  checkout(`a paid ${sku} session gets its keys once, and they verify offline`, async () => {
+  checkout(`a paid ${sku} session gets its keys once, marked sim/: they verify only as simulator keys`, async () => {
     const t = await createTestApp();
     const { sessionId } = await create(t, { product: sku });
     const paid = await press(t, sessionId, 'pay');
@@ -94,10 +94,11 @@ for (const [sku, expected] of [
     assert.is(first['licenseKey'], first['standardLicenseKey'] ?? first['plusLicenseKey']);
     const publicKey = await publicKeyOf(await t.storage.secret('license-signing-key', () => 'unused'));
     const products = [first['standardLicenseKey'], first['plusLicenseKey']].map(async (key) =>
-      key === null ? null : (await verifyLicenseKey(key!, publicKey))?.product ?? 'INVALID',
+      key === null ? null : (await verifyLicenseKey(key!, publicKey, SIMULATOR_KEY_PREFIX))?.product ?? 'INVALID',
     );
     assert.equal(await Promise.all(products), expected);
-    const payload = await verifyLicenseKey(first['licenseKey']!, publicKey);
+    assert.is(await verifyLicenseKey(first['licenseKey']!, publicKey), null);
+    const payload = await verifyLicenseKey(first['licenseKey']!, publicKey, SIMULATOR_KEY_PREFIX);
     assert.equal(payload, { v: 1, product: expected[0] ?? 'plus', sku, sid: sessionId, iat: Math.floor(t.clock.now() / 1000) });
   });
 }

@@ -4,7 +4,8 @@ import type { Storage } from '../../core/ports.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const MSI = 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi';
-const WARNING = 'https://www.example.com/windows-only';
+// The example configures no page of its own: the shipped one, at the app's public address.
+const WARNING = 'http://localhost:8080/windows-only';
 const WINDOWS_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
 const MAC_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15';
 
@@ -95,11 +96,11 @@ download('a source of exactly 64 allowed characters is accepted', async () => {
   assert.is(response.status, 302);
 });
 
-download('the Location never comes from the query (no open redirect)', async () => {
+download('the Location never comes from the query (no open redirect): only the validated source label is carried', async () => {
   const { response } = await get('source=x&redirect=https://evil.example&location=https://evil.example', {
     'user-agent': MAC_UA,
   });
-  assert.is(response.headers['location'], WARNING);
+  assert.is(response.headers['location'], `${WARNING}?source=x`);
 });
 
 download('a storage fault while recording is logged and the installer is still served', async () => {

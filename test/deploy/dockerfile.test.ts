@@ -165,7 +165,8 @@ test('the runtime image holds only the production install (at most 60 MB of node
 test('the image starts as its USER, serves, passes its HEALTHCHECK, stores in /data, and exits 0 on SIGTERM', async () => {
   assert.ok(image?.cmd && image.healthcheck, 'CMD and HEALTHCHECK are set');
   const port = await freePort();
-  const env = { PATH: process.env['PATH'] ?? '', ...processEnv(image), PORT: String(port) };
+  // As `docker run -e PORT=... -e PAYMENT_GATEWAY=simulator` would: NODE_ENV=production needs a gateway named.
+  const env = { PATH: process.env['PATH'] ?? '', ...processEnv(image), PORT: String(port), PAYMENT_GATEWAY: 'simulator' };
   // The image's node is this machine's node.
   const exec = (command: string[]) => [command[0] === 'node' ? process.execPath : command[0]!, command.slice(1)] as const;
   const user = asRoot && image.user ? image.user : {};

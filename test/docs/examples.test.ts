@@ -1,9 +1,10 @@
 /**
  * Every example of docs/embedding.md runs as a reader would run it: in a fresh project (package.json of
  * type module) where the packed package is installed with what the doc's table says, started with the
- * table's command, and answering requests. The Worker is bundled as wrangler would and runs under workerd;
- * the Next.js route handler is called with Requests by a script in the project (neither wrangler nor Next
- * is installed here).
+ * table's command, and answering requests: the version, a feedback, a whole checkout (create, pay in the
+ * simulator, status) whose `url` follows the port, and both probes. The Worker is bundled as wrangler
+ * would and runs under workerd; the Next.js route handler is called with Requests by a script in the
+ * project (neither wrangler nor Next is installed here), once per route file the doc lists.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { freePort, ROOT, spawnServer } from '../_spawn.ts';
-import { startWorkerd } from '../_workerd.ts';
+import { startWorkerd, WORKER_VARS } from '../_workerd.ts';
+import { APP_PATH_PREFIXES, APP_PATHS } from '../../core/paths.ts';
 import { installProject, packedTarball } from '../package/_packed.ts';
 
 const VERSION = {
@@ -37,8 +39,15 @@ function runTable(): Map<string, { install: string; run: string }> {
   return rows;
 }
 
-/** The two requests every example must answer. */
-async function expectServes(baseUrl: string, headers: Record<string, string> = {}): Promise<void> {
+const SIM_KEY = /^sim\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * What every example must answer, through whatever framework it is mounted in.
+ *
+ * @param baseUrl Where the example listens.
+ * @param publicBaseUrl Where it says it is reached: the checkout `url` starts with it.
+ */
+async function expectServes(baseUrl: string, publicBaseUrl: string, headers: Record<string, string> = {}): Promise<void> {
   const version = await sendRequest(baseUrl, { path: '/api/v1/version', headers });
   assert.is(version.status, 200, version.text);
   assert.equal(version.json(), VERSION);
@@ -46,6 +55,25 @@ async function expectServes(baseUrl: string, headers: Record<string, string> = {
   const feedback = await sendRequest(baseUrl, { method: 'POST', path: '/api/v1/feedback', ...FEEDBACK, headers: { ...headers, ...FEEDBACK.headers } });
   assert.is(feedback.status, 201, feedback.text);
   assert.equal(feedback.json(), { success: true });
+  const created = await sendRequest(baseUrl, { method: 'POST', path: '/api/v1/checkout/create', headers });
+  assert.is(created.status, 200, created.text);
+  const { sessionId, url } = created.json() as { sessionId: string; url: string };
+  assert.is(url, `${publicBaseUrl}/checkout/simulator/${sessionId}`);
+  const page = await sendRequest(baseUrl, { path: new URL(url).pathname, headers });
+  assert.is(page.status, 200, page.text);
+  assert.match(page.text, 'PAYMENT SIMULATOR: no money is taken.');
+  assert.match(page.text, '<p id="price">Price: <strong>$49</strong>');
+  const paid = await sendRequest(baseUrl, { method: 'POST', path: `${new URL(url).pathname}/pay`, headers });
+  assert.is(paid.status, 303, paid.text);
+  const status = await sendRequest(baseUrl, { path: `/api/v1/checkout/status?session_id=${sessionId}`, headers });
+  const keys = status.json() as Record<string, string | null>;
+  assert.is(keys['status'], 'paid', status.text);
+  assert.match(String(keys['licenseKey']), SIM_KEY);
+  for (const [probe, body] of [['/healthz', { status: 'ok' }], ['/readyz', { status: 'ready' }]] as const) {
+    const answer = await sendRequest(baseUrl, { path: probe, headers });
+    assert.is(answer.status, 200, `${probe}: ${answer.text}`);
+    assert.equal(answer.json(), body);
+  }
 }
 
 const table = runTable();
@@ -63,9 +91,12 @@ for (const file of ['node-server.ts', 'express-app.ts', 'fastify-app.ts', 'deno-
     // `npx tsx` runs the project's node_modules/.bin/tsx; it is called directly here because npx does not
     // pass SIGTERM on to the server it started.
     const command = table.get(file)!.run.replace('--port 8080', `--port ${port}`).replace(/^npx /, 'node_modules/.bin/');
-    const server = await spawnServer(command, { PORT: String(port) }, (output) => output.includes(`127.0.0.1:${port}`), 30_000, project);
+    const publicBaseUrl = `http://localhost:${port}`;
+    // Deno Deploy gives no PORT: that example reads its address from PUBLIC_BASE_URL.
+    const env = { PORT: String(port), ...(file === 'deno-deploy.ts' ? { PUBLIC_BASE_URL: publicBaseUrl } : {}) };
+    const server = await spawnServer(command, env, (output) => output.includes(`127.0.0.1:${port}`), 30_000, project);
     try {
-      await expectServes(baseUrl);
+      await expectServes(baseUrl, publicBaseUrl);
       if (file === 'express-app.ts' || file === 'fastify-app.ts') {
         const site = await sendRequest(baseUrl, { path: '/' });
         assert.is(site.text, 'the rest of your site');
@@ -79,25 +110,72 @@ for (const file of ['node-server.ts', 'express-app.ts', 'fastify-app.ts', 'deno-
 test('cloudflare-worker.ts, bundled from the project, serves the API under workerd', async () => {
   const worker = await startWorkerd(join(project, 'cloudflare-worker.ts'));
   try {
-    await expectServes(worker.baseUrl, { 'cf-connecting-ip': '203.0.113.50' });
+    await expectServes(worker.baseUrl, WORKER_VARS.PUBLIC_BASE_URL, { 'cf-connecting-ip': '203.0.113.50' });
   } finally {
     await worker.stop();
   }
 });
 
-test('nextjs-route.ts answers GET and POST route calls in the project', async () => {
+/** The route files the doc's Next.js section lists, with the path each answers. */
+function nextRouteFiles(): Map<string, string> {
+  const doc = readFileSync(join(ROOT, 'docs/embedding.md'), 'utf8');
+  return new Map([...doc.matchAll(/^\| `(app\/[^`]+\/route\.ts)` \| `([^`]+)` \|$/gm)].map((m) => [m[2]!, m[1]!]));
+}
+
+test("the Next.js section lists one route file per path the app answers, and each file's directory serves it", () => {
+  const files = nextRouteFiles();
+  assert.equal([...files.keys()].sort(), [...APP_PATH_PREFIXES, ...APP_PATHS].sort());
+  for (const [path, file] of files) {
+    const dir = file.replace(/^app/, '').replace(/\/route\.ts$/, '');
+    assert.is(path.endsWith('/') ? `${dir.replace('/[...path]', '')}/` : dir, path, file);
+  }
+});
+
+test('nextjs-route.ts, called as each route file, answers a whole checkout and both probes', async () => {
   writeFileSync(
     join(project, 'call-route.ts'),
     `import { GET, POST } from './nextjs-route.ts';
 const headers = { 'x-real-ip': '203.0.113.51' };
-const version = await GET(new Request('http://localhost/api/v1/version', { headers }));
-const feedback = await POST(new Request('http://localhost/api/v1/feedback', { method: 'POST', body: '{"description":"works here"}', headers: { ...headers, 'content-type': 'application/json' } }));
-const again = await GET(new Request('http://localhost/api/v1/version', { headers }));
-console.log(JSON.stringify([version.status, await version.json(), feedback.status, again.headers.get('ratelimit-remaining')]));`,
+const call = async (method: 'GET' | 'POST', path: string, body?: string) => {
+  const init = { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body }) };
+  const response = await (method === 'GET' ? GET : POST)(new Request('http://localhost:3000' + path, init));
+  return { status: response.status, location: response.headers.get('location'), remaining: response.headers.get('ratelimit-remaining'), text: await response.text() };
+};
+const version = await call('GET', '/api/v1/version');
+const feedback = await call('POST', '/api/v1/feedback', '{"description":"works here"}');
+const created = JSON.parse((await call('POST', '/api/v1/checkout/create')).text);
+const page = await call('GET', new URL(created.url).pathname);
+const paid = await call('POST', new URL(created.url).pathname + '/pay');
+const status = JSON.parse((await call('GET', '/api/v1/checkout/status?session_id=' + created.sessionId)).text);
+const probes = [await call('GET', '/healthz'), await call('GET', '/readyz')].map((p) => [p.status, JSON.parse(p.text)]);
+const documents = [await call('GET', '/llms.txt'), await call('GET', '/openapi.json'), await call('GET', '/windows-only')].map((d) => d.status);
+console.log(JSON.stringify([version.status, JSON.parse(version.text), feedback.status, version.remaining, created.url.startsWith('http://localhost:4123/checkout/simulator/'), page.status, paid.status, status.status, probes, documents]));`,
   );
-  const script = await spawnServer('node_modules/.bin/tsx call-route.ts', {}, (output) => output.includes(']\n'), 30_000, project);
+  const script = await spawnServer('node_modules/.bin/tsx call-route.ts', { PORT: '4123' }, (output) => output.includes(']\n'), 30_000, project);
   await script.exited;
-  assert.equal(JSON.parse(script.stdout()), [200, VERSION, 201, '117']);
+  assert.equal(JSON.parse(script.stdout()), [
+    200,
+    VERSION,
+    201,
+    '119',
+    true,
+    200,
+    303,
+    'paid',
+    [
+      [200, { status: 'ok' }],
+      [200, { status: 'ready' }],
+    ],
+    [200, 200, 200],
+  ]);
+});
+
+test("docs/embedding.md shows each example file as it is", () => {
+  const doc = readFileSync(join(ROOT, 'docs/embedding.md'), 'utf8');
+  const blocks = [...doc.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  for (const file of readdirSync(join(ROOT, 'docs/examples')).filter((name) => !name.startsWith('client-'))) {
+    assert.ok(blocks.includes(readFileSync(join(ROOT, 'docs/examples', file), 'utf8')), `docs/embedding.md has no block equal to docs/examples/${file}`);
+  }
 });
 
 test.run();

@@ -21,7 +21,8 @@ import { startStripeStandIn } from '../stripe/_stand-in.ts';
 const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
 /** The example config file's Price ids. */
 const PRICES = { standard: 'price_ExampleStandard', plus_addon: 'price_ExamplePlusAddon', plus_bundle: 'price_ExamplePlusBundle' };
-const stripeSection = { prices: PRICES, successUrl: SUCCESS_URL, cancelUrl: CANCEL_URL, livePrices: true, livePricesRefreshMinutes: 5 };
+const stripeSection = { prices: PRICES, livePrices: true, livePricesRefreshMinutes: 5 };
+const checkoutReturn = { successUrl: SUCCESS_URL, cancelUrl: CANCEL_URL };
 const standInPrices = [
   { id: PRICES.standard, unit_amount: 5900 },
   { id: PRICES.plus_addon, unit_amount: 1900 },
@@ -34,7 +35,7 @@ test('a purchase through start:workers on PostgreSQL: checkout, signed webhook, 
   const stripe = await startStripeStandIn({ secretKey: SECRET_KEY, now: () => Date.now(), prices: standInPrices });
   const dir = mkdtempSync(join(tmpdir(), 'edge-stripe-'));
   writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...example, exampleContent: false, stripe: stripeSection }));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...example, exampleContent: false, checkoutReturn, stripe: stripeSection }));
   const pg = await testPostgres();
   const schema = await pg.freshSchema();
   const signingKey = await generateSigningKey();
@@ -101,7 +102,7 @@ test('a purchase through start:workers on PostgreSQL: checkout, signed webhook, 
 test('the live offer: a request past the refresh interval is answered at once and hands the read to ctx.waitUntil', async () => {
   const clock = manualClock();
   const stripe = await startStripeStandIn({ secretKey: SECRET_KEY, now: clock.now, prices: standInPrices });
-  const worker = createSiteWorker({ ...example, stripe: stripeSection }, { clock });
+  const worker = createSiteWorker({ ...example, checkoutReturn, stripe: stripeSection }, { clock });
   const env = { PRODUCT_VERSION: '2.4.1', PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: stripe.url };
   const handed: Promise<unknown>[] = [];
   const ctx = { waitUntil: (work: Promise<unknown>) => void handed.push(work) };

@@ -113,7 +113,7 @@ endpoints('checkout: create without a body, pay on the simulator page, then stat
   assert.is(pay.status, 303);
   const paid = (await server.request({ path: `/api/checkout/status?session_id=${sessionId}`, from: me })).json() as Record<string, unknown>;
   assert.is(paid['status'], 'paid');
-  assert.match(String(paid['licenseKey']), /^key\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+  assert.match(String(paid['licenseKey']), /^sim\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
   assert.is(paid['licenseKey'], paid['standardLicenseKey']);
   assert.is(paid['plusLicenseKey'], null);
 });

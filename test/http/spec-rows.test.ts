@@ -128,7 +128,8 @@ async function press(sessionId: string, action: string, from: string): Promise<v
 }
 const status = async (sessionId: string, from: string) =>
   (await server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}`, from })).json() as Record<string, unknown>;
-const KEY = /^key\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+// The simulator marks its keys sim/ (docs/licensing.md): none is a license.
+const KEY = /^sim\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 rows('checkout status: a delayed payment is processing without keys, then paid', async () => {
   const me = nextClient();
@@ -159,7 +160,8 @@ rows('checkout status: the Plus add-on issues a Plus key only; the Plus bundle i
 });
 
 rows('download: a client naming no platform gets the warning page, a Sec-CH-UA-Platform "Windows" hint the MSI, on the alias too', async () => {
-  const { msiUrl, nonWindowsUrl } = server.content.download;
+  const { msiUrl } = server.content.download;
+  const nonWindowsUrl = server.content.download.nonWindowsUrl ?? 'http://localhost:8080/windows-only';
   for (const prefix of ['/api/v1', '/api']) {
     const bare = await server.request({ path: `${prefix}/download`, from: nextClient() });
     assert.is(bare.status, 302);

@@ -88,7 +88,7 @@ test('public-key and verify on Postgres read the key the server keeps in its sch
     const publicKey = await startOnce(env);
     assert.equal(await runLicenseCommand(['public-key'], env, cwd), { code: 0, stdout: `${publicKey}\n`, stderr: '' });
     const storage = await openStorage(storageSettings(env, cwd), { logger: memoryLogger(), background: false });
-    const license = await (await openSigningKey(undefined, storage)).issuer.issue({ sessionId: 'cs_pg', sku: 'standard', product: 'standard', issuedAt: 1_795_000_000_000 });
+    const license = await (await openSigningKey(undefined, storage)).issuer.issue({ sessionId: 'cs_pg', sku: 'standard', product: 'standard', issuedAt: 1_795_000_000_000, simulated: false });
     await storage.close();
     assert.equal(await runLicenseCommand(['verify', license], env, cwd), {
       code: 0,
@@ -104,7 +104,7 @@ test('public-key and verify on Postgres read the key the server keeps in its sch
 test('verify accepts a key issued with the signing key and prints its payload; anything else is INVALID', async () => {
   const key = await generateSigningKey();
   const issuer = await createLicenseIssuer(key);
-  const license = await issuer.issue({ sessionId: 'cs_test_1', sku: 'plus_bundle', product: 'plus', issuedAt: 1_795_000_000_000 });
+  const license = await issuer.issue({ sessionId: 'cs_test_1', sku: 'plus_bundle', product: 'plus', issuedAt: 1_795_000_000_000, simulated: false });
   const env = { LICENSE_SIGNING_KEY: key };
   assert.equal(await runLicenseCommand(['verify', license], env, cwd), {
     code: 0,

@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts';
 
+const EXAMPLE_RETURN = { successUrl: 'http://localhost:3000/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:3000/pricing' };
 const STRIPE = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_51Abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
 
 /** Directories this file made, removed when it ends. */
@@ -31,8 +32,13 @@ function configError(env: NodeJS.ProcessEnv): string {
   throw new Error('expected a ConfigError');
 }
 
-test('the simulator is the default gateway', () => {
-  assert.equal(loadConfig({}, process.cwd()).payment, { gateway: 'simulator' });
+test('the simulator is the default gateway, except with NODE_ENV=production, which must name one', () => {
+  assert.equal(loadConfig({}, process.cwd()).payment, { gateway: 'simulator', returnTo: EXAMPLE_RETURN });
+  assert.is(
+    configError({ NODE_ENV: 'production' }),
+    'NODE_ENV=production needs PAYMENT_GATEWAY set: stripe to take payments, or simulator for a demo that takes no money',
+  );
+  assert.equal(loadConfig({ NODE_ENV: 'production', PAYMENT_GATEWAY: 'simulator' }, process.cwd()).payment, { gateway: 'simulator', returnTo: EXAMPLE_RETURN });
 });
 
 test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest from the file', () => {
@@ -42,8 +48,8 @@ test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest
     webhookSecret: 'whsec_abc',
     apiBase: 'http://127.0.0.1:9',
     prices: { standard: 'price_ExampleStandard', plus_addon: 'price_ExamplePlusAddon', plus_bundle: 'price_ExamplePlusBundle' },
-    successUrl: 'https://www.example.com/thanks?session_id={CHECKOUT_SESSION_ID}',
-    cancelUrl: 'https://www.example.com/pricing',
+    successUrl: 'http://localhost:3000/thanks?session_id={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'http://localhost:3000/pricing',
     testMode: true,
     livePrices: null,
   });
@@ -67,18 +73,8 @@ test('every bad payment setting is a ConfigError naming it', () => {
 
 test('the file\'s "stripe" section is required with stripe and checked field by field', () => {
   const without = configFile((config) => delete config['stripe']);
-  assert.is(
-    configError({ ...STRIPE, CONFIG_FILE: without }),
-    `${without}: PAYMENT_GATEWAY=stripe needs the "stripe" section (prices, successUrl, cancelUrl)`,
-  );
-  assert.equal(loadConfig({ CONFIG_FILE: without }, process.cwd()).payment, { gateway: 'simulator' });
-  const noPlaceholder = configFile((config) => {
-    (config['stripe'] as Record<string, unknown>)['successUrl'] = 'https://www.example.com/thanks';
-  });
-  assert.is(
-    configError({ CONFIG_FILE: noPlaceholder }),
-    `${noPlaceholder}: field "stripe.successUrl" must carry {CHECKOUT_SESSION_ID}, which Stripe replaces by the session id`,
-  );
+  assert.is(configError({ ...STRIPE, CONFIG_FILE: without }), `${without}: PAYMENT_GATEWAY=stripe needs the "stripe" section (prices)`);
+  assert.equal(loadConfig({ CONFIG_FILE: without }, process.cwd()).payment, { gateway: 'simulator', returnTo: EXAMPLE_RETURN });
   const badPrice = configFile((config) => {
     (config['stripe'] as { prices: Record<string, string> }).prices['plus_addon'] = 'prod_123';
   });
@@ -86,6 +82,40 @@ test('the file\'s "stripe" section is required with stripe and checked field by 
     configError({ CONFIG_FILE: badPrice }),
     `${badPrice}: field "stripe.prices.plus_addon" must be a Stripe Price id such as price_1PqR...`,
   );
+});
+
+test('"checkoutReturn" is given once, for Stripe and the simulator alike; the success address carries the session id', () => {
+  const noReturn = configFile((config) => delete config['checkoutReturn']);
+  assert.equal(loadConfig({ CONFIG_FILE: noReturn }, process.cwd()).payment, { gateway: 'simulator', returnTo: null });
+  assert.is(
+    configError({ ...STRIPE, CONFIG_FILE: noReturn }),
+    `${noReturn}: PAYMENT_GATEWAY=stripe needs "checkoutReturn" (successUrl, cancelUrl): where Stripe sends the buyer back`,
+  );
+  // The older place, the "stripe" section, is still read...
+  const older = configFile((config) => {
+    delete config['checkoutReturn'];
+    Object.assign(config['stripe'] as object, { successUrl: 'https://shop.example/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/' });
+  });
+  const fromStripe = loadConfig({ ...STRIPE, CONFIG_FILE: older }, process.cwd()).payment;
+  assert.equal(fromStripe.gateway === 'stripe' && [fromStripe.successUrl, fromStripe.cancelUrl], ['https://shop.example/ok?s={CHECKOUT_SESSION_ID}', 'https://shop.example/']);
+  // ...but never beside "checkoutReturn".
+  const twice = configFile((config) => Object.assign(config['stripe'] as object, { successUrl: 'https://shop.example/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/' }));
+  assert.is(
+    configError({ CONFIG_FILE: twice }),
+    `${twice}: give the return addresses once, in "checkoutReturn"; drop "stripe.successUrl" and "stripe.cancelUrl"`,
+  );
+  const noPlaceholder = configFile((config) => ((config['checkoutReturn'] as Record<string, unknown>)['successUrl'] = 'https://www.example.com/thanks'));
+  assert.is(
+    configError({ CONFIG_FILE: noPlaceholder }),
+    `${noPlaceholder}: field "checkoutReturn.successUrl" must carry {CHECKOUT_SESSION_ID}, which is replaced by the session id`,
+  );
+  const cancelPlaceholder = configFile((config) => ((config['checkoutReturn'] as Record<string, unknown>)['cancelUrl'] = 'https://www.example.com/?s={CHECKOUT_SESSION_ID}'));
+  assert.is(
+    configError({ CONFIG_FILE: cancelPlaceholder }),
+    `${cancelPlaceholder}: field "checkoutReturn.cancelUrl" cannot carry {CHECKOUT_SESSION_ID}: Stripe fills it in successUrl only`,
+  );
+  const notWeb = configFile((config) => ((config['checkoutReturn'] as Record<string, unknown>)['cancelUrl'] = 'javascript:alert(1)'));
+  assert.is(configError({ CONFIG_FILE: notWeb }), `${notWeb}: field "checkoutReturn.cancelUrl" must be an http(s) URL`);
 });
 
 test('stripe.livePrices is off by default; on, it reads the Prices every livePricesRefreshMinutes (5 by default)', () => {

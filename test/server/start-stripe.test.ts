@@ -64,7 +64,7 @@ test('a configured Stripe server sells, accepts signed notifications and signs w
     const created = await sendHttp(port, { method: 'POST', path: '/api/v1/checkout/create' });
     const { sessionId, url } = created.json() as { sessionId: string; url: string };
     assert.is(url, `https://checkout.stripe.com/c/pay/${sessionId}`);
-    assert.is(stripe.requests.at(-1)?.form['success_url'], 'https://www.example.com/thanks?session_id={CHECKOUT_SESSION_ID}');
+    assert.is(stripe.requests.at(-1)?.form['success_url'], 'http://localhost:3000/thanks?session_id={CHECKOUT_SESSION_ID}');
     stripe.pay(sessionId);
     const event = stripe.event('checkout.session.completed', sessionId);
     const signature = stripe.sign(event, WEBHOOK_SECRET, Math.floor(clock.now() / 1000));

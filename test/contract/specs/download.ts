@@ -23,7 +23,22 @@ export const downloadSpec: Spec = (it) => {
   it('a macOS client is sent to the warning page', async (server) => {
     const response = await server.request({ path: '/api/v1/download', headers: { 'user-agent': MAC }, from: server.newClient() });
     assert.is(response.status, 302);
-    assert.is(response.headers['location'], server.served.download.nonWindowsUrl);
+    assert.is(response.headers['location'], server.served.download.nonWindowsUrl ?? `${server.publicBaseUrl}/windows-only`);
+  });
+
+  it('without a nonWindowsUrl the warning page is the shipped one, keeping the source label', async (server) => {
+    const from = server.newClient();
+    const redirect = await server.request({ path: '/api/v1/download?source=blog', headers: { 'user-agent': MAC }, from });
+    assert.is(redirect.headers['location'], `${server.publicBaseUrl}/windows-only?source=blog`);
+    const page = await server.request({ path: '/windows-only?source=blog', headers: { 'user-agent': MAC }, from });
+    assert.is(page.status, 200);
+    assert.is(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.is(page.headers['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'");
+    assert.is(page.headers['referrer-policy'], 'no-referrer');
+    assert.match(page.text, '<h1>Legacy Sheet Converter runs on Windows</h1>');
+    assert.match(page.text, '<a id="download-anyway" href="/api/v1/download?force=1&#38;source=blog">Download anyway</a>');
+    const anyway = await server.request({ path: '/api/v1/download?force=1&source=blog', headers: { 'user-agent': MAC }, from });
+    assert.is(anyway.headers['location'], server.served.download.msiUrl);
   });
 
   it('force=1 skips the warning page', async (server) => {
