@@ -106,7 +106,7 @@ routing('CORS: a preflight from an allowed origin is answered; another origin ge
   assert.is(allowed.status, 204);
   assert.is(allowed.headers['access-control-allow-origin'], 'https://www.example.com');
   assert.is(allowed.headers['access-control-allow-methods'], 'POST, OPTIONS');
-  assert.is(allowed.headers['access-control-allow-headers'], 'Content-Type');
+  assert.is(allowed.headers['access-control-allow-headers'], 'Content-Type, X-Request-Id');
   assert.is(allowed.headers['access-control-max-age'], '600');
   assert.is(allowed.headers['vary'], 'Origin');
   const denied = await preflight('https://evil.example');
