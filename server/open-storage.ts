@@ -73,7 +73,12 @@ export async function openStorage(
     }
   }
   const { openPostgresStorage } = await import('../adapters/postgres/index.ts');
-  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...sql });
+  const { storage, migration } = await openPostgresStorage({
+    url: settings.url,
+    schema: settings.schema,
+    rateLimit: { timeoutMs: settings.rateLimitTimeoutMs },
+    ...sql,
+  });
   logMigration(logger, migration);
   return storage;
 }
