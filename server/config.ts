@@ -127,7 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const field = v.getDotPath(issue) ?? '(top level)';
-    const problem = issue.type === 'strict_object' && v.getDotPath(issue) ? 'is not a known setting' : issue.message;
+    const problem = !v.getDotPath(issue)
+      ? issue.message
+      : issue.received === 'undefined' && issue.kind === 'schema'
+        ? 'is required'
+        : issue.type === 'strict_object' && issue.expected === 'never'
+          ? 'is not a known setting'
+          : issue.message;
     throw new ConfigError(`${file}: field "${field}" ${problem}`);
   }
   const config = parsed.output;

@@ -62,7 +62,8 @@ export function download(context: AppContext): Operation {
     return {
       status: 302,
       headers: {
-        location: windows || forced ? msiUrl : nonWindowsUrl,
+        // Without a configured warning page every client gets the installer.
+        location: windows || forced || nonWindowsUrl === undefined ? msiUrl : nonWindowsUrl,
         vary: 'User-Agent, Sec-CH-UA-Platform',
       },
       body: null,

@@ -25,8 +25,8 @@ export interface SiteContent {
   download: {
     /** The current MSI installer. */
     msiUrl: string;
-    /** The Windows-only warning page shown to other platforms. */
-    nonWindowsUrl: string;
+    /** The Windows-only warning page shown to other platforms; optional. */
+    nonWindowsUrl?: string | undefined;
   };
   roadmap: RoadmapContent[];
 }
@@ -48,7 +48,7 @@ export const siteContentObject = v.strictObject({
     /** The current MSI installer. */
     msiUrl: Link,
     /** The Windows-only warning page shown to other platforms. */
-    nonWindowsUrl: Link,
+    nonWindowsUrl: v.optional(Link),
   }),
   roadmap: v.pipe(
     v.array(roadmapContentObject),

@@ -91,6 +91,11 @@ for (const [name, change, expected] of [
     'field "colour" is not a known setting',
   ],
   [
+    'a required setting missing',
+    (c: Record<string, unknown>) => delete (c['offer'] as Record<string, unknown>)['licensePrice'],
+    'field "offer.licensePrice" is required',
+  ],
+  [
     'a roadmap category outside the list',
     (c: Record<string, unknown>) => ((c['roadmap'] as Record<string, unknown>[])[0]!['category'] = 'misc'),
     'field "roadmap.0.category" must be one of formats, conversion, app, licensing, other',
@@ -112,6 +117,23 @@ for (const [name, change, expected] of [
     }
   });
 }
+
+standalone('a config file without download.nonWindowsUrl (optional) starts and serves', async () => {
+  const { file, cleanup } = configWith((c) => delete (c['download'] as Record<string, unknown>)['nonWindowsUrl']);
+  try {
+    const server = await startServerProcess({ CONFIG_FILE: file });
+    try {
+      const answer = await sendHttp(server.port, { path: '/api/v1/version' });
+      assert.is(answer.status, 200);
+      assert.equal(answer.json(), { version: '3.0.0', downloadUrl: 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi' });
+    } finally {
+      server.child.kill('SIGTERM');
+      assert.is(await server.exited, 0);
+    }
+  } finally {
+    cleanup();
+  }
+});
 
 for (const [env, expected] of [
   [{ PORT: 'eighty' }, 'configuration error: PORT must be a port number from 0 to 65535, not "eighty"'],
