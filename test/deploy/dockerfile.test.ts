@@ -19,6 +19,7 @@ import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { freePort, ROOT } from '../_spawn.ts';
 import { dockerIgnored, parseDockerfile, readDockerignore, type Stage } from './_dockerfile.ts';
+import { loadScaled } from '../_load.ts';
 
 const stages = parseDockerfile(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
 const ignore = readDockerignore(readFileSync(join(ROOT, '.dockerignore'), 'utf8'));
@@ -177,7 +178,8 @@ test('the image starts as its USER, serves, passes its HEALTHCHECK, stores in /d
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no 'listening' within 60 s:\n${output}`)), 60_000);
+      const startMs = loadScaled(60_000);
+      const timer = setTimeout(() => reject(new Error(`no 'listening' within ${startMs} ms:\n${output}`)), startMs);
       child.stdout.on('data', () => output.includes('"message":"listening"') && (clearTimeout(timer), resolve()));
       void exited.then((code) => (clearTimeout(timer), reject(new Error(`exited with ${code}:\n${output}`))));
     });
