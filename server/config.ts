@@ -144,7 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     file,
     isExample: config.exampleContent,
     port: listenPort,
-    host: env['HOST'] ?? '0.0.0.0',
+    // Loopback unless told: the simulator signs license keys, so a development server stays off the LAN.
+    host: env['HOST'] || '127.0.0.1',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
     http: httpLimits(env),

@@ -118,6 +118,19 @@ for (const [name, change, expected] of [
   });
 }
 
+standalone('without HOST the server listens on loopback only (127.0.0.1), as the README\'s localhost says', async () => {
+  const server = await startServerProcess({ HOST: undefined });
+  try {
+    assert.is(new URL(server.url).hostname, '127.0.0.1');
+    const listening = JSON.parse(server.stdout().split('\n').find((line) => line.includes('"message":"listening"'))!) as { url: string };
+    assert.is(listening.url, `http://127.0.0.1:${server.port}`);
+    assert.is((await sendHttp(server.port, { path: '/healthz' })).status, 200);
+  } finally {
+    server.child.kill('SIGTERM');
+    assert.is(await server.exited, 0);
+  }
+});
+
 standalone('a config file without download.nonWindowsUrl (optional) starts and serves', async () => {
   const { file, cleanup } = configWith((c) => delete (c['download'] as Record<string, unknown>)['nonWindowsUrl']);
   try {
