@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { mkdirSync } from 'node:fs';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
@@ -13,6 +12,7 @@ import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { compileWasmBaselineOnly, initPgliteDataDir } from './pglite-init.ts';
+import { preparePrivateDataDir, tighten } from './private-data-dir.ts';
 import type { StorageSettings } from './storage-config.ts';
 
 /** An open storage with its export. */
@@ -56,7 +56,7 @@ export async function openStorage(
     return { ...storage, ...memoryExportSource(storage), close: async () => {} };
   }
   if (settings.kind === 'pglite') {
-    mkdirSync(settings.dataDir, { recursive: true });
+    preparePrivateDataDir(settings.dataDir);
     const unlock = lockDataDir(settings.dataDir);
     try {
       await initPgliteDataDir(settings.dataDir);
@@ -64,9 +64,18 @@ export async function openStorage(
       const { openPgliteStorage } = await import('../adapters/pglite/index.ts');
       const exclusive = options.clock ? { clock: options.clock } : {};
       const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, ...sql });
+      tighten(settings.dataDir);
       logMigration(logger, migration);
       const close = storage.close;
-      return Object.assign(storage, { close: () => close().finally(unlock) });
+      return Object.assign(storage, { close: () =>
+          close().finally(() => {
+            try {
+              tighten(settings.dataDir);
+            } finally {
+              unlock();
+            }
+          }),
+      });
     } catch (error) {
       unlock();
       throw error;
