@@ -43,7 +43,7 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
   }
   const { payment } = config;
   if (payment.gateway === 'simulator') {
-    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)');
+    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)');
   } else {
     logger.info('payments go to Stripe Checkout', { mode: payment.testMode ? 'test' : 'live', apiBase: payment.apiBase ?? 'https://api.stripe.com' });
   }

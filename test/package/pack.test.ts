@@ -5,7 +5,7 @@
  * serving what `npm start` serves.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
@@ -46,12 +46,14 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, the example content, README and LICENSE that publint and attw find clean', () => {
+test('npm pack builds a tarball of dist/, the example content, the docs, README and LICENSE that publint and attw find clean', () => {
   const tarball = packedTarball();
   const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
+  const docs = readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `package/docs/${file}`);
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
     'package/LICENSE',
     'package/README.md',
+    ...docs,
     'package/example/config.json',
     'package/example/version.txt',
     'package/package.json',

@@ -29,7 +29,7 @@ standalone('with nothing configured it serves the example content from PGlite in
     const warnings = server.stderr().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message);
     assert.equal(warnings, [
       'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
-      'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
+      'payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)',
     ]);
     const info = server.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     const keyAt = info.findIndex((l) => l['message'] === 'license keys are signed with Ed25519; give the desktop app this public key');
