@@ -33,7 +33,12 @@ export function tighten(path: string): void {
  * @param dir The data directory.
  */
 export function preparePrivateDataDir(dir: string): void {
-  process.umask(process.umask() | 0o077);
+  try {
+    process.umask(process.umask() | 0o077);
+  } catch {
+    // Deno without --allow-sys may not read the umask: the directory's 0700 and the tightening at open
+    // and close keep others out all the same.
+  }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   tighten(dir);
 }
