@@ -19,6 +19,12 @@ export const EXPOSED_HEADERS = [
   'Link',
 ].join(', ');
 
+/**
+ * Request headers a page may send beyond the CORS-safelisted ones: `Content-Type: application/json` (the
+ * client's and the docs' POST bodies) and `X-Request-Id` (a page's own request id, see observability.md).
+ */
+export const ALLOWED_REQUEST_HEADERS = 'Content-Type, X-Request-Id';
+
 /** How long a browser may cache a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600';
 
@@ -60,7 +66,7 @@ export function createCors(origins: readonly string[]): Cors {
       const origin = allowOrigin(headerValue(request.headers, 'origin'));
       if (origin !== undefined && headerValue(request.headers, 'access-control-request-method') !== undefined) {
         response.headers['access-control-allow-methods'] = allow;
-        response.headers['access-control-allow-headers'] = 'Content-Type';
+        response.headers['access-control-allow-headers'] = ALLOWED_REQUEST_HEADERS;
         response.headers['access-control-max-age'] = PREFLIGHT_MAX_AGE;
       }
       return response;

@@ -168,7 +168,7 @@ export type GatewayStatus = CheckoutState;
 /** A route a gateway serves itself (the simulator's pages, a provider's notifications). */
 export interface GatewayRoute {
   method: 'GET' | 'POST';
-  /** An itty-router path pattern, e.g. `/checkout/simulator/:id`. */
+  /** A path, or a pattern whose `:name` segments match one segment each, e.g. `/checkout/simulator/:id`. */
   path: string;
   handle(request: CoreRequest, params: Record<string, string>): Promise<CoreResponse>;
 }

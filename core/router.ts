@@ -1,10 +1,9 @@
 /**
- * Dispatch over an itty-router route table: itty compiles each path pattern; exact paths are then found
- * by one Map lookup and patterns by itty's regexes, and a known path gives its Allow list for 405 answers.
+ * Dispatch over a route table: exact paths are found by one Map lookup, patterns (`/a/:id`) by their
+ * compiled regexes, and a known path gives its Allow list for 405 answers.
  *
  * @module
  */
-import { IttyRouter } from 'itty-router';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { MaybePromise } from './ports.ts';
 import { remember } from './remember.ts';
@@ -19,7 +18,7 @@ export type Match =
   | { kind: 'not_found' };
 
 export interface Router {
-  /** Adds a route; `path` is an itty-router pattern (`/a/:id`) or an exact path. */
+  /** Adds a route; `path` is an exact path or a pattern whose `:name` segments match one segment each (`/a/:id`). */
   add(method: string, path: string, handler: Handler): Router;
   match(method: string, path: string): Match;
   /** The path template a path falls under, whatever the method (`/checkout/simulator/:id`), or null. */
@@ -42,7 +41,25 @@ function allowList(methods: Iterable<string>): string {
   return [...set].sort((a, b) => rank(a) - rank(b)).join(', ');
 }
 
-/** Drops trailing slashes, as itty-router's patterns do ("/api/v1/pricing/" is "/api/v1/pricing"). */
+/**
+ * The regex of a pattern: each `:name` segment matches one non-empty segment, captured as `name`.
+ *
+ * @throws Error for any other special character (`*`, `+`, `?`, `(`): no route needs one.
+ */
+export function compilePattern(pattern: string): RegExp {
+  const source = pattern
+    .split('/')
+    .map((segment) => {
+      const param = /^:([A-Za-z_]\w*)$/.exec(segment);
+      if (param) return `(?<${param[1]}>[^/]+)`;
+      if (/[^\w.~-]/.test(segment)) throw new Error(`unsupported route pattern segment "${segment}" in ${pattern}`);
+      return segment.replace(/\./g, '\\.');
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** Drops trailing slashes ("/api/v1/pricing/" is "/api/v1/pricing"). */
 export function trimSlashes(path: string): string {
   let end = path.length;
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
@@ -51,7 +68,6 @@ export function trimSlashes(path: string): string {
 
 /** Creates an empty router. */
 export function createRouter(): Router {
-  const table = IttyRouter();
   const exact = new Map<string, Map<string, Handler>>();
   const allow = new Map<string, string>();
   const patterns: { method: string; regex: RegExp; handler: Handler; path: string }[] = [];
@@ -60,10 +76,8 @@ export function createRouter(): Router {
   const router: Router = {
     add(method, path, handler) {
       unmatched.clear();
-      table[method.toLowerCase()]!(path);
-      const [, regex] = table.routes[table.routes.length - 1]!;
-      if (/[:*]/.test(path)) {
-        patterns.push({ method, regex, handler, path });
+      if (path.includes(':')) {
+        patterns.push({ method, regex: compilePattern(path), handler, path });
       } else {
         let methods = exact.get(path);
         if (!methods) exact.set(path, (methods = new Map()));

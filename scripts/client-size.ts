@@ -1,22 +1,27 @@
 /**
- * The size a web page pays for the client: esbuild bundles two pages (the whole client, and one bound to
- * getPricing only), minified, and gzips them. docs/client.md gives the numbers; test/client/size.test.ts
- * holds the docs to them.
+ * The size a web page pays for the client, measured as a user builds it: the packed package (`npm pack`)
+ * installed in an empty project, each page bundled with esbuild `--bundle --minify --format=esm`, then
+ * gzipped. Two pages: the whole client, and one bound to getPricing only. docs/client.md gives the
+ * numbers; test/client/size.test.ts holds the docs to them.
  *
- * Usage: node --import tsx scripts/client-size.ts
+ * Usage: node --import tsx scripts/client-size.ts   (packs the package first; takes a minute or two)
  */
-import { gzipSync } from 'node:zlib';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { installProject, packedTarball } from '../test/package/_packed.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The pages measured: what each imports and calls. */
 export const PAGES = {
-  whole: `import { createClient } from './client/index.ts';
+  whole: `import { createClient } from 'converter-site-api/client';
 const api = createClient({ baseUrl: location.origin });
 globalThis.api = api;`,
-  'pricing only': `import { createClientFor, getPricingEndpoint } from './client/index.ts';
+  'pricing only': `import { createClientFor, getPricingEndpoint } from 'converter-site-api/client';
 const api = createClientFor([getPricingEndpoint], { baseUrl: location.origin });
 api.getPricing().then((pricing) => console.log(pricing.licensePriceDisplay));`,
 } as const;
@@ -29,7 +34,7 @@ export interface PageSize {
 }
 
 /**
- * Bundles one page as a browser would get it.
+ * Bundles one page as `esbuild page.js --bundle --minify --format=esm` does.
  *
  * @param source The page's module.
  * @param resolveDir Where its imports are resolved from; the repository by default.
@@ -40,8 +45,6 @@ export async function bundlePage(source: string, resolveDir = root): Promise<Pag
     bundle: true,
     minify: true,
     format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
     write: false,
     logLevel: 'silent',
   });
@@ -49,10 +52,17 @@ export async function bundlePage(source: string, resolveDir = root): Promise<Pag
   return { minified: Buffer.byteLength(code), gzipped: gzipSync(code).length, code };
 }
 
-/** Every page's size. */
+/** Every page's size, bundled from the packed package installed in an empty project. */
 export async function measureClient(): Promise<Record<keyof typeof PAGES, PageSize>> {
-  const [whole, pricing] = await Promise.all([bundlePage(PAGES.whole), bundlePage(PAGES['pricing only'])]);
-  return { whole, 'pricing only': pricing };
+  const dir = mkdtempSync(join(tmpdir(), 'client-size-'));
+  try {
+    const project = join(dir, 'page');
+    installProject(project, packedTarball());
+    const [whole, pricing] = await Promise.all([bundlePage(PAGES.whole, project), bundlePage(PAGES['pricing only'], project)]);
+    return { whole, 'pricing only': pricing };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { sharedSpecMissing } from '../test/_spec.ts';
 import { fileOutcome, type FileOutcome } from './test-report/outcome.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -81,6 +82,10 @@ process.stdout.write(
     ? `Postgres tests use DATABASE_URL (${new URL(databaseUrl).host}), each in its own schema\n`
     : 'Postgres tests use PGlite served over the wire protocol on 127.0.0.1 (DATABASE_URL is unset)\n',
 );
+if (files.some((file) => file.endsWith('spec-table.test.ts'))) {
+  const missing = sharedSpecMissing();
+  if (missing) process.stdout.write(`The check of spec/public-api.md against the shared spec is skipped: ${missing}\n`);
+}
 const queue = files.map((file, index) => ({ file, index }));
 const outcomes: FileOutcome[] = [];
 const workers = Array.from({ length: Math.min(2, availableParallelism()) }, async () => {

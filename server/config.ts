@@ -131,7 +131,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const field = v.getDotPath(issue) ?? '(top level)';
-    const problem = issue.type === 'strict_object' && v.getDotPath(issue) ? 'is not a known setting' : issue.message;
+    const problem = !v.getDotPath(issue)
+      ? issue.message
+      : issue.received === 'undefined' && issue.kind === 'schema'
+        ? 'is required'
+        : issue.type === 'strict_object' && issue.expected === 'never'
+          ? 'is not a known setting'
+          : issue.message;
     throw new ConfigError(`${file}: field "${field}" ${problem}`);
   }
   const config = parsed.output;
@@ -142,7 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     file,
     isExample: config.exampleContent,
     port: listenPort,
-    host: env['HOST'] ?? '0.0.0.0',
+    // Loopback unless told: the simulator signs license keys, so a development server stays off the LAN.
+    host: env['HOST'] || '127.0.0.1',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
     http: httpLimits(env),

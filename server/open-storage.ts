@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { mkdirSync } from 'node:fs';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
@@ -15,6 +14,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { freeBytesOf } from './disk-space.ts';
 import { DEFAULT_DISK_RESERVE_BYTES } from '../adapters/pglite/disk-reserve.ts';
 import { compileWasmBaselineOnly, initPgliteDataDir } from './pglite-init.ts';
+import { preparePrivateDataDir, tighten } from './private-data-dir.ts';
 import type { StorageSettings } from './storage-config.ts';
 
 /** An open storage with its export. */
@@ -58,7 +58,7 @@ export async function openStorage(
     return { ...storage, ...memoryExportSource(storage), close: async () => {} };
   }
   if (settings.kind === 'pglite') {
-    mkdirSync(settings.dataDir, { recursive: true });
+    preparePrivateDataDir(settings.dataDir);
     const unlock = lockDataDir(settings.dataDir);
     try {
       await initPgliteDataDir(settings.dataDir);
@@ -67,16 +67,30 @@ export async function openStorage(
       const exclusive = options.clock ? { clock: options.clock } : {};
       const diskReserve = { freeBytes: freeBytesOf(settings.dataDir, logger), reserveBytes: settings.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES };
       const { storage, migration } = await openPgliteStorage({ dataDir: settings.dataDir, exclusive, diskReserve, ...sql });
+      tighten(settings.dataDir);
       logMigration(logger, migration);
       const close = storage.close;
-      return Object.assign(storage, { close: () => close().finally(unlock) });
+      return Object.assign(storage, { close: () =>
+          close().finally(() => {
+            try {
+              tighten(settings.dataDir);
+            } finally {
+              unlock();
+            }
+          }),
+      });
     } catch (error) {
       unlock();
       throw error;
     }
   }
   const { openPostgresStorage } = await import('../adapters/postgres/index.ts');
-  const { storage, migration } = await openPostgresStorage({ url: settings.url, schema: settings.schema, ...sql });
+  const { storage, migration } = await openPostgresStorage({
+    url: settings.url,
+    schema: settings.schema,
+    rateLimit: { timeoutMs: settings.rateLimitTimeoutMs },
+    ...sql,
+  });
   logMigration(logger, migration);
   return storage;
 }

@@ -8,6 +8,7 @@
 import type { Logger } from '../core/ports.ts';
 import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { stopWithNpmParent } from './npm-parent.ts';
 import { describeStorage } from './open-storage.ts';
 import type { Standalone } from './standalone.ts';
 
@@ -15,21 +16,25 @@ import type { Standalone } from './standalone.ts';
 export type Start = (config: ServerConfig, logger: Logger) => Promise<Standalone>;
 
 function onSignals(logger: Logger, running: () => Standalone | undefined): void {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info('stopping: finishing requests in flight', { signal });
-      (running()?.stop() ?? Promise.resolve()).then(
-        () => {
-          logger.info('stopped');
-          process.exit(0);
-        },
-        (error: unknown) => {
-          logger.error('stop failed', { error: String(error) });
-          process.exit(1);
-        },
-      );
-    });
-  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping: finishing requests in flight', { signal });
+    (running()?.stop() ?? Promise.resolve()).then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error('stop failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop(signal));
+  // Under npx or npm start, stopping npm stops the server too (see npm-parent.ts).
+  stopWithNpmParent(() => stop('npm exited'));
 }
 
 function announce(runtime: string, config: ServerConfig, running: Standalone, logger: Logger): void {
@@ -38,7 +43,7 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
   }
   const { payment } = config;
   if (payment.gateway === 'simulator') {
-    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)');
+    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)');
   } else {
     logger.info('payments go to Stripe Checkout', { mode: payment.testMode ? 'test' : 'live', apiBase: payment.apiBase ?? 'https://api.stripe.com' });
   }

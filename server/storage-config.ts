@@ -13,7 +13,12 @@ import { ConfigError } from './config-error.ts';
 export type StorageSettings =
   | { kind: 'memory' }
   | { kind: 'pglite'; dataDir: string; diskReserveBytes?: number }
-  | { kind: 'postgres'; url: string; schema: string };
+  | { kind: 'postgres'; url: string; schema: string; rateLimitTimeoutMs: number };
+
+/** How long a batch of shared rate-limit hits may take before the instance counts on its own. */
+export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 300;
+/** setTimeout's longest delay. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 const KINDS = ['memory', 'pglite', 'postgres'] as const;
 
@@ -39,12 +44,21 @@ function diskReserveBytes(env: NodeJS.ProcessEnv): number {
   return Number(text);
 }
 
+function rateLimitTimeout(env: NodeJS.ProcessEnv): number {
+  const text = env['RATE_LIMIT_DB_TIMEOUT_MS']?.trim();
+  if (!text) return DEFAULT_RATE_LIMIT_TIMEOUT_MS;
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > LONGEST_TIMER_MS) {
+    throw new ConfigError(`RATE_LIMIT_DB_TIMEOUT_MS must be a whole number of ms from 1 to ${LONGEST_TIMER_MS}, not ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
 /**
  * Reads the storage settings.
  *
  * @param env The process environment.
  * @param cwd The directory a relative DATA_DIR starts from.
- * @throws ConfigError for an unknown STORAGE, a missing or malformed DATABASE_URL, or a malformed DISK_RESERVE_BYTES.
+ * @throws ConfigError for an unknown STORAGE, a missing or malformed DATABASE_URL, a malformed DISK_RESERVE_BYTES or a bad RATE_LIMIT_DB_TIMEOUT_MS.
  */
 export function storageSettings(env: NodeJS.ProcessEnv, cwd: string): StorageSettings {
   const named = env['STORAGE']?.trim() || (env['DATABASE_URL']?.trim() ? 'postgres' : 'pglite');
@@ -52,5 +66,5 @@ export function storageSettings(env: NodeJS.ProcessEnv, cwd: string): StorageSet
   if (!kind) throw new ConfigError(`STORAGE=${JSON.stringify(named)} is not one of ${KINDS.join(', ')}`);
   if (kind === 'memory') return { kind };
   if (kind === 'pglite') return { kind, dataDir: resolve(cwd, env['DATA_DIR'] || 'data'), diskReserveBytes: diskReserveBytes(env) };
-  return { kind, url: databaseUrl(env), schema: schema(env) };
+  return { kind, url: databaseUrl(env), schema: schema(env), rateLimitTimeoutMs: rateLimitTimeout(env) };
 }

@@ -136,7 +136,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? config.publicBaseUrl ?? 'http://localhost:8787';
     const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file', config.checkoutReturn);
     if (env.HYPERDRIVE && env.DATABASE_SCHEMA) {
-      throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see docs/edge.md)');
+      throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see https://github.com/converter-site/converter-site-api/blob/main/docs/edge.md)');
     }
     if (database) await requireSchema(database.current().client);
     // Memory holds what an isolate's 128 MB can spare, not the standalone server's caps (~300 MB).

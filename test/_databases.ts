@@ -46,6 +46,13 @@ async function pgliteTemplate(): Promise<string> {
  * @param dir Where to put it; a new temp directory by default.
  * @returns The directory; the caller removes it.
  */
+/**
+ * The rate-limit deadline of test storages: setTimeout's longest delay, so it never fires in a run. The
+ * 300 ms default is the outage switch (tested in test/server/rate-limit-outage.test.ts); on a loaded
+ * machine an ordinary batch can take longer, and the counts would turn per instance.
+ */
+export const NO_RATE_LIMIT_DEADLINE = { timeoutMs: 2 ** 31 - 1 } as const;
+
 export async function freshPgliteDir(dir = mkdtempSync(join(tmpdir(), 'converter-site-api-test-'))): Promise<string> {
   cpSync(await pgliteTemplate(), dir, { recursive: true });
   return dir;

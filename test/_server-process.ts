@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadScaled } from './_load.ts';
 
 const MAIN = fileURLToPath(new URL('../server/main.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,11 +31,12 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
   });
   const lines: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const startMs = loadScaled(30_000);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start in 30 s:\n${lines.join('\n')}`));
-    }, 30_000);
+      reject(new Error(`server did not start in ${startMs} ms:\n${lines.join('\n')}`));
+    }, startMs);
     const onLine = (line: string) => {
       lines.push(line);
       if (!line.includes('"message":"listening"')) return;

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadScaled } from './_load.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'node_modules', '.bin');
@@ -70,16 +71,17 @@ export function runToExit(command: string, env: Record<string, string>): Promise
  * @param command The command line, e.g. the text of a package.json script.
  * @param env Extra environment variables.
  * @param ready Tells from the output so far whether the server listens (anything truthy is yes).
- * @param timeoutMs How long to wait for `ready` before failing.
+ * @param timeoutMs How long to wait for `ready` before failing, on an idle machine (scaled by the load).
  * @param cwd The working directory; the repository by default.
  */
 export function spawnServer(
   command: string,
   env: Record<string, string>,
   ready: (output: string) => unknown,
-  timeoutMs = 30_000,
+  idleTimeoutMs = 30_000,
   cwd = ROOT,
 ): Promise<Spawned> {
+  const timeoutMs = loadScaled(idleTimeoutMs);
   const child = spawnCommand(command, env, cwd);
   let output = '';
   let stdout = '';

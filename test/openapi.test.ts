@@ -14,6 +14,7 @@ import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../core/api.ts';
 import { ERROR_CATALOGUE } from '../core/errors.ts';
 import { componentId, componentsAjv, fetchOpenApi } from './_openapi.ts';
 import { startTestServer } from './_setup.ts';
+import { loadScaled } from './_load.ts';
 
 /** The parts of the document these tests read. */
 interface ResponseObject {
@@ -64,7 +65,7 @@ function redoclyLint(document: Document): Promise<{ totals: unknown; problems: u
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   const args = [cli, 'lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { cwd: dir, env, timeout: loadScaled(60_000) }, (error, stdout, stderr) => {
       rmSync(dir, { recursive: true, force: true });
       try {
         resolve(JSON.parse(stdout));

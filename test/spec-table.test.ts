@@ -1,6 +1,8 @@
 /**
- * The spec's own tables, read from ../shared/spec/public-api.md (not from core/api.ts): every endpoint,
- * method and status listed there is in /openapi.json, and the live server answers each of them.
+ * The spec's own tables, read from the repository's copy spec/public-api.md (not from core/api.ts): every
+ * endpoint, method and status listed there is in /openapi.json, and the live server answers each of them.
+ * The copy is checked against ../shared/spec/public-api.md when that is beside the clone, and that one
+ * check is skipped, saying why, when it is not (test/_spec.ts).
  */
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
@@ -8,9 +10,9 @@ import * as assert from 'uvu/assert';
 import type { HttpInit } from './_client.ts';
 import { withValidation } from './_openapi.ts';
 import { startTestServer, type TestServer } from './_setup.ts';
+import { readSpec, SHARED_SPEC, sharedSpecMissing, SPEC_COPY } from './_spec.ts';
 
-const SPEC = new URL('../../shared/spec/public-api.md', import.meta.url);
-const spec = suite('the spec tables (../shared/spec/public-api.md) against /openapi.json and live answers');
+const spec = suite('the spec tables (spec/public-api.md) against /openapi.json and live answers');
 
 interface SpecEndpoint {
   method: string;
@@ -32,7 +34,7 @@ function tableRows(text: string, header: string): string[][] {
   return rows;
 }
 
-const specText = readFileSync(SPEC, 'utf8');
+const specText = readSpec();
 const numbers = (cell: string) => [...cell.matchAll(/\b[1-5]\d\d\b/g)].map((m) => Number(m[0]));
 
 /** The Endpoints table, plus the unversioned alias of each /api/v1 path ("replace /api/v1 by /api"). */
@@ -92,6 +94,15 @@ async function answer(endpoint: SpecEndpoint, status: number, from = `127.0.13.$
   if (!make) throw new Error(`no request for ${status} of ${endpoint.method} ${endpoint.path}: add one to REQUESTS`);
   const init = await make(server);
   return server.request({ ...init, method: endpoint.method, path: endpoint.path + init.path, from });
+}
+
+const missing = sharedSpecMissing();
+if (missing) {
+  spec.skip(`spec/public-api.md is the shared spec (skipped: ${missing})`, () => {});
+} else {
+  spec('spec/public-api.md is the shared spec, byte for byte (copy ../shared/spec/public-api.md over it when this fails)', () => {
+    assert.ok(readFileSync(SPEC_COPY, 'utf8') === readFileSync(SHARED_SPEC, 'utf8'), `${SPEC_COPY} differs from ${SHARED_SPEC}`);
+  });
 }
 
 spec('the tables parse: 10 endpoints and their 8 aliases, three error codes, the quota', () => {

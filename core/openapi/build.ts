@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import { CHECKS_THE_SCHEMA_STATES } from '../schemas/stored-text.ts';
 import type * as v from 'valibot';
 import { ALIAS_PREFIX, V1_PREFIX, type ApiRoute } from '../api.ts';
 import type { AliasDeprecation } from '../deprecation.ts';
@@ -68,6 +69,15 @@ function deprecationNote(deprecation: AliasDeprecation): string {
   );
 }
 
+/** valibot to JSON Schema; the checks a pattern already states (stored-text.ts) add nothing. */
+const CONVERSION = {
+  target: 'draft-2020-12',
+  overrideAction: ({ valibotAction, jsonSchema }) =>
+    valibotAction.type === 'check' && CHECKS_THE_SCHEMA_STATES.has((valibotAction as { requirement?: unknown }).requirement)
+      ? jsonSchema
+      : undefined,
+} as const satisfies ConversionConfig;
+
 /**
  * Builds the document.
  *
@@ -81,9 +91,9 @@ export function buildOpenApi(routes: readonly ApiRoute[], options: OpenApiOption
     if (route.body) definitions[route.body.schemaName] = route.body.schema;
     if ('schemaName' in route.success) definitions[route.success.schemaName] = route.success.schema;
   }
-  const schemas = relink(toJsonSchemaDefs(definitions, { target: 'draft-2020-12' })) as Json;
+  const schemas = relink(toJsonSchemaDefs(definitions, CONVERSION)) as Json;
   const parameterSchema = (schema: v.GenericSchema): Json => {
-    const result = toJsonSchema(schema, { target: 'draft-2020-12', definitions }) as Json;
+    const result = toJsonSchema(schema, { ...CONVERSION, definitions }) as Json;
     delete result['$schema'];
     delete result['$defs'];
     return relink(result) as Json;

@@ -7,6 +7,7 @@
 import { COMMON_ERRORS, V1_PREFIX, type ApiRoute } from '../api.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
 import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, UNMETERED_HEADERS } from './headers.ts';
+import { linksOf } from './links.ts';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +73,10 @@ function successResponse(route: ApiRoute, headers: readonly string[]): Json {
  * it is how OpenAPI tools recognise an operation without a 2xx answer.
  */
 function responses(route: ApiRoute, common: readonly string[]): Json {
-  const result: Json = { [String(route.success.status)]: successResponse(route, common) };
+  const success = successResponse(route, common);
+  const links = linksOf(route.operationId);
+  if (links) success['links'] = links;
+  const result: Json = { [String(route.success.status)]: success };
   const no2xx = route.success.status >= 300;
   for (const [status, codes] of errorsByStatus(route)) {
     const key = status === 500 && no2xx ? 'default' : String(status);

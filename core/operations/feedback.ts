@@ -9,11 +9,12 @@ import { ApiError } from '../errors.ts';
 import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
 import { andThen } from '../maybe.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
+import { isNotBlank } from '../schemas/stored-text.ts';
 import { parseOrThrow } from '../validate.ts';
 
 /** A description that is absent, null, empty or only white space. */
 function isMissingDescription(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  return value === undefined || value === null || (typeof value === 'string' && !isNotBlank(value));
 }
 
 /** Validates and stores one submission; answers 201 {success: true}. */

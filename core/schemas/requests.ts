@@ -6,33 +6,17 @@
 import * as v from 'valibot';
 import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from '../ports.ts';
 import type { Assert, Equal } from './exact.ts';
+import { isNotBlank, NOT_BLANK_NO_CONTROL_CHARACTERS, storableText } from './stored-text.ts';
 
 /** Longest feedback description, in UTF-16 code units. */
 export const DESCRIPTION_MAX = 5000;
 /** Longest value of any other free-text field. */
 export const SHORT_TEXT_MAX = 200;
 
-/**
- * The one rule for every string that reaches storage (query parameters and body fields alike): no
- * control character but tab, line feed and carriage return (so no NUL, which PostgreSQL cannot store in
- * text, no other C0 control, no DEL, no C1 control), and no unpaired surrogate (not valid Unicode, so not
- * encodable as UTF-8). Feedback keeps its line breaks and tabs.
- */
-export const STORABLE_TEXT: RegExp = /^(?:[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
-
-/** What a value breaking `STORABLE_TEXT` is told, after the field's name. */
-const STORABLE_TEXT_MESSAGE =
-  'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
-
-/** The valibot check of `STORABLE_TEXT`, in the pipe of every stored string. */
-function storableText(): v.RegexAction<string, string> {
-  return v.regex(STORABLE_TEXT, STORABLE_TEXT_MESSAGE);
-}
-
 // The helpers below are marked side-effect free, so that a bundler drops the schemas a page does not use.
 /* @__NO_SIDE_EFFECTS__ */
 function text(max: number) {
-  return v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters long`), storableText());
+  return v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters long`), ...storableText());
 }
 
 /** An integer from min to max; the message names the range for each way a value can miss it. */
@@ -62,9 +46,12 @@ function oneOf<const T extends readonly string[]>(values: T) {
 /** POST /api/v1/feedback. Unknown fields are ignored: the spec does not forbid them here. */
 const feedbackRequest = v.object({
   description: v.pipe(
-    text(DESCRIPTION_MAX),
+    v.string('must be a string'),
+    v.maxLength(DESCRIPTION_MAX, `must be at most ${DESCRIPTION_MAX} characters long`),
     v.minLength(1, 'must not be empty'),
-    v.description('What the user wants to tell us; at least one non-blank character.'),
+    v.check(isNotBlank, 'must not be blank'),
+    ...storableText(NOT_BLANK_NO_CONTROL_CHARACTERS),
+    v.description('What the user wants to tell us; at least one character that is not white space.'),
   ),
   type: v.optional(
     v.pipe(
@@ -72,7 +59,8 @@ const feedbackRequest = v.object({
       v.description('Kind of feedback; general when omitted.'),
     ),
   ),
-  email: v.optional(v.pipe(text(SHORT_TEXT_MAX), v.email('must be an email address'))),
+  // RFC 5322's dot-atom (so o'brien@ and a&b@) at any domain name, single-label and IDNA ones included.
+  email: v.optional(v.pipe(text(SHORT_TEXT_MAX), v.rfcEmail('must be an email address'))),
   appVersion: v.optional(text(SHORT_TEXT_MAX)),
   rating: v.optional(integer(1, 5, 'must be an integer from 1 to 5')),
 });
@@ -118,12 +106,12 @@ export const CheckoutCreateRequestSchema: v.GenericSchema<CheckoutCreateRequest>
 
 /**
  * GET /api/v1/download?source=: an analytics label such as a page or channel name. Its alphabet is a
- * subset of `STORABLE_TEXT` (and one pattern is all /openapi.json can say of a string).
+ * subset of `NO_CONTROL_CHARACTERS` (and one pattern is all /openapi.json can say of a string).
  */
 export const DownloadSourceSchema: v.GenericSchema<string> = v.pipe(
   v.string(),
-  v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 characters of A-Z, a-z, 0-9, ".", "_" or "-"'),
-  v.description('Analytics label, e.g. a page or channel name: 1 to 64 characters of A-Z a-z 0-9 . _ -. Empty counts as absent.'),
+  v.regex(/^[A-Za-z0-9._-]{0,64}$/, 'must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-"'),
+  v.description('Analytics label, e.g. a page or channel name: up to 64 characters of A-Z a-z 0-9 . _ -. Empty counts as absent.'),
 );
 
 /** GET /api/v1/download?force=1: skip the Windows-only warning page. */
@@ -142,6 +130,6 @@ export const SessionIdSchema: v.GenericSchema<string> = v.pipe(
   v.string(SESSION_ID_REQUIRED),
   v.minLength(1, SESSION_ID_REQUIRED),
   v.maxLength(SESSION_ID_MAX, SESSION_ID_REQUIRED),
-  storableText(),
+  ...storableText(),
   v.description('The sessionId returned by POST /api/v1/checkout/create.'),
 );

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../core/errors.ts';
-import { createRouter } from '../../core/router.ts';
+import { compilePattern, createRouter } from '../../core/router.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const routing = suite('routing');
@@ -106,7 +106,7 @@ routing('CORS: a preflight from an allowed origin is answered; another origin ge
   assert.is(allowed.status, 204);
   assert.is(allowed.headers['access-control-allow-origin'], 'https://www.example.com');
   assert.is(allowed.headers['access-control-allow-methods'], 'POST, OPTIONS');
-  assert.is(allowed.headers['access-control-allow-headers'], 'Content-Type');
+  assert.is(allowed.headers['access-control-allow-headers'], 'Content-Type, X-Request-Id');
   assert.is(allowed.headers['access-control-max-age'], '600');
   assert.is(allowed.headers['vary'], 'Origin');
   const denied = await preflight('https://evil.example');
@@ -158,6 +158,27 @@ routing('the router remembers unmatched paths for every method until a route is 
   router.add('GET', '/b/:id', handler);
   const found = router.match('GET', '/b/1');
   assert.is(found.kind, 'handler');
+});
+
+routing('a pattern route: each :name matches one non-empty segment, and other pattern syntax is refused', () => {
+  const router = createRouter();
+  const seen: Record<string, string>[] = [];
+  router.add('POST', '/checkout/simulator/:id/:action', (_request, params) => {
+    seen.push(params);
+    return { status: 204, headers: {}, body: null };
+  });
+  const matched = router.match('POST', '/checkout/simulator/cs_sim_1.a/pay/');
+  assert.is(matched.kind, 'handler');
+  if (matched.kind === 'handler') assert.equal({ ...matched.params }, { id: 'cs_sim_1.a', action: 'pay' });
+  assert.equal(router.match('GET', '/checkout/simulator/cs_sim_1/pay'), { kind: 'method_not_allowed', allow: 'POST, OPTIONS' });
+  for (const path of ['/checkout/simulator//pay', '/checkout/simulator/a/b/c', '/checkout/simulatorX/a/pay']) {
+    assert.equal(router.match('POST', path), { kind: 'not_found' }, path);
+  }
+  assert.is(router.template('/checkout/simulator/x/cancel'), '/checkout/simulator/:id/:action');
+  assert.is(compilePattern('/v1.0/:id').test('/v1x0/7'), false, 'a dot is literal');
+  for (const pattern of ['/files/*', '/a/:id+', '/a/:id?', '/a/(x)']) {
+    assert.throws(() => compilePattern(pattern), /unsupported route pattern segment/, pattern);
+  }
 });
 
 routing.run();

@@ -1,6 +1,6 @@
 /**
  * Control characters never reach a storage: every string that would be stored passes one rule
- * (`STORABLE_TEXT`), so a NUL, another C0 control, DEL or a C1 control gets a 400 naming the field, on
+ * (`storableText` in core/schemas/stored-text.ts), so a NUL, another C0 control, DEL or a C1 control gets a 400 naming the field, on
  * memory, PGlite and Postgres alike, over a real socket; tab and line breaks are kept.
  */
 import { suite } from 'uvu';

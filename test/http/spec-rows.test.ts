@@ -1,5 +1,5 @@
 /**
- * Rows and rules of ../shared/spec/public-api.md that the endpoint and contract tests do not reach over a
+ * Rows and rules of spec/public-api.md that the endpoint and contract tests do not reach over a
  * real socket: the not_found resolution, the field limits of each request, the values of every enum the
  * spec lists, the warning page for a client that names no platform, and the pending -> processing -> paid
  * status with the keys of each product.

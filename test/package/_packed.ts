@@ -16,9 +16,9 @@ import { ROOT } from '../_spawn.ts';
 
 const CACHE = join(ROOT, 'node_modules/.cache/converter-site-api-pack');
 /** What the tarball cannot depend on. */
-const NOT_PACKED = /^(test|docs|bench|\.ci)\//;
+const NOT_PACKED = /^(test|docs\/examples|bench|\.ci)\//;
 
-/** A hash of every file the tarball may be built from: the repository's files but the tests and docs. */
+/** A hash of every file the tarball may be built from: the repository's files but the tests and the doc examples. */
 function sourceHash(): string {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
   const hash = createHash('sha256');

@@ -5,7 +5,7 @@
  * serving what `npm start` serves.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
@@ -46,12 +46,14 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, the example content, README and LICENSE that publint and attw find clean', () => {
+test('npm pack builds a tarball of dist/, the example content, the docs, README and LICENSE that publint and attw find clean', () => {
   const tarball = packedTarball();
   const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
+  const docs = readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `package/docs/${file}`);
   assert.equal(files.filter((file) => !file.startsWith('package/dist/')).sort(), [
     'package/LICENSE',
     'package/README.md',
+    ...docs,
     'package/example/config.json',
     'package/example/version.txt',
     'package/package.json',
@@ -102,7 +104,7 @@ test('the installed client calls every operation against the installed server', 
 
 test('importing "." loads only the core dependencies (no database driver); ./postgres and ./pglite each their own', () => {
   const imports = (name: string) => [...externalImports(join(project, `node_modules/converter-site-api/dist/${name}.js`))].sort();
-  assert.equal(imports('index'), ['@valibot/to-json-schema', 'itty-router', 'valibot']);
+  assert.equal(imports('index'), ['@valibot/to-json-schema', 'valibot']);
   assert.equal(imports('memory'), []);
   assert.equal(imports('client'), ['valibot']);
   assert.equal(imports('postgres'), ['postgres']);

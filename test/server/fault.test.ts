@@ -8,6 +8,7 @@ import { sendHttp, type HttpResult } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { cuttableProxy, type CuttableProxy, type Fault } from '../_proxy.ts';
 import { startServerProcess, type ServerProcess } from '../_server-process.ts';
+import { loadScaled } from '../_load.ts';
 
 const INTERNAL_ERROR = {
   code: 'internal_error',
@@ -57,13 +58,13 @@ for (const [index, fault] of (['reset', 'silent'] as Fault[]).entries()) {
         assert.is(answer.status, 500, `${init.path}`);
         assert.is(answer.headers['content-type'], 'application/json');
         assert.equal(answer.json(), INTERNAL_ERROR);
-        assert.ok(answer.ms < 2000, `${init.path} took ${Math.round(answer.ms)} ms`);
+        assert.ok(answer.ms < loadScaled(2000), `${init.path} took ${Math.round(answer.ms)} ms`);
       }
       const pricing = await timed(port, { path: '/api/v1/pricing', from: from(2) });
       assert.is(pricing.status, 200);
       // The fourth request of this client, counted by the instance itself (test/server/rate-limit-outage.test.ts).
       assert.is(pricing.headers['ratelimit-remaining'], '116');
-      assert.ok(pricing.ms < 2000, `pricing took ${Math.round(pricing.ms)} ms`);
+      assert.ok(pricing.ms < loadScaled(2000), `pricing took ${Math.round(pricing.ms)} ms`);
     } finally {
       await context.proxy!.restore();
     }
@@ -72,7 +73,7 @@ for (const [index, fault] of (['reset', 'silent'] as Fault[]).entries()) {
     // The shared counters take over again at the first probe that the database answers (one a second).
     const resumed = () =>
       context.server!.lines.filter((line) => line.includes('rate limit database answers again')).length > index;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + loadScaled(10_000);
     while (!resumed() && Date.now() < deadline) await sendHttp(port, { path: '/api/v1/pricing', from: from(3) });
     assert.ok(resumed(), 'the shared counters count again');
   });

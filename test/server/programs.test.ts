@@ -60,7 +60,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
       logLines(server.stderr()).map((l) => l.message),
       [
         'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
-        'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
+        'payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)',
         'STORAGE=memory: votes, feedback and licenses are lost on restart',
         'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (converter-site-api license generate-key; in a git checkout, npm run license -- generate-key) so keys keep verifying after a restart',
       ],

@@ -29,7 +29,7 @@ standalone('with nothing configured it serves the example content from PGlite in
     const warnings = server.stderr().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message);
     assert.equal(warnings, [
       'serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json',
-      'payments go to the local PAYMENT SIMULATOR: no money is taken (see docs/configuration.md)',
+      'payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)',
     ]);
     const info = server.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
     const keyAt = info.findIndex((l) => l['message'] === 'license keys are signed with Ed25519; give the desktop app this public key');
@@ -91,6 +91,11 @@ for (const [name, change, expected] of [
     'field "colour" is not a known setting',
   ],
   [
+    'a required setting missing',
+    (c: Record<string, unknown>) => delete (c['offer'] as Record<string, unknown>)['licensePrice'],
+    'field "offer.licensePrice" is required',
+  ],
+  [
     'a roadmap category outside the list',
     (c: Record<string, unknown>) => ((c['roadmap'] as Record<string, unknown>[])[0]!['category'] = 'misc'),
     'field "roadmap.0.category" must be one of formats, conversion, app, licensing, other',
@@ -112,6 +117,36 @@ for (const [name, change, expected] of [
     }
   });
 }
+
+standalone('without HOST the server listens on loopback only (127.0.0.1), as the README\'s localhost says', async () => {
+  const server = await startServerProcess({ HOST: undefined });
+  try {
+    assert.is(new URL(server.url).hostname, '127.0.0.1');
+    const listening = JSON.parse(server.stdout().split('\n').find((line) => line.includes('"message":"listening"'))!) as { url: string };
+    assert.is(listening.url, `http://127.0.0.1:${server.port}`);
+    assert.is((await sendHttp(server.port, { path: '/healthz' })).status, 200);
+  } finally {
+    server.child.kill('SIGTERM');
+    assert.is(await server.exited, 0);
+  }
+});
+
+standalone('a config file without download.nonWindowsUrl (optional) starts and serves', async () => {
+  const { file, cleanup } = configWith((c) => delete (c['download'] as Record<string, unknown>)['nonWindowsUrl']);
+  try {
+    const server = await startServerProcess({ CONFIG_FILE: file });
+    try {
+      const answer = await sendHttp(server.port, { path: '/api/v1/version' });
+      assert.is(answer.status, 200);
+      assert.equal(answer.json(), { version: '3.0.0', downloadUrl: 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi' });
+    } finally {
+      server.child.kill('SIGTERM');
+      assert.is(await server.exited, 0);
+    }
+  } finally {
+    cleanup();
+  }
+});
 
 for (const [env, expected] of [
   [{ PORT: 'eighty' }, 'configuration error: PORT must be a port number from 0 to 65535, not "eighty"'],

@@ -15,12 +15,28 @@ test('DATA_DIR is resolved from the working directory', () => {
 });
 
 test('DATABASE_URL alone implies postgres in schema public', () => {
-  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), { kind: 'postgres', url: URL_, schema: 'public' });
+  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), { kind: 'postgres', url: URL_, schema: 'public', rateLimitTimeoutMs: 300 });
   assert.equal(storageSettings({ DATABASE_URL: URL_, DATABASE_SCHEMA: 'site_api' }, '/'), {
     kind: 'postgres',
     url: URL_,
     schema: 'site_api',
+    rateLimitTimeoutMs: 300,
   });
+});
+
+test('RATE_LIMIT_DB_TIMEOUT_MS sets how long the shared rate-limit counters may take', () => {
+  assert.equal(storageSettings({ DATABASE_URL: URL_, RATE_LIMIT_DB_TIMEOUT_MS: '2000' }, '/'), {
+    kind: 'postgres',
+    url: URL_,
+    schema: 'public',
+    rateLimitTimeoutMs: 2000,
+  });
+  for (const bad of ['0', '-1', '1.5', 'soon', '2147483648']) {
+    fails(
+      { DATABASE_URL: URL_, RATE_LIMIT_DB_TIMEOUT_MS: bad },
+      `RATE_LIMIT_DB_TIMEOUT_MS must be a whole number of ms from 1 to 2147483647, not ${JSON.stringify(bad)}`,
+    );
+  }
 });
 
 test('STORAGE wins over DATABASE_URL', () => {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
 import { memoryLogger } from '../_setup.ts';
 import { KEEP_ALIVE_GET, openConnection, parseResponse } from './_raw-http.ts';
+import { loadScaled } from '../_load.ts';
 
 const timeouts = suite('timeouts of the node:http server');
 const HEADERS_MS = 300;
@@ -62,14 +63,14 @@ function assertTimeoutAnswer(received: string): void {
 
 timeouts('headers not finished within HTTP_HEADERS_TIMEOUT_MS: 408 request_timeout as JSON, connection closed', async () => {
   const { elapsed, received } = await cutAfter('GET /api/v1/version HTTP/1.1\r\nHost: t\r\n', '127.0.10.1');
-  assert.ok(elapsed >= HEADERS_MS - 20 && elapsed < HEADERS_MS + SLACK_MS, `cut after ${Math.round(elapsed)} ms`);
+  assert.ok(elapsed >= HEADERS_MS - 20 && elapsed < HEADERS_MS + loadScaled(SLACK_MS), `cut after ${Math.round(elapsed)} ms`);
   assertTimeoutAnswer(received);
 });
 
 timeouts('a body not finished within HTTP_REQUEST_TIMEOUT_MS: 408 request_timeout as JSON, connection closed', async () => {
   const head = 'POST /api/v1/feedback HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n';
   const { elapsed, received } = await cutAfter(`${head}{"description":`, '127.0.10.2');
-  assert.ok(elapsed >= REQUEST_MS - 20 && elapsed < REQUEST_MS + SLACK_MS, `cut after ${Math.round(elapsed)} ms`);
+  assert.ok(elapsed >= REQUEST_MS - 20 && elapsed < REQUEST_MS + loadScaled(SLACK_MS), `cut after ${Math.round(elapsed)} ms`);
   assertTimeoutAnswer(received);
   assert.is(running!.server.listening, true);
 });
@@ -82,7 +83,7 @@ timeouts('an idle keep-alive connection is closed 1 s after HTTP_KEEP_ALIVE_TIME
   await connection.closed;
   const elapsed = performance.now() - start;
   const expected = KEEP_ALIVE_MS + NODE_KEEP_ALIVE_BUFFER_MS;
-  assert.ok(elapsed >= expected - 20 && elapsed < expected + SLACK_MS, `closed after ${Math.round(elapsed)} ms`);
+  assert.ok(elapsed >= expected - 20 && elapsed < expected + loadScaled(SLACK_MS), `closed after ${Math.round(elapsed)} ms`);
   const answer = parseResponse(connection.received());
   assert.is(answer.status, 200);
   assert.is(answer.headers['keep-alive'], `timeout=${Math.floor(KEEP_ALIVE_MS / 1000)}`);

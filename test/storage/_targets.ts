@@ -9,7 +9,7 @@ import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import type { Storage } from '../../core/ports.ts';
 import { manualClock } from '../_setup.ts';
-import { pgliteClient, postgresClient, testPostgres } from '../_databases.ts';
+import { NO_RATE_LIMIT_DEADLINE, pgliteClient, postgresClient, testPostgres } from '../_databases.ts';
 
 /** A fresh storage and what a test needs around it. */
 export interface OpenStorage {
@@ -28,7 +28,7 @@ async function sqlTarget(client: SqlClient, drop: () => Promise<void>, exclusive
   await migrate(client);
   // PGlite as the server runs it: the only client of its database, counters in memory on this clock.
   const clock = manualClock();
-  const storage = createSqlStorage(client, exclusive ? { exclusive: { clock } } : {});
+  const storage = createSqlStorage(client, exclusive ? { exclusive: { clock } } : { rateLimit: NO_RATE_LIMIT_DEADLINE });
   return {
     storage,
     endWindows: async () =>

@@ -9,7 +9,7 @@ import { migrate } from '../../adapters/sql/migrate.ts';
 import { MIGRATIONS } from '../../adapters/sql/migrations.ts';
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
 import type { FeedbackEntry, RoadmapFeature, RoadmapFeatureView } from '../../core/ports.ts';
-import { closeTestDatabases, postgresClient, testPostgres } from '../_databases.ts';
+import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, postgresClient, testPostgres } from '../_databases.ts';
 
 interface Context {
   client: SqlClient | null;
@@ -23,7 +23,7 @@ const FEATURE: RoadmapFeature = { id: 7, title: 'T', description: 'D', category:
 test.before.each(async (context) => {
   context.client = await postgresClient();
   await migrate(context.client);
-  context.storage = createSqlStorage(context.client);
+  context.storage = createSqlStorage(context.client, { rateLimit: NO_RATE_LIMIT_DEADLINE });
   await context.storage.syncRoadmap([FEATURE]);
 });
 
@@ -136,7 +136,7 @@ test('200 concurrent feedback writes are all kept', async (context) => {
 });
 
 test('two stores on one database (two instances) share one counter exactly', async (context) => {
-  const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }));
+  const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }), { rateLimit: NO_RATE_LIMIT_DEADLINE });
   try {
     const hits = await Promise.all(
       Array.from({ length: 150 }, (_, i) => (i % 2 ? other : storageOf(context)).rateLimits.hit('198.51.100.9', 60_000)),

@@ -7,13 +7,13 @@ import * as assert from 'uvu/assert';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import type { SqlSession, SqlValue } from '../../adapters/sql/client.ts';
 import { createSqlRateLimitStore } from '../../adapters/sql/rate-limits.ts';
-import { closeTestDatabases, postgresClient, testPostgres } from '../_databases.ts';
+import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, postgresClient, testPostgres } from '../_databases.ts';
 
 test('600 concurrent hits on 30 keys take a handful of statements and count 1..20 per key', async () => {
   const client = await postgresClient();
   await migrate(client);
   try {
-    const store = createSqlRateLimitStore(client);
+    const store = createSqlRateLimitStore(client, NO_RATE_LIMIT_DEADLINE);
     const keys = Array.from({ length: 600 }, (_, i) => `2001:db8::${i % 30}`);
     const hits = await Promise.all(keys.map((key) => store.hit(key, 60_000)));
     assert.ok(store.statements <= 5, `${store.statements} statements`);
@@ -32,7 +32,7 @@ test('a batch larger than maxBatch is split, in order', async () => {
   const client = await postgresClient();
   await migrate(client);
   try {
-    const store = createSqlRateLimitStore(client, { maxBatch: 7 });
+    const store = createSqlRateLimitStore(client, { maxBatch: 7, ...NO_RATE_LIMIT_DEADLINE });
     const hits = await Promise.all(Array.from({ length: 20 }, () => store.hit('same', 60_000)));
     assert.equal(hits.map((h) => h.count), Array.from({ length: 20 }, (_, i) => i + 1));
     assert.is(store.statements, 3);
@@ -50,7 +50,7 @@ test('with maxInFlight 2 a second statement runs beside the first, and every cou
     // releases it (a guard ends the wait otherwise, and the assertion below fails).
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const guard = setTimeout(() => release(), 5000);
+    const guard = setTimeout(() => release(), 60_000);
     let calls = 0;
     let running = 0;
     let most = 0;
@@ -68,7 +68,7 @@ test('with maxInFlight 2 a second statement runs beside the first, and every cou
         }
       },
     };
-    const store = createSqlRateLimitStore(watched, { maxInFlight: 2 });
+    const store = createSqlRateLimitStore(watched, { maxInFlight: 2, ...NO_RATE_LIMIT_DEADLINE });
     const keys = Array.from({ length: 600 }, (_, i) => `198.51.100.${i % 30}`);
     const hits = keys.slice(0, 300).map((key) => store.hit(key, 60_000));
     while (calls === 0) await new Promise((resolve) => setImmediate(resolve));

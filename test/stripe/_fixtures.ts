@@ -5,6 +5,10 @@
 import { createStripeGateway, type StripeGateway } from '../../adapters/stripe/index.ts';
 import { manualClock, memoryLogger, type ManualClock } from '../_setup.ts';
 import { startStripeStandIn, type StripeStandIn } from './_stand-in.ts';
+import { loadScaled } from '../_load.ts';
+
+/** The gateway's timeout in these tests: 500 ms on an idle machine, more under load. */
+export const STRIPE_TIMEOUT_MS = loadScaled(500);
 
 export const SECRET_KEY = 'sk_test_51StandInKey0000000000';
 export const WEBHOOK_SECRET = 'whsec_standInEndpointSecret000000';
@@ -49,7 +53,7 @@ export async function stripeFixture(overrides: Partial<Parameters<typeof createS
     cancelUrl: CANCEL_URL,
     logger,
     clock,
-    timeoutMs: 500,
+    timeoutMs: STRIPE_TIMEOUT_MS,
     sleep: async (ms) => {
       waits.push(ms);
       clock.advance(ms);
