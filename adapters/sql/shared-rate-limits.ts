@@ -101,13 +101,13 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
     return typeof hashed === 'string' ? counters.hit(hashed, windowMs) : hashed.then((h) => counters.hit(h, windowMs));
   };
 
-  const recovered = (key: string, hit: RateLimitHit, own: MemoryRateLimitStore): RateLimitHit => {
-    if (state.local) {
-      state.local = false;
-      options.logger?.info('rate limit database answers again; counting on the shared counters');
-    }
+  const recovered = (key: string, hit: RateLimitHit, ownHit: RateLimitHit, own: MemoryRateLimitStore): RateLimitHit => {
     own.align(key, hit.count, hit.resetMs);
-    return hit;
+    if (!state.local) return hit;
+    state.local = false;
+    options.logger?.info('rate limit database answers again; counting on the shared counters');
+    // The probe that ends an outage: the shared count lacks what this instance counted alone meanwhile.
+    return ownHit.count > hit.count ? { count: ownHit.count, resetMs: hit.resetMs } : hit;
   };
 
   const fallBack = (error: unknown, ownHit: RateLimitHit): RateLimitHit => {
@@ -131,15 +131,17 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
     hit(key, windowMs) {
       const own = (state.own ??= createMemoryRateLimitStore(clock));
       const ownHit = own.hit(key, windowMs);
-      // The shared count is at least this instance's own: a client over its quota here is over it there.
-      if (ownHit.count > quota) return ownHit;
       if (state.local) {
+        // One hit a second probes the database, whoever makes it, so recovery never waits for a client under its quota.
         const now = clock.now();
         if (now < state.nextProbe) return ownHit;
         state.nextProbe = now + probeEveryMs;
+      } else if (ownHit.count > quota) {
+        // The shared count is at least this instance's own: a client over its quota here is over it there.
+        return ownHit;
       }
       return shared(key, windowMs).then(
-        (hit) => recovered(key, hit, own),
+        (hit) => recovered(key, hit, ownHit, own),
         (error: unknown) => fallBack(error, ownHit),
       );
     },
