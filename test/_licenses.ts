@@ -28,3 +28,6 @@ export async function issueLegacyLicenseKey(
   const signature = new Uint8Array(await crypto.subtle.sign('Ed25519', key, new TextEncoder().encode(signed)));
   return `${signed}.${toBase64Url(signature)}`;
 }
+
+/** A version-2 key of the payment simulator as the API returns it: tag 0xC8 makes it start with `S0`. */
+export const SIMULATOR_KEY_SHAPE = /^S0[0-9A-HJKMNP-TV-Z]{3}(-[0-9A-HJKMNP-TV-Z]{5}){23}$/;
