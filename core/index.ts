@@ -16,7 +16,17 @@ export { PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
 export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';
 export { buildOpenApi } from './openapi/build.ts';
 export type { AliasDeprecation } from './deprecation.ts';
-export { createLicenseIssuer, generateSigningKey, publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey, type LicensePayload } from './license.ts';
+export {
+  createLicenseIssuer,
+  generateSigningKey,
+  publicKeyOf,
+  SIMULATOR_KEY_PREFIX,
+  looksLikeSimulatorKey,
+  verifyLicenseKey,
+  type CompactLicensePayload,
+  type LegacyLicensePayload,
+  type LicensePayload,
+} from './license.ts';
 export { DEFAULT_BODY_LIMIT } from './body.ts';
 export type { SyncHmacSha256 } from './keyed-hash.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';

@@ -1,15 +1,27 @@
 /**
- * Signed license keys: `key/<base64url(payload)>.<base64url(signature)>`, Ed25519 over the exact text
- * `key/<base64url(payload)>`, so the desktop app can verify a key offline with the public key alone.
- * Keys of the payment simulator start with `sim/` instead: the signature covers the prefix, so such a key
- * can never be turned into a `key/` one, and an app that accepts only `key/` refuses it.
+ * Signed license keys the desktop app verifies offline with the Ed25519 public key alone. New keys are
+ * version 2 (`license-compact.ts`: 120 base32 characters in groups of 5). Version-1 keys,
+ * `key/<base64url(JSON payload)>.<base64url(signature)>` signed over the exact text before the `.`, keep
+ * verifying. A payment-simulator key is marked inside the signed bytes (`sim/` in version 1, the tag byte in
+ * version 2), so it can never be turned into a license.
  *
  * @module
  */
+import {
+  compactPayload,
+  formatCompactKey,
+  LICENSE_TAG,
+  parseCompactKey,
+  readCompactPayload,
+  SIMULATOR_TAG,
+  type CompactLicensePayload,
+} from './license-compact.ts';
 import type { LicenseIssuer } from './ports.ts';
 
-/** What a license key says. */
-export interface LicensePayload {
+export type { CompactLicensePayload };
+
+/** What a version-1 license key says. */
+export interface LegacyLicensePayload {
   v: 1;
   product: 'standard' | 'plus';
   sku: string;
@@ -18,6 +30,9 @@ export interface LicensePayload {
   /** Issue time, seconds since the epoch. */
   iat: number;
 }
+
+/** What a license key says, by format version. */
+export type LicensePayload = LegacyLicensePayload | CompactLicensePayload;
 
 const PREFIX = 'key/';
 /** The prefix of keys from sessions "paid" in the payment simulator: no money was taken for them. */
@@ -76,35 +91,45 @@ export async function publicKeyOf(pkcs8Base64: string): Promise<string> {
 export async function createLicenseIssuer(pkcs8Base64: string): Promise<LicenseIssuer> {
   const key = await importSigningKey(pkcs8Base64);
   return {
-    async issue({ sessionId, sku, product, issuedAt, simulated }) {
-      const payload: LicensePayload = { v: 1, product, sku, sid: sessionId, iat: Math.floor(issuedAt / 1000) };
-      const signed = (simulated ? SIMULATOR_KEY_PREFIX : PREFIX) + toBase64Url(encoder.encode(JSON.stringify(payload)));
-      const signature = new Uint8Array(await crypto.subtle.sign('Ed25519', key, encoder.encode(signed)));
-      return `${signed}.${toBase64Url(signature)}`;
+    async issue(claims) {
+      const payload = await compactPayload(claims);
+      return formatCompactKey(payload, new Uint8Array(await crypto.subtle.sign('Ed25519', key, payload)));
     },
   };
 }
 
+/** Whether a key says it comes from the payment simulator (by its label; the signature is not checked). */
+export function looksLikeSimulatorKey(licenseKey: string): boolean {
+  const text = licenseKey.trim();
+  return text.startsWith(SIMULATOR_KEY_PREFIX) || parseCompactKey(text)?.payload[0] === SIMULATOR_TAG;
+}
+
 /**
- * Verifies a license key with the public key alone.
+ * Verifies a license key of either format with the public key alone.
  *
- * @param licenseKey The key as issued.
+ * @param licenseKey The key as issued; a version-2 key also as typed (any case, dashes and spaces anywhere).
  * @param publicKeyBase64Url The raw 32-byte public key, base64url.
  * @param prefix `key/` (a license); `sim/` only to recognise a simulator key, never to grant a license.
  * @returns The payload when the signature holds, else null.
  */
 export async function verifyLicenseKey(licenseKey: string, publicKeyBase64Url: string, prefix = PREFIX): Promise<LicensePayload | null> {
-  const dot = licenseKey.lastIndexOf('.');
-  if (!licenseKey.startsWith(prefix) || dot < 0) return null;
+  const text = licenseKey.trim();
   try {
-    const signed = licenseKey.slice(0, dot);
-    const key = await crypto.subtle.importKey('raw', fromBase64Url(publicKeyBase64Url), { name: 'Ed25519' }, false, [
-      'verify',
-    ]);
-    const ok = await crypto.subtle.verify('Ed25519', key, fromBase64Url(licenseKey.slice(dot + 1)), encoder.encode(signed));
-    if (!ok) return null;
-    return JSON.parse(new TextDecoder().decode(fromBase64Url(signed.slice(prefix.length)))) as LicensePayload;
+    const key = await crypto.subtle.importKey('raw', fromBase64Url(publicKeyBase64Url), { name: 'Ed25519' }, false, ['verify']);
+    if (text.startsWith(PREFIX) || text.startsWith(SIMULATOR_KEY_PREFIX)) return await verifyLegacyKey(text, key, prefix);
+    const parts = parseCompactKey(text);
+    if (!parts || !(await crypto.subtle.verify('Ed25519', key, parts.signature, parts.payload))) return null;
+    return readCompactPayload(parts.payload, prefix === SIMULATOR_KEY_PREFIX ? SIMULATOR_TAG : LICENSE_TAG);
   } catch {
     return null;
   }
+}
+
+async function verifyLegacyKey(licenseKey: string, key: CryptoKey, prefix: string): Promise<LegacyLicensePayload | null> {
+  const dot = licenseKey.lastIndexOf('.');
+  if (!licenseKey.startsWith(prefix) || dot < 0) return null;
+  const signed = licenseKey.slice(0, dot);
+  const ok = await crypto.subtle.verify('Ed25519', key, fromBase64Url(licenseKey.slice(dot + 1)), encoder.encode(signed));
+  if (!ok) return null;
+  return JSON.parse(new TextDecoder().decode(fromBase64Url(signed.slice(prefix.length)))) as LegacyLicensePayload;
 }

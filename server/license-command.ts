@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { generateSigningKey, publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../core/license.ts';
+import { generateSigningKey, looksLikeSimulatorKey, publicKeyOf, verifyLicenseKey } from '../core/license.ts';
 import { EXIT, parseCommandLine, UsageError } from './cli/command.ts';
 import { ConfigError } from './config-error.ts';
 import { NoStoredSigningKey, readStoredSigningKey } from './license-key.ts';
@@ -18,7 +18,8 @@ export const LICENSE_HELP = `usage: converter-site-api license <command>
   public-key                 print the public key the desktop app embeds (base64url of the raw 32 bytes),
                              of LICENSE_SIGNING_KEY or else of the key the server keeps in its storage
   verify <key> [--public-key <base64url>]
-                             check a license key with the public key alone; print its payload
+                             check a license key with the public key alone; print its payload (a key
+                             typed by hand may be in any case, with or without dashes, in several words)
   generate-key               print a new LICENSE_SIGNING_KEY (base64 PKCS#8 Ed25519) and its public key
 From a checkout: npm run license -- <command>
 
@@ -80,8 +81,8 @@ async function serverPublicKey(env: NodeJS.ProcessEnv, cwd: string): Promise<str
 async function verify(key: string, publicKeyFlag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
   const publicKey = publicKeyFlag ?? (await serverPublicKey(env, cwd));
   const payload = await verifyLicenseKey(key, publicKey);
-  if (!payload && key.startsWith(SIMULATOR_KEY_PREFIX)) {
-    return { code: EXIT.failed, stdout: '', stderr: 'INVALID: this key comes from the payment simulator (sim/): no money was taken, and no app accepts it as a license.\n' };
+  if (!payload && looksLikeSimulatorKey(key)) {
+    return { code: EXIT.failed, stdout: '', stderr: 'INVALID: this key comes from the payment simulator: no money was taken, and no app accepts it as a license.\n' };
   }
   if (!payload) return { code: EXIT.failed, stdout: '', stderr: 'INVALID: the key is malformed or its signature does not match this public key.\n' };
   return { code: EXIT.ok, stdout: `VALID ${JSON.stringify(payload)}\n`, stderr: '' };
@@ -101,9 +102,11 @@ async function generate(): Promise<CommandResult> {
  * @throws UsageError for a command line it does not understand; ConfigError for a refused setting.
  */
 export async function runLicenseCommand(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
-  const { values, positionals, help } = parseCommandLine(args, { 'public-key': { type: 'string' } }, 2);
+  // verify takes a typed key in as many words as the person split it into.
+  const { values, positionals, help } = parseCommandLine(args, { 'public-key': { type: 'string' } }, args.includes('verify') ? args.length : 2);
   if (help) return { code: EXIT.ok, stdout: LICENSE_HELP, stderr: '' };
-  const [command, key] = positionals;
+  const [command] = positionals;
+  const key = positionals.length > 1 ? positionals.slice(1).join(' ') : undefined;
   const publicKeyFlag = typeof values['public-key'] === 'string' ? values['public-key'] : undefined;
   if (command !== 'public-key' && command !== 'verify' && command !== 'generate-key') {
     throw new UsageError(command === undefined ? 'say which command: public-key, verify or generate-key' : `unknown command ${JSON.stringify(command)}: public-key, verify or generate-key`);

@@ -178,6 +178,17 @@ test('the probes are operator-facing, outside the quota: no rate-limit headers, 
   assert.match(document.info.description, 'The operator probes GET /healthz and GET /readyz are the one exception');
 });
 
+test('the checkout status documents the license key format a person types', async () => {
+  const document = await served();
+  const status = document.components.schemas['CheckoutStatus'] as { properties: Record<string, { description?: string }> };
+  assert.is(
+    status.properties['licenseKey']?.description,
+    'The key of the purchased product; null until paid. Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
+      '(e.g. 202GK-N4ZFF-...-FN488, 143 characters; case, dashes and spaces do not matter when typed), or key/... for a key issued ' +
+      'before that format. Keys of the payment simulator start with S and are never a license.',
+  );
+});
+
 test('deprecated aliases are marked deprecated and document Deprecation, Sunset and Link', async () => {
   const document = await served({ aliasDeprecation: DEPRECATION });
   for (const { path, method, op } of operations(document)) {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
+import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { freePort, ROOT, spawnServer } from '../_spawn.ts';
 import { startWorkerd, WORKER_VARS } from '../_workerd.ts';
 import { APP_PATH_PREFIXES, APP_PATHS } from '../../core/paths.ts';
@@ -39,7 +40,6 @@ function runTable(): Map<string, { install: string; run: string }> {
   return rows;
 }
 
-const SIM_KEY = /^sim\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /**
  * What every example must answer, through whatever framework it is mounted in.
@@ -68,7 +68,7 @@ async function expectServes(baseUrl: string, publicBaseUrl: string, headers: Rec
   const status = await sendRequest(baseUrl, { path: `/api/v1/checkout/status?session_id=${sessionId}`, headers });
   const keys = status.json() as Record<string, string | null>;
   assert.is(keys['status'], 'paid', status.text);
-  assert.match(String(keys['licenseKey']), SIM_KEY);
+  assert.match(String(keys['licenseKey']), SIMULATOR_KEY_SHAPE);
   for (const [probe, body] of [['/healthz', { status: 'ok' }], ['/readyz', { status: 'ready' }]] as const) {
     const answer = await sendRequest(baseUrl, { path: probe, headers });
     assert.is(answer.status, 200, `${probe}: ${answer.text}`);

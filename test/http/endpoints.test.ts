@@ -1,5 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { withValidation } from '../_openapi.ts';
 import { startTestServer, type HttpResult, type TestServer } from '../_setup.ts';
 
@@ -113,7 +114,7 @@ endpoints('checkout: create without a body, pay on the simulator page, then stat
   assert.is(pay.status, 303);
   const paid = (await server.request({ path: `/api/checkout/status?session_id=${sessionId}`, from: me })).json() as Record<string, unknown>;
   assert.is(paid['status'], 'paid');
-  assert.match(String(paid['licenseKey']), /^sim\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+  assert.match(String(paid['licenseKey']), SIMULATOR_KEY_SHAPE);
   assert.is(paid['licenseKey'], paid['standardLicenseKey']);
   assert.is(paid['plusLicenseKey'], null);
 });

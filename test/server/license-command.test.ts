@@ -11,6 +11,7 @@ import { openSigningKey } from '../../server/license-key.ts';
 import { openStorage } from '../../server/open-storage.ts';
 import { storageSettings } from '../../server/storage-config.ts';
 import { closeTestDatabases, freshPgliteDir, testPostgres } from '../_databases.ts';
+import { compactClaims, issueLegacyLicenseKey } from '../_licenses.ts';
 import { memoryLogger } from '../_setup.ts';
 
 const cwd = process.cwd();
@@ -92,7 +93,7 @@ test('public-key and verify on Postgres read the key the server keeps in its sch
     await storage.close();
     assert.equal(await runLicenseCommand(['verify', license], env, cwd), {
       code: 0,
-      stdout: 'VALID {"v":1,"product":"standard","sku":"standard","sid":"cs_pg","iat":1795000000}\n',
+      stdout: `VALID ${JSON.stringify(compactClaims('standard', 'standard', 'cs_pg', 1_795_000_000_000))}\n`,
       stderr: '',
     });
   } finally {
@@ -106,15 +107,31 @@ test('verify accepts a key issued with the signing key and prints its payload; a
   const issuer = await createLicenseIssuer(key);
   const license = await issuer.issue({ sessionId: 'cs_test_1', sku: 'plus_bundle', product: 'plus', issuedAt: 1_795_000_000_000, simulated: false });
   const env = { LICENSE_SIGNING_KEY: key };
-  assert.equal(await runLicenseCommand(['verify', license], env, cwd), {
+  // sidHash: the first 7 bytes of SHA-256("cs_test_1").
+  const valid = { code: 0, stdout: 'VALID {"v":2,"product":"plus","sku":"plus_bundle","sidHash":"af6c79c37d5311","issuedOn":"2026-11-18"}\n', stderr: '' };
+  assert.equal(await runLicenseCommand(['verify', license], env, cwd), valid);
+  // As a person types it: lower case, dashes dropped, in several words.
+  const bare = license.replace(/-/g, '').toLowerCase();
+  assert.equal(await runLicenseCommand(['verify', bare], env, cwd), valid);
+  assert.equal(await runLicenseCommand(['verify', bare.slice(0, 40), bare.slice(40, 80), `${bare.slice(80)}-`], env, cwd), valid);
+  assert.equal(await runLicenseCommand(['verify', `${license.slice(0, 60)} ${license.slice(60)}`], env, cwd), valid);
+  const legacy = await issueLegacyLicenseKey(key, { sessionId: 'cs_test_1', sku: 'plus_bundle', product: 'plus', issuedAt: 1_795_000_000_000, simulated: false });
+  assert.equal(await runLicenseCommand(['verify', legacy], env, cwd), {
     code: 0,
     stdout: 'VALID {"v":1,"product":"plus","sku":"plus_bundle","sid":"cs_test_1","iat":1795000000}\n',
     stderr: '',
   });
-  const tampered = license.replace(/^key\/./, (prefix) => (prefix.endsWith('e') ? 'key/f' : 'key/e'));
+  const tampered = license.replace(/^(.{9})./, (start) => (license[9] === 'A' ? `${start}B` : `${start}A`));
   const invalid = { code: 1, stdout: '', stderr: 'INVALID: the key is malformed or its signature does not match this public key.\n' };
   assert.equal(await runLicenseCommand(['verify', tampered], env, cwd), invalid);
   assert.equal(await runLicenseCommand(['verify', 'not-a-key'], env, cwd), invalid);
+  assert.equal(await runLicenseCommand(['verify', legacy.replace(/^key\/./, (prefix) => (prefix.endsWith('e') ? 'key/f' : 'key/e'))], env, cwd), invalid);
+  const simulated = await issuer.issue({ sessionId: 'cs_test_1', sku: 'standard', product: 'standard', issuedAt: 1_795_000_000_000, simulated: true });
+  assert.equal(await runLicenseCommand(['verify', simulated.toLowerCase()], env, cwd), {
+    code: 1,
+    stdout: '',
+    stderr: 'INVALID: this key comes from the payment simulator: no money was taken, and no app accepts it as a license.\n',
+  });
   const other = await publicKeyOf(await generateSigningKey());
   assert.equal(await runLicenseCommand(['verify', license, '--public-key', other], {}, cwd), invalid);
   assert.is((await runLicenseCommand(['verify', license, '--public-key', await publicKeyOf(key)], {}, cwd)).code, 0);

@@ -5,6 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fromCrockfordBase32, toCrockfordBase32 } from '../../core/crockford-base32.ts';
 import { publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
 import { runLicenseCommand } from '../../server/license-command.ts';
 import { sendRequest } from '../_client.ts';
@@ -33,7 +34,7 @@ test('NODE_ENV=production with PAYMENT_GATEWAY=simulator starts: the simulator r
   }
 });
 
-test('a plus_bundle "paid" in the simulator gets sim/ keys that `license verify` calls INVALID with the production key', async () => {
+test('a plus_bundle "paid" in the simulator gets simulator keys (S...) that `license verify` calls INVALID with the production key', async () => {
   const server = await startServerProcess({ PAYMENT_GATEWAY: 'simulator', LICENSE_SIGNING_KEY: SIGNING_KEY });
   let keys: Record<string, string | null>;
   try {
@@ -55,14 +56,16 @@ test('a plus_bundle "paid" in the simulator gets sim/ keys that `license verify`
   }
   const publicKey = await publicKeyOf(SIGNING_KEY);
   for (const key of [keys['standardLicenseKey']!, keys['plusLicenseKey']!]) {
-    assert.match(key, /^sim\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{86}$/);
+    assert.match(key, /^S[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{5}){23}$/);
     assert.is(await verifyLicenseKey(key, publicKey), null);
-    // Relabelled as a license, the signature no longer holds.
-    assert.is(await verifyLicenseKey(`key/${key.slice(4)}`, publicKey), null);
+    // Relabelled as a license (tag byte 0x10), the signature no longer holds.
+    const bytes = fromCrockfordBase32(key)!;
+    bytes[0] = 0x10;
+    assert.is(await verifyLicenseKey(toCrockfordBase32(bytes), publicKey), null);
     assert.equal(await runLicenseCommand(['verify', key], { LICENSE_SIGNING_KEY: SIGNING_KEY }, process.cwd()), {
       code: 1,
       stdout: '',
-      stderr: 'INVALID: this key comes from the payment simulator (sim/): no money was taken, and no app accepts it as a license.\n',
+      stderr: 'INVALID: this key comes from the payment simulator: no money was taken, and no app accepts it as a license.\n',
     });
   }
 });
