@@ -63,6 +63,7 @@ export async function createPgliteClient(options: PgliteOptions = {}): Promise<S
 export async function openPgliteStorage(
   options: PgliteOptions & SqlStorageOptions = {},
 ): Promise<{ storage: SqlStorage; migration: MigrationReport }> {
+  // Readiness asks the same reserve the client's writes meet.
   const writable = options.diskReserve ? { checkWritable: diskReserveCheck(options.diskReserve) } : {};
   return openSqlStorage(await createPgliteClient(options), { exclusive: {}, ...writable, ...options });
 }
