@@ -38,7 +38,8 @@ export function cpuSeconds(pid: number): number {
 
 /** How each runtime starts a TypeScript entry file (runtimes come from node_modules, as in the tests). */
 export const RUNTIME_COMMANDS: Record<string, (entry: string) => string[]> = {
-  node: (entry) => [process.execPath, '--import', 'tsx', entry],
+  // A built .js entry (dist/cli.js) runs as it ships, without the TypeScript loader.
+  node: (entry) => (entry.endsWith('.js') ? [process.execPath, entry] : [process.execPath, '--import', 'tsx', entry]),
   deno: (entry) => [`${root}node_modules/.bin/deno`, 'run', '--allow-net', '--allow-read', '--allow-write', '--allow-env', entry],
   bun: (entry) => [`${root}node_modules/.bin/bun`, entry],
 };
@@ -75,7 +76,8 @@ export function freePort(): Promise<number> {
 }
 
 function startOnPort(name: string, commandLine: string[], env: Record<string, string>, port: number): Promise<BenchProcess> {
-  const command = [...commandLine, String(port)];
+  // The built program takes its port from PORT only; the TypeScript entries and the ceiling take it last.
+  const command = commandLine.at(-1)?.endsWith('cli.js') ? commandLine : [...commandLine, String(port)];
   const child = spawn(hasTaskset ? 'taskset' : command[0]!, hasTaskset ? ['-c', '0', ...command] : command.slice(1), {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },

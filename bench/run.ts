@@ -17,14 +17,15 @@ import { storageEnv } from './storage-env.ts';
 import { footprintNote, measureFootprint } from './footprint.ts';
 import { cpuSeconds, peakRss, pinSelf, RUNTIME_COMMANDS, startProcess, type BenchProcess } from './process.ts';
 import { startWorkerdProcess } from './workerd.ts';
+import { hasWrk, runWrk } from './wrk-client.ts';
 
 const seconds = Number(process.env['BENCH_SECONDS'] ?? 3);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const storages = (process.env['BENCH_STORAGES'] ?? 'memory').split(',');
 const runtimes = (process.env['BENCH_RUNTIMES'] ?? 'node').split(',');
-/** The standalone program of each runtime. */
-const ENTRIES: Record<string, string> = { node: 'server/main.ts', deno: 'server/main-deno.ts', bun: 'server/main-bun.ts' };
+/** The standalone program of each runtime; on Node the built program, which is what ships. */
+const ENTRIES: Record<string, string> = { node: 'dist/cli.js', deno: 'server/main-deno.ts', bun: 'server/main-bun.ts' };
 const soakRequests = Number(process.env['BENCH_SOAK'] ?? 1_000_000);
 const only = process.env['BENCH_ONLY'];
 /** raw (default): pre-serialized requests that saturate the server; autocannon: the common tool, slower here. */
@@ -39,7 +40,7 @@ function targetOf(runtime: string, storage: string, scenario: string): number | 
   // setup more than the code (see docs/edge.md).
   if (runtime !== 'node') return undefined;
   if (storage === 'memory') {
-    if (['GET pricing', 'unknown path (404)', 'rate-limited client (429)'].includes(scenario)) return 0.85;
+    if (['GET pricing', 'GET pricing, wrk', 'unknown path (404)', 'rate-limited client (429)'].includes(scenario)) return 0.85;
     if (scenario === 'POST feedback') return 0.5;
     if (scenario === 'GET pricing, access log on') return 0.6;
   }
@@ -108,10 +109,13 @@ function requestsFor(scenario: Scenario, port: number): Buffer[] {
 async function load(url: string, scenario: Scenario, duration: number, pid: number): Promise<Measure> {
   const cpuBefore = cpuSeconds(pid);
   const port = Number(new URL(url).port);
+  const clientHeader = workerdPorts.has(port) ? 'CF-Connecting-IP' : 'X-Forwarded-For';
   const result =
-    client === 'raw'
-      ? await runRaw(port, requestsFor(scenario, port), connections, duration)
-      : await loadWithAutocannon(url, scenario, duration);
+    scenario.loader === 'wrk'
+      ? await runWrk(port, scenario, connections, duration, clientHeader)
+      : client === 'raw'
+        ? await runRaw(port, requestsFor(scenario, port), connections, duration)
+        : await loadWithAutocannon(url, scenario, duration);
   const cpu = cpuSeconds(pid) - cpuBefore;
   return { ...result, perCpuSecond: cpu > 0 ? result.total / cpu : 0 };
 }
@@ -224,13 +228,18 @@ const rows: string[] = [];
 /** Ratio to the ceiling by runtime/storage/scenario, for the comparisons between storages. */
 const measured = new Map<string, number>();
 const notes: string[] = [];
+if (!hasWrk) notes.push('Skipped "GET pricing, wrk": wrk is not installed (Debian: apt-get install wrk).');
+// Node runs the built program: build it from this checkout first (BENCH_NO_BUILD=1 keeps dist/ as it is).
+if (runtimes.includes('node') && process.env['BENCH_NO_BUILD'] !== '1') {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
 /** The highest resident MB under any scenario, by storage (Node). */
 const peaks = new Map<string, number>();
 const ceiling = await startProcess('ceiling', RUNTIME_COMMANDS['node']!('bench/ceiling.ts'), {});
 try {
   for (const runtime of runtimes) {
     for (const storage of runtime === 'node' || runtime === 'workerd' ? storages : ['memory']) {
-      for (const scenario of SCENARIOS.filter((s) => !only || s.name.includes(only))) {
+      for (const scenario of SCENARIOS.filter((s) => (!only || s.name.includes(only)) && (s.loader !== 'wrk' || hasWrk))) {
         // A fresh server per scenario: what one scenario stores (250k feedback entries in memory) must not
         // weigh on the next one's garbage collection.
         await withServer(runtime, storage, async (server) => {

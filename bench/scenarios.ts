@@ -15,10 +15,14 @@ export interface Scenario {
   env?: Record<string, string>;
   /** The status every answer should have; 200 by default. */
   expect?: number;
+  /** Which load generator sends it: the pre-serialized raw client by default, or wrk (bench/wrk-client.ts). */
+  loader?: 'raw' | 'wrk';
 }
 
 export const SCENARIOS: Scenario[] = [
   { name: 'GET pricing', method: 'GET', path: '/api/v1/pricing', clients: 'many' },
+  // Issue 18: the same requests formatted anew each time, as wrk sends them (Host, X-Forwarded-For).
+  { name: 'GET pricing, wrk', method: 'GET', path: '/api/v1/pricing', clients: 'many', loader: 'wrk' },
   { name: 'GET version', method: 'GET', path: '/api/v1/version', clients: 'many' },
   { name: 'GET roadmap', method: 'GET', path: '/api/v1/roadmap', clients: 'many' },
   { name: 'POST roadmap toggle', method: 'POST', path: '/api/v1/roadmap', body: '{"featureId":1}', clients: 'many' },
