@@ -26,10 +26,11 @@ export interface RawResult {
 export function requestBytes(scenario: Scenario, port: number, clientHeader = 'X-Forwarded-For'): Buffer[] {
   const count = scenario.clients === 'many' ? 100_000 : 1;
   const body = scenario.body ?? '';
-  const head = `${scenario.method} ${scenario.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+  const head = (i: number) =>
+    `${scenario.method} ${scenario.path.replace('{n}', String(i))} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
     (body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '');
   return Array.from({ length: count }, (_, i) =>
-    Buffer.from(`${head}${clientHeader}: ${scenario.clients === 'many' ? clientAddress(i) : '192.0.2.1'}\r\n\r\n${body}`),
+    Buffer.from(`${head(i)}${clientHeader}: ${scenario.clients === 'many' ? clientAddress(i) : '192.0.2.1'}\r\n\r\n${body}`),
   );
 }
 

@@ -8,6 +8,7 @@ export type Clients = 'many' | 'one-over-quota';
 export interface Scenario {
   name: string;
   method: 'GET' | 'POST';
+  /** The path; `{n}` is replaced by the client's number (0 to 99,999), so each client asks another path. */
   path: string;
   body?: string;
   clients: Clients;
@@ -35,6 +36,8 @@ export const SCENARIOS: Scenario[] = [
     expect: 201,
   },
   { name: 'unknown path (404)', method: 'GET', path: '/api/v1/nope', clients: 'many', expect: 404 },
+  // Issue 18: a flood of distinct unknown paths, which no cache of 404 answers can serve.
+  { name: 'distinct unknown paths (404)', method: 'GET', path: '/api/v1/nope-{n}', clients: 'many', expect: 404 },
   { name: 'rate-limited client (429)', method: 'GET', path: '/api/v1/pricing', clients: 'one-over-quota', expect: 429 },
   // Issue 10: what the access log and the metrics cost on the hottest path.
   { name: 'GET pricing, access log on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { LOG_REQUESTS: 'true' } },

@@ -29,6 +29,8 @@ export interface CoreRequest {
    * undefined. Log lines about the request carry it.
    */
   requestId?: string | undefined;
+  /** The key the client is counted by (see `clientKey`), set by the app with the request id. */
+  clientKey?: string | undefined;
 }
 
 /** What the core answers: the adapter writes it as is. */

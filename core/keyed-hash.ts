@@ -8,6 +8,7 @@
 import { toBase64Url } from './license.ts';
 import { andThen } from './maybe.ts';
 import type { MaybePromise } from './ports.ts';
+import { createRecentCache } from './recent-cache.ts';
 
 /** How many recent subjects' hashes each generation of the cache keeps, to spare the HMAC on repeated requests. */
 const CACHE_SIZE = 10_000;
@@ -27,26 +28,9 @@ export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
  */
 export async function createKeyedHash(secret: string, hmac?: SyncHmacSha256): Promise<(subject: string) => MaybePromise<string>> {
   const sign = hmac ? (subject: string) => hmac(secret, subject) : await webCryptoHmac(secret);
-  // Two generations instead of evicting the oldest entry one by one: V8 skips a Map's deleted head entries
-  // on every `keys().next()`, which made each miss cost ~50 µs under a flood of distinct clients.
-  let recent = new Map<string, string>();
-  let older = new Map<string, string>();
-  const keep = (subject: string, hash: string): string => {
-    if (recent.size >= CACHE_SIZE) {
-      older = recent;
-      recent = new Map();
-    }
-    recent.set(subject, hash);
-    return hash;
-  };
-  const store = (subject: string) => (mac: Uint8Array) => keep(subject, toBase64Url(mac));
-  return (subject) => {
-    const known = recent.get(subject);
-    if (known !== undefined) return known;
-    const old = older.get(subject);
-    if (old !== undefined) return keep(subject, old);
-    return andThen(sign(subject), store(subject));
-  };
+  const recent = createRecentCache<string, string>(CACHE_SIZE);
+  const store = (subject: string) => (mac: Uint8Array) => recent.set(subject, toBase64Url(mac));
+  return (subject) => recent.get(subject) ?? andThen(sign(subject), store(subject));
 }
 
 /** Web Crypto's HMAC-SHA-256 under `secret`: asynchronous, but on every runtime. */

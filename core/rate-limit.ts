@@ -10,7 +10,6 @@
 import { encodeError, errorAnswer } from './errors.ts';
 import type { CoreResponse } from './http.ts';
 import type { Logger, MaybePromise, RateLimitHit, RateLimitStore } from './ports.ts';
-import { remember } from './remember.ts';
 
 /** A quota: at most `limit` requests per `windowSeconds` per client. */
 export interface RateLimitPolicy {
@@ -53,12 +52,14 @@ export interface RateLimiter {
  * @param store Where the counters live.
  * @param logger Where store faults are reported.
  * @param now Milliseconds since the epoch, for throttling the fault log.
+ * @param onStoreError Told of every store fault (the storage-error count).
  */
 export function createRateLimiter(
   policy: RateLimitPolicy,
   store: RateLimitStore,
   logger: Logger,
   now: () => number,
+  onStoreError: () => void = () => {},
 ): RateLimiter {
   const windowMs = policy.windowSeconds * 1000;
   const name = JSON.stringify(policy.name);
@@ -97,6 +98,7 @@ export function createRateLimiter(
   };
 
   const failOpen = (error: unknown): RateLimitDecision => {
+    onStoreError();
     const at = now();
     if (at - lastFaultLog >= 60_000) {
       lastFaultLog = at;
@@ -106,7 +108,7 @@ export function createRateLimiter(
   };
 
   // One 429 body per number of seconds to wait: an abusive client costs a lookup, not a serialization.
-  const refusals = new Map<number, Uint8Array>();
+  const refusals: Uint8Array[] = [];
   const refusalBody = (seconds: number): Uint8Array =>
     encodeError(
       'rate_limited',
@@ -117,7 +119,7 @@ export function createRateLimiter(
   return {
     refuse(decision) {
       const seconds = decision.resetSeconds;
-      const body = refusals.get(seconds) ?? remember(refusals, stride, seconds, refusalBody(seconds));
+      const body = seconds < stride ? (refusals[seconds] ??= refusalBody(seconds)) : refusalBody(seconds);
       return errorAnswer('rate_limited', body, { 'retry-after': String(seconds) });
     },
     check(key) {

@@ -42,12 +42,14 @@ const STORAGE_FAILED: ReadinessState = Object.freeze({
  * @param ping Asks the storage a trivial query; throws (or rejects) when it cannot answer.
  * @param now Milliseconds since the epoch (the app's clock, so tests move time by hand).
  * @param logger Where a change between ready and not ready is reported.
+ * @param onFailure Told of each ping that failed (the storage-error count).
  * @param maxAgeMs How long one answer of the storage is trusted; 1000 ms by default.
  */
 export function createReadiness(
   ping: () => MaybePromise<void>,
   now: () => number,
   logger: Logger,
+  onFailure: () => void = () => {},
   maxAgeMs = 1000,
 ): Readiness {
   let draining = false;
@@ -64,7 +66,10 @@ export function createReadiness(
     last = state;
     return draining ? SHUTTING_DOWN : state;
   };
-  const failed = (error: unknown): ReadinessState => settle(STORAGE_FAILED, error);
+  const failed = (error: unknown): ReadinessState => {
+    onFailure();
+    return settle(STORAGE_FAILED, error);
+  };
 
   const refresh = (): MaybePromise<ReadinessState> => {
     let answer: MaybePromise<void>;

@@ -1,42 +1,62 @@
 /**
  * Dispatch over a route table: exact paths are found by one Map lookup, patterns (`/a/:id`) by their
- * compiled regexes, and a known path gives its Allow list for 405 answers.
+ * compiled regexes, and a known path gives its Allow list for 405 answers. A match of an exact path is
+ * built once when the route is added, so routing a request allocates nothing.
  *
  * @module
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { MaybePromise } from './ports.ts';
-import { remember } from './remember.ts';
 
 /** A routed handler; `params` holds the named segments of a pattern route. */
 export type Handler = (request: CoreRequest, params: Record<string, string>) => MaybePromise<CoreResponse>;
 
-/** What a path and method lead to. */
+/** How the pipeline treats a route's requests. */
+export interface RouteFlags {
+  /**
+   * Counted against the client's quota and given the rate-limit and CORS headers; true by default.
+   * The probes are not: no client's quota pays for a balancer's checks.
+   */
+  metered?: boolean;
+  /**
+   * The handler only reads storage: with counters that answer later (PostgreSQL) it starts beside the
+   * rate-limit hit instead of after it (see `readsOnly` in api.ts).
+   */
+  readsOnly?: boolean;
+}
+
+/** What a path and method lead to. `template` is the route's path (`/checkout/simulator/:id`). */
 export type Match =
-  | { kind: 'handler'; handler: Handler; params: Record<string, string> }
-  | { kind: 'method_not_allowed'; allow: string }
-  | { kind: 'not_found' };
+  | {
+      readonly kind: 'handler';
+      readonly handler: Handler;
+      readonly params: Record<string, string>;
+      readonly template: string;
+      readonly metered: boolean;
+      readonly readsOnly: boolean;
+    }
+  | { readonly kind: 'method_not_allowed'; readonly allow: string; readonly template: string; readonly metered: boolean }
+  | { readonly kind: 'not_found'; readonly template: null; readonly metered: true };
 
 export interface Router {
   /** Adds a route; `path` is an exact path or a pattern whose `:name` segments match one segment each (`/a/:id`). */
-  add(method: string, path: string, handler: Handler): Router;
+  add(method: string, path: string, handler: Handler, flags?: RouteFlags): Router;
   match(method: string, path: string): Match;
-  /** The path template a path falls under, whatever the method (`/checkout/simulator/:id`), or null. */
-  template(path: string): string | null;
 }
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const NOT_FOUND: Match = Object.freeze({ kind: 'not_found' });
-/** How many unmatched paths the router remembers, so that a client repeating one skips the patterns. */
-const UNMATCHED_CACHE_SIZE = 1024;
+const NOT_FOUND: Match = Object.freeze({ kind: 'not_found', template: null, metered: true });
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-/** The methods a path answers, in a fixed order: HEAD goes with GET, and OPTIONS is always answered. */
-function allowList(methods: Iterable<string>): string {
+/**
+ * The methods a path answers, in a fixed order: HEAD goes with GET, and OPTIONS (the CORS preflight)
+ * on every metered path.
+ */
+function allowList(methods: Iterable<string>, metered: boolean): string {
   const set = new Set(methods);
   if (set.has('GET')) set.add('HEAD');
-  set.add('OPTIONS');
+  if (metered) set.add('OPTIONS');
   const rank = (m: string) => (METHOD_ORDER.includes(m) ? METHOD_ORDER.indexOf(m) : METHOD_ORDER.length);
   return [...set].sort((a, b) => rank(a) - rank(b)).join(', ');
 }
@@ -66,56 +86,64 @@ export function trimSlashes(path: string): string {
   return end === path.length ? path : path.slice(0, end);
 }
 
+/** An exact path's matches: one per method, and the 405 of every other method. */
+interface ExactPath {
+  byMethod: Map<string, Match>;
+  notAllowed: Match;
+  metered: boolean;
+}
+
+interface PatternRoute {
+  method: string;
+  regex: RegExp;
+  handler: Handler;
+  path: string;
+  metered: boolean;
+  readsOnly: boolean;
+}
+
 /** Creates an empty router. */
 export function createRouter(): Router {
-  const exact = new Map<string, Map<string, Handler>>();
-  const allow = new Map<string, string>();
-  const patterns: { method: string; regex: RegExp; handler: Handler; path: string }[] = [];
-  const unmatched = new Map<string, true>();
+  const exact = new Map<string, ExactPath>();
+  const patterns: PatternRoute[] = [];
 
   const router: Router = {
-    add(method, path, handler) {
-      unmatched.clear();
+    add(method, path, handler, flags = {}) {
+      const metered = flags.metered ?? true;
+      const readsOnly = flags.readsOnly ?? false;
       if (path.includes(':')) {
-        patterns.push({ method, regex: compilePattern(path), handler, path });
-      } else {
-        let methods = exact.get(path);
-        if (!methods) exact.set(path, (methods = new Map()));
-        methods.set(method, handler);
-        allow.set(path, allowList(methods.keys()));
+        patterns.push({ method, regex: compilePattern(path), handler, path, metered, readsOnly });
+        return router;
       }
+      const entry = exact.get(path) ?? { byMethod: new Map<string, Match>(), notAllowed: NOT_FOUND, metered };
+      if (entry.metered !== metered) throw new Error(`route ${method} ${path}: every method of a path is metered alike`);
+      entry.byMethod.set(method, Object.freeze({ kind: 'handler', handler, params: NO_PARAMS, template: path, metered, readsOnly }));
+      const allow = allowList(entry.byMethod.keys(), metered);
+      entry.notAllowed = Object.freeze({ kind: 'method_not_allowed', allow, template: path, metered });
+      exact.set(path, entry);
       return router;
     },
 
     match(method, rawPath) {
       const path = trimSlashes(rawPath);
-      const methods = exact.get(path);
-      if (methods) {
-        const handler = methods.get(method === 'HEAD' ? 'GET' : method);
-        if (handler) return { kind: 'handler', handler, params: NO_PARAMS };
-        return { kind: 'method_not_allowed', allow: allow.get(path)! };
-      }
-      // A path that matched nothing stays unmatched, for every method, until a route is added.
-      if (unmatched.has(path)) return NOT_FOUND;
+      const entry = exact.get(path);
+      if (entry) return entry.byMethod.get(method === 'HEAD' ? 'GET' : method) ?? entry.notAllowed;
       const allowed: string[] = [];
+      let template = '';
+      let metered = true;
       for (const route of patterns) {
         const found = route.regex.exec(path);
         if (!found) continue;
         if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
-          return { kind: 'handler', handler: route.handler, params: { ...found.groups } };
+          const { handler, readsOnly } = route;
+          return { kind: 'handler', handler, params: { ...found.groups }, template: route.path, metered: route.metered, readsOnly };
         }
         allowed.push(route.method);
+        template = route.path;
+        metered = route.metered;
       }
-      if (allowed.length > 0) return { kind: 'method_not_allowed', allow: allowList(allowed) };
-      remember(unmatched, UNMATCHED_CACHE_SIZE, path, true);
-      return NOT_FOUND;
-    },
-
-    template(rawPath) {
-      const path = trimSlashes(rawPath);
-      if (exact.has(path)) return path;
-      if (unmatched.has(path)) return null;
-      return patterns.find((route) => route.regex.test(path))?.path ?? null;
+      if (allowed.length === 0) return NOT_FOUND;
+      return { kind: 'method_not_allowed', allow: allowList(allowed, metered), template, metered };
     },
   };
   return router;

@@ -13,7 +13,7 @@ import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import { createSimulatorGateway, type SimulatorOptions } from '../adapters/simulator/index.ts';
 import { createApp, type App, type AppOptions } from '../core/app.ts';
 import type { CoreRequest, CoreResponse } from '../core/http.ts';
-import type { Logger, PaymentGateway, VersionSource } from '../core/ports.ts';
+import type { Logger, PaymentGateway, RateLimitStore, VersionSource } from '../core/ports.ts';
 import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
 import { EXAMPLE_CONFIG } from '../server/config.ts';
 
@@ -60,11 +60,15 @@ export interface TestApp {
 }
 
 /** App options, and the simulator's return addresses and offer. */
-export type TestAppOptions = Partial<AppOptions> & { simulator?: Pick<SimulatorOptions, 'returnTo' | 'offer'> };
+export type TestAppOptions = Partial<AppOptions> & {
+  simulator?: Pick<SimulatorOptions, 'returnTo' | 'offer'>;
+  /** Counters in place of the storage's own (a store that fails, or answers later). */
+  rateLimitStore?: RateLimitStore;
+};
 
 /** An app on fresh memory storage with the simulator, a manual clock and the example content. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { simulator, ...overrides } = options;
+  const { simulator, rateLimitStore, ...overrides } = options;
   const clock = manualClock();
   const logger = memoryLogger();
   const storage = createMemoryStorage({ clock });
@@ -72,7 +76,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const content = exampleContent();
   // The simulator keeps its sessions where the app does: the given storage, when a test passes one.
   const gateway = createSimulatorGateway({ storage: overrides.storage ?? storage, publicBaseUrl: 'http://localhost:8080', clock, ...simulator });
-  const app = await createApp({ content, version, storage, gateway, clock, logger, ...overrides });
+  const chosen = overrides.storage ?? storage;
+  const appStorage = rateLimitStore ? (Object.assign(Object.create(chosen), { rateLimits: rateLimitStore }) as typeof chosen) : chosen;
+  const app = await createApp({ content, version, gateway, clock, logger, ...overrides, storage: appStorage });
   return { app, storage, clock, logger, version, gateway, content };
 }
 

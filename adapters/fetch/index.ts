@@ -141,11 +141,12 @@ export function createFetchHandler(app: App, options: FetchHandlerOptions = {}):
       body: undefined as Uint8Array | undefined,
       clientIp: resolveClientIp(clientIp, trusted ? (request.headers.get('x-forwarded-for') ?? undefined) : undefined, trusted),
       requestId: undefined as string | undefined,
+      clientKey: undefined as string | undefined,
     };
-    if (!request.body) return respond(app.answer(core));
+    if (!request.body) return respond(app.handle(core));
     return readBodyUpTo(request.body, app.bodyLimit + 1).then((body) => {
       core.body = body;
-      return respond(app.answer(core));
+      return respond(app.handle(core));
     });
   };
 }

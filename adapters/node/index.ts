@@ -50,18 +50,6 @@ function send(request: IncomingMessage, response: ServerResponse, answer: CoreRe
   if (closeAfter) response.once('finish', () => request.socket.destroySoon());
 }
 
-/** A request whose body is being read, with what its answer needs once the body is in. */
-interface PendingBody {
-  core: { -readonly [K in keyof CoreRequest]: CoreRequest[K] };
-  response: ServerResponse;
-  chunks: Buffer[];
-  size: number;
-}
-
-/** Where a request keeps its PendingBody, so that the body listeners are shared functions, not closures. */
-const PENDING = Symbol('pending body');
-type ReadingRequest = IncomingMessage & { [PENDING]?: PendingBody | undefined };
-
 /**
  * Creates the request listener.
  *
@@ -78,7 +66,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
     response.destroy();
   };
 
-  // No closure per request on the synchronous path (memory counters, static bodies): write at once.
+  // A synchronous answer (static content, counters in memory) is written at once.
   const run = (request: IncomingMessage, response: ServerResponse, core: CoreRequest, closeAfter: boolean) => {
     const socket = request.socket as PipelinedSocket;
     const line = socket[PIPELINE];
@@ -88,7 +76,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
     }
     let answer: MaybePromise<CoreResponse>;
     try {
-      answer = app.answer(core);
+      answer = app.handle(core);
     } catch (error) {
       fail(response, error);
       return;
@@ -111,40 +99,39 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
     );
   };
 
-  /** Answers once the body is in: all of it, or the first `readLimit` bytes, the rest left unread. */
-  const bodyRead = (request: ReadingRequest, pending: PendingBody, truncated: boolean) => {
-    // Later events find nothing pending; an ended request needs no listeners removed.
-    request[PENDING] = undefined;
-    const { chunks, size } = pending;
-    const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-    pending.core.body = truncated ? body.subarray(0, readLimit) : body;
-    if (truncated) {
-      request.off('data', onBodyData);
-      request.pause();
-    }
-    run(request, pending.response, pending.core, truncated);
+  /**
+   * Reads the body, then answers: all of it, or the first `readLimit` bytes with the rest left unread
+   * (the connection then closes once the answer is out).
+   */
+  const readBody = (request: IncomingMessage, response: ServerResponse, core: { body: Uint8Array | undefined } & CoreRequest) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let finished = false;
+    const done = (truncated: boolean) => {
+      finished = true;
+      // The error listener stays: a reset after the body is in must not become an uncaught 'error'.
+      request.off('data', onData).off('end', onEnd);
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      core.body = truncated ? body.subarray(0, readLimit) : body;
+      if (truncated) request.pause();
+      run(request, response, core, truncated);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= readLimit) done(true);
+    };
+    const onEnd = () => done(false);
+    const onError = () => {
+      if (finished) return;
+      finished = true;
+      request.off('data', onData).off('end', onEnd);
+      response.destroy();
+    };
+    request.on('data', onData).on('end', onEnd).on('error', onError);
   };
 
-  function onBodyData(this: ReadingRequest, chunk: Buffer) {
-    const pending = this[PENDING];
-    if (!pending) return;
-    pending.chunks.push(chunk);
-    pending.size += chunk.length;
-    if (pending.size >= readLimit) bodyRead(this, pending, true);
-  }
-
-  function onBodyEnd(this: ReadingRequest) {
-    const pending = this[PENDING];
-    if (pending) bodyRead(this, pending, false);
-  }
-
-  function onBodyError(this: ReadingRequest) {
-    const pending = this[PENDING];
-    this[PENDING] = undefined;
-    pending?.response.destroy();
-  }
-
-  return (request: ReadingRequest, response) => {
+  return (request, response) => {
     const url = originForm(request.url ?? '/');
     const mark = url.indexOf('?');
     const core = {
@@ -156,6 +143,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       clientIp: clientOf(request, trusted),
       // Set by the app; present from the start so the object keeps one shape.
       requestId: undefined as string | undefined,
+      clientKey: undefined as string | undefined,
     };
     if (request.headers.host === undefined && request.httpVersion === '1.1') {
       // Reaches here only on a server created with requireHostHeader: false (see answerOddRequests).
@@ -172,9 +160,6 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       run(request, response, core, false);
       return;
     }
-    request[PENDING] = { core, response, chunks: [], size: 0 };
-    request.on('data', onBodyData);
-    request.on('end', onBodyEnd);
-    request.on('error', onBodyError);
+    readBody(request, response, core);
   };
 }

@@ -25,7 +25,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** Each event's counter: name and help. */
 export const EVENT_METRICS: Record<AppEvent, readonly [string, string]> = {
   rate_limited: ['site_api_rate_limited_requests_total', 'Requests answered 429 rate_limited.'],
-  storage_error: ['site_api_storage_errors_total', 'Storage calls that failed (rate-limit counters and readiness pings included).'],
+  storage_error: ['site_api_storage_errors_total', 'Storage faults: operations that failed unexpectedly, rate-limit counter failures, failed readiness pings.'],
   checkout_created: ['site_api_checkout_sessions_created_total', 'Checkout sessions created.'],
   license_issued: ['site_api_licenses_issued_total', 'License keys issued (a Plus bundle issues two).'],
   feedback_stored: ['site_api_feedback_stored_total', 'Feedback submissions stored.'],

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Clock, GatewayStatus } from '../../core/ports.ts';
+import { createRecentCache } from '../../core/recent-cache.ts';
 
 export interface StatusCache {
   /** The cached answer for a session, or the one `load` gives (shared with concurrent callers). */
@@ -19,10 +20,10 @@ export interface StatusCache {
  *
  * @param clock Where time comes from.
  * @param ttlMs How long an answer is kept.
- * @param maxEntries The most sessions kept at once; the oldest answer goes first.
+ * @param maxEntries Sessions kept in each of the cache's two generations (see recent-cache.ts).
  */
 export function createStatusCache(clock: Clock, ttlMs: number, maxEntries = 10_000): StatusCache {
-  const answers = new Map<string, { status: GatewayStatus; at: number }>();
+  const answers = createRecentCache<string, { status: GatewayStatus; at: number }>(maxEntries);
   const inFlight = new Map<string, Promise<GatewayStatus>>();
 
   return {
@@ -33,8 +34,6 @@ export function createStatusCache(clock: Clock, ttlMs: number, maxEntries = 10_0
       if (pending) return pending;
       const call = load()
         .then((status) => {
-          answers.delete(sessionId);
-          if (answers.size >= maxEntries) answers.delete(answers.keys().next().value as string);
           answers.set(sessionId, { status, at: clock.now() });
           return status;
         })

@@ -53,6 +53,7 @@ export function download(context: AppContext): Operation {
       });
     } catch (error) {
       if (!(error instanceof ApiError && error.code === 'storage_full')) {
+        context.count('storage_error');
         context.logger.error('could not record a download', { requestId: request.requestId, error: String(error) });
       } else if (context.clock.now() - lastFullLog >= 60_000) {
         // A full memory storage would otherwise log every download of a flood.

@@ -6,8 +6,7 @@
 import { readJsonObject } from '../body.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
-import { andThen } from '../maybe.ts';
+import { encodeJson, JSON_TYPE } from '../http.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { isNotBlank } from '../schemas/stored-text.ts';
 import { parseOrThrow } from '../validate.ts';
@@ -20,18 +19,13 @@ function isMissingDescription(value: unknown): boolean {
 /** Validates and stores one submission; answers 201 {success: true}. */
 export function feedback(context: AppContext): Operation {
   const created = encodeJson({ success: true });
-  const answer = (): CoreResponse => {
-    context.count('feedback_stored');
-    return { status: 201, headers: { 'content-type': JSON_TYPE }, body: created };
-  };
-  // Synchronous when the storage is (memory): no promise and no closure per submission.
-  return (request) => {
+  return async (request) => {
     const body = readJsonObject(request, context.bodyLimit, true) as Record<string, unknown>;
     if (isMissingDescription(body['description'])) {
       throw new ApiError('description_required', 'Field "description" is required and must not be blank.');
     }
     const input = parseOrThrow(FeedbackRequestSchema, body);
-    const stored = context.storage.addFeedback({
+    await context.storage.addFeedback({
       type: input.type ?? 'general',
       description: input.description,
       email: input.email ?? null,
@@ -39,6 +33,7 @@ export function feedback(context: AppContext): Operation {
       rating: input.rating ?? null,
       receivedAt: context.clock.now(),
     });
-    return andThen(stored, answer);
+    context.count('feedback_stored');
+    return { status: 201, headers: { 'content-type': JSON_TYPE }, body: created };
   };
 }

@@ -1,16 +1,13 @@
 /**
  * GET /healthz and GET /readyz: the probes of load balancers and orchestrators. Outside /api and outside
- * every client's quota; both answer from memory.
+ * every client's quota (routes with `metered: false`); both answer from memory.
  *
  * @module
  */
 import { OPERATOR_TAG, type ApiRoute } from '../api.ts';
-import type { AppContext, Operation } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { errorResponse } from '../errors.ts';
-import { encodeJson, JSON_TYPE, type CoreRequest, type CoreResponse } from '../http.ts';
-import { andThen } from '../maybe.ts';
-import type { MaybePromise } from '../ports.ts';
-import { addSecurityHeaders } from '../security-headers.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
 import type { ReadinessState } from '../readiness.ts';
 import { ProbeSchema } from '../schemas/probe.ts';
 
@@ -56,43 +53,6 @@ export const PROBE_ROUTES: readonly ApiRoute[] = [
       'probe. Outside every client\'s quota, so it carries no rate-limit headers.',
     success: { status: 200, description: 'Send traffic here.', schema: ProbeSchema, schemaName: 'Probe' },
     errors: ['shutting_down', 'storage_unavailable'],
-    create: (context: AppContext) => () => andThen(context.readiness.check(), readinessAnswer),
+    create: (context: AppContext) => async () => readinessAnswer(await context.readiness.check()),
   },
 ];
-
-/** The methods a probe answers; anything else is 405 with this Allow. */
-const PROBE_ALLOW = 'GET, HEAD';
-
-/** The probes of one app, answered before the rate limiter. */
-export interface Probes {
-  /** Whether a path is a probe's. */
-  has(path: string): boolean;
-  /** The answer of a probe path: no rate-limit accounting, headers or CORS; never stored by a cache. */
-  answer(request: CoreRequest): MaybePromise<CoreResponse>;
-}
-
-/**
- * Creates the probes of an app.
- *
- * @param context The app's ports (readiness).
- */
-export function createProbes(context: AppContext): Probes {
-  const handlers = new Map<string, Operation>(PROBE_ROUTES.map((route) => [route.path, route.create(context)]));
-  const finish = (request: CoreRequest, response: CoreResponse): CoreResponse => {
-    response.headers['cache-control'] = 'no-store';
-    response.headers['x-request-id'] = request.requestId!;
-    addSecurityHeaders(response.headers);
-    if (request.method === 'HEAD') response.body = null;
-    return response;
-  };
-  return {
-    has: (path) => handlers.has(path),
-    answer(request) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        const message = `${request.method} is not allowed on ${request.path}; use ${PROBE_ALLOW}.`;
-        return finish(request, errorResponse('method_not_allowed', message, undefined, { allow: PROBE_ALLOW }));
-      }
-      return andThen(handlers.get(request.path)!(request), (response) => finish(request, response));
-    },
-  };
-}

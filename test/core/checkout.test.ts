@@ -15,7 +15,7 @@ async function create(t: T, json?: unknown): Promise<{ sessionId: string; url: s
   assert.is(response.status, 200);
   return bodyJson(response) as { sessionId: string; url: string };
 }
-const status = (t: T, query: string) => t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query }));
+const status = async (t: T, query: string) => t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query }));
 const press = (t: T, sessionId: string, action: string) =>
   t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/${action}` }));
 

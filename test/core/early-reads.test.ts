@@ -71,6 +71,8 @@ test('a refused GET roadmap answers 429 whatever its early read did, and a faile
   });
   const first = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
   const second = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
+  // The reads are async functions: they start within the turn, while both hits still wait.
+  await turn();
   assert.equal(calls, ['list', 'list']);
   counters.release();
   const [admitted, refused] = await Promise.all([first, second]);

@@ -1,0 +1,194 @@
+/**
+ * The request pipeline: every request takes the same steps, top to bottom.
+ *
+ *   identify  request id, client key
+ *   route     the router's match (probes are routes that are not metered)
+ *   admit     the client's rate-limit decision
+ *   operate   the operation, or the 404/405/OPTIONS/429 answer
+ *   decorate  rate-limit, CORS, cache and security headers
+ *   observe   the observer hears of the answer
+ *
+ * The sync/async rule (docs/architecture.md): an answer is synchronous when nothing waits for it (static
+ * content, 404/405/429 with counters in memory); anything that touches storage is a plain promise. Only
+ * this file looks for a promise, at two points: the decision of `admit` and the answer of `operate`.
+ *
+ * @module
+ */
+import { clientKey } from './client-ip.ts';
+import type { Cors } from './cors.ts';
+import { ApiError, errorResponse, internalError } from './errors.ts';
+import type { CoreRequest, CoreResponse } from './http.ts';
+import type { AppEvent, Logger, MaybePromise, Observer } from './ports.ts';
+import type { RateLimitDecision, RateLimiter } from './rate-limit.ts';
+import { requestIdFor } from './request-id.ts';
+import { trimSlashes, type Match, type Router } from './router.ts';
+import { addSecurityHeaders } from './security-headers.ts';
+
+/** What the pipeline is built from (see createApp for the wiring). */
+export interface PipelineParts {
+  router: Router;
+  limiter: RateLimiter;
+  cors: Cors;
+  /** Deprecation headers by alias path; empty when the aliases are not deprecated. */
+  aliasNotices: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  logger: Logger;
+  count: (event: AppEvent) => void;
+  answered: Observer['answered'];
+}
+
+/** Answers one request; synchronously when nothing had to wait. Never throws, never rejects. */
+export type Handle = (request: CoreRequest) => MaybePromise<CoreResponse>;
+
+export interface Pipeline {
+  handle: Handle;
+  /** Answers a request the adapter could not parse: counted and decorated like any other. */
+  reject(clientIp: string, error: ApiError): Promise<CoreResponse>;
+}
+
+/** The longest path a 404 message quotes; a longer one is cut and ends with "…". */
+const NOT_FOUND_PATH_LIMIT = 200;
+
+/** The path as a 404 message quotes it: at most NOT_FOUND_PATH_LIMIT characters, never half a surrogate pair. */
+function quotedPath(path: string): string {
+  if (path.length <= NOT_FOUND_PATH_LIMIT) return path;
+  const cut = path.slice(0, NOT_FOUND_PATH_LIMIT);
+  const last = cut.charCodeAt(cut.length - 1);
+  return `${last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut}…`;
+}
+
+const ignore = (): void => {};
+
+/** Builds the pipeline. */
+export function createPipeline(parts: PipelineParts): Pipeline {
+  const { router, limiter, cors, aliasNotices, logger, count, answered } = parts;
+
+  /** identify: the request id (the caller's when safe) and the key the client is counted by. */
+  const identify = (request: CoreRequest): void => {
+    request.requestId = requestIdFor(request.headers);
+    request.clientKey = clientKey(request.clientIp);
+  };
+
+  /** A fault of an operation: an ApiError is its own answer; anything else is logged and counted, never shown. */
+  const fault = (request: CoreRequest, error: unknown): CoreResponse => {
+    if (error instanceof ApiError) return error.toResponse();
+    // What reaches here unexpected is, in practice, a storage call that failed (see docs/observability.md).
+    count('storage_error');
+    logger.error('unhandled error', {
+      requestId: request.requestId,
+      method: request.method,
+      path: request.path,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    return internalError().toResponse();
+  };
+
+  /** operate: the route's handler, or the answer of a request that has none. */
+  const operate = (request: CoreRequest, match: Match): MaybePromise<CoreResponse> => {
+    if (match.kind === 'handler') {
+      try {
+        return match.handler(request, match.params);
+      } catch (error) {
+        return fault(request, error);
+      }
+    }
+    if (match.kind === 'not_found') {
+      return errorResponse('not_found', `No API endpoint exists at ${JSON.stringify(quotedPath(request.path))}.`);
+    }
+    if (request.method === 'OPTIONS' && match.metered) return cors.options(request, match.allow);
+    const message = `${request.method} is not allowed on ${request.path}; use ${match.allow}.`;
+    return errorResponse('method_not_allowed', message, undefined, { allow: match.allow });
+  };
+
+  /** decorate: the headers every answer carries; an unmetered one gets no rate-limit or CORS headers. */
+  const decorate = (request: CoreRequest, response: CoreResponse, decision: RateLimitDecision | null): CoreResponse => {
+    const { headers } = response;
+    if (decision) Object.assign(headers, decision.headers);
+    headers['x-request-id'] = request.requestId!;
+    // Every answer holds per-client state (rate limit) or a live state (probes): no shared cache may keep it.
+    headers['cache-control'] = 'no-store';
+    addSecurityHeaders(headers);
+    if (decision) {
+      cors.decorate(request, response);
+      const notice = aliasNotices.size > 0 ? aliasNotices.get(trimSlashes(request.path)) : undefined;
+      if (notice) Object.assign(headers, notice);
+    }
+    if (request.method === 'HEAD') response.body = null;
+    return response;
+  };
+
+  /** operate then decorate, waiting only when the operation's answer is a promise. */
+  const answer = (request: CoreRequest, match: Match, decision: RateLimitDecision | null, started?: MaybePromise<CoreResponse>) => {
+    const result = started ?? operate(request, match);
+    if (!(result instanceof Promise)) return decorate(request, result, decision);
+    return result.then(
+      (response) => decorate(request, response, decision),
+      (error: unknown) => decorate(request, fault(request, error), decision),
+    );
+  };
+
+  /** After admit: the 429 of a refused client, or the answer. */
+  const decided = (request: CoreRequest, match: Match, decision: RateLimitDecision, started?: MaybePromise<CoreResponse>) => {
+    if (decision.allowed) return answer(request, match, decision, started);
+    count('rate_limited');
+    return decorate(request, limiter.refuse(decision), decision);
+  };
+
+  /**
+   * admit: the client's decision. When it comes later (counters in a database), a read-only operation
+   * starts at once beside it, and its answer is dropped if the client is refused.
+   */
+  const admit = (request: CoreRequest, match: Match): MaybePromise<CoreResponse> => {
+    const decision = limiter.check(request.clientKey!);
+    if (!(decision instanceof Promise)) return decided(request, match, decision);
+    let started: MaybePromise<CoreResponse> | undefined;
+    if (match.kind === 'handler' && match.readsOnly) {
+      started = operate(request, match);
+      // A refused request's failed read is nobody's concern.
+      if (started instanceof Promise) started.catch(ignore);
+    }
+    return decision.then((d) => decided(request, match, d, started)).catch((error: unknown) => outside(request, error));
+  };
+
+  /** A fault outside every operation (a bug in a step): a bare 500 with the request id. */
+  const outside = (request: CoreRequest, error: unknown): CoreResponse => {
+    logger.error('request failed outside an operation', { requestId: request.requestId, error: String(error) });
+    const response = internalError().toResponse();
+    response.headers['x-request-id'] = request.requestId!;
+    return response;
+  };
+
+  /** observe: the observer hears of every final answer, with its route template and duration. */
+  const observe = (request: CoreRequest, result: MaybePromise<CoreResponse>, template: string | null, startedAt: number) => {
+    const report = (response: CoreResponse): CoreResponse => {
+      answered!(request, response, template, (performance.now() - startedAt) / 1000);
+      return response;
+    };
+    return result instanceof Promise ? result.then(report) : report(result);
+  };
+
+  const handle: Handle = (request) => {
+    const startedAt = answered ? performance.now() : 0;
+    let result: MaybePromise<CoreResponse>;
+    let match: Match | null = null;
+    try {
+      identify(request);
+      match = router.match(request.method, request.path);
+      result = match.metered ? admit(request, match) : answer(request, match, null);
+    } catch (error) {
+      result = outside(request, error);
+    }
+    return answered ? observe(request, result, match?.template ?? null, startedAt) : result;
+  };
+
+  return {
+    handle,
+    async reject(clientIp, error) {
+      // A request the adapter could not parse: no path, no headers, no route.
+      const startedAt = answered ? performance.now() : 0;
+      const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
+      identify(request);
+      const response = decorate(request, error.toResponse(), await limiter.check(request.clientKey!));
+      return answered ? observe(request, response, null, startedAt) : response;
+    },
+  };
+}
