@@ -6,6 +6,7 @@
 import { suite } from 'uvu';
 import { createResponseValidator, DOCUMENT_CLIENT } from '../_openapi.ts';
 import type { RunningTarget, Target } from '../_targets.ts';
+import { aliasesSpec } from './specs/aliases.ts';
 import { checkoutSpec } from './specs/checkout.ts';
 import { clientSpec } from './specs/client.ts';
 import { discoverySpec } from './specs/discovery.ts';
@@ -33,6 +34,7 @@ export const SPECS: Record<string, Spec> = {
   checkout: checkoutSpec,
   discovery: discoverySpec,
   errors: errorsSpec,
+  aliases: aliasesSpec,
   'rate limit': rateLimitSpec,
   client: clientSpec,
 };

@@ -18,6 +18,9 @@ export const downloadSpec: Spec = (it) => {
     assert.is(response.headers['cache-control'], 'no-store');
     assert.ok(response.headers['vary']?.startsWith('User-Agent, Sec-CH-UA-Platform'), response.headers['vary']);
     assert.is(response.text, '');
+    // An empty body is framed by its length, never as an empty chunked body.
+    assert.is(response.headers['content-length'], '0');
+    assert.is(response.headers['transfer-encoding'], undefined);
   }, { smoke: true });
 
   it('a macOS client is sent to the warning page', async (server) => {

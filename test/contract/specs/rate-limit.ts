@@ -15,6 +15,26 @@ export const rateLimitSpec: Spec = (it) => {
     assert.is(response.headers['retry-after'], undefined);
   }, { smoke: true });
 
+  it('every answer, errors included, carries the five headers and counts against the quota', async (server) => {
+    const from = server.newClient();
+    const results = [
+      await server.request({ path: '/nope', from }),
+      await server.request({ method: 'DELETE', path: '/api/v1/pricing', from }),
+      await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: '{', from }),
+      await server.request({ method: 'OPTIONS', path: '/api/v1/pricing', from }),
+      await server.request({ method: 'HEAD', path: '/api/v1/pricing', from }),
+    ];
+    results.forEach((result, i) => {
+      // The window's end is the first answer's; seconds to it may tick down between answers.
+      const reset = result.headers['ratelimit-reset'];
+      assert.ok(/^[1-9]\d?$/.test(reset ?? '') && Number(reset) <= 60, `answer ${i}: reset ${reset}`);
+      assert.is(result.headers['ratelimit'], `"public-api";r=${119 - i};t=${reset}`, `answer ${i}`);
+      assert.is(result.headers['ratelimit-policy'], '"public-api";q=120;w=60', `answer ${i}`);
+      assert.is(result.headers['ratelimit-limit'], '120', `answer ${i}`);
+      assert.is(result.headers['ratelimit-remaining'], String(119 - i), `answer ${i}`);
+    });
+  });
+
   it('the 121st request of a client is 429 rate_limited with Retry-After; another client is unaffected', async (server) => {
     const from = server.newClient();
     for (let i = 1; i <= 120; i++) {
