@@ -242,8 +242,17 @@ export function resolveClientIp(
   forwardedFor: string | undefined,
   trusted: CidrSet | null,
 ): string {
-  let client = canonicalIp(remoteAddress) ?? remoteAddress;
-  if (!trusted || !forwardedFor || !trusted.has(client)) return client;
+  const peer = canonicalIp(remoteAddress) ?? remoteAddress;
+  if (!trusted || !forwardedFor || !trusted.has(peer)) return peer;
+  return forwardedClient(peer, forwardedFor, trusted);
+}
+
+/**
+ * The client behind a trusted peer (see `resolveClientIp`): for adapters that know per connection that
+ * the peer, in canonical form, is a trusted proxy.
+ */
+export function forwardedClient(peer: string, forwardedFor: string, trusted: CidrSet): string {
+  let client = peer;
   // Hop by hop from the right, without splitting the header into an array first.
   for (let end = forwardedFor.length; end > 0; ) {
     const start = forwardedFor.lastIndexOf(',', end - 1) + 1;

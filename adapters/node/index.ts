@@ -32,10 +32,23 @@ function hasBody(request: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * Node's Buffer view of each body the core serialized once (pricing, the discovery documents): node
+ * would otherwise make a new view of the Uint8Array for every answer that sends it.
+ */
+const buffers = new WeakMap<Uint8Array, Buffer>();
+
+function bufferOf(body: Uint8Array): Buffer {
+  if (Buffer.isBuffer(body)) return body;
+  let buffer = buffers.get(body);
+  if (buffer === undefined) buffers.set(body, (buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength)));
+  return buffer;
+}
+
 function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
   const { headers } = answer;
   // Encoded once here: node would otherwise measure the string, then encode it again to send it.
-  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body === null ? null : bufferOf(answer.body);
   if (closeAfter) headers['connection'] = 'close';
   if (body !== null) headers['content-length'] = String(body.length);
   // A bodiless answer (302) says so; without it node would frame an empty chunked body. HEAD keeps no length.

@@ -9,14 +9,32 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../core/app.ts';
-import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
+import { canonicalIp, forwardedClient, type CidrSet } from '../../core/client-ip.ts';
 import { ApiError } from '../../core/errors.ts';
 import { createClientErrorListener, serialize } from './client-error.ts';
 
-/** The client of a parsed request: X-Forwarded-For is read behind a trusted proxy, as for any request. */
+/** The peer of a connection in canonical form, and whether it is a trusted proxy: known once per socket. */
+const PEER = Symbol('peer');
+type PeerSocket = IncomingMessage['socket'] & { [PEER]?: { address: string; trusted: boolean } };
+
+/**
+ * The client of a parsed request (`resolveClientIp`): X-Forwarded-For is read behind a trusted proxy,
+ * as for any request. The peer's part is worked out once per connection, not per request.
+ */
 export function clientOf(request: IncomingMessage, trusted: CidrSet | null): string {
-  const forwarded = trusted ? request.headers['x-forwarded-for'] : undefined;
-  return resolveClientIp(request.socket.remoteAddress ?? '', Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trusted);
+  const socket = request.socket as PeerSocket;
+  let peer = socket[PEER];
+  if (peer === undefined) {
+    const remote = socket.remoteAddress ?? '';
+    const address = canonicalIp(remote) ?? remote;
+    // A socket that lost its peer (closed) says nothing worth keeping.
+    peer = { address, trusted: trusted !== null && trusted.has(address) };
+    if (remote !== '') socket[PEER] = peer;
+  }
+  if (!peer.trusted) return peer.address;
+  const forwarded = request.headers['x-forwarded-for'];
+  if (forwarded === undefined) return peer.address;
+  return forwardedClient(peer.address, Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trusted!);
 }
 
 /** The answer to an HTTP/1.1 request without a Host header (RFC 9112 section 3.2: 400). */
