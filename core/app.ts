@@ -33,6 +33,7 @@ import type {
 } from './ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
 import { createReadiness } from './readiness.ts';
+import { createReleaseView, rolloutBucket, type ServedRelease } from './releases.ts';
 import { createRouter, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createVoterId } from './voter-id.ts';
@@ -158,6 +159,13 @@ async function createContext(
 ): Promise<AppContext> {
   const { storage } = options;
   const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
+  const voterId = await createVoterId(secretKey, options.hmacSha256);
+  const { version, content } = options;
+  const baseline = (): MaybePromise<ServedRelease> => {
+    const current = version.current();
+    const msiUrl = content.download.msiUrl;
+    return typeof current === 'string' ? { version: current, msiUrl } : current.then((v) => ({ version: v, msiUrl }));
+  };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   return {
     content: options.content,
@@ -174,7 +182,10 @@ async function createContext(
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
-    voterId: await createVoterId(secretKey, options.hmacSha256),
+    voterId,
+    // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
+    rolloutBucket: async (clientIp) => rolloutBucket(await voterId(clientIp)),
+    releases: createReleaseView(storage.releases, baseline, clock, logger),
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     count,
   };

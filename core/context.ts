@@ -17,6 +17,7 @@ import type {
 } from './ports.ts';
 import type { AliasDeprecation } from './deprecation.ts';
 import type { Readiness } from './readiness.ts';
+import type { ReleaseView } from './releases.ts';
 import type { SiteContent } from './schemas/content.ts';
 
 /** One public operation: a request-like input to a response-like output. */
@@ -28,6 +29,8 @@ export interface AppContext {
   /** The live offer; `content.offer` unless the app was given another source. */
   readonly offer: OfferSource;
   readonly version: VersionSource;
+  /** The stored releases and the configured baseline, as GET /version and GET /download serve them. */
+  readonly releases: ReleaseView;
   readonly storage: Storage;
   readonly gateway: PaymentGateway;
   readonly licenses: LicenseIssuer;
@@ -47,6 +50,8 @@ export interface AppContext {
   readonly aliasDeprecation: AliasDeprecation | null;
   /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */
   voterId(clientIp: string): MaybePromise<string>;
+  /** The client's rollout bucket (0-99): stable for a client, the same on every instance. */
+  rolloutBucket(clientIp: string): Promise<number>;
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
   /** Counts an event for the observer's metrics; does nothing without an observer. */

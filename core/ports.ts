@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { ReleaseStore } from './releases.ts';
 import type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
 import type { Pricing } from './schemas/responses.ts';
 
@@ -154,6 +155,8 @@ export interface Storage {
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 
   readonly rateLimits: RateLimitStore;
+  /** The desktop releases GET /version and GET /download serve (core/releases.ts). */
+  readonly releases: ReleaseStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -17,6 +17,7 @@ import type {
 import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
+import { createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -85,6 +86,7 @@ export function createMemoryStorage(
     feedback,
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
+    releases: createMemoryReleaseStore(),
 
     /** Memory always answers while the process runs. */
     ping() {},

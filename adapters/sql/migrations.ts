@@ -201,6 +201,22 @@ comment on column checkout_sessions.owner is 'base64url HMAC-SHA-256 of the clie
 create index checkout_sessions_open_by_owner on checkout_sessions (owner, expires_at) where state = 'pending';
 `;
 
+/**
+ * Desktop releases with staged rollout (core/releases.ts): what GET /version and GET /download serve,
+ * changed while the service runs.
+ */
+const releases = `
+create table releases (
+  version text primary key,
+  msi_url text not null,
+  notes_url text,
+  rollout_percent integer not null check (rollout_percent between 0 and 100),
+  published_at timestamptz not null,
+  pulled_at timestamptz
+);
+create index releases_by_time on releases (published_at desc);
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
@@ -208,4 +224,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'set-based vote toggles', sql: setBasedToggles },
   { version: 4, name: 'hashed rate-limit keys', sql: hashedRateLimitKeys },
   { version: 5, name: 'checkout session owners', sql: checkoutOwners },
+  { version: 12, name: 'releases', sql: releases },
 ];

@@ -86,6 +86,12 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     getLicenses: (sessionId) => current().getLicenses(sessionId),
     secret: (name, create) => current().secret(name, create),
     rateLimits: { hit: (key, windowMs) => current().rateLimits.hit(key, windowMs) },
+    releases: {
+      listReleases: () => current().releases.listReleases(),
+      publishRelease: (release) => current().releases.publishRelease(release),
+      setRollout: (version, percent) => current().releases.setRollout(version, percent),
+      pullRelease: (version, at) => current().releases.pullRelease(version, at),
+    },
     ping: () => current().ping(),
   };
 

@@ -32,7 +32,7 @@ function single(query: URLSearchParams, name: string): string | undefined {
  * memory storage is logged once a minute).
  */
 export function download(context: AppContext): Operation {
-  const { msiUrl, nonWindowsUrl } = context.content.download;
+  const { nonWindowsUrl } = context.content.download;
   let lastFullLog = -Infinity;
   return async (request) => {
     const query = new URLSearchParams(request.query ?? '');
@@ -44,6 +44,8 @@ export function download(context: AppContext): Operation {
     if (source !== undefined) parseQueryOrThrow(DownloadSourceSchema, 'source', source, 'invalid_parameter');
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
+    // The same release GET /version names for this client: never one version's MSI for another's check.
+    const { msiUrl } = await context.releases.pick(await context.rolloutBucket(request.clientIp));
     try {
       await context.storage.recordDownload({
         at: context.clock.now(),

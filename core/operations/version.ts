@@ -1,33 +1,36 @@
 /**
- * GET /api/v1/version: the latest desktop version and the MSI URL, for in-app update checks.
+ * GET /api/v1/version: the desktop version this client should run and the MSI of that same version, for
+ * in-app update checks.
  *
  * @module
  */
 import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
+import { encodeJson, JSON_TYPE } from '../http.ts';
+import type { ServedRelease } from '../releases.ts';
 import { VersionString } from '../schemas/responses.ts';
 
+/** Bodies kept at most: the current and previous release and the baseline, with room for changes. */
+const BODIES = 8;
+
 /**
- * Serves the version from the version source; the body is serialized again only when the version changes.
- * A value that is not a version is a fault of the source: 500, logged.
+ * Serves the release of the client's rollout bucket (core/releases.ts), from bodies serialized once per
+ * release. A value that is not a version is a fault of the source: 500, logged.
  */
 export function version(context: AppContext): Operation {
-  const downloadUrl = context.content.download.msiUrl;
-  let lastVersion: string | undefined;
-  let body: Uint8Array = new Uint8Array();
-
-  const respond = (current: string): CoreResponse => {
-    if (current !== lastVersion) {
-      if (!v.is(VersionString, current)) throw new Error(`the version source gave ${JSON.stringify(current)}, not a version`);
-      body = encodeJson({ version: current, downloadUrl });
-      lastVersion = current;
+  const bodies = new Map<string, Uint8Array>();
+  const bodyOf = (served: ServedRelease): Uint8Array => {
+    const key = `${served.version}\n${served.msiUrl}`;
+    let body = bodies.get(key);
+    if (body === undefined) {
+      if (!v.is(VersionString, served.version)) throw new Error(`the version source gave ${JSON.stringify(served.version)}, not a version`);
+      if (bodies.size >= BODIES) bodies.clear();
+      bodies.set(key, (body = encodeJson({ version: served.version, downloadUrl: served.msiUrl })));
     }
-    return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
+    return body;
   };
-
-  return () => {
-    const current = context.version.current();
-    return typeof current === 'string' ? respond(current) : current.then(respond);
+  return async (request) => {
+    const served = await context.releases.pick(await context.rolloutBucket(request.clientIp));
+    return { status: 200, headers: { 'content-type': JSON_TYPE }, body: bodyOf(served) };
   };
 }

@@ -8,6 +8,7 @@ import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
 import { rateLimitContract } from './contract/rate-limits.ts';
 import { recordsContract } from './contract/records.ts';
+import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
 import { closeTestDatabases } from '../_databases.ts';
 
@@ -24,6 +25,7 @@ for (const target of ALL_TARGETS) {
   roadmapContract(test);
   checkoutContract(test);
   rateLimitContract(test);
+  releasesContract(test);
   test.run();
 }
 

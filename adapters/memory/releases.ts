@@ -1,0 +1,32 @@
+/**
+ * Releases in memory: a list, newest first. Lost on restart like everything memory storage keeps.
+ *
+ * @module
+ */
+import type { Release, ReleaseStore } from '../../core/releases.ts';
+
+/** Creates an in-process release store. */
+export function createMemoryReleaseStore(): ReleaseStore {
+  const releases: Release[] = [];
+  const find = (version: string) => releases.find((release) => release.version === version);
+  // Copies out, so that a caller cannot change what is stored.
+  const copy = (release: Release | undefined): Release | null => (release ? { ...release } : null);
+  return {
+    listReleases: async () => releases.map((release) => ({ ...release })),
+    async publishRelease(release) {
+      if (find(release.version)) return false;
+      releases.unshift({ ...release, pulledAt: null });
+      return true;
+    },
+    async setRollout(version, rolloutPercent) {
+      const release = find(version);
+      if (release) release.rolloutPercent = rolloutPercent;
+      return copy(release);
+    },
+    async pullRelease(version, at) {
+      const release = find(version);
+      if (release && release.pulledAt === null) release.pulledAt = at;
+      return copy(release);
+    },
+  };
+}

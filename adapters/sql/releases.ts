@@ -1,0 +1,34 @@
+/**
+ * Releases in PostgreSQL and PGlite: one row per version, newest first by the time it was published.
+ *
+ * @module
+ */
+import type { Release, ReleaseStore } from '../../core/releases.ts';
+import type { SqlSession } from './client.ts';
+import { epochMs, fromEpochMs } from './time.ts';
+
+const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
+  ${epochMs('published_at')} as "publishedAt", ${epochMs('pulled_at')} as "pulledAt"`;
+
+const LIST = `select ${COLUMNS} from releases order by published_at desc, version desc`;
+const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at)
+values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}) on conflict (version) do nothing returning version`;
+const SET_ROLLOUT = `update releases set rollout_percent = $2::int where version = $1::text returning ${COLUMNS}`;
+const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}) where version = $1::text returning ${COLUMNS}`;
+
+/** Creates the release store over a database. */
+export function createSqlReleaseStore(db: SqlSession): ReleaseStore {
+  return {
+    listReleases: () => db.query<Release>(LIST),
+    async publishRelease(r) {
+      const rows = await db.write(PUBLISH, [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt]);
+      return rows.length === 1;
+    },
+    async setRollout(version, rolloutPercent) {
+      return (await db.write<Release>(SET_ROLLOUT, [version, rolloutPercent]))[0] ?? null;
+    },
+    async pullRelease(version, at) {
+      return (await db.write<Release>(PULL, [version, at]))[0] ?? null;
+    },
+  };
+}

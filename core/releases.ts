@@ -1,0 +1,134 @@
+/**
+ * Desktop releases with staged rollout: what GET /version and GET /download serve to each client.
+ *
+ * A release is one record (version, MSI URL, notes URL, rollout percentage), so an answer can never pair
+ * one release's version with another's MSI. The newest release that is not pulled is the current one; a
+ * client whose rollout bucket (0-99, stable: a keyed hash of its client key, an IPv6 client by its /64)
+ * is below the current release's percentage gets it, the others get the release before it. Before the
+ * first stored release, and under a first release that is not at 100 %, the baseline is the configured
+ * one (the version file and `download.msiUrl`), as before releases were stored.
+ *
+ * Every instance reads the stored releases at most once per `refreshMs` (500 ms by default), in the
+ * background of the requests it answers meanwhile; a request that finds the last read a second old or
+ * more waits for a new one. So every instance serves a change within a second of it, and a busy one
+ * never makes a request wait for the database.
+ *
+ * @module
+ */
+import type { Clock, Logger, MaybePromise } from './ports.ts';
+
+/** One published desktop release. */
+export interface Release {
+  version: string;
+  msiUrl: string;
+  notesUrl: string | null;
+  /** Whole percent of clients (0-100) that get this release while it is the current one. */
+  rolloutPercent: number;
+  publishedAt: number;
+  /** When it was pulled, or null: a pulled release is never served again. */
+  pulledAt: number | null;
+}
+
+/** What one answer serves: a version and the MSI of that same version. */
+export interface ServedRelease {
+  version: string;
+  msiUrl: string;
+}
+
+/** Where releases are kept (every storage has one). */
+export interface ReleaseStore {
+  /** Every release, newest first. */
+  listReleases(): Promise<Release[]>;
+  /** Stores a new release; false when that version exists already (pulled or not). */
+  publishRelease(release: Omit<Release, 'pulledAt'>): Promise<boolean>;
+  /** Sets a release's percentage; the release as it is afterwards, or null when there is none. */
+  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
+  /** Pulls a release (idempotent); the release afterwards, or null when there is none. */
+  pullRelease(version: string, at: number): Promise<Release | null>;
+}
+
+/** The releases as the operations read them: from memory, refreshed in the background. */
+export interface ReleaseView {
+  /** The release for a client's rollout bucket (0-99). */
+  pick(bucket: number): MaybePromise<ServedRelease>;
+  /** Reads the store again now (after a change made through this instance). */
+  refresh(): Promise<void>;
+}
+
+/** The oldest read a request is answered from: every instance serves a change within this. */
+const MAX_AGE_MS = 1000;
+
+/** The current and previous releases that are not pulled, newest first. */
+function servable(releases: readonly Release[]): [Release | undefined, Release | undefined] {
+  const live = releases.filter((release) => release.pulledAt === null);
+  return [live[0], live[1]];
+}
+
+/**
+ * Creates the view.
+ *
+ * @param store The stored releases.
+ * @param baseline The configured release (version file and `download.msiUrl`), served before any stored one.
+ */
+export function createReleaseView(
+  store: ReleaseStore,
+  baseline: () => MaybePromise<ServedRelease>,
+  clock: Clock,
+  logger: Logger,
+  refreshMs = 500,
+): ReleaseView {
+  let current: Release | undefined;
+  let previous: Release | undefined;
+  /** When the last read that answered began: it holds every change made before that. */
+  let readAt = -Infinity;
+  let reading: Promise<void> | null = null;
+  let lastFaultLog = -Infinity;
+
+  const read = (): Promise<void> => {
+    if (reading) return reading;
+    const startedAt = clock.now();
+    reading = store
+      .listReleases()
+      .then((releases) => {
+        [current, previous] = servable(releases);
+        readAt = startedAt;
+      })
+      .catch((error: unknown) => {
+        // The last releases read stay served, and the store is asked again after refreshMs.
+        readAt = Math.max(readAt, startedAt - MAX_AGE_MS + refreshMs);
+        if (startedAt - lastFaultLog < 60_000) return;
+        lastFaultLog = startedAt;
+        logger.error('could not read the releases; serving the last ones read', { error: String(error) });
+      })
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
+
+  return {
+    pick(bucket) {
+      const age = clock.now() - readAt;
+      if (age >= MAX_AGE_MS) return read().then(() => choose(bucket));
+      if (age >= refreshMs) void read();
+      return choose(bucket);
+    },
+    refresh: read,
+  };
+
+  function choose(bucket: number): MaybePromise<ServedRelease> {
+    if (current !== undefined && bucket < current.rolloutPercent) return current;
+    if (current !== undefined && previous !== undefined) return previous;
+    return current !== undefined && current.rolloutPercent >= 100 ? current : baseline();
+  }
+}
+
+/** A client's rollout bucket, 0-99, from its keyed hash (base64url): stable, and the same on every instance. */
+export function rolloutBucket(keyedHash: string): number {
+  let value = 0;
+  // 24 bits from the first four base64url characters.
+  for (let i = 0; i < 4; i++) value = value * 64 + BASE64URL.indexOf(keyedHash[i] ?? 'A');
+  return value % 100;
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -1,0 +1,94 @@
+/**
+ * Stored releases over a real socket: GET /version and GET /download serve one release per client,
+ * staged by a stable rollout bucket, and follow a publish, a widening and a pull within a second.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { parseCidrList } from '../../core/client-ip.ts';
+import { rolloutBucket } from '../../core/releases.ts';
+import { createVoterId } from '../../core/voter-id.ts';
+import { startTestServer, type TestServer } from '../_setup.ts';
+
+const test = suite('releases over HTTP');
+const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
+const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+/** 300 client addresses, each its own rollout bucket draw. */
+const CLIENTS = Array.from({ length: 300 }, (_, i) => `198.51.${Math.floor(i / 200)}.${i % 200}`);
+
+let server: TestServer;
+test.before.each(async () => {
+  server = await startTestServer({ hmacSha256: nodeHmacSha256 }, { trustedProxies: parseCidrList('127.0.0.1/32') });
+});
+test.after.each(() => server.close());
+
+const versionOf = async (client: string) =>
+  (await server.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': client } })).json() as { version: string; downloadUrl: string };
+const downloadOf = async (client: string) =>
+  (await server.request({ path: '/api/v1/download', headers: { 'x-forwarded-for': client, 'user-agent': WINDOWS } })).headers['location'];
+
+/** Each client's bucket, worked out as the server does: the keyed hash under the stored voter secret. */
+async function bucketsOf(clients: readonly string[]): Promise<Map<string, number>> {
+  const voterId = await createVoterId(await server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
+  return new Map(clients.map((client) => [client, rolloutBucket(voterId(client) as string)]));
+}
+
+const publish = (version: string, rolloutPercent: number) =>
+  server.storage.releases.publishRelease({ version, msiUrl: MSI(version), notesUrl: null, rolloutPercent, publishedAt: server.clock.now() });
+
+test('before any stored release, the version file and the configured MSI are served', async () => {
+  assert.equal(await versionOf('198.51.0.1'), { version: '2.4.1', downloadUrl: server.content.download.msiUrl });
+  assert.is(await downloadOf('198.51.0.1'), server.content.download.msiUrl);
+});
+
+test('a staged release: the clients below its percentage get it, the others the release before; each pair is one release', async () => {
+  await publish('2.5.0', 100);
+  await publish('2.6.0', 10);
+  server.clock.advance(1000);
+  const buckets = await bucketsOf(CLIENTS);
+  const staged: string[] = [];
+  for (const client of CLIENTS) {
+    const answer = await versionOf(client);
+    const expected = buckets.get(client)! < 10 ? '2.6.0' : '2.5.0';
+    assert.equal(answer, { version: expected, downloadUrl: MSI(expected) }, client);
+    assert.is(await downloadOf(client), MSI(expected), `${client} downloads the MSI its update check named`);
+    if (expected === '2.6.0') staged.push(client);
+  }
+  // About a tenth of the clients, and the same ones on every check.
+  assert.ok(staged.length >= 15 && staged.length <= 50, `${staged.length} of 300 staged`);
+  for (const client of staged.slice(0, 5)) assert.is((await versionOf(client)).version, '2.6.0');
+});
+
+test('widening to 100 % serves everyone the new release within a second; pulling it goes back to the one before', async () => {
+  await publish('2.5.0', 100);
+  await publish('2.6.0', 10);
+  server.clock.advance(1000);
+  const first = await versionOf('198.51.0.7');
+  assert.ok(['2.5.0', '2.6.0'].includes(first.version));
+  await server.storage.releases.setRollout('2.6.0', 100);
+  server.clock.advance(1000);
+  for (const client of CLIENTS.slice(0, 40)) assert.equal(await versionOf(client), { version: '2.6.0', downloadUrl: MSI('2.6.0') });
+  await server.storage.releases.pullRelease('2.6.0', server.clock.now());
+  server.clock.advance(1000);
+  for (const client of CLIENTS.slice(0, 40)) {
+    assert.equal(await versionOf(client), { version: '2.5.0', downloadUrl: MSI('2.5.0') });
+    assert.is(await downloadOf(client), MSI('2.5.0'));
+  }
+});
+
+test('a first release below 100 % is staged against the configured baseline', async () => {
+  await publish('2.5.0', 50);
+  server.clock.advance(1000);
+  const buckets = await bucketsOf(CLIENTS.slice(0, 60));
+  for (const [client, bucket] of buckets) {
+    const expected = bucket < 50 ? { version: '2.5.0', downloadUrl: MSI('2.5.0') } : { version: '2.4.1', downloadUrl: server.content.download.msiUrl };
+    assert.equal(await versionOf(client), expected, client);
+  }
+});
+
+test('clients of one IPv6 /64 share a bucket', async () => {
+  const buckets = await bucketsOf(['2001:db8:1:2::1', '2001:db8:1:2:ffff::9']);
+  assert.is(new Set(buckets.values()).size, 1);
+});
+
+test.run();
