@@ -5,7 +5,7 @@
  * @module
  */
 import type { RateLimitHit, RateLimitStore } from '../../core/ports.ts';
-import { afterIo } from './batch.ts';
+import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 /**
@@ -38,13 +38,6 @@ export interface BatchOptions {
   timeoutMs?: number;
 }
 
-interface Waiting {
-  key: string;
-  windowMs: number;
-  resolve(hit: RateLimitHit): void;
-  reject(error: unknown): void;
-}
-
 /** The store, plus what tests and the benchmark look at. */
 export interface SqlRateLimitStore extends RateLimitStore {
   hit(key: string, windowMs: number): Promise<RateLimitHit>;
@@ -52,88 +45,45 @@ export interface SqlRateLimitStore extends RateLimitStore {
   readonly statements: number;
 }
 
+interface Hit {
+  key: string;
+  windowMs: number;
+}
+
 /**
- * Creates the store. While `maxInFlight` statements run, new hits queue; when one returns they go
- * together in the next one. A lone hit waits `collectMs` first. The k-th hit of a key that occurs n times
- * in a batch whose statement returns count c gets c - n + k: the same numbers as n statements one after
- * another.
+ * Creates the store, on the group-commit batcher of batch.ts: while `maxInFlight` statements run, new
+ * hits queue; when one returns they go together in the next one, one window length per statement. A
+ * lone hit waits `collectMs` first. The k-th hit of a key that occurs n times in a batch whose statement
+ * returns count c gets c - n + k: the same numbers as n statements one after another.
  *
  * @param db Where the counters live.
  * @param options Batching settings.
  */
 export function createSqlRateLimitStore(db: SqlSession, options: BatchOptions = {}): SqlRateLimitStore {
-  const collectMs = options.collectMs ?? 1;
-  const maxBatch = options.maxBatch ?? 2000;
-  const timeoutMs = options.timeoutMs ?? 300;
-  const maxInFlight = options.maxInFlight ?? 1;
-  let queue: Waiting[] = [];
-  /** Statements running now. */
-  let running = 0;
-  /** A flush is scheduled (after `collectMs`, or after the I/O turn while another statement runs). */
-  let scheduled = false;
-  let statements = 0;
-
-  /** The next batch: at once after this I/O turn while a statement runs, else after `collectMs`. */
-  const schedule = (): void => {
-    if (scheduled || running >= maxInFlight || queue.length === 0) return;
-    scheduled = true;
-    if (running > 0) afterIo(flush);
-    else setTimeout(flush, collectMs);
+  const count = async (hits: Hit[]): Promise<RateLimitHit[]> => {
+    const rows = await db.query<{ key: string; count: number; reset_ms: number }>(HIT, [hits.map((h) => h.key), hits[0]!.windowMs]);
+    const totals = new Map(rows.map((row) => [row.key, row]));
+    const remaining = new Map<string, number>();
+    for (const h of hits) remaining.set(h.key, (remaining.get(h.key) ?? 0) + 1);
+    return hits.map((h) => {
+      const row = totals.get(h.key);
+      if (!row) throw new Error('rate-limit statement returned no row for a key');
+      const after = remaining.get(h.key)! - 1;
+      remaining.set(h.key, after);
+      return { count: row.count - after, resetMs: Math.max(0, row.reset_ms) };
+    });
   };
-
-  const flush = (): void => {
-    scheduled = false;
-    if (running >= maxInFlight || queue.length === 0) return;
-    // One window length per statement; hits with another length wait for the next one.
-    const windowMs = queue[0]!.windowMs;
-    const batch: Waiting[] = [];
-    const rest: Waiting[] = [];
-    for (const waiting of queue) (waiting.windowMs === windowMs && batch.length < maxBatch ? batch : rest).push(waiting);
-    queue = rest;
-    running++;
-    statements++;
-    let settled = false;
-    const done = () => {
-      if (settled) return false;
-      settled = true;
-      clearTimeout(deadline);
-      running--;
-      if (queue.length > 0 && !scheduled) flush();
-      return true;
-    };
-    const deadline = setTimeout(() => {
-      if (done()) for (const w of batch) w.reject(new Error(`rate-limit statement took over ${timeoutMs} ms`));
-    }, timeoutMs);
-    db.query<{ key: string; count: number; reset_ms: number }>(HIT, [batch.map((w) => w.key), windowMs]).then(
-      (rows) => {
-        if (!done()) return;
-        const totals = new Map(rows.map((row) => [row.key, row]));
-        const remaining = new Map<string, number>();
-        for (const w of batch) remaining.set(w.key, (remaining.get(w.key) ?? 0) + 1);
-        for (const w of batch) {
-          const row = totals.get(w.key);
-          const after = remaining.get(w.key)! - 1;
-          remaining.set(w.key, after);
-          if (row) w.resolve({ count: row.count - after, resetMs: Math.max(0, row.reset_ms) });
-          else w.reject(new Error('rate-limit statement returned no row for a key'));
-        }
-      },
-      (error: unknown) => {
-        if (done()) for (const w of batch) w.reject(error);
-      },
-    );
-    schedule();
-  };
-
+  const batcher = createBatcher(count, {
+    collectMs: options.collectMs ?? 1,
+    maxBatch: options.maxBatch ?? 2000,
+    maxInFlight: options.maxInFlight ?? 1,
+    timeoutMs: options.timeoutMs ?? 300,
+    batchKey: (h) => h.windowMs,
+  });
   return {
     get statements() {
-      return statements;
+      return batcher.statements;
     },
-    hit(key, windowMs) {
-      return new Promise<RateLimitHit>((resolve, reject) => {
-        queue.push({ key, windowMs, resolve, reject });
-        schedule();
-      });
-    },
+    hit: (key, windowMs) => batcher({ key, windowMs }),
   };
 }
