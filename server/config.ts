@@ -7,51 +7,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as v from 'valibot';
 import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
-import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
+import type { SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
+import { fileSettings, parseConfigFile } from './config-schema.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
-import { CheckoutReturnSchema, paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
+import { paymentConfig, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
 export { ConfigError } from './config-error.ts';
 
 /** The example shipped with the server, served when nothing is configured. */
 export const EXAMPLE_CONFIG = fileURLToPath(new URL('../example/config.json', import.meta.url));
-
-const IsoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2027-01-01T00:00:00Z'));
-
-const FileSchema = v.strictObject({
-  $comment: v.optional(v.string()),
-  /** Marks the shipped example, so the startup log can say so. */
-  exampleContent: v.optional(v.boolean(), false),
-  publicBaseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
-  /** Where the docs/ folder is published, linked from /llms.txt. */
-  docsUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
-  /** The product's version file, relative to the config file. */
-  versionFile: v.pipe(v.string(), v.minLength(1)),
-  ...siteContentObject.entries,
-  corsOrigins: v.optional(
-    v.array(
-      v.pipe(
-        v.string(),
-        v.regex(/^(\*|https?:\/\/[^/\s]+)$/, 'must be "*" or an origin such as https://www.example.com'),
-      ),
-    ),
-    [],
-  ),
-  aliasDeprecation: v.optional(v.nullable(v.strictObject({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
-  bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
-  checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
-  openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
-  /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
-  checkoutReturn: v.optional(CheckoutReturnSchema),
-  /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
-  stripe: v.optional(StripeFileSchema),
-});
 
 /** Everything the server is started with. */
 export interface ServerConfig {
@@ -127,41 +96,19 @@ function readJson(file: string): unknown {
  */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
   const file = configFilePath(env, cwd);
-  const parsed = v.safeParse(FileSchema, readJson(file));
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const field = v.getDotPath(issue) ?? '(top level)';
-    const problem = !v.getDotPath(issue)
-      ? issue.message
-      : issue.received === 'undefined' && issue.kind === 'schema'
-        ? 'is required'
-        : issue.type === 'strict_object' && issue.expected === 'never'
-          ? 'is not a known setting'
-          : issue.message;
-    throw new ConfigError(`${file}: field "${field}" ${problem}`);
-  }
-  const config = parsed.output;
-  const listenPort = port(env);
-  const { offer, download, roadmap } = config;
-  const dates = config.aliasDeprecation;
+  const config = parseConfigFile(readJson(file), file);
+  if (config.versionFile === undefined) throw new ConfigError(`${file}: field "versionFile" is required`);
   return {
     file,
     isExample: config.exampleContent,
-    port: listenPort,
+    port: port(env),
     // Loopback unless told: the simulator signs license keys, so a development server stays off the LAN.
     host: env['HOST'] || '127.0.0.1',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
     http: httpLimits(env),
-    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, '') ?? null,
-    docsUrl: config.docsUrl ?? null,
+    ...fileSettings(config),
     versionFile: resolve(dirname(file), config.versionFile),
-    content: { offer, download, roadmap },
-    corsOrigins: config.corsOrigins,
-    aliasDeprecation: dates ? { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } : null,
-    bodyLimit: config.bodyLimitBytes,
-    checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
-    openCheckoutsPerClient: config.openCheckoutsPerClient,
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),

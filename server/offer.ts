@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createLiveOffer } from '../adapters/stripe/index.ts';
+import { createLiveOffer, type LiveOffer } from '../adapters/stripe/index.ts';
 import type { Clock, Logger, OfferSource } from '../core/ports.ts';
 import type { Pricing } from '../core/schemas/responses.ts';
 import type { PaymentConfig } from './payment-config.ts';
@@ -19,16 +19,26 @@ export interface OfferSetup {
 }
 
 /**
- * Gives the offer source. The first read of the Prices is awaited, so the first answer already carries
- * Stripe's amounts; when Stripe does not answer, the config file's offer is served until it does.
+ * The live offer with `stripe.livePrices` (Stripe's amounts, read once before it is returned), or null
+ * when the offer is the config file's. When Stripe does not answer, the config file's offer is served
+ * until it does. The standalone server and the Worker both open it here.
+ *
+ * @param setup The payment settings, the configured offer, the clock and the logger.
+ */
+export async function openLiveOffer(setup: OfferSetup): Promise<LiveOffer | null> {
+  const { payment, offer, clock, logger } = setup;
+  if (payment.gateway !== 'stripe' || payment.livePrices === null) return null;
+  const live = createLiveOffer({ ...payment, offer, clock, logger, refreshMs: payment.livePrices.refreshMs });
+  await live.refresh();
+  return live;
+}
+
+/**
+ * Gives the offer source: the live offer, or the config file's.
  *
  * @param setup The payment settings, the configured offer, the clock and the logger.
  * @returns The source to give the app.
  */
 export async function openOffer(setup: OfferSetup): Promise<OfferSource> {
-  const { payment, offer, clock, logger } = setup;
-  if (payment.gateway !== 'stripe' || payment.livePrices === null) return { current: () => offer };
-  const live = createLiveOffer({ ...payment, offer, clock, logger, refreshMs: payment.livePrices.refreshMs });
-  await live.refresh();
-  return live;
+  return (await openLiveOffer(setup)) ?? { current: () => setup.offer };
 }

@@ -12,15 +12,17 @@ import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { requireSchema } from '../adapters/sql/schema-version.ts';
-import { createLiveOffer, createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts';
+import { createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts';
 import { createWorker, type WorkerContext, type WorkerModule } from '../adapters/workers/index.ts';
 import { createRequestStorage, type RequestStorage } from '../adapters/workers/request-storage.ts';
 import { createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
-import { siteContentObject } from '../core/schemas/content.ts';
 import { VersionString, type Pricing } from '../core/schemas/responses.ts';
-import { CheckoutReturnSchema, paymentConfig, StripeFileSchema, type PaymentConfig } from './payment-config.ts';
+import { fileSettings, parseConfigFile } from './config-schema.ts';
+import { createLogger } from './logger.ts';
+import { openLiveOffer } from './offer.ts';
+import { paymentConfig, type PaymentConfig } from './payment-config.ts';
 
 /** The Worker's variables, secrets and bindings. */
 export interface SiteWorkerEnv {
@@ -45,31 +47,15 @@ export interface SiteWorkerEnv {
   STRIPE_API_BASE?: string;
 }
 
-const IsoDate = v.pipe(v.string(), v.isoTimestamp());
-
-/** The parts of the config file a Worker reads; the rest (versionFile, $comment...) is ignored. */
-const WorkerConfigSchema = v.object({
-  ...siteContentObject.entries,
-  publicBaseUrl: v.optional(v.pipe(v.string(), v.url())),
-  docsUrl: v.optional(v.pipe(v.string(), v.url())),
-  corsOrigins: v.optional(v.array(v.string()), []),
-  aliasDeprecation: v.optional(v.nullable(v.object({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
-  bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024)), 16384),
-  checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5)), 1440),
-  openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
-  checkoutReturn: v.optional(CheckoutReturnSchema),
-  stripe: v.optional(StripeFileSchema),
-});
-type WorkerConfig = v.InferOutput<typeof WorkerConfigSchema>;
-
 /** How often an isolate runs a retention pass, after an answer. */
 const RETENTION_EVERY_MS = 60_000;
 
-const logger: Logger = {
-  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
-};
+/** The standalone server's JSON lines, through the console (a Worker's log). */
+const logger: Logger = createLogger(
+  'info',
+  (text) => console.log(text.trimEnd()),
+  (text) => console.error(text.trimEnd()),
+);
 
 /** The database of an isolate, from its bindings; null for memory storage. */
 function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
@@ -100,18 +86,6 @@ function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: st
   return createStripeGateway({ ...payment, logger, clock });
 }
 
-/**
- * The live offer with `stripe.livePrices`: Stripe's amounts, read on the isolate's first request and
- * again by a request that finds them older than the refresh interval. No timer: that request is answered
- * from memory at once, and the read is handed to `ctx.waitUntil` (see `createSiteWorker`).
- */
-async function openLiveOffer(payment: PaymentConfig, config: WorkerConfig, clock: Clock): Promise<LiveOffer | null> {
-  if (payment.gateway !== 'stripe' || payment.livePrices === null) return null;
-  const live = createLiveOffer({ ...payment, offer: config.offer, logger, clock, refreshMs: payment.livePrices.refreshMs });
-  await live.refresh();
-  return live;
-}
-
 /** What tests change in a Worker. */
 export interface SiteWorkerOptions {
   /** Where time comes from for the live offer, Stripe's status cache and its signatures; the system's by default. */
@@ -134,9 +108,10 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
   let built = false;
 
   const inner = createWorker(async (env: SiteWorkerEnv) => {
-    const config = v.parse(WorkerConfigSchema, configFile);
+    const config = parseConfigFile(configFile, 'the bundled config file');
+    const settings = fileSettings(config);
     const version = v.parse(VersionString, env.PRODUCT_VERSION);
-    const publicBaseUrl = env.PUBLIC_BASE_URL ?? config.publicBaseUrl ?? 'http://localhost:8787';
+    const publicBaseUrl = env.PUBLIC_BASE_URL ?? settings.publicBaseUrl ?? 'http://localhost:8787';
     const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file', config.checkoutReturn);
     if (env.HYPERDRIVE && env.DATABASE_SCHEMA) {
       throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see https://github.com/converter-site/converter-site-api/blob/main/docs/edge.md)');
@@ -144,24 +119,23 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     if (database) await requireSchema(database.current().client);
     // Memory holds what an isolate's 128 MB can spare, not the standalone server's caps (~300 MB).
     const storage = database?.storage ?? createMemoryStorage(WORKER_MEMORY_LIMITS);
-    const { offer, download, roadmap } = config;
-    const dates = config.aliasDeprecation;
-    live = await openLiveOffer(payment, config, clock);
+    const { content } = settings;
+    live = await openLiveOffer({ payment, offer: content.offer, clock, logger });
     const app = await createApp({
-      content: { offer, download, roadmap },
+      content,
       version: { current: () => version },
       storage,
-      gateway: openGateway(payment, storage, publicBaseUrl, clock, offer),
+      gateway: openGateway(payment, storage, publicBaseUrl, clock, content.offer),
       clock,
       logger,
       publicBaseUrl,
-      corsOrigins: config.corsOrigins,
-      bodyLimit: config.bodyLimitBytes,
-      checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
-      openCheckoutsPerClient: config.openCheckoutsPerClient,
+      corsOrigins: settings.corsOrigins,
+      aliasDeprecation: settings.aliasDeprecation,
+      bodyLimit: settings.bodyLimit,
+      checkoutTtlMs: settings.checkoutTtlMs,
+      openCheckoutsPerClient: settings.openCheckoutsPerClient,
       ...(live ? { offer: live } : {}),
-      ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
-      ...(dates ? { aliasDeprecation: { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } } : {}),
+      ...(settings.docsUrl ? { docsUrl: settings.docsUrl } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });

@@ -102,11 +102,11 @@ test('docs/configuration.md documents every runtime script and every Worker vari
 });
 
 test('docs/configuration.md documents every config file field', () => {
-  const source = read('server/config.ts');
-  const block = /const FileSchema = v\.strictObject\(\{([\s\S]*?)\n\}\);/.exec(source)?.[1];
-  assert.ok(block, 'FileSchema not found in server/config.ts');
+  const source = read('server/config-schema.ts');
+  const block = /export const ConfigFileSchema = v\.strictObject\(\{([\s\S]*?)\n\}\);/.exec(source)?.[1];
+  assert.ok(block, 'ConfigFileSchema not found in server/config-schema.ts');
   const own = [...block.matchAll(/^ {2}(\$?\w+):/gm)].map((m) => m[1]!);
-  assert.ok(block.includes('...siteContentObject.entries'), 'FileSchema no longer spreads siteContentObject');
+  assert.ok(block.includes('...siteContentObject.entries'), 'ConfigFileSchema no longer spreads siteContentObject');
   const config = read('docs/configuration.md');
   for (const field of [...own, ...Object.keys(siteContentObject.entries)]) {
     assert.ok(tableRow(config, `\`${field}\``), `docs/configuration.md has no row for the field ${field}`);

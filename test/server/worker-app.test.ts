@@ -103,4 +103,24 @@ test('DATABASE_SCHEMA with Hyperdrive is refused: 500 internal_error, and the lo
   }
 });
 
+for (const [name, change, message] of [
+  ['a body limit over 1 MiB', { bodyLimitBytes: 2 * 1024 * 1024 }, 'the bundled config file: field "bodyLimitBytes" Invalid value: Expected <=1048576 but received 2097152'],
+  ['a CORS origin with a path', { corsOrigins: ['https://www.example.com/shop'] }, 'the bundled config file: field "corsOrigins.0" must be "*" or an origin such as https://www.example.com'],
+  ['a setting neither knows', { bodyLimit: 2048 }, 'the bundled config file: field "bodyLimit" is not a known setting'],
+] as const) {
+  test(`the Worker refuses what the standalone server refuses: ${name}`, async () => {
+    const errors: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const response = await createSiteWorker({ ...example, ...change }).fetch(get('/api/v1/pricing'), { PRODUCT_VERSION: '2.4.1' });
+      assert.is(response.status, 500);
+      assert.is(((await response.json()) as { code: string }).code, 'internal_error');
+      assert.is((errors[0]?.[1] as Error | undefined)?.message, message);
+    } finally {
+      console.error = original;
+    }
+  });
+}
+
 test.run();

@@ -1,0 +1,95 @@
+/**
+ * The config file's schema and what it sets, for the standalone server (config.ts) and the Worker
+ * (worker-app.ts) alike: one set of rules, so a file one of them refuses is refused by both. No node:*
+ * here: the Worker bundles it.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { AliasDeprecation } from '../core/deprecation.ts';
+import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
+import { ConfigError } from './config-error.ts';
+import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
+
+const IsoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2027-01-01T00:00:00Z'));
+
+export const ConfigFileSchema = v.strictObject({
+  $comment: v.optional(v.string()),
+  /** Marks the shipped example, so the startup log can say so. */
+  exampleContent: v.optional(v.boolean(), false),
+  publicBaseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
+  /** Where the docs/ folder is published, linked from /llms.txt. */
+  docsUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
+  /** The product's version file, relative to the config file; the standalone server requires it, a Worker reads PRODUCT_VERSION. */
+  versionFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+  ...siteContentObject.entries,
+  corsOrigins: v.optional(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.regex(/^(\*|https?:\/\/[^/\s]+)$/, 'must be "*" or an origin such as https://www.example.com'),
+      ),
+    ),
+    [],
+  ),
+  aliasDeprecation: v.optional(v.nullable(v.strictObject({ deprecatedAt: IsoDate, sunsetAt: IsoDate })), null),
+  bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
+  checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
+  openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
+  /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
+  checkoutReturn: v.optional(CheckoutReturnSchema),
+  /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
+  stripe: v.optional(StripeFileSchema),
+});
+
+export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;
+
+/**
+ * Validates a config file's parsed JSON.
+ *
+ * @param input The parsed JSON.
+ * @param label How the file is named in the error (its path, or "the bundled config file").
+ * @throws ConfigError naming the first field that is refused.
+ */
+export function parseConfigFile(input: unknown, label: string): ConfigFile {
+  const parsed = v.safeParse(ConfigFileSchema, input);
+  if (parsed.success) return parsed.output;
+  const issue = parsed.issues[0];
+  const field = v.getDotPath(issue) ?? '(top level)';
+  const problem = !v.getDotPath(issue)
+    ? issue.message
+    : issue.received === 'undefined' && issue.kind === 'schema'
+      ? 'is required'
+      : issue.type === 'strict_object' && issue.expected === 'never'
+        ? 'is not a known setting'
+        : issue.message;
+  throw new ConfigError(`${label}: field "${field}" ${problem}`);
+}
+
+/** What the file sets for the app, in the units createApp takes. */
+export interface FileSettings {
+  content: SiteContent;
+  publicBaseUrl: string | null;
+  docsUrl: string | null;
+  corsOrigins: string[];
+  aliasDeprecation: AliasDeprecation | null;
+  bodyLimit: number;
+  checkoutTtlMs: number;
+  openCheckoutsPerClient: number;
+}
+
+/** The app settings of a validated file. */
+export function fileSettings(config: ConfigFile): FileSettings {
+  const { offer, download, roadmap } = config;
+  const dates = config.aliasDeprecation;
+  return {
+    content: { offer, download, roadmap },
+    publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, '') ?? null,
+    docsUrl: config.docsUrl ?? null,
+    corsOrigins: config.corsOrigins,
+    aliasDeprecation: dates ? { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } : null,
+    bodyLimit: config.bodyLimitBytes,
+    checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
+    openCheckoutsPerClient: config.openCheckoutsPerClient,
+  };
+}
