@@ -69,6 +69,21 @@ async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): 
 }
 
 /**
+ * What to close, in reverse order, when a start fails after some of it opened: each step that opens
+ * something registers its closer as it succeeds.
+ */
+function cleanUpStack() {
+  const closers: (() => Promise<unknown>)[] = [];
+  return {
+    push: (close: () => Promise<unknown>) => void closers.push(close),
+    async closeAll() {
+      // A closer that fails must not keep the others (PGlite's data directory lock) open.
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+    },
+  };
+}
+
+/**
  * Starts the standalone server on one runtime.
  *
  * @param config The loaded configuration.
@@ -79,60 +94,32 @@ async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): 
  * @throws ConfigError when a setting is refused (before anything is bound).
  */
 export async function startStandalone(config: ServerConfig, logger: Logger, clock: Clock, bind: Bind): Promise<Standalone> {
-  const storage = await openStorage(config.storage, { logger, clock });
-  try {
-    return await serve(config, logger, clock, bind, storage);
-  } catch (error) {
-    // A refused setting after the storage opened: release it (PGlite's data directory lock) before stopping.
-    await storage.close().catch(() => undefined);
-    throw error;
-  }
-}
-
-async function serve(config: ServerConfig, logger: Logger, clock: Clock, bind: Bind, storage: OpenedStorage): Promise<Standalone> {
-  const signing = await openSigningKey(config.licenseSigningKey, storage);
-  const version = await openVersion(config, clock, logger);
-  const { payment, content } = config;
-  const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
-  const offer = await openOffer({ payment, offer: content.offer, clock, logger });
-  const observability = createObservability(config.observability);
-  // Bound before the public port: a metrics port in use stops the start before any traffic is taken.
-  const metrics: MetricsListener | null =
-    observability.renderMetrics && config.observability.metrics
-      ? await listenMetrics(observability.renderMetrics, config.observability.metrics.port, config.observability.metrics.host)
-      : null;
-  try {
-    return await serveWith(config, logger, clock, bind, storage, { signing, version, makeGateway, offer, observability, metrics });
-  } catch (error) {
-    await metrics?.close();
-    throw error;
-  }
-}
-
-interface Opened {
-  signing: Awaited<ReturnType<typeof openSigningKey>>;
-  version: VersionSource;
-  makeGateway: Awaited<ReturnType<typeof openGateway>>;
-  offer: Awaited<ReturnType<typeof openOffer>>;
-  observability: ReturnType<typeof createObservability>;
-  metrics: MetricsListener | null;
-}
-
-async function serveWith(config: ServerConfig, logger: Logger, clock: Clock, bind: Bind, storage: OpenedStorage, opened: Opened): Promise<Standalone> {
-  const { signing, version, makeGateway, offer, observability, metrics } = opened;
-  const { content } = config;
-
+  const opened = cleanUpStack();
   let ready: (app: App) => void = () => {};
   let failed: (error: unknown) => void = () => {};
   const whenApp = new Promise<App>((resolve, reject) => ((ready = resolve), (failed = reject)));
   // A request that waits for an app that never comes fails with it; nobody else awaits this promise.
   whenApp.catch(() => undefined);
-  const bound = await bind(whenApp);
-  const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
-  const gateway = makeGateway(publicBaseUrl);
-  let app: App;
   try {
-    app = await createApp({
+    const storage = await openStorage(config.storage, { logger, clock });
+    opened.push(() => storage.close());
+    const signing = await openSigningKey(config.licenseSigningKey, storage);
+    const version = await openVersion(config, clock, logger);
+    const { payment, content } = config;
+    const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
+    const offer = await openOffer({ payment, offer: content.offer, clock, logger });
+    const observability = createObservability(config.observability);
+    // Bound before the public port: a metrics port in use stops the start before any traffic is taken.
+    const metrics: MetricsListener | null =
+      observability.renderMetrics && config.observability.metrics
+        ? await listenMetrics(observability.renderMetrics, config.observability.metrics.port, config.observability.metrics.host)
+        : null;
+    if (metrics) opened.push(() => metrics.close());
+    const bound = await bind(whenApp);
+    opened.push(() => bound.close());
+    const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
+    const gateway = makeGateway(publicBaseUrl);
+    const app = await createApp({
       content,
       storage,
       version,
@@ -153,35 +140,37 @@ async function serveWith(config: ServerConfig, logger: Logger, clock: Clock, bin
       ...(observability.observer ? { observer: observability.observer } : {}),
     });
     ready(app);
+
+    let stopping: Promise<void> | null = null;
+    const finish = async () => {
+      await bound.close();
+      await metrics?.close();
+      observability.flush();
+      await storage.close();
+    };
+    return {
+      url: bound.url,
+      metricsUrl: metrics?.url ?? null,
+      publicBaseUrl,
+      gateway: gateway.name,
+      licensePublicKey: signing.publicKey,
+      licenseKeySource: signing.source,
+      // Readiness turns 503 at once, so balancers drain this instance; it keeps serving for DRAIN_SECONDS
+      // (0 by default) while they notice. Then at least one turn of the event loop: a request whose bytes
+      // arrived with the signal is read, and so in flight, before the server stops (Deno.serve and
+      // Bun.serve close connections whose request they have not begun to handle).
+      stop: () => {
+        app.drain();
+        return (stopping ??= wait(config.observability.drainMs).then(finish));
+      },
+    };
   } catch (error) {
+    // Requests waiting for the app fail with it; then the port, the metrics listener and the storage
+    // (PGlite's data directory lock) are released, in that order.
     failed(error);
-    await bound.close();
+    await opened.closeAll();
     throw error;
   }
-
-  let stopping: Promise<void> | null = null;
-  const finish = async () => {
-    await bound.close();
-    await metrics?.close();
-    observability.flush();
-    await storage.close();
-  };
-  return {
-    url: bound.url,
-    metricsUrl: metrics?.url ?? null,
-    publicBaseUrl,
-    gateway: gateway.name,
-    licensePublicKey: signing.publicKey,
-    licenseKeySource: signing.source,
-    // Readiness turns 503 at once, so balancers drain this instance; it keeps serving for DRAIN_SECONDS
-    // (0 by default) while they notice. Then at least one turn of the event loop: a request whose bytes
-    // arrived with the signal is read, and so in flight, before the server stops (Deno.serve and
-    // Bun.serve close connections whose request they have not begun to handle).
-    stop: () => {
-      app.drain();
-      return (stopping ??= wait(config.observability.drainMs).then(finish));
-    },
-  };
 }
 
 /**
