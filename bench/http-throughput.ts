@@ -5,7 +5,7 @@
  * Usage: DATABASE_URL=postgres://... node --import tsx bench/http-throughput.ts [seconds]
  */
 import { Agent, request } from 'node:http';
-import { startServerProcess } from '../test/_server-process.ts';
+import { startServerProcess } from '../test/_spawn.ts';
 
 const seconds = Number(process.argv[2] ?? 3);
 const url = process.env['DATABASE_URL'];

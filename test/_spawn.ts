@@ -1,5 +1,7 @@
 /**
- * Starting a server program as a child process and waiting until it listens.
+ * Starting a program as a child process and waiting until it listens: package.json scripts on every
+ * runtime (spawnServer), and the server program itself (startServerProcess), whose 'listening' line
+ * listeningLine reads. The one place tests start a server program.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -38,10 +40,15 @@ export interface Spawned {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-function spawnCommand(command: string, env: Record<string, string>, cwd = ROOT) {
+/** `clean`: the environment is `env` alone (the server program's tests), not this process's plus `env`. */
+interface SpawnOptions {
+  clean?: boolean;
+}
+
+function spawnCommand(command: string, env: Record<string, string>, cwd = ROOT, options: SpawnOptions = {}) {
   return spawn('/bin/sh', ['-c', `exec ${command}`], {
     cwd,
-    env: { ...process.env, ...env, PATH: `${BIN}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
+    env: options.clean ? env : { ...process.env, ...env, PATH: `${BIN}:${process.env['PATH'] ?? ''}`, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -53,8 +60,8 @@ function spawnCommand(command: string, env: Record<string, string>, cwd = ROOT) 
  * @param env Extra environment variables.
  * @returns The exit code and what was printed to stderr.
  */
-export function runToExit(command: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawnCommand(command, env);
+export function runToExit(command: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<{ code: number | null; stderr: string }> {
+  const child = spawnCommand(command, env, ROOT, options);
   let stderr = '';
   child.stdout.resume();
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -80,9 +87,10 @@ export function spawnServer(
   ready: (output: string) => unknown,
   idleTimeoutMs = 30_000,
   cwd = ROOT,
+  options: SpawnOptions = {},
 ): Promise<Spawned> {
   const timeoutMs = loadScaled(idleTimeoutMs);
-  const child = spawnCommand(command, env, cwd);
+  const child = spawnCommand(command, env, cwd, options);
   let output = '';
   let stdout = '';
   let stderr = '';
@@ -128,4 +136,70 @@ export function spawnServer(
       reject(new Error(`"${command}" exited with ${code} before listening; it printed:\n${output}`));
     });
   });
+}
+
+/** The fields of a program's 'listening' line (its last startup line) once it is printed whole. */
+export function listeningLine(output: string): (Record<string, unknown> & { url: string }) | undefined {
+  const line = output.split('\n').slice(0, -1).find((l) => l.startsWith('{') && l.includes('"message":"listening"'));
+  return line ? (JSON.parse(line) as Record<string, unknown> & { url: string }) : undefined;
+}
+
+/** The server program (server/main.ts) as an operator runs it, serving. */
+export interface ServerProcess extends Spawned {
+  /** Where it listens, from its 'listening' line. */
+  url: string;
+  port: number;
+  /** Every JSON log line so far, stdout and stderr. */
+  readonly lines: string[];
+}
+
+/** Settings for the program; undefined removes a default. */
+type ProgramEnv = Record<string, string | undefined>;
+
+const MAIN = join(ROOT, 'server', 'main.ts');
+/** tsx by absolute URL, so the program can run from any working directory. */
+const TSX = import.meta.resolve('tsx');
+const PROGRAM = `"${process.execPath}" --import ${TSX} "${MAIN}"`;
+
+/**
+ * A clean environment (PATH and HOME only), loopback on a free port, memory storage unless the test
+ * names a storage (STORAGE, DATABASE_URL or DATA_DIR: the program's own default then), then `env`.
+ */
+function programEnvironment(env: ProgramEnv): Record<string, string> {
+  const storageNamed = ['STORAGE', 'DATABASE_URL', 'DATA_DIR'].some((name) => name in env);
+  const merged: ProgramEnv = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...(storageNamed ? {} : { STORAGE: 'memory' }),
+    ...env,
+  };
+  return Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/**
+ * Starts the server program and waits for its 'listening' line: the one way tests start it.
+ *
+ * @param env Settings (see programEnvironment).
+ * @param cwd The working directory; the repository by default.
+ */
+export async function startServerProcess(env: ProgramEnv = {}, cwd = ROOT): Promise<ServerProcess> {
+  const spawned = await spawnServer(PROGRAM, programEnvironment(env), listeningLine, 30_000, cwd, { clean: true });
+  const { url } = listeningLine(spawned.stdout())!;
+  return Object.defineProperties(spawned as ServerProcess, {
+    url: { value: url },
+    port: { value: Number(new URL(url).port) },
+    lines: { get: () => spawned.output().split('\n').filter((line) => line.startsWith('{')) },
+  });
+}
+
+/** Runs the program to its end (a setting it refuses); `stderr` holds the logged messages, one per line. */
+export async function runProgramToExit(env: ProgramEnv): Promise<{ code: number | null; stderr: string }> {
+  const { code, stderr } = await runToExit(PROGRAM, programEnvironment(env), { clean: true });
+  const messages = stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => (JSON.parse(line) as { message: string }).message);
+  return { code, stderr: messages.join('\n') };
 }

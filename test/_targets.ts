@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
 import { testPostgres } from './_databases.ts';
-import { ROOT, spawnServer } from './_spawn.ts';
+import { listeningLine, ROOT, spawnServer } from './_spawn.ts';
 import { startWorkerd, WORKER_VARS } from './_workerd.ts';
 
 /** The content a target serves, for the suite's expected bodies. */
@@ -73,11 +73,6 @@ function writeTestConfig(dir: string): { file: string; served: ServedContent } {
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
-/** The fields of the program's 'listening' line (its last startup line), once it is printed whole. */
-function listeningLine(output: string): Record<string, unknown> | undefined {
-  const line = output.split('\n').slice(0, -1).find((l) => l.startsWith('{') && l.includes('"message":"listening"'));
-  return line ? (JSON.parse(line) as Record<string, unknown>) : undefined;
-}
 
 /**
  * A server started by one package.json script, on a test config file, with `env` added.

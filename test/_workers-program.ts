@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { logLines, type LogLine } from './_log-lines.ts';
-import { ROOT, spawnServer, type Spawned } from './_spawn.ts';
+import { listeningLine, ROOT, spawnServer, type Spawned } from './_spawn.ts';
 
 /** A running `npm run start:workers`. */
 export interface WorkersProgram extends Spawned {
@@ -18,7 +17,6 @@ export interface WorkersProgram extends Spawned {
 
 const command = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:workers']!;
 
-const listeningLine = (output: string): LogLine | undefined => logLines(output).find((l) => l.message === 'listening');
 
 /**
  * Starts the program and waits for its 'listening' line.

@@ -18,7 +18,7 @@ import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { testPostgres, type TestPostgres } from '../_databases.ts';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { freePort } from '../_spawn.ts';
-import { startServerProcess, type ServerProcess } from '../server/_process.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 import { INSTALLER_PATH, startShop, type Shop } from './_shop.ts';
 
 /** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. */

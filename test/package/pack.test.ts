@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateSigningKey } from '../../core/license.ts';
-import { ROOT, spawnServer, type Spawned } from '../_spawn.ts';
+import { listeningLine, ROOT, spawnServer, type Spawned } from '../_spawn.ts';
 import { walkEndpoints } from './_endpoints.ts';
 import { installProject, packedTarball } from './_packed.ts';
 
@@ -134,10 +134,7 @@ test('npx converter-site-api --help lists the commands; an unknown flag exits 64
 });
 
 /** The 'listening' line's url and publicBaseUrl, once printed. */
-function listening(output: string): { url: string; publicBaseUrl: string } | undefined {
-  const line = output.split('\n').find((text) => text.includes('"message":"listening"'));
-  return line ? (JSON.parse(line) as { url: string; publicBaseUrl: string }) : undefined;
-}
+const listening = (output: string) => listeningLine(output) as { url: string; publicBaseUrl: string } | undefined;
 
 test('the installed program, run with production dependencies only, serves every endpoint as `npm start` does; SIGTERM exits 0', async () => {
   // Memory storage, so that a DATABASE_URL in the test environment is not used and no PGlite starts twice

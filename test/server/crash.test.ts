@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest, type HttpResult } from '../_client.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
-import { startServerProcess, type ServerProcess } from './_process.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const test = suite('a server killed during a burst of writes');
 

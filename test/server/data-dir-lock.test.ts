@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { ConfigError } from '../../server/config-error.ts';
 import { lockDataDir } from '../../server/data-dir-lock.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { startServerProcess } from '../_server-process.ts';
+import { startServerProcess } from '../_spawn.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'site-api-lock-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +49,7 @@ test('a second server on the DATA_DIR of a running one stops with exit 78 and sa
       () => 'started',
       (error: Error) => error.message,
     );
-    assert.match(refused, 'server exited with 78 before listening');
+    assert.match(refused, 'exited with 78 before listening');
     assert.match(refused, `"configuration error: DATA_DIR ${dataDir} is in use by process `);
   } finally {
     assert.is(await first.stop(), 0);

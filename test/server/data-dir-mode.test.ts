@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendHttp } from '../_setup.ts';
-import { startServerProcess } from './_process.ts';
+import { startServerProcess } from '../_spawn.ts';
 
 /** Every path under dir (dir included) with its permission bits, where group or others have any. */
 function loose(dir: string): string[] {

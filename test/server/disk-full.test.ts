@@ -17,7 +17,7 @@ import * as assert from 'uvu/assert';
 import { diskReserveCheck } from '../../adapters/pglite/disk-reserve.ts';
 import { ApiError } from '../../core/errors.ts';
 import { sendRequest, type HttpResult } from '../_client.ts';
-import { startServerProcess, type ServerProcess } from './_process.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const test = suite('PGlite on a full disk');
 

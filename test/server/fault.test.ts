@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { sendHttp, type HttpResult } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { cuttableProxy, type CuttableProxy, type Fault } from '../_proxy.ts';
-import { startServerProcess, type ServerProcess } from '../_server-process.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 import { loadScaled } from '../_load.ts';
 
 const INTERNAL_ERROR = {

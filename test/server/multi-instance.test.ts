@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendHttp, type HttpResult } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
-import { startServerProcess, type ServerProcess } from '../_server-process.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 let servers: ServerProcess[] = [];
 let schema = '';

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { logLines, type LogLine } from '../_log-lines.ts';
+import { logLines } from '../_log-lines.ts';
 import { sendRequest, type HttpResult } from '../_client.ts';
-import { freePort, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
+import { freePort, listeningLine, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as const;
@@ -18,7 +18,7 @@ const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE:
 const ENV = { ...BASE_ENV, LOG_REQUESTS: 'true', METRICS_PORT: '0', DRAIN_SECONDS: '2' };
 
 
-const listening = (server: Spawned): LogLine | undefined => logLines(server.stdout()).find((l) => l.message === 'listening');
+const listening = (server: Spawned) => listeningLine(server.stdout());
 
 /** One series' sample of a scrape, e.g. `site_api_feedback_stored_total` or `x{a="b"}`; undefined when absent. */
 function sample(scrape: string, series: string): number | undefined {
@@ -83,7 +83,7 @@ async function exercise(runtime: string, server: Spawned) {
 for (const [runtime, script] of Object.entries(RUNTIMES)) {
   const command = scripts[script]!;
   const test = suite(`${runtime} program: probes, request ids, access log, metrics`);
-  const start = (env: Record<string, string>) => spawnServer(command, env, (output) => logLines(output).some((l) => l.message === 'listening'));
+  const start = (env: Record<string, string>) => spawnServer(command, env, listeningLine);
 
   test(`${runtime}: every request is one access-log line and one histogram count; SIGTERM turns /readyz 503 first`, async () => {
     const server = await start(ENV);
@@ -151,7 +151,7 @@ config('LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and DRAIN_SECONDS with a bad value
 });
 
 config('LOG_LEVEL=debug keeps the info lines; LOG_LEVEL=warn drops them and keeps the warnings', async () => {
-  const debug = await spawnServer(scripts['start']!, { ...BASE_ENV, LOG_LEVEL: 'debug' }, (o) => o.includes('"message":"listening"'));
+  const debug = await spawnServer(scripts['start']!, { ...BASE_ENV, LOG_LEVEL: 'debug' }, listeningLine);
   try {
     assert.ok(logLines(debug.stdout()).some((l) => l.message === 'listening' && l['logLevel'] === 'debug'));
   } finally {

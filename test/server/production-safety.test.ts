@@ -9,7 +9,7 @@ import { fromCrockfordBase32, toCrockfordBase32 } from '../../core/crockford-bas
 import { publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
 import { runLicenseCommand } from '../../server/license-command.ts';
 import { sendRequest } from '../_client.ts';
-import { runToExit, startServerProcess } from './_process.ts';
+import { runProgramToExit as runToExit, startServerProcess } from '../_spawn.ts';
 
 // The public test signing key of docs/licensing.md: a stand-in for an operator's real one.
 const SIGNING_KEY = 'MC4CAQAwBQYDK2VwBCIEIECLN1QyWvcZMjVNRPUSldfFNhHLo/FpW/3GZWWg5A+Y';

@@ -9,9 +9,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { logLines, type LogLine } from '../_log-lines.ts';
+import { logLines } from '../_log-lines.ts';
 import { sendRequest } from '../_client.ts';
-import { ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
+import { listeningLine, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
 import { startStripeStandIn, type StripeStandIn } from '../stripe/_stand-in.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -33,8 +33,8 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
   const command = scripts[script]!;
   const program = suite(`${runtime} program (npm run ${script})`);
   const start = (env: Record<string, string> = {}): Promise<Spawned> =>
-    spawnServer(command, { ...BASE_ENV, ...env }, (output) => logLines(output).some((l) => l.message === 'listening'));
-  const listening = (server: Spawned): LogLine => logLines(server.stdout()).find((l) => l.message === 'listening')!;
+    spawnServer(command, { ...BASE_ENV, ...env }, listeningLine);
+  const listening = (server: Spawned) => listeningLine(server.stdout())!;
 
   program(`${runtime}: the startup log says what is served, and 'listening' comes last with the bound port`, async () => {
     const server = await start();

@@ -12,7 +12,7 @@ import { sqlExportSource } from '../../adapters/sql/export.ts';
 import type { FeedbackEntry } from '../../core/ports.ts';
 import { sendHttp } from '../_setup.ts';
 import { closeTestDatabases, freshPgliteDir, testPostgres } from '../_databases.ts';
-import { startServerProcess } from '../_server-process.ts';
+import { startServerProcess } from '../_spawn.ts';
 
 const json = (body: unknown) => ({
   method: 'POST',

@@ -10,7 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest, type HttpResult } from '../_client.ts';
 import { closeTestDatabases, freshPgliteDir, testPostgres } from '../_databases.ts';
-import { ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
+import { listeningLine, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as const;
@@ -18,15 +18,7 @@ const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as cons
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', CONFIG_FILE: join(ROOT, 'example/config.json'), STORAGE: '', DATABASE_URL: '' };
 const VOTER = '127.0.0.21';
 
-type Line = Record<string, unknown> & { message: string };
-
-const listening = (output: string): Line | undefined =>
-  output
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Line)
-    .find((line) => line.message === 'listening');
+const listening = listeningLine;
 
 const vote = (server: Spawned): Promise<HttpResult> =>
   sendRequest(String(listening(server.stdout())!['url']), {

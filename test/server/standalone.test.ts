@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { sendHttp } from '../_setup.ts';
-import { runToExit, startServerProcess } from './_process.ts';
+import { listeningLine, runProgramToExit as runToExit, startServerProcess } from '../_spawn.ts';
 
 const standalone = suite('standalone server');
 
@@ -122,7 +122,7 @@ standalone('without HOST the server listens on loopback only (127.0.0.1), as the
   const server = await startServerProcess({ HOST: undefined });
   try {
     assert.is(new URL(server.url).hostname, '127.0.0.1');
-    const listening = JSON.parse(server.stdout().split('\n').find((line) => line.includes('"message":"listening"'))!) as { url: string };
+    const listening = listeningLine(server.stdout())!;
     assert.is(listening.url, `http://127.0.0.1:${server.port}`);
     assert.is((await sendHttp(server.port, { path: '/healthz' })).status, 200);
   } finally {
