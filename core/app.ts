@@ -18,7 +18,8 @@ import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 import { isAppPath } from './paths.ts';
-import { createPipeline } from './pipeline.ts';
+import { createOperatorPipeline } from './operator/app.ts';
+import { createPipeline, rateLimitGate } from './pipeline.ts';
 import type {
   AppEvent,
   Clock,
@@ -75,6 +76,11 @@ export interface AppOptions {
   hmacSha256?: SyncHmacSha256;
   /** Watches every answer and counts events (metrics, the access log); none by default. */
   observer?: Observer;
+  /**
+   * The operator token (at least 32 characters): with it the app also has an operator app (`app.operator`)
+   * for its own listener. None by default.
+   */
+  operatorToken?: string;
 }
 
 /** A ready app. */
@@ -97,6 +103,11 @@ export interface App {
    * instance while it still serves. Call it before the listener stops accepting.
    */
   drain(): void;
+  /**
+   * The operator API over the same ports (core/operator), for a listener of its own; null without
+   * `operatorToken`. Never route it on the public listener.
+   */
+  readonly operator: App | null;
 }
 
 const consoleLogger: Logger = {
@@ -133,7 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { router, aliasNotices } = routeEndpoints(context, options.gateway);
   const pipeline = createPipeline({
     router,
-    limiter,
+    gate: rateLimitGate(limiter, count),
     cors: createCors(options.corsOrigins ?? []),
     aliasNotices,
     logger,
@@ -141,11 +152,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     answered: options.observer?.answered?.bind(options.observer),
   });
 
+  const operator = options.operatorToken === undefined ? null : createOperatorPipeline(context, options.operatorToken);
   return {
     bodyLimit: context.bodyLimit,
     handle: pipeline.handle,
     reject: pipeline.reject,
     drain: () => context.readiness.drain(),
+    operator: operator && { bodyLimit: context.bodyLimit, handle: operator.handle, reject: operator.reject, drain: () => {}, operator: null },
   };
 }
 
@@ -184,7 +197,10 @@ async function createContext(
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId,
     // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
-    rolloutBucket: async (clientIp) => rolloutBucket(await voterId(clientIp)),
+    rolloutBucket: (clientIp) => {
+      const id = voterId(clientIp);
+      return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
+    },
     releases: createReleaseView(storage.releases, baseline, clock, logger),
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     count,

@@ -51,7 +51,7 @@ export interface AppContext {
   /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */
   voterId(clientIp: string): MaybePromise<string>;
   /** The client's rollout bucket (0-99): stable for a client, the same on every instance. */
-  rolloutBucket(clientIp: string): Promise<number>;
+  rolloutBucket(clientIp: string): MaybePromise<number>;
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
   /** Counts an event for the observer's metrics; does nothing without an observer. */

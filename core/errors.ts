@@ -154,7 +154,12 @@ export interface ApiErrorBody {
  * @param message What went wrong, for a person.
  * @param resolution What the client should do next; defaults to the catalogue's advice.
  */
-export class ApiError extends Error {
+/** An error that is its own JSON answer: ApiError, and the operator API's errors (core/operator/errors.ts). */
+export abstract class AnsweringError extends Error {
+  abstract toResponse(): CoreResponse;
+}
+
+export class ApiError extends AnsweringError {
   readonly code: ErrorCode;
   readonly status: number;
   readonly resolution: string;

@@ -25,6 +25,8 @@ const OPERATOR_DOCS = [
   ['Embedding', 'embedding.md', 'The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js'],
   ['Performance', 'performance.md', 'Throughput against a bare node:http ceiling, and how to measure it'],
   ['Observability', 'observability.md', 'Probes, request ids, JSON logs, the access log and Prometheus metrics'],
+  ['Operating', 'operating.md', 'The operator API on its own listener: releases, the audit trail, the release command'],
+  ['Releases', 'releases.md', 'Staged rollout: which release each client gets, and how fast a change is served'],
 ] as const;
 
 const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';

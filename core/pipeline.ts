@@ -3,8 +3,8 @@
  *
  *   identify  request id, client key
  *   route     the router's match (probes are routes that are not metered)
- *   admit     the client's rate-limit decision
- *   operate   the operation, or the 404/405/OPTIONS/429 answer
+ *   admit     the gate's decision: the client's rate limit (the operator listener: its token)
+ *   operate   the operation, or the 404/405/OPTIONS answer, or the gate's refusal (429, 401...)
  *   decorate  rate-limit, CORS, cache and security headers
  *   observe   the observer hears of the answer
  *
@@ -16,18 +16,45 @@
  */
 import { clientKey } from './client-ip.ts';
 import type { Cors } from './cors.ts';
-import { ApiError, errorResponse, internalError } from './errors.ts';
+import { AnsweringError, type ApiError, encodeError, errorAnswer, errorResponse, internalError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { AppEvent, Logger, MaybePromise, Observer } from './ports.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limit.ts';
+import { createRecentCache } from './recent-cache.ts';
 import { requestIdFor } from './request-id.ts';
 import { trimSlashes, type Match, type Router } from './router.ts';
 import { addSecurityHeaders } from './security-headers.ts';
 
+/** A gate's decision on one request: admitted or not, and the headers its answer carries. */
+export interface GateDecision {
+  readonly allowed: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Who may go on: the public rate limit (`rateLimitGate`), or the operator listener's token check
+ * (core/operator). A refused request is answered by `refuse`, with the decision's headers.
+ */
+export interface Gate<D extends GateDecision = GateDecision> {
+  check(request: CoreRequest): MaybePromise<D>;
+  refuse(decision: D, request: CoreRequest): CoreResponse;
+}
+
+/** The public gate: the client's rate-limit decision, and the 429 of a client over its quota. */
+export function rateLimitGate(limiter: RateLimiter, count: (event: AppEvent) => void): Gate<RateLimitDecision> {
+  return {
+    check: (request) => limiter.check(request.clientKey!),
+    refuse(decision) {
+      count('rate_limited');
+      return limiter.refuse(decision);
+    },
+  };
+}
+
 /** What the pipeline is built from (see createApp for the wiring). */
 export interface PipelineParts {
   router: Router;
-  limiter: RateLimiter;
+  gate: Gate<GateDecision>;
   cors: Cors;
   /** Deprecation headers by alias path; empty when the aliases are not deprecated. */
   aliasNotices: ReadonlyMap<string, Readonly<Record<string, string>>>;
@@ -45,6 +72,9 @@ export interface Pipeline {
   reject(clientIp: string, error: ApiError): Promise<CoreResponse>;
 }
 
+/** Unknown paths whose 404 body is kept, in each of the cache's two generations. */
+const NOT_FOUND_CACHE_SIZE = 1024;
+
 /** The longest path a 404 message quotes; a longer one is cut and ends with "…". */
 const NOT_FOUND_PATH_LIMIT = 200;
 
@@ -60,7 +90,8 @@ const ignore = (): void => {};
 
 /** Builds the pipeline. */
 export function createPipeline(parts: PipelineParts): Pipeline {
-  const { router, limiter, cors, aliasNotices, logger, count, answered } = parts;
+  const { router, gate, cors, aliasNotices, logger, count, answered } = parts;
+  const notFound = createRecentCache<string, Uint8Array>(NOT_FOUND_CACHE_SIZE);
 
   /** identify: the request id (the caller's when safe) and the key the client is counted by. */
   const identify = (request: CoreRequest): void => {
@@ -70,7 +101,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
 
   /** A fault of an operation: an ApiError is its own answer; anything else is logged and counted, never shown. */
   const fault = (request: CoreRequest, error: unknown): CoreResponse => {
-    if (error instanceof ApiError) return error.toResponse();
+    if (error instanceof AnsweringError) return error.toResponse();
     // What reaches here unexpected is, in practice, a storage call that failed (see docs/observability.md).
     count('storage_error');
     logger.error('unhandled error', {
@@ -92,7 +123,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       }
     }
     if (match.kind === 'not_found') {
-      return errorResponse('not_found', `No API endpoint exists at ${JSON.stringify(quotedPath(request.path))}.`);
+      // A client repeating an unknown path costs a lookup (the 404 speed row); distinct paths cost an insert.
+      const quoted = quotedPath(request.path);
+      return errorAnswer('not_found', notFound.get(quoted) ?? notFound.set(quoted, encodeError('not_found', `No API endpoint exists at ${JSON.stringify(quoted)}.`)));
     }
     if (request.method === 'OPTIONS' && match.metered) return cors.options(request, match.allow);
     const message = `${request.method} is not allowed on ${request.path}; use ${match.allow}.`;
@@ -100,7 +133,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 
   /** decorate: the headers every answer carries; an unmetered one gets no rate-limit or CORS headers. */
-  const decorate = (request: CoreRequest, response: CoreResponse, decision: RateLimitDecision | null): CoreResponse => {
+  const decorate = (request: CoreRequest, response: CoreResponse, decision: GateDecision | null): CoreResponse => {
     const { headers } = response;
     if (decision) Object.assign(headers, decision.headers);
     headers['x-request-id'] = request.requestId!;
@@ -117,7 +150,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 
   /** operate then decorate, waiting only when the operation's answer is a promise. */
-  const answer = (request: CoreRequest, match: Match, decision: RateLimitDecision | null, started?: MaybePromise<CoreResponse>) => {
+  const answer = (request: CoreRequest, match: Match, decision: GateDecision | null, started?: MaybePromise<CoreResponse>) => {
     const result = started ?? operate(request, match);
     if (!(result instanceof Promise)) return decorate(request, result, decision);
     return result.then(
@@ -126,19 +159,18 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     );
   };
 
-  /** After admit: the 429 of a refused client, or the answer. */
-  const decided = (request: CoreRequest, match: Match, decision: RateLimitDecision, started?: MaybePromise<CoreResponse>) => {
+  /** After admit: the gate's refusal (429, 401...), or the answer. */
+  const decided = (request: CoreRequest, match: Match, decision: GateDecision, started?: MaybePromise<CoreResponse>) => {
     if (decision.allowed) return answer(request, match, decision, started);
-    count('rate_limited');
-    return decorate(request, limiter.refuse(decision), decision);
+    return decorate(request, gate.refuse(decision, request), decision);
   };
 
   /**
-   * admit: the client's decision. When it comes later (counters in a database), a read-only operation
+   * admit: the gate's decision. When it comes later (counters in a database), a read-only operation
    * starts at once beside it, and its answer is dropped if the client is refused.
    */
   const admit = (request: CoreRequest, match: Match): MaybePromise<CoreResponse> => {
-    const decision = limiter.check(request.clientKey!);
+    const decision = gate.check(request);
     if (!(decision instanceof Promise)) return decided(request, match, decision);
     let started: MaybePromise<CoreResponse> | undefined;
     if (match.kind === 'handler' && match.readsOnly) {
@@ -187,7 +219,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       const startedAt = answered ? performance.now() : 0;
       const request: CoreRequest = { method: 'GET', path: '', headers: {}, clientIp };
       identify(request);
-      const response = decorate(request, error.toResponse(), await limiter.check(request.clientKey!));
+      const response = decorate(request, error.toResponse(), await gate.check(request));
       return answered ? observe(request, response, null, startedAt) : response;
     },
   };

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { AuditStore } from './operator/context.ts';
 import type { ReleaseStore } from './releases.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { Pricing } from './schemas/responses.ts';
@@ -157,6 +158,8 @@ export interface Storage {
   readonly rateLimits: RateLimitStore;
   /** The desktop releases GET /version and GET /download serve (core/releases.ts). */
   readonly releases: ReleaseStore;
+  /** Every change made through the operator API (core/operator). */
+  readonly audit: AuditStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -49,8 +49,11 @@ export interface ReleaseStore {
 
 /** The releases as the operations read them: from memory, refreshed in the background. */
 export interface ReleaseView {
-  /** The release for a client's rollout bucket (0-99). */
-  pick(bucket: number): MaybePromise<ServedRelease>;
+  /**
+   * The release for a client, given its rollout bucket (0-99), asked only while a release is staged: a
+   * bucket is a keyed hash, which an update check under a release at 100 % never pays for.
+   */
+  pick(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease>;
   /** Reads the store again now (after a change made through this instance). */
   refresh(): Promise<void>;
 }
@@ -116,10 +119,14 @@ export function createReleaseView(
     refresh: read,
   };
 
-  function choose(bucket: number): MaybePromise<ServedRelease> {
-    if (current !== undefined && bucket < current.rolloutPercent) return current;
-    if (current !== undefined && previous !== undefined) return previous;
-    return current !== undefined && current.rolloutPercent >= 100 ? current : baseline();
+  function choose(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease> {
+    if (current === undefined) return baseline();
+    if (current.rolloutPercent >= 100) return current;
+    const staged = current;
+    const before = previous;
+    const among = (b: number): MaybePromise<ServedRelease> => (b < staged.rolloutPercent ? staged : (before ?? baseline()));
+    const b = bucket();
+    return typeof b === 'number' ? among(b) : b.then(among);
   }
 }
 

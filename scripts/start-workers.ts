@@ -109,6 +109,8 @@ async function startWorkers(config: ServerConfig, logger: Logger): Promise<Stand
     // The Worker serves no metrics listener: Cloudflare's own analytics are the Worker's metrics.
     metricsUrl: null,
     publicBaseUrl,
+    // No operator listener on the Worker (docs/operating.md): its releases are changed through a server's.
+    operator: null,
     gateway: config.payment.gateway,
     licensePublicKey: signing.publicKey,
     licenseKeySource: signing.source,

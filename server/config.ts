@@ -14,6 +14,7 @@ import { ConfigError } from './config-error.ts';
 import { fileSettings, parseConfigFile } from './config-schema.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
+import { operatorSettings, type OperatorSettings } from './operator-config.ts';
 import { paymentConfig, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
@@ -47,6 +48,8 @@ export interface ServerConfig {
   payment: PaymentConfig;
   /** LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and METRICS_HOST. */
   observability: ObservabilitySettings;
+  /** OPERATOR_PORT, OPERATOR_HOST and OPERATOR_TOKEN; null when the operator listener is off. */
+  operator: OperatorSettings | null;
 }
 
 function port(env: NodeJS.ProcessEnv): number {
@@ -113,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),
+    operator: operatorSettings(env),
   };
 }

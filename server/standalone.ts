@@ -45,6 +45,8 @@ export interface Standalone {
   metricsUrl: string | null;
   /** The public address used in links (checkout pages, discovery documents). */
   publicBaseUrl: string;
+  /** The operator app (OPERATOR_PORT set), for the runtime to serve on its own listener; else null. */
+  operator: App | null;
   /** The payment gateway's name: "simulator" or "stripe". */
   gateway: string;
   /** The license public key (base64url of the raw 32 bytes), for the desktop app. */
@@ -138,6 +140,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
+      ...(config.operator ? { operatorToken: config.operator.token } : {}),
     });
     ready(app);
 
@@ -152,6 +155,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       url: bound.url,
       metricsUrl: metrics?.url ?? null,
       publicBaseUrl,
+      operator: app.operator,
       gateway: gateway.name,
       licensePublicKey: signing.publicKey,
       licenseKeySource: signing.source,

@@ -24,6 +24,27 @@ const STOP_GRACE_MS = 10_000;
 /** The standalone server on node:http. */
 export interface RunningServer extends Standalone {
   server: Server;
+  /** Where the operator API listens (OPERATOR_PORT), or null. */
+  operatorUrl: string | null;
+}
+
+/**
+ * The operator listener: the operator app on a node:http server of its own, at OPERATOR_HOST:OPERATOR_PORT.
+ * Its client is the socket's peer (no proxy header is believed there).
+ */
+async function listenOperator(running: Standalone, config: ServerConfig, logger: Logger): Promise<{ url: string; close(): Promise<void> } | null> {
+  if (!running.operator || !config.operator) return null;
+  const limits = config.http;
+  const server = createServer({
+    headersTimeout: limits.headersTimeout,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    maxHeaderSize: limits.maxHeaderSize,
+  });
+  server.on('request', createNodeListener(running.operator, { onError: (error) => logger.error('could not answer an operator request', { error: String(error) }) }));
+  const address = await listen(server, config.operator.port, config.operator.host);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${host}:${address.port}`, close: () => close(server) };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -112,5 +133,23 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return { url: `http://${host}:${address.port}`, port: address.port, close: () => close(server) };
   });
-  return { ...running, server };
+  let operator: Awaited<ReturnType<typeof listenOperator>>;
+  try {
+    operator = await listenOperator(running, config, logger);
+  } catch (error) {
+    // An operator port in use stops the start like the public one.
+    await running.stop();
+    throw error;
+  }
+  if (!operator) return { ...running, server, operatorUrl: null };
+  const listening = operator;
+  return {
+    ...running,
+    server,
+    operatorUrl: listening.url,
+    stop: async () => {
+      await listening.close();
+      await running.stop();
+    },
+  };
 }

@@ -65,17 +65,18 @@ test('docs/errors.md gives each endpoint exactly the error codes of its route', 
   }
 });
 
-test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts, storage-config.ts, http-limits.ts and observability-config.ts read', () => {
+test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts, storage-config.ts, http-limits.ts, observability-config.ts and operator-config.ts read', () => {
   // server/config.ts reads the process settings, server/payment-config.ts the gateway's, server/storage-config.ts the storage's.
   const source =
     read('server/config.ts') +
     read('server/payment-config.ts') +
     read('server/storage-config.ts') +
     read('server/http-limits.ts') +
-    read('server/observability-config.ts');
+    read('server/observability-config.ts') +
+    read('server/operator-config.ts');
   // env['X'], env.X, and http-limits.ts's positiveInteger(env, 'X', ...).
   const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+)|, '([A-Z_]+)')/g)].map((m) => m[1] ?? m[2] ?? m[3]));
-  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY', 'MAX_CONNECTIONS_PER_CLIENT', 'MAX_CONNECTIONS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 'LOG_LEVEL', 'LOG_REQUESTS', 'METRICS_PORT', 'METRICS_HOST', 'DRAIN_SECONDS'];
+  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY', 'MAX_CONNECTIONS_PER_CLIENT', 'MAX_CONNECTIONS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 'LOG_LEVEL', 'LOG_REQUESTS', 'METRICS_PORT', 'METRICS_HOST', 'DRAIN_SECONDS', 'OPERATOR_PORT', 'OPERATOR_HOST', 'OPERATOR_TOKEN'];
   for (const name of expected) {
     assert.ok(names.has(name), `server/config.ts, payment-config.ts or storage-config.ts no longer reads ${name} the way this test finds it`);
   }

@@ -136,6 +136,8 @@ ${operatorEndpoint('https://api.sheets.test')}
 - [Embedding](${docs}/embedding.md): The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js.
 - [Performance](${docs}/performance.md): Throughput against a bare node:http ceiling, and how to measure it.
 - [Observability](${docs}/observability.md): Probes, request ids, JSON logs, the access log and Prometheus metrics.
+- [Operating](${docs}/operating.md): The operator API on its own listener: releases, the audit trail, the release command.
+- [Releases](${docs}/releases.md): Staged rollout: which release each client gets, and how fast a change is served.
 `,
   );
 });

@@ -17,7 +17,7 @@ import type {
 import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
-import { createMemoryReleaseStore } from './releases.ts';
+import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -87,6 +87,7 @@ export function createMemoryStorage(
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
     releases: createMemoryReleaseStore(),
+    audit: createMemoryAuditStore(),
 
     /** Memory always answers while the process runs. */
     ping() {},

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
 
 /** Creates an in-process release store. */
@@ -28,5 +29,16 @@ export function createMemoryReleaseStore(): ReleaseStore {
       if (release && release.pulledAt === null) release.pulledAt = at;
       return copy(release);
     },
+  };
+}
+
+/** The audit trail in memory, newest last; lost on restart like the rest. */
+export function createMemoryAuditStore(): AuditStore {
+  const entries: AuditEntry[] = [];
+  return {
+    async record(entry) {
+      entries.push({ ...entry });
+    },
+    list: async (limit) => entries.slice(-limit).reverse().map((entry) => ({ ...entry })),
   };
 }

@@ -217,6 +217,17 @@ create table releases (
 create index releases_by_time on releases (published_at desc);
 `;
 
+/** The operator's audit trail (core/operator): every change made through the operator API. */
+const audit = `
+create table audit (
+  id bigint generated always as identity primary key,
+  at timestamptz not null,
+  action text not null,
+  target text not null,
+  request_id text not null
+);
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
@@ -225,4 +236,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'hashed rate-limit keys', sql: hashedRateLimitKeys },
   { version: 5, name: 'checkout session owners', sql: checkoutOwners },
   { version: 12, name: 'releases', sql: releases },
+  { version: 13, name: 'audit trail', sql: audit },
 ];

@@ -1,8 +1,10 @@
 /**
- * Releases in PostgreSQL and PGlite: one row per version, newest first by the time it was published.
+ * Releases in PostgreSQL and PGlite (one row per version, newest first by the time it was published),
+ * and the operator's audit trail.
  *
  * @module
  */
+import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
@@ -30,5 +32,18 @@ export function createSqlReleaseStore(db: SqlSession): ReleaseStore {
     async pullRelease(version, at) {
       return (await db.write<Release>(PULL, [version, at]))[0] ?? null;
     },
+  };
+}
+
+const RECORD = `insert into audit (at, action, target, request_id) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::text)`;
+const LIST_AUDIT = `select ${epochMs('at')} as at, action, target, request_id as "requestId" from audit order by id desc limit $1::int`;
+
+/** The audit trail over a database. */
+export function createSqlAuditStore(db: SqlSession): AuditStore {
+  return {
+    async record(e) {
+      await db.write(RECORD, [e.at, e.action, e.target, e.requestId]);
+    },
+    list: (limit) => db.query<AuditEntry>(LIST_AUDIT, [limit]),
   };
 }

@@ -14,7 +14,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import type { BatchOptions } from './rate-limits.ts';
 import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
-import { createSqlReleaseStore } from './releases.ts';
+import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
@@ -90,6 +90,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     addFeedback: createFeedbackWriter(client, batching),
     recordDownload: (event) => recordDownload(client, event),
     releases: createSqlReleaseStore(client),
+    audit: createSqlAuditStore(client),
     ...(exclusive
       ? createRoadmapMirror(client, sync)
       : { ...sync, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),

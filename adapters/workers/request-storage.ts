@@ -92,6 +92,10 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       setRollout: (version, percent) => current().releases.setRollout(version, percent),
       pullRelease: (version, at) => current().releases.pullRelease(version, at),
     },
+    audit: {
+      record: (entry) => current().audit.record(entry),
+      list: (limit) => current().audit.list(limit),
+    },
     ping: () => current().ping(),
   };
 

@@ -30,7 +30,7 @@ export function version(context: AppContext): Operation {
     return body;
   };
   return async (request) => {
-    const served = await context.releases.pick(await context.rolloutBucket(request.clientIp));
+    const served = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
     return { status: 200, headers: { 'content-type': JSON_TYPE }, body: bodyOf(served) };
   };
 }

@@ -10,10 +10,11 @@ import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
+import { release } from './release.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -1,6 +1,6 @@
 /**
  * Contract: releases are kept exactly, newest first; a version is published once; rollout changes and
- * pulls are kept, and a pull keeps its first time.
+ * pulls are kept, and a pull keeps its first time. The audit trail keeps what the operator changed.
  */
 import * as assert from 'uvu/assert';
 import { current, type ContractSuite } from './context.ts';
@@ -31,5 +31,17 @@ export function releasesContract(test: ContractSuite): void {
     assert.is(await releases.setRollout('9.9.9', 50), null);
     assert.is(await releases.pullRelease('9.9.9', T0), null);
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, T0 + 10]]);
+  });
+
+  test('the audit trail keeps every field and lists the latest first, at most the limit', async (context) => {
+    const { audit } = current(context).storage;
+    const entries = [
+      { at: T0, action: 'release.published', target: '2.5.0 at 10%', requestId: 'r-1' },
+      { at: T0 + 1, action: 'release.rollout', target: '2.5.0 at 100% «ok»', requestId: 'r-2' },
+      { at: T0 + 2, action: 'release.pulled', target: '2.5.0', requestId: 'r-3' },
+    ];
+    for (const entry of entries) await audit.record(entry);
+    assert.equal(await audit.list(2), [entries[2], entries[1]]);
+    assert.equal(await audit.list(10), [...entries].reverse());
   });
 }

@@ -1,0 +1,43 @@
+/**
+ * The operator app: the operator endpoint table routed into the same request pipeline as the public app,
+ * behind the token gate instead of the rate limit. Served on its own listener (OPERATOR_PORT), never on
+ * the public port.
+ *
+ * @module
+ */
+import { createCors } from '../cors.ts';
+import { encodeJson, JSON_TYPE } from '../http.ts';
+import { createPipeline, type Pipeline } from '../pipeline.ts';
+import { createRouter } from '../router.ts';
+import type { OperatorContext } from './context.ts';
+import { OPERATOR_ROUTES } from './endpoints.ts';
+import { buildOperatorOpenApi } from './openapi.ts';
+import { createTokenGate } from './token-gate.ts';
+
+/** The shortest operator token accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
+export const MIN_OPERATOR_TOKEN_LENGTH = 32;
+
+/**
+ * Creates the operator app's pipeline.
+ *
+ * @param context The ports of the public app it operates (shared, so a change is served at once).
+ * @param token The operator token.
+ * @throws Error when the token is shorter than MIN_OPERATOR_TOKEN_LENGTH.
+ */
+export function createOperatorPipeline(context: OperatorContext, token: string): Pipeline {
+  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) throw new Error(`the operator token must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters`);
+  const router = createRouter();
+  for (const route of OPERATOR_ROUTES) router.add(route.method, route.path, route.create(context));
+  const document = encodeJson(buildOperatorOpenApi(OPERATOR_ROUTES));
+  // The document says what the paths are, nothing stored: it needs no token.
+  router.add('GET', '/openapi.json', () => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: document }), { metered: false });
+  return createPipeline({
+    router,
+    gate: createTokenGate(token, context.clock),
+    cors: createCors([]),
+    aliasNotices: new Map(),
+    logger: context.logger,
+    count: () => {},
+    answered: undefined,
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * The operator API in one table: each route's method, path, summary, request body and operation. The
+ * operator listener's router and its OpenAPI document are both built from it.
+ *
+ * @module
+ */
+import type * as v from 'valibot';
+import { json } from '../http.ts';
+import type { OperatorContext, OperatorHandler } from './context.ts';
+import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
+
+export interface OperatorRoute {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** A path of the operator listener; `:name` segments are parameters. */
+  path: string;
+  summary: string;
+  /** The JSON body it takes, if any. */
+  body?: v.GenericSchema;
+  /** The success status. */
+  status: number;
+  create(context: OperatorContext): OperatorHandler;
+}
+
+/** How many audit entries GET /audit shows. */
+const AUDIT_LIMIT = 200;
+
+export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
+  {
+    operationId: 'listReleases',
+    method: 'GET',
+    path: '/releases',
+    summary: 'Every release, newest first, with its rollout and whether it was pulled.',
+    status: 200,
+    create: listReleases,
+  },
+  {
+    operationId: 'publishRelease',
+    method: 'POST',
+    path: '/releases',
+    summary: 'Publish a release to a share of the clients (rolloutPercent); the others keep the one before.',
+    body: PublishReleaseSchema,
+    status: 201,
+    create: publishRelease,
+  },
+  {
+    operationId: 'setReleaseRollout',
+    method: 'POST',
+    path: '/releases/:version/rollout',
+    summary: 'Widen (or narrow) the share of clients a release is served to.',
+    body: RolloutSchema,
+    status: 200,
+    create: setRollout,
+  },
+  {
+    operationId: 'pullRelease',
+    method: 'POST',
+    path: '/releases/:version/pull',
+    summary: 'Pull a release: no client gets it again; the release before it is served.',
+    status: 200,
+    create: pullRelease,
+  },
+  {
+    operationId: 'listAudit',
+    method: 'GET',
+    path: '/audit',
+    summary: `The latest ${AUDIT_LIMIT} changes made through the operator API, newest first.`,
+    status: 200,
+    create: (context) => async () => {
+      const entries = await context.storage.audit.list(AUDIT_LIMIT);
+      return json(200, { entries: entries.map((e) => ({ ...e, at: new Date(e.at).toISOString() })) });
+    },
+  },
+];

@@ -1,0 +1,57 @@
+/**
+ * The operator API's own error codes: the same {code, message, resolution} body as the public ones, in a
+ * catalogue of their own, so the public error list (and /openapi.json) does not change.
+ *
+ * @module
+ */
+import { AnsweringError } from '../errors.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
+
+export const OPERATOR_ERRORS = {
+  unauthorized: {
+    status: 401,
+    when: 'No bearer token, or not in the form "Authorization: Bearer <token>".',
+    resolution: 'Send the operator token (OPERATOR_TOKEN) as "Authorization: Bearer <token>".',
+  },
+  forbidden: {
+    status: 403,
+    when: 'A bearer token that is not the operator token.',
+    resolution: 'Use the operator token this server was started with (OPERATOR_TOKEN).',
+  },
+  too_many_failures: {
+    status: 429,
+    when: 'Too many refused tokens from this address within a minute; Retry-After says when to try again.',
+    resolution: 'Wait for the seconds in Retry-After, then retry with the right token.',
+  },
+  release_exists: {
+    status: 409,
+    when: 'A release of this version was published before (a pulled version stays pulled).',
+    resolution: 'Publish a new version number, or widen the existing release.',
+  },
+  release_not_found: {
+    status: 404,
+    when: 'No release of this version was published.',
+    resolution: 'List the releases with GET /releases and use one of their versions.',
+  },
+} as const satisfies Record<string, { status: number; when: string; resolution: string }>;
+
+export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;
+
+/** An operator API error: thrown by an operation, answered by the pipeline. */
+export class OperatorError extends AnsweringError {
+  readonly code: OperatorErrorCode;
+  readonly headers: Record<string, string>;
+
+  constructor(code: OperatorErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'OperatorError';
+    this.code = code;
+    this.headers = headers;
+  }
+
+  toResponse(): CoreResponse {
+    const { status, resolution } = OPERATOR_ERRORS[this.code];
+    const body = encodeJson({ code: this.code, message: this.message, resolution });
+    return { status, headers: { 'content-type': JSON_TYPE, ...this.headers }, body };
+  }
+}

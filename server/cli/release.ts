@@ -1,0 +1,115 @@
+/**
+ * `converter-site-api release list|publish|widen|pull`: the operator API's releases (docs/operating.md),
+ * from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json` for scripts.
+ *
+ * @module
+ */
+import { ConfigError } from '../config-error.ts';
+import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+
+const HELP = `usage: converter-site-api release <list|publish|widen|pull> [options]
+
+Manages the desktop releases GET /api/v1/version and GET /api/v1/download serve, through the operator
+API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
+
+  release list                                         every release, newest first
+  release publish <version> --msi <url> [--notes <url>] [--percent <0-100>]
+                                                       a new release, to a share of clients (100 by default)
+  release widen <version> --percent <0-100>            change the share of clients it is served to
+  release pull <version>                               never serve it again; the release before is served
+
+options:
+  --json    print the operator API's JSON answer instead of a table
+
+exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
+            OPERATOR_TOKEN missing
+`;
+
+interface ReleaseView {
+  version: string;
+  rolloutPercent: number;
+  publishedAt: string;
+  pulledAt: string | null;
+  msiUrl: string;
+}
+
+/** The operator API's address and token, from the environment. */
+function operatorApi(env: NodeJS.ProcessEnv): { url: string; token: string } {
+  const url = env['OPERATOR_URL']?.trim();
+  const token = env['OPERATOR_TOKEN']?.trim();
+  if (!url) throw new ConfigError('OPERATOR_URL is not set: the address of the operator listener, e.g. http://127.0.0.1:8081');
+  if (!token) throw new ConfigError('OPERATOR_TOKEN is not set: the token the server was started with');
+  return { url: url.replace(/\/+$/, ''), token };
+}
+
+function table(releases: ReleaseView[]): string {
+  const rows = [['VERSION', 'ROLLOUT', 'STATE', 'PUBLISHED', 'MSI'], ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+function percentOf(text: string | undefined, fallback?: number): number {
+  if (text === undefined && fallback !== undefined) return fallback;
+  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) throw new UsageError(`--percent must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
+  return Number(text);
+}
+
+export const release: Command = {
+  name: 'release',
+  summary: 'publish, widen, pull and list desktop releases (operator API)',
+  help: HELP,
+  async run(args, io: Io) {
+    const { values, positionals, help } = parseCommandLine(
+      args,
+      { json: { type: 'boolean' }, msi: { type: 'string' }, notes: { type: 'string' }, percent: { type: 'string' } },
+      2,
+    );
+    if (help) {
+      io.stdout(HELP);
+      return EXIT.ok;
+    }
+    const [action, version] = positionals;
+    const needsVersion = action === 'publish' || action === 'widen' || action === 'pull';
+    if (!action || !['list', 'publish', 'widen', 'pull'].includes(action)) throw new UsageError(`say what to do: list, publish, widen or pull`);
+    if (needsVersion && !version) throw new UsageError(`release ${action} needs a version`);
+    if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
+    const msiUrl = values['msi'] as string | undefined;
+    if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
+    const request =
+      action === 'list'
+        ? { method: 'GET', path: '/releases' }
+        : action === 'publish'
+          ? {
+              method: 'POST',
+              path: '/releases',
+              body: {
+                version,
+                msiUrl,
+                notesUrl: (values['notes'] as string | undefined) ?? null,
+                rolloutPercent: percentOf(values['percent'] as string | undefined, 100),
+              },
+            }
+          : action === 'widen'
+            ? { method: 'POST', path: `/releases/${encodeURIComponent(version!)}/rollout`, body: { rolloutPercent: percentOf(values['percent'] as string | undefined) } }
+            : { method: 'POST', path: `/releases/${encodeURIComponent(version!)}/pull` };
+    const api = operatorApi(process.env);
+    const response = await fetch(api.url + request.path, {
+      method: request.method,
+      headers: { authorization: `Bearer ${api.token}`, ...('body' in request ? { 'content-type': 'application/json' } : {}) },
+      ...('body' in request ? { body: JSON.stringify(request.body) } : {}),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      const error = JSON.parse(text) as { code: string; message: string; resolution: string };
+      io.stderr(`converter-site-api release: ${error.message} (${error.code}; ${response.status})\n${error.resolution}\n`);
+      return EXIT.failed;
+    }
+    if (values['json']) {
+      io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+      return EXIT.ok;
+    }
+    const answer = JSON.parse(text) as { releases?: ReleaseView[] } & ReleaseView;
+    io.stdout(table(answer.releases ?? [answer]));
+    return EXIT.ok;
+  },
+};

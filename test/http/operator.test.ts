@@ -1,0 +1,137 @@
+/**
+ * The operator API over real sockets: its own listener, the token gate, releases published and pulled
+ * through it, seen by the public GET /version of the same app, and the audit trail.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createNodeListener } from '../../adapters/node/index.ts';
+import { sendRequest } from '../_client.ts';
+import { startTestServer, type TestServer } from '../_setup.ts';
+
+const TOKEN = 'op-'.padEnd(40, 'x');
+const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+const test = suite('operator API');
+
+let server: TestServer;
+let operator: Server;
+let operatorUrl: string;
+
+test.before.each(async () => {
+  server = await startTestServer({ operatorToken: TOKEN });
+  operator = createServer(createNodeListener(server.app.operator!));
+  await new Promise<void>((resolve) => operator.listen(0, '127.0.0.1', resolve));
+  operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
+});
+test.after.each(async () => {
+  operator.closeAllConnections();
+  await new Promise((resolve) => operator.close(resolve));
+  await server.close();
+});
+
+const bearer = { authorization: `Bearer ${TOKEN}` };
+const call = (path: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; from?: string } = {}) =>
+  sendRequest(operatorUrl, {
+    method: init.method ?? 'GET',
+    path,
+    headers: { ...bearer, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+    ...(init.from ? { from: init.from } : {}),
+  });
+
+test('no token is 401 unauthorized, a wrong one 403 forbidden, each with the error body and no-store', async () => {
+  const none = await sendRequest(operatorUrl, { path: '/releases' });
+  assert.is(none.status, 401);
+  assert.is(none.headers['www-authenticate'], 'Bearer');
+  assert.is(none.headers['cache-control'], 'no-store');
+  assert.equal(none.json(), {
+    code: 'unauthorized',
+    message: 'This request carries no bearer token.',
+    resolution: 'Send the operator token (OPERATOR_TOKEN) as "Authorization: Bearer <token>".',
+  });
+  const wrong = await call('/releases', { headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}y` } });
+  assert.is(wrong.status, 403);
+  assert.equal(wrong.json(), {
+    code: 'forbidden',
+    message: 'The bearer token is not the operator token.',
+    resolution: 'Use the operator token this server was started with (OPERATOR_TOKEN).',
+  });
+});
+
+test('after 10 refused tokens an address is refused for the rest of the minute, the right token included; others are not', async () => {
+  for (let i = 0; i < 10; i++) assert.is((await call('/releases', { headers: { authorization: 'Bearer nope' }, from: '127.0.0.7' })).status, 403);
+  const slowed = await call('/releases', { from: '127.0.0.7' });
+  assert.is(slowed.status, 429);
+  assert.is(slowed.headers['retry-after'], '60');
+  assert.is((slowed.json() as { code: string }).code, 'too_many_failures');
+  assert.is((await call('/releases', { from: '127.0.0.8' })).status, 200);
+  server.clock.advance(60_000);
+  assert.is((await call('/releases', { from: '127.0.0.7' })).status, 200);
+});
+
+test('the operator paths and the token on the public port are the public 404', async () => {
+  for (const path of ['/releases', '/audit', '/releases/2.5.0/pull']) {
+    const answer = await server.request({ path, headers: bearer });
+    assert.is(answer.status, 404, path);
+    assert.is((answer.json() as { code: string }).code, 'not_found');
+  }
+});
+
+test('publish at 10 %, widen to 100 %, pull: GET /version of the public port follows each at once; the audit trail lists them', async () => {
+  const published = await call('/releases', { method: 'POST', json: { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 10 } });
+  assert.is(published.status, 201, published.text);
+  assert.equal(published.json(), {
+    version: '2.5.0',
+    msiUrl: MSI('2.5.0'),
+    notesUrl: null,
+    rolloutPercent: 10,
+    publishedAt: new Date(server.clock.now()).toISOString(),
+    pulledAt: null,
+  });
+  assert.is((await call('/releases', { method: 'POST', json: { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 10 } })).status, 409);
+  const widened = await call('/releases/2.5.0/rollout', { method: 'POST', json: { rolloutPercent: 100 } });
+  assert.is(widened.status, 200);
+  assert.equal((await server.request({ path: '/api/v1/version' })).json(), { version: '2.5.0', downloadUrl: MSI('2.5.0') });
+  const pulled = await call('/releases/2.5.0/pull', { method: 'POST' });
+  assert.is((pulled.json() as { pulledAt: string }).pulledAt, new Date(server.clock.now()).toISOString());
+  assert.equal((await server.request({ path: '/api/v1/version' })).json(), { version: '2.4.1', downloadUrl: server.content.download.msiUrl });
+  const audit = (await call('/audit')).json() as { entries: { action: string; target: string; requestId: string }[] };
+  assert.equal(audit.entries.map((e) => [e.action, e.target]), [
+    ['release.pulled', '2.5.0'],
+    ['release.rollout', '2.5.0 at 100%'],
+    ['release.published', '2.5.0 at 10%'],
+  ]);
+  assert.ok(audit.entries.every((e) => e.requestId.length > 0));
+});
+
+test('bad input: the field is named; an unknown version is 404 release_not_found', async () => {
+  const bad = await call('/releases', { method: 'POST', json: { version: '2.5.0', msiUrl: 'http://plain.example.com/x.msi', rolloutPercent: 10 } });
+  assert.is(bad.status, 400);
+  assert.equal(bad.json(), {
+    code: 'invalid_request',
+    message: 'Field "msiUrl" must be an https:// URL.',
+    resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
+  });
+  const over = await call('/releases', { method: 'POST', json: { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 101 } });
+  assert.is(over.status, 400);
+  const missing = await call('/releases/9.9.9/pull', { method: 'POST' });
+  assert.is(missing.status, 404);
+  assert.equal(missing.json(), {
+    code: 'release_not_found',
+    message: 'No release has version 9.9.9.',
+    resolution: 'List the releases with GET /releases and use one of their versions.',
+  });
+});
+
+test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of every operator path, bearer-secured', async () => {
+  const answer = await sendRequest(operatorUrl, { path: '/openapi.json' });
+  assert.is(answer.status, 200);
+  const doc = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: unknown } };
+  assert.is(doc.openapi, '3.1.0');
+  assert.equal(Object.keys(doc.paths).sort(), ['/audit', '/releases', '/releases/{version}/pull', '/releases/{version}/rollout']);
+  assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
+  assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' } });
+});
+
+test.run();

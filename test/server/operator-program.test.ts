@@ -1,0 +1,64 @@
+/**
+ * The operator listener of the real program, on the default storage (PGlite): started with
+ * OPERATOR_PORT and OPERATOR_TOKEN, driven by the `release` command as an operator types it, and
+ * refused at start without a proper token.
+ */
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sendRequest } from '../_client.ts';
+import { freshPgliteDir } from '../_databases.ts';
+import { listeningLine, ROOT, runProgramToExit, startServerProcess } from '../_spawn.ts';
+
+const TOKEN = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
+const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
+
+/** `converter-site-api release ...` from the repository, as docs/operating.md shows it. */
+function releaseCommand(args: string[], operatorUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), 'release', ...args],
+      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', OPERATOR_URL: operatorUrl, OPERATOR_TOKEN: TOKEN } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('OPERATOR_PORT without a token, or with one of fewer than 32 characters, stops the start with exit 78', async () => {
+  const missing = await runProgramToExit({ OPERATOR_PORT: '0' });
+  assert.is(missing.code, 78);
+  assert.match(missing.stderr, 'configuration error: OPERATOR_TOKEN must be at least 32 characters when OPERATOR_PORT is set');
+  const short = await runProgramToExit({ OPERATOR_PORT: '0', OPERATOR_TOKEN: 'x'.repeat(31) });
+  assert.is(short.code, 78);
+});
+
+test('on PGlite: the release command publishes at 10 %, widens and pulls; the public port serves each; the operator paths are not on it', async () => {
+  const dataDir = await freshPgliteDir();
+  const server = await startServerProcess({ DATA_DIR: dataDir, OPERATOR_PORT: '0', OPERATOR_TOKEN: TOKEN });
+  try {
+    const operatorUrl = String(listeningLine(server.stdout())!['operator']);
+    assert.match(operatorUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const published = await releaseCommand(['publish', '2.5.0', '--msi', MSI, '--percent', '10'], operatorUrl);
+    assert.is(published.code, 0, published.stderr);
+    assert.match(published.stdout, /^VERSION +ROLLOUT +STATE +PUBLISHED +MSI\n2\.5\.0 +10% +live /);
+    const again = await releaseCommand(['publish', '2.5.0', '--msi', MSI], operatorUrl);
+    assert.is(again.code, 1);
+    assert.match(again.stderr, 'Version 2.5.0 was published before. (release_exists; 409)');
+    assert.is((await releaseCommand(['widen', '2.5.0', '--percent', '100'], operatorUrl)).code, 0);
+    assert.equal((await sendRequest(server.url, { path: '/api/v1/version' })).json(), { version: '2.5.0', downloadUrl: MSI });
+    const listed = await releaseCommand(['list', '--json'], operatorUrl);
+    assert.equal((JSON.parse(listed.stdout) as { releases: { version: string; rolloutPercent: number }[] }).releases.map((r) => [r.version, r.rolloutPercent]), [['2.5.0', 100]]);
+    assert.is((await releaseCommand(['pull', '2.5.0'], operatorUrl)).code, 0);
+    assert.is(((await sendRequest(server.url, { path: '/api/v1/version' })).json() as { version: string }).version, '2.4.1');
+    const onPublic = await sendRequest(server.url, { path: '/releases', headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.is(onPublic.status, 404);
+  } finally {
+    assert.is(await server.stop(), 0);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test.run();
