@@ -83,13 +83,28 @@ export async function publicKeyOf(pkcs8Base64: string): Promise<string> {
   return jwk.x;
 }
 
+/** The key formats an issuer can sign: 2 (the default), or 1 for desktop apps without the version-2 verifier. */
+export type LicenseKeyFormat = 'v1' | 'v2';
+
 /**
  * Creates a license issuer.
  *
  * @param pkcs8Base64 The Ed25519 private key, base64 PKCS#8.
+ * @param format The format of the keys it signs; version 2 by default. Version 1 (`key/...`, `sim/...`)
+ *   keeps installed desktop apps that verify only version 1 working until they ship the new verifier.
  */
-export async function createLicenseIssuer(pkcs8Base64: string): Promise<LicenseIssuer> {
+export async function createLicenseIssuer(pkcs8Base64: string, format: LicenseKeyFormat = 'v2'): Promise<LicenseIssuer> {
   const key = await importSigningKey(pkcs8Base64);
+  if (format === 'v1') {
+    return {
+      async issue({ sessionId, sku, product, issuedAt, simulated }) {
+        const payload: LegacyLicensePayload = { v: 1, product, sku, sid: sessionId, iat: Math.floor(issuedAt / 1000) };
+        const signed = (simulated ? SIMULATOR_KEY_PREFIX : PREFIX) + toBase64Url(encoder.encode(JSON.stringify(payload)));
+        const signature = new Uint8Array(await crypto.subtle.sign('Ed25519', key, encoder.encode(signed)));
+        return `${signed}.${toBase64Url(signature)}`;
+      },
+    };
+  }
   return {
     async issue(claims) {
       const payload = await compactPayload(claims);

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
+import type { LicenseKeyFormat } from '../core/license.ts';
 import type { SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { fileSettings, parseConfigFile } from './config-schema.ts';
@@ -45,6 +46,8 @@ export interface ServerConfig {
   openCheckoutsPerClient: number;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
+  /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */
+  licenseKeyFormat: LicenseKeyFormat;
   payment: PaymentConfig;
   /** LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and METRICS_HOST. */
   observability: ObservabilitySettings;
@@ -67,6 +70,12 @@ function trustedProxies(env: NodeJS.ProcessEnv): CidrSet | null {
   } catch (error) {
     throw new ConfigError(`TRUSTED_PROXIES: ${(error as Error).message}`);
   }
+}
+
+function licenseKeyFormat(env: NodeJS.ProcessEnv): LicenseKeyFormat {
+  const text = env['LICENSE_KEY_FORMAT']?.trim() || 'v2';
+  if (text !== 'v1' && text !== 'v2') throw new ConfigError(`LICENSE_KEY_FORMAT must be v2 or v1, not ${JSON.stringify(text)}`);
+  return text;
 }
 
 /** Which file to read: CONFIG_FILE, else ./config.json, else the shipped example. */
@@ -114,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     versionFile: resolve(dirname(file), config.versionFile),
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
+    licenseKeyFormat: licenseKeyFormat(env),
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),
     operator: operatorSettings(env),

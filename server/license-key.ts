@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../core/license.ts';
+import { createLicenseIssuer, generateSigningKey, publicKeyOf, type LicenseKeyFormat } from '../core/license.ts';
 import type { LicenseIssuer, Logger, Storage } from '../core/ports.ts';
 import { ConfigError } from './config-error.ts';
 import { openStorage } from './open-storage.ts';
@@ -28,13 +28,14 @@ export interface SigningKey {
  *
  * @param fromEnv LICENSE_SIGNING_KEY, when set.
  * @param storage Where a generated key is kept.
+ * @param format LICENSE_KEY_FORMAT: the format of the keys it signs.
  * @throws ConfigError when LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key.
  */
-export async function openSigningKey(fromEnv: string | undefined, storage: Storage): Promise<SigningKey> {
+export async function openSigningKey(fromEnv: string | undefined, storage: Storage, format: LicenseKeyFormat = 'v2'): Promise<SigningKey> {
   const pkcs8 = fromEnv ?? (await storage.secret(SIGNING_KEY_SECRET, generateSigningKey));
   try {
     return {
-      issuer: await createLicenseIssuer(pkcs8),
+      issuer: await createLicenseIssuer(pkcs8, format),
       publicKey: await publicKeyOf(pkcs8),
       source: fromEnv ? 'LICENSE_SIGNING_KEY' : 'storage',
     };

@@ -51,6 +51,9 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
     publicKey: running.licensePublicKey,
     source: running.licenseKeySource,
   });
+  if (config.licenseKeyFormat === 'v1') {
+    logger.warn('license keys are issued in format version 1 (LICENSE_KEY_FORMAT=v1): set it to v2 once every supported desktop app verifies version-2 keys (docs/licensing.md)');
+  }
   const memory = config.storage.kind === 'memory';
   if (memory) logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
   if (memory && running.licenseKeySource === 'storage') {

@@ -105,7 +105,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
   try {
     const storage = await openStorage(config.storage, { logger, clock });
     opened.push(() => storage.close());
-    const signing = await openSigningKey(config.licenseSigningKey, storage);
+    const signing = await openSigningKey(config.licenseSigningKey, storage, config.licenseKeyFormat);
     const version = await openVersion(config, clock, logger);
     const { payment, content } = config;
     const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
