@@ -4,6 +4,7 @@
  * @module
  */
 import type { AuditStore } from './operator/context.ts';
+import type { FeedbackInbox } from './operator/inbox.ts';
 import type { ReleaseStore } from './releases.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { Pricing } from './schemas/responses.ts';
@@ -160,6 +161,8 @@ export interface Storage {
   readonly releases: ReleaseStore;
   /** Every change made through the operator API (core/operator). */
   readonly audit: AuditStore;
+  /** The stored feedback as the operator reads and marks it (core/operator/inbox.ts). */
+  readonly inbox: FeedbackInbox;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -17,6 +17,7 @@ import type {
 import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
+import { createMemoryInbox } from './inbox.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -88,6 +89,7 @@ export function createMemoryStorage(
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
     releases: createMemoryReleaseStore(),
     audit: createMemoryAuditStore(),
+    inbox: createMemoryInbox(feedback),
 
     /** Memory always answers while the process runs. */
     ping() {},

@@ -228,6 +228,11 @@ create table audit (
 );
 `;
 
+/** The feedback inbox (core/operator/inbox.ts): when the operator marked an entry handled. */
+const feedbackHandled = `
+alter table feedback add column handled_at timestamptz;
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
@@ -237,4 +242,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'checkout session owners', sql: checkoutOwners },
   { version: 12, name: 'releases', sql: releases },
   { version: 13, name: 'audit trail', sql: audit },
+  { version: 14, name: 'feedback handled', sql: feedbackHandled },
 ];

@@ -14,6 +14,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import type { BatchOptions } from './rate-limits.ts';
 import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
+import { createSqlInbox } from './inbox.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -91,6 +92,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     recordDownload: (event) => recordDownload(client, event),
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
+    inbox: createSqlInbox(client),
     ...(exclusive
       ? createRoadmapMirror(client, sync)
       : { ...sync, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),

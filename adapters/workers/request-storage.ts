@@ -96,6 +96,10 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       record: (entry) => current().audit.record(entry),
       list: (limit) => current().audit.list(limit),
     },
+    inbox: {
+      list: (filter) => current().inbox.list(filter),
+      setHandled: (id, handled, at) => current().inbox.setHandled(id, handled, at),
+    },
     ping: () => current().ping(),
   };
 

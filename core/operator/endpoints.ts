@@ -7,6 +7,7 @@
 import type * as v from 'valibot';
 import { json } from '../http.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
+import { HandledSchema, listInbox, markHandled } from './inbox.ts';
 import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
 
 export interface OperatorRoute {
@@ -17,6 +18,8 @@ export interface OperatorRoute {
   summary: string;
   /** The JSON body it takes, if any. */
   body?: v.GenericSchema;
+  /** The query parameters it takes, all optional. */
+  query?: readonly string[];
   /** The success status. */
   status: number;
   create(context: OperatorContext): OperatorHandler;
@@ -59,6 +62,26 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     summary: 'Pull a release: no client gets it again; the release before it is served.',
     status: 200,
     create: pullRelease,
+  },
+  {
+    operationId: 'listFeedback',
+    method: 'GET',
+    path: '/feedback',
+    summary:
+      'The feedback inbox, newest first: filters type, rating (1-5), since (ISO 8601), handled (true|false); ' +
+      'limit (1-500, 50 by default) and before (the next of the page before).',
+    query: ['type', 'rating', 'since', 'handled', 'limit', 'before'],
+    status: 200,
+    create: listInbox,
+  },
+  {
+    operationId: 'markFeedbackHandled',
+    method: 'POST',
+    path: '/feedback/:id/handled',
+    summary: 'Mark an entry handled ({"handled": true}) or not ({"handled": false}).',
+    body: HandledSchema,
+    status: 200,
+    create: markHandled,
   },
   {
     operationId: 'listAudit',

@@ -28,6 +28,16 @@ export const OPERATOR_ERRORS = {
     when: 'A release of this version was published before (a pulled version stays pulled).',
     resolution: 'Publish a new version number, or widen the existing release.',
   },
+  invalid_query: {
+    status: 400,
+    when: 'A query parameter is given more than once.',
+    resolution: 'Give each query parameter once; the operator /openapi.json lists them.',
+  },
+  feedback_not_found: {
+    status: 404,
+    when: 'No stored feedback has this id.',
+    resolution: 'List the inbox with GET /feedback and use one of its ids.',
+  },
   release_not_found: {
     status: 404,
     when: 'No release of this version was published.',

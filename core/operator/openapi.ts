@@ -27,7 +27,10 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 function operation(route: OperatorRoute): Json {
-  const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const params = [
+    ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+    ...(route.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+  ];
   const errors: Json = {
     '400': errorResponse('The request body is not what the operation takes; the message names the field.'),
     '401': errorResponse(OPERATOR_ERRORS.unauthorized.when),
@@ -35,6 +38,7 @@ function operation(route: OperatorRoute): Json {
     '429': errorResponse(OPERATOR_ERRORS.too_many_failures.when),
   };
   if (route.path.includes(':version')) errors['404'] = errorResponse(OPERATOR_ERRORS.release_not_found.when);
+  if (route.path.includes(':id')) errors['404'] = errorResponse(OPERATOR_ERRORS.feedback_not_found.when);
   if (route.operationId === 'publishRelease') errors['409'] = errorResponse(OPERATOR_ERRORS.release_exists.when);
   return {
     operationId: route.operationId,

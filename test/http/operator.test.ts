@@ -124,12 +124,40 @@ test('bad input: the field is named; an unknown version is 404 release_not_found
   });
 });
 
+test('the feedback inbox: what the public port stored, newest first, filtered, marked handled, in the audit trail', async () => {
+  const post = (body: unknown, from: string) =>
+    server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), from });
+  assert.is((await post({ description: 'Great app', type: 'review', rating: 5 }, '127.0.0.21')).status, 201);
+  server.clock.advance(1000);
+  assert.is((await post({ description: 'Crash on .wk3', type: 'bug_report' }, '127.0.0.22')).status, 201);
+  const listed = await call('/feedback');
+  assert.is(listed.status, 200);
+  const { entries, next } = listed.json() as { entries: { id: number; description: string; handledAt: string | null }[]; next: number | null };
+  assert.equal(entries.map((e) => e.description), ['Crash on .wk3', 'Great app']);
+  assert.is(next, null);
+  const reviews = (await call('/feedback?type=review&rating=5')).json() as { entries: { description: string; receivedAt: string }[] };
+  assert.equal(reviews.entries.map((e) => [e.description, e.receivedAt]), [['Great app', new Date(server.clock.now() - 1000).toISOString()]]);
+  const handled = await call(`/feedback/${entries[0]!.id}/handled`, { method: 'POST', json: { handled: true } });
+  assert.is((handled.json() as { handledAt: string }).handledAt, new Date(server.clock.now()).toISOString());
+  assert.equal(((await call('/feedback?handled=false')).json() as { entries: { description: string }[] }).entries.map((e) => e.description), ['Great app']);
+  const paged = (await call('/feedback?limit=1')).json() as { entries: unknown[]; next: number };
+  assert.is(paged.entries.length, 1);
+  assert.is(((await call(`/feedback?limit=1&before=${paged.next}`)).json() as { entries: { description: string }[] }).entries[0]!.description, 'Great app');
+  const bad = await call('/feedback?rating=9');
+  assert.is(bad.status, 400);
+  assert.is((bad.json() as { message: string }).message, 'Field "rating" must be 1 to 5.');
+  assert.is((await call('/feedback?type=review&type=bug_report')).status, 400);
+  assert.is((await call('/feedback/999/handled', { method: 'POST', json: { handled: true } })).status, 404);
+  const audit = (await call('/audit')).json() as { entries: { action: string; target: string }[] };
+  assert.equal(audit.entries.map((e) => [e.action, e.target]), [['feedback.handled', String(entries[0]!.id)]]);
+});
+
 test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of every operator path, bearer-secured', async () => {
   const answer = await sendRequest(operatorUrl, { path: '/openapi.json' });
   assert.is(answer.status, 200);
   const doc = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: unknown } };
   assert.is(doc.openapi, '3.1.0');
-  assert.equal(Object.keys(doc.paths).sort(), ['/audit', '/releases', '/releases/{version}/pull', '/releases/{version}/rollout']);
+  assert.equal(Object.keys(doc.paths).sort(), ['/audit', '/feedback', '/feedback/{id}/handled', '/releases', '/releases/{version}/pull', '/releases/{version}/rollout']);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
   assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' } });
 });

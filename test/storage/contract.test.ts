@@ -7,6 +7,7 @@ import { ALL_TARGETS } from './_targets.ts';
 import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
 import { rateLimitContract } from './contract/rate-limits.ts';
+import { inboxContract } from './contract/inbox.ts';
 import { recordsContract } from './contract/records.ts';
 import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
@@ -26,6 +27,7 @@ for (const target of ALL_TARGETS) {
   checkoutContract(test);
   rateLimitContract(test);
   releasesContract(test);
+  inboxContract(test);
   test.run();
 }
 

@@ -1,0 +1,33 @@
+/**
+ * The feedback inbox over memory storage's feedback list: an entry's id is its position (from 1).
+ *
+ * @module
+ */
+import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
+import type { FeedbackEntry } from '../../core/ports.ts';
+
+/** Creates the inbox over the stored entries (in arrival order). */
+export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox {
+  const handledAt = new Map<number, number>();
+  const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
+  return {
+    async list(f) {
+      const found: InboxEntry[] = [];
+      for (let id = Math.min(feedback.length, (f.before ?? Infinity) - 1); id >= 1 && found.length < f.limit; id--) {
+        const e = feedback[id - 1]!;
+        if (f.type !== undefined && e.type !== f.type) continue;
+        if (f.rating !== undefined && e.rating !== f.rating) continue;
+        if (f.since !== undefined && e.receivedAt < f.since) continue;
+        if (f.handled !== undefined && handledAt.has(id) !== f.handled) continue;
+        found.push(entry(id));
+      }
+      return found;
+    },
+    async setHandled(id, handled, at) {
+      if (!Number.isSafeInteger(id) || id < 1 || id > feedback.length) return null;
+      if (!handled) handledAt.delete(id);
+      else if (!handledAt.has(id)) handledAt.set(id, at);
+      return entry(id);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Contract: the feedback inbox lists newest first with every filter and keyset pages, and keeps the
+ * handled mark (its first time), on every storage.
+ */
+import * as assert from 'uvu/assert';
+import type { FeedbackEntry } from '../../../core/ports.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const T0 = Date.UTC(2026, 10, 24, 9, 0, 0, 7);
+const ENTRIES: FeedbackEntry[] = [
+  { type: 'review', description: 'Great', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: T0 },
+  { type: 'bug_report', description: 'Crash on .wk3', email: null, appVersion: null, rating: 1, receivedAt: T0 + 1000 },
+  { type: 'review', description: 'Fine', email: null, appVersion: '2.4.1', rating: 4, receivedAt: T0 + 2000 },
+  { type: 'feature_request', description: 'Quattro Pro', email: null, appVersion: null, rating: null, receivedAt: T0 + 3000 },
+];
+
+export function inboxContract(test: ContractSuite): void {
+  test('the inbox lists newest first, by type, rating, time and handled mark, in keyset pages', async (context) => {
+    const { storage } = current(context);
+    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    const all = await storage.inbox.list({ limit: 10 });
+    assert.equal(all.map((e) => e.description), ['Quattro Pro', 'Fine', 'Crash on .wk3', 'Great']);
+    assert.equal(all[3], { ...ENTRIES[0], id: all[3]!.id, handledAt: null });
+    const ids = all.map((e) => e.id);
+    assert.ok(ids[0]! > ids[1]! && ids[1]! > ids[2]! && ids[2]! > ids[3]!, 'ids grow with arrival');
+    assert.equal((await storage.inbox.list({ type: 'review', limit: 10 })).map((e) => e.description), ['Fine', 'Great']);
+    assert.equal((await storage.inbox.list({ rating: 1, limit: 10 })).map((e) => e.description), ['Crash on .wk3']);
+    assert.equal((await storage.inbox.list({ since: T0 + 2000, limit: 10 })).map((e) => e.description), ['Quattro Pro', 'Fine']);
+    const page = await storage.inbox.list({ limit: 2 });
+    assert.equal((await storage.inbox.list({ limit: 2, before: page[1]!.id })).map((e) => e.description), ['Crash on .wk3', 'Great']);
+  });
+
+  test('marking handled keeps its first time; unhandling clears it; an unknown id is null', async (context) => {
+    const { storage } = current(context);
+    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    const [newest] = await storage.inbox.list({ limit: 1 });
+    assert.is((await storage.inbox.setHandled(newest!.id, true, T0 + 10))?.handledAt, T0 + 10);
+    assert.is((await storage.inbox.setHandled(newest!.id, true, T0 + 20))?.handledAt, T0 + 10);
+    assert.equal((await storage.inbox.list({ handled: true, limit: 10 })).map((e) => e.description), ['Quattro Pro']);
+    assert.equal((await storage.inbox.list({ handled: false, limit: 10 })).length, 3);
+    assert.is((await storage.inbox.setHandled(newest!.id, false, T0 + 30))?.handledAt, null);
+    assert.is(await storage.inbox.setHandled(newest!.id + 1000, true, T0), null);
+  });
+}
