@@ -28,19 +28,24 @@ export interface RunningServer extends Standalone {
   operatorUrl: string | null;
 }
 
+/** The timeouts and header limit of both listeners (docs/configuration.md, HTTP server limits). */
+function timeouts(limits: ServerConfig['http']) {
+  return {
+    headersTimeout: limits.headersTimeout,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    maxHeaderSize: limits.maxHeaderSize,
+    connectionsCheckingInterval: connectionsCheckingInterval(limits),
+  };
+}
+
 /**
  * The operator listener: the operator app on a node:http server of its own, at OPERATOR_HOST:OPERATOR_PORT.
  * Its client is the socket's peer (no proxy header is believed there).
  */
 async function listenOperator(running: Standalone, config: ServerConfig, logger: Logger): Promise<{ url: string; close(): Promise<void> } | null> {
   if (!running.operator || !config.operator) return null;
-  const limits = config.http;
-  const server = createServer({
-    headersTimeout: limits.headersTimeout,
-    requestTimeout: limits.requestTimeout,
-    keepAliveTimeout: limits.keepAliveTimeout,
-    maxHeaderSize: limits.maxHeaderSize,
-  });
+  const server = createServer(timeouts(config.http));
   server.on('request', createNodeListener(running.operator, { onError: (error) => logger.error('could not answer an operator request', { error: String(error) }) }));
   const address = await listen(server, config.operator.port, config.operator.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -83,11 +88,7 @@ function close(server: Server): Promise<void> {
 export async function startServer(config: ServerConfig, logger: Logger, clock: Clock = { now: () => Date.now() }): Promise<RunningServer> {
   const limits = config.http;
   const server = createServer({
-    headersTimeout: limits.headersTimeout,
-    requestTimeout: limits.requestTimeout,
-    keepAliveTimeout: limits.keepAliveTimeout,
-    maxHeaderSize: limits.maxHeaderSize,
-    connectionsCheckingInterval: connectionsCheckingInterval(limits),
+    ...timeouts(limits),
     // A request without Host is answered by the listener, as JSON with the rate-limit headers.
     requireHostHeader: false,
   });
