@@ -8,7 +8,8 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows, type ExportFormat } from '../../adapters/export/format.ts';
-import type { Logger } from '../../core/ports.ts';
+import type { FeedbackEntry, Logger } from '../../core/ports.ts';
+import { ConfigError } from '../config-error.ts';
 import { consoleLogger } from '../logger.ts';
 import { openStorage, type OpenedStorage } from '../open-storage.ts';
 import { storageSettings } from '../storage-config.ts';
@@ -16,6 +17,37 @@ import { EXIT, parseCommandLine, UsageError, type Command } from './command.ts';
 
 /** Logs go to stderr so that stdout holds only the export. */
 const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
+
+/** OPERATOR_URL and OPERATOR_TOKEN, when both are set. */
+function operatorApi(env: NodeJS.ProcessEnv): { url: string; token: string } | null {
+  const url = env['OPERATOR_URL']?.trim();
+  const token = env['OPERATOR_TOKEN']?.trim();
+  return url && token ? { url: url.replace(/\/+$/, ''), token } : null;
+}
+
+interface ApiEntry {
+  type: FeedbackEntry['type'];
+  description: string;
+  email: string | null;
+  appVersion: string | null;
+  rating: number | null;
+  receivedAt: string;
+}
+
+/** Every feedback entry through the operator API's inbox, oldest first as the storage export gives them. */
+async function feedbackThroughApi(api: { url: string; token: string }): Promise<FeedbackEntry[]> {
+  const entries: FeedbackEntry[] = [];
+  for (let before: number | null | undefined; before !== null; ) {
+    const page = await fetch(`${api.url}/feedback?limit=500${before === undefined ? '' : `&before=${before}`}`, {
+      headers: { authorization: `Bearer ${api.token}` },
+    });
+    const body = (await page.json()) as { entries: ApiEntry[]; next: number | null; message?: string };
+    if (!page.ok) throw new Error(`the operator API answered ${page.status}: ${body.message ?? ''}`);
+    for (const e of body.entries) entries.push({ ...e, receivedAt: Date.parse(e.receivedAt) });
+    before = body.next;
+  }
+  return entries.reverse();
+}
 
 async function writeExport(storage: OpenedStorage, what: 'feedback' | 'downloads', format: ExportFormat, write: (text: string) => void) {
   if (what === 'feedback') {
@@ -73,7 +105,8 @@ Writes the records of the storage the server uses (same environment) to stdout, 
   downloads    download counts per UTC day, source, platform and forced
   -f, --format json (default; an array, one element per line) or csv (RFC 4180)
   -o, --out    write to FILE (through a temporary file, renamed when complete) instead of stdout
-Only the data goes to stdout; messages go to stderr. On PGlite, run it while the server is stopped.
+Only the data goes to stdout; messages go to stderr. On PGlite, run it while the server is stopped, or
+set OPERATOR_URL and OPERATOR_TOKEN: feedback is then read through the running server's operator API.
 From a checkout: npm run --silent export -- feedback --format csv > feedback.csv
 
 exit codes: 0 done, 1 the storage failed, 64 usage error,
@@ -88,11 +121,22 @@ exit codes: 0 done, 1 the storage failed, 64 usage error,
     const { what, format, out } = parsed;
     const settings = storageSettings(process.env, process.cwd());
     if (settings.kind === 'memory') logger.warn('STORAGE=memory keeps nothing between runs: the export is empty');
-    const storage = await openStorage(settings, { logger, background: false });
+    const deliver = (produce: (write: (text: string) => void) => Promise<void>) =>
+      out === undefined ? produce(io.stdout) : toFile(resolve(out), produce);
+    let storage: OpenedStorage;
     try {
-      const produce = (write: (text: string) => void) => writeExport(storage, what, format, write);
-      if (out === undefined) await produce(io.stdout);
-      else await toFile(resolve(out), produce);
+      storage = await openStorage(settings, { logger, background: false });
+    } catch (error) {
+      // The running server holds DATA_DIR: its operator API reads the feedback instead, when it is set.
+      const api = operatorApi(process.env);
+      if (!(error instanceof ConfigError && /in use by process/.test(error.message) && api && what === 'feedback')) throw error;
+      logger.warn('DATA_DIR is held by the running server: reading the feedback through its operator API', { url: api.url });
+      const entries = await feedbackThroughApi(api);
+      await deliver((write) => writeRows(entries.map(feedbackRow), format, FEEDBACK_COLUMNS, write));
+      return EXIT.ok;
+    }
+    try {
+      await deliver((write) => writeExport(storage, what, format, write));
     } finally {
       await storage.close();
     }

@@ -15,17 +15,19 @@ import { listeningLine, ROOT, runProgramToExit, startServerProcess } from '../_s
 const TOKEN = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
 
-/** `converter-site-api release ...` from the repository, as docs/operating.md shows it. */
-function releaseCommand(args: string[], operatorUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `converter-site-api <command> ...` from the repository, as docs/operating.md shows it. */
+function command(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), 'release', ...args],
-      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', OPERATOR_URL: operatorUrl, OPERATOR_TOKEN: TOKEN } },
+      ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), ...args],
+      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', OPERATOR_TOKEN: TOKEN, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }
+
+const releaseCommand = (args: string[], operatorUrl: string) => command(['release', ...args], { OPERATOR_URL: operatorUrl });
 
 test('OPERATOR_PORT without a token, or with one of fewer than 32 characters, stops the start with exit 78', async () => {
   const missing = await runProgramToExit({ OPERATOR_PORT: '0' });
@@ -55,6 +57,21 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.is(((await sendRequest(server.url, { path: '/api/v1/version' })).json() as { version: string }).version, '2.4.1');
     const onPublic = await sendRequest(server.url, { path: '/releases', headers: { authorization: `Bearer ${TOKEN}` } });
     assert.is(onPublic.status, 404);
+    // The export command reads the feedback through the operator API while the server holds DATA_DIR.
+    for (const description of ['First, "quoted"', 'Second']) {
+      const body = JSON.stringify({ description });
+      const stored = await sendRequest(server.url, { method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body });
+      assert.is(stored.status, 201);
+    }
+    const held = await command(['export', 'feedback', '--format', 'csv'], { DATA_DIR: dataDir });
+    assert.is(held.code, 78, 'without OPERATOR_URL the held DATA_DIR is refused as before');
+    const exported = await command(['export', 'feedback', '--format', 'csv'], { DATA_DIR: dataDir, OPERATOR_URL: operatorUrl });
+    assert.is(exported.code, 0, exported.stderr);
+    const lines = exported.stdout.trim().split('\r\n');
+    assert.is(lines.length, 3, exported.stdout);
+    assert.match(lines[1]!, '"First, ""quoted"""');
+    assert.match(lines[2]!, 'Second');
+    assert.match(exported.stderr, 'reading the feedback through its operator API');
   } finally {
     assert.is(await server.stop(), 0);
     rmSync(dataDir, { recursive: true, force: true });
