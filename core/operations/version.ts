@@ -6,7 +6,8 @@
  */
 import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
-import { encodeJson, JSON_TYPE } from '../http.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
+import { andThen } from '../maybe.ts';
 import type { ServedRelease } from '../releases.ts';
 import { VersionString } from '../schemas/responses.ts';
 
@@ -29,8 +30,7 @@ export function version(context: AppContext): Operation {
     }
     return body;
   };
-  return async (request) => {
-    const served = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
-    return { status: 200, headers: { 'content-type': JSON_TYPE }, body: bodyOf(served) };
-  };
+  const answer = (served: ServedRelease): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: bodyOf(served) });
+  // Answered from the release view in memory: synchronous unless a read or a bucket must be awaited.
+  return (request) => andThen(context.releases.pick(() => context.rolloutBucket(request.clientIp)), answer);
 }
