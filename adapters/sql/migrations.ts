@@ -240,7 +240,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'set-based vote toggles', sql: setBasedToggles },
   { version: 4, name: 'hashed rate-limit keys', sql: hashedRateLimitKeys },
   { version: 5, name: 'checkout session owners', sql: checkoutOwners },
-  { version: 12, name: 'releases', sql: releases },
-  { version: 13, name: 'audit trail', sql: audit },
-  { version: 14, name: 'feedback handled', sql: feedbackHandled },
+  { version: 6, name: 'releases', sql: releases },
+  { version: 7, name: 'audit trail', sql: audit },
+  { version: 8, name: 'feedback handled', sql: feedbackHandled },
 ];
