@@ -3,14 +3,8 @@
  *
  * @module
  */
-import { ipv4Value, parseIp, parseIpv4, type Groups } from './client-ip.ts';
+import { ipv4Value, parseIp, parseIpv4, type CidrSet, type Groups } from './client-ip.ts';
 
-/** A set of address ranges. */
-export interface CidrSet {
-  has(ip: string): boolean;
-  /** The ranges as given, for logs. */
-  readonly source: readonly string[];
-}
 
 /**
  * Parses a comma-separated list of CIDR ranges or single addresses, e.g. "127.0.0.1/32, 10.0.0.0/8, ::1".

@@ -3,7 +3,6 @@
  *
  * @module
  */
-import type { CidrSet } from './cidr.ts';
 
 /** An address as 8 groups of 16 bits (IPv4 is mapped into ::ffff:0:0/96). */
 export type Groups = number[];
@@ -136,7 +135,12 @@ export function clientKey(ip: string): string {
   return `${formatV6([...g.slice(0, 4), 0, 0, 0, 0])}/64`;
 }
 
-export { parseCidrList, type CidrSet } from './cidr.ts';
+/** A set of address ranges. */
+export interface CidrSet {
+  has(ip: string): boolean;
+  /** The ranges as given, for logs. */
+  readonly source: readonly string[];
+}
 
 /** A port as proxies append it: 1 to 5 digits, at most 65535. */
 const PORT = /^\d{1,5}$/;

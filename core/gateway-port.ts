@@ -5,7 +5,7 @@
  * @module
  */
 import type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
-import type { CheckoutChannel, CheckoutSession, CheckoutSku, CheckoutState } from './ports.ts';
+import type { CheckoutChannel, CheckoutSession, CheckoutSku, CheckoutState } from './port-types.ts';
 
 /** What the payment provider says of a session. */
 export type GatewayStatus = CheckoutState;

@@ -11,7 +11,8 @@ export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './
 export type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
 export { headerValue } from './http.ts';
 export * from './ports.ts';
-export { canonicalIp, clientKey, parseCidrList, resolveClientIp, type CidrSet } from './client-ip.ts';
+export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './client-ip.ts';
+export { parseCidrList } from './cidr.ts';
 export { PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
 export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';
 export { buildOpenApi } from './openapi/build.ts';

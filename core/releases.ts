@@ -15,36 +15,15 @@
  *
  * @module
  */
-import type { Clock, Logger, MaybePromise } from './ports.ts';
+import type { Clock, Logger, MaybePromise } from './port-types.ts';
+import type { Release, ReleaseStore } from './store-ports.ts';
 
-/** One published desktop release. */
-export interface Release {
-  version: string;
-  msiUrl: string;
-  notesUrl: string | null;
-  /** Whole percent of clients (0-100) that get this release while it is the current one. */
-  rolloutPercent: number;
-  publishedAt: number;
-  /** When it was pulled, or null: a pulled release is never served again. */
-  pulledAt: number | null;
-}
+export type { Release, ReleaseStore } from './store-ports.ts';
 
 /** What one answer serves: a version and the MSI of that same version. */
 export interface ServedRelease {
   version: string;
   msiUrl: string;
-}
-
-/** Where releases are kept (every storage has one). */
-export interface ReleaseStore {
-  /** Every release, newest first. */
-  listReleases(): Promise<Release[]>;
-  /** Stores a new release; false when that version exists already (pulled or not). */
-  publishRelease(release: Omit<Release, 'pulledAt'>): Promise<boolean>;
-  /** Sets a release's percentage; the release as it is afterwards, or null when there is none. */
-  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
-  /** Pulls a release (idempotent); the release afterwards, or null when there is none. */
-  pullRelease(version: string, at: number): Promise<Release | null>;
 }
 
 /** The releases as the operations read them: from memory, refreshed in the background. */

@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCidrList, type CidrSet } from '../core/client-ip.ts';
+import { parseCidrList } from '../core/cidr.ts';
+import type { CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
 import type { LicenseKeyFormat } from '../core/license.ts';
 import type { SiteContent } from '../core/schemas/content.ts';

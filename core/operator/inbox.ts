@@ -7,35 +7,14 @@
 import * as v from 'valibot';
 import { readJsonObject } from '../body.ts';
 import { json, type CoreRequest } from '../http.ts';
-import { FEEDBACK_TYPES, type FeedbackEntry, type FeedbackType } from '../ports.ts';
+import { FEEDBACK_TYPES } from '../port-types.ts';
+
+import type { InboxEntry } from '../store-ports.ts';
+
+export type { FeedbackInbox, InboxEntry, InboxFilter } from '../store-ports.ts';
 import { parseOrThrow } from '../validate.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
-
-/** One stored submission, with its id and when it was marked handled. */
-export interface InboxEntry extends FeedbackEntry {
-  id: number;
-  handledAt: number | null;
-}
-
-export interface InboxFilter {
-  type?: FeedbackType | undefined;
-  rating?: number | undefined;
-  /** Received at or after, ms since the epoch. */
-  since?: number | undefined;
-  handled?: boolean | undefined;
-  /** Entries with a smaller id only: the `next` of the page before. */
-  before?: number | undefined;
-  limit: number;
-}
-
-/** Where the inbox reads and marks (every storage has one). */
-export interface FeedbackInbox {
-  /** Entries matching the filter, newest (highest id) first, at most `limit`. */
-  list(filter: InboxFilter): Promise<InboxEntry[]>;
-  /** Marks an entry handled (at `at`) or not; the entry afterwards, or null when there is none. */
-  setHandled(id: number, handled: boolean, at: number): Promise<InboxEntry | null>;
-}
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;

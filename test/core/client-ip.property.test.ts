@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIp, clientKey, forwardedAddress, ipv4Value, parseCidrList, resolveClientIp } from '../../core/client-ip.ts';
+import { canonicalIp, clientKey, forwardedAddress, ipv4Value, resolveClientIp } from '../../core/client-ip.ts';
+import { parseCidrList } from '../../core/cidr.ts';
 
 const property = suite('client ip properties (oracle: ipaddr.js)');
 const RUNS = { numRuns: 300 };

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIp, clientKey, forwardedAddress, ipv4Value, parseCidrList, parseIp, resolveClientIp } from '../../core/client-ip.ts';
+import { canonicalIp, clientKey, forwardedAddress, ipv4Value, parseIp, resolveClientIp } from '../../core/client-ip.ts';
+import { parseCidrList } from '../../core/cidr.ts';
 
 const ip = suite('client ip');
 

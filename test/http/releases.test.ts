@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
-import { parseCidrList } from '../../core/client-ip.ts';
+import { parseCidrList } from '../../core/cidr.ts';
 import { rolloutBucket } from '../../core/releases.ts';
 import { createVoterId } from '../../core/voter-id.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';

@@ -1,0 +1,116 @@
+/**
+ * The records the ports carry and the small ports everything else builds on (Clock, Logger), with no
+ * import of their own: every other port file imports from here, and nothing here imports back.
+ * Re-exported by ports.ts.
+ *
+ * @module
+ */
+
+/** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Where time comes from: milliseconds since the epoch. Tests inject a manual one. */
+export interface Clock {
+  now(): number;
+}
+
+/** Server-side log lines; never sent to clients. */
+export interface Logger {
+  /** Detail for debugging; dropped unless the operator asks for it. Optional for older loggers. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const FEEDBACK_TYPES = ['feature_request', 'bug_report', 'general', 'review'] as const;
+export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
+
+/** One accepted feedback submission as stored. */
+export interface FeedbackEntry {
+  type: FeedbackType;
+  description: string;
+  email: string | null;
+  appVersion: string | null;
+  rating: number | null;
+  receivedAt: number;
+}
+
+/** One installer redirect as stored (for download counts). */
+export interface DownloadEvent {
+  at: number;
+  source: string | null;
+  platform: 'windows' | 'other';
+  forced: boolean;
+}
+
+/** A roadmap feature as the operator's content defines it. */
+export interface RoadmapFeature {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  visible: boolean;
+  release_version: string | null;
+}
+
+/** A visible feature with its votes, as seen by one voter. */
+export interface RoadmapFeatureView {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  vote_count: number;
+  voted: boolean;
+  release_version: string | null;
+}
+
+/** The outcome of a vote toggle. */
+export interface VoteResult {
+  voted: boolean;
+  vote_count: number;
+}
+
+export const CHECKOUT_SKUS = ['standard', 'plus_addon', 'plus_bundle'] as const;
+export type CheckoutSku = (typeof CHECKOUT_SKUS)[number];
+export const CHECKOUT_CHANNELS = ['store', 'msi'] as const;
+export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number];
+
+/** Checkout session states: pending -> processing -> paid, or -> expired / failed. The last three are final. */
+export type CheckoutState = 'pending' | 'processing' | 'paid' | 'expired' | 'failed';
+
+/** A hosted checkout session as stored. */
+export interface CheckoutSession {
+  id: string;
+  sku: CheckoutSku;
+  channel: CheckoutChannel | null;
+  url: string;
+  state: CheckoutState;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** The license keys issued for one paid session. */
+export interface LicenseKeys {
+  standard: string | null;
+  plus: string | null;
+}
+
+/** The keys a session has after a save, and whether that save stored them. */
+export interface SavedLicenses {
+  keys: LicenseKeys;
+  stored: boolean;
+}
+
+/** The result of counting one request against a client's quota. */
+export interface RateLimitHit {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window resets, measured on the store's own clock. */
+  resetMs: number;
+}
+
+/** Fixed-window request counters, one per client key. */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): MaybePromise<RateLimitHit>;
+}

@@ -1,0 +1,75 @@
+/**
+ * The stores of the back office that every storage has: releases (core/releases.ts), the audit trail and
+ * the feedback inbox (core/operator). Declared here, below ports.ts and the modules that use them, so that
+ * no import runs back up.
+ *
+ * @module
+ */
+import type { FeedbackEntry, FeedbackType } from './port-types.ts';
+
+/** One published desktop release. */
+export interface Release {
+  version: string;
+  msiUrl: string;
+  notesUrl: string | null;
+  /** Whole percent of clients (0-100) that get this release while it is the current one. */
+  rolloutPercent: number;
+  publishedAt: number;
+  /** When it was pulled, or null: a pulled release is never served again. */
+  pulledAt: number | null;
+}
+
+/** Where releases are kept (every storage has one). */
+export interface ReleaseStore {
+  /** Every release, newest first. */
+  listReleases(): Promise<Release[]>;
+  /** Stores a new release; false when that version exists already (pulled or not). */
+  publishRelease(release: Omit<Release, 'pulledAt'>): Promise<boolean>;
+  /** Sets a release's percentage; the release as it is afterwards, or null when there is none. */
+  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
+  /** Pulls a release (idempotent); the release afterwards, or null when there is none. */
+  pullRelease(version: string, at: number): Promise<Release | null>;
+}
+
+/** One entry of the audit trail: every change made through the operator API. */
+export interface AuditEntry {
+  at: number;
+  /** What was done, e.g. "release.published". */
+  action: string;
+  /** What it was done to, e.g. "2.5.0 at 10%". */
+  target: string;
+  /** The X-Request-Id of the request that made it, to find its log lines. */
+  requestId: string;
+}
+
+/** Where the audit trail is kept (every storage has one). */
+export interface AuditStore {
+  record(entry: AuditEntry): Promise<void>;
+  /** The latest entries, newest first. */
+  list(limit: number): Promise<AuditEntry[]>;
+}
+
+/** One stored submission, with its id and when it was marked handled. */
+export interface InboxEntry extends FeedbackEntry {
+  id: number;
+  handledAt: number | null;
+}
+
+export interface InboxFilter {
+  type?: FeedbackType | undefined;
+  rating?: number | undefined;
+  /** Received at or after, ms since the epoch. */
+  since?: number | undefined;
+  handled?: boolean | undefined;
+  /** Entries with a smaller id only: the `next` of the page before. */
+  before?: number | undefined;
+  limit: number;
+}
+
+/** Where the inbox reads and marks (every storage has one). */
+export interface FeedbackInbox {
+  /** Entries matching the filter, newest (highest id) first, at most `limit`. */
+  list(filter: InboxFilter): Promise<InboxEntry[]>;
+  /** Marks an entry handled (at `at`) or not; the entry afterwards, or null when there is none. */
+  setHandled(id: number, handled: boolean, at: number): Promise<InboxEntry | null>;
+}
