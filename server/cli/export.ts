@@ -14,16 +14,10 @@ import { consoleLogger } from '../logger.ts';
 import { openStorage, type OpenedStorage } from '../open-storage.ts';
 import { storageSettings } from '../storage-config.ts';
 import { EXIT, parseCommandLine, UsageError, type Command } from './command.ts';
+import { findOperatorApi, type OperatorApi } from './operator-api.ts';
 
 /** Logs go to stderr so that stdout holds only the export. */
 const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
-
-/** OPERATOR_URL and OPERATOR_TOKEN, when both are set. */
-function operatorApi(env: NodeJS.ProcessEnv): { url: string; token: string } | null {
-  const url = env['OPERATOR_URL']?.trim();
-  const token = env['OPERATOR_TOKEN']?.trim();
-  return url && token ? { url: url.replace(/\/+$/, ''), token } : null;
-}
 
 interface ApiEntry {
   type: FeedbackEntry['type'];
@@ -35,7 +29,7 @@ interface ApiEntry {
 }
 
 /** Every feedback entry through the operator API's inbox, oldest first as the storage export gives them. */
-async function feedbackThroughApi(api: { url: string; token: string }): Promise<FeedbackEntry[]> {
+async function feedbackThroughApi(api: OperatorApi): Promise<FeedbackEntry[]> {
   const entries: FeedbackEntry[] = [];
   for (let before: number | null | undefined; before !== null; ) {
     const page = await fetch(`${api.url}/feedback?limit=500${before === undefined ? '' : `&before=${before}`}`, {
@@ -128,7 +122,7 @@ exit codes: 0 done, 1 the storage failed, 64 usage error,
       storage = await openStorage(settings, { logger, background: false });
     } catch (error) {
       // The running server holds DATA_DIR: its operator API reads the feedback instead, when it is set.
-      const api = operatorApi(process.env);
+      const api = findOperatorApi(process.env);
       if (!(error instanceof ConfigError && /in use by process/.test(error.message) && api && what === 'feedback')) throw error;
       logger.warn('DATA_DIR is held by the running server: reading the feedback through its operator API', { url: api.url });
       const entries = await feedbackThroughApi(api);
