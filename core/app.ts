@@ -138,7 +138,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const storageFault = () => count('storage_error');
   const storage = options.storage;
   const context = await createContext(options, clock, logger, count, storageFault);
-  await storage.syncRoadmap(options.content.roadmap);
+  const seeded = await storage.syncRoadmap(options.content.roadmap);
+  if (!seeded.first && (seeded.applied.length > 0 || seeded.hidden.length > 0)) {
+    // Never silent: a start that changes the stored roadmap says which features (docs/operating.md).
+    logger.info('roadmap: the config file changed features, applied', { applied: seeded.applied, hidden: seeded.hidden });
+  }
 
   const limiter = createRateLimiter(options.rateLimit ?? PUBLIC_API_POLICY, storage.rateLimits, logger, () => clock.now(), storageFault);
   const { router, aliasNotices } = routeEndpoints(context, options.gateway);

@@ -5,10 +5,11 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackEntry, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
-import type { AuditStore, FeedbackInbox, ReleaseStore } from './store-ports.ts';
+import type { AuditStore, FeatureStore, FeedbackInbox, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 
 export * from './port-types.ts';
+export type * from './store-ports.ts';
 
 /** Everything the core keeps. Every write is atomic on its own. */
 export interface Storage {
@@ -16,10 +17,11 @@ export interface Storage {
   recordDownload(event: DownloadEvent): Promise<void>;
 
   /**
-   * Makes the stored features match the content: changed texts update, features no longer listed are
-   * hidden, votes stay.
+   * Applies the config file's roadmap (docs/operating.md): a feature it adds or changes since it was last
+   * applied is written, one it no longer lists is hidden, and every other feature keeps what the operator
+   * API made of it. Votes stay.
    */
-  syncRoadmap(features: readonly RoadmapFeature[]): Promise<void>;
+  syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   /** The visible features in id order, with `voted` for this voter. */
   listRoadmap(voterId: string): MaybePromise<RoadmapFeatureView[]>;
   /** Flips this voter's vote atomically; null when the feature does not exist or is hidden. */
@@ -55,6 +57,8 @@ export interface Storage {
   readonly audit: AuditStore;
   /** The stored feedback as the operator reads and marks it (core/operator/inbox.ts). */
   readonly inbox: FeedbackInbox;
+  /** The roadmap as the operator edits it (core/operator/roadmap.ts). */
+  readonly features: FeatureStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -73,3 +73,61 @@ export interface FeedbackInbox {
   /** Marks an entry handled (at `at`) or not; the entry afterwards, or null when there is none. */
   setHandled(id: number, handled: boolean, at: number): Promise<InboxEntry | null>;
 }
+
+/** A roadmap feature as the operator sees it: hidden ones too, with its votes and where it was merged. */
+export interface StoredFeature {
+  id: number;
+  title: string;
+  description: string;
+  category: string;
+  visible: boolean;
+  release_version: string | null;
+  vote_count: number;
+  /** The feature its votes moved to, when it was merged as a duplicate (it is hidden then). */
+  merged_into: number | null;
+  /** Whether the config file's roadmap defines it (a later config edit to it is applied at start). */
+  from_config: boolean;
+}
+
+/** What the operator may change of a feature. */
+export interface FeatureFields {
+  title: string;
+  description: string;
+  category: string;
+  visible: boolean;
+  release_version: string | null;
+}
+
+/** Some of a feature's fields; those absent (or undefined) stay as they are. */
+export type FeatureChange = { [K in keyof FeatureFields]?: FeatureFields[K] | undefined };
+
+/** What applying the config file's roadmap changed (see Storage.syncRoadmap). */
+export interface RoadmapSyncReport {
+  /** Features the config file added or changed since it was last applied. */
+  applied: number[];
+  /** Features the config file no longer lists, hidden. */
+  hidden: number[];
+  /** No feature came from the config file before: this was the seed of an empty roadmap. */
+  first: boolean;
+}
+
+export type MergeOutcome =
+  | { kind: 'merged'; from: StoredFeature; into: StoredFeature; moved: number }
+  | { kind: 'not_found'; id: number }
+  | { kind: 'already_merged'; from: StoredFeature }
+  | { kind: 'hidden_target'; into: StoredFeature };
+
+/** Where the operator edits the roadmap (every storage has one); GET /api/v1/roadmap reflects each change at once. */
+export interface FeatureStore {
+  /** Every feature, hidden ones too, in id order. */
+  list(): Promise<StoredFeature[]>;
+  /** Adds a feature with the next free id (above every existing one). */
+  create(fields: FeatureFields): Promise<StoredFeature>;
+  /** Changes some fields; the feature afterwards, or null when there is none. Showing it clears merged_into. */
+  update(id: number, fields: FeatureChange): Promise<StoredFeature | null>;
+  /**
+   * Merges duplicate `from` into `into`, in one transaction: `from`'s votes move to `into` (a voter who
+   * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
+   */
+  merge(from: number, into: number): Promise<MergeOutcome>;
+}

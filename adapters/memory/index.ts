@@ -10,14 +10,13 @@ import type {
   DownloadEvent,
   FeedbackEntry,
   LicenseKeys,
-  RoadmapFeature,
-  RoadmapFeatureView,
   Storage,
 } from '../../core/ports.ts';
 import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
+import { createMemoryRoadmap } from './roadmap.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -49,15 +48,12 @@ export function createMemoryStorage(
   const caps: MemoryCaps = { ...DEFAULT_MEMORY_CAPS, ...options.caps };
   const feedback: FeedbackEntry[] = [];
   const downloads: DownloadEvent[] = [];
-  const features = new Map<number, RoadmapFeature>();
-  const votes = new Map<number, Set<string>>();
   const sessions = new Map<string, CheckoutSession>();
   /** The ids of the sessions each owner opened, for openCheckouts; retired ones leave with their session. */
   const owned = new Map<string, Set<string>>();
   const ownerOf = new Map<string, string>();
   const licenses = new Map<string, LicenseKeys>();
   const secrets = new Map<string, string>();
-  let voteCount = 0;
   let feedbackBytes = 0;
   let lastSweep = -Infinity;
 
@@ -75,12 +71,6 @@ export function createMemoryStorage(
       ids.delete(id);
       if (ids.size === 0) owned.delete(owner);
     }
-  };
-
-  const votersOf = (id: number): Set<string> => {
-    let voters = votes.get(id);
-    if (!voters) votes.set(id, (voters = new Set()));
-    return voters;
   };
 
   return {
@@ -105,42 +95,7 @@ export function createMemoryStorage(
       downloads.push({ ...event });
     },
 
-    async syncRoadmap(list) {
-      const listed = new Set(list.map((f) => f.id));
-      for (const [id, feature] of features) if (!listed.has(id)) feature.visible = false;
-      for (const feature of list) features.set(feature.id, { ...feature });
-    },
-    listRoadmap(voterId): RoadmapFeatureView[] {
-      return [...features.values()]
-        .filter((f) => f.visible)
-        .sort((a, b) => a.id - b.id)
-        .map((f) => {
-          const voters = votes.get(f.id);
-          return {
-            id: f.id,
-            title: f.title,
-            description: f.description,
-            category: f.category,
-            vote_count: voters?.size ?? 0,
-            voted: voters?.has(voterId) ?? false,
-            release_version: f.release_version,
-          };
-        });
-    },
-    toggleVote(featureId, voterId) {
-      if (!features.get(featureId)?.visible) return null;
-      const voters = votersOf(featureId);
-      const voted = !voters.has(voterId);
-      if (voted) {
-        checkRoom(caps, 'votes', voteCount);
-        voters.add(voterId);
-        voteCount++;
-      } else {
-        voters.delete(voterId);
-        voteCount--;
-      }
-      return { voted, vote_count: voters.size };
-    },
+    ...createMemoryRoadmap(caps),
 
     async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);

@@ -233,6 +233,19 @@ const feedbackHandled = `
 alter table feedback add column handled_at timestamptz;
 `;
 
+/**
+ * Roadmap admin (core/operator/roadmap.ts): each feature keeps the config file's definition last applied
+ * to it (null for a feature made through the operator API), so that a start applies only what the config
+ * file changed; and a merged duplicate points at the feature its votes moved to. Features already stored
+ * came from the config file as it is now.
+ */
+const roadmapAdmin = `
+alter table roadmap_features add column seeded jsonb;
+alter table roadmap_features add column merged_into integer references roadmap_features (id);
+update roadmap_features set seeded = jsonb_build_object('title', title, 'description', description,
+  'category', category, 'visible', visible, 'release_version', release_version);
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
@@ -243,4 +256,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'releases', sql: releases },
   { version: 7, name: 'audit trail', sql: audit },
   { version: 8, name: 'feedback handled', sql: feedbackHandled },
+  { version: 9, name: 'roadmap admin', sql: roadmapAdmin },
 ];

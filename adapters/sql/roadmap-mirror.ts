@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
+import type { FeatureStore, RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, VoteResult } from '../../core/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { featureView } from './roadmap.ts';
@@ -49,9 +49,10 @@ interface Change extends Toggle {
 
 /** The roadmap part of the storage port, answered from memory. */
 export interface RoadmapMirror {
-  syncRoadmap(features: readonly RoadmapFeature[]): Promise<void>;
+  syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   listRoadmap(voterId: string): RoadmapFeatureView[] | Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string): Promise<VoteResult | null>;
+  features: FeatureStore;
 }
 
 /**
@@ -59,13 +60,16 @@ export interface RoadmapMirror {
  * Toggles are batched (batch.ts): a batch's outcomes are worked out in memory, in order, and only its net
  * changes are written, in one statement; memory takes them and the toggles are answered once it commits.
  *
+ * The operator's edits (features) run one at a time with the toggle batches, and memory reloads the
+ * features after each; a merge moves the votes in memory as it did in SQL.
+ *
  * @param db The database.
- * @param sql The content sync it mirrors.
+ * @param sql The content sync and the operator's feature store it mirrors.
  * @returns The roadmap operations of the storage port.
  */
 export function createRoadmapMirror(
   db: SqlSession,
-  sql: { syncRoadmap(features: readonly RoadmapFeature[]): Promise<void> },
+  sql: { syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>; features: FeatureStore },
 ): RoadmapMirror {
   let features: Feature[] = [];
   const byId = new Map<number, Feature>();
@@ -141,14 +145,37 @@ export function createRoadmapMirror(
     if (touched.length > 0) unvoted = null;
     return results;
   };
-  // One statement at a time, so each batch starts from the last.
-  const toggle = createBatcher<Toggle, VoteResult | null>(toggleBatch, { maxInFlight: 1 });
+  // One write at a time, toggle batch or edit, so each starts from the last.
+  let tail: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const before = tail;
+    const run = load.then(() => before).then(work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  const toggle = createBatcher<Toggle, VoteResult | null>((batch) => serial(() => toggleBatch(batch)), { maxInFlight: 1 });
+  /** Runs an edit, then reloads the features from what it committed. */
+  const edited = <T>(work: () => Promise<T>): Promise<T> =>
+    serial(async () => {
+      const result = await work();
+      await loadFeatures();
+      return result;
+    });
 
   return {
-    async syncRoadmap(list) {
-      await load;
-      await sql.syncRoadmap(list);
-      await loadFeatures();
+    syncRoadmap: (list) => edited(() => sql.syncRoadmap(list)),
+    features: {
+      list: () => sql.features.list(),
+      create: (fields) => edited(() => sql.features.create(fields)),
+      update: (id, fields) => edited(() => sql.features.update(id, fields)),
+      merge: (from, into) =>
+        edited(async () => {
+          const outcome = await sql.features.merge(from, into);
+          if (outcome.kind === 'merged') {
+            for (const [voterId, chosen] of votesOf) if (chosen.delete(from)) record(voterId, into, true);
+          }
+          return outcome;
+        }),
     },
     listRoadmap: (voterId) => (loaded ? list(voterId) : load.then(() => list(voterId))),
     toggleVote: (featureId, voterId) => (loaded ? toggle({ featureId, voterId }) : load.then(() => toggle({ featureId, voterId }))),

@@ -3,29 +3,48 @@
  *
  * @module
  */
-import type { RoadmapFeature, RoadmapFeatureView, VoteResult } from '../../core/ports.ts';
+import type { RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, VoteResult } from '../../core/ports.ts';
 import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
+/**
+ * The config file's roadmap, applied: a listed feature whose definition differs from the one last applied
+ * to it (`seeded`) is written; a feature the file listed before and no longer does is hidden; the others,
+ * and every feature made through the operator API (seeded null), keep what they are. Answers each changed
+ * id with what was done (a feature hidden already is not reported), and 'first' when no feature came
+ * from the file before (every sub-statement sees the table as it was before the statement).
+ */
 const SYNC = `
 with listed as (
-  select * from jsonb_to_recordset($1::text::jsonb)
+  select x.*, jsonb_build_object('title', x.title, 'description', x.description, 'category', x.category,
+      'visible', x.visible, 'release_version', x.release_version) as seed
+  from jsonb_to_recordset($1::text::jsonb)
     as x(id integer, title text, description text, category text, visible boolean, release_version text)
-), upserted as (
-  insert into roadmap_features as f (id, title, description, category, visible, release_version)
-  select id, title, description, category, visible, release_version from listed
+), applied as (
+  insert into roadmap_features as f (id, title, description, category, visible, release_version, seeded)
+  select id, title, description, category, visible, release_version, seed from listed
   on conflict (id) do update set
     title = excluded.title,
     description = excluded.description,
     category = excluded.category,
     visible = excluded.visible,
-    release_version = excluded.release_version
-  where (f.title, f.description, f.category, f.visible, f.release_version)
-    is distinct from (excluded.title, excluded.description, excluded.category, excluded.visible, excluded.release_version)
+    release_version = excluded.release_version,
+    seeded = excluded.seeded,
+    merged_into = case when excluded.visible then null else f.merged_into end
+  where f.seeded is distinct from excluded.seeded
   returning f.id
+), removed as (
+  update roadmap_features r set visible = false, seeded = null
+  from roadmap_features old
+  where old.id = r.id and r.seeded is not null and r.id not in (select id from listed)
+  returning r.id, old.visible as was_visible
 )
-update roadmap_features set visible = false
-where visible and id not in (select id from listed)`;
+select 'applied' as kind, id from applied
+union all
+select 'hidden', id from removed where was_visible
+union all
+select 'first', 0 where not exists (select 1 from roadmap_features where seeded is not null)
+order by 2`;
 
 /**
  * The visible features once for a whole batch of readers, each with those of the batch's voters who
@@ -44,13 +63,12 @@ const TOGGLE_BATCH = `select ord, now_voted, new_count from toggle_roadmap_votes
 const MAX_FEATURE_ID = 2_147_483_647;
 
 /**
- * Makes the stored features match the content in one statement: changed texts update, features no
- * longer listed are hidden, votes stay.
+ * Applies the config file's roadmap in one statement (see SYNC); votes stay.
  *
  * @param db Where to run it.
  * @param features The operator's content.
  */
-export async function syncRoadmap(db: SqlSession, features: readonly RoadmapFeature[]): Promise<void> {
+export async function syncRoadmap(db: SqlSession, features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport> {
   const listed = features.map(({ id, title, description, category, visible, release_version }) => ({
     id,
     title,
@@ -59,7 +77,12 @@ export async function syncRoadmap(db: SqlSession, features: readonly RoadmapFeat
     visible,
     release_version,
   }));
-  await db.query(SYNC, [JSON.stringify(listed)]);
+  const rows = await db.write<{ kind: 'applied' | 'hidden' | 'first'; id: number }>(SYNC, [JSON.stringify(listed)]);
+  return {
+    first: rows.some((row) => row.kind === 'first'),
+    applied: rows.filter((row) => row.kind === 'applied').map((row) => row.id),
+    hidden: rows.filter((row) => row.kind === 'hidden').map((row) => row.id),
+  };
 }
 
 interface ListedFeature {

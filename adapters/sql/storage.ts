@@ -14,6 +14,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import type { BatchOptions } from './rate-limits.ts';
 import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
+import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
@@ -74,7 +75,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     : () => {};
   // A pool runs a second batch while this process answers the first; PGlite has one connection.
   const batching = { maxInFlight: client.driver === 'postgres' ? 2 : 1 };
-  const sync = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features) };
+  const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), features: createSqlFeatureStore(client) };
   const { exclusive } = options;
   return {
     client,
@@ -94,8 +95,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
     ...(exclusive
-      ? createRoadmapMirror(client, sync)
-      : { ...sync, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),
+      ? createRoadmapMirror(client, roadmap)
+      : { ...roadmap, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),
     createCheckout: (session, owner) => createCheckout(client, session, owner),
     openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
     getCheckout: (id) => getCheckout(client, id),

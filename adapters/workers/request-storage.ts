@@ -96,6 +96,12 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       record: (entry) => current().audit.record(entry),
       list: (limit) => current().audit.list(limit),
     },
+    features: {
+      list: () => current().features.list(),
+      create: (fields) => current().features.create(fields),
+      update: (id, fields) => current().features.update(id, fields),
+      merge: (from, into) => current().features.merge(from, into),
+    },
     inbox: {
       list: (filter) => current().inbox.list(filter),
       setHandled: (id, handled, at) => current().inbox.setHandled(id, handled, at),

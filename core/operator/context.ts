@@ -20,3 +20,9 @@ export interface OperatorContext {
 
 /** An operator operation: like a public one, with the path's named segments. */
 export type OperatorHandler = (request: CoreRequest, params: Record<string, string>) => Promise<CoreResponse>;
+
+/** Writes a change to the audit trail and the log (every operator change goes through here). */
+export async function recordChange(context: OperatorContext, request: CoreRequest, action: string, target: string): Promise<void> {
+  await context.storage.audit.record({ at: context.clock.now(), action, target, requestId: request.requestId ?? '' });
+  context.logger.info('operator change', { action, target, requestId: request.requestId });
+}

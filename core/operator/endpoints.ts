@@ -8,11 +8,12 @@ import type * as v from 'valibot';
 import { json } from '../http.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { HandledSchema, listInbox, markHandled } from './inbox.ts';
+import { createFeature, CreateFeatureSchema, editFeature, EditFeatureSchema, listFeatures, mergeFeature, MergeFeatureSchema } from './roadmap.ts';
 import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
 
 export interface OperatorRoute {
   operationId: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** A path of the operator listener; `:name` segments are parameters. */
   path: string;
   summary: string;
@@ -62,6 +63,41 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     summary: 'Pull a release: no client gets it again; the release before it is served.',
     status: 200,
     create: pullRelease,
+  },
+  {
+    operationId: 'listRoadmapFeatures',
+    method: 'GET',
+    path: '/roadmap',
+    summary: 'Every roadmap feature in id order, hidden ones too, with its vote count, merged_into and from_config.',
+    status: 200,
+    create: listFeatures,
+  },
+  {
+    operationId: 'createRoadmapFeature',
+    method: 'POST',
+    path: '/roadmap',
+    summary: 'Add a feature (visible unless "visible": false); it takes the next id above every existing one.',
+    body: CreateFeatureSchema,
+    status: 201,
+    create: createFeature,
+  },
+  {
+    operationId: 'editRoadmapFeature',
+    method: 'PATCH',
+    path: '/roadmap/:id',
+    summary: 'Change some of title, description, category, visible (hide or show) and release_version (shipped in).',
+    body: EditFeatureSchema,
+    status: 200,
+    create: editFeature,
+  },
+  {
+    operationId: 'mergeRoadmapFeature',
+    method: 'POST',
+    path: '/roadmap/:id/merge',
+    summary: 'Merge a duplicate into another feature ({"into": id}): its votes move (one per voter), and it is hidden.',
+    body: MergeFeatureSchema,
+    status: 200,
+    create: mergeFeature,
   },
   {
     operationId: 'listFeedback',

@@ -43,6 +43,26 @@ export const OPERATOR_ERRORS = {
     when: 'No release of this version was published.',
     resolution: 'List the releases with GET /releases and use one of their versions.',
   },
+  feature_not_found: {
+    status: 404,
+    when: 'No roadmap feature has this id.',
+    resolution: 'List the features with GET /roadmap and use one of their ids.',
+  },
+  feature_already_merged: {
+    status: 409,
+    when: 'The feature was merged into another before; its votes moved there.',
+    resolution: 'Merge the feature it was merged into instead, or show it again first (PATCH with visible: true).',
+  },
+  merge_target_hidden: {
+    status: 409,
+    when: 'The feature to merge into is hidden, so its votes could be neither seen nor cast.',
+    resolution: 'Show the target first (PATCH /roadmap/{id} with {"visible": true}), or merge into a visible feature.',
+  },
+  merge_into_itself: {
+    status: 400,
+    when: 'A feature cannot be merged into itself.',
+    resolution: 'Give the id of the other feature, the one that stays, as "into".',
+  },
 } as const satisfies Record<string, { status: number; when: string; resolution: string }>;
 
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;

@@ -13,7 +13,7 @@ import type { InboxEntry } from '../store-ports.ts';
 
 export type { FeedbackInbox, InboxEntry, InboxFilter } from '../store-ports.ts';
 import { parseOrThrow } from '../validate.ts';
-import type { OperatorContext, OperatorHandler } from './context.ts';
+import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -70,8 +70,7 @@ export function markHandled(context: OperatorContext): OperatorHandler {
     const entry = Number.isSafeInteger(id) && id > 0 ? await context.storage.inbox.setHandled(id, handled, context.clock.now()) : null;
     if (!entry) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params['id'])}.`);
     const action = handled ? 'feedback.handled' : 'feedback.unhandled';
-    await context.storage.audit.record({ at: context.clock.now(), action, target: String(id), requestId: request.requestId ?? '' });
-    context.logger.info('operator change', { action, target: String(id), requestId: request.requestId });
+    await recordChange(context, request, action, String(id));
     return json(200, view(entry));
   };
 }

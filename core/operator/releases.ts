@@ -10,7 +10,7 @@ import { json, type CoreRequest } from '../http.ts';
 import type { Release } from '../releases.ts';
 import { VersionString } from '../schemas/version.ts';
 import { parseOrThrow } from '../validate.ts';
-import type { OperatorContext, OperatorHandler } from './context.ts';
+import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
 
 const HttpsUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.startsWith('https://', 'must be an https:// URL'));
@@ -39,8 +39,7 @@ function view(release: Release) {
 
 /** Records a change in the audit trail and the log, and makes this instance serve it at once. */
 async function changed(context: OperatorContext, request: CoreRequest, action: string, target: string): Promise<void> {
-  await context.storage.audit.record({ at: context.clock.now(), action, target, requestId: request.requestId ?? '' });
-  context.logger.info('operator change', { action, target, requestId: request.requestId });
+  await recordChange(context, request, action, target);
   await context.releases.refresh();
 }
 

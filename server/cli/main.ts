@@ -11,10 +11,11 @@ import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
 import { release } from './release.ts';
+import { roadmap } from './roadmap.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -2,43 +2,27 @@
  * The operator API over real sockets: its own listener, the token gate, releases published and pulled
  * through it, seen by the public GET /version of the same app, and the audit trail.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createNodeListener } from '../../adapters/node/index.ts';
 import { sendRequest } from '../_client.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { OPERATOR_TOKEN as TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import type { TestServer } from '../_setup.ts';
 
-const TOKEN = 'op-'.padEnd(40, 'x');
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const test = suite('operator API');
 
+let running: OperatorServer;
 let server: TestServer;
-let operator: Server;
 let operatorUrl: string;
 
 test.before.each(async () => {
-  server = await startTestServer({ operatorToken: TOKEN });
-  operator = createServer(createNodeListener(server.app.operator!));
-  await new Promise<void>((resolve) => operator.listen(0, '127.0.0.1', resolve));
-  operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
+  running = await startOperatorServer();
+  ({ server, url: operatorUrl } = running);
 });
-test.after.each(async () => {
-  operator.closeAllConnections();
-  await new Promise((resolve) => operator.close(resolve));
-  await server.close();
-});
+test.after.each(() => running.close());
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
-const call = (path: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; from?: string } = {}) =>
-  sendRequest(operatorUrl, {
-    method: init.method ?? 'GET',
-    path,
-    headers: { ...bearer, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-    ...(init.from ? { from: init.from } : {}),
-  });
+const call: OperatorServer['call'] = (path, init) => running.call(path, init);
 
 test('no token is 401 unauthorized, a wrong one 403 forbidden, each with the error body and no-store', async () => {
   const none = await sendRequest(operatorUrl, { path: '/releases' });
@@ -157,7 +141,18 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
   assert.is(answer.status, 200);
   const doc = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: unknown } };
   assert.is(doc.openapi, '3.1.0');
-  assert.equal(Object.keys(doc.paths).sort(), ['/audit', '/feedback', '/feedback/{id}/handled', '/releases', '/releases/{version}/pull', '/releases/{version}/rollout']);
+  assert.equal(Object.keys(doc.paths).sort(), [
+    '/audit',
+    '/feedback',
+    '/feedback/{id}/handled',
+    '/releases',
+    '/releases/{version}/pull',
+    '/releases/{version}/rollout',
+    '/roadmap',
+    '/roadmap/{id}',
+    '/roadmap/{id}/merge',
+  ]);
+  assert.equal(Object.keys(doc.paths['/roadmap/{id}']!), ['patch']);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
   assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' } });
 });

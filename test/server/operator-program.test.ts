@@ -4,7 +4,7 @@
  * refused at start without a proper token.
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -26,6 +26,8 @@ function command(args: string[], env: Record<string, string>): Promise<{ code: n
     );
   });
 }
+
+const roadmapCommand = (args: string[], operatorUrl: string) => command(['roadmap', ...args], { OPERATOR_URL: operatorUrl });
 
 const releaseCommand = (args: string[], operatorUrl: string) => command(['release', ...args], { OPERATOR_URL: operatorUrl });
 
@@ -75,6 +77,60 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
   } finally {
     assert.is(await server.stop(), 0);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+
+test('on PGlite: roadmap edits made with the roadmap command survive a restart; a config file edit is applied at start and named in the log', async () => {
+  const dataDir = await freshPgliteDir();
+  const configFile = join(dataDir, '..', `config-${process.pid}.json`);
+  const config = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as { versionFile: string; roadmap: { id: number; title: string }[] };
+  config.versionFile = join(ROOT, 'example', config.versionFile);
+  writeFileSync(configFile, JSON.stringify(config));
+  const env = { DATA_DIR: dataDir, CONFIG_FILE: configFile, OPERATOR_PORT: '0', OPERATOR_TOKEN: TOKEN };
+  const publicTitles = async (url: string) =>
+    ((await sendRequest(url, { path: '/api/v1/roadmap' })).json() as { features: { id: number; title: string }[] }).features.map((f) => `${f.id} ${f.title}`);
+  const seeded = /roadmap: the config file changed features, applied/;
+  try {
+    let server = await startServerProcess(env);
+    let operatorUrl = String(listeningLine(server.stdout())!['operator']);
+    assert.not.ok(server.lines.some((line) => seeded.test(line)), 'seeding the empty storage changes nothing stored: no line');
+    const added = await roadmapCommand(['add', '--title', 'Symphony (.wrk) input', '--category', 'formats'], operatorUrl);
+    assert.is(added.code, 0, added.stderr);
+    assert.match(added.stdout, /^ID +VOTES +STATE +RELEASE +CATEGORY +TITLE\n6 +0 +shown +- +formats +Symphony \(\.wrk\) input\n$/);
+    assert.is((await roadmapCommand(['edit', '1', '--title', 'Quattro Pro input', '--release', '2.6.0'], operatorUrl)).code, 0);
+    const merged = await roadmapCommand(['merge', '3', '--into', '4', '--json'], operatorUrl);
+    assert.is(merged.code, 0, merged.stderr);
+    assert.is((JSON.parse(merged.stdout) as { merged: { merged_into: number } }).merged.merged_into, 4);
+    const refused = await roadmapCommand(['merge', '3', '--into', '4'], operatorUrl);
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr, 'Feature 3 was merged into feature 4 before. (feature_already_merged; 409)');
+    const edited = await publicTitles(server.url);
+    assert.ok(edited.includes('1 Quattro Pro input') && edited.includes('6 Symphony (.wrk) input') && !edited.some((t) => t.startsWith('3 ')));
+    assert.is(await server.stop(), 0);
+
+    // The same config file: nothing is applied, every edit stays.
+    server = await startServerProcess(env);
+    assert.equal(await publicTitles(server.url), edited);
+    assert.not.ok(server.lines.some((line) => seeded.test(line)));
+    assert.is(await server.stop(), 0);
+
+    // The operator edits feature 2 in the config file: it is applied, and the log names it.
+    config.roadmap.find((f) => f.id === 2)!.title = 'Formulas kept in XLSX';
+    writeFileSync(configFile, JSON.stringify(config));
+    server = await startServerProcess(env);
+    operatorUrl = String(listeningLine(server.stdout())!['operator']);
+    const line = server.lines.find((l) => seeded.test(l));
+    assert.ok(line, server.lines.join('\n'));
+    assert.equal([JSON.parse(line!).applied, JSON.parse(line!).hidden], [[2], []]);
+    const after = await publicTitles(server.url);
+    assert.equal(after, edited.map((t) => (t.startsWith('2 ') ? '2 Formulas kept in XLSX' : t)));
+    const listed = await roadmapCommand(['list'], operatorUrl);
+    assert.match(listed.stdout, /\n3 +0 +merged into 4 +/);
+    assert.is(await server.stop(), 0);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(configFile, { force: true });
   }
 });
 

@@ -1,7 +1,8 @@
 /**
  * Two instances on one PostgreSQL (DATABASE_URL, else PGlite over the wire): a release published and
  * pulled through one instance's operator API is served by the other within a second of its clock, and
- * no answer of either pairs one release's version with another's MSI. Clocks are injected; no sleeps.
+ * no answer of either pairs one release's version with another's MSI; a roadmap change is served by the
+ * other at once. Clocks are injected; no sleeps.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,9 +41,9 @@ test('PostgreSQL: a change made through instance A is served by instance B withi
   const operator: Server = createServer(createNodeListener(a.app.operator!));
   await new Promise<void>((resolve) => operator.listen(0, '127.0.0.1', resolve));
   const operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
-  const change = (path: string, json?: unknown) =>
+  const change = (path: string, json?: unknown, method = 'POST') =>
     sendRequest(operatorUrl, {
-      method: 'POST',
+      method,
       path,
       headers: { authorization: `Bearer ${TOKEN}`, ...(json ? { 'content-type': 'application/json' } : {}) },
       ...(json ? { body: JSON.stringify(json) } : {}),
@@ -68,6 +69,17 @@ test('PostgreSQL: a change made through instance A is served by instance B withi
     assert.is((await change('/releases/2.6.0/pull')).status, 200);
     b.clock.advance(1000);
     assert.equal(await versionsOfB(), new Set(['2.5.0']), 'the pull too');
+
+    // Roadmap changes: B reads them from the database on its next request, with no clock advance.
+    const roadmapOfB = async () =>
+      ((await b.request({ path: '/api/v1/roadmap' })).json() as { features: { id: number; title: string }[] }).features.map((f) => `${f.id} ${f.title}`);
+    const before = await roadmapOfB();
+    const created = await change('/roadmap', { title: 'Seen by B', category: 'app' });
+    assert.is(created.status, 201);
+    const { id } = created.json() as { id: number };
+    assert.equal(await roadmapOfB(), [...before, `${id} Seen by B`]);
+    assert.is((await change(`/roadmap/${id}`, { visible: false }, 'PATCH')).status, 200);
+    assert.equal(await roadmapOfB(), before);
   } finally {
     operator.closeAllConnections();
     await new Promise((resolve) => operator.close(resolve));

@@ -107,6 +107,24 @@ test('readers batched into one statement each see their own votes, and a vote co
   assert.equal(seen(bAgain), seen(b));
 });
 
+test('a merge among 120 concurrent toggles of both features leaves every count equal to its stored votes', async (context) => {
+  const storage = storageOf(context);
+  await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
+  for (let i = 0; i < 20; i++) await storage.toggleVote(i % 2 ? 7 : 8, `early-${i}`);
+  const toggles = Array.from({ length: 120 }, (_, i) => storage.toggleVote(i % 3 ? 8 : 7, `voter-${i % 40}`));
+  const merge = storage.features.merge(8, 7);
+  const more = Array.from({ length: 60 }, (_, i) => storage.toggleVote(i % 2 ? 8 : 7, `late-${i % 20}`));
+  const [outcome] = await Promise.all([merge, ...toggles, ...more]);
+  assert.is(outcome.kind, 'merged');
+  const counts = await context.client!.query<{ id: number; vote_count: number; stored: number }>(
+    `select f.id, f.vote_count, (select count(*)::int from roadmap_votes v where v.feature_id = f.id) as stored
+     from roadmap_features f order by f.id`,
+  );
+  assert.equal(counts.map((row) => [row.id, row.vote_count === row.stored]), [[7, true], [8, true]]);
+  assert.equal(counts[1]!.stored, 0, 'the merged feature keeps no votes');
+  assert.is((await storage.listRoadmap('nobody'))[0]!.vote_count, counts[0]!.stored);
+});
+
 test('30 racing saves of one session store one set of keys, every save answers it, one says it stored them', async (context) => {
   const storage = storageOf(context);
   const answers = await Promise.all(

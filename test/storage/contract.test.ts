@@ -11,6 +11,7 @@ import { inboxContract } from './contract/inbox.ts';
 import { recordsContract } from './contract/records.ts';
 import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
+import { roadmapAdminContract } from './contract/roadmap-admin.ts';
 import { closeTestDatabases } from '../_databases.ts';
 
 for (const target of ALL_TARGETS) {
@@ -24,6 +25,7 @@ for (const target of ALL_TARGETS) {
   });
   recordsContract(test);
   roadmapContract(test);
+  roadmapAdminContract(test);
   checkoutContract(test);
   rateLimitContract(test);
   releasesContract(test);

@@ -1,0 +1,147 @@
+/**
+ * The roadmap in memory: features, one vote set per feature, the config file's roadmap applied as the SQL
+ * storages apply it (only what it changed since last applied), and the operator's edits.
+ *
+ * @module
+ */
+import type { FeatureChange, FeatureFields, FeatureStore, RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, StoredFeature, VoteResult } from '../../core/ports.ts';
+import { checkRoom, type MemoryCaps } from './caps.ts';
+
+interface Feature extends FeatureFields {
+  id: number;
+  merged_into: number | null;
+  /** The config file's definition last applied to it, as JSON; null for a feature made through the API. */
+  seeded: string | null;
+}
+
+export interface MemoryRoadmap {
+  syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
+  listRoadmap(voterId: string): RoadmapFeatureView[];
+  toggleVote(featureId: number, voterId: string): VoteResult | null;
+  features: FeatureStore;
+}
+
+const seedOf = (f: RoadmapFeature): string =>
+  JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
+
+/** Creates an empty roadmap whose votes count against `caps.votes`. */
+export function createMemoryRoadmap(caps: MemoryCaps): MemoryRoadmap {
+  const features = new Map<number, Feature>();
+  const votes = new Map<number, Set<string>>();
+  let voteCount = 0;
+
+  const votersOf = (id: number): Set<string> => {
+    let voters = votes.get(id);
+    if (!voters) votes.set(id, (voters = new Set()));
+    return voters;
+  };
+  const stored = (f: Feature): StoredFeature => ({
+    id: f.id,
+    title: f.title,
+    description: f.description,
+    category: f.category,
+    visible: f.visible,
+    release_version: f.release_version,
+    vote_count: votes.get(f.id)?.size ?? 0,
+    merged_into: f.merged_into,
+    from_config: f.seeded !== null,
+  });
+  const byId = (): Feature[] => [...features.values()].sort((a, b) => a.id - b.id);
+
+  return {
+    async syncRoadmap(list) {
+      const first = ![...features.values()].some((f) => f.seeded !== null);
+      const report: RoadmapSyncReport = { applied: [], hidden: [], first };
+      const listed = new Set(list.map((f) => f.id));
+      for (const feature of byId()) {
+        if (listed.has(feature.id) || feature.seeded === null) continue;
+        if (feature.visible) report.hidden.push(feature.id);
+        feature.visible = false;
+        feature.seeded = null;
+      }
+      for (const f of [...list].sort((a, b) => a.id - b.id)) {
+        const seed = seedOf(f);
+        const before = features.get(f.id);
+        if (before?.seeded === seed) continue;
+        const { id, title, description, category, visible, release_version } = f;
+        const merged_into = visible ? null : (before?.merged_into ?? null);
+        features.set(id, { id, title, description, category, visible, release_version, merged_into, seeded: seed });
+        report.applied.push(id);
+      }
+      report.hidden.sort((a, b) => a - b);
+      return report;
+    },
+    listRoadmap(voterId) {
+      return byId()
+        .filter((f) => f.visible)
+        .map((f) => {
+          const voters = votes.get(f.id);
+          return {
+            id: f.id,
+            title: f.title,
+            description: f.description,
+            category: f.category,
+            vote_count: voters?.size ?? 0,
+            voted: voters?.has(voterId) ?? false,
+            release_version: f.release_version,
+          };
+        });
+    },
+    toggleVote(featureId, voterId) {
+      if (!features.get(featureId)?.visible) return null;
+      const voters = votersOf(featureId);
+      const voted = !voters.has(voterId);
+      if (voted) {
+        checkRoom(caps, 'votes', voteCount);
+        voters.add(voterId);
+        voteCount++;
+      } else {
+        voters.delete(voterId);
+        voteCount--;
+      }
+      return { voted, vote_count: voters.size };
+    },
+    features: {
+      list: async () => byId().map(stored),
+      async create(fields) {
+        const id = Math.max(0, ...features.keys()) + 1;
+        const feature: Feature = { id, ...pick(fields), merged_into: null, seeded: null };
+        features.set(id, feature);
+        return stored(feature);
+      },
+      async update(id, fields) {
+        const feature = features.get(id);
+        if (!feature) return null;
+        Object.assign(feature, pick(fields));
+        if (fields.visible === true) feature.merged_into = null;
+        return stored(feature);
+      },
+      async merge(from, into) {
+        const source = features.get(from);
+        const target = features.get(into);
+        if (!source) return { kind: 'not_found', id: from };
+        if (!target) return { kind: 'not_found', id: into };
+        if (source.merged_into !== null) return { kind: 'already_merged', from: stored(source) };
+        if (!target.visible) return { kind: 'hidden_target', into: stored(target) };
+        const moving = votes.get(from) ?? new Set<string>();
+        const voters = votersOf(into);
+        let moved = 0;
+        for (const voter of moving) {
+          if (voters.has(voter)) continue;
+          voters.add(voter);
+          moved++;
+        }
+        voteCount -= moving.size - moved;
+        votes.delete(from);
+        source.visible = false;
+        source.merged_into = into;
+        return { kind: 'merged', from: stored(source), into: stored(target), moved };
+      },
+    },
+  };
+}
+
+/** Only the fields given, so that `undefined` never overwrites one. */
+function pick<T extends FeatureChange>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T;
+}

@@ -1,0 +1,89 @@
+/**
+ * The roadmap as the operator edits it, in PostgreSQL and PGlite: every feature with its votes, create,
+ * update and merge. A merge is one transaction that locks both feature rows in id order, as the vote
+ * toggles do (roadmap.ts), so toggles queue behind it and every count stays exact.
+ *
+ * @module
+ */
+import type { FeatureFields, FeatureStore, MergeOutcome, StoredFeature } from '../../core/ports.ts';
+import type { SqlClient } from './client.ts';
+
+const COLUMNS = `id, title, description, category, visible, release_version, vote_count, merged_into,
+  seeded is not null as from_config`;
+
+const LIST = `select ${COLUMNS} from roadmap_features order by id`;
+
+/** The next id above every existing one; the table lock keeps two creates from taking the same. */
+const CREATE = `
+insert into roadmap_features (id, title, description, category, visible, release_version)
+select coalesce(max(id), 0) + 1, $1::text, $2::text, $3::text, $4::boolean, $5::text from roadmap_features
+returning ${COLUMNS}`;
+
+/** Each field is changed only when given ($n is null when not); showing a feature ends its merge. */
+const UPDATE = `
+update roadmap_features set
+  title = coalesce($2::text, title),
+  description = coalesce($3::text, description),
+  category = coalesce($4::text, category),
+  visible = coalesce($5::boolean, visible),
+  release_version = case when $6::boolean then $7::text else release_version end,
+  merged_into = case when $5::boolean then null else merged_into end
+where id = $1::int
+returning ${COLUMNS}`;
+
+const LOCK_BOTH = `select ${COLUMNS} from roadmap_features where id in ($1::int, $2::int) order by id for update`;
+const MOVE_VOTES = `
+with moved as (
+  insert into roadmap_votes (feature_id, voter_id, voted_at)
+  select $2::int, voter_id, voted_at from roadmap_votes where feature_id = $1::int
+  on conflict do nothing
+  returning 1
+)
+select count(*)::int as moved from moved`;
+const DROP_VOTES = `delete from roadmap_votes where feature_id = $1::int`;
+const RECOUNT = `
+update roadmap_features set vote_count = (select count(*) from roadmap_votes where feature_id = $1::int)
+where id = $1::int returning ${COLUMNS}`;
+const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int where id = $1::int returning ${COLUMNS}`;
+
+/** Creates the feature store over a database. */
+export function createSqlFeatureStore(db: SqlClient): FeatureStore {
+  return {
+    list: () => db.query<StoredFeature>(LIST),
+    async create(f: FeatureFields) {
+      return db.transaction(async (tx) => {
+        await tx.query('lock table roadmap_features in share row exclusive mode');
+        const [row] = await tx.query<StoredFeature>(CREATE, [f.title, f.description, f.category, f.visible, f.release_version]);
+        return row!;
+      });
+    },
+    async update(id, f) {
+      const rows = await db.write<StoredFeature>(UPDATE, [
+        id,
+        f.title ?? null,
+        f.description ?? null,
+        f.category ?? null,
+        f.visible ?? null,
+        f.release_version !== undefined,
+        f.release_version ?? null,
+      ]);
+      return rows[0] ?? null;
+    },
+    merge(from, into) {
+      return db.transaction(async (tx): Promise<MergeOutcome> => {
+        const locked = await tx.query<StoredFeature>(LOCK_BOTH, [from, into]);
+        const source = locked.find((f) => f.id === from);
+        const target = locked.find((f) => f.id === into);
+        if (!source) return { kind: 'not_found', id: from };
+        if (!target) return { kind: 'not_found', id: into };
+        if (source.merged_into !== null) return { kind: 'already_merged', from: source };
+        if (!target.visible) return { kind: 'hidden_target', into: target };
+        const [{ moved } = { moved: 0 }] = await tx.query<{ moved: number }>(MOVE_VOTES, [from, into]);
+        await tx.query(DROP_VOTES, [from]);
+        const [merged] = await tx.query<StoredFeature>(RECOUNT, [into]);
+        const [retired] = await tx.query<StoredFeature>(RETIRE, [from, into]);
+        return { kind: 'merged', from: retired!, into: merged!, moved };
+      });
+    },
+  };
+}

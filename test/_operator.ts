@@ -1,0 +1,56 @@
+/**
+ * A test server with its operator listener on a real socket, and a caller that sends the operator token.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createNodeListener } from '../adapters/node/index.ts';
+import { sendRequest } from './_client.ts';
+import { startTestServer, type TestServer } from './_setup.ts';
+
+export const OPERATOR_TOKEN = 'op-'.padEnd(40, 'x');
+
+export interface CallInit {
+  method?: string;
+  json?: unknown;
+  headers?: Record<string, string>;
+  /** The client address the request comes from (a 127.x address). */
+  from?: string;
+}
+
+export interface OperatorServer {
+  server: TestServer;
+  url: string;
+  /** A request to the operator listener with the operator token (unless `headers` replaces it). */
+  call(path: string, init?: CallInit): ReturnType<typeof sendRequest>;
+  close(): Promise<void>;
+}
+
+/** Starts a test server (options as startTestServer's) and its operator listener. */
+export async function startOperatorServer(...options: Parameters<typeof startTestServer>): Promise<OperatorServer> {
+  const [appOptions = {}, rest] = options;
+  const server = await startTestServer({ ...appOptions, operatorToken: OPERATOR_TOKEN }, rest);
+  const operator = createServer(createNodeListener(server.app.operator!));
+  await new Promise<void>((resolve) => operator.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
+  return {
+    server,
+    url,
+    call: (path, init = {}) =>
+      sendRequest(url, {
+        method: init.method ?? 'GET',
+        path,
+        headers: {
+          authorization: `Bearer ${OPERATOR_TOKEN}`,
+          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...init.headers,
+        },
+        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+        ...(init.from ? { from: init.from } : {}),
+      }),
+    async close() {
+      operator.closeAllConnections();
+      await new Promise((resolve) => operator.close(resolve));
+      await server.close();
+    },
+  };
+}
