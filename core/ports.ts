@@ -7,6 +7,7 @@ import type { CoreRequest, CoreResponse } from './http.ts';
 import type { CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackEntry, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
+import type { OutboxStore } from './webhooks/ports.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
@@ -59,6 +60,8 @@ export interface Storage {
   readonly inbox: FeedbackInbox;
   /** The roadmap as the operator edits it (core/operator/roadmap.ts). */
   readonly features: FeatureStore;
+  /** Outbound events and their deliveries (core/webhooks); addFeedback writes feedback.received itself. */
+  readonly outbox: OutboxStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -1,11 +1,13 @@
 /**
  * The stores of the back office that every storage has: releases (core/releases.ts), the audit trail and
- * the feedback inbox (core/operator). Declared here, below ports.ts and the modules that use them, so that
+ * the feedback inbox (core/operator). A change that reports an event takes an `emit` (core/webhooks), and
+ * the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
  * no import runs back up.
  *
  * @module
  */
 import type { FeedbackEntry, FeedbackType } from './port-types.ts';
+import type { Emit } from './webhooks/ports.ts';
 
 /** One published desktop release. */
 export interface Release {
@@ -24,7 +26,7 @@ export interface ReleaseStore {
   /** Every release, newest first. */
   listReleases(): Promise<Release[]>;
   /** Stores a new release; false when that version exists already (pulled or not). */
-  publishRelease(release: Omit<Release, 'pulledAt'>): Promise<boolean>;
+  publishRelease(release: Omit<Release, 'pulledAt'>, emit?: Emit<Release>): Promise<boolean>;
   /** Sets a release's percentage; the release as it is afterwards, or null when there is none. */
   setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
   /** Pulls a release (idempotent); the release afterwards, or null when there is none. */
@@ -122,12 +124,12 @@ export interface FeatureStore {
   /** Every feature, hidden ones too, in id order. */
   list(): Promise<StoredFeature[]>;
   /** Adds a feature with the next free id (above every existing one). */
-  create(fields: FeatureFields): Promise<StoredFeature>;
+  create(fields: FeatureFields, emit?: Emit<StoredFeature>): Promise<StoredFeature>;
   /** Changes some fields; the feature afterwards, or null when there is none. Showing it clears merged_into. */
-  update(id: number, fields: FeatureChange): Promise<StoredFeature | null>;
+  update(id: number, fields: FeatureChange, emit?: Emit<StoredFeature>): Promise<StoredFeature | null>;
   /**
    * Merges duplicate `from` into `into`, in one transaction: `from`'s votes move to `into` (a voter who
    * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
    */
-  merge(from: number, into: number): Promise<MergeOutcome>;
+  merge(from: number, into: number, emit?: Emit<MergeOutcome & { kind: 'merged' }>): Promise<MergeOutcome>;
 }

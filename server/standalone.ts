@@ -13,6 +13,7 @@ import { createApp, type App } from '../core/app.ts';
 import type { Clock, Logger, VersionSource } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { openGateway } from './gateway.ts';
+import { startEventDelivery } from './event-delivery.ts';
 import { openSigningKey } from './license-key.ts';
 import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
@@ -143,10 +144,13 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       ...(config.operator ? { operatorToken: config.operator.token } : {}),
     });
     ready(app);
+    const events = startEventDelivery(storage, clock, logger);
+    opened.push(() => events.stop());
 
     let stopping: Promise<void> | null = null;
     const finish = async () => {
       await bound.close();
+      await events.stop();
       await metrics?.close();
       observability.flush();
       await storage.close();

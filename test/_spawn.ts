@@ -3,7 +3,7 @@
  * runtime (spawnServer), and the server program itself (startServerProcess), whose 'listening' line
  * listeningLine reads. The one place tests start a server program.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -202,4 +202,16 @@ export async function runProgramToExit(env: ProgramEnv): Promise<{ code: number 
     .filter((line) => line.startsWith('{'))
     .map((line) => (JSON.parse(line) as { message: string }).message);
   return { code, stderr: messages.join('\n') };
+}
+
+/** `converter-site-api <command> ...` from the repository, as the docs show it, with PATH and `env` only. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), ...args],
+      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
 }

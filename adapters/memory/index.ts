@@ -17,6 +17,8 @@ import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from '.
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
+import { createMemoryOutbox } from './outbox.ts';
+import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -56,6 +58,7 @@ export function createMemoryStorage(
   const secrets = new Map<string, string>();
   let feedbackBytes = 0;
   let lastSweep = -Infinity;
+  const outbox = createMemoryOutbox();
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {
@@ -77,7 +80,8 @@ export function createMemoryStorage(
     feedback,
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
-    releases: createMemoryReleaseStore(),
+    outbox,
+    releases: createMemoryReleaseStore(outbox),
     audit: createMemoryAuditStore(),
     inbox: createMemoryInbox(feedback),
 
@@ -89,13 +93,15 @@ export function createMemoryStorage(
       checkRoom(caps, 'feedbackBytes', feedbackBytes, size);
       feedback.push({ ...entry });
       feedbackBytes += size;
+      // Synchronous in effect: the memory outbox writes before its first await.
+      void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
     },
     async recordDownload(event) {
       checkRoom(caps, 'downloads', downloads.length);
       downloads.push({ ...event });
     },
 
-    ...createMemoryRoadmap(caps),
+    ...createMemoryRoadmap(caps, outbox),
 
     async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);

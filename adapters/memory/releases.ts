@@ -5,18 +5,21 @@
  */
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
+import type { OutboxStore } from '../../core/webhooks/ports.ts';
 
-/** Creates an in-process release store. */
-export function createMemoryReleaseStore(): ReleaseStore {
+/** Creates an in-process release store; its events go to `outbox`. */
+export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): ReleaseStore {
   const releases: Release[] = [];
   const find = (version: string) => releases.find((release) => release.version === version);
   // Copies out, so that a caller cannot change what is stored.
   const copy = (release: Release | undefined): Release | null => (release ? { ...release } : null);
   return {
     listReleases: async () => releases.map((release) => ({ ...release })),
-    async publishRelease(release) {
+    async publishRelease(release, emit) {
       if (find(release.version)) return false;
       releases.unshift({ ...release, pulledAt: null });
+      const pending = emit?.({ ...release, pulledAt: null });
+      if (pending) await outbox.enqueue(pending.event, pending.at);
       return true;
     },
     async setRollout(version, rolloutPercent) {

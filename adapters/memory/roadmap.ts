@@ -5,6 +5,7 @@
  * @module
  */
 import type { FeatureChange, FeatureFields, FeatureStore, RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, StoredFeature, VoteResult } from '../../core/ports.ts';
+import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
 import { checkRoom, type MemoryCaps } from './caps.ts';
 
 interface Feature extends FeatureFields {
@@ -24,8 +25,8 @@ export interface MemoryRoadmap {
 const seedOf = (f: RoadmapFeature): string =>
   JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
 
-/** Creates an empty roadmap whose votes count against `caps.votes`. */
-export function createMemoryRoadmap(caps: MemoryCaps): MemoryRoadmap {
+/** Creates an empty roadmap whose votes count against `caps.votes`; its events go to `outbox`. */
+export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 'enqueue'>): MemoryRoadmap {
   const features = new Map<number, Feature>();
   const votes = new Map<number, Set<string>>();
   let voteCount = 0;
@@ -46,6 +47,12 @@ export function createMemoryRoadmap(caps: MemoryCaps): MemoryRoadmap {
     merged_into: f.merged_into,
     from_config: f.seeded !== null,
   });
+  /** Writes what a change reports; in memory the change and its event are one step. */
+  const report = async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
+    const pending = emit?.(result);
+    if (pending) await outbox.enqueue(pending.event, pending.at);
+    return result;
+  };
   const byId = (): Feature[] => [...features.values()].sort((a, b) => a.id - b.id);
 
   return {
@@ -103,20 +110,20 @@ export function createMemoryRoadmap(caps: MemoryCaps): MemoryRoadmap {
     },
     features: {
       list: async () => byId().map(stored),
-      async create(fields) {
+      async create(fields, emit) {
         const id = Math.max(0, ...features.keys()) + 1;
         const feature: Feature = { id, ...pick(fields), merged_into: null, seeded: null };
         features.set(id, feature);
-        return stored(feature);
+        return report(stored(feature), emit);
       },
-      async update(id, fields) {
+      async update(id, fields, emit) {
         const feature = features.get(id);
         if (!feature) return null;
         Object.assign(feature, pick(fields));
         if (fields.visible === true) feature.merged_into = null;
-        return stored(feature);
+        return report(stored(feature), emit);
       },
-      async merge(from, into) {
+      async merge(from, into, emit) {
         const source = features.get(from);
         const target = features.get(into);
         if (!source) return { kind: 'not_found', id: from };
@@ -135,7 +142,7 @@ export function createMemoryRoadmap(caps: MemoryCaps): MemoryRoadmap {
         votes.delete(from);
         source.visible = false;
         source.merged_into = into;
-        return { kind: 'merged', from: stored(source), into: stored(target), moved };
+        return report({ kind: 'merged' as const, from: stored(source), into: stored(target), moved }, emit);
       },
     },
   };

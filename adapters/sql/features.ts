@@ -6,7 +6,9 @@
  * @module
  */
 import type { FeatureFields, FeatureStore, MergeOutcome, StoredFeature } from '../../core/ports.ts';
-import type { SqlClient } from './client.ts';
+import type { Emit } from '../../core/webhooks/ports.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { enqueueEvent } from './outbox.ts';
 
 const COLUMNS = `id, title, description, category, visible, release_version, vote_count, merged_into,
   seeded is not null as from_config`;
@@ -46,19 +48,26 @@ update roadmap_features set vote_count = (select count(*) from roadmap_votes whe
 where id = $1::int returning ${COLUMNS}`;
 const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int where id = $1::int returning ${COLUMNS}`;
 
+/** Writes what a change reports inside its transaction, and answers the change's result. */
+async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
+  const pending = emit?.(result);
+  if (pending) await enqueueEvent(tx, pending.event, pending.at);
+  return result;
+}
+
 /** Creates the feature store over a database. */
 export function createSqlFeatureStore(db: SqlClient): FeatureStore {
   return {
     list: () => db.query<StoredFeature>(LIST),
-    async create(f: FeatureFields) {
+    async create(f: FeatureFields, emit) {
       return db.transaction(async (tx) => {
         await tx.query('lock table roadmap_features in share row exclusive mode');
         const [row] = await tx.query<StoredFeature>(CREATE, [f.title, f.description, f.category, f.visible, f.release_version]);
-        return row!;
+        return reported(tx, row!, emit);
       });
     },
-    async update(id, f) {
-      const rows = await db.write<StoredFeature>(UPDATE, [
+    async update(id, f, emit) {
+      const params = [
         id,
         f.title ?? null,
         f.description ?? null,
@@ -66,10 +75,14 @@ export function createSqlFeatureStore(db: SqlClient): FeatureStore {
         f.visible ?? null,
         f.release_version !== undefined,
         f.release_version ?? null,
-      ]);
-      return rows[0] ?? null;
+      ];
+      if (!emit) return (await db.write<StoredFeature>(UPDATE, params))[0] ?? null;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.query<StoredFeature>(UPDATE, params);
+        return row ? reported(tx, row, emit) : null;
+      });
     },
-    merge(from, into) {
+    merge(from, into, emit) {
       return db.transaction(async (tx): Promise<MergeOutcome> => {
         const locked = await tx.query<StoredFeature>(LOCK_BOTH, [from, into]);
         const source = locked.find((f) => f.id === from);
@@ -82,7 +95,7 @@ export function createSqlFeatureStore(db: SqlClient): FeatureStore {
         await tx.query(DROP_VOTES, [from]);
         const [merged] = await tx.query<StoredFeature>(RECOUNT, [into]);
         const [retired] = await tx.query<StoredFeature>(RETIRE, [from, into]);
-        return { kind: 'merged', from: retired!, into: merged!, moved };
+        return reported(tx, { kind: 'merged' as const, from: retired!, into: merged!, moved }, emit);
       });
     },
   };

@@ -7,14 +7,27 @@ import type { DownloadEvent, FeedbackEntry, MaybePromise } from '../../core/port
 import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { fromEpochMs } from './time.ts';
+import { feedbackEventParts } from '../../core/webhooks/events.ts';
 
-/** A batch of submissions as one JSON array, in arrival order: one statement and one commit for all. */
+/**
+ * A batch of submissions as one JSON array, in arrival order: one statement and one commit for all. Each
+ * row's id is drawn first, so that the same statement writes its feedback.received event (the body with
+ * the id spliced in, core/webhooks) when an endpoint wants events: the event commits with the row.
+ */
 const ADD_FEEDBACK_BATCH = `
-insert into feedback (type, description, email, app_version, rating, received_at)
-select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
-  ${fromEpochMs(`(e.x->>'received_at')`)}
-from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
-order by e.ord`;
+with input as (
+  select e.x, e.ord, nextval(pg_get_serial_sequence('feedback', 'id')) as id
+  from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
+), added as (
+  insert into feedback (id, type, description, email, app_version, rating, received_at) overriding system value
+  select i.id, i.x->>'type', i.x->>'description', i.x->>'email', i.x->>'app_version', (i.x->>'rating')::int,
+    ${fromEpochMs(`(i.x->>'received_at')`)}
+  from input i
+  order by i.ord
+)
+select count(enqueue_event('feedback.received', (i.x->>'event_head') || i.id || (i.x->>'event_tail'), ${fromEpochMs(`(i.x->>'received_at')`)}))::int as events
+from input i
+where exists (select 1 from webhook_endpoints where enabled)`;
 
 const RECORD_DOWNLOAD = `
 insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::boolean)`;
@@ -32,14 +45,19 @@ const ADD_SECRET = `insert into secrets (name, value) values ($1::text, $2::text
  */
 export function createFeedbackWriter(db: SqlSession, options: BatcherOptions = {}): (entry: FeedbackEntry) => Promise<void> {
   return createBatcher<FeedbackEntry, void>(async (entries) => {
-    const rows = entries.map((e) => ({
-      type: e.type,
-      description: e.description,
-      email: e.email,
-      app_version: e.appVersion,
-      rating: e.rating,
-      received_at: e.receivedAt,
-    }));
+    const rows = entries.map((e) => {
+      const [head, tail] = feedbackEventParts(e);
+      return {
+        type: e.type,
+        description: e.description,
+        email: e.email,
+        app_version: e.appVersion,
+        rating: e.rating,
+        received_at: e.receivedAt,
+        event_head: head,
+        event_tail: tail,
+      };
+    });
     await db.write(ADD_FEEDBACK_BATCH, [JSON.stringify(rows)]);
     return entries.map(() => undefined);
   }, options);

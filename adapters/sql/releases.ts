@@ -6,7 +6,8 @@
  */
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
-import type { SqlSession } from './client.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { enqueueEvent } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
@@ -19,12 +20,19 @@ const SET_ROLLOUT = `update releases set rollout_percent = $2::int where version
 const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}) where version = $1::text returning ${COLUMNS}`;
 
 /** Creates the release store over a database. */
-export function createSqlReleaseStore(db: SqlSession): ReleaseStore {
+export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
   return {
     listReleases: () => db.query<Release>(LIST),
-    async publishRelease(r) {
-      const rows = await db.write(PUBLISH, [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt]);
-      return rows.length === 1;
+    async publishRelease(r, emit) {
+      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt];
+      if (!emit) return (await db.write(PUBLISH, params)).length === 1;
+      // The release and its release.published event commit together.
+      return db.transaction(async (tx) => {
+        if ((await tx.query(PUBLISH, params)).length === 0) return false;
+        const pending = emit({ ...r, pulledAt: null });
+        if (pending) await enqueueEvent(tx, pending.event, pending.at);
+        return true;
+      });
     },
     async setRollout(version, rolloutPercent) {
       return (await db.write<Release>(SET_ROLLOUT, [version, rolloutPercent]))[0] ?? null;

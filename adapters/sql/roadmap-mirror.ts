@@ -166,11 +166,11 @@ export function createRoadmapMirror(
     syncRoadmap: (list) => edited(() => sql.syncRoadmap(list)),
     features: {
       list: () => sql.features.list(),
-      create: (fields) => edited(() => sql.features.create(fields)),
-      update: (id, fields) => edited(() => sql.features.update(id, fields)),
-      merge: (from, into) =>
+      create: (fields, emit) => edited(() => sql.features.create(fields, emit)),
+      update: (id, fields, emit) => edited(() => sql.features.update(id, fields, emit)),
+      merge: (from, into, emit) =>
         edited(async () => {
-          const outcome = await sql.features.merge(from, into);
+          const outcome = await sql.features.merge(from, into, emit);
           if (outcome.kind === 'merged') {
             for (const [voterId, chosen] of votesOf) if (chosen.delete(from)) record(voterId, into, true);
           }

@@ -16,6 +16,7 @@ import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
+import { createSqlOutbox } from './outbox.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -94,6 +95,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
+    outbox: createSqlOutbox(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap)
       : { ...roadmap, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),

@@ -88,7 +88,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     rateLimits: { hit: (key, windowMs) => current().rateLimits.hit(key, windowMs) },
     releases: {
       listReleases: () => current().releases.listReleases(),
-      publishRelease: (release) => current().releases.publishRelease(release),
+      publishRelease: (release, emit) => current().releases.publishRelease(release, emit),
       setRollout: (version, percent) => current().releases.setRollout(version, percent),
       pullRelease: (version, at) => current().releases.pullRelease(version, at),
     },
@@ -98,9 +98,19 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     },
     features: {
       list: () => current().features.list(),
-      create: (fields) => current().features.create(fields),
-      update: (id, fields) => current().features.update(id, fields),
-      merge: (from, into) => current().features.merge(from, into),
+      create: (fields, emit) => current().features.create(fields, emit),
+      update: (id, fields, emit) => current().features.update(id, fields, emit),
+      merge: (from, into, emit) => current().features.merge(from, into, emit),
+    },
+    outbox: {
+      addEndpoint: (endpoint) => current().outbox.addEndpoint(endpoint),
+      listEndpoints: () => current().outbox.listEndpoints(),
+      updateEndpoint: (id, change) => current().outbox.updateEndpoint(id, change),
+      enqueue: (event, at) => current().outbox.enqueue(event, at),
+      claimDue: (now, leaseMs, limit) => current().outbox.claimDue(now, leaseMs, limit),
+      recordAttempt: (id, outcome) => current().outbox.recordAttempt(id, outcome),
+      listDeliveries: (filter) => current().outbox.listDeliveries(filter),
+      replay: (id, at) => current().outbox.replay(id, at),
     },
     inbox: {
       list: (filter) => current().inbox.list(filter),

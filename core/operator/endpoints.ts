@@ -9,6 +9,7 @@ import { json } from '../http.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { HandledSchema, listInbox, markHandled } from './inbox.ts';
 import { createFeature, CreateFeatureSchema, editFeature, EditFeatureSchema, listFeatures, mergeFeature, MergeFeatureSchema } from './roadmap.ts';
+import { addEndpoint, AddEndpointSchema, editEndpoint, EditEndpointSchema, listDeliveries, listEndpoints, replayDelivery } from './webhooks.ts';
 import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
 
 export interface OperatorRoute {
@@ -118,6 +119,51 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     body: HandledSchema,
     status: 200,
     create: markHandled,
+  },
+  {
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: '/webhooks',
+    summary: 'The endpoints outbound events are sent to (without their secrets).',
+    status: 200,
+    create: listEndpoints,
+  },
+  {
+    operationId: 'addWebhookEndpoint',
+    method: 'POST',
+    path: '/webhooks',
+    summary:
+      'Register an endpoint ({url, events?, format?}: events empty for every type; format standard or slack). ' +
+      'The answer holds its signing secret (whsec_...), shown this once.',
+    body: AddEndpointSchema,
+    status: 201,
+    create: addEndpoint,
+  },
+  {
+    operationId: 'editWebhookEndpoint',
+    method: 'PATCH',
+    path: '/webhooks/:id',
+    summary: 'Change some of url, events and enabled (false: no new deliveries to it).',
+    body: EditEndpointSchema,
+    status: 200,
+    create: editEndpoint,
+  },
+  {
+    operationId: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/webhooks/deliveries',
+    summary: 'The delivery log, newest first: state (pending|delivered|failed), limit (1-500, 50), before (the next of the page before).',
+    query: ['state', 'limit', 'before'],
+    status: 200,
+    create: listDeliveries,
+  },
+  {
+    operationId: 'replayWebhookDelivery',
+    method: 'POST',
+    path: '/webhooks/deliveries/:id/replay',
+    summary: 'Send a delivery again now, from its first attempt, with the same webhook-id and body.',
+    status: 200,
+    create: replayDelivery,
   },
   {
     operationId: 'listAudit',

@@ -63,6 +63,16 @@ export const OPERATOR_ERRORS = {
     when: 'A feature cannot be merged into itself.',
     resolution: 'Give the id of the other feature, the one that stays, as "into".',
   },
+  endpoint_not_found: {
+    status: 404,
+    when: 'No webhook endpoint has this id.',
+    resolution: 'List the endpoints with GET /webhooks and use one of their ids.',
+  },
+  delivery_not_found: {
+    status: 404,
+    when: 'No event delivery has this id.',
+    resolution: 'List the deliveries with GET /webhooks/deliveries and use one of their ids.',
+  },
 } as const satisfies Record<string, { status: number; when: string; resolution: string }>;
 
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;

@@ -57,7 +57,8 @@ export function publishRelease(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const input = parseOrThrow(PublishReleaseSchema, readJsonObject(request, context.bodyLimit, true));
     const release = { ...input, publishedAt: context.clock.now() };
-    if (!(await context.storage.releases.publishRelease(release))) {
+    const emit = (published: Release) => ({ event: { type: 'release.published' as const, data: view(published) }, at: release.publishedAt });
+    if (!(await context.storage.releases.publishRelease(release, emit))) {
       throw new OperatorError('release_exists', `Version ${input.version} was published before.`);
     }
     await changed(context, request, 'release.published', `${input.version} at ${input.rolloutPercent}%`);

@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { readJsonObject } from '../body.ts';
 import { json } from '../http.ts';
 import { roadmapContentObject } from '../schemas/content.ts';
+import type { StoredFeature } from '../store-ports.ts';
 import { parseOrThrow } from '../validate.ts';
 import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
@@ -49,6 +50,11 @@ function described(id: number, change: Record<string, unknown>): string {
   return `${id}: ${Object.entries(change).map(([name, value]) => `${name}=${value === null ? 'null' : String(value)}`).join(', ')}`;
 }
 
+/** roadmap.changed, written with the change: what was done, and the feature as it is afterwards. */
+const changedEvent =
+  (context: OperatorContext, action: 'created' | 'edited' | 'merged', extra: Record<string, unknown> = {}) =>
+  (feature: StoredFeature) => ({ event: { type: 'roadmap.changed' as const, data: { action, ...feature, ...extra } }, at: context.clock.now() });
+
 export function listFeatures(context: OperatorContext): OperatorHandler {
   return async () => json(200, { features: await context.storage.features.list() });
 }
@@ -56,7 +62,7 @@ export function listFeatures(context: OperatorContext): OperatorHandler {
 export function createFeature(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const input = parseOrThrow(CreateFeatureSchema, readJsonObject(request, context.bodyLimit, true));
-    const feature = await context.storage.features.create(input);
+    const feature = await context.storage.features.create(input, changedEvent(context, 'created'));
     await recordChange(context, request, 'roadmap.created', `${feature.id}: ${feature.title}`);
     return json(201, feature);
   };
@@ -66,7 +72,7 @@ export function editFeature(context: OperatorContext): OperatorHandler {
   return async (request, params) => {
     const id = idOf(params);
     const change = parseOrThrow(EditFeatureSchema, readJsonObject(request, context.bodyLimit, true));
-    const feature = await context.storage.features.update(id, change);
+    const feature = await context.storage.features.update(id, change, changedEvent(context, 'edited'));
     if (!feature) throw new OperatorError('feature_not_found', `No roadmap feature has id ${id}.`);
     await recordChange(context, request, 'roadmap.edited', described(id, change));
     return json(200, feature);
@@ -78,7 +84,8 @@ export function mergeFeature(context: OperatorContext): OperatorHandler {
     const from = idOf(params);
     const { into } = parseOrThrow(MergeFeatureSchema, readJsonObject(request, context.bodyLimit, true));
     if (from === into) throw new OperatorError('merge_into_itself', `Feature ${from} cannot be merged into itself.`);
-    const outcome = await context.storage.features.merge(from, into);
+    const emit = (merged: { from: StoredFeature; moved: number }) => changedEvent(context, 'merged', { movedVotes: merged.moved })(merged.from);
+    const outcome = await context.storage.features.merge(from, into, emit);
     switch (outcome.kind) {
       case 'not_found':
         throw new OperatorError('feature_not_found', `No roadmap feature has id ${outcome.id}.`);

@@ -12,10 +12,11 @@ import { license } from './license.ts';
 import { migrate } from './migrate.ts';
 import { release } from './release.ts';
 import { roadmap } from './roadmap.ts';
+import { webhooks } from './webhooks.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

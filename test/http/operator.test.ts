@@ -151,6 +151,10 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/roadmap',
     '/roadmap/{id}',
     '/roadmap/{id}/merge',
+    '/webhooks',
+    '/webhooks/deliveries',
+    '/webhooks/deliveries/{id}/replay',
+    '/webhooks/{id}',
   ]);
   assert.equal(Object.keys(doc.paths['/roadmap/{id}']!), ['patch']);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);

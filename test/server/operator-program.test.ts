@@ -3,29 +3,18 @@
  * OPERATOR_PORT and OPERATOR_TOKEN, driven by the `release` command as an operator types it, and
  * refused at start without a proper token.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { listeningLine, ROOT, runProgramToExit, startServerProcess } from '../_spawn.ts';
+import { listeningLine, ROOT, runCli, runProgramToExit, startServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
 
-/** `converter-site-api <command> ...` from the repository, as docs/operating.md shows it. */
-function command(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), ...args],
-      { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', OPERATOR_TOKEN: TOKEN, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+const command = (args: string[], env: Record<string, string>) => runCli(args, { OPERATOR_TOKEN: TOKEN, ...env });
 
 const roadmapCommand = (args: string[], operatorUrl: string) => command(['roadmap', ...args], { OPERATOR_URL: operatorUrl });
 

@@ -12,6 +12,7 @@ import { recordsContract } from './contract/records.ts';
 import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
 import { roadmapAdminContract } from './contract/roadmap-admin.ts';
+import { outboxContract } from './contract/outbox.ts';
 import { closeTestDatabases } from '../_databases.ts';
 
 for (const target of ALL_TARGETS) {
@@ -30,6 +31,7 @@ for (const target of ALL_TARGETS) {
   rateLimitContract(test);
   releasesContract(test);
   inboxContract(test);
+  outboxContract(test);
   test.run();
 }
 

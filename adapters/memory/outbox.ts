@@ -1,0 +1,114 @@
+/**
+ * The outbox in memory: endpoints, events and deliveries as the SQL outbox keeps them (lost on restart,
+ * like everything in memory storage). At most `maxDeliveries` are kept: the oldest finished ones go first.
+ *
+ * @module
+ */
+import { eventBody, type Delivery, type DueDelivery, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
+
+interface StoredEndpoint extends WebhookEndpoint {
+  secret: string;
+}
+
+interface StoredDelivery extends Delivery {
+  body: string;
+}
+
+const MAX_DELIVERIES = 10_000;
+
+/** Creates an empty outbox. */
+export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): OutboxStore {
+  const endpoints: StoredEndpoint[] = [];
+  const deliveries = new Map<number, StoredDelivery>();
+  let nextDelivery = 1;
+
+  const publicEndpoint = ({ secret: _secret, ...endpoint }: StoredEndpoint): WebhookEndpoint => ({ ...endpoint, events: [...endpoint.events] });
+  const view = ({ body: _body, ...delivery }: StoredDelivery): Delivery => ({ ...delivery, url: endpoints[delivery.endpointId - 1]!.url });
+  const wants = (endpoint: StoredEndpoint, type: string) =>
+    endpoint.enabled && (endpoint.events.length === 0 || (endpoint.events as string[]).includes(type));
+  /** Drops the oldest finished deliveries while over the cap; pending ones are never dropped. */
+  const trim = () => {
+    for (const [id, delivery] of deliveries) {
+      if (deliveries.size <= maxDeliveries) return;
+      if (delivery.state !== 'pending') deliveries.delete(id);
+    }
+  };
+
+  return {
+    async addEndpoint(e) {
+      const endpoint: StoredEndpoint = { id: endpoints.length + 1, url: e.url, secret: e.secret, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
+      endpoints.push(endpoint);
+      return publicEndpoint(endpoint);
+    },
+    listEndpoints: async () => endpoints.map(publicEndpoint),
+    async updateEndpoint(id, change) {
+      const endpoint = endpoints[id - 1];
+      if (!endpoint) return null;
+      if (change.url !== undefined) endpoint.url = change.url;
+      if (change.events !== undefined) endpoint.events = [...change.events];
+      if (change.enabled !== undefined) endpoint.enabled = change.enabled;
+      return publicEndpoint(endpoint);
+    },
+    async enqueue(event, at) {
+      const targets = endpoints.filter((endpoint) => wants(endpoint, event.type));
+      if (targets.length === 0) return;
+      const eventId = `msg_${crypto.randomUUID().replaceAll('-', '')}`;
+      const body = eventBody(event, at);
+      for (const endpoint of targets) {
+        const id = nextDelivery++;
+        deliveries.set(id, {
+          id,
+          eventId,
+          type: event.type,
+          endpointId: endpoint.id,
+          url: endpoint.url,
+          state: 'pending',
+          attempts: 0,
+          createdAt: at,
+          nextAttemptAt: at,
+          lastAttemptAt: null,
+          lastStatus: null,
+          lastError: null,
+          deliveredAt: null,
+          body,
+        });
+      }
+      trim();
+    },
+    async claimDue(now, leaseMs, limit) {
+      const due: DueDelivery[] = [];
+      for (const d of deliveries.values()) {
+        if (due.length === limit) break;
+        if (d.state !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
+        d.nextAttemptAt = now + leaseMs;
+        const endpoint = endpoints[d.endpointId - 1]!;
+        due.push({ id: d.id, eventId: d.eventId, type: d.type, body: d.body, url: endpoint.url, secret: endpoint.secret, format: endpoint.format, attempts: d.attempts });
+      }
+      return due;
+    },
+    async recordAttempt(id, o) {
+      const d = deliveries.get(id);
+      if (!d) return;
+      d.attempts++;
+      d.lastAttemptAt = o.at;
+      d.lastStatus = o.status;
+      d.lastError = o.error;
+      d.state = o.delivered ? 'delivered' : o.nextAttemptAt === null ? 'failed' : 'pending';
+      d.deliveredAt = o.delivered ? o.at : null;
+      d.nextAttemptAt = o.nextAttemptAt;
+    },
+    async listDeliveries(f) {
+      return [...deliveries.values()]
+        .filter((d) => (f.state === undefined || d.state === f.state) && (f.before === undefined || d.id < f.before))
+        .sort((a, b) => b.id - a.id)
+        .slice(0, f.limit)
+        .map(view);
+    },
+    async replay(id, at) {
+      const d = deliveries.get(id);
+      if (!d) return null;
+      Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
+      return view(d);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The outbox of outbound events in PostgreSQL and PGlite: endpoints, events and deliveries (migration 10).
+ * Deliveries are claimed with `for update skip locked` and a lease, so several instances on one database
+ * share the sending without sending one delivery twice at once.
+ *
+ * @module
+ */
+import { eventBody, type Delivery, type DueDelivery, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
+import type { SqlSession } from './client.ts';
+import { epochMs, fromEpochMs } from './time.ts';
+
+const ENDPOINT = `id, url, events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
+const ADD_ENDPOINT = `
+insert into webhook_endpoints (url, secret, events, format, created_at)
+values ($1::text, $2::text, $3::text[], $4::text, ${fromEpochMs('$5')}) returning ${ENDPOINT}`;
+const LIST_ENDPOINTS = `select ${ENDPOINT} from webhook_endpoints order by id`;
+const UPDATE_ENDPOINT = `
+update webhook_endpoints set url = coalesce($2::text, url), events = coalesce($3::text[], events), enabled = coalesce($4::boolean, enabled)
+where id = $1::int returning ${ENDPOINT}`;
+
+const ENQUEUE = `select enqueue_event($1::text, $2::text, ${fromEpochMs('$3')})`;
+
+const DELIVERY = `d.id::int as id, e.event_id as "eventId", e.type, d.endpoint_id as "endpointId", w.url, d.state, d.attempts,
+  ${epochMs('e.created_at')} as "createdAt", ${epochMs('d.next_attempt_at')} as "nextAttemptAt",
+  ${epochMs('d.last_attempt_at')} as "lastAttemptAt", d.last_status as "lastStatus", d.last_error as "lastError",
+  ${epochMs('d.delivered_at')} as "deliveredAt"`;
+const FROM_DELIVERIES = `webhook_deliveries d join outbound_events e on e.id = d.event_id join webhook_endpoints w on w.id = d.endpoint_id`;
+
+const CLAIM = `
+with due as (
+  select id from webhook_deliveries
+  where state = 'pending' and next_attempt_at <= ${fromEpochMs('$1')}
+  order by next_attempt_at, id
+  limit $3::int
+  for update skip locked
+), leased as (
+  update webhook_deliveries d set next_attempt_at = ${fromEpochMs('$2')}
+  from due where d.id = due.id
+  returning d.id, d.event_id, d.endpoint_id, d.attempts
+)
+select l.id::int as id, e.event_id as "eventId", e.type, e.body, w.url, w.secret, w.format, l.attempts
+from leased l join outbound_events e on e.id = l.event_id join webhook_endpoints w on w.id = l.endpoint_id
+order by l.id`;
+
+const RECORD_ATTEMPT = `
+update webhook_deliveries set
+  attempts = attempts + 1,
+  last_attempt_at = ${fromEpochMs('$2')},
+  last_status = $3::int,
+  last_error = $4::text,
+  state = case when $5::boolean then 'delivered' when $6::float8 is null then 'failed' else 'pending' end,
+  delivered_at = case when $5::boolean then ${fromEpochMs('$2')} else null end,
+  next_attempt_at = ${fromEpochMs('$6')}
+where id = $1::bigint`;
+
+const REPLAY = `
+update webhook_deliveries set state = 'pending', attempts = 0, next_attempt_at = ${fromEpochMs('$2')}, delivered_at = null
+where id = $1::bigint returning id`;
+
+/** Writes one event inside the caller's statement or transaction (`db`). */
+export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number): Promise<void> {
+  await db.query(ENQUEUE, [event.type, eventBody(event, at), at]);
+}
+
+/** Creates the outbox store over a database. */
+export function createSqlOutbox(db: SqlSession): OutboxStore {
+  const delivery = async (id: number) => (await db.query<Delivery>(`select ${DELIVERY} from ${FROM_DELIVERIES} where d.id = $1::bigint`, [id]))[0] ?? null;
+  return {
+    async addEndpoint(e) {
+      const [row] = await db.write<WebhookEndpoint>(ADD_ENDPOINT, [e.url, e.secret, e.events, e.format, e.createdAt]);
+      return row!;
+    },
+    listEndpoints: () => db.query<WebhookEndpoint>(LIST_ENDPOINTS),
+    async updateEndpoint(id, change) {
+      const rows = await db.write<WebhookEndpoint>(UPDATE_ENDPOINT, [id, change.url ?? null, change.events ?? null, change.enabled ?? null]);
+      return rows[0] ?? null;
+    },
+    enqueue: (event, at) => enqueueEvent(db, event, at),
+    claimDue: (now, leaseMs, limit) => db.write<DueDelivery>(CLAIM, [now, now + leaseMs, limit]),
+    async recordAttempt(id, o) {
+      await db.write(RECORD_ATTEMPT, [id, o.at, o.status, o.error, o.delivered, o.nextAttemptAt]);
+    },
+    listDeliveries: (filter) =>
+      db.query<Delivery>(
+        `select ${DELIVERY} from ${FROM_DELIVERIES}
+         where ($1::text is null or d.state = $1::text) and ($2::bigint is null or d.id < $2::bigint)
+         order by d.id desc limit $3::int`,
+        [filter.state ?? null, filter.before ?? null, filter.limit],
+      ),
+    async replay(id, at) {
+      const rows = await db.write<{ id: number }>(REPLAY, [id, at]);
+      return rows.length === 0 ? null : delivery(id);
+    },
+  };
+}

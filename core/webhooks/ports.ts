@@ -1,0 +1,133 @@
+/**
+ * Outbound events (Standard Webhooks): the event types, the endpoints an operator registers, and the
+ * durable outbox every storage keeps. An event is written with the change it reports (same statement or
+ * transaction), one delivery per subscribed endpoint; the delivery worker (worker.ts) sends them.
+ *
+ * @module
+ */
+
+export const EVENT_TYPES = [
+  'feedback.received',
+  'order.paid',
+  'license.revoked',
+  'license.reinstated',
+  'release.published',
+  'roadmap.changed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event before it is written: its type and its `data`. */
+export interface EventDraft {
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+/** How an endpoint wants its body: Standard Webhooks JSON, or Slack's incoming-webhook `{text}`. */
+/** An event with its time, to be written with the change it reports. */
+export interface PendingEvent {
+  event: EventDraft;
+  at: number;
+}
+
+/**
+ * What a change reports, worked out from its result; a store writes it in the change's own statement or
+ * transaction (null: nothing to report).
+ */
+export type Emit<T> = (result: T) => PendingEvent | null;
+
+export type EndpointFormat = 'standard' | 'slack';
+
+export interface WebhookEndpoint {
+  id: number;
+  url: string;
+  /** The event types it gets; empty for every type. */
+  events: EventType[];
+  format: EndpointFormat;
+  enabled: boolean;
+  createdAt: number;
+}
+
+export interface NewEndpoint {
+  url: string;
+  /** `whsec_` and base64 of the signing key (Standard Webhooks). */
+  secret: string;
+  events: EventType[];
+  format: EndpointFormat;
+  createdAt: number;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** One event's delivery to one endpoint, as the operator sees it. */
+export interface Delivery {
+  id: number;
+  /** The webhook-id header: the same on every attempt and replay. */
+  eventId: string;
+  type: EventType;
+  endpointId: number;
+  url: string;
+  state: DeliveryState;
+  attempts: number;
+  createdAt: number;
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: number | null;
+}
+
+/** A delivery the worker claimed: what it sends and where. */
+export interface DueDelivery {
+  id: number;
+  eventId: string;
+  type: EventType;
+  /** The event as JSON text, exactly as stored: every attempt sends and signs the same bytes. */
+  body: string;
+  url: string;
+  secret: string;
+  format: EndpointFormat;
+  attempts: number;
+}
+
+/** What one attempt came to. */
+export interface AttemptOutcome {
+  at: number;
+  status: number | null;
+  error: string | null;
+  delivered: boolean;
+  /** When to try again, or null: delivered, or given up (failed). */
+  nextAttemptAt: number | null;
+}
+
+export interface DeliveryFilter {
+  state?: DeliveryState | undefined;
+  /** Deliveries with a smaller id only: the `next` of the page before. */
+  before?: number | undefined;
+  limit: number;
+}
+
+/** The outbox and its endpoints (every storage has one). */
+export interface OutboxStore {
+  addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
+  listEndpoints(): Promise<WebhookEndpoint[]>;
+  /** Changes some of url, events, enabled; null when there is no such endpoint. */
+  updateEndpoint(id: number, change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined }): Promise<WebhookEndpoint | null>;
+  /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
+  enqueue(event: EventDraft, at: number): Promise<void>;
+  /**
+   * Takes up to `limit` pending deliveries due at `now` and leases them until `now + leaseMs`, so that
+   * another instance does not send them meanwhile (PostgreSQL: skip locked).
+   */
+  claimDue(now: number, leaseMs: number, limit: number): Promise<DueDelivery[]>;
+  recordAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
+  /** Deliveries newest first. */
+  listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
+  /** Makes a delivery pending again, due at `at`, from its first attempt; null when there is none. */
+  replay(id: number, at: number): Promise<Delivery | null>;
+}
+
+/** An event's JSON body, as Standard Webhooks suggests: type, timestamp and data. */
+export function eventBody(event: EventDraft, at: number): string {
+  return JSON.stringify({ type: event.type, timestamp: new Date(at).toISOString(), data: event.data });
+}

@@ -1,0 +1,30 @@
+/**
+ * The one-line text a Slack-compatible endpoint gets for an event (an incoming webhook shows `text`).
+ *
+ * @module
+ */
+
+interface StoredEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+const stars = (rating: unknown) => (typeof rating === 'number' ? ` ${'★'.repeat(rating)}${'☆'.repeat(5 - rating)}` : '');
+
+/** A short human sentence about a stored event body. */
+export function slackText(body: string): string {
+  const { type, data } = JSON.parse(body) as StoredEvent;
+  switch (type) {
+    case 'feedback.received': {
+      const text = String(data['description'] ?? '');
+      const excerpt = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+      return `New ${String(data['type']).replace('_', ' ')}${stars(data['rating'])} (#${String(data['id'])}): ${excerpt}`;
+    }
+    case 'release.published':
+      return `Release ${String(data['version'])} published to ${String(data['rolloutPercent'])}% of clients`;
+    case 'roadmap.changed':
+      return `Roadmap ${String(data['action'])}: feature ${String(data['id'])}${data['title'] ? ` "${String(data['title'])}"` : ''}`;
+    default:
+      return `${type}: ${JSON.stringify(data)}`;
+  }
+}

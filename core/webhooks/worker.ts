@@ -1,0 +1,78 @@
+/**
+ * The delivery worker: takes due deliveries from the outbox, sends each signed (sign.ts), and records the
+ * outcome. A failed attempt is tried again on the schedule below, for about 27 hours, then the delivery
+ * is marked failed (the operator can replay it). At least once: a receiver deduplicates by webhook-id.
+ *
+ * @module
+ */
+import type { Clock, Logger } from '../ports.ts';
+import type { DueDelivery, OutboxStore } from './ports.ts';
+import { signatureHeaders } from './sign.ts';
+import { slackText } from './slack.ts';
+
+/** The wait after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts, ~27.6 h). */
+export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+export interface DeliveryWorkerOptions {
+  outbox: OutboxStore;
+  clock: Clock;
+  logger: Logger;
+  /** Sends one request; the runtime's fetch in production. */
+  fetch: (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number }>;
+  /** Deliveries per tick (20 by default). */
+  batch?: number;
+  /** How long one attempt may take (10 s by default); the lease is twice that, so no instance sends it meanwhile. */
+  timeoutMs?: number;
+}
+
+export interface DeliveryWorker {
+  /** Sends what is due now; resolves with the number of attempts made. */
+  tick(): Promise<number>;
+}
+
+/** What an endpoint receives: the stored event, or for a Slack endpoint `{"text": ...}` about it. */
+function bodyFor(delivery: DueDelivery): string {
+  return delivery.format === 'slack' ? JSON.stringify({ text: slackText(delivery.body) }) : delivery.body;
+}
+
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { outbox, clock, logger } = options;
+  const batch = options.batch ?? 20;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  const attempt = async (delivery: DueDelivery): Promise<void> => {
+    const at = clock.now();
+    const body = bodyFor(delivery);
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const headers = await signatureHeaders(delivery.secret, delivery.eventId, Math.floor(at / 1000), body);
+      const response = await options.fetch(delivery.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'converter-site-api webhooks', ...headers },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      if (status < 200 || status > 299) error = `the endpoint answered ${status}`;
+    } catch (failure) {
+      error = failure instanceof Error ? failure.message : String(failure);
+    }
+    const delivered = error === null;
+    const wait = RETRY_SCHEDULE_MS[delivery.attempts];
+    const nextAttemptAt = delivered || wait === undefined ? null : at + wait;
+    await outbox.recordAttempt(delivery.id, { at, status, error, delivered, nextAttemptAt });
+    const fields = { delivery: delivery.id, eventId: delivery.eventId, type: delivery.type, url: delivery.url, attempt: delivery.attempts + 1, status, error };
+    if (delivered) logger.info('event delivered', fields);
+    else if (nextAttemptAt === null) logger.error('event delivery given up: replay it through the operator API', fields);
+    else logger.warn('event delivery failed, will retry', { ...fields, nextAttemptAt: new Date(nextAttemptAt).toISOString() });
+  };
+
+  return {
+    async tick() {
+      const due = await outbox.claimDue(clock.now(), 2 * timeoutMs, batch);
+      await Promise.all(due.map(attempt));
+      return due.length;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Sends outbound events in the background: the delivery worker (core/webhooks/worker.ts) once a second,
+ * one tick at a time. Stopping waits for the tick under way, so no attempt is cut in half.
+ *
+ * @module
+ */
+import type { Clock, Logger, Storage } from '../core/ports.ts';
+import { createDeliveryWorker } from '../core/webhooks/worker.ts';
+
+export interface EventDelivery {
+  stop(): Promise<void>;
+}
+
+/** Starts sending the storage's due deliveries every `intervalMs` (1 s by default). */
+export function startEventDelivery(storage: Storage, clock: Clock, logger: Logger, intervalMs = 1000): EventDelivery {
+  const worker = createDeliveryWorker({ outbox: storage.outbox, clock, logger, fetch: (url, init) => fetch(url, init) });
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    running = worker
+      .tick()
+      .then(
+        () => undefined,
+        (error: unknown) => logger.warn('event delivery could not read the outbox', { error: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => (busy = false));
+  }, intervalMs);
+  timer.unref?.();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

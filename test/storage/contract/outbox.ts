@@ -1,0 +1,102 @@
+/**
+ * Contract: the outbox. An event is written with its change, one delivery per enabled endpoint that wants
+ * its type, nothing without one; deliveries are leased, retried, finished and replayed as the worker
+ * records them.
+ */
+import * as assert from 'uvu/assert';
+import type { FeedbackEntry } from '../../../core/ports.ts';
+import { feedbackReceived } from '../../../core/webhooks/events.ts';
+import { eventBody, type NewEndpoint } from '../../../core/webhooks/ports.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
+const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => ({
+  url,
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  events: [],
+  format: 'standard',
+  createdAt: T0,
+  ...over,
+});
+const ENTRY: FeedbackEntry = { type: 'bug_report', description: 'Crashes on a .wk3 «file»', email: 'a@example.com', appVersion: '2.4.1', rating: null, receivedAt: T0 };
+const RELEASE = { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0.msi', notesUrl: null, rolloutPercent: 10, publishedAt: T0 };
+
+export function outboxContract(test: ContractSuite): void {
+  test('without an endpoint nothing is written; with one, each change writes one pending delivery', async (context) => {
+    const { storage } = current(context);
+    await storage.addFeedback(ENTRY);
+    await storage.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
+    const added = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    assert.equal(added, { id: added.id, url: 'https://hooks.example.com/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
+    await storage.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
+    const [delivery] = await storage.outbox.listDeliveries({ limit: 10 });
+    assert.ok(delivery && /^msg_[0-9a-f]{32}$/.test(delivery.eventId));
+    assert.equal({ ...delivery, id: 0, eventId: '' }, {
+      id: 0,
+      eventId: '',
+      type: 'feedback.received',
+      endpointId: added.id,
+      url: 'https://hooks.example.com/a',
+      state: 'pending',
+      attempts: 0,
+      createdAt: T0 + 1,
+      nextAttemptAt: T0 + 1,
+      lastAttemptAt: null,
+      lastStatus: null,
+      lastError: null,
+      deliveredAt: null,
+    });
+    // The body names the stored entry's id, byte for byte as every storage writes it.
+    const [claimed] = await storage.outbox.claimDue(T0 + 1, 20_000, 10);
+    const [stored] = await storage.inbox.list({ limit: 1 });
+    assert.is(claimed!.body, eventBody(feedbackReceived({ ...ENTRY, receivedAt: T0 + 1 }, stored!.id), T0 + 1));
+    assert.equal([claimed!.secret, claimed!.format, claimed!.attempts], ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'standard', 0]);
+  });
+
+  test('an endpoint gets only the types it asked for, and a disabled one none', async (context) => {
+    const { storage } = current(context);
+    const releases = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/releases', { events: ['release.published'] }));
+    const off = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/off'));
+    assert.equal((await storage.outbox.updateEndpoint(off.id, { enabled: false }))?.enabled, false);
+    assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }), null);
+    await storage.addFeedback(ENTRY);
+    await storage.releases.publishRelease(RELEASE, (r) => ({ event: { type: 'release.published', data: { version: r.version } }, at: T0 }));
+    await storage.features.create({ title: 'T', description: '', category: 'app', visible: true, release_version: null }, (f) => ({
+      event: { type: 'roadmap.changed', data: { id: f.id } },
+      at: T0,
+    }));
+    const deliveries = await storage.outbox.listDeliveries({ limit: 10 });
+    assert.equal(deliveries.map((d) => [d.type, d.endpointId]), [['release.published', releases.id]]);
+    const [due] = await storage.outbox.claimDue(T0, 20_000, 10);
+    assert.is(due!.body, '{"type":"release.published","timestamp":"2026-11-25T09:30:00.123Z","data":{"version":"2.6.0"}}');
+    assert.equal((await storage.outbox.listEndpoints()).map((e) => [e.url, e.events, e.enabled]), [
+      ['https://hooks.example.com/releases', ['release.published'], true],
+      ['https://hooks.example.com/off', [], false],
+    ]);
+  });
+
+  test('a claim leases; attempts are recorded; a finished delivery is replayed from the start', async (context) => {
+    const { storage } = current(context);
+    const { outbox } = storage;
+    await outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    await outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    const [first] = await outbox.claimDue(T0, 20_000, 10);
+    assert.ok(first);
+    assert.equal(await outbox.claimDue(T0 + 19_999, 20_000, 10), [], 'leased: not due again while an attempt may run');
+    await outbox.recordAttempt(first.id, { at: T0 + 1000, status: 503, error: 'the endpoint answered 503', delivered: false, nextAttemptAt: T0 + 6000 });
+    assert.equal(await outbox.claimDue(T0 + 5999, 20_000, 10), []);
+    const [second] = await outbox.claimDue(T0 + 6000, 20_000, 10);
+    assert.equal([second?.id, second?.attempts], [first.id, 1]);
+    await outbox.recordAttempt(first.id, { at: T0 + 7000, status: 204, error: null, delivered: true, nextAttemptAt: null });
+    const [done] = await outbox.listDeliveries({ state: 'delivered', limit: 10 });
+    assert.equal([done?.state, done?.attempts, done?.lastStatus, done?.deliveredAt, done?.nextAttemptAt], ['delivered', 2, 204, T0 + 7000, null]);
+    assert.equal(await outbox.listDeliveries({ state: 'pending', limit: 10 }), []);
+    const replayed = await outbox.replay(first.id, T0 + 9000);
+    assert.equal([replayed?.state, replayed?.attempts, replayed?.nextAttemptAt, replayed?.eventId], ['pending', 0, T0 + 9000, first.eventId]);
+    assert.is(await outbox.replay(999_999, T0), null);
+    await outbox.recordAttempt(first.id, { at: T0 + 9000, status: null, error: 'connect ECONNREFUSED', delivered: false, nextAttemptAt: null });
+    const [failed] = await outbox.listDeliveries({ state: 'failed', limit: 10 });
+    assert.equal([failed?.state, failed?.lastError, failed?.lastStatus], ['failed', 'connect ECONNREFUSED', null]);
+  });
+}
