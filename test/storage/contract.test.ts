@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import { ALL_TARGETS } from './_targets.ts';
+import { budgetsContract } from './contract/budgets.ts';
 import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
 import { rateLimitContract } from './contract/rate-limits.ts';
@@ -28,6 +29,7 @@ for (const target of ALL_TARGETS) {
   rateLimitContract(test);
   releasesContract(test);
   inboxContract(test);
+  budgetsContract(test);
   test.run();
 }
 
