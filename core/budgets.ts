@@ -18,8 +18,8 @@ export interface Budgets {
   /** Open (pending, unexpired) checkout sessions all clients together may hold. */
   openCheckouts: number;
   /**
-   * The most one client may hold, in percent of what the other clients left of a total: 100 turns the
-   * share off. With 1, a client that has nothing yet may add x only while 100 x is left.
+   * The most one client that holds some already may hold, in percent of what the other clients left of
+   * a total; a client that holds nothing may always add one while the total has room. 100 turns it off.
    */
   clientSharePercent: number;
 }
@@ -59,15 +59,16 @@ export function feedbackBudgetBytes(entry: Pick<FeedbackEntry, 'description' | '
 /**
  * Whether a client may add `adding` to a budget; the reason when not. `held` is what the client holds
  * now, `spent` what all clients hold (the client's included). Checked in this order: the client's own
- * limit, the total, then the share: the client's holding after the add may not pass `sharePercent` of
- * the total less what the other clients hold.
+ * limit, the total, then the share: a client that holds some already may not pass `sharePercent` of the
+ * total less what the other clients hold. (One that holds nothing may add one, so a small total is never
+ * shut to everyone by its share.)
  *
  * @returns null when it fits, else 'client', 'total' or 'share'.
  */
 export function refusalOf(limits: BudgetLimits, held: number, spent: number, adding: number): BudgetRefusal['reason'] | null {
   if (held + adding > limits.perClient) return 'client';
   if (spent + adding > limits.total) return 'total';
-  if ((held + adding) * 100 > limits.sharePercent * (limits.total - (spent - held))) return 'share';
+  if (held > 0 && (held + adding) * 100 > limits.sharePercent * (limits.total - (spent - held))) return 'share';
   return null;
 }
 

@@ -279,7 +279,7 @@ begin
     refused := case
       when v_h + v_size > p_per_client then 'client'
       when v_spent + v_size > p_total then 'total'
-      when (v_h + v_size) * 100 > p_share::bigint * (p_total - (v_spent - v_h)) then 'share'
+      when v_h > 0 and (v_h + v_size) * 100 > p_share::bigint * (p_total - (v_spent - v_h)) then 'share'
     end;
     if refused is null then
       v_spent := v_spent + v_size;
