@@ -6,6 +6,7 @@
  */
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
+import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './cors.ts';
@@ -63,6 +64,8 @@ export interface AppOptions {
   checkoutTtlMs?: number;
   /** The most open (pending, unexpired) checkout sessions one client may hold; 10 by default. */
   openCheckoutsPerClient?: number;
+  /** Feedback and open-session budgets; `DEFAULT_BUDGETS` for those not given (docs/deploy.md). */
+  budgets?: Partial<Budgets>;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
   publicBaseUrl?: string;
   /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
@@ -196,6 +199,7 @@ async function createContext(
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
     openCheckoutsPerClient: options.openCheckoutsPerClient ?? DEFAULT_OPEN_CHECKOUTS_PER_CLIENT,
+    budgets: { ...DEFAULT_BUDGETS, ...options.budgets },
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,

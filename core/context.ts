@@ -15,6 +15,7 @@ import type {
   Storage,
   VersionSource,
 } from './ports.ts';
+import type { Budgets } from './budgets.ts';
 import type { AliasDeprecation } from './deprecation.ts';
 import type { Readiness } from './readiness.ts';
 import type { ReleaseView } from './releases.ts';
@@ -42,6 +43,8 @@ export interface AppContext {
   readonly checkoutTtlMs: number;
   /** The most open (pending, unexpired) checkout sessions one client may hold. */
   readonly openCheckoutsPerClient: number;
+  /** What all clients together, and each one's share, may add of feedback and open sessions (core/budgets.ts). */
+  readonly budgets: Readonly<Budgets>;
   /** The public address of this API, without a trailing slash, for links in documents. */
   readonly publicBaseUrl: string;
   /** Where the repository's docs/ folder is published, without a trailing slash; null when not given. */

@@ -135,7 +135,7 @@ export const submitFeedback = {
     schema: FeedbackSuccessSchema,
     schemaName: 'FeedbackSuccess',
   },
-  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'description_required', 'storage_full'],
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'description_required', 'too_much_feedback', 'budget_exhausted', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const listRoadmap = {
@@ -182,7 +182,7 @@ export const createCheckout = {
     schema: CheckoutCreateResponseSchema,
     schemaName: 'CheckoutCreateResponse',
   },
-  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_checkouts', 'storage_full'],
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_checkouts', 'budget_exhausted', 'storage_full'],
 } as const satisfies Endpoint;
 
 export const getCheckoutStatus = {

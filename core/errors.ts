@@ -113,6 +113,22 @@ export const ERROR_CATALOGUE = {
     status: 429,
     resolution: 'Pay with a checkout session already opened, or retry when the oldest one expires (see Retry-After).',
   },
+  too_much_feedback: {
+    when:
+      'POST feedback from a client that sent the most feedback it may today (feedbackBytesPerClientPerDay, ' +
+      '512 KiB by default), or its share of what the other clients left of the day\'s total ' +
+      '(clientSharePercent, 1% by default); Retry-After gives the seconds until the day (UTC) ends.',
+    status: 429,
+    resolution: 'Retry after the time in Retry-After, when the daily budget resets.',
+  },
+  budget_exhausted: {
+    when:
+      'All clients together used up a storage budget: the feedback bytes of the day (feedbackBytesPerDay, ' +
+      '64 MiB by default; Retry-After gives the seconds until the day ends), or the open checkout sessions ' +
+      '(openCheckouts, 10,000 by default; Retry-After gives the seconds until the first of them expires).',
+    status: 429,
+    resolution: 'Retry after the time in Retry-After, when the budget has room again.',
+  },
   storage_full: {
     when:
       'The in-memory storage (STORAGE=memory) holds as much of this kind of record as its cap allows: ' +

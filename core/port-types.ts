@@ -36,6 +36,39 @@ export interface FeedbackEntry {
   receivedAt: number;
 }
 
+/**
+ * The day's feedback budget of the client that sends an entry (core/budgets.ts): the storage stores the
+ * entry only when `refusalOf` admits it against the day's committed counts, and counts it then.
+ */
+export interface FeedbackBudget {
+  /** The keyed hash of the client key (the voter id): never an address. */
+  client: string;
+  /** The UTC day, in whole days since the epoch. */
+  day: number;
+  /** What the entry costs (`feedbackBudgetBytes`). */
+  bytes: number;
+  perClient: number;
+  total: number;
+  sharePercent: number;
+}
+
+/** Why a budget refused a record, with the counts it was judged by. */
+export interface BudgetRefusal {
+  /** 'client': the client's own limit; 'total': all clients'; 'share': the client's share of what is left. */
+  reason: 'client' | 'total' | 'share';
+  /** What the client held before. */
+  held: number;
+  /** What all clients held before. */
+  spent: number;
+}
+
+/** The open checkout sessions of all clients: how many (counted up to a limit) and the earliest expiry. */
+export interface OpenCheckoutTotals {
+  open: number;
+  /** When the first of them expires; null when none is open. */
+  earliestExpiry: number | null;
+}
+
 /** One installer redirect as stored (for download counts). */
 export interface DownloadEvent {
   at: number;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
-import type { CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackEntry, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
+import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 import type { OutboxStore } from './webhooks/ports.ts';
@@ -14,7 +14,12 @@ export type * from './store-ports.ts';
 
 /** Everything the core keeps. Every write is atomic on its own. */
 export interface Storage {
-  addFeedback(entry: FeedbackEntry): MaybePromise<void>;
+  /**
+   * Stores one submission. With a budget, only when the budget admits it against the day's counts
+   * (core/budgets.ts `refusalOf`, judged and counted atomically with the insert): null when stored, the
+   * refusal otherwise. Without one, always stored.
+   */
+  addFeedback(entry: FeedbackEntry, budget?: FeedbackBudget): MaybePromise<BudgetRefusal | null>;
   recordDownload(event: DownloadEvent): Promise<void>;
 
   /**
@@ -35,6 +40,8 @@ export interface Storage {
    * expired at `now`; at most `limit` of them.
    */
   openCheckouts(owner: string, now: number, limit: number): Promise<number[]>;
+  /** The sessions of all owners still pending and not expired at `now`: how many (at most `limit`), the earliest expiry. */
+  openCheckoutTotals(now: number, limit: number): Promise<OpenCheckoutTotals>;
   getCheckout(id: string): Promise<CheckoutSession | null>;
   /**
    * Moves a session to a new state unless it is already final (paid, expired, failed), and never from

@@ -6,6 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
+import type { Budgets } from '../core/budgets.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
 import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
@@ -36,6 +37,11 @@ export const ConfigFileSchema = v.strictObject({
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
   openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
+  /** Storage budgets (core/budgets.ts, docs/deploy.md "Storage budgets"). */
+  feedbackBytesPerClientPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 512 * 1024),
+  feedbackBytesPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 64 * 1024 * 1024),
+  openCheckouts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000_000)), 10_000),
+  clientSharePercent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 1),
   /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
   checkoutReturn: v.optional(CheckoutReturnSchema),
   /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
@@ -76,6 +82,7 @@ export interface FileSettings {
   bodyLimit: number;
   checkoutTtlMs: number;
   openCheckoutsPerClient: number;
+  budgets: Budgets;
 }
 
 /** The app settings of a validated file. */
@@ -91,5 +98,11 @@ export function fileSettings(config: ConfigFile): FileSettings {
     bodyLimit: config.bodyLimitBytes,
     checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
     openCheckoutsPerClient: config.openCheckoutsPerClient,
+    budgets: {
+      feedbackBytesPerClientPerDay: config.feedbackBytesPerClientPerDay,
+      feedbackBytesPerDay: config.feedbackBytesPerDay,
+      openCheckouts: config.openCheckouts,
+      clientSharePercent: config.clientSharePercent,
+    },
   };
 }

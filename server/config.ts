@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Budgets } from '../core/budgets.ts';
 import { parseCidrList } from '../core/cidr.ts';
 import type { CidrSet } from '../core/client-ip.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
@@ -45,6 +46,8 @@ export interface ServerConfig {
   bodyLimit: number;
   checkoutTtlMs: number;
   openCheckoutsPerClient: number;
+  /** Feedback and open-session budgets (core/budgets.ts). */
+  budgets: Budgets;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */

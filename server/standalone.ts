@@ -136,6 +136,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       bodyLimit: config.bodyLimit,
       checkoutTtlMs: config.checkoutTtlMs,
       openCheckoutsPerClient: config.openCheckoutsPerClient,
+      budgets: config.budgets,
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),

@@ -134,6 +134,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       bodyLimit: settings.bodyLimit,
       checkoutTtlMs: settings.checkoutTtlMs,
       openCheckoutsPerClient: settings.openCheckoutsPerClient,
+      budgets: settings.budgets,
       ...(live ? { offer: live } : {}),
       ...(settings.docsUrl ? { docsUrl: settings.docsUrl } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),

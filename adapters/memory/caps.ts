@@ -61,6 +61,22 @@ const NAMES: Record<keyof MemoryCaps, (cap: number) => string> = {
   downloads: (cap) => `download events (${cap})`,
 };
 
+/** When retrying helps, for a kind kept until the process ends (feedback). */
+export const KEPT_UNTIL_RESTART = 'Retrying does not help before the server restarts: its in-memory storage keeps these until then. Contact support.';
+/** When retrying helps, for votes: once some are taken back. */
+export const VOTES_TAKEN_BACK = 'Retry once other votes are taken back, or after the server restarts; contact support if it persists.';
+
+/**
+ * When retrying helps for checkout sessions: once the first unpaid one is dropped by retention.
+ *
+ * @param retires When the first unpaid session is dropped (the last sweep's finding), or null when none is.
+ * @param now The time now.
+ */
+export function untilRetirement(retires: number | null, now: number): string {
+  if (retires === null) return KEPT_UNTIL_RESTART;
+  return `Retry after ${new Date(Math.max(retires, now)).toISOString()}, when the first unpaid checkout session is dropped 7 days after it expired.`;
+}
+
 /**
  * Throws 503 storage_full unless `adding` more of a kind fits beside the `used` it holds.
  *
@@ -68,11 +84,13 @@ const NAMES: Record<keyof MemoryCaps, (cap: number) => string> = {
  * @param kind The kind about to grow.
  * @param used How much of it is held now.
  * @param adding How much the new record takes: 1, or its size for feedback.
+ * @param resolution When retrying helps.
  */
-export function checkRoom(caps: MemoryCaps, kind: keyof MemoryCaps, used: number, adding = 1): void {
+export function checkRoom(caps: MemoryCaps, kind: keyof MemoryCaps, used: number, adding = 1, resolution?: string): void {
   if (used + adding <= caps[kind]) return;
   throw new ApiError(
     'storage_full',
     `The server's in-memory storage holds the most ${NAMES[kind](caps[kind])} it may; nothing was stored.`,
+    resolution,
   );
 }

@@ -12,8 +12,9 @@ import type {
   LicenseKeys,
   Storage,
 } from '../../core/ports.ts';
-import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
-import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
+import { refusalOf } from '../../core/budgets.ts';
+import { isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from '../../core/checkout-state.ts';
+import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, untilRetirement, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
@@ -56,8 +57,16 @@ export function createMemoryStorage(
   const ownerOf = new Map<string, string>();
   const licenses = new Map<string, LicenseKeys>();
   const secrets = new Map<string, string>();
+  /** The ids of pending sessions, for openCheckoutTotals. */
+  const pending = new Set<string>();
   let feedbackBytes = 0;
   let lastSweep = -Infinity;
+  /** When the first unpaid session is dropped, as last found (at most once a second while full). */
+  const retirement = { at: null as number | null, foundAt: -Infinity, size: -1 };
+  /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
+  let budgetDay = -Infinity;
+  const heldToday = new Map<string, number>();
+  let spentToday = 0;
   const outbox = createMemoryOutbox();
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
@@ -67,6 +76,7 @@ export function createMemoryStorage(
     for (const [id, session] of sessions) {
       if (!isRetired(session, now)) continue;
       sessions.delete(id);
+      pending.delete(id);
       const owner = ownerOf.get(id);
       if (owner === undefined) continue;
       ownerOf.delete(id);
@@ -74,6 +84,19 @@ export function createMemoryStorage(
       ids.delete(id);
       if (ids.size === 0) owned.delete(owner);
     }
+  };
+
+  /** When retention drops the first unpaid session: past its grace, and past the next sweep while full. */
+  const firstRetirement = (now: number): number | null => {
+    if (now - retirement.foundAt < FULL_SWEEP_EVERY_MS && retirement.size === sessions.size) return retirement.at;
+    let at: number | null = null;
+    for (const session of sessions.values()) {
+      if (session.state === 'processing' || session.state === 'paid') continue;
+      const retires = session.expiresAt + UNPAID_SESSION_GRACE_MS + FULL_SWEEP_EVERY_MS;
+      if (at === null || retires < at) at = retires;
+    }
+    Object.assign(retirement, { at, foundAt: now, size: sessions.size });
+    return at;
   };
 
   return {
@@ -88,13 +111,29 @@ export function createMemoryStorage(
     /** Memory always answers while the process runs. */
     ping() {},
 
-    addFeedback(entry) {
+    addFeedback(entry, budget) {
       const size = feedbackSize(entry);
-      checkRoom(caps, 'feedbackBytes', feedbackBytes, size);
+      let held = 0;
+      if (budget) {
+        if (budget.day > budgetDay) {
+          budgetDay = budget.day;
+          heldToday.clear();
+          spentToday = 0;
+        }
+        held = heldToday.get(budget.client) ?? 0;
+        const reason = refusalOf(budget, held, spentToday, budget.bytes);
+        if (reason) return { reason, held, spent: spentToday };
+      }
+      checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
       feedback.push({ ...entry });
       feedbackBytes += size;
       // Synchronous in effect: the memory outbox writes before its first await.
       void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
+      if (budget) {
+        heldToday.set(budget.client, held + budget.bytes);
+        spentToday += budget.bytes;
+      }
+      return null;
     },
     async recordDownload(event) {
       checkRoom(caps, 'downloads', downloads.length);
@@ -105,9 +144,11 @@ export function createMemoryStorage(
 
     async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
-      retire(clock.now());
-      checkRoom(caps, 'checkoutSessions', sessions.size);
+      const now = clock.now();
+      retire(now);
+      if (sessions.size >= caps.checkoutSessions) checkRoom(caps, 'checkoutSessions', sessions.size, 1, untilRetirement(firstRetirement(now), now));
       sessions.set(session.id, { ...session });
+      if (session.state === 'pending') pending.add(session.id);
       if (owner === undefined) return;
       ownerOf.set(session.id, owner);
       let ids = owned.get(owner);
@@ -122,6 +163,17 @@ export function createMemoryStorage(
       }
       return expiries.sort((a, b) => a - b).slice(0, limit);
     },
+    async openCheckoutTotals(now, limit) {
+      let open = 0;
+      let earliestExpiry: number | null = null;
+      for (const id of pending) {
+        const { expiresAt } = sessions.get(id)!;
+        if (expiresAt <= now) continue;
+        open++;
+        if (earliestExpiry === null || expiresAt < earliestExpiry) earliestExpiry = expiresAt;
+      }
+      return { open: Math.min(open, limit), earliestExpiry };
+    },
     async getCheckout(id) {
       const session = sessions.get(id);
       return session ? { ...session } : null;
@@ -130,6 +182,7 @@ export function createMemoryStorage(
       const session = sessions.get(id);
       if (!session) return null;
       session.state = nextCheckoutState(session.state, state);
+      if (session.state !== 'pending') pending.delete(id);
       return { ...session };
     },
     async saveLicenses(sessionId, keys) {

@@ -6,7 +6,7 @@
  */
 import type { FeatureChange, FeatureFields, FeatureStore, RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, StoredFeature, VoteResult } from '../../core/ports.ts';
 import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
-import { checkRoom, type MemoryCaps } from './caps.ts';
+import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 
 interface Feature extends FeatureFields {
   id: number;
@@ -99,7 +99,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
       const voters = votersOf(featureId);
       const voted = !voters.has(voterId);
       if (voted) {
-        checkRoom(caps, 'votes', voteCount);
+        checkRoom(caps, 'votes', voteCount, 1, VOTES_TAKEN_BACK);
         voters.add(voterId);
         voteCount++;
       } else {

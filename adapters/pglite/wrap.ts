@@ -17,10 +17,14 @@ function session(db: Queryable, beforeWrite: () => void): SqlSession {
     if (!READ_ONLY.test(text)) beforeWrite();
     return (await db.query<Row>(text, [...params])).rows;
   };
-  // In-process: no statement outlives its caller, so a write is a plain statement.
+  // In-process: no statement outlives its caller, so a write is a plain statement. It meets the reserve
+  // even when it reads as a select (a function that writes: vote toggles, budgeted feedback).
   return {
     query,
-    write: query,
+    write: async <Row extends object>(text: string, params: readonly SqlValue[] = []) => {
+      beforeWrite();
+      return (await db.query<Row>(text, [...params])).rows;
+    },
     exec: async (script) => {
       beforeWrite();
       await db.exec(script);

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CheckoutSession, CheckoutState, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
+import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -17,6 +17,14 @@ const OPEN = `
 select ${epochMs('expires_at')} as "expiresAt" from checkout_sessions
 where owner = $1::text and state = 'pending' and expires_at > ${fromEpochMs('$2')}
 order by expires_at limit $3::int`;
+
+/** Counted up to the limit through the partial index on unpaid sessions' expiry (migration 1). */
+const OPEN_TOTALS = `
+select count(*)::int as open, min(t.expires_at_ms) as "earliestExpiry" from (
+  select ${epochMs('expires_at')} as expires_at_ms from checkout_sessions
+  where state = 'pending' and expires_at > ${fromEpochMs('$1')}
+  order by expires_at limit $2::int
+) t`;
 
 const GET = `select ${COLUMNS} from checkout_sessions where id = $1::text`;
 
@@ -48,6 +56,13 @@ export async function createCheckout(db: SqlSession, s: CheckoutSession, owner: 
 /** The expiry times of an owner's open sessions, earliest first (by the partial index of migration 5). */
 export async function openCheckouts(db: SqlSession, owner: string, now: number, limit: number): Promise<number[]> {
   return (await db.query<{ expiresAt: number }>(OPEN, [owner, now, limit])).map((row) => Number(row.expiresAt));
+}
+
+/** How many sessions of all owners are open (up to `limit`), and the earliest expiry among them. */
+export async function openCheckoutTotals(db: SqlSession, now: number, limit: number): Promise<OpenCheckoutTotals> {
+  const found = (await db.query<{ open: number; earliestExpiry: number | null }>(OPEN_TOTALS, [now, limit]))[0];
+  const earliest = found?.earliestExpiry ?? null;
+  return { open: Number(found?.open ?? 0), earliestExpiry: earliest === null ? null : Number(earliest) };
 }
 
 /** One session, or null. */

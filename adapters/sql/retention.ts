@@ -32,10 +32,20 @@ delete from checkout_sessions where id in (
   limit ${BATCH} for update skip locked
 )`;
 
+/** Budget counters of days before yesterday (UTC, by the database clock; yesterday stays for clock skew). */
+const PAST_BUDGET_DAYS = `
+delete from budget_spent where (kind, day, client) in (
+  select kind, day, client from budget_spent
+  where day < floor(extract(epoch from now()) / 86400)::int - 1
+  limit ${BATCH} for update skip locked
+)`;
+
 /** What one pass deleted. */
 export interface RetentionReport {
   rateLimitWindows: number;
   checkoutSessions: number;
+  /** Rows of the storage budgets' daily counters (migration 11). */
+  budgetCounters: number;
 }
 
 /** How a pass runs. */
@@ -89,11 +99,14 @@ export async function runRetention(db: SqlSession, options: RetentionOptions = {
   const rateLimitWindows = await drain(db, EXPIRED_WINDOWS, []);
   await nextTurn();
   const checkoutSessions = await drain(db, UNPAID_SESSIONS, [UNPAID_SESSION_GRACE_MS]);
+  await nextTurn();
+  const budgetCounters = await drain(db, PAST_BUDGET_DAYS, []);
   if (options.vacuum) {
     await nextTurn();
-    await vacuum(db, [...(rateLimitWindows > 0 ? ['rate_limits'] : []), ...(checkoutSessions > 0 ? ['checkout_sessions'] : [])]);
+    const deletedFrom = { rate_limits: rateLimitWindows, checkout_sessions: checkoutSessions, budget_spent: budgetCounters };
+    await vacuum(db, Object.entries(deletedFrom).flatMap(([table, rows]) => (rows > 0 ? [table] : [])));
   }
-  return { rateLimitWindows, checkoutSessions };
+  return { rateLimitWindows, checkoutSessions, budgetCounters };
 }
 
 /**
@@ -110,7 +123,7 @@ export function scheduleRetention(db: SqlSession, logger: Logger, options: Reten
     runRetention(db, options)
       .then(
         (report) => {
-          if (report.rateLimitWindows + report.checkoutSessions > 0) logger.info('retention pass', { ...report });
+          if (report.rateLimitWindows + report.checkoutSessions + report.budgetCounters > 0) logger.info('retention pass', { ...report });
         },
         (error: unknown) => logger.warn('retention pass failed; retrying later', { error: String(error) }),
       )

@@ -7,7 +7,7 @@ import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
 import type { Clock, Logger, RateLimitStore, RoadmapFeature, Storage } from '../../core/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
-import { advanceCheckout, createCheckout, getCheckout, getLicenses, openCheckouts, saveLicenses } from './checkout.ts';
+import { advanceCheckout, createCheckout, getCheckout, getLicenses, openCheckouts, openCheckoutTotals, saveLicenses } from './checkout.ts';
 import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
@@ -101,6 +101,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       : { ...roadmap, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),
     createCheckout: (session, owner) => createCheckout(client, session, owner),
     openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
+    openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),
     saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),

@@ -73,13 +73,14 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
   };
 
   const storage: Routed = {
-    addFeedback: (entry) => current().addFeedback(entry),
+    addFeedback: (entry, budget) => current().addFeedback(entry, budget),
     recordDownload: (event) => current().recordDownload(event),
     syncRoadmap: (features) => current().syncRoadmap(features),
     listRoadmap: (voterId) => current().listRoadmap(voterId),
     toggleVote: (featureId, voterId) => current().toggleVote(featureId, voterId),
     createCheckout: (session, owner) => current().createCheckout(session, owner),
     openCheckouts: (owner, now, limit) => current().openCheckouts(owner, now, limit),
+    openCheckoutTotals: (now, limit) => current().openCheckoutTotals(now, limit),
     getCheckout: (id) => current().getCheckout(id),
     advanceCheckout: (id, state) => current().advanceCheckout(id, state),
     saveLicenses: (sessionId, keys) => current().saveLicenses(sessionId, keys),

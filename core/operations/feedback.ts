@@ -4,9 +4,12 @@
  * @module
  */
 import { readJsonObject } from '../body.ts';
+import { feedbackRefused } from '../budget-refusals.ts';
+import { dayOf, feedbackBudgetBytes, type BudgetLimits } from '../budgets.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { encodeJson, JSON_TYPE } from '../http.ts';
+import type { FeedbackEntry } from '../ports.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { isNotBlank } from '../schemas/stored-text.ts';
 import { parseOrThrow } from '../validate.ts';
@@ -16,23 +19,37 @@ function isMissingDescription(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && !isNotBlank(value));
 }
 
-/** Validates and stores one submission; answers 201 {success: true}. */
+/**
+ * Validates and stores one submission within the client's and the day's feedback budget
+ * (core/budgets.ts); answers 201 {success: true}, or 429 when a budget refuses it.
+ */
 export function feedback(context: AppContext): Operation {
   const created = encodeJson({ success: true });
+  const { budgets } = context;
+  const limits: BudgetLimits = {
+    perClient: budgets.feedbackBytesPerClientPerDay,
+    total: budgets.feedbackBytesPerDay,
+    sharePercent: budgets.clientSharePercent,
+  };
   return async (request) => {
     const body = readJsonObject(request, context.bodyLimit, true) as Record<string, unknown>;
     if (isMissingDescription(body['description'])) {
       throw new ApiError('description_required', 'Field "description" is required and must not be blank.');
     }
     const input = parseOrThrow(FeedbackRequestSchema, body);
-    await context.storage.addFeedback({
+    const now = context.clock.now();
+    const entry: FeedbackEntry = {
       type: input.type ?? 'general',
       description: input.description,
       email: input.email ?? null,
       appVersion: input.appVersion ?? null,
       rating: input.rating ?? null,
-      receivedAt: context.clock.now(),
-    });
+      receivedAt: now,
+    };
+    const bytes = feedbackBudgetBytes(entry);
+    const client = await context.voterId(request.clientIp);
+    const refusal = await context.storage.addFeedback(entry, { client, day: dayOf(now), bytes, ...limits });
+    if (refusal) throw feedbackRefused(refusal, limits, bytes, now);
     context.count('feedback_stored');
     return { status: 201, headers: { 'content-type': JSON_TYPE }, body: created };
   };

@@ -12,11 +12,13 @@ import { manualClock, startTestServer, type HttpResult, type TestServer } from '
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-const full = (what: string) => ({
+/** The answer of a full kind; its resolution says when retrying helps. */
+const full = (what: string, resolution: string) => ({
   code: 'storage_full',
   message: `The server's in-memory storage holds the most ${what} it may; nothing was stored.`,
-  resolution: 'Retry later; if the problem persists, contact support.',
+  resolution,
 });
+const UNTIL_RESTART = 'Retrying does not help before the server restarts: its in-memory storage keeps these until then. Contact support.';
 
 /** A server on memory storage with these caps; `clock` is the one both the app and the storage read. */
 async function serve(caps: Partial<MemoryCaps>): Promise<TestServer & { stored: ReturnType<typeof createMemoryStorage> }> {
@@ -44,7 +46,7 @@ test('feedback past its cap: 503 storage_full with the rate-limit headers; the s
     assert.is(refused.status, 503);
     assert.is(refused.headers['content-type'], 'application/json');
     assert.is(refused.headers['ratelimit-remaining'], '117');
-    assert.equal(refused.json(), full('feedback (520 bytes)'));
+    assert.equal(refused.json(), full('feedback (520 bytes)', UNTIL_RESTART));
     assert.equal(server.stored.feedback.map((f) => f.description), ['n0', 'n1']);
     assert.is((await server.request({ path: '/api/v1/pricing' })).status, 200);
     assert.equal(server.logger.lines.filter((l) => l.level === 'error'), [], 'a full storage is no fault');
@@ -59,7 +61,10 @@ test('votes past their cap: a new vote is refused, taking one back still works a
     assert.equal((await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.2'))).json(), { voted: true, vote_count: 1 });
     const refused = await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.3'));
     assert.is(refused.status, 503);
-    assert.equal(refused.json(), full('roadmap votes (1)'));
+    assert.equal(
+      refused.json(),
+      full('roadmap votes (1)', 'Retry once other votes are taken back, or after the server restarts; contact support if it persists.'),
+    );
     assert.equal((await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.2'))).json(), { voted: false, vote_count: 0 });
     assert.equal((await server.request(json('/api/v1/roadmap', { featureId: 1 }, '127.0.0.3'))).json(), { voted: true, vote_count: 1 });
   } finally {
@@ -93,11 +98,16 @@ test('checkout sessions past their cap: 503 until retention drops unpaid ones 7 
     await server.stored.advanceCheckout(paid.sessionId, 'paid');
     const refused = await create();
     assert.is(refused.status, 503);
-    assert.equal(refused.json(), full('checkout sessions (2)'));
+    // The unpaid session expires in 24 h and is dropped 7 days later, at the next sweep (once a second).
+    const dropped = full(
+      'checkout sessions (2)',
+      'Retry after 2026-11-29T12:00:01.000Z, when the first unpaid checkout session is dropped 7 days after it expired.',
+    );
+    assert.equal(refused.json(), dropped);
 
     // 24 h to expire, then 6 days of grace: still there, and a late poll hears session_expired.
     server.clock.advance(DAY + 6 * DAY);
-    assert.is((await create()).status, 503);
+    assert.equal((await create()).json(), dropped);
     assert.is(codeOf(await status(unpaid.sessionId)), 'session_expired');
 
     // Past the 7-day grace the unpaid session is retired and its room reused; the paid one stays.

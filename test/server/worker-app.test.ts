@@ -65,7 +65,7 @@ test('on memory storage the Worker keeps 16 MiB of feedback, an isolate\'s cap, 
   assert.equal(await refused.json(), {
     code: 'storage_full',
     message: "The server's in-memory storage holds the most feedback (16777216 bytes) it may; nothing was stored.",
-    resolution: 'Retry later; if the problem persists, contact support.',
+    resolution: 'Retrying does not help before the server restarts: its in-memory storage keeps these until then. Contact support.',
   });
 });
 

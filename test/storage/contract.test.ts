@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import { ALL_TARGETS } from './_targets.ts';
+import { budgetsContract } from './contract/budgets.ts';
 import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
 import { rateLimitContract } from './contract/rate-limits.ts';
@@ -32,6 +33,7 @@ for (const target of ALL_TARGETS) {
   releasesContract(test);
   inboxContract(test);
   outboxContract(test);
+  budgetsContract(test);
   test.run();
 }
 

@@ -36,12 +36,12 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
       await storage.createCheckout({ id, sku: 'standard', channel: null, url: 'https://pay.example.com/x', state, createdAt: expiresAt - DAY, expiresAt });
     }
 
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3 });
+    assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3, budgetCounters: 0 });
     const keys = await client.query<{ key: string }>('select key from rate_limits order by key');
     assert.equal(keys.map((r) => r.key), live.map((r) => r.key));
     const left = await client.query<{ id: string }>('select id from checkout_sessions order by id');
     assert.equal(left.map((r) => r.id), ['paid-30d', 'pending-6d', 'pending-open', 'processing-30d']);
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0 });
+    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0 });
     assert.is((await storage.rateLimits.hit('old-1', 60_000)).count, 1);
   } finally {
     await storage.close();

@@ -54,6 +54,17 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal([claimed!.secret, claimed!.format, claimed!.attempts], ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'standard', 0]);
   });
 
+  test('feedback stored within a budget writes its event too; a refused one writes none', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    const budget = { client: 'client-hash', day: Math.floor(T0 / 86_400_000), bytes: 300, perClient: 500, total: 10_000, sharePercent: 100 };
+    assert.is(await storage.addFeedback(ENTRY, budget), null);
+    assert.is((await storage.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason, 'client');
+    const [stored] = await storage.inbox.list({ limit: 5 });
+    const due = await storage.outbox.claimDue(T0, 20_000, 10);
+    assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)]);
+  });
+
   test('an endpoint gets only the types it asked for, and a disabled one none', async (context) => {
     const { storage } = current(context);
     const releases = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/releases', { events: ['release.published'] }));
