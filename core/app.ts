@@ -38,6 +38,7 @@ import { createReadiness } from './readiness.ts';
 import { createReleaseView, rolloutBucket, type ServedRelease } from './releases.ts';
 import { createRouter, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
+import { createUsageTally, type UsageTally } from './usage.ts';
 import { createVoterId } from './voter-id.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
@@ -84,6 +85,11 @@ export interface AppOptions {
    * for its own listener. None by default.
    */
   operatorToken?: string;
+  /**
+   * The `source` values of GET /download kept as they are in the usage counts and metrics; any other is
+   * counted as `other`, so that no client can add rows or series. None by default.
+   */
+  usageSources?: readonly string[];
 }
 
 /** A ready app. */
@@ -106,6 +112,10 @@ export interface App {
    * instance while it still serves. Call it before the listener stops accepting.
    */
   drain(): void;
+  /** Writes what is counted in memory and not yet stored (downloads and update checks); call it before closing the storage. */
+  flush(): Promise<void>;
+  /** The downloads and update checks counted since start, for metrics (core/usage.ts). */
+  readonly usage: Pick<UsageTally, 'totals'> | null;
   /**
    * The operator API over the same ports (core/operator), for a listener of its own; null without
    * `operatorToken`. Never route it on the public listener.
@@ -165,7 +175,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     handle: pipeline.handle,
     reject: pipeline.reject,
     drain: () => context.readiness.drain(),
-    operator: operator && { bodyLimit: context.bodyLimit, handle: operator.handle, reject: operator.reject, drain: () => {}, operator: null },
+    flush: () => context.usage.flush(),
+    usage: context.usage,
+    operator: operator && {
+      bodyLimit: context.bodyLimit,
+      handle: operator.handle,
+      reject: operator.reject,
+      drain: () => {},
+      flush: async () => {},
+      usage: null,
+      operator: null,
+    },
   };
 }
 
@@ -211,6 +231,7 @@ async function createContext(
     },
     releases: createReleaseView(storage.releases, baseline, clock, logger),
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
+    usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
     count,
   };
 }

@@ -18,6 +18,7 @@ import type {
 import type { Budgets } from './budgets.ts';
 import type { AliasDeprecation } from './deprecation.ts';
 import type { Readiness } from './readiness.ts';
+import type { UsageTally } from './usage.ts';
 import type { ReleaseView } from './releases.ts';
 import type { SiteContent } from './schemas/content.ts';
 
@@ -57,6 +58,8 @@ export interface AppContext {
   rolloutBucket(clientIp: string): MaybePromise<number>;
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
+  /** Downloads and update checks by day, release, source and platform (core/usage.ts). */
+  readonly usage: UsageTally;
   /** Counts an event for the observer's metrics; does nothing without an observer. */
   count(event: AppEvent, times?: number): void;
 }

@@ -8,6 +8,7 @@ import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, Downlo
 import type { AuditStore, FeatureStore, FeedbackInbox, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 import type { OutboxStore } from './webhooks/ports.ts';
+import type { UsageStore } from './usage.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
@@ -67,6 +68,8 @@ export interface Storage {
   readonly inbox: FeedbackInbox;
   /** The roadmap as the operator edits it (core/operator/roadmap.ts). */
   readonly features: FeatureStore;
+  /** Downloads and update checks by day (core/usage.ts). */
+  readonly usage: UsageStore;
   /** Outbound events and their deliveries (core/webhooks); addFeedback writes feedback.received itself. */
   readonly outbox: OutboxStore;
   /**

@@ -68,8 +68,18 @@ export interface InboxFilter {
   limit: number;
 }
 
+/** How many submissions of one type and rating arrived on one UTC day. */
+export interface FeedbackCount {
+  day: number;
+  type: FeedbackType;
+  rating: number | null;
+  count: number;
+}
+
 /** Where the inbox reads and marks (every storage has one). */
 export interface FeedbackInbox {
+  /** Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included. */
+  countByDay(fromDay: number, toDay: number): Promise<FeedbackCount[]>;
   /** Entries matching the filter, newest (highest id) first, at most `limit`. */
   list(filter: InboxFilter): Promise<InboxEntry[]>;
   /** Marks an entry handled (at `at`) or not; the entry afterwards, or null when there is none. */

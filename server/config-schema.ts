@@ -42,6 +42,8 @@ export const ConfigFileSchema = v.strictObject({
   feedbackBytesPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 64 * 1024 * 1024),
   openCheckouts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000_000)), 10_000),
   clientSharePercent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 1),
+  /** The GET /download `source` values counted as they are (core/usage.ts); any other is counted as "other". */
+  downloadSources: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"'))), v.maxLength(100)), []),
   /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
   checkoutReturn: v.optional(CheckoutReturnSchema),
   /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
@@ -83,6 +85,7 @@ export interface FileSettings {
   checkoutTtlMs: number;
   openCheckoutsPerClient: number;
   budgets: Budgets;
+  downloadSources: string[];
 }
 
 /** The app settings of a validated file. */
@@ -104,5 +107,6 @@ export function fileSettings(config: ConfigFile): FileSettings {
       openCheckouts: config.openCheckouts,
       clientSharePercent: config.clientSharePercent,
     },
+    downloadSources: config.downloadSources,
   };
 }

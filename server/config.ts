@@ -48,6 +48,8 @@ export interface ServerConfig {
   openCheckoutsPerClient: number;
   /** Feedback and open-session budgets (core/budgets.ts). */
   budgets: Budgets;
+  /** The GET /download sources counted as they are (core/usage.ts). */
+  downloadSources: string[];
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */

@@ -10,6 +10,8 @@ import { createAccessLog } from './access-log.ts';
 import { createLineBuffer } from './line-buffer.ts';
 import type { ObservabilitySettings } from './observability-config.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
+import { registerUsageMetrics } from '../adapters/prometheus/usage.ts';
+import type { UsageTally } from '../core/usage.ts';
 
 export interface Observability {
   /** The app's observer; undefined when neither the access log nor metrics are on (nothing to pay for). */
@@ -18,6 +20,8 @@ export interface Observability {
   renderMetrics: (() => string) | null;
   /** Writes the access-log lines still buffered (at stop). */
   flush(): void;
+  /** Gives the metrics the app's usage counts (downloads, update checks), once it exists. */
+  watchUsage(usage: Pick<UsageTally, 'totals'> | null): void;
 }
 
 /** The runtime this program runs on, by what `process.versions` says. */
@@ -38,10 +42,12 @@ export function createObservability(settings: ObservabilitySettings): Observabil
   const access = settings.logRequests ? createAccessLog(lines) : null;
   let metrics: ReturnType<typeof createMetricsObserver> | null = null;
   let renderMetrics: (() => string) | null = null;
+  let usage: Pick<UsageTally, 'totals'> | null = null;
   if (settings.metrics) {
     const registry = createRegistry();
     metrics = createMetricsObserver(registry);
     registerProcessMetrics(registry, runtimeOf());
+    registerUsageMetrics(registry, () => usage);
     renderMetrics = () => registry.render();
   }
   let observer: Observer | undefined;
@@ -58,5 +64,5 @@ export function createObservability(settings: ObservabilitySettings): Observabil
   } else {
     observer = metrics ?? access ?? undefined;
   }
-  return { observer, renderMetrics, flush: lines.flush };
+  return { observer, renderMetrics, flush: lines.flush, watchUsage: (tally) => void (usage = tally) };
 }

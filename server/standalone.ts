@@ -136,6 +136,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       bodyLimit: config.bodyLimit,
       checkoutTtlMs: config.checkoutTtlMs,
       openCheckoutsPerClient: config.openCheckoutsPerClient,
+      usageSources: config.downloadSources,
       budgets: config.budgets,
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
@@ -145,6 +146,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       ...(config.operator ? { operatorToken: config.operator.token } : {}),
     });
     ready(app);
+    observability.watchUsage(app.usage);
     const events = startEventDelivery(storage, clock, logger);
     opened.push(() => events.stop());
 
@@ -152,6 +154,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const finish = async () => {
       await bound.close();
       await events.stop();
+      await app.flush();
       await metrics?.close();
       observability.flush();
       await storage.close();

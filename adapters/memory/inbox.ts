@@ -5,12 +5,30 @@
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry } from '../../core/ports.ts';
+import type { FeedbackCount } from '../../core/store-ports.ts';
+import { DAY_MS } from '../../core/usage.ts';
 
 /** Creates the inbox over the stored entries (in arrival order). */
 export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox {
   const handledAt = new Map<number, number>();
   const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
   return {
+    async countByDay(fromDay, toDay) {
+      const counts = new Map<string, FeedbackCount>();
+      for (const e of feedback) {
+        const day = Math.floor(e.receivedAt / DAY_MS);
+        if (day < fromDay || day > toDay) continue;
+        const key = `${day}/${e.type}/${e.rating}`;
+        const found = counts.get(key);
+        if (found) found.count++;
+        else counts.set(key, { day, type: e.type, rating: e.rating, count: 1 });
+      }
+      const order = (c: FeedbackCount) => [c.day, c.type, c.rating ?? 0] as const;
+      return [...counts.values()].sort((a, b) => {
+        const [x, y] = [order(a), order(b)];
+        return x[0] - y[0] || x[1].localeCompare(y[1]) || x[2] - y[2];
+      });
+    },
     async list(f) {
       const found: InboxEntry[] = [];
       for (let id = Math.min(feedback.length, (f.before ?? Infinity) - 1); id >= 1 && found.length < f.limit; id--) {

@@ -19,6 +19,7 @@ import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
 import { createMemoryOutbox } from './outbox.ts';
+import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
@@ -104,6 +105,7 @@ export function createMemoryStorage(
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
     outbox,
+    usage: createMemoryUsageStore(),
     releases: createMemoryReleaseStore(outbox),
     audit: createMemoryAuditStore(),
     inbox: createMemoryInbox(feedback),

@@ -4,6 +4,8 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
+import type { FeedbackCount } from '../../core/store-ports.ts';
+import { DAY_MS } from '../../core/usage.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -22,9 +24,16 @@ order by id desc limit $6::int`;
 const SET_HANDLED = `update feedback set handled_at = case when $2::boolean then coalesce(handled_at, ${fromEpochMs('$3')}) else null end
 where id = $1::bigint returning ${COLUMNS}`;
 
+const COUNT_BY_DAY = `
+select floor(extract(epoch from received_at) / 86400)::int as day, type, rating, count(*)::int as count
+from feedback
+where received_at >= ${fromEpochMs('$1')} and received_at < ${fromEpochMs('$2')}
+group by 1, 2, 3 order by 1, 2, 3 nulls first`;
+
 /** Creates the inbox over a database. */
 export function createSqlInbox(db: SqlSession): FeedbackInbox {
   return {
+    countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit]),
     async setHandled(id, handled, at) {
       return (await db.write<InboxEntry>(SET_HANDLED, [id, handled, at]))[0] ?? null;

@@ -1,6 +1,6 @@
 /**
- * Migrations 9 and 10, the back office's roadmap admin and outbound events, kept apart from migrations.ts
- * for their length.
+ * Migrations 9, 10 and 12 of the back office (roadmap admin, outbound events, usage counts), kept apart
+ * from migrations.ts for their length.
  *
  * @module
  */
@@ -73,4 +73,18 @@ begin
   return v_count;
 end
 $$;
+`;
+
+/** Downloads and update checks by UTC day and bounded labels (core/usage.ts). */
+export const usage = `
+create table usage_counts (
+  day integer not null,
+  kind text not null check (kind in ('download', 'update_check')),
+  release text not null,
+  source text not null,
+  platform text not null,
+  count bigint not null,
+  primary key (day, kind, release, source, platform)
+);
+comment on column usage_counts.day is 'UTC day: whole days since 1970-01-01';
 `;

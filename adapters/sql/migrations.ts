@@ -6,7 +6,7 @@
  * @module
  */
 
-import { outbox, roadmapAdmin } from './migration-back-office.ts';
+import { outbox, roadmapAdmin, usage } from './migration-back-office.ts';
 import { budgets } from './migration-budgets.ts';
 
 /** One step of the schema. */
@@ -249,4 +249,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'roadmap admin', sql: roadmapAdmin },
   { version: 10, name: 'outbound events', sql: outbox },
   { version: 11, name: 'storage budgets', sql: budgets },
+  { version: 12, name: 'usage counts', sql: usage },
 ];

@@ -17,6 +17,7 @@ import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
 import { createSqlOutbox } from './outbox.ts';
+import { createSqlUsageStore } from './usage.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -96,6 +97,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
     outbox: createSqlOutbox(client),
+    usage: createSqlUsageStore(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap)
       : { ...roadmap, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),

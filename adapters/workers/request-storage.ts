@@ -113,7 +113,12 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       listDeliveries: (filter) => current().outbox.listDeliveries(filter),
       replay: (id, at) => current().outbox.replay(id, at),
     },
+    usage: {
+      add: (counts) => current().usage.add(counts),
+      list: (fromDay, toDay) => current().usage.list(fromDay, toDay),
+    },
     inbox: {
+      countByDay: (fromDay, toDay) => current().inbox.countByDay(fromDay, toDay),
       list: (filter) => current().inbox.list(filter),
       setHandled: (id, handled, at) => current().inbox.setHandled(id, handled, at),
     },

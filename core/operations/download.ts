@@ -45,7 +45,8 @@ export function download(context: AppContext): Operation {
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
     // The same release GET /version names for this client: never one version's MSI for another's check.
-    const { msiUrl } = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
+    const { msiUrl, version: release } = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
+    context.usage.count('download', release, source ?? null, windows ? 'windows' : 'other');
     try {
       await context.storage.recordDownload({
         at: context.clock.now(),

@@ -10,6 +10,7 @@ import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
 import { andThen } from '../maybe.ts';
 import type { ServedRelease } from '../releases.ts';
 import { VersionString } from '../schemas/responses.ts';
+import { isWindowsClient } from './download.ts';
 
 /** Bodies kept at most: the current and previous release and the baseline, with room for changes. */
 const BODIES = 8;
@@ -32,5 +33,9 @@ export function version(context: AppContext): Operation {
   };
   const answer = (served: ServedRelease): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: bodyOf(served) });
   // Answered from the release view in memory: synchronous unless a read or a bucket must be awaited.
-  return (request) => andThen(context.releases.pick(() => context.rolloutBucket(request.clientIp)), answer);
+  return (request) =>
+    andThen(context.releases.pick(() => context.rolloutBucket(request.clientIp)), (served) => {
+      context.usage.count('update_check', served.version, null, isWindowsClient(request.headers) ? 'windows' : 'other');
+      return answer(served);
+    });
 }

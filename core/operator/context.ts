@@ -7,6 +7,7 @@
 import type { CoreRequest, CoreResponse } from '../http.ts';
 import type { Clock, Logger, Storage } from '../ports.ts';
 import type { ReleaseView } from '../releases.ts';
+import type { UsageTally } from '../usage.ts';
 
 export type { AuditEntry, AuditStore } from '../store-ports.ts';
 
@@ -16,6 +17,8 @@ export interface OperatorContext {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly bodyLimit: number;
+  /** The usage counts of this instance, written before the numbers are read. */
+  readonly usage: Pick<UsageTally, 'flush'>;
 }
 
 /** An operator operation: like a public one, with the path's named segments. */

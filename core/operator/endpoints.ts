@@ -9,6 +9,7 @@ import { json } from '../http.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { HandledSchema, listInbox, markHandled } from './inbox.ts';
 import { createFeature, CreateFeatureSchema, editFeature, EditFeatureSchema, listFeatures, mergeFeature, MergeFeatureSchema } from './roadmap.ts';
+import { getStats } from './stats.ts';
 import { addEndpoint, AddEndpointSchema, editEndpoint, EditEndpointSchema, listDeliveries, listEndpoints, replayDelivery } from './webhooks.ts';
 import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
 
@@ -164,6 +165,17 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     summary: 'Send a delivery again now, from its first attempt, with the same webhook-id and body.',
     status: 200,
     create: replayDelivery,
+  },
+  {
+    operationId: 'getStats',
+    method: 'GET',
+    path: '/stats',
+    summary:
+      'Downloads and update checks by day, release, source and platform, and feedback by day, type and rating, ' +
+      'over the last `days` UTC days (1-365, 30 by default), today included.',
+    query: ['days'],
+    status: 200,
+    create: getStats,
   },
   {
     operationId: 'listAudit',

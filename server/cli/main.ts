@@ -13,10 +13,11 @@ import { migrate } from './migrate.ts';
 import { release } from './release.ts';
 import { roadmap } from './roadmap.ts';
 import { webhooks } from './webhooks.ts';
+import { stats } from './stats.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

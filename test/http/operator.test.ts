@@ -151,6 +151,7 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/roadmap',
     '/roadmap/{id}',
     '/roadmap/{id}/merge',
+    '/stats',
     '/webhooks',
     '/webhooks/deliveries',
     '/webhooks/deliveries/{id}/replay',

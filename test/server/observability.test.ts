@@ -45,8 +45,10 @@ async function exercise(runtime: string, server: Spawned) {
     await send({ method: 'POST', path: '/api/v1/checkout/create' }),
     await send({ path: '/healthz' }),
     await send({ path: '/nope?token=hidden' }),
+    await send({ path: '/api/v1/version', headers: { 'user-agent': 'LegacySheetConverter/2.4.1 (Windows NT 10.0)' } }),
+    await send({ path: '/api/v1/download?source=made-up', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' } }),
   ];
-  assert.equal(answers.map((a) => a.status), [200, 400, 201, 200, 200, 200, 404], runtime);
+  assert.equal(answers.map((a) => a.status), [200, 400, 201, 200, 200, 200, 404, 200, 302], runtime);
   assert.is(answers[0]!.headers['x-request-id'], `trace-${runtime}`);
   assert.is((await send({ path: '/metrics' })).status, 404, `${runtime}: no metrics on the public port`);
 
@@ -68,6 +70,8 @@ async function exercise(runtime: string, server: Spawned) {
     1,
   );
   assert.is(sample(text, 'site_api_feedback_stored_total'), 1);
+  assert.is(sample(text, 'site_api_update_checks_total{release="2.4.1",platform="windows"}'), 1, text);
+  assert.is(sample(text, 'site_api_downloads_total{release="2.4.1",source="other",platform="other"}'), 1);
   assert.is(sample(text, 'site_api_roadmap_vote_toggles_total'), 1);
   assert.is(sample(text, 'site_api_checkout_sessions_created_total'), 1);
   assert.is(sample(text, 'site_api_licenses_issued_total'), 0);
@@ -106,8 +110,8 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
       await server.stop();
     }
     const access = logLines(server.stdout()).filter((l) => l.message === 'request');
-    // The seven requests, /metrics on the public port, and the three made around the stop.
-    assert.is(access.length, 11, server.stdout());
+    // The nine requests, /metrics on the public port, and the three made around the stop.
+    assert.is(access.length, 13, server.stdout());
     assert.equal(
       access.slice(0, 7).map((l) => [l['method'], l['route'], l['path'], l['status']]),
       [

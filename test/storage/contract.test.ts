@@ -14,6 +14,7 @@ import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
 import { roadmapAdminContract } from './contract/roadmap-admin.ts';
 import { outboxContract } from './contract/outbox.ts';
+import { usageContract } from './contract/usage.ts';
 import { closeTestDatabases } from '../_databases.ts';
 
 for (const target of ALL_TARGETS) {
@@ -33,6 +34,7 @@ for (const target of ALL_TARGETS) {
   releasesContract(test);
   inboxContract(test);
   outboxContract(test);
+  usageContract(test);
   budgetsContract(test);
   test.run();
 }

@@ -1,0 +1,68 @@
+/**
+ * The numbers the owner asks for, over the last `days` UTC days (today included): downloads and update
+ * checks by day, release, source and platform; feedback by day, type and rating. Every day of the range
+ * is listed, zeros included, so that a chart needs no gap filling.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { json } from '../http.ts';
+import { DAY_MS, type UsageCount, type UsageKind } from '../usage.ts';
+import { parseOrThrow } from '../validate.ts';
+import type { OperatorContext, OperatorHandler } from './context.ts';
+import { queryOf } from './inbox.ts';
+
+export const StatsQuerySchema = v.strictObject({
+  days: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(365)), '30'),
+});
+
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** Counts summed per value of `label`, largest first. */
+function tally<T>(rows: readonly T[], label: (row: T) => string, count: (row: T) => number): Record<string, number> {
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(label(row), (sums.get(label(row)) ?? 0) + count(row));
+  return Object.fromEntries([...sums].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+}
+
+function series<T extends { day: number; count: number }>(rows: readonly T[], fromDay: number, toDay: number) {
+  const byDay = new Map<number, number>();
+  for (const row of rows) byDay.set(row.day, (byDay.get(row.day) ?? 0) + row.count);
+  const days: { day: string; count: number }[] = [];
+  for (let day = fromDay; day <= toDay; day++) days.push({ day: isoDay(day), count: byDay.get(day) ?? 0 });
+  return days;
+}
+
+function usageOf(rows: readonly UsageCount[], kind: UsageKind, fromDay: number, toDay: number) {
+  const of = rows.filter((row) => row.kind === kind);
+  return {
+    total: of.reduce((sum, row) => sum + row.count, 0),
+    days: series(of, fromDay, toDay),
+    release: tally(of, (row) => row.release, (row) => row.count),
+    ...(kind === 'download' ? { source: tally(of, (row) => row.source, (row) => row.count) } : {}),
+    platform: tally(of, (row) => row.platform, (row) => row.count),
+  };
+}
+
+export function getStats(context: OperatorContext): OperatorHandler {
+  return async (request) => {
+    const { days } = parseOrThrow(StatsQuerySchema, queryOf(request));
+    const toDay = Math.floor(context.clock.now() / DAY_MS);
+    const fromDay = toDay - days + 1;
+    // This instance's counts of the last seconds first, so that the numbers include them.
+    await context.usage.flush();
+    const [usage, feedback] = await Promise.all([context.storage.usage.list(fromDay, toDay), context.storage.inbox.countByDay(fromDay, toDay)]);
+    return json(200, {
+      from: isoDay(fromDay),
+      to: isoDay(toDay),
+      downloads: usageOf(usage, 'download', fromDay, toDay),
+      updateChecks: usageOf(usage, 'update_check', fromDay, toDay),
+      feedback: {
+        total: feedback.reduce((sum, row) => sum + row.count, 0),
+        days: series(feedback, fromDay, toDay),
+        type: tally(feedback, (row) => row.type, (row) => row.count),
+        rating: tally(feedback, (row) => (row.rating === null ? 'none' : String(row.rating)), (row) => row.count),
+      },
+    });
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * `converter-site-api stats [--days N]`: downloads, update checks and feedback by day and release, through
+ * the operator API (docs/operating.md). Tables for people, `--json` for scripts.
+ *
+ * @module
+ */
+import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { callOperator, table } from './operator-api.ts';
+
+const HELP = `usage: converter-site-api stats [--days <1-365>] [--json]
+
+Downloads (GET /download), update checks (GET /version) and feedback per UTC day over the last days (30 by
+default, today included), then by release, source, platform, feedback type and rating; through the operator
+API of a running server (OPERATOR_URL and OPERATOR_TOKEN).
+
+exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
+            OPERATOR_TOKEN missing
+`;
+
+interface Series {
+  total: number;
+  days: { day: string; count: number }[];
+  [breakdown: string]: unknown;
+}
+
+interface Stats {
+  from: string;
+  to: string;
+  downloads: Series;
+  updateChecks: Series;
+  feedback: Series;
+}
+
+const breakdown = (title: string, counts: unknown): string[] => {
+  const entries = Object.entries(counts as Record<string, number>);
+  return entries.length === 0 ? [] : [`${title}: ${entries.map(([name, count]) => `${name} ${count}`).join(', ')}`];
+};
+
+function render(stats: Stats): string {
+  const days = table([
+    ['DAY', 'DOWNLOADS', 'UPDATE CHECKS', 'FEEDBACK'],
+    ...stats.downloads.days.map((d, i) => [d.day, String(d.count), String(stats.updateChecks.days[i]!.count), String(stats.feedback.days[i]!.count)]),
+    ['TOTAL', String(stats.downloads.total), String(stats.updateChecks.total), String(stats.feedback.total)],
+  ]);
+  const lines = [
+    ...breakdown('downloads by release', stats.downloads['release']),
+    ...breakdown('downloads by source', stats.downloads['source']),
+    ...breakdown('downloads by platform', stats.downloads['platform']),
+    ...breakdown('update checks by release', stats.updateChecks['release']),
+    ...breakdown('feedback by type', stats.feedback['type']),
+    ...breakdown('feedback by rating', stats.feedback['rating']),
+  ];
+  return `${days}\n${lines.map((line) => `${line}\n`).join('')}`;
+}
+
+export const stats: Command = {
+  name: 'stats',
+  summary: 'downloads, update checks and feedback by day (operator API)',
+  help: HELP,
+  async run(args, io: Io) {
+    const { values, positionals, help } = parseCommandLine(args, { json: { type: 'boolean' }, days: { type: 'string' } }, 0);
+    if (help) {
+      io.stdout(HELP);
+      return EXIT.ok;
+    }
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    const days = typeof values['days'] === 'string' ? values['days'] : '30';
+    if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) throw new UsageError(`--days must be a whole number from 1 to 365, not ${JSON.stringify(days)}`);
+    const answer = await callOperator('stats', { method: 'GET', path: `/stats?days=${days}` }, io);
+    if ('exit' in answer) return answer.exit;
+    io.stdout(values['json'] ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(JSON.parse(answer.text) as Stats));
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,57 @@
+/**
+ * Contract: usage counts add up per day and label set; feedback is counted by UTC day, type and rating.
+ */
+import * as assert from 'uvu/assert';
+import type { FeedbackEntry } from '../../../core/ports.ts';
+import { DAY_MS, type UsageCount } from '../../../core/usage.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const DAY = 20_417; // 2025-11-25
+const count = (over: Partial<UsageCount>): UsageCount => ({ day: DAY, kind: 'download', release: '2.5.0', source: 'none', platform: 'windows', count: 1, ...over });
+const entry = (receivedAt: number, over: Partial<FeedbackEntry> = {}): FeedbackEntry => ({
+  type: 'review',
+  description: 'ok',
+  email: null,
+  appVersion: null,
+  rating: 5,
+  receivedAt,
+  ...over,
+});
+
+export function usageContract(test: ContractSuite): void {
+  test('usage counts add up per day and label set, and are listed by day range', async (context) => {
+    const { usage } = current(context).storage;
+    await usage.add([count({ count: 3 }), count({ kind: 'update_check', release: '2.6.0', count: 5 })]);
+    await usage.add([count({ count: 4 }), count({ day: DAY + 1, source: 'blog', platform: 'other' }), count({ day: DAY + 5 })]);
+    await usage.add([]);
+    assert.equal(await usage.list(DAY, DAY + 1), [
+      count({ count: 7 }),
+      count({ kind: 'update_check', release: '2.6.0', count: 5 }),
+      count({ day: DAY + 1, source: 'blog', platform: 'other' }),
+    ]);
+    assert.equal(await usage.list(DAY + 2, DAY + 4), []);
+  });
+
+  test('feedback is counted by UTC day, type and rating', async (context) => {
+    const { storage } = current(context);
+    const start = DAY * DAY_MS;
+    await storage.addFeedback(entry(start));
+    await storage.addFeedback(entry(start + DAY_MS - 1));
+    await storage.addFeedback(entry(start + 10, { rating: 2 }));
+    await storage.addFeedback(entry(start + 20, { type: 'bug_report', rating: null }));
+    await storage.addFeedback(entry(start + DAY_MS));
+    await storage.addFeedback(entry(start - 1));
+    assert.equal(await storage.inbox.countByDay(DAY, DAY), [
+      { day: DAY, type: 'bug_report', rating: null, count: 1 },
+      { day: DAY, type: 'review', rating: 2, count: 1 },
+      { day: DAY, type: 'review', rating: 5, count: 2 },
+    ]);
+    assert.equal((await storage.inbox.countByDay(DAY - 1, DAY + 1)).map((c) => [c.day, c.count]), [
+      [DAY - 1, 1],
+      [DAY, 1],
+      [DAY, 1],
+      [DAY, 2],
+      [DAY + 1, 1],
+    ]);
+  });
+}
