@@ -5,7 +5,7 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackEntry, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
-import type { AuditStore, FeedbackInbox, ReleaseStore } from './store-ports.ts';
+import type { AuditStore, FeedbackInbox, OrderStore, ReleaseStore } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 
 export * from './port-types.ts';
@@ -55,6 +55,8 @@ export interface Storage {
   readonly audit: AuditStore;
   /** The stored feedback as the operator reads and marks it (core/operator/inbox.ts). */
   readonly inbox: FeedbackInbox;
+  /** The paid sessions with their buyer, keys and standing (core/operator/orders.ts). */
+  readonly orders: OrderStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -18,6 +18,7 @@ import { isRetired, nextCheckoutState } from '../../core/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
+import { createMemoryOrders } from './orders.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -90,6 +91,7 @@ export function createMemoryStorage(
     releases: createMemoryReleaseStore(),
     audit: createMemoryAuditStore(),
     inbox: createMemoryInbox(feedback),
+    orders: createMemoryOrders(sessions, licenses),
 
     /** Memory always answers while the process runs. */
     ping() {},

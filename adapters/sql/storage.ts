@@ -15,6 +15,7 @@ import type { BatchOptions } from './rate-limits.ts';
 import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { createSqlInbox } from './inbox.ts';
+import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -93,6 +94,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
+    orders: createSqlOrders(client),
     ...(exclusive
       ? createRoadmapMirror(client, sync)
       : { ...sync, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),

@@ -43,7 +43,7 @@ const view = (e: InboxEntry) => ({
 });
 
 /** The query string as an object of single values; a repeated parameter is refused. */
-function queryOf(request: CoreRequest): Record<string, string> {
+export function queryOf(request: CoreRequest): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(request.query ?? '')) {
     if (name in query) throw new OperatorError('invalid_query', `Query parameter "${name}" is given more than once.`);

@@ -157,7 +157,20 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
   assert.is(answer.status, 200);
   const doc = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: unknown } };
   assert.is(doc.openapi, '3.1.0');
-  assert.equal(Object.keys(doc.paths).sort(), ['/audit', '/feedback', '/feedback/{id}/handled', '/releases', '/releases/{version}/pull', '/releases/{version}/rollout']);
+  assert.equal(Object.keys(doc.paths).sort(), [
+    '/audit',
+    '/feedback',
+    '/feedback/{id}/handled',
+    '/orders',
+    '/orders/reconcile',
+    '/orders/{session}',
+    '/orders/{session}/reinstate',
+    '/orders/{session}/revoke',
+    '/orders/{session}/upgrade',
+    '/releases',
+    '/releases/{version}/pull',
+    '/releases/{version}/rollout',
+  ]);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
   assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' } });
 });

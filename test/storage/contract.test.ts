@@ -8,6 +8,7 @@ import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
 import { rateLimitContract } from './contract/rate-limits.ts';
 import { inboxContract } from './contract/inbox.ts';
+import { ordersContract } from './contract/orders.ts';
 import { recordsContract } from './contract/records.ts';
 import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
@@ -28,6 +29,7 @@ for (const target of ALL_TARGETS) {
   rateLimitContract(test);
   releasesContract(test);
   inboxContract(test);
+  ordersContract(test);
   test.run();
 }
 

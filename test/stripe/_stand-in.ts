@@ -10,6 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  chargeObject,
+  customerDetails,
+  disputeObject,
+  objectEventJson,
+  sessionListPage,
+  type StandInBuyer,
   eventJson,
   formFields,
   newSession,
@@ -21,7 +27,7 @@ import {
   type StandInPrice,
 } from './_stripe-objects.ts';
 
-export type { Fault, StandInPrice } from './_stripe-objects.ts';
+export type { Fault, StandInBuyer, StandInPrice } from './_stripe-objects.ts';
 
 /** A request as the stand-in received it. */
 export interface RecordedRequest {
@@ -47,8 +53,8 @@ export interface StripeStandIn {
   updatePrice(id: string, changes: Partial<Omit<StandInPrice, 'id'>>): void;
   /** The session as Stripe stores it. */
   session(id: string): Session;
-  /** The buyer pays by card: complete and paid at once. */
-  pay(id: string): void;
+  /** The buyer pays by card: complete and paid at once; Checkout collected `buyer`. */
+  pay(id: string, buyer?: StandInBuyer): void;
   /** The buyer picks a delayed method (e.g. a bank debit): complete, unpaid, its PaymentIntent processing. */
   payDelayed(id: string): void;
   /** The delayed payment settles: paid, or failed (the PaymentIntent asks for another method). */
@@ -57,6 +63,11 @@ export interface StripeStandIn {
   expire(id: string): void;
   /** An event about a session, as Stripe sends it to a webhook endpoint. */
   event(type: string, sessionId: string): string;
+  /**
+   * An event about the charge of a paid session: `charge.refunded` (in full unless `amountRefunded`, in
+   * cents), `charge.dispute.created` (needs_response), `charge.dispute.closed` (`status`: won or lost).
+   */
+  chargeEvent(type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed', sessionId: string, options?: { amountRefunded?: number; status?: string }): string;
   /** The Stripe-Signature header for a body, computed as Stripe documents. */
   sign(body: string, secret: string, timestampSeconds: number, extraSignatures?: string[]): string;
   close(): Promise<void>;
@@ -154,6 +165,11 @@ export async function startStripeStandIn(options: {
       if ('kind' in created) return created.kind === 'status' ? send(res, created.status, created.body) : undefined;
       return send(res, created.status, created.answer);
     }
+    if (req.method === 'GET' && request.path === '/v1/checkout/sessions') {
+      const expand = request.query.getAll('expand[]').includes('data.payment_intent');
+      const page = sessionListPage([...sessions.values()], request.query);
+      return send(res, 200, { ...page, data: (page['data'] as Session[]).map((s) => withIntent(s, expand)) });
+    }
     if (req.method === 'GET' && sessionPath?.[1]) {
       const session = sessions.get(decodeURIComponent(sessionPath[1]));
       if (!session) {
@@ -223,9 +239,9 @@ export async function startStripeStandIn(options: {
       Object.assign(price, changes);
     },
     session,
-    pay(sessionId) {
+    pay(sessionId, buyer = { email: 'buyer@example.com', name: 'Sam Buyer', country: 'US' }) {
       const found = session(sessionId);
-      Object.assign(found, { status: 'complete', payment_status: 'paid' });
+      Object.assign(found, { status: 'complete', payment_status: 'paid', customer_details: customerDetails(buyer) });
       intentFor(found, 'succeeded');
     },
     payDelayed(sessionId) {
@@ -243,6 +259,18 @@ export async function startStripeStandIn(options: {
       Object.assign(found, { status: 'expired', url: null });
     },
     event: (type, sessionId) => eventJson(type, session(sessionId), seconds()),
+    chargeEvent(type, sessionId, options = {}) {
+      const found = session(sessionId);
+      const intentId = found.payment_intent;
+      if (typeof intentId !== 'string' || found['payment_status'] !== 'paid') throw new Error(`stand-in: session ${sessionId} is not paid`);
+      const chargeId = `ch_${intentId.slice(3)}`;
+      const amount = Number(found['amount_total']);
+      const object =
+        type === 'charge.refunded'
+          ? chargeObject(chargeId, intentId, amount, options.amountRefunded ?? amount, seconds())
+          : disputeObject(chargeId, intentId, amount, type === 'charge.dispute.created' ? 'needs_response' : (options.status ?? 'won'), seconds());
+      return objectEventJson(type, object, seconds());
+    },
     sign: signatureHeader,
     close: () =>
       new Promise<void>((resolve) => {
