@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `converter-site-api` program: `serve` (the default), `migrate`, `export` and `license`, each with
- * `--help`. Data goes to stdout, messages to stderr; exit codes are those of command.ts in every command.
+ * The `converter-site-api` program: `serve` (the default), `migrate`, `export`, `license`, and the operator
+ * commands `release` and `orders`, each with `--help`. Data goes to stdout, messages to stderr; exit codes
+ * are those of command.ts in every command.
  *
  * @module
  */
@@ -10,11 +11,12 @@ import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
+import { orders } from './orders.ts';
 import { release } from './release.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, orders];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { ConfigError } from '../config-error.ts';
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { callOperator, formatTable, operatorApi, type OperatorCall } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api release <list|publish|widen|pull> [options]
 
@@ -33,19 +33,8 @@ interface ReleaseView {
   msiUrl: string;
 }
 
-/** The operator API's address and token, from the environment. */
-function operatorApi(env: NodeJS.ProcessEnv): { url: string; token: string } {
-  const url = env['OPERATOR_URL']?.trim();
-  const token = env['OPERATOR_TOKEN']?.trim();
-  if (!url) throw new ConfigError('OPERATOR_URL is not set: the address of the operator listener, e.g. http://127.0.0.1:8081');
-  if (!token) throw new ConfigError('OPERATOR_TOKEN is not set: the token the server was started with');
-  return { url: url.replace(/\/+$/, ''), token };
-}
-
 function table(releases: ReleaseView[]): string {
-  const rows = [['VERSION', 'ROLLOUT', 'STATE', 'PUBLISHED', 'MSI'], ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return formatTable([['VERSION', 'ROLLOUT', 'STATE', 'PUBLISHED', 'MSI'], ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl])]);
 }
 
 function percentOf(text: string | undefined, fallback?: number): number {
@@ -75,7 +64,7 @@ export const release: Command = {
     if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
     const msiUrl = values['msi'] as string | undefined;
     if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
-    const request =
+    const request: OperatorCall =
       action === 'list'
         ? { method: 'GET', path: '/releases' }
         : action === 'publish'
@@ -92,18 +81,8 @@ export const release: Command = {
           : action === 'widen'
             ? { method: 'POST', path: `/releases/${encodeURIComponent(version!)}/rollout`, body: { rolloutPercent: percentOf(values['percent'] as string | undefined) } }
             : { method: 'POST', path: `/releases/${encodeURIComponent(version!)}/pull` };
-    const api = operatorApi(process.env);
-    const response = await fetch(api.url + request.path, {
-      method: request.method,
-      headers: { authorization: `Bearer ${api.token}`, ...('body' in request ? { 'content-type': 'application/json' } : {}) },
-      ...('body' in request ? { body: JSON.stringify(request.body) } : {}),
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      const error = JSON.parse(text) as { code: string; message: string; resolution: string };
-      io.stderr(`converter-site-api release: ${error.message} (${error.code}; ${response.status})\n${error.resolution}\n`);
-      return EXIT.failed;
-    }
+    const text = await callOperator(operatorApi(process.env), request, 'release', io);
+    if (text === null) return EXIT.failed;
     if (values['json']) {
       io.stdout(text.endsWith('\n') ? text : `${text}\n`);
       return EXIT.ok;
