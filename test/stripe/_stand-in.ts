@@ -10,10 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  chargeObject,
+  authorizationFault,
+  chargeEventJson,
   customerDetails,
-  disputeObject,
-  objectEventJson,
   sessionListPage,
   type StandInBuyer,
   eventJson,
@@ -110,18 +109,7 @@ export async function startStripeStandIn(options: {
       ? { ...session, payment_intent: intents.get(session.payment_intent) ?? null }
       : { ...session };
 
-  const authorized = (req: IncomingMessage): Fault | null => {
-    const auth = req.headers.authorization;
-    if (!auth) {
-      return stripeError(401, {
-        type: 'invalid_request_error',
-        message: 'You did not provide an API key. You need to provide your API key in the Authorization header.',
-      });
-    }
-    const key = auth.startsWith('Bearer ') ? auth.slice(7) : Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().replace(/:$/, '');
-    if (key === options.secretKey) return null;
-    return stripeError(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` });
-  };
+  const authorized = (req: IncomingMessage): Fault | null => authorizationFault(req.headers.authorization, options.secretKey);
 
   const createSession = (req: IncomingMessage, rawBody: string, form: Record<string, string>): Fault | { status: number; answer: unknown } => {
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
@@ -259,18 +247,7 @@ export async function startStripeStandIn(options: {
       Object.assign(found, { status: 'expired', url: null });
     },
     event: (type, sessionId) => eventJson(type, session(sessionId), seconds()),
-    chargeEvent(type, sessionId, options = {}) {
-      const found = session(sessionId);
-      const intentId = found.payment_intent;
-      if (typeof intentId !== 'string' || found['payment_status'] !== 'paid') throw new Error(`stand-in: session ${sessionId} is not paid`);
-      const chargeId = `ch_${intentId.slice(3)}`;
-      const amount = Number(found['amount_total']);
-      const object =
-        type === 'charge.refunded'
-          ? chargeObject(chargeId, intentId, amount, options.amountRefunded ?? amount, seconds())
-          : disputeObject(chargeId, intentId, amount, type === 'charge.dispute.created' ? 'needs_response' : (options.status ?? 'won'), seconds());
-      return objectEventJson(type, object, seconds());
-    },
+    chargeEvent: (type, sessionId, eventOptions = {}) => chargeEventJson(type, session(sessionId), eventOptions, seconds()),
     sign: signatureHeader,
     close: () =>
       new Promise<void>((resolve) => {

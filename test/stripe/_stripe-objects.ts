@@ -180,3 +180,37 @@ export function sessionListPage(sessions: Session[], query: URLSearchParams): Re
   if (after !== null) matching = matching.slice(matching.findIndex((s) => s.id === after) + 1);
   return { object: 'list', data: matching.slice(0, limit), has_more: matching.length > limit, url: '/v1/checkout/sessions' };
 }
+
+/** The 401 Stripe answers to a missing or wrong key (Bearer, or Basic with the key as user), or null. */
+export function authorizationFault(auth: string | undefined, secretKey: string): Fault | null {
+  if (!auth) {
+    return stripeError(401, {
+      type: 'invalid_request_error',
+      message: 'You did not provide an API key. You need to provide your API key in the Authorization header.',
+    });
+  }
+  const key = auth.startsWith('Bearer ') ? auth.slice(7) : Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().replace(/:$/, '');
+  if (key === secretKey) return null;
+  return stripeError(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` });
+}
+
+/**
+ * An event about the charge of a paid session: `charge.refunded` (in full unless `amountRefunded`),
+ * `charge.dispute.created` (needs_response) or `charge.dispute.closed` (`status`, won by default).
+ */
+export function chargeEventJson(
+  type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed',
+  session: Session,
+  options: { amountRefunded?: number; status?: string },
+  nowSeconds: number,
+): string {
+  const intentId = session.payment_intent;
+  if (typeof intentId !== 'string' || session['payment_status'] !== 'paid') throw new Error(`stand-in: session ${session.id} is not paid`);
+  const chargeId = `ch_${intentId.slice(3)}`;
+  const amount = Number(session['amount_total']);
+  const object =
+    type === 'charge.refunded'
+      ? chargeObject(chargeId, intentId, amount, options.amountRefunded ?? amount, nowSeconds)
+      : disputeObject(chargeId, intentId, amount, type === 'charge.dispute.created' ? 'needs_response' : (options.status ?? 'won'), nowSeconds);
+  return objectEventJson(type, object, nowSeconds);
+}
