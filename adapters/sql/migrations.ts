@@ -251,7 +251,8 @@ alter table checkout_sessions
   add column override text check (override in ('revoked', 'reinstated')),
   add column override_reason text,
   add column override_at timestamptz;
-create index checkout_sessions_buyer_email on checkout_sessions (lower(buyer_email)) where buyer_email is not null;
+-- Not partial: the planner cannot tell from lower(buyer_email) = lower($1) that buyer_email is not null.
+create index checkout_sessions_buyer_email on checkout_sessions (lower(buyer_email));
 create index checkout_sessions_payment_ref on checkout_sessions (payment_ref) where payment_ref is not null;
 create index checkout_sessions_paid on checkout_sessions ((coalesce(paid_at, created_at)) desc) where state = 'paid';
 `;
