@@ -34,7 +34,11 @@ export function gatewayWebhook(context: AppContext): Operation {
       await applyPaymentEvent(context, { ref, flag, source: `${notification.type} ${notification.eventId}`, requestId });
     }
     const target = notification.session;
-    if (!target) return json(200, { received: true });
+    if (!target) {
+      // Another type of event, or one that changes no order (a partial refund): acknowledged, so not resent.
+      if (!notification.payment) logger.info('gateway notification with nothing to do', { requestId, event: notification.eventId, type: notification.type });
+      return json(200, { received: true });
+    }
     const session = await fulfil(context, target.id, target);
     if (!session) {
       // A session this server did not create (another integration on the same account): nothing to do.

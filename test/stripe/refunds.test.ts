@@ -162,6 +162,9 @@ for (const { name, open } of STORAGES) {
     context.f.stripe.pay(stranger);
     await deliver(context, context.f.stripe.chargeEvent('charge.refunded', stranger));
     assert.ok(context.server.logger.lines.some((l) => l.message === 'payment event for an unknown order ignored'));
+    await send(context, id, 'partial refund');
+    const partial = context.server.logger.lines.at(-1);
+    assert.equal([partial?.message, partial?.fields?.['type']], ['gateway notification with nothing to do', 'charge.refunded']);
   });
 
   test('orders reconcile fulfils the sessions paid at Stripe that no notification or poll told of, once', async (context) => {
