@@ -18,14 +18,46 @@ export interface GatewayRoute {
   handle(request: CoreRequest, params: Record<string, string>): Promise<CoreResponse>;
 }
 
+/**
+ * What the provider says of a paid session's buyer and payment (Stripe: the Checkout Session's
+ * `customer_details` and `payment_intent`). Kept with the order, never shown on the public API.
+ */
+export interface Purchase {
+  email: string | null;
+  name: string | null;
+  /** ISO 3166-1 alpha-2, e.g. "DE". */
+  country: string | null;
+  /** The provider's id of the payment (Stripe: the PaymentIntent), which refunds and disputes name. */
+  paymentRef: string | null;
+}
+
+/** What the provider says of a session: its state and, once known, its purchase. */
+export interface GatewayReport {
+  status: GatewayStatus;
+  purchase?: Purchase | undefined;
+}
+
+/**
+ * What a refund or dispute says of a payment (core/order-state.ts): fully refunded, disputed, or a
+ * dispute the seller won.
+ */
+export type PaymentFlag = 'refunded' | 'disputed' | 'dispute_won';
+
 /** A provider notification, verified and read. */
 export interface GatewayNotification {
   /** The provider's event id, for logs. */
   eventId: string;
   /** The provider's event type, e.g. `checkout.session.completed`. */
   type: string;
-  /** The session the event concerns and the state it reports; null for an event that changes no session. */
-  session: { id: string; status: GatewayStatus } | null;
+  /** The session the event concerns and what it reports; null for an event that changes no session. */
+  session: ({ id: string } & GatewayReport) | null;
+  /** The payment a refund or dispute event concerns; absent for other events. */
+  payment?: { ref: string; flag: PaymentFlag } | undefined;
+}
+
+/** A session the provider has as paid (for reconciliation). */
+export interface PaidSession extends GatewayReport {
+  id: string;
 }
 
 /** A hosted-checkout payment provider. */
@@ -48,7 +80,12 @@ export interface PaymentGateway {
     expiresAt?: number;
   }>;
   /** The provider's current view of a session that is not final in storage. */
-  checkStatus(session: CheckoutSession): Promise<GatewayStatus>;
+  checkStatus(session: CheckoutSession): Promise<GatewayReport>;
+  /**
+   * The sessions the provider has as paid, created at or after `since` (ms since the epoch), newest
+   * first, at most `limit`; `complete` is false when there were more. Absent when the provider cannot list.
+   */
+  listPaid?(since: number, limit: number): Promise<{ sessions: PaidSession[]; complete: boolean }>;
   /**
    * Verifies and reads one notification the provider POSTs to /api/v1/webhooks/gateway, from its raw
    * bytes. Throws ApiError invalid_signature when it is not authentic. Absent when the gateway sends none.

@@ -5,7 +5,7 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
-import type { AuditStore, FeatureStore, FeedbackInbox, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
+import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 import type { OutboxStore } from './webhooks/ports.ts';
 import type { UsageStore } from './usage.ts';
@@ -72,6 +72,8 @@ export interface Storage {
   readonly usage: UsageStore;
   /** Outbound events and their deliveries (core/webhooks); addFeedback writes feedback.received itself. */
   readonly outbox: OutboxStore;
+  /** The paid sessions with their buyer, keys and standing (core/operator/orders.ts). */
+  readonly orders: OrderStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -1,12 +1,14 @@
 /**
  * The stores of the back office that every storage has: releases (core/releases.ts), the audit trail and
- * the feedback inbox (core/operator). A change that reports an event takes an `emit` (core/webhooks), and
- * the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
+ * the feedback inbox and the orders (core/operator). A change that reports an event takes an `emit`
+ * (core/webhooks), and the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
  * no import runs back up.
  *
  * @module
  */
-import type { FeedbackEntry, FeedbackType } from './port-types.ts';
+import type { PaymentFlag, Purchase } from './gateway-port.ts';
+import type { OrderOverride, OrderStanding } from './order-state.ts';
+import type { CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, SavedLicenses } from './port-types.ts';
 import type { Emit } from './webhooks/ports.ts';
 
 /** One published desktop release. */
@@ -142,4 +144,53 @@ export interface FeatureStore {
    * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
    */
   merge(from: number, into: number, emit?: Emit<MergeOutcome & { kind: 'merged' }>): Promise<MergeOutcome>;
+}
+
+/** A checkout session as the back office sees it: the buyer, the payment, the keys and their standing. */
+export interface Order {
+  session: CheckoutSession;
+  /** What the provider said of the buyer and the payment at fulfilment (all null before it). */
+  purchase: Purchase;
+  /** When this server fulfilled it (ms since the epoch), or null: not yet, or before orders were kept. */
+  paidAt: number | null;
+  keys: LicenseKeys | null;
+  standing: OrderStanding;
+}
+
+export interface OrderFilter {
+  /** The buyer's email, matched exactly but for case. */
+  email?: string | undefined;
+  /** One session, whatever its state. */
+  session?: string | undefined;
+  limit: number;
+}
+
+/** Where the orders are kept: columns of the checkout sessions (every storage has one). */
+export interface OrderStore {
+  /**
+   * Keeps what the provider says of a paid session: fills what is not known yet (the first word wins),
+   * and the fulfilment time once. No-op for an unknown session.
+   */
+  recordPurchase(sessionId: string, purchase: Purchase, at: number): Promise<void>;
+  /** One order (any stored session), or null. */
+  get(sessionId: string): Promise<Order | null>;
+  /**
+   * Paid orders, newest first (by fulfilment, else creation), at most `limit`; with `session`, that one
+   * session whatever its state.
+   */
+  find(filter: OrderFilter): Promise<Order[]>;
+  /** The session paid by a provider payment, or null. */
+  sessionOfPayment(paymentRef: string): Promise<string | null>;
+  /**
+   * Applies a provider event to an order's standing atomically (core/order-state.ts withPaymentFlag);
+   * the standing before and the order after, or null for an unknown session.
+   */
+  flag(sessionId: string, flag: PaymentFlag): Promise<{ before: OrderStanding; order: Order } | null>;
+  /** Stores the operator's revoke or reinstate; the order after, or null for an unknown session. */
+  override(sessionId: string, override: OrderOverride, reason: string | null, at: number): Promise<Order | null>;
+  /**
+   * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
+   * or null when the session has no keys stored.
+   */
+  addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
 }

@@ -36,7 +36,7 @@ export type GatewayFactory = (publicBaseUrl: string) => PaymentGateway;
 export async function openGateway(setup: GatewaySetup): Promise<GatewayFactory> {
   const { payment, storage, clock, logger, offer } = setup;
   if (payment.gateway === 'simulator') {
-    return (publicBaseUrl) => createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer });
+    return (publicBaseUrl) => createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer, logger });
   }
   const gateway = createStripeGateway({ ...payment, logger, clock });
   // With live prices the file's amounts are only the fallback: a Price that differs is expected.

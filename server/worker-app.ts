@@ -82,7 +82,7 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
 }
 
 function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock, offer: Pricing): PaymentGateway {
-  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer });
+  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer, logger });
   return createStripeGateway({ ...payment, logger, clock });
 }
 

@@ -1,10 +1,12 @@
 /**
- * A test server with its operator listener on a real socket, and a caller that sends the operator token.
+ * A test server with its operator listener on a real socket, and a caller that sends the operator token;
+ * or the operator listener alone, of an app a test made itself.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeListener } from '../adapters/node/index.ts';
-import { sendRequest } from './_client.ts';
+import { sendRequest, type HttpResult } from './_client.ts';
+import type { App } from '../core/app.ts';
 import { startTestServer, type TestServer } from './_setup.ts';
 
 export const OPERATOR_TOKEN = 'op-'.padEnd(40, 'x');
@@ -51,6 +53,35 @@ export async function startOperatorServer(...options: Parameters<typeof startTes
       operator.closeAllConnections();
       await new Promise((resolve) => operator.close(resolve));
       await server.close();
+    },
+  };
+}
+
+export interface OperatorListener {
+  url: string;
+  /** One request with the token; `json` is sent as the body. */
+  call(path: string, init?: { method?: string; json?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
+  close(): Promise<void>;
+}
+
+/** Serves `app.operator` (the app was made with `operatorToken: OPERATOR_TOKEN`) on 127.0.0.1. */
+export async function startOperatorListener(app: App): Promise<OperatorListener> {
+  if (!app.operator) throw new Error('the app has no operator token');
+  const server = createServer(createNodeListener(app.operator));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    call: (path, init = {}) =>
+      sendRequest(url, {
+        method: init.method ?? 'GET',
+        path,
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+      }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

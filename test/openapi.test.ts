@@ -183,7 +183,7 @@ test('the checkout status documents the license key format a person types', asyn
   const status = document.components.schemas['CheckoutStatus'] as { properties: Record<string, { description?: string }> };
   assert.is(
     status.properties['licenseKey']?.description,
-    'The key of the purchased product; null until paid. Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
+    'The key of the purchased product; null until paid, and while the order\'s licenses are revoked (a refund or a dispute). Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
       '(e.g. 202GK-N4ZFF-...-FN488, 143 characters; case, dashes and spaces do not matter when typed), or key/... for a key issued ' +
       'before that format. Keys of the payment simulator start with S and are never a license.',
   );

@@ -21,6 +21,7 @@ import { createMemoryRoadmap } from './roadmap.ts';
 import { createMemoryOutbox } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
+import { createMemoryOrders } from './orders.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -109,6 +110,7 @@ export function createMemoryStorage(
     releases: createMemoryReleaseStore(outbox),
     audit: createMemoryAuditStore(),
     inbox: createMemoryInbox(feedback),
+    orders: createMemoryOrders(sessions, licenses),
 
     /** Memory always answers while the process runs. */
     ping() {},

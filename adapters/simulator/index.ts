@@ -6,10 +6,13 @@
  * @module
  */
 import { toBase64Url } from '../../core/license.ts';
-import { HTML_TYPE, type CoreResponse } from '../../core/http.ts';
-import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, PaymentGateway, Storage } from '../../core/ports.ts';
+import { applyPaymentEvent, cleanPurchase } from '../../core/fulfilment.ts';
+import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http.ts';
+import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
-import { priceOf, renderSimulatorPage } from './page.ts';
+import { priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
+
+export { SIMULATED_BUYER } from './page.ts';
 
 /** Where the buyer's browser goes back to, as with Stripe Checkout's success_url and cancel_url. */
 export interface ReturnAddresses {
@@ -28,6 +31,8 @@ export interface SimulatorOptions {
   returnTo?: ReturnAddresses | null;
   /** The offer, so that the page shows what is bought and its price. */
   offer?: Pricing;
+  /** Where refunds and disputes played on the page are logged; nowhere by default. */
+  logger?: Logger;
 }
 
 /** The path of a session's page. */
@@ -38,6 +43,21 @@ const SESSION_ID = /^cs_sim_[A-Za-z0-9_-]{32}$/;
 
 /** What each button on the page reports. */
 const ACTIONS: Record<string, CheckoutState> = { pay: 'paid', delay: 'processing', fail: 'failed' };
+/** The buttons of a paid session: what the provider would say of its payment. */
+const PAYMENT_ACTIONS: Record<string, PaymentFlag> = { refund: 'refunded', dispute: 'disputed', 'dispute-won': 'dispute_won' };
+
+/** The simulated payment of a session: refunds and disputes name it, as Stripe's name a PaymentIntent. */
+export const simulatedPaymentRef = (sessionId: string) => `pi_sim_${sessionId.slice('cs_sim_'.length)}`;
+
+const SILENT: Logger = { info() {}, warn() {}, error() {} };
+
+/** The buyer typed into the Pay form (application/x-www-form-urlencoded), the defaults for what is left out. */
+function buyerOf(request: CoreRequest, sessionId: string): Purchase {
+  const body = request.body;
+  const form = new URLSearchParams(body === undefined ? '' : typeof body === 'string' ? body : new TextDecoder().decode(body));
+  const field = (name: keyof typeof SIMULATED_BUYER) => form.get(name) ?? SIMULATED_BUYER[name];
+  return cleanPurchase({ email: field('email'), name: field('name'), country: field('country'), paymentRef: simulatedPaymentRef(sessionId) });
+}
 
 /** The page's CSP: its forms post to itself, whose answers redirect to the return addresses' origins. */
 function securityPolicy(returnTo: ReturnAddresses | null): string {
@@ -78,8 +98,10 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const returnTo = options.returnTo ?? null;
   const html = page(securityPolicy(returnTo));
-  const view = (session: CheckoutSession, cancelled: boolean) => ({
+  const logger = options.logger ?? SILENT;
+  const view = async (session: CheckoutSession, cancelled: boolean) => ({
     open: isOpen(session),
+    order: session.state === 'paid' ? await storage.orders.get(session.id) : null,
     cancelled,
     product: options.offer?.productDisplayName ?? null,
     price: options.offer ? priceOf(options.offer, session.sku) : null,
@@ -100,22 +122,33 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
         const session = await load(params['id']);
         if (!session) return html(404, renderSimulatorPage(null));
         const cancelled = new URLSearchParams(request.query ?? '').get('cancelled') === '1';
-        return html(200, renderSimulatorPage(session, view(session, cancelled)));
+        return html(200, renderSimulatorPage(session, await view(session, cancelled)));
       },
     },
     {
       method: 'POST',
       path: `${SIMULATOR_PATH}/:id/:action`,
-      async handle(_request, params) {
+      async handle(request, params) {
         const session = await load(params['id']);
         const action = params['action'] ?? '';
         if (!session) return html(404, renderSimulatorPage(null));
         const own = `${SIMULATOR_PATH}/${session.id}`;
         if (action === 'cancel') return seeOther(returnTo ? returnTo.cancelUrl : `${own}?cancelled=1`);
+        const flag = PAYMENT_ACTIONS[action];
+        if (flag) {
+          // What Stripe's charge.refunded and charge.dispute.* events do, through the same function.
+          if (session.state === 'paid') {
+            const source = `simulator ${action}`;
+            await applyPaymentEvent({ storage, clock, logger }, { ref: simulatedPaymentRef(session.id), flag, source, requestId: request.requestId ?? '' });
+          }
+          return seeOther(own);
+        }
         const state = ACTIONS[action];
         if (!state) return html(404, renderSimulatorPage(null));
         const allowed = state === 'failed' ? session.state === 'processing' : isOpen(session);
         if (allowed) await storage.advanceCheckout(session.id, state);
+        // Paid: what the provider says of the buyer is kept with the order, as Stripe's customer_details.
+        if (allowed && state === 'paid') await storage.orders.recordPurchase(session.id, buyerOf(request, session.id), clock.now());
         // Paid: back to the site, as Stripe does; the other buttons are the developer's and stay here.
         const paid = allowed && state === 'paid';
         return seeOther(paid && returnTo ? fill(returnTo.successUrl, session.id) : own);
@@ -132,8 +165,14 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
       return { sessionId, url: `${base}${SIMULATOR_PATH}/${sessionId}` };
     },
     async checkStatus(session) {
-      // The simulator's buttons write the state into storage themselves; there is nothing else to ask.
-      return session.state;
+      // The simulator's buttons write the state and the buyer into storage themselves; nothing else to ask.
+      return { status: session.state };
+    },
+    async listPaid(since, limit) {
+      // The simulator's paid sessions are storage's: reconciling issues the keys no status read asked for.
+      const orders = await storage.orders.find({ limit: limit + 1 });
+      const paid = orders.filter((o) => o.session.createdAt >= since);
+      return { sessions: paid.slice(0, limit).map((o) => ({ id: o.session.id, status: 'paid' as const, purchase: o.purchase })), complete: paid.length <= limit };
     },
   };
 }

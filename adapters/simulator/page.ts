@@ -4,7 +4,9 @@
  *
  * @module
  */
+import { revocationCause } from '../../core/order-state.ts';
 import type { CheckoutSession, CheckoutSku } from '../../core/ports.ts';
+import type { Order } from '../../core/store-ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
 
 const PRODUCTS: Record<string, string> = {
@@ -43,14 +45,34 @@ export interface SessionView {
   price: string | null;
   /** The site's success address for this session, when configured. */
   successUrl: string | null;
+  /** The order of a paid session: its buyer and standing. */
+  order?: Order | null;
+}
+
+/** The buyer the Pay form gives when its fields are left as they are. */
+export const SIMULATED_BUYER = { email: 'buyer@example.com', name: 'Sam Buyer', country: 'US' } as const;
+
+/** The buyer fields of the Pay form, filled with the simulator's buyer. */
+const BUYER_FIELDS =
+  `<label>Email <input name="email" type="email" value="${SIMULATED_BUYER.email}"></label> ` +
+  `<label>Name <input name="name" value="${SIMULATED_BUYER.name}"></label> ` +
+  `<label>Country <input name="country" value="${SIMULATED_BUYER.country}" size="2" maxlength="2"></label> `;
+
+/** What the provider said of a paid order, and whether its licenses stand. */
+function standingOf(order: Order): string {
+  const s = order.standing;
+  const said = [s.refunded ? 'refunded' : '', s.disputed ? (s.disputeWon ? 'dispute won' : 'disputed') : ''].filter(Boolean).join(', ');
+  const cause = revocationCause(s);
+  const verdict = cause === null ? 'Licenses valid.' : `Licenses revoked (${cause}).`;
+  return `<p id="standing">${said === '' ? '' : `Payment ${escape(said)}. `}${verdict}</p>`;
 }
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function button(id: string, action: string, label: string): string {
-  return `<form method="post" action="/checkout/simulator/${escape(id)}/${action}"><button>${label}</button></form>`;
+function button(id: string, action: string, label: string, fields = ''): string {
+  return `<form method="post" action="/checkout/simulator/${escape(id)}/${action}">${fields}<button>${label}</button></form>`;
 }
 
 /**
@@ -65,19 +87,24 @@ export function renderSimulatorPage(session: CheckoutSession | null, view?: Sess
   const buttons = !session
     ? ''
     : state === 'pending'
-      ? button(session.id, 'pay', 'Pay (simulated)') +
+      ? button(session.id, 'pay', 'Pay (simulated)', BUYER_FIELDS) +
         button(session.id, 'delay', 'Start a delayed payment (simulated)') +
         button(session.id, 'cancel', 'Cancel')
       : state === 'processing'
-        ? button(session.id, 'pay', 'Complete the delayed payment') + button(session.id, 'fail', 'Fail the delayed payment')
-        : '';
+        ? button(session.id, 'pay', 'Complete the delayed payment', BUYER_FIELDS) + button(session.id, 'fail', 'Fail the delayed payment')
+        : state === 'paid'
+          ? (view?.order ? standingOf(view.order) : '') +
+            button(session.id, 'refund', 'Refund (simulated)') +
+            button(session.id, 'dispute', 'Dispute (simulated)') +
+            button(session.id, 'dispute-won', 'Dispute won (simulated)')
+          : '';
   const back = session && view?.successUrl && (state === 'paid' || state === 'processing') ? `<p><a id="return" href="${escape(view.successUrl)}">Return to the site</a></p>` : '';
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment simulator</title>
 <style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
 .banner{background:#fde68a;border:2px solid #b45309;padding:.75rem;font-weight:600}
-form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem}</style></head>
+form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem}label{display:block;margin:.25rem 0}</style></head>
 <body>
 <p class="banner">PAYMENT SIMULATOR: no money is taken. This page stands in for a hosted checkout during development.</p>
 ${

@@ -18,6 +18,7 @@ import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
 import { createSqlOutbox } from './outbox.ts';
 import { createSqlUsageStore } from './usage.ts';
+import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -98,6 +99,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     inbox: createSqlInbox(client),
     outbox: createSqlOutbox(client),
     usage: createSqlUsageStore(client),
+    orders: createSqlOrders(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap)
       : { ...roadmap, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),

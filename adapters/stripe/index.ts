@@ -7,12 +7,12 @@
 import * as v from 'valibot';
 import { ApiError } from '../../core/errors.ts';
 import { headerValue } from '../../core/http.ts';
-import type { CheckoutSku, Clock, Logger, PaymentGateway } from '../../core/ports.ts';
+import type { CheckoutSku, Clock, GatewayReport, Logger, PaidSession, PaymentGateway } from '../../core/ports.ts';
 import { toApiError } from './api-error.ts';
 import { checkStripeSetup, type SetupReport } from './check-setup.ts';
 import { createStripeClient, type StripeClientOptions } from './client.ts';
 import { readStripeEvent } from './notification.ts';
-import { CheckoutSessionSchema, statusOfSession } from './session.ts';
+import { CheckoutSessionSchema, reportOf } from './session.ts';
 import { verifyStripeSignature, type SignatureVerdict } from './signature.ts';
 import { createStatusCache } from './status-cache.ts';
 
@@ -47,6 +47,7 @@ export interface StripeGateway extends PaymentGateway {
 }
 
 const CREATED = v.looseObject({ id: v.string(), url: v.string(), expires_at: v.number() });
+const SessionListSchema = v.looseObject({ object: v.literal('list'), data: v.array(CheckoutSessionSchema), has_more: v.boolean() });
 
 const REFUSALS: Record<Exclude<SignatureVerdict, 'ok'>, string> = {
   missing: 'The Stripe-Signature header is missing.',
@@ -64,7 +65,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
   const { logger, prices } = options;
   const clock = options.clock ?? { now: () => Date.now() };
   const client = createStripeClient(options);
-  const cache = createStatusCache(clock, options.statusCacheMs ?? 3000);
+  const cache = createStatusCache<GatewayReport>(clock, options.statusCacheMs ?? 3000);
   const webhookSecret = options.webhookSecret;
 
   const gateway: StripeGateway = {
@@ -110,8 +111,33 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         }
         const parsed = v.safeParse(CheckoutSessionSchema, answer);
         if (!parsed.success) throw toApiError(new Error('the answer is not a checkout session'), 'read a checkout session', logger);
-        return statusOfSession(parsed.output);
+        return reportOf(parsed.output);
       });
+    },
+
+    async listPaid(since, limit) {
+      const sessions: PaidSession[] = [];
+      // Stripe lists newest first, 100 a page; complete ones that are paid are what fulfilment needs.
+      for (let after: string | null = null; ; ) {
+        const query = `status=complete&limit=100&created[gte]=${Math.floor(since / 1000)}&expand[]=data.payment_intent${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`;
+        let answer: unknown;
+        try {
+          answer = await client.call({ method: 'GET', path: `/v1/checkout/sessions?${query}` });
+        } catch (error) {
+          throw toApiError(error, 'list checkout sessions', logger);
+        }
+        const page = v.safeParse(SessionListSchema, answer);
+        if (!page.success) throw toApiError(new Error('the answer is not a list of checkout sessions'), 'list checkout sessions', logger);
+        for (const session of page.output.data) {
+          const report = reportOf(session);
+          if (report.status !== 'paid') continue;
+          if (sessions.length === limit) return { sessions, complete: false };
+          sessions.push({ id: session.id, ...report });
+        }
+        const last = page.output.data.at(-1);
+        if (!page.output.has_more || !last) return { sessions, complete: true };
+        after = last.id;
+      }
     },
 
     async readNotification(headers, rawBody) {

@@ -1,13 +1,14 @@
 /**
  * Reading a Stripe webhook event once its signature holds: the four Checkout events this server acts
- * on, each mapped to the state it reports. Other events are acknowledged and ignored.
+ * on, each mapped to the state it reports (with the buyer once paid), and the refund and dispute events
+ * mapped to what they say of a payment. Other events are acknowledged and ignored.
  *
  * @module
  */
 import * as v from 'valibot';
 import { ApiError } from '../../core/errors.ts';
-import type { GatewayNotification, GatewayStatus } from '../../core/ports.ts';
-import { CheckoutSessionSchema, statusOfSession, type StripeCheckoutSession } from './session.ts';
+import type { GatewayNotification, GatewayStatus, PaymentFlag } from '../../core/ports.ts';
+import { CheckoutSessionSchema, purchaseOf, statusOfSession, type StripeCheckoutSession } from './session.ts';
 
 const EventSchema = v.looseObject({
   id: v.string(),
@@ -23,6 +24,35 @@ const EVENT_STATUS: Record<string, (session: StripeCheckoutSession) => GatewaySt
   'checkout.session.async_payment_failed': () => 'failed',
   'checkout.session.expired': () => 'expired',
 };
+
+/** A PaymentIntent reference: its id, or the object when expanded. */
+const IntentRef = v.nullish(v.union([v.string(), v.looseObject({ id: v.string() })]));
+const ChargeSchema = v.looseObject({ object: v.literal('charge'), amount: v.number(), amount_refunded: v.number(), payment_intent: IntentRef });
+const DisputeSchema = v.looseObject({ object: v.literal('dispute'), status: v.string(), payment_intent: IntentRef });
+
+/**
+ * What a refund or dispute event says of its payment: `charge.refunded` only when the whole amount was
+ * refunded; `charge.dispute.created` a dispute; `charge.dispute.closed` a dispute, won or not.
+ */
+const PAYMENT_EVENTS: Record<string, (object: Record<string, unknown>) => { ref: string | null; flag: PaymentFlag | null }> = {
+  'charge.refunded': (object) => {
+    const charge = parseOrRefuse(ChargeSchema, object, 'charge.refunded', 'a charge');
+    return { ref: intentId(charge.payment_intent), flag: charge.amount_refunded >= charge.amount ? 'refunded' : null };
+  },
+  'charge.dispute.created': (object) => ({ ref: intentId(parseOrRefuse(DisputeSchema, object, 'charge.dispute.created', 'a dispute').payment_intent), flag: 'disputed' }),
+  'charge.dispute.closed': (object) => {
+    const dispute = parseOrRefuse(DisputeSchema, object, 'charge.dispute.closed', 'a dispute');
+    return { ref: intentId(dispute.payment_intent), flag: dispute.status === 'won' ? 'dispute_won' : 'disputed' };
+  },
+};
+
+const intentId = (ref: v.InferOutput<typeof IntentRef>): string | null => (typeof ref === 'string' ? ref : (ref?.id ?? null));
+
+function parseOrRefuse<S extends v.GenericSchema>(schema: S, value: unknown, type: string, what: string): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, value);
+  if (!parsed.success) throw new ApiError('invalid_request', `The ${type} event does not carry ${what}.`);
+  return parsed.output;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -43,9 +73,15 @@ export function readStripeEvent(rawBody: Uint8Array): GatewayNotification {
   const event = v.safeParse(EventSchema, value);
   if (!event.success) throw new ApiError('invalid_request', 'The notification body is not a Stripe event.');
   const { id, type, data } = event.output;
+  const paymentOf = PAYMENT_EVENTS[type];
+  if (paymentOf) {
+    // A partial refund, or a dispute of a payment with no PaymentIntent, changes no order.
+    const { ref, flag } = paymentOf(data.object);
+    return { eventId: id, type, session: null, ...(ref !== null && flag !== null ? { payment: { ref, flag } } : {}) };
+  }
   const statusOf = EVENT_STATUS[type];
   if (!statusOf) return { eventId: id, type, session: null };
-  const session = v.safeParse(CheckoutSessionSchema, data.object);
-  if (!session.success) throw new ApiError('invalid_request', `The ${type} event does not carry a checkout session.`);
-  return { eventId: id, type, session: { id: session.output.id, status: statusOf(session.output) } };
+  const session = parseOrRefuse(CheckoutSessionSchema, data.object, type, 'a checkout session');
+  const status = statusOf(session);
+  return { eventId: id, type, session: { id: session.id, status, ...(status === 'paid' ? { purchase: purchaseOf(session) } : {}) } };
 }

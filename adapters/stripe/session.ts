@@ -4,10 +4,17 @@
  * @module
  */
 import * as v from 'valibot';
-import type { GatewayStatus } from '../../core/ports.ts';
+import type { GatewayReport, GatewayStatus, Purchase } from '../../core/ports.ts';
 
 /** The PaymentIntent, when the session is fetched with `expand[]=payment_intent`. */
 const PaymentIntentSchema = v.looseObject({ id: v.string(), status: v.string() });
+
+/** Who paid, as Checkout collected it (filled once the session is complete). */
+const CustomerDetailsSchema = v.looseObject({
+  email: v.nullish(v.string()),
+  name: v.nullish(v.string()),
+  address: v.nullish(v.looseObject({ country: v.nullish(v.string()) })),
+});
 
 /** The fields of a Checkout Session this server relies on (stable across Stripe API versions). */
 export const CheckoutSessionSchema = v.looseObject({
@@ -18,6 +25,7 @@ export const CheckoutSessionSchema = v.looseObject({
   url: v.nullish(v.string()),
   expires_at: v.number(),
   payment_intent: v.nullish(v.union([v.string(), PaymentIntentSchema])),
+  customer_details: v.nullish(CustomerDetailsSchema),
 });
 export type StripeCheckoutSession = v.InferOutput<typeof CheckoutSessionSchema>;
 
@@ -44,4 +52,22 @@ export function statusOfSession(session: StripeCheckoutSession): GatewayStatus {
     default:
       return 'pending';
   }
+}
+
+/** What the session says of the buyer and the payment (`customer_details`, the PaymentIntent's id). */
+export function purchaseOf(session: StripeCheckoutSession): Purchase {
+  const details = session.customer_details;
+  const intent = session.payment_intent;
+  return {
+    email: details?.email ?? null,
+    name: details?.name ?? null,
+    country: details?.address?.country ?? null,
+    paymentRef: typeof intent === 'string' ? intent : (intent?.id ?? null),
+  };
+}
+
+/** The state of a session and, once it is paid, its purchase. */
+export function reportOf(session: StripeCheckoutSession): GatewayReport {
+  const status = statusOfSession(session);
+  return status === 'paid' ? { status, purchase: purchaseOf(session) } : { status };
 }

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import type { Clock, GatewayStatus } from '../../core/ports.ts';
+import type { Clock } from '../../core/ports.ts';
 import { createRecentCache } from '../../core/recent-cache.ts';
 
-export interface StatusCache {
+export interface StatusCache<T> {
   /** The cached answer for a session, or the one `load` gives (shared with concurrent callers). */
-  get(sessionId: string, load: () => Promise<GatewayStatus>): Promise<GatewayStatus>;
+  get(sessionId: string, load: () => Promise<T>): Promise<T>;
   /** Drops a session's answer, e.g. when a notification says more than it. */
   forget(sessionId: string): void;
 }
@@ -22,9 +22,9 @@ export interface StatusCache {
  * @param ttlMs How long an answer is kept.
  * @param maxEntries Sessions kept in each of the cache's two generations (see recent-cache.ts).
  */
-export function createStatusCache(clock: Clock, ttlMs: number, maxEntries = 10_000): StatusCache {
-  const answers = createRecentCache<string, { status: GatewayStatus; at: number }>(maxEntries);
-  const inFlight = new Map<string, Promise<GatewayStatus>>();
+export function createStatusCache<T>(clock: Clock, ttlMs: number, maxEntries = 10_000): StatusCache<T> {
+  const answers = createRecentCache<string, { status: T; at: number }>(maxEntries);
+  const inFlight = new Map<string, Promise<T>>();
 
   return {
     get(sessionId, load) {

@@ -122,6 +122,15 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       list: (filter) => current().inbox.list(filter),
       setHandled: (id, handled, at) => current().inbox.setHandled(id, handled, at),
     },
+    orders: {
+      recordPurchase: (id, purchase, at) => current().orders.recordPurchase(id, purchase, at),
+      get: (id) => current().orders.get(id),
+      find: (filter) => current().orders.find(filter),
+      sessionOfPayment: (ref) => current().orders.sessionOfPayment(ref),
+      flag: (id, flag) => current().orders.flag(id, flag),
+      override: (id, override, reason, at) => current().orders.override(id, override, reason, at),
+      addPlusKey: (id, key) => current().orders.addPlusKey(id, key),
+    },
     ping: () => current().ping(),
   };
 

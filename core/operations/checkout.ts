@@ -9,6 +9,8 @@ import { isFinal } from '../checkout-state.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { json } from '../http.ts';
+import { fulfil, licensesFor } from '../fulfilment.ts';
+import { isRevoked } from '../order-state.ts';
 import type { CheckoutSession, LicenseKeys } from '../ports.ts';
 import type { CheckoutStatus } from '../schemas/responses.ts';
 import { CheckoutCreateRequestSchema, SessionIdSchema } from '../schemas/requests.ts';
@@ -51,33 +53,18 @@ export function createCheckout(context: AppContext): Operation {
 /**
  * Brings a stored session up to date with the provider's word; a session the provider still calls
  * pending past its expiry is expired. The provider is asked even then: a payment made just before the
- * expiry, not yet notified, must count.
+ * expiry, not yet notified, must count. A session found paid is fulfilled (fulfilment.ts).
  */
 async function refresh(context: AppContext, session: CheckoutSession): Promise<CheckoutSession> {
   if (isFinal(session.state)) return session;
-  const reported = await context.gateway.checkStatus(session);
-  const state = reported === 'pending' && context.clock.now() >= session.expiresAt ? 'expired' : reported;
-  if (state === session.state) return session;
-  return (await context.storage.advanceCheckout(session.id, state)) ?? session;
+  const report = await context.gateway.checkStatus(session);
+  const status = report.status === 'pending' && context.clock.now() >= session.expiresAt ? 'expired' : report.status;
+  if (status === session.state) return session;
+  return (await fulfil(context, session.id, { ...report, status })) ?? session;
 }
 
-/** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
-export async function licensesFor(context: AppContext, session: CheckoutSession): Promise<LicenseKeys> {
-  const stored = await context.storage.getLicenses(session.id);
-  if (stored) return stored;
-  const issuedAt = context.clock.now();
-  const sign = (product: 'standard' | 'plus') =>
-    context.licenses.issue({ sessionId: session.id, sku: session.sku, product, issuedAt, simulated: context.gateway.simulated === true });
-  const keys: LicenseKeys = {
-    standard: session.sku === 'plus_addon' ? null : await sign('standard'),
-    plus: session.sku === 'standard' ? null : await sign('plus'),
-  };
-  const saved = await context.storage.saveLicenses(session.id, keys);
-  // Counted by the one save that stored them: racers sign the same claims at the same instant into
-  // identical keys, so comparing keys would count every racer.
-  if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
-  return saved.keys;
-}
+/** The status body of a paid order whose licenses are revoked: paid, and no key to hand out. */
+const REVOKED: CheckoutStatus = { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null };
 
 /** The status body of a paid session: licenseKey is the key of the product bought. */
 function paidBody(keys: LicenseKeys): CheckoutStatus {
@@ -103,8 +90,12 @@ export function checkoutStatus(context: AppContext): Operation {
         throw new ApiError('session_expired', 'The checkout session expired before it was paid.');
       case 'failed':
         throw new ApiError('payment_failed', 'The payment for this checkout session failed.');
-      case 'paid':
-        return json(200, paidBody(await licensesFor(context, session)));
+      case 'paid': {
+        // A revoked order (refunded, disputed, or revoked by the operator) shows no keys: docs/decisions.md.
+        const order = await context.storage.orders.get(session.id);
+        if (order && isRevoked(order.standing)) return json(200, REVOKED);
+        return json(200, paidBody(order?.keys ?? (await licensesFor(context, session))));
+      }
       default:
         return json(200, { status: session.state, licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
     }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from '../http.ts';
-import type { Clock, Logger, Storage } from '../ports.ts';
+import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports.ts';
 import type { ReleaseView } from '../releases.ts';
 import type { UsageTally } from '../usage.ts';
 
@@ -19,6 +19,10 @@ export interface OperatorContext {
   readonly bodyLimit: number;
   /** The usage counts of this instance, written before the numbers are read. */
   readonly usage: Pick<UsageTally, 'flush'>;
+  /** The payment gateway (orders reconcile) and the key issuer (orders upgrade) of the public app. */
+  readonly gateway: PaymentGateway;
+  readonly licenses: LicenseIssuer;
+  count(event: AppEvent, times?: number): void;
 }
 
 /** An operator operation: like a public one, with the path's named segments. */

@@ -11,6 +11,7 @@ import { HandledSchema, listInbox, markHandled } from './inbox.ts';
 import { createFeature, CreateFeatureSchema, editFeature, EditFeatureSchema, listFeatures, mergeFeature, MergeFeatureSchema } from './roadmap.ts';
 import { getStats } from './stats.ts';
 import { addEndpoint, AddEndpointSchema, editEndpoint, EditEndpointSchema, listDeliveries, listEndpoints, replayDelivery } from './webhooks.ts';
+import { listOrders, overrideOrder, ReasonSchema, reconcileOrders, ReconcileSchema, showOrder, upgradeOrder } from './orders.ts';
 import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
 
 export interface OperatorRoute {
@@ -21,6 +22,8 @@ export interface OperatorRoute {
   summary: string;
   /** The JSON body it takes, if any. */
   body?: v.GenericSchema;
+  /** Whether the body may be left out. */
+  bodyOptional?: boolean;
   /** The query parameters it takes, all optional. */
   query?: readonly string[];
   /** The success status. */
@@ -176,6 +179,65 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     query: ['days'],
     status: 200,
     create: getStats,
+  },
+  {
+    operationId: 'listOrders',
+    method: 'GET',
+    path: '/orders',
+    summary:
+      'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case) or session (that ' +
+      'session whatever its state); limit (1-500, 50 by default).',
+    query: ['email', 'session', 'limit'],
+    status: 200,
+    create: listOrders,
+  },
+  {
+    operationId: 'reconcileOrders',
+    method: 'POST',
+    path: '/orders/reconcile',
+    summary:
+      'Fulfil the sessions the provider has as paid since `since` (7 days by default) that this server did not ' +
+      'fulfil, as a notification would; sessions it did not create are counted and left alone.',
+    body: ReconcileSchema,
+    bodyOptional: true,
+    status: 200,
+    create: reconcileOrders,
+  },
+  {
+    operationId: 'showOrder',
+    method: 'GET',
+    path: '/orders/:session',
+    summary: 'One checkout session, whatever its state, with its buyer, its license keys and their state.',
+    status: 200,
+    create: showOrder,
+  },
+  {
+    operationId: 'upgradeOrder',
+    method: 'POST',
+    path: '/orders/:session/upgrade',
+    summary: 'Issue the Plus key of a paid order that has none (idempotent: an order with one is answered as it is).',
+    status: 200,
+    create: upgradeOrder,
+  },
+  {
+    operationId: 'revokeOrder',
+    method: 'POST',
+    path: '/orders/:session/revoke',
+    summary: 'Revoke a paid order\'s licenses (optional reason); GET /api/v1/checkout/status then shows no keys.',
+    body: ReasonSchema,
+    bodyOptional: true,
+    status: 200,
+    create: overrideOrder('revoked'),
+  },
+  {
+    operationId: 'reinstateOrder',
+    method: 'POST',
+    path: '/orders/:session/reinstate',
+    summary: 'Reinstate a paid order\'s licenses (optional reason), whatever the provider said; a later refund or dispute still counts.',
+    body: ReasonSchema,
+    bodyOptional: true,
+    status: 200,
+    create: overrideOrder('reinstated'),
   },
   {
     operationId: 'listAudit',

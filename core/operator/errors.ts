@@ -73,6 +73,26 @@ export const OPERATOR_ERRORS = {
     when: 'No event delivery has this id.',
     resolution: 'List the deliveries with GET /webhooks/deliveries and use one of their ids.',
   },
+  order_not_found: {
+    status: 404,
+    when: 'No checkout session has this id.',
+    resolution: 'Find the order with GET /orders?email=<the buyer\'s email> and use its session.',
+  },
+  order_not_paid: {
+    status: 409,
+    when: 'The checkout session is not paid (pending, processing, expired or failed): it has no licenses to change.',
+    resolution: 'Check the session with GET /orders/{session}; a payment not yet seen here may be found by POST /orders/reconcile.',
+  },
+  order_revoked: {
+    status: 409,
+    when: 'The order\'s licenses are revoked (a refund, a dispute, or an operator): no Plus key is issued for it.',
+    resolution: 'Reinstate the order first (POST /orders/{session}/reinstate) if it should hold licenses.',
+  },
+  reconcile_unavailable: {
+    status: 501,
+    when: 'The payment gateway of this server cannot list the sessions it has as paid.',
+    resolution: 'Reconcile with a gateway that lists its sessions (Stripe, the simulator).',
+  },
 } as const satisfies Record<string, { status: number; when: string; resolution: string }>;
 
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;

@@ -40,12 +40,16 @@ function operation(route: OperatorRoute): Json {
   if (route.path.includes(':version')) errors['404'] = errorResponse(OPERATOR_ERRORS.release_not_found.when);
   if (route.path.includes(':id')) errors['404'] = errorResponse(OPERATOR_ERRORS.feedback_not_found.when);
   if (route.operationId === 'publishRelease') errors['409'] = errorResponse(OPERATOR_ERRORS.release_exists.when);
+  if (route.path.includes(':session')) errors['404'] = errorResponse(OPERATOR_ERRORS.order_not_found.when);
+  if (route.path.endsWith('/revoke') || route.path.endsWith('/reinstate')) errors['409'] = errorResponse(OPERATOR_ERRORS.order_not_paid.when);
+  if (route.operationId === 'upgradeOrder') errors['409'] = errorResponse(`${OPERATOR_ERRORS.order_not_paid.when} Or: ${OPERATOR_ERRORS.order_revoked.when}`);
+  if (route.operationId === 'reconcileOrders') errors['501'] = errorResponse(OPERATOR_ERRORS.reconcile_unavailable.when);
   return {
     operationId: route.operationId,
     summary: route.summary,
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toJsonSchema(route.body, { target: 'draft-2020-12' }) } } } }
+      ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: toJsonSchema(route.body, { target: 'draft-2020-12' }) } } } }
       : {}),
     responses: { [String(route.status)]: { description: 'Done.', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors },
   };

@@ -24,25 +24,28 @@ export const CheckoutCreateResponseSchema: v.GenericSchema<CheckoutCreateRespons
 /** The payment status and license keys of a checkout session (GET /api/v1/checkout/status). */
 export interface CheckoutStatus {
   status: 'pending' | 'processing' | 'paid';
-  /** The key of the purchased product; null until paid. The format is in docs/licensing.md. */
+  /**
+   * The key of the purchased product; null until paid, and while the order's licenses are revoked. The
+   * format is in docs/licensing.md.
+   */
   licenseKey?: string | null | undefined;
-  /** Standard license key; null until paid. */
+  /** Standard license key; null until paid, and while revoked. */
   standardLicenseKey?: string | null | undefined;
-  /** Plus license key; null until paid. */
+  /** Plus license key; null until paid, and while revoked. */
   plusLicenseKey?: string | null | undefined;
 }
 
 const LicenseKey = v.nullable(v.string());
 /** Keys issued before format version 2 (`key/...`) are returned as they were issued. */
 const LICENSE_KEY_DESCRIPTION =
-  'The key of the purchased product; null until paid. Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
+  'The key of the purchased product; null until paid, and while the order\'s licenses are revoked (a refund or a dispute). Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
   '(e.g. 202GK-N4ZFF-...-FN488, 143 characters; case, dashes and spaces do not matter when typed), or key/... for a key issued ' +
   'before that format. Keys of the payment simulator start with S and are never a license.';
 const checkoutStatus = v.strictObject({
   status: v.picklist(['pending', 'processing', 'paid']),
   licenseKey: v.optional(v.pipe(LicenseKey, v.description(LICENSE_KEY_DESCRIPTION))),
-  standardLicenseKey: v.optional(v.pipe(LicenseKey, v.description('Standard license key; null until paid.'))),
-  plusLicenseKey: v.optional(v.pipe(LicenseKey, v.description('Plus license key; null until paid.'))),
+  standardLicenseKey: v.optional(v.pipe(LicenseKey, v.description('Standard license key; null until paid, and while revoked.'))),
+  plusLicenseKey: v.optional(v.pipe(LicenseKey, v.description('Plus license key; null until paid, and while revoked.'))),
 });
 type _CheckoutStatus = Assert<Equal<v.InferOutput<typeof checkoutStatus>, CheckoutStatus>>;
 export const CheckoutStatusSchema: v.GenericSchema<CheckoutStatus> = checkoutStatus;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `converter-site-api` program: `serve` (the default), `migrate`, `export` and `license`, each with
- * `--help`. Data goes to stdout, messages to stderr; exit codes are those of command.ts in every command.
+ * The `converter-site-api` program: `serve` (the default), `migrate`, `export`, `license`, and the operator
+ * commands `release` and `orders`, each with `--help`. Data goes to stdout, messages to stderr; exit codes
+ * are those of command.ts in every command.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { EXIT, UsageError, type Command, type Io } from './command.ts';
 import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
+import { orders } from './orders.ts';
 import { release } from './release.ts';
 import { roadmap } from './roadmap.ts';
 import { webhooks } from './webhooks.ts';
@@ -17,7 +19,7 @@ import { stats } from './stats.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

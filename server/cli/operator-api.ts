@@ -56,7 +56,7 @@ export async function callOperator(command: string, call: OperatorCall, io: Io, 
 
 /** Rows as left-aligned columns two spaces apart; the first row is the header. */
 export function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 

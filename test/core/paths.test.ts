@@ -48,7 +48,7 @@ test('createApp refuses a gateway whose pages lie outside the app paths, which h
     name: 'elsewhere',
     routes: [{ method: 'GET', path: '/pay/:id', handle: async () => ({ status: 200, headers: {}, body: null }) }],
     createCheckout: async () => ({ sessionId: 'x', url: 'http://localhost/pay/x' }),
-    checkStatus: async () => 'pending',
+    checkStatus: async () => ({ status: 'pending' }),
   };
   try {
     await createApp({ content: exampleContent(), version: { current: () => '2.4.1' }, storage, gateway });

@@ -9,6 +9,7 @@ import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
 import { rateLimitContract } from './contract/rate-limits.ts';
 import { inboxContract } from './contract/inbox.ts';
+import { ordersContract } from './contract/orders.ts';
 import { recordsContract } from './contract/records.ts';
 import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
@@ -36,6 +37,7 @@ for (const target of ALL_TARGETS) {
   outboxContract(test);
   usageContract(test);
   budgetsContract(test);
+  ordersContract(test);
   test.run();
 }
 

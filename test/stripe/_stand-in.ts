@@ -10,6 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  authorizationFault,
+  chargeEventJson,
+  customerDetails,
+  sessionListPage,
+  type StandInBuyer,
   eventJson,
   formFields,
   newSession,
@@ -21,7 +26,7 @@ import {
   type StandInPrice,
 } from './_stripe-objects.ts';
 
-export type { Fault, StandInPrice } from './_stripe-objects.ts';
+export type { Fault, StandInBuyer, StandInPrice } from './_stripe-objects.ts';
 
 /** A request as the stand-in received it. */
 export interface RecordedRequest {
@@ -47,8 +52,8 @@ export interface StripeStandIn {
   updatePrice(id: string, changes: Partial<Omit<StandInPrice, 'id'>>): void;
   /** The session as Stripe stores it. */
   session(id: string): Session;
-  /** The buyer pays by card: complete and paid at once. */
-  pay(id: string): void;
+  /** The buyer pays by card: complete and paid at once; Checkout collected `buyer`. */
+  pay(id: string, buyer?: StandInBuyer): void;
   /** The buyer picks a delayed method (e.g. a bank debit): complete, unpaid, its PaymentIntent processing. */
   payDelayed(id: string): void;
   /** The delayed payment settles: paid, or failed (the PaymentIntent asks for another method). */
@@ -57,6 +62,11 @@ export interface StripeStandIn {
   expire(id: string): void;
   /** An event about a session, as Stripe sends it to a webhook endpoint. */
   event(type: string, sessionId: string): string;
+  /**
+   * An event about the charge of a paid session: `charge.refunded` (in full unless `amountRefunded`, in
+   * cents), `charge.dispute.created` (needs_response), `charge.dispute.closed` (`status`: won or lost).
+   */
+  chargeEvent(type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed', sessionId: string, options?: { amountRefunded?: number; status?: string }): string;
   /** The Stripe-Signature header for a body, computed as Stripe documents. */
   sign(body: string, secret: string, timestampSeconds: number, extraSignatures?: string[]): string;
   close(): Promise<void>;
@@ -99,18 +109,7 @@ export async function startStripeStandIn(options: {
       ? { ...session, payment_intent: intents.get(session.payment_intent) ?? null }
       : { ...session };
 
-  const authorized = (req: IncomingMessage): Fault | null => {
-    const auth = req.headers.authorization;
-    if (!auth) {
-      return stripeError(401, {
-        type: 'invalid_request_error',
-        message: 'You did not provide an API key. You need to provide your API key in the Authorization header.',
-      });
-    }
-    const key = auth.startsWith('Bearer ') ? auth.slice(7) : Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString().replace(/:$/, '');
-    if (key === options.secretKey) return null;
-    return stripeError(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` });
-  };
+  const authorized = (req: IncomingMessage): Fault | null => authorizationFault(req.headers.authorization, options.secretKey);
 
   const createSession = (req: IncomingMessage, rawBody: string, form: Record<string, string>): Fault | { status: number; answer: unknown } => {
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
@@ -153,6 +152,11 @@ export async function startStripeStandIn(options: {
       const created = createSession(req, request.rawBody, request.form);
       if ('kind' in created) return created.kind === 'status' ? send(res, created.status, created.body) : undefined;
       return send(res, created.status, created.answer);
+    }
+    if (req.method === 'GET' && request.path === '/v1/checkout/sessions') {
+      const expand = request.query.getAll('expand[]').includes('data.payment_intent');
+      const page = sessionListPage([...sessions.values()], request.query);
+      return send(res, 200, { ...page, data: (page['data'] as Session[]).map((s) => withIntent(s, expand)) });
     }
     if (req.method === 'GET' && sessionPath?.[1]) {
       const session = sessions.get(decodeURIComponent(sessionPath[1]));
@@ -223,9 +227,9 @@ export async function startStripeStandIn(options: {
       Object.assign(price, changes);
     },
     session,
-    pay(sessionId) {
+    pay(sessionId, buyer = { email: 'buyer@example.com', name: 'Sam Buyer', country: 'US' }) {
       const found = session(sessionId);
-      Object.assign(found, { status: 'complete', payment_status: 'paid' });
+      Object.assign(found, { status: 'complete', payment_status: 'paid', customer_details: customerDetails(buyer) });
       intentFor(found, 'succeeded');
     },
     payDelayed(sessionId) {
@@ -243,6 +247,7 @@ export async function startStripeStandIn(options: {
       Object.assign(found, { status: 'expired', url: null });
     },
     event: (type, sessionId) => eventJson(type, session(sessionId), seconds()),
+    chargeEvent: (type, sessionId, eventOptions = {}) => chargeEventJson(type, session(sessionId), eventOptions, seconds()),
     sign: signatureHeader,
     close: () =>
       new Promise<void>((resolve) => {

@@ -71,7 +71,7 @@ test('status reads the session with its PaymentIntent and maps every documented 
   const seen: string[] = [];
   const check = async (id: string) => {
     f.clock.advance(3000);
-    seen.push(await f.gateway.checkStatus(stored(id)));
+    seen.push((await f.gateway.checkStatus(stored(id))).status);
   };
   await check(sessionId);
   f.stripe.payDelayed(sessionId);
@@ -97,15 +97,15 @@ test('status reads the session with its PaymentIntent and maps every documented 
 test('status answers are reused for 3 s and concurrent polls share one call', async ({ f }) => {
   const { sessionId } = await f.gateway.createCheckout({ sku: 'standard', channel: null });
   const reads = () => f.stripe.requests.filter((r) => r.method === 'GET').length;
-  const polls = await Promise.all([1, 2, 3].map(() => f.gateway.checkStatus(stored(sessionId))));
+  const polls = await Promise.all([1, 2, 3].map(async () => (await f.gateway.checkStatus(stored(sessionId))).status));
   assert.equal(polls, ['pending', 'pending', 'pending']);
   assert.is(reads(), 1);
   f.stripe.pay(sessionId);
   f.clock.advance(2999);
-  assert.is(await f.gateway.checkStatus(stored(sessionId)), 'pending');
+  assert.is((await f.gateway.checkStatus(stored(sessionId))).status, 'pending');
   assert.is(reads(), 1);
   f.clock.advance(1);
-  assert.is(await f.gateway.checkStatus(stored(sessionId)), 'paid');
+  assert.is((await f.gateway.checkStatus(stored(sessionId))).status, 'paid');
   assert.is(reads(), 2);
 });
 
@@ -143,7 +143,7 @@ test('a dropped connection is a 500 that says to retry, and the failure is not c
   const error = await rejection(f.gateway.checkStatus(stored(sessionId)));
   assert.is(error.resolution, RETRY_RESOLUTION);
   assert.match(String(f.logger.lines.at(-1)?.fields?.['detail']), /^network error/);
-  assert.is(await f.gateway.checkStatus(stored(sessionId)), 'pending');
+  assert.is((await f.gateway.checkStatus(stored(sessionId))).status, 'pending');
 });
 
 test('a 429 is retried after its Retry-After with the same Idempotency-Key', async ({ f }) => {

@@ -1,0 +1,96 @@
+/**
+ * Orders in memory: what the provider said of each paid session, its fulfilment time and its standing,
+ * beside memory storage's sessions and keys. Lost on restart like the rest.
+ *
+ * @module
+ */
+import { GOOD_STANDING, withPaymentFlag, type OrderStanding } from '../../core/order-state.ts';
+import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports.ts';
+import type { Order, OrderStore } from '../../core/store-ports.ts';
+
+interface Kept {
+  purchase: Purchase;
+  paidAt: number | null;
+  standing: OrderStanding;
+}
+
+const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country: null, paymentRef: null });
+
+/**
+ * Creates the order store over memory storage's maps.
+ *
+ * @param sessions The stored sessions by id.
+ * @param licenses The stored keys by session id.
+ */
+export function createMemoryOrders(sessions: ReadonlyMap<string, CheckoutSession>, licenses: Map<string, LicenseKeys>): OrderStore {
+  const kept = new Map<string, Kept>();
+  const keptOf = (id: string): Kept => {
+    let found = kept.get(id);
+    if (!found) kept.set(id, (found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING }));
+    return found;
+  };
+  const order = (id: string): Order | null => {
+    const session = sessions.get(id);
+    if (!session) return null;
+    const k = kept.get(id);
+    const keys = licenses.get(id);
+    return {
+      session: { ...session },
+      purchase: { ...(k?.purchase ?? NOTHING_KNOWN) },
+      paidAt: k?.paidAt ?? null,
+      keys: keys ? { ...keys } : null,
+      standing: { ...(k?.standing ?? GOOD_STANDING) },
+    };
+  };
+  const newest = (o: Order) => o.paidAt ?? o.session.createdAt;
+
+  return {
+    async recordPurchase(id, purchase, at) {
+      if (!sessions.has(id)) return;
+      const k = keptOf(id);
+      k.purchase = {
+        email: k.purchase.email ?? purchase.email,
+        name: k.purchase.name ?? purchase.name,
+        country: k.purchase.country ?? purchase.country,
+        paymentRef: k.purchase.paymentRef ?? purchase.paymentRef,
+      };
+      k.paidAt ??= at;
+    },
+    get: async (id) => order(id),
+    async find(filter) {
+      if (filter.session !== undefined) return [order(filter.session)].filter((o): o is Order => o !== null).slice(0, filter.limit);
+      const email = filter.email?.toLowerCase();
+      const found: Order[] = [];
+      for (const [id, session] of sessions) {
+        if (session.state !== 'paid') continue;
+        if (email !== undefined && kept.get(id)?.purchase.email?.toLowerCase() !== email) continue;
+        found.push(order(id)!);
+      }
+      return found.sort((a, b) => newest(b) - newest(a) || (a.session.id < b.session.id ? 1 : -1)).slice(0, filter.limit);
+    },
+    async sessionOfPayment(ref) {
+      for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;
+      return null;
+    },
+    async flag(id, flag) {
+      if (!sessions.has(id)) return null;
+      const k = keptOf(id);
+      const before = k.standing;
+      k.standing = withPaymentFlag(before, flag);
+      return { before: { ...before }, order: order(id)! };
+    },
+    async override(id, override, reason, at) {
+      if (!sessions.has(id)) return null;
+      const k = keptOf(id);
+      k.standing = { ...k.standing, override, overrideReason: reason, overrideAt: at };
+      return order(id);
+    },
+    async addPlusKey(id, key) {
+      const keys = licenses.get(id);
+      if (!keys) return null;
+      if (keys.plus !== null) return { keys: { ...keys }, stored: false };
+      keys.plus = key;
+      return { keys: { ...keys }, stored: true };
+    },
+  };
+}

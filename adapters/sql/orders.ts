@@ -1,0 +1,111 @@
+/**
+ * Orders in PostgreSQL and PGlite: columns of checkout_sessions (migration 9) joined with the keys.
+ * A provider event's standing is computed by core/order-state.ts inside a transaction that holds the
+ * session's row, so the rule exists once.
+ *
+ * @module
+ */
+import { withPaymentFlag, type OrderOverride, type OrderStanding } from '../../core/order-state.ts';
+import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
+import type { Order, OrderStore } from '../../core/store-ports.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { epochMs, fromEpochMs } from './time.ts';
+
+const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.override, s.override_reason as "overrideReason",
+  ${epochMs('s.override_at')} as "overrideAt"`;
+
+const SELECT = `select s.id, s.sku, s.channel, s.url, s.state, ${epochMs('s.created_at')} as "createdAt", ${epochMs('s.expires_at')} as "expiresAt",
+  s.buyer_email as email, s.buyer_name as name, s.buyer_country as country, s.payment_ref as "paymentRef", ${epochMs('s.paid_at')} as "paidAt",
+  l.session_id is not null as "hasKeys", l.standard_key as standard, l.plus_key as plus, ${STANDING}
+from checkout_sessions s left join licenses l on l.session_id = s.id`;
+
+type Row = CheckoutSession &
+  OrderStanding & {
+    email: string | null;
+    name: string | null;
+    country: string | null;
+    paymentRef: string | null;
+    paidAt: number | null;
+    hasKeys: boolean;
+    standard: string | null;
+    plus: string | null;
+  };
+
+const orderOf = (r: Row): Order => ({
+  session: { id: r.id, sku: r.sku, channel: r.channel, url: r.url, state: r.state, createdAt: r.createdAt, expiresAt: r.expiresAt },
+  purchase: { email: r.email, name: r.name, country: r.country, paymentRef: r.paymentRef },
+  paidAt: r.paidAt,
+  keys: r.hasKeys ? { standard: r.standard, plus: r.plus } : null,
+  standing: {
+    refunded: r.refunded,
+    disputed: r.disputed,
+    disputeWon: r.disputeWon,
+    override: r.override,
+    overrideReason: r.overrideReason,
+    overrideAt: r.overrideAt,
+  },
+});
+
+// The first word of the provider on each field wins; the fulfilment time is set once.
+const RECORD = `update checkout_sessions set
+  buyer_email = coalesce(buyer_email, $2::text), buyer_name = coalesce(buyer_name, $3::text),
+  buyer_country = coalesce(buyer_country, $4::text), payment_ref = coalesce(payment_ref, $5::text),
+  paid_at = coalesce(paid_at, ${fromEpochMs('$6')})
+where id = $1::text`;
+
+const GET = `${SELECT} where s.id = $1::text`;
+const newest = (limit: string) => `order by coalesce(s.paid_at, s.created_at) desc, s.id collate "C" desc limit ${limit}::int`;
+const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
+const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
+const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
+const LOCK = `select ${STANDING} from checkout_sessions s where s.id = $1::text for update`;
+const SET_FLAGS = `update checkout_sessions set refunded = $2::boolean, disputed = $3::boolean, dispute_won = $4::boolean,
+  override = $5::text, override_reason = $6::text, override_at = ${fromEpochMs('$7')} where id = $1::text`;
+const OVERRIDE = `update checkout_sessions set override = $2::text, override_reason = $3::text, override_at = ${fromEpochMs('$4')}
+where id = $1::text returning id`;
+// The locking read waits for a racing upgrade and sees its key: only the first one stores.
+const ADD_PLUS = `update licenses l set plus_key = coalesce(l.plus_key, $2::text)
+from (select session_id, plus_key as old from licenses where session_id = $1::text for update) o
+where l.session_id = o.session_id
+returning l.standard_key as standard, l.plus_key as plus, o.old is null as "mine"`;
+
+async function getOrder(db: SqlSession, id: string): Promise<Order | null> {
+  const row = (await db.query<Row>(GET, [id]))[0];
+  return row ? orderOf(row) : null;
+}
+
+/** Creates the order store over a database. */
+export function createSqlOrders(client: SqlClient): OrderStore {
+  return {
+    async recordPurchase(id, p, at) {
+      await client.write(RECORD, [id, p.email, p.name, p.country, p.paymentRef, at]);
+    },
+    get: (id) => getOrder(client, id),
+    async find(f) {
+      if (f.session !== undefined) return (await client.query<Row>(`${GET} limit $2::int`, [f.session, f.limit])).map(orderOf);
+      const rows = f.email === undefined ? await client.query<Row>(PAID, [f.limit]) : await client.query<Row>(BY_EMAIL, [f.email, f.limit]);
+      return rows.map(orderOf);
+    },
+    async sessionOfPayment(ref) {
+      return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
+    },
+    flag: (id, flag) =>
+      client.transaction(async (tx) => {
+        const before = (await tx.query<OrderStanding>(LOCK, [id]))[0];
+        if (!before) return null;
+        const after = withPaymentFlag(before, flag);
+        if (after !== before) {
+          await tx.write(SET_FLAGS, [id, after.refunded, after.disputed, after.disputeWon, after.override, after.overrideReason, after.overrideAt]);
+        }
+        return { before, order: (await getOrder(tx, id))! };
+      }),
+    async override(id, override: OrderOverride, reason, at) {
+      const updated = await client.write(OVERRIDE, [id, override, reason, at]);
+      return updated.length === 0 ? null : getOrder(client, id);
+    },
+    async addPlusKey(id, key): Promise<SavedLicenses | null> {
+      const row = (await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0];
+      return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
+    },
+  };
+}

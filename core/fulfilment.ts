@@ -1,0 +1,116 @@
+/**
+ * Fulfilment, one idempotent function for every way the provider's word arrives (a notification, a
+ * status read, `orders reconcile`): the session moves, what the provider says of the buyer is kept, and
+ * the keys are issued once. And the provider's refunds and disputes, applied to an order's standing.
+ *
+ * @module
+ */
+import { isRevoked } from './order-state.ts';
+import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from './ports.ts';
+import type { Order } from './store-ports.ts';
+
+/** What fulfilment works with (an AppContext is one). */
+export interface FulfilmentContext {
+  readonly storage: Storage;
+  readonly licenses: LicenseIssuer;
+  readonly gateway: Pick<PaymentGateway, 'simulated'>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  count(event: AppEvent, times?: number): void;
+}
+
+/** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
+export async function licensesFor(context: FulfilmentContext, session: CheckoutSession): Promise<LicenseKeys> {
+  const stored = await context.storage.getLicenses(session.id);
+  if (stored) return stored;
+  const issuedAt = context.clock.now();
+  const sign = (product: 'standard' | 'plus') =>
+    context.licenses.issue({ sessionId: session.id, sku: session.sku, product, issuedAt, simulated: context.gateway.simulated === true });
+  const keys: LicenseKeys = {
+    standard: session.sku === 'plus_addon' ? null : await sign('standard'),
+    plus: session.sku === 'standard' ? null : await sign('plus'),
+  };
+  const saved = await context.storage.saveLicenses(session.id, keys);
+  // Counted by the one save that stored them: racers sign the same claims at the same instant into
+  // identical keys, so comparing keys would count every racer.
+  if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
+  return saved.keys;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Provider text made storable: no control characters, at most `max` characters, null when empty. */
+function clean(text: string | null, max: number): string | null {
+  const value = text?.replace(CONTROL, '').trim().slice(0, max) ?? '';
+  return value === '' ? null : value;
+}
+
+/** What the provider said of a buyer, within what the storage keeps: an email of 320, a name of 200, a country code. */
+export function cleanPurchase(p: Purchase): Purchase {
+  const country = clean(p.country, 2)?.toUpperCase() ?? null;
+  return {
+    email: clean(p.email, 320),
+    name: clean(p.name, 200),
+    country: country !== null && /^[A-Z]{2}$/.test(country) ? country : null,
+    paymentRef: clean(p.paymentRef, 255),
+  };
+}
+
+const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: null };
+
+/**
+ * Applies the provider's word on a session: moves it as the state machine allows and, once it is paid,
+ * keeps the purchase and issues the keys (each at most once, whatever the order or number of calls).
+ *
+ * @param context The ports.
+ * @param sessionId The session.
+ * @param report What the provider says.
+ * @returns The session afterwards, or null when this server has none with that id.
+ */
+export async function fulfil(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
+  const session = await context.storage.advanceCheckout(sessionId, report.status);
+  if (session?.state !== 'paid') return session;
+  await context.storage.orders.recordPurchase(session.id, cleanPurchase(report.purchase ?? UNKNOWN), context.clock.now());
+  await licensesFor(context, session);
+  return session;
+}
+
+/** A refund or dispute of a payment, as the provider reported it. */
+export interface PaymentEvent {
+  /** The provider's id of the payment. */
+  ref: string;
+  flag: PaymentFlag;
+  /** Where it came from, for the audit trail and the log, e.g. "charge.refunded evt_123". */
+  source: string;
+  requestId: string;
+}
+
+/**
+ * Applies a refund or dispute to the order the payment paid for: its flags are set (idempotent, in any
+ * order), and the licenses are revoked or reinstated when the verdict changes. Each change goes to the
+ * audit trail and the log.
+ *
+ * @returns The order afterwards, or null when no order has that payment.
+ */
+export async function applyPaymentEvent(
+  context: { readonly storage: Storage; readonly clock: Clock; readonly logger: Logger },
+  event: PaymentEvent,
+): Promise<Order | null> {
+  const { storage, logger } = context;
+  const sessionId = await storage.orders.sessionOfPayment(event.ref);
+  const flagged = sessionId === null ? null : await storage.orders.flag(sessionId, event.flag);
+  if (!flagged) {
+    logger.info('payment event for an unknown order ignored', { requestId: event.requestId, payment: event.ref, source: event.source });
+    return null;
+  }
+  const { before, order } = flagged;
+  const after = order.standing;
+  if (before.refunded === after.refunded && before.disputed === after.disputed && before.disputeWon === after.disputeWon) return order;
+  const revoked = isRevoked(after);
+  const verdict = revoked === isRevoked(before) ? '' : revoked ? ': licenses revoked' : ': licenses reinstated';
+  const action = `order.${event.flag}`;
+  const target = `${order.session.id}${verdict} (${event.source})`;
+  await storage.audit.record({ at: context.clock.now(), action, target, requestId: event.requestId });
+  logger.info('order change', { action, target, requestId: event.requestId, session: order.session.id, revoked });
+  return order;
+}

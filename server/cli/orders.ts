@@ -1,0 +1,158 @@
+/**
+ * `converter-site-api orders find|show|upgrade|revoke|reinstate|reconcile`: the operator API's orders
+ * (docs/operating.md), from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json` for scripts.
+ *
+ * @module
+ */
+import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { callOperator, table, type OperatorCall } from './operator-api.ts';
+
+const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|reconcile> [options]
+
+Finds and changes the orders (paid checkout sessions and their license keys) through the operator API
+of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
+
+  orders find [--email <address> | --session <id>] [--limit <n>]
+                                        paid orders, newest first: a buyer's (the email exactly, any
+                                        case), one session (whatever its state), or the latest 50
+  orders show <session>                 one order: the buyer, the keys and whether they stand
+  orders upgrade <session>              issue the Plus key of a standard order (once)
+  orders revoke <session> [--reason <text>]
+                                        revoke the order's licenses: checkout/status shows no keys
+  orders reinstate <session> [--reason <text>]
+                                        reinstate them
+  orders reconcile [--since <ISO 8601>] fulfil the sessions the payment provider has as paid since then
+                                        (7 days ago by default) that this server never fulfilled
+
+options:
+  --json    print the operator API's JSON answer instead of a table
+
+exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
+            OPERATOR_TOKEN missing
+`;
+
+interface OrderView {
+  session: string;
+  product: string;
+  state: string;
+  createdAt: string;
+  paidAt: string | null;
+  buyer: { email: string | null; name: string | null; country: string | null };
+  paymentRef: string | null;
+  licenses: string;
+  revokedBecause: string | null;
+  keys: { product: string; key: string; state: string }[];
+  refunded: boolean;
+  disputed: boolean;
+  disputeWon: boolean;
+  override: { action: string; reason: string | null; at: string } | null;
+}
+
+interface Reconciled {
+  since: string;
+  checked: number;
+  fulfilled: string[];
+  alreadyFulfilled: number;
+  unknown: number;
+  complete: boolean;
+}
+
+const dash = (text: string | null) => text ?? '-';
+
+/** The licenses column: valid, none, or revoked and why. */
+const standing = (o: OrderView) => (o.revokedBecause ? `revoked (${o.revokedBecause})` : o.licenses);
+
+function ordersTable(orders: OrderView[]): string {
+  if (orders.length === 0) return 'no orders\n';
+  const rows = orders.map((o) => [o.session, dash(o.paidAt ?? o.createdAt), o.product, o.state, dash(o.buyer.email), dash(o.buyer.country), standing(o)]);
+  return table([['SESSION', 'PAID', 'PRODUCT', 'STATE', 'EMAIL', 'COUNTRY', 'LICENSES'], ...rows]);
+}
+
+function orderDetails(o: OrderView): string {
+  const provider = [o.refunded ? 'refunded' : '', o.disputed ? (o.disputeWon ? 'dispute won' : 'disputed') : ''].filter(Boolean).join(', ');
+  const lines = [
+    ['session', o.session],
+    ['product', o.product],
+    ['state', o.state],
+    ['created', o.createdAt],
+    ['paid', dash(o.paidAt)],
+    ['buyer', [o.buyer.name, o.buyer.email, o.buyer.country].filter(Boolean).join(', ') || '-'],
+    ['payment', dash(o.paymentRef)],
+    ['provider', provider || '-'],
+    ['operator', o.override ? `${o.override.action} at ${o.override.at}${o.override.reason ? `: ${o.override.reason}` : ''}` : '-'],
+    ['licenses', standing(o)],
+  ];
+  const keys = o.keys.length === 0 ? '' : '\n' + table([['PRODUCT', 'STATE', 'KEY'], ...o.keys.map((k) => [k.product, k.state, k.key])]);
+  return lines.map(([name, value]) => `${name!.padEnd(9)}${value}`).join('\n') + '\n' + keys;
+}
+
+function reconcileSummary(r: Reconciled): string {
+  const more = r.complete ? '' : ' (more remain: run it again with a later --since)';
+  const lines = [
+    `checked ${r.checked} paid session(s) since ${r.since}${more}`,
+    `fulfilled now: ${r.fulfilled.length}${r.fulfilled.map((id) => `\n  ${id}`).join('')}`,
+    `already fulfilled: ${r.alreadyFulfilled}`,
+    `not created by this server: ${r.unknown}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** The call a command line asks for; every mistake is a UsageError. */
+function callOf(action: string | undefined, session: string | undefined, values: Record<string, string | boolean | undefined>): OperatorCall {
+  const text = (name: string) => values[name] as string | undefined;
+  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'reconcile'];
+  if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate or reconcile');
+  const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate';
+  if (takesSession && !session) throw new UsageError(`orders ${action} needs a session id`);
+  if (!takesSession && session) throw new UsageError(`unexpected argument ${JSON.stringify(session)}`);
+  const allowed: Record<string, string[]> = { find: ['email', 'session', 'limit'], revoke: ['reason'], reinstate: ['reason'], reconcile: ['since'] };
+  for (const flag of ['email', 'session', 'limit', 'reason', 'since']) {
+    if (values[flag] !== undefined && !allowed[action]?.includes(flag)) throw new UsageError(`--${flag} is not an option of orders ${action}`);
+  }
+  const path = `/orders/${encodeURIComponent(session ?? '')}`;
+  switch (action) {
+    case 'find': {
+      if (text('email') !== undefined && text('session') !== undefined) throw new UsageError('give --email or --session, not both');
+      const query = new URLSearchParams();
+      for (const name of ['email', 'session', 'limit']) if (text(name) !== undefined) query.set(name, text(name)!);
+      return { method: 'GET', path: `/orders${query.size > 0 ? `?${query}` : ''}` };
+    }
+    case 'show':
+      return { method: 'GET', path };
+    case 'upgrade':
+      return { method: 'POST', path: `${path}/upgrade` };
+    case 'revoke':
+    case 'reinstate':
+      return { method: 'POST', path: `${path}/${action}`, ...(text('reason') === undefined ? {} : { body: { reason: text('reason') } }) };
+    default:
+      return { method: 'POST', path: '/orders/reconcile', ...(text('since') === undefined ? {} : { body: { since: text('since') } }) };
+  }
+}
+
+export const orders: Command = {
+  name: 'orders',
+  summary: 'find orders by email, show, upgrade, revoke, reinstate, reconcile (operator API)',
+  help: HELP,
+  async run(args, io: Io) {
+    const flags = { json: { type: 'boolean' }, email: { type: 'string' }, session: { type: 'string' }, limit: { type: 'string' }, reason: { type: 'string' }, since: { type: 'string' } } as const;
+    const { values, positionals, help } = parseCommandLine(args, flags, 2);
+    if (help) {
+      io.stdout(HELP);
+      return EXIT.ok;
+    }
+    const [action, session] = positionals;
+    const call = callOf(action, session, values);
+    const answered = await callOperator('orders', call, io);
+    if ('exit' in answered) return answered.exit;
+    const { text } = answered;
+    if (values['json']) {
+      io.stdout(text.endsWith('\n') ? text : `${text}\n`);
+      return EXIT.ok;
+    }
+    const answer = JSON.parse(text) as unknown;
+    if (action === 'find') io.stdout(ordersTable((answer as { orders: OrderView[] }).orders));
+    else if (action === 'reconcile') io.stdout(reconcileSummary(answer as Reconciled));
+    else io.stdout(orderDetails(answer as OrderView));
+    return EXIT.ok;
+  },
+};

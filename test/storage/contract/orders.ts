@@ -1,0 +1,114 @@
+/**
+ * Contract: orders. What the provider said of a buyer kept once per field, paid orders found by email
+ * (exact, any case) newest first, payments mapped to sessions, refund and dispute flags whose standing
+ * is the same in every order of delivery, the operator's override, and a Plus key added once.
+ */
+import * as assert from 'uvu/assert';
+import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../../core/order-state.ts';
+import type { CheckoutSession, PaymentFlag } from '../../../core/ports.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const T = Date.UTC(2026, 10, 21, 12, 0, 0, 0);
+
+const session = (id: string, state: CheckoutSession['state'] = 'paid', createdAt = T): CheckoutSession => ({
+  id,
+  sku: 'standard',
+  channel: null,
+  url: `https://pay.example.com/c/${id}`,
+  state,
+  createdAt,
+  expiresAt: createdAt + 86_400_000,
+});
+
+const buyer = (email: string, paymentRef: string) => ({ email, name: 'Ada Lovelace', country: 'GB', paymentRef });
+
+/** Every ordering of a list. */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
+
+export function ordersContract(test: ContractSuite): void {
+  test('orders: the purchase is kept with the session, first word per field; the fulfilment time once; the public session is unchanged', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout(session('cs_o1'));
+    await storage.orders.recordPurchase('cs_o1', { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1' }, T + 5000);
+    await storage.orders.recordPurchase('cs_o1', { email: 'other@example.com', name: 'Ada', country: 'FR', paymentRef: 'pi_2' }, T + 9000);
+    await storage.orders.recordPurchase('cs_missing', buyer('x@example.com', 'pi_x'), T);
+    const order = await storage.orders.get('cs_o1');
+    assert.equal(order, {
+      session: session('cs_o1'),
+      purchase: { email: 'Ada@Example.com', name: 'Ada', country: 'GB', paymentRef: 'pi_1' },
+      paidAt: T + 5000,
+      keys: null,
+      standing: GOOD_STANDING,
+    });
+    assert.equal(await storage.getCheckout('cs_o1'), session('cs_o1'), 'the buyer is not part of the session the public API reads');
+    assert.is(await storage.orders.get('cs_missing'), null);
+    await storage.saveLicenses('cs_o1', { standard: 'key/s', plus: null });
+    assert.equal((await storage.orders.get('cs_o1'))?.keys, { standard: 'key/s', plus: null });
+  });
+
+  test('orders: find lists paid orders newest first, by email exactly but for case, or one session whatever its state', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout(session('cs_a', 'paid', T));
+    await storage.createCheckout(session('cs_b', 'paid', T + 1000));
+    await storage.createCheckout(session('cs_c', 'paid', T + 2000));
+    await storage.createCheckout(session('cs_pending', 'pending', T + 3000));
+    await storage.orders.recordPurchase('cs_a', buyer('ada@example.com', 'pi_a'), T + 10_000);
+    await storage.orders.recordPurchase('cs_b', buyer('ADA@example.COM', 'pi_b'), T + 5000);
+    await storage.orders.recordPurchase('cs_pending', buyer('ada@example.com', 'pi_p'), T + 20_000);
+    const ids = async (filter: Parameters<typeof storage.orders.find>[0]) => (await storage.orders.find(filter)).map((o) => o.session.id);
+    assert.equal(await ids({ limit: 10 }), ['cs_a', 'cs_b', 'cs_c'], 'by fulfilment time, else creation time');
+    assert.equal(await ids({ email: 'Ada@Example.com', limit: 10 }), ['cs_a', 'cs_b']);
+    assert.equal(await ids({ email: 'ada@example.co', limit: 10 }), [], 'no partial match');
+    assert.equal(await ids({ email: 'ada@example.com', limit: 1 }), ['cs_a']);
+    assert.equal(await ids({ session: 'cs_pending', limit: 10 }), ['cs_pending']);
+    assert.equal(await ids({ session: 'cs_none', limit: 10 }), []);
+    assert.is(await storage.orders.sessionOfPayment('pi_b'), 'cs_b');
+    assert.is(await storage.orders.sessionOfPayment('pi_none'), null);
+  });
+
+  test('orders: refund and dispute flags end the same in every order of delivery, repeats included', async (context) => {
+    const { storage } = current(context);
+    const sets: PaymentFlag[][] = [['refunded'], ['disputed'], ['dispute_won'], ['disputed', 'dispute_won'], ['refunded', 'disputed', 'dispute_won']];
+    let n = 0;
+    for (const set of sets) {
+      const results: OrderStanding[] = [];
+      for (const order of permutations([...set, set[0]!])) {
+        const id = `cs_f${n++}`;
+        await storage.createCheckout(session(id));
+        for (const flag of order) await storage.orders.flag(id, flag);
+        results.push((await storage.orders.get(id))!.standing);
+      }
+      for (const standing of results) assert.equal(standing, results[0], set.join('+'));
+      const expected = set.includes('refunded') || !set.includes('dispute_won');
+      assert.is(isRevoked(results[0]!), expected, `${set.join('+')} revokes: ${expected}`);
+    }
+    assert.is(await storage.orders.flag('cs_missing', 'refunded'), null);
+  });
+
+  test('orders: flag answers the standing before; the operator\'s word stands until the provider\'s verdict changes', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout(session('cs_o'));
+    const reinstated = await storage.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000);
+    assert.equal(reinstated?.standing, { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 });
+    const disputed = await storage.orders.flag('cs_o', 'disputed');
+    assert.equal(disputed?.before, reinstated?.standing);
+    assert.equal(disputed?.order.standing, { ...GOOD_STANDING, disputed: true }, 'a new verdict drops the override');
+    await storage.orders.override('cs_o', 'reinstated', null, T + 2000);
+    const again = await storage.orders.flag('cs_o', 'disputed');
+    assert.is(again?.order.standing.override, 'reinstated', 'a repeated event changes nothing');
+    assert.is(await storage.orders.override('cs_missing', 'revoked', null, T), null);
+  });
+
+  test('orders: a Plus key is added once, to stored keys only', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout(session('cs_u'));
+    assert.is(await storage.orders.addPlusKey('cs_u', 'key/p1'), null);
+    await storage.saveLicenses('cs_u', { standard: 'key/s', plus: null });
+    assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p1'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: true });
+    assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p2'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false });
+    assert.equal(await storage.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
+  });
+}
