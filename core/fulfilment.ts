@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isRevoked } from './order-state.ts';
+import { isRevoked, type OrderStanding } from './order-state.ts';
+import { licenseVerdict, orderPaid } from './webhooks/events.ts';
 import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from './ports.ts';
 import type { Order } from './store-ports.ts';
 
@@ -20,7 +21,7 @@ export interface FulfilmentContext {
 }
 
 /** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
-export async function licensesFor(context: FulfilmentContext, session: CheckoutSession): Promise<LicenseKeys> {
+export async function licensesFor(context: FulfilmentContext, session: CheckoutSession, buyer: Purchase | null = null): Promise<LicenseKeys> {
   const stored = await context.storage.getLicenses(session.id);
   if (stored) return stored;
   const issuedAt = context.clock.now();
@@ -30,7 +31,8 @@ export async function licensesFor(context: FulfilmentContext, session: CheckoutS
     standard: session.sku === 'plus_addon' ? null : await sign('standard'),
     plus: session.sku === 'standard' ? null : await sign('plus'),
   };
-  const saved = await context.storage.saveLicenses(session.id, keys);
+  // order.paid is written with the keys, by the one save that stores them.
+  const saved = await context.storage.saveLicenses(session.id, keys, (stored) => ({ event: orderPaid(session, stored.keys, buyer), at: issuedAt }));
   // Counted by the one save that stored them: racers sign the same claims at the same instant into
   // identical keys, so comparing keys would count every racer.
   if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
@@ -70,8 +72,9 @@ const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: 
 export async function fulfil(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
   const session = await context.storage.advanceCheckout(sessionId, report.status);
   if (session?.state !== 'paid') return session;
-  await context.storage.orders.recordPurchase(session.id, cleanPurchase(report.purchase ?? UNKNOWN), context.clock.now());
-  await licensesFor(context, session);
+  const purchase = cleanPurchase(report.purchase ?? UNKNOWN);
+  await context.storage.orders.recordPurchase(session.id, purchase, context.clock.now());
+  await licensesFor(context, session, purchase);
   return session;
 }
 
@@ -98,7 +101,11 @@ export async function applyPaymentEvent(
 ): Promise<Order | null> {
   const { storage, logger } = context;
   const sessionId = await storage.orders.sessionOfPayment(event.ref);
-  const flagged = sessionId === null ? null : await storage.orders.flag(sessionId, event.flag);
+  const report = (result: { before: OrderStanding; order: Order }) => {
+    const draft = licenseVerdict(result.before, result.order, event.source);
+    return draft && { event: draft, at: context.clock.now() };
+  };
+  const flagged = sessionId === null ? null : await storage.orders.flag(sessionId, event.flag, report);
   if (!flagged) {
     logger.info('payment event for an unknown order ignored', { requestId: event.requestId, payment: event.ref, source: event.source });
     return null;

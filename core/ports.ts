@@ -7,7 +7,7 @@ import type { CoreRequest, CoreResponse } from './http.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
-import type { OutboxStore } from './webhooks/ports.ts';
+import type { Emit, OutboxStore } from './webhooks/ports.ts';
 import type { UsageStore } from './usage.ts';
 
 export * from './port-types.ts';
@@ -52,8 +52,9 @@ export interface Storage {
   /**
    * Stores the keys of a session unless some were stored before (first write wins): answers the stored
    * keys, and `stored: true` only to the call whose keys they are (racing issuers may sign identical keys).
+   * `emit` is written with the keys, by that call only (order.paid).
    */
-  saveLicenses(sessionId: string, keys: LicenseKeys): Promise<SavedLicenses>;
+  saveLicenses(sessionId: string, keys: LicenseKeys, emit?: Emit<SavedLicenses>): Promise<SavedLicenses>;
   getLicenses(sessionId: string): Promise<LicenseKeys | null>;
 
   /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */

@@ -185,9 +185,9 @@ export interface OrderStore {
    * Applies a provider event to an order's standing atomically (core/order-state.ts withPaymentFlag);
    * the standing before and the order after, or null for an unknown session.
    */
-  flag(sessionId: string, flag: PaymentFlag): Promise<{ before: OrderStanding; order: Order } | null>;
+  flag(sessionId: string, flag: PaymentFlag, emit?: Emit<{ before: OrderStanding; order: Order }>): Promise<{ before: OrderStanding; order: Order } | null>;
   /** Stores the operator's revoke or reinstate; the order after, or null for an unknown session. */
-  override(sessionId: string, override: OrderOverride, reason: string | null, at: number): Promise<Order | null>;
+  override(sessionId: string, override: OrderOverride, reason: string | null, at: number, emit?: Emit<Order>): Promise<Order | null>;
   /**
    * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
    * or null when the session has no keys stored.

@@ -110,7 +110,7 @@ export function createMemoryStorage(
     releases: createMemoryReleaseStore(outbox),
     audit: createMemoryAuditStore(),
     inbox: createMemoryInbox(feedback),
-    orders: createMemoryOrders(sessions, licenses),
+    orders: createMemoryOrders(sessions, licenses, outbox),
 
     /** Memory always answers while the process runs. */
     ping() {},
@@ -189,11 +189,14 @@ export function createMemoryStorage(
       if (session.state !== 'pending') pending.delete(id);
       return { ...session };
     },
-    async saveLicenses(sessionId, keys) {
+    async saveLicenses(sessionId, keys, emit) {
       const stored = licenses.get(sessionId);
       if (stored) return { keys: { ...stored }, stored: false };
       licenses.set(sessionId, { ...keys });
-      return { keys: { ...keys }, stored: true };
+      const saved = { keys: { ...keys }, stored: true };
+      const pending = emit?.(saved);
+      if (pending) await outbox.enqueue(pending.event, pending.at);
+      return saved;
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
 import { GOOD_STANDING, withPaymentFlag, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports.ts';
 import type { Order, OrderStore } from '../../core/store-ports.ts';
@@ -22,7 +23,17 @@ const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country
  * @param sessions The stored sessions by id.
  * @param licenses The stored keys by session id.
  */
-export function createMemoryOrders(sessions: ReadonlyMap<string, CheckoutSession>, licenses: Map<string, LicenseKeys>): OrderStore {
+export function createMemoryOrders(
+  sessions: ReadonlyMap<string, CheckoutSession>,
+  licenses: Map<string, LicenseKeys>,
+  outbox: Pick<OutboxStore, 'enqueue'>,
+): OrderStore {
+  /** Writes what a change reports; in memory the change and its event are one step. */
+  const report = async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
+    const pending = emit?.(result);
+    if (pending) await outbox.enqueue(pending.event, pending.at);
+    return result;
+  };
   const kept = new Map<string, Kept>();
   const keptOf = (id: string): Kept => {
     let found = kept.get(id);
@@ -72,18 +83,18 @@ export function createMemoryOrders(sessions: ReadonlyMap<string, CheckoutSession
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;
       return null;
     },
-    async flag(id, flag) {
+    async flag(id, flag, emit) {
       if (!sessions.has(id)) return null;
       const k = keptOf(id);
       const before = k.standing;
       k.standing = withPaymentFlag(before, flag);
-      return { before: { ...before }, order: order(id)! };
+      return report({ before: { ...before }, order: order(id)! }, emit);
     },
-    async override(id, override, reason, at) {
+    async override(id, override, reason, at, emit) {
       if (!sessions.has(id)) return null;
       const k = keptOf(id);
       k.standing = { ...k.standing, override, overrideReason: reason, overrideAt: at };
-      return order(id);
+      return report(order(id)!, emit);
     },
     async addPlusKey(id, key) {
       const keys = licenses.get(id);

@@ -4,7 +4,9 @@
  * @module
  */
 import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports.ts';
-import type { SqlSession } from './client.ts';
+import type { Emit } from '../../core/webhooks/ports.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { enqueueEvent } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `id, sku, channel, url, state, ${epochMs('created_at')} as "createdAt", ${epochMs('expires_at')} as "expiresAt"`;
@@ -79,8 +81,17 @@ export async function advanceCheckout(db: SqlSession, id: string, state: Checkou
  * Stores a session's keys unless some were stored before, then answers the stored ones: the insert waits
  * for a racing insert to commit, and the read that follows it (a new statement) sees that winner.
  */
-export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<SavedLicenses> {
-  const inserted = (await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]))[0];
+export async function saveLicenses(db: SqlClient, sessionId: string, keys: LicenseKeys, emit?: Emit<SavedLicenses>): Promise<SavedLicenses> {
+  const insert = async (session: SqlSession) => (await session.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]))[0];
+  const inserted = emit
+    ? await db.transaction(async (tx) => {
+        // The keys and their order.paid event commit together.
+        const row = await insert(tx);
+        const pending = row ? emit({ keys: row, stored: true }) : null;
+        if (pending) await enqueueEvent(tx, pending.event, pending.at);
+        return row;
+      })
+    : await insert(db);
   if (inserted) return { keys: inserted, stored: true };
   const stored = await getLicenses(db, sessionId);
   if (!stored) throw new Error(`licenses of session ${sessionId} vanished after a conflicting insert`);

@@ -6,9 +6,8 @@
  * @module
  */
 import type { FeatureFields, FeatureStore, MergeOutcome, StoredFeature } from '../../core/ports.ts';
-import type { Emit } from '../../core/webhooks/ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { enqueueEvent } from './outbox.ts';
+import { reported } from './outbox.ts';
 
 const COLUMNS = `id, title, description, category, visible, release_version, vote_count, merged_into,
   seeded is not null as from_config`;
@@ -47,13 +46,6 @@ const RECOUNT = `
 update roadmap_features set vote_count = (select count(*) from roadmap_votes where feature_id = $1::int)
 where id = $1::int returning ${COLUMNS}`;
 const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int where id = $1::int returning ${COLUMNS}`;
-
-/** Writes what a change reports inside its transaction, and answers the change's result. */
-async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
-  const pending = emit?.(result);
-  if (pending) await enqueueEvent(tx, pending.event, pending.at);
-  return result;
-}
 
 /** Creates the feature store over a database. */
 export function createSqlFeatureStore(db: SqlClient): FeatureStore {

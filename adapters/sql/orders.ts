@@ -9,6 +9,7 @@ import { withPaymentFlag, type OrderOverride, type OrderStanding } from '../../c
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
 import type { Order, OrderStore } from '../../core/store-ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
+import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.override, s.override_reason as "overrideReason",
@@ -89,7 +90,7 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },
-    flag: (id, flag) =>
+    flag: (id, flag, emit) =>
       client.transaction(async (tx) => {
         const before = (await tx.query<OrderStanding>(LOCK, [id]))[0];
         if (!before) return null;
@@ -97,11 +98,17 @@ export function createSqlOrders(client: SqlClient): OrderStore {
         if (after !== before) {
           await tx.write(SET_FLAGS, [id, after.refunded, after.disputed, after.disputeWon, after.override, after.overrideReason, after.overrideAt]);
         }
-        return { before, order: (await getOrder(tx, id))! };
+        return reported(tx, { before, order: (await getOrder(tx, id))! }, emit);
       }),
-    async override(id, override: OrderOverride, reason, at) {
-      const updated = await client.write(OVERRIDE, [id, override, reason, at]);
-      return updated.length === 0 ? null : getOrder(client, id);
+    async override(id, override: OrderOverride, reason, at, emit) {
+      if (!emit) {
+        const updated = await client.write(OVERRIDE, [id, override, reason, at]);
+        return updated.length === 0 ? null : getOrder(client, id);
+      }
+      return client.transaction(async (tx) => {
+        const updated = await tx.query(OVERRIDE, [id, override, reason, at]);
+        return updated.length === 0 ? null : reported(tx, (await getOrder(tx, id))!, emit);
+      });
     },
     async addPlusKey(id, key): Promise<SavedLicenses | null> {
       const row = (await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0];

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { eventBody, type Delivery, type DueDelivery, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
+import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -60,6 +60,13 @@ where id = $1::bigint returning id`;
 /** Writes one event inside the caller's statement or transaction (`db`). */
 export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number): Promise<void> {
   await db.query(ENQUEUE, [event.type, eventBody(event, at), at]);
+}
+
+/** Writes what a change reports inside its transaction (`tx`), and answers the change's result. */
+export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
+  const pending = emit?.(result);
+  if (pending) await enqueueEvent(tx, pending.event, pending.at);
+  return result;
 }
 
 /** Creates the outbox store over a database. */

@@ -108,7 +108,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),
-    saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
+    saveLicenses: (sessionId, keys, emit) => saveLicenses(client, sessionId, keys, emit),
     getLicenses: (sessionId) => getLicenses(client, sessionId),
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.

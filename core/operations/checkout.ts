@@ -94,7 +94,7 @@ export function checkoutStatus(context: AppContext): Operation {
         // A revoked order (refunded, disputed, or revoked by the operator) shows no keys: docs/decisions.md.
         const order = await context.storage.orders.get(session.id);
         if (order && isRevoked(order.standing)) return json(200, REVOKED);
-        return json(200, paidBody(order?.keys ?? (await licensesFor(context, session))));
+        return json(200, paidBody(order?.keys ?? (await licensesFor(context, session, order?.purchase ?? null))));
       }
       default:
         return json(200, { status: session.state, licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });

@@ -12,6 +12,7 @@ import { json, type CoreRequest } from '../http.ts';
 import { isRevoked, type OrderOverride } from '../order-state.ts';
 import type { Order } from '../store-ports.ts';
 import { parseOrThrow } from '../validate.ts';
+import { licenseVerdict } from '../webhooks/events.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { queryOf } from './inbox.ts';
@@ -74,7 +75,7 @@ export function upgradeOrder(context: OperatorContext): OperatorHandler {
     const order = await paidOrder(context, params);
     const { session } = order;
     if (isRevoked(order.standing)) throw new OperatorError('order_revoked', `The licenses of ${session.id} are revoked.`);
-    const keys = order.keys ?? (await licensesFor(context, session));
+    const keys = order.keys ?? (await licensesFor(context, session, order.purchase));
     if (keys.plus === null) {
       const plus = await context.licenses.issue({ sessionId: session.id, sku: session.sku, product: 'plus', issuedAt: context.clock.now(), simulated: context.gateway.simulated === true });
       const saved = await context.storage.orders.addPlusKey(session.id, plus);
@@ -95,7 +96,12 @@ export function overrideOrder(override: OrderOverride) {
       const order = await paidOrder(context, params);
       const wanted = override === 'revoked';
       if (isRevoked(order.standing) === wanted) return json(200, orderView(order));
-      const after = await context.storage.orders.override(order.session.id, override, input.reason?.trim() ?? null, context.clock.now());
+      const reason = input.reason?.trim() ?? null;
+      const verdict = (changed: Order) => {
+        const draft = licenseVerdict(order.standing, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
+        return draft && { event: draft, at: context.clock.now() };
+      };
+      const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), verdict);
       await changed(context, request, `order.${override}`, input.reason === undefined ? order.session.id : `${order.session.id}: ${input.reason.trim()}`);
       return json(200, orderView(after ?? order));
     };

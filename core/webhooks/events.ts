@@ -4,7 +4,10 @@
  *
  * @module
  */
-import type { FeedbackEntry } from '../port-types.ts';
+import type { Purchase } from '../gateway-port.ts';
+import { isRevoked, revocationCause, type OrderStanding } from '../order-state.ts';
+import type { CheckoutSession, FeedbackEntry, LicenseKeys } from '../port-types.ts';
+import type { Order } from '../store-ports.ts';
 import { eventBody, type EventDraft } from './ports.ts';
 
 /** feedback.received for a stored entry. */
@@ -33,4 +36,38 @@ export function feedbackEventParts(entry: FeedbackEntry): [string, string] {
   const body = eventBody(feedbackReceived(entry, ID_MARK), entry.receivedAt);
   const at = body.indexOf(`{"id":${ID_MARK}`) + '{"id":'.length;
   return [body.slice(0, at), body.slice(at + String(ID_MARK).length)];
+}
+
+/** order.paid: the session, its product, the buyer as far as known, and the keys just stored. */
+export function orderPaid(session: CheckoutSession, keys: LicenseKeys, buyer: Purchase | null): EventDraft {
+  return {
+    type: 'order.paid',
+    data: {
+      session: session.id,
+      product: session.sku,
+      channel: session.channel,
+      buyer: { email: buyer?.email ?? null, name: buyer?.name ?? null, country: buyer?.country ?? null },
+      keys: { standard: keys.standard, plus: keys.plus },
+    },
+  };
+}
+
+/**
+ * license.revoked or license.reinstated when an order's verdict changed (a refund, a dispute, the
+ * operator), else null: the event says what the licenses are now, and why.
+ */
+export function licenseVerdict(before: OrderStanding, order: Order, why: string): EventDraft | null {
+  const revoked = isRevoked(order.standing);
+  if (revoked === isRevoked(before)) return null;
+  return {
+    type: revoked ? 'license.revoked' : 'license.reinstated',
+    data: {
+      session: order.session.id,
+      product: order.session.sku,
+      buyer: { email: order.purchase.email, name: order.purchase.name, country: order.purchase.country },
+      keys: { standard: order.keys?.standard ?? null, plus: order.keys?.plus ?? null },
+      cause: revocationCause(order.standing),
+      why,
+    },
+  };
 }

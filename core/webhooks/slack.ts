@@ -24,6 +24,13 @@ export function slackText(body: string): string {
       return `Release ${String(data['version'])} published to ${String(data['rolloutPercent'])}% of clients`;
     case 'roadmap.changed':
       return `Roadmap ${String(data['action'])}: feature ${String(data['id'])}${data['title'] ? ` "${String(data['title'])}"` : ''}`;
+    case 'order.paid': {
+      const buyer = data['buyer'] as { email: string | null; country: string | null };
+      return `Order ${String(data['session'])} paid: ${String(data['product'])}${buyer.email ? ` by ${buyer.email}` : ''}${buyer.country ? ` (${buyer.country})` : ''}`;
+    }
+    case 'license.revoked':
+    case 'license.reinstated':
+      return `Licenses of ${String(data['session'])} ${type === 'license.revoked' ? 'revoked' : 'reinstated'} (${String(data['why'])})`;
     default:
       return `${type}: ${JSON.stringify(data)}`;
   }

@@ -169,6 +169,34 @@ test('a Slack endpoint gets one line of text; a disabled endpoint and an unwante
   assert.equal(endpoints.map((e) => [e['format'], e['enabled'], 'secret' in e]), [['slack', true, false], ['standard', false, false]]);
 });
 
+test('order.paid carries the keys the buyer sees; a refund and the operator revoke and reinstate, each once', async () => {
+  const { secret } = await register({ events: ['order.paid', 'license.revoked', 'license.reinstated'] });
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{"product":"plus_bundle"}' });
+  const { sessionId } = created.json() as { sessionId: string };
+  const pay = await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com&name=Ada&country=gb' });
+  assert.is(pay.status, 303);
+  const keys = (await running.server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as Record<string, string>;
+  const press = (action: string) => running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/${action}`, headers: form, body: '' });
+  assert.is((await press('refund')).status, 303);
+  // Revoked already: the operator's revoke changes no verdict and sends nothing; the reinstate does.
+  assert.is((await running.call(`/orders/${sessionId}/revoke`, { method: 'POST', json: { reason: 'chargeback by mail' } })).status, 200);
+  assert.is((await running.call(`/orders/${sessionId}/reinstate`, { method: 'POST', json: { reason: 'refund reversed' } })).status, 200);
+  assert.is(await worker.tick(), 3);
+  for (const got of received) assertSigned(secret, got);
+  const events = received.map((got) => JSON.parse(got.body) as { type: string; data: Record<string, unknown> });
+  assert.equal(events.map((e) => e.type), ['order.paid', 'license.revoked', 'license.reinstated']);
+  assert.equal(events[0]!.data, {
+    session: sessionId,
+    product: 'plus_bundle',
+    channel: null,
+    buyer: { email: 'ada@example.com', name: 'Ada', country: 'GB' },
+    keys: { standard: keys['standardLicenseKey'], plus: keys['plusLicenseKey'] },
+  });
+  assert.equal([events[1]!.data['cause'], events[2]!.data['why']], ['refund', 'by the operator: refund reversed']);
+  assert.match(String(events[1]!.data['why']), 'simulator');
+});
+
 test('bad endpoint input is a clear 400 or 404', async () => {
   const cases: [string, string, unknown, number, string][] = [
     ['POST', '/webhooks', { url: 'ftp://example.com/x' }, 400, 'invalid_request'],

@@ -65,6 +65,26 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)]);
   });
 
+  test('keys and order verdicts write their events with them: the storing save only, the override when asked', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    const session = { id: 'cs_events', sku: 'standard' as const, channel: null, url: 'https://pay.example.com/cs_events', state: 'paid' as const, createdAt: T0, expiresAt: T0 + 3_600_000 };
+    await storage.createCheckout(session);
+    const paid = (saved: { keys: { standard: string | null } }) => ({ event: { type: 'order.paid' as const, data: { key: saved.keys.standard } }, at: T0 });
+    assert.equal(await storage.saveLicenses('cs_events', { standard: 'key-1', plus: null }, paid), { keys: { standard: 'key-1', plus: null }, stored: true });
+    assert.equal((await storage.saveLicenses('cs_events', { standard: 'key-2', plus: null }, paid)).stored, false);
+    const revoked = await storage.orders.override('cs_events', 'revoked', 'test', T0 + 1, (order) => ({
+      event: { type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } },
+      at: T0 + 1,
+    }));
+    assert.is(revoked?.standing.override, 'revoked');
+    const bodies = (await storage.outbox.claimDue(T0 + 1, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string; data: unknown });
+    assert.equal(bodies, [
+      { type: 'order.paid', timestamp: new Date(T0).toISOString(), data: { key: 'key-1' } },
+      { type: 'license.revoked', timestamp: new Date(T0 + 1).toISOString(), data: { session: 'cs_events', override: 'revoked' } },
+    ]);
+  });
+
   test('an endpoint gets only the types it asked for, and a disabled one none', async (context) => {
     const { storage } = current(context);
     const releases = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/releases', { events: ['release.published'] }));
