@@ -39,7 +39,7 @@ import { createReleaseView, rolloutBucket, type ServedRelease } from './releases
 import { createRouter, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createUsageTally, type UsageTally } from './usage.ts';
-import { createVoterId } from './voter-id.ts';
+import { createVoterId, createVoterNetwork } from './voter-id.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -200,6 +200,7 @@ async function createContext(
   const { storage } = options;
   const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
   const voterId = await createVoterId(secretKey, options.hmacSha256);
+  const voterNetwork = await createVoterNetwork(secretKey, options.hmacSha256);
   const { version, content } = options;
   const baseline = (): MaybePromise<ServedRelease> => {
     const current = version.current();
@@ -224,6 +225,7 @@ async function createContext(
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId,
+    voterNetwork,
     // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
     rolloutBucket: (clientIp) => {
       const id = voterId(clientIp);

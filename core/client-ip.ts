@@ -135,6 +135,19 @@ export function clientKey(ip: string): string {
   return `${formatV6([...g.slice(0, 4), 0, 0, 0, 0])}/64`;
 }
 
+/**
+ * The network an IPv6 client belongs to, for the cap on votes per network: its /48, which providers
+ * commonly give one customer (thousands of /64s); null for IPv4 and IPv4-mapped addresses.
+ *
+ * @returns e.g. "2001:db8:1::/48", or null.
+ */
+export function networkKey(ip: string): string | null {
+  if (ipv4Value(ip) >= 0) return null;
+  const g = parseIp(ip);
+  if (!g || isMappedV4(g)) return null;
+  return `${formatV6([...g.slice(0, 3), 0, 0, 0, 0, 0])}/48`;
+}
+
 /** A set of address ranges. */
 export interface CidrSet {
   has(ip: string): boolean;

@@ -159,7 +159,7 @@ export const toggleRoadmapVote = {
   summary: 'Toggle the caller vote for a feature',
   description:
     'A first vote from the caller IP sets voted to true; the same request again removes it. IPv6 callers ' +
-    'are recognised by their /64 prefix.',
+    'are recognised by their /64 prefix, and vote_count counts at most 8 votes from the /64s of one IPv6 /48.',
   body: { schema: VoteRequestSchema, schemaName: 'VoteRequest', required: true },
   success: { status: 200, description: 'The vote after the toggle.', schema: VoteResponseSchema, schemaName: 'VoteResponse' },
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'feature_not_found', 'storage_full'],

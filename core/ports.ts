@@ -13,6 +13,9 @@ import type { UsageStore } from './usage.ts';
 export * from './port-types.ts';
 export type * from './store-ports.ts';
 
+/** How many votes of one IPv6 /48 a feature's vote_count counts at most, unless a storage is told otherwise. */
+export const DEFAULT_VOTES_PER_NETWORK = 8;
+
 /** Everything the core keeps. Every write is atomic on its own. */
 export interface Storage {
   /**
@@ -31,8 +34,12 @@ export interface Storage {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   /** The visible features in id order, with `voted` for this voter. */
   listRoadmap(voterId: string): MaybePromise<RoadmapFeatureView[]>;
-  /** Flips this voter's vote atomically; null when the feature does not exist or is hidden. */
-  toggleVote(featureId: number, voterId: string): MaybePromise<VoteResult | null>;
+  /**
+   * Flips this voter's vote atomically; null when the feature does not exist or is hidden. `network` is
+   * the keyed hash of the voter's IPv6 /48 (null for IPv4): a feature's vote_count counts at most the
+   * storage's votes-per-network (DEFAULT_VOTES_PER_NETWORK) votes of one network.
+   */
+  toggleVote(featureId: number, voterId: string, network?: string | null): MaybePromise<VoteResult | null>;
 
   /** Stores a new session; `owner` is the keyed hash of the client that opened it (never an address). */
   createCheckout(session: CheckoutSession, owner?: string): Promise<void>;

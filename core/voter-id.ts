@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { clientKey } from './client-ip.ts';
+import { clientKey, networkKey } from './client-ip.ts';
 import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
 import type { MaybePromise } from './ports.ts';
 
@@ -18,4 +18,16 @@ import type { MaybePromise } from './ports.ts';
 export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Promise<(clientIp: string) => MaybePromise<string>> {
   const hash = await createKeyedHash(secret, hmac);
   return (clientIp) => hash(clientKey(clientIp));
+}
+
+/**
+ * Creates the voter-network function: the keyed hash, under the same secret, of an IPv6 client's /48
+ * ("/48" keys never equal a voter's "/64" key); null for IPv4.
+ */
+export async function createVoterNetwork(secret: string, hmac?: SyncHmacSha256): Promise<(clientIp: string) => MaybePromise<string | null>> {
+  const hash = await createKeyedHash(secret, hmac);
+  return (clientIp) => {
+    const key = networkKey(clientIp);
+    return key === null ? null : hash(key);
+  };
 }

@@ -47,7 +47,7 @@ export interface MemoryStorage extends Storage {
  * @param options.caps The most records of each kind; `DEFAULT_MEMORY_CAPS` for those not given.
  */
 export function createMemoryStorage(
-  options: { clock?: Clock; maxRateLimitClients?: number; caps?: Partial<MemoryCaps> } = {},
+  options: { clock?: Clock; maxRateLimitClients?: number; caps?: Partial<MemoryCaps>; votesPerNetwork?: number } = {},
 ): MemoryStorage {
   const clock = options.clock ?? { now: () => Date.now() };
   const caps: MemoryCaps = { ...DEFAULT_MEMORY_CAPS, ...options.caps };
@@ -144,7 +144,7 @@ export function createMemoryStorage(
       downloads.push({ ...event });
     },
 
-    ...createMemoryRoadmap(caps, outbox),
+    ...createMemoryRoadmap(caps, outbox, options.votesPerNetwork),
 
     async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);

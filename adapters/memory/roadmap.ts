@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FeatureChange, FeatureFields, FeatureStore, RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, StoredFeature, VoteResult } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports.ts';
 import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 
@@ -18,18 +18,41 @@ interface Feature extends FeatureFields {
 export interface MemoryRoadmap {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   listRoadmap(voterId: string): RoadmapFeatureView[];
-  toggleVote(featureId: number, voterId: string): VoteResult | null;
+  toggleVote(featureId: number, voterId: string, network?: string | null): VoteResult | null;
   features: FeatureStore;
 }
 
 const seedOf = (f: RoadmapFeature): string =>
   JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
 
-/** Creates an empty roadmap whose votes count against `caps.votes`; its events go to `outbox`. */
-export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 'enqueue'>): MemoryRoadmap {
+/**
+ * Creates an empty roadmap whose votes count against `caps.votes`; its events go to `outbox`. A
+ * feature's vote_count counts at most `votesPerNetwork` votes of one IPv6 /48.
+ */
+export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 'enqueue'>, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): MemoryRoadmap {
   const features = new Map<number, Feature>();
   const votes = new Map<number, Set<string>>();
   let voteCount = 0;
+  /** Each IPv6 voter's /48 (a /64 lies in one /48), and the votes per feature and /48. */
+  const networkOf = new Map<string, string>();
+  const networkVotes = new Map<string, number>();
+  const held = (featureId: number, network: string) => networkVotes.get(`${featureId} ${network}`) ?? 0;
+  /** A feature's count: every IPv4 voter, at most votesPerNetwork of each /48. */
+  const countOf = (featureId: number): number => {
+    const voters = votes.get(featureId);
+    if (!voters) return 0;
+    let count = 0;
+    const perNetwork = new Map<string, number>();
+    for (const voter of voters) {
+      const network = networkOf.get(voter);
+      if (network === undefined) count++;
+      else perNetwork.set(network, (perNetwork.get(network) ?? 0) + 1);
+    }
+    for (const n of perNetwork.values()) count += Math.min(n, votesPerNetwork);
+    return count;
+  };
+  /** Counts are kept per feature, changed by each toggle's weight. */
+  const counts = new Map<number, number>();
 
   const votersOf = (id: number): Set<string> => {
     let voters = votes.get(id);
@@ -43,7 +66,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
     category: f.category,
     visible: f.visible,
     release_version: f.release_version,
-    vote_count: votes.get(f.id)?.size ?? 0,
+    vote_count: counts.get(f.id) ?? 0,
     merged_into: f.merged_into,
     from_config: f.seeded !== null,
   });
@@ -88,25 +111,31 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
             title: f.title,
             description: f.description,
             category: f.category,
-            vote_count: voters?.size ?? 0,
+            vote_count: counts.get(f.id) ?? 0,
             voted: voters?.has(voterId) ?? false,
             release_version: f.release_version,
           };
         });
     },
-    toggleVote(featureId, voterId) {
+    toggleVote(featureId, voterId, network = null) {
       if (!features.get(featureId)?.visible) return null;
       const voters = votersOf(featureId);
       const voted = !voters.has(voterId);
-      if (voted) {
-        checkRoom(caps, 'votes', voteCount, 1, VOTES_TAKEN_BACK);
-        voters.add(voterId);
-        voteCount++;
-      } else {
-        voters.delete(voterId);
-        voteCount--;
+      if (voted) checkRoom(caps, 'votes', voteCount, 1, VOTES_TAKEN_BACK);
+      // At most votesPerNetwork votes of one /48 count (the SQL toggle's rule).
+      let weight = voted ? 1 : -1;
+      if (network !== null) {
+        networkOf.set(voterId, network);
+        const before = held(featureId, network);
+        weight = voted ? (before < votesPerNetwork ? 1 : 0) : before <= votesPerNetwork ? -1 : 0;
+        networkVotes.set(`${featureId} ${network}`, before + (voted ? 1 : -1));
       }
-      return { voted, vote_count: voters.size };
+      if (voted) voters.add(voterId);
+      else voters.delete(voterId);
+      voteCount += voted ? 1 : -1;
+      const count = (counts.get(featureId) ?? 0) + weight;
+      counts.set(featureId, count);
+      return { voted, vote_count: count };
     },
     features: {
       list: async () => byId().map(stored),
@@ -140,6 +169,14 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
         }
         voteCount -= moving.size - moved;
         votes.delete(from);
+        // The networks' votes of both features from their voters now, and the count as toggles keep it.
+        for (const key of [...networkVotes.keys()]) if (key.startsWith(`${from} `) || key.startsWith(`${into} `)) networkVotes.delete(key);
+        for (const voter of voters) {
+          const network = networkOf.get(voter);
+          if (network !== undefined) networkVotes.set(`${into} ${network}`, held(into, network) + 1);
+        }
+        counts.set(from, 0);
+        counts.set(into, countOf(into));
         source.visible = false;
         source.merged_into = into;
         return report({ kind: 'merged' as const, from: stored(source), into: stored(target), moved }, emit);

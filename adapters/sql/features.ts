@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FeatureFields, FeatureStore, MergeOutcome, StoredFeature } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
 
@@ -35,20 +35,24 @@ returning ${COLUMNS}`;
 const LOCK_BOTH = `select ${COLUMNS} from roadmap_features where id in ($1::int, $2::int) order by id for update`;
 const MOVE_VOTES = `
 with moved as (
-  insert into roadmap_votes (feature_id, voter_id, voted_at)
-  select $2::int, voter_id, voted_at from roadmap_votes where feature_id = $1::int
+  insert into roadmap_votes (feature_id, voter_id, voted_at, network)
+  select $2::int, voter_id, voted_at, network from roadmap_votes where feature_id = $1::int
   on conflict do nothing
   returning 1
 )
 select count(*)::int as moved from moved`;
 const DROP_VOTES = `delete from roadmap_votes where feature_id = $1::int`;
+/** The count as the toggles keep it: every vote without a network, at most $2 of each IPv6 /48. */
 const RECOUNT = `
-update roadmap_features set vote_count = (select count(*) from roadmap_votes where feature_id = $1::int)
+update roadmap_features set vote_count = (
+  select coalesce(sum(case when network is null then n else least(n, $2::int) end), 0)
+  from (select network, count(*) as n from roadmap_votes where feature_id = $1::int group by network) g
+)
 where id = $1::int returning ${COLUMNS}`;
 const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int where id = $1::int returning ${COLUMNS}`;
 
 /** Creates the feature store over a database. */
-export function createSqlFeatureStore(db: SqlClient): FeatureStore {
+export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): FeatureStore {
   return {
     list: () => db.query<StoredFeature>(LIST),
     async create(f: FeatureFields, emit) {
@@ -85,7 +89,7 @@ export function createSqlFeatureStore(db: SqlClient): FeatureStore {
         if (!target.visible) return { kind: 'hidden_target', into: target };
         const [{ moved } = { moved: 0 }] = await tx.query<{ moved: number }>(MOVE_VOTES, [from, into]);
         await tx.query(DROP_VOTES, [from]);
-        const [merged] = await tx.query<StoredFeature>(RECOUNT, [into]);
+        const [merged] = await tx.query<StoredFeature>(RECOUNT, [into, votesPerNetwork]);
         const [retired] = await tx.query<StoredFeature>(RETIRE, [from, into]);
         return reported(tx, { kind: 'merged' as const, from: retired!, into: merged!, moved }, emit);
       });

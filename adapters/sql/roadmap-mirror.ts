@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FeatureStore, RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, VoteResult } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { featureView } from './roadmap.ts';
@@ -16,7 +16,7 @@ const FEATURES = `
 select id, title, description, category, vote_count, release_version
 from roadmap_features where visible order by id`;
 
-const VOTES = `select feature_id, voter_id from roadmap_votes`;
+const VOTES = `select feature_id, voter_id, network from roadmap_votes`;
 
 /**
  * The net effect of a batch of toggles, worked out in memory: the votes withdrawn ($1 features, $2
@@ -29,8 +29,8 @@ with withdrawn as (
   using unnest($1::text[]::int[], $2::text[]) as d(feature_id, voter_id)
   where v.feature_id = d.feature_id and v.voter_id = d.voter_id
 ), cast_votes as (
-  insert into roadmap_votes (feature_id, voter_id)
-  select feature_id, voter_id from unnest($3::text[]::int[], $4::text[]) as a(feature_id, voter_id)
+  insert into roadmap_votes (feature_id, voter_id, network)
+  select feature_id, voter_id, network from unnest($3::text[]::int[], $4::text[], $7::text[]) as a(feature_id, voter_id, network)
 )
 update roadmap_features r set vote_count = c.vote_count
 from unnest($5::text[]::int[], $6::text[]::int[]) as c(id, vote_count)
@@ -39,6 +39,7 @@ where r.id = c.id`;
 interface Toggle {
   featureId: number;
   voterId: string;
+  network: string | null;
 }
 
 /** One (feature, voter) pair a batch touches: whether it was voted before the batch, and after. */
@@ -51,7 +52,7 @@ interface Change extends Toggle {
 export interface RoadmapMirror {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   listRoadmap(voterId: string): RoadmapFeatureView[] | Promise<RoadmapFeatureView[]>;
-  toggleVote(featureId: number, voterId: string): Promise<VoteResult | null>;
+  toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
   features: FeatureStore;
 }
 
@@ -70,6 +71,7 @@ export interface RoadmapMirror {
 export function createRoadmapMirror(
   db: SqlSession,
   sql: { syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>; features: FeatureStore },
+  votesPerNetwork = DEFAULT_VOTES_PER_NETWORK,
 ): RoadmapMirror {
   let features: Feature[] = [];
   const byId = new Map<number, Feature>();
@@ -84,9 +86,27 @@ export function createRoadmapMirror(
     for (const feature of features) byId.set(feature.id, feature);
     unvoted = null;
   };
+  /** Votes per feature and IPv6 /48 ("feature network"), for the cap on what one network's votes count. */
+  const networkVotes = new Map<string, number>();
+  const networkKey = (featureId: number, network: string) => `${featureId} ${network}`;
+  const countNetwork = (featureId: number, network: string | null, change: 1 | -1) => {
+    if (network === null) return;
+    const key = networkKey(featureId, network);
+    const votes = (networkVotes.get(key) ?? 0) + change;
+    if (votes === 0) networkVotes.delete(key);
+    else networkVotes.set(key, votes);
+  };
+  const loadVotes = async (): Promise<void> => {
+    votesOf.clear();
+    networkVotes.clear();
+    for (const row of await db.query<{ feature_id: number; voter_id: string; network: string | null }>(VOTES)) {
+      record(row.voter_id, row.feature_id, true);
+      countNetwork(row.feature_id, row.network, 1);
+    }
+  };
   const load = (async () => {
     await loadFeatures();
-    for (const row of await db.query<{ feature_id: number; voter_id: string }>(VOTES)) record(row.voter_id, row.feature_id, true);
+    await loadVotes();
   })();
   let loaded = false;
   void load.then(() => (loaded = true), () => undefined);
@@ -111,17 +131,27 @@ export function createRoadmapMirror(
   const toggleBatch = async (batch: Toggle[]): Promise<(VoteResult | null)[]> => {
     const changes = new Map<string, Change>();
     const counts = new Map<number, number>();
-    const results = batch.map(({ featureId, voterId }): VoteResult | null => {
+    /** Each touched network's votes as the batch goes. */
+    const inBatch = new Map<string, number>();
+    const results = batch.map(({ featureId, voterId, network }): VoteResult | null => {
       const feature = byId.get(featureId);
       if (!feature) return null;
       const pair = `${featureId}:${voterId}`;
       let change = changes.get(pair);
       if (!change) {
         const before = votesOf.get(voterId)?.has(featureId) ?? false;
-        changes.set(pair, (change = { featureId, voterId, before, after: before }));
+        changes.set(pair, (change = { featureId, voterId, network, before, after: before }));
       }
       change.after = !change.after;
-      const count = (counts.get(featureId) ?? feature.vote_count) + (change.after ? 1 : -1);
+      // At most votesPerNetwork votes of one /48 count (the SQL toggle's rule, migration 14).
+      let weight = change.after ? 1 : -1;
+      if (network !== null) {
+        const key = networkKey(featureId, network);
+        const held = inBatch.get(key) ?? networkVotes.get(key) ?? 0;
+        weight = change.after ? (held < votesPerNetwork ? 1 : 0) : held <= votesPerNetwork ? -1 : 0;
+        inBatch.set(key, held + (change.after ? 1 : -1));
+      }
+      const count = (counts.get(featureId) ?? feature.vote_count) + weight;
       counts.set(featureId, count);
       return { voted: change.after, vote_count: count };
     });
@@ -137,10 +167,14 @@ export function createRoadmapMirror(
         cast.map((c) => c.voterId),
         touched.map(([id]) => String(id)),
         touched.map(([, count]) => String(count)),
+        cast.map((c) => c.network) as unknown as string[],
       ]);
     }
     // Committed: memory follows.
-    for (const change of net) record(change.voterId, change.featureId, change.after);
+    for (const change of net) {
+      record(change.voterId, change.featureId, change.after);
+      countNetwork(change.featureId, change.network, change.after ? 1 : -1);
+    }
     for (const [id, count] of touched) byId.get(id)!.vote_count = count;
     if (touched.length > 0) unvoted = null;
     return results;
@@ -171,13 +205,12 @@ export function createRoadmapMirror(
       merge: (from, into, emit) =>
         edited(async () => {
           const outcome = await sql.features.merge(from, into, emit);
-          if (outcome.kind === 'merged') {
-            for (const [voterId, chosen] of votesOf) if (chosen.delete(from)) record(voterId, into, true);
-          }
+          if (outcome.kind === 'merged') await loadVotes();
           return outcome;
         }),
     },
     listRoadmap: (voterId) => (loaded ? list(voterId) : load.then(() => list(voterId))),
-    toggleVote: (featureId, voterId) => (loaded ? toggle({ featureId, voterId }) : load.then(() => toggle({ featureId, voterId }))),
+    toggleVote: (featureId, voterId, network = null) =>
+      loaded ? toggle({ featureId, voterId, network }) : load.then(() => toggle({ featureId, voterId, network })),
   };
 }

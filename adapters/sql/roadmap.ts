@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { RoadmapFeature, RoadmapFeatureView, RoadmapSyncReport, VoteResult } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports.ts';
 import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
@@ -57,7 +57,7 @@ from roadmap_features f
 where f.visible
 order by f.id`;
 
-const TOGGLE_BATCH = `select ord, now_voted, new_count from toggle_roadmap_votes($1::text[]::int[], $2::text[])`;
+const TOGGLE_BATCH = `select ord, now_voted, new_count from toggle_roadmap_votes($1::text[]::int[], $2::text[], $3::text[], $4::int)`;
 
 /** Feature ids are SQL integers; content cannot define a larger one, so a larger request matches nothing. */
 const MAX_FEATURE_ID = 2_147_483_647;
@@ -140,12 +140,22 @@ export function createRoadmapReader(db: SqlSession, options: BatcherOptions = {}
  * @param options Batch size and statements at once (batch.ts).
  * @returns A function that flips one voter's vote: the state afterwards, or null for a missing or hidden feature.
  */
-export function createVoteToggle(db: SqlSession, options: BatcherOptions = {}): (featureId: number, voterId: string) => Promise<VoteResult | null> {
-  const toggle = createBatcher<{ featureId: number; voterId: string }, VoteResult | null>(async (toggles) => {
+export function createVoteToggle(
+  db: SqlSession,
+  options: BatcherOptions = {},
+  votesPerNetwork = DEFAULT_VOTES_PER_NETWORK,
+): (featureId: number, voterId: string, network?: string | null) => Promise<VoteResult | null> {
+  const toggle = createBatcher<{ featureId: number; voterId: string; network: string | null }, VoteResult | null>(async (toggles) => {
     // Array.prototype.sort is stable: toggles of one feature keep their order. Feature order keeps two
     // instances from taking feature rows in opposite orders (no deadlock).
     const order = toggles.map((_, i) => i).sort((a, b) => toggles[a]!.featureId - toggles[b]!.featureId);
-    const params = [order.map((i) => String(toggles[i]!.featureId)), order.map((i) => toggles[i]!.voterId)];
+    // A null network is SQL null in a text[]: postgres.js and PGlite both send the array of strings and nulls.
+    const params = [
+      order.map((i) => String(toggles[i]!.featureId)),
+      order.map((i) => toggles[i]!.voterId),
+      order.map((i) => toggles[i]!.network) as unknown as string[],
+      votesPerNetwork,
+    ];
     const rows = await db.write<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params);
     if (rows.length !== toggles.length) throw new Error('toggle_roadmap_votes answered fewer rows than toggles');
     const results = new Array<VoteResult | null>(toggles.length).fill(null);
@@ -155,8 +165,8 @@ export function createVoteToggle(db: SqlSession, options: BatcherOptions = {}): 
     }
     return results;
   }, options);
-  return (featureId, voterId) => {
+  return (featureId, voterId, network = null) => {
     if (!Number.isInteger(featureId) || featureId < 1 || featureId > MAX_FEATURE_ID) return Promise.resolve(null);
-    return toggle({ featureId, voterId });
+    return toggle({ featureId, voterId, network });
   };
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
-import type { Clock, Logger, RateLimitStore, RoadmapFeature, Storage } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type Clock, type Logger, type RateLimitStore, type RoadmapFeature, type Storage } from '../../core/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, openCheckouts, openCheckoutTotals, saveLicenses } from './checkout.ts';
@@ -56,6 +56,8 @@ export interface SqlStorageOptions {
    * allows; the roadmap is loaded again from the database.
    */
   exclusive?: { clock?: Clock };
+  /** How many votes of one IPv6 /48 a feature's count takes at most (DEFAULT_VOTES_PER_NETWORK). */
+  votesPerNetwork?: number;
   /** Throws while writes would be refused (PGlite: the disk reserve); readiness asks it before its ping. */
   checkWritable?: () => void;
 }
@@ -78,7 +80,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     : () => {};
   // A pool runs a second batch while this process answers the first; PGlite has one connection.
   const batching = { maxInFlight: client.driver === 'postgres' ? 2 : 1 };
-  const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), features: createSqlFeatureStore(client) };
+  const perNetwork = options.votesPerNetwork ?? DEFAULT_VOTES_PER_NETWORK;
+  const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), features: createSqlFeatureStore(client, perNetwork) };
   const { exclusive } = options;
   return {
     client,
@@ -101,8 +104,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
     ...(exclusive
-      ? createRoadmapMirror(client, roadmap)
-      : { ...roadmap, toggleVote: createVoteToggle(client, batching), listRoadmap: createRoadmapReader(client, batching) }),
+      ? createRoadmapMirror(client, roadmap, perNetwork)
+      : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),
     createCheckout: (session, owner) => createCheckout(client, session, owner),
     openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
     openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),

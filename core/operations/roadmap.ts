@@ -22,7 +22,8 @@ export function listRoadmap(context: AppContext): Operation {
 export function toggleVote(context: AppContext): Operation {
   return async (request) => {
     const { featureId } = parseOrThrow(VoteRequestSchema, readJsonObject(request, context.bodyLimit, true));
-    const result = await context.storage.toggleVote(featureId, await context.voterId(request.clientIp));
+    const voter = await context.voterId(request.clientIp);
+    const result = await context.storage.toggleVote(featureId, voter, await context.voterNetwork(request.clientIp));
     if (!result) throw new ApiError('feature_not_found', `No visible roadmap feature has id ${featureId}.`);
     context.count('vote_toggled');
     return json(200, result);

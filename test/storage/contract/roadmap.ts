@@ -74,4 +74,40 @@ export function roadmapContract(test: ContractSuite): void {
       ],
     );
   });
+
+  test('a feature counts at most 8 votes of one IPv6 /48, each toggle answering the count after itself', async (context) => {
+    const { storage } = current(context);
+    await storage.syncRoadmap(CONTENT);
+    const voters = Array.from({ length: 12 }, (_, i) => `v6-voter-${i}`);
+    const counts: number[] = [];
+    for (const voter of voters) counts.push((await storage.toggleVote(1, voter, 'net-a'))!.vote_count);
+    assert.equal(counts, [1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8]);
+    // Other networks and IPv4 voters count as before.
+    assert.equal(await storage.toggleVote(1, 'v6-other', 'net-b'), { voted: true, vote_count: 9 });
+    assert.equal(await storage.toggleVote(1, '198.51.100.7-hash'), { voted: true, vote_count: 10 });
+    // Each of net-a's voters sees its own vote and may take it back; the count drops once net-a holds 8 or fewer.
+    assert.is((await storage.listRoadmap('v6-voter-11'))[0]!.voted, true);
+    const back: number[] = [];
+    for (const voter of voters.slice(0, 6)) back.push((await storage.toggleVote(1, voter, 'net-a'))!.vote_count);
+    assert.equal(back, [10, 10, 10, 10, 9, 8]);
+    assert.is((await storage.listRoadmap('nobody'))[0]!.vote_count, 8);
+    // Concurrent toggles of one batch follow the same rule.
+    const batch = await Promise.all(voters.slice(0, 6).map((voter) => storage.toggleVote(1, voter, 'net-a')));
+    assert.equal(batch.map((r) => r!.vote_count).sort((a, b) => a - b), [9, 10, 10, 10, 10, 10]);
+    assert.is((await storage.listRoadmap('nobody'))[0]!.vote_count, 10);
+  });
+
+  test('a merge counts the moved votes as the toggles do: at most 8 of one /48', async (context) => {
+    const { storage } = current(context);
+    await storage.syncRoadmap(CONTENT);
+    for (let i = 0; i < 6; i++) await storage.toggleVote(1, `m-${i}`, 'net-m');
+    for (let i = 3; i < 10; i++) await storage.toggleVote(3, `m-${i}`, 'net-m');
+    await storage.toggleVote(3, 'ipv4-hash');
+    const outcome = await storage.features.merge(3, 1);
+    assert.is(outcome.kind === 'merged' && outcome.into.vote_count, 9);
+    assert.is((await storage.listRoadmap('m-9'))[0]!.vote_count, 9);
+    assert.equal(await storage.toggleVote(1, 'm-0', 'net-m'), { voted: false, vote_count: 9 });
+    assert.equal(await storage.toggleVote(1, 'm-1', 'net-m'), { voted: false, vote_count: 9 });
+    assert.equal(await storage.toggleVote(1, 'm-2', 'net-m'), { voted: false, vote_count: 8 });
+  });
 }
