@@ -99,6 +99,11 @@ test('a wrong or missing token re-shows the form (403, 401); after 10 the addres
   assert.is((await postForm('/pages/sign-in', { token: OPERATOR_TOKEN }, undefined, '127.0.0.5')).status, 303);
 });
 
+test("a browser's own icon requests are answered 204 and never count as refused tokens", async () => {
+  for (let i = 0; i < 12; i++) assert.is((await page('/favicon.ico', {}, '127.0.0.6')).status, 204);
+  assert.is((await running.call('/releases', { from: '127.0.0.6' })).status, 200);
+});
+
 test('a form without its CSRF token, or with another, is refused and changes nothing; with it, 303 back with a flash', async () => {
   await feedback('Converts my .wk1 files');
   const [entry] = await inbox();

@@ -34,6 +34,7 @@ button.secondary,.button.secondary{background:#fff;color:#0b4f9c}
 button.danger{background:#a4161a;border-color:#a4161a}
 header button{background:transparent;border-color:#fff}
 .flash{padding:.6rem .9rem;border-radius:4px;border-left:6px solid;margin:0 0 1rem;background:#fff}
+.flash p{margin:.2rem 0}
 .flash.done{border-color:#1e7b34}
 .flash.error{border-color:#a4161a}
 .card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.75rem 1rem;margin:0 0 .75rem}
@@ -44,6 +45,8 @@ header button{background:transparent;border-color:#fff}
 .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
 .row>*{flex:1 1 10rem}
 .row>.fit{flex:0 0 auto}
+.row select{width:100%}
+.card.hidden{border-style:dashed;background:#fbfbfa}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:flex-end}
 .actions form{margin:0}
 details{margin:.5rem 0}

@@ -11,18 +11,20 @@ import type { Router } from '../../router.ts';
 import type { OperatorContext } from '../context.ts';
 import type { TokenChecker } from '../token-gate.ts';
 import { SCRIPT_PATH, serveScript, serveStyle, STYLE_PATH } from './assets.ts';
-import { cookieValue, formFields, htmlResponse, seeOther, SESSION_COOKIE } from './http.ts';
+import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, SESSION_COOKIE } from './http.ts';
 import { inboxPage } from './inbox-page.ts';
 import { layout } from './layout.ts';
 import { bindOperations, runOperation } from './operate.ts';
 import type { PageModule, PageRequest, PagesSettings } from './page-module.ts';
+import { releasesPage } from './releases-page.ts';
+import { roadmapPage } from './roadmap-page.ts';
 import { csrfMatches, createSessionStore, type Session } from './session.ts';
 import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers } from './sign-in.ts';
 
 export type { PagesSettings } from './page-module.ts';
 
 /** The pages, in the order of the navigation; the first is where signing in leads. */
-export const PAGE_MODULES: readonly PageModule[] = [inboxPage];
+export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage];
 
 const UNMETERED = { metered: false } as const;
 
@@ -74,6 +76,8 @@ export function addOperatorPages(router: Router, context: OperatorContext, check
 
   router.add('GET', '/', () => seeOther(home), UNMETERED);
   router.add('GET', '/pages', () => seeOther(home), UNMETERED);
+  // A browser asks for an icon by itself: that is no wrong token (10 would lock the address out).
+  router.add('GET', '/favicon.ico', () => ({ status: 204, headers: pageHeaders(), body: null }), UNMETERED);
   router.add('GET', STYLE_PATH, serveStyle, UNMETERED);
   router.add('GET', SCRIPT_PATH, serveScript, UNMETERED);
   router.add('GET', SIGN_IN_PATH, signIn.show, UNMETERED);

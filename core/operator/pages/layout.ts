@@ -52,6 +52,7 @@ export function layout(frame: Frame): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · Operator</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${STYLE_PATH}">
 <script src="${SCRIPT_PATH}" defer></script>
 </head>

@@ -74,3 +74,9 @@ export interface PagesSettings {
   readonly trustedProxies: CidrSet | null;
   readonly logger: Logger;
 }
+
+/** A whole number typed in a form field as a number; anything else as typed, for the API to refuse by name. */
+export function numberField(text: string | undefined): number | string {
+  const trimmed = (text ?? '').trim();
+  return /^-?\d{1,15}$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
