@@ -137,6 +137,21 @@ test('an error of the API is shown with its message and resolution', async () =>
   assert.match(shown.text, '<div class="flash error" role="alert"><p>No feedback has id &quot;999&quot;.</p><p>List the inbox with GET /feedback and use one of its ids.</p></div>');
 });
 
+test('a refused page action shows the field the API names; a release published twice shows release_exists', async () => {
+  const session = await signIn(running.url);
+  const publish = { version: '2.5.0', msiUrl: 'http://plain.example.com/x.msi', rolloutPercent: '10', notesUrl: '' };
+  assert.is((await session.post('/pages/releases', publish)).headers['location'], '/pages/releases');
+  assert.match((await session.get('/pages/releases')).text, '<p>Field &quot;msiUrl&quot; must be an https:// URL.</p>');
+  const good = { ...publish, msiUrl: 'https://downloads.example.com/x.msi' };
+  await session.post('/pages/releases', good);
+  await session.post('/pages/releases', good);
+  assert.match((await session.get('/pages/releases')).text, '<p>Version 2.5.0 was published before.</p><p>Publish a new version number, or widen the existing release.</p>');
+  await session.post('/pages/roadmap/merge', { from: '1', into: '1' });
+  assert.match((await session.get('/pages/roadmap')).text, '<p>Feature 1 cannot be merged into itself.</p>');
+  const releases = (await running.call('/releases')).json() as { releases: unknown[] };
+  assert.is(releases.releases.length, 1);
+});
+
 test('the inbox as CSV: every matching entry, formulas defused', async () => {
   await feedback('=HYPERLINK("x")');
   await feedback('plain, with a comma');
