@@ -8,6 +8,7 @@ import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
+import type { CidrSet } from './client-ip.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
@@ -90,6 +91,8 @@ export interface AppOptions {
    * counted as `other`, so that no client can add rows or series. None by default.
    */
   usageSources?: readonly string[];
+  /** Proxies in front of the operator listener whose X-Forwarded-Proto its pages believe; none by default. */
+  operatorProxies?: CidrSet | null;
 }
 
 /** A ready app. */
@@ -169,7 +172,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     answered: options.observer?.answered?.bind(options.observer),
   });
 
-  const operator = options.operatorToken === undefined ? null : createOperatorPipeline(context, options.operatorToken);
+  const operator = options.operatorToken === undefined ? null : createOperatorPipeline(context, options.operatorToken, options.operatorProxies ?? null);
   return {
     bodyLimit: context.bodyLimit,
     handle: pipeline.handle,

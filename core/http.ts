@@ -24,6 +24,8 @@ export interface CoreRequest {
   readonly body?: Uint8Array | string | undefined;
   /** The client address as resolved by the adapter (see `resolveClientIp`). */
   readonly clientIp: string;
+  /** Whether the request came over TLS to this process (the adapter knows; absent means no). */
+  readonly tls?: boolean | undefined;
   /**
    * The request id, set by the app as it takes the request (see `requestIdFor`): adapters leave it
    * undefined. Log lines about the request carry it.

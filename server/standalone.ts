@@ -143,7 +143,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
-      ...(config.operator ? { operatorToken: config.operator.token } : {}),
+      ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies } : {}),
     });
     ready(app);
     observability.watchUsage(app.usage);

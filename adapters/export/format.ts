@@ -3,13 +3,14 @@
  *
  * @module
  */
+import { csvLine, type CsvValue } from '../../core/csv.ts';
 import type { FeedbackEntry } from '../../core/ports.ts';
 import type { DownloadCount } from './source.ts';
 
 export type ExportFormat = 'json' | 'csv';
 
 /** A flat row of an export: strings, numbers, booleans or null (an empty CSV cell). */
-type Row = Record<string, string | number | boolean | null>;
+type Row = Record<string, CsvValue>;
 
 /** A feedback entry as exported: the time as ISO 8601 UTC. */
 export function feedbackRow(entry: FeedbackEntry): Row {
@@ -26,17 +27,6 @@ export function feedbackRow(entry: FeedbackEntry): Row {
 /** A download count as exported. */
 export function downloadRow(count: DownloadCount): Row {
   return { day: count.day, source: count.source, platform: count.platform, forced: count.forced, count: count.count };
-}
-
-/**
- * One CSV cell. Text that a spreadsheet would run as a formula (= + - @, tab, CR at the start) gets a
- * leading apostrophe: feedback is written by strangers and exports are opened in spreadsheets.
- */
-function csvCell(value: Row[string]): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**
@@ -57,7 +47,7 @@ export async function writeRows(
   if (format === 'csv') write(columns.join(',') + '\r\n');
   else write('[');
   for await (const row of rows) {
-    if (format === 'csv') write(columns.map((c) => csvCell(row[c] ?? null)).join(',') + '\r\n');
+    if (format === 'csv') write(csvLine(row, columns));
     else write(`${first ? '\n' : ',\n'}${JSON.stringify(row)}`);
     first = false;
   }

@@ -154,6 +154,8 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       headers: request.headers,
       body: undefined as Uint8Array | undefined,
       clientIp: clientOf(request, trusted),
+      // node:https and tls sockets say so; the operator pages make their cookie Secure then.
+      tls: (request.socket as { encrypted?: boolean }).encrypted === true,
       // Set by the app; present from the start so the object keeps one shape.
       requestId: undefined as string | undefined,
       clientKey: undefined as string | undefined,

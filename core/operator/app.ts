@@ -12,7 +12,9 @@ import { createRouter } from '../router.ts';
 import type { OperatorContext } from './context.ts';
 import { OPERATOR_ROUTES } from './endpoints.ts';
 import { buildOperatorOpenApi } from './openapi.ts';
-import { createTokenGate } from './token-gate.ts';
+import type { CidrSet } from '../client-ip.ts';
+import { addOperatorPages } from './pages/index.ts';
+import { createTokenChecker, createTokenGate } from './token-gate.ts';
 
 /** The shortest operator token accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_OPERATOR_TOKEN_LENGTH = 32;
@@ -22,18 +24,22 @@ export const MIN_OPERATOR_TOKEN_LENGTH = 32;
  *
  * @param context The ports of the public app it operates (shared, so a change is served at once).
  * @param token The operator token.
+ * @param trustedProxies Proxies whose X-Forwarded-Proto the pages believe (their cookie is Secure over https).
  * @throws Error when the token is shorter than MIN_OPERATOR_TOKEN_LENGTH.
  */
-export function createOperatorPipeline(context: OperatorContext, token: string): Pipeline {
+export function createOperatorPipeline(context: OperatorContext, token: string, trustedProxies: CidrSet | null = null): Pipeline {
   if (token.length < MIN_OPERATOR_TOKEN_LENGTH) throw new Error(`the operator token must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters`);
   const router = createRouter();
+  const checker = createTokenChecker(token, context.clock);
   for (const route of OPERATOR_ROUTES) router.add(route.method, route.path, route.create(context));
   const document = encodeJson(buildOperatorOpenApi(OPERATOR_ROUTES));
   // The document says what the paths are, nothing stored: it needs no token.
   router.add('GET', '/openapi.json', () => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: document }), { metered: false });
+  // The pages check a session cookie of their own instead of the bearer token (core/operator/pages).
+  addOperatorPages(router, context, checker, { bodyLimit: context.bodyLimit, trustedProxies, logger: context.logger });
   return createPipeline({
     router,
-    gate: createTokenGate(token, context.clock),
+    gate: createTokenGate(checker),
     cors: createCors([]),
     aliasNotices: new Map(),
     logger: context.logger,

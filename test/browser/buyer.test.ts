@@ -7,11 +7,10 @@
  *
  * Needs Chromium: CHROMIUM_PATH, else `chromium` on the PATH (`apt-get install chromium`; .ci/run does it).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
@@ -19,21 +18,10 @@ import { testPostgres, type TestPostgres } from '../_databases.ts';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { freePort } from '../_spawn.ts';
 import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
 import { INSTALLER_PATH, startShop, type Shop } from './_shop.ts';
 
-/** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. */
-const NAVIGATION_MS = 90_000;
 const MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
-
-function chromiumPath(): string {
-  const configured = process.env['CHROMIUM_PATH'];
-  if (configured) return configured;
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    throw new Error('the browser tests need Chromium: apt-get install chromium, or set CHROMIUM_PATH');
-  }
-}
 
 interface World {
   browser: Browser;
@@ -93,7 +81,7 @@ buyer.before(async (context) => {
       PAYMENT_GATEWAY: 'simulator',
     });
     world.apiUrl = apiUrl;
-    world.browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: NAVIGATION_MS });
+    world.browser = await launchChromium();
     context.world = world as World;
   } catch (error) {
     await stop(world);

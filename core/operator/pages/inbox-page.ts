@@ -1,0 +1,119 @@
+/**
+ * The Inbox page: feedback and reviews, newest first, filtered by type, rating and handled; each entry
+ * marked handled (or not) with a button; the filtered list as a CSV file.
+ *
+ * @module
+ */
+import { csvLine } from '../../csv.ts';
+import { FEEDBACK_TYPES } from '../../port-types.ts';
+import { html, time } from './html.ts';
+import { pageHeaders } from './http.ts';
+import { csrfField } from './layout.ts';
+import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
+
+/** An entry as the operator API lists it. */
+interface Entry {
+  id: number;
+  type: string;
+  description: string;
+  email: string | null;
+  appVersion: string | null;
+  rating: number | null;
+  receivedAt: string;
+  handledAt: string | null;
+}
+
+const PATH = '/pages/inbox';
+const EXPORT_PATH = '/pages/inbox/export.csv';
+const FILTERS = ['type', 'rating', 'handled'] as const;
+const CSV_COLUMNS = ['id', 'receivedAt', 'type', 'rating', 'appVersion', 'email', 'description', 'handledAt'];
+const TYPE_NAMES: Record<string, string> = { feature_request: 'Feature request', bug_report: 'Bug report', general: 'General', review: 'Review' };
+
+/** The filters of the page's query that are set, as the API's query string (and `before` for a later page). */
+function filterQuery(query: URLSearchParams, withBefore: boolean): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const name of [...FILTERS, ...(withBefore ? ['before'] : [])]) {
+    const value = query.get(name);
+    if (value) kept.set(name, value);
+  }
+  return kept;
+}
+
+function select(name: string, label: string, chosen: string | null, options: readonly (readonly [string, string])[]) {
+  return html`<div><label for="filter-${name}">${label}</label><select id="filter-${name}" name="${name}">
+<option value="">Any</option>${options.map(([value, text]) => html`<option value="${value}"${value === chosen ? html` selected` : ''}>${text}</option>`)}
+</select></div>`;
+}
+
+function entryCard(entry: Entry, csrf: string, back: string) {
+  const stars = entry.rating === null ? '' : html` · <span class="badge">${entry.rating} of 5</span>`;
+  const from = [entry.email, entry.appVersion && `app ${entry.appVersion}`].filter(Boolean).join(' · ');
+  const mark = entry.handledAt === null;
+  return html`<article class="card" aria-labelledby="entry-${entry.id}">
+<h3 id="entry-${entry.id}">#${entry.id} <span class="badge">${TYPE_NAMES[entry.type] ?? entry.type}</span>${stars}
+${entry.handledAt === null ? html` <span class="badge strong">New</span>` : ''}</h3>
+<p class="meta">Received ${time(entry.receivedAt)}${from ? ` · ${from}` : ''}${entry.handledAt ? html` · handled ${time(entry.handledAt)}` : ''}</p>
+<p class="description">${entry.description}</p>
+<form method="post" action="${PATH}/${entry.id}/handled">${csrfField(csrf)}
+<input type="hidden" name="back" value="${back}"><input type="hidden" name="handled" value="${mark ? 'true' : 'false'}">
+<button type="submit" class="${mark ? '' : 'secondary'}">${mark ? 'Mark handled' : 'Mark not handled'}<span class="visually-hidden"> #${entry.id}</span></button>
+</form>
+</article>`;
+}
+
+async function render(page: PageRequest) {
+  const filters = filterQuery(page.query, true);
+  const outcome = await page.operate('listFeedback', { query: filters.toString() });
+  const shown = filterQuery(page.query, false);
+  const back = shown.size > 0 ? `?${shown}` : '';
+  const form = html`<form method="get" action="${PATH}" class="card" aria-label="Filters"><div class="row">
+${select('type', 'Type', page.query.get('type'), FEEDBACK_TYPES.map((t) => [t, TYPE_NAMES[t] ?? t] as const))}
+${select('rating', 'Rating', page.query.get('rating'), ['5', '4', '3', '2', '1'].map((r) => [r, `${r} of 5`] as const))}
+${select('handled', 'Handled', page.query.get('handled'), [['false', 'New (not handled)'], ['true', 'Handled']])}
+<div class="fit"><button type="submit">Filter</button></div></div>
+<p><a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
+  if (!outcome.ok) return html`${form}<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+  const { entries, next } = outcome.value as { entries: Entry[]; next: number | null };
+  const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back));
+  const older = next === null ? '' : html`<p><a href="${PATH}?${new URLSearchParams([...shown, ['before', String(next)]]).toString()}">Older entries</a></p>`;
+  return html`${form}<h2>${entries.length === 0 ? 'Entries' : `Entries (${entries.length}${next === null ? '' : '+'})`}</h2>${list}${older}`;
+}
+
+export const inboxPage: PageModule = {
+  path: PATH,
+  title: 'Inbox',
+  render,
+  actions: [
+    {
+      path: `${PATH}/:id/handled`,
+      async run(page, form, params) {
+        const back = keptQuery(form['back']);
+        const handled = form['handled'] !== 'false';
+        const outcome = await page.operate('markFeedbackHandled', { params, body: { handled } });
+        if (!outcome.ok) return failed(outcome, back);
+        return done(`Feedback #${params['id']} is marked ${handled ? 'handled' : 'not handled'}.`, back);
+      },
+    },
+  ],
+  files: [
+    {
+      path: EXPORT_PATH,
+      async serve(page) {
+        // Every matching entry, page by page (500 at a time), newest first.
+        let text = CSV_COLUMNS.join(',') + '\r\n';
+        const query = filterQuery(page.query, false);
+        query.set('limit', '500');
+        for (;;) {
+          const outcome = await page.operate('listFeedback', { query: query.toString() });
+          if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
+          const { entries, next } = outcome.value as { entries: Entry[]; next: number | null };
+          for (const entry of entries) text += csvLine({ ...entry }, CSV_COLUMNS);
+          if (next === null) break;
+          query.set('before', String(next));
+        }
+        const disposition = 'attachment; filename="feedback.csv"';
+        return { status: 200, headers: pageHeaders({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': disposition }), body: text };
+      },
+    },
+  ],
+};

@@ -1,0 +1,91 @@
+/**
+ * The operator pages: server-rendered HTML on the operator listener (never the public port), signed in
+ * with the operator token for a session cookie. Every page action runs an operation of the operator API
+ * (operate.ts). Routed unmetered, outside the bearer gate: a page checks its session instead, and every
+ * POST its CSRF token.
+ *
+ * @module
+ */
+import type { CoreRequest, CoreResponse } from '../../http.ts';
+import type { Router } from '../../router.ts';
+import type { OperatorContext } from '../context.ts';
+import type { TokenChecker } from '../token-gate.ts';
+import { SCRIPT_PATH, serveScript, serveStyle, STYLE_PATH } from './assets.ts';
+import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, SESSION_COOKIE } from './http.ts';
+import { inboxPage } from './inbox-page.ts';
+import { layout } from './layout.ts';
+import { bindOperations, runOperation } from './operate.ts';
+import type { PageModule, PageRequest, PagesSettings } from './page-module.ts';
+import { releasesPage } from './releases-page.ts';
+import { roadmapPage } from './roadmap-page.ts';
+import { csrfMatches, createSessionStore, type Session } from './session.ts';
+import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers } from './sign-in.ts';
+
+export type { PagesSettings } from './page-module.ts';
+
+/** The pages, in the order of the navigation; the first is where signing in leads. */
+export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage];
+
+const UNMETERED = { metered: false } as const;
+
+/**
+ * Adds the pages' routes to the operator router.
+ *
+ * @param router The operator listener's router.
+ * @param context The operator context (the same the API's operations get).
+ * @param checker The token checker of the bearer gate (a wrong sign-in counts as a wrong token).
+ * @param settings Body limit, trusted proxies, logger.
+ */
+export function addOperatorPages(router: Router, context: OperatorContext, checker: TokenChecker, settings: PagesSettings): void {
+  const sessions = createSessionStore(context.clock);
+  const operation = bindOperations(context);
+  const home = PAGE_MODULES[0]!.path;
+  const nav = PAGE_MODULES.map(({ path, title }) => ({ path, title }));
+  const signIn = signInHandlers(sessions, checker, settings, home);
+
+  const pageRequest = (request: CoreRequest, session: Session): PageRequest => ({
+    request,
+    session,
+    query: new URLSearchParams(request.query ?? ''),
+    operate: (operationId, input) => runOperation(operation(operationId), request, input),
+  });
+
+  /** A GET that needs a session: the answer, or a redirect to the sign-in form. */
+  const signedIn = (answer: (page: PageRequest) => Promise<CoreResponse>) => async (request: CoreRequest): Promise<CoreResponse> => {
+    const session = sessions.find(cookieValue(request, SESSION_COOKIE));
+    return session ? answer(pageRequest(request, session)) : seeOther(SIGN_IN_PATH);
+  };
+
+  const show = (module: PageModule) =>
+    signedIn(async (page) => {
+      const content = await module.render(page);
+      const { flash, csrf } = page.session;
+      page.session.flash = null;
+      return htmlResponse(200, layout({ title: module.title, nav, current: module.path, csrf, flash, content }));
+    });
+
+  const act = (module: PageModule, action: PageModule['actions'][number]) => async (request: CoreRequest, params: Record<string, string>) => {
+    const session = sessions.find(cookieValue(request, SESSION_COOKIE));
+    if (!session) return seeOther(SIGN_IN_PATH);
+    const form = formFields(request, settings.bodyLimit);
+    if (!form || !csrfMatches(session, form['csrf'])) return forgedForm();
+    const result = await action.run(pageRequest(request, session), form, params);
+    session.flash = result.flash;
+    return seeOther(`${module.path}${result.back ?? ''}`);
+  };
+
+  router.add('GET', '/', () => seeOther(home), UNMETERED);
+  router.add('GET', '/pages', () => seeOther(home), UNMETERED);
+  // A browser asks for an icon by itself: that is no wrong token (10 would lock the address out).
+  router.add('GET', '/favicon.ico', () => ({ status: 204, headers: pageHeaders(), body: null }), UNMETERED);
+  router.add('GET', STYLE_PATH, serveStyle, UNMETERED);
+  router.add('GET', SCRIPT_PATH, serveScript, UNMETERED);
+  router.add('GET', SIGN_IN_PATH, signIn.show, UNMETERED);
+  router.add('POST', SIGN_IN_PATH, signIn.signIn, UNMETERED);
+  router.add('POST', SIGN_OUT_PATH, signIn.signOut, UNMETERED);
+  for (const module of PAGE_MODULES) {
+    router.add('GET', module.path, show(module), UNMETERED);
+    for (const action of module.actions) router.add('POST', action.path, act(module, action), UNMETERED);
+    for (const file of module.files ?? []) router.add('GET', file.path, signedIn(file.serve), UNMETERED);
+  }
+}

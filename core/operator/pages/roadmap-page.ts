@@ -1,0 +1,135 @@
+/**
+ * The Roadmap page: every feature with its votes, hidden ones too; add one, edit one, hide or show it,
+ * set the release that shipped it, and merge a duplicate into another.
+ *
+ * @module
+ */
+import { ROADMAP_CATEGORIES } from '../../schemas/roadmap.ts';
+import type { StoredFeature } from '../../store-ports.ts';
+import { field, selectField, textArea } from './fields.ts';
+import { html } from './html.ts';
+import { csrfField } from './layout.ts';
+import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
+
+const PATH = '/pages/roadmap';
+const CATEGORIES = ROADMAP_CATEGORIES.map((c) => [c, c] as const);
+
+/** The release field as the API takes it: empty is none (null). */
+const releaseOf = (text: string | undefined) => (text?.trim() ? text.trim() : null);
+
+function badges(feature: StoredFeature) {
+  return html`<span class="badge strong">${feature.vote_count} ${feature.vote_count === 1 ? 'vote' : 'votes'}</span>
+<span class="badge">${feature.category}</span>
+<span class="badge">${feature.visible ? 'Shown' : 'Hidden'}</span>
+${feature.release_version ? html`<span class="badge">Shipped in ${feature.release_version}</span>` : ''}
+${feature.merged_into !== null ? html`<span class="badge">Merged into #${feature.merged_into}</span>` : ''}
+${feature.from_config ? html`<span class="badge">From the config file</span>` : ''}`;
+}
+
+function featureCard(feature: StoredFeature, csrf: string) {
+  const id = feature.id;
+  return html`<article class="card${feature.visible ? '' : ' hidden'}" aria-labelledby="feature-${id}">
+<h3 id="feature-${id}">#${id} ${feature.title}</h3>
+<p class="meta">${badges(feature)}</p>
+${feature.description ? html`<p class="description">${feature.description}</p>` : ''}
+<div class="actions">
+<form method="post" action="${PATH}/${id}/visibility">${csrfField(csrf)}<input type="hidden" name="visible" value="${feature.visible ? 'false' : 'true'}">
+<button type="submit" class="secondary">${feature.visible ? 'Hide' : 'Show'}<span class="visually-hidden"> #${id}</span></button></form>
+</div>
+<details><summary>Edit #${id}</summary>
+<form method="post" action="${PATH}/${id}/edit">${csrfField(csrf)}
+${field(`title-${id}`, 'title', 'Title', { value: feature.title, required: true })}
+${textArea(`description-${id}`, 'description', 'Description', feature.description)}
+<div class="row">${selectField(`category-${id}`, 'category', 'Category', CATEGORIES, feature.category)}
+${field(`release-${id}`, 'release_version', 'Shipped in release', { value: feature.release_version, hint: 'e.g. 2.6.0; empty when not shipped' })}</div>
+<button type="submit">Save #${id}</button>
+</form></details>
+</article>`;
+}
+
+function addForm(csrf: string) {
+  return html`<details class="card"><summary>Add a feature</summary>
+<form method="post" action="${PATH}">${csrfField(csrf)}
+${field('new-title', 'title', 'Title', { required: true })}
+${textArea('new-description', 'description', 'Description')}
+<div class="row">${selectField('new-category', 'category', 'Category', CATEGORIES)}
+${field('new-release', 'release_version', 'Shipped in release', { hint: 'optional' })}</div>
+<label class="inline"><input type="checkbox" name="visible" value="true" checked> Shown on the public roadmap</label>
+<div><button type="submit">Add the feature</button></div>
+</form></details>`;
+}
+
+function mergeForm(features: StoredFeature[], csrf: string) {
+  const choices = features.filter((f) => f.merged_into === null).map((f) => [String(f.id), `#${f.id} ${f.title}${f.visible ? '' : ' (hidden)'}`] as const);
+  return html`<details class="card"><summary>Merge a duplicate</summary>
+<form method="post" action="${PATH}/merge">${csrfField(csrf)}
+<p class="meta">The duplicate's votes move to the feature that stays (one per voter); the duplicate is hidden.</p>
+<div class="row">${selectField('merge-from', 'from', 'Duplicate', choices)}
+${selectField('merge-into', 'into', 'Merge into', choices)}</div>
+<button type="submit">Merge</button>
+</form></details>`;
+}
+
+async function render(page: PageRequest) {
+  const outcome = await page.operate('listRoadmapFeatures');
+  if (!outcome.ok) return html`<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+  const { features } = outcome.value as { features: StoredFeature[] };
+  const { csrf } = page.session;
+  const list = features.length === 0 ? html`<p>No features yet.</p>` : features.map((f) => featureCard(f, csrf));
+  return html`${addForm(csrf)}${features.length > 1 ? mergeForm(features, csrf) : ''}<h2>Features (${features.length})</h2>${list}`;
+}
+
+export const roadmapPage: PageModule = {
+  path: PATH,
+  title: 'Roadmap',
+  render,
+  actions: [
+    {
+      path: PATH,
+      async run(page, form) {
+        const body = {
+          title: form['title'] ?? '',
+          description: form['description'] ?? '',
+          category: form['category'] ?? '',
+          visible: form['visible'] === 'true',
+          release_version: releaseOf(form['release_version']),
+        };
+        const outcome = await page.operate('createRoadmapFeature', { body });
+        if (!outcome.ok) return failed(outcome);
+        const feature = outcome.value as StoredFeature;
+        return done(`Feature #${feature.id} "${feature.title}" is added.`);
+      },
+    },
+    {
+      path: `${PATH}/:id/edit`,
+      async run(page, form, params) {
+        const body = {
+          title: form['title'] ?? '',
+          description: form['description'] ?? '',
+          category: form['category'] ?? '',
+          release_version: releaseOf(form['release_version']),
+        };
+        const outcome = await page.operate('editRoadmapFeature', { params, body });
+        return outcome.ok ? done(`Feature #${params['id']} is saved.`) : failed(outcome);
+      },
+    },
+    {
+      path: `${PATH}/:id/visibility`,
+      async run(page, form, params) {
+        const visible = form['visible'] === 'true';
+        const outcome = await page.operate('editRoadmapFeature', { params, body: { visible } });
+        return outcome.ok ? done(`Feature #${params['id']} is ${visible ? 'shown' : 'hidden'}.`) : failed(outcome);
+      },
+    },
+    {
+      path: `${PATH}/merge`,
+      async run(page, form) {
+        const from = form['from'] ?? '';
+        const outcome = await page.operate('mergeRoadmapFeature', { params: { id: from }, body: { into: numberField(form['into']) } });
+        if (!outcome.ok) return failed(outcome);
+        const { movedVotes } = outcome.value as { movedVotes: number };
+        return done(`Feature #${from} is merged into #${form['into']}: ${movedVotes} ${movedVotes === 1 ? 'vote' : 'votes'} moved.`);
+      },
+    },
+  ],
+};

@@ -1,0 +1,72 @@
+/**
+ * Signing in to the operator pages with the operator token (a form), for a session cookie; signing out.
+ * A wrong token counts against the address like a wrong bearer token (token-gate.ts).
+ *
+ * @module
+ */
+import type { CoreRequest, CoreResponse } from '../../http.ts';
+import { OPERATOR_ERRORS } from '../errors.ts';
+import type { TokenChecker } from '../token-gate.ts';
+import { html } from './html.ts';
+import { cameOverTls, cookieValue, formFields, htmlResponse, seeOther, SESSION_COOKIE, sessionCookie } from './http.ts';
+import type { PagesSettings } from './page-module.ts';
+import { layout } from './layout.ts';
+import { csrfMatches, type Flash, type SessionStore } from './session.ts';
+
+export const SIGN_IN_PATH = '/pages/sign-in';
+export const SIGN_OUT_PATH = '/pages/sign-out';
+
+/** What a refused token means on the form (the API's messages speak of a bearer header). */
+const REFUSALS: Record<string, Flash> = {
+  unauthorized: { kind: 'error', message: 'Enter the operator token.', resolution: 'It is the OPERATOR_TOKEN the server was started with.' },
+  forbidden: { kind: 'error', message: 'That is not the operator token.', resolution: 'Use the OPERATOR_TOKEN the server was started with.' },
+};
+
+function signInPage(status: number, flash: Flash | null, headers: Record<string, string> = {}): CoreResponse {
+  const content = html`<form method="post" action="${SIGN_IN_PATH}" class="card">
+<label for="token">Operator token</label>
+<input type="password" id="token" name="token" autocomplete="current-password" required autofocus>
+<p class="meta">The OPERATOR_TOKEN of this server. Signed in, a session lasts 12 hours without use; a restart of the server signs you out.</p>
+<button type="submit">Sign in</button>
+</form>`;
+  return htmlResponse(status, layout({ title: 'Sign in', nav: [], current: SIGN_IN_PATH, csrf: null, flash, content }), headers);
+}
+
+/** The sign-in routes' handlers. */
+export function signInHandlers(sessions: SessionStore, checker: TokenChecker, settings: PagesSettings, home: string) {
+  return {
+    show(request: CoreRequest): CoreResponse {
+      if (sessions.find(cookieValue(request, SESSION_COOKIE))) return seeOther(home);
+      const signedOut = new URLSearchParams(request.query ?? '').has('signed-out');
+      return signInPage(200, signedOut ? { kind: 'done', message: 'You are signed out.' } : null);
+    },
+
+    signIn(request: CoreRequest): CoreResponse {
+      const token = formFields(request, settings.bodyLimit)?.['token'] ?? '';
+      const refusal = checker.check(request.clientKey ?? request.clientIp, token === '' ? null : token);
+      if (refusal) {
+        const { status, resolution } = OPERATOR_ERRORS[refusal.code];
+        const flash = REFUSALS[refusal.code] ?? { kind: 'error', message: refusal.message, resolution };
+        const retry = refusal.headers['retry-after'];
+        return signInPage(status, flash, retry ? { 'retry-after': retry } : {});
+      }
+      const session = sessions.create();
+      settings.logger.info('operator signed in to the pages', { requestId: request.requestId });
+      return seeOther(home, { 'set-cookie': sessionCookie(session.id, cameOverTls(request, settings.trustedProxies)) });
+    },
+
+    signOut(request: CoreRequest): CoreResponse {
+      const session = sessions.find(cookieValue(request, SESSION_COOKIE));
+      if (session && csrfMatches(session, formFields(request, settings.bodyLimit)?.['csrf'])) sessions.end(session.id);
+      else if (session) return forgedForm();
+      return seeOther(`${SIGN_IN_PATH}?signed-out`, { 'set-cookie': sessionCookie('', cameOverTls(request, settings.trustedProxies)) });
+    },
+  };
+}
+
+/** The answer to a POST of a signed-in session without its CSRF token: nothing is done. */
+export function forgedForm(): CoreResponse {
+  const content = html`<p>This form did not come from a page of your session, so nothing was changed.</p>
+<p><a href="/pages">Open the pages again</a> and send the form from there.</p>`;
+  return htmlResponse(403, layout({ title: 'Form refused', nav: [], current: '', csrf: null, flash: null, content }));
+}

@@ -1,0 +1,53 @@
+/**
+ * Driving the operator pages over HTTP as a browser without JavaScript would: sign in with the token
+ * form, keep the session cookie, read the CSRF token off a page and post forms with it.
+ */
+import { sendRequest, type HttpResult } from './_client.ts';
+import { OPERATOR_TOKEN } from './_operator.ts';
+
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** A urlencoded form body and its content type. */
+export function form(fields: Record<string, string>): { body: string; headers: Record<string, string> } {
+  return { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+}
+
+/** The session id of a Set-Cookie answer. */
+export function sessionOf(answer: HttpResult): string {
+  const match = /operator_session=([^;]*)/.exec(answer.headers['set-cookie'] ?? '');
+  if (!match) throw new Error(`no session cookie in ${JSON.stringify(answer.headers)}`);
+  return match[1]!;
+}
+
+/** The CSRF token of the first form of a page. */
+export function csrfOf(page: HttpResult): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(page.text);
+  if (!match) throw new Error('no CSRF field on the page');
+  return match[1]!;
+}
+
+export interface SignedIn {
+  cookie: string;
+  csrf: string;
+  get(path: string): Promise<HttpResult>;
+  post(path: string, fields: Record<string, string>): Promise<HttpResult>;
+}
+
+/** Signs in at an operator listener; the session's GET and form POST (with its CSRF token unless given). */
+export async function signIn(url: string, from = '127.0.0.1'): Promise<SignedIn> {
+  const answer = await sendRequest(url, { method: 'POST', path: '/pages/sign-in', from, ...form({ token: OPERATOR_TOKEN }) });
+  if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+  const cookie = `operator_session=${sessionOf(answer)}`;
+  const get = (path: string) => sendRequest(url, { path, from, headers: { cookie } });
+  const csrf = csrfOf(await get('/pages/inbox'));
+  return {
+    cookie,
+    csrf,
+    get,
+    post: (path, fields) => {
+      const { body, headers } = form({ csrf, ...fields });
+      return sendRequest(url, { method: 'POST', path, from, body, headers: { ...headers, cookie } });
+    },
+  };
+}

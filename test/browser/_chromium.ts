@@ -1,0 +1,25 @@
+/**
+ * Debian's Chromium for the browser tests, driven by playwright-core (which downloads no browser):
+ * CHROMIUM_PATH, else `chromium` on the PATH (`apt-get install chromium`; .ci/run does it).
+ */
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. */
+export const NAVIGATION_MS = 90_000;
+
+/** The Chromium binary, or an error that says how to get one. */
+export function chromiumPath(): string {
+  const configured = process.env['CHROMIUM_PATH'];
+  if (configured) return configured;
+  try {
+    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error('the browser tests need Chromium: apt-get install chromium, or set CHROMIUM_PATH');
+  }
+}
+
+/** Starts Chromium headless. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: NAVIGATION_MS });
+}
