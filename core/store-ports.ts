@@ -179,6 +179,8 @@ export interface OrderStore {
    * session whatever its state.
    */
   find(filter: OrderFilter): Promise<Order[]>;
+  /** Paid orders by the UTC day this server fulfilled them and product, of the days from `fromDay` to `toDay`. */
+  countByDay(fromDay: number, toDay: number): Promise<{ day: number; product: string; count: number }[]>;
   /** The session paid by a provider payment, or null. */
   sessionOfPayment(paymentRef: string): Promise<string | null>;
   /**

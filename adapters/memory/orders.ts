@@ -79,6 +79,20 @@ export function createMemoryOrders(
       }
       return found.sort((a, b) => newest(b) - newest(a) || (a.session.id < b.session.id ? 1 : -1)).slice(0, filter.limit);
     },
+    async countByDay(fromDay, toDay) {
+      const counts = new Map<string, { day: number; product: string; count: number }>();
+      for (const [id, k] of kept) {
+        const session = sessions.get(id);
+        if (k.paidAt === null || session?.state !== 'paid') continue;
+        const day = Math.floor(k.paidAt / 86_400_000);
+        if (day < fromDay || day > toDay) continue;
+        const key = `${day} ${session.sku}`;
+        const found = counts.get(key);
+        if (found) found.count++;
+        else counts.set(key, { day, product: session.sku, count: 1 });
+      }
+      return [...counts.values()].sort((a, b) => a.day - b.day || a.product.localeCompare(b.product));
+    },
     async sessionOfPayment(ref) {
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;
       return null;

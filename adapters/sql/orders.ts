@@ -58,6 +58,9 @@ const GET = `${SELECT} where s.id = $1::text`;
 const newest = (limit: string) => `order by coalesce(s.paid_at, s.created_at) desc, s.id collate "C" desc limit ${limit}::int`;
 const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
 const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
+const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as day, sku as product, count(*)::int as count
+from checkout_sessions where state = 'paid' and paid_at >= ${fromEpochMs('$1')} and paid_at < ${fromEpochMs('$2')}
+group by 1, 2 order by 1, 2`;
 const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
 const LOCK = `select ${STANDING} from checkout_sessions s where s.id = $1::text for update`;
 const SET_FLAGS = `update checkout_sessions set refunded = $2::boolean, disputed = $3::boolean, dispute_won = $4::boolean,
@@ -87,6 +90,8 @@ export function createSqlOrders(client: SqlClient): OrderStore {
       const rows = f.email === undefined ? await client.query<Row>(PAID, [f.limit]) : await client.query<Row>(BY_EMAIL, [f.email, f.limit]);
       return rows.map(orderOf);
     },
+    countByDay: (fromDay, toDay) =>
+      client.query<{ day: number; product: string; count: number }>(COUNT_BY_DAY, [fromDay * 86_400_000, (toDay + 1) * 86_400_000]),
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },

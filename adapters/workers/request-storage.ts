@@ -127,6 +127,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       get: (id) => current().orders.get(id),
       find: (filter) => current().orders.find(filter),
       sessionOfPayment: (ref) => current().orders.sessionOfPayment(ref),
+      countByDay: (fromDay, toDay) => current().orders.countByDay(fromDay, toDay),
       flag: (id, flag, emit) => current().orders.flag(id, flag, emit),
       override: (id, override, reason, at, emit) => current().orders.override(id, override, reason, at, emit),
       addPlusKey: (id, key) => current().orders.addPlusKey(id, key),

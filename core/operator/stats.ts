@@ -1,6 +1,7 @@
 /**
  * The numbers the owner asks for, over the last `days` UTC days (today included): downloads and update
- * checks by day, release, source and platform; feedback by day, type and rating. Every day of the range
+ * checks by day, release, source and platform; paid orders by day and product; feedback by day, type and
+ * rating. Revenue is not among them: the amount paid is not kept with an order yet. Every day of the range
  * is listed, zeros included, so that a chart needs no gap filling.
  *
  * @module
@@ -51,12 +52,21 @@ export function getStats(context: OperatorContext): OperatorHandler {
     const fromDay = toDay - days + 1;
     // This instance's counts of the last seconds first, so that the numbers include them.
     await context.usage.flush();
-    const [usage, feedback] = await Promise.all([context.storage.usage.list(fromDay, toDay), context.storage.inbox.countByDay(fromDay, toDay)]);
+    const [usage, feedback, orders] = await Promise.all([
+      context.storage.usage.list(fromDay, toDay),
+      context.storage.inbox.countByDay(fromDay, toDay),
+      context.storage.orders.countByDay(fromDay, toDay),
+    ]);
     return json(200, {
       from: isoDay(fromDay),
       to: isoDay(toDay),
       downloads: usageOf(usage, 'download', fromDay, toDay),
       updateChecks: usageOf(usage, 'update_check', fromDay, toDay),
+      orders: {
+        total: orders.reduce((sum, row) => sum + row.count, 0),
+        days: series(orders, fromDay, toDay),
+        product: tally(orders, (row) => row.product, (row) => row.count),
+      },
       feedback: {
         total: feedback.reduce((sum, row) => sum + row.count, 0),
         days: series(feedback, fromDay, toDay),

@@ -9,7 +9,7 @@ import { callOperator, table } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api stats [--days <1-365>] [--json]
 
-Downloads (GET /download), update checks (GET /version) and feedback per UTC day over the last days (30 by
+Downloads (GET /download), update checks (GET /version), paid orders and feedback per UTC day over the last days (30 by
 default, today included), then by release, source, platform, feedback type and rating; through the operator
 API of a running server (OPERATOR_URL and OPERATOR_TOKEN).
 
@@ -28,6 +28,7 @@ interface Stats {
   to: string;
   downloads: Series;
   updateChecks: Series;
+  orders: Series;
   feedback: Series;
 }
 
@@ -38,15 +39,22 @@ const breakdown = (title: string, counts: unknown): string[] => {
 
 function render(stats: Stats): string {
   const days = table([
-    ['DAY', 'DOWNLOADS', 'UPDATE CHECKS', 'FEEDBACK'],
-    ...stats.downloads.days.map((d, i) => [d.day, String(d.count), String(stats.updateChecks.days[i]!.count), String(stats.feedback.days[i]!.count)]),
-    ['TOTAL', String(stats.downloads.total), String(stats.updateChecks.total), String(stats.feedback.total)],
+    ['DAY', 'DOWNLOADS', 'UPDATE CHECKS', 'ORDERS', 'FEEDBACK'],
+    ...stats.downloads.days.map((d, i) => [
+      d.day,
+      String(d.count),
+      String(stats.updateChecks.days[i]!.count),
+      String(stats.orders.days[i]!.count),
+      String(stats.feedback.days[i]!.count),
+    ]),
+    ['TOTAL', String(stats.downloads.total), String(stats.updateChecks.total), String(stats.orders.total), String(stats.feedback.total)],
   ]);
   const lines = [
     ...breakdown('downloads by release', stats.downloads['release']),
     ...breakdown('downloads by source', stats.downloads['source']),
     ...breakdown('downloads by platform', stats.downloads['platform']),
     ...breakdown('update checks by release', stats.updateChecks['release']),
+    ...breakdown('orders by product', stats.orders['product']),
     ...breakdown('feedback by type', stats.feedback['type']),
     ...breakdown('feedback by rating', stats.feedback['rating']),
   ];

@@ -44,6 +44,12 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
   assert.is((await get('/api/v1/download?source=blog', WINDOWS)).status, 302);
   assert.is((await feedback({ type: 'bug_report', description: 'Crash' })).status, 201);
   assert.is((await feedback({ type: 'review', description: 'Meh', rating: 3 })).status, 201);
+  for (const product of ['standard', 'plus_bundle', 'standard']) {
+    const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+    const { sessionId } = created.json() as { sessionId: string };
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    assert.is((await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: '' })).status, 303);
+  }
 
   const answer = await running.call('/stats?days=2');
   assert.is(answer.status, 200);
@@ -68,6 +74,14 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
       ],
       release: { '2.4.1': 3, '2.5.0': 2 },
       platform: { windows: 4, other: 1 },
+    },
+    orders: {
+      total: 3,
+      days: [
+        { day: '2026-11-20', count: 0 },
+        { day: '2026-11-21', count: 3 },
+      ],
+      product: { standard: 2, plus_bundle: 1 },
     },
     feedback: {
       total: 3,

@@ -66,7 +66,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     // Two update checks and two submissions so far today, no download.
     const stats = await command(['stats', '--days', '1'], { OPERATOR_URL: operatorUrl });
     assert.is(stats.code, 0, stats.stderr);
-    assert.match(stats.stdout, /^DAY +DOWNLOADS +UPDATE CHECKS +FEEDBACK\n\d{4}-\d\d-\d\d +0 +2 +2\nTOTAL +0 +2 +2\n/);
+    assert.match(stats.stdout, /^DAY +DOWNLOADS +UPDATE CHECKS +ORDERS +FEEDBACK\n\d{4}-\d\d-\d\d +0 +2 +0 +2\nTOTAL +0 +2 +0 +2\n/);
     assert.match(stats.stdout, 'update checks by release: 2.4.1 1, 2.5.0 1');
   } finally {
     assert.is(await server.stop(), 0);

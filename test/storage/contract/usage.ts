@@ -54,4 +54,27 @@ export function usageContract(test: ContractSuite): void {
       [DAY + 1, 1],
     ]);
   });
+
+  test('paid orders are counted by the UTC day they were fulfilled and product', async (context) => {
+    const { storage } = current(context);
+    const start = DAY * DAY_MS;
+    const buyer = { email: null, name: null, country: null, paymentRef: null };
+    const paid = async (id: string, sku: 'standard' | 'plus_bundle', at: number | null) => {
+      await storage.createCheckout({ id, sku, channel: null, url: `https://pay.example.com/${id}`, state: 'pending', createdAt: start - DAY_MS, expiresAt: start + 9 * DAY_MS });
+      if (at === null) return;
+      await storage.advanceCheckout(id, 'paid');
+      await storage.orders.recordPurchase(id, buyer, at);
+    };
+    await paid('cs_u1', 'standard', start + 5);
+    await paid('cs_u2', 'standard', start + DAY_MS - 1);
+    await paid('cs_u3', 'plus_bundle', start + 7);
+    await paid('cs_u4', 'standard', start + DAY_MS);
+    await paid('cs_u5', 'standard', null);
+    assert.equal(await storage.orders.countByDay(DAY, DAY + 1), [
+      { day: DAY, product: 'plus_bundle', count: 1 },
+      { day: DAY, product: 'standard', count: 2 },
+      { day: DAY + 1, product: 'standard', count: 1 },
+    ]);
+    assert.equal(await storage.orders.countByDay(DAY + 2, DAY + 3), []);
+  });
 }
