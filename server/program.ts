@@ -87,9 +87,6 @@ export async function runProgram(runtime: string, start: Start): Promise<void> {
   try {
     const config = loadConfig(process.env, process.cwd());
     logger.level = config.observability.logLevel;
-    if (config.operator && runtime !== 'node') {
-      throw new ConfigError(`OPERATOR_PORT: the operator listener is served by the Node program (npm start, the container), not on ${runtime}`);
-    }
     running = await start(config, logger);
     announce(runtime, config, running, logger);
   } catch (error) {
