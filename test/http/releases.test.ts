@@ -91,4 +91,50 @@ test('clients of one IPv6 /64 share a bucket', async () => {
   assert.is(new Set(buckets.values()).size, 1);
 });
 
+test('releases published, widened and pulled under load: every update check pairs a version with its own MSI', async () => {
+  const baseline = server.content.download.msiUrl;
+  const pairs = new Map([['2.4.1', baseline], ['2.5.0', MSI('2.5.0')], ['2.6.0', MSI('2.6.0')], ['2.7.0', MSI('2.7.0')]]);
+  const msis = new Set(pairs.values());
+  let stop = false;
+  let checked = 0;
+  const seen = new Set<string>();
+  // Eight clients asking in a loop, each from its own address, while the releases change.
+  const load = Array.from({ length: 8 }, async (_, i) => {
+    try {
+      while (!stop) {
+        const client = CLIENTS[(checked + i * 37) % CLIENTS.length]!;
+        const answer = await versionOf(client);
+        assert.is(answer.downloadUrl, pairs.get(answer.version), `${answer.version} with its own MSI`);
+        assert.ok(msis.has((await downloadOf(client))!), 'the download is one of the releases');
+        seen.add(answer.version);
+        checked++;
+      }
+    } finally {
+      // A failed check ends the run at once (the loop below stops waiting for answers).
+      stop = true;
+    }
+  });
+  const steps: (() => Promise<unknown>)[] = [
+    () => publish('2.5.0', 100),
+    () => publish('2.6.0', 10),
+    () => server.storage.releases.setRollout('2.6.0', 50),
+    () => publish('2.7.0', 30),
+    () => server.storage.releases.pullRelease('2.7.0', server.clock.now()),
+    () => server.storage.releases.setRollout('2.6.0', 100),
+    () => server.storage.releases.pullRelease('2.6.0', server.clock.now()),
+  ];
+  for (const step of steps) {
+    await step();
+    // Let answers run between the changes, then move the clock past the view's refresh.
+    const until = checked + 40;
+    while (checked < until && !stop) await new Promise((resolve) => setImmediate(resolve));
+    server.clock.advance(1000);
+  }
+  stop = true;
+  await Promise.all(load);
+  assert.ok(checked >= steps.length * 40, `${checked} answers checked`);
+  assert.ok(seen.has('2.5.0') && seen.has('2.6.0'), [...seen].join(', '));
+  assert.equal(await versionOf('198.51.0.9'), { version: '2.5.0', downloadUrl: MSI('2.5.0') }, 'after the last pull');
+});
+
 test.run();
