@@ -16,10 +16,11 @@ import { release } from './release.ts';
 import { roadmap } from './roadmap.ts';
 import { webhooks } from './webhooks.ts';
 import { stats } from './stats.ts';
+import { feedback } from './feedback.ts';
 import { serve } from './serve.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, feedback];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -63,6 +63,15 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.match(lines[1]!, '"First, ""quoted"""');
     assert.match(lines[2]!, 'Second');
     assert.match(exported.stderr, 'reading the feedback through its operator API');
+    // Triage: the inbox as a table, one entry handled, then the handled filter.
+    const inbox = await command(['feedback', 'list', '--handled', 'false'], { OPERATOR_URL: operatorUrl });
+    assert.is(inbox.code, 0, inbox.stderr);
+    assert.match(inbox.stdout, /^ID +RECEIVED +TYPE +RATING +HANDLED +EMAIL +DESCRIPTION\n2 +\S+ +general +- +no +- +Second\n1 +\S+ +general +- +no +- +First, "quoted"\n$/);
+    assert.is((await command(['feedback', 'handle', '1'], { OPERATOR_URL: operatorUrl })).code, 0);
+    const handled = await command(['feedback', 'list', '--handled', 'true', '--json'], { OPERATOR_URL: operatorUrl });
+    assert.equal((JSON.parse(handled.stdout) as { entries: { id: number }[] }).entries.map((e) => e.id), [1]);
+    const missing = await command(['feedback', 'handle', '99'], { OPERATOR_URL: operatorUrl });
+    assert.equal([missing.code, missing.stderr.split('\n')[0]], [1, 'converter-site-api feedback: No feedback has id "99". (feedback_not_found; 404)']);
     // Two update checks and two submissions so far today, no download.
     const stats = await command(['stats', '--days', '1'], { OPERATOR_URL: operatorUrl });
     assert.is(stats.code, 0, stats.stderr);
