@@ -55,10 +55,13 @@ export function cleanPurchase(p: Purchase): Purchase {
     name: clean(p.name, 200),
     country: country !== null && /^[A-Z]{2}$/.test(country) ? country : null,
     paymentRef: clean(p.paymentRef, 255),
+    ...(p.amount !== null && /^\d{1,12}(\.\d{1,3})?$/.test(p.amount) && p.currency !== null && /^[A-Z]{3}$/.test(p.currency.toUpperCase())
+      ? { amount: p.amount, currency: p.currency.toUpperCase() }
+      : { amount: null, currency: null }),
   };
 }
 
-const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: null };
+const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: null, amount: null, currency: null };
 
 /**
  * Applies the provider's word on a session: moves it as the state machine allows and, once it is paid,

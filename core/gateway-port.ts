@@ -29,6 +29,9 @@ export interface Purchase {
   country: string | null;
   /** The provider's id of the payment (Stripe: the PaymentIntent), which refunds and disputes name. */
   paymentRef: string | null;
+  /** What was paid, in the currency's major unit as a decimal ("49.00"), and its ISO 4217 code ("USD"). */
+  amount: string | null;
+  currency: string | null;
 }
 
 /** What the provider says of a session: its state and, once known, its purchase. */

@@ -165,6 +165,16 @@ export interface OrderFilter {
   limit: number;
 }
 
+/** Paid orders of one day, product and currency, and what they paid together (null: amounts unknown). */
+export interface OrderCount {
+  day: number;
+  product: string;
+  currency: string | null;
+  count: number;
+  /** The sum of the amounts as a decimal ("113.00"), or null when none is known. */
+  revenue: string | null;
+}
+
 /** Where the orders are kept: columns of the checkout sessions (every storage has one). */
 export interface OrderStore {
   /**
@@ -179,8 +189,8 @@ export interface OrderStore {
    * session whatever its state.
    */
   find(filter: OrderFilter): Promise<Order[]>;
-  /** Paid orders by the UTC day this server fulfilled them and product, of the days from `fromDay` to `toDay`. */
-  countByDay(fromDay: number, toDay: number): Promise<{ day: number; product: string; count: number }[]>;
+  /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
+  countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
   /** The session paid by a provider payment, or null. */
   sessionOfPayment(paymentRef: string): Promise<string | null>;
   /**

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { addDecimals } from '../../core/decimal.ts';
+import type { OrderCount } from '../../core/store-ports.ts';
 import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
 import { GOOD_STANDING, withPaymentFlag, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports.ts';
@@ -15,7 +17,7 @@ interface Kept {
   standing: OrderStanding;
 }
 
-const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country: null, paymentRef: null });
+const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country: null, paymentRef: null, amount: null, currency: null });
 
 /**
  * Creates the order store over memory storage's maps.
@@ -64,6 +66,7 @@ export function createMemoryOrders(
         name: k.purchase.name ?? purchase.name,
         country: k.purchase.country ?? purchase.country,
         paymentRef: k.purchase.paymentRef ?? purchase.paymentRef,
+        ...(k.purchase.amount === null ? { amount: purchase.amount, currency: purchase.currency } : { amount: k.purchase.amount, currency: k.purchase.currency }),
       };
       k.paidAt ??= at;
     },
@@ -80,18 +83,24 @@ export function createMemoryOrders(
       return found.sort((a, b) => newest(b) - newest(a) || (a.session.id < b.session.id ? 1 : -1)).slice(0, filter.limit);
     },
     async countByDay(fromDay, toDay) {
-      const counts = new Map<string, { day: number; product: string; count: number }>();
+      const counts = new Map<string, OrderCount>();
       for (const [id, k] of kept) {
         const session = sessions.get(id);
         if (k.paidAt === null || session?.state !== 'paid') continue;
         const day = Math.floor(k.paidAt / 86_400_000);
         if (day < fromDay || day > toDay) continue;
-        const key = `${day} ${session.sku}`;
+        const { amount, currency } = k.purchase;
+        const key = `${day} ${session.sku} ${currency}`;
         const found = counts.get(key);
-        if (found) found.count++;
-        else counts.set(key, { day, product: session.sku, count: 1 });
+        if (!found) counts.set(key, { day, product: session.sku, currency, count: 1, revenue: amount });
+        else {
+          found.count++;
+          if (amount !== null) found.revenue = found.revenue === null ? amount : addDecimals(found.revenue, amount);
+        }
       }
-      return [...counts.values()].sort((a, b) => a.day - b.day || a.product.localeCompare(b.product));
+      // As SQL orders them: day, product, then currency with the unknown one first.
+      const currencyOrder = (c: string | null) => (c === null ? '' : c);
+      return [...counts.values()].sort((a, b) => a.day - b.day || a.product.localeCompare(b.product) || currencyOrder(a.currency).localeCompare(currencyOrder(b.currency)));
     },
     async sessionOfPayment(ref) {
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;

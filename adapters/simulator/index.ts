@@ -10,7 +10,7 @@ import { applyPaymentEvent, cleanPurchase } from '../../core/fulfilment.ts';
 import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http.ts';
 import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
-import { priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
+import { offerAmount, priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
 
 export { SIMULATED_BUYER } from './page.ts';
 
@@ -52,11 +52,11 @@ export const simulatedPaymentRef = (sessionId: string) => `pi_sim_${sessionId.sl
 const SILENT: Logger = { info() {}, warn() {}, error() {} };
 
 /** The buyer typed into the Pay form (application/x-www-form-urlencoded), the defaults for what is left out. */
-function buyerOf(request: CoreRequest, sessionId: string): Purchase {
+function buyerOf(request: CoreRequest, sessionId: string, paid: { amount: string | null; currency: string | null }): Purchase {
   const body = request.body;
   const form = new URLSearchParams(body === undefined ? '' : typeof body === 'string' ? body : new TextDecoder().decode(body));
   const field = (name: keyof typeof SIMULATED_BUYER) => form.get(name) ?? SIMULATED_BUYER[name];
-  return cleanPurchase({ email: field('email'), name: field('name'), country: field('country'), paymentRef: simulatedPaymentRef(sessionId) });
+  return cleanPurchase({ email: field('email'), name: field('name'), country: field('country'), paymentRef: simulatedPaymentRef(sessionId), ...paid });
 }
 
 /** The page's CSP: its forms post to itself, whose answers redirect to the return addresses' origins. */
@@ -148,7 +148,11 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
         const allowed = state === 'failed' ? session.state === 'processing' : isOpen(session);
         if (allowed) await storage.advanceCheckout(session.id, state);
         // Paid: what the provider says of the buyer is kept with the order, as Stripe's customer_details.
-        if (allowed && state === 'paid') await storage.orders.recordPurchase(session.id, buyerOf(request, session.id), clock.now());
+        if (allowed && state === 'paid') {
+          // The price of the offer is what the simulated buyer "pays".
+          const paid = { amount: options.offer ? (offerAmount(options.offer, session.sku) ?? null) : null, currency: options.offer?.currency ?? null };
+          await storage.orders.recordPurchase(session.id, buyerOf(request, session.id, paid), clock.now());
+        }
         // Paid: back to the site, as Stripe does; the other buttons are the developer's and stay here.
         const paid = allowed && state === 'paid';
         return seeOther(paid && returnTo ? fill(returnTo.successUrl, session.id) : own);

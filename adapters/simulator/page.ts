@@ -24,6 +24,11 @@ const STATE_TEXT: Record<string, string> = {
 };
 
 /** What the offer says one SKU costs: its display string, else its amount in USD. */
+/** The offer's price of a product as a decimal ("49.00"), or undefined when the offer has none. */
+export function offerAmount(offer: Pricing, sku: CheckoutSku): string | undefined {
+  return sku === 'standard' ? offer.licensePrice : sku === 'plus_addon' ? offer.plusAddonPrice : offer.plusBundlePrice;
+}
+
 export function priceOf(offer: Pricing, sku: CheckoutSku): string | null {
   const [display, amount] =
     sku === 'standard'

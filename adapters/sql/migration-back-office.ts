@@ -152,3 +152,9 @@ begin
 end
 $$;
 `;
+
+/** What an order paid (issue 21, revenue): the amount in the major unit and the ISO 4217 currency. */
+export const orderAmounts = `
+alter table checkout_sessions add column amount numeric;
+alter table checkout_sessions add column currency text;
+`;

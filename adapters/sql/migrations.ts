@@ -6,7 +6,7 @@
  * @module
  */
 
-import { outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
+import { orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
 import { budgets } from './migration-budgets.ts';
 
 /** One step of the schema. */
@@ -276,4 +276,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'usage counts', sql: usage },
   { version: 13, name: 'orders', sql: orders },
   { version: 14, name: 'votes per network', sql: votesPerNetwork },
+  { version: 15, name: 'order amounts', sql: orderAmounts },
 ];

@@ -7,7 +7,7 @@
  */
 import { withPaymentFlag, type OrderOverride, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
-import type { Order, OrderStore } from '../../core/store-ports.ts';
+import type { Order, OrderCount, OrderStore } from '../../core/store-ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
@@ -17,6 +17,7 @@ const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.overr
 
 const SELECT = `select s.id, s.sku, s.channel, s.url, s.state, ${epochMs('s.created_at')} as "createdAt", ${epochMs('s.expires_at')} as "expiresAt",
   s.buyer_email as email, s.buyer_name as name, s.buyer_country as country, s.payment_ref as "paymentRef", ${epochMs('s.paid_at')} as "paidAt",
+  s.amount::text as amount, s.currency,
   l.session_id is not null as "hasKeys", l.standard_key as standard, l.plus_key as plus, ${STANDING}
 from checkout_sessions s left join licenses l on l.session_id = s.id`;
 
@@ -26,6 +27,8 @@ type Row = CheckoutSession &
     name: string | null;
     country: string | null;
     paymentRef: string | null;
+    amount: string | null;
+    currency: string | null;
     paidAt: number | null;
     hasKeys: boolean;
     standard: string | null;
@@ -34,7 +37,7 @@ type Row = CheckoutSession &
 
 const orderOf = (r: Row): Order => ({
   session: { id: r.id, sku: r.sku, channel: r.channel, url: r.url, state: r.state, createdAt: r.createdAt, expiresAt: r.expiresAt },
-  purchase: { email: r.email, name: r.name, country: r.country, paymentRef: r.paymentRef },
+  purchase: { email: r.email, name: r.name, country: r.country, paymentRef: r.paymentRef, amount: r.amount, currency: r.currency },
   paidAt: r.paidAt,
   keys: r.hasKeys ? { standard: r.standard, plus: r.plus } : null,
   standing: {
@@ -51,16 +54,19 @@ const orderOf = (r: Row): Order => ({
 const RECORD = `update checkout_sessions set
   buyer_email = coalesce(buyer_email, $2::text), buyer_name = coalesce(buyer_name, $3::text),
   buyer_country = coalesce(buyer_country, $4::text), payment_ref = coalesce(payment_ref, $5::text),
-  paid_at = coalesce(paid_at, ${fromEpochMs('$6')})
+  paid_at = coalesce(paid_at, ${fromEpochMs('$6')}),
+  amount = case when amount is null then $7::numeric else amount end,
+  currency = case when amount is null then $8::text else currency end
 where id = $1::text`;
 
 const GET = `${SELECT} where s.id = $1::text`;
 const newest = (limit: string) => `order by coalesce(s.paid_at, s.created_at) desc, s.id collate "C" desc limit ${limit}::int`;
 const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
 const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
-const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as day, sku as product, count(*)::int as count
+const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as day, sku as product, currency, count(*)::int as count,
+  sum(amount)::text as revenue
 from checkout_sessions where state = 'paid' and paid_at >= ${fromEpochMs('$1')} and paid_at < ${fromEpochMs('$2')}
-group by 1, 2 order by 1, 2`;
+group by 1, 2, 3 order by 1, 2, 3 nulls first`;
 const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
 const LOCK = `select ${STANDING} from checkout_sessions s where s.id = $1::text for update`;
 const SET_FLAGS = `update checkout_sessions set refunded = $2::boolean, disputed = $3::boolean, dispute_won = $4::boolean,
@@ -82,7 +88,7 @@ async function getOrder(db: SqlSession, id: string): Promise<Order | null> {
 export function createSqlOrders(client: SqlClient): OrderStore {
   return {
     async recordPurchase(id, p, at) {
-      await client.write(RECORD, [id, p.email, p.name, p.country, p.paymentRef, at]);
+      await client.write(RECORD, [id, p.email, p.name, p.country, p.paymentRef, at, p.amount, p.currency]);
     },
     get: (id) => getOrder(client, id),
     async find(f) {
@@ -91,7 +97,7 @@ export function createSqlOrders(client: SqlClient): OrderStore {
       return rows.map(orderOf);
     },
     countByDay: (fromDay, toDay) =>
-      client.query<{ day: number; product: string; count: number }>(COUNT_BY_DAY, [fromDay * 86_400_000, (toDay + 1) * 86_400_000]),
+      client.query<OrderCount>(COUNT_BY_DAY, [fromDay * 86_400_000, (toDay + 1) * 86_400_000]),
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },

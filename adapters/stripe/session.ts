@@ -26,7 +26,19 @@ export const CheckoutSessionSchema = v.looseObject({
   expires_at: v.number(),
   payment_intent: v.nullish(v.union([v.string(), PaymentIntentSchema])),
   customer_details: v.nullish(CustomerDetailsSchema),
+  /** What the buyer paid, in the currency's smallest unit, and the lower-case ISO 4217 code. */
+  amount_total: v.nullish(v.number()),
+  currency: v.nullish(v.string()),
 });
+
+/** Currencies Stripe counts in whole units (https://docs.stripe.com/currencies#zero-decimal). */
+const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+
+/** Stripe's amount in the smallest unit as a decimal of the major unit: 4900 USD is "49.00", 500 JPY "500". */
+export function majorAmount(amount: number, currency: string): string {
+  if (ZERO_DECIMAL.has(currency.toUpperCase())) return String(amount);
+  return `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`;
+}
 export type StripeCheckoutSession = v.InferOutput<typeof CheckoutSessionSchema>;
 
 /** PaymentIntent states after which a completed but unpaid session will not be paid. */
@@ -63,6 +75,9 @@ export function purchaseOf(session: StripeCheckoutSession): Purchase {
     name: details?.name ?? null,
     country: details?.address?.country ?? null,
     paymentRef: typeof intent === 'string' ? intent : (intent?.id ?? null),
+    ...(typeof session.amount_total === 'number' && Number.isSafeInteger(session.amount_total) && session.amount_total >= 0 && session.currency
+      ? { amount: majorAmount(session.amount_total, session.currency), currency: session.currency.toUpperCase() }
+      : { amount: null, currency: null }),
   };
 }
 

@@ -24,6 +24,8 @@ export function orderView(order: Order) {
     paidAt: iso(order.paidAt),
     buyer: { email: purchase.email, name: purchase.name, country: purchase.country },
     paymentRef: purchase.paymentRef,
+    amount: purchase.amount,
+    currency: purchase.currency,
     /** none: no keys issued yet; valid; revoked. */
     licenses: keys === null ? 'none' : keyState,
     revokedBecause: revocationCause(standing),

@@ -1,13 +1,15 @@
 /**
  * The numbers the owner asks for, over the last `days` UTC days (today included): downloads and update
- * checks by day, release, source and platform; paid orders by day and product; feedback by day, type and
- * rating. Revenue is not among them: the amount paid is not kept with an order yet. Every day of the range
+ * checks by day, release, source and platform; paid orders by day and product, and their revenue per
+ * currency (orders paid before amounts were kept are counted, not summed); feedback by day, type and rating. Every day of the range
  * is listed, zeros included, so that a chart needs no gap filling.
  *
  * @module
  */
 import * as v from 'valibot';
+import { addDecimals } from '../decimal.ts';
 import { json } from '../http.ts';
+import type { OrderCount } from '../store-ports.ts';
 import { DAY_MS, type UsageCount, type UsageKind } from '../usage.ts';
 import { parseOrThrow } from '../validate.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
@@ -45,6 +47,16 @@ function usageOf(rows: readonly UsageCount[], kind: UsageKind, fromDay: number, 
   };
 }
 
+/** What the paid orders brought, exactly, per currency ("USD": "113.00"); orders of unknown amount are left out. */
+function revenueOf(rows: readonly OrderCount[]): Record<string, string> {
+  const sums: Record<string, string> = {};
+  for (const row of rows) {
+    if (row.currency === null || row.revenue === null) continue;
+    sums[row.currency] = sums[row.currency] === undefined ? row.revenue : addDecimals(sums[row.currency]!, row.revenue);
+  }
+  return sums;
+}
+
 export function getStats(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const { days } = parseOrThrow(StatsQuerySchema, queryOf(request));
@@ -66,6 +78,7 @@ export function getStats(context: OperatorContext): OperatorHandler {
         total: orders.reduce((sum, row) => sum + row.count, 0),
         days: series(orders, fromDay, toDay),
         product: tally(orders, (row) => row.product, (row) => row.count),
+        revenue: revenueOf(orders),
       },
       feedback: {
         total: feedback.reduce((sum, row) => sum + row.count, 0),

@@ -47,6 +47,8 @@ export function orderPaid(session: CheckoutSession, keys: LicenseKeys, buyer: Pu
       product: session.sku,
       channel: session.channel,
       buyer: { email: buyer?.email ?? null, name: buyer?.name ?? null, country: buyer?.country ?? null },
+      amount: buyer?.amount ?? null,
+      currency: buyer?.currency ?? null,
       keys: { standard: keys.standard, plus: keys.plus },
     },
   };

@@ -55,6 +55,7 @@ function render(stats: Stats): string {
     ...breakdown('downloads by platform', stats.downloads['platform']),
     ...breakdown('update checks by release', stats.updateChecks['release']),
     ...breakdown('orders by product', stats.orders['product']),
+    ...breakdown('revenue', stats.orders['revenue']),
     ...breakdown('feedback by type', stats.feedback['type']),
     ...breakdown('feedback by rating', stats.feedback['rating']),
   ];

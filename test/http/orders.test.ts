@@ -58,6 +58,8 @@ test('find by email (any case) or session, newest first; show one with its keys;
     paidAt: new Date(server.clock.now()).toISOString(),
     buyer: { email: 'Grace@Example.com', name: 'Grace Hopper', country: 'US' },
     paymentRef: `pi_sim_${second.slice('cs_sim_'.length)}`,
+    amount: null,
+    currency: null,
     licenses: 'valid',
     revokedBecause: null,
     keys: [

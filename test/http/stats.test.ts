@@ -6,6 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { exampleContent } from '../_setup.ts';
 
 const test = suite('operator stats');
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
@@ -13,7 +14,8 @@ const MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)';
 let running: OperatorServer;
 
 test.before.each(async () => {
-  running = await startOperatorServer({ usageSources: ['homepage', 'blog'] });
+  // The simulator "charges" the offer's prices, as the server wires it.
+  running = await startOperatorServer({ usageSources: ['homepage', 'blog'], simulator: { offer: exampleContent().offer } });
 });
 test.after.each(() => running.close());
 
@@ -82,6 +84,7 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
         { day: '2026-11-21', count: 3 },
       ],
       product: { standard: 2, plus_bundle: 1 },
+      revenue: { USD: '162.00' },
     },
     feedback: {
       total: 3,

@@ -11,6 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeliveryWorker, RETRY_SCHEDULE_MS, type DeliveryWorker } from '../../core/webhooks/worker.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { exampleContent } from '../_setup.ts';
 
 interface Received {
   headers: Record<string, string>;
@@ -27,7 +28,7 @@ let worker: DeliveryWorker;
 let logged: string[];
 
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startOperatorServer({ simulator: { offer: exampleContent().offer } });
   running.server.clock.set(Math.floor(Date.now() / 1000) * 1000);
   received = [];
   answer = 204;
@@ -184,13 +185,19 @@ test('order.paid carries the keys the buyer sees; a refund and the operator revo
   assert.is((await running.call(`/orders/${sessionId}/reinstate`, { method: 'POST', json: { reason: 'refund reversed' } })).status, 200);
   assert.is(await worker.tick(), 3);
   for (const got of received) assertSigned(secret, got);
-  const events = received.map((got) => JSON.parse(got.body) as { type: string; data: Record<string, unknown> });
-  assert.equal(events.map((e) => e.type), ['order.paid', 'license.revoked', 'license.reinstated']);
+  // Sent together, they may arrive in any order: sorted by type, as the outbox wrote them.
+  const order = ['order.paid', 'license.revoked', 'license.reinstated'];
+  const events = received
+    .map((got) => JSON.parse(got.body) as { type: string; data: Record<string, unknown> })
+    .sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
+  assert.equal(events.map((e) => e.type), order);
   assert.equal(events[0]!.data, {
     session: sessionId,
     product: 'plus_bundle',
     channel: null,
     buyer: { email: 'ada@example.com', name: 'Ada', country: 'GB' },
+    amount: '64.00',
+    currency: 'USD',
     keys: { standard: keys['standardLicenseKey'], plus: keys['plusLicenseKey'] },
   });
   assert.equal([events[1]!.data['cause'], events[2]!.data['why']], ['refund', 'by the operator: refund reversed']);

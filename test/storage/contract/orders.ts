@@ -20,7 +20,7 @@ const session = (id: string, state: CheckoutSession['state'] = 'paid', createdAt
   expiresAt: createdAt + 86_400_000,
 });
 
-const buyer = (email: string, paymentRef: string) => ({ email, name: 'Ada Lovelace', country: 'GB', paymentRef });
+const buyer = (email: string, paymentRef: string) => ({ email, name: 'Ada Lovelace', country: 'GB', paymentRef, amount: null, currency: null });
 
 /** Every ordering of a list. */
 function permutations<T>(items: readonly T[]): T[][] {
@@ -32,13 +32,14 @@ export function ordersContract(test: ContractSuite): void {
   test('orders: the purchase is kept with the session, first word per field; the fulfilment time once; the public session is unchanged', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout(session('cs_o1'));
-    await storage.orders.recordPurchase('cs_o1', { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1' }, T + 5000);
-    await storage.orders.recordPurchase('cs_o1', { email: 'other@example.com', name: 'Ada', country: 'FR', paymentRef: 'pi_2' }, T + 9000);
+    await storage.orders.recordPurchase('cs_o1', { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1', amount: null, currency: null }, T + 5000);
+    await storage.orders.recordPurchase('cs_o1', { email: 'other@example.com', name: 'Ada', country: 'FR', paymentRef: 'pi_2', amount: '49.00', currency: 'USD' }, T + 9000);
+    await storage.orders.recordPurchase('cs_o1', { ...buyer('x@example.com', 'pi_3'), amount: '1.00', currency: 'EUR' }, T + 9000);
     await storage.orders.recordPurchase('cs_missing', buyer('x@example.com', 'pi_x'), T);
     const order = await storage.orders.get('cs_o1');
     assert.equal(order, {
       session: session('cs_o1'),
-      purchase: { email: 'Ada@Example.com', name: 'Ada', country: 'GB', paymentRef: 'pi_1' },
+      purchase: { email: 'Ada@Example.com', name: 'Ada', country: 'GB', paymentRef: 'pi_1', amount: '49.00', currency: 'USD' },
       paidAt: T + 5000,
       keys: null,
       standing: GOOD_STANDING,

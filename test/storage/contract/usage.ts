@@ -55,25 +55,27 @@ export function usageContract(test: ContractSuite): void {
     ]);
   });
 
-  test('paid orders are counted by the UTC day they were fulfilled and product', async (context) => {
+  test('paid orders are counted by the UTC day they were fulfilled, product and currency, with their exact sum', async (context) => {
     const { storage } = current(context);
     const start = DAY * DAY_MS;
-    const buyer = { email: null, name: null, country: null, paymentRef: null };
-    const paid = async (id: string, sku: 'standard' | 'plus_bundle', at: number | null) => {
+    const paid = async (id: string, sku: 'standard' | 'plus_bundle', at: number | null, amount: string | null = null, currency: string | null = null) => {
+      const buyer = { email: null, name: null, country: null, paymentRef: null, amount, currency };
       await storage.createCheckout({ id, sku, channel: null, url: `https://pay.example.com/${id}`, state: 'pending', createdAt: start - DAY_MS, expiresAt: start + 9 * DAY_MS });
       if (at === null) return;
       await storage.advanceCheckout(id, 'paid');
       await storage.orders.recordPurchase(id, buyer, at);
     };
-    await paid('cs_u1', 'standard', start + 5);
-    await paid('cs_u2', 'standard', start + DAY_MS - 1);
-    await paid('cs_u3', 'plus_bundle', start + 7);
+    await paid('cs_u1', 'standard', start + 5, '49.00', 'USD');
+    await paid('cs_u2', 'standard', start + DAY_MS - 1, '49.5', 'USD');
+    await paid('cs_u3', 'plus_bundle', start + 7, '64.00', 'USD');
     await paid('cs_u4', 'standard', start + DAY_MS);
     await paid('cs_u5', 'standard', null);
+    await paid('cs_u6', 'standard', start + 9, '5000', 'JPY');
     assert.equal(await storage.orders.countByDay(DAY, DAY + 1), [
-      { day: DAY, product: 'plus_bundle', count: 1 },
-      { day: DAY, product: 'standard', count: 2 },
-      { day: DAY + 1, product: 'standard', count: 1 },
+      { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00' },
+      { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000' },
+      { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50' },
+      { day: DAY + 1, product: 'standard', currency: null, count: 1, revenue: null },
     ]);
     assert.equal(await storage.orders.countByDay(DAY + 2, DAY + 3), []);
   });
