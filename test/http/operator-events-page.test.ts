@@ -50,7 +50,7 @@ test('an endpoint added on the page: its secret shown once; it gets the event; a
   const session = await signIn(running.url);
   const empty = await session.get('/pages/events');
   assert.match(empty.text, '<label for="endpoint-url">Address (http or https)</label>');
-  assert.match(empty.text, '<label class="inline" for="event-feedback-received"><input type="checkbox" id="event-feedback-received" name="event-feedback.received" value="on"> feedback.received</label>');
+  assert.match(empty.text, '<div><label class="inline" for="event-feedback-received"><input type="checkbox" id="event-feedback-received" name="event-feedback.received" value="on"> feedback.received</label>');
   assert.match(empty.text, 'No delivery matches.');
 
   const added = await session.post('/pages/events/endpoints', { url: receiverUrl, 'event-feedback.received': 'on', format: 'standard' });

@@ -38,7 +38,7 @@ test('an order found by email, opened with its keys, revoked with a reason: the 
   const found = await session.get('/pages/orders?find=grace%40example.com');
   assert.is(found.status, 200);
   assert.match(found.text, '<h2>Orders of grace@example.com (1)</h2>');
-  assert.match(found.text, `<h3 id="order-${id}"><a href="/pages/orders?order=${id}">${id}</a></h3>`);
+  assert.match(found.text, `<h3 id="order-${id}" class="wrap"><a href="/pages/orders?order=${id}">${id}</a></h3>`);
   assert.match(found.text, '<span class="badge">standard</span> <span class="badge">paid</span> <span class="badge">Licenses valid</span>');
 
   const shown = await session.get(`/pages/orders?order=${id}`);
@@ -95,7 +95,7 @@ test('an unknown order and a refused action show the API message; reconcile fulf
     (await session.get('/pages/orders')).text,
     `<div class="flash done" role="status"><p>Reconciled since ${since}: 1 paid at the provider, fulfilled now: ${id}; 0 already fulfilled, 0 not created here.</p></div>`,
   );
-  assert.match((await session.get('/pages/orders')).text, `<h3 id="order-${id}">`);
+  assert.match((await session.get('/pages/orders')).text, `<h3 id="order-${id}" class="wrap">`);
 });
 
 test('an order form without its CSRF token is refused (403) and revokes nothing', async () => {

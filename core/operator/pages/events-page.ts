@@ -50,13 +50,13 @@ function endpointCard(endpoint: Endpoint, csrf: string): Html {
 
 function addForm(csrf: string): Html {
   const boxes = EVENT_TYPES.map(
-    (type) => html`<label class="inline" for="event-${type.replace('.', '-')}"><input type="checkbox" id="event-${type.replace('.', '-')}" name="event-${type}" value="on"> ${type}</label>`,
+    (type) => html`<div><label class="inline" for="event-${type.replace('.', '-')}"><input type="checkbox" id="event-${type.replace('.', '-')}" name="event-${type}" value="on"> ${type}</label></div>`,
   );
   return html`<details class="card"><summary>Add an endpoint</summary>
 <form method="post" action="${PATH}/endpoints">${csrfField(csrf)}
 ${field('endpoint-url', 'url', 'Address (http or https)', { type: 'url', required: true })}
 <fieldset><legend>Events (none ticked: every event)</legend>${boxes}</fieldset>
-${selectField('endpoint-format', 'format', 'Format', [['standard', 'Standard Webhooks (signed JSON)'], ['slack', 'Slack incoming webhook']])}
+${selectField('endpoint-format', 'format', 'Format', [['standard', 'Standard Webhooks'], ['slack', 'Slack']])}
 <button type="submit">Add the endpoint</button>
 </form></details>`;
 }
@@ -69,7 +69,7 @@ function deliveryCard(delivery: DeliveryView, csrf: string, back: string): Html 
   return html`<article class="card" aria-labelledby="delivery-${delivery.id}">
 <h3 id="delivery-${delivery.id}">#${delivery.id} ${delivery.type} <span class="badge${delivery.state === 'failed' ? ' strong' : ''}">${delivery.state}</span></h3>
 <p class="description">To endpoint #${delivery.endpointId}: ${delivery.url}</p>
-<p class="meta">Event ${delivery.eventId} · created ${time(delivery.createdAt)} · ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}${last}${next}${delivery.deliveredAt ? html` · delivered ${time(delivery.deliveredAt)}` : ''}</p>
+<p class="meta wrap">Event ${delivery.eventId} · created ${time(delivery.createdAt)} · ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}${last}${next}${delivery.deliveredAt ? html` · delivered ${time(delivery.deliveredAt)}` : ''}</p>
 <form method="post" action="${PATH}/deliveries/${delivery.id}/replay">${csrfField(csrf)}<input type="hidden" name="back" value="${back}">
 <button type="submit" class="secondary">Replay<span class="visually-hidden"> delivery #${delivery.id}</span></button></form>
 </article>`;

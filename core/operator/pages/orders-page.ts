@@ -34,7 +34,7 @@ const orderLink = (session: string) => `${PATH}?${new URLSearchParams([['order',
 function orderCard(order: OrderView): Html {
   const buyer = [order.buyer.email, order.buyer.name, order.buyer.country].filter(Boolean).join(' · ');
   return html`<article class="card" aria-labelledby="order-${order.session}">
-<h3 id="order-${order.session}"><a href="${orderLink(order.session)}">${order.session}</a></h3>
+<h3 id="order-${order.session}" class="wrap"><a href="${orderLink(order.session)}">${order.session}</a></h3>
 <p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}</p>
 <p class="description">${buyer || 'No buyer details'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}</p>
 </article>`;
@@ -72,7 +72,7 @@ function orderDetail(order: OrderView, csrf: string): Html {
   const revoked = order.licenses === 'revoked';
   const hasPlus = order.keys.some((k) => k.product === 'plus');
   return html`<section class="card" aria-labelledby="order-detail">
-<h2 id="order-detail">Order ${order.session}</h2>
+<h2 id="order-detail" class="wrap">Order ${order.session}</h2>
 <p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}${standing ? html` <span class="badge">${standing}</span>` : ''}</p>
 <p class="description">Buyer: ${order.buyer.email ?? 'no email'}${order.buyer.name ? ` · ${order.buyer.name}` : ''}${order.buyer.country ? ` · ${order.buyer.country}` : ''}
 Created ${order.createdAt ? time(order.createdAt) : '—'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}${order.paymentRef ? ` · payment ${order.paymentRef}` : ''}</p>
