@@ -54,6 +54,8 @@ summary{cursor:pointer;color:#0b4f9c}
 fieldset{border:1px solid #ccc;border-radius:6px;padding:.5rem 1rem 1rem;margin:0 0 1rem;background:#fff}
 legend{font-weight:700;padding:0 .25rem}
 p.description{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0}
+.wrap,code{overflow-wrap:anywhere}
+.card>h2:first-child{margin-top:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 

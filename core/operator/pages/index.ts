@@ -14,7 +14,9 @@ import { SCRIPT_PATH, serveScript, serveStyle, STYLE_PATH } from './assets.ts';
 import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, SESSION_COOKIE } from './http.ts';
 import { inboxPage } from './inbox-page.ts';
 import { layout } from './layout.ts';
+import { eventsPage } from './events-page.ts';
 import { bindOperations, runOperation } from './operate.ts';
+import { ordersPage } from './orders-page.ts';
 import type { PageModule, PageRequest, PagesSettings } from './page-module.ts';
 import { releasesPage } from './releases-page.ts';
 import { roadmapPage } from './roadmap-page.ts';
@@ -24,7 +26,7 @@ import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers } from './sign-
 export type { PagesSettings } from './page-module.ts';
 
 /** The pages, in the order of the navigation; the first is where signing in leads. */
-export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage];
+export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage, ordersPage, eventsPage];
 
 const UNMETERED = { metered: false } as const;
 

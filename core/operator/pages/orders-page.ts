@@ -1,0 +1,152 @@
+/**
+ * The Orders page: find paid orders by the buyer's email or the session id, show one with its license
+ * keys, issue its Plus key (upgrade), revoke or reinstate its licenses with a reason, and reconcile the
+ * sessions the provider has as paid with what this server fulfilled.
+ *
+ * @module
+ */
+import type { OrderView } from '../order-view.ts';
+import { field } from './fields.ts';
+import { html, time, type Html } from './html.ts';
+import { csrfField } from './layout.ts';
+import { done, failed, type ActionResult, type PageModule, type PageRequest } from './page-module.ts';
+
+const PATH = '/pages/orders';
+
+/** The query of a search: an email has an @, anything else is a session id. */
+function searchQuery(find: string): string {
+  const text = find.trim();
+  if (text === '') return '';
+  return new URLSearchParams([[text.includes('@') ? 'email' : 'session', text]]).toString();
+}
+
+const refusal = (outcome: { message: string; resolution: string }) =>
+  html`<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+
+/** What the licenses of an order are: none yet, valid, or revoked and why. */
+function licenseBadge(order: OrderView): Html {
+  if (order.licenses === 'revoked') return html`<span class="badge strong">Licenses revoked (${order.revokedBecause ?? 'revoked'})</span>`;
+  return html`<span class="badge">${order.licenses === 'none' ? 'No keys yet' : 'Licenses valid'}</span>`;
+}
+
+const orderLink = (session: string) => `${PATH}?${new URLSearchParams([['order', session]]).toString()}`;
+
+function orderCard(order: OrderView): Html {
+  const buyer = [order.buyer.email, order.buyer.name, order.buyer.country].filter(Boolean).join(' · ');
+  return html`<article class="card" aria-labelledby="order-${order.session}">
+<h3 id="order-${order.session}" class="wrap"><a href="${orderLink(order.session)}">${order.session}</a></h3>
+<p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}</p>
+<p class="description">${buyer || 'No buyer details'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}</p>
+</article>`;
+}
+
+function searchForm(find: string): Html {
+  return html`<form method="get" action="${PATH}" class="card" role="search" aria-label="Find orders"><div class="row">
+${field('find', 'find', 'Email or session id', { value: find, hint: 'An email finds every order of that buyer (any case); anything else one session.' })}
+<div class="fit"><button type="submit">Find</button></div></div></form>`;
+}
+
+function reconcileForm(csrf: string): Html {
+  return html`<form method="post" action="${PATH}/reconcile" class="card">${csrfField(csrf)}
+<p class="meta">Fulfil what the payment provider has as paid over the last 7 days that this server did not fulfil.</p>
+<button type="submit" class="secondary">Reconcile</button></form>`;
+}
+
+/** A form that changes the order: a button, and a reason field for revoke and reinstate. */
+function orderAction(order: OrderView, csrf: string, action: 'upgrade' | 'revoke' | 'reinstate', label: string): Html {
+  const target = `${PATH}/${encodeURIComponent(order.session)}/${action}`;
+  const reason = action === 'upgrade' ? '' : field(`${action}-reason`, 'reason', `Reason to ${action} (optional)`);
+  return html`<form method="post" action="${target}" class="row">${csrfField(csrf)}${reason}
+<div class="fit"><button type="submit"${action === 'revoke' ? html` class="danger"` : ''}>${label}</button></div></form>`;
+}
+
+function orderDetail(order: OrderView, csrf: string): Html {
+  const keys = order.keys.length === 0
+    ? html`<p>No license keys are issued for this order.</p>`
+    : html`<ul>${order.keys.map((k) => html`<li><span class="badge">${k.product}</span> <code>${k.key}</code> · ${k.state}</li>`)}</ul>`;
+  const override = order.override
+    ? html`<p class="meta">${order.override.action === 'revoked' ? 'Revoked' : 'Reinstated'} by the operator${order.override.at ? html` ${time(order.override.at)}` : ''}${order.override.reason ? `: ${order.override.reason}` : ''}</p>`
+    : '';
+  const standing = [order.refunded && 'refunded', order.disputed && (order.disputeWon ? 'disputed, dispute won' : 'disputed')].filter(Boolean).join(', ');
+  const paid = order.state === 'paid';
+  const revoked = order.licenses === 'revoked';
+  const hasPlus = order.keys.some((k) => k.product === 'plus');
+  return html`<section class="card" aria-labelledby="order-detail">
+<h2 id="order-detail" class="wrap">Order ${order.session}</h2>
+<p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}${standing ? html` <span class="badge">${standing}</span>` : ''}</p>
+<p class="description">Buyer: ${order.buyer.email ?? 'no email'}${order.buyer.name ? ` · ${order.buyer.name}` : ''}${order.buyer.country ? ` · ${order.buyer.country}` : ''}
+Created ${order.createdAt ? time(order.createdAt) : '—'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}${order.paymentRef ? ` · payment ${order.paymentRef}` : ''}</p>
+${override}
+<h3>License keys</h3>
+${keys}
+${paid ? html`<div class="actions">
+${!revoked && !hasPlus ? orderAction(order, csrf, 'upgrade', 'Upgrade to Plus') : ''}
+${revoked ? orderAction(order, csrf, 'reinstate', 'Reinstate') : orderAction(order, csrf, 'revoke', 'Revoke')}
+</div>` : html`<p>The session is not paid: nothing can be changed.</p>`}
+</section>`;
+}
+
+async function render(page: PageRequest): Promise<Html> {
+  const find = page.query.get('find') ?? '';
+  const chosen = page.query.get('order');
+  const { csrf } = page.session;
+  let detail: Html | string = '';
+  if (chosen) {
+    const shown = await page.operate('showOrder', { params: { session: chosen } });
+    detail = shown.ok ? orderDetail(shown.value as OrderView, csrf) : refusal(shown);
+  }
+  const listed = await page.operate('listOrders', { query: searchQuery(find) });
+  if (!listed.ok) return html`${searchForm(find)}${refusal(listed)}${detail}${reconcileForm(csrf)}`;
+  const { orders } = listed.value as { orders: OrderView[] };
+  const heading = find.trim() ? `Orders of ${find.trim()} (${orders.length})` : `Latest paid orders (${orders.length})`;
+  const list = orders.length === 0 ? html`<p>No paid order matches.</p>` : orders.map(orderCard);
+  return html`${searchForm(find)}${detail}<h2>${heading}</h2>${list}<h2>Reconcile with the provider</h2>${reconcileForm(csrf)}`;
+}
+
+/** An action on one order: the operation, then back to that order with what it did. */
+function orderChange(action: 'upgrade' | 'revoke' | 'reinstate', operationId: string, said: (order: OrderView) => string) {
+  return {
+    path: `${PATH}/:session/${action}`,
+    async run(page: PageRequest, form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {
+      const session = decodeURIComponent(params['session'] ?? '');
+      const back = `?${new URLSearchParams([['order', session]]).toString()}`;
+      const reason = form['reason']?.trim();
+      const body = action === 'upgrade' ? undefined : reason ? { reason } : {};
+      const outcome = await page.operate(operationId, body === undefined ? { params: { session } } : { params: { session }, body });
+      return outcome.ok ? done(said(outcome.value as OrderView), back) : failed(outcome, back);
+    },
+  };
+}
+
+interface Reconciled {
+  since: string;
+  checked: number;
+  fulfilled: string[];
+  alreadyFulfilled: number;
+  unknown: number;
+  complete: boolean;
+}
+
+export const ordersPage: PageModule = {
+  path: PATH,
+  title: 'Orders',
+  render,
+  actions: [
+    {
+      path: `${PATH}/reconcile`,
+      async run(page) {
+        const outcome = await page.operate('reconcileOrders', { body: {} });
+        if (!outcome.ok) return failed(outcome);
+        const r = outcome.value as Reconciled;
+        const fulfilled = r.fulfilled.length === 0 ? 'none fulfilled now' : `fulfilled now: ${r.fulfilled.join(', ')}`;
+        const message = `Reconciled since ${r.since}: ${r.checked} paid at the provider, ${fulfilled}; ${r.alreadyFulfilled} already fulfilled, ${r.unknown} not created here.`;
+        const flash = done(message);
+        if (!r.complete) flash.flash.resolution = 'The provider had more paid sessions than one reconcile reads: reconcile again.';
+        return flash;
+      },
+    },
+    orderChange('upgrade', 'upgradeOrder', (o) => `${o.session} has its Plus key.`),
+    orderChange('revoke', 'revokeOrder', (o) => `The licenses of ${o.session} are revoked.`),
+    orderChange('reinstate', 'reinstateOrder', (o) => `The licenses of ${o.session} are reinstated.`),
+  ],
+};

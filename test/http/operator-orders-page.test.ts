@@ -1,0 +1,114 @@
+/**
+ * The Orders page over real sockets, as a browser without JavaScript: find an order by the buyer's
+ * email, open it with its keys, revoke it with a reason (GET /api/v1/checkout/status then shows no keys),
+ * reinstate and upgrade it, reconcile; forms without their CSRF token refused and changing nothing.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { form, signIn } from '../_pages.ts';
+import { sendRequest } from '../_client.ts';
+
+const test = suite('the Orders page over HTTP');
+let running: OperatorServer;
+
+test.before.each(async () => {
+  running = await startOperatorServer();
+});
+test.after.each(() => running.close());
+
+/** A checkout of `product` paid on the simulator's page by Grace. */
+async function buy(product: string): Promise<string> {
+  const { server } = running;
+  const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+  const { sessionId } = created.json() as { sessionId: string };
+  const body = 'email=Grace%40Example.com&name=Grace+Hopper&country=us';
+  const paid = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  assert.is(paid.status, 303);
+  return sessionId;
+}
+const status = async (id: string) => (await running.server.request({ path: `/api/v1/checkout/status?session_id=${id}` })).json() as Record<string, string | null>;
+const audit = async () => ((await running.call('/audit')).json() as { entries: { action: string; target: string }[] }).entries.map((e) => [e.action, e.target]);
+
+test('an order found by email, opened with its keys, revoked with a reason: the public status shows no keys', async () => {
+  const id = await buy('standard');
+  const keys = await status(id);
+  assert.ok(keys['standardLicenseKey']);
+  const session = await signIn(running.url);
+  const found = await session.get('/pages/orders?find=grace%40example.com');
+  assert.is(found.status, 200);
+  assert.match(found.text, '<h2>Orders of grace@example.com (1)</h2>');
+  assert.match(found.text, `<h3 id="order-${id}" class="wrap"><a href="/pages/orders?order=${id}">${id}</a></h3>`);
+  assert.match(found.text, '<span class="badge">standard</span> <span class="badge">paid</span> <span class="badge">Licenses valid</span>');
+
+  const shown = await session.get(`/pages/orders?order=${id}`);
+  assert.match(shown.text, `<li><span class="badge">standard</span> <code>${keys['standardLicenseKey']}</code> · valid</li>`);
+  assert.match(shown.text, '<label for="revoke-reason">Reason to revoke (optional)</label>');
+  assert.match(shown.text, 'Upgrade to Plus</button>');
+
+  const revoked = await session.post(`/pages/orders/${id}/revoke`, { reason: 'chargeback by mail' });
+  assert.is(revoked.status, 303);
+  assert.is(revoked.headers['location'], `/pages/orders?order=${id}`);
+  const after = await session.get(`/pages/orders?order=${id}`);
+  assert.match(after.text, `<div class="flash done" role="status"><p>The licenses of ${id} are revoked.</p></div>`);
+  assert.match(after.text, '<span class="badge strong">Licenses revoked (operator)</span>');
+  assert.match(after.text, 'by the operator <time');
+  assert.match(after.text, ': chargeback by mail</p>');
+  assert.match(after.text, '<label for="reinstate-reason">Reason to reinstate (optional)</label>');
+  assert.not.match(after.text, 'Upgrade to Plus');
+  const publicStatus = await status(id);
+  assert.is(publicStatus['standardLicenseKey'], null);
+  assert.is(publicStatus['plusLicenseKey'], null);
+  assert.equal(await audit(), [['order.revoked', `${id}: chargeback by mail`]]);
+});
+
+test('reinstate and upgrade to Plus from the page; the public status shows both keys', async () => {
+  const id = await buy('standard');
+  const session = await signIn(running.url);
+  await session.post(`/pages/orders/${id}/revoke`, { reason: '' });
+  await session.post(`/pages/orders/${id}/reinstate`, { reason: '' });
+  assert.match((await session.get(`/pages/orders?order=${id}`)).text, `<p>The licenses of ${id} are reinstated.</p>`);
+  await session.post(`/pages/orders/${id}/upgrade`, {});
+  const upgraded = await session.get(`/pages/orders?order=${id}`);
+  assert.match(upgraded.text, `<p>${id} has its Plus key.</p>`);
+  const keys = await status(id);
+  assert.ok(keys['plusLicenseKey']);
+  assert.match(upgraded.text, `<code>${keys['plusLicenseKey']}</code> · valid`);
+  assert.not.match(upgraded.text, 'Upgrade to Plus</button>');
+  assert.equal(await audit(), [['order.upgraded', id], ['order.reinstated', id], ['order.revoked', id]]);
+});
+
+test('an unknown order and a refused action show the API message; reconcile fulfils a paid order without keys and says so', async () => {
+  const id = await buy('standard');
+  const session = await signIn(running.url);
+  const unknown = await session.get('/pages/orders?order=cs_nope');
+  assert.match(unknown.text, '<div class="flash error" role="alert"><p>No checkout session has id &quot;cs_nope&quot;.</p>');
+  await session.post('/pages/orders/cs_nope/revoke', { reason: 'x' });
+  assert.match((await session.get('/pages/orders?order=cs_nope')).text, '<div class="flash error" role="alert"><p>No checkout session has id &quot;cs_nope&quot;.</p>');
+  const none = await session.get('/pages/orders?find=nobody%40example.com');
+  assert.match(none.text, 'No paid order matches.');
+
+  const reconciled = await session.post('/pages/orders/reconcile', {});
+  assert.is(reconciled.headers['location'], '/pages/orders');
+  const since = new Date(running.server.clock.now() - 7 * 86_400_000).toISOString();
+  assert.match(
+    (await session.get('/pages/orders')).text,
+    `<div class="flash done" role="status"><p>Reconciled since ${since}: 1 paid at the provider, fulfilled now: ${id}; 0 already fulfilled, 0 not created here.</p></div>`,
+  );
+  assert.match((await session.get('/pages/orders')).text, `<h3 id="order-${id}" class="wrap">`);
+});
+
+test('an order form without its CSRF token is refused (403) and revokes nothing', async () => {
+  const id = await buy('standard');
+  const session = await signIn(running.url);
+  for (const fields of [{ reason: 'x' }, { reason: 'x', csrf: 'y'.repeat(43) }]) {
+    const { body, headers } = form(fields);
+    const forged = await sendRequest(running.url, { method: 'POST', path: `/pages/orders/${id}/revoke`, body, headers: { ...headers, cookie: session.cookie } });
+    assert.is(forged.status, 403);
+    assert.match(forged.text, 'This form did not come from a page of your session, so nothing was changed.');
+  }
+  assert.ok((await status(id))['standardLicenseKey']);
+  assert.equal(await audit(), []);
+});
+
+test.run();
