@@ -74,6 +74,9 @@ test('counts of GET /version and GET /download on two days, in the tables with t
   assert.match(page, '<desc id="downloads-desc">3 in 30 days from 2026-10-23 to 2026-11-21, most on 2026-11-21 (2).</desc>');
   const downloadsChart = /<svg[^>]*aria-labelledby="downloads-title[\s\S]*?<\/svg>/.exec(page)![0];
   assert.is(downloadsChart.match(/<rect class="bar"/g)?.length, 2);
+  const feedbackChart = /<svg[^>]*aria-labelledby="feedback-title[\s\S]*?<\/svg>/.exec(page)![0];
+  assert.match(feedbackChart, 'text-anchor="middle">None in this range</text>');
+  assert.not.match(feedbackChart, '<rect');
   assert.not.match(page, 'style=', 'nothing the Content-Security-Policy would refuse');
 });
 

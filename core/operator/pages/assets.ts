@@ -60,7 +60,10 @@ svg.chart .bar{fill:#0b4f9c}
 svg.chart .axis{stroke:#1a1a1a;stroke-width:1}
 svg.chart .grid{stroke:#ccc;stroke-width:1}
 svg.chart .tick{fill:#1a1a1a;font-size:14px}
-@media (max-width:40rem){svg.chart .tick{font-size:22px}}
+svg.chart .empty{fill:#444;font-size:18px}
+@media (max-width:40rem){svg.chart .tick{font-size:26px}svg.chart .empty{font-size:30px}svg.chart .middle{display:none}}
+.card>h2:first-child{margin-top:.25rem}
+td.none{text-align:left}
 table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:700;padding:.25rem 0}
 th,td{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}

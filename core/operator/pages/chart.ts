@@ -24,7 +24,7 @@ export interface Series {
 // The drawing area, in the viewBox's units; the SVG scales to the width of its card.
 const WIDTH = 640;
 const HEIGHT = 220;
-const LEFT = 56;
+const LEFT = 64;
 const RIGHT = 8;
 const TOP = 12;
 const BOTTOM = 28;
@@ -79,12 +79,15 @@ export function barChart(series: Series): Html {
   const xAxis = named.map((i) => {
     const anchor = i === 0 ? 'start' : i === days.length - 1 ? 'end' : 'middle';
     const x = anchor === 'start' ? LEFT : anchor === 'end' ? WIDTH - RIGHT : round(LEFT + (i + 0.5) * slot);
-    return html`<text class="tick" x="${x}" y="${HEIGHT - 6}" text-anchor="${anchor}">${days[i]!.day}</text>`;
+    return html`<text class="tick${anchor === 'middle' ? ' middle' : ''}" x="${x}" y="${HEIGHT - 6}" text-anchor="${anchor}">${days[i]!.day}</text>`;
   });
+  const empty = days.every((d) => d.count === 0)
+    ? html`<text class="empty" x="${round(LEFT + plotWidth / 2)}" y="${round(TOP + plotHeight / 2)}" text-anchor="middle">None in this range</text>`
+    : '';
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${series.id}-title ${series.id}-desc" focusable="false">
 <title id="${series.id}-title">${series.title} per day</title>
 <desc id="${series.id}-desc">${summaryOf(series)}</desc>
-${yAxis}${bars}<line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${bottom}" y2="${bottom}"></line>${xAxis}
+${yAxis}${bars}${empty}<line class="axis" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${bottom}" y2="${bottom}"></line>${xAxis}
 </svg>`;
 }
 

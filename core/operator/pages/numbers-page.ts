@@ -43,7 +43,7 @@ function breakdown(id: string, caption: string, label: string, sums: Record<stri
   const total = entries.reduce((sum, [, count]) => sum + count, 0);
   const rows =
     entries.length === 0
-      ? html`<tr><td colspan="3">None in this range.</td></tr>`
+      ? html`<tr><td colspan="3" class="none">None in this range.</td></tr>`
       : entries.map(([key, count]) => html`<tr><th scope="row">${name(key)}</th><td>${count}</td><td>${Math.round((count / total) * 100)}%</td></tr>`);
   return html`<table id="${id}" class="breakdown"><caption>${caption}</caption>
 <thead><tr><th scope="col">${label}</th><th scope="col">Count</th><th scope="col">Share</th></tr></thead>
