@@ -71,7 +71,7 @@ td{text-align:right}
 thead th{border-bottom:2px solid #555}
 .split{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 2rem;align-items:start}
 @media (max-width:40rem){.split{grid-template-columns:minmax(0,1fr)}}
-.grid{display:grid;align-content:start;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:0 1.5rem}
+.grid{display:grid;align-content:start;align-items:start;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:0 1.5rem}
 .grid table{width:100%}
 .numbers th{white-space:nowrap}
 .range ul{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}
