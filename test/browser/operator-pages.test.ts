@@ -2,8 +2,8 @@
  * The operator pages in a real Chromium (Debian's, driven by playwright-core; no browser is downloaded),
  * with the keyboard where a person would use it: sign in, mark a feedback handled, add, ship, hide and
  * merge roadmap features (seen by the public GET /api/v1/roadmap), publish a release at 10 % (seen by
- * GET /api/v1/version), widen and pull it, sign out. Every page passes axe-core with no serious or
- * critical violation at 1280 and 360 px, and is screenshotted into test-output/screenshots/.
+ * GET /api/v1/version), widen and pull it, see those update checks on the Numbers page, sign out. Every
+ * page passes axe-core with no serious or critical violation at 1280 and 360 px, and is screenshotted into test-output/screenshots/.
  *
  * Needs Chromium: CHROMIUM_PATH, else `chromium` on the PATH (`apt-get install chromium`; .ci/run does it).
  */
@@ -175,6 +175,24 @@ test('the releases: 2.5.0 published at 10 % reaches some clients only (GET /api/
   await page.waitForURL(`${running.url}/pages/releases`);
   assert.is(await flash(page), '2.5.0 is pulled: no client gets it again.');
   assert.equal(JSON.stringify(await publicJson(world, '/api/v1/version', '127.0.1.77')), baseline);
+});
+
+test('the numbers: the update checks of the releases test per day, as a chart and a table; 30 and 365 days', async ({ world }) => {
+  const { page, running } = world;
+  await page.click('nav >> text=Numbers');
+  await page.waitForURL(`${running.url}/pages/numbers`);
+  assert.is(await page.innerText('h1'), 'Numbers');
+  const checks = ((await running.call('/stats')).json() as { updateChecks: { total: number } }).updateChecks.total;
+  assert.ok(checks >= 100, `${checks} update checks`);
+  assert.is(await page.innerText('#update-checks-table tbody tr:last-child td'), String(checks));
+  assert.is(await page.getAttribute('svg[aria-labelledby="update-checks-title update-checks-desc"]', 'role'), 'img');
+  await checkPage(page, 'numbers');
+  await page.click('text=Last 365 days');
+  await page.waitForURL(`${running.url}/pages/numbers?days=365`);
+  assert.is(await page.locator('#downloads-table').isVisible(), false, 'the 365 rows are collapsed');
+  await page.click('summary:has-text("Downloads per day as a table")');
+  assert.is(await page.locator('#downloads-table tbody tr').count(), 365);
+  await checkPage(page, 'numbers-365');
 });
 
 test('signing out ends the session: the pages lead to the sign-in form again', async ({ world }) => {

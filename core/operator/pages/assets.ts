@@ -57,6 +57,33 @@ p.description{white-space:pre-wrap;overflow-wrap:anywhere;margin:.25rem 0}
 .wrap,code{overflow-wrap:anywhere}
 .card>h2:first-child{margin-top:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+svg.chart{display:block;width:100%;max-width:56rem;height:auto;margin:.5rem 0}
+svg.chart .bar{fill:#0b4f9c}
+svg.chart .axis{stroke:#1a1a1a;stroke-width:1}
+svg.chart .grid{stroke:#ccc;stroke-width:1}
+svg.chart .tick{fill:#1a1a1a;font-size:14px}
+svg.chart .empty{fill:#444;font-size:18px}
+@media (max-width:40rem){svg.chart .tick{font-size:26px}svg.chart .empty{font-size:30px}svg.chart .middle{display:none}}
+.card>h2:first-child{margin-top:.25rem}
+td.none{text-align:left}
+table{border-collapse:collapse;margin:.5rem 0;font-variant-numeric:tabular-nums}
+caption{text-align:left;font-weight:700;padding:.25rem 0}
+th,td{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}
+td{text-align:right}
+thead th{border-bottom:2px solid #555}
+.split{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 2rem;align-items:start}
+@media (max-width:40rem){.split{grid-template-columns:minmax(0,1fr)}}
+.grid{display:grid;align-content:start;align-items:start;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:0 1.5rem}
+.grid table{width:100%}
+.numbers th{white-space:nowrap}
+.range ul{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}
+.range a{display:inline-block;padding:.3rem .8rem;border:1px solid #0b4f9c;border-radius:4px;text-decoration:none}
+.range a[aria-current]{background:#0b4f9c;color:#fff}
+.totals{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin:.75rem 0}
+.totals div{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.4rem 1rem}
+.totals dt{font-size:.9rem;color:#444}
+.totals dd{margin:0;font-size:1.5rem;font-weight:700}
+.note{border-left:4px solid #888;padding-left:.6rem}
 `;
 
 const SCRIPT = `for (const element of document.querySelectorAll('time[datetime]')) {

@@ -27,7 +27,7 @@ const PATH = '/pages/inbox';
 const EXPORT_PATH = '/pages/inbox/export.csv';
 const FILTERS = ['type', 'rating', 'handled'] as const;
 const CSV_COLUMNS = ['id', 'receivedAt', 'type', 'rating', 'appVersion', 'email', 'description', 'handledAt'];
-const TYPE_NAMES: Record<string, string> = { feature_request: 'Feature request', bug_report: 'Bug report', general: 'General', review: 'Review' };
+export const TYPE_NAMES: Record<string, string> = { feature_request: 'Feature request', bug_report: 'Bug report', general: 'General', review: 'Review' };
 
 /** The filters of the page's query that are set, as the API's query string (and `before` for a later page). */
 function filterQuery(query: URLSearchParams, withBefore: boolean): URLSearchParams {

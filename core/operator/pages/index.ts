@@ -18,6 +18,7 @@ import { eventsPage } from './events-page.ts';
 import { bindOperations, runOperation } from './operate.ts';
 import { ordersPage } from './orders-page.ts';
 import type { PageModule, PageRequest, PagesSettings } from './page-module.ts';
+import { numbersPage } from './numbers-page.ts';
 import { releasesPage } from './releases-page.ts';
 import { roadmapPage } from './roadmap-page.ts';
 import { csrfMatches, createSessionStore, type Session } from './session.ts';
@@ -26,7 +27,7 @@ import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers } from './sign-
 export type { PagesSettings } from './page-module.ts';
 
 /** The pages, in the order of the navigation; the first is where signing in leads. */
-export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage, ordersPage, eventsPage];
+export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage, ordersPage, eventsPage, numbersPage];
 
 const UNMETERED = { metered: false } as const;
 
