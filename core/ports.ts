@@ -5,10 +5,9 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
-import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport } from './store-ports.ts';
+import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport, UsageStore } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 import type { Emit, OutboxStore } from './webhooks/ports.ts';
-import type { UsageStore } from './usage.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';

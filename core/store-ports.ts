@@ -206,3 +206,24 @@ export interface OrderStore {
    */
   addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
 }
+
+/** Downloads and update checks counted by day (core/usage.ts). */
+export type UsageKind = 'download' | 'update_check';
+
+export interface UsageCount {
+  /** UTC day: whole days since 1970-01-01. */
+  day: number;
+  kind: UsageKind;
+  release: string;
+  source: string;
+  platform: 'windows' | 'other';
+  count: number;
+}
+
+/** Where the counts are kept (every storage has one). */
+export interface UsageStore {
+  /** Adds counts to the stored ones (one batch, atomic). */
+  add(counts: readonly UsageCount[]): Promise<void>;
+  /** Every stored count of the days from `fromDay` to `toDay`, both included. */
+  list(fromDay: number, toDay: number): Promise<UsageCount[]>;
+}

@@ -10,26 +10,9 @@
  * @module
  */
 import type { Clock, Logger } from './ports.ts';
+import type { UsageCount, UsageKind, UsageStore } from './store-ports.ts';
 
-export type UsageKind = 'download' | 'update_check';
-
-export interface UsageCount {
-  /** UTC day: whole days since 1970-01-01. */
-  day: number;
-  kind: UsageKind;
-  release: string;
-  source: string;
-  platform: 'windows' | 'other';
-  count: number;
-}
-
-/** Where the counts are kept (every storage has one). */
-export interface UsageStore {
-  /** Adds counts to the stored ones (one batch, atomic). */
-  add(counts: readonly UsageCount[]): Promise<void>;
-  /** Every stored count of the days from `fromDay` to `toDay`, both included. */
-  list(fromDay: number, toDay: number): Promise<UsageCount[]>;
-}
+export type { UsageCount, UsageKind, UsageStore } from './store-ports.ts';
 
 export interface UsageTally {
   count(kind: UsageKind, release: string, source: string | null, platform: 'windows' | 'other'): void;

@@ -64,14 +64,14 @@ function withDeadline<T>(work: PromiseLike<T>, ms: number, abandon?: () => void)
   });
 }
 
-/** A text[] literal ({"a","b"}): every statement casts its array parameters, so text is enough. */
-function arrayLiteral(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+/** A text[] literal ({"a","b",NULL}): every statement casts its array parameters, so text is enough. */
+function arrayLiteral(values: readonly (string | null)[]): string {
+  return `{${values.map((value) => (value === null ? 'NULL' : `"${value.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 }
 
 function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boolean): SqlSession {
   const parameters = (params: readonly SqlValue[]) =>
-    (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly string[]) : p)) : [...params]) as Parameters;
+    (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly (string | null)[]) : p)) : [...params]) as Parameters;
   const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
     Array.from(await sql.unsafe(text, parameters(params))) as Row[];
   // Inside a transaction its commit decides; on the pool, createPostgresClient guards writes.

@@ -38,7 +38,7 @@ export interface SqlClient extends SqlSession {
 }
 
 /** A parameter value: every statement casts its parameters, so plain JSON-like values are enough. */
-export type SqlValue = string | number | boolean | null | readonly string[];
+export type SqlValue = string | number | boolean | null | readonly (string | null)[];
 
 /** A schema name that needs no quoting: lower-case letters, digits and underscores. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

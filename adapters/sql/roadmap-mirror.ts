@@ -167,7 +167,7 @@ export function createRoadmapMirror(
         cast.map((c) => c.voterId),
         touched.map(([id]) => String(id)),
         touched.map(([, count]) => String(count)),
-        cast.map((c) => c.network) as unknown as string[],
+        cast.map((c) => c.network),
       ]);
     }
     // Committed: memory follows.

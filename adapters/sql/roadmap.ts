@@ -149,11 +149,10 @@ export function createVoteToggle(
     // Array.prototype.sort is stable: toggles of one feature keep their order. Feature order keeps two
     // instances from taking feature rows in opposite orders (no deadlock).
     const order = toggles.map((_, i) => i).sort((a, b) => toggles[a]!.featureId - toggles[b]!.featureId);
-    // A null network is SQL null in a text[]: postgres.js and PGlite both send the array of strings and nulls.
     const params = [
       order.map((i) => String(toggles[i]!.featureId)),
       order.map((i) => toggles[i]!.voterId),
-      order.map((i) => toggles[i]!.network) as unknown as string[],
+      order.map((i) => toggles[i]!.network),
       votesPerNetwork,
     ];
     const rows = await db.write<{ ord: number; now_voted: boolean | null; new_count: number | null }>(TOGGLE_BATCH, params);

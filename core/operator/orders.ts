@@ -107,6 +107,16 @@ export function overrideOrder(override: OrderOverride) {
     };
 }
 
+/** What POST /orders/reconcile answers (the orders page and the orders command read it). */
+export interface Reconciled {
+  since: string;
+  checked: number;
+  fulfilled: string[];
+  alreadyFulfilled: number;
+  unknown: number;
+  complete: boolean;
+}
+
 /**
  * Finds the sessions the provider has as paid since `since` (a week by default) that this server did
  * not fulfil (not paid here, no keys, or no purchase kept), and fulfils them with the function the
@@ -130,6 +140,7 @@ export function reconcileOrders(context: OperatorContext): OperatorHandler {
         await changed(context, request, 'order.reconciled', paid.id);
       }
     }
-    return json(200, { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete });
+    const summary: Reconciled = { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };
+    return json(200, summary);
   };
 }

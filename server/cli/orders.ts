@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Reconciled } from '../../core/operator/orders.ts';
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
 import { callOperator, table, type OperatorCall } from './operator-api.ts';
 
@@ -48,14 +49,6 @@ interface OrderView {
   override: { action: string; reason: string | null; at: string } | null;
 }
 
-interface Reconciled {
-  since: string;
-  checked: number;
-  fulfilled: string[];
-  alreadyFulfilled: number;
-  unknown: number;
-  complete: boolean;
-}
 
 const dash = (text: string | null) => text ?? '-';
 

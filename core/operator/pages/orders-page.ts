@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Reconciled } from '../orders.ts';
 import type { OrderView } from '../order-view.ts';
 import { field } from './fields.ts';
 import { html, time, type Html } from './html.ts';
@@ -118,14 +119,6 @@ function orderChange(action: 'upgrade' | 'revoke' | 'reinstate', operationId: st
   };
 }
 
-interface Reconciled {
-  since: string;
-  checked: number;
-  fulfilled: string[];
-  alreadyFulfilled: number;
-  unknown: number;
-  complete: boolean;
-}
 
 export const ordersPage: PageModule = {
   path: PATH,
