@@ -5,7 +5,8 @@
  */
 import type { BudgetRefusal, DownloadEvent, FeedbackBudget, FeedbackEntry, MaybePromise } from '../../core/ports.ts';
 import { createBatcher, type BatcherOptions } from './batch.ts';
-import type { SqlSession } from './client.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { refusalOf } from '../../core/budgets.ts';
 import { fromEpochMs } from './time.ts';
 import { feedbackEventParts } from '../../core/webhooks/events.ts';
 
@@ -29,11 +30,19 @@ select count(enqueue_event('feedback.received', (i.x->>'event_head') || i.id || 
 from input i
 where exists (select 1 from webhook_endpoints where enabled)`;
 
-/** A batch of budgeted submissions: judged, stored and counted by migration 11's function. */
-const ADD_BUDGETED_FEEDBACK_BATCH = `
-select ord, refused, held::float8 as held, spent::float8 as spent
-from add_feedback_budgeted($1::text::jsonb, $2::int, $3::bigint, $4::bigint, $5::int)
-order by ord`;
+/** The day's total row exists before it is locked (its lock orders the batches of every instance). */
+const ENSURE_TOTAL = `insert into budget_spent (kind, day, client, amount) values ('feedback', $1::int, '', 0) on conflict do nothing`;
+/**
+ * The day's counts of the total ('' is among $2) and of the batch's clients, locked, the total first. One
+ * `= any` on the key, so it reads those rows by the index, however many clients the day has.
+ */
+const LOCK_COUNTS = `select client, amount::float8 as amount from budget_spent
+where kind = 'feedback' and day = $1::int and client = any($2::text[])
+order by client collate "C" for update`;
+/** The counts after the batch, as worked out under the locks. */
+const SET_COUNTS = `insert into budget_spent (kind, day, client, amount)
+select 'feedback', $1::int, c.client, c.amount from unnest($2::text[], $3::text[]::bigint[]) as c(client, amount)
+on conflict (kind, day, client) do update set amount = excluded.amount`;
 
 const RECORD_DOWNLOAD = `
 insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::boolean)`;
@@ -76,7 +85,7 @@ const budgetKey = ({ budget: b }: Submission): string => (b ? `${b.day}/${b.perC
  * @returns A function that stores one submission, within its budget when given one.
  */
 export function createFeedbackWriter(
-  db: SqlSession,
+  db: SqlClient,
   options: BatcherOptions = {},
 ): (entry: FeedbackEntry, budget?: FeedbackBudget) => Promise<BudgetRefusal | null> {
   const write = createBatcher<Submission, BudgetRefusal | null>(
@@ -86,14 +95,42 @@ export function createFeedbackWriter(
         await db.write(ADD_FEEDBACK_BATCH, [JSON.stringify(batch.map((s) => row(s.entry)))]);
         return batch.map(() => null);
       }
-      const rows = batch.map(({ entry, budget }) => ({ ...row(entry), client: budget!.client, bytes: budget!.bytes }));
-      const params = [JSON.stringify(rows), limits.day, limits.perClient, limits.total, limits.sharePercent];
-      const judged = await db.write<{ refused: BudgetRefusal['reason'] | null; held: number; spent: number }>(ADD_BUDGETED_FEEDBACK_BATCH, params);
-      return judged.map(({ refused, held, spent }) => (refused ? { reason: refused, held: Number(held), spent: Number(spent) } : null));
+      return db.transaction((tx) => writeBudgeted(tx, batch, limits));
     },
     { ...options, batchKey: budgetKey },
   );
   return (entry, budget) => write({ entry, budget });
+}
+
+/**
+ * A budgeted batch in one transaction: the day's counts are locked (the total first, so batches of every
+ * instance run one after another), each submission is judged in arrival order by core/budgets.ts
+ * refusalOf against the counts so far, and the admitted ones are inserted (with their events) and
+ * counted. Four statements a batch whatever its size, each reading by the key; the rule lives once.
+ */
+async function writeBudgeted(tx: SqlSession, batch: readonly Submission[], limits: FeedbackBudget): Promise<(BudgetRefusal | null)[]> {
+  const keys = ['', ...new Set(batch.map((s) => s.budget!.client))];
+  await tx.query(ENSURE_TOTAL, [limits.day]);
+  const held = new Map<string, number>();
+  for (const r of await tx.query<{ client: string; amount: number }>(LOCK_COUNTS, [limits.day, keys])) held.set(r.client, Number(r.amount));
+  let spent = held.get('') ?? 0;
+  held.delete('');
+  const admitted: Submission[] = [];
+  const answers = batch.map((submission): BudgetRefusal | null => {
+    const { client, bytes } = submission.budget!;
+    const mine = held.get(client) ?? 0;
+    const reason = refusalOf(limits, mine, spent, bytes);
+    if (reason) return { reason, held: mine, spent };
+    held.set(client, mine + bytes);
+    spent += bytes;
+    admitted.push(submission);
+    return null;
+  });
+  if (admitted.length > 0) {
+    await tx.query(ADD_FEEDBACK_BATCH, [JSON.stringify(admitted.map((s) => row(s.entry)))]);
+    await tx.query(SET_COUNTS, [limits.day, ['', ...held.keys()], [spent, ...held.values()].map(String)]);
+  }
+  return answers;
 }
 
 /** Stores one installer redirect. */
