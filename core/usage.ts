@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { DAY_MS } from './budgets.ts';
 import type { Clock, Logger } from './ports.ts';
 import type { UsageCount, UsageKind, UsageStore } from './store-ports.ts';
 
@@ -22,7 +23,7 @@ export interface UsageTally {
   totals(kind: UsageKind): readonly (readonly [{ release: string; source: string; platform: string }, number])[];
 }
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS } from './budgets.ts';
 const FLUSH_EVERY_MS = 10_000;
 const SEPARATOR = '\u0000';
 

@@ -18,7 +18,7 @@ import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, until
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
-import { createMemoryOutbox } from './outbox.ts';
+import { createMemoryOutbox, reportTo } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
@@ -193,10 +193,7 @@ export function createMemoryStorage(
       const stored = licenses.get(sessionId);
       if (stored) return { keys: { ...stored }, stored: false };
       licenses.set(sessionId, { ...keys });
-      const saved = { keys: { ...keys }, stored: true };
-      const pending = emit?.(saved);
-      if (pending) await outbox.enqueue(pending.event, pending.at);
-      return saved;
+      return reportTo(outbox)({ keys: { ...keys }, stored: true }, emit);
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);

@@ -4,9 +4,11 @@
  *
  * @module
  */
+import { DAY_MS } from '../../core/budgets.ts';
 import { addDecimals } from '../../core/decimal.ts';
 import type { OrderCount } from '../../core/store-ports.ts';
-import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
+import type { OutboxStore } from '../../core/webhooks/ports.ts';
+import { reportTo } from './outbox.ts';
 import { GOOD_STANDING, withPaymentFlag, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports.ts';
 import type { Order, OrderStore } from '../../core/store-ports.ts';
@@ -30,12 +32,7 @@ export function createMemoryOrders(
   licenses: Map<string, LicenseKeys>,
   outbox: Pick<OutboxStore, 'enqueue'>,
 ): OrderStore {
-  /** Writes what a change reports; in memory the change and its event are one step. */
-  const report = async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
-    const pending = emit?.(result);
-    if (pending) await outbox.enqueue(pending.event, pending.at);
-    return result;
-  };
+  const report = reportTo(outbox);
   const kept = new Map<string, Kept>();
   const keptOf = (id: string): Kept => {
     let found = kept.get(id);
@@ -87,7 +84,7 @@ export function createMemoryOrders(
       for (const [id, k] of kept) {
         const session = sessions.get(id);
         if (k.paidAt === null || session?.state !== 'paid') continue;
-        const day = Math.floor(k.paidAt / 86_400_000);
+        const day = Math.floor(k.paidAt / DAY_MS);
         if (day < fromDay || day > toDay) continue;
         const { amount, currency } = k.purchase;
         const key = `${day} ${session.sku} ${currency}`;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { eventBody, type Delivery, type DueDelivery, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
+import { eventBody, type Delivery, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
   secret: string;
@@ -15,6 +15,18 @@ interface StoredDelivery extends Delivery {
 }
 
 const MAX_DELIVERIES = 10_000;
+
+/**
+ * What a store change reports, written to the outbox with it: in memory the change and its event are one
+ * step. Answers the change's result.
+ */
+export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>) {
+  return async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
+    const pending = emit?.(result);
+    if (pending) await outbox.enqueue(pending.event, pending.at);
+    return result;
+  };
+}
 
 /** Creates an empty outbox. */
 export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): OutboxStore {

@@ -6,10 +6,12 @@
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
 import type { OutboxStore } from '../../core/webhooks/ports.ts';
+import { reportTo } from './outbox.ts';
 
 /** Creates an in-process release store; its events go to `outbox`. */
 export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): ReleaseStore {
   const releases: Release[] = [];
+  const report = reportTo(outbox);
   const find = (version: string) => releases.find((release) => release.version === version);
   // Copies out, so that a caller cannot change what is stored.
   const copy = (release: Release | undefined): Release | null => (release ? { ...release } : null);
@@ -18,8 +20,7 @@ export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): 
     async publishRelease(release, emit) {
       if (find(release.version)) return false;
       releases.unshift({ ...release, pulledAt: null });
-      const pending = emit?.({ ...release, pulledAt: null });
-      if (pending) await outbox.enqueue(pending.event, pending.at);
+      await report({ ...release, pulledAt: null }, emit);
       return true;
     },
     async setRollout(version, rolloutPercent) {

@@ -5,7 +5,8 @@
  * @module
  */
 import { DEFAULT_VOTES_PER_NETWORK, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports.ts';
-import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
+import type { OutboxStore } from '../../core/webhooks/ports.ts';
+import { reportTo } from './outbox.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 
 interface Feature extends FeatureFields {
@@ -70,12 +71,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
     merged_into: f.merged_into,
     from_config: f.seeded !== null,
   });
-  /** Writes what a change reports; in memory the change and its event are one step. */
-  const report = async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
-    const pending = emit?.(result);
-    if (pending) await outbox.enqueue(pending.event, pending.at);
-    return result;
-  };
+  const report = reportTo(outbox);
   const byId = (): Feature[] => [...features.values()].sort((a, b) => a.id - b.id);
 
   return {

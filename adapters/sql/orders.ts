@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { DAY_MS } from '../../core/budgets.ts';
 import { withPaymentFlag, type OrderOverride, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
 import type { Order, OrderCount, OrderStore } from '../../core/store-ports.ts';
@@ -97,7 +98,7 @@ export function createSqlOrders(client: SqlClient): OrderStore {
       return rows.map(orderOf);
     },
     countByDay: (fromDay, toDay) =>
-      client.query<OrderCount>(COUNT_BY_DAY, [fromDay * 86_400_000, (toDay + 1) * 86_400_000]),
+      client.query<OrderCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },

@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { readJsonObject } from '../body.ts';
+import { DAY_MS } from '../budgets.ts';
 import { fulfil, licensesFor } from '../fulfilment.ts';
 import { json, type CoreRequest } from '../http.ts';
 import { isRevoked, type OrderOverride } from '../order-state.ts';
@@ -126,7 +127,7 @@ export function reconcileOrders(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const input = parseOrThrow(ReconcileSchema, readJsonObject(request, context.bodyLimit, false) ?? {});
     if (!context.gateway.listPaid) throw new OperatorError('reconcile_unavailable', `The ${context.gateway.name} gateway cannot list its paid sessions.`);
-    const since = input.since === undefined ? context.clock.now() - RECONCILE_DAYS * 86_400_000 : Date.parse(input.since);
+    const since = input.since === undefined ? context.clock.now() - RECONCILE_DAYS * DAY_MS : Date.parse(input.since);
     const { sessions, complete } = await context.gateway.listPaid(since, RECONCILE_LIMIT);
     const fulfilled: string[] = [];
     let alreadyFulfilled = 0;
