@@ -1,13 +1,14 @@
 /**
  * Storage budgets: how much feedback (bytes a day) and how many open checkout sessions the clients may
  * add, each client and all of them together, so that neither a durable storage's disk nor the memory
- * storage's caps can be filled by a few addresses. The rule is here once; the memory storage applies it
- * in JavaScript, the SQL storages in the statement that stores (migration 11), so that a batch of
- * feedback from several instances is judged against committed counts.
+ * storage's caps can be filled by a few addresses. The rule is here once (`refusalOf`, applied in order
+ * by `DayLedger`): memory storage counts in the process; PostgreSQL under row locks of the day's
+ * committed counts, so that instances on one database never pass a budget together; PGlite, the only
+ * client of its data, per client in the process and the day's total with the rows.
  *
  * @module
  */
-import type { BudgetRefusal, FeedbackEntry } from './port-types.ts';
+import type { BudgetRefusal, FeedbackBudget, FeedbackEntry } from './port-types.ts';
 
 /** The limits an operator sets (config file fields of the same names; docs/deploy.md, "Storage budgets"). */
 export interface Budgets {
@@ -75,4 +76,53 @@ export function refusalOf(limits: BudgetLimits, held: number, spent: number, add
 /** The largest share one client may hold now, in the budget's unit (for the refusal's message). */
 export function shareNow(limits: BudgetLimits, held: number, spent: number): number {
   return Math.floor((limits.sharePercent * (limits.total - (spent - held))) / 100);
+}
+
+/**
+ * One UTC day's feedback counts kept by a process: the memory storage's, and an exclusive SQL storage's
+ * (PGlite: one process owns the data, so it counts per client in memory as it counts rate limits, and
+ * keeps only the day's total with the rows). A later day starts from zero, or from a stored total.
+ */
+export class DayLedger {
+  /** The UTC day counted; -Infinity before the first. */
+  day = -Infinity;
+  /** What all clients added on `day`. */
+  spent = 0;
+  readonly #held = new Map<string, number>();
+
+  /** What each client counted added on `day`. */
+  get held(): ReadonlyMap<string, number> {
+    return this.#held;
+  }
+
+  /**
+   * Starts counting `day` from `spent` and `held` (stored counts, or none), forgetting the clients of
+   * the day before.
+   */
+  open(day: number, spent = 0, held: Iterable<readonly [string, number]> = []): void {
+    this.day = day;
+    this.spent = spent;
+    this.#held.clear();
+    for (const [client, amount] of held) this.#held.set(client, amount);
+  }
+
+  /** Judges one entry by `refusalOf` against the counts so far and counts it when it fits. */
+  take(budget: FeedbackBudget): BudgetRefusal | null {
+    if (budget.day > this.day) this.open(budget.day);
+    const held = this.#held.get(budget.client) ?? 0;
+    const reason = refusalOf(budget, held, this.spent, budget.bytes);
+    if (reason) return { reason, held, spent: this.spent };
+    this.#held.set(budget.client, held + budget.bytes);
+    this.spent += budget.bytes;
+    return null;
+  }
+
+  /** Takes back what `take` counted, when the entry could not be stored after all. */
+  giveBack(budget: FeedbackBudget): void {
+    if (budget.day !== this.day) return;
+    const held = (this.#held.get(budget.client) ?? 0) - budget.bytes;
+    if (held > 0) this.#held.set(budget.client, held);
+    else this.#held.delete(budget.client);
+    this.spent -= budget.bytes;
+  }
 }

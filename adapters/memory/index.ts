@@ -12,7 +12,7 @@ import type {
   LicenseKeys,
   Storage,
 } from '../../core/ports.ts';
-import { refusalOf } from '../../core/budgets.ts';
+import { DayLedger } from '../../core/budgets.ts';
 import { isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from '../../core/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, untilRetirement, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -66,9 +66,7 @@ export function createMemoryStorage(
   /** When the first unpaid session is dropped, as last found (at most once a second while full). */
   const retirement = { at: null as number | null, foundAt: -Infinity, size: -1 };
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
-  let budgetDay = -Infinity;
-  const heldToday = new Map<string, number>();
-  let spentToday = 0;
+  const ledger = new DayLedger();
   const outbox = createMemoryOutbox();
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
@@ -117,26 +115,18 @@ export function createMemoryStorage(
 
     addFeedback(entry, budget) {
       const size = feedbackSize(entry);
-      let held = 0;
-      if (budget) {
-        if (budget.day > budgetDay) {
-          budgetDay = budget.day;
-          heldToday.clear();
-          spentToday = 0;
-        }
-        held = heldToday.get(budget.client) ?? 0;
-        const reason = refusalOf(budget, held, spentToday, budget.bytes);
-        if (reason) return { reason, held, spent: spentToday };
+      const refusal = budget ? ledger.take(budget) : null;
+      if (refusal) return refusal;
+      try {
+        checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
+      } catch (error) {
+        if (budget) ledger.giveBack(budget);
+        throw error;
       }
-      checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
       feedback.push({ ...entry });
       feedbackBytes += size;
       // Synchronous in effect: the memory outbox writes before its first await.
       void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
-      if (budget) {
-        heldToday.set(budget.client, held + budget.bytes);
-        spentToday += budget.bytes;
-      }
       return null;
     },
     async recordDownload(event) {

@@ -69,16 +69,56 @@ export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | und
   return result;
 }
 
-/** Creates the outbox store over a database. */
-export function createSqlOutbox(db: SqlSession): OutboxStore {
+/**
+ * Whether an endpoint is enabled, as the only client of a database (PGlite) knows it: read once, and
+ * again after each endpoint change. A change forgets it before its own statement is queued, and the
+ * database runs statements in call order, so a write that checks `now()` and queues its statement in the
+ * same turn never misses an endpoint added before it.
+ */
+export class EndpointsKnown {
+  readonly #db: SqlSession;
+  #enabled: boolean | null = null;
+  #generation = 0;
+
+  constructor(db: SqlSession) {
+    this.#db = db;
+  }
+
+  /** Whether an endpoint is enabled; null when unknown since the last change (`read` it). */
+  now(): boolean | null {
+    return this.#enabled;
+  }
+
+  /** Reads it from the database, unless a change came in the meantime. */
+  async read(): Promise<void> {
+    const generation = this.#generation;
+    const [row] = await this.#db.query<{ enabled: boolean }>('select exists (select 1 from webhook_endpoints where enabled) as enabled');
+    if (generation === this.#generation) this.#enabled = row!.enabled;
+  }
+
+  /** An endpoint was added or changed. */
+  forget(): void {
+    this.#enabled = null;
+    this.#generation++;
+  }
+}
+
+/**
+ * Creates the outbox store over a database.
+ *
+ * @param known What to tell when endpoints change (an exclusive storage's `EndpointsKnown`).
+ */
+export function createSqlOutbox(db: SqlSession, known?: EndpointsKnown): OutboxStore {
   const delivery = async (id: number) => (await db.query<Delivery>(`select ${DELIVERY} from ${FROM_DELIVERIES} where d.id = $1::bigint`, [id]))[0] ?? null;
   return {
     async addEndpoint(e) {
+      known?.forget();
       const [row] = await db.write<WebhookEndpoint>(ADD_ENDPOINT, [e.url, e.secret, e.events, e.format, e.createdAt]);
       return row!;
     },
     listEndpoints: () => db.query<WebhookEndpoint>(LIST_ENDPOINTS),
     async updateEndpoint(id, change) {
+      known?.forget();
       const rows = await db.write<WebhookEndpoint>(UPDATE_ENDPOINT, [id, change.url ?? null, change.events ?? null, change.enabled ?? null]);
       return rows[0] ?? null;
     },

@@ -6,28 +6,37 @@
 import type { BudgetRefusal, DownloadEvent, FeedbackBudget, FeedbackEntry, MaybePromise } from '../../core/ports.ts';
 import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { refusalOf } from '../../core/budgets.ts';
-import { fromEpochMs } from './time.ts';
-import { feedbackEventParts } from '../../core/webhooks/events.ts';
+import type { EndpointsKnown } from './outbox.ts';
+import { DayLedger } from '../../core/budgets.ts';
+import { fromEpochMs, iso } from './time.ts';
 
 /**
- * A batch of submissions as one JSON array, in arrival order: one statement and one commit for all. Each
- * row's id is drawn first, so that the same statement writes its feedback.received event (the body with
- * the id spliced in, core/webhooks) when an endpoint wants events: the event commits with the row.
+ * The feedback.received body (core/webhooks/events.ts feedbackReceived, eventBody) of a stored row `r`,
+ * byte for byte as memory storage's JSON.stringify writes it: to_json escapes a text as JSON.stringify
+ * does, and both times are Date#toISOString's form. Built in SQL so that a batch sends each text once.
  */
-const ADD_FEEDBACK_BATCH = `
-with input as (
-  select e.x, e.ord, nextval(pg_get_serial_sequence('feedback', 'id')) as id
+const feedbackEventBody = (r: string) => `'{"type":"feedback.received","timestamp":"' || ${iso(`${r}.received_at`)}
+  || '","data":{"id":' || ${r}.id || ',"type":' || to_json(${r}.type)::text || ',"description":' || to_json(${r}.description)::text
+  || ',"email":' || coalesce(to_json(${r}.email)::text, 'null') || ',"appVersion":' || coalesce(to_json(${r}.app_version)::text, 'null')
+  || ',"rating":' || coalesce(${r}.rating::text, 'null') || ',"receivedAt":"' || ${iso(`${r}.received_at`)} || '"}}'`;
+
+/**
+ * A batch of submissions as one JSON array, in arrival order: one statement and one commit for all. The
+ * same statement writes each row's feedback.received event when an endpoint wants events, so the event
+ * commits with the row (core/webhooks); with none, no body is built. `total`, when given, is a statement
+ * run with it (an exclusive storage's day total, $2 and $3), so that the count commits with the rows.
+ */
+const addFeedback = (total = '') => `
+with ${total ? `total as (${total}), ` : ''}added as (
+  insert into feedback (type, description, email, app_version, rating, received_at)
+  select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
+    ${fromEpochMs(`(e.x->>'received_at')`)}
   from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
-), added as (
-  insert into feedback (id, type, description, email, app_version, rating, received_at) overriding system value
-  select i.id, i.x->>'type', i.x->>'description', i.x->>'email', i.x->>'app_version', (i.x->>'rating')::int,
-    ${fromEpochMs(`(i.x->>'received_at')`)}
-  from input i
-  order by i.ord
+  order by e.ord
+  returning id, type, description, email, app_version, rating, received_at
 )
-select count(enqueue_event('feedback.received', (i.x->>'event_head') || i.id || (i.x->>'event_tail'), ${fromEpochMs(`(i.x->>'received_at')`)}))::int as events
-from input i
+select count(enqueue_event('feedback.received', ${feedbackEventBody('a')}, a.received_at))::int as events
+from added a
 where exists (select 1 from webhook_endpoints where enabled)`;
 
 /** The day's total row exists before it is locked (its lock orders the batches of every instance). */
@@ -44,6 +53,26 @@ const SET_COUNTS = `insert into budget_spent (kind, day, client, amount)
 select 'feedback', $1::int, c.client, c.amount from unnest($2::text[], $3::text[]::bigint[]) as c(client, amount)
 on conflict (kind, day, client) do update set amount = excluded.amount`;
 
+const ADD_FEEDBACK_BATCH = addFeedback();
+/** The same when no endpoint is enabled, as an exclusive storage knows (`EndpointsKnown`): a plain insert. */
+const addFeedbackQuietly = (total = '') => `${total ? `with total as (${total}) ` : ''}
+insert into feedback (type, description, email, app_version, rating, received_at)
+select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
+  ${fromEpochMs(`(e.x->>'received_at')`)}
+from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
+order by e.ord`;
+
+/** The day's total as stored (an exclusive storage's starting point). */
+const READ_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = ''`;
+/** The day's total after a batch, as an exclusive storage counted it: run by the batch's statement. */
+const SET_TOTAL = `insert into budget_spent (kind, day, client, amount) values ('feedback', $2::int, '', $3::bigint)
+  on conflict (kind, day, client) do update set amount = excluded.amount`;
+/** An exclusive storage's statements, by whether an endpoint is enabled and whether a total comes along. */
+const EXCLUSIVE = {
+  events: { plain: ADD_FEEDBACK_BATCH, counted: addFeedback(SET_TOTAL) },
+  quiet: { plain: addFeedbackQuietly(), counted: addFeedbackQuietly(SET_TOTAL) },
+};
+
 const RECORD_DOWNLOAD = `
 insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::boolean)`;
 
@@ -56,20 +85,15 @@ interface Submission {
   budget: FeedbackBudget | undefined;
 }
 
-/** One submission as the statements read it, with its feedback.received body around the id the database draws. */
-const row = (e: FeedbackEntry) => {
-  const [head, tail] = feedbackEventParts(e);
-  return {
-    type: e.type,
-    description: e.description,
-    email: e.email,
-    app_version: e.appVersion,
-    rating: e.rating,
-    received_at: e.receivedAt,
-    event_head: head,
-    event_tail: tail,
-  };
-};
+/** One submission as the statement reads it. */
+const row = (e: FeedbackEntry) => ({
+  type: e.type,
+  description: e.description,
+  email: e.email,
+  app_version: e.appVersion,
+  rating: e.rating,
+  received_at: e.receivedAt,
+});
 
 /** Submissions go together when they have the same day and limits, or none. */
 const budgetKey = ({ budget: b }: Submission): string => (b ? `${b.day}/${b.perClient}/${b.total}/${b.sharePercent}` : '');
@@ -77,22 +101,27 @@ const budgetKey = ({ budget: b }: Submission): string => (b ? `${b.day}/${b.perC
 /**
  * Creates the feedback writer, with group commit (batch.ts): submissions that arrive while a batch is
  * written go together in the next statement. Budgeted ones are judged in arrival order against the day's
- * committed counts by the same statement that stores them (migration 11). Each promise resolves after its
- * batch has committed: null when stored, the refusal otherwise.
+ * committed counts (`writeBudgeted`), or against an exclusive storage's own (`writeCounted`). Each promise
+ * resolves after its batch has committed: null when stored, the refusal otherwise.
  *
  * @param db Where to write.
  * @param options Batch size and statements at once (batch.ts).
+ * @param exclusive Given when this process is the database's only client (PGlite): then it counts budgets
+ *   itself and knows whether an endpoint wants events.
  * @returns A function that stores one submission, within its budget when given one.
  */
 export function createFeedbackWriter(
   db: SqlClient,
   options: BatcherOptions = {},
+  exclusive?: EndpointsKnown,
 ): (entry: FeedbackEntry, budget?: FeedbackBudget) => Promise<BudgetRefusal | null> {
+  const ledger = new DayLedger();
   const write = createBatcher<Submission, BudgetRefusal | null>(
     async (batch) => {
       const limits = batch[0]!.budget;
+      if (exclusive) return writeExclusive(db, exclusive, ledger, batch, limits);
       if (!limits) {
-        await db.write(ADD_FEEDBACK_BATCH, [JSON.stringify(batch.map((s) => row(s.entry)))]);
+        await db.write(ADD_FEEDBACK_BATCH, [rowsOf(batch)]);
         return batch.map(() => null);
       }
       return db.transaction((tx) => writeBudgeted(tx, batch, limits));
@@ -102,33 +131,59 @@ export function createFeedbackWriter(
   return (entry, budget) => write({ entry, budget });
 }
 
+const rowsOf = (batch: readonly Submission[]): string => JSON.stringify(batch.map((s) => row(s.entry)));
+
 /**
  * A budgeted batch in one transaction: the day's counts are locked (the total first, so batches of every
- * instance run one after another), each submission is judged in arrival order by core/budgets.ts
- * refusalOf against the counts so far, and the admitted ones are inserted (with their events) and
- * counted. Four statements a batch whatever its size, each reading by the key; the rule lives once.
+ * instance run one after another), each submission is judged in arrival order (`DayLedger`, the rule of
+ * core/budgets.ts) against the counts so far, and the admitted ones are inserted (with their events) and
+ * counted. Four statements a batch whatever its size, each reading by the key.
  */
 async function writeBudgeted(tx: SqlSession, batch: readonly Submission[], limits: FeedbackBudget): Promise<(BudgetRefusal | null)[]> {
   const keys = ['', ...new Set(batch.map((s) => s.budget!.client))];
   await tx.query(ENSURE_TOTAL, [limits.day]);
-  const held = new Map<string, number>();
-  for (const r of await tx.query<{ client: string; amount: number }>(LOCK_COUNTS, [limits.day, keys])) held.set(r.client, Number(r.amount));
-  let spent = held.get('') ?? 0;
-  held.delete('');
-  const admitted: Submission[] = [];
-  const answers = batch.map((submission): BudgetRefusal | null => {
-    const { client, bytes } = submission.budget!;
-    const mine = held.get(client) ?? 0;
-    const reason = refusalOf(limits, mine, spent, bytes);
-    if (reason) return { reason, held: mine, spent };
-    held.set(client, mine + bytes);
-    spent += bytes;
-    admitted.push(submission);
-    return null;
-  });
+  const counts = await tx.query<{ client: string; amount: number }>(LOCK_COUNTS, [limits.day, keys]);
+  const ledger = new DayLedger();
+  const total = counts.find((r) => r.client === '');
+  ledger.open(limits.day, Number(total?.amount ?? 0), counts.filter((r) => r !== total).map((r) => [r.client, Number(r.amount)]));
+  const answers = batch.map((s) => ledger.take(s.budget!));
+  const admitted = batch.filter((_, i) => answers[i] === null);
   if (admitted.length > 0) {
-    await tx.query(ADD_FEEDBACK_BATCH, [JSON.stringify(admitted.map((s) => row(s.entry)))]);
-    await tx.query(SET_COUNTS, [limits.day, ['', ...held.keys()], [spent, ...held.values()].map(String)]);
+    await tx.query(ADD_FEEDBACK_BATCH, [rowsOf(admitted)]);
+    await tx.query(SET_COUNTS, [limits.day, ['', ...ledger.held.keys()], [ledger.spent, ...ledger.held.values()].map(String)]);
+  }
+  return answers;
+}
+
+/**
+ * A batch of an exclusive storage (PGlite): judged against the process's own counts (`DayLedger`,
+ * started from the day's stored total), and the admitted ones inserted with the new total in one
+ * statement, which writes events only when an endpoint is enabled; a failed write gives the counts back.
+ * Per-client counts start again from zero after a restart, as rate limits do; the day's total does not.
+ */
+async function writeExclusive(
+  db: SqlClient,
+  endpoints: EndpointsKnown,
+  ledger: DayLedger,
+  batch: readonly Submission[],
+  limits: FeedbackBudget | undefined,
+): Promise<(BudgetRefusal | null)[]> {
+  if (limits && limits.day > ledger.day) {
+    const stored = await db.query<{ amount: number }>(READ_TOTAL, [limits.day]);
+    if (limits.day > ledger.day) ledger.open(limits.day, Number(stored[0]?.amount ?? 0));
+  }
+  const answers = batch.map((s) => (s.budget ? ledger.take(s.budget) : null));
+  const admitted = batch.filter((_, i) => answers[i] === null);
+  if (admitted.length === 0) return answers;
+  while (endpoints.now() === null) await endpoints.read();
+  // Chosen and queued in one turn: an endpoint change forgets `now()` before it queues its statement.
+  const statements = EXCLUSIVE[endpoints.now() ? 'events' : 'quiet'];
+  try {
+    if (limits) await db.write(statements.counted, [rowsOf(admitted), limits.day, String(ledger.spent)]);
+    else await db.write(statements.plain, [rowsOf(admitted)]);
+  } catch (error) {
+    for (const s of admitted) if (s.budget) ledger.giveBack(s.budget);
+    throw error;
   }
   return answers;
 }

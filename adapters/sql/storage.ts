@@ -16,7 +16,7 @@ import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
-import { createSqlOutbox } from './outbox.ts';
+import { createSqlOutbox, EndpointsKnown } from './outbox.ts';
 import { createSqlUsageStore } from './usage.ts';
 import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
@@ -83,6 +83,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const perNetwork = options.votesPerNetwork ?? DEFAULT_VOTES_PER_NETWORK;
   const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), features: createSqlFeatureStore(client, perNetwork) };
   const { exclusive } = options;
+  const endpoints = exclusive ? new EndpointsKnown(client) : undefined;
   return {
     client,
     rateLimits: exclusive
@@ -95,12 +96,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
           ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
         }),
     ...sqlExportSource(client),
-    addFeedback: createFeedbackWriter(client, batching),
+    addFeedback: createFeedbackWriter(client, batching, endpoints),
     recordDownload: (event) => recordDownload(client, event),
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
-    outbox: createSqlOutbox(client),
+    outbox: createSqlOutbox(client, endpoints),
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
     ...(exclusive

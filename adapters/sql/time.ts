@@ -22,3 +22,12 @@ export function epochMs(column: string): string {
 export function fromEpochMs(param: string): string {
   return `to_timestamp(${param}::float8 / 1000)`;
 }
+
+/**
+ * The SQL expression of a timestamptz as the text Date#toISOString gives (UTC, milliseconds, "Z").
+ *
+ * @param column The column or expression.
+ */
+export function iso(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}

@@ -65,6 +65,34 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)]);
   });
 
+  test('feedback follows the endpoint changes before it: added, disabled, enabled again', async (context) => {
+    const { storage } = current(context);
+    const added = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    await storage.addFeedback({ ...ENTRY, description: 'after the add' });
+    await storage.outbox.updateEndpoint(added.id, { enabled: false });
+    await storage.addFeedback({ ...ENTRY, description: 'while disabled' });
+    await storage.outbox.updateEndpoint(added.id, { enabled: true });
+    await storage.addFeedback({ ...ENTRY, description: 'enabled again' });
+    const due = await storage.outbox.claimDue(T0, 20_000, 10);
+    assert.equal(due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(), ['after the add', 'enabled again']);
+  });
+
+  test('feedback.received bodies are byte for byte what JSON.stringify writes, whatever the text holds', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    const entries: FeedbackEntry[] = [
+      { type: 'general', description: 'Quotes " and \\ backslash, tab\t, new\r\nline, \u0001\u001f\u007f, \u2028 and 😀 in «Lotus»', email: null, appVersion: null, rating: 5, receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6) },
+      { type: 'review', description: '</script><b>', email: 'o\'brien+x@example.com', appVersion: '10.0.0-beta.1', rating: null, receivedAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999) },
+    ];
+    for (const entry of entries) await storage.addFeedback(entry);
+    const stored = (await storage.inbox.list({ limit: 5 })).map((e) => e.id).sort((a, b) => a - b);
+    const due = await storage.outbox.claimDue(Date.UTC(2027, 0, 1), 20_000, 10);
+    assert.equal(
+      due.map((d) => d.body).sort(),
+      entries.map((e, i) => eventBody(feedbackReceived(e, stored[i]!), e.receivedAt)).sort(),
+    );
+  });
+
   test('keys and order verdicts write their events with them: the storing save only, the override when asked', async (context) => {
     const { storage } = current(context);
     await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
