@@ -10,7 +10,7 @@ import type { CheckoutSession, FeedbackEntry, LicenseKeys } from '../port-types.
 import type { Order } from '../store-ports.ts';
 import { eventBody, type EventDraft } from './ports.ts';
 
-/** feedback.received for a stored entry. */
+/** feedback.received for a stored entry (SQL storages build the same bytes in adapters/sql/records.ts). */
 export function feedbackReceived(entry: FeedbackEntry, id: number): EventDraft {
   return {
     type: 'feedback.received',
@@ -24,18 +24,6 @@ export function feedbackReceived(entry: FeedbackEntry, id: number): EventDraft {
       receivedAt: new Date(entry.receivedAt).toISOString(),
     },
   };
-}
-
-const ID_MARK = 0;
-
-/**
- * The feedback.received body of an entry whose id the database has not drawn yet, as the text before
- * and after the id: SQL splices the id in, and the body is byte for byte the one memory storage sends.
- */
-export function feedbackEventParts(entry: FeedbackEntry): [string, string] {
-  const body = eventBody(feedbackReceived(entry, ID_MARK), entry.receivedAt);
-  const at = body.indexOf(`{"id":${ID_MARK}`) + '{"id":'.length;
-  return [body.slice(0, at), body.slice(at + String(ID_MARK).length)];
 }
 
 /** order.paid: the session, its product, the buyer as far as known, and the keys just stored. */
