@@ -5,7 +5,7 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, printAnswer, type OperatorCall } from './operator-api.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api feedback <list|handle|unhandle> [options]
 
@@ -19,12 +19,7 @@ e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
 
 For every entry as CSV or JSON: converter-site-api export feedback.
 
-options:
-  --json    print the operator API's JSON answer instead of a table
-
-exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
-            OPERATOR_TOKEN missing
-`;
+${OPERATOR_HELP_FOOTER}`;
 
 interface EntryView {
   id: number;

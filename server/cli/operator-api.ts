@@ -1,12 +1,23 @@
 /**
- * What the operator commands (`release`, `roadmap`, and `export` of a held DATA_DIR) share: the operator
- * API's address and token from the environment, one call with the refusal printed as the API words it,
- * and a plain table for people.
+ * What the operator commands (`release`, `roadmap`, `feedback`, `orders`, `webhooks`, `stats`, and `export`
+ * of a held DATA_DIR) share: the operator API's address and token from the environment, the end of their
+ * help, one call with the refusal printed as the API words it, and a plain table for people.
  *
  * @module
  */
 import { ConfigError } from '../config-error.ts';
 import { EXIT, type Io } from './command.ts';
+
+/** How every operator command's help ends: its exit codes. */
+export const OPERATOR_EXIT_CODES = `exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
+            OPERATOR_TOKEN missing
+`;
+
+/** The `--json` option and the exit codes, which end the help of each command that prints a table. */
+export const OPERATOR_HELP_FOOTER = `options:
+  --json    print the operator API's JSON answer instead of a table
+
+${OPERATOR_EXIT_CODES}`;
 
 export interface OperatorApi {
   url: string;

@@ -6,7 +6,7 @@
  */
 import type { Reconciled } from '../../core/operator/orders.ts';
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, table, type OperatorCall } from './operator-api.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, table } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|reconcile> [options]
 
@@ -25,12 +25,7 @@ of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKE
   orders reconcile [--since <ISO 8601>] fulfil the sessions the payment provider has as paid since then
                                         (7 days ago by default) that this server never fulfilled
 
-options:
-  --json    print the operator API's JSON answer instead of a table
-
-exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
-            OPERATOR_TOKEN missing
-`;
+${OPERATOR_HELP_FOOTER}`;
 
 interface OrderView {
   session: string;

@@ -5,7 +5,7 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, printAnswer, type OperatorCall } from './operator-api.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api release <list|publish|widen|pull> [options]
 
@@ -18,12 +18,7 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
   release widen <version> --percent <0-100>            change the share of clients it is served to
   release pull <version>                               never serve it again; the release before is served
 
-options:
-  --json    print the operator API's JSON answer instead of a table
-
-exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
-            OPERATOR_TOKEN missing
-`;
+${OPERATOR_HELP_FOOTER}`;
 
 interface ReleaseView {
   version: string;

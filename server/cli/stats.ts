@@ -5,7 +5,7 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, table } from './operator-api.ts';
+import { callOperator, OPERATOR_EXIT_CODES, table } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api stats [--days <1-365>] [--json]
 
@@ -13,9 +13,7 @@ Downloads (GET /download), update checks (GET /version), paid orders and feedbac
 default, today included), then by release, source, platform, feedback type and rating; through the operator
 API of a running server (OPERATOR_URL and OPERATOR_TOKEN).
 
-exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
-            OPERATOR_TOKEN missing
-`;
+${OPERATOR_EXIT_CODES}`;
 
 interface Series {
   total: number;

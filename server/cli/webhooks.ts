@@ -5,7 +5,7 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, printAnswer, type OperatorCall } from './operator-api.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api webhooks <list|add|enable|disable|deliveries|replay> [options]
 
@@ -22,12 +22,7 @@ server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
                                                  the delivery log, newest first
   webhooks replay <delivery-id>                  send a delivery again now, same webhook-id and body
 
-options:
-  --json    print the operator API's JSON answer instead of a table
-
-exit codes: 0 done, 1 the operator API refused or did not answer, 64 usage error, 78 OPERATOR_URL or
-            OPERATOR_TOKEN missing
-`;
+${OPERATOR_HELP_FOOTER}`;
 
 interface EndpointView {
   id: number;
