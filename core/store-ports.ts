@@ -8,7 +8,7 @@
  */
 import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
-import type { CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, SavedLicenses } from './port-types.ts';
+import type { CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
 import type { Emit } from './webhooks/ports.ts';
 
 /** One published desktop release. */
@@ -89,13 +89,7 @@ export interface FeedbackInbox {
 }
 
 /** A roadmap feature as the operator sees it: hidden ones too, with its votes and where it was merged. */
-export interface StoredFeature {
-  id: number;
-  title: string;
-  description: string;
-  category: string;
-  visible: boolean;
-  release_version: string | null;
+export interface StoredFeature extends RoadmapFeature {
   vote_count: number;
   /** The feature its votes moved to, when it was merged as a duplicate (it is hidden then). */
   merged_into: number | null;
