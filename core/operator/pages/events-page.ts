@@ -8,7 +8,7 @@
 import { EVENT_TYPES, type Delivery } from '../../webhooks/ports.ts';
 import { field, selectField } from './fields.ts';
 import { html, time, type Html } from './html.ts';
-import { csrfField } from './layout.ts';
+import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
 
 /** An endpoint as the operator API lists it (never with its secret). */
@@ -31,9 +31,6 @@ type DeliveryView = Omit<Delivery, 'createdAt' | 'nextAttemptAt' | 'lastAttemptA
 
 const PATH = '/pages/events';
 const STATES = [['pending', 'Pending'], ['delivered', 'Delivered'], ['failed', 'Failed']] as const;
-
-const refusal = (outcome: { message: string; resolution: string }) =>
-  html`<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
 
 function endpointCard(endpoint: Endpoint, csrf: string): Html {
   const events = endpoint.events.length === 0 ? 'every event' : endpoint.events.join(', ');
@@ -87,7 +84,7 @@ async function deliveryLog(page: PageRequest): Promise<Html> {
 ${STATES.map(([value, text]) => html`<option value="${value}"${value === state ? html` selected` : ''}>${text}</option>`)}</select></div>
 <div class="fit"><button type="submit">Filter</button></div></div></form>`;
   const outcome = await page.operate('listWebhookDeliveries', { query: query.toString() });
-  if (!outcome.ok) return html`<h2>Deliveries</h2>${filter}${refusal(outcome)}`;
+  if (!outcome.ok) return html`<h2>Deliveries</h2>${filter}${refusalBox(outcome)}`;
   const { deliveries, next } = outcome.value as { deliveries: DeliveryView[]; next: number | null };
   const list = deliveries.length === 0 ? html`<p>No delivery matches.</p>` : deliveries.map((d) => deliveryCard(d, page.session.csrf, back));
   const olderQuery = new URLSearchParams(state ? [['state', state]] : []);
@@ -100,7 +97,7 @@ async function render(page: PageRequest): Promise<Html> {
   const { csrf } = page.session;
   const outcome = await page.operate('listWebhookEndpoints');
   const endpoints = !outcome.ok
-    ? refusal(outcome)
+    ? refusalBox(outcome)
     : (outcome.value as { endpoints: Endpoint[] }).endpoints.length === 0
       ? html`<p>No endpoint: events are written nowhere else. Add one to have them sent.</p>`
       : (outcome.value as { endpoints: Endpoint[] }).endpoints.map((e) => endpointCard(e, csrf));

@@ -8,7 +8,7 @@ import { csvLine } from '../../csv.ts';
 import { FEEDBACK_TYPES } from '../../port-types.ts';
 import { html, time } from './html.ts';
 import { pageHeaders } from './http.ts';
-import { csrfField } from './layout.ts';
+import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
 
 /** An entry as the operator API lists it. */
@@ -72,7 +72,7 @@ ${select('rating', 'Rating', page.query.get('rating'), ['5', '4', '3', '2', '1']
 ${select('handled', 'Handled', page.query.get('handled'), [['false', 'New (not handled)'], ['true', 'Handled']])}
 <div class="fit"><button type="submit">Filter</button></div></div>
 <p><a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
-  if (!outcome.ok) return html`${form}<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+  if (!outcome.ok) return html`${form}${refusalBox(outcome)}`;
   const { entries, next } = outcome.value as { entries: Entry[]; next: number | null };
   const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back));
   const older = next === null ? '' : html`<p><a href="${PATH}?${new URLSearchParams([...shown, ['before', String(next)]]).toString()}">Older entries</a></p>`;

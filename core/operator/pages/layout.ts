@@ -33,6 +33,11 @@ export function flashBox(flash: Flash | null): Html {
   return html`<div class="flash ${flash.kind}" role="${role}"><p>${flash.message}</p>${flash.resolution ? html`<p>${flash.resolution}</p>` : ''}</div>`;
 }
 
+/** A page's answer when the operation it shows was refused: the API's message and resolution. */
+export function refusalBox(outcome: { message: string; resolution: string }): Html {
+  return flashBox({ kind: 'error', message: outcome.message, resolution: outcome.resolution });
+}
+
 /** The hidden field every form of a signed-in page carries. */
 export function csrfField(csrf: string): Html {
   return html`<input type="hidden" name="csrf" value="${csrf}">`;

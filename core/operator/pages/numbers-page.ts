@@ -10,6 +10,7 @@ import { chartCard, type DayCount } from './chart.ts';
 import { html, type Html } from './html.ts';
 import { TYPE_NAMES } from './inbox-page.ts';
 import type { PageModule, PageRequest } from './page-module.ts';
+import { refusalBox } from './layout.ts';
 
 /** What GET /stats answers. */
 interface Usage {
@@ -82,7 +83,7 @@ async function render(page: PageRequest): Promise<Html> {
   const query = asked === null ? '' : new URLSearchParams({ days: asked }).toString();
   const outcome = await page.operate('getStats', { query });
   const shownDays = asked !== null && /^\d{1,3}$/.test(asked) ? Number(asked) : 30;
-  if (!outcome.ok) return html`${rangeSwitch(shownDays)}<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+  if (!outcome.ok) return html`${rangeSwitch(shownDays)}${refusalBox(outcome)}`;
   const stats = outcome.value as Stats;
   const open = stats.downloads.days.length <= OPEN_TABLE_DAYS;
   const { downloads, updateChecks, orders, feedback } = stats;

@@ -9,7 +9,7 @@ import type { Reconciled } from '../orders.ts';
 import type { OrderView } from '../order-view.ts';
 import { field } from './fields.ts';
 import { html, time, type Html } from './html.ts';
-import { csrfField } from './layout.ts';
+import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, type ActionResult, type PageModule, type PageRequest } from './page-module.ts';
 
 const PATH = '/pages/orders';
@@ -20,9 +20,6 @@ function searchQuery(find: string): string {
   if (text === '') return '';
   return new URLSearchParams([[text.includes('@') ? 'email' : 'session', text]]).toString();
 }
-
-const refusal = (outcome: { message: string; resolution: string }) =>
-  html`<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
 
 /** What the licenses of an order are: none yet, valid, or revoked and why. */
 function licenseBadge(order: OrderView): Html {
@@ -94,10 +91,10 @@ async function render(page: PageRequest): Promise<Html> {
   let detail: Html | string = '';
   if (chosen) {
     const shown = await page.operate('showOrder', { params: { session: chosen } });
-    detail = shown.ok ? orderDetail(shown.value as OrderView, csrf) : refusal(shown);
+    detail = shown.ok ? orderDetail(shown.value as OrderView, csrf) : refusalBox(shown);
   }
   const listed = await page.operate('listOrders', { query: searchQuery(find) });
-  if (!listed.ok) return html`${searchForm(find)}${refusal(listed)}${detail}${reconcileForm(csrf)}`;
+  if (!listed.ok) return html`${searchForm(find)}${refusalBox(listed)}${detail}${reconcileForm(csrf)}`;
   const { orders } = listed.value as { orders: OrderView[] };
   const heading = find.trim() ? `Orders of ${find.trim()} (${orders.length})` : `Latest paid orders (${orders.length})`;
   const list = orders.length === 0 ? html`<p>No paid order matches.</p>` : orders.map(orderCard);

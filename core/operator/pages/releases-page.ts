@@ -7,7 +7,7 @@
  */
 import { field } from './fields.ts';
 import { html, time } from './html.ts';
-import { csrfField } from './layout.ts';
+import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
 
 /** A release as the operator API lists it. */
@@ -64,7 +64,7 @@ ${field('publish-notes', 'notesUrl', 'Release notes address (https, optional)', 
 
 async function render(page: PageRequest) {
   const outcome = await page.operate('listReleases');
-  if (!outcome.ok) return html`<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+  if (!outcome.ok) return refusalBox(outcome);
   const { releases } = outcome.value as { releases: Release[] };
   const live = releases.filter((r) => r.pulledAt === null);
   const { csrf } = page.session;

@@ -8,7 +8,7 @@ import { ROADMAP_CATEGORIES } from '../../schemas/roadmap.ts';
 import type { StoredFeature } from '../../store-ports.ts';
 import { field, selectField, textArea } from './fields.ts';
 import { html } from './html.ts';
-import { csrfField } from './layout.ts';
+import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
 
 const PATH = '/pages/roadmap';
@@ -72,7 +72,7 @@ ${selectField('merge-into', 'into', 'Merge into', choices)}</div>
 
 async function render(page: PageRequest) {
   const outcome = await page.operate('listRoadmapFeatures');
-  if (!outcome.ok) return html`<div class="flash error" role="alert"><p>${outcome.message}</p><p>${outcome.resolution}</p></div>`;
+  if (!outcome.ok) return refusalBox(outcome);
   const { features } = outcome.value as { features: StoredFeature[] };
   const { csrf } = page.session;
   const list = features.length === 0 ? html`<p>No features yet.</p>` : features.map((f) => featureCard(f, csrf));
