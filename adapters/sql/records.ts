@@ -20,26 +20,44 @@ const feedbackEventBody = (r: string) => `'{"type":"feedback.received","timestam
   || ',"email":' || coalesce(to_json(${r}.email)::text, 'null') || ',"appVersion":' || coalesce(to_json(${r}.app_version)::text, 'null')
   || ',"rating":' || coalesce(${r}.rating::text, 'null') || ',"receivedAt":"' || ${iso(`${r}.received_at`)} || '"}}'`;
 
+/** A batch of submissions ($1, one JSON array) inserted in arrival order: one statement and one commit for all. */
+const INSERT_ROWS = `insert into feedback (type, description, email, app_version, rating, received_at)
+select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
+  ${fromEpochMs(`(e.x->>'received_at')`)}
+from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
+order by e.ord`;
+
 /**
- * A batch of submissions as one JSON array, in arrival order: one statement and one commit for all. The
- * same statement writes each row's feedback.received event when an endpoint wants events, so the event
- * commits with the row (core/webhooks); with none, no body is built. `total`, when given, is a statement
- * run with it (an exclusive storage's day total, $2 and $3), so that the count commits with the rows.
+ * The counts of a budgeted batch after it ($2 the day, $3 the clients, '' for the total, $4 their
+ * amounts), written by the batch's own statement so that they commit with the rows.
  */
-const addFeedback = (total = '') => `
-with ${total ? `total as (${total}), ` : ''}added as (
-  insert into feedback (type, description, email, app_version, rating, received_at)
-  select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
-    ${fromEpochMs(`(e.x->>'received_at')`)}
-  from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
-  order by e.ord
+const SET_COUNTS = `insert into budget_spent (kind, day, client, amount)
+select 'feedback', $2::int, c.client, c.amount from unnest($3::text[], $4::text[]::bigint[]) as c(client, amount)
+on conflict (kind, day, client) do update set amount = excluded.amount`;
+
+/**
+ * The batch with each row's feedback.received event when an endpoint wants events, so that the event
+ * commits with the row (core/webhooks); with none, no body is built. With `counts`, SET_COUNTS too.
+ */
+const addFeedback = (counts: boolean) => `
+with ${counts ? `counts as (${SET_COUNTS}), ` : ''}added as (
+  ${INSERT_ROWS}
   returning id, type, description, email, app_version, rating, received_at
 )
 select count(enqueue_event('feedback.received', ${feedbackEventBody('a')}, a.received_at))::int as events
 from added a
 where exists (select 1 from webhook_endpoints where enabled)`;
 
-/** The day's total row exists before it is locked (its lock orders the batches of every instance). */
+/** The same when no endpoint is enabled, as an exclusive storage knows (`EndpointsKnown`): the plain insert. */
+const addFeedbackQuietly = (counts: boolean) => `${counts ? `with counts as (${SET_COUNTS}) ` : ''}${INSERT_ROWS}`;
+
+/** The statements, by whether an endpoint may want events and whether counts come along. */
+const ADD_FEEDBACK = {
+  events: { plain: addFeedback(false), counted: addFeedback(true) },
+  quiet: { plain: addFeedbackQuietly(false), counted: addFeedbackQuietly(true) },
+};
+
+/** The day's total row, made by the day's first batch so that every batch locks it first. */
 const ENSURE_TOTAL = `insert into budget_spent (kind, day, client, amount) values ('feedback', $1::int, '', 0) on conflict do nothing`;
 /**
  * The day's counts of the total ('' is among $2) and of the batch's clients, locked, the total first. One
@@ -48,30 +66,8 @@ const ENSURE_TOTAL = `insert into budget_spent (kind, day, client, amount) value
 const LOCK_COUNTS = `select client, amount::float8 as amount from budget_spent
 where kind = 'feedback' and day = $1::int and client = any($2::text[])
 order by client collate "C" for update`;
-/** The counts after the batch, as worked out under the locks. */
-const SET_COUNTS = `insert into budget_spent (kind, day, client, amount)
-select 'feedback', $1::int, c.client, c.amount from unnest($2::text[], $3::text[]::bigint[]) as c(client, amount)
-on conflict (kind, day, client) do update set amount = excluded.amount`;
-
-const ADD_FEEDBACK_BATCH = addFeedback();
-/** The same when no endpoint is enabled, as an exclusive storage knows (`EndpointsKnown`): a plain insert. */
-const addFeedbackQuietly = (total = '') => `${total ? `with total as (${total}) ` : ''}
-insert into feedback (type, description, email, app_version, rating, received_at)
-select e.x->>'type', e.x->>'description', e.x->>'email', e.x->>'app_version', (e.x->>'rating')::int,
-  ${fromEpochMs(`(e.x->>'received_at')`)}
-from jsonb_array_elements($1::text::jsonb) with ordinality as e(x, ord)
-order by e.ord`;
-
 /** The day's total as stored (an exclusive storage's starting point). */
 const READ_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = ''`;
-/** The day's total after a batch, as an exclusive storage counted it: run by the batch's statement. */
-const SET_TOTAL = `insert into budget_spent (kind, day, client, amount) values ('feedback', $2::int, '', $3::bigint)
-  on conflict (kind, day, client) do update set amount = excluded.amount`;
-/** An exclusive storage's statements, by whether an endpoint is enabled and whether a total comes along. */
-const EXCLUSIVE = {
-  events: { plain: ADD_FEEDBACK_BATCH, counted: addFeedback(SET_TOTAL) },
-  quiet: { plain: addFeedbackQuietly(), counted: addFeedbackQuietly(SET_TOTAL) },
-};
 
 const RECORD_DOWNLOAD = `
 insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::boolean)`;
@@ -121,7 +117,7 @@ export function createFeedbackWriter(
       const limits = batch[0]!.budget;
       if (exclusive) return writeExclusive(db, exclusive, ledger, batch, limits);
       if (!limits) {
-        await db.write(ADD_FEEDBACK_BATCH, [rowsOf(batch)]);
+        await db.write(ADD_FEEDBACK.events.plain, [rowsOf(batch)]);
         return batch.map(() => null);
       }
       return db.transaction((tx) => writeBudgeted(tx, batch, limits));
@@ -137,20 +133,25 @@ const rowsOf = (batch: readonly Submission[]): string => JSON.stringify(batch.ma
  * A budgeted batch in one transaction: the day's counts are locked (the total first, so batches of every
  * instance run one after another), each submission is judged in arrival order (`DayLedger`, the rule of
  * core/budgets.ts) against the counts so far, and the admitted ones are inserted (with their events) and
- * counted. Four statements a batch whatever its size, each reading by the key.
+ * counted by one statement. Two statements a batch whatever its size, each reading by the key; three on
+ * the day's first.
  */
 async function writeBudgeted(tx: SqlSession, batch: readonly Submission[], limits: FeedbackBudget): Promise<(BudgetRefusal | null)[]> {
   const keys = ['', ...new Set(batch.map((s) => s.budget!.client))];
-  await tx.query(ENSURE_TOTAL, [limits.day]);
-  const counts = await tx.query<{ client: string; amount: number }>(LOCK_COUNTS, [limits.day, keys]);
+  const lock = () => tx.query<{ client: string; amount: number }>(LOCK_COUNTS, [limits.day, keys]);
+  let counts = await lock();
+  if (!counts.some((r) => r.client === '')) {
+    await tx.query(ENSURE_TOTAL, [limits.day]);
+    counts = await lock();
+  }
   const ledger = new DayLedger();
   const total = counts.find((r) => r.client === '');
   ledger.open(limits.day, Number(total?.amount ?? 0), counts.filter((r) => r !== total).map((r) => [r.client, Number(r.amount)]));
   const answers = batch.map((s) => ledger.take(s.budget!));
   const admitted = batch.filter((_, i) => answers[i] === null);
   if (admitted.length > 0) {
-    await tx.query(ADD_FEEDBACK_BATCH, [rowsOf(admitted)]);
-    await tx.query(SET_COUNTS, [limits.day, ['', ...ledger.held.keys()], [ledger.spent, ...ledger.held.values()].map(String)]);
+    const held = [...ledger.held];
+    await tx.query(ADD_FEEDBACK.events.counted, [rowsOf(admitted), limits.day, ['', ...held.map(([c]) => c)], [ledger.spent, ...held.map(([, a]) => a)].map(String)]);
   }
   return answers;
 }
@@ -177,9 +178,9 @@ async function writeExclusive(
   if (admitted.length === 0) return answers;
   while (endpoints.now() === null) await endpoints.read();
   // Chosen and queued in one turn: an endpoint change forgets `now()` before it queues its statement.
-  const statements = EXCLUSIVE[endpoints.now() ? 'events' : 'quiet'];
+  const statements = ADD_FEEDBACK[endpoints.now() ? 'events' : 'quiet'];
   try {
-    if (limits) await db.write(statements.counted, [rowsOf(admitted), limits.day, String(ledger.spent)]);
+    if (limits) await db.write(statements.counted, [rowsOf(admitted), limits.day, [''], [String(ledger.spent)]]);
     else await db.write(statements.plain, [rowsOf(admitted)]);
   } catch (error) {
     for (const s of admitted) if (s.budget) ledger.giveBack(s.budget);

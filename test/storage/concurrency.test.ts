@@ -8,6 +8,7 @@ import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { MIGRATIONS } from '../../adapters/sql/migrations.ts';
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
+import { dayOf } from '../../core/budgets.ts';
 import type { FeedbackEntry, RoadmapFeature, RoadmapFeatureView } from '../../core/ports.ts';
 import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, postgresClient, testPostgres } from '../_databases.ts';
 
@@ -160,6 +161,35 @@ test('two stores on one database (two instances) share one counter exactly', asy
       Array.from({ length: 150 }, (_, i) => (i % 2 ? other : storageOf(context)).rateLimits.hit('198.51.100.9', 60_000)),
     );
     assert.equal(hits.map((h) => h.count).sort((a, b) => a - b), Array.from({ length: 150 }, (_, i) => i + 1));
+  } finally {
+    await other.close();
+  }
+});
+
+test('two instances never pass a feedback budget together, from the day\'s first batch on', async (context) => {
+  const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }), { rateLimit: NO_RATE_LIMIT_DEADLINE });
+  const at = Date.UTC(2026, 10, 25, 12);
+  const submission = (i: number): FeedbackEntry => ({ type: 'general', description: `entry ${String(i).padStart(4, '0')}`, email: null, appVersion: null, rating: null, receivedAt: at });
+  // 266 bytes an entry: client "a" may add 10 a day, all clients together 25.
+  const budget = (client: string) => ({ client, day: dayOf(at), bytes: 266, perClient: 2_660, total: 6_650, sharePercent: 100 });
+  try {
+    // Twenty waves, each a batch on both instances at once: client "a" and one other client each.
+    const admitted = { a: 0, all: 0 };
+    for (let wave = 0; wave < 20; wave++) {
+      const sent = [storageOf(context), other].flatMap((storage, side) =>
+        ['a', `client-${wave}-${side}`].map(async (client, k) => [client, await storage.addFeedback(submission(wave * 4 + side * 2 + k), budget(client))] as const),
+      );
+      for (const [client, refusal] of await Promise.all(sent)) {
+        if (refusal === null && client === 'a') admitted.a++;
+        if (refusal === null) admitted.all++;
+      }
+    }
+    assert.equal(admitted, { a: 10, all: 25 });
+    const rows = await context.client!.query<{ client: string; amount: number }>(
+      `select client, amount::int as amount from budget_spent where client in ('', 'a') order by client`,
+    );
+    assert.equal(rows, [{ client: '', amount: 6_650 }, { client: 'a', amount: 2_660 }]);
+    assert.is((await context.client!.query('select id from feedback')).length, 25);
   } finally {
     await other.close();
   }
