@@ -15,6 +15,16 @@ export type * from './store-ports.ts';
 /** How many votes of one IPv6 /48 a feature's vote_count counts at most, unless a storage is told otherwise. */
 export const DEFAULT_VOTES_PER_NETWORK = 8;
 
+/**
+ * What one toggle adds to a feature's vote_count: ±1, or 0 when its IPv6 /48 (`network`, null for IPv4)
+ * holds `held` votes of the feature already and the cap is reached (the rule of migration 14's SQL toggle).
+ */
+export function voteWeight(voted: boolean, network: string | null, held: number, votesPerNetwork: number): 1 | 0 | -1 {
+  if (network === null) return voted ? 1 : -1;
+  if (voted) return held < votesPerNetwork ? 1 : 0;
+  return held <= votesPerNetwork ? -1 : 0;
+}
+
 /** Everything the core keeps. Every write is atomic on its own. */
 export interface Storage {
   /**

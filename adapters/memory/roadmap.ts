@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports.ts';
 import type { OutboxStore } from '../../core/webhooks/ports.ts';
 import { reportTo } from './outbox.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
@@ -118,12 +118,10 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
       const voters = votersOf(featureId);
       const voted = !voters.has(voterId);
       if (voted) checkRoom(caps, 'votes', voteCount, 1, VOTES_TAKEN_BACK);
-      // At most votesPerNetwork votes of one /48 count (the SQL toggle's rule).
-      let weight = voted ? 1 : -1;
+      const before = network === null ? 0 : held(featureId, network);
+      const weight = voteWeight(voted, network, before, votesPerNetwork);
       if (network !== null) {
         networkOf.set(voterId, network);
-        const before = held(featureId, network);
-        weight = voted ? (before < votesPerNetwork ? 1 : 0) : before <= votesPerNetwork ? -1 : 0;
         networkVotes.set(`${featureId} ${network}`, before + (voted ? 1 : -1));
       }
       if (voted) voters.add(voterId);

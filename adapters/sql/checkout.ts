@@ -6,7 +6,7 @@
 import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports.ts';
 import type { Emit } from '../../core/webhooks/ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { enqueueEvent } from './outbox.ts';
+import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `id, sku, channel, url, state, ${epochMs('created_at')} as "createdAt", ${epochMs('expires_at')} as "expiresAt"`;
@@ -87,8 +87,7 @@ export async function saveLicenses(db: SqlClient, sessionId: string, keys: Licen
     ? await db.transaction(async (tx) => {
         // The keys and their order.paid event commit together.
         const row = await insert(tx);
-        const pending = row ? emit({ keys: row, stored: true }) : null;
-        if (pending) await enqueueEvent(tx, pending.event, pending.at);
+        if (row) await reported(tx, { keys: row, stored: true }, emit);
         return row;
       })
     : await insert(db);

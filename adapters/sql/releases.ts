@@ -7,7 +7,7 @@
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { enqueueEvent } from './outbox.ts';
+import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
@@ -29,8 +29,7 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
       // The release and its release.published event commit together.
       return db.transaction(async (tx) => {
         if ((await tx.query(PUBLISH, params)).length === 0) return false;
-        const pending = emit({ ...r, pulledAt: null });
-        if (pending) await enqueueEvent(tx, pending.event, pending.at);
+        await reported(tx, { ...r, pulledAt: null }, emit);
         return true;
       });
     },

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { featureView } from './roadmap.ts';
@@ -62,7 +62,7 @@ export interface RoadmapMirror {
  * changes are written, in one statement; memory takes them and the toggles are answered once it commits.
  *
  * The operator's edits (features) run one at a time with the toggle batches, and memory reloads the
- * features after each; a merge moves the votes in memory as it did in SQL.
+ * features after each; after a merge (rare, by an operator) it reloads the votes from the database.
  *
  * @param db The database.
  * @param sql The content sync and the operator's feature store it mirrors.
@@ -143,14 +143,10 @@ export function createRoadmapMirror(
         changes.set(pair, (change = { featureId, voterId, network, before, after: before }));
       }
       change.after = !change.after;
-      // At most votesPerNetwork votes of one /48 count (the SQL toggle's rule, migration 14).
-      let weight = change.after ? 1 : -1;
-      if (network !== null) {
-        const key = networkKey(featureId, network);
-        const held = inBatch.get(key) ?? networkVotes.get(key) ?? 0;
-        weight = change.after ? (held < votesPerNetwork ? 1 : 0) : held <= votesPerNetwork ? -1 : 0;
-        inBatch.set(key, held + (change.after ? 1 : -1));
-      }
+      const key = network === null ? null : networkKey(featureId, network);
+      const held = key === null ? 0 : (inBatch.get(key) ?? networkVotes.get(key) ?? 0);
+      const weight = voteWeight(change.after, network, held, votesPerNetwork);
+      if (key !== null) inBatch.set(key, held + (change.after ? 1 : -1));
       const count = (counts.get(featureId) ?? feature.vote_count) + weight;
       counts.set(featureId, count);
       return { voted: change.after, vote_count: count };
