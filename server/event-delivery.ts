@@ -1,11 +1,16 @@
 /**
  * Sends outbound events in the background: the delivery worker (core/webhooks/worker.ts) once a second,
- * one tick at a time. Stopping waits for the tick under way, so no attempt is cut in half.
+ * one tick at a time. Stopping waits for the tick under way, so no attempt is cut in half. While the outbox
+ * cannot be read (a database outage, PGlite's disk reserve) the failure is logged once a minute, with how
+ * many ticks failed, not once a second.
  *
  * @module
  */
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { createDeliveryWorker } from '../core/webhooks/worker.ts';
+
+/** The least time between two log lines of failed ticks. */
+const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 export interface EventDelivery {
   stop(): Promise<void>;
@@ -16,15 +21,20 @@ export function startEventDelivery(storage: Storage, clock: Clock, logger: Logge
   const worker = createDeliveryWorker({ outbox: storage.outbox, clock, logger, fetch: (url, init) => fetch(url, init) });
   let running: Promise<void> = Promise.resolve();
   let busy = false;
+  const failures = { count: 0, loggedAt: -Infinity };
+  const failed = (error: unknown): void => {
+    failures.count++;
+    if (clock.now() - failures.loggedAt < FAILURE_LOG_INTERVAL_MS) return;
+    failures.loggedAt = clock.now();
+    logger.warn('event delivery could not read the outbox', { error: error instanceof Error ? error.message : String(error), failedTicks: failures.count });
+    failures.count = 0;
+  };
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
     running = worker
       .tick()
-      .then(
-        () => undefined,
-        (error: unknown) => logger.warn('event delivery could not read the outbox', { error: error instanceof Error ? error.message : String(error) }),
-      )
+      .then(() => undefined, failed)
       .finally(() => (busy = false));
   }, intervalMs);
   timer.unref?.();
