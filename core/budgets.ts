@@ -8,7 +8,9 @@
  *
  * @module
  */
-import type { BudgetRefusal, FeedbackBudget, FeedbackEntry } from './port-types.ts';
+import type { BudgetLimits, BudgetRefusal, FeedbackBudget, FeedbackEntry } from './port-types.ts';
+
+export type { BudgetLimits };
 
 /** The limits an operator sets (config file fields of the same names; docs/deploy.md, "Storage budgets"). */
 export interface Budgets {
@@ -32,12 +34,6 @@ export const DEFAULT_BUDGETS: Readonly<Budgets> = {
   clientSharePercent: 1,
 };
 
-/** One budget as the rule reads it: a limit per client, a total, and the share. */
-export interface BudgetLimits {
-  perClient: number;
-  total: number;
-  sharePercent: number;
-}
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -40,13 +40,17 @@ export interface FeedbackEntry {
  * The day's feedback budget of the client that sends an entry (core/budgets.ts): the storage stores the
  * entry only when `refusalOf` admits it against the day's committed counts, and counts it then.
  */
-export interface FeedbackBudget {
+export interface FeedbackBudget extends BudgetLimits {
   /** The keyed hash of the client key (the voter id): never an address. */
   client: string;
   /** The UTC day, in whole days since the epoch. */
   day: number;
   /** What the entry costs (`feedbackBudgetBytes`). */
   bytes: number;
+}
+
+/** One budget as core/budgets.ts's rule reads it: a limit per client, a total, and the share. */
+export interface BudgetLimits {
   perClient: number;
   total: number;
   sharePercent: number;

@@ -98,13 +98,7 @@ export interface StoredFeature extends RoadmapFeature {
 }
 
 /** What the operator may change of a feature. */
-export interface FeatureFields {
-  title: string;
-  description: string;
-  category: string;
-  visible: boolean;
-  release_version: string | null;
-}
+export type FeatureFields = Omit<RoadmapFeature, 'id'>;
 
 /** Some of a feature's fields; those absent (or undefined) stay as they are. */
 export type FeatureChange = { [K in keyof FeatureFields]?: FeatureFields[K] | undefined };

@@ -9,12 +9,12 @@ import * as v from 'valibot';
 import { readJsonObject } from '../body.ts';
 import { DAY_MS } from '../budgets.ts';
 import { fulfil, licensesFor } from '../fulfilment.ts';
-import { json, type CoreRequest } from '../http.ts';
+import { json } from '../http.ts';
 import { isRevoked, type OrderOverride } from '../order-state.ts';
 import type { Order } from '../store-ports.ts';
 import { parseOrThrow } from '../validate.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
-import type { OperatorContext, OperatorHandler } from './context.ts';
+import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { queryOf } from './inbox.ts';
 import { orderView } from './order-view.ts';
@@ -38,12 +38,6 @@ export const ReasonSchema = v.strictObject({ reason: v.optional(v.pipe(v.string(
 export const ReconcileSchema = v.strictObject({
   since: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z'))),
 });
-
-/** Writes a change to the audit trail and the log. */
-async function changed(context: OperatorContext, request: CoreRequest, action: string, target: string): Promise<void> {
-  await context.storage.audit.record({ at: context.clock.now(), action, target, requestId: request.requestId ?? '' });
-  context.logger.info('operator change', { action, target, requestId: request.requestId });
-}
 
 /** The order of the path's session, paid: else 404 order_not_found or 409 order_not_paid. */
 async function paidOrder(context: OperatorContext, params: Record<string, string>): Promise<Order> {
@@ -82,7 +76,7 @@ export function upgradeOrder(context: OperatorContext): OperatorHandler {
       const saved = await context.storage.orders.addPlusKey(session.id, plus);
       if (saved?.stored) {
         context.count('license_issued');
-        await changed(context, request, 'order.upgraded', session.id);
+        await recordChange(context, request, 'order.upgraded', session.id);
       }
     }
     return json(200, orderView((await context.storage.orders.get(session.id))!));
@@ -103,7 +97,7 @@ export function overrideOrder(override: OrderOverride) {
         return draft && { event: draft, at: context.clock.now() };
       };
       const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), verdict);
-      await changed(context, request, `order.${override}`, input.reason === undefined ? order.session.id : `${order.session.id}: ${input.reason.trim()}`);
+      await recordChange(context, request, `order.${override}`, input.reason === undefined ? order.session.id : `${order.session.id}: ${input.reason.trim()}`);
       return json(200, orderView(after ?? order));
     };
 }
@@ -138,7 +132,7 @@ export function reconcileOrders(context: OperatorContext): OperatorHandler {
       else if (order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
       else if ((await fulfil(context, paid.id, paid))?.state === 'paid') {
         fulfilled.push(paid.id);
-        await changed(context, request, 'order.reconciled', paid.id);
+        await recordChange(context, request, 'order.reconciled', paid.id);
       }
     }
     const summary: Reconciled = { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };

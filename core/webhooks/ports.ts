@@ -23,7 +23,6 @@ export interface EventDraft {
   data: Record<string, unknown>;
 }
 
-/** How an endpoint wants its body: Standard Webhooks JSON, or Slack's incoming-webhook `{text}`. */
 /** An event with its time, to be written with the change it reports. */
 export interface PendingEvent {
   event: EventDraft;
@@ -36,6 +35,7 @@ export interface PendingEvent {
  */
 export type Emit<T> = (result: T) => PendingEvent | null;
 
+/** How an endpoint wants its body: Standard Webhooks JSON, or Slack's incoming-webhook `{text}`. */
 export type EndpointFormat = 'standard' | 'slack';
 
 export interface WebhookEndpoint {
