@@ -118,7 +118,7 @@ export interface App {
   /** Writes what is counted in memory and not yet stored (downloads and update checks); call it before closing the storage. */
   flush(): Promise<void>;
   /** The downloads and update checks counted since start, for metrics (core/usage.ts). */
-  readonly usage: Pick<UsageTally, 'totals'> | null;
+  readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
    * The operator API over the same ports (core/operator), for a listener of its own; null without
    * `operatorToken`. Never route it on the public listener.

@@ -1,7 +1,8 @@
 /**
  * Downloads and update checks, counted by UTC day, release, source and platform: in memory on the request
  * path (a map increment), written to storage in one batch at most every 10 s, from the request path
- * itself (no timer, so it works the same on every runtime) and when the app drains. A process killed
+ * itself (no timer, so it works the same on every runtime; the Worker keeps the request's database
+ * client open for the write, `writing`) and when the app drains. A process killed
  * between two writes loses at most those seconds of counts: these are statistics, not records.
  *
  * Labels are bounded: the source is kept only when it is on the operator's list (`other` otherwise,
@@ -19,6 +20,11 @@ export interface UsageTally {
   count(kind: UsageKind, release: string, source: string | null, platform: 'windows' | 'other'): void;
   /** Writes what is counted and not yet written. */
   flush(): Promise<void>;
+  /**
+   * The write under way (resolved when none is): a host whose storage lives only as long as a request
+   * (the Worker closes the request's database client after its background work) waits for it.
+   */
+  writing(): Promise<void>;
   /** Every count since the process started, by label set, for the metrics. */
   totals(kind: UsageKind): readonly (readonly [{ release: string; source: string; platform: string }, number])[];
 }
@@ -63,6 +69,7 @@ export function createUsageTally(options: { store: UsageStore; clock: Clock; log
       if (now - lastFlush >= FLUSH_EVERY_MS) void flush();
     },
     flush,
+    writing: () => writing,
     totals(kind) {
       const found: [{ release: string; source: string; platform: string }, number][] = [];
       for (const [labels, count] of totals) {

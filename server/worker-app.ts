@@ -15,7 +15,7 @@ import { requireSchema } from '../adapters/sql/schema-version.ts';
 import { createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts';
 import { createWorker, type WorkerContext, type WorkerModule } from '../adapters/workers/index.ts';
 import { createRequestStorage, type RequestStorage } from '../adapters/workers/request-storage.ts';
-import { createApp } from '../core/app.ts';
+import { createApp, type App } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
 import { VersionString, type Pricing } from '../core/schemas/responses.ts';
@@ -104,8 +104,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
   let database: RequestStorage | null | undefined;
   let live: LiveOffer | null = null;
   let retentionDueAt = 0;
-  /** Whether the app is built: no retention pass on a schema the Worker refused. */
-  let built = false;
+  /** The app once built (null before, and on a schema the Worker refused: no retention pass then). */
+  let built: App | null = null;
 
   const inner = createWorker(async (env: SiteWorkerEnv) => {
     const config = parseConfigFile(configFile, 'the bundled config file');
@@ -140,7 +140,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });
-    built = true;
+    built = app;
     return app;
   });
 
@@ -184,6 +184,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
         const response = await inner.fetch(request, env, ctx);
         keepReading(ctx, db);
         retention(db);
+        // The usage counts this request wrote (core/usage.ts) go on the request's client: keep it open for them.
+        if (built?.usage) db.background(built.usage.writing());
         return response;
       });
     },
