@@ -1,6 +1,6 @@
 /**
- * Migrations 9, 10, 12 and 14 (roadmap admin, outbound events, usage counts, votes per network), kept
- * apart from migrations.ts for their length.
+ * Migrations 9, 10, 12, 14 and 15 (roadmap admin, outbound events, usage counts, votes per network,
+ * order amounts), kept apart from migrations.ts for their length.
  *
  * @module
  */

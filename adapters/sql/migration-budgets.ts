@@ -1,15 +1,14 @@
 /**
- * Migration 11, the storage budgets, kept apart from migrations.ts for its length.
+ * Migrations 11 and 16, the storage budgets, kept apart from migrations.ts for their length.
  *
  * @module
  */
 
 /**
- * Storage budgets (core/budgets.ts): the day's feedback bytes per client and in total (client ''), and
- * the function that stores a batch of feedback within them. The total's row is the lock: batches of one
- * day, from any instance, are judged one after another against committed counts, each entry in order, and
- * the admitted ones are inserted and counted in the same statement. The rule is core/budgets.ts
- * `refusalOf`, in SQL.
+ * Storage budgets (core/budgets.ts): the day's feedback bytes per client and in total (client ''). The
+ * total's row is the lock: batches of one day, from any instance, are judged one after another against
+ * committed counts. The function created here judged in SQL; it read every client of the day, so the
+ * writer now judges in TypeScript under the same locks (adapters/sql/records.ts) and migration 16 drops it.
  */
 export const budgets = `
 create table budget_spent (
@@ -83,4 +82,9 @@ begin
   on conflict (kind, day, client) do update set amount = excluded.amount;
 end
 $$;
+`;
+
+/** Migration 16: migration 11's function, which nothing calls any more (adapters/sql/records.ts judges). */
+export const dropBudgetFunction = `
+drop function add_feedback_budgeted(jsonb, integer, bigint, bigint, integer);
 `;

@@ -7,7 +7,7 @@
  */
 
 import { orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
-import { budgets } from './migration-budgets.ts';
+import { budgets, dropBudgetFunction } from './migration-budgets.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -277,4 +277,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'orders', sql: orders },
   { version: 14, name: 'votes per network', sql: votesPerNetwork },
   { version: 15, name: 'order amounts', sql: orderAmounts },
+  { version: 16, name: 'unused budget function', sql: dropBudgetFunction },
 ];

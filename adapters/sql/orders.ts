@@ -1,5 +1,5 @@
 /**
- * Orders in PostgreSQL and PGlite: columns of checkout_sessions (migration 9) joined with the keys.
+ * Orders in PostgreSQL and PGlite: columns of checkout_sessions (migration 13) joined with the keys.
  * A provider event's standing is computed by core/order-state.ts inside a transaction that holds the
  * session's row, so the rule exists once.
  *
