@@ -7,7 +7,7 @@
 import { revocationCause } from '../../core/order-state.ts';
 import type { CheckoutSession, CheckoutSku } from '../../core/ports.ts';
 import type { Order } from '../../core/store-ports.ts';
-import type { Pricing } from '../../core/schemas/pricing.ts';
+import { SKU_OFFER_FIELDS, type Pricing } from '../../core/schemas/pricing.ts';
 
 const PRODUCTS: Record<string, string> = {
   standard: 'Standard license',
@@ -23,20 +23,15 @@ const STATE_TEXT: Record<string, string> = {
   failed: 'The delayed payment failed. Start a new checkout from the app.',
 };
 
-/** What the offer says one SKU costs: its display string, else its amount in USD. */
 /** The offer's price of a product as a decimal ("49.00"), or undefined when the offer has none. */
 export function offerAmount(offer: Pricing, sku: CheckoutSku): string | undefined {
-  return sku === 'standard' ? offer.licensePrice : sku === 'plus_addon' ? offer.plusAddonPrice : offer.plusBundlePrice;
+  return offer[SKU_OFFER_FIELDS[sku].price];
 }
 
+/** What the offer says one SKU costs: its display string, else its amount in USD. */
 export function priceOf(offer: Pricing, sku: CheckoutSku): string | null {
-  const [display, amount] =
-    sku === 'standard'
-      ? [offer.licensePriceDisplay, offer.licensePrice]
-      : sku === 'plus_addon'
-        ? [offer.plusAddonPriceDisplay, offer.plusAddonPrice]
-        : [offer.plusBundlePriceDisplay, offer.plusBundlePrice];
-  return display ?? (amount === undefined ? null : `${amount} USD`);
+  const amount = offerAmount(offer, sku);
+  return offer[SKU_OFFER_FIELDS[sku].display] ?? (amount === undefined ? null : `${amount} USD`);
 }
 
 /** How a session is shown. */

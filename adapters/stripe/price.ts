@@ -4,7 +4,6 @@
  * @module
  */
 import * as v from 'valibot';
-import type { CheckoutSku } from '../../core/ports.ts';
 import type { Pricing } from '../../core/schemas/responses.ts';
 
 /** The fields of a Stripe Price this server reads. */
@@ -18,11 +17,7 @@ export const PriceSchema = v.looseObject({
 });
 
 /** The offer fields each SKU's Price sets when live prices are on. The other offer fields never change. */
-export const SKU_OFFER_FIELDS = {
-  standard: { price: 'licensePrice', display: 'licensePriceDisplay' },
-  plus_addon: { price: 'plusAddonPrice', display: 'plusAddonPriceDisplay' },
-  plus_bundle: { price: 'plusBundlePrice', display: 'plusBundlePriceDisplay' },
-} as const satisfies Record<CheckoutSku, { price: keyof Pricing; display: keyof Pricing }>;
+export { SKU_OFFER_FIELDS } from '../../core/schemas/pricing.ts';
 
 /** The largest amount a Pricing price string can hold ("9999999.99"), in cents. */
 const MAX_CENTS = 999_999_999;

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
 import { Link } from './link.ts';
+import type { CheckoutSku } from '../port-types.ts';
 
 /** A price as a decimal string with exactly two decimals, e.g. "49.00". */
 const Price = v.pipe(
@@ -84,3 +85,10 @@ export const pricingObject = v.strictObject({
 });
 type _Pricing = Assert<Equal<v.InferOutput<typeof pricingObject>, Pricing>>;
 export const PricingSchema: v.GenericSchema<Pricing> = pricingObject;
+
+/** The offer fields of each product's price: its amount ("49.00") and how it is shown ("$49"). */
+export const SKU_OFFER_FIELDS = {
+  standard: { price: 'licensePrice', display: 'licensePriceDisplay' },
+  plus_addon: { price: 'plusAddonPrice', display: 'plusAddonPriceDisplay' },
+  plus_bundle: { price: 'plusBundlePrice', display: 'plusBundlePriceDisplay' },
+} as const satisfies Record<CheckoutSku, { price: keyof Pricing; display: keyof Pricing }>;
