@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DAY_MS, shareNow, type BudgetLimits } from './budgets.ts';
+import { DAY_MS, dayOf, shareNow, type BudgetLimits } from './budgets.ts';
 import { ApiError } from './errors.ts';
 import type { BudgetRefusal } from './port-types.ts';
 
@@ -23,7 +23,7 @@ export function retryAfter(now: number, at: number): Record<string, string> {
  * @param now The time of the request.
  */
 export function feedbackRefused(refusal: BudgetRefusal, limits: BudgetLimits, bytes: number, now: number): ApiError {
-  const resets = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+  const resets = (dayOf(now) + 1) * DAY_MS;
   const resolution = `Retry after ${new Date(resets).toISOString()}, when the daily budget resets (Retry-After gives the seconds).`;
   const headers = retryAfter(now, resets);
   const { held, spent } = refusal;

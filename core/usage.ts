@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { DAY_MS } from './budgets.ts';
+import { dayOf } from './budgets.ts';
 import type { Clock, Logger } from './ports.ts';
 import type { UsageCount, UsageKind, UsageStore } from './store-ports.ts';
 
@@ -29,7 +29,6 @@ export interface UsageTally {
   totals(kind: UsageKind): readonly (readonly [{ release: string; source: string; platform: string }, number])[];
 }
 
-export { DAY_MS } from './budgets.ts';
 const FLUSH_EVERY_MS = 10_000;
 const SEPARATOR = '\u0000';
 
@@ -63,7 +62,7 @@ export function createUsageTally(options: { store: UsageStore; clock: Clock; log
       const label = source === null ? 'none' : known.has(source) ? source : 'other';
       const now = clock.now();
       const labels = `${kind}${SEPARATOR}${release}${SEPARATOR}${label}${SEPARATOR}${platform}`;
-      const key = `${Math.floor(now / DAY_MS)}${SEPARATOR}${labels}`;
+      const key = `${dayOf(now)}${SEPARATOR}${labels}`;
       pending.set(key, (pending.get(key) ?? 0) + 1);
       totals.set(labels, (totals.get(labels) ?? 0) + 1);
       if (now - lastFlush >= FLUSH_EVERY_MS) void flush();

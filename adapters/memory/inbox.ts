@@ -6,7 +6,7 @@
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry } from '../../core/ports.ts';
 import type { FeedbackCount } from '../../core/store-ports.ts';
-import { DAY_MS } from '../../core/usage.ts';
+import { dayOf } from '../../core/budgets.ts';
 
 /** Creates the inbox over the stored entries (in arrival order). */
 export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox {
@@ -16,7 +16,7 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackI
     async countByDay(fromDay, toDay) {
       const counts = new Map<string, FeedbackCount>();
       for (const e of feedback) {
-        const day = Math.floor(e.receivedAt / DAY_MS);
+        const day = dayOf(e.receivedAt);
         if (day < fromDay || day > toDay) continue;
         const key = `${day}/${e.type}/${e.rating}`;
         const found = counts.get(key);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DAY_MS } from '../../core/budgets.ts';
+import { dayOf } from '../../core/budgets.ts';
 import { addDecimals } from '../../core/decimal.ts';
 import type { OrderCount } from '../../core/store-ports.ts';
 import type { OutboxStore } from '../../core/webhooks/ports.ts';
@@ -84,7 +84,7 @@ export function createMemoryOrders(
       for (const [id, k] of kept) {
         const session = sessions.get(id);
         if (k.paidAt === null || session?.state !== 'paid') continue;
-        const day = Math.floor(k.paidAt / DAY_MS);
+        const day = dayOf(k.paidAt);
         if (day < fromDay || day > toDay) continue;
         const { amount, currency } = k.purchase;
         const key = `${day} ${session.sku} ${currency}`;

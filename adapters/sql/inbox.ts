@@ -5,7 +5,7 @@
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackCount } from '../../core/store-ports.ts';
-import { DAY_MS } from '../../core/usage.ts';
+import { DAY_MS } from '../../core/budgets.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 

@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { addDecimals } from '../decimal.ts';
 import { json } from '../http.ts';
 import type { OrderCount } from '../store-ports.ts';
-import { DAY_MS, type UsageCount, type UsageKind } from '../usage.ts';
+import { DAY_MS, dayOf } from '../budgets.ts';
+import type { UsageCount, UsageKind } from '../usage.ts';
 import { parseOrThrow } from '../validate.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { queryOf } from './inbox.ts';
@@ -60,7 +61,7 @@ function revenueOf(rows: readonly OrderCount[]): Record<string, string> {
 export function getStats(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const { days } = parseOrThrow(StatsQuerySchema, queryOf(request));
-    const toDay = Math.floor(context.clock.now() / DAY_MS);
+    const toDay = dayOf(context.clock.now());
     const fromDay = toDay - days + 1;
     // This instance's counts of the last seconds first, so that the numbers include them.
     await context.usage.flush();

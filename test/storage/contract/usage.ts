@@ -3,7 +3,8 @@
  */
 import * as assert from 'uvu/assert';
 import type { FeedbackEntry } from '../../../core/ports.ts';
-import { DAY_MS, type UsageCount } from '../../../core/usage.ts';
+import { DAY_MS } from '../../../core/budgets.ts';
+import type { UsageCount } from '../../../core/usage.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const DAY = 20_417; // 2025-11-25
