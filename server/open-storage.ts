@@ -88,6 +88,7 @@ export async function openStorage(
   const { storage, migration } = await openPostgresStorage({
     url: settings.url,
     schema: settings.schema,
+    preparedStatements: settings.preparedStatements,
     rateLimit: { timeoutMs: settings.rateLimitTimeoutMs },
     ...sql,
   });

@@ -13,7 +13,7 @@ import { ConfigError } from './config-error.ts';
 export type StorageSettings =
   | { kind: 'memory' }
   | { kind: 'pglite'; dataDir: string; diskReserveBytes?: number }
-  | { kind: 'postgres'; url: string; schema: string; rateLimitTimeoutMs: number };
+  | { kind: 'postgres'; url: string; schema: string; rateLimitTimeoutMs: number; preparedStatements: boolean };
 
 /** How long a batch of shared rate-limit hits may take before the instance counts on its own. */
 export const DEFAULT_RATE_LIMIT_TIMEOUT_MS = 300;
@@ -53,12 +53,21 @@ function rateLimitTimeout(env: NodeJS.ProcessEnv): number {
   return Number(text);
 }
 
+/** DATABASE_PREPARED_STATEMENTS: true unless set to false (a pooler that cannot keep prepared statements). */
+function preparedStatements(env: NodeJS.ProcessEnv): boolean {
+  const text = env['DATABASE_PREPARED_STATEMENTS']?.trim().toLowerCase();
+  if (!text || text === 'true') return true;
+  if (text === 'false') return false;
+  throw new ConfigError(`DATABASE_PREPARED_STATEMENTS must be true or false, not ${JSON.stringify(env['DATABASE_PREPARED_STATEMENTS'])}`);
+}
+
 /**
  * Reads the storage settings.
  *
  * @param env The process environment.
  * @param cwd The directory a relative DATA_DIR starts from.
- * @throws ConfigError for an unknown STORAGE, a missing or malformed DATABASE_URL, a malformed DISK_RESERVE_BYTES or a bad RATE_LIMIT_DB_TIMEOUT_MS.
+ * @throws ConfigError for an unknown STORAGE, a missing or malformed DATABASE_URL, a malformed DISK_RESERVE_BYTES, a bad
+ *   RATE_LIMIT_DB_TIMEOUT_MS or DATABASE_PREPARED_STATEMENTS.
  */
 export function storageSettings(env: NodeJS.ProcessEnv, cwd: string): StorageSettings {
   const named = env['STORAGE']?.trim() || (env['DATABASE_URL']?.trim() ? 'postgres' : 'pglite');
@@ -66,5 +75,5 @@ export function storageSettings(env: NodeJS.ProcessEnv, cwd: string): StorageSet
   if (!kind) throw new ConfigError(`STORAGE=${JSON.stringify(named)} is not one of ${KINDS.join(', ')}`);
   if (kind === 'memory') return { kind };
   if (kind === 'pglite') return { kind, dataDir: resolve(cwd, env['DATA_DIR'] || 'data'), diskReserveBytes: diskReserveBytes(env) };
-  return { kind, url: databaseUrl(env), schema: schema(env), rateLimitTimeoutMs: rateLimitTimeout(env) };
+  return { kind, url: databaseUrl(env), schema: schema(env), rateLimitTimeoutMs: rateLimitTimeout(env), preparedStatements: preparedStatements(env) };
 }

@@ -68,8 +68,10 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
       schema: env.DATABASE_SCHEMA || 'public',
       // One request's statements run one after another; Hyperdrive pools the real connections.
       maxConnections: 1,
-      // Each request connects anew: no extra round trip to read array types.
+      // Each request connects anew: no extra round trip to read array types, and a prepared statement
+      // would not outlive the request.
       fetchTypes: false,
+      preparedStatements: false,
       // Hyperdrive pools in transaction mode: the timeout and search_path come from the database role.
       startupParameters: hyperdrive === undefined,
       // Closed once the request and its background work are done: a write it gave up on is dropped then.

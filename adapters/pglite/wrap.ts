@@ -5,7 +5,7 @@
  * @module
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from '../sql/client.ts';
+import { checkSchemaName, readThenWriteIn, type SqlClient, type SqlSession, type SqlValue } from '../sql/client.ts';
 
 type Queryable = Pick<PGlite, 'query' | 'exec'>;
 
@@ -44,14 +44,16 @@ function session(db: Queryable, beforeWrite: () => void): SqlSession {
 export async function wrapPglite(db: PGlite, schema: string, owned: boolean, beforeWrite: () => void = () => {}): Promise<SqlClient> {
   checkSchemaName(schema);
   await db.exec(`set search_path to "${schema}"`);
+  const transaction: SqlClient['transaction'] = async (work) => {
+    beforeWrite();
+    return db.transaction((tx) => work(session(tx, beforeWrite)));
+  };
   return {
     driver: 'pglite',
     schema,
     ...session(db, beforeWrite),
-    transaction: async (work) => {
-      beforeWrite();
-      return db.transaction((tx) => work(session(tx, beforeWrite)));
-    },
+    transaction,
+    readThenWrite: readThenWriteIn({ transaction }),
     close: async () => {
       if (owned) await db.close();
     },

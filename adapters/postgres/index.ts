@@ -5,7 +5,7 @@
  * @module
  */
 import postgres from 'postgres';
-import { checkSchemaName, type SqlClient, type SqlSession, type SqlValue } from '../sql/client.ts';
+import { checkSchemaName, type SqlClient, type SqlSession, type SqlStatement, type SqlValue } from '../sql/client.ts';
 import type { MigrationReport } from '../sql/migrate.ts';
 import { openSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
 
@@ -37,6 +37,14 @@ export interface PostgresOptions {
    * up on runs later. False by default: a pool guards each write instead (see `write` below).
    */
   perRequest?: boolean;
+  /**
+   * Whether each statement is a named prepared statement on its connection; true by default. Then a
+   * statement with parameters costs one round trip from its second use on, and statements sent together
+   * go together (a statement postgres.js has not prepared waits for the types of its parameters first: one
+   * more round trip, and the statements after it wait too). False for a pooler that cannot keep them
+   * (PgBouncer before 1.21, or with max_prepared_statements = 0).
+   */
+  preparedStatements?: boolean;
 }
 
 type Parameters = postgres.ParameterOrJSON<never>[];
@@ -69,11 +77,23 @@ function arrayLiteral(values: readonly (string | null)[]): string {
   return `{${values.map((value) => (value === null ? 'NULL' : `"${value.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
 }
 
-function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boolean): SqlSession {
-  const parameters = (params: readonly SqlValue[]) =>
-    (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly (string | null)[]) : p)) : [...params]) as Parameters;
+/** Parameters as postgres.js takes them: arrays as literals when it did not read the array types. */
+const parametersFor = (literalArrays: boolean) => (params: readonly SqlValue[]) =>
+  (literalArrays ? params.map((p) => (Array.isArray(p) ? arrayLiteral(p as readonly (string | null)[]) : p)) : [...params]) as Parameters;
+
+/** How the statements of one pool are sent. */
+interface Sending {
+  /** Arrays as literals: postgres.js did not read the array types. */
+  literalArrays: boolean;
+  /** As named prepared statements. */
+  prepare: boolean;
+}
+
+function session(sql: postgres.Sql | postgres.TransactionSql, sending: Sending): SqlSession {
+  const parameters = parametersFor(sending.literalArrays);
+  const options = { prepare: sending.prepare };
   const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
-    Array.from(await sql.unsafe(text, parameters(params))) as Row[];
+    Array.from(await sql.unsafe(text, parameters(params), options)) as Row[];
   // Inside a transaction its commit decides; on the pool, createPostgresClient guards writes.
   return {
     query,
@@ -90,12 +110,12 @@ function session(sql: postgres.Sql | postgres.TransactionSql, literalArrays: boo
  * rolls back after its statement, and a connection reset before the commit aborts it. (postgres.js's
  * cancel() is no way out: a cancelled first statement of a connection leaves that connection stuck.)
  */
-function guardedWrite(sql: postgres.Sql, literalArrays: boolean, deadlineMs: number): SqlSession['write'] {
+function guardedWrite(sql: postgres.Sql, sending: Sending, deadlineMs: number): SqlSession['write'] {
   return <Row extends object>(text: string, params?: readonly SqlValue[]): Promise<Row[]> => {
     let abandoned = false;
     const applied = sql.begin(async (tx) => {
       if (abandoned) throw new Error('write abandoned by its caller before it began');
-      const rows = await session(tx, literalArrays).query<Row>(text, params);
+      const rows = await session(tx, sending).query<Row>(text, params);
       if (abandoned) throw new Error('write abandoned by its caller; rolled back');
       return rows;
     });
@@ -104,8 +124,50 @@ function guardedWrite(sql: postgres.Sql, literalArrays: boolean, deadlineMs: num
 }
 
 /**
- * Opens a pool. Statements are not named prepared statements (`prepare: false`), so the pool also works
- * through PgBouncer in transaction mode and through PGlite served over the wire protocol in tests.
+ * `readThenWrite` in two round trips on one reserved connection, which postgres.js pipelines: BEGIN and
+ * the reads in one write, then the decided statement and COMMIT in one; COMMIT after a failed statement
+ * answers ROLLBACK. Guarded as `guardedWrite`: one whose caller gave up never begins, or rolls back
+ * instead of sending its write.
+ */
+function pipelinedReadThenWrite(sql: postgres.Sql, sending: Sending, deadlineMs: number): SqlClient['readThenWrite'] {
+  const parameters = parametersFor(sending.literalArrays);
+  const options = { prepare: sending.prepare };
+  return <T>(reads: readonly SqlStatement[], decide: (rows: Record<string, unknown>[][]) => { result: T; write?: SqlStatement }) => {
+    let abandoned = false;
+    const run = async (): Promise<T> => {
+      const connection = await sql.reserve();
+      const send = (s: SqlStatement) => connection.unsafe(s.text, parameters(s.params ?? []), options);
+      try {
+        if (abandoned) throw new Error('write abandoned by its caller before it began');
+        const read = await Promise.allSettled([connection.unsafe('begin'), ...reads.map(send)]);
+        const failed = read.find((r) => r.status === 'rejected');
+        if (failed) {
+          await connection.unsafe('rollback').catch(() => {});
+          throw failed.reason;
+        }
+        const rows = read.slice(1).map((r) => Array.from((r as PromiseFulfilledResult<postgres.RowList<postgres.Row[]>>).value));
+        const { result, write } = decide(rows);
+        if (abandoned || !write) {
+          await connection.unsafe('rollback');
+          if (abandoned) throw new Error('write abandoned by its caller; rolled back');
+          return result;
+        }
+        const [written, committed] = await Promise.allSettled([send(write), connection.unsafe('commit')]);
+        if (written.status === 'rejected') throw written.reason;
+        if (committed.status === 'rejected') throw committed.reason;
+        if (committed.value.command !== 'COMMIT') throw new Error(`the transaction ended with ${committed.value.command}, not COMMIT`);
+        return result;
+      } finally {
+        connection.release();
+      }
+    };
+    return withDeadline(run(), deadlineMs, () => void (abandoned = true));
+  };
+}
+
+/**
+ * Opens a pool. Statements are named prepared statements unless `preparedStatements` is false (a pooler
+ * that cannot keep them); locks are transaction-level, so PgBouncer in transaction mode works.
  *
  * @param options Where and how to connect.
  */
@@ -113,11 +175,12 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
   const schema = checkSchemaName(options.schema ?? 'public');
   const statementTimeoutMs = options.statementTimeoutMs ?? 1000;
   const fetchTypes = options.fetchTypes ?? true;
+  const sending: Sending = { literalArrays: !fetchTypes, prepare: options.preparedStatements ?? true };
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 10,
     connect_timeout: (options.connectTimeoutMs ?? 1000) / 1000,
     idle_timeout: 60,
-    prepare: false,
+    prepare: sending.prepare,
     fetch_types: fetchTypes,
     onnotice: () => {},
     ...(options.startupParameters === false
@@ -130,7 +193,7 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
           },
         }),
   });
-  const pooled = session(sql, !fetchTypes);
+  const pooled = session(sql, sending);
   // The server's statement_timeout ends slow statements; this ends waits on a network that went silent.
   const clientDeadline = statementTimeoutMs + 250;
   return {
@@ -138,8 +201,9 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
     schema,
     query: (text, params) => withDeadline(pooled.query(text, params), clientDeadline),
     exec: (script) => withDeadline(pooled.exec(script), clientDeadline),
-    write: options.perRequest ? (text, params) => withDeadline(pooled.query(text, params), clientDeadline) : guardedWrite(sql, !fetchTypes, clientDeadline),
-    transaction: async (work) => (await sql.begin((tx) => work(session(tx, !fetchTypes)))) as Awaited<ReturnType<typeof work>>,
+    write: options.perRequest ? (text, params) => withDeadline(pooled.query(text, params), clientDeadline) : guardedWrite(sql, sending, clientDeadline),
+    transaction: async (work) => (await sql.begin((tx) => work(session(tx, sending)))) as Awaited<ReturnType<typeof work>>,
+    readThenWrite: pipelinedReadThenWrite(sql, sending, clientDeadline),
     close: () => sql.end({ timeout: options.perRequest ? 0 : 5 }),
   };
 }

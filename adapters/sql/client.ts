@@ -26,6 +26,18 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
 }
 
+/** A statement and its parameters. */
+export interface SqlStatement {
+  text: string;
+  params?: readonly SqlValue[];
+}
+
+/** What a read-then-write transaction decided: its result, and the statement that completes it, if any. */
+export interface SqlDecision<T> {
+  result: T;
+  write?: SqlStatement;
+}
+
 /** A database: statements, plus transactions held on one connection. */
 export interface SqlClient extends SqlSession {
   /** The driver's name for logs: "postgres" or "pglite". */
@@ -34,7 +46,30 @@ export interface SqlClient extends SqlSession {
   readonly schema: string;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * One transaction that reads, decides in this process, then writes: `reads` run in order (each with a
+   * snapshot taken after the one before, so a read sent after a lock sees what the lock waited for), their
+   * rows go to `decide`, and its write, if any, is committed. A driver over a network (postgres.js) does
+   * it in two round trips, the reads sent with BEGIN and the write with COMMIT, so a lock the reads take
+   * is held for one round trip. Like `write`, never applied after its caller gave up.
+   */
+  readThenWrite<T>(reads: readonly SqlStatement[], decide: (rows: Record<string, unknown>[][]) => SqlDecision<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * `readThenWrite` over `transaction`, one statement after another: for a database in this process
+ * (PGlite), where a round trip costs nothing.
+ */
+export function readThenWriteIn(client: Pick<SqlClient, 'transaction'>): SqlClient['readThenWrite'] {
+  return (reads, decide) =>
+    client.transaction(async (tx) => {
+      const rows: Record<string, unknown>[][] = [];
+      for (const read of reads) rows.push(await tx.query<Record<string, unknown>>(read.text, read.params));
+      const { result, write } = decide(rows);
+      if (write) await tx.query(write.text, write.params);
+      return result;
+    });
 }
 
 /** A parameter value: every statement casts its parameters, so plain JSON-like values are enough. */

@@ -15,12 +15,13 @@ test('DATA_DIR is resolved from the working directory', () => {
 });
 
 test('DATABASE_URL alone implies postgres in schema public', () => {
-  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), { kind: 'postgres', url: URL_, schema: 'public', rateLimitTimeoutMs: 300 });
+  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), { kind: 'postgres', url: URL_, schema: 'public', rateLimitTimeoutMs: 300, preparedStatements: true });
   assert.equal(storageSettings({ DATABASE_URL: URL_, DATABASE_SCHEMA: 'site_api' }, '/'), {
     kind: 'postgres',
     url: URL_,
     schema: 'site_api',
     rateLimitTimeoutMs: 300,
+    preparedStatements: true,
   });
 });
 
@@ -30,6 +31,7 @@ test('RATE_LIMIT_DB_TIMEOUT_MS sets how long the shared rate-limit counters may 
     url: URL_,
     schema: 'public',
     rateLimitTimeoutMs: 2000,
+    preparedStatements: true,
   });
   for (const bad of ['0', '-1', '1.5', 'soon', '2147483648']) {
     fails(
@@ -37,6 +39,19 @@ test('RATE_LIMIT_DB_TIMEOUT_MS sets how long the shared rate-limit counters may 
       `RATE_LIMIT_DB_TIMEOUT_MS must be a whole number of ms from 1 to 2147483647, not ${JSON.stringify(bad)}`,
     );
   }
+});
+
+test('DATABASE_PREPARED_STATEMENTS=false turns prepared statements off, for a pooler that cannot keep them', () => {
+  for (const [text, prepared] of [['false', false], ['FALSE', false], ['true', true], ['', true]] as const) {
+    assert.equal(storageSettings({ DATABASE_URL: URL_, DATABASE_PREPARED_STATEMENTS: text }, '/'), {
+      kind: 'postgres',
+      url: URL_,
+      schema: 'public',
+      rateLimitTimeoutMs: 300,
+      preparedStatements: prepared,
+    });
+  }
+  fails({ DATABASE_URL: URL_, DATABASE_PREPARED_STATEMENTS: 'no' }, 'DATABASE_PREPARED_STATEMENTS must be true or false, not "no"');
 });
 
 test('STORAGE wins over DATABASE_URL', () => {
