@@ -60,12 +60,20 @@ const ADD_FEEDBACK = {
 /** The day's total row, made by the day's first batch so that every batch locks it first. */
 const ENSURE_TOTAL = `insert into budget_spent (kind, day, client, amount) values ('feedback', $1::int, '', 0) on conflict do nothing`;
 /**
- * The day's counts of the total ('' is among $2) and of the batch's clients, locked, the total first. One
- * `= any` on the key, so it reads those rows by the index, however many clients the day has.
+ * The day's total, locked: every budgeted batch of every instance takes this lock first and keeps it
+ * until its commit, so batches are judged one after another. Nothing else writes the day's counts.
  */
-const LOCK_COUNTS = `select client, amount::float8 as amount from budget_spent
-where kind = 'feedback' and day = $1::int and client = any($2::text[])
-order by client collate "C" for update`;
+const LOCK_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = '' for update`;
+/**
+ * The day's counts of the batch's clients ($2), each read by the whole primary key (the subquery's
+ * `limit` keeps it a lookup per key whatever the statistics say: a plan that scans the day's rows costs
+ * a batch a read of every client of the day). Sent after LOCK_TOTAL in the same transaction, so its
+ * snapshot, taken when the lock is held, sees every count committed before.
+ */
+const READ_COUNTS = `select k.client, b.amount::float8 as amount from unnest($2::text[]) as k(client)
+cross join lateral (
+  select amount from budget_spent where kind = 'feedback' and day = $1::int and client = k.client limit 1
+) b`;
 /** The day's total as stored (an exclusive storage's starting point). */
 const READ_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = ''`;
 
@@ -120,7 +128,7 @@ export function createFeedbackWriter(
         await db.write(ADD_FEEDBACK.events.plain, [rowsOf(batch)]);
         return batch.map(() => null);
       }
-      return db.transaction((tx) => writeBudgeted(tx, batch, limits));
+      return writeBudgeted(db, batch, limits);
     },
     { ...options, batchKey: budgetKey },
   );
@@ -130,30 +138,36 @@ export function createFeedbackWriter(
 const rowsOf = (batch: readonly Submission[]): string => JSON.stringify(batch.map((s) => row(s.entry)));
 
 /**
- * A budgeted batch in one transaction: the day's counts are locked (the total first, so batches of every
- * instance run one after another), each submission is judged in arrival order (`DayLedger`, the rule of
- * core/budgets.ts) against the counts so far, and the admitted ones are inserted (with their events) and
- * counted by one statement. Two statements a batch whatever its size, each reading by the key; three on
- * the day's first.
+ * A budgeted batch in one transaction of two round trips (`readThenWrite`): the day's total is locked
+ * (so batches of every instance run one after another, each holding the lock for one round trip) and
+ * the batch's clients' counts are read by a statement sent after the lock's, which therefore sees what
+ * the batch before committed, a client's first row included; each submission is judged in arrival order
+ * (`DayLedger`, the rule of core/budgets.ts) against the counts so far, and the admitted ones are
+ * inserted (with their events) and counted by one statement sent with the commit. The day's first batch
+ * makes the total's row first.
  */
-async function writeBudgeted(tx: SqlSession, batch: readonly Submission[], limits: FeedbackBudget): Promise<(BudgetRefusal | null)[]> {
-  const keys = ['', ...new Set(batch.map((s) => s.budget!.client))];
-  const lock = () => tx.query<{ client: string; amount: number }>(LOCK_COUNTS, [limits.day, keys]);
-  let counts = await lock();
-  if (!counts.some((r) => r.client === '')) {
-    await tx.query(ENSURE_TOTAL, [limits.day]);
-    counts = await lock();
+async function writeBudgeted(db: SqlClient, batch: readonly Submission[], limits: FeedbackBudget): Promise<(BudgetRefusal | null)[]> {
+  const clients = [...new Set(batch.map((s) => s.budget!.client))];
+  const reads = [
+    { text: LOCK_TOTAL, params: [limits.day] },
+    { text: READ_COUNTS, params: [limits.day, clients] },
+  ];
+  for (let attempt = 0; ; attempt++) {
+    const judged = await db.readThenWrite(reads, ([total, counts]) => {
+      if (total!.length === 0) return { result: null };
+      const ledger = new DayLedger();
+      ledger.open(limits.day, Number(total![0]!['amount']), counts!.map((r) => [r['client'] as string, Number(r['amount'])]));
+      const answers = batch.map((s) => ledger.take(s.budget!));
+      const admitted = batch.filter((_, i) => answers[i] === null);
+      if (admitted.length === 0) return { result: answers };
+      const held = [...ledger.held];
+      const params = [rowsOf(admitted), limits.day, ['', ...held.map(([c]) => c)], [ledger.spent, ...held.map(([, a]) => a)].map(String)];
+      return { result: answers, write: { text: ADD_FEEDBACK.events.counted, params } };
+    });
+    if (judged) return judged;
+    if (attempt > 0) throw new Error(`the feedback total of day ${limits.day} is missing after it was made`);
+    await db.write(ENSURE_TOTAL, [limits.day]);
   }
-  const ledger = new DayLedger();
-  const total = counts.find((r) => r.client === '');
-  ledger.open(limits.day, Number(total?.amount ?? 0), counts.filter((r) => r !== total).map((r) => [r.client, Number(r.amount)]));
-  const answers = batch.map((s) => ledger.take(s.budget!));
-  const admitted = batch.filter((_, i) => answers[i] === null);
-  if (admitted.length > 0) {
-    const held = [...ledger.held];
-    await tx.query(ADD_FEEDBACK.events.counted, [rowsOf(admitted), limits.day, ['', ...held.map(([c]) => c)], [ledger.spent, ...held.map(([, a]) => a)].map(String)]);
-  }
-  return answers;
 }
 
 /**

@@ -195,6 +195,49 @@ test('two instances never pass a feedback budget together, from the day\'s first
   }
 });
 
+test('a client first seen by two instances at once is counted once: the counts are read after the lock', async (context) => {
+  // Real PostgreSQL only: the stand-in serves one connection, so a third one cannot hold the lock.
+  if ((await testPostgres()).kind !== 'postgres') return;
+  const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }), { rateLimit: NO_RATE_LIMIT_DEADLINE });
+  const at = Date.UTC(2026, 10, 25, 12);
+  const day = dayOf(at);
+  const submission = (i: number): FeedbackEntry => ({ type: 'general', description: `entry ${i}`, email: null, appVersion: null, rating: null, receivedAt: at });
+  // 263 bytes an entry: client "b" may add 5 a day; the total is no limit here.
+  const budget = { client: 'b', day, bytes: 263, perClient: 1_315, total: 1_000_000, sharePercent: 100 };
+  /** Sessions waiting behind `holder`, directly or behind one that waits for it. */
+  const waitingBehind = async (holder: number) =>
+    (
+      await context.client!.query<{ n: number }>(
+        `with w as (select pid, pg_blocking_pids(pid) as b from pg_stat_activity where datname = current_database())
+         select count(*)::int as n from w where b && (array[$1::int] || array(select pid from w where $1::int = any(b)))`,
+        [holder],
+      )
+    )[0]!.n;
+  try {
+    await context.client!.query(`insert into budget_spent (kind, day, client, amount) values ('feedback', $1::int, '', 0)`, [day]);
+    let sent: unknown[] = [];
+    // A third connection holds the day's total until both instances' batches wait behind it, so both
+    // start their statements before either commits the new client's row.
+    await context.client!.transaction(async (tx) => {
+      await tx.query(`select 1 from budget_spent where kind = 'feedback' and day = $1::int and client = '' for update`, [day]);
+      const [{ pid }] = (await tx.query<{ pid: number }>('select pg_backend_pid() as pid')) as [{ pid: number }];
+      sent = [storageOf(context), other].flatMap((storage, side) =>
+        Array.from({ length: 5 }, (_, k) => storage.addFeedback(submission(side * 5 + k), budget)),
+      );
+      while ((await waitingBehind(pid)) < 2) await new Promise((resolve) => setImmediate(resolve));
+    });
+    const answers = await Promise.all(sent);
+    assert.is(answers.filter((a) => a === null).length, 5);
+    assert.equal(await context.client!.query(`select client, amount::int as amount from budget_spent order by client`), [
+      { client: '', amount: 1_315 },
+      { client: 'b', amount: 1_315 },
+    ]);
+    assert.is((await context.client!.query('select id from feedback')).length, 5);
+  } finally {
+    await other.close();
+  }
+});
+
 test('migrations started by four instances at once apply once', async (context) => {
   const schema = (await testPostgres()).kind === 'postgres' ? `${context.client!.schema}_m` : context.client!.schema;
   const clients = await Promise.all(Array.from({ length: 4 }, () => postgresClient({ schema })));
