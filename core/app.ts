@@ -5,42 +5,26 @@
  * @module
  */
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
-import { DEFAULT_BODY_LIMIT } from './body.ts';
-import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
-import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
+import { createContext } from './app-context.ts';
+import type { Budgets } from './budgets.ts';
 import type { CidrSet } from './client-ip.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './cors.ts';
 import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
 import type { ApiError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
-import { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
-import { createLicenseIssuer, generateSigningKey } from './license.ts';
+import type { SyncHmacSha256 } from './keyed-hash.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 import { isAppPath } from './paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
 import { createPipeline, rateLimitGate } from './pipeline.ts';
-import type {
-  AppEvent,
-  Clock,
-  LicenseIssuer,
-  Logger,
-  MaybePromise,
-  Observer,
-  OfferSource,
-  PaymentGateway,
-  Storage,
-  VersionSource,
-} from './ports.ts';
+import type { AppEvent, Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
-import { createReadiness } from './readiness.ts';
-import { createReleaseView, rolloutBucket, type ServedRelease } from './releases.ts';
 import { createRouter, type Handler } from './router.ts';
 import type { SiteContent } from './schemas/content.ts';
-import { createUsageTally, type UsageTally } from './usage.ts';
-import { createVoterId, createVoterNetwork } from './voter-id.ts';
+import type { UsageTally } from './usage.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -136,9 +120,6 @@ const systemClock: Clock = { now: () => Date.now() };
 
 const ignore = (): void => {};
 
-/** The configured offer, always the same object. */
-const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
-
 /**
  * Creates an app: syncs the roadmap content into storage, loads (or creates) the stored secrets, and
  * routes every endpoint into the pipeline (pipeline.ts).
@@ -189,55 +170,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       usage: null,
       operator: null,
     },
-  };
-}
-
-/** The ports and settings every operation is given. */
-async function createContext(
-  options: AppOptions,
-  clock: Clock,
-  logger: Logger,
-  count: AppContext['count'],
-  storageFault: () => void,
-): Promise<AppContext> {
-  const { storage } = options;
-  const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
-  const voterId = await createVoterId(secretKey, options.hmacSha256);
-  const voterNetwork = await createVoterNetwork(secretKey, options.hmacSha256);
-  const { version, content } = options;
-  const baseline = (): MaybePromise<ServedRelease> => {
-    const current = version.current();
-    const msiUrl = content.download.msiUrl;
-    return typeof current === 'string' ? { version: current, msiUrl } : current.then((v) => ({ version: v, msiUrl }));
-  };
-  const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
-  return {
-    content: options.content,
-    offer: options.offer ?? fixedOffer(options.content.offer),
-    version: options.version,
-    storage,
-    gateway: options.gateway,
-    licenses,
-    clock,
-    logger,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
-    openCheckoutsPerClient: options.openCheckoutsPerClient ?? DEFAULT_OPEN_CHECKOUTS_PER_CLIENT,
-    budgets: { ...DEFAULT_BUDGETS, ...options.budgets },
-    publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
-    docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,
-    aliasDeprecation: options.aliasDeprecation ?? null,
-    voterId,
-    voterNetwork,
-    // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
-    rolloutBucket: (clientIp) => {
-      const id = voterId(clientIp);
-      return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
-    },
-    releases: createReleaseView(storage.releases, baseline, clock, logger),
-    readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
-    usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
-    count,
   };
 }
 

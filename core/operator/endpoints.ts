@@ -5,7 +5,7 @@
  * @module
  */
 import type * as v from 'valibot';
-import { json } from '../http.ts';
+import { AUDIT_LIMIT, listAudit } from './audit.ts';
 import type { OperatorContext, OperatorHandler } from './context.ts';
 import { HandledSchema, listInbox, markHandled } from './inbox.ts';
 import { createFeature, CreateFeatureSchema, editFeature, EditFeatureSchema, listFeatures, mergeFeature, MergeFeatureSchema } from './roadmap.ts';
@@ -30,9 +30,6 @@ export interface OperatorRoute {
   status: number;
   create(context: OperatorContext): OperatorHandler;
 }
-
-/** How many audit entries GET /audit shows. */
-const AUDIT_LIMIT = 200;
 
 export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
   {
@@ -245,9 +242,6 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     path: '/audit',
     summary: `The latest ${AUDIT_LIMIT} changes made through the operator API, newest first.`,
     status: 200,
-    create: (context) => async () => {
-      const entries = await context.storage.audit.list(AUDIT_LIMIT);
-      return json(200, { entries: entries.map((e) => ({ ...e, at: new Date(e.at).toISOString() })) });
-    },
+    create: listAudit,
   },
 ];
