@@ -6,8 +6,10 @@
  * Environment:
  * - AB_BEFORE: the checkout to compare with (A), e.g. `git worktree add /tmp/before HEAD~1` with its
  *   node_modules linked; this checkout is B. Without it, A and B are both this checkout (a noise check).
- * - AB_STORAGE: `postgres` (DATABASE_URL, a schema of its own, dropped afterwards) or `pglite` (a
- *   temporary data directory per server); postgres by default.
+ * - AB_STORAGE: `postgres` (DATABASE_URL, a schema of its own, dropped afterwards), `pglite` (a
+ *   temporary data directory per server) or `memory`; postgres by default.
+ * - AB_ENTRY: the server program in each checkout; `server/main.ts` under tsx by default, `dist/cli.js`
+ *   for what ships (run `npm run build` in both checkouts first).
  * - AB_ROUNDS (default 6) and AB_SECONDS (default 3).
  */
 import { spawn } from 'node:child_process';
@@ -27,6 +29,9 @@ const rounds = Number(process.env['AB_ROUNDS'] ?? 6);
 const seconds = Number(process.env['AB_SECONDS'] ?? 3);
 const url = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `ab_${process.pid}`;
+const entry = process.env['AB_ENTRY'] ?? 'server/main.ts';
+/** How node runs the entry: a built .js as it ships, the sources under tsx. */
+const program = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
 const sql = storage === 'postgres' ? postgres(url, { onnotice: () => {} }) : null;
 
 /** Transactions committed in the whole database so far (each batched statement is one). */
@@ -44,8 +49,13 @@ function machine(): { busy: number; total: number } {
 async function start(tree: string): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
   const port = await freePort();
   const dataDir = storage === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-ab-')) : null;
-  const env = dataDir ? { STORAGE: 'pglite', DATA_DIR: dataDir } : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
-  const child = spawn('taskset', ['-c', '0', process.execPath, '--import', 'tsx', 'server/main.ts'], {
+  const env =
+    storage === 'memory'
+      ? { STORAGE: 'memory' }
+      : dataDir
+        ? { STORAGE: 'pglite', DATA_DIR: dataDir }
+        : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
+  const child = spawn('taskset', ['-c', '0', process.execPath, ...program], {
     cwd: tree,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32' },
     // Its start-up warnings (example content, the simulator) would only interleave with the results.
@@ -89,6 +99,11 @@ for (const name of process.argv.slice(2)) {
       await server.stop();
     }
   }
+  // Each round's B against the A run beside it: this machine drifts by up to 2x within minutes, which
+  // moves the medians of either side more than the change being judged.
+  const paired = (i: number) => seen.B.map((row, r) => row[i]! / seen.A[r]![i]!);
+  const spread = (values: number[]) => `${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}-${Math.max(...values).toFixed(3)})`;
+  process.stdout.write(`${name} B/A paired by round: req/s ${spread(paired(0))}, CPU/request ${spread(paired(1))}\n`);
   for (const side of ['A', 'B'] as const) {
     const column = (i: number) => median(seen[side].map((row) => row[i]!));
     process.stdout.write(

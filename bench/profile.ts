@@ -5,7 +5,8 @@
  * (bench/raw-client.ts on core 1), then prints the functions whose self time per request differs most
  * between the two. Startup is in both profiles; the load runs long enough to make it small.
  *
- * Environment: PROFILE_SECONDS (measured load, default 6), STORAGE and DATABASE_URL as for the server.
+ * Environment: PROFILE_SECONDS (measured load, default 6), PROFILE_ENTRY (the server program: dist/cli.js,
+ * what ships, by default; run `npm run build` first), STORAGE and DATABASE_URL as for the server.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -51,7 +52,9 @@ interface SelfTimes {
 async function profile(entry: string): Promise<SelfTimes> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
   const port = await freePort();
-  const args = ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', entry, String(port)];
+  // A built .js entry (dist/cli.js) runs as it ships: no TypeScript loader, and the port from PORT only.
+  const built = entry.endsWith('.js');
+  const args = ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...(built ? [entry] : ['--import', 'tsx', entry, String(port)])];
   const child = spawn('taskset', args, {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', STORAGE: process.env['STORAGE'] ?? 'memory' },
@@ -96,7 +99,8 @@ function printDifferences(label: string, ours: Map<string, number>, bare: Map<st
   }
 }
 
-const server = await profile('server/main.ts');
+// What ships (`npm run build` first); PROFILE_ENTRY=server/main.ts profiles the sources under tsx.
+const server = await profile(process.env['PROFILE_ENTRY'] ?? 'dist/cli.js');
 const ceiling = await profile('bench/ceiling.ts');
 const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 process.stdout.write(`\nCPU us per request (not idle): server ${total(server.functions).toFixed(2)}, ceiling ${total(ceiling.functions).toFixed(2)}\n`);
