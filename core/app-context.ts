@@ -1,22 +1,78 @@
 /**
- * The context of one app (context.ts's `AppContext`): its options with their defaults, the keyed hashes
- * of the voter secret, the license issuer, the release view, readiness and the usage tally.
+ * What an app is made of (`AppOptions`, re-exported by app.ts) and the context built from it
+ * (context.ts's `AppContext`): the options with their defaults, the keyed hashes of the voter secret,
+ * the license issuer, the release view, readiness and the usage tally.
  *
  * @module
  */
-import type { AppOptions } from './app.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
-import { DEFAULT_BUDGETS } from './budgets.ts';
+import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
+import type { CidrSet } from './client-ip.ts';
 import type { AppContext } from './context.ts';
-import { randomSecret } from './keyed-hash.ts';
+import type { AliasDeprecation } from './deprecation.ts';
+import { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './license.ts';
-import type { Clock, Logger, MaybePromise, OfferSource } from './ports.ts';
+import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports.ts';
+import type { RateLimitPolicy } from './rate-limit.ts';
 import { createReadiness } from './readiness.ts';
 import { createReleaseView, rolloutBucket, type ServedRelease } from './releases.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createUsageTally } from './usage.ts';
 import { createVoterId, createVoterNetwork } from './voter-id.ts';
+
+/** Everything an app is made of. Only content, version, storage and gateway are required. */
+export interface AppOptions {
+  content: SiteContent;
+  version: VersionSource;
+  storage: Storage;
+  gateway: PaymentGateway;
+  /** Where GET pricing reads the offer; by default the fixed `content.offer`. */
+  offer?: OfferSource;
+  /** Signs license keys; by default an Ed25519 key kept in storage under "license-signing-key". */
+  licenses?: LicenseIssuer;
+  clock?: Clock;
+  logger?: Logger;
+  /** The quota; 120 requests per 60 s by default. */
+  rateLimit?: RateLimitPolicy;
+  /** Origins allowed to call from a browser; none by default. */
+  corsOrigins?: readonly string[];
+  /** Marks the unversioned /api aliases deprecated; off by default. */
+  aliasDeprecation?: AliasDeprecation | null;
+  /** The largest request body in bytes; 16 KiB by default. */
+  bodyLimit?: number;
+  /** How long an unpaid checkout session stays open; 24 hours by default. */
+  checkoutTtlMs?: number;
+  /** The most open (pending, unexpired) checkout sessions one client may hold; 10 by default. */
+  openCheckoutsPerClient?: number;
+  /** Feedback and open-session budgets; `DEFAULT_BUDGETS` for those not given (docs/deploy.md). */
+  budgets?: Partial<Budgets>;
+  /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
+  publicBaseUrl?: string;
+  /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
+  docsUrl?: string;
+  /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
+  voterSecret?: string;
+  /**
+   * A synchronous HMAC-SHA-256 for voter hashes, e.g. node:crypto's (see `SyncHmacSha256`); Web Crypto,
+   * which is asynchronous, by default. Same ids either way.
+   */
+  hmacSha256?: SyncHmacSha256;
+  /** Watches every answer and counts events (metrics, the access log); none by default. */
+  observer?: Observer;
+  /**
+   * The operator token (at least 32 characters): with it the app also has an operator app (`app.operator`)
+   * for its own listener. None by default.
+   */
+  operatorToken?: string;
+  /**
+   * The `source` values of GET /download kept as they are in the usage counts and metrics; any other is
+   * counted as `other`, so that no client can add rows or series. None by default.
+   */
+  usageSources?: readonly string[];
+  /** Proxies in front of the operator listener whose X-Forwarded-Proto its pages believe; none by default. */
+  operatorProxies?: CidrSet | null;
+}
 
 /** The configured offer, always the same object. */
 const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });

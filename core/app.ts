@@ -5,79 +5,24 @@
  * @module
  */
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
-import { createContext } from './app-context.ts';
-import type { Budgets } from './budgets.ts';
-import type { CidrSet } from './client-ip.ts';
+import { createContext, type AppOptions } from './app-context.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './cors.ts';
-import { deprecationHeaders, type AliasDeprecation } from './deprecation.ts';
+import { deprecationHeaders } from './deprecation.ts';
 import type { ApiError } from './errors.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
-import type { SyncHmacSha256 } from './keyed-hash.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 import { isAppPath } from './paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
 import { createPipeline, rateLimitGate } from './pipeline.ts';
-import type { AppEvent, Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports.ts';
-import { createRateLimiter, PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
+import type { AppEvent, Clock, Logger, MaybePromise, PaymentGateway } from './ports.ts';
+import { createRateLimiter, PUBLIC_API_POLICY } from './rate-limit.ts';
 import { createRouter, type Handler } from './router.ts';
-import type { SiteContent } from './schemas/content.ts';
 import type { UsageTally } from './usage.ts';
 
-/** Everything an app is made of. Only content, version, storage and gateway are required. */
-export interface AppOptions {
-  content: SiteContent;
-  version: VersionSource;
-  storage: Storage;
-  gateway: PaymentGateway;
-  /** Where GET pricing reads the offer; by default the fixed `content.offer`. */
-  offer?: OfferSource;
-  /** Signs license keys; by default an Ed25519 key kept in storage under "license-signing-key". */
-  licenses?: LicenseIssuer;
-  clock?: Clock;
-  logger?: Logger;
-  /** The quota; 120 requests per 60 s by default. */
-  rateLimit?: RateLimitPolicy;
-  /** Origins allowed to call from a browser; none by default. */
-  corsOrigins?: readonly string[];
-  /** Marks the unversioned /api aliases deprecated; off by default. */
-  aliasDeprecation?: AliasDeprecation | null;
-  /** The largest request body in bytes; 16 KiB by default. */
-  bodyLimit?: number;
-  /** How long an unpaid checkout session stays open; 24 hours by default. */
-  checkoutTtlMs?: number;
-  /** The most open (pending, unexpired) checkout sessions one client may hold; 10 by default. */
-  openCheckoutsPerClient?: number;
-  /** Feedback and open-session budgets; `DEFAULT_BUDGETS` for those not given (docs/deploy.md). */
-  budgets?: Partial<Budgets>;
-  /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
-  publicBaseUrl?: string;
-  /** Where the repository's docs/ folder is published, for links in /llms.txt; none by default. */
-  docsUrl?: string;
-  /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
-  voterSecret?: string;
-  /**
-   * A synchronous HMAC-SHA-256 for voter hashes, e.g. node:crypto's (see `SyncHmacSha256`); Web Crypto,
-   * which is asynchronous, by default. Same ids either way.
-   */
-  hmacSha256?: SyncHmacSha256;
-  /** Watches every answer and counts events (metrics, the access log); none by default. */
-  observer?: Observer;
-  /**
-   * The operator token (at least 32 characters): with it the app also has an operator app (`app.operator`)
-   * for its own listener. None by default.
-   */
-  operatorToken?: string;
-  /**
-   * The `source` values of GET /download kept as they are in the usage counts and metrics; any other is
-   * counted as `other`, so that no client can add rows or series. None by default.
-   */
-  usageSources?: readonly string[];
-  /** Proxies in front of the operator listener whose X-Forwarded-Proto its pages believe; none by default. */
-  operatorProxies?: CidrSet | null;
-}
+export type { AppOptions };
 
 /** A ready app. */
 export interface App {
