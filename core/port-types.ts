@@ -41,7 +41,10 @@ export interface FeedbackEntry {
  * entry only when `refusalOf` admits it against the day's committed counts, and counts it then.
  */
 export interface FeedbackBudget extends BudgetLimits {
-  /** The keyed hash of the client key (the voter id): never an address. */
+  /**
+   * The client's key (an IPv4 address or an IPv6 /64, as the rate limit counts it). A storage may hold
+   * it in memory, as the rate limits do; one that stores counts keeps a keyed hash of it, never the key.
+   */
   client: string;
   /** The UTC day, in whole days since the epoch. */
   day: number;

@@ -1,5 +1,5 @@
 /**
- * Migrations 11 and 16, the storage budgets, kept apart from migrations.ts for their length.
+ * Migrations 11, 16 and 17, the storage budgets, kept apart from migrations.ts for their length.
  *
  * @module
  */
@@ -87,4 +87,13 @@ $$;
 /** Migration 16: migration 11's function, which nothing calls any more (adapters/sql/records.ts judges). */
 export const dropBudgetFunction = `
 drop function add_feedback_budgeted(jsonb, integer, bigint, bigint, integer);
+`;
+
+/**
+ * Migration 17: `budget_spent.client` is now the keyed hash that `rate_limits.key` holds (one stored secret
+ * keys both shared tables, records.ts); the counts stored under the voter secret before count for nobody
+ * once read under the new hash, so a client's count restarts on the day of the upgrade.
+ */
+export const budgetClientHash = `
+comment on column budget_spent.client is 'base64url HMAC-SHA-256 of the client key under the rate-limit-secret, as rate_limits.key, or empty for all clients; never an address';
 `;

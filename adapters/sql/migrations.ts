@@ -7,7 +7,7 @@
  */
 
 import { orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
-import { budgets, dropBudgetFunction } from './migration-budgets.ts';
+import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -278,4 +278,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'votes per network', sql: votesPerNetwork },
   { version: 15, name: 'order amounts', sql: orderAmounts },
   { version: 16, name: 'unused budget function', sql: dropBudgetFunction },
+  { version: 17, name: 'budget client hash', sql: budgetClientHash },
 ];

@@ -102,37 +102,52 @@ const row = (e: FeedbackEntry) => ({
 /** Submissions go together when they have the same day and limits, or none. */
 const budgetKey = ({ budget: b }: Submission): string => (b ? `${b.day}/${b.perClient}/${b.total}/${b.sharePercent}` : '');
 
+/** Where a feedback writer counts budgets. */
+export type FeedbackCounting =
+  /**
+   * This process is the database's only client (PGlite): it counts each client in memory by its key,
+   * keeps the day's total with the rows, and knows whether an endpoint wants events.
+   */
+  | { exclusive: EndpointsKnown }
+  /** Instances share the counts: each client's is stored under `hashClient` of its key, never the key. */
+  | { hashClient: (key: string) => MaybePromise<string> };
+
 /**
  * Creates the feedback writer, with group commit (batch.ts): submissions that arrive while a batch is
  * written go together in the next statement. Budgeted ones are judged in arrival order against the day's
- * committed counts (`writeBudgeted`), or against an exclusive storage's own (`writeCounted`). Each promise
- * resolves after its batch has committed: null when stored, the refusal otherwise.
+ * committed counts (`writeBudgeted`), or against an exclusive storage's own (`writeExclusive`). Each
+ * promise resolves after its batch has committed: null when stored, the refusal otherwise.
  *
  * @param db Where to write.
  * @param options Batch size and statements at once (batch.ts).
- * @param exclusive Given when this process is the database's only client (PGlite): then it counts budgets
- *   itself and knows whether an endpoint wants events.
+ * @param counting Where budgets are counted.
  * @returns A function that stores one submission, within its budget when given one.
  */
 export function createFeedbackWriter(
   db: SqlClient,
-  options: BatcherOptions = {},
-  exclusive?: EndpointsKnown,
+  options: BatcherOptions,
+  counting: FeedbackCounting,
 ): (entry: FeedbackEntry, budget?: FeedbackBudget) => Promise<BudgetRefusal | null> {
   const ledger = new DayLedger();
   const write = createBatcher<Submission, BudgetRefusal | null>(
     async (batch) => {
       const limits = batch[0]!.budget;
-      if (exclusive) return writeExclusive(db, exclusive, ledger, batch, limits);
+      if ('exclusive' in counting) return writeExclusive(db, counting.exclusive, ledger, batch, limits);
       if (!limits) {
         await db.write(ADD_FEEDBACK.events.plain, [rowsOf(batch)]);
         return batch.map(() => null);
       }
-      return writeBudgeted(db, batch, limits);
+      return writeBudgeted(db, await hashed(batch, counting.hashClient), limits);
     },
     { ...options, batchKey: budgetKey },
   );
   return (entry, budget) => write({ entry, budget });
+}
+
+/** The batch with each budget's client key replaced by its keyed hash, the form the shared counts keep. */
+async function hashed(batch: readonly Submission[], hashClient: (key: string) => MaybePromise<string>): Promise<Submission[]> {
+  const clients = await Promise.all(batch.map((s) => hashClient(s.budget!.client)));
+  return batch.map((s, i) => ({ entry: s.entry, budget: { ...s.budget!, client: clients[i]! } }));
 }
 
 const rowsOf = (batch: readonly Submission[]): string => JSON.stringify(batch.map((s) => row(s.entry)));

@@ -51,6 +51,25 @@ export interface SharedRateLimitState {
   nextProbe: number;
 }
 
+/**
+ * The keyed hash of client keys that the shared tables store instead of addresses: HMAC-SHA-256 under
+ * the stored rate-limit secret, loaded once into `state` (and kept there for every store sharing it).
+ * Synchronous, from its cache, once loaded with a synchronous `hmac`.
+ */
+export function clientKeyHash(db: SqlSession, state: SharedRateLimitState, hmac?: SyncHmacSha256): (key: string) => MaybePromise<string> {
+  const load = (): Promise<(key: string) => MaybePromise<string>> =>
+    (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
+      .then((value) => createKeyedHash(value, hmac))
+      .then(
+        (ready) => (state.hash = ready),
+        (error: unknown) => {
+          state.hashing = null;
+          throw error;
+        },
+      ));
+  return (key) => (state.hash ? state.hash(key) : load().then((ready) => ready(key)));
+}
+
 /** A fresh state: nothing loaded, counting on the database. */
 export function createSharedRateLimitState(): SharedRateLimitState {
   return { hashing: null, hash: null, own: null, local: false, nextProbe: 0 };
@@ -83,21 +102,11 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
   const quota = options.quota ?? PUBLIC_API_POLICY.limit;
   const counters = createSqlRateLimitStore(db, options.batch);
   const state = options.state ?? createSharedRateLimitState();
-
-  const loadHash = (): Promise<(key: string) => MaybePromise<string>> =>
-    (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
-      .then((value) => createKeyedHash(value, options.hmacSha256))
-      .then(
-        (ready) => (state.hash = ready),
-        (error: unknown) => {
-          state.hashing = null;
-          throw error;
-        },
-      ));
+  const hashOf = clientKeyHash(db, state, options.hmacSha256);
 
   /** The hit on the shared counters: no promise besides the batch's own once the hash is loaded and cached. */
   const shared = (key: string, windowMs: number): Promise<RateLimitHit> => {
-    const hashed = state.hash ? state.hash(key) : loadHash().then((ready) => ready(key));
+    const hashed = hashOf(key);
     return typeof hashed === 'string' ? counters.hit(hashed, windowMs) : hashed.then((h) => counters.hit(h, windowMs));
   };
 

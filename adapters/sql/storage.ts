@@ -12,7 +12,7 @@ import type { SqlClient } from './client.ts';
 import { sqlExportSource } from './export.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import type { BatchOptions } from './rate-limits.ts';
-import { createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
+import { clientKeyHash, createSharedRateLimitState, createSharedRateLimitStore, type SharedRateLimitState } from './shared-rate-limits.ts';
 import { createFeedbackWriter, recordDownload, secret } from './records.ts';
 import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
@@ -84,6 +84,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), features: createSqlFeatureStore(client, perNetwork) };
   const { exclusive } = options;
   const endpoints = exclusive ? new EndpointsKnown(client) : undefined;
+  // The shared tables key clients by one keyed hash: the rate limits' and the feedback budgets'.
+  const shared = options.rateLimitState ?? createSharedRateLimitState();
   return {
     client,
     rateLimits: exclusive
@@ -93,10 +95,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
           ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.logger ? { logger: options.logger } : {}),
-          ...(options.rateLimitState ? { state: options.rateLimitState } : {}),
+          state: shared,
         }),
     ...sqlExportSource(client),
-    addFeedback: createFeedbackWriter(client, batching, endpoints),
+    addFeedback: exclusive
+      ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
+      : createFeedbackWriter(client, batching, { hashClient: clientKeyHash(client, shared, options.hmacSha256) }),
     recordDownload: (event) => recordDownload(client, event),
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),

@@ -4,6 +4,7 @@
  * @module
  */
 import { readJsonObject } from '../body.ts';
+import { clientKey } from '../client-ip.ts';
 import { feedbackRefused } from '../budget-refusals.ts';
 import { dayOf, feedbackBudgetBytes, type BudgetLimits } from '../budgets.ts';
 import type { AppContext, Operation } from '../context.ts';
@@ -47,7 +48,8 @@ export function feedback(context: AppContext): Operation {
       receivedAt: now,
     };
     const bytes = feedbackBudgetBytes(entry);
-    const client = await context.voterId(request.clientIp);
+    // The key the client is counted by, as the rate limit's: a storage that shares the counts stores a keyed hash of it.
+    const client = request.clientKey ?? clientKey(request.clientIp);
     const refusal = await context.storage.addFeedback(entry, { client, day: dayOf(now), bytes, ...limits });
     if (refusal) throw feedbackRefused(refusal, limits, bytes, now);
     context.count('feedback_stored');

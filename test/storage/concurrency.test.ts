@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { MIGRATIONS } from '../../adapters/sql/migrations.ts';
+import { clientKeyHash, createSharedRateLimitState } from '../../adapters/sql/shared-rate-limits.ts';
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
 import { dayOf } from '../../core/budgets.ts';
 import type { FeedbackEntry, RoadmapFeature, RoadmapFeatureView } from '../../core/ports.ts';
@@ -185,10 +186,13 @@ test('two instances never pass a feedback budget together, from the day\'s first
       }
     }
     assert.equal(admitted, { a: 10, all: 25 });
+    // Stored under the keyed hash the rate limits use, never the key.
+    const a = await clientKeyHash(context.client!, createSharedRateLimitState())('a');
     const rows = await context.client!.query<{ client: string; amount: number }>(
-      `select client, amount::int as amount from budget_spent where client in ('', 'a') order by client`,
+      `select client, amount::int as amount from budget_spent where client in ('', $1::text) order by client`,
+      [a],
     );
-    assert.equal(rows, [{ client: '', amount: 6_650 }, { client: 'a', amount: 2_660 }]);
+    assert.equal(rows, [{ client: '', amount: 6_650 }, { client: a, amount: 2_660 }]);
     assert.is((await context.client!.query('select id from feedback')).length, 25);
   } finally {
     await other.close();
@@ -228,9 +232,10 @@ test('a client first seen by two instances at once is counted once: the counts a
     });
     const answers = await Promise.all(sent);
     assert.is(answers.filter((a) => a === null).length, 5);
+    const b = await clientKeyHash(context.client!, createSharedRateLimitState())('b');
     assert.equal(await context.client!.query(`select client, amount::int as amount from budget_spent order by client`), [
       { client: '', amount: 1_315 },
-      { client: 'b', amount: 1_315 },
+      { client: b, amount: 1_315 },
     ]);
     assert.is((await context.client!.query('select id from feedback')).length, 5);
   } finally {
