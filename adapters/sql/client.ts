@@ -49,27 +49,40 @@ export interface SqlClient extends SqlSession {
   /**
    * One transaction that reads, decides in this process, then writes: `reads` run in order (each with a
    * snapshot taken after the one before, so a read sent after a lock sees what the lock waited for), their
-   * rows go to `decide`, and its write, if any, is committed. A driver over a network (postgres.js) does
-   * it in two round trips, the reads sent with BEGIN and the write with COMMIT, so a lock the reads take
-   * is held for one round trip. Like `write`, never applied after its caller gave up.
+   * rows go to `decide`, and its write, if any, is committed (without one, the transaction rolls back,
+   * whatever the reads did). A driver over a network (postgres.js) does it in two round trips, the reads
+   * sent with BEGIN and the write with COMMIT, so a lock the reads take is held for one round trip. Like
+   * `write`, never applied after its caller gave up.
    */
   readThenWrite<T>(reads: readonly SqlStatement[], decide: (rows: Record<string, unknown>[][]) => SqlDecision<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+/** Thrown out of a transaction to roll it back when `decide` wrote nothing, carrying its result. */
+class NothingToWrite<T> {
+  constructor(readonly result: T) {}
+}
+
 /**
  * `readThenWrite` over `transaction`, one statement after another: for a database in this process
- * (PGlite), where a round trip costs nothing.
+ * (PGlite), where a round trip costs nothing. Without a write it rolls back, as postgres.js's does.
  */
 export function readThenWriteIn(client: Pick<SqlClient, 'transaction'>): SqlClient['readThenWrite'] {
-  return (reads, decide) =>
-    client.transaction(async (tx) => {
-      const rows: Record<string, unknown>[][] = [];
-      for (const read of reads) rows.push(await tx.query<Record<string, unknown>>(read.text, read.params));
-      const { result, write } = decide(rows);
-      if (write) await tx.query(write.text, write.params);
-      return result;
-    });
+  return async (reads, decide) => {
+    try {
+      return await client.transaction(async (tx) => {
+        const rows: Record<string, unknown>[][] = [];
+        for (const read of reads) rows.push(await tx.query<Record<string, unknown>>(read.text, read.params));
+        const { result, write } = decide(rows);
+        if (!write) throw new NothingToWrite(result);
+        await tx.query(write.text, write.params);
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof NothingToWrite) return error.result as ReturnType<typeof decide>['result'];
+      throw error;
+    }
+  };
 }
 
 /** A parameter value: every statement casts its parameters, so plain JSON-like values are enough. */

@@ -1,24 +1,44 @@
 /**
- * The postgres.js client (adapters/postgres): prepared statements, and `readThenWrite`'s two pipelined
- * round trips, against PostgreSQL (DATABASE_URL, else the PGlite stand-in). One connection per client, so
- * every statement of a test runs on the connection the test then inspects.
+ * The SQL clients' `readThenWrite` (postgres.js: two pipelined round trips; PGlite: one statement after
+ * another) and postgres.js's prepared statements, against PostgreSQL (DATABASE_URL, else the PGlite
+ * stand-in) and an in-process PGlite.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { createPostgresClient } from '../../adapters/postgres/index.ts';
-import { closeTestDatabases, testPostgres } from '../_databases.ts';
+import { closeTestDatabases, pgliteClient, testPostgres } from '../_databases.ts';
 
-async function withClient(options: { preparedStatements?: boolean | undefined }, work: (client: SqlClient) => Promise<void>): Promise<void> {
+/** A client of one driver on a fresh schema, with its own way to go. */
+type Open = (options: { preparedStatements?: boolean | undefined }) => Promise<{ client: SqlClient; drop(): Promise<void> }>;
+
+/** postgres.js, one connection, so that every statement runs on the connection a test then inspects. */
+const overTheWire: Open = async (options) => {
   const pg = await testPostgres();
   const schema = await pg.freshSchema();
   const client = createPostgresClient({ url: pg.url, schema, maxConnections: 1, ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }) });
+  return {
+    client,
+    drop: async () => {
+      await client.close();
+      await pg.dropSchema(schema);
+    },
+  };
+};
+
+/** PGlite in this process: its `readThenWrite` runs the statements one after another (readThenWriteIn). */
+const inProcess: Open = async () => {
+  const client = await pgliteClient();
+  return { client, drop: async () => void (await client.exec(`drop schema "${client.schema}" cascade`)) };
+};
+
+async function withClient(open: Open, options: { preparedStatements?: boolean | undefined }, work: (client: SqlClient) => Promise<void>): Promise<void> {
+  const { client, drop } = await open(options);
   try {
-    await client.exec(`create schema if not exists "${schema}"; create table t (id int primary key, note text not null)`);
+    await client.exec(`create schema if not exists "${client.schema}"; create table t (id int primary key, note text not null)`);
     await work(client);
   } finally {
-    await client.close();
-    await pg.dropSchema(schema);
+    await drop();
   }
 }
 
@@ -28,7 +48,7 @@ const prepared = (label: string) => `select count(*)::int as n from pg_prepared_
 
 test('statements are prepared on their connection by default, and not with preparedStatements: false', async () => {
   for (const [preparedStatements, expected] of [[undefined, 1], [false, 0]] as const) {
-    await withClient({ preparedStatements }, async (client) => {
+    await withClient(overTheWire, { preparedStatements }, async (client) => {
       const label = String(preparedStatements);
       await client.query(lookup(label), [1]);
       await client.query(lookup(label), [2]);
@@ -37,8 +57,9 @@ test('statements are prepared on their connection by default, and not with prepa
   }
 });
 
-test('readThenWrite hands the reads to decide and commits the write it decided', async () => {
-  await withClient({}, async (client) => {
+for (const [name, open] of [['postgres.js', overTheWire], ['PGlite', inProcess]] as const) {
+  test(`${name}: readThenWrite hands the reads to decide and commits the write it decided`, async () => {
+  await withClient(open, {}, async (client) => {
     await client.query(`insert into t values (1, 'one')`);
     const result = await client.readThenWrite(
       [{ text: 'select id, note from t where id = $1::int', params: [1] }, { text: 'select count(*)::int as n from t' }],
@@ -49,8 +70,8 @@ test('readThenWrite hands the reads to decide and commits the write it decided',
   });
 });
 
-test('readThenWrite with nothing to write, or a write that fails, changes nothing and leaves the connection usable', async () => {
-  await withClient({}, async (client) => {
+  test(`${name}: readThenWrite with nothing to write, or a write that fails, changes nothing and leaves the connection usable`, async () => {
+  await withClient(open, {}, async (client) => {
     await client.query(`insert into t values (1, 'one')`);
     assert.is(await client.readThenWrite([{ text: `update t set note = 'read' where id = 1 returning id` }], () => ({ result: 'none' })), 'none');
     const duplicate = { text: `insert into t values (1, 'again')` };
@@ -67,6 +88,7 @@ test('readThenWrite with nothing to write, or a write that fails, changes nothin
     assert.equal(await client.query('select id, note from t order by id'), [{ id: 1, note: 'one' }]);
   });
 });
+}
 
 test.after(closeTestDatabases);
 
