@@ -59,11 +59,13 @@ const ADD_FEEDBACK = {
 
 /** The day's total row, made by the day's first batch so that every batch locks it first. */
 const ENSURE_TOTAL = `insert into budget_spent (kind, day, client, amount) values ('feedback', $1::int, '', 0) on conflict do nothing`;
+/** The day's total as stored (an exclusive storage's starting point). */
+const READ_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = ''`;
 /**
  * The day's total, locked: every budgeted batch of every instance takes this lock first and keeps it
  * until its commit, so batches are judged one after another. Nothing else writes the day's counts.
  */
-const LOCK_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = '' for update`;
+const LOCK_TOTAL = `${READ_TOTAL} for update`;
 /**
  * The day's counts of the batch's clients ($2), each read by the whole primary key (the subquery's
  * `limit` keeps it a lookup per key whatever the statistics say: a plan that scans the day's rows costs
@@ -74,8 +76,6 @@ const READ_COUNTS = `select k.client, b.amount::float8 as amount from unnest($2:
 cross join lateral (
   select amount from budget_spent where kind = 'feedback' and day = $1::int and client = k.client limit 1
 ) b`;
-/** The day's total as stored (an exclusive storage's starting point). */
-const READ_TOTAL = `select amount::float8 as amount from budget_spent where kind = 'feedback' and day = $1::int and client = ''`;
 
 const RECORD_DOWNLOAD = `
 insert into downloads (at, source, platform, forced) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::boolean)`;
@@ -128,11 +128,12 @@ export function createFeedbackWriter(
   options: BatcherOptions,
   counting: FeedbackCounting,
 ): (entry: FeedbackEntry, budget?: FeedbackBudget) => Promise<BudgetRefusal | null> {
-  const ledger = new DayLedger();
+  // An exclusive storage's own counts; a shared one reads the stored counts for each batch.
+  const ledger = 'exclusive' in counting ? new DayLedger() : null;
   const write = createBatcher<Submission, BudgetRefusal | null>(
     async (batch) => {
       const limits = batch[0]!.budget;
-      if ('exclusive' in counting) return writeExclusive(db, counting.exclusive, ledger, batch, limits);
+      if ('exclusive' in counting) return writeExclusive(db, counting.exclusive, ledger!, batch, limits);
       if (!limits) {
         await db.write(ADD_FEEDBACK.events.plain, [rowsOf(batch)]);
         return batch.map(() => null);
