@@ -5,7 +5,7 @@
  * @module
  */
 import postgres from 'postgres';
-import { checkSchemaName, type SqlClient, type SqlSession, type SqlStatement, type SqlValue } from '../sql/client.ts';
+import { checkSchemaName, type SqlClient, type SqlDecision, type SqlSession, type SqlStatement, type SqlValue } from '../sql/client.ts';
 import type { MigrationReport } from '../sql/migrate.ts';
 import { openSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
 
@@ -132,10 +132,12 @@ function guardedWrite(sql: postgres.Sql, sending: Sending, deadlineMs: number): 
 function pipelinedReadThenWrite(sql: postgres.Sql, sending: Sending, deadlineMs: number): SqlClient['readThenWrite'] {
   const parameters = parametersFor(sending.literalArrays);
   const options = { prepare: sending.prepare };
-  return <T>(reads: readonly SqlStatement[], decide: (rows: Record<string, unknown>[][]) => { result: T; write?: SqlStatement }) => {
+  return <T>(reads: readonly SqlStatement[], decide: (rows: Record<string, unknown>[][]) => SqlDecision<T>) => {
     let abandoned = false;
     const run = async (): Promise<T> => {
       const connection = await sql.reserve();
+      // postgres.js runs a query once something awaits it, in that order: each goes to Promise.allSettled
+      // as it is (not through session's async query, whose await would queue it ahead of BEGIN).
       const send = (s: SqlStatement) => connection.unsafe(s.text, parameters(s.params ?? []), options);
       try {
         if (abandoned) throw new Error('write abandoned by its caller before it began');
