@@ -7,8 +7,9 @@
  * BENCH_ONLY (run only scenarios whose name contains it).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { requestBytes, runRaw } from './raw-client.ts';
@@ -179,6 +180,20 @@ async function compareWithPlain(runtime: string, storage: string, scenario: Scen
   });
 }
 
+/**
+ * The environment that points the server at the shipped example config with a scenario's `config` fields
+ * set over it (a temporary file, removed by the returned function), or nothing for a scenario without any.
+ */
+function scenarioConfig(fields: Record<string, unknown> | undefined): { env: Record<string, string>; remove: () => void } {
+  if (!fields) return { env: {}, remove: () => {} };
+  const example = join(root, 'example/config.json');
+  const file = JSON.parse(readFileSync(example, 'utf8')) as Record<string, unknown>;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-config-'));
+  const versionFile = resolve(dirname(example), String(file['versionFile']));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...file, versionFile, ...fields }));
+  return { env: { CONFIG_FILE: join(dir, 'config.json') }, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 async function soak(server: BenchProcess): Promise<string> {
   const scenario = SCENARIOS[0]!;
   const run = (amount: number) =>
@@ -243,6 +258,7 @@ try {
       for (const scenario of SCENARIOS.filter((s) => (!only || s.name.includes(only)) && (s.loader !== 'wrk' || hasWrk))) {
         // A fresh server per scenario: what one scenario stores (250k feedback entries in memory) must not
         // weigh on the next one's garbage collection.
+        const config = scenarioConfig(runtime === 'workerd' ? undefined : scenario.config);
         await withServer(runtime, storage, async (server) => {
           const r = await compare(server, ceiling, scenario);
           const target = targetOf(runtime, storage, scenario.name);
@@ -267,7 +283,7 @@ try {
           );
           process.stdout.write(`${rows[rows.length - 1]}\n`);
           if (scenario.env) await compareWithPlain(runtime, storage, scenario, server);
-        }, scenario.env);
+        }, { ...scenario.env, ...config.env }).finally(config.remove);
       }
     }
   }
