@@ -42,14 +42,27 @@ export function dayOf(now: number): number {
   return Math.floor(now / DAY_MS);
 }
 
-const encoder = new TextEncoder();
+/** The UTF-8 length of a text, counted without encoding it (a lone surrogate counts 3, as its U+FFFD). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
 
 /**
  * What one feedback entry costs of the budget: 256 bytes for the row itself plus the UTF-8 bytes of its
  * texts (a 5,000-character description counts 5,256 to 15,256 bytes).
  */
 export function feedbackBudgetBytes(entry: Pick<FeedbackEntry, 'description' | 'email' | 'appVersion'>): number {
-  const bytes = (text: string | null) => (text === null ? 0 : encoder.encode(text).length);
+  const bytes = (text: string | null) => (text === null ? 0 : utf8Length(text));
   return 256 + bytes(entry.description) + bytes(entry.email) + bytes(entry.appVersion);
 }
 

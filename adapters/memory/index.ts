@@ -125,8 +125,9 @@ export function createMemoryStorage(
       }
       feedback.push({ ...entry });
       feedbackBytes += size;
-      // Synchronous in effect: the memory outbox writes before its first await.
-      void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
+      // Synchronous in effect: the memory outbox writes before its first await. The event is drafted only
+      // for a listener (its date is a measurable part of a submission's cost).
+      if (outbox.wants('feedback.received')) void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
       return null;
     },
     async recordDownload(event) {

@@ -28,8 +28,14 @@ export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>) {
   };
 }
 
+/** The memory outbox, which also says whether an event of a type would be delivered anywhere. */
+export interface MemoryOutbox extends OutboxStore {
+  /** Whether an enabled endpoint subscribes to `type`: a change with no listener need not draft its event. */
+  wants(type: string): boolean;
+}
+
 /** Creates an empty outbox. */
-export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): OutboxStore {
+export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox {
   const endpoints: StoredEndpoint[] = [];
   const deliveries = new Map<number, StoredDelivery>();
   let nextDelivery = 1;
@@ -47,6 +53,7 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): OutboxStore 
   };
 
   return {
+    wants: (type) => endpoints.some((endpoint) => wants(endpoint, type)),
     async addEndpoint(e) {
       const endpoint: StoredEndpoint = { id: endpoints.length + 1, url: e.url, secret: e.secret, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
       endpoints.push(endpoint);
