@@ -6,7 +6,7 @@
  * between the two. Startup is in both profiles; the load runs long enough to make it small.
  *
  * Environment: PROFILE_SECONDS (measured load, default 6), PROFILE_ENTRY (the server program: dist/cli.js,
- * what ships, by default; run `npm run build` first), STORAGE and DATABASE_URL as for the server.
+ * what ships, by default; run `npm run build` first), PROFILE_LOADER (raw, or wrk), STORAGE and DATABASE_URL as for the server.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,11 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestBytes, runRaw } from './raw-client.ts';
+import { runWrk } from './wrk-client.ts';
 import { freePort } from './process.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env['PROFILE_SECONDS'] ?? 6);
+/** The load generator: bench/raw-client.ts, or wrk (PROFILE_LOADER=wrk) as the 'GET pricing, wrk' row sends it. */
+const loader = process.env['PROFILE_LOADER'] ?? 'raw';
 const name = process.argv[2] ?? 'GET pricing';
 const scenario = SCENARIOS.find((s) => s.name === name);
 if (!scenario) throw new Error(`no scenario "${name}"; one of: ${SCENARIOS.map((s) => s.name).join(', ')}`);
@@ -62,8 +65,9 @@ async function profile(entry: string): Promise<SelfTimes> {
   });
   await new Promise<void>((resolve) => child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve()));
   const requests = requestBytes(scenario!, port);
-  const warm = await runRaw(port, requests, 50, 2);
-  const measured = await runRaw(port, requests, 50, seconds);
+  const run = (duration: number) => (loader === 'wrk' ? runWrk(port, scenario!, 50, duration) : runRaw(port, requests, 50, duration));
+  const warm = await run(2);
+  const measured = await run(seconds);
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   // The main thread's profile is the largest (tsx's loader thread writes a small one).
