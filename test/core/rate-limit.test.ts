@@ -138,4 +138,16 @@ limit('the memory store counts every key apart, whatever its spelling (IPv4, hig
   assert.is(store.size, keys.length);
 });
 
+limit('align takes the shared count and end, for a client seen or not', () => {
+  const clock = manualClock();
+  const store = createMemoryRateLimitStore(clock);
+  store.hit('203.0.113.1', 60_000);
+  store.align('203.0.113.1', 7, 20_000);
+  store.align('203.0.113.2', 9, 10_000);
+  assert.equal(store.hit('203.0.113.1', 60_000), { count: 8, resetMs: 20_000 });
+  assert.equal(store.hit('203.0.113.2', 60_000), { count: 10, resetMs: 10_000 });
+  store.align('203.0.113.1', 3, 20_000);
+  assert.equal(store.hit('203.0.113.1', 60_000), { count: 9, resetMs: 20_000 }, 'a lower shared count never lowers its own');
+});
+
 limit.run();
