@@ -1,6 +1,6 @@
 /**
  * `npm run bench:ab -- "<scenario>" ...`: two builds of the server, paired round by round (A B B A) under
- * the benchmark's load, for the before/after of one change. Prints medians of req/s, server CPU per
+ * the benchmark's load (wrk for a scenario that `npm run bench` sends with wrk), for the before/after of one change. Prints medians of req/s, server CPU per
  * request, database commits per request (PostgreSQL) and how busy the whole machine was.
  *
  * Environment:
@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { cpuSeconds, freePort } from './process.ts';
 import { requestBytes, runRaw } from './raw-client.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { SCENARIOS, type Scenario } from './scenarios.ts';
+import { runWrk } from './wrk-client.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const trees = { A: process.env['AB_BEFORE'] ?? here, B: here };
@@ -76,6 +77,13 @@ async function start(tree: string): Promise<{ port: number; stop: () => Promise<
   };
 }
 
+/** The scenario's load: wrk for the 'GET pricing, wrk' row (as `npm run bench` sends it), else the raw client. */
+function loadOf(scenario: Scenario, port: number): (seconds: number) => Promise<{ rps: number; total: number }> {
+  if (scenario.loader === 'wrk') return (duration) => runWrk(port, scenario, 50, duration);
+  const requests = requestBytes(scenario, port);
+  return (duration) => runRaw(port, requests, 50, duration);
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 for (const name of process.argv.slice(2)) {
@@ -85,10 +93,10 @@ for (const name of process.argv.slice(2)) {
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
       const server = await start(trees[side]);
-      const requests = requestBytes(scenario, server.port);
-      await runRaw(server.port, requests, 50, 1.5);
+      const load = loadOf(scenario, server.port);
+      await load(2);
       const [cpu, committed, busy] = [cpuSeconds(server.pid), await commits(), machine()];
-      const run = await runRaw(server.port, requests, 50, seconds);
+      const run = await load(seconds);
       const after = machine();
       seen[side].push([
         run.rps,
