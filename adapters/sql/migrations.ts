@@ -6,7 +6,7 @@
  * @module
  */
 
-import { orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
+import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
 
 /** One step of the schema. */
@@ -279,4 +279,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'order amounts', sql: orderAmounts },
   { version: 16, name: 'unused budget function', sql: dropBudgetFunction },
   { version: 17, name: 'budget client hash', sql: budgetClientHash },
+  { version: 18, name: 'feedback by time', sql: feedbackByTime },
 ];
