@@ -7,10 +7,12 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createPgliteClient } from '../../adapters/pglite/index.ts';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import { dayOf, feedbackBudgetBytes } from '../../core/budgets.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { FeedbackBudget, FeedbackEntry } from '../../core/ports.ts';
 import { closeTestDatabases, pgliteClient } from '../_databases.ts';
 
@@ -66,6 +68,31 @@ test('a submission in the same turn as an endpoint change follows it: added, dis
   await Promise.all([storage.outbox.updateEndpoint(added.id, { enabled: true }), submit('enabled again')]);
   const due = await storage.outbox.claimDue(T0, 20_000, 10);
   assert.equal(due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(), ['after the add', 'enabled again']);
+});
+
+test('a write refused for want of disk gives its count back: the client stores the entry once space returns', async () => {
+  // The production failure: the disk reserve refuses the insert after the ledger counted the entry.
+  let free = 1000;
+  const client = await createPgliteClient({ diskReserve: { freeBytes: () => free, reserveBytes: 100 } });
+  try {
+    await migrate(client);
+    const storage = createSqlStorage(client, { exclusive: {} });
+    assert.is(await add(storage, 'a', 'entry 0001'), null);
+    free = 99;
+    const refused = await add(storage, 'a', 'entry 0002').then(
+      () => null,
+      (error: unknown) => error,
+    );
+    assert.ok(refused instanceof ApiError && refused.code === 'storage_full', `refused with ${String(refused)}`);
+    free = 1000;
+    // Counted without being stored, the refused entry would have used a's second entry of the day.
+    assert.is(await add(storage, 'a', 'entry 0002'), null);
+    assert.equal(await add(storage, 'a', 'entry 0003'), { reason: 'client', held: 532, spent: 532 });
+    assert.equal(await client.query(`select description from feedback order by id`), [{ description: 'entry 0001' }, { description: 'entry 0002' }]);
+    assert.equal(await client.query(`select amount::text from budget_spent where client = ''`), [{ amount: '532' }]);
+  } finally {
+    await client.close();
+  }
 });
 
 test.after(closeTestDatabases);
