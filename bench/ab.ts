@@ -1,7 +1,8 @@
 /**
  * `npm run bench:ab -- "<scenario>" ...`: two builds of the server, paired round by round (A B B A) under
- * the benchmark's load (wrk for a scenario that `npm run bench` sends with wrk), for the before/after of one change. Prints medians of req/s, server CPU per
- * request, database commits per request (PostgreSQL) and how busy the whole machine was.
+ * the benchmark's load (wrk for a scenario that `npm run bench` sends with wrk), for the before/after of
+ * one change, each server warmed up for 2 s first. Prints medians of req/s, server CPU per request,
+ * database commits per request (PostgreSQL) and how busy the whole machine was.
  *
  * Environment:
  * - AB_BEFORE: the checkout to compare with (A), e.g. `git worktree add /tmp/before HEAD~1` with its
