@@ -79,10 +79,12 @@ test('a write refused for want of disk gives its count back: the client stores t
     const storage = createSqlStorage(client, { exclusive: {} });
     assert.is(await add(storage, 'a', 'entry 0001'), null);
     free = 99;
-    const refused = await add(storage, 'a', 'entry 0002').then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const refused = await Promise.resolve()
+      .then(() => add(storage, 'a', 'entry 0002'))
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     assert.ok(refused instanceof ApiError && refused.code === 'storage_full', `refused with ${String(refused)}`);
     free = 1000;
     // Counted without being stored, the refused entry would have used a's second entry of the day.
