@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { createPostgresClient } from '../adapters/postgres/index.ts';
+import { createPostgresClient, type PostgresOptions } from '../adapters/postgres/index.ts';
 import { wrapPglite } from '../adapters/pglite/wrap.ts';
 import { serveWire } from './_pglite-wire.ts';
 import type { SqlClient } from '../adapters/sql/client.ts';
@@ -131,9 +131,27 @@ async function open(): Promise<TestPostgres> {
 }
 
 /** A Postgres client on a fresh schema of the test Postgres. */
-export async function postgresClient(options: { schema?: string; maxConnections?: number } = {}): Promise<SqlClient> {
+export async function postgresClient(options: Omit<PostgresOptions, 'url'> = {}): Promise<SqlClient> {
   const pg = await testPostgres();
   return createPostgresClient({ url: pg.url, ...options, schema: options.schema ?? (await pg.freshSchema()) });
+}
+
+/** A client on a fresh schema, and what drops that schema when the test is done. */
+export interface SchemaClient {
+  client: SqlClient;
+  drop(): Promise<void>;
+}
+
+/** postgres.js on a fresh schema of the test Postgres; `drop` closes the client and drops the schema. */
+export async function postgresSchema(options: Omit<PostgresOptions, 'url' | 'schema'> = {}): Promise<SchemaClient> {
+  const client = await postgresClient(options);
+  return {
+    client,
+    drop: async () => {
+      await client.close();
+      await (await testPostgres()).dropSchema(client.schema);
+    },
+  };
 }
 
 let pglite: ReturnType<typeof freshPglite> | null = null;
@@ -142,6 +160,12 @@ let pglite: ReturnType<typeof freshPglite> | null = null;
 export async function pgliteClient(schema = uniqueSchema()): Promise<SqlClient> {
   const { db } = await (pglite ??= freshPglite());
   return wrapPglite(db, schema, false);
+}
+
+/** A fresh schema of the shared PGlite (`pgliteClient`); `drop` drops it (the PGlite stays open). */
+export async function pgliteSchema(): Promise<SchemaClient> {
+  const client = await pgliteClient();
+  return { client, drop: async () => void (await client.exec(`drop schema "${client.schema}" cascade`)) };
 }
 
 /** Closes what this process opened: the test Postgres connection or stand-in, and the shared PGlite. */

@@ -9,7 +9,7 @@ import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import type { Storage } from '../../core/ports.ts';
 import { manualClock } from '../_setup.ts';
-import { NO_RATE_LIMIT_DEADLINE, pgliteClient, postgresClient, testPostgres } from '../_databases.ts';
+import { NO_RATE_LIMIT_DEADLINE, pgliteSchema, postgresClient, testPostgres } from '../_databases.ts';
 
 /** A fresh storage and what a test needs around it. */
 export interface OpenStorage {
@@ -58,8 +58,8 @@ export const memoryTarget: StorageTarget = {
 export const pgliteTarget: StorageTarget = {
   name: 'pglite',
   async open() {
-    const client = await pgliteClient();
-    return sqlTarget(client, async () => void (await client.exec(`drop schema "${client.schema}" cascade`)), true);
+    const { client, drop } = await pgliteSchema();
+    return sqlTarget(client, drop, true);
   },
 };
 

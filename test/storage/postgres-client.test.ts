@@ -6,31 +6,17 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SqlClient } from '../../adapters/sql/client.ts';
-import { createPostgresClient } from '../../adapters/postgres/index.ts';
-import { closeTestDatabases, pgliteClient, testPostgres } from '../_databases.ts';
+import { closeTestDatabases, pgliteSchema, postgresSchema, type SchemaClient } from '../_databases.ts';
 
-/** A client of one driver on a fresh schema, with its own way to go. */
-type Open = (options: { preparedStatements?: boolean | undefined }) => Promise<{ client: SqlClient; drop(): Promise<void> }>;
+/** A client of one driver on a fresh schema. */
+type Open = (options: { preparedStatements?: boolean | undefined }) => Promise<SchemaClient>;
 
 /** postgres.js, one connection, so that every statement runs on the connection a test then inspects. */
-const overTheWire: Open = async (options) => {
-  const pg = await testPostgres();
-  const schema = await pg.freshSchema();
-  const client = createPostgresClient({ url: pg.url, schema, maxConnections: 1, ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }) });
-  return {
-    client,
-    drop: async () => {
-      await client.close();
-      await pg.dropSchema(schema);
-    },
-  };
-};
+const overTheWire: Open = (options) =>
+  postgresSchema({ maxConnections: 1, ...(options.preparedStatements === undefined ? {} : { preparedStatements: options.preparedStatements }) });
 
 /** PGlite in this process: its `readThenWrite` runs the statements one after another (readThenWriteIn). */
-const inProcess: Open = async () => {
-  const client = await pgliteClient();
-  return { client, drop: async () => void (await client.exec(`drop schema "${client.schema}" cascade`)) };
-};
+const inProcess: Open = () => pgliteSchema();
 
 async function withClient(open: Open, options: { preparedStatements?: boolean | undefined }, work: (client: SqlClient) => Promise<void>): Promise<void> {
   const { client, drop } = await open(options);

@@ -7,26 +7,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SqlClient, SqlValue } from '../../adapters/sql/client.ts';
-import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import { createSqlInbox } from '../../adapters/sql/inbox.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlOrders } from '../../adapters/sql/orders.ts';
-import { closeTestDatabases, pgliteClient, testPostgres } from '../_databases.ts';
-
-/** A migrated client of one driver on a fresh schema, and how to drop it. */
-type Open = () => Promise<{ client: SqlClient; drop(): Promise<void> }>;
-
-const overTheWire: Open = async () => {
-  const pg = await testPostgres();
-  const schema = await pg.freshSchema();
-  const client = createPostgresClient({ url: pg.url, schema, maxConnections: 1 });
-  return { client, drop: async () => (await client.close(), await pg.dropSchema(schema)) };
-};
-
-const inProcess: Open = async () => {
-  const client = await pgliteClient();
-  return { client, drop: async () => void (await client.exec(`drop schema "${client.schema}" cascade`)) };
-};
+import { closeTestDatabases, pgliteSchema, postgresSchema } from '../_databases.ts';
 
 interface PlanNode {
   'Index Name'?: string;
@@ -52,11 +36,11 @@ async function indexesUsed(client: SqlClient, read: (planner: SqlClient) => Prom
       used.push(...rangesRead(top.Plan));
       return [];
     });
-  await read({ ...client, query: plan, transaction: client.transaction.bind(client) });
+  await read({ ...client, query: plan });
   return used;
 }
 
-for (const [name, open] of [['PostgreSQL', overTheWire], ['PGlite', inProcess]] as const) {
+for (const [name, open] of [['PostgreSQL', () => postgresSchema({ maxConnections: 1 })], ['PGlite', pgliteSchema]] as const) {
   test(`${name}: feedback by day reads feedback_received_at; orders by day read checkout_sessions_paid`, async () => {
     const { client, drop } = await open();
     try {
