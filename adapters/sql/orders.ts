@@ -64,11 +64,11 @@ const GET = `${SELECT} where s.id = $1::text`;
 const newest = (limit: string) => `order by coalesce(s.paid_at, s.created_at) desc, s.id collate "C" desc limit ${limit}::int`;
 const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
 const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
-// The coalesce range restates the paid_at one (equal where paid_at is set) so that the checkout_sessions_paid
-// index serves it: without it, GET /stats read every session ever paid.
+// The range is on the expression of the checkout_sessions_paid index (equal to paid_at where it is set),
+// so that the index serves it: on paid_at itself, GET /stats read every session ever paid.
 const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as day, sku as product, currency, count(*)::int as count,
   sum(amount)::text as revenue
-from checkout_sessions where state = 'paid' and paid_at >= ${fromEpochMs('$1')} and paid_at < ${fromEpochMs('$2')}
+from checkout_sessions where state = 'paid' and paid_at is not null
   and coalesce(paid_at, created_at) >= ${fromEpochMs('$1')} and coalesce(paid_at, created_at) < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;
 const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
