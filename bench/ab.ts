@@ -20,9 +20,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { cpuSeconds, freePort } from './process.ts';
-import { requestBytes, runRaw } from './raw-client.ts';
-import { SCENARIOS, type Scenario } from './scenarios.ts';
-import { runWrk } from './wrk-client.ts';
+import { loadOf } from './load.ts';
+import { SCENARIOS } from './scenarios.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const trees = { A: process.env['AB_BEFORE'] ?? here, B: here };
@@ -76,13 +75,6 @@ async function start(tree: string): Promise<{ port: number; stop: () => Promise<
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** The scenario's load: wrk for the 'GET pricing, wrk' row (as `npm run bench` sends it), else the raw client. */
-function loadOf(scenario: Scenario, port: number): (seconds: number) => Promise<{ rps: number; total: number }> {
-  if (scenario.loader === 'wrk') return (duration) => runWrk(port, scenario, 50, duration);
-  const requests = requestBytes(scenario, port);
-  return (duration) => runRaw(port, requests, 50, duration);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -13,8 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requestBytes, runRaw } from './raw-client.ts';
-import { runWrk } from './wrk-client.ts';
+import { loadOf } from './load.ts';
 import { freePort } from './process.ts';
 import { SCENARIOS } from './scenarios.ts';
 
@@ -64,8 +63,7 @@ async function profile(entry: string): Promise<SelfTimes> {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   await new Promise<void>((resolve) => child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve()));
-  const requests = requestBytes(scenario!, port);
-  const run = (duration: number) => (loader === 'wrk' ? runWrk(port, scenario!, 50, duration) : runRaw(port, requests, 50, duration));
+  const run = loadOf(scenario!, port, loader === 'wrk' ? 'wrk' : 'raw');
   const warm = await run(2);
   const measured = await run(seconds);
   child.kill('SIGTERM');
