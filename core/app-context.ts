@@ -8,6 +8,7 @@
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
+import type { OperatorRoutes } from './operator/app.ts';
 import type { CidrSet } from './client-ip.ts';
 import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './deprecation.ts';
@@ -72,6 +73,11 @@ export interface AppOptions {
   usageSources?: readonly string[];
   /** Proxies in front of the operator listener whose X-Forwarded-Proto its pages believe; none by default. */
   operatorProxies?: CidrSet | null;
+  /**
+   * Routes added to the operator listener beside the API, such as the operator pages
+   * (`operatorPages` of converter-site-api/operator-pages). None by default: the API alone.
+   */
+  operatorRoutes?: OperatorRoutes;
 }
 
 /** The configured offer, always the same object. */

@@ -98,7 +98,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     answered: options.observer?.answered?.bind(options.observer),
   });
 
-  const operator = options.operatorToken === undefined ? null : createOperatorPipeline(context, options.operatorToken, options.operatorProxies ?? null);
+  const operator = options.operatorToken === undefined ? null : createOperatorPipeline(context, options.operatorToken, options.operatorProxies ?? null, options.operatorRoutes);
   return {
     bodyLimit: context.bodyLimit,
     handle: pipeline.handle,

@@ -156,8 +156,15 @@ export const ERROR_CATALOGUE = {
 /** A stable, machine-readable error code. */
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-/** The body of every error response: exactly these three fields. */
-export interface ApiErrorBody {
+/** The body of every error answer, public or operator: exactly these three fields. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  resolution: string;
+}
+
+/** The body of every public error response. */
+export interface ApiErrorBody extends ErrorBody {
   code: ErrorCode;
   message: string;
   resolution: string;
@@ -172,6 +179,10 @@ export interface ApiErrorBody {
  */
 /** An error that is its own JSON answer: ApiError, and the operator API's errors (core/operator/errors.ts). */
 export abstract class AnsweringError extends Error {
+  /** The HTTP status of the answer. */
+  abstract readonly status: number;
+  /** The JSON body of the answer. */
+  abstract toBody(): ErrorBody;
   abstract toResponse(): CoreResponse;
 }
 

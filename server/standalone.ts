@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
@@ -143,7 +144,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
-      ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies } : {}),
+      ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
     });
     ready(app);
     observability.watchUsage(app.usage);

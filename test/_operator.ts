@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { sendRequest, type HttpResult } from './_client.ts';
 import type { App } from '../core/app.ts';
@@ -30,7 +31,7 @@ export interface OperatorServer {
 /** Starts a test server (options as startTestServer's) and its operator listener. */
 export async function startOperatorServer(...options: Parameters<typeof startTestServer>): Promise<OperatorServer> {
   const [appOptions = {}, rest] = options;
-  const server = await startTestServer({ ...appOptions, operatorToken: OPERATOR_TOKEN }, rest);
+  const server = await startTestServer({ ...appOptions, operatorToken: OPERATOR_TOKEN, operatorRoutes: operatorPages }, rest);
   const operator = createServer(createNodeListener(server.app.operator!));
   await new Promise<void>((resolve) => operator.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;

@@ -3,18 +3,14 @@
  * recommended rules, and documents every route, schema, error code and response header.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../core/api.ts';
 import { ERROR_CATALOGUE } from '../core/errors.ts';
 import { componentId, componentsAjv, fetchOpenApi } from './_openapi.ts';
+import { redoclyLint } from './_redocly.ts';
 import { startTestServer } from './_setup.ts';
-import { loadScaled } from './_load.ts';
 
 /** The parts of the document these tests read. */
 interface ResponseObject {
@@ -54,26 +50,6 @@ async function served(overrides: Parameters<typeof startTestServer>[0] = {}): Pr
   } finally {
     await server.close();
   }
-}
-
-/** Runs `redocly lint` from node_modules on the document, offline, and returns its JSON report. */
-function redoclyLint(document: Document): Promise<{ totals: unknown; problems: unknown[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(document));
-  const cli = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
-  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  const args = [cli, 'lint', '--config', join(ROOT, 'redocly.yaml'), '--format', 'json', file];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: dir, env, timeout: loadScaled(60_000) }, (error, stdout, stderr) => {
-      rmSync(dir, { recursive: true, force: true });
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`redocly lint printed no report (${String(error)}): ${stderr}`));
-      }
-    });
-  });
 }
 
 /** Every operation of the document with its path and method. */

@@ -10,11 +10,28 @@ import { encodeJson, JSON_TYPE } from '../http.ts';
 import { createPipeline, type Pipeline } from '../pipeline.ts';
 import { createRouter } from '../router.ts';
 import type { OperatorContext } from './context.ts';
-import { OPERATOR_ROUTES } from './endpoints.ts';
+import { OPERATOR_OPERATIONS } from './endpoints.ts';
+import { httpHandler } from './http-binding.ts';
 import { buildOperatorOpenApi } from './openapi.ts';
 import type { CidrSet } from '../client-ip.ts';
-import { addOperatorPages } from './pages/index.ts';
-import { createTokenChecker, createTokenGate } from './token-gate.ts';
+import type { Logger } from '../ports.ts';
+import type { Router } from '../router.ts';
+import { createTokenChecker, createTokenGate, type TokenChecker } from './token-gate.ts';
+
+/** What routes beside the operator API are given: the largest body, the proxies believed, the logger. */
+export interface OperatorRouteSettings {
+  readonly bodyLimit: number;
+  /** Proxies whose X-Forwarded-Proto is believed (a session cookie is Secure over https). */
+  readonly trustedProxies: CidrSet | null;
+  readonly logger: Logger;
+}
+
+/**
+ * Adds routes to the operator listener beside the API (the operator pages: adapters/operator-pages). They
+ * are routed outside the bearer gate and unmetered: they check a session of their own, signed in through
+ * `checker` (so a wrong sign-in counts as a wrong token).
+ */
+export type OperatorRoutes = (router: Router, context: OperatorContext, checker: TokenChecker, settings: OperatorRouteSettings) => void;
 
 /** The shortest operator token accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_OPERATOR_TOKEN_LENGTH = 32;
@@ -25,18 +42,23 @@ export const MIN_OPERATOR_TOKEN_LENGTH = 32;
  * @param context The ports of the public app it operates (shared, so a change is served at once).
  * @param token The operator token.
  * @param trustedProxies Proxies whose X-Forwarded-Proto the pages believe (their cookie is Secure over https).
+ * @param addRoutes Routes beside the API (the operator pages), if any.
  * @throws Error when the token is shorter than MIN_OPERATOR_TOKEN_LENGTH.
  */
-export function createOperatorPipeline(context: OperatorContext, token: string, trustedProxies: CidrSet | null = null): Pipeline {
+export function createOperatorPipeline(
+  context: OperatorContext,
+  token: string,
+  trustedProxies: CidrSet | null = null,
+  addRoutes?: OperatorRoutes,
+): Pipeline {
   if (token.length < MIN_OPERATOR_TOKEN_LENGTH) throw new Error(`the operator token must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters`);
   const router = createRouter();
   const checker = createTokenChecker(token, context.clock);
-  for (const route of OPERATOR_ROUTES) router.add(route.method, route.path, route.create(context));
-  const document = encodeJson(buildOperatorOpenApi(OPERATOR_ROUTES));
+  for (const operation of OPERATOR_OPERATIONS) router.add(operation.method, operation.path, httpHandler(operation, context));
+  const document = encodeJson(buildOperatorOpenApi(OPERATOR_OPERATIONS));
   // The document says what the paths are, nothing stored: it needs no token.
   router.add('GET', '/openapi.json', () => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: document }), { metered: false });
-  // The pages check a session cookie of their own instead of the bearer token (core/operator/pages).
-  addOperatorPages(router, context, checker, { bodyLimit: context.bodyLimit, trustedProxies, logger: context.logger });
+  addRoutes?.(router, context, checker, { bodyLimit: context.bodyLimit, trustedProxies, logger: context.logger });
   return createPipeline({
     router,
     gate: createTokenGate(checker),

@@ -3,16 +3,26 @@
  *
  * @module
  */
-import { json } from '../http.ts';
-import type { OperatorContext, OperatorHandler } from './context.ts';
+import * as v from 'valibot';
+import { IsoTime } from './json-views.ts';
+import { defineOperation } from './operation.ts';
 
 /** How many audit entries GET /audit shows. */
 export const AUDIT_LIMIT = 200;
 
-/** The latest `AUDIT_LIMIT` entries, newest first, each time as ISO 8601. */
-export function listAudit(context: OperatorContext): OperatorHandler {
-  return async () => {
+/** One change: when, what, to what, and the request id of its log lines. */
+export const AuditEntrySchema = v.object({ at: IsoTime, action: v.string(), target: v.string(), requestId: v.string() });
+
+export const listAudit = defineOperation({
+  operationId: 'listAudit',
+  method: 'GET',
+  path: '/audit',
+  summary: `The latest ${AUDIT_LIMIT} changes made through the operator API, newest first.`,
+  output: v.object({ entries: v.array(AuditEntrySchema) }),
+  status: 200,
+  errors: [],
+  async run(context) {
     const entries = await context.storage.audit.list(AUDIT_LIMIT);
-    return json(200, { entries: entries.map((e) => ({ ...e, at: new Date(e.at).toISOString() })) });
-  };
-}
+    return { entries: entries.map((e) => ({ ...e, at: new Date(e.at).toISOString() })) };
+  },
+});

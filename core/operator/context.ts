@@ -5,6 +5,7 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from '../http.ts';
+import type { Caller } from './operation.ts';
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports.ts';
 import type { ReleaseView } from '../releases.ts';
 import type { UsageTally } from '../usage.ts';
@@ -29,7 +30,7 @@ export interface OperatorContext {
 export type OperatorHandler = (request: CoreRequest, params: Record<string, string>) => Promise<CoreResponse>;
 
 /** Writes a change to the audit trail and the log (every operator change goes through here). */
-export async function recordChange(context: OperatorContext, request: CoreRequest, action: string, target: string): Promise<void> {
-  await context.storage.audit.record({ at: context.clock.now(), action, target, requestId: request.requestId ?? '' });
-  context.logger.info('operator change', { action, target, requestId: request.requestId });
+export async function recordChange(context: OperatorContext, caller: Caller, action: string, target: string): Promise<void> {
+  await context.storage.audit.record({ at: context.clock.now(), action, target, requestId: caller.requestId });
+  context.logger.info('operator change', { action, target, requestId: caller.requestId });
 }

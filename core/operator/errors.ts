@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AnsweringError } from '../errors.ts';
+import { AnsweringError, type ErrorBody } from '../errors.ts';
 import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
 
 export const OPERATOR_ERRORS = {
@@ -109,9 +109,15 @@ export class OperatorError extends AnsweringError {
     this.headers = headers;
   }
 
+  get status(): number {
+    return OPERATOR_ERRORS[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, resolution: OPERATOR_ERRORS[this.code].resolution };
+  }
+
   toResponse(): CoreResponse {
-    const { status, resolution } = OPERATOR_ERRORS[this.code];
-    const body = encodeJson({ code: this.code, message: this.message, resolution });
-    return { status, headers: { 'content-type': JSON_TYPE, ...this.headers }, body };
+    return { status: this.status, headers: { 'content-type': JSON_TYPE, ...this.headers }, body: encodeJson(this.toBody()) };
   }
 }

@@ -5,33 +5,42 @@
  * @module
  */
 import * as v from 'valibot';
-import { readJsonObject } from '../body.ts';
-import { json, type CoreRequest } from '../http.ts';
 import { FEEDBACK_TYPES } from '../port-types.ts';
-
 import type { InboxEntry } from '../store-ports.ts';
+import { recordChange } from './context.ts';
+import { OperatorError } from './errors.ts';
+import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
+import { defineOperation } from './operation.ts';
 
 export type { FeedbackInbox, InboxEntry, InboxFilter } from '../store-ports.ts';
-import { parseOrThrow } from '../validate.ts';
-import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
-import { OperatorError } from './errors.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 
-const Digits = v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a whole number'), v.transform(Number));
 export const InboxQuerySchema = v.strictObject({
   type: v.optional(v.picklist(FEEDBACK_TYPES, `must be one of ${FEEDBACK_TYPES.join(', ')}`)),
   rating: v.optional(v.pipe(v.string(), v.regex(/^[1-5]$/, 'must be 1 to 5'), v.transform(Number))),
   since: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z'), v.transform(Date.parse))),
   handled: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((text) => text === 'true'))),
-  before: v.optional(Digits),
-  limit: v.optional(v.pipe(Digits, v.minValue(1), v.maxValue(MAX_LIMIT))),
+  before: v.optional(QueryDigits),
+  limit: v.optional(v.pipe(QueryDigits, v.minValue(1), v.maxValue(MAX_LIMIT))),
 });
 
 export const HandledSchema = v.strictObject({ handled: v.boolean() });
 
-const view = (e: InboxEntry) => ({
+/** An inbox entry as the operator API shows it. */
+export const InboxEntrySchema = v.object({
+  id: v.number(),
+  type: v.picklist(FEEDBACK_TYPES),
+  description: v.string(),
+  email: v.nullable(v.string()),
+  appVersion: v.nullable(v.string()),
+  rating: v.nullable(v.number()),
+  receivedAt: IsoTime,
+  handledAt: v.nullable(IsoTime),
+});
+
+const view = (e: InboxEntry): v.InferOutput<typeof InboxEntrySchema> => ({
   id: e.id,
   type: e.type,
   description: e.description,
@@ -39,38 +48,41 @@ const view = (e: InboxEntry) => ({
   appVersion: e.appVersion,
   rating: e.rating,
   receivedAt: new Date(e.receivedAt).toISOString(),
-  handledAt: e.handledAt === null ? null : new Date(e.handledAt).toISOString(),
+  handledAt: isoOrNull(e.handledAt),
 });
 
-/** The query string as an object of single values; a repeated parameter is refused. */
-export function queryOf(request: CoreRequest): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(request.query ?? '')) {
-    if (name in query) throw new OperatorError('invalid_query', `Query parameter "${name}" is given more than once.`);
-    query[name] = value;
-  }
-  return query;
-}
+export const listFeedback = defineOperation({
+  operationId: 'listFeedback',
+  method: 'GET',
+  path: '/feedback',
+  summary:
+    'The feedback inbox, newest first: filters type, rating (1-5), since (ISO 8601), handled (true|false); ' +
+    'limit (1-500, 50 by default) and before (the next of the page before).',
+  query: InboxQuerySchema,
+  output: v.object({ entries: v.array(InboxEntrySchema), next: NextCursor }),
+  status: 200,
+  errors: ['invalid_query'],
+  async run(context, { query }) {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const entries = await context.storage.inbox.list({ ...query, limit });
+    return { entries: entries.map(view), next: nextOf(entries, limit) };
+  },
+});
 
-export function listInbox(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const filter = parseOrThrow(InboxQuerySchema, queryOf(request));
-    const limit = filter.limit ?? DEFAULT_LIMIT;
-    const entries = await context.storage.inbox.list({ ...filter, limit });
-    // The next page starts below the last id shown, while a page came back full.
-    const next = entries.length === limit ? entries[entries.length - 1]!.id : null;
-    return json(200, { entries: entries.map(view), next });
-  };
-}
-
-export function markHandled(context: OperatorContext): OperatorHandler {
-  return async (request, params) => {
-    const id = Number(params['id']);
-    const { handled } = parseOrThrow(HandledSchema, readJsonObject(request, context.bodyLimit, true));
-    const entry = Number.isSafeInteger(id) && id > 0 ? await context.storage.inbox.setHandled(id, handled, context.clock.now()) : null;
-    if (!entry) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params['id'])}.`);
-    const action = handled ? 'feedback.handled' : 'feedback.unhandled';
-    await recordChange(context, request, action, String(id));
-    return json(200, view(entry));
-  };
-}
+export const markFeedbackHandled = defineOperation({
+  operationId: 'markFeedbackHandled',
+  method: 'POST',
+  path: '/feedback/:id/handled',
+  summary: 'Mark an entry handled ({"handled": true}) or not ({"handled": false}).',
+  body: HandledSchema,
+  output: InboxEntrySchema,
+  status: 200,
+  errors: ['feedback_not_found'],
+  async run(context, { params, body }, caller) {
+    const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
+    const entry = id > 0 ? await context.storage.inbox.setHandled(id, body.handled, context.clock.now()) : null;
+    if (!entry) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
+    await recordChange(context, caller, body.handled ? 'feedback.handled' : 'feedback.unhandled', String(id));
+    return view(entry);
+  },
+});

@@ -6,18 +6,16 @@
  * @module
  */
 import * as v from 'valibot';
-import { readJsonObject } from '../body.ts';
 import { DAY_MS } from '../budgets.ts';
 import { fulfil, licensesFor } from '../fulfilment.ts';
-import { json } from '../http.ts';
 import { isRevoked, type OrderOverride } from '../order-state.ts';
 import type { Order } from '../store-ports.ts';
-import { parseOrThrow } from '../validate.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
-import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
+import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { queryOf } from './inbox.ts';
-import { orderView } from './order-view.ts';
+import { IsoTime } from './json-views.ts';
+import { defineOperation } from './operation.ts';
+import { orderView, OrderViewSchema } from './order-view.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
@@ -40,34 +38,55 @@ export const ReconcileSchema = v.strictObject({
 });
 
 /** The order of the path's session, paid: else 404 order_not_found or 409 order_not_paid. */
-async function paidOrder(context: OperatorContext, params: Record<string, string>): Promise<Order> {
-  const id = params['session'] ?? '';
+async function paidOrder(context: OperatorContext, id: string): Promise<Order> {
   const order = await context.storage.orders.get(id);
   if (!order) throw new OperatorError('order_not_found', `No checkout session has id ${JSON.stringify(id)}.`);
   if (order.session.state !== 'paid') throw new OperatorError('order_not_paid', `Checkout session ${id} is ${order.session.state}, not paid.`);
   return order;
 }
 
-export function listOrders(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const query = parseOrThrow(OrdersQuerySchema, queryOf(request));
+export const listOrders = defineOperation({
+  operationId: 'listOrders',
+  method: 'GET',
+  path: '/orders',
+  summary:
+    'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case) or session (that ' +
+    'session whatever its state); limit (1-500, 50 by default).',
+  query: OrdersQuerySchema,
+  output: v.object({ orders: v.array(OrderViewSchema) }),
+  status: 200,
+  errors: ['invalid_query'],
+  async run(context, { query }) {
     const orders = await context.storage.orders.find({ email: query.email, session: query.session, limit: query.limit ?? DEFAULT_LIMIT });
-    return json(200, { orders: orders.map(orderView) });
-  };
-}
+    return { orders: orders.map(orderView) };
+  },
+});
 
-export function showOrder(context: OperatorContext): OperatorHandler {
-  return async (_request, params) => {
-    const order = await context.storage.orders.get(params['session'] ?? '');
-    if (!order) throw new OperatorError('order_not_found', `No checkout session has id ${JSON.stringify(params['session'] ?? '')}.`);
-    return json(200, orderView(order));
-  };
-}
+export const showOrder = defineOperation({
+  operationId: 'showOrder',
+  method: 'GET',
+  path: '/orders/:session',
+  summary: 'One checkout session, whatever its state, with its buyer, its license keys and their state.',
+  output: OrderViewSchema,
+  status: 200,
+  errors: ['order_not_found'],
+  async run(context, { params }) {
+    const order = await context.storage.orders.get(params.session);
+    if (!order) throw new OperatorError('order_not_found', `No checkout session has id ${JSON.stringify(params.session)}.`);
+    return orderView(order);
+  },
+});
 
-/** Issues the Plus key of a paid order that has none; an order that has one is answered as it is. */
-export function upgradeOrder(context: OperatorContext): OperatorHandler {
-  return async (request, params) => {
-    const order = await paidOrder(context, params);
+export const upgradeOrder = defineOperation({
+  operationId: 'upgradeOrder',
+  method: 'POST',
+  path: '/orders/:session/upgrade',
+  summary: 'Issue the Plus key of a paid order that has none (idempotent: an order with one is answered as it is).',
+  output: OrderViewSchema,
+  status: 200,
+  errors: ['order_not_found', 'order_not_paid', 'order_revoked'],
+  async run(context, { params }, caller) {
+    const order = await paidOrder(context, params.session);
     const { session } = order;
     if (isRevoked(order.standing)) throw new OperatorError('order_revoked', `The licenses of ${session.id} are revoked.`);
     const keys = order.keys ?? (await licensesFor(context, session, order.purchase));
@@ -76,52 +95,86 @@ export function upgradeOrder(context: OperatorContext): OperatorHandler {
       const saved = await context.storage.orders.addPlusKey(session.id, plus);
       if (saved?.stored) {
         context.count('license_issued');
-        await recordChange(context, request, 'order.upgraded', session.id);
+        await recordChange(context, caller, 'order.upgraded', session.id);
       }
     }
-    return json(200, orderView((await context.storage.orders.get(session.id))!));
-  };
-}
+    return orderView((await context.storage.orders.get(session.id))!);
+  },
+});
 
 /** Revokes or reinstates an order's licenses by the operator's word; nothing changes when they already are. */
-export function overrideOrder(override: OrderOverride) {
-  return (context: OperatorContext): OperatorHandler =>
-    async (request, params) => {
-      const input = parseOrThrow(ReasonSchema, readJsonObject(request, context.bodyLimit, false) ?? {});
-      const order = await paidOrder(context, params);
+function overrideOrder(override: OrderOverride, operationId: string, path: '/orders/:session/revoke' | '/orders/:session/reinstate', summary: string) {
+  return defineOperation({
+    operationId,
+    method: 'POST',
+    path,
+    summary,
+    body: ReasonSchema,
+    bodyOptional: true,
+    output: OrderViewSchema,
+    status: 200,
+    errors: ['order_not_found', 'order_not_paid'],
+    async run(context, { params, body }, caller) {
+      const order = await paidOrder(context, params.session);
       const wanted = override === 'revoked';
-      if (isRevoked(order.standing) === wanted) return json(200, orderView(order));
-      const reason = input.reason?.trim() ?? null;
+      if (isRevoked(order.standing) === wanted) return orderView(order);
+      const reason = body.reason?.trim() ?? null;
       const verdict = (changed: Order) => {
         const draft = licenseVerdict(order.standing, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
         return draft && { event: draft, at: context.clock.now() };
       };
       const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), verdict);
-      await recordChange(context, request, `order.${override}`, input.reason === undefined ? order.session.id : `${order.session.id}: ${input.reason.trim()}`);
-      return json(200, orderView(after ?? order));
-    };
+      await recordChange(context, caller, `order.${override}`, reason === null ? order.session.id : `${order.session.id}: ${reason}`);
+      return orderView(after ?? order);
+    },
+  });
 }
 
+export const revokeOrder = overrideOrder(
+  'revoked',
+  'revokeOrder',
+  '/orders/:session/revoke',
+  "Revoke a paid order's licenses (optional reason); GET /api/v1/checkout/status then shows no keys.",
+);
+
+export const reinstateOrder = overrideOrder(
+  'reinstated',
+  'reinstateOrder',
+  '/orders/:session/reinstate',
+  "Reinstate a paid order's licenses (optional reason), whatever the provider said; a later refund or dispute still counts.",
+);
+
 /** What POST /orders/reconcile answers (the orders page and the orders command read it). */
-export interface Reconciled {
-  since: string;
-  checked: number;
-  fulfilled: string[];
-  alreadyFulfilled: number;
-  unknown: number;
-  complete: boolean;
-}
+export const ReconciledSchema = v.object({
+  since: IsoTime,
+  checked: v.number(),
+  fulfilled: v.array(v.string()),
+  alreadyFulfilled: v.number(),
+  unknown: v.number(),
+  complete: v.boolean(),
+});
+export type Reconciled = v.InferOutput<typeof ReconciledSchema>;
 
 /**
  * Finds the sessions the provider has as paid since `since` (a week by default) that this server did
  * not fulfil (not paid here, no keys, or no purchase kept), and fulfils them with the function the
  * notifications use. Sessions this server did not create are counted and left alone.
  */
-export function reconcileOrders(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const input = parseOrThrow(ReconcileSchema, readJsonObject(request, context.bodyLimit, false) ?? {});
+export const reconcileOrders = defineOperation({
+  operationId: 'reconcileOrders',
+  method: 'POST',
+  path: '/orders/reconcile',
+  summary:
+    'Fulfil the sessions the provider has as paid since `since` (7 days by default) that this server did not ' +
+    'fulfil, as a notification would; sessions it did not create are counted and left alone.',
+  body: ReconcileSchema,
+  bodyOptional: true,
+  output: ReconciledSchema,
+  status: 200,
+  errors: ['reconcile_unavailable'],
+  async run(context, { body }, caller) {
     if (!context.gateway.listPaid) throw new OperatorError('reconcile_unavailable', `The ${context.gateway.name} gateway cannot list its paid sessions.`);
-    const since = input.since === undefined ? context.clock.now() - RECONCILE_DAYS * DAY_MS : Date.parse(input.since);
+    const since = body.since === undefined ? context.clock.now() - RECONCILE_DAYS * DAY_MS : Date.parse(body.since);
     const { sessions, complete } = await context.gateway.listPaid(since, RECONCILE_LIMIT);
     const fulfilled: string[] = [];
     let alreadyFulfilled = 0;
@@ -132,10 +185,9 @@ export function reconcileOrders(context: OperatorContext): OperatorHandler {
       else if (order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
       else if ((await fulfil(context, paid.id, paid))?.state === 'paid') {
         fulfilled.push(paid.id);
-        await recordChange(context, request, 'order.reconciled', paid.id);
+        await recordChange(context, caller, 'order.reconciled', paid.id);
       }
     }
-    const summary: Reconciled = { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };
-    return json(200, summary);
-  };
-}
+    return { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };
+  },
+});

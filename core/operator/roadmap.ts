@@ -6,13 +6,12 @@
  * @module
  */
 import * as v from 'valibot';
-import { readJsonObject } from '../body.ts';
-import { json } from '../http.ts';
+import { ROADMAP_CATEGORIES } from '../schemas/roadmap.ts';
 import { roadmapContentObject } from '../schemas/content.ts';
 import type { StoredFeature } from '../store-ports.ts';
-import { parseOrThrow } from '../validate.ts';
-import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
+import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
+import { defineOperation } from './operation.ts';
 
 const fields = roadmapContentObject.entries;
 
@@ -37,9 +36,21 @@ export const EditFeatureSchema = v.pipe(
 
 export const MergeFeatureSchema = v.strictObject({ into: fields.id });
 
+/** A feature as the operator API shows it: hidden and merged ones too. */
+export const StoredFeatureSchema = v.object({
+  id: v.number(),
+  title: v.string(),
+  description: v.string(),
+  category: v.pipe(v.string(), v.description(`One of ${ROADMAP_CATEGORIES.join(', ')}.`)),
+  visible: v.boolean(),
+  release_version: v.nullable(v.string()),
+  vote_count: v.number(),
+  merged_into: v.nullable(v.number()),
+  from_config: v.boolean(),
+});
+
 /** The :id of the path, or a 404 for one that cannot be a feature id. */
-function idOf(params: Record<string, string>): number {
-  const text = params['id'] ?? '';
+function idOf(text: string): number {
   const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
   if (id < 1 || id > 2147483647) throw new OperatorError('feature_not_found', `No roadmap feature has id ${JSON.stringify(text)}.`);
   return id;
@@ -55,34 +66,62 @@ const changedEvent =
   (context: OperatorContext, action: 'created' | 'edited' | 'merged', extra: Record<string, unknown> = {}) =>
   (feature: StoredFeature) => ({ event: { type: 'roadmap.changed' as const, data: { action, ...feature, ...extra } }, at: context.clock.now() });
 
-export function listFeatures(context: OperatorContext): OperatorHandler {
-  return async () => json(200, { features: await context.storage.features.list() });
-}
+export const listRoadmapFeatures = defineOperation({
+  operationId: 'listRoadmapFeatures',
+  method: 'GET',
+  path: '/roadmap',
+  summary: 'Every roadmap feature in id order, hidden ones too, with its vote count, merged_into and from_config.',
+  output: v.object({ features: v.array(StoredFeatureSchema) }),
+  status: 200,
+  errors: [],
+  run: async (context) => ({ features: await context.storage.features.list() }),
+});
 
-export function createFeature(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const input = parseOrThrow(CreateFeatureSchema, readJsonObject(request, context.bodyLimit, true));
-    const feature = await context.storage.features.create(input, changedEvent(context, 'created'));
-    await recordChange(context, request, 'roadmap.created', `${feature.id}: ${feature.title}`);
-    return json(201, feature);
-  };
-}
+export const createRoadmapFeature = defineOperation({
+  operationId: 'createRoadmapFeature',
+  method: 'POST',
+  path: '/roadmap',
+  summary: 'Add a feature (visible unless "visible": false); it takes the next id above every existing one.',
+  body: CreateFeatureSchema,
+  output: StoredFeatureSchema,
+  status: 201,
+  errors: [],
+  async run(context, { body }, caller) {
+    const feature = await context.storage.features.create(body, changedEvent(context, 'created'));
+    await recordChange(context, caller, 'roadmap.created', `${feature.id}: ${feature.title}`);
+    return feature;
+  },
+});
 
-export function editFeature(context: OperatorContext): OperatorHandler {
-  return async (request, params) => {
-    const id = idOf(params);
-    const change = parseOrThrow(EditFeatureSchema, readJsonObject(request, context.bodyLimit, true));
-    const feature = await context.storage.features.update(id, change, changedEvent(context, 'edited'));
+export const editRoadmapFeature = defineOperation({
+  operationId: 'editRoadmapFeature',
+  method: 'PATCH',
+  path: '/roadmap/:id',
+  summary: 'Change some of title, description, category, visible (hide or show) and release_version (shipped in).',
+  body: EditFeatureSchema,
+  output: StoredFeatureSchema,
+  status: 200,
+  errors: ['feature_not_found'],
+  async run(context, { params, body }, caller) {
+    const id = idOf(params.id);
+    const feature = await context.storage.features.update(id, body, changedEvent(context, 'edited'));
     if (!feature) throw new OperatorError('feature_not_found', `No roadmap feature has id ${id}.`);
-    await recordChange(context, request, 'roadmap.edited', described(id, change));
-    return json(200, feature);
-  };
-}
+    await recordChange(context, caller, 'roadmap.edited', described(id, body));
+    return feature;
+  },
+});
 
-export function mergeFeature(context: OperatorContext): OperatorHandler {
-  return async (request, params) => {
-    const from = idOf(params);
-    const { into } = parseOrThrow(MergeFeatureSchema, readJsonObject(request, context.bodyLimit, true));
+export const mergeRoadmapFeature = defineOperation({
+  operationId: 'mergeRoadmapFeature',
+  method: 'POST',
+  path: '/roadmap/:id/merge',
+  summary: 'Merge a duplicate into another feature ({"into": id}): its votes move (one per voter), and it is hidden.',
+  body: MergeFeatureSchema,
+  output: v.object({ merged: StoredFeatureSchema, into: StoredFeatureSchema, movedVotes: v.number() }),
+  status: 200,
+  errors: ['feature_not_found', 'merge_into_itself', 'feature_already_merged', 'merge_target_hidden'],
+  async run(context, { params, body: { into } }, caller) {
+    const from = idOf(params.id);
     if (from === into) throw new OperatorError('merge_into_itself', `Feature ${from} cannot be merged into itself.`);
     const emit = (merged: { from: StoredFeature; moved: number }) => changedEvent(context, 'merged', { movedVotes: merged.moved })(merged.from);
     const outcome = await context.storage.features.merge(from, into, emit);
@@ -94,8 +133,7 @@ export function mergeFeature(context: OperatorContext): OperatorHandler {
       case 'hidden_target':
         throw new OperatorError('merge_target_hidden', `Feature ${into} is hidden: its votes could not be seen or cast.`);
     }
-    await recordChange(context, request, 'roadmap.merged', `${from} into ${into} (${outcome.moved} votes moved)`);
-    return json(200, { merged: outcome.from, into: outcome.into, movedVotes: outcome.moved });
-  };
-}
-
+    await recordChange(context, caller, 'roadmap.merged', `${from} into ${into} (${outcome.moved} votes moved)`);
+    return { merged: outcome.from, into: outcome.into, movedVotes: outcome.moved };
+  },
+});

@@ -8,13 +8,10 @@
  */
 import * as v from 'valibot';
 import { addDecimals } from '../decimal.ts';
-import { json } from '../http.ts';
 import type { OrderCount } from '../store-ports.ts';
 import { DAY_MS, dayOf } from '../budgets.ts';
 import type { UsageCount, UsageKind } from '../usage.ts';
-import { parseOrThrow } from '../validate.ts';
-import type { OperatorContext, OperatorHandler } from './context.ts';
-import { queryOf } from './inbox.ts';
+import { defineOperation } from './operation.ts';
 
 export const StatsQuerySchema = v.strictObject({
   days: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(365)), '30'),
@@ -58,9 +55,32 @@ function revenueOf(rows: readonly OrderCount[]): Record<string, string> {
   return sums;
 }
 
-export function getStats(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const { days } = parseOrThrow(StatsQuerySchema, queryOf(request));
+const Counts = v.record(v.string(), v.number());
+const DaySeries = v.array(v.object({ day: v.pipe(v.string(), v.description('YYYY-MM-DD, UTC')), count: v.number() }));
+const UsageSchema = v.object({ total: v.number(), days: DaySeries, release: Counts, source: v.optional(Counts), platform: Counts });
+
+/** GET /stats: the numbers of the last `days` UTC days. */
+export const StatsSchema = v.object({
+  from: v.string(),
+  to: v.string(),
+  downloads: UsageSchema,
+  updateChecks: UsageSchema,
+  orders: v.object({ total: v.number(), days: DaySeries, product: Counts, revenue: v.record(v.string(), v.string()) }),
+  feedback: v.object({ total: v.number(), days: DaySeries, type: Counts, rating: Counts }),
+});
+
+export const getStats = defineOperation({
+  operationId: 'getStats',
+  method: 'GET',
+  path: '/stats',
+  summary:
+    'Downloads and update checks by day, release, source and platform, and feedback by day, type and rating, ' +
+    'over the last `days` UTC days (1-365, 30 by default), today included.',
+  query: StatsQuerySchema,
+  output: StatsSchema,
+  status: 200,
+  errors: ['invalid_query'],
+  async run(context, { query: { days } }) {
     const toDay = dayOf(context.clock.now());
     const fromDay = toDay - days + 1;
     // This instance's counts of the last seconds first, so that the numbers include them.
@@ -70,7 +90,7 @@ export function getStats(context: OperatorContext): OperatorHandler {
       context.storage.inbox.countByDay(fromDay, toDay),
       context.storage.orders.countByDay(fromDay, toDay),
     ]);
-    return json(200, {
+    return {
       from: isoDay(fromDay),
       to: isoDay(toDay),
       downloads: usageOf(usage, 'download', fromDay, toDay),
@@ -87,6 +107,6 @@ export function getStats(context: OperatorContext): OperatorHandler {
         type: tally(feedback, (row) => row.type, (row) => row.count),
         rating: tally(feedback, (row) => (row.rating === null ? 'none' : String(row.rating)), (row) => row.count),
       },
-    });
-  };
-}
+    };
+  },
+});

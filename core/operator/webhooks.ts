@@ -5,14 +5,12 @@
  * @module
  */
 import * as v from 'valibot';
-import { readJsonObject } from '../body.ts';
-import { json } from '../http.ts';
-import { parseOrThrow } from '../validate.ts';
 import { createEndpointSecret } from '../webhooks/sign.ts';
-import { EVENT_TYPES, type Delivery } from '../webhooks/ports.ts';
-import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
+import { EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../webhooks/ports.ts';
+import { recordChange } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { queryOf } from './inbox.ts';
+import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
+import { defineOperation } from './operation.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
@@ -31,72 +29,139 @@ export const EditEndpointSchema = v.pipe(
   v.minEntries(1, 'must give at least one of url, events, enabled'),
 );
 
-const Digits = v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a whole number'), v.transform(Number));
 export const DeliveryQuerySchema = v.strictObject({
   state: v.optional(v.picklist(['pending', 'delivered', 'failed'], 'must be pending, delivered or failed')),
-  before: v.optional(Digits),
-  limit: v.optional(v.pipe(Digits, v.minValue(1), v.maxValue(MAX_LIMIT))),
+  before: v.optional(QueryDigits),
+  limit: v.optional(v.pipe(QueryDigits, v.minValue(1), v.maxValue(MAX_LIMIT))),
 });
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const deliveryView = (d: Delivery) => ({
+/** An endpoint as the operator API shows it (never its secret, but when it is added). */
+export const EndpointSchema = v.object({
+  id: v.number(),
+  url: v.string(),
+  events: v.array(v.picklist(EVENT_TYPES)),
+  format: v.picklist(['standard', 'slack']),
+  enabled: v.boolean(),
+  createdAt: IsoTime,
+});
+
+/** A delivery of one event to one endpoint, as the log shows it. */
+export const DeliverySchema = v.object({
+  id: v.number(),
+  eventId: v.string(),
+  type: v.picklist(EVENT_TYPES),
+  endpointId: v.number(),
+  url: v.string(),
+  state: v.picklist(['pending', 'delivered', 'failed']),
+  attempts: v.number(),
+  createdAt: IsoTime,
+  nextAttemptAt: v.nullable(IsoTime),
+  lastAttemptAt: v.nullable(IsoTime),
+  lastStatus: v.nullable(v.number()),
+  lastError: v.nullable(v.string()),
+  deliveredAt: v.nullable(IsoTime),
+});
+
+const deliveryView = (d: Delivery): v.InferOutput<typeof DeliverySchema> => ({
   ...d,
-  createdAt: iso(d.createdAt),
-  nextAttemptAt: iso(d.nextAttemptAt),
-  lastAttemptAt: iso(d.lastAttemptAt),
-  deliveredAt: iso(d.deliveredAt),
+  createdAt: new Date(d.createdAt).toISOString(),
+  nextAttemptAt: isoOrNull(d.nextAttemptAt),
+  lastAttemptAt: isoOrNull(d.lastAttemptAt),
+  deliveredAt: isoOrNull(d.deliveredAt),
 });
-const endpointView = <T extends { createdAt: number }>(e: T) => ({ ...e, createdAt: iso(e.createdAt) });
+const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointSchema> => ({
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  format: e.format,
+  enabled: e.enabled,
+  createdAt: new Date(e.createdAt).toISOString(),
+});
 
-function idOf(params: Record<string, string>, code: 'endpoint_not_found' | 'delivery_not_found'): number {
-  const text = params['id'] ?? '';
+function idOf(text: string, code: 'endpoint_not_found' | 'delivery_not_found'): number {
   if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError(code, `No ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
   return Number(text);
 }
 
-export function listEndpoints(context: OperatorContext): OperatorHandler {
-  return async () => json(200, { endpoints: (await context.storage.outbox.listEndpoints()).map(endpointView) });
-}
+export const listWebhookEndpoints = defineOperation({
+  operationId: 'listWebhookEndpoints',
+  method: 'GET',
+  path: '/webhooks',
+  summary: 'The endpoints outbound events are sent to (without their secrets).',
+  output: v.object({ endpoints: v.array(EndpointSchema) }),
+  status: 200,
+  errors: [],
+  run: async (context) => ({ endpoints: (await context.storage.outbox.listEndpoints()).map(endpointView) }),
+});
 
-export function addEndpoint(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const input = parseOrThrow(AddEndpointSchema, readJsonObject(request, context.bodyLimit, true));
+export const addWebhookEndpoint = defineOperation({
+  operationId: 'addWebhookEndpoint',
+  method: 'POST',
+  path: '/webhooks',
+  summary:
+    'Register an endpoint ({url, events?, format?}: events empty for every type; format standard or slack). ' +
+    'The answer holds its signing secret (whsec_...), shown this once.',
+  body: AddEndpointSchema,
+  output: v.object({ ...EndpointSchema.entries, secret: v.pipe(v.string(), v.description('whsec_...: shown this once.')) }),
+  status: 201,
+  errors: [],
+  async run(context, { body }, caller) {
     const secret = createEndpointSecret();
-    const endpoint = await context.storage.outbox.addEndpoint({ ...input, secret, createdAt: context.clock.now() });
-    await recordChange(context, request, 'webhook.added', `${endpoint.id}: ${endpoint.url}`);
+    const endpoint = await context.storage.outbox.addEndpoint({ ...body, secret, createdAt: context.clock.now() });
+    await recordChange(context, caller, 'webhook.added', `${endpoint.id}: ${endpoint.url}`);
     // The only time the secret is shown: the receiver keeps it to verify signatures.
-    return json(201, { ...endpointView(endpoint), secret });
-  };
-}
+    return { ...endpointView(endpoint), secret };
+  },
+});
 
-export function editEndpoint(context: OperatorContext): OperatorHandler {
-  return async (request, params) => {
-    const id = idOf(params, 'endpoint_not_found');
-    const change = parseOrThrow(EditEndpointSchema, readJsonObject(request, context.bodyLimit, true));
-    const endpoint = await context.storage.outbox.updateEndpoint(id, change);
+export const editWebhookEndpoint = defineOperation({
+  operationId: 'editWebhookEndpoint',
+  method: 'PATCH',
+  path: '/webhooks/:id',
+  summary: 'Change some of url, events and enabled (false: no new deliveries to it).',
+  body: EditEndpointSchema,
+  output: EndpointSchema,
+  status: 200,
+  errors: ['endpoint_not_found'],
+  async run(context, { params, body }, caller) {
+    const id = idOf(params.id, 'endpoint_not_found');
+    const endpoint = await context.storage.outbox.updateEndpoint(id, body);
     if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
-    const described = Object.entries(change).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);
-    await recordChange(context, request, 'webhook.edited', `${id}: ${described.join(', ')}`);
-    return json(200, endpointView(endpoint));
-  };
-}
+    const described = Object.entries(body).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);
+    await recordChange(context, caller, 'webhook.edited', `${id}: ${described.join(', ')}`);
+    return endpointView(endpoint);
+  },
+});
 
-export function listDeliveries(context: OperatorContext): OperatorHandler {
-  return async (request) => {
-    const filter = parseOrThrow(DeliveryQuerySchema, queryOf(request));
-    const limit = filter.limit ?? DEFAULT_LIMIT;
-    const deliveries = await context.storage.outbox.listDeliveries({ ...filter, limit });
-    const next = deliveries.length === limit ? deliveries[deliveries.length - 1]!.id : null;
-    return json(200, { deliveries: deliveries.map(deliveryView), next });
-  };
-}
+export const listWebhookDeliveries = defineOperation({
+  operationId: 'listWebhookDeliveries',
+  method: 'GET',
+  path: '/webhooks/deliveries',
+  summary: 'The delivery log, newest first: state (pending|delivered|failed), limit (1-500, 50), before (the next of the page before).',
+  query: DeliveryQuerySchema,
+  output: v.object({ deliveries: v.array(DeliverySchema), next: NextCursor }),
+  status: 200,
+  errors: ['invalid_query'],
+  async run(context, { query }) {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const deliveries = await context.storage.outbox.listDeliveries({ ...query, limit });
+    return { deliveries: deliveries.map(deliveryView), next: nextOf(deliveries, limit) };
+  },
+});
 
-export function replayDelivery(context: OperatorContext): OperatorHandler {
-  return async (request, params) => {
-    const id = idOf(params, 'delivery_not_found');
+export const replayWebhookDelivery = defineOperation({
+  operationId: 'replayWebhookDelivery',
+  method: 'POST',
+  path: '/webhooks/deliveries/:id/replay',
+  summary: 'Send a delivery again now, from its first attempt, with the same webhook-id and body.',
+  output: DeliverySchema,
+  status: 200,
+  errors: ['delivery_not_found'],
+  async run(context, { params }, caller) {
+    const id = idOf(params.id, 'delivery_not_found');
     const delivery = await context.storage.outbox.replay(id, context.clock.now());
     if (!delivery) throw new OperatorError('delivery_not_found', `No delivery has id ${id}.`);
-    await recordChange(context, request, 'webhook.replayed', `${id}: ${delivery.eventId} to ${delivery.url}`);
-    return json(200, deliveryView(delivery));
-  };
-}
+    await recordChange(context, caller, 'webhook.replayed', `${id}: ${delivery.eventId} to ${delivery.url}`);
+    return deliveryView(delivery);
+  },
+});

@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeHtml } from '../../core/operator/pages/html.ts';
+import { escapeHtml } from '../../adapters/operator-pages/html.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { signIn } from '../_pages.ts';
 

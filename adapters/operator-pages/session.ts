@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { randomSecret } from '../../keyed-hash.ts';
-import type { Clock } from '../../ports.ts';
-import { sameSecret } from '../token-gate.ts';
+import { randomSecret } from '../../core/keyed-hash.ts';
+import type { Clock } from '../../core/ports.ts';
+import { sameSecret } from '../../core/operator/token-gate.ts';
 
 /** How long a session lasts without a request: 12 hours. */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;

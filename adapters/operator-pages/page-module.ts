@@ -5,11 +5,10 @@
  *
  * @module
  */
-import type { CidrSet } from '../../client-ip.ts';
-import type { CoreRequest, CoreResponse } from '../../http.ts';
-import type { Logger } from '../../ports.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { Html } from './html.ts';
-import type { Outcome, OperationInput } from './operate.ts';
+import type { Outcome } from '../../core/operator/invoke.ts';
+import type { Operate } from './operate.ts';
 import type { Flash, Session } from './session.ts';
 
 /** What a page's code is given for one request. */
@@ -18,8 +17,8 @@ export interface PageRequest {
   readonly session: Session;
   /** The query of the request, one value per name. */
   readonly query: URLSearchParams;
-  /** Runs an operation of the operator API (core/operator/endpoints.ts) by its operationId. */
-  operate(operationId: string, input?: OperationInput): Promise<Outcome>;
+  /** Runs a declared operation of the operator API (core/operator/endpoints.ts). */
+  readonly operate: Operate;
 }
 
 /** What a form action did: the flash to show, and the query of the page to return to ("?type=review"). */
@@ -55,7 +54,7 @@ export function done(message: string, back?: string): ActionResult {
 }
 
 /** The result of an operation that was refused: its message and resolution, as the API answered. */
-export function failed(outcome: Extract<Outcome, { ok: false }>, back?: string): ActionResult {
+export function failed(outcome: Extract<Outcome<unknown>, { ok: false }>, back?: string): ActionResult {
   const flash: Flash = { kind: 'error', message: outcome.message, resolution: outcome.resolution };
   return back === undefined ? { flash } : { flash, back };
 }
@@ -66,14 +65,8 @@ export function keptQuery(text: string | undefined): string {
   return `?${new URLSearchParams(text.slice(1)).toString()}`;
 }
 
-/** The settings of the pages. */
-export interface PagesSettings {
-  /** The largest form body, in bytes. */
-  readonly bodyLimit: number;
-  /** Proxies whose X-Forwarded-Proto is believed (the session cookie is Secure over https). */
-  readonly trustedProxies: CidrSet | null;
-  readonly logger: Logger;
-}
+/** The settings of the pages: the operator listener's. */
+export type { OperatorRouteSettings as PagesSettings } from '../../core/operator/app.ts';
 
 /** A whole number typed in a form field as a number; anything else as typed, for the API to refuse by name. */
 export function numberField(text: string | undefined): number | string {

@@ -2,20 +2,21 @@
  * The operator pages: server-rendered HTML on the operator listener (never the public port), signed in
  * with the operator token for a session cookie. Every page action runs an operation of the operator API
  * (operate.ts). Routed unmetered, outside the bearer gate: a page checks its session instead, and every
- * POST its CSRF token.
+ * POST its CSRF token. A host adds them with `createApp({ operatorToken, operatorRoutes: operatorPages })`.
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../../http.ts';
-import type { Router } from '../../router.ts';
-import type { OperatorContext } from '../context.ts';
-import type { TokenChecker } from '../token-gate.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+import type { Router } from '../../core/router.ts';
+import type { OperatorRoutes } from '../../core/operator/app.ts';
+import type { OperatorContext } from '../../core/operator/context.ts';
+import type { TokenChecker } from '../../core/operator/token-gate.ts';
 import { SCRIPT_PATH, serveScript, serveStyle, STYLE_PATH } from './assets.ts';
 import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, SESSION_COOKIE } from './http.ts';
 import { inboxPage } from './inbox-page.ts';
 import { layout } from './layout.ts';
 import { eventsPage } from './events-page.ts';
-import { bindOperations, runOperation } from './operate.ts';
+import { operateFor } from './operate.ts';
 import { ordersPage } from './orders-page.ts';
 import type { PageModule, PageRequest, PagesSettings } from './page-module.ts';
 import { numbersPage } from './numbers-page.ts';
@@ -39,9 +40,8 @@ const UNMETERED = { metered: false } as const;
  * @param checker The token checker of the bearer gate (a wrong sign-in counts as a wrong token).
  * @param settings Body limit, trusted proxies, logger.
  */
-export function addOperatorPages(router: Router, context: OperatorContext, checker: TokenChecker, settings: PagesSettings): void {
+export const operatorPages: OperatorRoutes = (router: Router, context: OperatorContext, checker: TokenChecker, settings: PagesSettings): void => {
   const sessions = createSessionStore(context.clock);
-  const operation = bindOperations(context);
   const home = PAGE_MODULES[0]!.path;
   const nav = PAGE_MODULES.map(({ path, title }) => ({ path, title }));
   const signIn = signInHandlers(sessions, checker, settings, home);
@@ -50,7 +50,7 @@ export function addOperatorPages(router: Router, context: OperatorContext, check
     request,
     session,
     query: new URLSearchParams(request.query ?? ''),
-    operate: (operationId, input) => runOperation(operation(operationId), request, input),
+    operate: operateFor(context, request),
   });
 
   /** A GET that needs a session: the answer, or a redirect to the sign-in form. */
@@ -91,4 +91,4 @@ export function addOperatorPages(router: Router, context: OperatorContext, check
     for (const action of module.actions) router.add('POST', action.path, act(module, action), UNMETERED);
     for (const file of module.files ?? []) router.add('GET', file.path, signedIn(file.serve), UNMETERED);
   }
-}
+};

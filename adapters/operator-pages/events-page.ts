@@ -5,29 +5,24 @@
  *
  * @module
  */
-import { EVENT_TYPES, type Delivery } from '../../webhooks/ports.ts';
+import type * as v from 'valibot';
+import {
+  addWebhookEndpoint,
+  editWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  replayWebhookDelivery,
+  type DeliverySchema,
+  type EndpointSchema,
+} from '../../core/operator/webhooks.ts';
+import { EVENT_TYPES } from '../../core/webhooks/ports.ts';
 import { field, selectField } from './fields.ts';
 import { html, time, type Html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
 
-/** An endpoint as the operator API lists it (never with its secret). */
-interface Endpoint {
-  id: number;
-  url: string;
-  events: string[];
-  format: string;
-  enabled: boolean;
-  createdAt: string;
-}
-
-/** A delivery as the operator API lists it: times as ISO text. */
-type DeliveryView = Omit<Delivery, 'createdAt' | 'nextAttemptAt' | 'lastAttemptAt' | 'deliveredAt'> & {
-  createdAt: string;
-  nextAttemptAt: string | null;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-};
+type Endpoint = v.InferOutput<typeof EndpointSchema>;
+type DeliveryView = v.InferOutput<typeof DeliverySchema>;
 
 const PATH = '/pages/events';
 const STATES = [['pending', 'Pending'], ['delivered', 'Delivered'], ['failed', 'Failed']] as const;
@@ -83,9 +78,9 @@ async function deliveryLog(page: PageRequest): Promise<Html> {
 <div><label for="filter-state">State</label><select id="filter-state" name="state"><option value="">Any</option>
 ${STATES.map(([value, text]) => html`<option value="${value}"${value === state ? html` selected` : ''}>${text}</option>`)}</select></div>
 <div class="fit"><button type="submit">Filter</button></div></div></form>`;
-  const outcome = await page.operate('listWebhookDeliveries', { query: query.toString() });
+  const outcome = await page.operate(listWebhookDeliveries, { query });
   if (!outcome.ok) return html`<h2>Deliveries</h2>${filter}${refusalBox(outcome)}`;
-  const { deliveries, next } = outcome.value as { deliveries: DeliveryView[]; next: number | null };
+  const { deliveries, next } = outcome.value;
   const list = deliveries.length === 0 ? html`<p>No delivery matches.</p>` : deliveries.map((d) => deliveryCard(d, page.session.csrf, back));
   const olderQuery = new URLSearchParams(state ? [['state', state]] : []);
   olderQuery.set('before', String(next));
@@ -95,12 +90,12 @@ ${STATES.map(([value, text]) => html`<option value="${value}"${value === state ?
 
 async function render(page: PageRequest): Promise<Html> {
   const { csrf } = page.session;
-  const outcome = await page.operate('listWebhookEndpoints');
+  const outcome = await page.operate(listWebhookEndpoints);
   const endpoints = !outcome.ok
     ? refusalBox(outcome)
-    : (outcome.value as { endpoints: Endpoint[] }).endpoints.length === 0
+    : outcome.value.endpoints.length === 0
       ? html`<p>No endpoint: events are written nowhere else. Add one to have them sent.</p>`
-      : (outcome.value as { endpoints: Endpoint[] }).endpoints.map((e) => endpointCard(e, csrf));
+      : outcome.value.endpoints.map((e) => endpointCard(e, csrf));
   return html`<h2>Endpoints</h2>${addForm(csrf)}${endpoints}${await deliveryLog(page)}`;
 }
 
@@ -114,9 +109,9 @@ export const eventsPage: PageModule = {
       async run(page, form) {
         const events = EVENT_TYPES.filter((type) => form[`event-${type}`] === 'on');
         const body = { url: form['url']?.trim() ?? '', events, format: form['format'] ?? 'standard' };
-        const outcome = await page.operate('addWebhookEndpoint', { body });
+        const outcome = await page.operate(addWebhookEndpoint, { body });
         if (!outcome.ok) return failed(outcome);
-        const added = outcome.value as Endpoint & { secret: string };
+        const added = outcome.value;
         const result = done(`Endpoint #${added.id} is added: ${added.url}.`);
         // The only time the secret is shown: the flash is shown once, then gone.
         result.flash.resolution = `Its signing secret, shown this once (keep it to verify the signatures): ${added.secret}`;
@@ -127,7 +122,7 @@ export const eventsPage: PageModule = {
       path: `${PATH}/endpoints/:id/enabled`,
       async run(page, form, params) {
         const enabled = form['enabled'] !== 'false';
-        const outcome = await page.operate('editWebhookEndpoint', { params, body: { enabled } });
+        const outcome = await page.operate(editWebhookEndpoint, { params: { id: params['id'] ?? '' }, body: { enabled } });
         if (!outcome.ok) return failed(outcome);
         return done(`Endpoint #${params['id']} is ${enabled ? 'enabled' : 'disabled: no new deliveries go to it'}.`);
       },
@@ -136,9 +131,9 @@ export const eventsPage: PageModule = {
       path: `${PATH}/deliveries/:id/replay`,
       async run(page, form, params) {
         const back = keptQuery(form['back']);
-        const outcome = await page.operate('replayWebhookDelivery', { params, body: {} });
+        const outcome = await page.operate(replayWebhookDelivery, { params: { id: params['id'] ?? '' } });
         if (!outcome.ok) return failed(outcome, back);
-        const delivery = outcome.value as DeliveryView;
+        const delivery = outcome.value;
         return done(`Delivery #${delivery.id} (${delivery.type}) will be sent again now to ${delivery.url}, from its first attempt.`, back);
       },
     },

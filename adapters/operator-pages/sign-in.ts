@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../../http.ts';
-import { OPERATOR_ERRORS } from '../errors.ts';
-import type { TokenChecker } from '../token-gate.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+import { OPERATOR_ERRORS } from '../../core/operator/errors.ts';
+import type { TokenChecker } from '../../core/operator/token-gate.ts';
 import { html } from './html.ts';
 import { cameOverTls, cookieValue, formFields, htmlResponse, seeOther, SESSION_COOKIE, sessionCookie } from './http.ts';
 import type { PagesSettings } from './page-module.ts';

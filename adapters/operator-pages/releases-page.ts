@@ -5,20 +5,11 @@
  *
  * @module
  */
+import { listReleases, publishRelease, pullRelease, setReleaseRollout, type ReleaseJson as Release } from '../../core/operator/releases.ts';
 import { field } from './fields.ts';
 import { html, time } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
-
-/** A release as the operator API lists it. */
-interface Release {
-  version: string;
-  msiUrl: string;
-  notesUrl: string | null;
-  rolloutPercent: number;
-  publishedAt: string;
-  pulledAt: string | null;
-}
 
 const PATH = '/pages/releases';
 
@@ -63,9 +54,9 @@ ${field('publish-notes', 'notesUrl', 'Release notes address (https, optional)', 
 }
 
 async function render(page: PageRequest) {
-  const outcome = await page.operate('listReleases');
+  const outcome = await page.operate(listReleases);
   if (!outcome.ok) return refusalBox(outcome);
-  const { releases } = outcome.value as { releases: Release[] };
+  const { releases } = outcome.value;
   const live = releases.filter((r) => r.pulledAt === null);
   const { csrf } = page.session;
   const staged = live[0] !== undefined && live[0].rolloutPercent < 100 && live[1] === undefined;
@@ -93,7 +84,7 @@ export const releasesPage: PageModule = {
           notesUrl: notesUrl ? notesUrl : null,
           rolloutPercent: numberField(form['rolloutPercent']),
         };
-        const outcome = await page.operate('publishRelease', { body });
+        const outcome = await page.operate(publishRelease, { body });
         return outcome.ok ? done(`${body.version} is published to ${body.rolloutPercent}% of the clients.`) : failed(outcome);
       },
     },
@@ -101,14 +92,14 @@ export const releasesPage: PageModule = {
       path: `${PATH}/:version/rollout`,
       async run(page, form, params) {
         const rolloutPercent = numberField(form['rolloutPercent']);
-        const outcome = await page.operate('setReleaseRollout', { params, body: { rolloutPercent } });
+        const outcome = await page.operate(setReleaseRollout, { params: { version: params['version'] ?? '' }, body: { rolloutPercent } });
         return outcome.ok ? done(`${decodeURIComponent(params['version'] ?? '')} is served to ${rolloutPercent}% of the clients.`) : failed(outcome);
       },
     },
     {
       path: `${PATH}/:version/pull`,
       async run(page, _form, params) {
-        const outcome = await page.operate('pullRelease', { params });
+        const outcome = await page.operate(pullRelease, { params: { version: params['version'] ?? '' } });
         return outcome.ok ? done(`${decodeURIComponent(params['version'] ?? '')} is pulled: no client gets it again.`) : failed(outcome);
       },
     },

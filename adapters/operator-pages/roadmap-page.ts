@@ -4,12 +4,15 @@
  *
  * @module
  */
-import { ROADMAP_CATEGORIES } from '../../schemas/roadmap.ts';
-import type { StoredFeature } from '../../store-ports.ts';
+import { ROADMAP_CATEGORIES } from '../../core/schemas/roadmap.ts';
+import type * as v from 'valibot';
+import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
 import { field, selectField, textArea } from './fields.ts';
 import { html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
+
+type StoredFeature = v.InferOutput<typeof StoredFeatureSchema>;
 
 const PATH = '/pages/roadmap';
 const CATEGORIES = ROADMAP_CATEGORIES.map((c) => [c, c] as const);
@@ -71,9 +74,9 @@ ${selectField('merge-into', 'into', 'Merge into', choices)}</div>
 }
 
 async function render(page: PageRequest) {
-  const outcome = await page.operate('listRoadmapFeatures');
+  const outcome = await page.operate(listRoadmapFeatures);
   if (!outcome.ok) return refusalBox(outcome);
-  const { features } = outcome.value as { features: StoredFeature[] };
+  const { features } = outcome.value;
   const { csrf } = page.session;
   const list = features.length === 0 ? html`<p>No features yet.</p>` : features.map((f) => featureCard(f, csrf));
   return html`${addForm(csrf)}${features.length > 1 ? mergeForm(features, csrf) : ''}<h2>Features (${features.length})</h2>${list}`;
@@ -94,9 +97,9 @@ export const roadmapPage: PageModule = {
           visible: form['visible'] === 'true',
           release_version: releaseOf(form['release_version']),
         };
-        const outcome = await page.operate('createRoadmapFeature', { body });
+        const outcome = await page.operate(createRoadmapFeature, { body });
         if (!outcome.ok) return failed(outcome);
-        const feature = outcome.value as StoredFeature;
+        const feature = outcome.value;
         return done(`Feature #${feature.id} "${feature.title}" is added.`);
       },
     },
@@ -109,7 +112,7 @@ export const roadmapPage: PageModule = {
           category: form['category'] ?? '',
           release_version: releaseOf(form['release_version']),
         };
-        const outcome = await page.operate('editRoadmapFeature', { params, body });
+        const outcome = await page.operate(editRoadmapFeature, { params: { id: params['id'] ?? '' }, body });
         return outcome.ok ? done(`Feature #${params['id']} is saved.`) : failed(outcome);
       },
     },
@@ -117,7 +120,7 @@ export const roadmapPage: PageModule = {
       path: `${PATH}/:id/visibility`,
       async run(page, form, params) {
         const visible = form['visible'] === 'true';
-        const outcome = await page.operate('editRoadmapFeature', { params, body: { visible } });
+        const outcome = await page.operate(editRoadmapFeature, { params: { id: params['id'] ?? '' }, body: { visible } });
         return outcome.ok ? done(`Feature #${params['id']} is ${visible ? 'shown' : 'hidden'}.`) : failed(outcome);
       },
     },
@@ -125,9 +128,9 @@ export const roadmapPage: PageModule = {
       path: `${PATH}/merge`,
       async run(page, form) {
         const from = form['from'] ?? '';
-        const outcome = await page.operate('mergeRoadmapFeature', { params: { id: from }, body: { into: numberField(form['into']) } });
+        const outcome = await page.operate(mergeRoadmapFeature, { params: { id: from }, body: { into: numberField(form['into']) } });
         if (!outcome.ok) return failed(outcome);
-        const { movedVotes } = outcome.value as { movedVotes: number };
+        const { movedVotes } = outcome.value;
         return done(`Feature #${from} is merged into #${form['into']}: ${movedVotes} ${movedVotes === 1 ? 'vote' : 'votes'} moved.`);
       },
     },

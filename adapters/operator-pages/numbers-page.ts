@@ -6,29 +6,15 @@
  *
  * @module
  */
-import { chartCard, type DayCount } from './chart.ts';
+import type * as v from 'valibot';
+import { getStats, type StatsSchema } from '../../core/operator/stats.ts';
+import { chartCard } from './chart.ts';
 import { html, type Html } from './html.ts';
 import { TYPE_NAMES } from './inbox-page.ts';
 import type { PageModule, PageRequest } from './page-module.ts';
 import { refusalBox } from './layout.ts';
 
-/** What GET /stats answers. */
-interface Usage {
-  total: number;
-  days: DayCount[];
-  release: Record<string, number>;
-  source?: Record<string, number>;
-  platform: Record<string, number>;
-}
-
-interface Stats {
-  from: string;
-  to: string;
-  downloads: Usage;
-  updateChecks: Usage;
-  orders: { total: number; days: DayCount[]; product: Record<string, number>; revenue: Record<string, string> };
-  feedback: { total: number; days: DayCount[]; type: Record<string, number>; rating: Record<string, number> };
-}
+type Stats = v.InferOutput<typeof StatsSchema>;
 
 const PATH = '/pages/numbers';
 const RANGES = [30, 365] as const;
@@ -80,11 +66,11 @@ function totals(stats: Stats): Html {
 
 async function render(page: PageRequest): Promise<Html> {
   const asked = page.query.get('days');
-  const query = asked === null ? '' : new URLSearchParams({ days: asked }).toString();
-  const outcome = await page.operate('getStats', { query });
+  const query = new URLSearchParams(asked === null ? [] : [['days', asked]]);
+  const outcome = await page.operate(getStats, { query });
   const shownDays = asked !== null && /^\d{1,3}$/.test(asked) ? Number(asked) : 30;
   if (!outcome.ok) return html`${rangeSwitch(shownDays)}${refusalBox(outcome)}`;
-  const stats = outcome.value as Stats;
+  const stats = outcome.value;
   const open = stats.downloads.days.length <= OPEN_TABLE_DAYS;
   const { downloads, updateChecks, orders, feedback } = stats;
   return html`${rangeSwitch(stats.downloads.days.length)}

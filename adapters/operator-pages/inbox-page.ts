@@ -4,24 +4,16 @@
  *
  * @module
  */
-import { csvLine } from '../../csv.ts';
-import { FEEDBACK_TYPES } from '../../port-types.ts';
+import type * as v from 'valibot';
+import { csvLine } from '../../core/csv.ts';
+import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { FEEDBACK_TYPES } from '../../core/port-types.ts';
 import { html, time } from './html.ts';
 import { pageHeaders } from './http.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
 
-/** An entry as the operator API lists it. */
-interface Entry {
-  id: number;
-  type: string;
-  description: string;
-  email: string | null;
-  appVersion: string | null;
-  rating: number | null;
-  receivedAt: string;
-  handledAt: string | null;
-}
+type Entry = v.InferOutput<typeof InboxEntrySchema>;
 
 const PATH = '/pages/inbox';
 const EXPORT_PATH = '/pages/inbox/export.csv';
@@ -63,7 +55,7 @@ ${entry.handledAt === null ? html` <span class="badge strong">New</span>` : ''}<
 
 async function render(page: PageRequest) {
   const filters = filterQuery(page.query, true);
-  const outcome = await page.operate('listFeedback', { query: filters.toString() });
+  const outcome = await page.operate(listFeedback, { query: filters });
   const shown = filterQuery(page.query, false);
   const back = shown.size > 0 ? `?${shown}` : '';
   const form = html`<form method="get" action="${PATH}" class="card" aria-label="Filters"><div class="row">
@@ -73,7 +65,7 @@ ${select('handled', 'Handled', page.query.get('handled'), [['false', 'New (not h
 <div class="fit"><button type="submit">Filter</button></div></div>
 <p><a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
   if (!outcome.ok) return html`${form}${refusalBox(outcome)}`;
-  const { entries, next } = outcome.value as { entries: Entry[]; next: number | null };
+  const { entries, next } = outcome.value;
   const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back));
   const older = next === null ? '' : html`<p><a href="${PATH}?${new URLSearchParams([...shown, ['before', String(next)]]).toString()}">Older entries</a></p>`;
   return html`${form}<h2>${entries.length === 0 ? 'Entries' : `Entries (${entries.length}${next === null ? '' : '+'})`}</h2>${list}${older}`;
@@ -89,7 +81,7 @@ export const inboxPage: PageModule = {
       async run(page, form, params) {
         const back = keptQuery(form['back']);
         const handled = form['handled'] !== 'false';
-        const outcome = await page.operate('markFeedbackHandled', { params, body: { handled } });
+        const outcome = await page.operate(markFeedbackHandled, { params: { id: params['id'] ?? '' }, body: { handled } });
         if (!outcome.ok) return failed(outcome, back);
         return done(`Feedback #${params['id']} is marked ${handled ? 'handled' : 'not handled'}.`, back);
       },
@@ -104,9 +96,9 @@ export const inboxPage: PageModule = {
         const query = filterQuery(page.query, false);
         query.set('limit', '500');
         for (;;) {
-          const outcome = await page.operate('listFeedback', { query: query.toString() });
+          const outcome = await page.operate(listFeedback, { query });
           if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
-          const { entries, next } = outcome.value as { entries: Entry[]; next: number | null };
+          const { entries, next } = outcome.value;
           for (const entry of entries) text += csvLine({ ...entry }, CSV_COLUMNS);
           if (next === null) break;
           query.set('before', String(next));

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Reconciled } from '../orders.ts';
-import type { OrderView } from '../order-view.ts';
+import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
+import type { OrderView } from '../../core/operator/order-view.ts';
 import { field } from './fields.ts';
 import { html, time, type Html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
@@ -15,10 +15,9 @@ import { done, failed, type ActionResult, type PageModule, type PageRequest } fr
 const PATH = '/pages/orders';
 
 /** The query of a search: an email has an @, anything else is a session id. */
-function searchQuery(find: string): string {
+function searchQuery(find: string): URLSearchParams {
   const text = find.trim();
-  if (text === '') return '';
-  return new URLSearchParams([[text.includes('@') ? 'email' : 'session', text]]).toString();
+  return new URLSearchParams(text === '' ? [] : [[text.includes('@') ? 'email' : 'session', text]]);
 }
 
 /** What the licenses of an order are: none yet, valid, or revoked and why. */
@@ -90,28 +89,32 @@ async function render(page: PageRequest): Promise<Html> {
   const { csrf } = page.session;
   let detail: Html | string = '';
   if (chosen) {
-    const shown = await page.operate('showOrder', { params: { session: chosen } });
-    detail = shown.ok ? orderDetail(shown.value as OrderView, csrf) : refusalBox(shown);
+    // Path segments are handed over as sent, percent-encoded.
+    const shown = await page.operate(showOrder, { params: { session: encodeURIComponent(chosen) } });
+    detail = shown.ok ? orderDetail(shown.value, csrf) : refusalBox(shown);
   }
-  const listed = await page.operate('listOrders', { query: searchQuery(find) });
+  const listed = await page.operate(listOrders, { query: searchQuery(find) });
   if (!listed.ok) return html`${searchForm(find)}${refusalBox(listed)}${detail}${reconcileForm(csrf)}`;
-  const { orders } = listed.value as { orders: OrderView[] };
+  const { orders } = listed.value;
   const heading = find.trim() ? `Orders of ${find.trim()} (${orders.length})` : `Latest paid orders (${orders.length})`;
   const list = orders.length === 0 ? html`<p>No paid order matches.</p>` : orders.map(orderCard);
   return html`${searchForm(find)}${detail}<h2>${heading}</h2>${list}<h2>Reconcile with the provider</h2>${reconcileForm(csrf)}`;
 }
 
 /** An action on one order: the operation, then back to that order with what it did. */
-function orderChange(action: 'upgrade' | 'revoke' | 'reinstate', operationId: string, said: (order: OrderView) => string) {
+function orderChange(action: 'upgrade' | 'revoke' | 'reinstate', said: (order: OrderView) => string) {
   return {
     path: `${PATH}/:session/${action}`,
     async run(page: PageRequest, form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {
-      const session = decodeURIComponent(params['session'] ?? '');
-      const back = `?${new URLSearchParams([['order', session]]).toString()}`;
+      const sent = params['session'] ?? '';
+      const back = `?${new URLSearchParams([['order', decodeURIComponent(sent)]]).toString()}`;
       const reason = form['reason']?.trim();
-      const body = action === 'upgrade' ? undefined : reason ? { reason } : {};
-      const outcome = await page.operate(operationId, body === undefined ? { params: { session } } : { params: { session }, body });
-      return outcome.ok ? done(said(outcome.value as OrderView), back) : failed(outcome, back);
+      const body = reason ? { reason } : {};
+      const outcome =
+        action === 'upgrade'
+          ? await page.operate(upgradeOrder, { params: { session: sent } })
+          : await page.operate(action === 'revoke' ? revokeOrder : reinstateOrder, { params: { session: sent }, body });
+      return outcome.ok ? done(said(outcome.value), back) : failed(outcome, back);
     },
   };
 }
@@ -125,9 +128,9 @@ export const ordersPage: PageModule = {
     {
       path: `${PATH}/reconcile`,
       async run(page) {
-        const outcome = await page.operate('reconcileOrders', { body: {} });
+        const outcome = await page.operate(reconcileOrders, { body: {} });
         if (!outcome.ok) return failed(outcome);
-        const r = outcome.value as Reconciled;
+        const r = outcome.value;
         const fulfilled = r.fulfilled.length === 0 ? 'none fulfilled now' : `fulfilled now: ${r.fulfilled.join(', ')}`;
         const message = `Reconciled since ${r.since}: ${r.checked} paid at the provider, ${fulfilled}; ${r.alreadyFulfilled} already fulfilled, ${r.unknown} not created here.`;
         const flash = done(message);
@@ -135,8 +138,8 @@ export const ordersPage: PageModule = {
         return flash;
       },
     },
-    orderChange('upgrade', 'upgradeOrder', (o) => `${o.session} has its Plus key.`),
-    orderChange('revoke', 'revokeOrder', (o) => `The licenses of ${o.session} are revoked.`),
-    orderChange('reinstate', 'reinstateOrder', (o) => `The licenses of ${o.session} are reinstated.`),
+    orderChange('upgrade', (o) => `${o.session} has its Plus key.`),
+    orderChange('revoke', (o) => `The licenses of ${o.session} are revoked.`),
+    orderChange('reinstate', (o) => `The licenses of ${o.session} are reinstated.`),
   ],
 };

@@ -1,0 +1,68 @@
+/**
+ * Calling a declared operator operation: its query and body checked against its schemas, then run. The
+ * HTTP binding and the pages both come through here, so an operation has one set of checks, one set of
+ * errors and one audit entry however it is called.
+ *
+ * @module
+ */
+import type * as v from 'valibot';
+import { AnsweringError, type ErrorBody } from '../errors.ts';
+import { parseOrThrow } from '../validate.ts';
+import type { OperatorContext } from './context.ts';
+import type { Caller, OperatorOperation, PathParams } from './operation.ts';
+
+/** What a caller hands an operation before any check: path segments, query values, the body's JSON value. */
+export interface RawInput {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  /** The JSON value of the body; undefined when there was none. */
+  readonly body?: unknown;
+}
+
+/** An operation's answer: its typed value, or the error's status and body. */
+export type Outcome<Output> = { ok: true; status: number; value: Output } | ({ ok: false; status: number } & ErrorBody);
+
+/** A path segment as sent: percent-decoded, or as it came when it is not a valid escape (then no id matches it). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Checks the input against the operation's schemas and runs it.
+ *
+ * @throws AnsweringError invalid_request (the message names the field) or the operation's own refusal.
+ */
+export async function invoke<Path extends string, Query, Body, Output>(
+  operation: OperatorOperation<Path, Query, Body, Output>,
+  context: OperatorContext,
+  input: RawInput,
+  caller: Caller,
+): Promise<Output> {
+  const params = Object.fromEntries(Object.entries(input.params ?? {}).map(([name, value]) => [name, decoded(value)]));
+  const query = operation.query ? parseOrThrow(operation.query as v.GenericSchema, input.query ?? {}) : undefined;
+  const body = operation.body ? parseOrThrow(operation.body as v.GenericSchema, input.body ?? {}) : undefined;
+  return operation.run(context, { params: params as Record<PathParams<Path>, string>, query: query as Query, body: body as Body }, caller);
+}
+
+/**
+ * Runs an operation and answers with an outcome instead of throwing a refusal (for the pages).
+ *
+ * @throws What the operation throws that is not an answer (a storage fault): the pipeline answers 500.
+ */
+export async function attempt<Path extends string, Query, Body, Output>(
+  operation: OperatorOperation<Path, Query, Body, Output>,
+  context: OperatorContext,
+  input: RawInput,
+  caller: Caller,
+): Promise<Outcome<Output>> {
+  try {
+    return { ok: true, status: operation.status, value: await invoke(operation, context, input, caller) };
+  } catch (error) {
+    if (!(error instanceof AnsweringError)) throw error;
+    return { ok: false, status: error.status, ...error.toBody() };
+  }
+}
