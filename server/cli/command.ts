@@ -48,9 +48,12 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** The values of a command's flags: a string for each flag that takes one, true for a switch given. */
+export type FlagValues<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'string' ? string : boolean };
+
 /** A parsed command line. */
-export interface ParsedCommandLine {
-  values: Record<string, string | boolean | undefined>;
+export interface ParsedCommandLine<O extends Options = Options> {
+  values: FlagValues<O>;
   positionals: string[];
   help: boolean;
 }
@@ -87,7 +90,7 @@ function joinValues(args: string[], options: Options): string[] {
  * @param positionals How many words besides flags the command takes at most.
  * @returns The flag values, the words, and whether help was asked for.
  */
-export function parseCommandLine(args: string[], options: Options, positionals = 0): ParsedCommandLine {
+export function parseCommandLine<const O extends Options>(args: string[], options: O, positionals = 0): ParsedCommandLine<O> {
   try {
     const parsed = parseArgs({
       args: joinValues(args, options),
@@ -95,8 +98,9 @@ export function parseCommandLine(args: string[], options: Options, positionals =
       allowPositionals: true,
       strict: true,
     });
-    const values = parsed.values as ParsedCommandLine['values'];
-    const help = values['help'] === true;
+    // parseArgs gives each flag the type its option names (strict: true refuses any other flag).
+    const values = parsed.values as FlagValues<O>;
+    const help = (parsed.values as { help?: boolean }).help === true;
     if (!help && parsed.positionals.length > positionals) {
       throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`);
     }

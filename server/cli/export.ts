@@ -8,37 +8,26 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows, type ExportFormat } from '../../adapters/export/format.ts';
+import { listFeedback } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry, Logger } from '../../core/ports.ts';
 import { ConfigError } from '../config-error.ts';
 import { consoleLogger } from '../logger.ts';
 import { openStorage, type OpenedStorage } from '../open-storage.ts';
 import { storageSettings } from '../storage-config.ts';
 import { EXIT, parseCommandLine, UsageError, type Command } from './command.ts';
-import { findOperatorApi, type OperatorApi } from './operator-api.ts';
+import { findOperatorApi, prepare, requestOperator, type OperatorApi } from './operator-api.ts';
 
 /** Logs go to stderr so that stdout holds only the export. */
 const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
-
-interface ApiEntry {
-  type: FeedbackEntry['type'];
-  description: string;
-  email: string | null;
-  appVersion: string | null;
-  rating: number | null;
-  receivedAt: string;
-}
 
 /** Every feedback entry through the operator API's inbox, oldest first as the storage export gives them. */
 async function feedbackThroughApi(api: OperatorApi): Promise<FeedbackEntry[]> {
   const entries: FeedbackEntry[] = [];
   for (let before: number | null | undefined; before !== null; ) {
-    const page = await fetch(`${api.url}/feedback?limit=500${before === undefined ? '' : `&before=${before}`}`, {
-      headers: { authorization: `Bearer ${api.token}` },
-    });
-    const body = (await page.json()) as { entries: ApiEntry[]; next: number | null; message?: string };
-    if (!page.ok) throw new Error(`the operator API answered ${page.status}: ${body.message ?? ''}`);
-    for (const e of body.entries) entries.push({ ...e, receivedAt: Date.parse(e.receivedAt) });
-    before = body.next;
+    const page = await requestOperator(api, prepare(listFeedback, { query: { limit: '500', before: before === undefined ? undefined : String(before) } }));
+    if (!page.ok) throw new Error(page.message);
+    for (const e of page.value.entries) entries.push({ ...e, receivedAt: Date.parse(e.receivedAt) });
+    before = page.value.next;
   }
   return entries.reverse();
 }

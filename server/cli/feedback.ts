@@ -5,7 +5,9 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
+import type * as v from 'valibot';
+import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api feedback <list|handle|unhandle> [options]
 
@@ -21,17 +23,17 @@ For every entry as CSV or JSON: converter-site-api export feedback.
 
 ${OPERATOR_HELP_FOOTER}`;
 
-interface EntryView {
-  id: number;
-  type: string;
-  rating: number | null;
-  receivedAt: string;
-  handledAt: string | null;
-  email: string | null;
-  description: string;
-}
+type EntryView = v.InferOutput<typeof InboxEntrySchema>;
 
-const FILTERS = ['type', 'rating', 'since', 'handled', 'limit', 'before'] as const;
+const FLAGS = {
+  json: { type: 'boolean' },
+  type: { type: 'string' },
+  rating: { type: 'string' },
+  since: { type: 'string' },
+  handled: { type: 'string' },
+  limit: { type: 'string' },
+  before: { type: 'string' },
+} as const;
 
 /** One line of a description for the table: no line breaks, at most 60 characters. */
 const excerpt = (text: string) => {
@@ -39,38 +41,32 @@ const excerpt = (text: string) => {
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 };
 
-const rowsOf = (entries: EntryView[]): string[][] => [
+const rowsOf = (entries: readonly EntryView[]): string[][] => [
   ['ID', 'RECEIVED', 'TYPE', 'RATING', 'HANDLED', 'EMAIL', 'DESCRIPTION'],
   ...entries.map((e) => [String(e.id), e.receivedAt, e.type, e.rating === null ? '-' : String(e.rating), e.handledAt ? 'yes' : 'no', e.email ?? '-', excerpt(e.description)]),
 ];
-
-function callFor(action: string, id: string | undefined, values: Record<string, string | boolean | undefined>): OperatorCall {
-  if (action === 'list') {
-    if (id !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(id)}`);
-    const query = new URLSearchParams();
-    for (const name of FILTERS) if (typeof values[name] === 'string') query.set(name, values[name]);
-    const text = query.toString();
-    return { method: 'GET', path: `/feedback${text ? `?${text}` : ''}` };
-  }
-  if (action !== 'handle' && action !== 'unhandle') throw new UsageError('say what to do: list, handle or unhandle');
-  if (id === undefined || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(`feedback ${action} needs an entry id (a whole number from 1), not ${JSON.stringify(id ?? '')}`);
-  return { method: 'POST', path: `/feedback/${id}/handled`, body: { handled: action === 'handle' } };
-}
 
 export const feedback: Command = {
   name: 'feedback',
   summary: 'list the feedback inbox, mark entries handled (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const options = Object.fromEntries(FILTERS.map((name) => [name, { type: 'string' as const }]));
-    const { values, positionals, help } = parseCommandLine(args, { json: { type: 'boolean' }, ...options }, 2);
+    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
     if (help) {
       io.stdout(HELP);
       return EXIT.ok;
     }
     const [action = '', id] = positionals;
-    const answer = await callOperator('feedback', callFor(action, id, values), io);
-    if ('exit' in answer) return answer.exit;
-    return printAnswer<{ entries?: EntryView[]; next?: number | null } & EntryView>(answer.text, values['json'] === true, io, (a) => rowsOf(a.entries ?? [a]));
+    const json = values.json === true;
+    if (action === 'list') {
+      if (id !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(id)}`);
+      const { type, rating, since, handled, limit, before } = values;
+      const answer = await callOperator('feedback', prepare(listFeedback, { query: { type, rating, since, handled, limit, before } }), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.entries));
+    }
+    if (action !== 'handle' && action !== 'unhandle') throw new UsageError('say what to do: list, handle or unhandle');
+    if (id === undefined || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(`feedback ${action} needs an entry id (a whole number from 1), not ${JSON.stringify(id ?? '')}`);
+    const answer = await callOperator('feedback', prepare(markFeedbackHandled, { params: { id }, body: { handled: action === 'handle' } }), io);
+    return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (entry) => rowsOf([entry]));
   },
 };

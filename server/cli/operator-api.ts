@@ -5,6 +5,8 @@
  *
  * @module
  */
+import * as v from 'valibot';
+import type { OperatorOperation, PathParams } from '../../core/operator/operation.ts';
 import { ConfigError } from '../config-error.ts';
 import { EXIT, type Io } from './command.ts';
 
@@ -38,31 +40,111 @@ export function operatorApi(env: NodeJS.ProcessEnv): OperatorApi {
   return findOperatorApi(env)!;
 }
 
-export interface OperatorCall {
-  method: 'GET' | 'POST' | 'PATCH';
-  path: string;
-  body?: unknown;
+/** One call of a declared operator operation, ready to send: its answer is typed by the operation's output schema. */
+export interface PreparedCall<Output> {
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  /** The path with its segments filled in and percent-encoded, and the query string. */
+  readonly path: string;
+  readonly body?: unknown;
+  readonly output: v.GenericSchema<unknown, Output>;
+}
+
+/** A text field as a command line gives it: any string where the schema takes some strings (the API says which). */
+type Typed<T> = T extends string ? string : T extends readonly (infer E)[] ? Typed<E>[] : T;
+
+/** What a command gives an operation: its path segments, query values and body, typed by the operation. */
+export interface CallInput<Path extends string, QueryIn, BodyIn> {
+  readonly params?: Readonly<Record<PathParams<Path>, string>>;
+  readonly query?: { readonly [K in keyof QueryIn]?: string | undefined };
+  readonly body?: { [K in keyof BodyIn]: Typed<BodyIn[K]> };
 }
 
 /**
- * Sends one request to the operator API.
+ * Prepares a call of a declared operation (core/operator/endpoints.ts): the CLI's typed client.
+ *
+ * @param operation The operation.
+ * @param input Its path segments, query and body.
+ */
+export function prepare<Path extends string, Query, Body, Output, QueryIn, BodyIn>(
+  operation: OperatorOperation<Path, Query, Body, Output, QueryIn, BodyIn>,
+  input: CallInput<Path, QueryIn, BodyIn> = {},
+): PreparedCall<Output> {
+  const params: Readonly<Record<string, string>> = input.params ?? {};
+  const path = operation.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const query = new URLSearchParams(Object.entries(input.query ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return {
+    method: operation.method,
+    path: query.size > 0 ? `${path}?${query}` : path,
+    ...(input.body === undefined ? {} : { body: input.body }),
+    output: operation.output,
+  };
+}
+
+/** What failed to reach the operator API, in words: the cause of a fetch failure (ECONNREFUSED ...). */
+function unreachable(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+  return code || (cause instanceof Error ? cause.message : String(cause));
+}
+
+/** An answer of the operator API: the JSON text and its typed value, or what went wrong in words. */
+export type OperatorAnswer<Output> = { ok: true; text: string; value: Output } | { ok: false; message: string };
+
+/**
+ * Sends one call to the operator API.
+ *
+ * @returns The answer's JSON text and its value (checked against the operation's output schema), or the
+ *   API's refusal, or why it could not be reached, as lines for a person.
+ */
+export async function requestOperator<Output>(api: OperatorApi, call: PreparedCall<Output>): Promise<OperatorAnswer<Output>> {
+  const withBody = call.body !== undefined;
+  let response: Response;
+  try {
+    response = await fetch(api.url + call.path, {
+      method: call.method,
+      headers: { authorization: `Bearer ${api.token}`, ...(withBody ? { 'content-type': 'application/json' } : {}) },
+      ...(withBody ? { body: JSON.stringify(call.body) } : {}),
+    });
+  } catch (error) {
+    const message = `cannot reach the operator API at ${api.url} (${unreachable(error)})\nStart the server with OPERATOR_PORT set, or set OPERATOR_URL to its operator listener.`;
+    return { ok: false, message };
+  }
+  const text = await response.text();
+  const json = parsedJson(text);
+  if (!response.ok) {
+    const error = v.safeParse(ErrorBodySchema, json);
+    if (!error.success) return { ok: false, message: `the operator API answered ${response.status} without an error body; is OPERATOR_URL the operator listener?` };
+    return { ok: false, message: `${error.output.message} (${error.output.code}; ${response.status})\n${error.output.resolution}` };
+  }
+  const answer = v.safeParse(call.output, json);
+  if (!answer.success) {
+    const where = v.getDotPath(answer.issues[0]) ?? 'body';
+    return { ok: false, message: `the operator API answered in a shape this command does not know (${where}: ${answer.issues[0].message}); is it the same version?` };
+  }
+  return { ok: true, text, value: answer.output };
+}
+
+/**
+ * Sends one call to the operator API of OPERATOR_URL with OPERATOR_TOKEN.
  *
  * @param command The command's name, for the message of a refusal.
- * @returns The answer's JSON text, or the exit code after printing the API's refusal to stderr.
+ * @returns The answer, or the exit code after printing why there is none to stderr.
  */
-export async function callOperator(command: string, call: OperatorCall, io: Io, env = process.env): Promise<{ text: string } | { exit: number }> {
-  const api = operatorApi(env);
-  const withBody = call.body !== undefined;
-  const response = await fetch(api.url + call.path, {
-    method: call.method,
-    headers: { authorization: `Bearer ${api.token}`, ...(withBody ? { 'content-type': 'application/json' } : {}) },
-    ...(withBody ? { body: JSON.stringify(call.body) } : {}),
-  });
-  const text = await response.text();
-  if (response.ok) return { text };
-  const error = JSON.parse(text) as { code: string; message: string; resolution: string };
-  io.stderr(`converter-site-api ${command}: ${error.message} (${error.code}; ${response.status})\n${error.resolution}\n`);
+export async function callOperator<Output>(command: string, call: PreparedCall<Output>, io: Io, env = process.env): Promise<{ text: string; value: Output } | { exit: number }> {
+  const answer = await requestOperator(operatorApi(env), call);
+  if (answer.ok) return answer;
+  io.stderr(`converter-site-api ${command}: ${answer.message}\n`);
   return { exit: EXIT.failed };
+}
+
+const ErrorBodySchema = v.object({ code: v.string(), message: v.string(), resolution: v.string() });
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rows as left-aligned columns two spaces apart; the first row is the header. */
@@ -72,7 +154,7 @@ export function table(rows: string[][]): string {
 }
 
 /** Prints an answer: its JSON as it came with --json, else the table `render` makes of it. */
-export function printAnswer<T>(text: string, json: boolean, io: Io, render: (answer: T) => string[][]): number {
-  io.stdout(json ? (text.endsWith('\n') ? text : `${text}\n`) : table(render(JSON.parse(text) as T)));
+export function printAnswer<T>(answer: { text: string; value: T }, json: boolean, io: Io, render: (value: T) => string[][]): number {
+  io.stdout(json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : table(render(answer.value)));
   return EXIT.ok;
 }

@@ -4,9 +4,10 @@
  *
  * @module
  */
-import type { Reconciled } from '../../core/operator/orders.ts';
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, table } from './operator-api.ts';
+import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder, type Reconciled } from '../../core/operator/orders.ts';
+import type { OrderView } from '../../core/operator/order-view.ts';
+import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, prepare, table, type PreparedCall } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|reconcile> [options]
 
@@ -27,30 +28,21 @@ of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKE
 
 ${OPERATOR_HELP_FOOTER}`;
 
-interface OrderView {
-  session: string;
-  product: string;
-  state: string;
-  createdAt: string;
-  paidAt: string | null;
-  buyer: { email: string | null; name: string | null; country: string | null };
-  paymentRef: string | null;
-  licenses: string;
-  revokedBecause: string | null;
-  keys: { product: string; key: string; state: string }[];
-  refunded: boolean;
-  disputed: boolean;
-  disputeWon: boolean;
-  override: { action: string; reason: string | null; at: string } | null;
-}
-
+const FLAGS = {
+  json: { type: 'boolean' },
+  email: { type: 'string' },
+  session: { type: 'string' },
+  limit: { type: 'string' },
+  reason: { type: 'string' },
+  since: { type: 'string' },
+} as const;
 
 const dash = (text: string | null) => text ?? '-';
 
 /** The licenses column: valid, none, or revoked and why. */
 const standing = (o: OrderView) => (o.revokedBecause ? `revoked (${o.revokedBecause})` : o.licenses);
 
-function ordersTable(orders: OrderView[]): string {
+function ordersTable(orders: readonly OrderView[]): string {
   if (orders.length === 0) return 'no orders\n';
   const rows = orders.map((o) => [o.session, dash(o.paidAt ?? o.createdAt), o.product, o.state, dash(o.buyer.email), dash(o.buyer.country), standing(o)]);
   return table([['SESSION', 'PAID', 'PRODUCT', 'STATE', 'EMAIL', 'COUNTRY', 'LICENSES'], ...rows]);
@@ -85,35 +77,43 @@ function reconcileSummary(r: Reconciled): string {
   return lines.join('\n') + '\n';
 }
 
-/** The call a command line asks for; every mistake is a UsageError. */
-function callOf(action: string | undefined, session: string | undefined, values: Record<string, string | boolean | undefined>): OperatorCall {
-  const text = (name: string) => values[name] as string | undefined;
+/** Sends a call and prints its answer: its JSON with --json, else what `render` makes of it. */
+async function print<Output>(call: PreparedCall<Output>, json: boolean, io: Io, render: (answer: Output) => string): Promise<number> {
+  const answer = await callOperator('orders', call, io);
+  if ('exit' in answer) return answer.exit;
+  io.stdout(json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(answer.value));
+  return EXIT.ok;
+}
+
+/** Does what a command line asks for; every mistake in it is a UsageError. */
+function send(action: string | undefined, session: string | undefined, values: FlagValues<typeof FLAGS>, io: Io): Promise<number> {
   const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'reconcile'];
   if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate or reconcile');
   const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate';
   if (takesSession && !session) throw new UsageError(`orders ${action} needs a session id`);
   if (!takesSession && session) throw new UsageError(`unexpected argument ${JSON.stringify(session)}`);
   const allowed: Record<string, string[]> = { find: ['email', 'session', 'limit'], revoke: ['reason'], reinstate: ['reason'], reconcile: ['since'] };
-  for (const flag of ['email', 'session', 'limit', 'reason', 'since']) {
+  for (const flag of ['email', 'session', 'limit', 'reason', 'since'] as const) {
     if (values[flag] !== undefined && !allowed[action]?.includes(flag)) throw new UsageError(`--${flag} is not an option of orders ${action}`);
   }
-  const path = `/orders/${encodeURIComponent(session ?? '')}`;
+  const json = values.json === true;
+  const params = { session: session ?? '' };
+  const reason = values.reason === undefined ? {} : { reason: values.reason };
   switch (action) {
     case 'find': {
-      if (text('email') !== undefined && text('session') !== undefined) throw new UsageError('give --email or --session, not both');
-      const query = new URLSearchParams();
-      for (const name of ['email', 'session', 'limit']) if (text(name) !== undefined) query.set(name, text(name)!);
-      return { method: 'GET', path: `/orders${query.size > 0 ? `?${query}` : ''}` };
+      if (values.email !== undefined && values.session !== undefined) throw new UsageError('give --email or --session, not both');
+      return print(prepare(listOrders, { query: { email: values.email, session: values.session, limit: values.limit } }), json, io, (a) => ordersTable(a.orders));
     }
     case 'show':
-      return { method: 'GET', path };
+      return print(prepare(showOrder, { params }), json, io, orderDetails);
     case 'upgrade':
-      return { method: 'POST', path: `${path}/upgrade` };
+      return print(prepare(upgradeOrder, { params }), json, io, orderDetails);
     case 'revoke':
+      return print(prepare(revokeOrder, { params, body: reason }), json, io, orderDetails);
     case 'reinstate':
-      return { method: 'POST', path: `${path}/${action}`, ...(text('reason') === undefined ? {} : { body: { reason: text('reason') } }) };
+      return print(prepare(reinstateOrder, { params, body: reason }), json, io, orderDetails);
     default:
-      return { method: 'POST', path: '/orders/reconcile', ...(text('since') === undefined ? {} : { body: { since: text('since') } }) };
+      return print(prepare(reconcileOrders, { body: values.since === undefined ? {} : { since: values.since } }), json, io, reconcileSummary);
   }
 }
 
@@ -122,25 +122,12 @@ export const orders: Command = {
   summary: 'find orders by email, show, upgrade, revoke, reinstate, reconcile (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const flags = { json: { type: 'boolean' }, email: { type: 'string' }, session: { type: 'string' }, limit: { type: 'string' }, reason: { type: 'string' }, since: { type: 'string' } } as const;
-    const { values, positionals, help } = parseCommandLine(args, flags, 2);
+    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
     if (help) {
       io.stdout(HELP);
       return EXIT.ok;
     }
     const [action, session] = positionals;
-    const call = callOf(action, session, values);
-    const answered = await callOperator('orders', call, io);
-    if ('exit' in answered) return answered.exit;
-    const { text } = answered;
-    if (values['json']) {
-      io.stdout(text.endsWith('\n') ? text : `${text}\n`);
-      return EXIT.ok;
-    }
-    const answer = JSON.parse(text) as unknown;
-    if (action === 'find') io.stdout(ordersTable((answer as { orders: OrderView[] }).orders));
-    else if (action === 'reconcile') io.stdout(reconcileSummary(answer as Reconciled));
-    else io.stdout(orderDetails(answer as OrderView));
-    return EXIT.ok;
+    return send(action, session, values, io);
   },
 };

@@ -5,7 +5,8 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
+import { listReleases, publishRelease, pullRelease, setReleaseRollout, type ReleaseJson } from '../../core/operator/releases.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api release <list|publish|widen|pull> [options]
 
@@ -20,15 +21,7 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
 
 ${OPERATOR_HELP_FOOTER}`;
 
-interface ReleaseView {
-  version: string;
-  rolloutPercent: number;
-  publishedAt: string;
-  pulledAt: string | null;
-  msiUrl: string;
-}
-
-const rowsOf = (releases: ReleaseView[]): string[][] => [
+const rowsOf = (releases: readonly ReleaseJson[]): string[][] => [
   ['VERSION', 'ROLLOUT', 'STATE', 'PUBLISHED', 'MSI'],
   ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl]),
 ];
@@ -58,27 +51,20 @@ export const release: Command = {
     if (!action || !['list', 'publish', 'widen', 'pull'].includes(action)) throw new UsageError(`say what to do: list, publish, widen or pull`);
     if (needsVersion && !version) throw new UsageError(`release ${action} needs a version`);
     if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
-    const msiUrl = values['msi'] as string | undefined;
+    const msiUrl = values['msi'];
     if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
-    const request: OperatorCall =
-      action === 'list'
-        ? { method: 'GET', path: '/releases' }
-        : action === 'publish'
-          ? {
-              method: 'POST',
-              path: '/releases',
-              body: {
-                version,
-                msiUrl,
-                notesUrl: (values['notes'] as string | undefined) ?? null,
-                rolloutPercent: percentOf(values['percent'] as string | undefined, 100),
-              },
-            }
-          : action === 'widen'
-            ? { method: 'POST', path: `/releases/${encodeURIComponent(version!)}/rollout`, body: { rolloutPercent: percentOf(values['percent'] as string | undefined) } }
-            : { method: 'POST', path: `/releases/${encodeURIComponent(version!)}/pull` };
-    const answer = await callOperator('release', request, io);
-    if ('exit' in answer) return answer.exit;
-    return printAnswer<{ releases?: ReleaseView[] } & ReleaseView>(answer.text, values['json'] === true, io, (r) => rowsOf(r.releases ?? [r]));
+    const json = values['json'] === true;
+    if (action === 'list') {
+      const answer = await callOperator('release', prepare(listReleases), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.releases));
+    }
+    const call =
+      action === 'publish'
+        ? prepare(publishRelease, { body: { version: version!, msiUrl: msiUrl!, notesUrl: values['notes'] ?? null, rolloutPercent: percentOf(values['percent'], 100) } })
+        : action === 'widen'
+          ? prepare(setReleaseRollout, { params: { version: version! }, body: { rolloutPercent: percentOf(values['percent']) } })
+          : prepare(pullRelease, { params: { version: version! } });
+    const answer = await callOperator('release', call, io);
+    return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (r) => rowsOf([r]));
   },
 };

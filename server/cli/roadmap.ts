@@ -5,8 +5,10 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
+import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import type * as v from 'valibot';
+import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge> [options]
 
@@ -24,19 +26,22 @@ server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN). Each chan
 
 ${OPERATOR_HELP_FOOTER}`;
 
-interface FeatureView {
-  id: number;
-  title: string;
-  category: string;
-  visible: boolean;
-  release_version: string | null;
-  vote_count: number;
-  merged_into: number | null;
-}
+type FeatureView = v.InferOutput<typeof StoredFeatureSchema>;
+
+const FLAGS = {
+  json: { type: 'boolean' },
+  title: { type: 'string' },
+  description: { type: 'string' },
+  category: { type: 'string' },
+  release: { type: 'string' },
+  hidden: { type: 'boolean' },
+  into: { type: 'string' },
+} as const;
+type Values = FlagValues<typeof FLAGS>;
 
 const ACTIONS = ['list', 'add', 'edit', 'hide', 'show', 'merge'];
 
-const rowsOf = (features: FeatureView[]): string[][] => [
+const rowsOf = (features: readonly FeatureView[]): string[][] => [
   ['ID', 'VOTES', 'STATE', 'RELEASE', 'CATEGORY', 'TITLE'],
   ...features.map((f) => [
     String(f.id),
@@ -53,30 +58,38 @@ function idOf(text: string | undefined, what: string): number {
   return Number(text);
 }
 
-/** The fields --title, --description, --category and --release give. */
-function fieldsOf(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  for (const name of ['title', 'description', 'category'] as const) if (typeof values[name] === 'string') fields[name] = values[name];
-  if (typeof values['release'] === 'string') fields['release_version'] = values['release'] === 'none' ? null : values['release'];
-  return fields;
+/** The fields --title, --description, --category and --release give (the API checks them). */
+function fieldsOf(values: Values) {
+  const { title, description, category, release } = values;
+  const fields = { title, description, category, release_version: release === undefined ? undefined : release === 'none' ? null : release };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** The operator API call an action makes. */
-function callFor(action: string, id: string | undefined, values: Record<string, string | boolean | undefined>): OperatorCall {
+/** Sends what an action asks for; every mistake in the command line is a UsageError. */
+async function send(action: string, id: string | undefined, values: Values, io: Io): Promise<number> {
+  const json = values.json === true;
   if (action === 'list') {
     if (id !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(id)}`);
-    return { method: 'GET', path: '/roadmap' };
+    const answer = await callOperator('roadmap', prepare(listRoadmapFeatures), io);
+    return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.features));
   }
   if (action === 'add') {
     if (id !== undefined) throw new UsageError('roadmap add takes no id: the feature gets the next free one');
-    if (typeof values['title'] !== 'string' || typeof values['category'] !== 'string') throw new UsageError('roadmap add needs --title and --category');
-    return { method: 'POST', path: '/roadmap', body: { ...fieldsOf(values), visible: values['hidden'] !== true } };
+    const { title, category } = values;
+    if (title === undefined || category === undefined) throw new UsageError('roadmap add needs --title and --category');
+    const body = { ...fieldsOf(values), title, category, visible: values.hidden !== true };
+    const answer = await callOperator('roadmap', prepare(createRoadmapFeature, { body }), io);
+    return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (f) => rowsOf([f]));
   }
-  const feature = idOf(id, `roadmap ${action}'s first argument`);
-  if (action === 'merge') return { method: 'POST', path: `/roadmap/${feature}/merge`, body: { into: idOf(values['into'] as string | undefined, '--into') } };
+  const feature = String(idOf(id, `roadmap ${action}'s first argument`));
+  if (action === 'merge') {
+    const answer = await callOperator('roadmap', prepare(mergeRoadmapFeature, { params: { id: feature }, body: { into: idOf(values.into, '--into') } }), io);
+    return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf([a.into, a.merged]));
+  }
   const body = action === 'edit' ? fieldsOf(values) : { visible: action === 'show' };
   if (Object.keys(body).length === 0) throw new UsageError('roadmap edit needs at least one of --title, --description, --category, --release');
-  return { method: 'PATCH', path: `/roadmap/${feature}`, body };
+  const answer = await callOperator('roadmap', prepare(editRoadmapFeature, { params: { id: feature }, body }), io);
+  return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (f) => rowsOf([f]));
 }
 
 export const roadmap: Command = {
@@ -84,28 +97,13 @@ export const roadmap: Command = {
   summary: 'add, edit, hide, show and merge roadmap features (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(
-      args,
-      {
-        json: { type: 'boolean' },
-        title: { type: 'string' },
-        description: { type: 'string' },
-        category: { type: 'string' },
-        release: { type: 'string' },
-        hidden: { type: 'boolean' },
-        into: { type: 'string' },
-      },
-      2,
-    );
+    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
     if (help) {
       io.stdout(HELP);
       return EXIT.ok;
     }
     const [action, id] = positionals;
     if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: list, add, edit, hide, show or merge');
-    const answer = await callOperator('roadmap', callFor(action, id, values), io);
-    if ('exit' in answer) return answer.exit;
-    type Answer = { features?: FeatureView[]; merged?: FeatureView; into?: FeatureView } & FeatureView;
-    return printAnswer<Answer>(answer.text, values['json'] === true, io, (a) => rowsOf(a.features ?? (a.merged ? [a.into!, a.merged] : [a])));
+    return send(action, id, values, io);
   },
 };

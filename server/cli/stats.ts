@@ -5,7 +5,9 @@
  * @module
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, OPERATOR_EXIT_CODES, table } from './operator-api.ts';
+import type * as v from 'valibot';
+import { getStats, type StatsSchema } from '../../core/operator/stats.ts';
+import { callOperator, OPERATOR_EXIT_CODES, prepare, table } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api stats [--days <1-365>] [--json]
 
@@ -15,23 +17,10 @@ API of a running server (OPERATOR_URL and OPERATOR_TOKEN).
 
 ${OPERATOR_EXIT_CODES}`;
 
-interface Series {
-  total: number;
-  days: { day: string; count: number }[];
-  [breakdown: string]: unknown;
-}
+type Stats = v.InferOutput<typeof StatsSchema>;
 
-interface Stats {
-  from: string;
-  to: string;
-  downloads: Series;
-  updateChecks: Series;
-  orders: Series;
-  feedback: Series;
-}
-
-const breakdown = (title: string, counts: unknown): string[] => {
-  const entries = Object.entries(counts as Record<string, number>);
+const breakdown = (title: string, counts: Readonly<Record<string, number | string>> | undefined): string[] => {
+  const entries = Object.entries(counts ?? {});
   return entries.length === 0 ? [] : [`${title}: ${entries.map(([name, count]) => `${name} ${count}`).join(', ')}`];
 };
 
@@ -48,14 +37,14 @@ function render(stats: Stats): string {
     ['TOTAL', String(stats.downloads.total), String(stats.updateChecks.total), String(stats.orders.total), String(stats.feedback.total)],
   ]);
   const lines = [
-    ...breakdown('downloads by release', stats.downloads['release']),
-    ...breakdown('downloads by source', stats.downloads['source']),
-    ...breakdown('downloads by platform', stats.downloads['platform']),
-    ...breakdown('update checks by release', stats.updateChecks['release']),
-    ...breakdown('orders by product', stats.orders['product']),
-    ...breakdown('revenue', stats.orders['revenue']),
-    ...breakdown('feedback by type', stats.feedback['type']),
-    ...breakdown('feedback by rating', stats.feedback['rating']),
+    ...breakdown('downloads by release', stats.downloads.release),
+    ...breakdown('downloads by source', stats.downloads.source),
+    ...breakdown('downloads by platform', stats.downloads.platform),
+    ...breakdown('update checks by release', stats.updateChecks.release),
+    ...breakdown('orders by product', stats.orders.product),
+    ...breakdown('revenue', stats.orders.revenue),
+    ...breakdown('feedback by type', stats.feedback.type),
+    ...breakdown('feedback by rating', stats.feedback.rating),
   ];
   return `${days}\n${lines.map((line) => `${line}\n`).join('')}`;
 }
@@ -71,11 +60,11 @@ export const stats: Command = {
       return EXIT.ok;
     }
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-    const days = typeof values['days'] === 'string' ? values['days'] : '30';
+    const days = values.days ?? '30';
     if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) throw new UsageError(`--days must be a whole number from 1 to 365, not ${JSON.stringify(days)}`);
-    const answer = await callOperator('stats', { method: 'GET', path: `/stats?days=${days}` }, io);
+    const answer = await callOperator('stats', prepare(getStats, { query: { days } }), io);
     if ('exit' in answer) return answer.exit;
-    io.stdout(values['json'] ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(JSON.parse(answer.text) as Stats));
+    io.stdout(values.json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(answer.value));
     return EXIT.ok;
   },
 };

@@ -4,8 +4,18 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, type OperatorCall, printAnswer } from './operator-api.ts';
+import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import type * as v from 'valibot';
+import {
+  addWebhookEndpoint,
+  editWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  replayWebhookDelivery,
+  type DeliverySchema,
+  type EndpointSchema,
+} from '../../core/operator/webhooks.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api webhooks <list|add|enable|disable|deliveries|replay> [options]
 
@@ -24,34 +34,17 @@ server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
 
 ${OPERATOR_HELP_FOOTER}`;
 
-interface EndpointView {
-  id: number;
-  url: string;
-  events: string[];
-  format: string;
-  enabled: boolean;
-  secret?: string;
-}
+type EndpointView = v.InferOutput<typeof EndpointSchema> & { secret?: string };
+type DeliveryView = v.InferOutput<typeof DeliverySchema>;
 
-interface DeliveryView {
-  id: number;
-  type: string;
-  url: string;
-  state: string;
-  attempts: number;
-  lastStatus: number | null;
-  nextAttemptAt: string | null;
-  eventId: string;
-}
+const FLAGS = { json: { type: 'boolean' }, events: { type: 'string' }, slack: { type: 'boolean' }, state: { type: 'string' } } as const;
 
-type Answer = Partial<EndpointView & DeliveryView> & { endpoints?: EndpointView[]; deliveries?: DeliveryView[] };
-
-const endpointRows = (endpoints: EndpointView[]): string[][] => [
+const endpointRows = (endpoints: readonly EndpointView[]): string[][] => [
   ['ID', 'STATE', 'FORMAT', 'EVENTS', 'URL', ...(endpoints.some((e) => e.secret) ? ['SECRET'] : [])],
   ...endpoints.map((e) => [String(e.id), e.enabled ? 'on' : 'off', e.format, e.events.join(',') || 'all', e.url, ...(e.secret ? [e.secret] : [])]),
 ];
 
-const deliveryRows = (deliveries: DeliveryView[]): string[][] => [
+const deliveryRows = (deliveries: readonly DeliveryView[]): string[][] => [
   ['ID', 'STATE', 'ATTEMPTS', 'LAST', 'NEXT', 'TYPE', 'EVENT', 'URL'],
   ...deliveries.map((d) => [String(d.id), d.state, String(d.attempts), d.lastStatus === null ? '-' : String(d.lastStatus), d.nextAttemptAt ?? '-', d.type, d.eventId, d.url]),
 ];
@@ -61,22 +54,36 @@ function idOf(text: string | undefined, what: string): number {
   return Number(text);
 }
 
-function callFor(action: string, argument: string | undefined, values: Record<string, string | boolean | undefined>): OperatorCall {
+/** Sends what an action asks for; every mistake in the command line is a UsageError. */
+async function send(action: string, argument: string | undefined, values: FlagValues<typeof FLAGS>, io: Io): Promise<number> {
+  const json = values.json === true;
   switch (action) {
-    case 'list':
-      return { method: 'GET', path: '/webhooks' };
+    case 'list': {
+      const answer = await callOperator('webhooks', prepare(listWebhookEndpoints), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => endpointRows(a.endpoints));
+    }
     case 'add': {
       if (!argument) throw new UsageError('webhooks add needs the endpoint URL');
-      const events = typeof values['events'] === 'string' ? values['events'].split(',').map((e) => e.trim()).filter(Boolean) : [];
-      return { method: 'POST', path: '/webhooks', body: { url: argument, events, format: values['slack'] ? 'slack' : 'standard' } };
+      const events = values.events === undefined ? [] : values.events.split(',').map((e) => e.trim()).filter(Boolean);
+      const body = { url: argument, events, format: values.slack ? 'slack' : 'standard' };
+      const answer = await callOperator('webhooks', prepare(addWebhookEndpoint, { body }), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (e) => endpointRows([e]));
     }
     case 'enable':
-    case 'disable':
-      return { method: 'PATCH', path: `/webhooks/${idOf(argument, `webhooks ${action}'s argument`)}`, body: { enabled: action === 'enable' } };
-    case 'deliveries':
-      return { method: 'GET', path: `/webhooks/deliveries${typeof values['state'] === 'string' ? `?state=${encodeURIComponent(values['state'])}` : ''}` };
-    case 'replay':
-      return { method: 'POST', path: `/webhooks/deliveries/${idOf(argument, 'webhooks replay\'s argument')}/replay` };
+    case 'disable': {
+      const id = String(idOf(argument, `webhooks ${action}'s argument`));
+      const answer = await callOperator('webhooks', prepare(editWebhookEndpoint, { params: { id }, body: { enabled: action === 'enable' } }), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (e) => endpointRows([e]));
+    }
+    case 'deliveries': {
+      const answer = await callOperator('webhooks', prepare(listWebhookDeliveries, { query: { state: values.state } }), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => deliveryRows(a.deliveries));
+    }
+    case 'replay': {
+      const id = String(idOf(argument, "webhooks replay's argument"));
+      const answer = await callOperator('webhooks', prepare(replayWebhookDelivery, { params: { id } }), io);
+      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (d) => deliveryRows([d]));
+    }
     default:
       throw new UsageError('say what to do: list, add, enable, disable, deliveries or replay');
   }
@@ -87,23 +94,13 @@ export const webhooks: Command = {
   summary: 'register event endpoints, read the delivery log, replay a delivery (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(
-      args,
-      { json: { type: 'boolean' }, events: { type: 'string' }, slack: { type: 'boolean' }, state: { type: 'string' } },
-      2,
-    );
+    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
     if (help) {
       io.stdout(HELP);
       return EXIT.ok;
     }
     const [action = '', argument] = positionals;
     if ((action === 'list' || action === 'deliveries') && argument !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(argument)}`);
-    const answer = await callOperator('webhooks', callFor(action, argument, values), io);
-    if ('exit' in answer) return answer.exit;
-    return printAnswer<Answer>(answer.text, values['json'] === true, io, (a) => {
-      if (a.deliveries) return deliveryRows(a.deliveries);
-      if (a.endpoints) return endpointRows(a.endpoints);
-      return action === 'replay' ? deliveryRows([a as DeliveryView]) : endpointRows([a as EndpointView]);
-    });
+    return send(action, argument, values, io);
   },
 };
