@@ -24,7 +24,7 @@ async function measure(name: string, store: RateLimitStore): Promise<void> {
   await Promise.all(
     Array.from({ length: concurrency }, async (_, i) => {
       while (Date.now() < end) {
-        await store.hit(`198.51.100.${i}`, 60_000);
+        await store.hit(`198.51.100.${i}`, 60_000, 120);
         hits++;
       }
     }),

@@ -152,5 +152,9 @@ export interface RateLimitHit {
 
 /** Fixed-window request counters, one per client key. */
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): MaybePromise<RateLimitHit>;
+  /**
+   * Counts one hit of `key` in its window. `limit` is the policy's quota: a store may answer a client it
+   * knows to be past it from what it holds, without asking anyone else.
+   */
+  hit(key: string, windowMs: number, limit: number): MaybePromise<RateLimitHit>;
 }

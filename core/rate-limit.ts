@@ -125,7 +125,7 @@ export function createRateLimiter(
     check(key) {
       let hit: MaybePromise<RateLimitHit>;
       try {
-        hit = store.hit(key, windowMs);
+        hit = store.hit(key, windowMs, policy.limit);
       } catch (error) {
         return failOpen(error);
       }

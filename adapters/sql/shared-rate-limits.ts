@@ -8,7 +8,6 @@
  * @module
  */
 import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/keyed-hash.ts';
-import { PUBLIC_API_POLICY } from '../../core/rate-limit.ts';
 import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
 import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { SqlSession } from './client.ts';
@@ -30,8 +29,6 @@ export interface SharedRateLimitOptions {
   logger?: Logger;
   /** How often, while counting locally, one request tries the database again: 1 s by default. */
   probeEveryMs?: number;
-  /** Hits per window a client may make: past it, this instance's own count answers alone (120 by default). */
-  quota?: number;
   /**
    * What outlives one store: the loaded key hash, the local counters and the probe time. A program that
    * builds a storage per request (the Cloudflare Worker) passes one state per isolate, so it reads the
@@ -99,7 +96,6 @@ export interface SharedRateLimitStore extends RateLimitStore {
 export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLimitOptions = {}): SharedRateLimitStore {
   const clock = options.clock ?? { now: () => Date.now() };
   const probeEveryMs = options.probeEveryMs ?? 1000;
-  const quota = options.quota ?? PUBLIC_API_POLICY.limit;
   const counters = createSqlRateLimitStore(db, options.batch);
   const state = options.state ?? createSharedRateLimitState();
   const hashOf = clientKeyHash(db, state, options.hmacSha256);
@@ -137,7 +133,7 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
     get local() {
       return state.local;
     },
-    hit(key, windowMs) {
+    hit(key, windowMs, limit) {
       const own = (state.own ??= createMemoryRateLimitStore(clock));
       const ownHit = own.hit(key, windowMs);
       if (state.local) {
@@ -145,8 +141,8 @@ export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLi
         const now = clock.now();
         if (now < state.nextProbe) return ownHit;
         state.nextProbe = now + probeEveryMs;
-      } else if (ownHit.count > quota) {
-        // The shared count is at least this instance's own: a client over its quota here is over it there.
+      } else if (ownHit.count > limit) {
+        // The shared count is at least this instance's own: a client over the policy's quota here is over it there.
         return ownHit;
       }
       return shared(key, windowMs).then(

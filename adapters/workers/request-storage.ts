@@ -86,7 +86,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     saveLicenses: (sessionId, keys, emit) => current().saveLicenses(sessionId, keys, emit),
     getLicenses: (sessionId) => current().getLicenses(sessionId),
     secret: (name, create) => current().secret(name, create),
-    rateLimits: { hit: (key, windowMs) => current().rateLimits.hit(key, windowMs) },
+    rateLimits: { hit: (key, windowMs, limit) => current().rateLimits.hit(key, windowMs, limit) },
     releases: {
       listReleases: () => current().releases.listReleases(),
       publishRelease: (release, emit) => current().releases.publishRelease(release, emit),

@@ -47,7 +47,7 @@ test('during an outage the limit holds per instance on its own count; afterwards
     // Until the next probe (one a second) the instance keeps counting on its own...
     assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '112');
     // ...then the database answers, and what another instance counted meanwhile shows.
-    for (let i = 0; i < 10; i++) await other.rateLimits.hit('127.0.0.2', 60_000);
+    for (let i = 0; i < 10; i++) await other.rateLimits.hit('127.0.0.2', 60_000, 120);
     clock.advance(1000);
     assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '103');
     assert.not.ok((storage.rateLimits as SharedRateLimitStore).local);

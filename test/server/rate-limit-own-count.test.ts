@@ -62,4 +62,34 @@ test('a burst while the database does not answer gets what is left of the quota,
   );
 });
 
+test("an embedder's quota holds across instances: the own count short-cuts only past the policy's limit", async () => {
+  const pg = await testPostgres();
+  const policy = { name: 'embedder', limit: 200, windowSeconds: 60 };
+  const open = (url: string) => {
+    const client = createPostgresClient({ url, schema });
+    const clock = manualClock();
+    return { client, clock, storage: createSqlStorage(client, { clock, logger: memoryLogger() }) };
+  };
+  const a = open(proxy.url);
+  const b = open(pg.url);
+  const first = await startTestServer({ storage: a.storage, clock: a.clock, logger: memoryLogger(), rateLimit: policy });
+  const second = await startTestServer({ storage: b.storage, clock: b.clock, logger: memoryLogger(), rateLimit: policy });
+  try {
+    const send = async (to: TestServer, n: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < n; i++) statuses.push((await to.request({ path: '/api/v1/version', from: '127.0.14.4' })).status);
+      return [200, 429].map((status) => statuses.filter((s) => s === status).length);
+    };
+    assert.equal(await send(first, 150), [150, 0]);
+    assert.equal(await send(second, 100), [50, 50]);
+    // 250 hits are counted in all: the first instance's own 150 must not let more through.
+    assert.equal(await send(first, 10), [0, 10]);
+  } finally {
+    await first.close();
+    await second.close();
+    await a.storage.close();
+    await b.storage.close();
+  }
+});
+
 test.run();

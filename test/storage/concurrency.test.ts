@@ -159,7 +159,7 @@ test('two stores on one database (two instances) share one counter exactly', asy
   const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }), { rateLimit: NO_RATE_LIMIT_DEADLINE });
   try {
     const hits = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => (i % 2 ? other : storageOf(context)).rateLimits.hit('198.51.100.9', 60_000)),
+      Array.from({ length: 150 }, (_, i) => (i % 2 ? other : storageOf(context)).rateLimits.hit('198.51.100.9', 60_000, 120)),
     );
     assert.equal(hits.map((h) => h.count).sort((a, b) => a - b), Array.from({ length: 150 }, (_, i) => i + 1));
   } finally {

@@ -43,7 +43,7 @@ for (const target of [pgliteTarget, postgresTarget]) {
         assert.is((await server.request({ path: '/api/v1/download?force=1', from })).status, 302);
       }
       const storage = server.opened.storage as unknown as SqlStorage;
-      await storage.rateLimits.hit('2001:db8:0:1::/64', 60_000);
+      await storage.rateLimits.hit('2001:db8:0:1::/64', 60_000, 120);
       const rows = await everyRow(storage.client);
       for (const address of [...CLIENTS, '2001:db8']) {
         assert.equal(rows.filter((row) => row.includes(address)), [], `rows holding ${address}`);

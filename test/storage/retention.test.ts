@@ -17,9 +17,9 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
   const storage = createSqlStorage(client);
   try {
     // Keys are stored hashed: two windows are aged first, then a third one opens.
-    for (const key of ['old-1', 'old-2']) await storage.rateLimits.hit(key, 60_000);
+    for (const key of ['old-1', 'old-2']) await storage.rateLimits.hit(key, 60_000, 120);
     await client.query(`update rate_limits set reset_at = now() - interval '1 second'`);
-    await storage.rateLimits.hit('live', 60_000);
+    await storage.rateLimits.hit('live', 60_000, 120);
     const live = await client.query<{ key: string }>('select key from rate_limits where reset_at > now()');
 
     const now = Date.now();
@@ -42,7 +42,7 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
     const left = await client.query<{ id: string }>('select id from checkout_sessions order by id');
     assert.equal(left.map((r) => r.id), ['paid-30d', 'pending-6d', 'pending-open', 'processing-30d']);
     assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0 });
-    assert.is((await storage.rateLimits.hit('old-1', 60_000)).count, 1);
+    assert.is((await storage.rateLimits.hit('old-1', 60_000, 120)).count, 1);
   } finally {
     await storage.close();
     await (await testPostgres()).dropSchema(client.schema);

@@ -9,12 +9,12 @@ const WINDOW = 60_000;
 export function rateLimitContract(test: ContractSuite): void {
   test('hits count up per key within a window that started at the first hit', async (context) => {
     const { rateLimits } = current(context).storage;
-    const first = await rateLimits.hit('203.0.113.1', WINDOW);
+    const first = await rateLimits.hit('203.0.113.1', WINDOW, 120);
     assert.is(first.count, 1);
     assert.ok(first.resetMs > WINDOW - 5000 && first.resetMs <= WINDOW, `resetMs ${first.resetMs}`);
-    assert.is((await rateLimits.hit('203.0.113.1', WINDOW)).count, 2);
-    assert.is((await rateLimits.hit('203.0.113.2', WINDOW)).count, 1);
-    const third = await rateLimits.hit('203.0.113.1', WINDOW);
+    assert.is((await rateLimits.hit('203.0.113.1', WINDOW, 120)).count, 2);
+    assert.is((await rateLimits.hit('203.0.113.2', WINDOW, 120)).count, 1);
+    const third = await rateLimits.hit('203.0.113.1', WINDOW, 120);
     assert.is(third.count, 3);
     assert.ok(third.resetMs <= first.resetMs, 'the window keeps its end');
   });
@@ -22,7 +22,7 @@ export function rateLimitContract(test: ContractSuite): void {
   test('concurrent hits of one key each get their own count', async (context) => {
     const { rateLimits } = current(context).storage;
     const keys = ['a', 'b', 'a', 'a', 'c', 'b', 'a'];
-    const hits = await Promise.all(keys.map((key) => rateLimits.hit(key, WINDOW)));
+    const hits = await Promise.all(keys.map((key) => rateLimits.hit(key, WINDOW, 120)));
     const countsOf = (key: string) => hits.filter((_, i) => keys[i] === key).map((h) => h.count).sort((x, y) => x - y);
     assert.equal(countsOf('a'), [1, 2, 3, 4]);
     assert.equal(countsOf('b'), [1, 2]);
@@ -31,9 +31,9 @@ export function rateLimitContract(test: ContractSuite): void {
 
   test('after the window ends the count starts again at 1 with a full window', async (context) => {
     const open = current(context);
-    for (let i = 0; i < 3; i++) await open.storage.rateLimits.hit('k', WINDOW);
+    for (let i = 0; i < 3; i++) await open.storage.rateLimits.hit('k', WINDOW, 120);
     await open.endWindows();
-    const hit = await open.storage.rateLimits.hit('k', WINDOW);
+    const hit = await open.storage.rateLimits.hit('k', WINDOW, 120);
     assert.is(hit.count, 1);
     assert.ok(hit.resetMs > WINDOW - 5000 && hit.resetMs <= WINDOW, `resetMs ${hit.resetMs}`);
   });
