@@ -5,10 +5,7 @@
  *
  * @module
  */
-import type { AppContext, Operation } from './context.ts';
 import * as endpoints from './endpoints.ts';
-import type { Endpoint } from './endpoints.ts';
-import type { ErrorCode } from './errors.ts';
 import { checkoutStatus, createCheckout } from './operations/checkout.ts';
 import { download } from './operations/download.ts';
 import { feedback } from './operations/feedback.ts';
@@ -18,20 +15,9 @@ import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
 
 export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoints.ts';
+export { COMMON_ERRORS, type ApiRoute } from './api-route.ts';
+import type { ApiRoute } from './api-route.ts';
 
-/** One public operation as it is routed and documented: its endpoint (endpoints.ts) and its operation. */
-export interface ApiRoute extends Endpoint {
-  create: (context: AppContext) => Operation;
-  /**
-   * The operation only reads storage: with counters that answer later (PostgreSQL), it starts beside the
-   * rate-limit hit instead of after it, and its answer is dropped when the hit is refused. One round trip
-   * instead of two; a refused read joins a batched statement (adapters/sql/batch.ts), it adds none.
-   */
-  readsOnly?: true;
-}
-
-/** The codes every route can answer with. */
-export const COMMON_ERRORS: readonly ErrorCode[] = ['rate_limited', 'internal_error'];
 
 export const API_ROUTES: readonly ApiRoute[] = [
   { ...endpoints.getPricing, create: pricing },

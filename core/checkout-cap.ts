@@ -9,9 +9,17 @@
  * @module
  */
 import { retryAfter } from './budget-refusals.ts';
-import { refusalOf, shareNow, type BudgetLimits } from './budgets.ts';
-import type { AppContext } from './context.ts';
+import { refusalOf, shareNow, type BudgetLimits, type Budgets } from './budgets.ts';
 import { ApiError } from './errors.ts';
+import type { Clock, Storage } from './ports.ts';
+
+/** What the gate reads: the open sessions in storage, the clock, the caps. */
+export interface CheckoutCapContext {
+  readonly storage: Pick<Storage, 'openCheckouts' | 'openCheckoutTotals'>;
+  readonly clock: Clock;
+  readonly openCheckoutsPerClient: number;
+  readonly budgets: Pick<Budgets, 'openCheckouts' | 'clientSharePercent'>;
+}
 
 /** Open (pending, unexpired) sessions one client may hold by default. */
 export const DEFAULT_OPEN_CHECKOUTS_PER_CLIENT = 10;
@@ -23,7 +31,7 @@ export const DEFAULT_OPEN_CHECKOUTS_PER_CLIENT = 10;
  * @returns `admit(owner, open)`: runs `open` (the provider call and the stored session) once the client is
  *   under its cap, one at a time per client; throws 429 too_many_checkouts, with Retry-After, otherwise.
  */
-export function createCheckoutGate(context: AppContext): <T>(owner: string, open: () => Promise<T>) => Promise<T> {
+export function createCheckoutGate(context: CheckoutCapContext): <T>(owner: string, open: () => Promise<T>) => Promise<T> {
   const cap = context.openCheckoutsPerClient;
   /** The last create queued per client on this instance; an entry leaves when its queue empties. */
   const queues = new Map<string, Promise<unknown>>();

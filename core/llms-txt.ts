@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { OPERATOR_TAG, V1_PREFIX, type ApiRoute } from './api.ts';
+import { OPERATOR_TAG, V1_PREFIX } from './endpoints.ts';
+import type { ApiRoute } from './api-route.ts';
 import type { AppContext } from './context.ts';
 
 /** The documents of the repository's docs/ folder, in the order a client of the API needs them. */

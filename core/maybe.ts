@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { MaybePromise } from './ports.ts';
+/** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * Applies `next` to `value` at once when it is ready, or once its promise resolves.

@@ -6,8 +6,10 @@
  * @module
  */
 
-/** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
-export type MaybePromise<T> = T | Promise<T>;
+export type { MaybePromise } from './maybe.ts';
+export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from './schemas/catalogue.ts';
+import type { CheckoutChannel, CheckoutSku, FeedbackType } from './schemas/catalogue.ts';
+import type { MaybePromise } from './maybe.ts';
 
 /** Where time comes from: milliseconds since the epoch. Tests inject a manual one. */
 export interface Clock {
@@ -23,8 +25,6 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-export const FEEDBACK_TYPES = ['feature_request', 'bug_report', 'general', 'review'] as const;
-export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
 
 /** One accepted feedback submission as stored. */
 export interface FeedbackEntry {
@@ -111,10 +111,6 @@ export interface VoteResult {
   vote_count: number;
 }
 
-export const CHECKOUT_SKUS = ['standard', 'plus_addon', 'plus_bundle'] as const;
-export type CheckoutSku = (typeof CHECKOUT_SKUS)[number];
-export const CHECKOUT_CHANNELS = ['store', 'msi'] as const;
-export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number];
 
 /** Checkout session states: pending -> processing -> paid, or -> expired / failed. The last three are final. */
 export type CheckoutState = 'pending' | 'processing' | 'paid' | 'expired' | 'failed';

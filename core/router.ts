@@ -6,7 +6,7 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
-import type { MaybePromise } from './ports.ts';
+import type { MaybePromise } from './maybe.ts';
 
 /** A routed handler; `params` holds the named segments of a pattern route. */
 export type Handler = (request: CoreRequest, params: Record<string, string>) => MaybePromise<CoreResponse>;

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { COMMON_ERRORS, V1_PREFIX, type ApiRoute } from '../api.ts';
+import { V1_PREFIX } from '../endpoints.ts';
+import { COMMON_ERRORS, type ApiRoute } from '../api-route.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
 import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, UNMETERED_HEADERS } from './headers.ts';
 import { linksOf } from './links.ts';

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ApiRoute } from '../api.ts';
+import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
 import { getLlmsTxt, getOpenApi } from '../endpoints.ts';
 import { encodeJson, JSON_TYPE, TEXT_TYPE } from '../http.ts';

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { OPERATOR_TAG, type ApiRoute } from '../api.ts';
+import { OPERATOR_TAG } from '../endpoints.ts';
+import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponse } from '../errors.ts';
 import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';

@@ -5,7 +5,6 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from '../http.ts';
-import type { Caller } from './operation.ts';
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports.ts';
 import type { ReleaseView } from '../releases.ts';
 import type { UsageTally } from '../usage.ts';
@@ -24,6 +23,12 @@ export interface OperatorContext {
   readonly gateway: PaymentGateway;
   readonly licenses: LicenseIssuer;
   count(event: AppEvent, times?: number): void;
+}
+
+/** Who asks for a change: what the audit trail and the log say of it. */
+export interface Caller {
+  /** The request id of the HTTP request (or page action) the change came with. */
+  readonly requestId: string;
 }
 
 /** An operator operation: like a public one, with the path's named segments. */

@@ -7,7 +7,7 @@
  * @module
  */
 import type * as v from 'valibot';
-import type { OperatorContext } from './context.ts';
+import type { Caller, OperatorContext } from './context.ts';
 import type { OperatorErrorCode } from './errors.ts';
 
 /** The names of a path's `:name` segments: `'/orders/:session/revoke'` gives `'session'`. */
@@ -17,11 +17,7 @@ export type PathParams<Path extends string> = Path extends `${string}:${infer Na
     ? Name
     : never;
 
-/** Who asks for a change: what the audit trail and the log say of it. */
-export interface Caller {
-  /** The request id of the HTTP request (or page action) the change came with. */
-  readonly requestId: string;
-}
+export type { Caller } from './context.ts';
 
 /** What an operation is given: the path's segments as sent (decoded), the parsed query and body. */
 export interface OperatorInput<Path extends string, Query, Body> {

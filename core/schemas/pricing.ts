@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
 import { Link } from './link.ts';
-import type { CheckoutSku } from '../port-types.ts';
+import type { CheckoutSku } from './catalogue.ts';
 
 /** A price as a decimal string with exactly two decimals, e.g. "49.00". */
 const Price = v.pipe(

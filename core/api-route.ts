@@ -1,0 +1,23 @@
+/**
+ * What the public table (api.ts) is made of: an endpoint (endpoints.ts) with the operation that answers
+ * it. The discovery documents (openapi/, llms-txt.ts) read routes of this shape.
+ *
+ * @module
+ */
+import type { AppContext, Operation } from './context.ts';
+import type { Endpoint } from './endpoints.ts';
+import type { ErrorCode } from './errors.ts';
+
+/** One public operation as it is routed and documented: its endpoint and the operation that answers it. */
+export interface ApiRoute extends Endpoint {
+  create: (context: AppContext) => Operation;
+  /**
+   * The operation only reads storage: with counters that answer later (PostgreSQL), it starts beside the
+   * rate-limit hit instead of after it, and its answer is dropped when the hit is refused. One round trip
+   * instead of two; a refused read joins a batched statement (adapters/sql/batch.ts), it adds none.
+   */
+  readsOnly?: true;
+}
+
+/** The codes every route can answer with. */
+export const COMMON_ERRORS: readonly ErrorCode[] = ['rate_limited', 'internal_error'];
