@@ -1,0 +1,175 @@
+/**
+ * The operator operations in process, with no socket: every declared operation (core/operator/endpoints.ts)
+ * called through the operator app's `handle`, as the public contract's in-process tier calls the public
+ * one. Each success answer must parse with the operation's output schema, and each refusal's code must be
+ * one the operation declares (or one every operator request may get). The last test checks that the
+ * cases below call every operation and provoke every error code an operation declares, so a new
+ * operation or a new declared error cannot go untested here.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as v from 'valibot';
+import type { App } from '../../core/app.ts';
+import { OPERATOR_OPERATIONS } from '../../core/operator/endpoints.ts';
+import { errorsOf } from '../../core/operator/openapi.ts';
+import type { AnyOperatorOperation } from '../../core/operator/operation.ts';
+import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
+
+const TOKEN = 'in-process-'.padEnd(40, 't');
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+interface Context {
+  test: TestApp;
+  operator: NonNullable<App['operator']>;
+}
+const test = suite<Context>('operator operations in process', {} as Context);
+
+/** What the cases saw: the operations called, and the codes each answered with. */
+const seen = new Map<string, Set<string>>();
+
+test.before.each(async (context) => {
+  context.test = await createTestApp({ operatorToken: TOKEN });
+  context.operator = context.test.app.operator!;
+});
+
+/** The declared operation of a method and path template. */
+function operationOf(method: string, template: string): AnyOperatorOperation {
+  const operation = OPERATOR_OPERATIONS.find((op) => op.method === method && op.path === template);
+  if (!operation) throw new Error(`no operator operation ${method} ${template}`);
+  return operation;
+}
+
+/**
+ * Calls an operation and checks its answer against its declaration.
+ *
+ * @returns The answer's status and JSON body.
+ */
+async function call({ operator }: Context, method: string, template: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
+  const operation = operationOf(method, template);
+  const [pathOnly, query] = path.split('?');
+  const response = await operator.handle(coreRequest({ method, path: pathOnly!, ...(query ? { query } : {}), headers: AUTH, ...(json === undefined ? {} : { json }) }));
+  const body = bodyJson(response) as any;
+  const codes = seen.get(operation.operationId) ?? new Set<string>();
+  seen.set(operation.operationId, codes);
+  if (response.status < 400) {
+    assert.is(response.status, operation.status, `${method} ${path}`);
+    const parsed = v.safeParse(operation.output, body);
+    assert.ok(parsed.success, `${operation.operationId}: ${JSON.stringify(parsed.issues?.[0]?.message)} in ${bodyText(response)}`);
+    codes.add(String(response.status));
+  } else {
+    const declared = errorsOf(operation).get(response.status) ?? [];
+    assert.ok(declared.includes(body.code), `${operation.operationId} answered ${response.status} ${body.code}, declared: ${declared.join(', ')}`);
+    assert.equal(Object.keys(body), ['code', 'message', 'resolution']);
+    codes.add(body.code);
+  }
+  return { status: response.status, body };
+}
+
+/** A checkout paid in the simulator, in process. */
+async function paidSession({ test: t }: Context): Promise<string> {
+  const created = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: { product: 'standard' } }));
+  const { sessionId } = bodyJson(created) as { sessionId: string };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const paid = await t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com' }));
+  assert.is(paid.status, 303);
+  // The keys are issued when the payment is first seen: the status poll a website or the app makes.
+  assert.is((await t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${sessionId}` }))).status, 200);
+  return sessionId;
+}
+
+test('releases: publish, list, widen, pull; a second publish of a version and an unknown version are refused', async (context) => {
+  const release = { version: '2.5.0', msiUrl: 'https://example.com/2.5.0.msi', rolloutPercent: 10 };
+  assert.is((await call(context, 'POST', '/releases', '/releases', release)).status, 201);
+  assert.is((await call(context, 'POST', '/releases', '/releases', release)).body.code, 'release_exists');
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...release, rolloutPercent: 101 })).body.code, 'invalid_request');
+  assert.is((await call(context, 'POST', '/releases/:version/rollout', '/releases/2.5.0/rollout', { rolloutPercent: 50 })).body.rolloutPercent, 50);
+  assert.is((await call(context, 'POST', '/releases/:version/rollout', '/releases/9.9.9/rollout', { rolloutPercent: 50 })).body.code, 'release_not_found');
+  assert.ok((await call(context, 'POST', '/releases/:version/pull', '/releases/2.5.0/pull')).body.pulledAt);
+  assert.is((await call(context, 'POST', '/releases/:version/pull', '/releases/%E0%A4/pull')).body.code, 'release_not_found');
+  assert.equal((await call(context, 'GET', '/releases', '/releases')).body.releases.map((r: { version: string }) => r.version), ['2.5.0']);
+});
+
+test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are refused', async (context) => {
+  const a = (await call(context, 'POST', '/roadmap', '/roadmap', { title: 'A', category: 'formats' })).body;
+  const b = (await call(context, 'POST', '/roadmap', '/roadmap', { title: 'B', category: 'formats' })).body;
+  const hidden = (await call(context, 'POST', '/roadmap', '/roadmap', { title: 'H', category: 'app', visible: false })).body;
+  assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { title: 'A2' })).body.title, 'A2');
+  assert.is((await call(context, 'PATCH', '/roadmap/:id', '/roadmap/99999', { title: 'x' })).body.code, 'feature_not_found');
+  assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: a.id })).body.code, 'merge_into_itself');
+  assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: 99999 })).body.code, 'feature_not_found');
+  assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: hidden.id })).body.code, 'merge_target_hidden');
+  assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: b.id })).body.movedVotes, 0);
+  assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: b.id })).body.code, 'feature_already_merged');
+  const listed = (await call(context, 'GET', '/roadmap', '/roadmap')).body.features;
+  assert.ok(listed.some((f: { id: number; merged_into: number | null }) => f.id === a.id && f.merged_into === b.id));
+});
+
+test('feedback: the inbox and its filters; marking an entry handled; a repeated query parameter is refused', async (context) => {
+  const sent = await context.test.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description: 'Works', type: 'review', rating: 5 } }));
+  assert.is(sent.status, 201);
+  const listed = (await call(context, 'GET', '/feedback', '/feedback', undefined)).body;
+  assert.is(listed.entries.length, 1);
+  assert.is((await call(context, 'GET', '/feedback', '/feedback?type=review&type=bug_report')).body.code, 'invalid_query');
+  assert.is((await call(context, 'GET', '/feedback', '/feedback?limit=0')).body.code, 'invalid_request');
+  assert.ok((await call(context, 'POST', '/feedback/:id/handled', `/feedback/${listed.entries[0].id}/handled`, { handled: true })).body.handledAt);
+  assert.is((await call(context, 'POST', '/feedback/:id/handled', '/feedback/424242/handled', { handled: true })).body.code, 'feedback_not_found');
+});
+
+test('webhooks: add, edit, list; deliveries and a replay; unknown ids are refused', async (context) => {
+  const added = (await call(context, 'POST', '/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook' })).body;
+  assert.match(added.secret, /^whsec_/);
+  assert.is((await call(context, 'PATCH', '/webhooks/:id', `/webhooks/${added.id}`, { enabled: false })).body.enabled, false);
+  assert.is((await call(context, 'PATCH', '/webhooks/:id', '/webhooks/777', { enabled: false })).body.code, 'endpoint_not_found');
+  assert.is((await call(context, 'GET', '/webhooks', '/webhooks')).body.endpoints.length, 1);
+  assert.equal((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?state=failed')).body, { deliveries: [], next: null });
+  assert.is((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?state=lost')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?limit=1&limit=2')).body.code, 'invalid_query');
+  assert.is((await call(context, 'POST', '/webhooks/deliveries/:id/replay', '/webhooks/deliveries/5/replay')).body.code, 'delivery_not_found');
+});
+
+test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unpaid sessions are refused', async (context) => {
+  const session = await paidSession(context);
+  assert.is((await call(context, 'GET', '/orders', '/orders?email=ADA@example.com')).body.orders[0].session, session);
+  assert.is((await call(context, 'GET', '/orders/:session', `/orders/${session}`)).body.licenses, 'valid');
+  assert.is((await call(context, 'GET', '/orders/:session', '/orders/cs_unknown')).body.code, 'order_not_found');
+  const unpaid = bodyJson(await context.test.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: {} }))) as { sessionId: string };
+  assert.is((await call(context, 'POST', '/orders/:session/upgrade', `/orders/${unpaid.sessionId}/upgrade`)).body.code, 'order_not_paid');
+  assert.is((await call(context, 'POST', '/orders/:session/revoke', `/orders/${unpaid.sessionId}/revoke`, {})).body.code, 'order_not_paid');
+  for (const action of ['upgrade', 'revoke', 'reinstate']) {
+    assert.is((await call(context, 'POST', `/orders/:session/${action}`, `/orders/cs_unknown/${action}`, action === 'upgrade' ? undefined : {})).body.code, 'order_not_found');
+  }
+  assert.is((await call(context, 'POST', '/orders/:session/reinstate', `/orders/${unpaid.sessionId}/reinstate`, {})).body.code, 'order_not_paid');
+  assert.is((await call(context, 'POST', '/orders/:session/upgrade', `/orders/${session}/upgrade`)).body.keys.length, 2);
+  assert.is((await call(context, 'POST', '/orders/:session/revoke', `/orders/${session}/revoke`, { reason: 'chargeback' })).body.licenses, 'revoked');
+  assert.is((await call(context, 'POST', '/orders/:session/upgrade', `/orders/${session}/upgrade`)).body.code, 'order_revoked');
+  assert.is((await call(context, 'POST', '/orders/:session/reinstate', `/orders/${session}/reinstate`)).body.licenses, 'valid');
+  assert.is((await call(context, 'POST', '/orders/reconcile', '/orders/reconcile')).body.alreadyFulfilled, 1);
+  assert.is((await call(context, 'GET', '/orders', '/orders?email=a@b.c&email=d@e.f')).body.code, 'invalid_query');
+});
+
+test('reconcile with a gateway that cannot list its paid sessions is refused', async () => {
+  const t = await createTestApp({ operatorToken: TOKEN });
+  const { listPaid: _, ...gateway } = t.gateway;
+  const without = await createTestApp({ operatorToken: TOKEN, gateway });
+  assert.is((await call({ test: without, operator: without.app.operator! }, 'POST', '/orders/reconcile', '/orders/reconcile', {})).body.code, 'reconcile_unavailable');
+});
+
+test('stats and the audit trail', async (context) => {
+  await call(context, 'POST', '/roadmap', '/roadmap', { title: 'A', category: 'formats' });
+  assert.is((await call(context, 'GET', '/stats', '/stats?days=7')).body.downloads.days.length, 7);
+  assert.is((await call(context, 'GET', '/stats', '/stats?days=366')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/stats', '/stats?days=1&days=2')).body.code, 'invalid_query');
+  assert.equal((await call(context, 'GET', '/audit', '/audit')).body.entries.map((e: { action: string }) => e.action), ['roadmap.created']);
+});
+
+test('every operation is called above, and every error it declares is provoked', () => {
+  const missing: string[] = [];
+  for (const operation of OPERATOR_OPERATIONS) {
+    const codes = seen.get(operation.operationId);
+    if (!codes) missing.push(`${operation.operationId}: never called`);
+    else for (const code of operation.errors) if (!codes.has(code)) missing.push(`${operation.operationId}: ${code} never answered`);
+  }
+  assert.equal(missing, []);
+});
+
+test.run();
