@@ -6,6 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
+import type { AppOptions } from '../core/app-context.ts';
 import type { Budgets } from '../core/budgets.ts';
 import type { AliasDeprecation } from '../core/deprecation.ts';
 import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
@@ -86,6 +87,24 @@ export interface FileSettings {
   openCheckoutsPerClient: number;
   budgets: Budgets;
   downloadSources: string[];
+}
+
+/**
+ * The options of createApp that the config file sets, the same for the standalone server and the Worker
+ * (each adds its storage, gateway, clock and what only it has).
+ */
+export function appOptionsOf(settings: FileSettings) {
+  return {
+    content: settings.content,
+    corsOrigins: settings.corsOrigins,
+    aliasDeprecation: settings.aliasDeprecation,
+    bodyLimit: settings.bodyLimit,
+    checkoutTtlMs: settings.checkoutTtlMs,
+    openCheckoutsPerClient: settings.openCheckoutsPerClient,
+    budgets: settings.budgets,
+    usageSources: settings.downloadSources,
+    ...(settings.docsUrl ? { docsUrl: settings.docsUrl } : {}),
+  } satisfies Partial<AppOptions>;
 }
 
 /** The app settings of a validated file. */

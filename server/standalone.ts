@@ -13,6 +13,7 @@ import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
 import type { Clock, Logger, VersionSource } from '../core/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
+import { appOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';
 import { startEventDelivery } from './event-delivery.ts';
 import { openSigningKey } from './license-key.ts';
@@ -124,7 +125,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
     const gateway = makeGateway(publicBaseUrl);
     const app = await createApp({
-      content,
+      ...appOptionsOf(config),
       storage,
       version,
       licenses: signing.issuer,
@@ -132,16 +133,8 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       offer,
       clock,
       logger,
-      corsOrigins: config.corsOrigins,
-      aliasDeprecation: config.aliasDeprecation,
-      bodyLimit: config.bodyLimit,
-      checkoutTtlMs: config.checkoutTtlMs,
-      openCheckoutsPerClient: config.openCheckoutsPerClient,
-      usageSources: config.downloadSources,
-      budgets: config.budgets,
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
-      ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),

@@ -19,7 +19,7 @@ import { createApp, type App } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
 import { VersionString, type Pricing } from '../core/schemas/responses.ts';
-import { fileSettings, parseConfigFile } from './config-schema.ts';
+import { appOptionsOf, fileSettings, parseConfigFile } from './config-schema.ts';
 import { createLogger } from './logger.ts';
 import { openLiveOffer } from './offer.ts';
 import { paymentConfig, type PaymentConfig } from './payment-config.ts';
@@ -92,6 +92,8 @@ function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: st
 export interface SiteWorkerOptions {
   /** Where time comes from for the live offer, Stripe's status cache and its signatures; the system's by default. */
   clock?: Clock;
+  /** The storage without a database binding: memory with an isolate's caps by default (a host may keep its own). */
+  storage?: Storage;
 }
 
 /**
@@ -120,25 +122,18 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     }
     if (database) await requireSchema(database.current().client);
     // Memory holds what an isolate's 128 MB can spare, not the standalone server's caps (~300 MB).
-    const storage = database?.storage ?? createMemoryStorage(WORKER_MEMORY_LIMITS);
+    const storage = database?.storage ?? options.storage ?? createMemoryStorage(WORKER_MEMORY_LIMITS);
     const { content } = settings;
     live = await openLiveOffer({ payment, offer: content.offer, clock, logger });
     const app = await createApp({
-      content,
+      ...appOptionsOf(settings),
       version: { current: () => version },
       storage,
       gateway: openGateway(payment, storage, publicBaseUrl, clock, content.offer),
       clock,
       logger,
       publicBaseUrl,
-      corsOrigins: settings.corsOrigins,
-      aliasDeprecation: settings.aliasDeprecation,
-      bodyLimit: settings.bodyLimit,
-      checkoutTtlMs: settings.checkoutTtlMs,
-      openCheckoutsPerClient: settings.openCheckoutsPerClient,
-      budgets: settings.budgets,
       ...(live ? { offer: live } : {}),
-      ...(settings.docsUrl ? { docsUrl: settings.docsUrl } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });

@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
+import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { createSiteWorker } from '../../server/worker-app.ts';
+import { manualClock } from '../_setup.ts';
 
 const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
 const get = (path: string) => new Request(`https://api.sheets.test${path}`, { headers: { 'cf-connecting-ip': '203.0.113.20' } });
@@ -28,6 +30,23 @@ test('the config file\'s alias deprecation, docs address and public address are 
   const llms = await (await worker.fetch(get('/llms.txt'), env)).text();
   assert.match(llms, '(https://git.sheets.test/docs/errors.md)');
   assert.match(llms, '(https://api.sheets.test/api/v1/pricing)');
+});
+
+test("the config file's downloadSources are counted by name, as on the standalone server; others as other", async () => {
+  const clock = manualClock();
+  const storage = createMemoryStorage({ clock });
+  const worker = createSiteWorker({ ...example, downloadSources: ['newsletter'] }, { storage, clock });
+  const env = { PRODUCT_VERSION: '2.4.1' };
+  for (const source of ['newsletter', 'newsletter', 'forum']) {
+    assert.is((await worker.fetch(get(`/api/v1/download?source=${source}&force=1`), env)).status, 302);
+  }
+  const today = Math.floor(clock.now() / 86_400_000);
+  // The counts are written at most every 10 s, by a request.
+  clock.advance(10_000);
+  await (await worker.fetch(get('/api/v1/version'), env)).text();
+  await new Promise((resolve) => setImmediate(resolve));
+  const sources = (await storage.usage.list(today - 1, today + 1)).filter((row) => row.kind === 'download').map((row) => `${row.source} ${row.count}`);
+  assert.equal(sources.sort(), ['newsletter 2', 'other 1']);
 });
 
 test('PUBLIC_BASE_URL wins over the config file\'s address', async () => {
