@@ -67,6 +67,13 @@ export async function serveWire(db: PGlite): Promise<WireServer> {
       }
       const reply = Buffer.concat(chunks);
       const status = lastStatus(reply);
+      if (!sockets.has(exchange.owner)) {
+        // Its connection closed while the exchange ran (a client killed mid-transaction): release() has
+        // come and gone, so end here what it left open, as a disconnect does, or nobody gets a turn again.
+        holder = null;
+        if (status !== 'I') await endTransaction().catch(() => undefined);
+        continue;
+      }
       // Until the backend is idle again (after a Flush, or inside a transaction) this connection keeps it.
       holder = status === 'I' ? null : exchange.owner;
       if (!exchange.owner.destroyed) exchange.owner.write(reply);
@@ -74,13 +81,21 @@ export async function serveWire(db: PGlite): Promise<WireServer> {
     running = false;
   };
 
+  /** Ends the transaction a vanished connection left open; it may have failed already (rollback answers anyway). */
+  const endTransaction = () => db.runExclusive(() => db.exec('rollback').then(() => undefined));
+
   const release = async (socket: Socket): Promise<void> => {
     sockets.delete(socket);
     for (let i = queue.length - 1; i >= 0; i--) if (queue[i]!.owner === socket) queue.splice(i, 1);
     if (holder === socket) {
-      await db.runExclusive(() => db.exec('rollback').then(() => undefined));
-      holder = null;
-      void run();
+      try {
+        await endTransaction();
+      } catch {
+        // The database is closed or broken: there is nothing left to end.
+      } finally {
+        holder = null;
+        void run();
+      }
     }
   };
 
