@@ -90,8 +90,9 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     releases: {
       listReleases: () => current().releases.listReleases(),
       publishRelease: (release, emit) => current().releases.publishRelease(release, emit),
-      setRollout: (version, percent) => current().releases.setRollout(version, percent),
-      pullRelease: (version, at) => current().releases.pullRelease(version, at),
+      setRollout: (version, percent, emit) => current().releases.setRollout(version, percent, emit),
+      pullRelease: (version, at, emit) => current().releases.pullRelease(version, at, emit),
+      restoreRelease: (version, emit) => current().releases.restoreRelease(version, emit),
     },
     audit: {
       record: (entry) => current().audit.record(entry),

@@ -12,7 +12,7 @@ import { createFeature, CreateFeatureSchema, editFeature, EditFeatureSchema, lis
 import { getStats } from './stats.ts';
 import { addEndpoint, AddEndpointSchema, editEndpoint, EditEndpointSchema, listDeliveries, listEndpoints, replayDelivery } from './webhooks.ts';
 import { listOrders, overrideOrder, ReasonSchema, reconcileOrders, ReconcileSchema, showOrder, upgradeOrder } from './orders.ts';
-import { listReleases, publishRelease, pullRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
+import { listReleases, publishRelease, pullRelease, restoreRelease, RolloutSchema, setRollout, PublishReleaseSchema } from './releases.ts';
 
 export interface OperatorRoute {
   operationId: string;
@@ -36,7 +36,7 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     operationId: 'listReleases',
     method: 'GET',
     path: '/releases',
-    summary: 'Every release, newest first, with its rollout and whether it was pulled.',
+    summary: 'Every release, highest version first, with its rollout, the share of clients it is served to now (servedPercent) and whether it was pulled; and the baseline.',
     status: 200,
     create: listReleases,
   },
@@ -44,7 +44,9 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     operationId: 'publishRelease',
     method: 'POST',
     path: '/releases',
-    summary: 'Publish a release to a share of the clients (rolloutPercent); the others keep the one before.',
+    summary:
+      'Publish a release above every published version to a share of the clients (rolloutPercent: that share is offered it or a newer one), ' +
+      'with the MSI\'s sha256 and size.',
     body: PublishReleaseSchema,
     status: 201,
     create: publishRelease,
@@ -62,9 +64,17 @@ export const OPERATOR_ROUTES: readonly OperatorRoute[] = [
     operationId: 'pullRelease',
     method: 'POST',
     path: '/releases/:version/pull',
-    summary: 'Pull a release: no client gets it again; the release before it is served.',
+    summary: 'Pull a release: no client gets it until it is restored; its clients get the next release below that serves them.',
     status: 200,
     create: pullRelease,
+  },
+  {
+    operationId: 'restoreRelease',
+    method: 'POST',
+    path: '/releases/:version/restore',
+    summary: 'Restore a pulled release: it is served again with its rollout percent.',
+    status: 200,
+    create: restoreRelease,
   },
   {
     operationId: 'listRoadmapFeatures',

@@ -39,7 +39,11 @@ function operation(route: OperatorRoute): Json {
   };
   if (route.path.includes(':version')) errors['404'] = errorResponse(OPERATOR_ERRORS.release_not_found.when);
   if (route.path.includes(':id')) errors['404'] = errorResponse(OPERATOR_ERRORS.feedback_not_found.when);
-  if (route.operationId === 'publishRelease') errors['409'] = errorResponse(OPERATOR_ERRORS.release_exists.when);
+  if (route.operationId === 'publishRelease') {
+    const refusals = [OPERATOR_ERRORS.release_exists, OPERATOR_ERRORS.release_not_higher, OPERATOR_ERRORS.release_same_msi_version];
+    errors['409'] = errorResponse(refusals.map((refusal) => refusal.when).join(' Or: '));
+  }
+  if (route.operationId === 'setReleaseRollout') errors['409'] = errorResponse(OPERATOR_ERRORS.release_pulled.when);
   if (route.path.includes(':session')) errors['404'] = errorResponse(OPERATOR_ERRORS.order_not_found.when);
   if (route.path.endsWith('/revoke') || route.path.endsWith('/reinstate')) errors['409'] = errorResponse(OPERATOR_ERRORS.order_not_paid.when);
   if (route.operationId === 'upgradeOrder') errors['409'] = errorResponse(`${OPERATOR_ERRORS.order_not_paid.when} Or: ${OPERATOR_ERRORS.order_revoked.when}`);
