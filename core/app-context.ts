@@ -93,10 +93,11 @@ export async function createContext(
   const voterId = await createVoterId(secretKey, options.hmacSha256);
   const voterNetwork = await createVoterNetwork(secretKey, options.hmacSha256);
   const { version, content } = options;
+  const { msiUrl, msiSha256, msiSize } = content.download;
+  const integrity = { sha256: msiSha256?.toLowerCase() ?? null, size: msiSize ?? null };
   const baseline = (): MaybePromise<ServedRelease> => {
     const current = version.current();
-    const msiUrl = content.download.msiUrl;
-    return typeof current === 'string' ? { version: current, msiUrl } : current.then((v) => ({ version: v, msiUrl }));
+    return typeof current === 'string' ? { version: current, msiUrl, ...integrity } : current.then((v) => ({ version: v, msiUrl, ...integrity }));
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   return {

@@ -20,10 +20,15 @@ import type { Release, ReleaseStore } from './store-ports.ts';
 
 export type { Release, ReleaseStore } from './store-ports.ts';
 
-/** What one answer serves: a version and the MSI of that same version. */
+/** What one answer serves: a version and the MSI of that same version, with what the signed headers carry. */
 export interface ServedRelease {
   version: string;
   msiUrl: string;
+  /** The MSI's SHA-256 (hex) and size, when known. */
+  sha256?: string | null;
+  size?: number | null;
+  notesUrl?: string | null;
+  critical?: boolean;
 }
 
 /** The releases as the operations read them: from memory, refreshed in the background. */
