@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { createAnswerSignatures } from './answer-signature.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
@@ -72,6 +73,11 @@ export interface AppOptions {
   usageSources?: readonly string[];
   /** Proxies in front of the operator listener whose X-Forwarded-Proto its pages believe; none by default. */
   operatorProxies?: CidrSet | null;
+  /**
+   * Whether GET /version and GET /download carry an RFC 9421 signature made with the license key
+   * (docs/updates.md); true by default, when the license issuer can sign.
+   */
+  signAnswers?: boolean;
 }
 
 /** The configured offer, always the same object. */
@@ -124,6 +130,7 @@ export async function createContext(
       return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
     },
     releases: createReleaseView(storage.releases, baseline, clock, logger),
+    signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
     count,
