@@ -78,6 +78,11 @@ test('GET /version and both redirects of GET /download verify independently, wit
     assert.is(redirect.status, 302);
     assert.is(refusal({ status: 302, headers: plain(redirect.headers), body: '' }, publicKey, now), null, agent);
   }
+  // Each signed header is as /openapi.json documents it.
+  const doc = JSON.parse(bodyText(await app.handle(coreRequest({ path: '/openapi.json' })))) as { components: { headers: Record<string, { schema: { pattern?: string } }> } };
+  for (const name of ['Content-Digest', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size']) {
+    assert.match(answer.headers[name.toLowerCase()]!, new RegExp(doc.components.headers[name]!.schema.pattern!), name);
+  }
   // Another key's app does not verify.
   assert.is(refusal(answer, await publicKeyOf(await generateSigningKey()), now), 'another algorithm or key');
 });
