@@ -84,6 +84,8 @@ export function digestOfHex(hex: string): string {
 export interface AnswerSignatures {
   /** The headers that sign `status` and `fields` now: at once when this window signed them already. */
   sign(status: number, fields: CoveredFields): MaybePromise<SignatureHeaders>;
+  /** The `created` of signatures made now: a caller that keeps a signature per answer keeps it while this stays. */
+  window(): number;
 }
 
 /**
@@ -97,10 +99,15 @@ export interface AnswerSignatures {
 export function createAnswerSignatures(signer: AnswerSigner, clock: Clock, windowSeconds = 60, lifetimeSeconds = 600): AnswerSignatures {
   let window = -1;
   let signed = new Map<string, MaybePromise<SignatureHeaders>>();
+  const windowMs = windowSeconds * 1000;
+  const windowAt = () => {
+    const now = clock.now();
+    return (now - (now % windowMs)) / 1000;
+  };
   return {
+    window: windowAt,
     sign(status, fields) {
-      const now = Math.floor(clock.now() / 1000);
-      const created = now - (now % windowSeconds);
+      const created = windowAt();
       if (created !== window) {
         window = created;
         signed = new Map();

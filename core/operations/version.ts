@@ -23,6 +23,9 @@ interface Answer {
   body: Uint8Array;
   /** Content-Digest first, then the release's own headers; a promise until the digest is known. */
   fields: MaybePromise<CoveredFields>;
+  /** The signed headers of the window `window` (core/answer-signature.ts), kept so that a request of that window only copies them. */
+  window: number;
+  headers: Record<string, string> | null;
 }
 
 /**
@@ -31,34 +34,48 @@ interface Answer {
  */
 export function version(context: AppContext): Operation {
   const answers = new Map<string, Answer>();
+  // A stored release is the same object from one read of the store to the next: found without a key.
+  let byRelease = new WeakMap<ServedRelease, Answer>();
   const { signatures } = context;
   const answerOf = (served: ServedRelease): Answer => {
+    const known = byRelease.get(served);
+    if (known !== undefined) return known;
     const key = `${served.version}\n${served.msiUrl}\n${served.sha256 ?? ''}\n${served.size ?? ''}\n${served.notesUrl ?? ''}\n${served.critical === true}`;
     let answer = answers.get(key);
     if (answer === undefined) {
       if (!v.is(VersionString, served.version)) throw new Error(`the version source gave ${JSON.stringify(served.version)}, not a version`);
-      if (answers.size >= ANSWERS) answers.clear();
+      if (answers.size >= ANSWERS) {
+        answers.clear();
+        byRelease = new WeakMap();
+      }
       const body = encodeJson({ version: served.version, downloadUrl: served.msiUrl });
-      const made: Answer = { body, fields: [] };
+      const made: Answer = { body, fields: [], window: -1, headers: null };
       if (signatures) {
         made.fields = contentDigest(body).then((digest) => (made.fields = [['content-digest', digest], ...releaseFields(served)]));
       }
       answers.set(key, (answer = made));
     }
+    byRelease.set(served, answer);
     return answer;
   };
   const plain = (answer: Answer): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: answer.body });
-  const signed = (answer: Answer, fields: CoveredFields, signature: SignatureHeaders): CoreResponse => {
+  const keep = (answer: Answer, window: number, fields: CoveredFields, signature: SignatureHeaders): Record<string, string> => {
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     for (const [name, value] of fields) headers[name] = value;
     headers['signature-input'] = signature['signature-input'];
     headers['signature'] = signature.signature;
-    return { status: 200, headers, body: answer.body };
+    answer.window = window;
+    answer.headers = headers;
+    return headers;
   };
+  // Each answer gets its own copy: the adapters add their own headers to it.
+  const sent = (answer: Answer, headers: Record<string, string>): CoreResponse => ({ status: 200, headers: { ...headers }, body: answer.body });
   const respond = (served: ServedRelease): MaybePromise<CoreResponse> => {
     const answer = answerOf(served);
     if (!signatures) return plain(answer);
-    return andThen(answer.fields, (fields) => andThen(signatures.sign(200, fields), (signature) => signed(answer, fields, signature)));
+    const window = signatures.window();
+    if (answer.window === window && answer.headers !== null) return sent(answer, answer.headers);
+    return andThen(answer.fields, (fields) => andThen(signatures.sign(200, fields), (signature) => sent(answer, keep(answer, window, fields, signature))));
   };
   // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>
