@@ -4,7 +4,7 @@
  * not with the code that signs. The shipped vectors are what the server makes, and each tampered one is
  * refused. A signature is made once per distinct answer and window, not per request.
  */
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,48 +12,10 @@ import type { AnswerSigner } from '../../core/answer-signature.ts';
 import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../../core/license.ts';
 import { makeVectors, VECTORS_PATH, type VectorCase } from '../../scripts/signature-vectors.ts';
 import { bodyText, coreRequest, createTestApp } from '../_setup.ts';
+import { parseSignatureInput, refusal } from '../_update-signature.ts';
 
 const test = suite('signed update answers');
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
-
-/** Parses `label=(<components>);<params>` of a Signature-Input as RFC 8941 writes it (the subset used here). */
-function parseSignatureInput(text: string) {
-  const match = /^([a-z][a-z0-9_-]*)=\(((?:"[^"]*"(?: "[^"]*")*)?)\)((?:;[a-z]+=(?:\d+|"[^"]*"))*)$/.exec(text);
-  if (!match) return null;
-  const components = [...match[2]!.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
-  const params = Object.fromEntries([...match[3]!.matchAll(/;([a-z]+)=(\d+|"[^"]*")/g)].map((m) => [m[1]!, m[2]!.startsWith('"') ? m[2]!.slice(1, -1) : Number(m[2])]));
-  return { label: match[1]!, components, params, paramsText: `(${match[2]})${match[3]}` };
-}
-
-/**
- * The app's check, written from the RFCs: the signature holds over the base rebuilt from the answer, it
- * covers @status first and the body's digest (or Location), it has not expired, and Content-Digest is
- * the body's SHA-256. Answers why not, or null when the answer is genuine.
- */
-function refusal(answer: { status: number; headers: Record<string, string>; body: string }, publicKey: string, nowSeconds: number): string | null {
-  const input = parseSignatureInput(answer.headers['signature-input'] ?? '');
-  if (!input) return 'no Signature-Input';
-  const { label, components, params } = input;
-  if (params['alg'] !== 'ed25519' || params['keyid'] !== publicKey) return 'another algorithm or key';
-  if (components[0] !== '@status') return '@status is not covered first';
-  if (!components.includes(answer.status === 200 ? 'content-digest' : 'location')) return 'the body or the Location is not covered';
-  const lines = components.map((name) => {
-    const value = name === '@status' ? String(answer.status) : answer.headers[name];
-    if (value === undefined) throw new Error(`covered ${name} is missing`);
-    return `"${name}": ${value.trim()}`;
-  });
-  lines.push(`"@signature-params": ${input.paramsText}`);
-  const signature = new RegExp(`^${label}=:([A-Za-z0-9+/=]+):$`).exec(answer.headers['signature'] ?? '')?.[1];
-  if (!signature) return 'no Signature';
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
-  if (!verify(null, Buffer.from(lines.join('\n'), 'ascii'), key, Buffer.from(signature, 'base64'))) return 'the signature does not hold';
-  if (typeof params['expires'] !== 'number' || nowSeconds > params['expires']) return 'expired';
-  if (answer.status === 200) {
-    const digest = `sha-256=:${createHash('sha256').update(answer.body, 'utf8').digest('base64')}:`;
-    if (answer.headers['content-digest'] !== digest) return 'the body does not match Content-Digest';
-  }
-  return null;
-}
 
 const plain = (headers: Record<string, string | undefined>) => Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
 
