@@ -95,7 +95,7 @@ async function checkAgainst(model: readonly ModelRelease[], label: string): Prom
     `${label}: the list's shares`,
   );
   const page = (await session.get('/pages/releases')).text;
-  const shown = Object.fromEntries([...page.matchAll(/<h3 id="release-[^"]+">([\d.]+) <span class="badge strong">\w+<\/span> <span class="badge">served to (\d+)% of clients/g)].map((m) => [m[1]!, Number(m[2])]));
+  const shown = Object.fromEntries([...page.matchAll(/<h3 id="release-[^"]+">([\d.]+) <span class="badge strong">[^<]+<\/span> <span class="badge">served to (\d+)% of clients/g)].map((m) => [m[1]!, Number(m[2])]));
   const baselineShown = /The baseline, ([\d.]+) .*?, is served to (\d+)% of clients/.exec(page);
   assert.equal({ ...shown, [baselineShown![1]!]: Number(baselineShown![2]) }, Object.fromEntries(shares), `${label}: the page's shares`);
 }

@@ -14,7 +14,9 @@ import { pullConfirmation, RELEASES_PATH as PATH, type ListedRelease, type Relea
 
 function roleOf(release: ListedRelease): string {
   if (release.pulledAt !== null) return 'Pulled';
-  return release.servedPercent > 0 ? 'Served' : 'Superseded';
+  if (release.servedPercent > 0) return 'Served';
+  // At 0 % nobody is offered it yet; above 0 % a newer release with a larger percent serves its clients.
+  return release.rolloutPercent === 0 ? 'Not rolled out' : 'Superseded';
 }
 
 function releaseCard(release: ListedRelease, csrf: string) {
