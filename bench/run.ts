@@ -258,7 +258,9 @@ const ceiling = await startProcess('ceiling', RUNTIME_COMMANDS['node']!('bench/c
 try {
   for (const runtime of runtimes) {
     for (const storage of runtime === 'node' || runtime === 'workerd' ? storages : ['memory']) {
-      for (const scenario of SCENARIOS.filter((s) => (!only || s.name.includes(only)) && (s.loader !== 'wrk' || hasWrk))) {
+      // A Worker has no operator listener to publish a scenario's releases through.
+      const runs = (s: Scenario) => (!only || s.name.includes(only)) && (s.loader !== 'wrk' || hasWrk) && (runtime !== 'workerd' || !s.releases);
+      for (const scenario of SCENARIOS.filter(runs)) {
         // A fresh server per scenario: what one scenario stores (250k feedback entries in memory) must not
         // weigh on the next one's garbage collection.
         const config = scenarioConfig(runtime === 'workerd' ? undefined : scenario.config);
