@@ -36,8 +36,12 @@ export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critica
 export interface ReleaseStore {
   /** Every release, newest first. */
   listReleases(): Promise<Release[]>;
-  /** Stores a new release; false when that version exists already (pulled or not). */
-  publishRelease(release: NewRelease, emit?: Emit<Release>): Promise<boolean>;
+  /**
+   * Stores a new release; false when that version exists already (pulled or not). `admit` is given every
+   * stored release first, while no other publish can store one (a table lock on SQL), and refuses the
+   * release by throwing: then nothing is stored.
+   */
+  publishRelease(release: NewRelease, emit?: Emit<Release>, admit?: (stored: readonly Release[]) => void): Promise<boolean>;
   /** Sets a live release's percentage; the release afterwards, or null when there is no live one of that version. */
   setRollout(version: string, rolloutPercent: number, emit?: Emit<Release>): Promise<Release | null>;
   /** Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when there is none. */

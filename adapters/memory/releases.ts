@@ -18,7 +18,9 @@ export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): 
     release ? report({ ...release }, emit) : null;
   return {
     listReleases: async () => releases.map((release) => ({ ...release })),
-    async publishRelease(release, emit) {
+    async publishRelease(release, emit, admit) {
+      // Checked and stored in one turn of the event loop: no other publish comes between.
+      admit?.(releases.map((stored) => ({ ...stored })));
       if (find(release.version)) return false;
       const stored: Release = { sha256: null, size: null, critical: false, ...release, pulledAt: null };
       releases.unshift(stored);

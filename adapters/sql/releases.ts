@@ -19,6 +19,7 @@ const LIST = `select ${COLUMNS} from releases order by published_at desc, versio
 const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at, sha256, size, critical)
 values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}, $6::text, $7::bigint, $8::boolean)
 on conflict (version) do nothing returning version`;
+const LOCK = 'lock table releases in share row exclusive mode';
 const SET_ROLLOUT = `update releases set rollout_percent = $2::int where version = $1::text and pulled_at is null returning ${COLUMNS}`;
 const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}) where version = $1::text returning ${COLUMNS}`;
 const RESTORE = `update releases set pulled_at = null where version = $1::text returning ${COLUMNS}`;
@@ -35,14 +36,19 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
   };
   return {
     listReleases: () => db.query<Release>(LIST),
-    async publishRelease(r, emit) {
+    async publishRelease(r, emit, admit) {
       const stored: Release = { sha256: null, size: null, critical: false, ...r, pulledAt: null };
       const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, stored.sha256, stored.size, stored.critical];
-      if (!emit) return (await db.write(PUBLISH, params)).length === 1;
-      // The release and its release.published event commit together.
+      if (!emit && !admit) return (await db.write(PUBLISH, params)).length === 1;
+      // The check, the release and its release.published event commit together; the lock (which readers
+      // do not wait for) keeps a concurrent publish, on any instance, from storing a version meanwhile.
       return db.transaction(async (tx) => {
+        if (admit) {
+          await tx.query(LOCK);
+          admit(await tx.query<Release>(LIST));
+        }
         if ((await tx.query(PUBLISH, params)).length === 0) return false;
-        await reported(tx, stored, emit);
+        if (emit) await reported(tx, stored, emit);
         return true;
       });
     },

@@ -89,7 +89,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     rateLimits: { hit: (key, windowMs) => current().rateLimits.hit(key, windowMs) },
     releases: {
       listReleases: () => current().releases.listReleases(),
-      publishRelease: (release, emit) => current().releases.publishRelease(release, emit),
+      publishRelease: (release, emit, admit) => current().releases.publishRelease(release, emit, admit),
       setRollout: (version, percent, emit) => current().releases.setRollout(version, percent, emit),
       pullRelease: (version, at, emit) => current().releases.pullRelease(version, at, emit),
       restoreRelease: (version, emit) => current().releases.restoreRelease(version, emit),

@@ -76,15 +76,19 @@ export function listReleases(context: OperatorContext): OperatorHandler {
 export function publishRelease(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const input = parseOrThrow(PublishReleaseSchema, readJsonObject(request, context.bodyLimit, true));
-    const releases = await context.storage.releases.listReleases();
-    refuseDowngrade(input.version, releases);
     const release: Release = { ...input, sha256: input.sha256?.toLowerCase() ?? null, publishedAt: context.clock.now(), pulledAt: null };
-    const emit = eventOf('release.published', release.publishedAt, servedAfter([...releases, release]));
-    if (!(await context.storage.releases.publishRelease(release, emit))) {
+    // What was stored when the store admitted it: the check and the insert are one step (no concurrent publish between).
+    let before: readonly Release[] = [];
+    const admit = (stored: readonly Release[]) => {
+      refuseDowngrade(input.version, stored);
+      before = stored;
+    };
+    const emit = (published: Release) => eventOf('release.published', release.publishedAt, servedAfter([...before, release]))(published);
+    if (!(await context.storage.releases.publishRelease(release, emit, admit))) {
       throw new OperatorError('release_exists', `Version ${input.version} was published before.`);
     }
     await changed(context, request, 'release.published', `${input.version} at ${input.rolloutPercent}%`);
-    return json(201, releaseView(release, servedAfter([...releases, release])(release)));
+    return json(201, releaseView(release, servedAfter([...before, release])(release)));
   };
 }
 

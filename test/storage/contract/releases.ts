@@ -48,6 +48,23 @@ export function releasesContract(test: ContractSuite): void {
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, null]]);
   });
 
+  test('admit sees every stored release before the insert; a refusal stores nothing and sends no event', async (context) => {
+    const { releases, outbox } = current(context).storage;
+    await outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 });
+    const seen: string[][] = [];
+    const emit = (r: { version: string }) => ({ event: { type: 'release.published' as const, data: { version: r.version } }, at: T0 });
+    const refused = await releases.publishRelease({ version: '2.4.0', msiUrl: MSI('2.4.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 1 }, emit, (stored) => {
+      seen.push(stored.map((r) => r.version));
+      throw new Error('lower than 2.5.0');
+    }).catch((error: unknown) => String(error));
+    assert.is(refused, 'Error: lower than 2.5.0');
+    assert.is(await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 + 2 }, emit, (stored) => void seen.push(stored.map((r) => r.version))), true);
+    assert.equal(seen, [['2.5.0'], ['2.5.0']]);
+    assert.equal((await releases.listReleases()).map((r) => r.version), ['2.6.0', '2.5.0']);
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).length, 1, 'only 2.6.0 sent its event');
+  });
+
   test('a rollout change, a pull and a restore write their events with them', async (context) => {
     const { releases, outbox } = current(context).storage;
     await outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
