@@ -18,6 +18,8 @@ export interface BenchProcess {
   child: ChildProcess;
   pid: number;
   url: string;
+  /** The operator listener's address, when the program was started with OPERATOR_PORT. */
+  operatorUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -91,10 +93,12 @@ function startOnPort(name: string, commandLine: string[], env: Record<string, st
       child.stdout!.off('data', onData);
       child.stdout!.resume();
       child.stderr!.resume();
+      const operatorUrl = /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
       resolve({
         child,
         pid: child.pid!,
         url: `http://127.0.0.1:${port}`,
+        ...(operatorUrl ? { operatorUrl } : {}),
         stop: () =>
           new Promise<void>((done) => {
             child.once('exit', () => done());

@@ -23,6 +23,16 @@ export interface Scenario {
   config?: Record<string, unknown>;
   /** Which load generator sends it: the pre-serialized raw client by default, or wrk (bench/wrk-client.ts). */
   loader?: 'raw' | 'wrk';
+  /** Releases published through the operator API before the load (bench/releases.ts), in order. */
+  releases?: readonly BenchRelease[];
+}
+
+export interface BenchRelease {
+  version: string;
+  rolloutPercent: number;
+  sha256?: string;
+  size?: number;
+  notesUrl?: string;
 }
 
 export const SCENARIOS: Scenario[] = [
@@ -50,6 +60,18 @@ export const SCENARIOS: Scenario[] = [
   // Issue 10: what the access log and the metrics cost on the hottest path.
   { name: 'GET pricing, access log on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { LOG_REQUESTS: 'true' } },
   { name: 'GET pricing, metrics on', method: 'GET', path: '/api/v1/pricing', clients: 'many', env: { METRICS_PORT: '0' } },
+  // Issue 31: update checks under a staged release (a bucket per client, two answers), each signed (RFC 9421).
+  {
+    name: 'GET version, staged release, signed, wrk',
+    method: 'GET',
+    path: '/api/v1/version',
+    clients: 'many',
+    loader: 'wrk',
+    releases: [
+      { version: '2.5.0', rolloutPercent: 100, sha256: 'ab'.repeat(32), size: 48_234_496 },
+      { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
+    ],
+  },
 ];
 
 /** The n-th of ~100,000 distinct client addresses (10.x.y.z). */

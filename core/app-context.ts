@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { createAnswerSignatures } from './answer-signature.ts';
 import { DEFAULT_BODY_LIMIT } from './body.ts';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
@@ -78,6 +79,11 @@ export interface AppOptions {
    * (`operatorPages` of converter-site-api/operator-pages). None by default: the API alone.
    */
   operatorRoutes?: OperatorRoutes;
+  /**
+   * Whether GET /version and GET /download carry an RFC 9421 signature made with the license key
+   * (docs/updates.md); true by default, when the license issuer can sign.
+   */
+  signAnswers?: boolean;
 }
 
 /** The configured offer, always the same object. */
@@ -99,10 +105,11 @@ export async function createContext(
   const voterId = await createVoterId(secretKey, options.hmacSha256);
   const voterNetwork = await createVoterNetwork(secretKey, options.hmacSha256);
   const { version, content } = options;
+  const { msiUrl, msiSha256, msiSize } = content.download;
+  const integrity = { sha256: msiSha256?.toLowerCase() ?? null, size: msiSize ?? null };
   const baseline = (): MaybePromise<ServedRelease> => {
     const current = version.current();
-    const msiUrl = content.download.msiUrl;
-    return typeof current === 'string' ? { version: current, msiUrl } : current.then((v) => ({ version: v, msiUrl }));
+    return typeof current === 'string' ? { version: current, msiUrl, ...integrity } : current.then((v) => ({ version: v, msiUrl, ...integrity }));
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   return {
@@ -129,6 +136,7 @@ export async function createContext(
       return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
     },
     releases: createReleaseView(storage.releases, baseline, clock, logger),
+    signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
     count,

@@ -19,6 +19,7 @@ import type { Budgets } from './budgets.ts';
 import type { AliasDeprecation } from './deprecation.ts';
 import type { Readiness } from './readiness.ts';
 import type { UsageTally } from './usage.ts';
+import type { AnswerSignatures } from './answer-signature.ts';
 import type { ReleaseView } from './releases.ts';
 import type { SiteContent } from './schemas/content.ts';
 
@@ -33,6 +34,8 @@ export interface AppContext {
   readonly version: VersionSource;
   /** The stored releases and the configured baseline, as GET /version and GET /download serve them. */
   readonly releases: ReleaseView;
+  /** Signs GET /version and GET /download answers (RFC 9421); null when the license issuer has no signer or signing is off. */
+  readonly signatures: AnswerSignatures | null;
   readonly storage: Storage;
   readonly gateway: PaymentGateway;
   readonly licenses: LicenseIssuer;

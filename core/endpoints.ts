@@ -32,7 +32,14 @@ export interface QueryParameter {
 
 /** How a successful answer looks. */
 export type SuccessResponse =
-  | { readonly status: 200 | 201; readonly description: string; readonly schema: v.GenericSchema; readonly schemaName: string }
+  | {
+      readonly status: 200 | 201;
+      readonly description: string;
+      readonly schema: v.GenericSchema;
+      readonly schemaName: string;
+      /** Headers beyond every response's, e.g. those of a signed answer. */
+      readonly extraHeaders?: readonly string[];
+    }
   | { readonly status: 200; readonly description: string; readonly mediaType: 'text/plain' | 'application/json'; readonly freeForm: true }
   | { readonly status: 302; readonly description: string; readonly headers: readonly string[] };
 
@@ -101,7 +108,7 @@ export const downloadInstaller = {
   success: {
     status: 302,
     description: 'Redirect to the installer or to the Windows-only warning page.',
-    headers: ['Location', 'Cache-Control', 'Vary'],
+    headers: ['Location', 'Cache-Control', 'Vary', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
   },
   errors: ['invalid_parameter'],
 } as const satisfies Endpoint;
@@ -114,7 +121,13 @@ export const getVersion = {
   tag: 'Desktop app',
   summary: 'Get the latest desktop version',
   description: 'The latest desktop version and the MSI download URL, for in-app update checks.',
-  success: { status: 200, description: 'The latest version.', schema: VersionSchema, schemaName: 'Version' },
+  success: {
+    status: 200,
+    description: 'The latest version. Signed (RFC 9421) when the server signs answers: see Signature-Input.',
+    schema: VersionSchema,
+    schemaName: 'Version',
+    extraHeaders: ['Content-Digest', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
+  },
   errors: [],
 } as const satisfies Endpoint;
 

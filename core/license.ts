@@ -95,8 +95,11 @@ export type LicenseKeyFormat = 'v1' | 'v2';
  */
 export async function createLicenseIssuer(pkcs8Base64: string, format: LicenseKeyFormat = 'v2'): Promise<LicenseIssuer> {
   const key = await importSigningKey(pkcs8Base64);
+  // Update answers are signed with the same key: their signature base can never be a license payload (docs/decisions.md).
+  const signer = { keyId: await publicKeyOf(pkcs8Base64), sign: async (data: Uint8Array) => new Uint8Array(await crypto.subtle.sign('Ed25519', key, data as Uint8Array<ArrayBuffer>)) };
   if (format === 'v1') {
     return {
+      signer,
       async issue({ sessionId, sku, product, issuedAt, simulated }) {
         const payload: LegacyLicensePayload = { v: 1, product, sku, sid: sessionId, iat: Math.floor(issuedAt / 1000) };
         const signed = (simulated ? SIMULATOR_KEY_PREFIX : PREFIX) + toBase64Url(encoder.encode(JSON.stringify(payload)));
@@ -106,6 +109,7 @@ export async function createLicenseIssuer(pkcs8Base64: string, format: LicenseKe
     };
   }
   return {
+    signer,
     async issue(claims) {
       const payload = await compactPayload(claims);
       return formatCompactKey(payload, new Uint8Array(await crypto.subtle.sign('Ed25519', key, payload)));

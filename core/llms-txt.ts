@@ -15,6 +15,7 @@ const CLIENT_DOCS = [
   ['Rate limiting', 'rate-limiting.md', 'The quota, the algorithm, the headers and how client IPs are told apart'],
   ['Decisions', 'decisions.md', 'What the service does where the public contract is silent'],
   ['License keys', 'licensing.md', 'The license key format and how the desktop app verifies a key offline'],
+  ['Signed update answers', 'updates.md', 'The RFC 9421 signatures of GET /version and GET /download, and how the desktop app checks them'],
 ] as const;
 /** The documents for someone running their own copy. */
 const OPERATOR_DOCS = [

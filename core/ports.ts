@@ -5,6 +5,7 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
+import type { AnswerSigner } from './answer-signature.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport, UsageStore } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 import type { Emit, OutboxStore } from './webhooks/ports.ts';
@@ -105,6 +106,8 @@ export * from './gateway-port.ts';
 export interface LicenseIssuer {
   /** `simulated`: the session was "paid" in the payment simulator; its key must never verify as a license. */
   issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number; simulated: boolean }): Promise<string>;
+  /** The same key as an RFC 9421 signer of update answers (core/answer-signature.ts); absent: answers go unsigned. */
+  readonly signer?: AnswerSigner;
 }
 
 /** Where the current desktop version comes from (the product's version file). */

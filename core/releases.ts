@@ -2,11 +2,10 @@
  * Desktop releases with staged rollout: what GET /version and GET /download serve to each client.
  *
  * A release is one record (version, MSI URL, notes URL, rollout percentage), so an answer can never pair
- * one release's version with another's MSI. The newest release that is not pulled is the current one; a
- * client whose rollout bucket (0-99, stable: a keyed hash of its client key, an IPv6 client by its /64)
- * is below the current release's percentage gets it, the others get the release before it. Before the
- * first stored release, and under a first release that is not at 100 %, the baseline is the configured
- * one (the version file and `download.msiUrl`), as before releases were stored.
+ * one release's version with another's MSI. Which release a client gets is the rule of rollout-rule.ts:
+ * the highest-version live release whose percent is above the client's rollout bucket (0-99, stable: a
+ * keyed hash of its client key, an IPv6 client by its /64), else the configured baseline (the version
+ * file and `download.msiUrl`), as before releases were stored.
  *
  * Every instance reads the stored releases at most once per `refreshMs` (500 ms by default), in the
  * background of the requests it answers meanwhile; a request that finds the last read a second old or
@@ -16,14 +15,20 @@
  * @module
  */
 import type { Clock, Logger, MaybePromise } from './port-types.ts';
+import { rolloutLadder, servedFrom, type Rung } from './rollout-rule.ts';
 import type { Release, ReleaseStore } from './store-ports.ts';
 
 export type { Release, ReleaseStore } from './store-ports.ts';
 
-/** What one answer serves: a version and the MSI of that same version. */
+/** What one answer serves: a version and the MSI of that same version, with what the signed headers carry. */
 export interface ServedRelease {
   version: string;
   msiUrl: string;
+  /** The MSI's SHA-256 (hex) and size, when known. */
+  sha256?: string | null;
+  size?: number | null;
+  notesUrl?: string | null;
+  critical?: boolean;
 }
 
 /** The releases as the operations read them: from memory, refreshed in the background. */
@@ -35,16 +40,12 @@ export interface ReleaseView {
   pick(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease>;
   /** Reads the store again now (after a change made through this instance). */
   refresh(): Promise<void>;
+  /** The configured release served to the clients no stored release is for. */
+  baseline(): MaybePromise<ServedRelease>;
 }
 
 /** The oldest read a request is answered from: every instance serves a change within this. */
 const MAX_AGE_MS = 1000;
-
-/** The current and previous releases that are not pulled, newest first. */
-function servable(releases: readonly Release[]): [Release | undefined, Release | undefined] {
-  const live = releases.filter((release) => release.pulledAt === null);
-  return [live[0], live[1]];
-}
 
 /**
  * Creates the view.
@@ -59,8 +60,8 @@ export function createReleaseView(
   logger: Logger,
   refreshMs = 500,
 ): ReleaseView {
-  let current: Release | undefined;
-  let previous: Release | undefined;
+  /** The live releases that serve some buckets, highest version first. */
+  let ladder: Rung<Release>[] = [];
   /** When the last read that answered began: it holds every change made before that. */
   let readAt = -Infinity;
   let reading: Promise<void> | null = null;
@@ -72,7 +73,7 @@ export function createReleaseView(
     reading = store
       .listReleases()
       .then((releases) => {
-        [current, previous] = servable(releases);
+        ladder = rolloutLadder(releases);
         readAt = startedAt;
       })
       .catch((error: unknown) => {
@@ -96,14 +97,16 @@ export function createReleaseView(
       return choose(bucket);
     },
     refresh: read,
+    baseline,
   };
 
   function choose(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease> {
-    if (current === undefined) return baseline();
-    if (current.rolloutPercent >= 100) return current;
-    const staged = current;
-    const before = previous;
-    const among = (b: number): MaybePromise<ServedRelease> => (b < staged.rolloutPercent ? staged : (before ?? baseline()));
+    const top = ladder[0];
+    if (top === undefined) return baseline();
+    // A release at 100 % serves every bucket: no bucket is worked out for it.
+    if (top.to >= 100) return top.release;
+    const rungs = ladder;
+    const among = (b: number): MaybePromise<ServedRelease> => servedFrom(rungs, b) ?? baseline();
     const b = bucket();
     return typeof b === 'number' ? among(b) : b.then(among);
   }

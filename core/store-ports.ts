@@ -16,23 +16,38 @@ export interface Release {
   version: string;
   msiUrl: string;
   notesUrl: string | null;
-  /** Whole percent of clients (0-100) that get this release while it is the current one. */
+  /** Whole percent of clients (0-100) offered this release or a newer one (core/rollout-rule.ts). */
   rolloutPercent: number;
   publishedAt: number;
-  /** When it was pulled, or null: a pulled release is never served again. */
+  /** When it was pulled, or null: a pulled release is not served until it is restored. */
   pulledAt: number | null;
+  /** The MSI's SHA-256, 64 lower-case hex digits, or null when not given (releases stored before it was kept). */
+  sha256: string | null;
+  /** The MSI's size in bytes, or null when not given. */
+  size: number | null;
+  /** Whether the app should install it without asking (travels in a signed header). */
+  critical: boolean;
 }
+
+/** A release to publish: the integrity fields and the critical flag may be left out (null, false). */
+export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical'> & Partial<Pick<Release, 'sha256' | 'size' | 'critical'>>;
 
 /** Where releases are kept (every storage has one). */
 export interface ReleaseStore {
   /** Every release, newest first. */
   listReleases(): Promise<Release[]>;
-  /** Stores a new release; false when that version exists already (pulled or not). */
-  publishRelease(release: Omit<Release, 'pulledAt'>, emit?: Emit<Release>): Promise<boolean>;
-  /** Sets a release's percentage; the release as it is afterwards, or null when there is none. */
-  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
-  /** Pulls a release (idempotent); the release afterwards, or null when there is none. */
-  pullRelease(version: string, at: number): Promise<Release | null>;
+  /**
+   * Stores a new release; false when that version exists already (pulled or not). `admit` is given every
+   * stored release first, while no other publish can store one (a table lock on SQL), and refuses the
+   * release by throwing: then nothing is stored.
+   */
+  publishRelease(release: NewRelease, emit?: Emit<Release>, admit?: (stored: readonly Release[]) => void): Promise<boolean>;
+  /** Sets a live release's percentage; the release afterwards, or null when there is no live one of that version. */
+  setRollout(version: string, rolloutPercent: number, emit?: Emit<Release>): Promise<Release | null>;
+  /** Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when there is none. */
+  pullRelease(version: string, at: number, emit?: Emit<Release>): Promise<Release | null>;
+  /** Serves a pulled release again (idempotent); the release afterwards, or null when there is none. */
+  restoreRelease(version: string, emit?: Emit<Release>): Promise<Release | null>;
 }
 
 /** One entry of the audit trail: every change made through the operator API. */

@@ -39,7 +39,14 @@ test('each path lists exactly its own errors: statuses and codes', ({ doc }) => 
   const gate = { '401': ['unauthorized'], '403': ['forbidden'], '429': ['too_many_failures'], '500': ['internal_error'] };
   assert.equal(codes('/releases/{version}/pull', 'post'), { ...gate, '404': ['release_not_found'] });
   assert.equal(codes('/releases', 'get'), gate);
-  assert.equal(codes('/releases', 'post'), { ...gate, '400': ['invalid_request'], '409': ['release_exists'], '413': ['payload_too_large'], '415': ['unsupported_media_type'] });
+  assert.equal(codes('/releases', 'post'), {
+    ...gate,
+    '400': ['invalid_request'],
+    '409': ['release_exists', 'release_not_higher', 'release_same_msi_version'],
+    '413': ['payload_too_large'],
+    '415': ['unsupported_media_type'],
+  });
+  assert.equal(codes('/releases/{version}/rollout', 'post')['409'], ['release_pulled']);
   assert.equal(codes('/feedback', 'get'), { ...gate, '400': ['invalid_request', 'invalid_query'] });
   assert.equal(codes('/orders/{session}/upgrade', 'post'), { ...gate, '404': ['order_not_found'], '409': ['order_not_paid', 'order_revoked'] });
   assert.equal(codes('/roadmap/{id}/merge', 'post')['409'], ['feature_already_merged', 'merge_target_hidden']);

@@ -6,6 +6,7 @@
  */
 import type { App } from '../../core/app.ts';
 import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
+import { internalError } from '../../core/errors.ts';
 import type { CoreResponse, HeaderMap } from '../../core/http.ts';
 import { andThen } from '../../core/maybe.ts';
 import type { MaybePromise } from '../../core/ports.ts';
@@ -84,9 +85,21 @@ function bodyInit(answer: CoreResponse): BodyInit | null {
   return body.buffer instanceof ArrayBuffer ? new Uint8Array(body.buffer, body.byteOffset, body.length) : body.slice();
 }
 
-/** The web Response for a core answer. */
+/**
+ * The web Response for a core answer. A header value the runtime refuses (a stored address with a CR)
+ * makes that one answer a 500 JSON body, reported on the console; the handler keeps serving.
+ */
 export function toWebResponse(answer: CoreResponse): Response {
-  return new Response(bodyInit(answer), { status: answer.status, headers: answer.headers });
+  try {
+    return new Response(bodyInit(answer), { status: answer.status, headers: answer.headers });
+  } catch (error) {
+    console.error(`a header of the answer (status ${answer.status}) was refused; answered 500 instead: ${String(error)}`);
+    const failed = internalError().toResponse();
+    const requestId = answer.headers['x-request-id'];
+    const headers: Record<string, string> = { ...failed.headers, 'cache-control': 'no-store' };
+    if (requestId !== undefined && /^[\x21-\x7e]{1,200}$/.test(requestId)) headers['x-request-id'] = requestId;
+    return new Response(bodyInit(failed), { status: 500, headers });
+  }
 }
 
 /** Splits a request URL into its path and raw query, as node:http would give them. */

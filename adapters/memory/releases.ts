@@ -5,7 +5,7 @@
  */
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
-import type { OutboxStore } from '../../core/webhooks/ports.ts';
+import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
 import { reportTo } from './outbox.ts';
 
 /** Creates an in-process release store; its events go to `outbox`. */
@@ -13,25 +13,35 @@ export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): 
   const releases: Release[] = [];
   const report = reportTo(outbox);
   const find = (version: string) => releases.find((release) => release.version === version);
-  // Copies out, so that a caller cannot change what is stored.
-  const copy = (release: Release | undefined): Release | null => (release ? { ...release } : null);
+  // Copies out, so that a caller cannot change what is stored; the change's event is written with it.
+  const changed = async (release: Release | undefined, emit: Emit<Release> | undefined): Promise<Release | null> =>
+    release ? report({ ...release }, emit) : null;
   return {
     listReleases: async () => releases.map((release) => ({ ...release })),
-    async publishRelease(release, emit) {
+    async publishRelease(release, emit, admit) {
+      // Checked and stored in one turn of the event loop: no other publish comes between.
+      admit?.(releases.map((stored) => ({ ...stored })));
       if (find(release.version)) return false;
-      releases.unshift({ ...release, pulledAt: null });
-      await report({ ...release, pulledAt: null }, emit);
+      const stored: Release = { sha256: null, size: null, critical: false, ...release, pulledAt: null };
+      releases.unshift(stored);
+      await report({ ...stored }, emit);
       return true;
     },
-    async setRollout(version, rolloutPercent) {
+    async setRollout(version, rolloutPercent, emit) {
       const release = find(version);
-      if (release) release.rolloutPercent = rolloutPercent;
-      return copy(release);
+      if (!release || release.pulledAt !== null) return null;
+      release.rolloutPercent = rolloutPercent;
+      return changed(release, emit);
     },
-    async pullRelease(version, at) {
+    async pullRelease(version, at, emit) {
       const release = find(version);
       if (release && release.pulledAt === null) release.pulledAt = at;
-      return copy(release);
+      return changed(release, emit);
+    },
+    async restoreRelease(version, emit) {
+      const release = find(version);
+      if (release) release.pulledAt = null;
+      return changed(release, emit);
     },
   };
 }

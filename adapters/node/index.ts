@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../core/app.ts';
 import type { CidrSet } from '../../core/client-ip.ts';
+import { internalError } from '../../core/errors.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http.ts';
 import type { MaybePromise } from '../../core/ports.ts';
 import { clientOf, missingHost } from './odd-requests.ts';
@@ -45,7 +46,32 @@ function bufferOf(body: Uint8Array): Buffer {
   return buffer;
 }
 
-function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
+/** The answer when node refuses a header value of the real one (a stored address with a CR): a 500 JSON body. */
+const REFUSED_HEADER = internalError().toResponse();
+const OWN_HEADERS = new Set(['location', 'content-length', 'content-type', 'content-digest', 'signature', 'signature-input', 'vary']);
+
+/**
+ * Writes an answer. A header value node refuses (ERR_INVALID_CHAR, ERR_HTTP_INVALID_HEADER_VALUE) throws
+ * before anything is sent: that one request is answered 500 instead, with the request id, and reported.
+ */
+function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean, onError: (error: unknown) => void): void {
+  try {
+    writeAnswer(response, answer, closeAfter, head);
+  } catch (error) {
+    if (response.headersSent) throw error;
+    const requestId = answer.headers['x-request-id'];
+    onError(new Error(`a header of the answer (status ${answer.status}, request ${requestId ?? 'unknown'}) was refused; answered 500 instead: ${String(error)}`));
+    // The answer's other headers (rate limit, request id, CORS) stay; those node refuses and those of the answer's own body go.
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (!OWN_HEADERS.has(name) && /^[\t\x20-\x7e\x80-\xff]*$/.test(value)) headers[name] = value;
+    }
+    Object.assign(headers, REFUSED_HEADER.headers);
+    writeAnswer(response, { ...REFUSED_HEADER, headers, body: head ? null : REFUSED_HEADER.body }, closeAfter, head);
+  }
+}
+
+function writeAnswer(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
   const { headers } = answer;
   // Encoded once here: node would otherwise measure the string, then encode it again to send it.
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body === null ? null : bufferOf(answer.body);
@@ -58,8 +84,8 @@ function write(response: ServerResponse, answer: CoreResponse, closeAfter: boole
 }
 
 /** Writes an answer; when the body was left unread, the connection is closed once it is out. */
-function send(request: IncomingMessage, response: ServerResponse, answer: CoreResponse, head: boolean, closeAfter: boolean) {
-  write(response, answer, closeAfter, head);
+function send(request: IncomingMessage, response: ServerResponse, answer: CoreResponse, head: boolean, closeAfter: boolean, onError: (error: unknown) => void) {
+  write(response, answer, closeAfter, head, onError);
   if (closeAfter) response.once('finish', () => request.socket.destroySoon());
 }
 
@@ -95,14 +121,14 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       return;
     }
     if (!(answer instanceof Promise)) {
-      send(request, response, answer, core.method === 'HEAD', closeAfter);
+      send(request, response, answer, core.method === 'HEAD', closeAfter, onError);
       return;
     }
     const counted = line ?? (socket[PIPELINE] = { inFlight: 0, waiting: [], paused: false });
     counted.inFlight++;
     answer.then(
       (ready) => {
-        send(request, response, ready, core.method === 'HEAD', closeAfter);
+        send(request, response, ready, core.method === 'HEAD', closeAfter, onError);
         leaveLine(socket, counted);
       },
       (error: unknown) => {
@@ -165,7 +191,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       app.reject(core.clientIp, missingHost()).then(
         (answer) => {
           const head = core.method === 'HEAD';
-          send(request, response, head ? { ...answer, body: null } : answer, head, true);
+          send(request, response, head ? { ...answer, body: null } : answer, head, true, onError);
         },
         (error: unknown) => fail(response, error),
       );

@@ -31,7 +31,7 @@ input[type=text],input[type=url],input[type=password],textarea{width:100%}
 textarea{min-height:4rem}
 button,.button{font:inherit;display:inline-block;padding:.35rem .9rem;border-radius:4px;border:1px solid #0b4f9c;background:#0b4f9c;color:#fff;cursor:pointer;text-decoration:none;margin:.25rem 0}
 button.secondary,.button.secondary{background:#fff;color:#0b4f9c}
-button.danger{background:#a4161a;border-color:#a4161a}
+button.danger,.button.danger{background:#a4161a;border-color:#a4161a}
 header button{background:transparent;border-color:#fff}
 .flash{padding:.6rem .9rem;border-radius:4px;border-left:6px solid;margin:0 0 1rem;background:#fff}
 .flash p{margin:.2rem 0}

@@ -1,43 +1,45 @@
 /**
- * The Releases page: the release every client is served (current), the one the others keep during a
- * staged rollout (previous), the pulled ones; publish a release to a share of the clients, widen (or
- * narrow) its rollout, pull it.
+ * The Releases page: every release, highest version first, with the share of clients it is served to now
+ * (the rule of core/rollout-rule.ts: a superseded staged release shows 0 %) and the baseline's share;
+ * publish a release to a share of the clients, widen (or narrow) its rollout, pull it after a confirmation
+ * that says what the pull does (releases-confirm.ts), restore a pulled one.
  *
  * @module
  */
-import { listReleases, publishRelease, pullRelease, setReleaseRollout, type ReleaseJson as Release } from '../../core/operator/releases.ts';
+import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from '../../core/operator/releases.ts';
 import { field } from './fields.ts';
 import { html, time } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
+import { pullConfirmation, RELEASES_PATH as PATH, type ListedRelease } from './releases-confirm.ts';
 
-const PATH = '/pages/releases';
-
-/**
- * What the release is to the clients: the newest live one is current (staged below 100 %), the next live
- * one previous (what the other clients keep during a staged rollout).
- */
-function roleOf(release: Release, live: Release[]): string {
+function roleOf(release: ListedRelease): string {
   if (release.pulledAt !== null) return 'Pulled';
-  if (release === live[0]) return release.rolloutPercent >= 100 ? 'Current' : 'Current, staged';
-  if (release === live[1]) return live[0]!.rolloutPercent >= 100 ? 'Previous' : 'Previous, served to the others';
-  return 'Older';
+  if (release.servedPercent > 0) return 'Served';
+  // At 0 % nobody is offered it yet; above 0 % a newer release with a larger percent serves its clients.
+  return release.rolloutPercent === 0 ? 'Not rolled out' : 'Superseded';
 }
 
-function releaseCard(release: Release, role: string, csrf: string) {
+function releaseCard(release: ListedRelease, csrf: string) {
   const slug = release.version.replace(/[^\w-]/g, '-');
   const target = `${PATH}/${encodeURIComponent(release.version)}`;
-  const served = role === 'Pulled' || role === 'Older' ? '' : html`<span class="badge">${release.rolloutPercent}% of clients</span>`;
-  const actions = release.pulledAt !== null ? '' : html`<div class="actions">
+  const role = roleOf(release);
+  const served = html`<span class="badge">served to ${release.servedPercent}% of clients</span>`;
+  const rollout = release.pulledAt === null ? html` · rollout ${release.rolloutPercent}%` : '';
+  const actions =
+    release.pulledAt !== null
+      ? html`<div class="actions"><form method="post" action="${target}/restore">${csrfField(csrf)}<button type="submit">Restore ${release.version}</button></form></div>`
+      : html`<div class="actions">
 <form method="post" action="${target}/rollout" class="row">${csrfField(csrf)}
 ${field(`rollout-${slug}`, 'rolloutPercent', `Rollout of ${release.version}, percent`, { type: 'number', value: String(release.rolloutPercent), required: true })}
 <div class="fit"><button type="submit">Set rollout</button></div></form>
-<form method="post" action="${target}/pull">${csrfField(csrf)}<button type="submit" class="danger">Pull ${release.version}</button></form>
+<a class="button danger" href="${PATH}?pull=${encodeURIComponent(release.version)}#confirm">Pull ${release.version}…</a>
 </div>`;
+  const integrity = release.sha256 ? html` · SHA-256 <code>${release.sha256}</code>${release.size === null ? '' : html`, ${String(release.size)} bytes`}` : '';
   return html`<article class="card" aria-labelledby="release-${slug}">
 <h3 id="release-${slug}">${release.version} <span class="badge strong">${role}</span> ${served}</h3>
-<p class="meta">Published ${time(release.publishedAt)}${release.pulledAt ? html` · pulled ${time(release.pulledAt)}` : ''}</p>
-<p class="description"><a href="${release.msiUrl}">${release.msiUrl}</a>${release.notesUrl ? html` · <a href="${release.notesUrl}">release notes</a>` : ''}</p>
+<p class="meta">Published ${time(release.publishedAt)}${rollout}${release.pulledAt ? html` · pulled ${time(release.pulledAt)}` : ''}${release.critical ? ' · critical' : ''}</p>
+<p class="description"><a href="${release.msiUrl}">${release.msiUrl}</a>${release.notesUrl ? html` · <a href="${release.notesUrl}">release notes</a>` : ''}${integrity}</p>
 ${actions}
 </article>`;
 }
@@ -45,9 +47,11 @@ ${actions}
 function publishForm(csrf: string) {
   return html`<details class="card"><summary>Publish a release</summary>
 <form method="post" action="${PATH}">${csrfField(csrf)}
-<div class="row">${field('publish-version', 'version', 'Version', { required: true, hint: 'e.g. 2.5.0' })}
+<div class="row">${field('publish-version', 'version', 'Version', { required: true, hint: 'major.minor.build above every published one, e.g. 2.5.0' })}
 ${field('publish-percent', 'rolloutPercent', 'Rollout, percent of clients', { type: 'number', value: '10', required: true })}</div>
 ${field('publish-msi', 'msiUrl', 'MSI address (https)', { type: 'url', required: true })}
+<div class="row">${field('publish-sha256', 'sha256', 'MSI SHA-256 (64 hex digits, optional)')}
+${field('publish-size', 'size', 'MSI size in bytes (optional)', { type: 'number' })}</div>
 ${field('publish-notes', 'notesUrl', 'Release notes address (https, optional)', { type: 'url' })}
 <button type="submit">Publish</button>
 </form></details>`;
@@ -56,18 +60,16 @@ ${field('publish-notes', 'notesUrl', 'Release notes address (https, optional)', 
 async function render(page: PageRequest) {
   const outcome = await page.operate(listReleases);
   if (!outcome.ok) return refusalBox(outcome);
-  const { releases } = outcome.value;
-  const live = releases.filter((r) => r.pulledAt === null);
+  const list = outcome.value;
   const { csrf } = page.session;
-  const staged = live[0] !== undefined && live[0].rolloutPercent < 100 && live[1] === undefined;
-  const list =
-    live.length === 0
-      ? html`<p>No release is served from here: update checks get the version file and the config file's MSI.</p>`
-      : staged
-        ? html`<p>The clients outside the rollout get the version file and the config file's MSI.</p>`
-        : '';
-  return html`${publishForm(csrf)}<h2>Releases (${releases.length})</h2>${list}${releases.map((r) => releaseCard(r, roleOf(r, live), csrf))}`;
+  const { baseline } = list;
+  const baselineLine = html`<p>The baseline, ${baseline.version} (the version file and the config file's MSI), is served to ${baseline.servedPercent}% of clients.</p>`;
+  return html`${pullConfirmation(list, page.query.get('pull'), csrf)}${publishForm(csrf)}<h2>Releases (${list.releases.length})</h2>
+<p>A client is served the highest version whose rollout is above its bucket (0-99): a rollout percent is the share offered this release or a newer one.</p>
+${baselineLine}${list.releases.map((r) => releaseCard(r, csrf))}`;
 }
+
+const optional = (text: string | undefined): string | null => (text?.trim() ? text.trim() : null);
 
 export const releasesPage: PageModule = {
   path: PATH,
@@ -77,12 +79,14 @@ export const releasesPage: PageModule = {
     {
       path: PATH,
       async run(page, form) {
-        const notesUrl = form['notesUrl']?.trim();
+        const size = optional(form['size']);
         const body = {
           version: form['version']?.trim() ?? '',
           msiUrl: form['msiUrl']?.trim() ?? '',
-          notesUrl: notesUrl ? notesUrl : null,
+          notesUrl: optional(form['notesUrl']),
           rolloutPercent: numberField(form['rolloutPercent']),
+          sha256: optional(form['sha256']),
+          size: size === null ? null : numberField(size),
         };
         const outcome = await page.operate(publishRelease, { body });
         return outcome.ok ? done(`${body.version} is published to ${body.rolloutPercent}% of the clients.`) : failed(outcome);
@@ -93,14 +97,28 @@ export const releasesPage: PageModule = {
       async run(page, form, params) {
         const rolloutPercent = numberField(form['rolloutPercent']);
         const outcome = await page.operate(setReleaseRollout, { params: { version: params['version'] ?? '' }, body: { rolloutPercent } });
-        return outcome.ok ? done(`${decodeURIComponent(params['version'] ?? '')} is served to ${rolloutPercent}% of the clients.`) : failed(outcome);
+        if (!outcome.ok) return failed(outcome);
+        const { version, servedPercent } = outcome.value;
+        return done(`${version} is rolled out to ${rolloutPercent}%: served to ${servedPercent}% of the clients.`);
       },
     },
     {
       path: `${PATH}/:version/pull`,
-      async run(page, _form, params) {
+      async run(page, form, params) {
+        const version = decodeURIComponent(params['version'] ?? '');
+        // Only the confirmation form says so: a pull is never one click.
+        if (form['confirm'] !== 'pull') return done(`Nothing was pulled: confirm the pull of ${version} first.`, `?pull=${encodeURIComponent(version)}`);
         const outcome = await page.operate(pullRelease, { params: { version: params['version'] ?? '' } });
-        return outcome.ok ? done(`${decodeURIComponent(params['version'] ?? '')} is pulled: no client gets it again.`) : failed(outcome);
+        return outcome.ok ? done(`${version} is pulled: no client gets it until it is restored.`) : failed(outcome);
+      },
+    },
+    {
+      path: `${PATH}/:version/restore`,
+      async run(page, _form, params) {
+        const outcome = await page.operate(restoreRelease, { params: { version: params['version'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        const { version, servedPercent } = outcome.value;
+        return done(`${version} is restored: served to ${servedPercent}% of the clients.`);
       },
     },
   ],

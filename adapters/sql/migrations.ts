@@ -260,6 +260,18 @@ create index checkout_sessions_payment_ref on checkout_sessions (payment_ref) wh
 create index checkout_sessions_paid on checkout_sessions ((coalesce(paid_at, created_at)) desc) where state = 'paid';
 `;
 
+/**
+ * Migration 19 (issue 31): each release's installer digest and size (the update answers carry them in a
+ * signed header) and whether it is critical. Releases stored before keep null: their answers say nothing
+ * of the installer.
+ */
+const releaseIntegrity = `
+alter table releases
+  add column sha256 text check (sha256 ~ '^[0-9a-f]{64}$'),
+  add column size bigint check (size >= 0),
+  add column critical boolean not null default false;
+`;
+
 /** Every migration, in order. Append only. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
@@ -280,4 +292,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'unused budget function', sql: dropBudgetFunction },
   { version: 17, name: 'budget client hash', sql: budgetClientHash },
   { version: 18, name: 'feedback by time', sql: feedbackByTime },
+  { version: 19, name: 'release integrity', sql: releaseIntegrity },
 ];

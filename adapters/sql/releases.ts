@@ -6,39 +6,55 @@
  */
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases.ts';
-import type { SqlClient, SqlSession } from './client.ts';
+import type { SqlClient, SqlSession, SqlValue } from './client.ts';
+import type { Emit } from '../../core/webhooks/ports.ts';
 import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
-  ${epochMs('published_at')} as "publishedAt", ${epochMs('pulled_at')} as "pulledAt"`;
+  ${epochMs('published_at')} as "publishedAt", ${epochMs('pulled_at')} as "pulledAt",
+  sha256, size::float8 as size, critical`;
 
 const LIST = `select ${COLUMNS} from releases order by published_at desc, version desc`;
-const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at)
-values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}) on conflict (version) do nothing returning version`;
-const SET_ROLLOUT = `update releases set rollout_percent = $2::int where version = $1::text returning ${COLUMNS}`;
+const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at, sha256, size, critical)
+values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}, $6::text, $7::bigint, $8::boolean)
+on conflict (version) do nothing returning version`;
+const LOCK = 'lock table releases in share row exclusive mode';
+const SET_ROLLOUT = `update releases set rollout_percent = $2::int where version = $1::text and pulled_at is null returning ${COLUMNS}`;
 const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}) where version = $1::text returning ${COLUMNS}`;
+const RESTORE = `update releases set pulled_at = null where version = $1::text returning ${COLUMNS}`;
 
 /** Creates the release store over a database. */
 export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
+  /** One change, and the event it reports in the same transaction. */
+  const change = async (statement: string, params: readonly SqlValue[], emit: Emit<Release> | undefined): Promise<Release | null> => {
+    if (!emit) return (await db.write<Release>(statement, params))[0] ?? null;
+    return db.transaction(async (tx) => {
+      const release = (await tx.query<Release>(statement, params))[0];
+      return release ? reported(tx, release, emit) : null;
+    });
+  };
   return {
     listReleases: () => db.query<Release>(LIST),
-    async publishRelease(r, emit) {
-      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt];
-      if (!emit) return (await db.write(PUBLISH, params)).length === 1;
-      // The release and its release.published event commit together.
+    async publishRelease(r, emit, admit) {
+      const stored: Release = { sha256: null, size: null, critical: false, ...r, pulledAt: null };
+      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, stored.sha256, stored.size, stored.critical];
+      if (!emit && !admit) return (await db.write(PUBLISH, params)).length === 1;
+      // The check, the release and its release.published event commit together; the lock (which readers
+      // do not wait for) keeps a concurrent publish, on any instance, from storing a version meanwhile.
       return db.transaction(async (tx) => {
+        if (admit) {
+          await tx.query(LOCK);
+          admit(await tx.query<Release>(LIST));
+        }
         if ((await tx.query(PUBLISH, params)).length === 0) return false;
-        await reported(tx, { ...r, pulledAt: null }, emit);
+        if (emit) await reported(tx, stored, emit);
         return true;
       });
     },
-    async setRollout(version, rolloutPercent) {
-      return (await db.write<Release>(SET_ROLLOUT, [version, rolloutPercent]))[0] ?? null;
-    },
-    async pullRelease(version, at) {
-      return (await db.write<Release>(PULL, [version, at]))[0] ?? null;
-    },
+    setRollout: (version, rolloutPercent, emit) => change(SET_ROLLOUT, [version, rolloutPercent], emit),
+    pullRelease: (version, at, emit) => change(PULL, [version, at], emit),
+    restoreRelease: (version, emit) => change(RESTORE, [version], emit),
   };
 }
 

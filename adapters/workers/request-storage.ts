@@ -89,9 +89,10 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     rateLimits: { hit: (key, windowMs, limit) => current().rateLimits.hit(key, windowMs, limit) },
     releases: {
       listReleases: () => current().releases.listReleases(),
-      publishRelease: (release, emit) => current().releases.publishRelease(release, emit),
-      setRollout: (version, percent) => current().releases.setRollout(version, percent),
-      pullRelease: (version, at) => current().releases.pullRelease(version, at),
+      publishRelease: (release, emit, admit) => current().releases.publishRelease(release, emit, admit),
+      setRollout: (version, percent, emit) => current().releases.setRollout(version, percent, emit),
+      pullRelease: (version, at, emit) => current().releases.pullRelease(version, at, emit),
+      restoreRelease: (version, emit) => current().releases.restoreRelease(version, emit),
     },
     audit: {
       record: (entry) => current().audit.record(entry),

@@ -31,10 +31,13 @@ export type HeaderName = keyof typeof HEADER_COMPONENTS;
 const seconds = { type: 'integer', minimum: 1 };
 const count = { type: 'integer', minimum: 0 };
 
-/** A header component: every response that lists a header always carries it, so each one is required. */
+/**
+ * A header component: every response that lists a header carries it (required), but for the headers of
+ * signed update answers, which depend on the release and on the server's signing key.
+ */
 interface HeaderComponent {
   description: string;
-  required: true;
+  required: boolean;
   schema: object;
   example?: string | number;
 }
@@ -50,6 +53,14 @@ interface HeaderComponent {
 function header(description: string, schema: object, example?: string | number): HeaderComponent {
   return example === undefined ? { description, required: true, schema } : { description, required: true, schema, example };
 }
+
+/** A header of signed update answers (docs/updates.md): present when the server signs, and for some only when the release says. */
+function signedHeader(description: string, schema: object, example?: string): HeaderComponent {
+  return { ...header(description, schema, example), required: false };
+}
+
+/** The headers of signed update answers, in the order they are covered. */
+export const SIGNED_ANSWER_HEADERS = ['Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'] as const;
 
 const HEADER_COMPONENTS = {
   RateLimit: header(
@@ -90,6 +101,23 @@ const HEADER_COMPONENTS = {
     { type: 'string', pattern: '^User-Agent, Sec-CH-UA-Platform(, Origin)?$' },
     'User-Agent, Sec-CH-UA-Platform',
   ),
+  'Content-Digest': signedHeader(
+    'The SHA-256 of the body (RFC 9530), covered by the signature: sent when the server signs answers.',
+    { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
+  ),
+  'Signature-Input': signedHeader(
+    'The components the RFC 9421 signature covers and its parameters: @status first, then Content-Digest (or Location) ' +
+      'and the release headers below that are present; created, expires, keyid (the license public key, base64url) and alg "ed25519".',
+    { type: 'string', pattern: '^update=\\("@status"( "[a-z-]+")*\\);created=[0-9]+;expires=[0-9]+;keyid="[A-Za-z0-9_-]+";alg="ed25519"$' },
+  ),
+  Signature: signedHeader('The Ed25519 signature of the signature base (RFC 9421), base64.', { type: 'string', pattern: '^update=:[A-Za-z0-9+/]+={0,2}:$' }),
+  'Installer-Digest': signedHeader(
+    "The SHA-256 of the release's MSI (RFC 9530 syntax), when the operator gave it: compare it with the downloaded file.",
+    { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
+  ),
+  'Installer-Size': signedHeader("The size of the release's MSI in bytes, when the operator gave it.", { type: 'string', pattern: '^[0-9]+$' }, '48234496'),
+  'Release-Notes': signedHeader("The release notes address, when the release has one.", { type: 'string', format: 'uri' }),
+  'Release-Critical': signedHeader('?1 when the release is critical (absent otherwise).', { type: 'string', const: '?1' }),
   Deprecation: header(
     'When this alias was (or will be) deprecated, as @ and seconds since the epoch (RFC 9745).',
     { type: 'string', pattern: '^@-?[0-9]+$' },

@@ -65,7 +65,8 @@ function successResponse(route: ApiRoute, headers: readonly string[]): Json {
     'schemaName' in success
       ? ['application/json', { $ref: SCHEMA_REF + success.schemaName }]
       : [success.mediaType, success.mediaType === 'text/plain' ? { type: 'string' } : { type: 'object' }];
-  return { description: success.description, headers: headerRefs(headers), content: { [mediaType]: { schema } } };
+  const extra = 'extraHeaders' in success ? (success.extraHeaders ?? []) : [];
+  return { description: success.description, headers: headerRefs([...headers, ...extra]), content: { [mediaType]: { schema } } };
 }
 
 /**

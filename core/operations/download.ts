@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { releaseFields } from '../answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { headerValue, type HeaderMap } from '../http.ts';
@@ -45,7 +46,8 @@ export function download(context: AppContext): Operation {
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
     // The same release GET /version names for this client: never one version's MSI for another's check.
-    const { msiUrl, version: release } = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
+    const served = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
+    const { msiUrl, version: release } = served;
     context.usage.count('download', release, source ?? null, windows ? 'windows' : 'other');
     try {
       await context.storage.recordDownload({
@@ -64,13 +66,15 @@ export function download(context: AppContext): Operation {
         context.logger.warn('downloads are not counted: the storage holds the most download events it may', { requestId: request.requestId, error: error.message });
       }
     }
-    return {
-      status: 302,
-      headers: {
-        location: windows || forced ? msiUrl : (nonWindowsUrl ?? windowsOnlyUrl(context.publicBaseUrl, source)),
-        vary: 'User-Agent, Sec-CH-UA-Platform',
-      },
-      body: null,
-    };
+    const toInstaller = windows || forced;
+    const location = toInstaller ? msiUrl : (nonWindowsUrl ?? windowsOnlyUrl(context.publicBaseUrl, source));
+    const headers: Record<string, string> = { location, vary: 'User-Agent, Sec-CH-UA-Platform' };
+    if (context.signatures) {
+      // The redirect to the MSI is signed with the release's headers; the one to the warning page with its Location only.
+      const fields: [string, string][] = [['location', location], ...(toInstaller ? releaseFields(served) : [])];
+      for (const [name, value] of fields) headers[name] = value;
+      Object.assign(headers, await context.signatures.sign(302, fields));
+    }
+    return { status: 302, headers, body: null };
   };
 }

@@ -1,41 +1,86 @@
 /**
  * GET /api/v1/version: the desktop version this client should run and the MSI of that same version, for
- * in-app update checks.
+ * in-app update checks; signed (RFC 9421) over its Content-Digest and the release's headers when the app
+ * signs answers (core/answer-signature.ts).
  *
  * @module
  */
 import * as v from 'valibot';
+import { contentDigest, releaseFields, type CoveredFields, type SignatureHeaders } from '../answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
 import { andThen } from '../maybe.ts';
+import type { MaybePromise } from '../ports.ts';
 import type { ServedRelease } from '../releases.ts';
 import { VersionString } from '../schemas/responses.ts';
 import { isWindowsClient } from './download.ts';
 
-/** Bodies kept at most: the current and previous release and the baseline, with room for changes. */
-const BODIES = 8;
+/** Answers kept at most: the releases served now and the baseline, with room for changes. */
+const ANSWERS = 8;
+
+/** One distinct answer: its body, and once worked out, the covered fields of its signature. */
+interface Answer {
+  body: Uint8Array;
+  /** Content-Digest first, then the release's own headers; a promise until the digest is known. */
+  fields: MaybePromise<CoveredFields>;
+  /** The signed headers of the window `window` (core/answer-signature.ts), kept so that a request of that window only copies them. */
+  window: number;
+  headers: Record<string, string> | null;
+}
 
 /**
  * Serves the release of the client's rollout bucket (core/releases.ts), from bodies serialized once per
- * release. A value that is not a version is a fault of the source: 500, logged.
+ * release, each digested once. A value that is not a version is a fault of the source: 500, logged.
  */
 export function version(context: AppContext): Operation {
-  const bodies = new Map<string, Uint8Array>();
-  const bodyOf = (served: ServedRelease): Uint8Array => {
-    const key = `${served.version}\n${served.msiUrl}`;
-    let body = bodies.get(key);
-    if (body === undefined) {
+  const answers = new Map<string, Answer>();
+  // A stored release is the same object from one read of the store to the next: found without a key.
+  let byRelease = new WeakMap<ServedRelease, Answer>();
+  const { signatures } = context;
+  const answerOf = (served: ServedRelease): Answer => {
+    const known = byRelease.get(served);
+    if (known !== undefined) return known;
+    const key = `${served.version}\n${served.msiUrl}\n${served.sha256 ?? ''}\n${served.size ?? ''}\n${served.notesUrl ?? ''}\n${served.critical === true}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
       if (!v.is(VersionString, served.version)) throw new Error(`the version source gave ${JSON.stringify(served.version)}, not a version`);
-      if (bodies.size >= BODIES) bodies.clear();
-      bodies.set(key, (body = encodeJson({ version: served.version, downloadUrl: served.msiUrl })));
+      if (answers.size >= ANSWERS) {
+        answers.clear();
+        byRelease = new WeakMap();
+      }
+      const body = encodeJson({ version: served.version, downloadUrl: served.msiUrl });
+      const made: Answer = { body, fields: [], window: -1, headers: null };
+      if (signatures) {
+        made.fields = contentDigest(body).then((digest) => (made.fields = [['content-digest', digest], ...releaseFields(served)]));
+      }
+      answers.set(key, (answer = made));
     }
-    return body;
+    byRelease.set(served, answer);
+    return answer;
   };
-  const answer = (served: ServedRelease): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: bodyOf(served) });
-  // Answered from the release view in memory: synchronous unless a read or a bucket must be awaited.
+  const plain = (answer: Answer): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: answer.body });
+  const keep = (answer: Answer, window: number, fields: CoveredFields, signature: SignatureHeaders): Record<string, string> => {
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+    for (const [name, value] of fields) headers[name] = value;
+    headers['signature-input'] = signature['signature-input'];
+    headers['signature'] = signature.signature;
+    answer.window = window;
+    answer.headers = headers;
+    return headers;
+  };
+  // Each answer gets its own copy: the adapters add their own headers to it.
+  const sent = (answer: Answer, headers: Record<string, string>): CoreResponse => ({ status: 200, headers: { ...headers }, body: answer.body });
+  const respond = (served: ServedRelease): MaybePromise<CoreResponse> => {
+    const answer = answerOf(served);
+    if (!signatures) return plain(answer);
+    const window = signatures.window();
+    if (answer.window === window && answer.headers !== null) return sent(answer, answer.headers);
+    return andThen(answer.fields, (fields) => andThen(signatures.sign(200, fields), (signature) => sent(answer, keep(answer, window, fields, signature))));
+  };
+  // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>
     andThen(context.releases.pick(() => context.rolloutBucket(request.clientIp)), (served) => {
       context.usage.count('update_check', served.version, null, isWindowsClient(request.headers) ? 'windows' : 'other');
-      return answer(served);
+      return respond(served);
     });
 }

@@ -9,7 +9,7 @@ import { listAudit } from './audit.ts';
 import { listFeedback, markFeedbackHandled } from './inbox.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
-import { listReleases, publishRelease, pullRelease, setReleaseRollout } from './releases.ts';
+import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { getStats } from './stats.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
@@ -19,6 +19,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   publishRelease,
   setReleaseRollout,
   pullRelease,
+  restoreRelease,
   listRoadmapFeatures,
   createRoadmapFeature,
   editRoadmapFeature,

@@ -28,6 +28,21 @@ export const OPERATOR_ERRORS = {
     when: 'A release of this version was published before (a pulled version stays pulled).',
     resolution: 'Publish a new version number, or widen the existing release.',
   },
+  release_not_higher: {
+    status: 409,
+    when: 'The version is lower than the highest one published (pulled ones included): every client it reached would be downgraded.',
+    resolution: 'Publish a version above the highest one GET /releases lists; a typo in the version is the usual cause.',
+  },
+  release_same_msi_version: {
+    status: 409,
+    when: 'The version differs from a published one only in the fourth field, which Windows Installer ignores: it would not install it as an upgrade.',
+    resolution: 'Raise major.minor.build (e.g. 2.6.3 instead of 2.6.2.1).',
+  },
+  release_pulled: {
+    status: 409,
+    when: 'The release is pulled: a rollout change would reach no client.',
+    resolution: 'Restore it first (POST /releases/{version}/restore), or publish a new version.',
+  },
   invalid_query: {
     status: 400,
     when: 'A query parameter is given more than once.',

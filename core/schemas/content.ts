@@ -41,6 +41,10 @@ export interface SiteContent {
   download: {
     /** The current MSI installer. */
     msiUrl: string;
+    /** The SHA-256 of that MSI (64 hex digits), carried in the signed Installer-Digest header of update answers. */
+    msiSha256?: string | undefined;
+    /** Its size in bytes. */
+    msiSize?: number | undefined;
     /** A Windows-only warning page of the operator's own; without it the shipped page (/windows-only) is used. */
     nonWindowsUrl?: string | undefined;
     /** The wording of the shipped page. */
@@ -73,6 +77,10 @@ export const siteContentObject = v.strictObject({
   download: v.strictObject({
     /** The current MSI installer. */
     msiUrl: Link,
+    /** The SHA-256 of that MSI, for the baseline's signed update answers. */
+    msiSha256: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 of the MSI as 64 hex digits'))),
+    /** Its size in bytes. */
+    msiSize: v.optional(v.pipe(v.number(), v.safeInteger('must be a whole number of bytes'), v.minValue(1))),
     /** A Windows-only warning page of the operator's own; the shipped one otherwise. */
     nonWindowsUrl: v.optional(Link),
     /** The wording of the shipped Windows-only page. */

@@ -12,6 +12,9 @@ export const EVENT_TYPES = [
   'license.revoked',
   'license.reinstated',
   'release.published',
+  'release.rolled_out',
+  'release.pulled',
+  'release.restored',
   'roadmap.changed',
 ] as const;
 

@@ -22,6 +22,11 @@ export function slackText(body: string): string {
     }
     case 'release.published':
       return `Release ${String(data['version'])} published to ${String(data['rolloutPercent'])}% of clients`;
+    case 'release.rolled_out':
+      return `Release ${String(data['version'])} rolled out to ${String(data['rolloutPercent'])}% of clients (served to ${String(data['servedPercent'])}%)`;
+    case 'release.pulled':
+    case 'release.restored':
+      return `Release ${String(data['version'])} ${type === 'release.pulled' ? 'pulled' : 'restored'}`;
     case 'roadmap.changed':
       return `Roadmap ${String(data['action'])}: feature ${String(data['id'])}${data['title'] ? ` "${String(data['title'])}"` : ''}`;
     case 'order.paid': {

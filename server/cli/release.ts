@@ -1,29 +1,48 @@
 /**
- * `converter-site-api release list|publish|widen|pull`: the operator API's releases (docs/operating.md),
+ * `converter-site-api release list|publish|widen|pull|restore`: the operator API's releases (docs/operating.md),
  * from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json` for scripts.
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
-import { listReleases, publishRelease, pullRelease, setReleaseRollout, type ReleaseJson } from '../../core/operator/releases.ts';
+import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { digestOfFile } from './msi-file.ts';
+import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout, type ReleaseJson } from '../../core/operator/releases.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api release <list|publish|widen|pull> [options]
+const HELP = `usage: converter-site-api release <list|publish|widen|pull|restore> [options]
 
 Manages the desktop releases GET /api/v1/version and GET /api/v1/download serve, through the operator
 API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
 
-  release list                                         every release, newest first
-  release publish <version> --msi <url> [--notes <url>] [--percent <0-100>]
-                                                       a new release, to a share of clients (100 by default)
-  release widen <version> --percent <0-100>            change the share of clients it is served to
-  release pull <version>                               never serve it again; the release before is served
+  release list                                         every release, highest version first, with the
+                                                       share of clients each is served to now (SERVED)
+  release publish <version> --msi <url> [--file <path.msi> | --sha256 <hex> --size <bytes>]
+                  [--notes <url>] [--percent <0-100>] [--critical]
+                                                       a new release above every published version, offered
+                                                       to a share of clients (100 by default); --file
+                                                       computes the MSI's SHA-256 and size from the local file
+  release widen <version> --percent <0-100>            change the share of clients offered it or a newer one
+  release pull <version>                               stop serving it; its clients get the next one below
+  release restore <version>                            serve a pulled release again
+
+A client is served the highest version whose percent is above its bucket (0-99): see docs/releases.md.
 
 ${OPERATOR_HELP_FOOTER}`;
 
+const FLAGS = {
+  json: { type: 'boolean' },
+  msi: { type: 'string' },
+  notes: { type: 'string' },
+  percent: { type: 'string' },
+  file: { type: 'string' },
+  sha256: { type: 'string' },
+  size: { type: 'string' },
+  critical: { type: 'boolean' },
+} as const;
+
 const rowsOf = (releases: readonly ReleaseJson[]): string[][] => [
-  ['VERSION', 'ROLLOUT', 'STATE', 'PUBLISHED', 'MSI'],
-  ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl]),
+  ['VERSION', 'ROLLOUT', 'SERVED', 'STATE', 'PUBLISHED', 'MSI'],
+  ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, `${r.servedPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl]),
 ];
 
 function percentOf(text: string | undefined, fallback?: number): number {
@@ -32,38 +51,59 @@ function percentOf(text: string | undefined, fallback?: number): number {
   return Number(text);
 }
 
+/** The MSI's digest and size: from --file, or as given by --sha256 and --size (the API checks the digest). */
+async function integrityOf(values: FlagValues<typeof FLAGS>): Promise<{ sha256?: string; size?: number }> {
+  const { file, sha256, size } = values;
+  if (file !== undefined) {
+    if (sha256 !== undefined || size !== undefined) throw new UsageError('give --file, or --sha256 and --size, not both');
+    try {
+      return await digestOfFile(file);
+    } catch (error) {
+      throw new UsageError(`--file ${file} cannot be read (${error instanceof Error && 'code' in error ? String(error.code) : String(error)})`);
+    }
+  }
+  if (size !== undefined && !/^\d{1,16}$/.test(size)) throw new UsageError(`--size must be the MSI's size in bytes, not ${JSON.stringify(size)}`);
+  return { ...(sha256 === undefined ? {} : { sha256 }), ...(size === undefined ? {} : { size: Number(size) }) };
+}
+
 export const release: Command = {
   name: 'release',
-  summary: 'publish, widen, pull and list desktop releases (operator API)',
+  summary: 'publish, widen, pull, restore and list desktop releases (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(
-      args,
-      { json: { type: 'boolean' }, msi: { type: 'string' }, notes: { type: 'string' }, percent: { type: 'string' } },
-      2,
-    );
+    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
     if (help) {
       io.stdout(HELP);
       return EXIT.ok;
     }
-    const [action, version] = positionals;
-    const needsVersion = action === 'publish' || action === 'widen' || action === 'pull';
-    if (!action || !['list', 'publish', 'widen', 'pull'].includes(action)) throw new UsageError(`say what to do: list, publish, widen or pull`);
+    const [action, version = ''] = positionals;
+    const needsVersion = action === 'publish' || action === 'widen' || action === 'pull' || action === 'restore';
+    if (!action || !['list', 'publish', 'widen', 'pull', 'restore'].includes(action)) throw new UsageError(`say what to do: list, publish, widen, pull or restore`);
     if (needsVersion && !version) throw new UsageError(`release ${action} needs a version`);
     if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
-    const msiUrl = values['msi'];
-    if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
-    const json = values['json'] === true;
+    const json = values.json === true;
     if (action === 'list') {
       const answer = await callOperator('release', prepare(listReleases), io);
       return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.releases));
     }
+    const msiUrl = values.msi;
+    if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
+    const params = { version };
     const call =
       action === 'publish'
-        ? prepare(publishRelease, { body: { version: version!, msiUrl: msiUrl!, notesUrl: values['notes'] ?? null, rolloutPercent: percentOf(values['percent'], 100) } })
+        ? prepare(publishRelease, {
+            body: {
+              version,
+              msiUrl: msiUrl!,
+              notesUrl: values.notes ?? null,
+              rolloutPercent: percentOf(values.percent, 100),
+              ...(await integrityOf(values)),
+              ...(values.critical === true ? { critical: true } : {}),
+            },
+          })
         : action === 'widen'
-          ? prepare(setReleaseRollout, { params: { version: version! }, body: { rolloutPercent: percentOf(values['percent']) } })
-          : prepare(pullRelease, { params: { version: version! } });
+          ? prepare(setReleaseRollout, { params, body: { rolloutPercent: percentOf(values.percent) } })
+          : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });
     const answer = await callOperator('release', call, io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (r) => rowsOf([r]));
   },

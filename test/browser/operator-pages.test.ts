@@ -169,11 +169,16 @@ test('the releases: 2.5.0 published at 10 % reaches some clients only (GET /api/
   await page.fill('#rollout-2-5-0', '100');
   await page.click('text=Set rollout');
   await page.waitForURL(`${running.url}/pages/releases`);
-  assert.is(await flash(page), '2.5.0 is served to 100% of the clients.');
+  assert.is(await flash(page), '2.5.0 is rolled out to 100%: served to 100% of the clients.');
   assert.equal(await publicJson(world, '/api/v1/version', '127.0.1.77'), { version: '2.5.0', downloadUrl: MSI('2.5.0') });
-  await page.click('text=Pull 2.5.0');
+  // Pulling asks first, and says what it will do.
+  await page.click('text=Pull 2.5.0…');
+  await page.waitForURL(`${running.url}/pages/releases?pull=2.5.0#confirm`);
+  assert.is(await page.textContent('#confirm p'), '100% of clients go back to 2.4.1 (the baseline).');
+  await checkPage(page, 'releases-pull-confirmation');
+  await page.click('#confirm button:text-is("Pull 2.5.0")');
   await page.waitForURL(`${running.url}/pages/releases`);
-  assert.is(await flash(page), '2.5.0 is pulled: no client gets it again.');
+  assert.is(await flash(page), '2.5.0 is pulled: no client gets it until it is restored.');
   assert.equal(JSON.stringify(await publicJson(world, '/api/v1/version', '127.0.1.77')), baseline);
 });
 

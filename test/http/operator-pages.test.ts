@@ -141,7 +141,7 @@ test('a refused page action shows the field the API names; a release published t
   const session = await signIn(running.url);
   const publish = { version: '2.5.0', msiUrl: 'http://plain.example.com/x.msi', rolloutPercent: '10', notesUrl: '' };
   assert.is((await session.post('/pages/releases', publish)).headers['location'], '/pages/releases');
-  assert.match((await session.get('/pages/releases')).text, '<p>Field &quot;msiUrl&quot; must be an https:// URL.</p>');
+  assert.match((await session.get('/pages/releases')).text, '<p>Field &quot;msiUrl&quot; must be an https:// URL with no whitespace or control characters.</p>');
   const good = { ...publish, msiUrl: 'https://downloads.example.com/x.msi' };
   await session.post('/pages/releases', good);
   await session.post('/pages/releases', good);

@@ -70,6 +70,10 @@ test('publish at 10 %, widen to 100 %, pull: GET /version of the public port fol
     msiUrl: MSI('2.5.0'),
     notesUrl: null,
     rolloutPercent: 10,
+    servedPercent: 10,
+    sha256: null,
+    size: null,
+    critical: false,
     publishedAt: new Date(server.clock.now()).toISOString(),
     pulledAt: null,
   });
@@ -94,7 +98,7 @@ test('bad input: the field is named; an unknown version is 404 release_not_found
   assert.is(bad.status, 400);
   assert.equal(bad.json(), {
     code: 'invalid_request',
-    message: 'Field "msiUrl" must be an https:// URL.',
+    message: 'Field "msiUrl" must be an https:// URL with no whitespace or control characters.',
     resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
   });
   const over = await call('/releases', { method: 'POST', json: { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 101 } });
@@ -153,6 +157,7 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/orders/{session}/upgrade',
     '/releases',
     '/releases/{version}/pull',
+    '/releases/{version}/restore',
     '/releases/{version}/rollout',
     '/roadmap',
     '/roadmap/{id}',

@@ -54,6 +54,7 @@ test('npm pack builds a tarball of dist/, the example content, the docs, README 
     'package/LICENSE',
     'package/README.md',
     ...docs,
+    'package/docs/vectors/update-signatures.json',
     'package/example/config.json',
     'package/example/version.txt',
     'package/package.json',

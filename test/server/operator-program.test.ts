@@ -3,6 +3,7 @@
  * OPERATOR_PORT and OPERATOR_TOKEN, driven by the `release` command as an operator types it, and
  * refused at start without a proper token.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -36,7 +37,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.match(operatorUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     const published = await releaseCommand(['publish', '2.5.0', '--msi', MSI, '--percent', '10'], operatorUrl);
     assert.is(published.code, 0, published.stderr);
-    assert.match(published.stdout, /^VERSION +ROLLOUT +STATE +PUBLISHED +MSI\n2\.5\.0 +10% +live /);
+    assert.match(published.stdout, /^VERSION +ROLLOUT +SERVED +STATE +PUBLISHED +MSI\n2\.5\.0 +10% +10% +live /);
     const again = await releaseCommand(['publish', '2.5.0', '--msi', MSI], operatorUrl);
     assert.is(again.code, 1);
     assert.match(again.stderr, 'Version 2.5.0 was published before. (release_exists; 409)');
@@ -46,6 +47,18 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.equal((JSON.parse(listed.stdout) as { releases: { version: string; rolloutPercent: number }[] }).releases.map((r) => [r.version, r.rolloutPercent]), [['2.5.0', 100]]);
     assert.is((await releaseCommand(['pull', '2.5.0'], operatorUrl)).code, 0);
     assert.is(((await sendRequest(server.url, { path: '/api/v1/version' })).json() as { version: string }).version, '2.4.1');
+    assert.is((await releaseCommand(['restore', '2.5.0'], operatorUrl)).code, 0);
+    assert.is(((await sendRequest(server.url, { path: '/api/v1/version' })).json() as { version: string }).version, '2.5.0');
+    // --file: the MSI's SHA-256 and size from the local file.
+    const msiFile = join(dataDir, 'LegacySheetConverter-2.6.0-x64.msi');
+    const bytes = Buffer.alloc(200_000, 7);
+    writeFileSync(msiFile, bytes);
+    const withFile = await releaseCommand(['publish', '2.6.0', '--msi', MSI.replace('2.5.0', '2.6.0'), '--file', msiFile, '--percent', '0', '--json'], operatorUrl);
+    assert.is(withFile.code, 0, withFile.stderr);
+    const stored = JSON.parse(withFile.stdout) as { sha256: string; size: number };
+    assert.equal([stored.sha256, stored.size], [createHash('sha256').update(bytes).digest('hex'), 200_000]);
+    const missingFile = await releaseCommand(['publish', '2.7.0', '--msi', MSI, '--file', join(dataDir, 'none.msi')], operatorUrl);
+    assert.equal([missingFile.code, missingFile.stderr.split('\n')[0]], [64, `converter-site-api release: --file ${join(dataDir, 'none.msi')} cannot be read (ENOENT)`]);
     const onPublic = await sendRequest(server.url, { path: '/releases', headers: { authorization: `Bearer ${TOKEN}` } });
     assert.is(onPublic.status, 404);
     // The export command reads the feedback through the operator API while the server holds DATA_DIR.
@@ -75,8 +88,8 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     // Two update checks and two submissions so far today, no download.
     const stats = await command(['stats', '--days', '1'], { OPERATOR_URL: operatorUrl });
     assert.is(stats.code, 0, stats.stderr);
-    assert.match(stats.stdout, /^DAY +DOWNLOADS +UPDATE CHECKS +ORDERS +FEEDBACK\n\d{4}-\d\d-\d\d +0 +2 +0 +2\nTOTAL +0 +2 +0 +2\n/);
-    assert.match(stats.stdout, 'update checks by release: 2.4.1 1, 2.5.0 1');
+    assert.match(stats.stdout, /^DAY +DOWNLOADS +UPDATE CHECKS +ORDERS +FEEDBACK\n\d{4}-\d\d-\d\d +0 +3 +0 +2\nTOTAL +0 +3 +0 +2\n/);
+    assert.match(stats.stdout, 'update checks by release: 2.5.0 2, 2.4.1 1');
   } finally {
     assert.is(await server.stop(), 0);
     rmSync(dataDir, { recursive: true, force: true });

@@ -17,20 +17,67 @@ export function releasesContract(test: ContractSuite): void {
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1 }), true);
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: 'https://other.example.com/x.msi', notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 2 }), false);
     assert.equal(await releases.listReleases(), [
-      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null },
-      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null },
+      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null, sha256: null, size: null, critical: false },
+      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false },
     ]);
   });
 
-  test('a rollout change and a pull are kept; pulling twice keeps the first time; unknown versions are null', async (context) => {
+  test('the installer digest, size and critical flag are kept exactly', async (context) => {
+    const { releases } = current(context).storage;
+    const sha256 = 'ab'.repeat(32);
+    const size = 2 ** 40 + 3;
+    await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, sha256, size, critical: true });
+    assert.equal(await releases.listReleases(), [
+      { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, pulledAt: null, sha256, size, critical: true },
+    ]);
+  });
+
+  test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
     const { releases } = current(context).storage;
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
-    assert.equal(await releases.setRollout('2.5.0', 50), { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 50, publishedAt: T0, pulledAt: null });
+    const base = { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, publishedAt: T0, sha256: null, size: null, critical: false };
+    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50, pulledAt: null });
     assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10);
     assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10);
+    assert.is(await releases.setRollout('2.5.0', 100), null, 'a pulled release keeps its percent');
     assert.is(await releases.setRollout('9.9.9', 50), null);
     assert.is(await releases.pullRelease('9.9.9', T0), null);
+    assert.is(await releases.restoreRelease('9.9.9'), null);
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, T0 + 10]]);
+    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50, pulledAt: null });
+    assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, null]]);
+  });
+
+  test('admit sees every stored release before the insert; a refusal stores nothing and sends no event', async (context) => {
+    const { releases, outbox } = current(context).storage;
+    await outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 });
+    const seen: string[][] = [];
+    const emit = (r: { version: string }) => ({ event: { type: 'release.published' as const, data: { version: r.version } }, at: T0 });
+    const refused = await releases.publishRelease({ version: '2.4.0', msiUrl: MSI('2.4.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 1 }, emit, (stored) => {
+      seen.push(stored.map((r) => r.version));
+      throw new Error('lower than 2.5.0');
+    }).catch((error: unknown) => String(error));
+    assert.is(refused, 'Error: lower than 2.5.0');
+    assert.is(await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 + 2 }, emit, (stored) => void seen.push(stored.map((r) => r.version))), true);
+    assert.equal(seen, [['2.5.0'], ['2.5.0']]);
+    assert.equal((await releases.listReleases()).map((r) => r.version), ['2.6.0', '2.5.0']);
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).length, 1, 'only 2.6.0 sent its event');
+  });
+
+  test('a rollout change, a pull and a restore write their events with them', async (context) => {
+    const { releases, outbox } = current(context).storage;
+    await outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
+    const emit = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored') => (r: { version: string; rolloutPercent: number }) => ({
+      event: { type, data: { version: r.version, rolloutPercent: r.rolloutPercent } },
+      at: T0,
+    });
+    await releases.setRollout('2.5.0', 40, emit('release.rolled_out'));
+    await releases.pullRelease('2.5.0', T0 + 1, emit('release.pulled'));
+    await releases.restoreRelease('2.5.0', emit('release.restored'));
+    const deliveries = await outbox.listDeliveries({ limit: 10 });
+    assert.equal(deliveries.map((d) => d.type).reverse(), ['release.rolled_out', 'release.pulled', 'release.restored']);
   });
 
   test('the audit trail keeps every field and lists the latest first, at most the limit', async (context) => {

@@ -1,0 +1,28 @@
+/**
+ * A scenario's releases, published through the operator API of the benchmarked server before its load
+ * (memory storage keeps releases only inside the process).
+ *
+ * @module
+ */
+import type { BenchProcess } from './process.ts';
+import type { BenchRelease } from './scenarios.ts';
+
+/** The operator token of benchmarked servers that publish releases. */
+export const BENCH_OPERATOR_TOKEN = 'bench-operator-token-'.padEnd(40, 'x');
+
+/** The environment that gives the server an operator listener. */
+export const OPERATOR_ENV = { OPERATOR_PORT: '0', OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN };
+
+/** Publishes each release in order; throws when the server refuses one. */
+export async function publishReleases(server: BenchProcess, releases: readonly BenchRelease[]): Promise<void> {
+  if (!server.operatorUrl) throw new Error('the server has no operator listener (OPERATOR_PORT)');
+  for (const release of releases) {
+    const body = { msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi`, ...release };
+    const answer = await fetch(`${server.operatorUrl}/releases`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BENCH_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (answer.status !== 201) throw new Error(`publishing ${release.version} answered ${answer.status}: ${await answer.text()}`);
+  }
+}

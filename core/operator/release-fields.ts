@@ -1,0 +1,54 @@
+/**
+ * What a release may hold, checked before anything is stored: a version an MSI can carry, https
+ * addresses a header can carry, percents, the installer's digest and size.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+
+const BYTE = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const WORD = '(6553[0-5]|655[0-2]\\d|65[0-4]\\d\\d|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3}|0)';
+
+/**
+ * A release version as an MSI ProductVersion carries it: major.minor.build with an optional fourth field
+ * (which Windows Installer ignores), at most 255.255.65535(.65535), without leading zeros (one spelling
+ * per version). A regex only, so that the operator's /openapi.json states it.
+ */
+export const ReleaseVersion = v.pipe(
+  v.string(),
+  v.regex(
+    new RegExp(`^${BYTE}\\.${BYTE}\\.${WORD}(\\.${WORD})?$`),
+    'must be major.minor.build such as 2.5.0, at most 255.255.65535, with an optional fourth field: what an MSI ProductVersion holds',
+  ),
+);
+
+/**
+ * An https address that a Location or a header can carry: at most 2,048 characters, no whitespace and no
+ * control characters anywhere (a CR would end the header).
+ */
+export const ReleaseUrl = v.pipe(
+  v.string(),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.regex(/^https:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/, 'must be an https:// URL with no whitespace or control characters'),
+  v.url('must be an absolute URL'),
+);
+
+export const Percent = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(100));
+
+/** The installer's SHA-256 as 64 hex digits (kept in lower case by the operation). */
+export const Sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 of the MSI as 64 hex digits'));
+
+/** The installer's size in bytes. */
+export const ByteSize = v.pipe(v.number(), v.safeInteger('must be a whole number of bytes'), v.minValue(1, 'must be at least 1 byte'));
+
+export const PublishReleaseSchema = v.strictObject({
+  version: ReleaseVersion,
+  msiUrl: ReleaseUrl,
+  notesUrl: v.optional(v.nullable(ReleaseUrl), null),
+  rolloutPercent: Percent,
+  sha256: v.optional(v.nullable(Sha256Hex), null),
+  size: v.optional(v.nullable(ByteSize), null),
+  critical: v.optional(v.boolean(), false),
+});
+
+export const RolloutSchema = v.strictObject({ rolloutPercent: Percent });

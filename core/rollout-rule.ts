@@ -1,0 +1,107 @@
+/**
+ * The one rollout rule (docs/releases.md), written once for update answers, download redirects, the
+ * operator's list and the Releases page: releases are ordered by version as Windows Installer compares
+ * them; each client has one stable bucket in [0, 100); a client is served the highest-version live (not
+ * pulled) release whose rollout percent is above its bucket, and the baseline when none is.
+ *
+ * So the live releases, highest version first, cut the buckets into contiguous rungs: a release serves the
+ * buckets from the largest percent of the releases above it up to its own percent (nothing when that is
+ * not more), and the baseline serves the buckets from the largest percent up to 100.
+ *
+ * @module
+ */
+
+/** What the rule needs of a release. */
+export interface RolloutEntry {
+  version: string;
+  rolloutPercent: number;
+  pulledAt: number | null;
+}
+
+/** One release and the buckets it serves, [from, to). */
+export interface Rung<R> {
+  release: R;
+  from: number;
+  to: number;
+}
+
+/**
+ * The four numeric fields of a version, as far as it has them (missing ones are 0). Releases stored
+ * before versions were checked may carry a tag ("2.5.0-beta.1"): only its leading numbers count.
+ */
+export function versionFields(version: string): [number, number, number, number] {
+  const match = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.(\d+))?/.exec(version);
+  const field = (i: number) => Number(match?.[i] ?? 0);
+  return [field(1), field(2), field(3), field(4)];
+}
+
+/**
+ * Compares two versions as Windows Installer does: major, minor and build; the fourth field is ignored.
+ *
+ * @returns Negative when `a` is lower, 0 when Windows Installer sees the same version, positive when higher.
+ */
+export function compareMsiVersions(a: string, b: string): number {
+  const [x, y] = [versionFields(a), versionFields(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+}
+
+/** The order releases are listed and served in: highest version first (then the fourth field, then the text). */
+export function byVersionDescending(a: { version: string }, b: { version: string }): number {
+  const [x, y] = [versionFields(a.version), versionFields(b.version)];
+  return compareMsiVersions(b.version, a.version) || y[3] - x[3] || (a.version < b.version ? 1 : a.version > b.version ? -1 : 0);
+}
+
+/** The rungs of the live releases, highest version first; a release with no bucket of its own has none. */
+export function rolloutLadder<R extends RolloutEntry>(releases: readonly R[]): Rung<R>[] {
+  const live = releases.filter((release) => release.pulledAt === null).sort(byVersionDescending);
+  const rungs: Rung<R>[] = [];
+  let reached = 0;
+  for (const release of live) {
+    const to = Math.min(100, Math.max(0, release.rolloutPercent));
+    if (to <= reached) continue;
+    rungs.push({ release, from: reached, to });
+    reached = to;
+  }
+  return rungs;
+}
+
+/** The release a bucket is served from a ladder, or undefined for the baseline. */
+export function servedFrom<R>(ladder: readonly Rung<R>[], bucket: number): R | undefined {
+  for (const rung of ladder) if (bucket < rung.to) return rung.release;
+  return undefined;
+}
+
+/** The share of buckets (percent) the baseline is served to. */
+export function baselineShare(ladder: readonly Rung<unknown>[]): number {
+  return 100 - (ladder[ladder.length - 1]?.to ?? 0);
+}
+
+/** Per version, the share of clients (percent) it is served to now: 0 for a superseded or pulled release. */
+export function servedShares(releases: readonly RolloutEntry[]): Map<string, number> {
+  const shares = new Map(releases.map((release) => [release.version, 0]));
+  for (const rung of rolloutLadder(releases)) shares.set(rung.release.version, rung.to - rung.from);
+  return shares;
+}
+
+/** One group of clients a change moves: `percent` of clients go from one version to another (null: the baseline). */
+export interface Move {
+  percent: number;
+  from: string | null;
+  to: string | null;
+}
+
+/** What a change of the releases does to the clients, bucket by bucket: the groups that are served another release. */
+export function movesBetween(before: readonly RolloutEntry[], after: readonly RolloutEntry[]): Move[] {
+  const [was, will] = [rolloutLadder(before), rolloutLadder(after)];
+  const moves = new Map<string, Move>();
+  for (let bucket = 0; bucket < 100; bucket++) {
+    const from = servedFrom(was, bucket)?.version ?? null;
+    const to = servedFrom(will, bucket)?.version ?? null;
+    if (from === to) continue;
+    const key = `${from}\n${to}`;
+    const move = moves.get(key);
+    if (move) move.percent++;
+    else moves.set(key, { percent: 1, from, to });
+  }
+  return [...moves.values()];
+}

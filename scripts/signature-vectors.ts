@@ -1,0 +1,122 @@
+/**
+ * Writes docs/vectors/update-signatures.json: signed update answers made by the server's own code with a
+ * test-only key, and tampered copies, for the desktop app's tests (docs/updates.md). Run with
+ * `node --import tsx scripts/signature-vectors.ts`; test/core/answer-signature.test.ts checks that the
+ * file is what this code makes, and verifies each case with an independent verifier.
+ *
+ * @module
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { createSimulatorGateway } from '../adapters/simulator/index.ts';
+import { createApp } from '../core/app.ts';
+import type { CoreResponse } from '../core/http.ts';
+import { createLicenseIssuer, publicKeyOf } from '../core/license.ts';
+import { SiteContentSchema } from '../core/schemas/content.ts';
+
+/** A key made for these vectors only: it signs nothing else, and no app may trust it outside its tests. */
+export const VECTOR_KEY = 'MC4CAQAwBQYDK2VwBCIEIJ/lE81XRpU75kpzwnpf/638uy65DMqPzDn5SsL1IVnG';
+/** When the vectors were signed: 2026-11-26T12:00:00Z. */
+export const SIGNED_AT = Date.UTC(2026, 10, 26, 12, 0, 0);
+export const VECTORS_PATH = new URL('../docs/vectors/update-signatures.json', import.meta.url);
+
+export interface VectorCase {
+  name: string;
+  /** Whether the app must accept it at `now`. */
+  valid: boolean;
+  why: string;
+  /** The time (seconds since the epoch) the app checks it at. */
+  now: number;
+  status: number;
+  /** The answer's headers that matter to the check (lower-case names). */
+  headers: Record<string, string>;
+  /** The body as text ("" for a redirect). */
+  body: string;
+}
+
+const SIGNED = ['content-type', 'content-digest', 'location', 'installer-digest', 'installer-size', 'release-notes', 'release-critical', 'signature-input', 'signature'];
+
+function pick(answer: CoreResponse): { status: number; headers: Record<string, string>; body: string } {
+  const headers = Object.fromEntries(SIGNED.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
+  const body = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
+  return { status: answer.status, headers, body };
+}
+
+/** The vectors as this code makes them. */
+export async function makeVectors(): Promise<{ about: string; publicKey: string; keyid: string; cases: VectorCase[] }> {
+  const config = JSON.parse(readFileSync(new URL('../example/config.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const content = v.parse(SiteContentSchema, { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] });
+  let now = SIGNED_AT;
+  const clock = { now: () => now };
+  const storage = createMemoryStorage({ clock });
+  const gateway = createSimulatorGateway({ storage, publicBaseUrl: 'https://api.example.com', clock });
+  const app = await createApp({ content, storage, gateway, clock, version: { current: () => '2.4.1' }, licenses: await createLicenseIssuer(VECTOR_KEY), publicBaseUrl: 'https://api.example.com' });
+  await storage.releases.publishRelease({
+    version: '2.6.2',
+    msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.2-x64.msi',
+    notesUrl: 'https://www.example.com/releases/2.6.2',
+    rolloutPercent: 100,
+    publishedAt: SIGNED_AT - 60_000,
+    sha256: 'd2a84f4b8b650937ec8f73cd8be2c74add5a911ba64df27458ed8229da804a26',
+    size: 48_234_496,
+    critical: true,
+  });
+  now += 1000;
+  const get = async (path: string, headers: Record<string, string> = {}) =>
+    pick(await app.handle({ method: 'GET', path, headers, clientIp: '203.0.113.7' }));
+  const check = await get('/api/v1/version');
+  const download = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' });
+  const warning = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' });
+  const at = Math.floor(now / 1000);
+  const expires = Number(/;expires=(\d+)/.exec(check.headers['signature-input']!)![1]);
+  const cases: VectorCase[] = [
+    { name: 'good update check', valid: true, why: 'signature, Content-Digest and expiry all hold', now: at, ...check },
+    { name: 'good download redirect', valid: true, why: 'signature and expiry hold; the MSI must then match Installer-Digest and Installer-Size', now: at, ...download },
+    { name: 'good redirect to the Windows-only page', valid: true, why: 'signed over @status and Location only: no installer', now: at, ...warning },
+    {
+      name: 'tampered body',
+      valid: false,
+      why: 'the body no longer matches Content-Digest (the signature itself still holds)',
+      now: at,
+      ...check,
+      body: check.body.replace('2.6.2-x64', '2.6.9-x64'),
+    },
+    {
+      name: 'tampered digest',
+      valid: false,
+      why: 'Content-Digest and body were both changed: the signature no longer holds',
+      now: at,
+      ...check,
+      body: check.body.replace('2.6.2-x64', '2.6.9-x64'),
+      headers: { ...check.headers, 'content-digest': await digestHeader(check.body.replace('2.6.2-x64', '2.6.9-x64')) },
+    },
+    {
+      name: 'tampered installer digest',
+      valid: false,
+      why: 'Installer-Digest was changed: the signature no longer holds',
+      now: at,
+      ...download,
+      headers: { ...download.headers, 'installer-digest': 'sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:' },
+    },
+    { name: 'expired', valid: false, why: 'checked after its expires parameter', now: expires + 1, ...check },
+  ];
+  return {
+    about:
+      'Signed update answers (RFC 9421, ed25519; Content-Digest of RFC 9530) for the desktop app\'s tests: check each case at its `now` ' +
+      '(seconds since the epoch) with `publicKey` (raw Ed25519, base64url). Made with a test-only key: never trust it outside tests. See docs/updates.md.',
+    publicKey: await publicKeyOf(VECTOR_KEY),
+    keyid: await publicKeyOf(VECTOR_KEY),
+    cases,
+  };
+}
+
+async function digestHeader(text: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return `sha-256=:${btoa(String.fromCharCode(...hash))}:`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(VECTORS_PATH, `${JSON.stringify(await makeVectors(), null, 2)}\n`);
+  console.log(`wrote ${VECTORS_PATH.pathname}`);
+}

@@ -1,0 +1,46 @@
+/**
+ * An independent check of signed update answers for the tests: the signature base rebuilt from the rules
+ * of RFC 9421 (section 2.5) and the answer's own headers, verified with node:crypto's Ed25519, and the
+ * Content-Digest of RFC 9530 recomputed; none of the code that signs.
+ */
+import { createHash, createPublicKey, verify } from 'node:crypto';
+
+/** Parses `label=(<components>);<params>` of a Signature-Input as RFC 8941 writes it (the subset used here). */
+export function parseSignatureInput(text: string) {
+  const match = /^([a-z][a-z0-9_-]*)=\(((?:"[^"]*"(?: "[^"]*")*)?)\)((?:;[a-z]+=(?:\d+|"[^"]*"))*)$/.exec(text);
+  if (!match) return null;
+  const components = [...match[2]!.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
+  const params = Object.fromEntries([...match[3]!.matchAll(/;([a-z]+)=(\d+|"[^"]*")/g)].map((m) => [m[1]!, m[2]!.startsWith('"') ? m[2]!.slice(1, -1) : Number(m[2])]));
+  return { label: match[1]!, components, params, paramsText: `(${match[2]})${match[3]}` };
+}
+
+/**
+ * The app's check, written from the RFCs: the signature holds over the base rebuilt from the answer, it
+ * covers @status first and the body's digest (or Location), it has not expired, and Content-Digest is
+ * the body's SHA-256. Answers why not, or null when the answer is genuine.
+ */
+export function refusal(answer: { status: number; headers: Record<string, string>; body: string }, publicKey: string, nowSeconds: number): string | null {
+  const input = parseSignatureInput(answer.headers['signature-input'] ?? '');
+  if (!input) return 'no Signature-Input';
+  const { label, components, params } = input;
+  if (params['alg'] !== 'ed25519' || params['keyid'] !== publicKey) return 'another algorithm or key';
+  if (components[0] !== '@status') return '@status is not covered first';
+  if (!components.includes(answer.status === 200 ? 'content-digest' : 'location')) return 'the body or the Location is not covered';
+  const lines = components.map((name) => {
+    const value = name === '@status' ? String(answer.status) : answer.headers[name];
+    if (value === undefined) throw new Error(`covered ${name} is missing`);
+    return `"${name}": ${value.trim()}`;
+  });
+  lines.push(`"@signature-params": ${input.paramsText}`);
+  const signature = new RegExp(`^${label}=:([A-Za-z0-9+/=]+):$`).exec(answer.headers['signature'] ?? '')?.[1];
+  if (!signature) return 'no Signature';
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
+  if (!verify(null, Buffer.from(lines.join('\n'), 'ascii'), key, Buffer.from(signature, 'base64'))) return 'the signature does not hold';
+  if (typeof params['expires'] !== 'number' || nowSeconds > params['expires']) return 'expired';
+  if (answer.status === 200) {
+    const digest = `sha-256=:${createHash('sha256').update(answer.body, 'utf8').digest('base64')}:`;
+    if (answer.headers['content-digest'] !== digest) return 'the body does not match Content-Digest';
+  }
+  return null;
+}
+

@@ -1,0 +1,81 @@
+/**
+ * The Releases page without JavaScript: a pull is confirmed first (the page says which clients go back to
+ * what), only the confirmation form pulls, and only with the session's CSRF token; Restore serves a
+ * pulled release again. Each change sends its event (release.rolled_out, release.pulled,
+ * release.restored) with the release and its share after the change.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { sendRequest } from '../_client.ts';
+import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { form, signIn } from '../_pages.ts';
+
+const test = suite('the Releases page: pull confirmation, restore, events');
+const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+
+let running: OperatorServer;
+test.before.each(async () => {
+  running = await startOperatorServer();
+});
+test.after.each(() => running.close());
+
+const publish = (version: string, rolloutPercent: number) =>
+  running.call('/releases', { method: 'POST', json: { version, msiUrl: MSI(version), rolloutPercent } });
+const live = async () =>
+  ((await running.call('/releases')).json() as { releases: { version: string; pulledAt: string | null; servedPercent: number }[] }).releases.map((r) => [r.version, r.pulledAt === null, r.servedPercent]);
+
+test('Pull is a link to a confirmation that says what the pull does; the card\'s own form does not pull', async () => {
+  await publish('2.5.0', 100);
+  await publish('2.6.0', 30);
+  await publish('2.7.0', 10);
+  const session = await signIn(running.url);
+  const page = (await session.get('/pages/releases')).text;
+  assert.match(page, '<a class="button danger" href="/pages/releases?pull=2.7.0#confirm">Pull 2.7.0…</a>');
+  assert.match(page, '<span class="badge">served to 10% of clients</span>');
+  const confirm = (await session.get('/pages/releases?pull=2.7.0')).text;
+  assert.match(confirm, '<h2 id="confirm-title">Pull 2.7.0?</h2>\n<p>10% of clients go back to 2.6.0.</p>');
+  assert.match(confirm, '<input type="hidden" name="confirm" value="pull">');
+  // A pull posted without the confirmation pulls nothing and leads back to it.
+  const unconfirmed = await session.post('/pages/releases/2.7.0/pull', {});
+  assert.is(unconfirmed.headers['location'], '/pages/releases?pull=2.7.0');
+  assert.equal(await live(), [['2.7.0', true, 10], ['2.6.0', true, 20], ['2.5.0', true, 70]]);
+  // Without the session's CSRF token: 403, nothing pulled.
+  const forged = await sendRequest(running.url, { method: 'POST', path: '/pages/releases/2.7.0/pull', ...form({ confirm: 'pull', csrf: 'x' }), headers: { ...form({}).headers, cookie: session.cookie } });
+  assert.is(forged.status, 403);
+  assert.equal((await live())[0], ['2.7.0', true, 10]);
+  await session.post('/pages/releases/2.7.0/pull', { confirm: 'pull' });
+  assert.match((await session.get('/pages/releases')).text, '2.7.0 is pulled: no client gets it until it is restored.');
+  assert.equal(await live(), [['2.7.0', false, 0], ['2.6.0', true, 30], ['2.5.0', true, 70]]);
+  // Clients that would go back to the version file are told it is the baseline.
+  assert.match((await session.get('/pages/releases?pull=2.5.0')).text, '<p>70% of clients go back to 2.4.1 (the baseline).</p>');
+  await session.post('/pages/releases/2.7.0/restore', {});
+  assert.match((await session.get('/pages/releases')).text, '2.7.0 is restored: served to 10% of the clients.');
+  assert.equal(await live(), [['2.7.0', true, 10], ['2.6.0', true, 20], ['2.5.0', true, 70]]);
+});
+
+test('rollout, pull and restore each send their event with the release and its share after the change', async () => {
+  const { storage } = running.server;
+  await storage.outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: 0 });
+  await publish('2.5.0', 100);
+  await publish('2.6.0', 10);
+  await running.call('/releases/2.6.0/rollout', { method: 'POST', json: { rolloutPercent: 40 } });
+  await running.call('/releases/2.6.0/rollout', { method: 'POST', json: { rolloutPercent: 40 } });
+  await running.call('/releases/2.6.0/pull', { method: 'POST' });
+  await running.call('/releases/2.6.0/pull', { method: 'POST' });
+  await running.call('/releases/2.6.0/restore', { method: 'POST' });
+  const due = await storage.outbox.claimDue(running.server.clock.now() + 1, 1000, 100);
+  const events = due.map((d) => JSON.parse(d.body) as { type: string; data: { version: string; rolloutPercent: number; servedPercent: number; pulledAt: string | null } });
+  assert.equal(
+    events.map((e) => [e.type, e.data.version, e.data.rolloutPercent, e.data.servedPercent, e.data.pulledAt !== null]),
+    [
+      ['release.published', '2.5.0', 100, 100, false],
+      ['release.published', '2.6.0', 10, 10, false],
+      ['release.rolled_out', '2.6.0', 40, 40, false],
+      ['release.pulled', '2.6.0', 40, 0, true],
+      ['release.restored', '2.6.0', 40, 40, false],
+    ],
+    'a rollout to the same percent and a second pull send nothing',
+  );
+});
+
+test.run();
