@@ -131,8 +131,8 @@ export async function createContext(
     voterId,
     voterNetwork,
     // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
-    rolloutBucket: (clientIp) => {
-      const id = voterId(clientIp);
+    rolloutBucket: (key) => {
+      const id = voterId(key);
       return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
     },
     releases: createReleaseView(storage.releases, baseline, clock, logger),

@@ -7,8 +7,6 @@
 /** An address as 8 groups of 16 bits (IPv4 is mapped into ::ffff:0:0/96). */
 export type Groups = number[];
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
 /**
  * The 32-bit value of a canonical dotted IPv4 address (four parts, each 0-255 without a leading zero),
  * or -1 for any other text. One pass over the characters: it runs several times per request.
@@ -38,12 +36,10 @@ export function ipv4Value(text: string): number {
   return dots === 3 && digits > 0 ? value * 256 + part : -1;
 }
 
+/** A canonical dotted IPv4 address as its two 16-bit groups, or null (the one parser: `ipv4Value`). */
 export function parseIpv4(text: string): [number, number] | null {
-  const m = IPV4.exec(text);
-  if (!m) return null;
-  const octets = m.slice(1).map(Number);
-  if (octets.some((o, i) => o > 255 || (m[i + 1]!.length > 1 && m[i + 1]!.startsWith('0')))) return null;
-  return [(octets[0]! << 8) | octets[1]!, (octets[2]! << 8) | octets[3]!];
+  const value = ipv4Value(text);
+  return value < 0 ? null : [Math.floor(value / 65536), value % 65536];
 }
 
 function parseHexGroups(part: string): Groups | null {
@@ -133,6 +129,14 @@ export function clientKey(ip: string): string {
   if (!g) return ip;
   if (isMappedV4(g)) return formatV4(g);
   return `${formatV6([...g.slice(0, 4), 0, 0, 0, 0])}/64`;
+}
+
+/**
+ * The client key of a request: the one the pipeline set when it took the request, else computed now and
+ * kept on it, so that a request's address is parsed once whoever asks (limiter, voter id, rollout bucket).
+ */
+export function clientKeyOf(request: { readonly clientIp: string; clientKey?: string | undefined }): string {
+  return (request.clientKey ??= clientKey(request.clientIp));
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { clientKey, networkKey } from './client-ip.ts';
+import { networkKey } from './client-ip.ts';
 import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
 import type { MaybePromise } from './ports.ts';
 
@@ -13,11 +13,11 @@ import type { MaybePromise } from './ports.ts';
  *
  * @param secret The server secret (any string of enough entropy).
  * @param hmac A synchronous HMAC-SHA-256; Web Crypto (asynchronous) when absent. Both give the same ids.
- * @returns A function from client address to voter id (base64url of the MAC).
+ * @returns A function from client key (`clientKeyOf`: an IPv4 address or an IPv6 /64) to voter id
+ *   (base64url of the MAC).
  */
-export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Promise<(clientIp: string) => MaybePromise<string>> {
-  const hash = await createKeyedHash(secret, hmac);
-  return (clientIp) => hash(clientKey(clientIp));
+export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Promise<(clientKey: string) => MaybePromise<string>> {
+  return createKeyedHash(secret, hmac);
 }
 
 /**

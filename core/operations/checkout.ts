@@ -15,6 +15,7 @@ import type { CheckoutSession, LicenseKeys } from '../ports.ts';
 import type { CheckoutStatus } from '../schemas/responses.ts';
 import { CheckoutCreateRequestSchema, SessionIdSchema } from '../schemas/requests.ts';
 import { parseOrThrow, parseQueryOrThrow } from '../validate.ts';
+import { clientKeyOf } from '../client-ip.ts';
 
 /**
  * Opens a hosted checkout session; an omitted body buys the standard product with no channel. A client
@@ -29,7 +30,7 @@ export function createCheckout(context: AppContext): Operation {
     const input = parseOrThrow(CheckoutCreateRequestSchema, body);
     const sku = input.product ?? 'standard';
     const channel = input.channel ?? null;
-    const owner = await context.voterId(request.clientIp);
+    const owner = await context.voterId(clientKeyOf(request));
     const { sessionId, url } = await gate(owner, async () => {
       const opened = await context.gateway.createCheckout({ sku, channel });
       const now = context.clock.now();

@@ -10,6 +10,7 @@ import { headerValue, type HeaderMap } from '../http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
 import { parseQueryOrThrow } from '../validate.ts';
 import { windowsOnlyUrl } from './windows-only.ts';
+import { clientKeyOf } from '../client-ip.ts';
 
 
 /** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
@@ -46,7 +47,7 @@ export function download(context: AppContext): Operation {
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
     // The same release GET /version names for this client: never one version's MSI for another's check.
-    const served = await context.releases.pick(() => context.rolloutBucket(request.clientIp));
+    const served = await context.releases.pick(() => context.rolloutBucket(clientKeyOf(request)));
     const { msiUrl, version: release } = served;
     context.usage.count('download', release, source ?? null, windows ? 'windows' : 'other');
     try {

@@ -4,7 +4,7 @@
  * @module
  */
 import { readJsonObject } from '../body.ts';
-import { clientKey } from '../client-ip.ts';
+import { clientKeyOf } from '../client-ip.ts';
 import { feedbackRefused } from '../budget-refusals.ts';
 import { dayOf, feedbackBudgetBytes, type BudgetLimits } from '../budgets.ts';
 import type { AppContext, Operation } from '../context.ts';
@@ -49,7 +49,7 @@ export function feedback(context: AppContext): Operation {
     };
     const bytes = feedbackBudgetBytes(entry);
     // The key the client is counted by, as the rate limit's: a storage that shares the counts stores a keyed hash of it.
-    const client = request.clientKey ?? clientKey(request.clientIp);
+    const client = clientKeyOf(request);
     const refusal = await context.storage.addFeedback(entry, { client, day: dayOf(now), bytes, ...limits });
     if (refusal) throw feedbackRefused(refusal, limits, bytes, now);
     context.count('feedback_stored');

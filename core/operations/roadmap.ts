@@ -9,11 +9,12 @@ import { ApiError } from '../errors.ts';
 import { json } from '../http.ts';
 import { VoteRequestSchema } from '../schemas/requests.ts';
 import { parseOrThrow } from '../validate.ts';
+import { clientKeyOf } from '../client-ip.ts';
 
 /** Lists the visible features, each with `voted` for the caller. */
 export function listRoadmap(context: AppContext): Operation {
   return async (request) => {
-    const voter = await context.voterId(request.clientIp);
+    const voter = await context.voterId(clientKeyOf(request));
     return json(200, { features: await context.storage.listRoadmap(voter) });
   };
 }
@@ -22,7 +23,7 @@ export function listRoadmap(context: AppContext): Operation {
 export function toggleVote(context: AppContext): Operation {
   return async (request) => {
     const { featureId } = parseOrThrow(VoteRequestSchema, readJsonObject(request, context.bodyLimit, true));
-    const voter = await context.voterId(request.clientIp);
+    const voter = await context.voterId(clientKeyOf(request));
     const result = await context.storage.toggleVote(featureId, voter, await context.voterNetwork(request.clientIp));
     if (!result) throw new ApiError('feature_not_found', `No visible roadmap feature has id ${featureId}.`);
     context.count('vote_toggled');

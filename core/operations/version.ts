@@ -14,6 +14,7 @@ import type { MaybePromise } from '../ports.ts';
 import type { ServedRelease } from '../releases.ts';
 import { VersionString } from '../schemas/responses.ts';
 import { isWindowsClient } from './download.ts';
+import { clientKeyOf } from '../client-ip.ts';
 
 /** Answers kept at most: the releases served now and the baseline, with room for changes. */
 const ANSWERS = 8;
@@ -79,7 +80,7 @@ export function version(context: AppContext): Operation {
   };
   // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>
-    andThen(context.releases.pick(() => context.rolloutBucket(request.clientIp)), (served) => {
+    andThen(context.releases.pick(() => context.rolloutBucket(clientKeyOf(request))), (served) => {
       context.usage.count('update_check', served.version, null, isWindowsClient(request.headers) ? 'windows' : 'other');
       return respond(served);
     });

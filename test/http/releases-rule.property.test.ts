@@ -9,6 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
 import { rolloutBucket } from '../../core/releases.ts';
+import { clientKey } from '../../core/client-ip.ts';
 import { createVoterId } from '../../core/voter-id.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { signIn, type SignedIn } from '../_pages.ts';
@@ -72,7 +73,7 @@ async function start(): Promise<void> {
   clients = new Map();
   for (let i = 0; i < 400; i++) {
     const address = `198.51.${Math.floor(i / 200)}.${i % 200}`;
-    const bucket = rolloutBucket(voterId(address) as string);
+    const bucket = rolloutBucket(voterId(clientKey(address)) as string);
     if (!clients.has(bucket)) clients.set(bucket, address);
   }
 }

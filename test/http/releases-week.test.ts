@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
 import { parseCidrList } from '../../core/cidr.ts';
 import { rolloutBucket } from '../../core/releases.ts';
+import { clientKey } from '../../core/client-ip.ts';
 import { createVoterId } from '../../core/voter-id.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 
@@ -50,7 +51,7 @@ const listed = async () => {
 
 test('5 %, then a 10 % hotfix, then a next release at 0 %: each share is what was typed, and the list says so', async () => {
   const voterId = await createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
-  const below = (percent: number) => CLIENTS.filter((client) => rolloutBucket(voterId(client) as string) < percent).length;
+  const below = (percent: number) => CLIENTS.filter((client) => rolloutBucket(voterId(clientKey(client)) as string) < percent).length;
   assert.is((await publish('2.5.0', 100)).status, 201);
   assert.is((await publish('2.6.1', 5)).status, 201);
   assert.equal(await servedCounts(), { '2.6.1': below(5), '2.5.0': 1000 - below(5) });
@@ -64,7 +65,7 @@ test('5 %, then a 10 % hotfix, then a next release at 0 %: each share is what wa
   assert.equal(await servedCounts(), { '2.6.2': below(10), '2.5.0': 1000 - below(10) });
   assert.equal(await listed(), [['2.7.0', 0, 0], ['2.6.2', 10, 10], ['2.6.1', 5, 0], ['2.5.0', 100, 90], ['baseline', null, 0]]);
   // The clients who got the staged release are the first to get its hotfix.
-  const staged = CLIENTS.filter((client) => rolloutBucket(voterId(client) as string) < 5);
+  const staged = CLIENTS.filter((client) => rolloutBucket(voterId(clientKey(client)) as string) < 5);
   for (const client of staged.slice(0, 10)) {
     const download = await running.server.request({ path: '/api/v1/download', headers: { 'x-forwarded-for': client, 'user-agent': WINDOWS } });
     assert.is(download.headers['location'], MSI('2.6.2'));

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
 import { parseCidrList } from '../../core/cidr.ts';
 import { rolloutBucket } from '../../core/releases.ts';
+import { clientKey } from '../../core/client-ip.ts';
 import { createVoterId } from '../../core/voter-id.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
@@ -30,7 +31,7 @@ const downloadOf = async (client: string) =>
 /** Each client's bucket, worked out as the server does: the keyed hash under the stored voter secret. */
 async function bucketsOf(clients: readonly string[]): Promise<Map<string, number>> {
   const voterId = await createVoterId(await server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
-  return new Map(clients.map((client) => [client, rolloutBucket(voterId(client) as string)]));
+  return new Map(clients.map((client) => [client, rolloutBucket(voterId(clientKey(client)) as string)]));
 }
 
 const publish = (version: string, rolloutPercent: number) =>
