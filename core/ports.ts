@@ -33,7 +33,7 @@ export interface Storage {
    * (core/budgets.ts `refusalOf`, judged and counted atomically with the insert): null when stored, the
    * refusal otherwise. Without one, always stored.
    */
-  addFeedback(entry: FeedbackEntry, budget?: FeedbackBudget): MaybePromise<BudgetRefusal | null>;
+  addFeedback(entry: FeedbackEntry, budget?: FeedbackBudget): Promise<BudgetRefusal | null>;
   recordDownload(event: DownloadEvent): Promise<void>;
 
   /**
@@ -43,13 +43,13 @@ export interface Storage {
    */
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   /** The visible features in id order, with `voted` for this voter. */
-  listRoadmap(voterId: string): MaybePromise<RoadmapFeatureView[]>;
+  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   /**
    * Flips this voter's vote atomically; null when the feature does not exist or is hidden. `network` is
    * the keyed hash of the voter's IPv6 /48 (null for IPv4): a feature's vote_count counts at most the
    * storage's votes-per-network (DEFAULT_VOTES_PER_NETWORK) votes of one network.
    */
-  toggleVote(featureId: number, voterId: string, network?: string | null): MaybePromise<VoteResult | null>;
+  toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
 
   /** Stores a new session; `owner` is the keyed hash of the client that opened it (never an address). */
   createCheckout(session: CheckoutSession, owner?: string): Promise<void>;
@@ -96,7 +96,7 @@ export interface Storage {
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.
    */
-  ping(): MaybePromise<void>;
+  ping(): Promise<void>;
   close?(): Promise<void>;
 }
 

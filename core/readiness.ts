@@ -46,7 +46,7 @@ const STORAGE_FAILED: ReadinessState = Object.freeze({
  * @param maxAgeMs How long one answer of the storage is trusted; 1000 ms by default.
  */
 export function createReadiness(
-  ping: () => MaybePromise<void>,
+  ping: () => Promise<void>,
   now: () => number,
   logger: Logger,
   onFailure: () => void = () => {},
@@ -71,14 +71,14 @@ export function createReadiness(
     return settle(STORAGE_FAILED, error);
   };
 
-  const refresh = (): MaybePromise<ReadinessState> => {
-    let answer: MaybePromise<void>;
+  const refresh = (): Promise<ReadinessState> => {
+    let answer: Promise<void>;
     try {
       answer = ping();
     } catch (error) {
-      return failed(error);
+      // A port that throws instead of rejecting.
+      return Promise.resolve(failed(error));
     }
-    if (!(answer instanceof Promise)) return settle(READY);
     const pending = answer.then(() => settle(READY), failed);
     inflight = pending;
     void pending.finally(() => {

@@ -111,9 +111,9 @@ export function createMemoryStorage(
     orders: createMemoryOrders(sessions, licenses, outbox),
 
     /** Memory always answers while the process runs. */
-    ping() {},
+    async ping() {},
 
-    addFeedback(entry, budget) {
+    async addFeedback(entry, budget) {
       const size = feedbackSize(entry);
       const refusal = budget ? ledger.take(budget) : null;
       if (refusal) return refusal;

@@ -18,8 +18,8 @@ interface Feature extends FeatureFields {
 
 export interface MemoryRoadmap {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
-  listRoadmap(voterId: string): RoadmapFeatureView[];
-  toggleVote(featureId: number, voterId: string, network?: string | null): VoteResult | null;
+  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
+  toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
   features: FeatureStore;
 }
 
@@ -97,7 +97,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
       report.hidden.sort((a, b) => a - b);
       return report;
     },
-    listRoadmap(voterId) {
+    async listRoadmap(voterId) {
       return byId()
         .filter((f) => f.visible)
         .map((f) => {
@@ -113,7 +113,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
           };
         });
     },
-    toggleVote(featureId, voterId, network = null) {
+    async toggleVote(featureId, voterId, network = null) {
       if (!features.get(featureId)?.visible) return null;
       const voters = votersOf(featureId);
       const voted = !voters.has(voterId);

@@ -51,7 +51,7 @@ interface Change extends Toggle {
 /** The roadmap part of the storage port, answered from memory. */
 export interface RoadmapMirror {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
-  listRoadmap(voterId: string): RoadmapFeatureView[] | Promise<RoadmapFeatureView[]>;
+  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
   features: FeatureStore;
 }
@@ -205,7 +205,10 @@ export function createRoadmapMirror(
           return outcome;
         }),
     },
-    listRoadmap: (voterId) => (loaded ? list(voterId) : load.then(() => list(voterId))),
+    listRoadmap: async (voterId) => {
+      if (!loaded) await load;
+      return list(voterId);
+    },
     toggleVote: (featureId, voterId, network = null) =>
       loaded ? toggle({ featureId, voterId, network }) : load.then(() => toggle({ featureId, voterId, network })),
   };

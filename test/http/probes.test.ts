@@ -23,7 +23,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 function flakyStorage(clock: ReturnType<typeof manualClock>) {
   const storage = createMemoryStorage({ clock });
   const state = { pings: 0, failing: false };
-  storage.ping = () => {
+  storage.ping = async () => {
     state.pings++;
     if (state.failing) throw new Error('connection refused by db.internal:5432');
   };
