@@ -45,8 +45,27 @@ function bufferOf(body: Uint8Array): Buffer {
   return buffer;
 }
 
+/** Writes a streamed body chunk by chunk, waiting while the socket is full; a failure cuts the answer. */
+async function pump(response: ServerResponse, stream: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const chunk of stream) {
+      if (response.destroyed) return;
+      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+    }
+    response.end();
+  } catch {
+    response.destroy();
+  }
+}
+
 function write(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
   const { headers } = answer;
+  if (answer.stream && !head) {
+    if (closeAfter) headers['connection'] = 'close';
+    response.writeHead(answer.status, headers);
+    void pump(response, answer.stream);
+    return;
+  }
   // Encoded once here: node would otherwise measure the string, then encode it again to send it.
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body === null ? null : bufferOf(answer.body);
   if (closeAfter) headers['connection'] = 'close';

@@ -51,6 +51,7 @@ export function addOperatorPages(router: Router, context: OperatorContext, check
     session,
     query: new URLSearchParams(request.query ?? ''),
     operate: (operationId, input) => runOperation(operation(operationId), request, input),
+    now: () => context.clock.now(),
   });
 
   /** A GET that needs a session: the answer, or a redirect to the sign-in form. */

@@ -20,6 +20,8 @@ export interface PageRequest {
   readonly query: URLSearchParams;
   /** Runs an operation of the operator API (core/operator/endpoints.ts) by its operationId. */
   operate(operationId: string, input?: OperationInput): Promise<Outcome>;
+  /** The app's clock, ms since the epoch. */
+  now(): number;
 }
 
 /** What a form action did: the flash to show, and the query of the page to return to ("?type=review"). */
