@@ -45,12 +45,23 @@ function bufferOf(body: Uint8Array): Buffer {
   return buffer;
 }
 
+/** Resolves when the socket takes more, or is gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done).off('close', done);
+      resolve();
+    };
+    response.on('drain', done).on('close', done);
+  });
+}
+
 /** Writes a streamed body chunk by chunk, waiting while the socket is full; a failure cuts the answer. */
 async function pump(response: ServerResponse, stream: AsyncIterable<string>): Promise<void> {
   try {
     for await (const chunk of stream) {
       if (response.destroyed) return;
-      if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+      if (!response.write(chunk)) await drained(response);
     }
     response.end();
   } catch {

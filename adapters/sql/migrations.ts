@@ -8,6 +8,7 @@
 
 import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
+import { paymentEventsAnyOrder } from './migration-hardening.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -280,4 +281,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'unused budget function', sql: dropBudgetFunction },
   { version: 17, name: 'budget client hash', sql: budgetClientHash },
   { version: 18, name: 'feedback by time', sql: feedbackByTime },
+  { version: 19, name: 'payment events in any order', sql: paymentEventsAnyOrder },
 ];
