@@ -1,6 +1,7 @@
 /**
- * Sends outbound events in the background: the delivery worker (core/webhooks/worker.ts) once a second,
- * one tick at a time. Stopping waits for the tick under way, so no attempt is cut in half. While the outbox
+ * Sends outbound events in the background: the delivery worker (core/webhooks/worker.ts) claims what is
+ * due once a second, one claim at a time, while earlier attempts run on. Stopping waits for the attempts
+ * under way, so no attempt is cut in half. While the outbox
  * cannot be read (a database outage, PGlite's disk reserve) the failure is logged once a minute, with how
  * many ticks failed, not once a second.
  *
@@ -29,11 +30,12 @@ export function startEventDelivery(storage: Storage, clock: Clock, logger: Logge
     logger.warn('event delivery could not read the outbox', { error: error instanceof Error ? error.message : String(error), failedTicks: failures.count });
     failures.count = 0;
   };
+  // Only the claim waits for the one before it: attempts run on, each endpoint within its own slots.
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
     running = worker
-      .tick()
+      .start()
       .then(() => undefined, failed)
       .finally(() => (busy = false));
   }, intervalMs);
@@ -42,6 +44,7 @@ export function startEventDelivery(storage: Storage, clock: Clock, logger: Logge
     async stop() {
       clearInterval(timer);
       await running;
+      await worker.settled();
     },
   };
 }
