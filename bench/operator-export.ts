@@ -50,16 +50,24 @@ const operatorServer = createServer(createNodeListener(app.operator!));
 const publicUrl = await listen(publicServer);
 const operatorUrl = await listen(operatorServer);
 
-/** Pricing answers, one after another, until `until` settles: each latency in ms. */
+/** Requests that failed (a reset connection, a status other than 200), by what went wrong. */
+const failures = new Map<string, number>();
+
+/** Pricing answers, one after another, until `until` settles: each latency in ms (a failure's too). */
 async function pricingWhile(until: Promise<unknown> | null, count = 0): Promise<number[]> {
   const latencies: number[] = [];
   let done = false;
   void until?.finally(() => (done = true));
   while (until ? !done : latencies.length < count) {
     const t = performance.now();
-    const answer = await fetch(`${publicUrl}/api/v1/pricing`);
-    await answer.arrayBuffer();
-    if (answer.status !== 200) throw new Error(`pricing answered ${answer.status}`);
+    try {
+      const answer = await fetch(`${publicUrl}/api/v1/pricing`);
+      await answer.arrayBuffer();
+      if (answer.status !== 200) failures.set(`status ${answer.status}`, (failures.get(`status ${answer.status}`) ?? 0) + 1);
+    } catch (error) {
+      const what = String((error as { cause?: { code?: string } }).cause?.code ?? error);
+      failures.set(what, (failures.get(what) ?? 0) + 1);
+    }
     latencies.push(performance.now() - t);
   }
   return latencies;
@@ -89,6 +97,7 @@ try {
   const { status, bytes, seconds } = await exported;
   console.log(`export: ${status}, ${(bytes / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s`);
   summary('pricing, during the export', during);
+  if (failures.size > 0) console.log(`failed requests: ${JSON.stringify(Object.fromEntries(failures))}`);
 } finally {
   publicServer.close();
   operatorServer.close();

@@ -20,6 +20,7 @@ import { createReleaseView, rolloutBucket, type ServedRelease } from './releases
 import type { SiteContent } from './schemas/content.ts';
 import { createUsageTally } from './usage.ts';
 import { createVoterId, createVoterNetwork } from './voter-id.ts';
+import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -72,6 +73,11 @@ export interface AppOptions {
   usageSources?: readonly string[];
   /** Proxies in front of the operator listener whose X-Forwarded-Proto its pages believe; none by default. */
   operatorProxies?: CidrSet | null;
+  /**
+   * Where webhooks may be sent (core/webhooks/address.ts): the non-public ranges allowed, DNS, this
+   * server's listeners. Every loopback, private, link-local or reserved address is refused by default.
+   */
+  webhookAddresses?: WebhookAddressPolicy;
 }
 
 /** The configured offer, always the same object. */
@@ -124,6 +130,7 @@ export async function createContext(
     },
     releases: createReleaseView(storage.releases, baseline, clock, logger),
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
+    webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
     usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
     count,
   };

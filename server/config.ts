@@ -34,6 +34,8 @@ export interface ServerConfig {
   host: string;
   storage: StorageSettings;
   trustedProxies: CidrSet | null;
+  /** WEBHOOK_ALLOW_NETWORKS: non-public ranges webhooks may be sent to (core/webhooks/address.ts); null: none. */
+  webhookAllowNetworks: CidrSet | null;
   /** Timeouts and connection caps of the HTTP server (node:http applies them all; see docs/deploy.md). */
   http: HttpLimits;
   /** The public address; null means http://localhost:<the port actually bound>. */
@@ -68,15 +70,17 @@ function port(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
-function trustedProxies(env: NodeJS.ProcessEnv): CidrSet | null {
-  const list = env['TRUSTED_PROXIES']?.trim();
+function cidrList(env: NodeJS.ProcessEnv, name: string): CidrSet | null {
+  const list = env[name]?.trim();
   if (!list) return null;
   try {
     return parseCidrList(list);
   } catch (error) {
-    throw new ConfigError(`TRUSTED_PROXIES: ${(error as Error).message}`);
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
   }
 }
+
+const trustedProxies = (env: NodeJS.ProcessEnv) => cidrList(env, 'TRUSTED_PROXIES');
 
 function licenseKeyFormat(env: NodeJS.ProcessEnv): LicenseKeyFormat {
   const text = env['LICENSE_KEY_FORMAT']?.trim() || 'v2';
@@ -124,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     host: env['HOST'] || '127.0.0.1',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
+    webhookAllowNetworks: cidrList(env, 'WEBHOOK_ALLOW_NETWORKS'),
     http: httpLimits(env),
     ...fileSettings(config),
     versionFile: resolve(dirname(file), config.versionFile),

@@ -9,6 +9,8 @@
  */
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { createDeliveryWorker } from '../core/webhooks/worker.ts';
+import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from '../core/webhooks/address.ts';
+import { guardedSender } from './webhook-addresses.ts';
 
 /** The least time between two log lines of failed ticks. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
@@ -18,8 +20,14 @@ export interface EventDelivery {
 }
 
 /** Starts sending the storage's due deliveries every `intervalMs` (1 s by default). */
-export function startEventDelivery(storage: Storage, clock: Clock, logger: Logger, intervalMs = 1000): EventDelivery {
-  const worker = createDeliveryWorker({ outbox: storage.outbox, clock, logger, fetch: (url, init) => fetch(url, init) });
+export function startEventDelivery(
+  storage: Storage,
+  clock: Clock,
+  logger: Logger,
+  intervalMs = 1000,
+  addresses: WebhookAddressPolicy = STRICT_WEBHOOK_ADDRESSES,
+): EventDelivery {
+  const worker = createDeliveryWorker({ outbox: storage.outbox, clock, logger, addresses, fetch: guardedSender(addresses) });
   let running: Promise<void> = Promise.resolve();
   let busy = false;
   const failures = { count: 0, loggedAt: -Infinity };

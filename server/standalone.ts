@@ -19,6 +19,7 @@ import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
 import { openStorage, type OpenedStorage } from './open-storage.ts';
+import { webhookAddressPolicy } from './webhook-addresses.ts';
 
 /** A socket a runtime has bound, serving the app once it is ready. */
 export interface BoundServer {
@@ -121,6 +122,9 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const bound = await bind(whenApp);
     opened.push(() => bound.close());
     const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
+    // This server's own listeners are never a webhook's receiver, whatever WEBHOOK_ALLOW_NETWORKS allows.
+    const ownPorts = new Set([bound.port, config.port, config.operator?.port, config.observability.metrics?.port].filter((p): p is number => p !== undefined && p > 0));
+    const webhookAddresses = webhookAddressPolicy(config.webhookAllowNetworks, ownPorts);
     const gateway = makeGateway(publicBaseUrl);
     const app = await createApp({
       content,
@@ -140,6 +144,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       budgets: config.budgets,
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
+      webhookAddresses,
       ...(config.docsUrl ? { docsUrl: config.docsUrl } : {}),
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
@@ -147,7 +152,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     });
     ready(app);
     observability.watchUsage(app.usage);
-    const events = startEventDelivery(storage, clock, logger);
+    const events = startEventDelivery(storage, clock, logger, 1000, webhookAddresses);
     opened.push(() => events.stop());
 
     let stopping: Promise<void> | null = null;

@@ -63,6 +63,11 @@ export const OPERATOR_ERRORS = {
     when: 'A feature cannot be merged into itself.',
     resolution: 'Give the id of the other feature, the one that stays, as "into".',
   },
+  webhook_address_refused: {
+    status: 400,
+    when: 'The endpoint URL is, or resolves to, a loopback, private, link-local or reserved address, or a listener of this server.',
+    resolution: 'Give the receiver\'s public address; for a receiver on your own network, allow its range in WEBHOOK_ALLOW_NETWORKS.',
+  },
   endpoint_not_found: {
     status: 404,
     when: 'No webhook endpoint has this id.',

@@ -10,6 +10,7 @@ import { json } from '../http.ts';
 import { parseOrThrow } from '../validate.ts';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { EVENT_TYPES, type Delivery } from '../webhooks/ports.ts';
+import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
 import { recordChange, type OperatorContext, type OperatorHandler } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { queryOf } from './inbox.ts';
@@ -58,9 +59,16 @@ export function listEndpoints(context: OperatorContext): OperatorHandler {
   return async () => json(200, { endpoints: (await context.storage.outbox.listEndpoints()).map(endpointView) });
 }
 
+/** Refuses an endpoint URL this server may not send to (server-side request forgery). */
+async function checkAddress(context: OperatorContext, url: string): Promise<void> {
+  const refusal = await endpointRefusal(context.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES, url);
+  if (refusal !== null) throw new OperatorError('webhook_address_refused', `Events are not sent to ${JSON.stringify(url)}: ${refusal}.`);
+}
+
 export function addEndpoint(context: OperatorContext): OperatorHandler {
   return async (request) => {
     const input = parseOrThrow(AddEndpointSchema, readJsonObject(request, context.bodyLimit, true));
+    await checkAddress(context, input.url);
     const secret = createEndpointSecret();
     const endpoint = await context.storage.outbox.addEndpoint({ ...input, secret, createdAt: context.clock.now() });
     await recordChange(context, request, 'webhook.added', `${endpoint.id}: ${endpoint.url}`);
@@ -73,6 +81,7 @@ export function editEndpoint(context: OperatorContext): OperatorHandler {
   return async (request, params) => {
     const id = idOf(params, 'endpoint_not_found');
     const change = parseOrThrow(EditEndpointSchema, readJsonObject(request, context.bodyLimit, true));
+    if (change.url !== undefined) await checkAddress(context, change.url);
     const endpoint = await context.storage.outbox.updateEndpoint(id, change);
     if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
     const described = Object.entries(change).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);

@@ -9,6 +9,7 @@ import type { Clock, Logger } from '../ports.ts';
 import type { DueDelivery, OutboxStore } from './ports.ts';
 import { signatureHeaders } from './sign.ts';
 import { slackText } from './slack.ts';
+import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './address.ts';
 
 /** The wait after each failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts, ~27.6 h). */
 export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -18,7 +19,9 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   /** Sends one request; the runtime's fetch in production. */
-  fetch: (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number }>;
+  fetch: (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal; redirect: 'manual' }) => Promise<{ status: number }>;
+  /** Where deliveries may go (address.ts), checked before each attempt; every non-public address refused by default. */
+  addresses?: WebhookAddressPolicy;
   /** Deliveries under way at once, over every endpoint (20 by default). */
   batch?: number;
   /** Deliveries under way at once to one endpoint (4 by default): a slow receiver holds only these. */
@@ -51,6 +54,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const batch = options.batch ?? 20;
   const perEndpoint = options.perEndpoint ?? 4;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const addresses = options.addresses ?? STRICT_WEBHOOK_ADDRESSES;
   const inFlight = new Map<number, number>();
   const running = new Set<Promise<void>>();
 
@@ -60,12 +64,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     let status: number | null = null;
     let error: string | null = null;
     try {
+      // Again at each attempt: the name may resolve elsewhere since the endpoint was registered.
+      const refusal = await endpointRefusal(addresses, delivery.url);
+      if (refusal !== null) throw new Error(`refused: ${refusal}`);
       const headers = await signatureHeaders(delivery.secret, delivery.eventId, Math.floor(at / 1000), body);
       const response = await options.fetch(delivery.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'converter-site-api webhooks', ...headers },
         body,
         signal: AbortSignal.timeout(timeoutMs),
+        // A redirect is an answer of its own (a failed attempt), never followed to where it points.
+        redirect: 'manual',
       });
       status = response.status;
       if (status < 200 || status > 299) error = `the endpoint answered ${status}`;

@@ -12,6 +12,10 @@ import * as assert from 'uvu/assert';
 import { createDeliveryWorker, RETRY_SCHEDULE_MS, type DeliveryWorker } from '../../core/webhooks/worker.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { exampleContent } from '../_setup.ts';
+import { parseCidrList } from '../../core/cidr.ts';
+
+/** Receivers on this machine, allowed as WEBHOOK_ALLOW_NETWORKS allows them (every test receiver is on 127.0.0.1). */
+const LOCAL_RECEIVERS = { allowed: parseCidrList('127.0.0.1/32') };
 
 interface Received {
   headers: Record<string, string>;
@@ -28,7 +32,7 @@ let worker: DeliveryWorker;
 let logged: string[];
 
 test.before.each(async () => {
-  running = await startOperatorServer({ simulator: { offer: exampleContent().offer } });
+  running = await startOperatorServer({ simulator: { offer: exampleContent().offer }, webhookAddresses: LOCAL_RECEIVERS });
   running.server.clock.set(Math.floor(Date.now() / 1000) * 1000);
   received = [];
   answer = 204;
@@ -46,7 +50,7 @@ test.before.each(async () => {
   logged = [];
   const logger = { info: () => {}, warn: (m: string) => void logged.push(`warn ${m}`), error: (m: string) => void logged.push(`error ${m}`), debug: () => {} };
   // Five events at once to the one receiver: more than the default share of an endpoint (4).
-  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, perEndpoint: 5, fetch: (url, init) => fetch(url, init) });
+  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, perEndpoint: 5, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
 });
 test.after.each(async () => {
   receiver.closeAllConnections();

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
+import { parseCidrList } from '../../core/cidr.ts';
 import type { Logger } from '../../core/ports.ts';
 import { startEventDelivery } from '../../server/event-delivery.ts';
 
@@ -42,7 +43,7 @@ test('a receiver that hangs delays only its own deliveries', async () => {
   await storage.outbox.addEndpoint(endpoint(fast.url));
   for (let i = 1; i <= 10; i++) await storage.addFeedback(entry(i));
   const hold = setInterval(() => {}, 60_000);
-  const delivery = startEventDelivery(storage, clock, quiet, 1);
+  const delivery = startEventDelivery(storage, clock, quiet, 1, { allowed: parseCidrList('127.0.0.1/32') });
   try {
     await tenQuick;
     assert.is(held.length, 4, 'the hanging receiver holds its 4 slots, its requests still open');
