@@ -175,6 +175,16 @@ test('a Slack endpoint gets one line of text; a disabled endpoint and an unwante
   assert.equal(endpoints.map((e) => [e['format'], e['enabled'], 'secret' in e]), [['slack', true, false], ['standard', false, false]]);
 });
 
+test('Slack text is escaped: public text mentions no channel and disguises no link', async () => {
+  await register({ format: 'slack', events: ['feedback.received'] });
+  assert.is((await postFeedback('<!channel> see <https://evil.example/login|your invoice> & pay')).status, 201);
+  assert.is(await worker.tick(), 1);
+  const [entry] = ((await running.call('/feedback')).json() as { entries: { id: number }[] }).entries;
+  assert.equal(JSON.parse(received[0]!.body), {
+    text: `New bug report (#${entry!.id}): &lt;!channel&gt; see &lt;https://evil.example/login|your invoice&gt; &amp; pay`,
+  });
+});
+
 test('order.paid carries the keys the buyer sees; a refund and the operator revoke and reinstate, each once', async () => {
   const { secret } = await register({ events: ['order.paid', 'license.revoked', 'license.reinstated'] });
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
