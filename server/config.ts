@@ -34,6 +34,8 @@ export interface ServerConfig {
   host: string;
   storage: StorageSettings;
   trustedProxies: CidrSet | null;
+  /** EVENT_RETENTION_DAYS: days an outbound event is kept once its deliveries are done (30 by default). */
+  eventRetentionDays: number;
   /** WEBHOOK_ALLOW_NETWORKS: non-public ranges webhooks may be sent to (core/webhooks/address.ts); null: none. */
   webhookAllowNetworks: CidrSet | null;
   /** Timeouts and connection caps of the HTTP server (node:http applies them all; see docs/deploy.md). */
@@ -78,6 +80,12 @@ function cidrList(env: NodeJS.ProcessEnv, name: string): CidrSet | null {
   } catch (error) {
     throw new ConfigError(`${name}: ${(error as Error).message}`);
   }
+}
+
+function eventRetentionDays(env: NodeJS.ProcessEnv): number {
+  const text = env['EVENT_RETENTION_DAYS']?.trim() || '30';
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) throw new ConfigError(`EVENT_RETENTION_DAYS must be a whole number of days, at least 1, not ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 const trustedProxies = (env: NodeJS.ProcessEnv) => cidrList(env, 'TRUSTED_PROXIES');
@@ -129,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
     webhookAllowNetworks: cidrList(env, 'WEBHOOK_ALLOW_NETWORKS'),
+    eventRetentionDays: eventRetentionDays(env),
     http: httpLimits(env),
     ...fileSettings(config),
     versionFile: resolve(dirname(file), config.versionFile),

@@ -105,7 +105,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
   // A request that waits for an app that never comes fails with it; nobody else awaits this promise.
   whenApp.catch(() => undefined);
   try {
-    const storage = await openStorage(config.storage, { logger, clock });
+    const storage = await openStorage(config.storage, { logger, clock, eventRetentionDays: config.eventRetentionDays });
     opened.push(() => storage.close());
     const signing = await openSigningKey(config.licenseSigningKey, storage, config.licenseKeyFormat);
     const version = await openVersion(config, clock, logger);

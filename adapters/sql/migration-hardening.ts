@@ -20,3 +20,12 @@ create table payment_events_kept (
   primary key (payment_ref, flag, dispute)
 );
 `;
+
+/**
+ * Retention of outbound events (adapters/sql/retention.ts): the age range, and the cascade of an event's
+ * deliveries (the foreign key had no index, so each deleted event read every delivery).
+ */
+export const outboundEventRetention = `
+create index outbound_events_created_at on outbound_events (created_at);
+create index webhook_deliveries_event on webhook_deliveries (event_id);
+`;
