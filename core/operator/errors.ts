@@ -20,8 +20,8 @@ export const OPERATOR_ERRORS = {
   },
   too_many_failures: {
     status: 429,
-    when: 'Too many refused tokens from this address within a minute; Retry-After says when to try again.',
-    resolution: 'Wait for the seconds in Retry-After, then retry with the right token.',
+    when: 'A wrong or missing token past the cap: 10 refused tokens from this address, or 100 from all addresses, within a minute. The right token is still accepted.',
+    resolution: 'Send the right token (it is always accepted), or wait for the seconds in Retry-After.',
   },
   release_exists: {
     status: 409,

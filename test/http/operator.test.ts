@@ -43,15 +43,31 @@ test('no token is 401 unauthorized, a wrong one 403 forbidden, each with the err
   });
 });
 
-test('after 10 refused tokens an address is refused for the rest of the minute, the right token included; others are not', async () => {
-  for (let i = 0; i < 10; i++) assert.is((await call('/releases', { headers: { authorization: 'Bearer nope' }, from: '127.0.0.7' })).status, 403);
-  const slowed = await call('/releases', { from: '127.0.0.7' });
+test('after 10 refused tokens an address gets 429 for the rest of the minute, but the right token is always accepted', async () => {
+  const nope = { authorization: 'Bearer nope' };
+  for (let i = 0; i < 10; i++) assert.is((await call('/releases', { headers: nope, from: '127.0.0.7' })).status, 403);
+  const slowed = await call('/releases', { headers: nope, from: '127.0.0.7' });
   assert.is(slowed.status, 429);
   assert.is(slowed.headers['retry-after'], '60');
-  assert.is((slowed.json() as { code: string }).code, 'too_many_failures');
-  assert.is((await call('/releases', { from: '127.0.0.8' })).status, 200);
+  assert.equal(slowed.json(), {
+    code: 'too_many_failures',
+    message: '10 refused tokens from this address within a minute.',
+    resolution: 'Send the right token (it is always accepted), or wait for the seconds in Retry-After.',
+  });
+  assert.is((await call('/releases', { from: '127.0.0.7' })).status, 200, 'the owner is not locked out');
+  assert.is((await call('/releases', { headers: nope, from: '127.0.0.8' })).status, 403);
   server.clock.advance(60_000);
-  assert.is((await call('/releases', { from: '127.0.0.7' })).status, 200);
+  assert.is((await call('/releases', { headers: nope, from: '127.0.0.7' })).status, 403);
+});
+
+test('100 refused tokens a minute from all addresses together: every wrong token gets 429, the right one still 200', async () => {
+  const nope = { authorization: 'Bearer nope' };
+  for (let i = 0; i < 100; i++) assert.is((await call('/releases', { headers: nope, from: `127.0.${1 + Math.floor(i / 5)}.${10 + (i % 5)}` })).status, 403);
+  const fresh = await call('/releases', { headers: nope, from: '127.0.99.1' });
+  assert.equal([fresh.status, (fresh.json() as { message: string }).message], [429, '100 refused tokens from all addresses within a minute.']);
+  assert.is((await call('/releases', { from: '127.0.99.1' })).status, 200);
+  server.clock.advance(60_000);
+  assert.is((await call('/releases', { headers: nope, from: '127.0.99.1' })).status, 403);
 });
 
 test('the operator paths and the token on the public port are the public 404', async () => {
