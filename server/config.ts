@@ -17,7 +17,7 @@ import { ConfigError } from './config-error.ts';
 import { fileSettings, parseConfigFile } from './config-schema.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
-import { operatorSettings, type OperatorSettings } from './operator-config.ts';
+import { checkOperatorPort, operatorSettings, type OperatorSettings } from './operator-config.ts';
 import { paymentConfig, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
@@ -125,6 +125,8 @@ function readJson(file: string): unknown {
  * @throws ConfigError naming the bad field.
  */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
+  const operator = operatorSettings(env);
+  checkOperatorPort(operator, port(env), env['HOST'] || '127.0.0.1');
   const file = configFilePath(env, cwd);
   const config = parseConfigFile(readJson(file), file);
   if (config.versionFile === undefined) throw new ConfigError(`${file}: field "versionFile" is required`);
@@ -146,6 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     licenseKeyFormat: licenseKeyFormat(env),
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),
-    operator: operatorSettings(env),
+    operator,
   };
 }

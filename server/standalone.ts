@@ -20,6 +20,7 @@ import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
 import { openStorage, type OpenedStorage } from './open-storage.ts';
 import { webhookAddressPolicy } from './webhook-addresses.ts';
+import { writeUsageOnTimer } from './usage-writer.ts';
 
 /** A socket a runtime has bound, serving the app once it is ready. */
 export interface BoundServer {
@@ -152,6 +153,8 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     });
     ready(app);
     observability.watchUsage(app.usage);
+    const usageWriter = writeUsageOnTimer(() => app.flush());
+    opened.push(() => usageWriter.stop());
     const events = startEventDelivery(storage, clock, logger, 1000, webhookAddresses);
     opened.push(() => events.stop());
 
@@ -159,7 +162,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const finish = async () => {
       await bound.close();
       await events.stop();
-      await app.flush();
+      await usageWriter.stop();
       await metrics?.close();
       observability.flush();
       await storage.close();

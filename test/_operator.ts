@@ -9,7 +9,7 @@ import { sendRequest, type HttpResult } from './_client.ts';
 import type { App } from '../core/app.ts';
 import { startTestServer, type TestServer } from './_setup.ts';
 
-export const OPERATOR_TOKEN = 'op-'.padEnd(40, 'x');
+export const OPERATOR_TOKEN = 'op-0123456789abcdef-'.padEnd(40, 'x');
 
 export interface CallInit {
   method?: string;
