@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { decodedParam } from './path-param.ts';
 import * as v from 'valibot';
 import { readJsonObject } from '../body.ts';
 import { json, type CoreRequest } from '../http.ts';
@@ -44,7 +45,7 @@ async function changed(context: OperatorContext, request: CoreRequest, action: s
 }
 
 const versionOf = (params: Record<string, string>): string => {
-  const version = decodeURIComponent(params['version'] ?? '');
+  const version = decodedParam(params['version']);
   if (!v.is(VersionString, version)) throw new OperatorError('release_not_found', `No release has version ${JSON.stringify(version)}.`);
   return version;
 };

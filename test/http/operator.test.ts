@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { OPERATOR_TOKEN as TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
 import type { TestServer } from '../_setup.ts';
+import { signIn } from '../_pages.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const test = suite('operator API');
@@ -68,6 +69,19 @@ test('100 refused tokens a minute from all addresses together: every wrong token
   assert.is((await call('/releases', { from: '127.0.99.1' })).status, 200);
   server.clock.advance(60_000);
   assert.is((await call('/releases', { headers: nope, from: '127.0.99.1' })).status, 403);
+});
+
+test('a malformed percent escape in a version or session path is a 404 of that version or session, not a 500', async () => {
+  for (const [path, json] of [['/releases/%E0%A4%A/pull', undefined], ['/releases/%ZZ/rollout', { rolloutPercent: 50 }]] as const) {
+    const answer = await call(path, { method: 'POST', ...(json ? { json } : {}) });
+    assert.is(answer.status, 404, path);
+    assert.is((answer.json() as { code: string }).code, 'release_not_found', path);
+  }
+  const signedIn = await signIn(operatorUrl);
+  const revoke = await signedIn.post('/pages/orders/%E0%A4%A/revoke', {});
+  assert.is(revoke.status, 303);
+  assert.is(revoke.headers['location'], '/pages/orders?order=%25E0%25A4%25A');
+  assert.not.ok(server.logger.lines.some((line) => line.level === 'error'), 'no error logged');
 });
 
 test('the operator paths and the token on the public port are the public 404', async () => {

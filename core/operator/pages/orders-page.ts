@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { decodedParam } from '../path-param.ts';
 import type { Reconciled } from '../orders.ts';
 import type { OrderView } from '../order-view.ts';
 import { field } from './fields.ts';
@@ -106,7 +107,7 @@ function orderChange(action: 'upgrade' | 'revoke' | 'reinstate', operationId: st
   return {
     path: `${PATH}/:session/${action}`,
     async run(page: PageRequest, form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {
-      const session = decodeURIComponent(params['session'] ?? '');
+      const session = decodedParam(params['session']);
       const back = `?${new URLSearchParams([['order', session]]).toString()}`;
       const reason = form['reason']?.trim();
       const body = action === 'upgrade' ? undefined : reason ? { reason } : {};

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { decodedParam } from '../path-param.ts';
 import { field } from './fields.ts';
 import { html, time } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
@@ -102,14 +103,14 @@ export const releasesPage: PageModule = {
       async run(page, form, params) {
         const rolloutPercent = numberField(form['rolloutPercent']);
         const outcome = await page.operate('setReleaseRollout', { params, body: { rolloutPercent } });
-        return outcome.ok ? done(`${decodeURIComponent(params['version'] ?? '')} is served to ${rolloutPercent}% of the clients.`) : failed(outcome);
+        return outcome.ok ? done(`${decodedParam(params['version'])} is served to ${rolloutPercent}% of the clients.`) : failed(outcome);
       },
     },
     {
       path: `${PATH}/:version/pull`,
       async run(page, _form, params) {
         const outcome = await page.operate('pullRelease', { params });
-        return outcome.ok ? done(`${decodeURIComponent(params['version'] ?? '')} is pulled: no client gets it again.`) : failed(outcome);
+        return outcome.ok ? done(`${decodedParam(params['version'])} is pulled: no client gets it again.`) : failed(outcome);
       },
     },
   ],
