@@ -14,10 +14,17 @@ import type { CidrSet } from '../core/client-ip.ts';
 import { addressRefusal, portOf, type WebhookAddressPolicy } from '../core/webhooks/address.ts';
 import type { DeliveryWorkerOptions } from '../core/webhooks/worker.ts';
 
-/** The addresses of this machine's interfaces, and the unspecified ones a listener may bind. */
+/**
+ * The addresses of this machine's interfaces, and the unspecified ones a listener may bind. Where the
+ * runtime may not list interfaces (Deno without --allow-sys), loopback and the unspecified ones only.
+ */
 function localAddresses(): Set<string> {
   const found = new Set<string>(['0.0.0.0', '::']);
-  for (const list of Object.values(networkInterfaces())) for (const entry of list ?? []) found.add(entry.address);
+  try {
+    for (const list of Object.values(networkInterfaces())) for (const entry of list ?? []) found.add(entry.address);
+  } catch {
+    // Not allowed to list them: a listener's own public address is then checked as any other address.
+  }
   return found;
 }
 
@@ -27,11 +34,11 @@ function localAddresses(): Set<string> {
  * @param ownPorts The ports this server listens on (public, operator, metrics), filled as they are bound.
  */
 export function webhookAddressPolicy(allowed: CidrSet | null, ownPorts: ReadonlySet<number>): WebhookAddressPolicy {
-  const local = localAddresses();
+  let local: Set<string> | null = null;
   return {
     allowed,
     resolve: async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((entry) => entry.address),
-    isOwnListener: (ip, port) => ownPorts.has(port) && (ip.startsWith('127.') || ip === '::1' || local.has(ip)),
+    isOwnListener: (ip, port) => ownPorts.has(port) && (ip.startsWith('127.') || ip === '::1' || (local ??= localAddresses()).has(ip)),
   };
 }
 
