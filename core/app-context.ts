@@ -22,6 +22,7 @@ import { createReleaseView, rolloutBucket, type ServedRelease } from './releases
 import type { SiteContent } from './schemas/content.ts';
 import { createUsageTally } from './usage.ts';
 import { createVoterId, createVoterNetwork } from './voter-id.ts';
+import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -84,6 +85,11 @@ export interface AppOptions {
    * (docs/updates.md); true by default, when the license issuer can sign.
    */
   signAnswers?: boolean;
+  /**
+   * Where webhooks may be sent (core/webhooks/address.ts): the non-public ranges allowed, DNS, this
+   * server's listeners. Every loopback, private, link-local or reserved address is refused by default.
+   */
+  webhookAddresses?: WebhookAddressPolicy;
 }
 
 /** The configured offer, always the same object. */
@@ -138,6 +144,7 @@ export async function createContext(
     releases: createReleaseView(storage.releases, baseline, clock, logger),
     signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
+    webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
     usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
     count,
   };

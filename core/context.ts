@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { WebhookAddressPolicy } from './webhooks/address.ts';
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type {
   AppEvent,
@@ -64,6 +65,8 @@ export interface AppContext {
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
   /** Downloads and update checks by day, release, source and platform (core/usage.ts). */
+  /** Where webhooks may be sent (core/webhooks/address.ts). */
+  readonly webhookAddresses: WebhookAddressPolicy;
   readonly usage: UsageTally;
   /** Counts an event for the observer's metrics; does nothing without an observer. */
   count(event: AppEvent, times?: number): void;

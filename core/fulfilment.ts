@@ -77,6 +77,8 @@ export async function fulfil(context: FulfilmentContext, sessionId: string, repo
   if (session?.state !== 'paid') return session;
   const purchase = cleanPurchase(report.purchase ?? UNKNOWN);
   await context.storage.orders.recordPurchase(session.id, purchase, context.clock.now());
+  // A refund or dispute that came before this payment was known here counts now, before any key is shown.
+  if (purchase.paymentRef !== null) await applyKeptPaymentEvents(context, purchase.paymentRef, '');
   await licensesFor(context, session, purchase);
   return session;
 }
@@ -86,33 +88,55 @@ export interface PaymentEvent {
   /** The provider's id of the payment. */
   ref: string;
   flag: PaymentFlag;
+  /** The provider's id of the dispute, if it gives one. */
+  dispute?: string | undefined;
   /** Where it came from, for the audit trail and the log, e.g. "charge.refunded evt_123". */
   source: string;
   requestId: string;
 }
 
+type PaymentContext = { readonly storage: Storage; readonly clock: Clock; readonly logger: Logger };
+
+/**
+ * Applies the refunds and disputes kept for a payment that had no order when they came (each is taken
+ * once, whoever gets there first: the fulfilment, or the event that raced it).
+ */
+async function applyKeptPaymentEvents(context: PaymentContext, ref: string, requestId: string): Promise<void> {
+  const sessionId = await context.storage.orders.sessionOfPayment(ref);
+  if (sessionId === null) return;
+  for (const kept of await context.storage.orders.takePaymentEvents(ref)) {
+    const source = `${kept.flag}${kept.dispute ? ` ${kept.dispute}` : ''} kept until the payment was known`;
+    await flagOrder(context, sessionId, { ref, flag: kept.flag, dispute: kept.dispute, source, requestId });
+  }
+}
+
 /**
  * Applies a refund or dispute to the order the payment paid for: its flags are set (idempotent, in any
  * order), and the licenses are revoked or reinstated when the verdict changes. Each change goes to the
- * audit trail and the log.
+ * audit trail and the log. An event for a payment no order has yet is kept and applied when the session
+ * it paid for is fulfilled here (the refund can come before the completed event or the first poll).
  *
- * @returns The order afterwards, or null when no order has that payment.
+ * @returns The order afterwards, or null when no order has that payment (yet).
  */
-export async function applyPaymentEvent(
-  context: { readonly storage: Storage; readonly clock: Clock; readonly logger: Logger },
-  event: PaymentEvent,
-): Promise<Order | null> {
+export async function applyPaymentEvent(context: PaymentContext, event: PaymentEvent): Promise<Order | null> {
   const { storage, logger } = context;
   const sessionId = await storage.orders.sessionOfPayment(event.ref);
+  if (sessionId !== null) return flagOrder(context, sessionId, event);
+  await storage.orders.keepPaymentEvent(event.ref, { flag: event.flag, dispute: event.dispute ?? '' }, context.clock.now());
+  logger.info('payment event kept until its payment is known here', { requestId: event.requestId, payment: event.ref, source: event.source });
+  // A fulfilment that raced this event may have missed what was just kept.
+  await applyKeptPaymentEvents(context, event.ref, event.requestId);
+  return null;
+}
+
+async function flagOrder(context: PaymentContext, sessionId: string, event: PaymentEvent): Promise<Order | null> {
+  const { storage, logger } = context;
   const report = (result: { before: OrderStanding; order: Order }) => {
     const draft = licenseVerdict(result.before, result.order, event.source);
     return draft && { event: draft, at: context.clock.now() };
   };
-  const flagged = sessionId === null ? null : await storage.orders.flag(sessionId, event.flag, report);
-  if (!flagged) {
-    logger.info('payment event for an unknown order ignored', { requestId: event.requestId, payment: event.ref, source: event.source });
-    return null;
-  }
+  const flagged = await storage.orders.flag(sessionId, event.flag, report, event.dispute);
+  if (!flagged) return null;
   const { before, order } = flagged;
   const after = order.standing;
   if (before.refunded === after.refunded && before.disputed === after.disputed && before.disputeWon === after.disputeWon) return order;

@@ -54,8 +54,11 @@ export interface GatewayNotification {
   type: string;
   /** The session the event concerns and what it reports; null for an event that changes no session. */
   session: ({ id: string } & GatewayReport) | null;
-  /** The payment a refund or dispute event concerns; absent for other events. */
-  payment?: { ref: string; flag: PaymentFlag } | undefined;
+  /**
+   * The payment a refund or dispute event concerns, and the provider's id of the dispute (events of one
+   * dispute, in any order, end the same; a new dispute after a won one counts again); absent for other events.
+   */
+  payment?: { ref: string; flag: PaymentFlag; dispute?: string | undefined } | undefined;
 }
 
 /** A session the provider has as paid (for reconciliation). */

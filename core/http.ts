@@ -39,8 +39,14 @@ export interface CoreRequest {
 export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
-  /** `null` for a response without a body (302, 204, HEAD). */
+  /** `null` for a response without a body (302, 204, HEAD), or one whose body is `stream`. */
   body: string | Uint8Array | null;
+  /**
+   * A body written as it is made, with `body` null (a long export): each chunk is sent when it is ready,
+   * so the answer is never held whole in memory. A stream that throws ends the answer short: the client
+   * sees an incomplete body, never a truncated file that looks whole.
+   */
+  stream?: AsyncIterable<string> | undefined;
 }
 
 /** The first value of a header, or undefined. */

@@ -54,6 +54,37 @@ export function revocationCause(s: OrderStanding): 'refund' | 'dispute' | 'opera
   return s.refunded ? 'refund' : 'dispute';
 }
 
+/** What each dispute of a payment came to, by the provider's dispute id ('' when it gives none). */
+export type DisputeStates = Readonly<Record<string, 'open' | 'won'>>;
+
+/**
+ * The standing and dispute states after a provider event, whatever the order events come in: a refund
+ * is only ever set; each dispute is open until won, and its events in any order end won when one says
+ * so; the order counts as disputed while any dispute is not won, so a new dispute after a won one
+ * revokes again. An operator's override is dropped when the provider's verdict changes.
+ *
+ * @param s The stored standing.
+ * @param disputes The stored dispute states (empty for an order stored before they were kept).
+ * @param flag What the event says.
+ * @param dispute The provider's id of the dispute, if it gives one.
+ */
+export function withPaymentEvent(
+  s: OrderStanding,
+  disputes: DisputeStates,
+  flag: PaymentFlag,
+  dispute = '',
+): { standing: OrderStanding; disputes: DisputeStates } {
+  if (flag === 'refunded') return { standing: withPaymentFlag(s, flag), disputes };
+  // An order flagged before dispute ids were kept: its one dispute, without an id.
+  const known: Record<string, 'open' | 'won'> = Object.keys(disputes).length === 0 && s.disputed ? { '': s.disputeWon ? 'won' : 'open' } : { ...disputes };
+  known[dispute] = known[dispute] === 'won' || flag === 'dispute_won' ? 'won' : 'open';
+  const states = Object.values(known);
+  const next = { ...s, disputed: true, disputeWon: states.every((state) => state === 'won') };
+  if (next.disputeWon === s.disputeWon && s.disputed) return { standing: s, disputes: known };
+  if (providerRevokes(next) === providerRevokes(s)) return { standing: next, disputes: known };
+  return { standing: { ...next, override: null, overrideReason: null, overrideAt: null }, disputes: known };
+}
+
 /**
  * The standing after a provider event. Flags are only set (a won dispute was a dispute), so the flags
  * are the union of the events seen, in whatever order they came. An operator's override is dropped

@@ -145,7 +145,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       const notice = aliasNotices.size > 0 ? aliasNotices.get(trimSlashes(request.path)) : undefined;
       if (notice) Object.assign(headers, notice);
     }
-    if (request.method === 'HEAD') response.body = null;
+    if (request.method === 'HEAD') {
+      response.body = null;
+      response.stream = undefined;
+    }
     return response;
   };
 

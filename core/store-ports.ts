@@ -178,6 +178,12 @@ export interface OrderCount {
   revenue: string | null;
 }
 
+/** A refund or dispute kept until its payment is known (OrderStore.keepPaymentEvent); dispute '' when none. */
+export interface KeptPaymentEvent {
+  flag: PaymentFlag;
+  dispute: string;
+}
+
 /** Where the orders are kept: columns of the checkout sessions (every storage has one). */
 export interface OrderStore {
   /**
@@ -200,7 +206,19 @@ export interface OrderStore {
    * Applies a provider event to an order's standing atomically (core/order-state.ts withPaymentFlag);
    * the standing before and the order after, or null for an unknown session.
    */
-  flag(sessionId: string, flag: PaymentFlag, emit?: Emit<{ before: OrderStanding; order: Order }>): Promise<{ before: OrderStanding; order: Order } | null>;
+  flag(
+    sessionId: string,
+    flag: PaymentFlag,
+    emit?: Emit<{ before: OrderStanding; order: Order }>,
+    dispute?: string,
+  ): Promise<{ before: OrderStanding; order: Order } | null>;
+  /**
+   * Keeps a refund or dispute of a payment no order has yet (it came before the payment was known here),
+   * until `takePaymentEvents` hands it to the order that payment pays for. Idempotent.
+   */
+  keepPaymentEvent(paymentRef: string, event: KeptPaymentEvent, at: number): Promise<void>;
+  /** The kept events of a payment, deleted as they are handed over (each to one caller). */
+  takePaymentEvents(paymentRef: string): Promise<KeptPaymentEvent[]>;
   /** Stores the operator's revoke or reinstate; the order after, or null for an unknown session. */
   override(sessionId: string, override: OrderOverride, reason: string | null, at: number, emit?: Emit<Order>): Promise<Order | null>;
   /**

@@ -17,7 +17,7 @@ import { ConfigError } from './config-error.ts';
 import { fileSettings, parseConfigFile } from './config-schema.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
-import { operatorSettings, type OperatorSettings } from './operator-config.ts';
+import { checkOperatorPort, operatorSettings, type OperatorSettings } from './operator-config.ts';
 import { paymentConfig, type PaymentConfig } from './payment-config.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
@@ -34,6 +34,10 @@ export interface ServerConfig {
   host: string;
   storage: StorageSettings;
   trustedProxies: CidrSet | null;
+  /** EVENT_RETENTION_DAYS: days an outbound event is kept once its deliveries are done (30 by default). */
+  eventRetentionDays: number;
+  /** WEBHOOK_ALLOW_NETWORKS: non-public ranges webhooks may be sent to (core/webhooks/address.ts); null: none. */
+  webhookAllowNetworks: CidrSet | null;
   /** Timeouts and connection caps of the HTTP server (node:http applies them all; see docs/deploy.md). */
   http: HttpLimits;
   /** The public address; null means http://localhost:<the port actually bound>. */
@@ -68,15 +72,23 @@ function port(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
-function trustedProxies(env: NodeJS.ProcessEnv): CidrSet | null {
-  const list = env['TRUSTED_PROXIES']?.trim();
+function cidrList(env: NodeJS.ProcessEnv, name: string): CidrSet | null {
+  const list = env[name]?.trim();
   if (!list) return null;
   try {
     return parseCidrList(list);
   } catch (error) {
-    throw new ConfigError(`TRUSTED_PROXIES: ${(error as Error).message}`);
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
   }
 }
+
+function eventRetentionDays(env: NodeJS.ProcessEnv): number {
+  const text = env['EVENT_RETENTION_DAYS']?.trim() || '30';
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) throw new ConfigError(`EVENT_RETENTION_DAYS must be a whole number of days, at least 1, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+const trustedProxies = (env: NodeJS.ProcessEnv) => cidrList(env, 'TRUSTED_PROXIES');
 
 function licenseKeyFormat(env: NodeJS.ProcessEnv): LicenseKeyFormat {
   const text = env['LICENSE_KEY_FORMAT']?.trim() || 'v2';
@@ -113,6 +125,8 @@ function readJson(file: string): unknown {
  * @throws ConfigError naming the bad field.
  */
 export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
+  const operator = operatorSettings(env);
+  checkOperatorPort(operator, port(env), env['HOST'] || '127.0.0.1');
   const file = configFilePath(env, cwd);
   const config = parseConfigFile(readJson(file), file);
   if (config.versionFile === undefined) throw new ConfigError(`${file}: field "versionFile" is required`);
@@ -124,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     host: env['HOST'] || '127.0.0.1',
     storage: storageSettings(env, cwd),
     trustedProxies: trustedProxies(env),
+    webhookAllowNetworks: cidrList(env, 'WEBHOOK_ALLOW_NETWORKS'),
+    eventRetentionDays: eventRetentionDays(env),
     http: httpLimits(env),
     ...fileSettings(config),
     versionFile: resolve(dirname(file), config.versionFile),
@@ -132,6 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     licenseKeyFormat: licenseKeyFormat(env),
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),
-    operator: operatorSettings(env),
+    operator,
   };
 }

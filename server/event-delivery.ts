@@ -1,6 +1,7 @@
 /**
- * Sends outbound events in the background: the delivery worker (core/webhooks/worker.ts) once a second,
- * one tick at a time. Stopping waits for the tick under way, so no attempt is cut in half. While the outbox
+ * Sends outbound events in the background: the delivery worker (core/webhooks/worker.ts) claims what is
+ * due once a second, one claim at a time, while earlier attempts run on. Stopping waits for the attempts
+ * under way, so no attempt is cut in half. While the outbox
  * cannot be read (a database outage, PGlite's disk reserve) the failure is logged once a minute, with how
  * many ticks failed, not once a second.
  *
@@ -8,6 +9,8 @@
  */
 import type { Clock, Logger, Storage } from '../core/ports.ts';
 import { createDeliveryWorker } from '../core/webhooks/worker.ts';
+import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from '../core/webhooks/address.ts';
+import { guardedSender } from './webhook-addresses.ts';
 
 /** The least time between two log lines of failed ticks. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
@@ -17,8 +20,14 @@ export interface EventDelivery {
 }
 
 /** Starts sending the storage's due deliveries every `intervalMs` (1 s by default). */
-export function startEventDelivery(storage: Storage, clock: Clock, logger: Logger, intervalMs = 1000): EventDelivery {
-  const worker = createDeliveryWorker({ outbox: storage.outbox, clock, logger, fetch: (url, init) => fetch(url, init) });
+export function startEventDelivery(
+  storage: Storage,
+  clock: Clock,
+  logger: Logger,
+  intervalMs = 1000,
+  addresses: WebhookAddressPolicy = STRICT_WEBHOOK_ADDRESSES,
+): EventDelivery {
+  const worker = createDeliveryWorker({ outbox: storage.outbox, clock, logger, addresses, fetch: guardedSender(addresses) });
   let running: Promise<void> = Promise.resolve();
   let busy = false;
   const failures = { count: 0, loggedAt: -Infinity };
@@ -29,11 +38,12 @@ export function startEventDelivery(storage: Storage, clock: Clock, logger: Logge
     logger.warn('event delivery could not read the outbox', { error: error instanceof Error ? error.message : String(error), failedTicks: failures.count });
     failures.count = 0;
   };
+  // Only the claim waits for the one before it: attempts run on, each endpoint within its own slots.
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
     running = worker
-      .tick()
+      .start()
       .then(() => undefined, failed)
       .finally(() => (busy = false));
   }, intervalMs);
@@ -42,6 +52,7 @@ export function startEventDelivery(storage: Storage, clock: Clock, logger: Logge
     async stop() {
       clearInterval(timer);
       await running;
+      await worker.settled();
     },
   };
 }

@@ -44,13 +44,15 @@ function logMigration(logger: Logger, report: MigrationReport): void {
  * @param options.logger Where migrations and retention passes are logged.
  * @param options.clock The clock of the rate-limit windows in memory (memory and PGlite; Postgres uses the database's).
  * @param options.background Whether retention runs in the background (the server: yes; commands: no).
+ * @param options.eventRetentionDays EVENT_RETENTION_DAYS: how long outbound events are kept once done.
  */
 export async function openStorage(
   settings: StorageSettings,
-  options: { logger: Logger; clock?: Clock; background?: boolean },
+  options: { logger: Logger; clock?: Clock; background?: boolean; eventRetentionDays?: number },
 ): Promise<OpenedStorage> {
   const { logger } = options;
-  const retention = options.background === false ? {} : { retention: { logger } };
+  const days = options.eventRetentionDays === undefined ? {} : { eventRetentionDays: options.eventRetentionDays };
+  const retention = options.background === false ? {} : { retention: { logger, ...days } };
   // Rate-limit keys are hashed with node:crypto's HMAC (Deno and Bun have it too), switches logged.
   const sql = { ...retention, hmacSha256: nodeHmacSha256, logger };
   if (settings.kind === 'memory') {

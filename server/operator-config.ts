@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { MIN_OPERATOR_TOKEN_LENGTH } from '../core/operator/app.ts';
+import { MIN_OPERATOR_TOKEN_LENGTH, operatorTokenProblem } from '../core/operator/app.ts';
 import { ConfigError } from './config-error.ts';
 
 export interface OperatorSettings {
@@ -33,5 +33,21 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings | nul
       `OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters when OPERATOR_PORT is set (for example: openssl rand -hex 32)`,
     );
   }
+  const problem = operatorTokenProblem(token.trim());
+  if (problem !== null) throw new ConfigError(`OPERATOR_TOKEN ${problem} (for example: openssl rand -hex 32)`);
   return { port: Number(portText), host: env['OPERATOR_HOST']?.trim() || '127.0.0.1', token: token.trim() };
+}
+
+const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Refuses an operator listener on the public listener's port and address, before anything is opened
+ * (it migrated the storage, then stopped with exit 1 when the second bind failed).
+ *
+ * @throws ConfigError naming both settings.
+ */
+export function checkOperatorPort(operator: OperatorSettings | null, port: number, host: string): void {
+  if (!operator || operator.port === 0 || operator.port !== port) return;
+  if (operator.host !== host && !ANY_ADDRESS.has(operator.host) && !ANY_ADDRESS.has(host)) return;
+  throw new ConfigError(`OPERATOR_PORT must differ from PORT (both ${port} on ${host === operator.host ? host : `${host} and ${operator.host}`}): the operator API needs a listener of its own`);
 }

@@ -21,6 +21,8 @@ import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
 import { openStorage, type OpenedStorage } from './open-storage.ts';
+import { webhookAddressPolicy } from './webhook-addresses.ts';
+import { writeUsageOnTimer } from './usage-writer.ts';
 
 /** A socket a runtime has bound, serving the app once it is ready. */
 export interface BoundServer {
@@ -106,7 +108,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
   // A request that waits for an app that never comes fails with it; nobody else awaits this promise.
   whenApp.catch(() => undefined);
   try {
-    const storage = await openStorage(config.storage, { logger, clock });
+    const storage = await openStorage(config.storage, { logger, clock, eventRetentionDays: config.eventRetentionDays });
     opened.push(() => storage.close());
     const signing = await openSigningKey(config.licenseSigningKey, storage, config.licenseKeyFormat);
     const version = await openVersion(config, clock, logger);
@@ -123,6 +125,9 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const bound = await bind(whenApp);
     opened.push(() => bound.close());
     const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
+    // This server's own listeners are never a webhook's receiver, whatever WEBHOOK_ALLOW_NETWORKS allows.
+    const ownPorts = new Set([bound.port, config.port, config.operator?.port, config.observability.metrics?.port].filter((p): p is number => p !== undefined && p > 0));
+    const webhookAddresses = webhookAddressPolicy(config.webhookAllowNetworks, ownPorts);
     const gateway = makeGateway(publicBaseUrl);
     const app = await createApp({
       ...appOptionsOf(config),
@@ -135,20 +140,23 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       logger,
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
+      webhookAddresses,
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
     });
     ready(app);
     observability.watchUsage(app.usage);
-    const events = startEventDelivery(storage, clock, logger);
+    const usageWriter = writeUsageOnTimer(() => app.flush());
+    opened.push(() => usageWriter.stop());
+    const events = startEventDelivery(storage, clock, logger, 1000, webhookAddresses);
     opened.push(() => events.stop());
 
     let stopping: Promise<void> | null = null;
     const finish = async () => {
       await bound.close();
       await events.stop();
-      await app.flush();
+      await usageWriter.stop();
       await metrics?.close();
       observability.flush();
       await storage.close();

@@ -40,12 +40,49 @@ function timeouts(limits: ServerConfig['http']) {
 }
 
 /**
- * The operator listener: the operator app on a node:http server of its own, at OPERATOR_HOST:OPERATOR_PORT.
- * Its client is the socket's peer (no proxy header is believed there).
+ * Caps a listener's connections (adapters/node/connection-limits.ts), each kind of refusal logged at most
+ * once a minute.
  */
-async function listenOperator(running: Standalone, config: ServerConfig, logger: Logger): Promise<{ url: string; close(): Promise<void> } | null> {
+function capConnections(server: Server, caps: { perClient: number; total: number; exempt: ServerConfig['trustedProxies'] }, clock: Clock, logger: Logger, listener: string): void {
+  const refusalLogged = { 'per-client': -Infinity, total: -Infinity, evicted: -Infinity };
+  limitConnections(server, {
+    ...caps,
+    now: () => clock.now(),
+    onRefused: (peer, cap) => {
+      if (clock.now() - refusalLogged[cap] < REFUSAL_LOG_INTERVAL_MS) return;
+      refusalLogged[cap] = clock.now();
+      const named = listener === 'public' ? {} : { listener };
+      if (cap === 'evicted') {
+        const fields = { cap: 'total', limit: caps.total, closed: peer, ...named };
+        logger.warn('connection cap reached; a stalled connection of the client holding the most is closed for each new one', fields);
+        return;
+      }
+      const limit = cap === 'total' ? caps.total : caps.perClient;
+      logger.warn('connection cap reached; new connections over it are closed', { cap, limit, peer, ...named });
+    },
+  });
+}
+
+/**
+ * The operator listener's total cap: a sixteenth of the public one (at least 8), within the file
+ * descriptors MAX_CONNECTIONS leaves over, so that connections held on it (no token is needed to hold
+ * one) never take what the public port needs.
+ */
+export function operatorConnectionCap(maxConnections: number): number {
+  return Math.max(8, Math.floor(maxConnections / 16));
+}
+
+/**
+ * The operator listener: the operator app on a node:http server of its own, at OPERATOR_HOST:OPERATOR_PORT,
+ * with the public listener's timeouts and per-client cap, and a total cap of its own. Its client is the
+ * socket's peer (no proxy header is believed there).
+ */
+async function listenOperator(running: Standalone, config: ServerConfig, logger: Logger, clock: Clock): Promise<{ url: string; close(): Promise<void> } | null> {
   if (!running.operator || !config.operator) return null;
   const server = createServer(timeouts(config.http));
+  server.keepAliveTimeout = config.http.keepAliveTimeout;
+  const caps = { perClient: config.http.maxConnectionsPerClient, total: operatorConnectionCap(config.http.maxConnections), exempt: null };
+  capConnections(server, caps, clock, logger, 'operator');
   server.on('request', createNodeListener(running.operator, { onError: (error) => logger.error('could not answer an operator request', { error: String(error) }) }));
   const address = await listen(server, config.operator.port, config.operator.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -93,25 +130,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
     requireHostHeader: false,
   });
   server.keepAliveTimeout = limits.keepAliveTimeout;
-  // Each kind of refusal is logged at most once a minute.
-  const refusalLogged = { 'per-client': -Infinity, total: -Infinity, evicted: -Infinity };
-  limitConnections(server, {
-    perClient: limits.maxConnectionsPerClient,
-    total: limits.maxConnections,
-    exempt: config.trustedProxies,
-    now: () => clock.now(),
-    onRefused: (peer, cap) => {
-      if (clock.now() - refusalLogged[cap] < REFUSAL_LOG_INTERVAL_MS) return;
-      refusalLogged[cap] = clock.now();
-      if (cap === 'evicted') {
-        const fields = { cap: 'total', limit: limits.maxConnections, closed: peer };
-        logger.warn('connection cap reached; a stalled connection of the client holding the most is closed for each new one', fields);
-        return;
-      }
-      const limit = cap === 'total' ? limits.maxConnections : limits.maxConnectionsPerClient;
-      logger.warn('connection cap reached; new connections over it are closed', { cap, limit, peer });
-    },
-  });
+  capConnections(server, { perClient: limits.maxConnectionsPerClient, total: limits.maxConnections, exempt: config.trustedProxies }, clock, logger, 'public');
   const running = await startStandalone(config, logger, clock, async (whenApp): Promise<BoundServer> => {
     // Until the app is built, requests wait for it; then the listener takes over with no wrapper around it.
     const waiting = (request: IncomingMessage, response: ServerResponse) => {
@@ -136,7 +155,7 @@ export async function startServer(config: ServerConfig, logger: Logger, clock: C
   });
   let operator: Awaited<ReturnType<typeof listenOperator>>;
   try {
-    operator = await listenOperator(running, config, logger);
+    operator = await listenOperator(running, config, logger, clock);
   } catch (error) {
     // An operator port in use stops the start like the public one.
     await running.stop();

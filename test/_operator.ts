@@ -5,12 +5,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { operatorPages } from '../adapters/operator-pages/index.ts';
+import { parseCidrList } from '../core/cidr.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { sendRequest, type HttpResult } from './_client.ts';
 import type { App } from '../core/app.ts';
 import { startTestServer, type TestServer } from './_setup.ts';
 
-export const OPERATOR_TOKEN = 'op-'.padEnd(40, 'x');
+export const OPERATOR_TOKEN = 'op-0123456789abcdef-'.padEnd(40, 'x');
+
+/** Webhook receivers the tests run on 127.0.0.1: allowed by name, as an operator allows a range (WEBHOOK_ALLOW_NETWORKS). */
+export const LOCAL_RECEIVERS = { allowed: parseCidrList('127.0.0.1/32') };
 
 export interface CallInit {
   method?: string;

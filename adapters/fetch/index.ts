@@ -73,11 +73,28 @@ function decodedOnce(body: Uint8Array): string | null {
   return text;
 }
 
+/** A streamed body as a web stream; a failure errors it, so the client sees an incomplete body. */
+function webStream(stream: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await chunks.return?.();
+    },
+  });
+}
+
 /**
  * A body as a web BodyInit. UTF-8 bytes of a typed answer go as their text: a runtime takes a string as
  * it is, while bytes are copied into every Response (the spec's rule for BufferSource).
  */
 function bodyInit(answer: CoreResponse): BodyInit | null {
+  if (answer.stream) return webStream(answer.stream);
   const { body } = answer;
   if (body === null || typeof body === 'string') return body;
   const text = answer.headers['content-type'] === undefined ? null : decodedOnce(body);

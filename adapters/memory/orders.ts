@@ -9,14 +9,15 @@ import { addDecimals } from '../../core/decimal.ts';
 import type { OrderCount } from '../../core/store-ports.ts';
 import type { OutboxStore } from '../../core/webhooks/ports.ts';
 import { reportTo } from './outbox.ts';
-import { GOOD_STANDING, withPaymentFlag, type OrderStanding } from '../../core/order-state.ts';
+import { GOOD_STANDING, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports.ts';
-import type { Order, OrderStore } from '../../core/store-ports.ts';
+import type { KeptPaymentEvent, Order, OrderStore } from '../../core/store-ports.ts';
 
 interface Kept {
   purchase: Purchase;
   paidAt: number | null;
   standing: OrderStanding;
+  disputes: DisputeStates;
 }
 
 const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country: null, paymentRef: null, amount: null, currency: null });
@@ -34,9 +35,11 @@ export function createMemoryOrders(
 ): OrderStore {
   const report = reportTo(outbox);
   const kept = new Map<string, Kept>();
+  /** Refunds and disputes of payments no order has yet, by payment. */
+  const early = new Map<string, KeptPaymentEvent[]>();
   const keptOf = (id: string): Kept => {
     let found = kept.get(id);
-    if (!found) kept.set(id, (found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING }));
+    if (!found) kept.set(id, (found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING, disputes: {} }));
     return found;
   };
   const order = (id: string): Order | null => {
@@ -103,12 +106,22 @@ export function createMemoryOrders(
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;
       return null;
     },
-    async flag(id, flag, emit) {
+    async flag(id, flag, emit, dispute) {
       if (!sessions.has(id)) return null;
       const k = keptOf(id);
       const before = k.standing;
-      k.standing = withPaymentFlag(before, flag);
+      ({ standing: k.standing, disputes: k.disputes } = withPaymentEvent(before, k.disputes, flag, dispute));
       return report({ before: { ...before }, order: order(id)! }, emit);
+    },
+    async keepPaymentEvent(ref, event) {
+      const events = early.get(ref) ?? [];
+      if (!events.some((e) => e.flag === event.flag && e.dispute === event.dispute)) events.push({ ...event });
+      early.set(ref, events);
+    },
+    async takePaymentEvents(ref) {
+      const events = early.get(ref) ?? [];
+      early.delete(ref);
+      return events;
     },
     async override(id, override, reason, at, emit) {
       if (!sessions.has(id)) return null;

@@ -94,14 +94,20 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
       }
       trim();
     },
-    async claimDue(now, leaseMs, limit) {
+    async claimDue(now, leaseMs, limit, share) {
       const due: DueDelivery[] = [];
-      for (const d of deliveries.values()) {
+      const taken = new Map<number, number>(share?.inFlight ?? []);
+      const ready = [...deliveries.values()]
+        .filter((d) => d.state === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && endpoints[d.endpointId - 1]!.enabled)
+        .sort((a, b) => a.nextAttemptAt! - b.nextAttemptAt! || a.id - b.id);
+      for (const d of ready) {
         if (due.length === limit) break;
-        if (d.state !== 'pending' || d.nextAttemptAt === null || d.nextAttemptAt > now) continue;
+        const busy = taken.get(d.endpointId) ?? 0;
+        if (share && busy >= share.perEndpoint) continue;
+        taken.set(d.endpointId, busy + 1);
         d.nextAttemptAt = now + leaseMs;
         const endpoint = endpoints[d.endpointId - 1]!;
-        due.push({ id: d.id, eventId: d.eventId, type: d.type, body: d.body, url: endpoint.url, secret: endpoint.secret, format: endpoint.format, attempts: d.attempts });
+        due.push({ id: d.id, endpointId: d.endpointId, eventId: d.eventId, type: d.type, body: d.body, url: endpoint.url, secret: endpoint.secret, format: endpoint.format, attempts: d.attempts });
       }
       return due;
     },

@@ -46,6 +46,30 @@ function bufferOf(body: Uint8Array): Buffer {
   return buffer;
 }
 
+/** Resolves when the socket takes more, or is gone. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done).off('close', done);
+      resolve();
+    };
+    response.on('drain', done).on('close', done);
+  });
+}
+
+/** Writes a streamed body chunk by chunk, waiting while the socket is full; a failure cuts the answer. */
+async function pump(response: ServerResponse, stream: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const chunk of stream) {
+      if (response.destroyed) return;
+      if (!response.write(chunk)) await drained(response);
+    }
+    response.end();
+  } catch {
+    response.destroy();
+  }
+}
+
 /** The answer when node refuses a header value of the real one (a stored address with a CR): a 500 JSON body. */
 const REFUSED_HEADER = internalError().toResponse();
 const OWN_HEADERS = new Set(['location', 'content-length', 'content-type', 'content-digest', 'signature', 'signature-input', 'vary']);
@@ -73,6 +97,12 @@ function write(response: ServerResponse, answer: CoreResponse, closeAfter: boole
 
 function writeAnswer(response: ServerResponse, answer: CoreResponse, closeAfter: boolean, head: boolean): void {
   const { headers } = answer;
+  if (answer.stream && !head) {
+    if (closeAfter) headers['connection'] = 'close';
+    response.writeHead(answer.status, headers);
+    void pump(response, answer.stream);
+    return;
+  }
   // Encoded once here: node would otherwise measure the string, then encode it again to send it.
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body === null ? null : bufferOf(answer.body);
   if (closeAfter) headers['connection'] = 'close';

@@ -39,7 +39,7 @@ header button{background:transparent;border-color:#fff}
 .flash.error{border-color:#a4161a}
 .card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.75rem 1rem;margin:0 0 .75rem}
 .card h3{margin:0 0 .25rem;font-size:1.05rem}
-.meta{color:#444;font-size:.9rem;margin:0}
+.meta{color:#444;font-size:.9rem;margin:0;overflow-wrap:anywhere}
 .badge{display:inline-block;padding:0 .45rem;border-radius:3px;background:#e4e4e0;color:#1a1a1a;font-size:.85rem}
 .badge.strong{background:#1d2b3a;color:#fff}
 .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}

@@ -5,10 +5,10 @@
  * @module
  */
 import type * as v from 'valibot';
-import { csvLine } from '../../core/csv.ts';
 import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
 import { FEEDBACK_TYPES } from '../../core/port-types.ts';
 import { html, time } from './html.ts';
+import { csvPages } from './inbox-export.ts';
 import { pageHeaders } from './http.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
@@ -91,20 +91,18 @@ export const inboxPage: PageModule = {
     {
       path: EXPORT_PATH,
       async serve(page) {
-        // Every matching entry, page by page (500 at a time), newest first.
-        let text = CSV_COLUMNS.join(',') + '\r\n';
+        // Every matching entry, page by page (500 at a time), newest first, sent as each page is read.
         const query = filterQuery(page.query, false);
         query.set('limit', '500');
-        for (;;) {
-          const outcome = await page.operate(listFeedback, { query });
-          if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
-          const { entries, next } = outcome.value;
-          for (const entry of entries) text += csvLine({ ...entry }, CSV_COLUMNS);
-          if (next === null) break;
-          query.set('before', String(next));
-        }
+        const outcome = await page.operate(listFeedback, { query });
+        if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
+        const read = (before: number) => {
+          query.set('before', String(before));
+          return page.operate(listFeedback, { query });
+        };
+        const stream = csvPages(outcome.value, read, CSV_COLUMNS, page.now);
         const disposition = 'attachment; filename="feedback.csv"';
-        return { status: 200, headers: pageHeaders({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': disposition }), body: text };
+        return { status: 200, headers: pageHeaders({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': disposition }), body: null, stream };
       },
     },
   ],

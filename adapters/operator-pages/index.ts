@@ -51,6 +51,7 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
     session,
     query: new URLSearchParams(request.query ?? ''),
     operate: operateFor(context, request),
+    now: () => context.clock.now(),
   });
 
   /** A GET that needs a session: the answer, or a redirect to the sign-in form. */

@@ -7,6 +7,7 @@
  */
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
+import { decodedParam } from '../../core/operator/path-param.ts';
 import { field } from './fields.ts';
 import { html, time, type Html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
@@ -107,7 +108,7 @@ function orderChange(action: 'upgrade' | 'revoke' | 'reinstate', said: (order: O
     path: `${PATH}/:session/${action}`,
     async run(page: PageRequest, form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {
       const sent = params['session'] ?? '';
-      const back = `?${new URLSearchParams([['order', decodeURIComponent(sent)]]).toString()}`;
+      const back = `?${new URLSearchParams([['order', decodedParam(sent)]]).toString()}`;
       const reason = form['reason']?.trim();
       const body = reason ? { reason } : {};
       const outcome =

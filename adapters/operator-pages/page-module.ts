@@ -19,6 +19,8 @@ export interface PageRequest {
   readonly query: URLSearchParams;
   /** Runs a declared operation of the operator API (core/operator/endpoints.ts). */
   readonly operate: Operate;
+  /** The app's clock, ms since the epoch. */
+  now(): number;
 }
 
 /** What a form action did: the flash to show, and the query of the page to return to ("?type=review"). */

@@ -12,10 +12,23 @@ type Queryable = Pick<PGlite, 'query' | 'exec'>;
 /** A statement that only reads: it needs no disk space, so it runs whatever the disk reserve says. */
 const READ_ONLY = /^\s*select\b/i;
 
-function session(db: Queryable, beforeWrite: () => void): SqlSession {
+type Later = (run: () => void) => unknown;
+const later: Later = (globalThis as { setImmediate?: Later }).setImmediate ?? ((run) => setTimeout(run, 0));
+
+/**
+ * Gives the event loop a turn. PGlite runs each statement on this thread and settles it with promises
+ * alone, so a loop of statements (an export, page after page) never let a socket be read: one export of
+ * 60,000 entries left the public API, /healthz and SIGTERM unanswered for 12 s. Each statement outside a
+ * transaction ends with a turn, so other requests are answered between the pages of a long read.
+ */
+export const yieldTurn = (): Promise<void> => new Promise((resolve) => void later(resolve));
+
+function session(db: Queryable, beforeWrite: () => void, turns = false): SqlSession {
   const query = async <Row extends object>(text: string, params: readonly SqlValue[] = []) => {
     if (!READ_ONLY.test(text)) beforeWrite();
-    return (await db.query<Row>(text, [...params])).rows;
+    const { rows } = await db.query<Row>(text, [...params]);
+    if (turns) await yieldTurn();
+    return rows;
   };
   // In-process: no statement outlives its caller, so a write is a plain statement. It meets the reserve
   // even when it reads as a select (a function that writes: vote toggles, budgeted feedback).
@@ -51,7 +64,7 @@ export async function wrapPglite(db: PGlite, schema: string, owned: boolean, bef
   return {
     driver: 'pglite',
     schema,
-    ...session(db, beforeWrite),
+    ...session(db, beforeWrite, true),
     transaction,
     readThenWrite: readThenWriteIn({ transaction }),
     close: async () => {

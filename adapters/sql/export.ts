@@ -10,10 +10,11 @@ import { epochMs } from './time.ts';
 
 const PAGE = 1000;
 
+// By the column (the primary key), not the float8 alias: see inbox.ts.
 const FEEDBACK_PAGE = `
 select id::float8 as id, type, description, email, app_version as "appVersion", rating::int as rating,
   ${epochMs('received_at')} as "receivedAt"
-from feedback where id > $1::bigint order by id limit ${PAGE}`;
+from feedback where feedback.id > $1::bigint order by feedback.id limit ${PAGE}`;
 
 /** Byte order (collate "C") so the order is the same as the memory export's, whatever the database locale. */
 const DOWNLOAD_COUNTS = `

@@ -8,6 +8,7 @@
 
 import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
+import { outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -293,4 +294,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: 'budget client hash', sql: budgetClientHash },
   { version: 18, name: 'feedback by time', sql: feedbackByTime },
   { version: 19, name: 'release integrity', sql: releaseIntegrity },
+  { version: 20, name: 'payment events in any order', sql: paymentEventsAnyOrder },
+  { version: 21, name: 'outbound event retention', sql: outboundEventRetention },
 ];

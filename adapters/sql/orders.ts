@@ -6,9 +6,9 @@
  * @module
  */
 import { DAY_MS } from '../../core/budgets.ts';
-import { withPaymentFlag, type OrderOverride, type OrderStanding } from '../../core/order-state.ts';
+import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderStanding } from '../../core/order-state.ts';
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
-import type { Order, OrderCount, OrderStore } from '../../core/store-ports.ts';
+import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/store-ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
@@ -72,9 +72,13 @@ from checkout_sessions where state = 'paid' and paid_at is not null
   and coalesce(paid_at, created_at) >= ${fromEpochMs('$1')} and coalesce(paid_at, created_at) < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;
 const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
-const LOCK = `select ${STANDING} from checkout_sessions s where s.id = $1::text for update`;
+const LOCK = `select ${STANDING}, s.disputes from checkout_sessions s where s.id = $1::text for update`;
 const SET_FLAGS = `update checkout_sessions set refunded = $2::boolean, disputed = $3::boolean, dispute_won = $4::boolean,
-  override = $5::text, override_reason = $6::text, override_at = ${fromEpochMs('$7')} where id = $1::text`;
+  override = $5::text, override_reason = $6::text, override_at = ${fromEpochMs('$7')}, disputes = $8::jsonb where id = $1::text`;
+// Migration 19: refunds and disputes that came before their payment was known here.
+const KEEP = `insert into payment_events_kept (payment_ref, flag, dispute, received_at) values ($1::text, $2::text, $3::text, ${fromEpochMs('$4')})
+on conflict do nothing`;
+const TAKE = `delete from payment_events_kept where payment_ref = $1::text returning flag, dispute`;
 const OVERRIDE = `update checkout_sessions set override = $2::text, override_reason = $3::text, override_at = ${fromEpochMs('$4')}
 where id = $1::text returning id`;
 // The locking read waits for a racing upgrade and sees its key: only the first one stores.
@@ -105,16 +109,23 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },
-    flag: (id, flag, emit) =>
+    flag: (id, flag, emit, dispute) =>
       client.transaction(async (tx) => {
-        const before = (await tx.query<OrderStanding>(LOCK, [id]))[0];
-        if (!before) return null;
-        const after = withPaymentFlag(before, flag);
-        if (after !== before) {
-          await tx.write(SET_FLAGS, [id, after.refunded, after.disputed, after.disputeWon, after.override, after.overrideReason, after.overrideAt]);
+        const locked = (await tx.query<OrderStanding & { disputes: DisputeStates | string }>(LOCK, [id]))[0];
+        if (!locked) return null;
+        const { disputes: stored, ...before } = locked;
+        const disputes = typeof stored === 'string' ? (JSON.parse(stored) as DisputeStates) : stored;
+        const { standing: after, disputes: next } = withPaymentEvent(before, disputes, flag, dispute);
+        if (after !== before || JSON.stringify(next) !== JSON.stringify(disputes)) {
+          const values = [after.refunded, after.disputed, after.disputeWon, after.override, after.overrideReason, after.overrideAt];
+          await tx.write(SET_FLAGS, [id, ...values, JSON.stringify(next)]);
         }
         return reported(tx, { before, order: (await getOrder(tx, id))! }, emit);
       }),
+    async keepPaymentEvent(ref, event, at) {
+      await client.write(KEEP, [ref, event.flag, event.dispute, at]);
+    },
+    takePaymentEvents: (ref) => client.write<KeptPaymentEvent>(TAKE, [ref]),
     async override(id, override: OrderOverride, reason, at, emit) {
       if (!emit) {
         const updated = await client.write(OVERRIDE, [id, override, reason, at]);

@@ -26,19 +26,29 @@ const DELIVERY = `d.id::int as id, e.event_id as "eventId", e.type, d.endpoint_i
   ${epochMs('d.delivered_at')} as "deliveredAt"`;
 const FROM_DELIVERIES = `webhook_deliveries d join outbound_events e on e.id = d.event_id join webhook_endpoints w on w.id = d.endpoint_id`;
 
+// Due deliveries of enabled endpoints, numbered per endpoint; each endpoint gets at most $4 less what this
+// instance has in flight to it ($5 ids, $6 counts); then locked, skipping those another instance holds.
 const CLAIM = `
-with due as (
-  select id from webhook_deliveries
-  where state = 'pending' and next_attempt_at <= ${fromEpochMs('$1')}
-  order by next_attempt_at, id
+with ready as (
+  select d.id, d.endpoint_id, d.next_attempt_at,
+    row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as n
+  from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+  where d.state = 'pending' and d.next_attempt_at <= ${fromEpochMs('$1')} and w.enabled
+), chosen as (
+  select r.id from ready r left join unnest($5::int[], $6::int[]) as busy(endpoint_id, count) on busy.endpoint_id = r.endpoint_id
+  where r.n <= $4::int - coalesce(busy.count, 0)
+  order by r.next_attempt_at, r.id
   limit $3::int
+), due as (
+  select id from webhook_deliveries
+  where id in (select id from chosen) and state = 'pending' and next_attempt_at <= ${fromEpochMs('$1')}
   for update skip locked
 ), leased as (
   update webhook_deliveries d set next_attempt_at = ${fromEpochMs('$2')}
   from due where d.id = due.id
   returning d.id, d.event_id, d.endpoint_id, d.attempts
 )
-select l.id::int as id, e.event_id as "eventId", e.type, e.body, w.url, w.secret, w.format, l.attempts
+select l.id::int as id, l.endpoint_id as "endpointId", e.event_id as "eventId", e.type, e.body, w.url, w.secret, w.format, l.attempts
 from leased l join outbound_events e on e.id = l.event_id join webhook_endpoints w on w.id = l.endpoint_id
 order by l.id`;
 
@@ -123,7 +133,11 @@ export function createSqlOutbox(db: SqlSession, known?: EndpointsKnown): OutboxS
       return rows[0] ?? null;
     },
     enqueue: (event, at) => enqueueEvent(db, event, at),
-    claimDue: (now, leaseMs, limit) => db.write<DueDelivery>(CLAIM, [now, now + leaseMs, limit]),
+    claimDue: (now, leaseMs, limit, share) => {
+      const busy = [...(share?.inFlight ?? [])];
+      const params = [now, now + leaseMs, limit, share?.perEndpoint ?? limit, busy.map(([id]) => String(id)), busy.map(([, count]) => String(count))];
+      return db.write<DueDelivery>(CLAIM, params);
+    },
     async recordAttempt(id, o) {
       await db.write(RECORD_ATTEMPT, [id, o.at, o.status, o.error, o.delivered, o.nextAttemptAt]);
     },

@@ -47,7 +47,7 @@ export interface SqlStorageOptions {
   /** The rate limit's key hash and local counters, shared by the storages of one process (a Worker's requests). */
   rateLimitState?: SharedRateLimitState;
   /** When given, retention runs in the background every `intervalMs` (60 s by default). */
-  retention?: { logger: Logger; intervalMs?: number };
+  retention?: { logger: Logger; intervalMs?: number; eventRetentionDays?: number };
   /**
    * The database has no other client (PGlite: one process holds its data directory), so what only
    * this process writes can be kept in its memory, exactly: the rate-limit counters live there (on
@@ -70,8 +70,11 @@ export interface SqlStorageOptions {
  */
 export function createSqlStorage(client: SqlClient, options: SqlStorageOptions = {}): SqlStorage {
   // PGlite has no autovacuum: retention vacuums what it deleted from.
-  const retention = { vacuum: client.driver === 'pglite' };
   const background = options.retention;
+  const retention = {
+    vacuum: client.driver === 'pglite',
+    ...(background?.eventRetentionDays === undefined ? {} : { eventRetentionDays: background.eventRetentionDays }),
+  };
   const stopRetention = background
     ? scheduleRetention(client, background.logger, {
         ...retention,

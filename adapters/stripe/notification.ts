@@ -28,23 +28,28 @@ const EVENT_STATUS: Record<string, (session: StripeCheckoutSession) => GatewaySt
 /** A PaymentIntent reference: its id, or the object when expanded. */
 const IntentRef = v.nullish(v.union([v.string(), v.looseObject({ id: v.string() })]));
 const ChargeSchema = v.looseObject({ object: v.literal('charge'), amount: v.number(), amount_refunded: v.number(), payment_intent: IntentRef });
-const DisputeSchema = v.looseObject({ object: v.literal('dispute'), status: v.string(), payment_intent: IntentRef });
+const DisputeSchema = v.looseObject({ object: v.literal('dispute'), id: v.optional(v.string()), status: v.string(), payment_intent: IntentRef });
 
 /**
  * What a refund or dispute event says of its payment: `charge.refunded` only when the whole amount was
  * refunded; `charge.dispute.created` a dispute; `charge.dispute.closed` a dispute, won or not.
  */
-const PAYMENT_EVENTS: Record<string, (object: Record<string, unknown>) => { ref: string | null; flag: PaymentFlag | null }> = {
+const PAYMENT_EVENTS: Record<string, (object: Record<string, unknown>) => { ref: string | null; flag: PaymentFlag | null; dispute?: string }> = {
   'charge.refunded': (object) => {
     const charge = parseOrRefuse(ChargeSchema, object, 'charge.refunded', 'a charge');
     return { ref: intentId(charge.payment_intent), flag: charge.amount_refunded >= charge.amount ? 'refunded' : null };
   },
-  'charge.dispute.created': (object) => ({ ref: intentId(parseOrRefuse(DisputeSchema, object, 'charge.dispute.created', 'a dispute').payment_intent), flag: 'disputed' }),
+  'charge.dispute.created': (object) => {
+    const dispute = parseOrRefuse(DisputeSchema, object, 'charge.dispute.created', 'a dispute');
+    return { ref: intentId(dispute.payment_intent), flag: 'disputed', ...disputeId(dispute) };
+  },
   'charge.dispute.closed': (object) => {
     const dispute = parseOrRefuse(DisputeSchema, object, 'charge.dispute.closed', 'a dispute');
-    return { ref: intentId(dispute.payment_intent), flag: dispute.status === 'won' ? 'dispute_won' : 'disputed' };
+    return { ref: intentId(dispute.payment_intent), flag: dispute.status === 'won' ? 'dispute_won' : 'disputed', ...disputeId(dispute) };
   },
 };
+
+const disputeId = (dispute: { id?: string | undefined }): { dispute?: string } => (dispute.id === undefined ? {} : { dispute: dispute.id.slice(0, 255) });
 
 const intentId = (ref: v.InferOutput<typeof IntentRef>): string | null => (typeof ref === 'string' ? ref : (ref?.id ?? null));
 
@@ -76,8 +81,8 @@ export function readStripeEvent(rawBody: Uint8Array): GatewayNotification {
   const paymentOf = PAYMENT_EVENTS[type];
   if (paymentOf) {
     // A partial refund, or a dispute of a payment with no PaymentIntent, changes no order.
-    const { ref, flag } = paymentOf(data.object);
-    return { eventId: id, type, session: null, ...(ref !== null && flag !== null ? { payment: { ref, flag } } : {}) };
+    const { ref, flag, dispute } = paymentOf(data.object);
+    return { eventId: id, type, session: null, ...(ref !== null && flag !== null ? { payment: { ref, flag, ...(dispute === undefined ? {} : { dispute }) } } : {}) };
   }
   const statusOf = EVENT_STATUS[type];
   if (!statusOf) return { eventId: id, type, session: null };

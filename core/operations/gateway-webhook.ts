@@ -30,8 +30,8 @@ export function gatewayWebhook(context: AppContext): Operation {
     const notification = await gateway.readNotification(request.headers, raw);
     const requestId = request.requestId ?? '';
     if (notification.payment) {
-      const { ref, flag } = notification.payment;
-      await applyPaymentEvent(context, { ref, flag, source: `${notification.type} ${notification.eventId}`, requestId });
+      const { ref, flag, dispute } = notification.payment;
+      await applyPaymentEvent(context, { ref, flag, dispute, source: `${notification.type} ${notification.eventId}`, requestId });
     }
     const target = notification.session;
     if (!target) {

@@ -35,6 +35,15 @@ export type OperatorRoutes = (router: Router, context: OperatorContext, checker:
 
 /** The shortest operator token accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_OPERATOR_TOKEN_LENGTH = 32;
+/** The fewest different characters an operator token may have: 32 of one character is no secret. */
+export const MIN_OPERATOR_TOKEN_CHARACTERS = 8;
+
+/** Why a token is refused as the operator token, or null when it will do. */
+export function operatorTokenProblem(token: string): string | null {
+  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) return `must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters`;
+  if (new Set(token).size < MIN_OPERATOR_TOKEN_CHARACTERS) return `must have at least ${MIN_OPERATOR_TOKEN_CHARACTERS} different characters (it repeats a few)`;
+  return null;
+}
 
 /**
  * Creates the operator app's pipeline.
@@ -51,7 +60,8 @@ export function createOperatorPipeline(
   trustedProxies: CidrSet | null = null,
   addRoutes?: OperatorRoutes,
 ): Pipeline {
-  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) throw new Error(`the operator token must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters`);
+  const problem = operatorTokenProblem(token);
+  if (problem !== null) throw new Error(`the operator token ${problem}`);
   const router = createRouter();
   const checker = createTokenChecker(token, context.clock);
   for (const operation of OPERATOR_OPERATIONS) router.add(operation.method, operation.path, httpHandler(operation, context));

@@ -8,6 +8,7 @@ import type { CoreRequest, CoreResponse } from '../http.ts';
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports.ts';
 import type { ReleaseView } from '../releases.ts';
 import type { UsageTally } from '../usage.ts';
+import type { WebhookAddressPolicy } from '../webhooks/address.ts';
 
 export type { AuditEntry, AuditStore } from '../store-ports.ts';
 
@@ -22,6 +23,8 @@ export interface OperatorContext {
   /** The payment gateway (orders reconcile) and the key issuer (orders upgrade) of the public app. */
   readonly gateway: PaymentGateway;
   readonly licenses: LicenseIssuer;
+  /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
+  readonly webhookAddresses?: WebhookAddressPolicy | undefined;
   count(event: AppEvent, times?: number): void;
 }
 

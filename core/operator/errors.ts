@@ -20,8 +20,8 @@ export const OPERATOR_ERRORS = {
   },
   too_many_failures: {
     status: 429,
-    when: 'Too many refused tokens from this address within a minute; Retry-After says when to try again.',
-    resolution: 'Wait for the seconds in Retry-After, then retry with the right token.',
+    when: 'A wrong or missing token past the cap: 10 refused tokens from this address, or 100 from all addresses, within a minute. The right token is still accepted.',
+    resolution: 'Send the right token (it is always accepted), or wait for the seconds in Retry-After.',
   },
   release_exists: {
     status: 409,
@@ -77,6 +77,11 @@ export const OPERATOR_ERRORS = {
     status: 400,
     when: 'A feature cannot be merged into itself.',
     resolution: 'Give the id of the other feature, the one that stays, as "into".',
+  },
+  webhook_address_refused: {
+    status: 400,
+    when: 'The endpoint URL is, or resolves to, a loopback, private, link-local or reserved address, or a listener of this server.',
+    resolution: 'Give the receiver\'s public address; for a receiver on your own network, allow its range in WEBHOOK_ALLOW_NETWORKS.',
   },
   endpoint_not_found: {
     status: 404,

@@ -9,6 +9,7 @@ import type * as v from 'valibot';
 import { AnsweringError, type ErrorBody } from '../errors.ts';
 import { parseOrThrow } from '../validate.ts';
 import type { OperatorContext } from './context.ts';
+import { decodedParam } from './path-param.ts';
 import type { Caller, OperatorOperation, PathParams } from './operation.ts';
 
 /** What a caller hands an operation before any check: path segments, query values, the body's JSON value. */
@@ -22,15 +23,6 @@ export interface RawInput {
 /** An operation's answer: its typed value, or the error's status and body. */
 export type Outcome<Output> = { ok: true; status: number; value: Output } | ({ ok: false; status: number } & ErrorBody);
 
-/** A path segment as sent: percent-decoded, or as it came when it is not a valid escape (then no id matches it). */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /**
  * Checks the input against the operation's schemas and runs it.
  *
@@ -42,7 +34,7 @@ export async function invoke<Path extends string, Query, Body, Output>(
   input: RawInput,
   caller: Caller,
 ): Promise<Output> {
-  const params = Object.fromEntries(Object.entries(input.params ?? {}).map(([name, value]) => [name, decoded(value)]));
+  const params = Object.fromEntries(Object.entries(input.params ?? {}).map(([name, value]) => [name, decodedParam(value)]));
   const query = operation.query ? parseOrThrow(operation.query as v.GenericSchema, input.query ?? {}) : undefined;
   const body = operation.body ? parseOrThrow(operation.body as v.GenericSchema, input.body ?? {}) : undefined;
   return operation.run(context, { params: params as Record<PathParams<Path>, string>, query: query as Query, body: body as Body }, caller);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { decodedParam } from './path-param.ts';
 import * as v from 'valibot';
 import type { Release } from '../releases.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../rollout-rule.ts';

@@ -1,7 +1,9 @@
 /**
- * The operator listener's gate: a bearer token compared in constant time, and an address that keeps
- * sending wrong tokens slowed down (refused at once for the rest of a minute after 10 failures). The
- * operator pages' sign-in form checks its token with the same checker, so it is slowed down alike.
+ * The operator listener's gate: a bearer token compared in constant time, and wrong tokens capped: 10 a
+ * minute from one address, 100 a minute from all addresses together; past a cap a wrong token is refused
+ * with 429 for the rest of the minute. The right token is always accepted, so nobody who can reach the
+ * listener keeps the owner out (a guess past the cap learns nothing but 429, and a token of at least 32
+ * characters is not guessed at 100 a minute). The operator pages' sign-in form uses the same checker.
  *
  * @module
  */
@@ -12,8 +14,10 @@ import type { Gate, GateDecision } from '../pipeline.ts';
 import { createRecentCache } from '../recent-cache.ts';
 import { OperatorError } from './errors.ts';
 
-/** Failed attempts one address may make per window before it is refused without a check. */
+/** Wrong tokens one address may send per window; past it a wrong token is answered 429. */
 export const MAX_FAILURES = 10;
+/** Wrong tokens all addresses together may send per window (many addresses cannot spread the guessing). */
+export const MAX_FAILURES_ALL = 100;
 const WINDOW_MS = 60_000;
 
 interface TokenDecision extends GateDecision {
@@ -50,27 +54,31 @@ export interface TokenChecker {
  */
 export function createTokenChecker(token: string, clock: Clock): TokenChecker {
   const failures = createRecentCache<string, { count: number; resetAt: number }>(10_000);
+  const all = { count: 0, resetAt: 0 };
+
+  const capped = (count: number, resetAt: number, now: number, whose: string): OperatorError => {
+    const seconds = String(Math.ceil((resetAt - now) / 1000));
+    return new OperatorError('too_many_failures', `${count} refused tokens from ${whose} within a minute.`, { 'retry-after': seconds });
+  };
 
   const failed = (key: string, refusal: OperatorError): OperatorError => {
     const now = clock.now();
+    if (all.resetAt <= now) Object.assign(all, { count: 0, resetAt: now + WINDOW_MS });
     const window = failures.get(key);
-    if (window === undefined || window.resetAt <= now) failures.set(key, { count: 1, resetAt: now + WINDOW_MS });
-    else window.count++;
+    const mine = window === undefined || window.resetAt <= now ? { count: 0, resetAt: now + WINDOW_MS } : window;
+    if (mine.count >= MAX_FAILURES) return capped(mine.count, mine.resetAt, now, 'this address');
+    if (all.count >= MAX_FAILURES_ALL) return capped(all.count, all.resetAt, now, 'all addresses');
+    mine.count++;
+    all.count++;
+    failures.set(key, mine);
     return refusal;
   };
 
   return {
     check(key, given) {
-      const window = failures.get(key);
-      const now = clock.now();
-      if (window && window.resetAt > now && window.count >= MAX_FAILURES) {
-        const seconds = String(Math.ceil((window.resetAt - now) / 1000));
-        const message = `${window.count} refused tokens from this address within a minute.`;
-        return new OperatorError('too_many_failures', message, { 'retry-after': seconds });
-      }
+      if (given !== null && sameSecret(given, token)) return null;
       if (given === null) return failed(key, new OperatorError('unauthorized', 'This request carries no bearer token.', { 'www-authenticate': 'Bearer' }));
-      if (!sameSecret(given, token)) return failed(key, new OperatorError('forbidden', 'The bearer token is not the operator token.'));
-      return null;
+      return failed(key, new OperatorError('forbidden', 'The bearer token is not the operator token.'));
     },
   };
 }

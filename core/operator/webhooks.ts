@@ -6,8 +6,9 @@
  */
 import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
+import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
 import { EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../webhooks/ports.ts';
-import { recordChange } from './context.ts';
+import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -94,6 +95,12 @@ export const listWebhookEndpoints = defineOperation({
   run: async (context) => ({ endpoints: (await context.storage.outbox.listEndpoints()).map(endpointView) }),
 });
 
+/** Refuses an endpoint URL this server may not send to (server-side request forgery). */
+async function checkAddress(context: OperatorContext, url: string): Promise<void> {
+  const refusal = await endpointRefusal(context.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES, url);
+  if (refusal !== null) throw new OperatorError('webhook_address_refused', `Events are not sent to ${JSON.stringify(url)}: ${refusal}.`);
+}
+
 export const addWebhookEndpoint = defineOperation({
   operationId: 'addWebhookEndpoint',
   method: 'POST',
@@ -104,8 +111,9 @@ export const addWebhookEndpoint = defineOperation({
   body: AddEndpointSchema,
   output: v.object({ ...EndpointSchema.entries, secret: v.pipe(v.string(), v.description('whsec_...: shown this once.')) }),
   status: 201,
-  errors: [],
+  errors: ['webhook_address_refused'],
   async run(context, { body }, caller) {
+    await checkAddress(context, body.url);
     const secret = createEndpointSecret();
     const endpoint = await context.storage.outbox.addEndpoint({ ...body, secret, createdAt: context.clock.now() });
     await recordChange(context, caller, 'webhook.added', `${endpoint.id}: ${endpoint.url}`);
@@ -122,9 +130,10 @@ export const editWebhookEndpoint = defineOperation({
   body: EditEndpointSchema,
   output: EndpointSchema,
   status: 200,
-  errors: ['endpoint_not_found'],
+  errors: ['endpoint_not_found', 'webhook_address_refused'],
   async run(context, { params, body }, caller) {
     const id = idOf(params.id, 'endpoint_not_found');
+    if (body.url !== undefined) await checkAddress(context, body.url);
     const endpoint = await context.storage.outbox.updateEndpoint(id, body);
     if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
     const described = Object.entries(body).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);

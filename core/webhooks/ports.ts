@@ -83,6 +83,7 @@ export interface Delivery {
 /** A delivery the worker claimed: what it sends and where. */
 export interface DueDelivery {
   id: number;
+  endpointId: number;
   eventId: string;
   type: EventType;
   /** The event as JSON text, exactly as stored: every attempt sends and signs the same bytes. */
@@ -110,6 +111,16 @@ export interface DeliveryFilter {
   limit: number;
 }
 
+/**
+ * How many deliveries one endpoint may have under way: `perEndpoint` in all, less those this instance
+ * already has in flight (`inFlight`, by endpoint id). A claim takes no more, so a slow receiver holds
+ * only its own slots, never the others'.
+ */
+export interface EndpointShare {
+  perEndpoint: number;
+  inFlight: ReadonlyMap<number, number>;
+}
+
 /** The outbox and its endpoints (every storage has one). */
 export interface OutboxStore {
   addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
@@ -119,10 +130,11 @@ export interface OutboxStore {
   /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
   enqueue(event: EventDraft, at: number): Promise<void>;
   /**
-   * Takes up to `limit` pending deliveries due at `now` and leases them until `now + leaseMs`, so that
-   * another instance does not send them meanwhile (PostgreSQL: skip locked).
+   * Takes up to `limit` pending deliveries due at `now` to enabled endpoints (within `share` per endpoint)
+   * and leases them until `now + leaseMs`, so that another instance does not send them meanwhile
+   * (PostgreSQL: skip locked). A disabled endpoint's deliveries wait, retries and replays included.
    */
-  claimDue(now: number, leaseMs: number, limit: number): Promise<DueDelivery[]>;
+  claimDue(now: number, leaseMs: number, limit: number, share?: EndpointShare): Promise<DueDelivery[]>;
   recordAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
   /** Deliveries newest first. */
   listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;

@@ -11,8 +11,20 @@ interface StoredEvent {
 
 const stars = (rating: unknown) => (typeof rating === 'number' ? ` ${'★'.repeat(rating)}${'☆'.repeat(5 - rating)}` : '');
 
-/** A short human sentence about a stored event body. */
+/**
+ * Text escaped as Slack asks of every message: `&`, `<` and `>` as entities, so that public text (a
+ * feedback entry) cannot mention `<!channel>` or show a link under another name (`<https://x|y>`).
+ */
+export function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A short human sentence about a stored event body, escaped for Slack. */
 export function slackText(body: string): string {
+  return escapeSlack(sentence(body));
+}
+
+function sentence(body: string): string {
   const { type, data } = JSON.parse(body) as StoredEvent;
   switch (type) {
     case 'feedback.received': {

@@ -12,9 +12,11 @@ import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeliveryWorker, type DeliveryWorker } from '../../core/webhooks/worker.ts';
-import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { LOCAL_RECEIVERS, OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
+
+/** Receivers on this machine, allowed as WEBHOOK_ALLOW_NETWORKS allows them (every test receiver is on 127.0.0.1). */
 
 interface World {
   browser: Browser;
@@ -31,7 +33,7 @@ interface World {
 const test = suite<{ world: World }>('the Orders and Events pages in Chromium');
 
 test.before(async (context) => {
-  const running = await startOperatorServer();
+  const running = await startOperatorServer({ webhookAddresses: LOCAL_RECEIVERS });
   const received: string[] = [];
   const receiver = createServer((request, response) => {
     request.resume();
@@ -44,7 +46,7 @@ test.before(async (context) => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     const logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
-    const worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, fetch: (url, init) => fetch(url, init) });
+    const worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
     const browser = await launchChromium();
     const page = await (await browser.newContext({ timezoneId: 'Europe/Berlin', locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(NAVIGATION_MS);

@@ -10,8 +10,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeliveryWorker, type DeliveryWorker } from '../../core/webhooks/worker.ts';
 import { sendRequest } from '../_client.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { LOCAL_RECEIVERS, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { form, signIn } from '../_pages.ts';
+
+/** Receivers on this machine, allowed as WEBHOOK_ALLOW_NETWORKS allows them (every test receiver is on 127.0.0.1). */
 
 const test = suite('the Events page over HTTP');
 let running: OperatorServer;
@@ -21,7 +23,7 @@ let received: Record<string, string>[];
 let worker: DeliveryWorker;
 
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startOperatorServer({ webhookAddresses: LOCAL_RECEIVERS });
   received = [];
   receiver = createServer((request: IncomingMessage, response) => {
     request.resume();
@@ -33,7 +35,7 @@ test.before.each(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
-  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, fetch: (url, init) => fetch(url, init) });
+  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
 });
 test.after.each(async () => {
   receiver.closeAllConnections();

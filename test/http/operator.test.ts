@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { OPERATOR_TOKEN as TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
 import type { TestServer } from '../_setup.ts';
+import { signIn } from '../_pages.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const test = suite('operator API');
@@ -43,15 +44,44 @@ test('no token is 401 unauthorized, a wrong one 403 forbidden, each with the err
   });
 });
 
-test('after 10 refused tokens an address is refused for the rest of the minute, the right token included; others are not', async () => {
-  for (let i = 0; i < 10; i++) assert.is((await call('/releases', { headers: { authorization: 'Bearer nope' }, from: '127.0.0.7' })).status, 403);
-  const slowed = await call('/releases', { from: '127.0.0.7' });
+test('after 10 refused tokens an address gets 429 for the rest of the minute, but the right token is always accepted', async () => {
+  const nope = { authorization: 'Bearer nope' };
+  for (let i = 0; i < 10; i++) assert.is((await call('/releases', { headers: nope, from: '127.0.0.7' })).status, 403);
+  const slowed = await call('/releases', { headers: nope, from: '127.0.0.7' });
   assert.is(slowed.status, 429);
   assert.is(slowed.headers['retry-after'], '60');
-  assert.is((slowed.json() as { code: string }).code, 'too_many_failures');
-  assert.is((await call('/releases', { from: '127.0.0.8' })).status, 200);
+  assert.equal(slowed.json(), {
+    code: 'too_many_failures',
+    message: '10 refused tokens from this address within a minute.',
+    resolution: 'Send the right token (it is always accepted), or wait for the seconds in Retry-After.',
+  });
+  assert.is((await call('/releases', { from: '127.0.0.7' })).status, 200, 'the owner is not locked out');
+  assert.is((await call('/releases', { headers: nope, from: '127.0.0.8' })).status, 403);
   server.clock.advance(60_000);
-  assert.is((await call('/releases', { from: '127.0.0.7' })).status, 200);
+  assert.is((await call('/releases', { headers: nope, from: '127.0.0.7' })).status, 403);
+});
+
+test('100 refused tokens a minute from all addresses together: every wrong token gets 429, the right one still 200', async () => {
+  const nope = { authorization: 'Bearer nope' };
+  for (let i = 0; i < 100; i++) assert.is((await call('/releases', { headers: nope, from: `127.0.${1 + Math.floor(i / 5)}.${10 + (i % 5)}` })).status, 403);
+  const fresh = await call('/releases', { headers: nope, from: '127.0.99.1' });
+  assert.equal([fresh.status, (fresh.json() as { message: string }).message], [429, '100 refused tokens from all addresses within a minute.']);
+  assert.is((await call('/releases', { from: '127.0.99.1' })).status, 200);
+  server.clock.advance(60_000);
+  assert.is((await call('/releases', { headers: nope, from: '127.0.99.1' })).status, 403);
+});
+
+test('a malformed percent escape in a version or session path is a 404 of that version or session, not a 500', async () => {
+  for (const [path, json] of [['/releases/%E0%A4%A/pull', undefined], ['/releases/%ZZ/rollout', { rolloutPercent: 50 }]] as const) {
+    const answer = await call(path, { method: 'POST', ...(json ? { json } : {}) });
+    assert.is(answer.status, 404, path);
+    assert.is((answer.json() as { code: string }).code, 'release_not_found', path);
+  }
+  const signedIn = await signIn(operatorUrl);
+  const revoke = await signedIn.post('/pages/orders/%E0%A4%A/revoke', {});
+  assert.is(revoke.status, 303);
+  assert.is(revoke.headers['location'], '/pages/orders?order=%25E0%25A4%25A');
+  assert.not.ok(server.logger.lines.some((line) => line.level === 'error'), 'no error logged');
 });
 
 test('the operator paths and the token on the public port are the public 404', async () => {

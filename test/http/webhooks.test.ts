@@ -10,8 +10,10 @@ import { Webhook } from 'standardwebhooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeliveryWorker, RETRY_SCHEDULE_MS, type DeliveryWorker } from '../../core/webhooks/worker.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { LOCAL_RECEIVERS, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { exampleContent } from '../_setup.ts';
+
+/** Receivers on this machine, allowed as WEBHOOK_ALLOW_NETWORKS allows them (every test receiver is on 127.0.0.1). */
 
 interface Received {
   headers: Record<string, string>;
@@ -28,7 +30,7 @@ let worker: DeliveryWorker;
 let logged: string[];
 
 test.before.each(async () => {
-  running = await startOperatorServer({ simulator: { offer: exampleContent().offer } });
+  running = await startOperatorServer({ simulator: { offer: exampleContent().offer }, webhookAddresses: LOCAL_RECEIVERS });
   running.server.clock.set(Math.floor(Date.now() / 1000) * 1000);
   received = [];
   answer = 204;
@@ -45,7 +47,8 @@ test.before.each(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   logged = [];
   const logger = { info: () => {}, warn: (m: string) => void logged.push(`warn ${m}`), error: (m: string) => void logged.push(`error ${m}`), debug: () => {} };
-  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, fetch: (url, init) => fetch(url, init) });
+  // Five events at once to the one receiver: more than the default share of an endpoint (4).
+  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, perEndpoint: 5, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
 });
 test.after.each(async () => {
   receiver.closeAllConnections();
@@ -168,6 +171,16 @@ test('a Slack endpoint gets one line of text; a disabled endpoint and an unwante
   assertSigned(slack.secret, received[0]!);
   const endpoints = ((await running.call('/webhooks')).json() as { endpoints: Record<string, unknown>[] }).endpoints;
   assert.equal(endpoints.map((e) => [e['format'], e['enabled'], 'secret' in e]), [['slack', true, false], ['standard', false, false]]);
+});
+
+test('Slack text is escaped: public text mentions no channel and disguises no link', async () => {
+  await register({ format: 'slack', events: ['feedback.received'] });
+  assert.is((await postFeedback('<!channel> see <https://evil.example/login|your invoice> & pay')).status, 201);
+  assert.is(await worker.tick(), 1);
+  const [entry] = ((await running.call('/feedback')).json() as { entries: { id: number }[] }).entries;
+  assert.equal(JSON.parse(received[0]!.body), {
+    text: `New bug report (#${entry!.id}): &lt;!channel&gt; see &lt;https://evil.example/login|your invoice&gt; &amp; pay`,
+  });
 });
 
 test('order.paid carries the keys the buyer sees; a refund and the operator revoke and reinstate, each once', async () => {

@@ -13,9 +13,10 @@ import type { App } from '../../core/app.ts';
 import { OPERATOR_OPERATIONS } from '../../core/operator/endpoints.ts';
 import { errorsOf } from '../../core/operator/openapi.ts';
 import type { AnyOperatorOperation } from '../../core/operator/operation.ts';
+import { LOCAL_RECEIVERS } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 
-const TOKEN = 'in-process-'.padEnd(40, 't');
+const TOKEN = 'in-process-0123456789-'.padEnd(40, 't');
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 interface Context {
@@ -120,11 +121,17 @@ test('feedback: the inbox and its filters; marking an entry handled; a repeated 
   assert.is((await call(context, 'POST', '/feedback/:id/handled', '/feedback/424242/handled', { handled: true })).body.code, 'feedback_not_found');
 });
 
-test('webhooks: add, edit, list; deliveries and a replay; unknown ids are refused', async (context) => {
+test('webhooks: add, edit, list; deliveries and a replay; unknown ids and refused addresses', async (context) => {
+  assert.is((await call(context, 'POST', '/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook' })).body.code, 'webhook_address_refused');
+  const local = await createTestApp({ operatorToken: TOKEN, webhookAddresses: LOCAL_RECEIVERS });
+  context.test = local;
+  context.operator = local.app.operator!;
   const added = (await call(context, 'POST', '/webhooks', '/webhooks', { url: 'http://127.0.0.1:9/hook' })).body;
   assert.match(added.secret, /^whsec_/);
   assert.is((await call(context, 'PATCH', '/webhooks/:id', `/webhooks/${added.id}`, { enabled: false })).body.enabled, false);
   assert.is((await call(context, 'PATCH', '/webhooks/:id', '/webhooks/777', { enabled: false })).body.code, 'endpoint_not_found');
+  const moved = await call(context, 'PATCH', '/webhooks/:id', `/webhooks/${added.id}`, { url: 'http://169.254.169.254/latest' });
+  assert.is(moved.body.code, 'webhook_address_refused');
   assert.is((await call(context, 'GET', '/webhooks', '/webhooks')).body.endpoints.length, 1);
   assert.equal((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?state=failed')).body, { deliveries: [], next: null });
   assert.is((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?state=lost')).body.code, 'invalid_request');

@@ -130,4 +130,27 @@ caps('a flood of slow uploads from a few addresses cannot keep a bystander out',
   }
 });
 
+caps('the operator listener has the caps too: a fourth connection from one address is closed; its total is a sixteenth (at least 8)', async () => {
+  const server = await start({ MAX_CONNECTIONS_PER_CLIENT: '3', MAX_CONNECTIONS: '40', OPERATOR_PORT: '0', OPERATOR_TOKEN: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8' });
+  const port = Number(new URL(server.operatorUrl!).port);
+  const openApi = 'GET /openapi.json HTTP/1.1\r\nHost: t\r\n\r\n';
+  const holdOperator = async (from: string) => {
+    const connection = await openConnection(port, from);
+    connection.socket.write(openApi);
+    const [answer] = await connection.responses(1);
+    assert.is(parseResponse(answer ?? '').status, 200, `a held operator connection from ${from} was answered`);
+    held.push(connection);
+  };
+  for (let i = 0; i < 3; i++) await holdOperator('127.0.9.1');
+  const over = await openConnection(port, '127.0.9.1');
+  over.socket.write(openApi);
+  assert.is(await over.closed, '', 'the fourth connection got no answer');
+  for (let i = 0; i < 5; i++) await holdOperator(`127.0.9.${2 + i}`);
+  const total = await openConnection(port, '127.0.9.20');
+  total.socket.write(openApi);
+  assert.is(await total.closed, '', 'past the total of 8: closed');
+  assert.is((await sendHttp(Number(new URL(server.url).port), { path: '/api/v1/version', from: '127.0.9.30' })).status, 200, 'the public port serves');
+  assert.ok(logger.lines.some((l) => l.message === 'connection cap reached; new connections over it are closed' && l.fields?.['listener'] === 'operator'));
+});
+
 caps.run();

@@ -20,7 +20,7 @@ const BURST = 40;
 test('on PGlite: SIGKILL during a burst while the receiver is down loses no event of an answered submission', async () => {
   const dataDir = await freshPgliteDir();
   const receiverPort = await freePort();
-  const env = { DATA_DIR: dataDir, OPERATOR_PORT: '0', OPERATOR_TOKEN: TOKEN };
+  const env = { DATA_DIR: dataDir, OPERATOR_PORT: '0', OPERATOR_TOKEN: TOKEN, WEBHOOK_ALLOW_NETWORKS: '127.0.0.1/32' };
   const received = new Map<string, { headers: Record<string, string>; body: string }>();
   const receiver = createServer((request: IncomingMessage, response) => {
     let body = '';

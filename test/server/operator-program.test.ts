@@ -4,7 +4,7 @@
  * refused at start without a proper token.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,7 +12,7 @@ import { sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
 import { listeningLine, ROOT, runCli, runProgramToExit, startServerProcess } from '../_spawn.ts';
 
-const TOKEN = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
+const TOKEN = 'operator-program-0123456789-abcdefghij';
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
 
 const command = (args: string[], env: Record<string, string>) => runCli(args, { OPERATOR_TOKEN: TOKEN, ...env });
@@ -27,6 +27,16 @@ test('OPERATOR_PORT without a token, or with one of fewer than 32 characters, st
   assert.match(missing.stderr, 'configuration error: OPERATOR_TOKEN must be at least 32 characters when OPERATOR_PORT is set');
   const short = await runProgramToExit({ OPERATOR_PORT: '0', OPERATOR_TOKEN: 'x'.repeat(31) });
   assert.is(short.code, 78);
+  const same = await runProgramToExit({ OPERATOR_PORT: '0', OPERATOR_TOKEN: 'x'.repeat(32) });
+  assert.equal(same, { code: 78, stderr: 'configuration error: OPERATOR_TOKEN must have at least 8 different characters (it repeats a few) (for example: openssl rand -hex 32)' });
+});
+
+test('OPERATOR_PORT equal to PORT is refused at once with exit 78, before the storage is opened', async () => {
+  const dataDir = await freshPgliteDir();
+  rmSync(dataDir, { recursive: true, force: true });
+  const clash = await runProgramToExit({ PORT: '18080', OPERATOR_PORT: '18080', OPERATOR_TOKEN: TOKEN, DATA_DIR: dataDir });
+  assert.equal(clash, { code: 78, stderr: 'configuration error: OPERATOR_PORT must differ from PORT (both 18080 on 127.0.0.1): the operator API needs a listener of its own' });
+  assert.not.ok(existsSync(dataDir), 'nothing was migrated');
 });
 
 test('on PGlite: the release command publishes at 10 %, widens and pulls; the public port serves each; the operator paths are not on it', async () => {

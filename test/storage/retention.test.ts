@@ -36,14 +36,47 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
       await storage.createCheckout({ id, sku: 'standard', channel: null, url: 'https://pay.example.com/x', state, createdAt: expiresAt - DAY, expiresAt });
     }
 
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3, budgetCounters: 0 });
+    assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3, budgetCounters: 0, outboundEvents: 0 });
     const keys = await client.query<{ key: string }>('select key from rate_limits order by key');
     assert.equal(keys.map((r) => r.key), live.map((r) => r.key));
     const left = await client.query<{ id: string }>('select id from checkout_sessions order by id');
     assert.equal(left.map((r) => r.id), ['paid-30d', 'pending-6d', 'pending-open', 'processing-30d']);
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0 });
+    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0, outboundEvents: 0 });
     assert.is((await storage.rateLimits.hit('old-1', 60_000, 120)).count, 1);
   } finally {
+    await storage.close();
+    await (await testPostgres()).dropSchema(client.schema);
+  }
+});
+
+test('outbound events done (delivered or given up) past their retention go with their deliveries; pending ones stay', async () => {
+  const client = await postgresClient();
+  await migrate(client);
+  const quiet = { info() {}, warn() {}, error() {} };
+  const storage = createSqlStorage(client);
+  const longer = createSqlStorage(client, { retention: { logger: quiet, intervalMs: 3_600_000, eventRetentionDays: 60 } });
+  try {
+    await storage.outbox.addEndpoint({ url: 'https://hooks.example.com/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard', createdAt: Date.now() });
+    const entry = { type: 'general' as const, email: null, appVersion: null, rating: null, receivedAt: Date.now() };
+    for (const description of ['delivered-old', 'failed-old', 'pending-old', 'delivered-young']) await storage.addFeedback({ ...entry, description });
+    const states: [string, string, number][] = [['delivered-old', 'delivered', 31], ['failed-old', 'failed', 31], ['pending-old', 'pending', 31], ['delivered-young', 'delivered', 29]];
+    for (const [description, state, days] of states) {
+      await client.query(
+        `update webhook_deliveries d set state = $2::text from outbound_events e where e.id = d.event_id and e.body like '%' || $1::text || '%'`,
+        [description, state],
+      );
+      await client.query(`update outbound_events set created_at = now() - make_interval(days => $2::int) where body like '%' || $1::text || '%'`, [description, days]);
+    }
+    assert.equal((await longer.runRetention()).outboundEvents, 0, 'EVENT_RETENTION_DAYS=60 keeps them all');
+    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0, outboundEvents: 2 });
+    const left = await client.query<{ description: string; deliveries: number }>(
+      `select (e.body::jsonb #>> '{data,description}') as description, (select count(*)::int from webhook_deliveries d where d.event_id = e.id) as deliveries
+       from outbound_events e order by e.id`,
+    );
+    assert.equal(left, [{ description: 'pending-old', deliveries: 1 }, { description: 'delivered-young', deliveries: 1 }]);
+    assert.equal(await client.query('select count(*)::int as n from webhook_deliveries'), [{ n: 2 }]);
+  } finally {
+    await longer.close();
     await storage.close();
     await (await testPostgres()).dropSchema(client.schema);
   }

@@ -64,9 +64,10 @@ export interface StripeStandIn {
   event(type: string, sessionId: string): string;
   /**
    * An event about the charge of a paid session: `charge.refunded` (in full unless `amountRefunded`, in
-   * cents), `charge.dispute.created` (needs_response), `charge.dispute.closed` (`status`: won or lost).
+   * cents), `charge.dispute.created` (needs_response), `charge.dispute.closed` (`status`: won or lost);
+   * the dispute's id is `disputeId` when given (a second dispute of the same charge), else one per charge.
    */
-  chargeEvent(type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed', sessionId: string, options?: { amountRefunded?: number; status?: string }): string;
+  chargeEvent(type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed', sessionId: string, options?: { amountRefunded?: number; status?: string; disputeId?: string }): string;
   /** The Stripe-Signature header for a body, computed as Stripe documents. */
   sign(body: string, secret: string, timestampSeconds: number, extraSignatures?: string[]): string;
   close(): Promise<void>;

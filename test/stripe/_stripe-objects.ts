@@ -201,7 +201,7 @@ export function authorizationFault(auth: string | undefined, secretKey: string):
 export function chargeEventJson(
   type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed',
   session: Session,
-  options: { amountRefunded?: number; status?: string },
+  options: { amountRefunded?: number; status?: string; disputeId?: string },
   nowSeconds: number,
 ): string {
   const intentId = session.payment_intent;
@@ -212,5 +212,6 @@ export function chargeEventJson(
     type === 'charge.refunded'
       ? chargeObject(chargeId, intentId, amount, options.amountRefunded ?? amount, nowSeconds)
       : disputeObject(chargeId, intentId, amount, type === 'charge.dispute.created' ? 'needs_response' : (options.status ?? 'won'), nowSeconds);
+  if (options.disputeId !== undefined && type !== 'charge.refunded') object['id'] = options.disputeId;
   return objectEventJson(type, object, nowSeconds);
 }

@@ -151,7 +151,63 @@ for (const { name, open } of STORAGES) {
     assert.ok(audit.entries.some((e) => e.action === 'order.refunded' && / licenses revoked \(charge\.refunded evt_/.test(e.target)), 'a revocation is in the audit trail');
   });
 
-  test('a dispute won reinstates the keys the status showed; an event for a payment this server never saw is acknowledged', async (context) => {
+  test('completed, refund, dispute created and dispute closed in every order end the same, polled or reconciled', async (context) => {
+    const { f, operator } = context;
+    type Step = 'completed' | 'refund' | 'dispute' | 'dispute won';
+    const deliverStep = (id: string, step: Step) =>
+      step === 'completed' ? deliver(context, f.stripe.event('checkout.session.completed', id)) : send(context, id, step);
+    const revokedStatus = { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null };
+    for (const [set, revoked] of [
+      [['completed', 'refund', 'dispute', 'dispute won'], true],
+      [['completed', 'dispute', 'dispute won'], false],
+    ] as const) {
+      for (const sequence of permutations<Step>(set)) {
+        const id = await create(context);
+        f.stripe.pay(id, BUYER);
+        for (const step of sequence) await deliverStep(id, step);
+        const label = sequence.join(', ');
+        const reconciled = (await operator.call('/orders/reconcile', { method: 'POST' })).json() as { fulfilled: string[] };
+        assert.equal(reconciled.fulfilled, [], label);
+        const shown = await status(context, id);
+        if (revoked) assert.equal(shown, revokedStatus, label);
+        else assert.type(shown['licenseKey'], 'string', label);
+        const seen = await order(context, id);
+        assert.equal([seen.licenses, seen.revokedBecause], revoked ? ['revoked', 'refund'] : ['valid', null], label);
+      }
+    }
+  });
+
+  test('a refund before any word of the payment is kept: the poll and reconcile that fulfil the session show no key', async (context) => {
+    const { f, operator } = context;
+    const polled = await create(context);
+    f.stripe.pay(polled, BUYER);
+    await send(context, polled, 'refund');
+    assert.equal(await status(context, polled), { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
+    const reconciledOne = await create(context);
+    f.stripe.pay(reconciledOne, BUYER);
+    await send(context, reconciledOne, 'dispute');
+    const reconciled = (await operator.call('/orders/reconcile', { method: 'POST' })).json() as { fulfilled: string[] };
+    assert.equal(reconciled.fulfilled, [reconciledOne]);
+    assert.equal([(await order(context, reconciledOne)).licenses, (await order(context, reconciledOne)).revokedBecause], ['revoked', 'dispute']);
+    assert.equal([(await order(context, polled)).licenses, (await order(context, polled)).revokedBecause], ['revoked', 'refund']);
+  });
+
+  test('a new dispute after a won one revokes again; its own events in any order still end won', async (context) => {
+    const id = await paid(context);
+    const keys = await status(context, id);
+    const dispute = (type: 'charge.dispute.created' | 'charge.dispute.closed', disputeId: string, status?: string) =>
+      deliver(context, context.f.stripe.chargeEvent(type, id, { disputeId, ...(status ? { status } : {}) }));
+    await dispute('charge.dispute.closed', 'dp_first', 'won');
+    await dispute('charge.dispute.created', 'dp_first');
+    assert.equal(await status(context, id), keys, 'a late created event of a won dispute changes nothing');
+    await dispute('charge.dispute.created', 'dp_second');
+    assert.equal(await status(context, id), { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
+    assert.equal((await order(context, id)).revokedBecause, 'dispute');
+    await dispute('charge.dispute.closed', 'dp_second', 'won');
+    assert.equal(await status(context, id), keys);
+  });
+
+  test('a dispute won reinstates the keys the status showed; an event for a payment this server never saw is acknowledged and kept', async (context) => {
     const id = await paid(context);
     const keys = await status(context, id);
     await send(context, id, 'dispute');
@@ -161,7 +217,7 @@ for (const { name, open } of STORAGES) {
     const stranger = await create(context);
     context.f.stripe.pay(stranger);
     await deliver(context, context.f.stripe.chargeEvent('charge.refunded', stranger));
-    assert.ok(context.server.logger.lines.some((l) => l.message === 'payment event for an unknown order ignored'));
+    assert.ok(context.server.logger.lines.some((l) => l.message === 'payment event kept until its payment is known here'));
     await send(context, id, 'partial refund');
     const partial = context.server.logger.lines.at(-1);
     assert.equal([partial?.message, partial?.fields?.['type']], ['gateway notification with nothing to do', 'charge.refunded']);

@@ -65,6 +65,21 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)]);
   });
 
+  test('a disabled endpoint is sent nothing, replays included; two endpoints get at most their share each', async (context) => {
+    const { storage } = current(context);
+    const a = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    const b = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/b'));
+    for (const text of ['one', 'two', 'three']) await storage.addFeedback({ ...ENTRY, description: text });
+    const share = { perEndpoint: 2, inFlight: new Map([[b.id, 1]]) };
+    const claimed = await storage.outbox.claimDue(T0, 20_000, 10, share);
+    assert.equal(claimed.map((d) => d.endpointId).sort(), [a.id, a.id, b.id], 'a: 2 of 3; b: 1 of 3, one already in flight');
+    await storage.outbox.updateEndpoint(a.id, { enabled: false });
+    await storage.outbox.replay(claimed[0]!.id, T0);
+    assert.equal((await storage.outbox.claimDue(T0 + 20_000, 20_000, 10)).map((d) => d.endpointId), [b.id, b.id, b.id], 'only b: a is disabled');
+    await storage.outbox.updateEndpoint(a.id, { enabled: true });
+    assert.equal((await storage.outbox.claimDue(T0 + 40_000, 20_000, 10)).map((d) => d.endpointId).sort(), [a.id, a.id, a.id, b.id, b.id, b.id]);
+  });
+
   test('feedback follows the endpoint changes before it: added, disabled, enabled again', async (context) => {
     const { storage } = current(context);
     const added = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
