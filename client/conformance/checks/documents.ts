@@ -30,7 +30,7 @@ export const documentChecks: readonly Check[] = [
   {
     id: 'version',
     clause: 'rules.3',
-    also: ['endpoints.get-version', 'version.fields', 'version.closed'],
+    also: ['endpoints.get-version', 'version.fields', 'version.closed', 'service.json-bodies'],
     title: 'GET version is 200 JSON with exactly {version, downloadUrl (URI)}',
     requests: 1,
     async run(t) {

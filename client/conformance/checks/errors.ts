@@ -32,7 +32,7 @@ export const errorChecks: readonly Check[] = [
   {
     id: 'error-object',
     clause: 'error-object.fields',
-    also: ['error-object.closed', 'errors.json'],
+    also: ['error-object.closed', 'errors.json', 'service.json-bodies'],
     title: 'Every error (400, 404) is JSON of exactly {code, message, resolution}, all strings',
     requests: 4,
     async run(t) {
