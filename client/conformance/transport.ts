@@ -33,9 +33,12 @@ export interface Transport {
   fetchAs(address: string | null): FetchLike;
 }
 
-/** The n-th synthetic address in 198.18.0.0/15 (RFC 2544 benchmarking space), from 198.18.0.1. */
+/** Addresses in 198.18.0.0/15. */
+const SYNTHETIC_RANGE = 0x20000;
+
+/** The n-th synthetic address in 198.18.0.0/15 (RFC 2544 benchmarking space), from 198.18.0.0, wrapping. */
 export function syntheticAddress(n: number): string {
-  const value = 0xc6120000 + n;
+  const value = 0xc6120000 + (n % SYNTHETIC_RANGE);
   return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
 }
 
@@ -43,6 +46,12 @@ function integerHeader(headers: Headers, name: string): number | null {
   const value = headers.get(name);
   return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
 }
+
+/**
+ * The next synthetic address of this process: runs in one process never reuse an address (a reused one
+ * would not start with a full quota), and a random start keeps two processes apart.
+ */
+let nextSynthetic = Math.floor(Math.random() * SYNTHETIC_RANGE);
 
 /** Creates the transport for the options; throws on options that name no target. */
 export function createTransport(options: ConformanceOptions): Transport {
@@ -54,7 +63,6 @@ export function createTransport(options: ConformanceOptions): Transport {
   const log = options.log ?? (() => undefined);
   /** Per address: the quota left and the seconds to the reset, as last answered. */
   const quota = new Map<string, { remaining: number; reset: number }>();
-  let next = 1;
 
   const waitFor = async (address: string | null, seconds: number) => {
     log(`waiting ${seconds} s for the rate-limit window${address === null ? '' : ` of ${address}`} to reset`);
@@ -92,7 +100,7 @@ export function createTransport(options: ConformanceOptions): Transport {
   return {
     baseUrl,
     distinctClients: header !== undefined,
-    newAddress: () => (header === undefined ? null : syntheticAddress(next++)),
+    newAddress: () => (header === undefined ? null : syntheticAddress(nextSynthetic++)),
     send,
     fetchAs: (address) => async (request) => {
       const url = new URL(request.url);

@@ -28,7 +28,7 @@ export const limitMutants: Mutant[] = [
     clause: 'limits.quota',
     wrap: (next) => (r) => {
       const h = new Headers(r.headers);
-      h.set(CLIENT_HEADER, `198.19.${(unique >> 8) & 255}.${unique++ & 255}`);
+      h.set(CLIENT_HEADER, `2001:db8:0:${(unique++).toString(16)}::1`);
       return next(new Request(r, { headers: h }));
     },
   },

@@ -43,7 +43,7 @@ export const stateMutants: Mutant[] = [
     clause: 'authentication.per-ip',
     wrap: when(vote, async (r, next) => {
       const headers = new Headers(r.headers);
-      headers.set(CLIENT_HEADER, '198.19.255.254');
+      headers.set(CLIENT_HEADER, '203.0.113.254');
       return next(new Request(r.url, { method: 'POST', headers, body: await r.text() }));
     }),
   },
