@@ -46,7 +46,7 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, the example content, the docs, README and LICENSE that publint and attw find clean', () => {
+test('npm pack builds a tarball of dist/, the example content, the client vectors, the docs, README and LICENSE that publint and attw find clean', () => {
   const tarball = packedTarball();
   const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
   const docs = readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `package/docs/${file}`);
@@ -57,6 +57,7 @@ test('npm pack builds a tarball of dist/, the example content, the docs, README 
     'package/example/config.json',
     'package/example/version.txt',
     'package/package.json',
+    'package/vectors/license-keys.json',
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
   assert.ok(files.includes('package/dist/cli.js'), 'the program is packed');
