@@ -7,10 +7,11 @@
  * so a target needs no trusted proxy: each check is a distinct client, as the other tests' `from` is.
  */
 import { runConformance, selectChecks, simulatorPayment, type ConformanceReport, type FetchLike } from '../../client/conformance/index.ts';
+import type { HttpInit, HttpResult } from '../_client.ts';
 import type { RunningTarget } from '../_targets.ts';
 
 /** The header the harness reads the kit's client address from (never sent to the target). */
-const KIT_CLIENT = 'x-conformance-client';
+export const KIT_CLIENT = 'x-conformance-client';
 /** Checks allowed to skip on every target: no target announces a deprecation of the aliases. */
 const MAY_SKIP = new Set(['alias-deprecation']);
 
@@ -21,6 +22,24 @@ function loopbackOf(address: string | null): string | undefined {
 
 /** A fetch over the target's own request function, from the loopback address of the kit's client. */
 export function kitFetch(server: RunningTarget): FetchLike {
+  return loopbackFetch((init) => server.request(init));
+}
+
+/**
+ * The kit's options for a target reached by `send`: every check from its own loopback address, the
+ * simulator's payment.
+ */
+export function kitOptions(send: (init: HttpInit) => Promise<HttpResult>, baseUrl: string) {
+  return { fetch: loopbackFetch(send), baseUrl, clientAddressHeader: KIT_CLIENT, payCheckout: simulatorPayment };
+}
+
+/** The failures of a report, and its skips other than the allowed ones, one line each. */
+export function nonConformance(report: ConformanceReport): string[] {
+  return report.checks.filter((c) => c.status === 'fail' || (c.status === 'skip' && !MAY_SKIP.has(c.id))).map((c) => `${c.id} [${c.clause}] ${c.status}: ${c.message}`);
+}
+
+/** A fetch over `send` (an HttpInit client), from the loopback address of the kit's client. */
+export function loopbackFetch(send: (init: HttpInit) => Promise<HttpResult>): FetchLike {
   return async (request) => {
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
@@ -28,7 +47,7 @@ export function kitFetch(server: RunningTarget): FetchLike {
     const from = loopbackOf(request.headers.get(KIT_CLIENT));
     delete headers[KIT_CLIENT];
     const body = request.body === null ? undefined : await request.text();
-    const result = await server.request({ method: request.method, path: url.pathname + url.search, headers, ...(body === undefined ? {} : { body }), ...(from ? { from } : {}) });
+    const result = await send({ method: request.method, path: url.pathname + url.search, headers, ...(body === undefined ? {} : { body }), ...(from ? { from } : {}) });
     const empty = result.status === 204 || result.status === 304 || request.method === 'HEAD';
     return new Response(empty ? null : result.text, { status: result.status, headers: result.headers });
   };
