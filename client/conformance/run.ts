@@ -92,7 +92,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       await check.run(tester);
       results.push({ id, clause, title, status: 'pass', message: 'as the spec says' });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // One line, whatever the error said.
+      const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
       if (error instanceof CheckSkip) results.push({ id, clause, title, status: 'skip', message });
       else if (error instanceof CheckFailure) results.push({ id, clause, title, status: 'fail', message });
       else results.push({ id, clause, title, status: 'fail', message: `the check could not talk to the target: ${message}` });

@@ -13,6 +13,7 @@ import {
   readExpectations,
   REPORT_FORMATS,
   runConformance,
+  selectChecks,
   writeExpectations,
   type ConformanceOptions,
   type Expectations,
@@ -98,6 +99,7 @@ export async function runConformanceCommand(args: string[], io: Io, fetchTarget?
   const expectations = await expectationsOf(text(values['expect']));
   const payUrl = text(values['pay-url']);
   const only = text(values['only'])?.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  if (only !== undefined && selectChecks(only).length === 0) throw new UsageError(`--only names no check or clause of the kit: ${JSON.stringify(only.join(','))}`);
   const report = await runConformance({
     baseUrl,
     ...(fetchTarget ? { fetch: fetchTarget } : {}),

@@ -173,4 +173,24 @@ test('the installed program, run with production dependencies only, serves every
   }
 });
 
+test('npx converter-site-api conformance, from the package, passes against the installed server, as do Deno and Bun running it', async () => {
+  const env = { STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32' };
+  const server = await spawnServer(join(project, 'node_modules/.bin/converter-site-api'), env, listening, 60_000, project);
+  try {
+    const { url } = listening(server.output())!;
+    const pay = ['--pay-url', '/checkout/simulator/{sessionId}/pay'];
+    // As a tester runs it first: one address, the default quota; from a fresh address the kit need not wait.
+    const paced = run('npx', ['--offline', 'converter-site-api', 'conformance', '--base-url', url, ...pay], project);
+    assert.match(paced, '\n\n52 passed, 0 failed, 4 skipped\n');
+    const cli = join(project, 'node_modules/converter-site-api/dist/cli.js');
+    const args = [cli, 'conformance', '--base-url', url, ...pay, '--client-address-header', 'x-forwarded-for', '--format', 'json'];
+    for (const [runtime, ...flags] of [[join(ROOT, 'node_modules/.bin/deno'), 'run', '-A'], [join(ROOT, 'node_modules/.bin/bun')]] as const) {
+      const report = JSON.parse(run(runtime, [...flags, ...args], project)) as { passed: number; failed: number; skipped: number };
+      assert.equal([report.passed, report.failed, report.skipped], [55, 0, 1], runtime);
+    }
+  } finally {
+    assert.is(await server.stop(), 0, server.output());
+  }
+});
+
 test.run();

@@ -80,6 +80,7 @@ test('usage errors exit 64 and name the flag', async () => {
     [['--base-url', 'http://127.0.0.1:9', '--format', 'xml'], '--format must be one of text, tap, junit, json, not "xml"'],
     [['--base-url', 'http://127.0.0.1:9', '--client-address-header', 'x forwarded'], '--client-address-header must be a header name, not "x forwarded"'],
     [['--base-url', 'http://127.0.0.1:9', '--expect', join(dir, 'missing.json')], `--expect ${join(dir, 'missing.json')}: no such file`],
+    [['--base-url', 'http://127.0.0.1:9', '--only', 'rules.99'], '--only names no check or clause of the kit: "rules.99"'],
   ];
   for (const [args, message] of cases) {
     const error = await runConformanceCommand(args, capture()).catch((e: unknown) => e);
