@@ -35,10 +35,11 @@ async function exhaust(client: Client): Promise<Exhausted> {
   return { client, answers, limited: null };
 }
 
-/** The checks `only` selects (ids, or clause ids and their prefixes). */
+/** The checks `only` selects: by id, or by a clause (or a prefix of clauses, e.g. "limits") they cover. */
 export function selectChecks(only: readonly string[] | undefined): readonly Check[] {
   if (!only || only.length === 0) return CHECKS;
-  const wanted = (check: Check) => only.some((name) => check.id === name || check.clause === name || check.clause.startsWith(`${name}.`));
+  const covers = (clause: string, name: string) => clause === name || clause.startsWith(`${name}.`);
+  const wanted = (check: Check) => only.some((name) => check.id === name || [check.clause, ...(check.also ?? [])].some((clause) => covers(clause, name)));
   return CHECKS.filter(wanted);
 }
 

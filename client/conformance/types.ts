@@ -34,7 +34,7 @@ export interface ConformanceOptions {
   clientAddressHeader?: string;
   /** Pays a session; without it the checks that need a paid checkout are skipped. See `simulatorPayment`. */
   payCheckout?: PayCheckout;
-  /** Runs only the checks whose id is listed or whose clause starts with a listed clause id. */
+  /** Runs only the checks listed by id, and those covering a listed clause (or a prefix of clauses, e.g. "limits"). */
   only?: readonly string[];
   /** Progress lines (the time the run will take, waits for the quota); none by default. */
   log?: (line: string) => void;

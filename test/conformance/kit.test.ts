@@ -53,6 +53,19 @@ test('from one address whose quota is partly used, the kit waits for the window 
   assert.is(lines[1], 'waiting 61 s for the rate-limit window to reset');
 });
 
+test('a description that names /api/v1 as its server and its paths without it describes the operations too', async () => {
+  const { fetch } = await referenceApp();
+  const relative: typeof fetch = async (request) => {
+    const response = await fetch(request);
+    if (new URL(request.url).pathname !== '/openapi.json') return response;
+    const document = (await response.json()) as { paths: Record<string, unknown> };
+    const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/api/v1/')).map(([path, item]) => [path.slice('/api/v1'.length), item]));
+    return new Response(JSON.stringify({ ...document, servers: [{ url: 'https://api.example.com/api/v1' }], paths }), { headers: response.headers });
+  };
+  const report = await runConformance({ fetch: relative, only: ['endpoints.get-openapi-json', 'authentication.no-credentials'] });
+  assert.equal(report.checks.map((check) => [check.id, check.status]), [['openapi-version', 'pass'], ['openapi-operations', 'pass'], ['openapi-no-credentials', 'pass']]);
+});
+
 test('a target that refuses every connection fails each check with what happened, and never passes', async () => {
   const report = await runConformance({ fetch: async () => Promise.reject(new TypeError('fetch failed')), only: ['rules.1'] });
   assert.equal(report.checks.map((check) => [check.id, check.status, check.message]), [['pricing', 'fail', 'the check could not talk to the target: fetch failed']]);

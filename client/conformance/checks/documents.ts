@@ -4,6 +4,28 @@ import { V1, type Check } from '../check.ts';
 import { expectApiError, expectObject, expectStatus, mediaType } from '../expect.ts';
 import { expectShape, PRICING, VERSION } from '../shape.ts';
 
+/**
+ * The description's operation for a path of the spec: keyed by the whole path, or by its rest after the
+ * path of one of the document's `servers` (e.g. servers [{ url: "/api/v1" }] and paths "/pricing").
+ */
+function operationOf(document: Record<string, unknown>, method: string, path: string): { security?: unknown } | undefined {
+  const paths = (document['paths'] ?? {}) as Record<string, Record<string, { security?: unknown } | undefined> | undefined>;
+  const servers = Array.isArray(document['servers']) ? (document['servers'] as { url?: unknown }[]) : [];
+  const prefixes = ['', ...servers.flatMap((server) => {
+    try {
+      return typeof server.url === 'string' ? [new URL(server.url, 'http://conformance.test').pathname.replace(/\/+$/, '')] : [];
+    } catch {
+      return [];
+    }
+  })];
+  for (const prefix of prefixes) {
+    if (prefix !== '' && !path.startsWith(`${prefix}/`)) continue;
+    const operation = paths[path.slice(prefix.length)]?.[method];
+    if (operation) return operation;
+  }
+  return undefined;
+}
+
 /** The operations of the Endpoints table under /api/v1. */
 export const OPERATIONS: readonly (readonly [string, string])[] = [
   ['get', '/pricing'],
@@ -70,8 +92,7 @@ export const documentChecks: readonly Check[] = [
     requests: 1,
     async run(t) {
       const document = expectObject(await t.client().get('/openapi.json'), 200);
-      const paths = (document['paths'] ?? {}) as Record<string, Record<string, unknown> | undefined>;
-      const missing = OPERATIONS.filter(([method, path]) => !paths[V1 + path]?.[method]).map(([method, path]) => `${method.toUpperCase()} ${V1}${path}`);
+      const missing = OPERATIONS.filter(([method, path]) => !operationOf(document, method, V1 + path)).map(([method, path]) => `${method.toUpperCase()} ${V1}${path}`);
       if (missing.length > 0) fail(`expected /openapi.json to describe ${missing.join(', ')}, got no such operation`);
     },
   },
@@ -84,9 +105,8 @@ export const documentChecks: readonly Check[] = [
       const document = expectObject(await t.client().get('/openapi.json'), 200);
       const required = (security: unknown) => Array.isArray(security) && security.some((item) => item && Object.keys(item as object).length > 0);
       if (required(document['security'])) fail(`expected no global security requirement, got ${JSON.stringify(document['security'])}`);
-      const paths = (document['paths'] ?? {}) as Record<string, Record<string, { security?: unknown } | undefined> | undefined>;
       for (const [method, path] of OPERATIONS) {
-        const security = paths[V1 + path]?.[method]?.security;
+        const security = operationOf(document, method, V1 + path)?.security;
         if (required(security)) fail(`expected no security requirement on ${method.toUpperCase()} ${V1}${path}, got ${JSON.stringify(security)}`);
       }
     },
