@@ -61,6 +61,18 @@ function announce(checks: readonly Check[], options: ConformanceOptions): string
 }
 
 /**
+ * Warns when two fresh client addresses share one quota: the target does not take the client address
+ * from the header, and the per-client checks will fail for that reason.
+ */
+async function probeClientHeader(transport: Transport, options: ConformanceOptions): Promise<void> {
+  const remaining = async () => (await transport.send(transport.newAddress(), { path: '/api/v1/version' })).headers.get('ratelimit-remaining');
+  const [first, second] = [await remaining(), await remaining()];
+  if (first !== null && second !== null && Number(second) === Number(first) - 1) {
+    options.log?.(`two fresh addresses in ${options.clientAddressHeader} share one quota (RateLimit-Remaining ${first}, then ${second}): the target seems not to trust the header, so the per-client checks will fail`);
+  }
+}
+
+/**
  * Runs the conformance kit against a target of the public API spec.
  *
  * @param options The target (`baseUrl` or `fetch`) and how to drive it.
@@ -71,6 +83,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const checks = selectChecks(options.only);
   const runnable = checks.filter((check) => missing(check, options) === null);
   options.log?.(announce(runnable, options));
+  if (transport.distinctClients && runnable.length > 0) await probeClientHeader(transport, options);
   let exhausted: Promise<Exhausted> | null = null;
   const tester: Tester = {
     client: () => clientOf(transport, transport.newAddress()),

@@ -66,6 +66,17 @@ test('a description that names /api/v1 as its server and its paths without it de
   assert.equal(report.checks.map((check) => [check.id, check.status]), [['openapi-version', 'pass'], ['openapi-operations', 'pass'], ['openapi-no-credentials', 'pass']]);
 });
 
+test('with a client address header the target does not trust, the kit says so before the checks fail', async () => {
+  const { fetch } = await referenceApp();
+  const lines: string[] = [];
+  const report = await runConformance({ fetch, clientAddressHeader: 'x-client-ip', only: ['rules.3'], log: (line) => lines.push(line) });
+  assert.is(lines[1], 'two fresh addresses in x-client-ip share one quota (RateLimit-Remaining 119, then 118): the target seems not to trust the header, so the per-client checks will fail');
+  assert.is(report.failed, 0);
+  const trusted: string[] = [];
+  await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, only: ['rules.3'], log: (line) => trusted.push(line) });
+  assert.is(trusted.length, 1);
+});
+
 test('a target that refuses every connection fails each check with what happened, and never passes', async () => {
   const report = await runConformance({ fetch: async () => Promise.reject(new TypeError('fetch failed')), only: ['rules.1'] });
   assert.equal(report.checks.map((check) => [check.id, check.status, check.message]), [['pricing', 'fail', 'the check could not talk to the target: fetch failed']]);
