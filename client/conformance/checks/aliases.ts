@@ -5,13 +5,19 @@ import { expectRateLimitHeaders, mediaType } from '../expect.ts';
 import { create, status } from './checkout.ts';
 import { features, firstFeature, vote } from './roadmap.ts';
 
-/** The two answers agree on status, media type, Location and body (JSON compared as values). */
+/** An error's code: what an error answer must share with its alias (its message may name the path). */
+const codeOf = (answer: Answer) => (answer.json as { code?: unknown } | undefined)?.code;
+
+/** The two answers agree on status, media type, Location and body (JSON compared as values; errors by code). */
 function expectSame(v1: Answer, alias: Answer): void {
   const what = `${alias.method} ${alias.path} and ${v1.path}`;
   if (alias.status !== v1.status) fail(`${what}: expected the same status, got ${alias.status} and ${v1.status}`);
   if (mediaType(alias) !== mediaType(v1)) fail(`${what}: expected the same Content-Type, got ${mediaType(alias)} and ${mediaType(v1)}`);
   if (alias.headers.get('location') !== v1.headers.get('location')) fail(`${what}: expected the same Location, got ${alias.headers.get('location')} and ${v1.headers.get('location')}`);
-  const same = v1.json === undefined ? alias.text === v1.text : JSON.stringify(sorted(alias.json)) === JSON.stringify(sorted(v1.json));
+  const same =
+    v1.json === undefined ? alias.text === v1.text
+    : v1.status >= 400 ? codeOf(alias) === codeOf(v1)
+    : JSON.stringify(sorted(alias.json)) === JSON.stringify(sorted(v1.json));
   if (!same) fail(`${what}: expected the same body, got: ${describe(alias)} and: ${describe(v1)}`);
   expectRateLimitHeaders(alias);
 }
