@@ -14,6 +14,7 @@ const CLIENT_DOCS = [
   ['Rate limiting', 'rate-limiting.md', 'The quota, the algorithm, the headers and how client IPs are told apart'],
   ['Decisions', 'decisions.md', 'What the service does where the public contract is silent'],
   ['License keys', 'licensing.md', 'The license key format and how the desktop app verifies a key offline'],
+  ['Conformance', 'conformance.md', 'The conformance kit: check an implementation of the spec clause by clause; test vectors for clients'],
 ] as const;
 /** The documents for someone running their own copy. */
 const OPERATOR_DOCS = [

@@ -124,6 +124,7 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 - [Rate limiting](${docs}/rate-limiting.md): The quota, the algorithm, the headers and how client IPs are told apart.
 - [Decisions](${docs}/decisions.md): What the service does where the public contract is silent.
 - [License keys](${docs}/licensing.md): The license key format and how the desktop app verifies a key offline.
+- [Conformance](${docs}/conformance.md): The conformance kit: check an implementation of the spec clause by clause; test vectors for clients.
 
 ## Optional
 
