@@ -16,6 +16,7 @@ const CLIENT_DOCS = [
   ['Decisions', 'decisions.md', 'What the service does where the public contract is silent'],
   ['License keys', 'licensing.md', 'The license key format and how the desktop app verifies a key offline'],
   ['Signed update answers', 'updates.md', 'The RFC 9421 signatures of GET /version and GET /download, and how the desktop app checks them'],
+  ['Conformance', 'conformance.md', 'The conformance kit: check an implementation of the spec clause by clause; test vectors for clients'],
 ] as const;
 /** The documents for someone running their own copy. */
 const OPERATOR_DOCS = [

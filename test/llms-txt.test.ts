@@ -125,6 +125,7 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 - [Decisions](${docs}/decisions.md): What the service does where the public contract is silent.
 - [License keys](${docs}/licensing.md): The license key format and how the desktop app verifies a key offline.
 - [Signed update answers](${docs}/updates.md): The RFC 9421 signatures of GET /version and GET /download, and how the desktop app checks them.
+- [Conformance](${docs}/conformance.md): The conformance kit: check an implementation of the spec clause by clause; test vectors for clients.
 
 ## Optional
 

@@ -18,9 +18,10 @@ import { webhooks } from './webhooks.ts';
 import { stats } from './stats.ts';
 import { feedback } from './feedback.ts';
 import { serve } from './serve.ts';
+import { conformance } from './conformance.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, feedback];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, feedback, conformance];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 
@@ -28,7 +29,7 @@ The public website API of the spreadsheet converter, as a standalone server and 
 Every command reads the same environment and config file as the server (docs/configuration.md).
 
 commands:
-${COMMANDS.map((command) => `  ${command.name.padEnd(9)}${command.summary}`).join('\n')}
+${COMMANDS.map((command) => `  ${command.name.padEnd(12)}${command.summary}`).join('\n')}
 
 Run \`${PROGRAM} <command> --help\` for a command's options.
 exit codes: 0 done, 1 failed, 64 usage error, 78 configuration error or DATA_DIR held by another process

@@ -1,13 +1,15 @@
 /**
- * The HTTP contract suite over one target: every spec module registers its tests with `it`, and the
- * suite runs them against the target's server, named "<target> › <spec>: <test>". Every response is
- * validated against the target's own /openapi.json before the test sees it.
+ * The HTTP contract suite over one target: the conformance kit's checks of the spec (./_kit.ts), and the
+ * spec modules with what this implementation chose beyond the spec (error wording, session ids, the
+ * example content), each registering its tests with `it`; named "<target> › <spec>: <test>". Every
+ * response is validated against the target's own /openapi.json before the test sees it.
  */
 import { suite } from 'uvu';
 import { createResponseValidator, DOCUMENT_CLIENT } from '../_openapi.ts';
 import type { RunningTarget, Target } from '../_targets.ts';
 import { aliasesSpec } from './specs/aliases.ts';
 import { checkoutSpec } from './specs/checkout.ts';
+import { registerKitChecks } from './_kit.ts';
 import { clientSpec } from './specs/client.ts';
 import { discoverySpec } from './specs/discovery.ts';
 import { downloadSpec } from './specs/download.ts';
@@ -80,5 +82,11 @@ export function runContract(target: Target, cleanUp: () => Promise<void> = async
       });
     });
   }
+  registerKitChecks((name, run) =>
+    contract(`${target.name} › ${name}`, async (context) => {
+      if (!context.server) throw new Error(`${target.name} is not running`);
+      await run(context.server);
+    }),
+  );
   contract.run();
 }

@@ -4,7 +4,8 @@
  * table's command, and answering requests: the version, a feedback, a whole checkout (create, pay in the
  * simulator, status) whose `url` follows the port, and both probes. The Worker is bundled as wrangler
  * would and runs under workerd; the Next.js route handler is called with Requests by a script in the
- * project (neither wrangler nor Next is installed here), once per route file the doc lists.
+ * project (neither wrangler nor Next is installed here), once per route file the doc lists. Each one also
+ * passes the conformance kit (docs/conformance.md), every check from its own loopback address.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { freePort, ROOT, spawnServer } from '../_spawn.ts';
 import { startWorkerd, WORKER_VARS } from '../_workerd.ts';
 import { APP_PATH_PREFIXES, APP_PATHS } from '../../core/paths.ts';
+import { runConformance } from '../../client/conformance/index.ts';
+import { kitOptions, nonConformance } from '../contract/_kit.ts';
 import { installProject, packedTarball } from '../package/_packed.ts';
 
 const VERSION = {
@@ -97,6 +100,7 @@ for (const file of ['node-server.ts', 'express-app.ts', 'fastify-app.ts', 'deno-
     const server = await spawnServer(command, env, (output) => output.includes(`127.0.0.1:${port}`), 30_000, project);
     try {
       await expectServes(baseUrl, publicBaseUrl);
+      assert.equal(nonConformance(await runConformance(kitOptions((init) => sendRequest(baseUrl, init), baseUrl))), []);
       if (file === 'express-app.ts' || file === 'fastify-app.ts') {
         const site = await sendRequest(baseUrl, { path: '/' });
         assert.is(site.text, 'the rest of your site');
@@ -111,6 +115,9 @@ test('cloudflare-worker.ts, bundled from the project, serves the API under worke
   const worker = await startWorkerd(join(project, 'cloudflare-worker.ts'));
   try {
     await expectServes(worker.baseUrl, WORKER_VARS.PUBLIC_BASE_URL, { 'cf-connecting-ip': '203.0.113.50' });
+    // Cloudflare's edge names the client in CF-Connecting-IP: the kit's loopback address goes there.
+    const send = ({ from, headers, ...init }: Parameters<typeof sendRequest>[1]) => sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } });
+    assert.equal(nonConformance(await runConformance(kitOptions(send, worker.baseUrl))), []);
   } finally {
     await worker.stop();
   }
@@ -168,6 +175,19 @@ console.log(JSON.stringify([version.status, JSON.parse(version.text), feedback.s
     ],
     [200, 200, 200],
   ]);
+});
+
+test('nextjs-route.ts passes the conformance kit of the installed package, X-Real-IP naming each client', async () => {
+  writeFileSync(
+    join(project, 'conform-route.ts'),
+    `import { runConformance, simulatorPayment } from 'converter-site-api/conformance';
+import { GET, POST } from './nextjs-route.ts';
+const report = await runConformance({ fetch: (request) => (request.method === 'GET' ? GET : POST)(request), baseUrl: 'http://localhost:3000', clientAddressHeader: 'x-real-ip', payCheckout: simulatorPayment });
+console.log(JSON.stringify(report.checks.filter((check) => check.status !== 'pass').map((check) => [check.id, check.status, check.message])));`,
+  );
+  const script = await spawnServer('node_modules/.bin/tsx conform-route.ts', {}, (output) => output.includes(']\n'), 60_000, project);
+  await script.exited;
+  assert.equal(JSON.parse(script.stdout()), [['alias-deprecation', 'skip', 'the aliases announce no deprecation (no Deprecation header)']]);
 });
 
 test("docs/embedding.md shows each example file as it is", () => {

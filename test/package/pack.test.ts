@@ -46,7 +46,7 @@ function externalImports(file: string, seen = new Set<string>()): Set<string> {
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('npm pack builds a tarball of dist/, the example content, the docs, README and LICENSE that publint and attw find clean', () => {
+test('npm pack builds a tarball of dist/, the example content, the client vectors, the docs, README and LICENSE that publint and attw find clean', () => {
   const tarball = packedTarball();
   const files = run('tar', ['-tzf', tarball], dir).trim().split('\n');
   const docs = readdirSync(join(ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `package/docs/${file}`);
@@ -58,6 +58,7 @@ test('npm pack builds a tarball of dist/, the example content, the docs, README 
     'package/example/config.json',
     'package/example/version.txt',
     'package/package.json',
+    'package/vectors/license-keys.json',
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
   assert.ok(files.includes('package/dist/cli.js'), 'the program is packed');
@@ -170,6 +171,26 @@ test('the installed program, run with production dependencies only, serves every
   } finally {
     assert.is(await installed.stop(), 0, installed.output());
     await checkout.stop();
+  }
+});
+
+test('npx converter-site-api conformance, from the package, passes against the installed server, as do Deno and Bun running it', async () => {
+  const env = { STORAGE: 'memory', PORT: '0', HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32' };
+  const server = await spawnServer(join(project, 'node_modules/.bin/converter-site-api'), env, listening, 60_000, project);
+  try {
+    const { url } = listening(server.output())!;
+    const pay = ['--pay-url', '/checkout/simulator/{sessionId}/pay'];
+    // As a tester runs it first: one address, the default quota; from a fresh address the kit need not wait.
+    const paced = run('npx', ['--offline', 'converter-site-api', 'conformance', '--base-url', url, ...pay], project);
+    assert.match(paced, '\n\n52 passed, 0 failed, 4 skipped\n');
+    const cli = join(project, 'node_modules/converter-site-api/dist/cli.js');
+    const args = [cli, 'conformance', '--base-url', url, ...pay, '--client-address-header', 'x-forwarded-for', '--format', 'json'];
+    for (const [runtime, ...flags] of [[join(ROOT, 'node_modules/.bin/deno'), 'run', '-A'], [join(ROOT, 'node_modules/.bin/bun')]] as const) {
+      const report = JSON.parse(run(runtime, [...flags, ...args], project)) as { passed: number; failed: number; skipped: number };
+      assert.equal([report.passed, report.failed, report.skipped], [55, 0, 1], runtime);
+    }
+  } finally {
+    assert.is(await server.stop(), 0, server.output());
   }
 });
 

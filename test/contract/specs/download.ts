@@ -44,12 +44,6 @@ export const downloadSpec: Spec = (it) => {
     assert.is(anyway.headers['location'], server.served.download.msiUrl);
   });
 
-  it('force=1 skips the warning page', async (server) => {
-    const response = await server.request({ path: '/api/v1/download?force=1', headers: { 'user-agent': MAC }, from: server.newClient() });
-    assert.is(response.status, 302);
-    assert.is(response.headers['location'], server.served.download.msiUrl);
-  });
-
   it('force=2 is 400 invalid_parameter', async (server) => {
     const response = await server.request({ path: '/api/download?force=2', from: server.newClient() });
     expectError(response, 400, 'invalid_parameter', 'Query parameter "force" must be "1" when given.');

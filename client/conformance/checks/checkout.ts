@@ -1,0 +1,87 @@
+/** POST checkout/create and GET checkout/status (rules 7 and 8), and the paid state through the hook. */
+import { fail } from '../answer.ts';
+import { V1, type Check, type Client } from '../check.ts';
+import { expectApiError, expectObject } from '../expect.ts';
+import { CHECKOUT_CREATED, CHECKOUT_STATUS, expectShape } from '../shape.ts';
+
+/** Creates a session; `body` undefined sends no body. */
+export async function create(client: Client, body?: unknown, path = `${V1}/checkout/create`): Promise<{ sessionId: string; url: string }> {
+  const created = expectObject(await client.post(path, body), 200);
+  expectShape(created, CHECKOUT_CREATED);
+  if (created['sessionId'] === '') fail('expected a sessionId, got ""');
+  return created as { sessionId: string; url: string };
+}
+
+/** Reads a session's status. */
+export async function status(client: Client, sessionId: string, path = `${V1}/checkout/status`): Promise<Record<string, unknown>> {
+  const body = expectObject(await client.get(`${path}?session_id=${encodeURIComponent(sessionId)}`), 200);
+  expectShape(body, CHECKOUT_STATUS);
+  return body;
+}
+
+const KEYS = ['licenseKey', 'standardLicenseKey', 'plusLicenseKey'];
+
+export const checkoutChecks: readonly Check[] = [
+  {
+    id: 'checkout-create-without-body',
+    clause: 'checkout-create-request.optional',
+    also: ['checkout-create-response.fields', 'endpoints.post-checkout-create', 'rules.7'],
+    title: 'POST checkout/create without a body is 200 with exactly {sessionId, url (URI)}',
+    requests: 1,
+    async run(t) {
+      await create(t.client());
+    },
+  },
+  {
+    id: 'checkout-create-products',
+    clause: 'rules.7',
+    also: ['checkout-create-request.values'],
+    title: 'POST checkout/create takes each product (standard, plus_addon, plus_bundle) and channel (store, msi), and {}',
+    requests: 4,
+    async run(t) {
+      const client = t.client();
+      for (const body of [{ product: 'standard', channel: 'store' }, { product: 'plus_addon', channel: 'msi' }, { product: 'plus_bundle' }, {}]) {
+        await create(client, body);
+      }
+    },
+  },
+  {
+    id: 'checkout-status',
+    clause: 'rules.8',
+    also: ['checkout-status.fields', 'states.checkout-status', 'endpoints.get-checkout-status'],
+    title: 'GET checkout/status of a new session is 200 with a status of pending, processing or paid, keys string or null',
+    requests: 2,
+    async run(t) {
+      const client = t.client();
+      await status(client, (await create(client)).sessionId);
+    },
+  },
+  {
+    id: 'checkout-status-session-required',
+    clause: 'rules.8',
+    also: ['endpoints.get-checkout-status'],
+    title: 'GET checkout/status without session_id is 400',
+    requests: 1,
+    async run(t) {
+      expectApiError(await t.client().get(`${V1}/checkout/status`), 400);
+    },
+  },
+  {
+    id: 'checkout-paid',
+    clause: 'rules.8',
+    also: ['states.checkout-status'],
+    title: 'After payment (through the payment hook), GET checkout/status says paid and gives an issued license key',
+    requests: 5,
+    needs: ['payment'],
+    async run(t) {
+      const client = t.client();
+      const checkout = await create(client, { product: 'standard' });
+      await t.pay(checkout, client);
+      let body = await status(client, checkout.sessionId);
+      // Processing may come between; a few reads, not a deadline.
+      for (let read = 1; read < 3 && body['status'] !== 'paid'; read++) body = await status(client, checkout.sessionId);
+      if (body['status'] !== 'paid') fail(`expected status "paid" after payment, got ${JSON.stringify(body)}`);
+      if (!KEYS.some((key) => typeof body[key] === 'string' && body[key] !== '')) fail(`expected an issued license key after payment, got ${JSON.stringify(body)}`);
+    },
+  },
+];

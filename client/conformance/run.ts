@@ -1,0 +1,118 @@
+/**
+ * Runs the checks against one target and reports each as pass, fail or skip.
+ */
+import { CheckFailure, CheckSkip, type Answer } from './answer.ts';
+import type { Check, Client, Exhausted, Tester } from './check.ts';
+import { CHECKS } from './checks/index.ts';
+import { QUOTA, WINDOW } from './expect.ts';
+import { createTransport, type Transport } from './transport.ts';
+import type { CheckResult, ConformanceOptions, ConformanceReport } from './types.ts';
+
+function clientOf(transport: Transport, address: string | null): Client {
+  const send: Client['send'] = (request) => transport.send(address, request);
+  return {
+    address,
+    send,
+    get: (path, headers = {}) => send({ path, headers }),
+    post: (path, json, headers = {}) =>
+      send({
+        method: 'POST',
+        path,
+        headers: json === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      }),
+  };
+}
+
+/** Sends GET version as one client until the first 429 (or two windows' worth without one). */
+async function exhaust(client: Client): Promise<Exhausted> {
+  const answers: Answer[] = [];
+  while (answers.length < 2 * QUOTA + 2) {
+    const answer = await client.send({ path: '/api/v1/version', unpaced: true });
+    answers.push(answer);
+    if (answer.status === 429) return { client, answers, limited: answer };
+  }
+  return { client, answers, limited: null };
+}
+
+/** The checks `only` selects: by id, or by a clause (or a prefix of clauses, e.g. "limits") they cover. */
+export function selectChecks(only: readonly string[] | undefined): readonly Check[] {
+  if (!only || only.length === 0) return CHECKS;
+  const covers = (clause: string, name: string) => clause === name || clause.startsWith(`${name}.`);
+  const wanted = (check: Check) => only.some((name) => check.id === name || [check.clause, ...(check.also ?? [])].some((clause) => covers(clause, name)));
+  return CHECKS.filter(wanted);
+}
+
+/** Why a check cannot run against this target, or null. */
+function missing(check: Check, options: ConformanceOptions): string | null {
+  if (check.needs?.includes('clients') && options.clientAddressHeader === undefined) {
+    return 'needs distinct client addresses: give clientAddressHeader (--client-address-header) for a target that trusts it';
+  }
+  if (check.needs?.includes('payment') && options.payCheckout === undefined) return 'needs a paid checkout: give a payment hook (payCheckout, --pay-url)';
+  return null;
+}
+
+/** The announcement of how many requests the run sends and how long it may wait for the quota. */
+function announce(checks: readonly Check[], options: ConformanceOptions): string {
+  const requests = checks.reduce((sum, check) => sum + check.requests, 0);
+  if (options.clientAddressHeader !== undefined) return `${checks.length} checks, about ${requests} requests over fresh client addresses: no waiting for the quota`;
+  const windows = Math.ceil(requests / QUOTA);
+  return `${checks.length} checks, about ${requests} requests from one client address at ${QUOTA} per ${WINDOW} s: up to ${windows * (WINDOW + 1)} s waiting for the quota (less when the address starts with a full quota)`;
+}
+
+/**
+ * Warns when two fresh client addresses share one quota: the target does not take the client address
+ * from the header, and the per-client checks will fail for that reason.
+ */
+async function probeClientHeader(transport: Transport, options: ConformanceOptions): Promise<void> {
+  const remaining = async () => (await transport.send(transport.newAddress(), { path: '/api/v1/version' })).headers.get('ratelimit-remaining');
+  const [first, second] = [await remaining(), await remaining()];
+  if (first !== null && second !== null && Number(second) === Number(first) - 1) {
+    options.log?.(`two fresh addresses in ${options.clientAddressHeader} share one quota (RateLimit-Remaining ${first}, then ${second}): the target seems not to trust the header, so the per-client checks will fail`);
+  }
+}
+
+/**
+ * Runs the conformance kit against a target of the public API spec.
+ *
+ * @param options The target (`baseUrl` or `fetch`) and how to drive it.
+ * @returns The report: one result per check, and the counts.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const transport = createTransport(options);
+  const checks = selectChecks(options.only);
+  const runnable = checks.filter((check) => missing(check, options) === null);
+  options.log?.(announce(runnable, options));
+  if (transport.distinctClients && runnable.length > 0) await probeClientHeader(transport, options);
+  let exhausted: Promise<Exhausted> | null = null;
+  const tester: Tester = {
+    client: () => clientOf(transport, transport.newAddress()),
+    distinctClients: transport.distinctClients,
+    exhausted: () => (exhausted ??= exhaust(clientOf(transport, transport.newAddress()))),
+    async pay(checkout, client) {
+      if (!options.payCheckout) throw new CheckSkip('no payment hook');
+      await options.payCheckout(checkout, transport.fetchAs(client.address));
+    },
+  };
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    const { id, clause, title } = check;
+    const reason = missing(check, options);
+    if (reason !== null) {
+      results.push({ id, clause, title, status: 'skip', message: reason });
+      continue;
+    }
+    try {
+      await check.run(tester);
+      results.push({ id, clause, title, status: 'pass', message: 'as the spec says' });
+    } catch (error) {
+      // One line, whatever the error said.
+      const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+      if (error instanceof CheckSkip) results.push({ id, clause, title, status: 'skip', message });
+      else if (error instanceof CheckFailure) results.push({ id, clause, title, status: 'fail', message });
+      else results.push({ id, clause, title, status: 'fail', message: `the check could not talk to the target: ${message}` });
+    }
+  }
+  const count = (status: CheckResult['status']) => results.filter((result) => result.status === status).length;
+  return { passed: count('pass'), failed: count('fail'), skipped: count('skip'), checks: results };
+}

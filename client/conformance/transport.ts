@@ -1,0 +1,122 @@
+/**
+ * How the kit sends requests: over fetch to a base URL or to an in-process function, as one client
+ * address or as synthetic ones (198.18.0.0/15 in a header the target trusts), pacing itself against the
+ * spec's quota (120 requests per client per 60 seconds) from the rate-limit headers the target sends.
+ */
+import { readAnswer, type Answer } from './answer.ts';
+import type { ConformanceOptions, FetchLike } from './types.ts';
+
+/** Origin of the requests when the target is a function and no base URL is given. */
+const IN_PROCESS_ORIGIN = 'http://conformance.test';
+/** The spec's window, waited when a target sends no usable reset time. */
+const WINDOW_SECONDS = 60;
+
+/** One request of a check. */
+export interface Send {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** True for the requests meant to run into the limit: no waiting for the quota, a 429 is returned. */
+  unpaced?: boolean;
+}
+
+export interface Transport {
+  /** The base URL requests are resolved against. */
+  baseUrl: string;
+  /** Whether each `newAddress()` is a distinct client to the target. */
+  distinctClients: boolean;
+  /** A client address for a check (null: the kit's own address, when no header is used). */
+  newAddress(): string | null;
+  send(address: string | null, request: Send): Promise<Answer>;
+  /** A fetch as the kit's own address, for the payment hook. */
+  fetchAs(address: string | null): FetchLike;
+}
+
+/** Addresses in 198.18.0.0/15. */
+const SYNTHETIC_RANGE = 0x20000;
+
+/** The n-th synthetic address in 198.18.0.0/15 (RFC 2544 benchmarking space), from 198.18.0.0, wrapping. */
+export function syntheticAddress(n: number): string {
+  const value = 0xc6120000 + (n % SYNTHETIC_RANGE);
+  return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
+}
+
+function integerHeader(headers: Headers, name: string): number | null {
+  const value = headers.get(name);
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
+}
+
+/**
+ * The next synthetic address of this process: runs in one process never reuse an address (a reused one
+ * would not start with a full quota), and a random start keeps two processes apart.
+ */
+let nextSynthetic = Math.floor(Math.random() * SYNTHETIC_RANGE);
+
+/** Creates the transport for the options; throws on options that name no target. */
+export function createTransport(options: ConformanceOptions): Transport {
+  if (options.baseUrl === undefined && options.fetch === undefined) throw new TypeError('runConformance needs { baseUrl } or { fetch }');
+  const baseUrl = (options.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, '');
+  const target: FetchLike = options.fetch ?? ((request) => fetch(request));
+  const header = options.clientAddressHeader?.toLowerCase();
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const log = options.log ?? (() => undefined);
+  /** Per address: the quota left and the seconds to the reset, as last answered. */
+  const quota = new Map<string, { remaining: number; reset: number }>();
+
+  const waitFor = async (address: string | null, seconds: number) => {
+    log(`waiting ${seconds} s for the rate-limit window${address === null ? '' : ` of ${address}`} to reset`);
+    await sleep(seconds * 1000);
+    quota.delete(address ?? '');
+  };
+
+  const raw = async (address: string | null, request: Send): Promise<Answer> => {
+    const method = request.method ?? 'GET';
+    const headers = new Headers(request.headers);
+    if (header !== undefined && address !== null) headers.set(header, address);
+    const init: RequestInit = { method, headers, redirect: 'manual' };
+    if (request.body !== undefined) init.body = request.body;
+    const answer = await readAnswer(method, request.path, await target(new Request(baseUrl + request.path, init)));
+    const remaining = integerHeader(answer.headers, 'ratelimit-remaining');
+    const reset = integerHeader(answer.headers, 'ratelimit-reset');
+    if (remaining !== null) quota.set(address ?? '', { remaining, reset: reset ?? WINDOW_SECONDS });
+    return answer;
+  };
+
+  const send = async (address: string | null, request: Send): Promise<Answer> => {
+    if (request.unpaced) return raw(address, request);
+    const known = quota.get(address ?? '');
+    if (known && known.remaining <= 0) await waitFor(address, known.reset + 1);
+    let answer = await raw(address, request);
+    // A 429 no check asked for: the quota was used elsewhere; wait as the target says, twice at most.
+    for (let retry = 0; answer.status === 429 && retry < 2; retry++) {
+      const seconds = integerHeader(answer.headers, 'retry-after') ?? integerHeader(answer.headers, 'ratelimit-reset') ?? WINDOW_SECONDS;
+      await waitFor(address, Math.min(seconds, WINDOW_SECONDS) + 1);
+      answer = await raw(address, request);
+    }
+    return answer;
+  };
+
+  return {
+    baseUrl,
+    distinctClients: header !== undefined,
+    newAddress: () => (header === undefined ? null : syntheticAddress(nextSynthetic++)),
+    send,
+    fetchAs: (address) => async (request) => {
+      const url = new URL(request.url);
+      const body = request.body === null ? undefined : await request.text();
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => void (headers[name] = value));
+      const answer = await send(address, {
+        method: request.method,
+        path: url.pathname + url.search,
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
+      return new Response(answer.status === 204 || answer.status === 304 || answer.method === 'HEAD' ? null : answer.text, {
+        status: answer.status,
+        headers: answer.headers,
+      });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The clause table of docs/conformance.md, generated from the kit: every statement of the spec with its
+ * clause id and the checks that cover it, or why none can. test/conformance/clauses.test.ts fails when the
+ * document's table differs; this script prints the table to paste.
+ *
+ * Usage: node --import tsx scripts/conformance-table.ts
+ */
+import { CLAUSES, selectChecks } from '../client/conformance/index.ts';
+
+/** The checks covering a clause, primary first. */
+export function checksOf(clause: string): string[] {
+  const checks = selectChecks(undefined);
+  return [...checks.filter((check) => check.clause === clause), ...checks.filter((check) => check.also?.includes(clause))].map((check) => check.id);
+}
+
+/** The markdown table. */
+export function clauseTable(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = CLAUSES.map((clause) => {
+    const covered = clause.untestable === undefined ? checksOf(clause.id).map((id) => `\`${id}\``).join(', ') : `not checkable: ${clause.untestable}`;
+    return `| \`${clause.id}\` | ${cell(clause.statement)} | ${cell(covered)} |`;
+  });
+  return ['| Clause | Statement | Checks |', '|---|---|---|', ...rows].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`${clauseTable()}\n`);

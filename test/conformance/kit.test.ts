@@ -1,0 +1,91 @@
+/**
+ * The conformance kit against the reference app: every check passes, with and without distinct client
+ * addresses; with one address the kit waits for the quota on the app's own clock, never skipping a
+ * check it could run.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runConformance, simulatorPayment, type ConformanceReport } from '../../client/conformance/index.ts';
+import { CLIENT_HEADER, referenceApp } from './_reference.ts';
+
+const DEPRECATION = { deprecatedAt: Date.UTC(2027, 0, 1), sunsetAt: Date.UTC(2027, 6, 1) };
+
+const failures = (report: ConformanceReport) => report.checks.filter((check) => check.status === 'fail').map((check) => `${check.id}: ${check.message}`);
+const skips = (report: ConformanceReport) => report.checks.filter((check) => check.status === 'skip').map((check) => check.id);
+
+test('every check passes on the reference app with client addresses and the simulator payment; only the deprecation check skips', async () => {
+  const { fetch } = await referenceApp();
+  const report = await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, payCheckout: simulatorPayment });
+  assert.equal(failures(report), []);
+  assert.equal(skips(report), ['alias-deprecation']);
+  assert.is(report.passed + report.skipped, report.checks.length);
+});
+
+test('with deprecated aliases the deprecation check passes too', async () => {
+  const { fetch } = await referenceApp({ aliasDeprecation: DEPRECATION });
+  const report = await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, payCheckout: simulatorPayment, only: ['versioning.4', 'endpoints.aliases'] });
+  assert.equal(failures(report), []);
+  assert.equal(skips(report), []);
+});
+
+test('from one address and no payment hook: the per-client and paid checks skip and say why, the others pass', async () => {
+  const { fetch } = await referenceApp();
+  const report = await runConformance({ fetch });
+  assert.equal(failures(report), []);
+  assert.equal(skips(report), ['roadmap-vote-per-address', 'checkout-paid', 'alias-deprecation', 'quota-per-window', 'quota-per-client']);
+  assert.match(report.checks.find((check) => check.id === 'quota-per-client')!.message, 'give clientAddressHeader (--client-address-header)');
+  assert.match(report.checks.find((check) => check.id === 'checkout-paid')!.message, 'give a payment hook');
+});
+
+test('from one address whose quota is partly used, the kit waits for the window on the app clock and passes', async () => {
+  const { fetch, clock } = await referenceApp();
+  for (let i = 0; i < 100; i++) await fetch(new Request('http://conformance.test/api/v1/version'));
+  const waits: number[] = [];
+  const lines: string[] = [];
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+    clock.advance(ms);
+  };
+  const report = await runConformance({ fetch, sleep, log: (line) => lines.push(line) });
+  assert.equal(failures(report), []);
+  assert.equal(waits, [61_000]);
+  assert.is(lines[0], '52 checks, about 231 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)');
+  assert.is(lines[1], 'waiting 61 s for the rate-limit window to reset');
+});
+
+test('a description that names /api/v1 as its server and its paths without it describes the operations too', async () => {
+  const { fetch } = await referenceApp();
+  const relative: typeof fetch = async (request) => {
+    const response = await fetch(request);
+    if (new URL(request.url).pathname !== '/openapi.json') return response;
+    const document = (await response.json()) as { paths: Record<string, unknown> };
+    const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/api/v1/')).map(([path, item]) => [path.slice('/api/v1'.length), item]));
+    return new Response(JSON.stringify({ ...document, servers: [{ url: 'https://api.example.com/api/v1' }], paths }), { headers: response.headers });
+  };
+  const report = await runConformance({ fetch: relative, only: ['endpoints.get-openapi-json', 'authentication.no-credentials'] });
+  assert.equal(report.checks.map((check) => [check.id, check.status]), [['openapi-version', 'pass'], ['openapi-operations', 'pass'], ['openapi-no-credentials', 'pass']]);
+});
+
+test('with a client address header the target does not trust, the kit says so before the checks fail', async () => {
+  const { fetch } = await referenceApp();
+  const lines: string[] = [];
+  const report = await runConformance({ fetch, clientAddressHeader: 'x-client-ip', only: ['rules.3'], log: (line) => lines.push(line) });
+  assert.is(lines[1], 'two fresh addresses in x-client-ip share one quota (RateLimit-Remaining 119, then 118): the target seems not to trust the header, so the per-client checks will fail');
+  assert.is(report.failed, 0);
+  const trusted: string[] = [];
+  await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, only: ['rules.3'], log: (line) => trusted.push(line) });
+  assert.is(trusted.length, 1);
+});
+
+test('a target that refuses every connection fails each check with what happened, and never passes', async () => {
+  const report = await runConformance({ fetch: async () => Promise.reject(new TypeError('fetch failed')), only: ['rules.1'] });
+  assert.equal(report.checks.map((check) => [check.id, check.status, check.message]), [['pricing', 'fail', 'the check could not talk to the target: fetch failed']]);
+});
+
+test('options without a target are refused', async () => {
+  const refused = await runConformance({}).catch((error: unknown) => error);
+  assert.instance(refused, TypeError);
+  assert.is((refused as TypeError).message, 'runConformance needs { baseUrl } or { fetch }');
+});
+
+test.run();
