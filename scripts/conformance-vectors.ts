@@ -1,11 +1,11 @@
 /**
  * Writes the client-side test vectors of the conformance kit (docs/conformance.md#client-side-vectors):
- * vectors/license-keys.json, every key issued by the server's own issuer (core/license.ts) with the public
+ * docs/vectors/license-keys.json, every key issued by the server's own issuer (core/license.ts) with the public
  * test signing key of docs/licensing.md, or derived from such a key as the entry says.
  * test/conformance/vectors.test.ts fails when the file differs from what this script writes.
  *
- * Signed update answers (good, tampered, expired) will be vectors/update-answers.json, written here too,
- * once update answers are signed.
+ * The signed update answers (good, tampered, expired) are docs/vectors/update-signatures.json, written by
+ * scripts/signature-vectors.ts.
  *
  * Usage: node --import tsx scripts/conformance-vectors.ts
  */
@@ -115,4 +115,4 @@ export async function licenseVectorsFile(): Promise<string> {
   return `${JSON.stringify(await buildLicenseVectors(), null, 2)}\n`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) writeFileSync(new URL('../vectors/license-keys.json', import.meta.url), await licenseVectorsFile());
+if (import.meta.url === `file://${process.argv[1]}`) writeFileSync(new URL('../docs/vectors/license-keys.json', import.meta.url), await licenseVectorsFile());

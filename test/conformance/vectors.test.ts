@@ -1,5 +1,5 @@
 /**
- * The client-side vectors (vectors/license-keys.json) are what scripts/conformance-vectors.ts writes
+ * The client-side vectors (docs/vectors/license-keys.json) are what scripts/conformance-vectors.ts writes
  * with the server's own issuer, and the server's verifier makes of each key what the file says.
  */
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/license.ts';
 import { licenseVectorsFile, type LicenseVectors } from '../../scripts/conformance-vectors.ts';
 import { ROOT } from '../_spawn.ts';
 
-const text = readFileSync(join(ROOT, 'vectors/license-keys.json'), 'utf8');
+const text = readFileSync(join(ROOT, 'docs/vectors/license-keys.json'), 'utf8');
 const file = JSON.parse(text) as LicenseVectors;
 
 test('the file is what the script writes (run scripts/conformance-vectors.ts after changing it)', async () => {

@@ -54,11 +54,11 @@ test('npm pack builds a tarball of dist/, the example content, the client vector
     'package/LICENSE',
     'package/README.md',
     ...docs,
+    'package/docs/vectors/license-keys.json',
     'package/docs/vectors/update-signatures.json',
     'package/example/config.json',
     'package/example/version.txt',
     'package/package.json',
-    'package/vectors/license-keys.json',
   ]);
   assert.ok(files.includes('package/dist/index.d.ts'), 'dist/index.d.ts is packed');
   assert.ok(files.includes('package/dist/cli.js'), 'the program is packed');
