@@ -14,10 +14,8 @@
 import type { Clock, MaybePromise } from './ports.ts';
 
 /** Signs bytes with the Ed25519 key whose public half (base64url) is `keyId`. */
-export interface AnswerSigner {
-  readonly keyId: string;
-  sign(data: Uint8Array): Promise<Uint8Array>;
-}
+export type { AnswerSigner } from './port-types.ts';
+import type { AnswerSigner } from './port-types.ts';
 
 /** The covered fields of an answer, after @status: lower-case header names and their values, in order. */
 export type CoveredFields = readonly (readonly [string, string])[];

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { toBase64Url } from './license.ts';
+import { toBase64Url } from './base64url.ts';
 import { andThen } from './maybe.ts';
 import type { MaybePromise } from './ports.ts';
 import { createRecentCache } from './recent-cache.ts';

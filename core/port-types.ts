@@ -154,3 +154,9 @@ export interface RateLimitStore {
    */
   hit(key: string, windowMs: number, limit: number): MaybePromise<RateLimitHit>;
 }
+
+/** Signs the base of an RFC 9421 answer signature (core/answer-signature.ts) with the license key. */
+export interface AnswerSigner {
+  readonly keyId: string;
+  sign(data: Uint8Array): Promise<Uint8Array>;
+}

@@ -5,7 +5,7 @@
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
-import type { AnswerSigner } from './answer-signature.ts';
+import type { AnswerSigner } from './port-types.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport, UsageStore } from './store-ports.ts';
 import type { Pricing } from './schemas/responses.ts';
 import type { Emit, OutboxStore } from './webhooks/ports.ts';
