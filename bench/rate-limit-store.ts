@@ -11,7 +11,7 @@ import { migrate } from '../adapters/sql/migrate.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { createSqlRateLimitStore } from '../adapters/sql/rate-limits.ts';
 import { createSharedRateLimitStore } from '../adapters/sql/shared-rate-limits.ts';
-import type { RateLimitStore } from '../core/ports.ts';
+import type { RateLimitStore } from '../core/ports/ports.ts';
 
 const concurrency = Number(process.argv[2] ?? 200);
 const seconds = Number(process.argv[3] ?? 3);

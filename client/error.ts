@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../core/http/errors.ts';
 import type { RateLimitState } from './types.ts';
 
 /**

@@ -26,7 +26,7 @@ export type {
   WithMeta,
 } from './types.ts';
 export type { Endpoint } from '../core/endpoints.ts';
-export type { ApiErrorBody, ErrorCode } from '../core/errors.ts';
+export type { ApiErrorBody, ErrorCode } from '../core/http/errors.ts';
 export type { CheckoutCreateRequest, FeedbackRequest, VoteRequest } from '../core/schemas/requests.ts';
 export type {
   CheckoutCreateResponse,

@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import type { Endpoint } from '../core/endpoints.ts';
-import type { ErrorCode } from '../core/errors.ts';
+import type { ErrorCode } from '../core/http/errors.ts';
 import { ApiClientError } from './error.ts';
 import { readRateLimit } from './rate-limit.ts';
 import type { RateLimitState, WithMeta } from './types.ts';

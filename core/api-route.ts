@@ -6,7 +6,7 @@
  */
 import type { AppContext, Operation } from './context.ts';
 import type { Endpoint } from './endpoints.ts';
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode } from './http/errors.ts';
 
 /** One public operation as it is routed and documented: its endpoint and the operation that answers it. */
 export interface ApiRoute extends Endpoint {

@@ -5,23 +5,23 @@
  *
  * @module
  */
-import { createAnswerSignatures } from './answer-signature.ts';
-import { DEFAULT_BODY_LIMIT } from './body.ts';
-import { DEFAULT_BUDGETS, type Budgets } from './budgets.ts';
-import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './checkout-cap.ts';
+import { createAnswerSignatures } from './releases/answer-signature.ts';
+import { DEFAULT_BODY_LIMIT } from './http/body.ts';
+import { DEFAULT_BUDGETS, type Budgets } from './budgets/budgets.ts';
+import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './budgets/checkout-cap.ts';
 import type { OperatorRoutes } from './operator/app.ts';
-import type { CidrSet } from './client-ip.ts';
+import type { CidrSet } from './clients/client-ip.ts';
 import type { AppContext } from './context.ts';
-import type { AliasDeprecation } from './deprecation.ts';
-import { randomSecret, type SyncHmacSha256 } from './keyed-hash.ts';
-import { createLicenseIssuer, generateSigningKey } from './license.ts';
-import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports.ts';
-import type { RateLimitPolicy } from './rate-limit.ts';
-import { createReadiness } from './readiness.ts';
-import { createReleaseView, rolloutBucket, type ServedRelease } from './releases.ts';
+import type { AliasDeprecation } from './http/deprecation.ts';
+import { randomSecret, type SyncHmacSha256 } from './clients/keyed-hash.ts';
+import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts';
+import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
+import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
+import { createReadiness } from './pipeline/readiness.ts';
+import { createReleaseView, rolloutBucket, type ServedRelease } from './releases/release-view.ts';
 import type { SiteContent } from './schemas/content.ts';
-import { createUsageTally } from './usage.ts';
-import { createVoterId, createVoterNetwork } from './voter-id.ts';
+import { createUsageTally } from './budgets/usage.ts';
+import { createVoterId, createVoterNetwork } from './clients/voter-id.ts';
 import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */

@@ -7,20 +7,20 @@
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
 import { createContext, type AppOptions } from './app-context.ts';
 import type { AppContext, Operation } from './context.ts';
-import { createCors } from './cors.ts';
-import { deprecationHeaders } from './deprecation.ts';
-import type { ApiError } from './errors.ts';
-import type { CoreRequest, CoreResponse } from './http.ts';
+import { createCors } from './http/cors.ts';
+import { deprecationHeaders } from './http/deprecation.ts';
+import type { ApiError } from './http/errors.ts';
+import type { CoreRequest, CoreResponse } from './http/http.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
-import { isAppPath } from './paths.ts';
+import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
-import { createPipeline, rateLimitGate } from './pipeline.ts';
-import type { AppEvent, Clock, Logger, MaybePromise, PaymentGateway } from './ports.ts';
-import { createRateLimiter, PUBLIC_API_POLICY } from './rate-limit.ts';
-import { createRouter, type Handler } from './router.ts';
-import type { UsageTally } from './usage.ts';
+import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
+import type { AppEvent, Clock, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
+import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
+import { createRouter, type Handler } from './http/router.ts';
+import type { UsageTally } from './budgets/usage.ts';
 
 export type { AppOptions };
 
@@ -46,7 +46,7 @@ export interface App {
   drain(): void;
   /** Writes what is counted in memory and not yet stored (downloads and update checks); call it before closing the storage. */
   flush(): Promise<void>;
-  /** The downloads and update checks counted since start, for metrics (core/usage.ts). */
+  /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
    * The operator API over the same ports (core/operator), for a listener of its own; null without

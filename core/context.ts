@@ -4,7 +4,7 @@
  * @module
  */
 import type { WebhookAddressPolicy } from './webhooks/address.ts';
-import type { CoreRequest, CoreResponse } from './http.ts';
+import type { CoreRequest, CoreResponse } from './http/http.ts';
 import type {
   AppEvent,
   Clock,
@@ -15,13 +15,13 @@ import type {
   PaymentGateway,
   Storage,
   VersionSource,
-} from './ports.ts';
-import type { Budgets } from './budgets.ts';
-import type { AliasDeprecation } from './deprecation.ts';
-import type { Readiness } from './readiness.ts';
-import type { UsageTally } from './usage.ts';
-import type { AnswerSignatures } from './answer-signature.ts';
-import type { ReleaseView } from './releases.ts';
+} from './ports/ports.ts';
+import type { Budgets } from './budgets/budgets.ts';
+import type { AliasDeprecation } from './http/deprecation.ts';
+import type { Readiness } from './pipeline/readiness.ts';
+import type { UsageTally } from './budgets/usage.ts';
+import type { AnswerSignatures } from './releases/answer-signature.ts';
+import type { ReleaseView } from './releases/release-view.ts';
 import type { SiteContent } from './schemas/content.ts';
 
 /** One public operation: a request-like input to a response-like output. */
@@ -48,7 +48,7 @@ export interface AppContext {
   readonly checkoutTtlMs: number;
   /** The most open (pending, unexpired) checkout sessions one client may hold. */
   readonly openCheckoutsPerClient: number;
-  /** What all clients together, and each one's share, may add of feedback and open sessions (core/budgets.ts). */
+  /** What all clients together, and each one's share, may add of feedback and open sessions (core/budgets/budgets.ts). */
   readonly budgets: Readonly<Budgets>;
   /** The public address of this API, without a trailing slash, for links in documents. */
   readonly publicBaseUrl: string;
@@ -64,7 +64,7 @@ export interface AppContext {
   rolloutBucket(clientKey: string): MaybePromise<number>;
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
-  /** Downloads and update checks by day, release, source and platform (core/usage.ts). */
+  /** Downloads and update checks by day, release, source and platform (core/budgets/usage.ts). */
   /** Where webhooks may be sent (core/webhooks/address.ts). */
   readonly webhookAddresses: WebhookAddressPolicy;
   readonly usage: UsageTally;

@@ -7,7 +7,7 @@
  * @module
  */
 import type * as v from 'valibot';
-import type { ErrorCode } from './errors.ts';
+import type { ErrorCode } from './http/errors.ts';
 import {
   CheckoutCreateRequestSchema,
   DownloadForceSchema,

@@ -4,19 +4,19 @@
  * @module
  */
 export { createApp, type App, type AppOptions } from './app.ts';
-export { APP_PATH_PREFIXES, APP_PATHS, isAppPath } from './paths.ts';
+export { APP_PATH_PREFIXES, APP_PATHS, isAppPath } from './http/paths.ts';
 export { WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute, type Endpoint } from './api.ts';
-export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './errors.ts';
-export type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
-export { headerValue } from './http.ts';
-export * from './ports.ts';
-export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './client-ip.ts';
-export { parseCidrList } from './cidr.ts';
-export { PUBLIC_API_POLICY, type RateLimitPolicy } from './rate-limit.ts';
+export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './http/errors.ts';
+export type { CoreRequest, CoreResponse, HeaderMap } from './http/http.ts';
+export { headerValue } from './http/http.ts';
+export * from './ports/ports.ts';
+export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './clients/client-ip.ts';
+export { parseCidrList } from './clients/cidr.ts';
+export { PUBLIC_API_POLICY, type RateLimitPolicy } from './pipeline/rate-limit.ts';
 export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';
 export { buildOpenApi } from './openapi/build.ts';
-export type { AliasDeprecation } from './deprecation.ts';
+export type { AliasDeprecation } from './http/deprecation.ts';
 export {
   createLicenseIssuer,
   generateSigningKey,
@@ -27,9 +27,9 @@ export {
   type CompactLicensePayload,
   type LegacyLicensePayload,
   type LicensePayload,
-} from './license.ts';
-export { DEFAULT_BODY_LIMIT } from './body.ts';
-export type { SyncHmacSha256 } from './keyed-hash.ts';
+} from './licensing/license.ts';
+export { DEFAULT_BODY_LIMIT } from './http/body.ts';
+export type { SyncHmacSha256 } from './clients/keyed-hash.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';
 export {
   CheckoutCreateRequestSchema,

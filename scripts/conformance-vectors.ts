@@ -1,6 +1,6 @@
 /**
  * Writes the client-side test vectors of the conformance kit (docs/conformance.md#client-side-vectors):
- * docs/vectors/license-keys.json, every key issued by the server's own issuer (core/license.ts) with the public
+ * docs/vectors/license-keys.json, every key issued by the server's own issuer (core/licensing/license.ts) with the public
  * test signing key of docs/licensing.md, or derived from such a key as the entry says.
  * test/conformance/vectors.test.ts fails when the file differs from what this script writes.
  *
@@ -10,8 +10,8 @@
  * Usage: node --import tsx scripts/conformance-vectors.ts
  */
 import { writeFileSync } from 'node:fs';
-import { compactPayload, formatCompactKey, LICENSE_TAG } from '../core/license-compact.ts';
-import { createLicenseIssuer, fromBase64Url, publicKeyOf, toBase64Url, type LicensePayload } from '../core/license.ts';
+import { compactPayload, formatCompactKey, LICENSE_TAG } from '../core/licensing/license-compact.ts';
+import { createLicenseIssuer, fromBase64Url, publicKeyOf, toBase64Url, type LicensePayload } from '../core/licensing/license.ts';
 
 /** The public test signing key of docs/licensing.md ("Test vector"): never a production key. */
 export const TEST_SIGNING_KEY = 'MC4CAQAwBQYDK2VwBCIEIECLN1QyWvcZMjVNRPUSldfFNhHLo/FpW/3GZWWg5A+Y';

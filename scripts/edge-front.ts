@@ -12,7 +12,7 @@
  */
 import { createServer, request as upstreamRequest, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { internalError } from '../core/errors.ts';
+import { internalError } from '../core/http/errors.ts';
 
 /** The address of a socket as the edge reports it: IPv4-mapped IPv6 written as IPv4. */
 export function connectingIp(address: string | undefined): string {

@@ -11,8 +11,8 @@ import * as v from 'valibot';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createApp } from '../core/app.ts';
-import type { CoreResponse } from '../core/http.ts';
-import { createLicenseIssuer, publicKeyOf } from '../core/license.ts';
+import type { CoreResponse } from '../core/http/http.ts';
+import { createLicenseIssuer, publicKeyOf } from '../core/licensing/license.ts';
 import { SiteContentSchema } from '../core/schemas/content.ts';
 
 /** A key made for these vectors only: it signs nothing else, and no app may trust it outside its tests. */

@@ -13,7 +13,7 @@ import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { parseVersionText } from '../adapters/node/version-file.ts';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { openSqlStorage, type SqlStorage } from '../adapters/sql/storage.ts';
-import type { Logger } from '../core/ports.ts';
+import type { Logger } from '../core/ports/ports.ts';
 import { ConfigError, type ServerConfig } from '../server/config.ts';
 import { openGateway } from '../server/gateway.ts';
 import { openSigningKey, SIGNING_KEY_SECRET } from '../server/license-key.ts';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../core/http.ts';
-import type { Observer } from '../core/ports.ts';
+import type { CoreRequest, CoreResponse } from '../core/http/http.ts';
+import type { Observer } from '../core/ports/ports.ts';
 import type { LineBuffer } from './line-buffer.ts';
 
 const encoder = new TextEncoder();

@@ -7,8 +7,8 @@
  */
 import * as v from 'valibot';
 import type { AppOptions } from '../core/app-context.ts';
-import type { Budgets } from '../core/budgets.ts';
-import type { AliasDeprecation } from '../core/deprecation.ts';
+import type { Budgets } from '../core/budgets/budgets.ts';
+import type { AliasDeprecation } from '../core/http/deprecation.ts';
 import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
@@ -38,12 +38,12 @@ export const ConfigFileSchema = v.strictObject({
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
   openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
-  /** Storage budgets (core/budgets.ts, docs/deploy.md "Storage budgets"). */
+  /** Storage budgets (core/budgets/budgets.ts, docs/deploy.md "Storage budgets"). */
   feedbackBytesPerClientPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 512 * 1024),
   feedbackBytesPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 64 * 1024 * 1024),
   openCheckouts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000_000)), 10_000),
   clientSharePercent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 1),
-  /** The GET /download `source` values counted as they are (core/usage.ts); any other is counted as "other". */
+  /** The GET /download `source` values counted as they are (core/budgets/usage.ts); any other is counted as "other". */
   downloadSources: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"'))), v.maxLength(100)), []),
   /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
   checkoutReturn: v.optional(CheckoutReturnSchema),

@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Budgets } from '../core/budgets.ts';
-import { parseCidrList } from '../core/cidr.ts';
-import type { CidrSet } from '../core/client-ip.ts';
-import type { AliasDeprecation } from '../core/deprecation.ts';
-import type { LicenseKeyFormat } from '../core/license.ts';
+import type { Budgets } from '../core/budgets/budgets.ts';
+import { parseCidrList } from '../core/clients/cidr.ts';
+import type { CidrSet } from '../core/clients/client-ip.ts';
+import type { AliasDeprecation } from '../core/http/deprecation.ts';
+import type { LicenseKeyFormat } from '../core/licensing/license.ts';
 import type { SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { fileSettings, parseConfigFile } from './config-schema.ts';
@@ -50,9 +50,9 @@ export interface ServerConfig {
   bodyLimit: number;
   checkoutTtlMs: number;
   openCheckoutsPerClient: number;
-  /** Feedback and open-session budgets (core/budgets.ts). */
+  /** Feedback and open-session budgets (core/budgets/budgets.ts). */
   budgets: Budgets;
-  /** The GET /download sources counted as they are (core/usage.ts). */
+  /** The GET /download sources counted as they are (core/budgets/usage.ts). */
   downloadSources: string[];
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;

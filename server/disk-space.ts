@@ -4,7 +4,7 @@
  * @module
  */
 import { statfsSync } from 'node:fs';
-import type { Logger } from '../core/ports.ts';
+import type { Logger } from '../core/ports/ports.ts';
 
 /**
  * A reading of the bytes free to this process under `directory`. A runtime or file system that cannot say

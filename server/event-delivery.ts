@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Clock, Logger, Storage } from '../core/ports.ts';
+import type { Clock, Logger, Storage } from '../core/ports/ports.ts';
 import { createDeliveryWorker } from '../core/webhooks/worker.ts';
 import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from '../core/webhooks/address.ts';
 import { guardedSender } from './webhook-addresses.ts';

@@ -7,7 +7,7 @@
  */
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
 import { createStripeGateway } from '../adapters/stripe/index.ts';
-import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
+import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports/ports.ts';
 import type { SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import type { PaymentConfig } from './payment-config.ts';

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { generateSigningKey, looksLikeSimulatorKey, publicKeyOf, verifyLicenseKey } from '../core/license.ts';
+import { generateSigningKey, looksLikeSimulatorKey, publicKeyOf, verifyLicenseKey } from '../core/licensing/license.ts';
 import { EXIT, parseCommandLine, UsageError } from './cli/command.ts';
 import { ConfigError } from './config-error.ts';
 import { NoStoredSigningKey, readStoredSigningKey } from './license-key.ts';

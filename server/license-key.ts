@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLicenseIssuer, generateSigningKey, publicKeyOf, type LicenseKeyFormat } from '../core/license.ts';
-import type { LicenseIssuer, Logger, Storage } from '../core/ports.ts';
+import { createLicenseIssuer, generateSigningKey, publicKeyOf, type LicenseKeyFormat } from '../core/licensing/license.ts';
+import type { LicenseIssuer, Logger, Storage } from '../core/ports/ports.ts';
 import { ConfigError } from './config-error.ts';
 import { openStorage } from './open-storage.ts';
 import type { StorageSettings } from './storage-config.ts';

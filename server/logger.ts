@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Logger } from '../core/ports.ts';
+import type { Logger } from '../core/ports/ports.ts';
 
 /** The levels, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

@@ -5,13 +5,13 @@
  * @module
  */
 import { createMetricsObserver, createRegistry } from '../adapters/prometheus/index.ts';
-import type { Observer } from '../core/ports.ts';
+import type { Observer } from '../core/ports/ports.ts';
 import { createAccessLog } from './access-log.ts';
 import { createLineBuffer } from './line-buffer.ts';
 import type { ObservabilitySettings } from './observability-config.ts';
 import { registerProcessMetrics } from './process-metrics.ts';
 import { registerUsageMetrics } from '../adapters/prometheus/usage.ts';
-import type { UsageTally } from '../core/usage.ts';
+import type { UsageTally } from '../core/budgets/usage.ts';
 
 export interface Observability {
   /** The app's observer; undefined when neither the access log nor metrics are on (nothing to pay for). */

@@ -5,7 +5,7 @@
  * @module
  */
 import { createLiveOffer, type LiveOffer } from '../adapters/stripe/index.ts';
-import type { Clock, Logger, OfferSource } from '../core/ports.ts';
+import type { Clock, Logger, OfferSource } from '../core/ports/ports.ts';
 import type { Pricing } from '../core/schemas/responses.ts';
 import type { PaymentConfig } from './payment-config.ts';
 

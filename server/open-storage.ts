@@ -9,7 +9,7 @@ import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
-import type { Clock, Logger, Storage } from '../core/ports.ts';
+import type { Clock, Logger, Storage } from '../core/ports/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { freeBytesOf } from './disk-space.ts';
 import { DEFAULT_DISK_RESERVE_BYTES } from '../adapters/pglite/disk-reserve.ts';

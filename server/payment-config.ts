@@ -5,7 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
-import type { CheckoutSku } from '../core/ports.ts';
+import type { CheckoutSku } from '../core/ports/ports.ts';
 import { ConfigError } from './config-error.ts';
 
 const PriceId = v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, 'must be a Stripe Price id such as price_1PqR...'));

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Logger } from '../core/ports.ts';
+import type { Logger } from '../core/ports/ports.ts';
 import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { stopWithNpmParent } from './npm-parent.ts';

@@ -11,7 +11,7 @@ import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
-import type { Clock, Logger, VersionSource } from '../core/ports.ts';
+import type { Clock, Logger, VersionSource } from '../core/ports/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { appOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';

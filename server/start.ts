@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { limitConnections } from '../adapters/node/connection-limits.ts';
 import { createNodeListener, type NodeListener } from '../adapters/node/index.ts';
 import { answerOddRequests } from '../adapters/node/odd-requests.ts';
-import type { Clock, Logger } from '../core/ports.ts';
+import type { Clock, Logger } from '../core/ports/ports.ts';
 import type { ServerConfig } from './config.ts';
 import { connectionsCheckingInterval } from './http-limits.ts';
 import { startStandalone, type BoundServer, type Standalone } from './standalone.ts';

@@ -1,5 +1,5 @@
 /**
- * Usage counts written on a timer as well as from the request path (core/usage.ts writes a batch at most
+ * Usage counts written on a timer as well as from the request path (core/budgets/usage.ts writes a batch at most
  * every 10 s, but only when a request comes): a process killed after a quiet spell lost every count since
  * its last request (50 checks, 15 s idle, kill -9: 49 lost), and two instances on one PostgreSQL answered
  * different totals in GET /stats. The timer does not keep the process alive, and stopping writes what is left.

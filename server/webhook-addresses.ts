@@ -10,7 +10,7 @@ import { lookup, promises as dns, type LookupAddress, type LookupOneOptions, typ
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { networkInterfaces } from 'node:os';
-import type { CidrSet } from '../core/client-ip.ts';
+import type { CidrSet } from '../core/clients/client-ip.ts';
 import { addressRefusal, portOf, type WebhookAddressPolicy } from '../core/webhooks/address.ts';
 import type { DeliveryWorkerOptions } from '../core/webhooks/worker.ts';
 

@@ -16,8 +16,8 @@ import { createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts
 import { createWorker, type WorkerContext, type WorkerModule } from '../adapters/workers/index.ts';
 import { createRequestStorage, type RequestStorage } from '../adapters/workers/request-storage.ts';
 import { createApp, type App } from '../core/app.ts';
-import { createLicenseIssuer } from '../core/license.ts';
-import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports.ts';
+import { createLicenseIssuer } from '../core/licensing/license.ts';
+import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports/ports.ts';
 import { VersionString, type Pricing } from '../core/schemas/responses.ts';
 import { appOptionsOf, fileSettings, parseConfigFile } from './config-schema.ts';
 import { createLogger } from './logger.ts';
@@ -181,7 +181,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
         const response = await inner.fetch(request, env, ctx);
         keepReading(ctx, db);
         retention(db);
-        // The usage counts this request wrote (core/usage.ts) go on the request's client: keep it open for them.
+        // The usage counts this request wrote (core/budgets/usage.ts) go on the request's client: keep it open for them.
         if (built?.usage) db.background(built.usage.writing());
         return response;
       });

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { operatorPages } from '../adapters/operator-pages/index.ts';
-import { parseCidrList } from '../core/cidr.ts';
+import { parseCidrList } from '../core/clients/cidr.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { sendRequest, type HttpResult } from './_client.ts';
 import type { App } from '../core/app.ts';

@@ -12,8 +12,8 @@ import { createNodeListener } from '../adapters/node/index.ts';
 import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import { createSimulatorGateway, type SimulatorOptions } from '../adapters/simulator/index.ts';
 import { createApp, type App, type AppOptions } from '../core/app.ts';
-import type { CoreRequest, CoreResponse } from '../core/http.ts';
-import type { Logger, PaymentGateway, RateLimitStore, VersionSource } from '../core/ports.ts';
+import type { CoreRequest, CoreResponse } from '../core/http/http.ts';
+import type { Logger, PaymentGateway, RateLimitStore, VersionSource } from '../core/ports/ports.ts';
 import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
 import { EXAMPLE_CONFIG } from '../server/config.ts';
 

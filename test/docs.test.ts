@@ -9,8 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API_ROUTES, V1_PREFIX } from '../core/api.ts';
-import { ERROR_CATALOGUE } from '../core/errors.ts';
-import { PUBLIC_API_POLICY } from '../core/rate-limit.ts';
+import { ERROR_CATALOGUE } from '../core/http/errors.ts';
+import { PUBLIC_API_POLICY } from '../core/pipeline/rate-limit.ts';
 import { roadmapContentObject, siteContentObject } from '../core/schemas/content.ts';
 import { pricingObject } from '../core/schemas/responses.ts';
 import { EXIT } from '../server/cli/command.ts';
@@ -148,7 +148,7 @@ test('docs/rate-limiting.md states the policy the code applies', () => {
   assert.ok(doc.includes(`${limit} requests per client per ${windowSeconds} seconds`));
   assert.ok(doc.includes(`"${name}";q=${limit};w=${windowSeconds}`));
   assert.ok(doc.includes('draft-ietf-httpapi-ratelimit-headers-08'));
-  assert.ok(read('core/rate-limit.ts').includes('draft-ietf-httpapi-ratelimit-headers-08'));
+  assert.ok(read('core/pipeline/rate-limit.ts').includes('draft-ietf-httpapi-ratelimit-headers-08'));
 });
 
 test('README.md gives the two set-up commands exactly, and package.json defines them', () => {

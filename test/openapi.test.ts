@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../core/api.ts';
-import { ERROR_CATALOGUE } from '../core/errors.ts';
+import { ERROR_CATALOGUE } from '../core/http/errors.ts';
 import { componentId, componentsAjv, fetchOpenApi } from './_openapi.ts';
 import { redoclyLint } from './_redocly.ts';
 import { startTestServer } from './_setup.ts';

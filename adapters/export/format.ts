@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { csvLine, type CsvValue } from '../../core/csv.ts';
-import type { FeedbackEntry } from '../../core/ports.ts';
+import { csvLine, type CsvValue } from '../../core/formats/csv.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import type { DownloadCount } from './source.ts';
 
 export type ExportFormat = 'json' | 'csv';

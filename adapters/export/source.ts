@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { DownloadEvent, FeedbackEntry } from '../../core/ports.ts';
+import type { DownloadEvent, FeedbackEntry } from '../../core/ports/ports.ts';
 
 /** Downloads of one UTC day with one source, platform and forced flag. */
 export interface DownloadCount {

@@ -5,11 +5,11 @@
  * @module
  */
 import type { App } from '../../core/app.ts';
-import { resolveClientIp, type CidrSet } from '../../core/client-ip.ts';
-import { internalError } from '../../core/errors.ts';
-import type { CoreResponse, HeaderMap } from '../../core/http.ts';
-import { andThen } from '../../core/maybe.ts';
-import type { MaybePromise } from '../../core/ports.ts';
+import { resolveClientIp, type CidrSet } from '../../core/clients/client-ip.ts';
+import { internalError } from '../../core/http/errors.ts';
+import type { CoreResponse, HeaderMap } from '../../core/http/http.ts';
+import { andThen } from '../../core/http/maybe.ts';
+import type { MaybePromise } from '../../core/ports/ports.ts';
 
 /**
  * Answers one web Request; `clientIp` is the peer address the host saw (never a client-supplied header).

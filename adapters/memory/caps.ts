@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { ApiError } from '../../core/errors.ts';
-import type { FeedbackEntry } from '../../core/ports.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 
 /** The most records of each kind kept at once. */
 export interface MemoryCaps {

@@ -4,9 +4,9 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
-import type { FeedbackEntry } from '../../core/ports.ts';
-import type { FeedbackCount } from '../../core/store-ports.ts';
-import { dayOf } from '../../core/budgets.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
+import type { FeedbackCount } from '../../core/ports/store-ports.ts';
+import { dayOf } from '../../core/budgets/budgets.ts';
 
 /** Creates the inbox over the stored entries (in arrival order). */
 export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox {

@@ -11,9 +11,9 @@ import type {
   FeedbackEntry,
   LicenseKeys,
   Storage,
-} from '../../core/ports.ts';
-import { DayLedger } from '../../core/budgets.ts';
-import { isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from '../../core/checkout-state.ts';
+} from '../../core/ports/ports.ts';
+import { DayLedger } from '../../core/budgets/budgets.ts';
+import { isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from '../../core/ports/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, untilRetirement, type MemoryCaps } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';

@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { dayOf } from '../../core/budgets.ts';
-import { addDecimals } from '../../core/decimal.ts';
-import type { OrderCount } from '../../core/store-ports.ts';
-import type { OutboxStore } from '../../core/webhooks/ports.ts';
+import { dayOf } from '../../core/budgets/budgets.ts';
+import { addDecimals } from '../../core/formats/decimal.ts';
+import type { OrderCount } from '../../core/ports/store-ports.ts';
+import type { OutboxStore } from '../../core/ports/events.ts';
 import { reportTo } from './outbox.ts';
-import { GOOD_STANDING, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/order-state.ts';
-import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports.ts';
-import type { KeptPaymentEvent, Order, OrderStore } from '../../core/store-ports.ts';
+import { GOOD_STANDING, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
+import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
+import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
 
 interface Kept {
   purchase: Purchase;

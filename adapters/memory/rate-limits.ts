@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { ipv4Value } from '../../core/client-ip.ts';
-import type { Clock, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
+import { ipv4Value } from '../../core/clients/client-ip.ts';
+import type { Clock, RateLimitHit, RateLimitStore } from '../../core/ports/ports.ts';
 
 interface Window {
   count: number;

@@ -4,8 +4,8 @@
  * @module
  */
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
-import type { Release, ReleaseStore } from '../../core/releases.ts';
-import type { Emit, OutboxStore } from '../../core/webhooks/ports.ts';
+import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
+import type { Emit, OutboxStore } from '../../core/ports/events.ts';
 import { reportTo } from './outbox.ts';
 
 /** Creates an in-process release store; its events go to `outbox`. */

@@ -1,9 +1,9 @@
 /**
- * Usage counts (core/usage.ts) in memory: one number per day and label set.
+ * Usage counts (core/budgets/usage.ts) in memory: one number per day and label set.
  *
  * @module
  */
-import type { UsageCount, UsageStore } from '../../core/usage.ts';
+import type { UsageCount, UsageStore } from '../../core/budgets/usage.ts';
 
 const keyOf = (c: Omit<UsageCount, 'count'>) => `${c.day}\u0000${c.kind}\u0000${c.release}\u0000${c.source}\u0000${c.platform}`;
 

@@ -7,9 +7,9 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../core/app.ts';
-import { resolveClientIp } from '../../core/client-ip.ts';
-import { ApiError } from '../../core/errors.ts';
-import type { CoreResponse } from '../../core/http.ts';
+import { resolveClientIp } from '../../core/clients/client-ip.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { CoreResponse } from '../../core/http/http.ts';
 
 /** The API error for one of node's client errors; null when nothing should be answered. */
 export function apiErrorFor(code: string | undefined): ApiError | null {

@@ -5,7 +5,7 @@
  * @module
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
+import type { SyncHmacSha256 } from '../../core/clients/keyed-hash.ts';
 
 /** The key objects of the few secrets in use (voter ids, rate-limit keys): imported once, not per call. */
 const keys = new Map<string, KeyObject>();

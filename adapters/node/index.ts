@@ -6,10 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../../core/app.ts';
-import type { CidrSet } from '../../core/client-ip.ts';
-import { internalError } from '../../core/errors.ts';
-import type { CoreRequest, CoreResponse } from '../../core/http.ts';
-import type { MaybePromise } from '../../core/ports.ts';
+import type { CidrSet } from '../../core/clients/client-ip.ts';
+import { internalError } from '../../core/http/errors.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
+import type { MaybePromise } from '../../core/ports/ports.ts';
 import { clientOf, missingHost } from './odd-requests.ts';
 import { leaveLine, MAX_IN_FLIGHT, PIPELINE, waitInLine, type PipelinedSocket } from './pipeline.ts';
 import { originForm } from './request-target.ts';

@@ -9,8 +9,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../core/app.ts';
-import { canonicalIp, forwardedClient, type CidrSet } from '../../core/client-ip.ts';
-import { ApiError } from '../../core/errors.ts';
+import { canonicalIp, forwardedClient, type CidrSet } from '../../core/clients/client-ip.ts';
+import { ApiError } from '../../core/http/errors.ts';
 import { createClientErrorListener, serialize } from './client-error.ts';
 
 /** The peer of a connection in canonical form, and whether it is a trusted proxy: known once per socket. */

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as v from 'valibot';
-import type { Clock, Logger, VersionSource } from '../../core/ports.ts';
+import type { Clock, Logger, VersionSource } from '../../core/ports/ports.ts';
 import { VersionString } from '../../core/schemas/responses.ts';
 
 /** The version in a file's text: the first line, trimmed (a "v" prefix is dropped). */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CoreResponse } from '../../core/http.ts';
+import type { CoreResponse } from '../../core/http/http.ts';
 import { pageHeaders } from './http.ts';
 
 export const STYLE_PATH = '/pages/assets/pages.css';

@@ -15,7 +15,7 @@ import {
   type DeliverySchema,
   type EndpointSchema,
 } from '../../core/operator/webhooks.ts';
-import { EVENT_TYPES } from '../../core/webhooks/ports.ts';
+import { EVENT_TYPES } from '../../core/ports/events.ts';
 import { field, selectField } from './fields.ts';
 import { html, time, type Html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';

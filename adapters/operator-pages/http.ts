@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { CidrSet } from '../../core/client-ip.ts';
-import { headerValue, HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http.ts';
+import type { CidrSet } from '../../core/clients/client-ip.ts';
+import { headerValue, HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
 import type { Html } from './html.ts';
 
 /** Scripts and styles only from this listener's own files; nothing else loads, nothing frames a page. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { csvLine } from '../../core/csv.ts';
+import { csvLine } from '../../core/formats/csv.ts';
 import type { Outcome } from '../../core/operator/invoke.ts';
 import type { listFeedback } from '../../core/operator/inbox.ts';
 import type { OutputOf } from '../../core/operator/operation.ts';

@@ -6,7 +6,7 @@
  */
 import type * as v from 'valibot';
 import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
-import { FEEDBACK_TYPES } from '../../core/port-types.ts';
+import { FEEDBACK_TYPES } from '../../core/ports/port-types.ts';
 import { html, time } from './html.ts';
 import { csvPages } from './inbox-export.ts';
 import { pageHeaders } from './http.ts';

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../../core/http.ts';
-import type { Router } from '../../core/router.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
+import type { Router } from '../../core/http/router.ts';
 import type { OperatorRoutes } from '../../core/operator/app.ts';
 import type { OperatorContext } from '../../core/operator/context.ts';
 import type { TokenChecker } from '../../core/operator/token-gate.ts';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CoreRequest } from '../../core/http.ts';
+import type { CoreRequest } from '../../core/http/http.ts';
 import type { OperatorContext } from '../../core/operator/context.ts';
 import { callerOf } from '../../core/operator/http-binding.ts';
 import { attempt, type Outcome } from '../../core/operator/invoke.ts';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
 import type { Html } from './html.ts';
 import type { Outcome } from '../../core/operator/invoke.ts';
 import type { Operate } from './operate.ts';

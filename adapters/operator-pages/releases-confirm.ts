@@ -7,7 +7,7 @@
  */
 import type { listReleases, ReleaseJson } from '../../core/operator/releases.ts';
 import type { OutputOf } from '../../core/operator/operation.ts';
-import { movesBetween } from '../../core/rollout-rule.ts';
+import { movesBetween } from '../../core/releases/rollout-rule.ts';
 import { html, type Html } from './html.ts';
 import { csrfField } from './layout.ts';
 

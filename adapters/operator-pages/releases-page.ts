@@ -1,6 +1,6 @@
 /**
  * The Releases page: every release, highest version first, with the share of clients it is served to now
- * (the rule of core/rollout-rule.ts: a superseded staged release shows 0 %) and the baseline's share;
+ * (the rule of core/releases/rollout-rule.ts: a superseded staged release shows 0 %) and the baseline's share;
  * publish a release to a share of the clients, widen (or narrow) its rollout, pull it after a confirmation
  * that says what the pull does (releases-confirm.ts), restore a pulled one.
  *

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { randomSecret } from '../../core/keyed-hash.ts';
-import type { Clock } from '../../core/ports.ts';
+import { randomSecret } from '../../core/clients/keyed-hash.ts';
+import type { Clock } from '../../core/ports/ports.ts';
 import { sameSecret } from '../../core/operator/token-gate.ts';
 
 /** How long a session lasts without a request: 12 hours. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
 import { OPERATOR_ERRORS } from '../../core/operator/errors.ts';
 import type { TokenChecker } from '../../core/operator/token-gate.ts';
 import { html } from './html.ts';

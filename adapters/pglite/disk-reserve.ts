@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ApiError } from '../../core/errors.ts';
+import { ApiError } from '../../core/http/errors.ts';
 
 /** What the reserve needs: the free bytes of the data directory's file system, and how many to keep. */
 export interface DiskReserve {

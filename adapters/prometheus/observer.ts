@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../../core/http.ts';
-import type { AppEvent, Observer } from '../../core/ports.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
+import type { AppEvent, Observer } from '../../core/ports/ports.ts';
 import type { HistogramSeries, Registry } from './registry.ts';
 
 /**

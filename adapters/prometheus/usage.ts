@@ -1,12 +1,12 @@
 /**
- * Downloads and update checks as Prometheus counters (core/usage.ts), read from the app's tally when
+ * Downloads and update checks as Prometheus counters (core/budgets/usage.ts), read from the app's tally when
  * scraped: `site_api_downloads_total{release,source,platform}` and
  * `site_api_update_checks_total{release,platform}`. The labels are bounded: releases are the operator's,
  * sources come from the configured list (else `other`).
  *
  * @module
  */
-import type { UsageTally } from '../../core/usage.ts';
+import type { UsageTally } from '../../core/budgets/usage.ts';
 import type { Registry } from './registry.ts';
 
 /** Registers the counters; `usage()` gives the tally once the app exists (nothing before). */

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { toBase64Url } from '../../core/license.ts';
-import { applyPaymentEvent, cleanPurchase } from '../../core/fulfilment.ts';
-import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http.ts';
-import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports.ts';
+import { toBase64Url } from '../../core/licensing/license.ts';
+import { applyPaymentEvent, cleanPurchase } from '../../core/licensing/fulfilment.ts';
+import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
+import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports/ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
 import { offerAmount, priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
 

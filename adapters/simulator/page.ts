@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { revocationCause } from '../../core/order-state.ts';
-import type { CheckoutSession, CheckoutSku } from '../../core/ports.ts';
-import type { Order } from '../../core/store-ports.ts';
+import { revocationCause } from '../../core/ports/order-state.ts';
+import type { CheckoutSession, CheckoutSku } from '../../core/ports/ports.ts';
+import type { Order } from '../../core/ports/store-ports.ts';
 import { SKU_OFFER_FIELDS, type Pricing } from '../../core/schemas/pricing.ts';
 
 const PRODUCTS: Record<string, string> = {

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports.ts';
-import type { Emit } from '../../core/webhooks/ports.ts';
+import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports/ports.ts';
+import type { Emit } from '../../core/ports/events.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
@@ -31,7 +31,7 @@ select count(*)::int as open, min(t.expires_at_ms) as "earliestExpiry" from (
 const GET = `select ${COLUMNS} from checkout_sessions where id = $1::text`;
 
 /**
- * core/checkout-state.ts's nextCheckoutState, in SQL: a final state never changes and processing never
+ * core/ports/checkout-state.ts's nextCheckoutState, in SQL: a final state never changes and processing never
  * goes back to pending. One UPDATE, so the row lock orders racing reports and each sees the newest state.
  */
 const ADVANCE = `

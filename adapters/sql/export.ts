@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FeedbackEntry } from '../../core/ports.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import type { DownloadCount, ExportSource } from '../export/source.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs } from './time.ts';

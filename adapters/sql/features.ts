@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports/ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
 

@@ -4,8 +4,8 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
-import type { FeedbackCount } from '../../core/store-ports.ts';
-import { DAY_MS } from '../../core/budgets.ts';
+import type { FeedbackCount } from '../../core/ports/store-ports.ts';
+import { DAY_MS } from '../../core/budgets/budgets.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 

@@ -75,7 +75,7 @@ end
 $$;
 `;
 
-/** Downloads and update checks by UTC day and bounded labels (core/usage.ts). */
+/** Downloads and update checks by UTC day and bounded labels (core/budgets/usage.ts). */
 export const usage = `
 create table usage_counts (
   day integer not null,

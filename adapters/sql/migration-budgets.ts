@@ -5,7 +5,7 @@
  */
 
 /**
- * Storage budgets (core/budgets.ts): the day's feedback bytes per client and in total (client ''). The
+ * Storage budgets (core/budgets/budgets.ts): the day's feedback bytes per client and in total (client ''). The
  * total's row is the lock: batches of one day, from any instance, are judged one after another against
  * committed counts. The function created here judged in SQL; it read every client of the day, so the
  * writer now judges in TypeScript under the same locks (adapters/sql/records.ts) and migration 16 drops it.

@@ -5,7 +5,7 @@
  */
 
 /**
- * Refunds and disputes in any order of events (core/order-state.ts withPaymentEvent): each dispute of an
+ * Refunds and disputes in any order of events (core/ports/order-state.ts withPaymentEvent): each dispute of an
  * order by the provider's id, and the refunds and disputes that came before their payment was known
  * here, kept until the order it pays for is fulfilled.
  */

@@ -206,7 +206,7 @@ create index checkout_sessions_open_by_owner on checkout_sessions (owner, expire
 `;
 
 /**
- * Desktop releases with staged rollout (core/releases.ts): what GET /version and GET /download serve,
+ * Desktop releases with staged rollout (core/releases/release-view.ts): what GET /version and GET /download serve,
  * changed while the service runs.
  */
 const releases = `

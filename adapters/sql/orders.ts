@@ -1,14 +1,14 @@
 /**
  * Orders in PostgreSQL and PGlite: columns of checkout_sessions (migration 13) joined with the keys.
- * A provider event's standing is computed by core/order-state.ts inside a transaction that holds the
+ * A provider event's standing is computed by core/ports/order-state.ts inside a transaction that holds the
  * session's row, so the rule exists once.
  *
  * @module
  */
-import { DAY_MS } from '../../core/budgets.ts';
-import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderStanding } from '../../core/order-state.ts';
-import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports.ts';
-import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/store-ports.ts';
+import { DAY_MS } from '../../core/budgets/budgets.ts';
+import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderStanding } from '../../core/ports/order-state.ts';
+import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports/ports.ts';
+import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/ports/store-ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/webhooks/ports.ts';
+import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 

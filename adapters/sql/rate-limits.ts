@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RateLimitHit, RateLimitStore } from '../../core/ports.ts';
+import type { RateLimitHit, RateLimitStore } from '../../core/ports/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 

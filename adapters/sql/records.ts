@@ -3,11 +3,11 @@
  *
  * @module
  */
-import type { BudgetRefusal, DownloadEvent, FeedbackBudget, FeedbackEntry, MaybePromise } from '../../core/ports.ts';
+import type { BudgetRefusal, DownloadEvent, FeedbackBudget, FeedbackEntry, MaybePromise } from '../../core/ports/ports.ts';
 import { createBatcher, type BatcherOptions } from './batch.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import type { EndpointsKnown } from './outbox.ts';
-import { DayLedger } from '../../core/budgets.ts';
+import { DayLedger } from '../../core/budgets/budgets.ts';
 import { fromEpochMs, iso } from './time.ts';
 
 /**
@@ -158,7 +158,7 @@ const rowsOf = (batch: readonly Submission[]): string => JSON.stringify(batch.ma
  * (so batches of every instance run one after another, each holding the lock for one round trip) and
  * the batch's clients' counts are read by a statement sent after the lock's, which therefore sees what
  * the batch before committed, a client's first row included; each submission is judged in arrival order
- * (`DayLedger`, the rule of core/budgets.ts) against the counts so far, and the admitted ones are
+ * (`DayLedger`, the rule of core/budgets/budgets.ts) against the counts so far, and the admitted ones are
  * inserted (with their events) and counted by one statement sent with the commit. The day's first batch
  * makes the total's row first.
  */

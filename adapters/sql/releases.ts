@@ -5,9 +5,9 @@
  * @module
  */
 import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
-import type { Release, ReleaseStore } from '../../core/releases.ts';
+import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
 import type { SqlClient, SqlSession, SqlValue } from './client.ts';
-import type { Emit } from '../../core/webhooks/ports.ts';
+import type { Emit } from '../../core/ports/events.ts';
 import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { UNPAID_SESSION_GRACE_MS } from '../../core/checkout-state.ts';
-import type { Logger } from '../../core/ports.ts';
+import { UNPAID_SESSION_GRACE_MS } from '../../core/ports/checkout-state.ts';
+import type { Logger } from '../../core/ports/ports.ts';
 import type { SqlSession } from './client.ts';
 
 /** Rows per delete: on PGlite about 15-20 ms of the main thread each. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { featureView } from './roadmap.ts';

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/keyed-hash.ts';
-import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports.ts';
+import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/clients/keyed-hash.ts';
+import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports/ports.ts';
 import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { SqlSession } from './client.ts';
 import { createSqlRateLimitStore, type BatchOptions } from './rate-limits.ts';

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { SyncHmacSha256 } from '../../core/keyed-hash.ts';
-import { DEFAULT_VOTES_PER_NETWORK, type Clock, type Logger, type RateLimitStore, type RoadmapFeature, type Storage } from '../../core/ports.ts';
+import type { SyncHmacSha256 } from '../../core/clients/keyed-hash.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type Clock, type Logger, type RateLimitStore, type RoadmapFeature, type Storage } from '../../core/ports/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, openCheckouts, openCheckoutTotals, saveLicenses } from './checkout.ts';

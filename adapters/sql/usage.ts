@@ -1,10 +1,10 @@
 /**
- * Usage counts (core/usage.ts) in PostgreSQL and PGlite: one row per day and label set, added to by
+ * Usage counts (core/budgets/usage.ts) in PostgreSQL and PGlite: one row per day and label set, added to by
  * each instance's batches (migration 12).
  *
  * @module
  */
-import type { UsageCount, UsageStore } from '../../core/usage.ts';
+import type { UsageCount, UsageStore } from '../../core/budgets/usage.ts';
 import type { SqlSession } from './client.ts';
 
 const ADD = `

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ApiError } from '../../core/errors.ts';
-import type { Logger } from '../../core/ports.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { Logger } from '../../core/ports/ports.ts';
 import { StripeError } from './client.ts';
 
 /** The advice on a passing provider fault. */

@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
-import type { CheckoutSku } from '../../core/ports.ts';
+import type { CheckoutSku } from '../../core/ports/ports.ts';
 import { StripeError, type StripeClient } from './client.ts';
 import { logFields } from './api-error.ts';
 import { cents, PriceSchema } from './price.ts';

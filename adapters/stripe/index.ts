@@ -5,9 +5,9 @@
  * @module
  */
 import * as v from 'valibot';
-import { ApiError } from '../../core/errors.ts';
-import { headerValue } from '../../core/http.ts';
-import type { CheckoutSku, Clock, GatewayReport, Logger, PaidSession, PaymentGateway } from '../../core/ports.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import { headerValue } from '../../core/http/http.ts';
+import type { CheckoutSku, Clock, GatewayReport, Logger, PaidSession, PaymentGateway } from '../../core/ports/ports.ts';
 import { toApiError } from './api-error.ts';
 import { checkStripeSetup, type SetupReport } from './check-setup.ts';
 import { createStripeClient, type StripeClientOptions } from './client.ts';

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { CheckoutSku, Clock, Logger, OfferSource } from '../../core/ports.ts';
+import type { CheckoutSku, Clock, Logger, OfferSource } from '../../core/ports/ports.ts';
 import type { Pricing } from '../../core/schemas/responses.ts';
 import { logFields } from './api-error.ts';
 import { createStripeClient, type StripeClientOptions } from './client.ts';

@@ -6,8 +6,8 @@
  * @module
  */
 import * as v from 'valibot';
-import { ApiError } from '../../core/errors.ts';
-import type { GatewayNotification, GatewayStatus, PaymentFlag } from '../../core/ports.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { GatewayNotification, GatewayStatus, PaymentFlag } from '../../core/ports/ports.ts';
 import { CheckoutSessionSchema, purchaseOf, statusOfSession, type StripeCheckoutSession } from './session.ts';
 
 const EventSchema = v.looseObject({

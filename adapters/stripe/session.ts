@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import type { GatewayReport, GatewayStatus, Purchase } from '../../core/ports.ts';
+import type { GatewayReport, GatewayStatus, Purchase } from '../../core/ports/ports.ts';
 
 /** The PaymentIntent, when the session is fetched with `expand[]=payment_intent`. */
 const PaymentIntentSchema = v.looseObject({ id: v.string(), status: v.string() });

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Clock } from '../../core/ports.ts';
-import { createRecentCache } from '../../core/recent-cache.ts';
+import type { Clock } from '../../core/ports/ports.ts';
+import { createRecentCache } from '../../core/clients/recent-cache.ts';
 
 export interface StatusCache<T> {
   /** The cached answer for a session, or the one `load` gives (shared with concurrent callers). */

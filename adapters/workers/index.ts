@@ -9,12 +9,12 @@
  * @module
  */
 import type { App } from '../../core/app.ts';
-import { clientKey } from '../../core/client-ip.ts';
-import { internalError } from '../../core/errors.ts';
-import type { Clock, RateLimitStore } from '../../core/ports.ts';
-import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/rate-limit.ts';
-import { requestIdFor } from '../../core/request-id.ts';
-import { addSecurityHeaders } from '../../core/security-headers.ts';
+import { clientKey } from '../../core/clients/client-ip.ts';
+import { internalError } from '../../core/http/errors.ts';
+import type { Clock, RateLimitStore } from '../../core/ports/ports.ts';
+import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/pipeline/rate-limit.ts';
+import { requestIdFor } from '../../core/http/request-id.ts';
+import { addSecurityHeaders } from '../../core/http/security-headers.ts';
 import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 

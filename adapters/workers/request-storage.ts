@@ -13,7 +13,7 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Storage } from '../../core/ports.ts';
+import type { Storage } from '../../core/ports/ports.ts';
 import type { SqlClient } from '../sql/client.ts';
 import { createSharedRateLimitState } from '../sql/shared-rate-limits.ts';
 import { createSqlStorage, type SqlStorage } from '../sql/storage.ts';

@@ -9,7 +9,7 @@ import { CHECKS_THE_SCHEMA_STATES } from '../schemas/stored-text.ts';
 import type * as v from 'valibot';
 import { ALIAS_PREFIX, V1_PREFIX } from '../endpoints.ts';
 import type { ApiRoute } from '../api-route.ts';
-import type { AliasDeprecation } from '../deprecation.ts';
+import type { AliasDeprecation } from '../http/deprecation.ts';
 import { ApiErrorSchema } from '../schemas/api-error.ts';
 import { RoadmapFeatureSchema } from '../schemas/responses.ts';
 import { headerComponents } from './headers.ts';

@@ -6,7 +6,7 @@
  */
 import { V1_PREFIX } from '../endpoints.ts';
 import { COMMON_ERRORS, type ApiRoute } from '../api-route.ts';
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
 import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, UNMETERED_HEADERS } from './headers.ts';
 import { linksOf } from './links.ts';
 

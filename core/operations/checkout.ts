@@ -3,19 +3,19 @@
  *
  * @module
  */
-import { readJsonObject } from '../body.ts';
-import { createCheckoutGate } from '../checkout-cap.ts';
-import { isFinal } from '../checkout-state.ts';
+import { readJsonObject } from '../http/body.ts';
+import { createCheckoutGate } from '../budgets/checkout-cap.ts';
+import { isFinal } from '../ports/checkout-state.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { json } from '../http.ts';
-import { fulfil, licensesFor } from '../fulfilment.ts';
-import { isRevoked } from '../order-state.ts';
-import type { CheckoutSession, LicenseKeys } from '../ports.ts';
+import { ApiError } from '../http/errors.ts';
+import { json } from '../http/http.ts';
+import { fulfil, licensesFor } from '../licensing/fulfilment.ts';
+import { isRevoked } from '../ports/order-state.ts';
+import type { CheckoutSession, LicenseKeys } from '../ports/ports.ts';
 import type { CheckoutStatus } from '../schemas/responses.ts';
 import { CheckoutCreateRequestSchema, SessionIdSchema } from '../schemas/requests.ts';
-import { parseOrThrow, parseQueryOrThrow } from '../validate.ts';
-import { clientKeyOf } from '../client-ip.ts';
+import { parseOrThrow, parseQueryOrThrow } from '../http/validate.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
 
 /**
  * Opens a hosted checkout session; an omitted body buys the standard product with no channel. A client

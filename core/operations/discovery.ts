@@ -6,7 +6,7 @@
 import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
 import { getLlmsTxt, getOpenApi } from '../endpoints.ts';
-import { encodeJson, JSON_TYPE, TEXT_TYPE } from '../http.ts';
+import { encodeJson, JSON_TYPE, TEXT_TYPE } from '../http/http.ts';
 import { buildLlmsTxt } from '../llms-txt.ts';
 import { buildOpenApi } from '../openapi/build.ts';
 

@@ -3,14 +3,14 @@
  *
  * @module
  */
-import { releaseFields } from '../answer-signature.ts';
+import { releaseFields } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { headerValue, type HeaderMap } from '../http.ts';
+import { ApiError } from '../http/errors.ts';
+import { headerValue, type HeaderMap } from '../http/http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
-import { parseQueryOrThrow } from '../validate.ts';
+import { parseQueryOrThrow } from '../http/validate.ts';
 import { windowsOnlyUrl } from './windows-only.ts';
-import { clientKeyOf } from '../client-ip.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
 
 
 /** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */

@@ -3,17 +3,17 @@
  *
  * @module
  */
-import { readJsonObject } from '../body.ts';
-import { clientKeyOf } from '../client-ip.ts';
-import { feedbackRefused } from '../budget-refusals.ts';
-import { dayOf, feedbackBudgetBytes, type BudgetLimits } from '../budgets.ts';
+import { readJsonObject } from '../http/body.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
+import { feedbackRefused } from '../budgets/budget-refusals.ts';
+import { dayOf, feedbackBudgetBytes, type BudgetLimits } from '../budgets/budgets.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { encodeJson, JSON_TYPE } from '../http.ts';
-import type { FeedbackEntry } from '../ports.ts';
+import { ApiError } from '../http/errors.ts';
+import { encodeJson, JSON_TYPE } from '../http/http.ts';
+import type { FeedbackEntry } from '../ports/ports.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { isNotBlank } from '../schemas/stored-text.ts';
-import { parseOrThrow } from '../validate.ts';
+import { parseOrThrow } from '../http/validate.ts';
 
 /** A description that is absent, null, empty or only white space. */
 function isMissingDescription(value: unknown): boolean {
@@ -22,7 +22,7 @@ function isMissingDescription(value: unknown): boolean {
 
 /**
  * Validates and stores one submission within the client's and the day's feedback budget
- * (core/budgets.ts); answers 201 {success: true}, or 429 when a budget refuses it.
+ * (core/budgets/budgets.ts); answers 201 {success: true}, or 429 when a budget refuses it.
  */
 export function feedback(context: AppContext): Operation {
   const created = encodeJson({ success: true });

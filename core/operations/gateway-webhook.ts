@@ -6,9 +6,9 @@
  * @module
  */
 import type { AppContext, Operation } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { json } from '../http.ts';
-import { applyPaymentEvent, fulfil } from '../fulfilment.ts';
+import { ApiError } from '../http/errors.ts';
+import { json } from '../http/http.ts';
+import { applyPaymentEvent, fulfil } from '../licensing/fulfilment.ts';
 
 const encoder = new TextEncoder();
 

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
-import { encodeJson, JSON_TYPE } from '../http.ts';
+import { encodeJson, JSON_TYPE } from '../http/http.ts';
 import type { Pricing } from '../schemas/responses.ts';
 import { PricingSchema } from '../schemas/responses.ts';
 

@@ -7,9 +7,9 @@
 import { OPERATOR_TAG } from '../endpoints.ts';
 import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
-import { errorResponse } from '../errors.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
-import type { ReadinessState } from '../readiness.ts';
+import { errorResponse } from '../http/errors.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import type { ReadinessState } from '../pipeline/readiness.ts';
 import { ProbeSchema } from '../schemas/probe.ts';
 
 const ok = (body: Uint8Array) => (): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body });

@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { readJsonObject } from '../body.ts';
+import { readJsonObject } from '../http/body.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { ApiError } from '../errors.ts';
-import { json } from '../http.ts';
+import { ApiError } from '../http/errors.ts';
+import { json } from '../http/http.ts';
 import { VoteRequestSchema } from '../schemas/requests.ts';
-import { parseOrThrow } from '../validate.ts';
-import { clientKeyOf } from '../client-ip.ts';
+import { parseOrThrow } from '../http/validate.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
 
 /** Lists the visible features, each with `voted` for the caller. */
 export function listRoadmap(context: AppContext): Operation {

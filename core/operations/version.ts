@@ -1,20 +1,20 @@
 /**
  * GET /api/v1/version: the desktop version this client should run and the MSI of that same version, for
  * in-app update checks; signed (RFC 9421) over its Content-Digest and the release's headers when the app
- * signs answers (core/answer-signature.ts).
+ * signs answers (core/releases/answer-signature.ts).
  *
  * @module
  */
 import * as v from 'valibot';
-import { contentDigest, releaseFields, type CoveredFields, type SignatureHeaders } from '../answer-signature.ts';
+import { contentDigest, releaseFields, type CoveredFields, type SignatureHeaders } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
-import { andThen } from '../maybe.ts';
-import type { MaybePromise } from '../ports.ts';
-import type { ServedRelease } from '../releases.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { andThen } from '../http/maybe.ts';
+import type { MaybePromise } from '../ports/ports.ts';
+import type { ServedRelease } from '../releases/release-view.ts';
 import { VersionString } from '../schemas/responses.ts';
 import { isWindowsClient } from './download.ts';
-import { clientKeyOf } from '../client-ip.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
 
 /** Answers kept at most: the releases served now and the baseline, with room for changes. */
 const ANSWERS = 8;
@@ -24,13 +24,13 @@ interface Answer {
   body: Uint8Array;
   /** Content-Digest first, then the release's own headers; a promise until the digest is known. */
   fields: MaybePromise<CoveredFields>;
-  /** The signed headers of the window `window` (core/answer-signature.ts), kept so that a request of that window only copies them. */
+  /** The signed headers of the window `window` (core/releases/answer-signature.ts), kept so that a request of that window only copies them. */
   window: number;
   headers: Record<string, string> | null;
 }
 
 /**
- * Serves the release of the client's rollout bucket (core/releases.ts), from bodies serialized once per
+ * Serves the release of the client's rollout bucket (core/releases/release-view.ts), from bodies serialized once per
  * release, each digested once. A value that is not a version is a fault of the source: 500, logged.
  */
 export function version(context: AppContext): Operation {

@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
-import { HTML_TYPE } from '../http.ts';
+import { HTML_TYPE } from '../http/http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
 
 /** Where the page is served, outside /api: it is a page for people, not an operation. */

@@ -5,17 +5,17 @@
  *
  * @module
  */
-import { createCors } from '../cors.ts';
-import { encodeJson, JSON_TYPE } from '../http.ts';
-import { createPipeline, type Pipeline } from '../pipeline.ts';
-import { createRouter } from '../router.ts';
+import { createCors } from '../http/cors.ts';
+import { encodeJson, JSON_TYPE } from '../http/http.ts';
+import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts';
+import { createRouter } from '../http/router.ts';
 import type { OperatorContext } from './context.ts';
 import { OPERATOR_OPERATIONS } from './endpoints.ts';
 import { httpHandler } from './http-binding.ts';
 import { buildOperatorOpenApi } from './openapi.ts';
-import type { CidrSet } from '../client-ip.ts';
-import type { Logger } from '../ports.ts';
-import type { Router } from '../router.ts';
+import type { CidrSet } from '../clients/client-ip.ts';
+import type { Logger } from '../ports/ports.ts';
+import type { Router } from '../http/router.ts';
 import { createTokenChecker, createTokenGate, type TokenChecker } from './token-gate.ts';
 
 /** What routes beside the operator API are given: the largest body, the proxies believed, the logger. */

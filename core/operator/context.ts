@@ -4,13 +4,13 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../http.ts';
-import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports.ts';
-import type { ReleaseView } from '../releases.ts';
-import type { UsageTally } from '../usage.ts';
+import type { CoreRequest, CoreResponse } from '../http/http.ts';
+import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports/ports.ts';
+import type { ReleaseView } from '../releases/release-view.ts';
+import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
 
-export type { AuditEntry, AuditStore } from '../store-ports.ts';
+export type { AuditEntry, AuditStore } from '../ports/store-ports.ts';
 
 export interface OperatorContext {
   readonly storage: Storage;

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { AnsweringError, type ErrorBody } from '../errors.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http.ts';
+import { AnsweringError, type ErrorBody } from '../http/errors.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
 
 export const OPERATOR_ERRORS = {
   unauthorized: {

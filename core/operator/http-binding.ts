@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { readJsonObject } from '../body.ts';
-import { json, type CoreRequest, type CoreResponse } from '../http.ts';
+import { readJsonObject } from '../http/body.ts';
+import { json, type CoreRequest, type CoreResponse } from '../http/http.ts';
 import type { OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { invoke } from './invoke.ts';

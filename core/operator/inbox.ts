@@ -5,14 +5,14 @@
  * @module
  */
 import * as v from 'valibot';
-import { FEEDBACK_TYPES } from '../port-types.ts';
-import type { InboxEntry } from '../store-ports.ts';
+import { FEEDBACK_TYPES } from '../ports/port-types.ts';
+import type { InboxEntry } from '../ports/store-ports.ts';
 import { recordChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
-export type { FeedbackInbox, InboxEntry, InboxFilter } from '../store-ports.ts';
+export type { FeedbackInbox, InboxEntry, InboxFilter } from '../ports/store-ports.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;

@@ -6,8 +6,8 @@
  * @module
  */
 import type * as v from 'valibot';
-import { AnsweringError, type ErrorBody } from '../errors.ts';
-import { parseOrThrow } from '../validate.ts';
+import { AnsweringError, type ErrorBody } from '../http/errors.ts';
+import { parseOrThrow } from '../http/validate.ts';
 import type { OperatorContext } from './context.ts';
 import { decodedParam } from './path-param.ts';
 import type { Caller, OperatorOperation, PathParams } from './operation.ts';

@@ -7,7 +7,7 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors.ts';
+import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
 import { OPERATOR_ERRORS, type OperatorErrorCode } from './errors.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 

@@ -5,9 +5,9 @@
  * @module
  */
 import * as v from 'valibot';
-import { isRevoked, revocationCause } from '../order-state.ts';
-import { CHECKOUT_CHANNELS, CHECKOUT_SKUS } from '../port-types.ts';
-import type { Order } from '../store-ports.ts';
+import { isRevoked, revocationCause } from '../ports/order-state.ts';
+import { CHECKOUT_CHANNELS, CHECKOUT_SKUS } from '../ports/port-types.ts';
+import type { Order } from '../ports/store-ports.ts';
 import { IsoTime, isoOrNull } from './json-views.ts';
 
 const KeyState = v.picklist(['valid', 'revoked']);

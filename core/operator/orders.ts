@@ -6,10 +6,10 @@
  * @module
  */
 import * as v from 'valibot';
-import { DAY_MS } from '../budgets.ts';
-import { fulfil, licensesFor } from '../fulfilment.ts';
-import { isRevoked, type OrderOverride } from '../order-state.ts';
-import type { Order } from '../store-ports.ts';
+import { DAY_MS } from '../budgets/budgets.ts';
+import { fulfil, licensesFor } from '../licensing/fulfilment.ts';
+import { isRevoked, type OrderOverride } from '../ports/order-state.ts';
+import type { Order } from '../ports/store-ports.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
 import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Release } from '../releases.ts';
-import { byVersionDescending, compareMsiVersions } from '../rollout-rule.ts';
+import type { Release } from '../releases/release-view.ts';
+import { byVersionDescending, compareMsiVersions } from '../releases/rollout-rule.ts';
 import { OperatorError } from './errors.ts';
 
 /**

@@ -2,15 +2,15 @@
  * The operator's release operations: list, publish, widen (or narrow) the rollout, pull, restore. Each
  * change is written to the audit trail and the log, reports its event (release.published,
  * release.rolled_out, release.pulled, release.restored) with it, and is served by every instance within
- * a second (core/releases.ts). Which client gets which release is the rule of core/rollout-rule.ts.
+ * a second (core/releases/release-view.ts). Which client gets which release is the rule of core/releases/rollout-rule.ts.
  *
  * @module
  */
 import { decodedParam } from './path-param.ts';
 import * as v from 'valibot';
-import type { Release } from '../releases.ts';
-import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../rollout-rule.ts';
-import type { EventType } from '../webhooks/ports.ts';
+import type { Release } from '../releases/release-view.ts';
+import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';
+import type { EventType } from '../ports/events.ts';
 import { recordChange, type Caller, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';

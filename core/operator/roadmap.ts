@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { ROADMAP_CATEGORIES } from '../schemas/roadmap.ts';
 import { roadmapContentObject } from '../schemas/content.ts';
-import type { StoredFeature } from '../store-ports.ts';
+import type { StoredFeature } from '../ports/store-ports.ts';
 import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';

@@ -7,10 +7,10 @@
  * @module
  */
 import * as v from 'valibot';
-import { addDecimals } from '../decimal.ts';
-import type { OrderCount } from '../store-ports.ts';
-import { DAY_MS, dayOf } from '../budgets.ts';
-import type { UsageCount, UsageKind } from '../usage.ts';
+import { addDecimals } from '../formats/decimal.ts';
+import type { OrderCount } from '../ports/store-ports.ts';
+import { DAY_MS, dayOf } from '../budgets/budgets.ts';
+import type { UsageCount, UsageKind } from '../budgets/usage.ts';
 import { defineOperation } from './operation.ts';
 
 export const StatsQuerySchema = v.strictObject({

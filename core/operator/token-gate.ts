@@ -7,11 +7,11 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../http.ts';
-import { headerValue } from '../http.ts';
-import type { Clock } from '../ports.ts';
-import type { Gate, GateDecision } from '../pipeline.ts';
-import { createRecentCache } from '../recent-cache.ts';
+import type { CoreRequest, CoreResponse } from '../http/http.ts';
+import { headerValue } from '../http/http.ts';
+import type { Clock } from '../ports/ports.ts';
+import type { Gate, GateDecision } from '../pipeline/pipeline.ts';
+import { createRecentCache } from '../clients/recent-cache.ts';
 import { OperatorError } from './errors.ts';
 
 /** Wrong tokens one address may send per window; past it a wrong token is answered 429. */

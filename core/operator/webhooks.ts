@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
-import { EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../webhooks/ports.ts';
+import { EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../ports/events.ts';
 import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';

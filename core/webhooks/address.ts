@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { parseCidrList } from '../cidr.ts';
-import { canonicalIp, type CidrSet } from '../client-ip.ts';
+import { parseCidrList } from '../clients/cidr.ts';
+import { canonicalIp, type CidrSet } from '../clients/client-ip.ts';
 
 /** Addresses no public receiver has: loopback, private, shared, link-local, documentation, multicast, reserved. */
 export const NON_PUBLIC_NETWORKS: CidrSet = parseCidrList(

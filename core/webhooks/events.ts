@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { Purchase } from '../gateway-port.ts';
-import { isRevoked, revocationCause, type OrderStanding } from '../order-state.ts';
-import type { CheckoutSession, FeedbackEntry, LicenseKeys } from '../port-types.ts';
-import type { Order } from '../store-ports.ts';
-import type { EventDraft } from './ports.ts';
+import type { Purchase } from '../ports/gateway-port.ts';
+import { isRevoked, revocationCause, type OrderStanding } from '../ports/order-state.ts';
+import type { CheckoutSession, FeedbackEntry, LicenseKeys } from '../ports/port-types.ts';
+import type { Order } from '../ports/store-ports.ts';
+import type { EventDraft } from '../ports/events.ts';
 
 /** feedback.received for a stored entry (SQL storages build the same bytes in adapters/sql/records.ts). */
 export function feedbackReceived(entry: FeedbackEntry, id: number): EventDraft {

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Clock, Logger } from '../ports.ts';
-import type { DueDelivery, OutboxStore } from './ports.ts';
+import type { Clock, Logger } from '../ports/ports.ts';
+import type { DueDelivery, OutboxStore } from '../ports/events.ts';
 import { signatureHeaders } from './sign.ts';
 import { slackText } from './slack.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './address.ts';

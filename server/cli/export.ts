@@ -9,7 +9,7 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows, type ExportFormat } from '../../adapters/export/format.ts';
 import { listFeedback } from '../../core/operator/inbox.ts';
-import type { FeedbackEntry, Logger } from '../../core/ports.ts';
+import type { FeedbackEntry, Logger } from '../../core/ports/ports.ts';
 import { ConfigError } from '../config-error.ts';
 import { consoleLogger } from '../logger.ts';
 import { openStorage, type OpenedStorage } from '../open-storage.ts';

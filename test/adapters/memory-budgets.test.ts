@@ -5,9 +5,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { dayOf, feedbackBudgetBytes } from '../../core/budgets.ts';
-import { ApiError } from '../../core/errors.ts';
-import type { FeedbackEntry } from '../../core/ports.ts';
+import { dayOf, feedbackBudgetBytes } from '../../core/budgets/budgets.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 12);
 const entry = (i: number): FeedbackEntry => ({ type: 'general', description: `entry ${String(i).padStart(4, '0')}`, email: null, appVersion: null, rating: null, receivedAt: T0 });

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMetricsObserver, createRegistry } from '../../adapters/prometheus/index.ts';
-import type { CoreRequest, CoreResponse } from '../../core/http.ts';
+import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
 
 test('a counter, a gauge and a histogram are written in the text format, in registration order', () => {
   const registry = createRegistry();

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiClientError, createClient, type ClientOptions } from '../../client/index.ts';
-import { ERROR_CATALOGUE } from '../../core/errors.ts';
+import { ERROR_CATALOGUE } from '../../core/http/errors.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
 const test = suite<{ server: TestServer; base: string }>('client', {} as { server: TestServer; base: string });

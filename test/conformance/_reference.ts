@@ -5,7 +5,7 @@
  */
 import { createFetchHandler } from '../../adapters/fetch/index.ts';
 import type { FetchLike } from '../../client/conformance/index.ts';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from '../_setup.ts';
 
 /** The header the kit puts its synthetic client addresses in. */

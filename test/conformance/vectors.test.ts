@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/license.ts';
+import { SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { licenseVectorsFile, type LicenseVectors } from '../../scripts/conformance-vectors.ts';
 import { ROOT } from '../_spawn.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fromBase64Url, toBase64Url } from '../../core/license.ts';
+import { fromBase64Url, toBase64Url } from '../../core/licensing/license.ts';
 
 test('base64url: RFC 4648 test vectors, without padding', () => {
   const vectors: [string, string][] = [['', ''], ['f', 'Zg'], ['fo', 'Zm8'], ['foo', 'Zm9v'], ['foob', 'Zm9vYg'], ['fooba', 'Zm9vYmE'], ['foobar', 'Zm9vYmFy']];

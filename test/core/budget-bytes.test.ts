@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { feedbackBudgetBytes, utf8Length } from '../../core/budgets.ts';
+import { feedbackBudgetBytes, utf8Length } from '../../core/budgets/budgets.ts';
 
 const TEXTS = [
   '',

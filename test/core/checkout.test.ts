@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/license.ts';
+import { publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { compactClaims } from '../_licenses.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp } from '../_setup.ts';
 

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cleanPurchase } from '../../core/fulfilment.ts';
+import { cleanPurchase } from '../../core/licensing/fulfilment.ts';
 
 const purchase = (amount: string | null, currency: string | null) => ({ email: null, name: null, country: null, paymentRef: null, amount, currency });
 const kept = (amount: string | null, currency: string | null) => {

@@ -1,13 +1,13 @@
 /**
- * Property tests of core/client-ip.ts with ipaddr.js as the oracle: canonical spelling, refusals, the
+ * Property tests of core/clients/client-ip.ts with ipaddr.js as the oracle: canonical spelling, refusals, the
  * client key, CIDR matching and the X-Forwarded-For walk, each over a few hundred generated cases.
  */
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIp, clientKey, forwardedAddress, ipv4Value, resolveClientIp } from '../../core/client-ip.ts';
-import { parseCidrList } from '../../core/cidr.ts';
+import { canonicalIp, clientKey, forwardedAddress, ipv4Value, resolveClientIp } from '../../core/clients/client-ip.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 
 const property = suite('client ip properties (oracle: ipaddr.js)');
 const RUNS = { numRuns: 300 };

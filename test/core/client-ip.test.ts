@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalIp, clientKey, forwardedAddress, ipv4Value, parseIp, resolveClientIp } from '../../core/client-ip.ts';
-import { parseCidrList } from '../../core/cidr.ts';
+import { canonicalIp, clientKey, forwardedAddress, ipv4Value, parseIp, resolveClientIp } from '../../core/clients/client-ip.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 
 const ip = suite('client ip');
 

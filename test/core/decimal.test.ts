@@ -1,10 +1,10 @@
 /**
- * Exact money sums (core/decimal.ts) and Stripe's smallest-unit amounts as decimals (adapters/stripe).
+ * Exact money sums (core/formats/decimal.ts) and Stripe's smallest-unit amounts as decimals (adapters/stripe).
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { majorAmount, purchaseOf } from '../../adapters/stripe/session.ts';
-import { addDecimals } from '../../core/decimal.ts';
+import { addDecimals } from '../../core/formats/decimal.ts';
 
 test('decimals add exactly and keep the longest fraction', () => {
   assert.is(addDecimals('49.00', '64.00'), '113.00');

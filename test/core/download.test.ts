@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Storage } from '../../core/ports.ts';
+import type { Storage } from '../../core/ports/ports.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const MSI = 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi';

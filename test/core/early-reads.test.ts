@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { createMemoryRateLimitStore } from '../../adapters/memory/rate-limits.ts';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
-import type { RateLimitHit, RateLimitStore, Storage } from '../../core/ports.ts';
+import type { RateLimitHit, RateLimitStore, Storage } from '../../core/ports/ports.ts';
 import { bodyJson, coreRequest, createTestApp, manualClock } from '../_setup.ts';
 
 /** Memory counters whose answers wait until the test releases them, as a database's would. */

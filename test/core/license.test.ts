@@ -1,8 +1,8 @@
 /** License keys: version 2 (short, typed by people) is issued; version 1 (`key/...`) keeps verifying. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fromCrockfordBase32, toCrockfordBase32 } from '../../core/crockford-base32.ts';
-import { createLicenseIssuer, generateSigningKey, publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/license.ts';
+import { fromCrockfordBase32, toCrockfordBase32 } from '../../core/licensing/crockford-base32.ts';
+import { createLicenseIssuer, generateSigningKey, publicKeyOf, SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { compactClaims, issueLegacyLicenseKey } from '../_licenses.ts';
 
 const signingKey = await generateSigningKey();

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createLicenseIssuer, fromBase64Url, publicKeyOf, SIMULATOR_KEY_PREFIX, toBase64Url, verifyLicenseKey } from '../../core/license.ts';
+import { createLicenseIssuer, fromBase64Url, publicKeyOf, SIMULATOR_KEY_PREFIX, toBase64Url, verifyLicenseKey } from '../../core/licensing/license.ts';
 
 const doc = readFileSync(new URL('../../docs/licensing.md', import.meta.url), 'utf8');
 

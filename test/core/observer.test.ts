@@ -5,8 +5,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { ApiError } from '../../core/errors.ts';
-import type { AppEvent, Observer } from '../../core/ports.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { AppEvent, Observer } from '../../core/ports/ports.ts';
 import { coreRequest, createTestApp, manualClock } from '../_setup.ts';
 
 function recorder() {

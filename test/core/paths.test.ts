@@ -10,8 +10,8 @@ import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../../core/api.ts';
 import { createApp } from '../../core/app.ts';
 import { PROBE_ROUTES } from '../../core/operations/probes.ts';
 import { WINDOWS_ONLY_PATH } from '../../core/operations/windows-only.ts';
-import { isAppPath } from '../../core/paths.ts';
-import type { PaymentGateway } from '../../core/ports.ts';
+import { isAppPath } from '../../core/http/paths.ts';
+import type { PaymentGateway } from '../../core/ports/ports.ts';
 import { bodyText, coreRequest, createTestApp, exampleContent } from '../_setup.ts';
 
 test('every route the app serves is an app path', () => {

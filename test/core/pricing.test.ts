@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { OfferSource } from '../../core/ports.ts';
+import type { OfferSource } from '../../core/ports/ports.ts';
 import type { Pricing } from '../../core/schemas/responses.ts';
 import { bodyJson, coreRequest, createTestApp, exampleContent } from '../_setup.ts';
 

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
-import { createVoterId } from '../../core/voter-id.ts';
+import { createVoterId } from '../../core/clients/voter-id.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const roadmap = suite('roadmap');

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../../core/errors.ts';
-import { compilePattern, createRouter } from '../../core/router.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import { compilePattern, createRouter } from '../../core/http/router.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
 const routing = suite('routing');

@@ -16,7 +16,7 @@ import { sendRequest } from '../_client.ts';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { freePort, ROOT, spawnServer } from '../_spawn.ts';
 import { startWorkerd, WORKER_VARS } from '../_workerd.ts';
-import { APP_PATH_PREFIXES, APP_PATHS } from '../../core/paths.ts';
+import { APP_PATH_PREFIXES, APP_PATHS } from '../../core/http/paths.ts';
 import { runConformance } from '../../client/conformance/index.ts';
 import { kitOptions, nonConformance } from '../contract/_kit.ts';
 import { installProject, packedTarball } from '../package/_packed.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
+import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { createSiteWorker } from '../../server/worker-app.ts';
 import { sendRequest } from '../_client.ts';

@@ -1,6 +1,6 @@
 /**
  * The Worker on PostgreSQL closes each request's database client once the request's background work is
- * done; the usage counts a request writes (core/usage.ts, at most every 10 s) are part of that work, so
+ * done; the usage counts a request writes (core/budgets/usage.ts, at most every 10 s) are part of that work, so
  * they are stored, not lost on a closed client.
  */
 import { readFileSync } from 'node:fs';

@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Budgets } from '../../core/budgets.ts';
+import type { Budgets } from '../../core/budgets/budgets.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import type { HttpResult } from '../_setup.ts';
 import { startStorageServer, type StorageServer } from '../_storage-server.ts';

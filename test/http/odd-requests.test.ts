@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { openConnection, parseResponse } from '../server/_raw-http.ts';
 

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { sendRequest } from '../_client.ts';
 import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { form, PAGE_CSP, sessionOf, signIn } from '../_pages.ts';

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 
 const test = suite('operator roadmap');

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { MAX_IN_FLIGHT } from '../../adapters/node/pipeline.ts';
-import type { RateLimitHit, RateLimitStore } from '../../core/ports.ts';
+import type { RateLimitHit, RateLimitStore } from '../../core/ports/ports.ts';
 import { startTestServer } from '../_setup.ts';
 import { KEEP_ALIVE_GET, openConnection, parseResponse } from '../server/_raw-http.ts';
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { withValidation } from '../_openapi.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 

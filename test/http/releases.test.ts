@@ -5,10 +5,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
-import { parseCidrList } from '../../core/cidr.ts';
-import { rolloutBucket } from '../../core/releases.ts';
-import { clientKey } from '../../core/client-ip.ts';
-import { createVoterId } from '../../core/voter-id.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
+import { rolloutBucket } from '../../core/releases/release-view.ts';
+import { clientKey } from '../../core/clients/client-ip.ts';
+import { createVoterId } from '../../core/clients/voter-id.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
 const test = suite('releases over HTTP');

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { startTestServer } from '../_setup.ts';
 
 test('30 /64s of one /48 count as 8 votes; another /48 and an IPv4 client count as before', async () => {

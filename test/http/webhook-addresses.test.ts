@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import type { WebhookAddressPolicy } from '../../core/webhooks/address.ts';
 import { createDeliveryWorker } from '../../core/webhooks/worker.ts';
 import { guardedSender } from '../../server/webhook-addresses.ts';

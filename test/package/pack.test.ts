@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateSigningKey } from '../../core/license.ts';
+import { generateSigningKey } from '../../core/licensing/license.ts';
 import { listeningLine, ROOT, spawnServer, type Spawned } from '../_spawn.ts';
 import { walkEndpoints } from './_endpoints.ts';
 import { installProject, packedTarball } from './_packed.ts';

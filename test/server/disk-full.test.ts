@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { diskReserveCheck } from '../../adapters/pglite/disk-reserve.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError } from '../../core/http/errors.ts';
 import { sendRequest, type HttpResult } from '../_client.ts';
 import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 

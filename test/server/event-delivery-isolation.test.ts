@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { parseCidrList } from '../../core/cidr.ts';
-import type { Logger } from '../../core/ports.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
+import type { Logger } from '../../core/ports/ports.ts';
 import { startEventDelivery } from '../../server/event-delivery.ts';
 
 const quiet: Logger = { info() {}, warn() {}, error() {} };

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import type { Logger } from '../../core/ports.ts';
+import type { Logger } from '../../core/ports/ports.ts';
 import { startEventDelivery } from '../../server/event-delivery.ts';
 
 test('a failing outbox is logged once a minute, with how many ticks failed', async () => {

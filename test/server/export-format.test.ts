@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows } from '../../adapters/export/format.ts';
-import type { FeedbackEntry } from '../../core/ports.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 
 const entries: FeedbackEntry[] = [
   { type: 'review', description: 'Says "hi", then\r\nbye', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6) },

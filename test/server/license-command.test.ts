@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../../core/license.ts';
+import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../../core/licensing/license.ts';
 import { UsageError } from '../../server/cli/command.ts';
 import { runLicenseCommand } from '../../server/license-command.ts';
 import { openSigningKey } from '../../server/license-key.ts';

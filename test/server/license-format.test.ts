@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
+import { publicKeyOf, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { sendRequest } from '../_client.ts';
 import { runProgramToExit, startServerProcess } from '../_spawn.ts';
 

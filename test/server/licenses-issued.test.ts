@@ -10,7 +10,7 @@ import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import { createMetricsObserver, createRegistry, type Registry } from '../../adapters/prometheus/index.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import type { Storage } from '../../core/ports.ts';
+import type { Storage } from '../../core/ports/ports.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';

@@ -12,7 +12,7 @@ import { createNodeListener } from '../../adapters/node/index.ts';
 import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import { parseCidrList } from '../../core/cidr.ts';
+import { parseCidrList } from '../../core/clients/cidr.ts';
 import { sendRequest } from '../_client.ts';
 import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, testPostgres } from '../_databases.ts';
 import { startTestServer } from '../_setup.ts';

@@ -9,7 +9,7 @@ import { createPgliteClient } from '../../adapters/pglite/index.ts';
 import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { sqlExportSource } from '../../adapters/sql/export.ts';
-import type { FeedbackEntry } from '../../core/ports.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import { sendHttp } from '../_setup.ts';
 import { closeTestDatabases, freshPgliteDir, testPostgres } from '../_databases.ts';
 import { startServerProcess } from '../_spawn.ts';

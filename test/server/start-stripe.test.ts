@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/license.ts';
+import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
 import { freshPgliteDir } from '../_databases.ts';

@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { createUsageTally } from '../../core/usage.ts';
+import { createUsageTally } from '../../core/budgets/usage.ts';
 import { writeUsageOnTimer } from '../../server/usage-writer.ts';
 import { manualClock } from '../_setup.ts';
 

@@ -7,7 +7,7 @@ import { memoryExportSource, type ExportSource } from '../../adapters/export/sou
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import type { Storage } from '../../core/ports.ts';
+import type { Storage } from '../../core/ports/ports.ts';
 import { manualClock } from '../_setup.ts';
 import { NO_RATE_LIMIT_DEADLINE, pgliteSchema, postgresClient, testPostgres } from '../_databases.ts';
 

@@ -9,8 +9,8 @@ import { migrate } from '../../adapters/sql/migrate.ts';
 import { MIGRATIONS } from '../../adapters/sql/migrations.ts';
 import { clientKeyHash, createSharedRateLimitState } from '../../adapters/sql/shared-rate-limits.ts';
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
-import { dayOf } from '../../core/budgets.ts';
-import type { FeedbackEntry, RoadmapFeature, RoadmapFeatureView } from '../../core/ports.ts';
+import { dayOf } from '../../core/budgets/budgets.ts';
+import type { FeedbackEntry, RoadmapFeature, RoadmapFeatureView } from '../../core/ports/ports.ts';
 import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, postgresClient, testPostgres } from '../_databases.ts';
 
 interface Context {

@@ -11,9 +11,9 @@ import { createPgliteClient } from '../../adapters/pglite/index.ts';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import { dayOf, feedbackBudgetBytes } from '../../core/budgets.ts';
-import { ApiError } from '../../core/errors.ts';
-import type { FeedbackBudget, FeedbackEntry } from '../../core/ports.ts';
+import { dayOf, feedbackBudgetBytes } from '../../core/budgets/budgets.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { FeedbackBudget, FeedbackEntry } from '../../core/ports/ports.ts';
 import { closeTestDatabases, pgliteClient } from '../_databases.ts';
 
 const test = suite<{ client: SqlClient | null }>('feedback over PGlite', { client: null });

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import type { CheckoutState } from '../../core/ports.ts';
+import type { CheckoutState } from '../../core/ports/ports.ts';
 import { closeTestDatabases, postgresClient, testPostgres } from '../_databases.ts';
 
 const DAY = 24 * 60 * 60 * 1000;

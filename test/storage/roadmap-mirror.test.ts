@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import type { RoadmapFeature } from '../../core/ports.ts';
+import type { RoadmapFeature } from '../../core/ports/ports.ts';
 import { closeTestDatabases, pgliteClient } from '../_databases.ts';
 
 const test = suite<{ client: SqlClient | null }>('roadmap in memory over PGlite', { client: null });

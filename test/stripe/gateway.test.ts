@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RETRY_RESOLUTION } from '../../adapters/stripe/api-error.ts';
-import { ApiError } from '../../core/errors.ts';
-import type { CheckoutSession } from '../../core/ports.ts';
+import { ApiError } from '../../core/http/errors.ts';
+import type { CheckoutSession } from '../../core/ports/ports.ts';
 import { CANCEL_URL, SECRET_KEY, STRIPE_TIMEOUT_MS, stripeFixture, SUCCESS_URL, type StripeFixture } from './_fixtures.ts';
 import { loadScaled } from '../_load.ts';
 

@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import type { Storage } from '../../core/ports.ts';
+import type { Storage } from '../../core/ports/ports.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { withValidation } from '../_openapi.ts';
 import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';

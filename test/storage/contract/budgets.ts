@@ -4,8 +4,8 @@
  * totals count only pending, unexpired sessions.
  */
 import * as assert from 'uvu/assert';
-import { dayOf, feedbackBudgetBytes } from '../../../core/budgets.ts';
-import type { FeedbackBudget, FeedbackEntry } from '../../../core/ports.ts';
+import { dayOf, feedbackBudgetBytes } from '../../../core/budgets/budgets.ts';
+import type { FeedbackBudget, FeedbackEntry } from '../../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12);

@@ -4,8 +4,8 @@
  * is the same in every order of delivery, the operator's override, and a Plus key added once.
  */
 import * as assert from 'uvu/assert';
-import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../../core/order-state.ts';
-import type { CheckoutSession, PaymentFlag } from '../../../core/ports.ts';
+import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../../core/ports/order-state.ts';
+import type { CheckoutSession, PaymentFlag } from '../../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T = Date.UTC(2026, 10, 21, 12, 0, 0, 0);

@@ -4,9 +4,9 @@
  * records them.
  */
 import * as assert from 'uvu/assert';
-import type { FeedbackEntry } from '../../../core/ports.ts';
+import type { FeedbackEntry } from '../../../core/ports/ports.ts';
 import { feedbackReceived } from '../../../core/webhooks/events.ts';
-import { eventBody, type NewEndpoint } from '../../../core/webhooks/ports.ts';
+import { eventBody, type NewEndpoint } from '../../../core/ports/events.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);

@@ -2,7 +2,7 @@
  * Contract: feedback and downloads are kept and exported exactly; secrets are first-write-wins.
  */
 import * as assert from 'uvu/assert';
-import type { FeedbackEntry } from '../../../core/ports.ts';
+import type { FeedbackEntry } from '../../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const DAY = 24 * 60 * 60 * 1000;

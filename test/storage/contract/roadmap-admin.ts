@@ -4,7 +4,7 @@
  * merge moves votes exactly, one per voter, and hides the duplicate.
  */
 import * as assert from 'uvu/assert';
-import type { RoadmapFeature, StoredFeature } from '../../../core/ports.ts';
+import type { RoadmapFeature, StoredFeature } from '../../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({

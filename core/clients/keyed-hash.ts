@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { toBase64Url } from './base64url.ts';
-import { andThen } from './maybe.ts';
-import type { MaybePromise } from './ports.ts';
+import { toBase64Url } from '../formats/base64url.ts';
+import { andThen } from '../http/maybe.ts';
+import type { MaybePromise } from '../ports/ports.ts';
 import { createRecentCache } from './recent-cache.ts';
 
 /** How many recent subjects' hashes each generation of the cache keeps, to spare the HMAC on repeated requests. */

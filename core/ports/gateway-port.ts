@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse, HeaderMap } from './http.ts';
+import type { CoreRequest, CoreResponse, HeaderMap } from '../http/http.ts';
 import type { CheckoutChannel, CheckoutSession, CheckoutSku, CheckoutState } from './port-types.ts';
 
 /** What the payment provider says of a session. */
@@ -41,7 +41,7 @@ export interface GatewayReport {
 }
 
 /**
- * What a refund or dispute says of a payment (core/order-state.ts): fully refunded, disputed, or a
+ * What a refund or dispute says of a payment (core/ports/order-state.ts): fully refunded, disputed, or a
  * dispute the seller won.
  */
 export type PaymentFlag = 'refunded' | 'disputed' | 'dispute_won';

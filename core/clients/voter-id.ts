@@ -6,7 +6,7 @@
  */
 import { networkKey } from './client-ip.ts';
 import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
-import type { MaybePromise } from './ports.ts';
+import type { MaybePromise } from '../ports/ports.ts';
 
 /**
  * Creates the voter-id function.

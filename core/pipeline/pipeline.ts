@@ -14,16 +14,16 @@
  *
  * @module
  */
-import { clientKey } from './client-ip.ts';
-import type { Cors } from './cors.ts';
-import { AnsweringError, type ApiError, encodeError, errorAnswer, errorResponse, internalError } from './errors.ts';
-import type { CoreRequest, CoreResponse } from './http.ts';
-import type { AppEvent, Logger, MaybePromise, Observer } from './ports.ts';
+import { clientKey } from '../clients/client-ip.ts';
+import type { Cors } from '../http/cors.ts';
+import { AnsweringError, type ApiError, encodeError, errorAnswer, errorResponse, internalError } from '../http/errors.ts';
+import type { CoreRequest, CoreResponse } from '../http/http.ts';
+import type { AppEvent, Logger, MaybePromise, Observer } from '../ports/ports.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limit.ts';
-import { createRecentCache } from './recent-cache.ts';
-import { requestIdFor } from './request-id.ts';
-import { trimSlashes, type Match, type Router } from './router.ts';
-import { addSecurityHeaders } from './security-headers.ts';
+import { createRecentCache } from '../clients/recent-cache.ts';
+import { requestIdFor } from '../http/request-id.ts';
+import { trimSlashes, type Match, type Router } from '../http/router.ts';
+import { addSecurityHeaders } from '../http/security-headers.ts';
 
 /** A gate's decision on one request: admitted or not, and the headers its answer carries. */
 export interface GateDecision {

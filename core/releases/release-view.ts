@@ -14,11 +14,11 @@
  *
  * @module
  */
-import type { Clock, Logger, MaybePromise } from './port-types.ts';
+import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
 import { rolloutLadder, servedFrom, type Rung } from './rollout-rule.ts';
-import type { Release, ReleaseStore } from './store-ports.ts';
+import type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
-export type { Release, ReleaseStore } from './store-ports.ts';
+export type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
 /** What one answer serves: a version and the MSI of that same version, with what the signed headers carry. */
 export interface ServedRelease {

@@ -1,5 +1,5 @@
 /**
- * The stores of the back office that every storage has: releases (core/releases.ts), the audit trail and
+ * The stores of the back office that every storage has: releases (core/releases/release-view.ts), the audit trail and
  * the feedback inbox and the orders (core/operator). A change that reports an event takes an `emit`
  * (core/webhooks), and the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
  * no import runs back up.
@@ -9,14 +9,14 @@
 import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
 import type { CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
-import type { Emit } from './webhooks/ports.ts';
+import type { Emit } from './events.ts';
 
 /** One published desktop release. */
 export interface Release {
   version: string;
   msiUrl: string;
   notesUrl: string | null;
-  /** Whole percent of clients (0-100) offered this release or a newer one (core/rollout-rule.ts). */
+  /** Whole percent of clients (0-100) offered this release or a newer one (core/releases/rollout-rule.ts). */
   rolloutPercent: number;
   publishedAt: number;
   /** When it was pulled, or null: a pulled release is not served until it is restored. */
@@ -203,7 +203,7 @@ export interface OrderStore {
   /** The session paid by a provider payment, or null. */
   sessionOfPayment(paymentRef: string): Promise<string | null>;
   /**
-   * Applies a provider event to an order's standing atomically (core/order-state.ts withPaymentFlag);
+   * Applies a provider event to an order's standing atomically (core/ports/order-state.ts withPaymentFlag);
    * the standing before and the order after, or null for an unknown session.
    */
   flag(
@@ -228,7 +228,7 @@ export interface OrderStore {
   addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
 }
 
-/** Downloads and update checks counted by day (core/usage.ts). */
+/** Downloads and update checks counted by day (core/budgets/usage.ts). */
 export type UsageKind = 'download' | 'update_check';
 
 export interface UsageCount {

@@ -6,10 +6,10 @@
  * @module
  */
 
-export type { MaybePromise } from './maybe.ts';
-export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from './schemas/catalogue.ts';
-import type { CheckoutChannel, CheckoutSku, FeedbackType } from './schemas/catalogue.ts';
-import type { MaybePromise } from './maybe.ts';
+export type { MaybePromise } from '../http/maybe.ts';
+export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from '../schemas/catalogue.ts';
+import type { CheckoutChannel, CheckoutSku, FeedbackType } from '../schemas/catalogue.ts';
+import type { MaybePromise } from '../http/maybe.ts';
 
 /** Where time comes from: milliseconds since the epoch. Tests inject a manual one. */
 export interface Clock {
@@ -37,7 +37,7 @@ export interface FeedbackEntry {
 }
 
 /**
- * The day's feedback budget of the client that sends an entry (core/budgets.ts): the storage stores the
+ * The day's feedback budget of the client that sends an entry (core/budgets/budgets.ts): the storage stores the
  * entry only when `refusalOf` admits it against the day's committed counts, and counts it then.
  */
 export interface FeedbackBudget extends BudgetLimits {
@@ -52,7 +52,7 @@ export interface FeedbackBudget extends BudgetLimits {
   bytes: number;
 }
 
-/** One budget as core/budgets.ts's rule reads it: a limit per client, a total, and the share. */
+/** One budget as core/budgets/budgets.ts's rule reads it: a limit per client, a total, and the share. */
 export interface BudgetLimits {
   perClient: number;
   total: number;
@@ -155,7 +155,7 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, limit: number): MaybePromise<RateLimitHit>;
 }
 
-/** Signs the base of an RFC 9421 answer signature (core/answer-signature.ts) with the license key. */
+/** Signs the base of an RFC 9421 answer signature (core/releases/answer-signature.ts) with the license key. */
 export interface AnswerSigner {
   readonly keyId: string;
   sign(data: Uint8Array): Promise<Uint8Array>;

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { encodeError, errorAnswer } from './errors.ts';
-import type { CoreResponse } from './http.ts';
-import type { Logger, MaybePromise, RateLimitHit, RateLimitStore } from './ports.ts';
+import { encodeError, errorAnswer } from '../http/errors.ts';
+import type { CoreResponse } from '../http/http.ts';
+import type { Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../ports/ports.ts';
 
 /** A quota: at most `limit` requests per `windowSeconds` per client. */
 export interface RateLimitPolicy {

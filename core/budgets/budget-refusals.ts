@@ -1,13 +1,13 @@
 /**
- * The answers of a refused budget (core/budgets.ts): 429 with Retry-After, and a resolution that says
+ * The answers of a refused budget (core/budgets/budgets.ts): 429 with Retry-After, and a resolution that says
  * when retrying helps: at the end of the UTC day for the daily feedback budgets, when an open session
  * expires for the checkout sessions.
  *
  * @module
  */
 import { DAY_MS, dayOf, shareNow, type BudgetLimits } from './budgets.ts';
-import { ApiError } from './errors.ts';
-import type { BudgetRefusal } from './port-types.ts';
+import { ApiError } from '../http/errors.ts';
+import type { BudgetRefusal } from '../ports/port-types.ts';
 
 /** The Retry-After header of a wait until `at`: whole seconds, at least 1. */
 export function retryAfter(now: number, at: number): Record<string, string> {

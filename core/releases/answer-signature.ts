@@ -11,11 +11,11 @@
  *
  * @module
  */
-import type { Clock, MaybePromise } from './ports.ts';
+import type { Clock, MaybePromise } from '../ports/ports.ts';
 
 /** Signs bytes with the Ed25519 key whose public half (base64url) is `keyId`. */
-export type { AnswerSigner } from './port-types.ts';
-import type { AnswerSigner } from './port-types.ts';
+export type { AnswerSigner } from '../ports/port-types.ts';
+import type { AnswerSigner } from '../ports/port-types.ts';
 
 /** The covered fields of an answer, after @status: lower-case header names and their values, in order. */
 export type CoveredFields = readonly (readonly [string, string])[];

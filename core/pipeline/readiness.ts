@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Logger, MaybePromise } from './ports.ts';
+import type { Logger, MaybePromise } from '../ports/ports.ts';
 
 /** Why the instance is not ready, or that it is. */
 export type ReadinessState =

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { isRevoked, type OrderStanding } from './order-state.ts';
-import { licenseVerdict, orderPaid } from './webhooks/events.ts';
-import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from './ports.ts';
-import type { Order } from './store-ports.ts';
+import { isRevoked, type OrderStanding } from '../ports/order-state.ts';
+import { licenseVerdict, orderPaid } from '../webhooks/events.ts';
+import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../ports/ports.ts';
+import type { Order } from '../ports/store-ports.ts';
 
 /** What fulfilment works with (an AppContext is one). */
 export interface FulfilmentContext {

@@ -11,10 +11,10 @@
  * @module
  */
 import { dayOf } from './budgets.ts';
-import type { Clock, Logger } from './ports.ts';
-import type { UsageCount, UsageKind, UsageStore } from './store-ports.ts';
+import type { Clock, Logger } from '../ports/ports.ts';
+import type { UsageCount, UsageKind, UsageStore } from '../ports/store-ports.ts';
 
-export type { UsageCount, UsageKind, UsageStore } from './store-ports.ts';
+export type { UsageCount, UsageKind, UsageStore } from '../ports/store-ports.ts';
 
 export interface UsageTally {
   count(kind: UsageKind, release: string, source: string | null, platform: 'windows' | 'other'): void;

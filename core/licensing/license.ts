@@ -16,7 +16,7 @@ import {
   SIMULATOR_TAG,
   type CompactLicensePayload,
 } from './license-compact.ts';
-import type { LicenseIssuer } from './ports.ts';
+import type { LicenseIssuer } from '../ports/ports.ts';
 
 export type { CompactLicensePayload };
 
@@ -36,8 +36,8 @@ export type LicensePayload = LegacyLicensePayload | CompactLicensePayload;
 
 const PREFIX = 'key/';
 /** The prefix of keys from sessions "paid" in the payment simulator: no money was taken for them. */
-export { fromBase64Url, toBase64Url } from './base64url.ts';
-import { fromBase64Url, toBase64Url } from './base64url.ts';
+export { fromBase64Url, toBase64Url } from '../formats/base64url.ts';
+import { fromBase64Url, toBase64Url } from '../formats/base64url.ts';
 
 export const SIMULATOR_KEY_PREFIX = 'sim/';
 const encoder = new TextEncoder();

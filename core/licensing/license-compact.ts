@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { CheckoutSku } from './ports.ts';
+import type { CheckoutSku } from '../ports/ports.ts';
 import { fromCrockfordBase32, groupCharacters, toCrockfordBase32 } from './crockford-base32.ts';
 
 /** What a version-2 key says. */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { BudgetLimits, BudgetRefusal, FeedbackBudget, FeedbackEntry } from './port-types.ts';
+import type { BudgetLimits, BudgetRefusal, FeedbackBudget, FeedbackEntry } from '../ports/port-types.ts';
 
 export type { BudgetLimits };
 

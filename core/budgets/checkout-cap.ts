@@ -2,7 +2,7 @@
  * The caps on open checkout sessions: each session opened is a write at the payment provider (Stripe's
  * live mode allows about 100 a second for a whole account) and a stored row, so one client may hold only
  * so many sessions that are pending and unexpired, all clients together `budgets.openCheckouts`, and no
- * client more than its share of what the others left (core/budgets.ts). On one instance a client's
+ * client more than its share of what the others left (core/budgets/budgets.ts). On one instance a client's
  * creates run one at a time, so its own cap is exact there; N instances admit at most N - 1 more in a
  * race, and the total may be passed by the creates of other clients in flight when it is reached.
  *
@@ -10,8 +10,8 @@
  */
 import { retryAfter } from './budget-refusals.ts';
 import { refusalOf, shareNow, type BudgetLimits, type Budgets } from './budgets.ts';
-import { ApiError } from './errors.ts';
-import type { Clock, Storage } from './ports.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Clock, Storage } from '../ports/ports.ts';
 
 /** What the gate reads: the open sessions in storage, the clock, the caps. */
 export interface CheckoutCapContext {

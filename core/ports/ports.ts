@@ -3,12 +3,12 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from './http.ts';
+import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
 import type { AnswerSigner } from './port-types.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport, UsageStore } from './store-ports.ts';
-import type { Pricing } from './schemas/responses.ts';
-import type { Emit, OutboxStore } from './webhooks/ports.ts';
+import type { Pricing } from '../schemas/responses.ts';
+import type { Emit, OutboxStore } from './events.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
@@ -30,7 +30,7 @@ export function voteWeight(voted: boolean, network: string | null, held: number,
 export interface Storage {
   /**
    * Stores one submission. With a budget, only when the budget admits it against the day's counts
-   * (core/budgets.ts `refusalOf`, judged and counted atomically with the insert): null when stored, the
+   * (core/budgets/budgets.ts `refusalOf`, judged and counted atomically with the insert): null when stored, the
    * refusal otherwise. Without one, always stored.
    */
   addFeedback(entry: FeedbackEntry, budget?: FeedbackBudget): Promise<BudgetRefusal | null>;
@@ -78,7 +78,7 @@ export interface Storage {
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 
   readonly rateLimits: RateLimitStore;
-  /** The desktop releases GET /version and GET /download serve (core/releases.ts). */
+  /** The desktop releases GET /version and GET /download serve (core/releases/release-view.ts). */
   readonly releases: ReleaseStore;
   /** Every change made through the operator API (core/operator). */
   readonly audit: AuditStore;
@@ -86,7 +86,7 @@ export interface Storage {
   readonly inbox: FeedbackInbox;
   /** The roadmap as the operator edits it (core/operator/roadmap.ts). */
   readonly features: FeatureStore;
-  /** Downloads and update checks by day (core/usage.ts). */
+  /** Downloads and update checks by day (core/budgets/usage.ts). */
   readonly usage: UsageStore;
   /** Outbound events and their deliveries (core/webhooks); addFeedback writes feedback.received itself. */
   readonly outbox: OutboxStore;
@@ -106,7 +106,7 @@ export * from './gateway-port.ts';
 export interface LicenseIssuer {
   /** `simulated`: the session was "paid" in the payment simulator; its key must never verify as a license. */
   issue(claims: { sessionId: string; sku: CheckoutSku; product: 'standard' | 'plus'; issuedAt: number; simulated: boolean }): Promise<string>;
-  /** The same key as an RFC 9421 signer of update answers (core/answer-signature.ts); absent: answers go unsigned. */
+  /** The same key as an RFC 9421 signer of update answers (core/releases/answer-signature.ts); absent: answers go unsigned. */
   readonly signer?: AnswerSigner;
 }
 
