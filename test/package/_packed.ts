@@ -10,7 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../_spawn.ts';
 
@@ -24,7 +24,8 @@ function sourceHash(): string {
   const hash = createHash('sha256');
   for (const file of listed.split('\n').filter((name) => name && !NOT_PACKED.test(name)).sort()) {
     const path = join(ROOT, file);
-    if (existsSync(path)) hash.update(file).update(readFileSync(path));
+    // A listed name may be a link to a folder (a node_modules linked in from elsewhere): files only.
+    if (existsSync(path) && statSync(path).isFile()) hash.update(file).update(readFileSync(path));
   }
   return hash.digest('hex').slice(0, 16);
 }
