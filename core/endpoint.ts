@@ -1,0 +1,56 @@
+/**
+ * What an endpoint of the public interface is: its operationId, method, path, documented query and headers,
+ * body, success answer and error codes. endpoints.ts holds one constant of this shape per operation.
+ *
+ * @module
+ */
+import type * as v from 'valibot';
+import type { ErrorCode } from './http/errors.ts';
+
+/** A documented query parameter. */
+export interface QueryParameter {
+  readonly name: string;
+  readonly required: boolean;
+  readonly schema: v.GenericSchema;
+}
+
+/** How a successful answer looks. */
+export type SuccessResponse =
+  | {
+      readonly status: 200 | 201;
+      readonly description: string;
+      readonly schema: v.GenericSchema;
+      readonly schemaName: string;
+      /** Headers beyond every response's, e.g. those of a signed answer. */
+      readonly extraHeaders?: readonly string[];
+    }
+  | { readonly status: 200; readonly description: string; readonly mediaType: 'text/plain' | 'application/json'; readonly freeForm: true }
+  | { readonly status: 302; readonly description: string; readonly headers: readonly string[] };
+
+/** One operation of the interface as it is documented and called. */
+export interface Endpoint {
+  readonly operationId: string;
+  readonly method: 'GET' | 'POST';
+  /** The path; for a versioned route, the part after /api/v1 (the /api alias shares it). */
+  readonly path: string;
+  /** Whether the route lives under /api/v1 with an unversioned /api alias. */
+  readonly versioned: boolean;
+  readonly tag: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly query?: readonly QueryParameter[];
+  /** Documented request headers. */
+  readonly headers?: readonly QueryParameter[];
+  readonly body?: { readonly schema: v.GenericSchema; readonly schemaName: string; readonly required: boolean };
+  readonly success: SuccessResponse;
+  /**
+   * The error codes this operation answers with, besides rate_limited and internal_error (always possible
+   * on a metered route).
+   */
+  readonly errors: readonly ErrorCode[];
+  /**
+   * false: outside every client's quota (the probes): never counted, no rate-limit headers, answered
+   * before the rate limiter. Metered by default.
+   */
+  readonly metered?: false;
+}
