@@ -6,7 +6,7 @@
  */
 import type * as v from 'valibot';
 import { csvLine } from '../../core/csv.ts';
-import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { FEEDBACK_EXPORT_COLUMNS, listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
 import { FEEDBACK_TYPES } from '../../core/port-types.ts';
 import { html, time } from './html.ts';
 import { pageHeaders } from './http.ts';
@@ -18,7 +18,6 @@ type Entry = v.InferOutput<typeof InboxEntrySchema>;
 const PATH = '/pages/inbox';
 const EXPORT_PATH = '/pages/inbox/export.csv';
 const FILTERS = ['type', 'rating', 'handled'] as const;
-const CSV_COLUMNS = ['id', 'receivedAt', 'type', 'rating', 'appVersion', 'email', 'description', 'handledAt'];
 export const TYPE_NAMES: Record<string, string> = { feature_request: 'Feature request', bug_report: 'Bug report', general: 'General', review: 'Review' };
 
 /** The filters of the page's query that are set, as the API's query string (and `before` for a later page). */
@@ -92,14 +91,14 @@ export const inboxPage: PageModule = {
       path: EXPORT_PATH,
       async serve(page) {
         // Every matching entry, page by page (500 at a time), newest first.
-        let text = CSV_COLUMNS.join(',') + '\r\n';
+        let text = FEEDBACK_EXPORT_COLUMNS.join(',') + '\r\n';
         const query = filterQuery(page.query, false);
         query.set('limit', '500');
         for (;;) {
           const outcome = await page.operate(listFeedback, { query });
           if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
           const { entries, next } = outcome.value;
-          for (const entry of entries) text += csvLine({ ...entry }, CSV_COLUMNS);
+          for (const entry of entries) text += csvLine({ ...entry }, FEEDBACK_EXPORT_COLUMNS);
           if (next === null) break;
           query.set('before', String(next));
         }

@@ -15,6 +15,9 @@ import { defineOperation } from './operation.ts';
 export type { FeedbackInbox, InboxEntry, InboxFilter } from '../store-ports.ts';
 
 const DEFAULT_LIMIT = 50;
+
+/** The columns of a feedback export, in order: the Inbox page's CSV and `export feedback` alike. */
+export const FEEDBACK_EXPORT_COLUMNS = ['id', 'receivedAt', 'type', 'rating', 'appVersion', 'email', 'description', 'handledAt'] as const;
 const MAX_LIMIT = 500;
 
 export const InboxQuerySchema = v.strictObject({
