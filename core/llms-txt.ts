@@ -10,6 +10,7 @@ import type { AppContext } from './context.ts';
 
 /** The documents of the repository's docs/ folder, in the order a client of the API needs them. */
 const CLIENT_DOCS = [
+  ['The documents', 'README.md', 'A path through these documents for each reader: website developer, embedder, self-hoster, vendor, spec tester'],
   ['Client', 'client.md', 'The typed TypeScript client for web pages, Node, Deno, Bun and Workers'],
   ['Errors', 'errors.md', 'Every error code, its status and when it happens'],
   ['Rate limiting', 'rate-limiting.md', 'The quota, the algorithm, the headers and how client IPs are told apart'],

@@ -258,7 +258,7 @@ test("docs/deploy.md's export commands run as written and write exactly the data
       const file = /(?:> |--out )(\S+)/.exec(line)?.[1];
       assert.ok(file, `${line} names no file`);
       // STORAGE=memory: an empty export is the CSV header or an empty JSON array.
-      const expected = line.includes('--format csv') ? 'receivedAt,type,rating,appVersion,email,description\r\n' : '[]\n';
+      const expected = line.includes('--format csv') ? 'id,receivedAt,type,rating,appVersion,email,description,handledAt\r\n' : '[]\n';
       assert.is(readFileSync(join(dir, file), 'utf8'), expected, line);
     }
   } finally {

@@ -119,6 +119,7 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 ## Docs
 
 - [OpenAPI description](https://api.sheets.test/openapi.json): OpenAPI 3.1 reference of every endpoint, schema, error code and header.
+- [The documents](${docs}/README.md): A path through these documents for each reader: website developer, embedder, self-hoster, vendor, spec tester.
 - [Client](${docs}/client.md): The typed TypeScript client for web pages, Node, Deno, Bun and Workers.
 - [Errors](${docs}/errors.md): Every error code, its status and when it happens.
 - [Rate limiting](${docs}/rate-limiting.md): The quota, the algorithm, the headers and how client IPs are told apart.

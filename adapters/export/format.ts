@@ -4,7 +4,8 @@
  * @module
  */
 import { csvLine, type CsvValue } from '../../core/formats/csv.ts';
-import type { FeedbackEntry } from '../../core/ports/ports.ts';
+import { FEEDBACK_EXPORT_COLUMNS } from '../../core/operator/inbox.ts';
+import type { InboxEntry } from '../../core/ports/store-ports.ts';
 import type { DownloadCount } from './source.ts';
 
 export type ExportFormat = 'json' | 'csv';
@@ -12,15 +13,17 @@ export type ExportFormat = 'json' | 'csv';
 /** A flat row of an export: strings, numbers, booleans or null (an empty CSV cell). */
 type Row = Record<string, CsvValue>;
 
-/** A feedback entry as exported: the time as ISO 8601 UTC. */
-export function feedbackRow(entry: FeedbackEntry): Row {
+/** A feedback entry as exported (the Inbox page's CSV has the same columns): times as ISO 8601 UTC. */
+export function feedbackRow(entry: InboxEntry): Row {
   return {
+    id: entry.id,
     receivedAt: new Date(entry.receivedAt).toISOString(),
     type: entry.type,
     rating: entry.rating,
     appVersion: entry.appVersion,
     email: entry.email,
     description: entry.description,
+    handledAt: entry.handledAt === null ? null : new Date(entry.handledAt).toISOString(),
   };
 }
 
@@ -55,5 +58,5 @@ export async function writeRows(
 }
 
 /** The columns of each export, in order. */
-export const FEEDBACK_COLUMNS = ['receivedAt', 'type', 'rating', 'appVersion', 'email', 'description'] as const;
+export const FEEDBACK_COLUMNS = FEEDBACK_EXPORT_COLUMNS;
 export const DOWNLOAD_COLUMNS = ['day', 'source', 'platform', 'forced', 'count'] as const;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { DownloadEvent, FeedbackEntry } from '../../core/ports/ports.ts';
+import type { FeedbackInbox, InboxEntry } from '../../core/ports/store-ports.ts';
 
 /** Downloads of one UTC day with one source, platform and forced flag. */
 export interface DownloadCount {
@@ -18,8 +19,8 @@ export interface DownloadCount {
 
 /** Read access for exports. */
 export interface ExportSource {
-  /** Every feedback entry, oldest first, read in pages. */
-  feedbackEntries(): AsyncIterable<FeedbackEntry>;
+  /** Every feedback entry with its id and handled time, oldest first, read in pages. */
+  feedbackEntries(): AsyncIterable<InboxEntry>;
   /** Download counts per day, source, platform and forced flag, in that order. */
   downloadCounts(): Promise<DownloadCount[]>;
 }
@@ -29,15 +30,17 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /**
  * The export of in-memory records (the same grouping and order as the SQL one).
  *
- * @param records The stored feedback and downloads.
+ * @param records The stored feedback and downloads, and the inbox that keeps the handled marks.
  */
 export function memoryExportSource(records: {
   readonly feedback: readonly FeedbackEntry[];
   readonly downloads: readonly DownloadEvent[];
+  readonly inbox: FeedbackInbox;
 }): ExportSource {
   return {
     async *feedbackEntries() {
-      for (const entry of records.feedback) yield { ...entry };
+      const newestFirst = await records.inbox.list({ limit: records.feedback.length });
+      for (const entry of newestFirst.reverse()) yield entry;
     },
     async downloadCounts() {
       const groups = new Map<string, DownloadCount>();

@@ -43,9 +43,10 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackI
     },
     async setHandled(id, handled, at) {
       if (!Number.isSafeInteger(id) || id < 1 || id > feedback.length) return null;
+      const changed = handledAt.has(id) !== handled;
       if (!handled) handledAt.delete(id);
-      else if (!handledAt.has(id)) handledAt.set(id, at);
-      return entry(id);
+      else if (changed) handledAt.set(id, at);
+      return { entry: entry(id), changed };
     },
   };
 }

@@ -44,3 +44,12 @@ export function time(ms: number | string): Html {
   const iso = date.toISOString();
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
 }
+
+/**
+ * An email address as a mailto: link: the characters that would end or change the address in the URL
+ * (`%`, `?`, `#`, `&`, spaces) percent-encoded, the text escaped like any other.
+ */
+export function mailto(email: string): Html {
+  const address = encodeURI(email).replace(/[?#&]/g, (c) => encodeURIComponent(c));
+  return html`<a href="mailto:${address}">${email}</a>`;
+}

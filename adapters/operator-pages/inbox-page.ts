@@ -5,9 +5,9 @@
  * @module
  */
 import type * as v from 'valibot';
-import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { FEEDBACK_EXPORT_COLUMNS, listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
 import { FEEDBACK_TYPES } from '../../core/ports/port-types.ts';
-import { html, time } from './html.ts';
+import { html, mailto, time } from './html.ts';
 import { csvPages } from './inbox-export.ts';
 import { pageHeaders } from './http.ts';
 import { csrfField, refusalBox } from './layout.ts';
@@ -18,10 +18,9 @@ type Entry = v.InferOutput<typeof InboxEntrySchema>;
 const PATH = '/pages/inbox';
 const EXPORT_PATH = '/pages/inbox/export.csv';
 const FILTERS = ['type', 'rating', 'handled'] as const;
-const CSV_COLUMNS = ['id', 'receivedAt', 'type', 'rating', 'appVersion', 'email', 'description', 'handledAt'];
 export const TYPE_NAMES: Record<string, string> = { feature_request: 'Feature request', bug_report: 'Bug report', general: 'General', review: 'Review' };
 
-/** The filters of the page's query that are set, as the API's query string (and `before` for a later page). */
+/** The filters of the page's query that are set, as the page's query string (and `before` for a later page). */
 function filterQuery(query: URLSearchParams, withBefore: boolean): URLSearchParams {
   const kept = new URLSearchParams();
   for (const name of [...FILTERS, ...(withBefore ? ['before'] : [])]) {
@@ -31,20 +30,34 @@ function filterQuery(query: URLSearchParams, withBefore: boolean): URLSearchPara
   return kept;
 }
 
-function select(name: string, label: string, chosen: string | null, options: readonly (readonly [string, string])[]) {
+/** What the page shows of the handled mark: the new entries unless the query says `true` or `all`. */
+const handledChoice = (query: URLSearchParams) => query.get('handled') || 'false';
+
+/** The API's query for the page's filters: `handled=all` is no handled filter, none is `handled=false`. */
+function apiQuery(query: URLSearchParams, withBefore: boolean): URLSearchParams {
+  const api = filterQuery(query, withBefore);
+  const handled = handledChoice(query);
+  if (handled === 'all') api.delete('handled');
+  else api.set('handled', handled);
+  return api;
+}
+
+function select(name: string, label: string, chosen: string | null, options: readonly (readonly [string, string])[], any = true) {
   return html`<div><label for="filter-${name}">${label}</label><select id="filter-${name}" name="${name}">
-<option value="">Any</option>${options.map(([value, text]) => html`<option value="${value}"${value === chosen ? html` selected` : ''}>${text}</option>`)}
+${any ? html`<option value="">Any</option>` : ''}${options.map(([value, text]) => html`<option value="${value}"${value === chosen ? html` selected` : ''}>${text}</option>`)}
 </select></div>`;
 }
 
 function entryCard(entry: Entry, csrf: string, back: string) {
   const stars = entry.rating === null ? '' : html` · <span class="badge">${entry.rating} of 5</span>`;
-  const from = [entry.email, entry.appVersion && `app ${entry.appVersion}`].filter(Boolean).join(' · ');
+  const from = [entry.email ? mailto(entry.email) : null, entry.appVersion ? `app ${entry.appVersion}` : null]
+    .filter((part) => part !== null)
+    .map((part, i) => html`${i ? ' · ' : ''}${part}`);
   const mark = entry.handledAt === null;
   return html`<article class="card" aria-labelledby="entry-${entry.id}">
 <h3 id="entry-${entry.id}">#${entry.id} <span class="badge">${TYPE_NAMES[entry.type] ?? entry.type}</span>${stars}
 ${entry.handledAt === null ? html` <span class="badge strong">New</span>` : ''}</h3>
-<p class="meta">Received ${time(entry.receivedAt)}${from ? ` · ${from}` : ''}${entry.handledAt ? html` · handled ${time(entry.handledAt)}` : ''}</p>
+<p class="meta">Received ${time(entry.receivedAt)}${from.length ? html` · ${from}` : ''}${entry.handledAt ? html` · handled ${time(entry.handledAt)}` : ''}</p>
 <p class="description">${entry.description}</p>
 <form method="post" action="${PATH}/${entry.id}/handled">${csrfField(csrf)}
 <input type="hidden" name="back" value="${back}"><input type="hidden" name="handled" value="${mark ? 'true' : 'false'}">
@@ -54,16 +67,18 @@ ${entry.handledAt === null ? html` <span class="badge strong">New</span>` : ''}<
 }
 
 async function render(page: PageRequest) {
-  const filters = filterQuery(page.query, true);
-  const outcome = await page.operate(listFeedback, { query: filters });
+  const outcome = await page.operate(listFeedback, { query: apiQuery(page.query, true) });
   const shown = filterQuery(page.query, false);
   const back = shown.size > 0 ? `?${shown}` : '';
+  const handled = handledChoice(page.query);
+  const allLink = new URLSearchParams(shown);
+  allLink.set('handled', 'all');
   const form = html`<form method="get" action="${PATH}" class="card" aria-label="Filters"><div class="row">
 ${select('type', 'Type', page.query.get('type'), FEEDBACK_TYPES.map((t) => [t, TYPE_NAMES[t] ?? t] as const))}
 ${select('rating', 'Rating', page.query.get('rating'), ['5', '4', '3', '2', '1'].map((r) => [r, `${r} of 5`] as const))}
-${select('handled', 'Handled', page.query.get('handled'), [['false', 'New (not handled)'], ['true', 'Handled']])}
+${select('handled', 'Handled', handled, [['false', 'New (not handled)'], ['true', 'Handled'], ['all', 'All']], false)}
 <div class="fit"><button type="submit">Filter</button></div></div>
-<p><a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
+<p>${handled === 'all' ? '' : html`<a href="${PATH}?${allLink.toString()}">Show all entries</a> · `}<a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
   if (!outcome.ok) return html`${form}${refusalBox(outcome)}`;
   const { entries, next } = outcome.value;
   const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back));
@@ -92,7 +107,7 @@ export const inboxPage: PageModule = {
       path: EXPORT_PATH,
       async serve(page) {
         // Every matching entry, page by page (500 at a time), newest first, sent as each page is read.
-        const query = filterQuery(page.query, false);
+        const query = apiQuery(page.query, false);
         query.set('limit', '500');
         const outcome = await page.operate(listFeedback, { query });
         if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
@@ -100,7 +115,7 @@ export const inboxPage: PageModule = {
           query.set('before', String(before));
           return page.operate(listFeedback, { query });
         };
-        const stream = csvPages(outcome.value, read, CSV_COLUMNS, page.now);
+        const stream = csvPages(outcome.value, read, FEEDBACK_EXPORT_COLUMNS, page.now);
         const disposition = 'attachment; filename="feedback.csv"';
         return { status: 200, headers: pageHeaders({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': disposition }), body: null, stream };
       },

@@ -9,7 +9,7 @@ import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, up
 import type { OrderView } from '../../core/operator/order-view.ts';
 import { decodedParam } from '../../core/operator/path-param.ts';
 import { field } from './fields.ts';
-import { html, time, type Html } from './html.ts';
+import { html, mailto, time, type Html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, type ActionResult, type PageModule, type PageRequest } from './page-module.ts';
 
@@ -30,11 +30,12 @@ function licenseBadge(order: OrderView): Html {
 const orderLink = (session: string) => `${PATH}?${new URLSearchParams([['order', session]]).toString()}`;
 
 function orderCard(order: OrderView): Html {
-  const buyer = [order.buyer.email, order.buyer.name, order.buyer.country].filter(Boolean).join(' · ');
+  const { email, name, country } = order.buyer;
+  const buyer = [email ? mailto(email) : null, name || null, country || null].filter((part) => part !== null).map((part, i) => html`${i ? ' · ' : ''}${part}`);
   return html`<article class="card" aria-labelledby="order-${order.session}">
 <h3 id="order-${order.session}" class="wrap"><a href="${orderLink(order.session)}">${order.session}</a></h3>
 <p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}</p>
-<p class="description">${buyer || 'No buyer details'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}</p>
+<p class="description">${buyer.length ? buyer : 'No buyer details'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}</p>
 </article>`;
 }
 
@@ -72,7 +73,7 @@ function orderDetail(order: OrderView, csrf: string): Html {
   return html`<section class="card" aria-labelledby="order-detail">
 <h2 id="order-detail" class="wrap">Order ${order.session}</h2>
 <p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}${standing ? html` <span class="badge">${standing}</span>` : ''}</p>
-<p class="description">Buyer: ${order.buyer.email ?? 'no email'}${order.buyer.name ? ` · ${order.buyer.name}` : ''}${order.buyer.country ? ` · ${order.buyer.country}` : ''}
+<p class="description">Buyer: ${order.buyer.email ? mailto(order.buyer.email) : 'no email'}${order.buyer.name ? ` · ${order.buyer.name}` : ''}${order.buyer.country ? ` · ${order.buyer.country}` : ''}
 Created ${order.createdAt ? time(order.createdAt) : '—'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}${order.paymentRef ? ` · payment ${order.paymentRef}` : ''}</p>
 ${override}
 <h3>License keys</h3>

@@ -73,13 +73,20 @@ ${selectField('merge-into', 'into', 'Merge into', choices)}</div>
 </form></details>`;
 }
 
+/** The switch between the two orders of the list: the current one named, the other a link. */
+function sortSwitch(byVotes: boolean) {
+  const current = (text: string) => html`<strong aria-current="true">${text}</strong>`;
+  return html`<p class="meta">Sort: ${byVotes ? html`<a href="${PATH}">by id</a>` : current('by id')} · ${byVotes ? current('by votes') : html`<a href="${PATH}?sort=votes">by votes</a>`}</p>`;
+}
+
 async function render(page: PageRequest) {
-  const outcome = await page.operate(listRoadmapFeatures);
+  const byVotes = page.query.get('sort') === 'votes';
+  const outcome = await page.operate(listRoadmapFeatures, { query: new URLSearchParams(byVotes ? [['sort', 'votes']] : []) });
   if (!outcome.ok) return refusalBox(outcome);
   const { features } = outcome.value;
   const { csrf } = page.session;
   const list = features.length === 0 ? html`<p>No features yet.</p>` : features.map((f) => featureCard(f, csrf));
-  return html`${addForm(csrf)}${features.length > 1 ? mergeForm(features, csrf) : ''}<h2>Features (${features.length})</h2>${list}`;
+  return html`${addForm(csrf)}${features.length > 1 ? mergeForm(features, csrf) : ''}<h2>Features (${features.length})</h2>${sortSwitch(byVotes)}${list}`;
 }
 
 export const roadmapPage: PageModule = {

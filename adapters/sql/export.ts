@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { FeedbackEntry } from '../../core/ports/ports.ts';
+import type { InboxEntry } from '../../core/ports/store-ports.ts';
 import type { DownloadCount, ExportSource } from '../export/source.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs } from './time.ts';
@@ -13,7 +13,7 @@ const PAGE = 1000;
 // By the column (the primary key), not the float8 alias: see inbox.ts.
 const FEEDBACK_PAGE = `
 select id::float8 as id, type, description, email, app_version as "appVersion", rating::int as rating,
-  ${epochMs('received_at')} as "receivedAt"
+  ${epochMs('received_at')} as "receivedAt", ${epochMs('handled_at')} as "handledAt"
 from feedback where feedback.id > $1::bigint order by feedback.id limit ${PAGE}`;
 
 /** Byte order (collate "C") so the order is the same as the memory export's, whatever the database locale. */
@@ -33,9 +33,9 @@ export function sqlExportSource(db: SqlSession): ExportSource {
     async *feedbackEntries() {
       let after = 0;
       for (;;) {
-        const rows = await db.query<FeedbackEntry & { id: number }>(FEEDBACK_PAGE, [after]);
-        for (const { id, ...entry } of rows) {
-          after = id;
+        const rows = await db.query<InboxEntry>(FEEDBACK_PAGE, [after]);
+        for (const entry of rows) {
+          after = entry.id;
           yield entry;
         }
         if (rows.length < PAGE) return;

@@ -22,9 +22,12 @@ where ($1::text is null or type = $1::text)
   and ($5::bigint is null or feedback.id < $5::bigint)
 order by feedback.id desc limit $6::int`;
 
-// Handled once keeps its first time; unhandled clears it.
-const SET_HANDLED = `update feedback set handled_at = case when $2::boolean then coalesce(handled_at, ${fromEpochMs('$3')}) else null end
-where id = $1::bigint returning ${COLUMNS}`;
+// Changes only an entry in the other state (so a handled one keeps its first time); the row is re-checked
+// after a concurrent mark, so of two equal marks at once one changes it. No row: unchanged, or no entry.
+const SET_HANDLED = `update feedback set handled_at = case when $2::boolean then ${fromEpochMs('$3')} else null end
+where id = $1::bigint and (handled_at is not null) <> $2::boolean returning ${COLUMNS}`;
+
+const ONE = `select ${COLUMNS} from feedback where id = $1::bigint`;
 
 const COUNT_BY_DAY = `
 select floor(extract(epoch from received_at) / 86400)::int as day, type, rating, count(*)::int as count
@@ -38,7 +41,10 @@ export function createSqlInbox(db: SqlSession): FeedbackInbox {
     countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit]),
     async setHandled(id, handled, at) {
-      return (await db.write<InboxEntry>(SET_HANDLED, [id, handled, at]))[0] ?? null;
+      const [changed] = await db.write<InboxEntry>(SET_HANDLED, [id, handled, at]);
+      if (changed) return { entry: changed, changed: true };
+      const [entry] = await db.query<InboxEntry>(ONE, [id]);
+      return entry ? { entry, changed: false } : null;
     },
   };
 }

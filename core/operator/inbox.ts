@@ -15,6 +15,9 @@ import { defineOperation } from './operation.ts';
 export type { FeedbackInbox, InboxEntry, InboxFilter } from '../ports/store-ports.ts';
 
 const DEFAULT_LIMIT = 50;
+
+/** The columns of a feedback export, in order: the Inbox page's CSV and `export feedback` alike. */
+export const FEEDBACK_EXPORT_COLUMNS = ['id', 'receivedAt', 'type', 'rating', 'appVersion', 'email', 'description', 'handledAt'] as const;
 const MAX_LIMIT = 500;
 
 export const InboxQuerySchema = v.strictObject({
@@ -73,16 +76,19 @@ export const markFeedbackHandled = defineOperation({
   operationId: 'markFeedbackHandled',
   method: 'POST',
   path: '/feedback/:id/handled',
-  summary: 'Mark an entry handled ({"handled": true}) or not ({"handled": false}).',
+  summary:
+    'Mark an entry handled ({"handled": true}) or not ({"handled": false}); a repeated mark keeps the first ' +
+    'handledAt and writes no audit row.',
   body: HandledSchema,
   output: InboxEntrySchema,
   status: 200,
   errors: ['feedback_not_found'],
   async run(context, { params, body }, caller) {
     const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
-    const entry = id > 0 ? await context.storage.inbox.setHandled(id, body.handled, context.clock.now()) : null;
-    if (!entry) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
-    await recordChange(context, caller, body.handled ? 'feedback.handled' : 'feedback.unhandled', String(id));
-    return view(entry);
+    const done = id > 0 ? await context.storage.inbox.setHandled(id, body.handled, context.clock.now()) : null;
+    if (!done) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
+    // A repeated mark changes nothing, so it leaves no audit row.
+    if (done.changed) await recordChange(context, caller, body.handled ? 'feedback.handled' : 'feedback.unhandled', String(id));
+    return view(done.entry);
   },
 });

@@ -25,9 +25,10 @@ const RECONCILE_DAYS = 7;
 const RECONCILE_LIMIT = 1000;
 
 const Digits = v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number));
+// An email or session pasted with spaces (or a tab, a line break) around it is found as typed without them.
 export const OrdersQuerySchema = v.strictObject({
-  email: v.optional(v.pipe(v.string(), v.minLength(3, 'must be an email address'), v.maxLength(320, 'must be at most 320 characters'))),
-  session: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))),
+  email: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3, 'must be an email address'), v.maxLength(320, 'must be at most 320 characters'))),
+  session: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))),
   limit: v.optional(v.pipe(Digits, v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
 });
 
@@ -50,8 +51,8 @@ export const listOrders = defineOperation({
   method: 'GET',
   path: '/orders',
   summary:
-    'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case) or session (that ' +
-    'session whatever its state); limit (1-500, 50 by default).',
+    'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case, spaces around it ' +
+    'ignored) or session (that session whatever its state); limit (1-500, 50 by default).',
   query: OrdersQuerySchema,
   output: v.object({ orders: v.array(OrderViewSchema) }),
   status: 200,

@@ -36,6 +36,16 @@ export const EditFeatureSchema = v.pipe(
 
 export const MergeFeatureSchema = v.strictObject({ into: fields.id });
 
+/** The orders GET /roadmap lists features in: by id (the default), or most votes first. */
+export const ROADMAP_SORTS = ['id', 'votes'] as const;
+
+export const RoadmapQuerySchema = v.strictObject({
+  sort: v.optional(v.picklist(ROADMAP_SORTS, `must be ${ROADMAP_SORTS.join(' or ')}`)),
+});
+
+/** Most votes first; equal votes in id order. */
+const byVotes = (a: StoredFeature, b: StoredFeature) => b.vote_count - a.vote_count || a.id - b.id;
+
 /** A feature as the operator API shows it: hidden and merged ones too. */
 export const StoredFeatureSchema = v.object({
   id: v.number(),
@@ -70,11 +80,17 @@ export const listRoadmapFeatures = defineOperation({
   operationId: 'listRoadmapFeatures',
   method: 'GET',
   path: '/roadmap',
-  summary: 'Every roadmap feature in id order, hidden ones too, with its vote count, merged_into and from_config.',
+  summary:
+    'Every roadmap feature, hidden ones too, with its vote count, merged_into and from_config: in id order, ' +
+    'or with sort=votes most votes first (equal votes in id order).',
+  query: RoadmapQuerySchema,
   output: v.object({ features: v.array(StoredFeatureSchema) }),
   status: 200,
-  errors: [],
-  run: async (context) => ({ features: await context.storage.features.list() }),
+  errors: ['invalid_query'],
+  async run(context, { query }) {
+    const features = await context.storage.features.list();
+    return { features: query.sort === 'votes' ? [...features].sort(byVotes) : features };
+  },
 });
 
 export const createRoadmapFeature = defineOperation({

@@ -99,8 +99,18 @@ export interface FeedbackInbox {
   countByDay(fromDay: number, toDay: number): Promise<FeedbackCount[]>;
   /** Entries matching the filter, newest (highest id) first, at most `limit`. */
   list(filter: InboxFilter): Promise<InboxEntry[]>;
-  /** Marks an entry handled (at `at`) or not; the entry afterwards, or null when there is none. */
-  setHandled(id: number, handled: boolean, at: number): Promise<InboxEntry | null>;
+  /**
+   * Marks an entry handled (at `at`, kept when it was handled already) or not.
+   *
+   * @returns The entry afterwards and whether its state changed, or null when there is no such entry.
+   */
+  setHandled(id: number, handled: boolean, at: number): Promise<HandledChange | null>;
+}
+
+/** What marking an entry did: the entry afterwards, and whether it was in the other state before. */
+export interface HandledChange {
+  entry: InboxEntry;
+  changed: boolean;
 }
 
 /** A roadmap feature as the operator sees it: hidden ones too, with its votes and where it was merged. */

@@ -9,7 +9,8 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows, type ExportFormat } from '../../adapters/export/format.ts';
 import { listFeedback } from '../../core/operator/inbox.ts';
-import type { FeedbackEntry, Logger } from '../../core/ports/ports.ts';
+import type { Logger } from '../../core/ports/ports.ts';
+import type { InboxEntry } from '../../core/ports/store-ports.ts';
 import { ConfigError } from '../config-error.ts';
 import { consoleLogger } from '../logger.ts';
 import { openStorage, type OpenedStorage } from '../open-storage.ts';
@@ -21,12 +22,14 @@ import { findOperatorApi, prepare, requestOperator, type OperatorApi } from './o
 const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
 
 /** Every feedback entry through the operator API's inbox, oldest first as the storage export gives them. */
-async function feedbackThroughApi(api: OperatorApi): Promise<FeedbackEntry[]> {
-  const entries: FeedbackEntry[] = [];
+async function feedbackThroughApi(api: OperatorApi): Promise<InboxEntry[]> {
+  const entries: InboxEntry[] = [];
   for (let before: number | null | undefined; before !== null; ) {
     const page = await requestOperator(api, prepare(listFeedback, { query: { limit: '500', before: before === undefined ? undefined : String(before) } }));
     if (!page.ok) throw new Error(page.message);
-    for (const e of page.value.entries) entries.push({ ...e, receivedAt: Date.parse(e.receivedAt) });
+    for (const e of page.value.entries) {
+      entries.push({ ...e, receivedAt: Date.parse(e.receivedAt), handledAt: e.handledAt === null ? null : Date.parse(e.handledAt) });
+    }
     before = page.value.next;
   }
   return entries.reverse();
@@ -84,7 +87,8 @@ export const exportData: Command = {
   help: `usage: converter-site-api export <feedback|downloads> [--format json|csv] [--out FILE]
 
 Writes the records of the storage the server uses (same environment) to stdout, or to FILE.
-  feedback     every feedback entry: receivedAt, type, rating, appVersion, email, description
+  feedback     every feedback entry: id, receivedAt, type, rating, appVersion, email, description,
+               handledAt (the columns of the Inbox page's CSV)
   downloads    download counts per UTC day, source, platform and forced
   -f, --format json (default; an array, one element per line) or csv (RFC 4180)
   -o, --out    write to FILE (through a temporary file, renamed when complete) instead of stdout

@@ -7,7 +7,7 @@
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import type * as v from 'valibot';
-import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
+import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, ROADMAP_SORTS, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge> [options]
@@ -15,7 +15,8 @@ const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge> 
 Edits the features GET /api/v1/roadmap lists and takes votes for, through the operator API of a running
 server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN). Each change is served at once.
 
-  roadmap list                                  every feature, hidden ones too, with its votes
+  roadmap list [--sort id|votes]                every feature, hidden ones too, with its votes: in id order,
+                                                or with --sort votes most votes first
   roadmap add --title <text> --category <c> [--description <text>] [--release <version>] [--hidden]
                                                 a new feature, with the next free id
   roadmap edit <id> [--title <text>] [--description <text>] [--category <c>] [--release <version|none>]
@@ -36,6 +37,7 @@ const FLAGS = {
   release: { type: 'string' },
   hidden: { type: 'boolean' },
   into: { type: 'string' },
+  sort: { type: 'string' },
 } as const;
 type Values = FlagValues<typeof FLAGS>;
 
@@ -70,7 +72,9 @@ async function send(action: string, id: string | undefined, values: Values, io: 
   const json = values.json === true;
   if (action === 'list') {
     if (id !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(id)}`);
-    const answer = await callOperator('roadmap', prepare(listRoadmapFeatures), io);
+    const sort = ROADMAP_SORTS.find((name) => name === (values.sort ?? 'id'));
+    if (!sort) throw new UsageError(`--sort must be ${ROADMAP_SORTS.join(' or ')}, not ${JSON.stringify(values.sort)}`);
+    const answer = await callOperator('roadmap', prepare(listRoadmapFeatures, { query: { sort } }), io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.features));
   }
   if (action === 'add') {

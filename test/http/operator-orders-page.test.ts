@@ -17,12 +17,12 @@ test.before.each(async () => {
 });
 test.after.each(() => running.close());
 
-/** A checkout of `product` paid on the simulator's page by Grace. */
-async function buy(product: string): Promise<string> {
+/** A checkout of `product` paid on the simulator's page by Grace (or the buyer with `email`). */
+async function buy(product: string, email = 'Grace@Example.com'): Promise<string> {
   const { server } = running;
   const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
   const { sessionId } = created.json() as { sessionId: string };
-  const body = 'email=Grace%40Example.com&name=Grace+Hopper&country=us';
+  const body = new URLSearchParams({ email, name: 'Grace Hopper', country: 'us' }).toString();
   const paid = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
   assert.is(paid.status, 303);
   return sessionId;
@@ -96,6 +96,15 @@ test('an unknown order and a refused action show the API message; reconcile fulf
     `<div class="flash done" role="status"><p>Reconciled since ${since}: 1 paid at the provider, fulfilled now: ${id}; 0 already fulfilled, 0 not created here.</p></div>`,
   );
   assert.match((await session.get('/pages/orders')).text, `<h3 id="order-${id}" class="wrap">`);
+});
+
+test("the buyer's email is a mailto: link in the list and on the order, escaped in the address and the text", async () => {
+  const email = "o'hara&co?x#%@example.com";
+  const id = await buy('standard', email);
+  const session = await signIn(running.url);
+  const link = `<a href="mailto:o&#39;hara%26co%3Fx%23%25@example.com">o&#39;hara&amp;co?x#%@example.com</a>`;
+  assert.match((await session.get('/pages/orders')).text, `<p class="description">${link} · Grace Hopper · US`);
+  assert.match((await session.get(`/pages/orders?order=${id}`)).text, `<p class="description">Buyer: ${link} · Grace Hopper · US`);
 });
 
 test('an order form without its CSRF token is refused (403) and revokes nothing', async () => {

@@ -170,6 +170,22 @@ test('the feedback inbox: what the public port stored, newest first, filtered, m
   assert.equal(audit.entries.map((e) => [e.action, e.target]), [['feedback.handled', String(entries[0]!.id)]]);
 });
 
+test('marking an entry handled (or not) twice changes it once: one audit row per real change, the first time kept', async () => {
+  assert.is((await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Great app', type: 'review', rating: 5 }), from: '127.0.0.21' })).status, 201);
+  const [entry] = ((await call('/feedback')).json() as { entries: { id: number }[] }).entries;
+  const mark = (handled: boolean) => call(`/feedback/${entry!.id}/handled`, { method: 'POST', json: { handled } });
+  const first = new Date(server.clock.now()).toISOString();
+  assert.is(((await mark(true)).json() as { handledAt: string }).handledAt, first);
+  server.clock.advance(1000);
+  const again = await mark(true);
+  assert.is(again.status, 200);
+  assert.is((again.json() as { handledAt: string }).handledAt, first);
+  assert.is(((await mark(false)).json() as { handledAt: null }).handledAt, null);
+  assert.is((await mark(false)).status, 200);
+  const audit = (await call('/audit')).json() as { entries: { action: string; target: string }[] };
+  assert.equal(audit.entries.map((e) => e.action).sort(), ['feedback.handled', 'feedback.unhandled']);
+});
+
 test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of every operator path, bearer-secured', async () => {
   const answer = await sendRequest(operatorUrl, { path: '/openapi.json' });
   assert.is(answer.status, 200);

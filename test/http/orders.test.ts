@@ -72,6 +72,10 @@ test('find by email (any case) or session, newest first; show one with its keys;
     override: null,
   });
   assert.equal(((await operator.call(`/orders?session=${first}`)).json() as { orders: { session: string }[] }).orders.map((o) => o.session), [first]);
+  const pasted = async (query: string) => ((await operator.call(`/orders?${query}`)).json() as { orders: { session: string }[] }).orders.map((o) => o.session);
+  assert.equal(await pasted('email=%20Grace%40example.com%20%0A'), [second, first], 'an email pasted with spaces around it');
+  assert.equal(await pasted(`session=%09${first}%20`), [first], 'a session pasted with spaces around it');
+  assert.is((await operator.call('/orders?email=%20%20%20')).status, 400, 'an email of spaces only is no email');
   assert.is(((await operator.call('/orders?limit=1')).json() as { orders: unknown[] }).orders.length, 1);
 });
 

@@ -108,6 +108,10 @@ test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: b.id })).body.code, 'feature_already_merged');
   const listed = (await call(context, 'GET', '/roadmap', '/roadmap')).body.features;
   assert.ok(listed.some((f: { id: number; merged_into: number | null }) => f.id === a.id && f.merged_into === b.id));
+  const byVotes = (await call(context, 'GET', '/roadmap', '/roadmap?sort=votes')).body.features;
+  assert.equal(byVotes.map((f: { id: number }) => f.id).sort(), listed.map((f: { id: number }) => f.id).sort());
+  assert.is((await call(context, 'GET', '/roadmap', '/roadmap?sort=title')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/roadmap', '/roadmap?sort=votes&sort=id')).body.code, 'invalid_query');
 });
 
 test('feedback: the inbox and its filters; marking an entry handled; a repeated query parameter is refused', async (context) => {

@@ -118,9 +118,9 @@ async function dataDirWithFeedback(): Promise<string> {
 }
 
 const CSV =
-  'receivedAt,type,rating,appVersion,email,description\r\n' +
-  '2026-11-01T00:00:00.000Z,review,5,2.4.1,a@example.com,"Works, ""mostly""\nthanks"\r\n' +
-  "2026-11-02T00:00:00.000Z,general,,,,'=1+1\r\n";
+  'id,receivedAt,type,rating,appVersion,email,description,handledAt\r\n' +
+  '1,2026-11-01T00:00:00.000Z,review,5,2.4.1,a@example.com,"Works, ""mostly""\nthanks",\r\n' +
+  "2,2026-11-02T00:00:00.000Z,general,,,,'=1+1,\r\n";
 
 test('export writes exactly the data: to stdout under `npm run --silent`, and to --out under plain `npm run`', async () => {
   const dataDir = await dataDirWithFeedback();

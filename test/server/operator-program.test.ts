@@ -83,8 +83,9 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.is(exported.code, 0, exported.stderr);
     const lines = exported.stdout.trim().split('\r\n');
     assert.is(lines.length, 3, exported.stdout);
-    assert.match(lines[1]!, '"First, ""quoted"""');
-    assert.match(lines[2]!, 'Second');
+    assert.is(lines[0], 'id,receivedAt,type,rating,appVersion,email,description,handledAt', "the columns of the Inbox page's CSV");
+    assert.match(lines[1]!, /^1,\S+,general,,,,"First, ""quoted""",$/);
+    assert.match(lines[2]!, /^2,\S+,general,,,,Second,$/);
     assert.match(exported.stderr, 'reading the feedback through its operator API');
     // Triage: the inbox as a table, one entry handled, then the handled filter.
     const inbox = await command(['feedback', 'list', '--handled', 'false'], { OPERATOR_URL: operatorUrl });
@@ -93,6 +94,10 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.is((await command(['feedback', 'handle', '1'], { OPERATOR_URL: operatorUrl })).code, 0);
     const handled = await command(['feedback', 'list', '--handled', 'true', '--json'], { OPERATOR_URL: operatorUrl });
     assert.equal((JSON.parse(handled.stdout) as { entries: { id: number }[] }).entries.map((e) => e.id), [1]);
+    const handledAt = (JSON.parse(handled.stdout) as { entries: { handledAt: string }[] }).entries[0]!.handledAt;
+    const afterHandle = await command(['export', 'feedback', '--format', 'csv'], { DATA_DIR: dataDir, OPERATOR_URL: operatorUrl });
+    assert.match(afterHandle.stdout, `\r\n1,`);
+    assert.match(afterHandle.stdout, `,"First, ""quoted""",${handledAt}\r\n`);
     const missing = await command(['feedback', 'handle', '99'], { OPERATOR_URL: operatorUrl });
     assert.equal([missing.code, missing.stderr.split('\n')[0]], [1, 'converter-site-api feedback: No feedback has id "99". (feedback_not_found; 404)']);
     // Two update checks and two submissions so far today, no download.

@@ -74,12 +74,14 @@ test('--help, and the exit codes of a usage mistake (64) and of missing variable
 test('find by email as a table and as JSON; show; revoke and reinstate with a reason; upgrade; reconcile; a refusal exits 1', async ({ server, operator }) => {
   const env = { OPERATOR_URL: operator.url, OPERATOR_TOKEN };
   const { id, standardKey } = await paidOrder(server);
-  const [table, json, shown, missing] = await Promise.all([
+  const [table, json, shown, missing, pasted] = await Promise.all([
     orders(['find', '--email', 'GRACE@example.com'], env),
     orders(['find', '--email', 'grace@example.com', '--json'], env),
     orders(['show', id], env),
     orders(['show', 'cs_sim_nope'], env),
+    orders(['find', '--email', ' grace@example.com\t'], env),
   ]);
+  assert.is(pasted.stdout, table.stdout, 'an email pasted with spaces finds the same orders');
   assert.is(table.code, 0, table.stderr);
   const paidAt = new Date(server.clock.now()).toISOString();
   assert.equal(table.stdout.split('\n').map((line) => line.split(/ {2,}/)), [

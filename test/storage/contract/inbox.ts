@@ -30,15 +30,21 @@ export function inboxContract(test: ContractSuite): void {
     assert.equal((await storage.inbox.list({ limit: 2, before: page[1]!.id })).map((e) => e.description), ['Crash on .wk3', 'Great']);
   });
 
-  test('marking handled keeps its first time; unhandling clears it; an unknown id is null', async (context) => {
+  test('marking handled keeps its first time; unhandling clears it; each says whether it changed; an unknown id is null', async (context) => {
     const { storage } = current(context);
     for (const entry of ENTRIES) await storage.addFeedback(entry);
     const [newest] = await storage.inbox.list({ limit: 1 });
-    assert.is((await storage.inbox.setHandled(newest!.id, true, T0 + 10))?.handledAt, T0 + 10);
-    assert.is((await storage.inbox.setHandled(newest!.id, true, T0 + 20))?.handledAt, T0 + 10);
+    const mark = async (handled: boolean, at: number) => {
+      const done = await storage.inbox.setHandled(newest!.id, handled, at);
+      return [done?.entry.handledAt, done?.changed];
+    };
+    assert.equal(await mark(true, T0 + 10), [T0 + 10, true]);
+    assert.equal(await mark(true, T0 + 20), [T0 + 10, false]);
     assert.equal((await storage.inbox.list({ handled: true, limit: 10 })).map((e) => e.description), ['Quattro Pro']);
     assert.equal((await storage.inbox.list({ handled: false, limit: 10 })).length, 3);
-    assert.is((await storage.inbox.setHandled(newest!.id, false, T0 + 30))?.handledAt, null);
+    assert.equal(await mark(false, T0 + 30), [null, true]);
+    assert.equal(await mark(false, T0 + 40), [null, false]);
     assert.is(await storage.inbox.setHandled(newest!.id + 1000, true, T0), null);
+    assert.is(await storage.inbox.setHandled(newest!.id + 1000, false, T0), null);
   });
 }

@@ -3,6 +3,7 @@
  */
 import * as assert from 'uvu/assert';
 import type { FeedbackEntry } from '../../../core/ports/ports.ts';
+import type { InboxEntry } from '../../../core/ports/store-ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -17,9 +18,12 @@ export function recordsContract(test: ContractSuite): void {
       { type: 'bug_report', description: "quote ' and \" and \\", email: null, appVersion: '1.0', rating: 1, receivedAt: T0 + DAY },
     ];
     for (const entry of entries) await storage.addFeedback(entry);
-    const read: FeedbackEntry[] = [];
+    const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).reverse();
+    await storage.inbox.setHandled(ids[1]!, true, T0 + 5);
+    const read: InboxEntry[] = [];
     for await (const entry of storage.feedbackEntries()) read.push(entry);
-    assert.equal(read, entries);
+    // The same id and handled time as the inbox (and so the Inbox page's CSV) shows.
+    assert.equal(read, entries.map((entry, i) => ({ ...entry, id: ids[i], handledAt: i === 1 ? T0 + 5 : null })));
   });
 
   test('download counts are grouped by UTC day, source, platform and forced, in that order', async (context) => {
@@ -42,7 +46,7 @@ export function recordsContract(test: ContractSuite): void {
 
   test('no records export as empty', async (context) => {
     const { storage } = current(context);
-    const read: FeedbackEntry[] = [];
+    const read: InboxEntry[] = [];
     for await (const entry of storage.feedbackEntries()) read.push(entry);
     assert.equal(read, []);
     assert.equal(await storage.downloadCounts(), []);

@@ -1,0 +1,57 @@
+/**
+ * `converter-site-api roadmap list --sort votes` as an operator types it, against the operator listener
+ * of a server on a real socket: most votes first, as GET /roadmap?sort=votes; a wrong --sort exits 64.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { startTestServer, type TestServer } from '../_setup.ts';
+import { ROOT } from '../_spawn.ts';
+
+interface Context {
+  server: TestServer;
+  operator: OperatorListener;
+}
+
+const test = suite<Context>('roadmap command', {} as Context);
+
+test.before(async (context) => {
+  context.server = await startTestServer({ operatorToken: OPERATOR_TOKEN });
+  context.operator = await startOperatorListener(context.server.app);
+});
+test.after(async ({ server, operator }) => {
+  await operator.close();
+  await server.close();
+});
+
+/** `converter-site-api roadmap ...` from the repository, with the operator API's variables. */
+function roadmap(args: string[], operator: OperatorListener): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { PATH: process.env['PATH'] ?? '', OPERATOR_URL: operator.url, OPERATOR_TOKEN };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), 'roadmap', ...args], { cwd: ROOT, env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('roadmap list --sort votes: most votes first, the table and --json alike; a wrong --sort is a usage error (64)', async ({ server, operator }) => {
+  const ids = (await operator.call('/roadmap').then((a) => a.json() as { features: { id: number }[] })).features.map((f) => f.id);
+  const vote = await server.request({ method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ featureId: ids[1] }) });
+  assert.is(vote.status, 200);
+  const [table, json, wrong, help] = await Promise.all([
+    roadmap(['list', '--sort', 'votes'], operator),
+    roadmap(['list', '--sort', 'votes', '--json'], operator),
+    roadmap(['list', '--sort', 'title'], operator),
+    roadmap(['--help'], operator),
+  ]);
+  assert.is(table.code, 0, table.stderr);
+  const rows = table.stdout.trim().split('\n').slice(1).map((line) => Number(line.split(/ +/)[0]));
+  assert.equal(rows, [ids[1], ids[0], ...ids.slice(2)]);
+  assert.equal(JSON.parse(json.stdout), (await operator.call('/roadmap?sort=votes')).json());
+  assert.equal([wrong.code, wrong.stderr.split('\n')[0]], [64, 'converter-site-api roadmap: --sort must be id or votes, not "title"']);
+  assert.match(help.stdout, 'roadmap list [--sort id|votes]');
+});
+
+test.run();
