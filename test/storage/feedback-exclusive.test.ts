@@ -61,7 +61,7 @@ test('a storage opened again goes on from the stored total, and each client from
 test('a submission in the same turn as an endpoint change follows it: added, disabled, enabled again', async ({ client }) => {
   const storage = createSqlStorage(client!, { exclusive: {} });
   const submit = (description: string) => storage.addFeedback({ ...entry(description), receivedAt: T0 });
-  const hook = { url: 'https://hooks.example.com/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard' as const, createdAt: T0 };
+  const hook = { url: 'http://127.0.0.1:9/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard' as const, createdAt: T0 };
   await submit('before any');
   const [added] = await Promise.all([storage.outbox.addEndpoint(hook), submit('after the add')]);
   await Promise.all([storage.outbox.updateEndpoint(added.id, { enabled: false }), submit('while disabled')]);

@@ -27,8 +27,8 @@ export function outboxContract(test: ContractSuite): void {
     await storage.addFeedback(ENTRY);
     await storage.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
     assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
-    const added = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
-    assert.equal(added, { id: added.id, url: 'https://hooks.example.com/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
+    const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    assert.equal(added, { id: added.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
     await storage.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
     const [delivery] = await storage.outbox.listDeliveries({ limit: 10 });
     assert.ok(delivery && /^msg_[0-9a-f]{32}$/.test(delivery.eventId));
@@ -37,7 +37,7 @@ export function outboxContract(test: ContractSuite): void {
       eventId: '',
       type: 'feedback.received',
       endpointId: added.id,
-      url: 'https://hooks.example.com/a',
+      url: 'http://127.0.0.1:9/a',
       state: 'pending',
       attempts: 0,
       createdAt: T0 + 1,
@@ -56,7 +56,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('feedback stored within a budget writes its event too; a refused one writes none', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const budget = { client: 'client-hash', day: Math.floor(T0 / 86_400_000), bytes: 300, perClient: 500, total: 10_000, sharePercent: 100 };
     assert.is(await storage.addFeedback(ENTRY, budget), null);
     assert.is((await storage.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason, 'client');
@@ -67,8 +67,8 @@ export function outboxContract(test: ContractSuite): void {
 
   test('a disabled endpoint is sent nothing, replays included; two endpoints get at most their share each', async (context) => {
     const { storage } = current(context);
-    const a = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
-    const b = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/b'));
+    const a = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    const b = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
     for (const text of ['one', 'two', 'three']) await storage.addFeedback({ ...ENTRY, description: text });
     const share = { perEndpoint: 2, inFlight: new Map([[b.id, 1]]) };
     const claimed = await storage.outbox.claimDue(T0, 20_000, 10, share);
@@ -82,7 +82,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('feedback follows the endpoint changes before it: added, disabled, enabled again', async (context) => {
     const { storage } = current(context);
-    const added = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     await storage.addFeedback({ ...ENTRY, description: 'after the add' });
     await storage.outbox.updateEndpoint(added.id, { enabled: false });
     await storage.addFeedback({ ...ENTRY, description: 'while disabled' });
@@ -94,7 +94,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('feedback.received bodies are byte for byte what JSON.stringify writes, whatever the text holds', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const entries: FeedbackEntry[] = [
       { type: 'general', description: 'Quotes " and \\ backslash, tab\t, new\r\nline, \u0001\u001f\u007f, \u2028 and 😀 in «Lotus»', email: null, appVersion: null, rating: 5, receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6) },
       { type: 'review', description: '</script><b>', email: 'o\'brien+x@example.com', appVersion: '10.0.0-beta.1', rating: null, receivedAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999) },
@@ -110,7 +110,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('keys and order verdicts write their events with them: the storing save only, the override when asked', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const session = { id: 'cs_events', sku: 'standard' as const, channel: null, url: 'https://pay.example.com/cs_events', state: 'paid' as const, createdAt: T0, expiresAt: T0 + 3_600_000 };
     await storage.createCheckout(session);
     const paid = (saved: { keys: { standard: string | null } }) => ({ event: { type: 'order.paid' as const, data: { key: saved.keys.standard } }, at: T0 });
@@ -130,8 +130,8 @@ export function outboxContract(test: ContractSuite): void {
 
   test('an endpoint gets only the types it asked for, and a disabled one none', async (context) => {
     const { storage } = current(context);
-    const releases = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/releases', { events: ['release.published'] }));
-    const off = await storage.outbox.addEndpoint(endpoint('https://hooks.example.com/off'));
+    const releases = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/releases', { events: ['release.published'] }));
+    const off = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/off'));
     assert.equal((await storage.outbox.updateEndpoint(off.id, { enabled: false }))?.enabled, false);
     assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }), null);
     await storage.addFeedback(ENTRY);
@@ -145,15 +145,15 @@ export function outboxContract(test: ContractSuite): void {
     const [due] = await storage.outbox.claimDue(T0, 20_000, 10);
     assert.is(due!.body, '{"type":"release.published","timestamp":"2026-11-25T09:30:00.123Z","data":{"version":"2.6.0"}}');
     assert.equal((await storage.outbox.listEndpoints()).map((e) => [e.url, e.events, e.enabled]), [
-      ['https://hooks.example.com/releases', ['release.published'], true],
-      ['https://hooks.example.com/off', [], false],
+      ['http://127.0.0.1:9/releases', ['release.published'], true],
+      ['http://127.0.0.1:9/off', [], false],
     ]);
   });
 
   test('a claim leases; attempts are recorded; a finished delivery is replayed from the start', async (context) => {
     const { storage } = current(context);
     const { outbox } = storage;
-    await outbox.addEndpoint(endpoint('https://hooks.example.com/a'));
+    await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     await outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
     const [first] = await outbox.claimDue(T0, 20_000, 10);
     assert.ok(first);

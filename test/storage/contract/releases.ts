@@ -50,7 +50,7 @@ export function releasesContract(test: ContractSuite): void {
 
   test('admit sees every stored release before the insert; a refusal stores nothing and sends no event', async (context) => {
     const { releases, outbox } = current(context).storage;
-    await outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 });
     const seen: string[][] = [];
     const emit = (r: { version: string }) => ({ event: { type: 'release.published' as const, data: { version: r.version } }, at: T0 });
@@ -67,7 +67,7 @@ export function releasesContract(test: ContractSuite): void {
 
   test('a rollout change, a pull and a restore write their events with them', async (context) => {
     const { releases, outbox } = current(context).storage;
-    await outbox.addEndpoint({ url: 'https://hooks.example.com/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
     const emit = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored') => (r: { version: string; rolloutPercent: number }) => ({
       event: { type, data: { version: r.version, rolloutPercent: r.rolloutPercent } },
