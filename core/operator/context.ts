@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports/ports.ts';
 import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
@@ -33,9 +32,6 @@ export interface Caller {
   /** The request id of the HTTP request (or page action) the change came with. */
   readonly requestId: string;
 }
-
-/** An operator operation: like a public one, with the path's named segments. */
-export type OperatorHandler = (request: CoreRequest, params: Record<string, string>) => Promise<CoreResponse>;
 
 /** Writes a change to the audit trail and the log (every operator change goes through here). */
 export async function recordChange(context: OperatorContext, caller: Caller, action: string, target: string): Promise<void> {

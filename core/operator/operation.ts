@@ -55,15 +55,6 @@ export type AnyOperatorOperation = OperatorOperation<string, unknown, unknown, u
 /** The answer of an operation. */
 export type OutputOf<Op> = Op extends OperatorOperation<string, unknown, unknown, infer Output> ? Output : never;
 
-/** The body an operation takes, as a caller writes it (before the schema's defaults and transforms). */
-export type BodyInputOf<Op> = Op extends OperatorOperation<string, unknown, unknown, unknown, unknown, infer Input> ? Input : never;
-
-/** The query an operation takes, as a caller writes it. */
-export type QueryInputOf<Op> = Op extends OperatorOperation<string, unknown, unknown, unknown, infer Input, unknown> ? Input : never;
-
-/** The path segments an operation takes. */
-export type ParamsOf<Op> = Op extends OperatorOperation<infer Path, unknown, unknown, unknown> ? Record<PathParams<Path>, string> : never;
-
 /**
  * Declares an operation, inferring its types from its path and schemas.
  *

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { decodedParam } from './path-param.ts';
 import * as v from 'valibot';
 import type { Release } from '../releases/release-view.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';

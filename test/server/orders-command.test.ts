@@ -3,13 +3,11 @@
  * real socket (the simulator takes the payments): find by email, show, revoke and reinstate with a
  * reason, upgrade, reconcile, as tables and as --json; --help, and the exit codes 1, 64 and 78.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
-import { ROOT } from '../_spawn.ts';
+import { runCli } from '../_spawn.ts';
 
 interface Run {
   code: number;
@@ -33,14 +31,8 @@ test.after(async ({ server, operator }) => {
   await server.close();
 });
 
-/** `converter-site-api orders ...` from the repository, with the operator API's variables unless told otherwise. */
-function orders(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), 'orders', ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+/** `converter-site-api orders ...` with the operator API's variables unless told otherwise. */
+const orders = (args: string[], env: Record<string, string>): Promise<Run> => runCli(['orders', ...args], env);
 
 /** A standard order paid on the simulator by Grace, with its keys issued by a status read. */
 async function paidOrder(server: TestServer): Promise<{ id: string; standardKey: string }> {

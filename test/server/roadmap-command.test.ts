@@ -2,13 +2,11 @@
  * `converter-site-api roadmap list --sort votes` as an operator types it, against the operator listener
  * of a server on a real socket: most votes first, as GET /roadmap?sort=votes; a wrong --sort exits 64.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
-import { ROOT } from '../_spawn.ts';
+import { runCli } from '../_spawn.ts';
 
 interface Context {
   server: TestServer;
@@ -26,15 +24,8 @@ test.after(async ({ server, operator }) => {
   await server.close();
 });
 
-/** `converter-site-api roadmap ...` from the repository, with the operator API's variables. */
-function roadmap(args: string[], operator: OperatorListener): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env['PATH'] ?? '', OPERATOR_URL: operator.url, OPERATOR_TOKEN };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli/main.ts'), 'roadmap', ...args], { cwd: ROOT, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
-}
+/** `converter-site-api roadmap ...` with the operator API's variables. */
+const roadmap = (args: string[], operator: OperatorListener) => runCli(['roadmap', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
 
 test('roadmap list --sort votes: most votes first, the table and --json alike; a wrong --sort is a usage error (64)', async ({ server, operator }) => {
   const ids = (await operator.call('/roadmap').then((a) => a.json() as { features: { id: number }[] })).features.map((f) => f.id);
