@@ -7,9 +7,10 @@ import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import type { FeedbackCount } from '../../core/ports/store-ports.ts';
 import { dayOf } from '../../core/budgets/budgets.ts';
+import type { Report } from './outbox.ts';
 
-/** Creates the inbox over the stored entries (in arrival order). */
-export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox {
+/** Creates the inbox over the stored entries (in arrival order); a mark's audit entry is written by `report`. */
+export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Report): FeedbackInbox {
   const handledAt = new Map<number, number>();
   const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
   return {
@@ -41,12 +42,12 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackI
       }
       return found;
     },
-    async setHandled(id, handled, at) {
+    async setHandled(id, handled, at, emit) {
       if (!Number.isSafeInteger(id) || id < 1 || id > feedback.length) return null;
       const changed = handledAt.has(id) !== handled;
       if (!handled) handledAt.delete(id);
       else if (changed) handledAt.set(id, at);
-      return { entry: entry(id), changed };
+      return report({ entry: entry(id), changed }, emit);
     },
   };
 }

@@ -22,7 +22,8 @@ import { createMemoryOutbox, reportTo } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
-import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
+import { createMemoryAuditStore } from './audit.ts';
+import { createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -67,7 +68,9 @@ export function createMemoryStorage(
   const retirement = { at: null as number | null, foundAt: -Infinity, size: -1 };
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
   const ledger = new DayLedger();
-  const outbox = createMemoryOutbox();
+  const audit = createMemoryAuditStore();
+  const outbox = createMemoryOutbox(undefined, audit);
+  const report = reportTo(outbox, audit);
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {
@@ -105,10 +108,10 @@ export function createMemoryStorage(
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
     outbox,
     usage: createMemoryUsageStore(),
-    releases: createMemoryReleaseStore(outbox),
-    audit: createMemoryAuditStore(),
-    inbox: createMemoryInbox(feedback),
-    orders: createMemoryOrders(sessions, licenses, outbox),
+    releases: createMemoryReleaseStore(report),
+    audit,
+    inbox: createMemoryInbox(feedback, report),
+    orders: createMemoryOrders(sessions, licenses, report),
 
     /** Memory always answers while the process runs. */
     async ping() {},
@@ -135,7 +138,7 @@ export function createMemoryStorage(
       downloads.push({ ...event });
     },
 
-    ...createMemoryRoadmap(caps, outbox, options.votesPerNetwork),
+    ...createMemoryRoadmap(caps, report, options.votesPerNetwork),
 
     async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
@@ -184,7 +187,7 @@ export function createMemoryStorage(
       const stored = licenses.get(sessionId);
       if (stored) return { keys: { ...stored }, stored: false };
       licenses.set(sessionId, { ...keys });
-      return reportTo(outbox)({ keys: { ...keys }, stored: true }, emit);
+      return report({ keys: { ...keys }, stored: true }, emit);
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);

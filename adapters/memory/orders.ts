@@ -8,7 +8,7 @@ import { dayOf } from '../../core/budgets/budgets.ts';
 import { addDecimals } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import type { OutboxStore } from '../../core/ports/events.ts';
-import { reportTo } from './outbox.ts';
+import type { Report } from './outbox.ts';
 import { GOOD_STANDING, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
@@ -31,9 +31,8 @@ const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country
 export function createMemoryOrders(
   sessions: ReadonlyMap<string, CheckoutSession>,
   licenses: Map<string, LicenseKeys>,
-  outbox: Pick<OutboxStore, 'enqueue'>,
+  report: Report,
 ): OrderStore {
-  const report = reportTo(outbox);
   const kept = new Map<string, Kept>();
   /** Refunds and disputes of payments no order has yet, by payment. */
   const early = new Map<string, KeptPaymentEvent[]>();
@@ -126,15 +125,16 @@ export function createMemoryOrders(
     async override(id, override, reason, at, emit) {
       if (!sessions.has(id)) return null;
       const k = keptOf(id);
-      k.standing = { ...k.standing, override, overrideReason: reason, overrideAt: at };
-      return report(order(id)!, emit);
+      const before = k.standing;
+      k.standing = { ...before, override, overrideReason: reason, overrideAt: at };
+      return report({ before: { ...before }, order: order(id)! }, emit);
     },
-    async addPlusKey(id, key) {
+    async addPlusKey(id, key, emit) {
       const keys = licenses.get(id);
       if (!keys) return null;
       if (keys.plus !== null) return { keys: { ...keys }, stored: false };
       keys.plus = key;
-      return { keys: { ...keys }, stored: true };
+      return report({ keys: { ...keys }, stored: true }, emit);
     },
   };
 }

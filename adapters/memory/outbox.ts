@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AuditStore } from '../../core/ports/store-ports.ts';
 import { eventBody, type Delivery, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
@@ -16,14 +17,18 @@ interface StoredDelivery extends Delivery {
 
 const MAX_DELIVERIES = 10_000;
 
+/** Writes what a change reports and answers the change's result (see `reportTo`). */
+export type Report = <T>(result: T, emit: Emit<T> | undefined) => Promise<T>;
+
 /**
- * What a store change reports, written to the outbox with it: in memory the change and its event are one
- * step. Answers the change's result.
+ * What a store change reports, written with it: its event to the outbox, its entry to the audit trail. In
+ * memory the change and what it reports are one step.
  */
-export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>) {
+export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, audit: Pick<AuditStore, 'record'>): Report {
   return async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
     const pending = emit?.(result);
-    if (pending) await outbox.enqueue(pending.event, pending.at);
+    if (pending?.event) await outbox.enqueue(pending.event, pending.at);
+    if (pending?.audit) await audit.record(pending.audit);
     return result;
   };
 }
@@ -34,8 +39,8 @@ export interface MemoryOutbox extends OutboxStore {
   wants(type: string): boolean;
 }
 
-/** Creates an empty outbox. */
-export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox {
+/** Creates an empty outbox; the audit entries of its own changes (endpoints, replays) go to `audit`. */
+export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<AuditStore, 'record'>): MemoryOutbox {
   const endpoints: StoredEndpoint[] = [];
   const deliveries = new Map<number, StoredDelivery>();
   let nextDelivery = 1;
@@ -52,21 +57,21 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
     }
   };
 
-  return {
+  const outbox: MemoryOutbox = {
     wants: (type) => endpoints.some((endpoint) => wants(endpoint, type)),
-    async addEndpoint(e) {
+    async addEndpoint(e, emit) {
       const endpoint: StoredEndpoint = { id: endpoints.length + 1, url: e.url, secret: e.secret, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
       endpoints.push(endpoint);
-      return publicEndpoint(endpoint);
+      return report(publicEndpoint(endpoint), emit);
     },
     listEndpoints: async () => endpoints.map(publicEndpoint),
-    async updateEndpoint(id, change) {
+    async updateEndpoint(id, change, emit) {
       const endpoint = endpoints[id - 1];
       if (!endpoint) return null;
       if (change.url !== undefined) endpoint.url = change.url;
       if (change.events !== undefined) endpoint.events = [...change.events];
       if (change.enabled !== undefined) endpoint.enabled = change.enabled;
-      return publicEndpoint(endpoint);
+      return report(publicEndpoint(endpoint), emit);
     },
     async enqueue(event, at) {
       const targets = endpoints.filter((endpoint) => wants(endpoint, event.type));
@@ -129,11 +134,13 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
         .slice(0, f.limit)
         .map(view);
     },
-    async replay(id, at) {
+    async replay(id, at, emit) {
       const d = deliveries.get(id);
       if (!d) return null;
       Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
-      return view(d);
+      return report(view(d), emit);
     },
   };
+  const report = reportTo(outbox, audit);
+  return outbox;
 }

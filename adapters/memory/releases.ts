@@ -3,15 +3,13 @@
  *
  * @module
  */
-import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
-import type { Emit, OutboxStore } from '../../core/ports/events.ts';
-import { reportTo } from './outbox.ts';
+import type { Emit } from '../../core/ports/events.ts';
+import type { Report } from './outbox.ts';
 
-/** Creates an in-process release store; its events go to `outbox`. */
-export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): ReleaseStore {
+/** Creates an in-process release store; what its changes report is written by `report`. */
+export function createMemoryReleaseStore(report: Report): ReleaseStore {
   const releases: Release[] = [];
-  const report = reportTo(outbox);
   const find = (version: string) => releases.find((release) => release.version === version);
   // Copies out, so that a caller cannot change what is stored; the change's event is written with it.
   const changed = async (release: Release | undefined, emit: Emit<Release> | undefined): Promise<Release | null> =>
@@ -43,16 +41,5 @@ export function createMemoryReleaseStore(outbox: Pick<OutboxStore, 'enqueue'>): 
       if (release) release.pulledAt = null;
       return changed(release, emit);
     },
-  };
-}
-
-/** The audit trail in memory, newest last; lost on restart like the rest. */
-export function createMemoryAuditStore(): AuditStore {
-  const entries: AuditEntry[] = [];
-  return {
-    async record(entry) {
-      entries.push({ ...entry });
-    },
-    list: async (limit) => entries.slice(-limit).reverse().map((entry) => ({ ...entry })),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports/ports.ts';
 import type { OutboxStore } from '../../core/ports/events.ts';
-import { reportTo } from './outbox.ts';
+import type { Report } from './outbox.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 
 interface Feature extends FeatureFields {
@@ -27,10 +27,10 @@ const seedOf = (f: RoadmapFeature): string =>
   JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
 
 /**
- * Creates an empty roadmap whose votes count against `caps.votes`; its events go to `outbox`. A
+ * Creates an empty roadmap whose votes count against `caps.votes`; what its changes report is written by `report`. A
  * feature's vote_count counts at most `votesPerNetwork` votes of one IPv6 /48.
  */
-export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 'enqueue'>, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): MemoryRoadmap {
+export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): MemoryRoadmap {
   const features = new Map<number, Feature>();
   const votes = new Map<number, Set<string>>();
   let voteCount = 0;
@@ -71,7 +71,6 @@ export function createMemoryRoadmap(caps: MemoryCaps, outbox: Pick<OutboxStore, 
     merged_into: f.merged_into,
     from_config: f.seeded !== null,
   });
-  const report = reportTo(outbox);
   const byId = (): Feature[] => [...features.values()].sort((a, b) => a.id - b.id);
 
   return {

@@ -4,9 +4,10 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
-import type { FeedbackCount } from '../../core/ports/store-ports.ts';
+import type { FeedbackCount, HandledChange } from '../../core/ports/store-ports.ts';
 import { DAY_MS } from '../../core/budgets/budgets.ts';
-import type { SqlSession } from './client.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { changeReported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `id::float8 as id, type, description, email, app_version as "appVersion", rating,
@@ -36,15 +37,17 @@ where received_at >= ${fromEpochMs('$1')} and received_at < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;
 
 /** Creates the inbox over a database. */
-export function createSqlInbox(db: SqlSession): FeedbackInbox {
+export function createSqlInbox(db: SqlClient): FeedbackInbox {
+  /** The mark; an entry already in that state is read. */
+  const mark = async (session: SqlSession, id: number, handled: boolean, at: number): Promise<HandledChange | null> => {
+    const [changed] = await session.write<InboxEntry>(SET_HANDLED, [id, handled, at]);
+    if (changed) return { entry: changed, changed: true };
+    const [entry] = await session.query<InboxEntry>(ONE, [id]);
+    return entry ? { entry, changed: false } : null;
+  };
   return {
     countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit]),
-    async setHandled(id, handled, at) {
-      const [changed] = await db.write<InboxEntry>(SET_HANDLED, [id, handled, at]);
-      if (changed) return { entry: changed, changed: true };
-      const [entry] = await db.query<InboxEntry>(ONE, [id]);
-      return entry ? { entry, changed: false } : null;
-    },
+    setHandled: (id, handled, at, emit) => changeReported(db, emit, (session) => mark(session, id, handled, at)),
   };
 }

@@ -10,7 +10,7 @@ import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderSta
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/ports/store-ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { reported } from './outbox.ts';
+import { changeReported, reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.override, s.override_reason as "overrideReason",
@@ -126,19 +126,19 @@ export function createSqlOrders(client: SqlClient): OrderStore {
       await client.write(KEEP, [ref, event.flag, event.dispute, at]);
     },
     takePaymentEvents: (ref) => client.write<KeptPaymentEvent>(TAKE, [ref]),
-    async override(id, override: OrderOverride, reason, at, emit) {
-      if (!emit) {
-        const updated = await client.write(OVERRIDE, [id, override, reason, at]);
-        return updated.length === 0 ? null : getOrder(client, id);
-      }
-      return client.transaction(async (tx) => {
-        const updated = await tx.query(OVERRIDE, [id, override, reason, at]);
-        return updated.length === 0 ? null : reported(tx, (await getOrder(tx, id))!, emit);
-      });
-    },
-    async addPlusKey(id, key): Promise<SavedLicenses | null> {
-      const row = (await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0];
-      return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
-    },
+    // The standing before is read under the row's lock: of two racing overrides, the second sees the first's.
+    override: (id, override: OrderOverride, reason, at, emit) =>
+      client.transaction(async (tx) => {
+        const locked = (await tx.query<OrderStanding & { disputes: unknown }>(LOCK, [id]))[0];
+        if (!locked) return null;
+        const { disputes: _disputes, ...before } = locked;
+        await tx.query(OVERRIDE, [id, override, reason, at]);
+        return reported(tx, { before, order: (await getOrder(tx, id))! }, emit);
+      }),
+    addPlusKey: (id, key, emit) =>
+      changeReported(client, emit, async (session): Promise<SavedLicenses | null> => {
+        const row = (await session.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0];
+        return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
+      }),
   };
 }

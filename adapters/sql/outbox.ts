@@ -6,7 +6,8 @@
  * @module
  */
 import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
-import type { SqlSession } from './client.ts';
+import type { SqlClient, SqlSession } from './client.ts';
+import { auditInsert } from './audit.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const ENDPOINT = `id, url, events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
@@ -72,11 +73,30 @@ export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number
   await db.query(ENQUEUE, [event.type, eventBody(event, at), at]);
 }
 
-/** Writes what a change reports inside its transaction (`tx`), and answers the change's result. */
+/**
+ * Writes what a change reports (its event, its audit entry) inside its transaction (`tx`), and answers the
+ * change's result.
+ */
 export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
   const pending = emit?.(result);
-  if (pending) await enqueueEvent(tx, pending.event, pending.at);
+  if (pending?.event) await enqueueEvent(tx, pending.event, pending.at);
+  if (pending?.audit) {
+    const { text, params } = auditInsert(pending.audit);
+    await tx.query(text, params);
+  }
   return result;
+}
+
+/**
+ * Runs a change and writes what it reports in one transaction; on its own when nothing is to be reported.
+ * A change that finds nothing to change (null) reports nothing.
+ */
+export function changeReported<T>(db: SqlClient, emit: Emit<T> | undefined, change: (session: SqlSession) => Promise<T | null>): Promise<T | null> {
+  if (!emit) return change(db);
+  return db.transaction(async (tx) => {
+    const result = await change(tx);
+    return result === null ? null : reported(tx, result, emit);
+  });
 }
 
 /**
@@ -118,19 +138,20 @@ export class EndpointsKnown {
  *
  * @param known What to tell when endpoints change (an exclusive storage's `EndpointsKnown`).
  */
-export function createSqlOutbox(db: SqlSession, known?: EndpointsKnown): OutboxStore {
-  const delivery = async (id: number) => (await db.query<Delivery>(`select ${DELIVERY} from ${FROM_DELIVERIES} where d.id = $1::bigint`, [id]))[0] ?? null;
+export function createSqlOutbox(db: SqlClient, known?: EndpointsKnown): OutboxStore {
+  const delivery = async (session: SqlSession, id: number) =>
+    (await session.query<Delivery>(`select ${DELIVERY} from ${FROM_DELIVERIES} where d.id = $1::bigint`, [id]))[0] ?? null;
   return {
-    async addEndpoint(e) {
+    async addEndpoint(e, emit) {
       known?.forget();
-      const [row] = await db.write<WebhookEndpoint>(ADD_ENDPOINT, [e.url, e.secret, e.events, e.format, e.createdAt]);
-      return row!;
+      const params = [e.url, e.secret, e.events, e.format, e.createdAt];
+      return (await changeReported(db, emit, async (session) => (await session.write<WebhookEndpoint>(ADD_ENDPOINT, params))[0]!))!;
     },
     listEndpoints: () => db.query<WebhookEndpoint>(LIST_ENDPOINTS),
-    async updateEndpoint(id, change) {
+    updateEndpoint(id, change, emit) {
       known?.forget();
-      const rows = await db.write<WebhookEndpoint>(UPDATE_ENDPOINT, [id, change.url ?? null, change.events ?? null, change.enabled ?? null]);
-      return rows[0] ?? null;
+      const params = [id, change.url ?? null, change.events ?? null, change.enabled ?? null];
+      return changeReported(db, emit, async (session) => (await session.write<WebhookEndpoint>(UPDATE_ENDPOINT, params))[0] ?? null);
     },
     enqueue: (event, at) => enqueueEvent(db, event, at),
     claimDue: (now, leaseMs, limit, share) => {
@@ -148,9 +169,7 @@ export function createSqlOutbox(db: SqlSession, known?: EndpointsKnown): OutboxS
          order by d.id desc limit $3::int`,
         [filter.state ?? null, filter.before ?? null, filter.limit],
       ),
-    async replay(id, at) {
-      const rows = await db.write<{ id: number }>(REPLAY, [id, at]);
-      return rows.length === 0 ? null : delivery(id);
-    },
+    replay: (id, at, emit) =>
+      changeReported(db, emit, async (session) => ((await session.write<{ id: number }>(REPLAY, [id, at])).length === 0 ? null : delivery(session, id))),
   };
 }

@@ -1,14 +1,12 @@
 /**
- * Releases in PostgreSQL and PGlite (one row per version, newest first by the time it was published),
- * and the operator's audit trail.
+ * Releases in PostgreSQL and PGlite (one row per version, newest first by the time it was published).
  *
  * @module
  */
-import type { AuditEntry, AuditStore } from '../../core/operator/context.ts';
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
-import type { SqlClient, SqlSession, SqlValue } from './client.ts';
+import type { SqlClient, SqlValue } from './client.ts';
 import type { Emit } from '../../core/ports/events.ts';
-import { reported } from './outbox.ts';
+import { changeReported, reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
@@ -26,14 +24,9 @@ const RESTORE = `update releases set pulled_at = null where version = $1::text r
 
 /** Creates the release store over a database. */
 export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
-  /** One change, and the event it reports in the same transaction. */
-  const change = async (statement: string, params: readonly SqlValue[], emit: Emit<Release> | undefined): Promise<Release | null> => {
-    if (!emit) return (await db.write<Release>(statement, params))[0] ?? null;
-    return db.transaction(async (tx) => {
-      const release = (await tx.query<Release>(statement, params))[0];
-      return release ? reported(tx, release, emit) : null;
-    });
-  };
+  /** One change, and what it reports in the same transaction. */
+  const change = (statement: string, params: readonly SqlValue[], emit: Emit<Release> | undefined): Promise<Release | null> =>
+    changeReported(db, emit, async (session) => (await session.write<Release>(statement, params))[0] ?? null);
   return {
     listReleases: () => db.query<Release>(LIST),
     async publishRelease(r, emit, admit) {
@@ -55,18 +48,5 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
     setRollout: (version, rolloutPercent, emit) => change(SET_ROLLOUT, [version, rolloutPercent], emit),
     pullRelease: (version, at, emit) => change(PULL, [version, at], emit),
     restoreRelease: (version, emit) => change(RESTORE, [version], emit),
-  };
-}
-
-const RECORD = `insert into audit (at, action, target, request_id) values (${fromEpochMs('$1')}, $2::text, $3::text, $4::text)`;
-const LIST_AUDIT = `select ${epochMs('at')} as at, action, target, request_id as "requestId" from audit order by id desc limit $1::int`;
-
-/** The audit trail over a database. */
-export function createSqlAuditStore(db: SqlSession): AuditStore {
-  return {
-    async record(e) {
-      await db.write(RECORD, [e.at, e.action, e.target, e.requestId]);
-    },
-    list: (limit) => db.query<AuditEntry>(LIST_AUDIT, [limit]),
   };
 }

@@ -25,7 +25,10 @@ interface Scope {
   background: Promise<unknown>[];
 }
 
-/** Every Storage method, required: a method added to the port and not routed here fails the type check. */
+/**
+ * Every Storage method, required: a method added to the port and not routed here fails the type check.
+ * Each forwards all its arguments (`...args`), so a parameter added to a method (an emit) is never dropped.
+ */
 type Routed = { [K in keyof Omit<Storage, 'close'>]-?: NonNullable<Storage[K]> };
 
 /** Storage whose calls run on the current request's client. */
@@ -73,69 +76,69 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
   };
 
   const storage: Routed = {
-    addFeedback: (entry, budget) => current().addFeedback(entry, budget),
-    recordDownload: (event) => current().recordDownload(event),
-    syncRoadmap: (features) => current().syncRoadmap(features),
-    listRoadmap: (voterId) => current().listRoadmap(voterId),
-    toggleVote: (featureId, voterId, network) => current().toggleVote(featureId, voterId, network),
-    createCheckout: (session, owner) => current().createCheckout(session, owner),
-    openCheckouts: (owner, now, limit) => current().openCheckouts(owner, now, limit),
-    openCheckoutTotals: (now, limit) => current().openCheckoutTotals(now, limit),
-    getCheckout: (id) => current().getCheckout(id),
-    advanceCheckout: (id, state) => current().advanceCheckout(id, state),
-    saveLicenses: (sessionId, keys, emit) => current().saveLicenses(sessionId, keys, emit),
-    getLicenses: (sessionId) => current().getLicenses(sessionId),
-    secret: (name, create) => current().secret(name, create),
-    rateLimits: { hit: (key, windowMs, limit) => current().rateLimits.hit(key, windowMs, limit) },
+    addFeedback: (...args) => current().addFeedback(...args),
+    recordDownload: (...args) => current().recordDownload(...args),
+    syncRoadmap: (...args) => current().syncRoadmap(...args),
+    listRoadmap: (...args) => current().listRoadmap(...args),
+    toggleVote: (...args) => current().toggleVote(...args),
+    createCheckout: (...args) => current().createCheckout(...args),
+    openCheckouts: (...args) => current().openCheckouts(...args),
+    openCheckoutTotals: (...args) => current().openCheckoutTotals(...args),
+    getCheckout: (...args) => current().getCheckout(...args),
+    advanceCheckout: (...args) => current().advanceCheckout(...args),
+    saveLicenses: (...args) => current().saveLicenses(...args),
+    getLicenses: (...args) => current().getLicenses(...args),
+    secret: (...args) => current().secret(...args),
+    rateLimits: { hit: (...args) => current().rateLimits.hit(...args) },
     releases: {
-      listReleases: () => current().releases.listReleases(),
-      publishRelease: (release, emit, admit) => current().releases.publishRelease(release, emit, admit),
-      setRollout: (version, percent, emit) => current().releases.setRollout(version, percent, emit),
-      pullRelease: (version, at, emit) => current().releases.pullRelease(version, at, emit),
-      restoreRelease: (version, emit) => current().releases.restoreRelease(version, emit),
+      listReleases: (...args) => current().releases.listReleases(...args),
+      publishRelease: (...args) => current().releases.publishRelease(...args),
+      setRollout: (...args) => current().releases.setRollout(...args),
+      pullRelease: (...args) => current().releases.pullRelease(...args),
+      restoreRelease: (...args) => current().releases.restoreRelease(...args),
     },
     audit: {
-      record: (entry) => current().audit.record(entry),
-      list: (limit) => current().audit.list(limit),
+      record: (...args) => current().audit.record(...args),
+      list: (...args) => current().audit.list(...args),
     },
     features: {
-      list: () => current().features.list(),
-      create: (fields, emit) => current().features.create(fields, emit),
-      update: (id, fields, emit) => current().features.update(id, fields, emit),
-      merge: (from, into, emit) => current().features.merge(from, into, emit),
+      list: (...args) => current().features.list(...args),
+      create: (...args) => current().features.create(...args),
+      update: (...args) => current().features.update(...args),
+      merge: (...args) => current().features.merge(...args),
     },
     outbox: {
-      addEndpoint: (endpoint) => current().outbox.addEndpoint(endpoint),
-      listEndpoints: () => current().outbox.listEndpoints(),
-      updateEndpoint: (id, change) => current().outbox.updateEndpoint(id, change),
-      enqueue: (event, at) => current().outbox.enqueue(event, at),
-      claimDue: (now, leaseMs, limit, share) => current().outbox.claimDue(now, leaseMs, limit, share),
-      recordAttempt: (id, outcome) => current().outbox.recordAttempt(id, outcome),
-      listDeliveries: (filter) => current().outbox.listDeliveries(filter),
-      replay: (id, at) => current().outbox.replay(id, at),
+      addEndpoint: (...args) => current().outbox.addEndpoint(...args),
+      listEndpoints: (...args) => current().outbox.listEndpoints(...args),
+      updateEndpoint: (...args) => current().outbox.updateEndpoint(...args),
+      enqueue: (...args) => current().outbox.enqueue(...args),
+      claimDue: (...args) => current().outbox.claimDue(...args),
+      recordAttempt: (...args) => current().outbox.recordAttempt(...args),
+      listDeliveries: (...args) => current().outbox.listDeliveries(...args),
+      replay: (...args) => current().outbox.replay(...args),
     },
     usage: {
-      add: (counts) => current().usage.add(counts),
-      list: (fromDay, toDay) => current().usage.list(fromDay, toDay),
+      add: (...args) => current().usage.add(...args),
+      list: (...args) => current().usage.list(...args),
     },
     inbox: {
-      countByDay: (fromDay, toDay) => current().inbox.countByDay(fromDay, toDay),
-      list: (filter) => current().inbox.list(filter),
-      setHandled: (id, handled, at) => current().inbox.setHandled(id, handled, at),
+      countByDay: (...args) => current().inbox.countByDay(...args),
+      list: (...args) => current().inbox.list(...args),
+      setHandled: (...args) => current().inbox.setHandled(...args),
     },
     orders: {
-      recordPurchase: (id, purchase, at) => current().orders.recordPurchase(id, purchase, at),
-      get: (id) => current().orders.get(id),
-      find: (filter) => current().orders.find(filter),
-      sessionOfPayment: (ref) => current().orders.sessionOfPayment(ref),
-      countByDay: (fromDay, toDay) => current().orders.countByDay(fromDay, toDay),
-      flag: (id, flag, emit, dispute) => current().orders.flag(id, flag, emit, dispute),
-      keepPaymentEvent: (ref, event, at) => current().orders.keepPaymentEvent(ref, event, at),
-      takePaymentEvents: (ref) => current().orders.takePaymentEvents(ref),
-      override: (id, override, reason, at, emit) => current().orders.override(id, override, reason, at, emit),
-      addPlusKey: (id, key) => current().orders.addPlusKey(id, key),
+      recordPurchase: (...args) => current().orders.recordPurchase(...args),
+      get: (...args) => current().orders.get(...args),
+      find: (...args) => current().orders.find(...args),
+      sessionOfPayment: (...args) => current().orders.sessionOfPayment(...args),
+      countByDay: (...args) => current().orders.countByDay(...args),
+      flag: (...args) => current().orders.flag(...args),
+      keepPaymentEvent: (...args) => current().orders.keepPaymentEvent(...args),
+      takePaymentEvents: (...args) => current().orders.takePaymentEvents(...args),
+      override: (...args) => current().orders.override(...args),
+      addPlusKey: (...args) => current().orders.addPlusKey(...args),
     },
-    ping: () => current().ping(),
+    ping: (...args) => current().ping(...args),
   };
 
   return {

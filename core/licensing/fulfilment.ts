@@ -131,20 +131,26 @@ export async function applyPaymentEvent(context: PaymentContext, event: PaymentE
 
 async function flagOrder(context: PaymentContext, sessionId: string, event: PaymentEvent): Promise<Order | null> {
   const { storage, logger } = context;
+  // The event and the audit row are written in the flag's own transaction.
   const report = (result: { before: OrderStanding; order: Order }) => {
+    const at = context.clock.now();
     const draft = licenseVerdict(result.before, result.order, event.source);
-    return draft && { event: draft, at: context.clock.now() };
+    const change = flagChange(result.before, result.order, event);
+    if (!draft && !change) return null;
+    return { ...(draft ? { event: draft } : {}), at, ...(change ? { audit: { at, ...change, requestId: event.requestId } } : {}) };
   };
   const flagged = await storage.orders.flag(sessionId, event.flag, report, event.dispute);
   if (!flagged) return null;
-  const { before, order } = flagged;
+  const change = flagChange(flagged.before, flagged.order, event);
+  if (change) logger.info('order change', { ...change, requestId: event.requestId, session: sessionId, revoked: isRevoked(flagged.order.standing) });
+  return flagged.order;
+}
+
+/** What a refund or dispute changed, for the audit trail; null when the order's flags stayed as they were. */
+function flagChange(before: OrderStanding, order: Order, event: PaymentEvent): { action: string; target: string } | null {
   const after = order.standing;
-  if (before.refunded === after.refunded && before.disputed === after.disputed && before.disputeWon === after.disputeWon) return order;
+  if (before.refunded === after.refunded && before.disputed === after.disputed && before.disputeWon === after.disputeWon) return null;
   const revoked = isRevoked(after);
   const verdict = revoked === isRevoked(before) ? '' : revoked ? ': licenses revoked' : ': licenses reinstated';
-  const action = `order.${event.flag}`;
-  const target = `${order.session.id}${verdict} (${event.source})`;
-  await storage.audit.record({ at: context.clock.now(), action, target, requestId: event.requestId });
-  logger.info('order change', { action, target, requestId: event.requestId, session: order.session.id, revoked });
-  return order;
+  return { action: `order.${event.flag}`, target: `${order.session.id}${verdict} (${event.source})` };
 }

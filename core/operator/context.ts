@@ -5,6 +5,8 @@
  * @module
  */
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports/ports.ts';
+import type { Emit } from '../ports/events.ts';
+import type { AuditEntry } from '../ports/store-ports.ts';
 import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
@@ -33,8 +35,38 @@ export interface Caller {
   readonly requestId: string;
 }
 
-/** Writes a change to the audit trail and the log (every operator change goes through here). */
-export async function recordChange(context: OperatorContext, caller: Caller, action: string, target: string): Promise<void> {
-  await context.storage.audit.record({ at: context.clock.now(), action, target, requestId: caller.requestId });
-  context.logger.info('operator change', { action, target, requestId: caller.requestId });
+/** A change for the audit trail: what was done ("release.published"), and to what ("2.5.0 at 10%"). */
+export interface Described {
+  action: string;
+  target: string;
+}
+
+/** The audit entries of one operator call, written with their changes and logged once they committed. */
+export interface AuditTrail {
+  /**
+   * `emit` (the change's event, if any) plus the audit entry `describe` makes of the change's result (null:
+   * nothing changed, no entry). The store writes both in the change's own transaction, so a change never
+   * commits without its audit row.
+   */
+  with<T>(describe: (result: T) => Described | null, emit?: Emit<T>): Emit<T>;
+  /** Writes the log line of each entry made so far (call it once the change returned). */
+  logged(): void;
+}
+
+/** Starts the audit trail of one operator call (every operator change goes through one). */
+export function auditTrail(context: Pick<OperatorContext, 'clock' | 'logger'>, caller: Caller): AuditTrail {
+  const made: AuditEntry[] = [];
+  return {
+    with: (describe, emit) => (result) => {
+      const pending = emit?.(result) ?? null;
+      const change = describe(result);
+      if (change === null) return pending;
+      const audit: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId };
+      made.push(audit);
+      return { ...pending, at: pending?.at ?? audit.at, audit };
+    },
+    logged() {
+      for (const { action, target, requestId } of made.splice(0)) context.logger.info('operator change', { action, target, requestId });
+    },
+  };
 }

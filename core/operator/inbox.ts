@@ -6,8 +6,8 @@
  */
 import * as v from 'valibot';
 import { FEEDBACK_TYPES } from '../ports/port-types.ts';
-import type { InboxEntry } from '../ports/store-ports.ts';
-import { recordChange } from './context.ts';
+import type { HandledChange, InboxEntry } from '../ports/store-ports.ts';
+import { auditTrail } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -85,10 +85,12 @@ export const markFeedbackHandled = defineOperation({
   errors: ['feedback_not_found'],
   async run(context, { params, body }, caller) {
     const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
-    const done = id > 0 ? await context.storage.inbox.setHandled(id, body.handled, context.clock.now()) : null;
-    if (!done) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
+    const trail = auditTrail(context, caller);
     // A repeated mark changes nothing, so it leaves no audit row.
-    if (done.changed) await recordChange(context, caller, body.handled ? 'feedback.handled' : 'feedback.unhandled', String(id));
+    const described = (mark: HandledChange) => (mark.changed ? { action: body.handled ? 'feedback.handled' : 'feedback.unhandled', target: String(id) } : null);
+    const done = id > 0 ? await context.storage.inbox.setHandled(id, body.handled, context.clock.now(), trail.with(described)) : null;
+    if (!done) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
+    trail.logged();
     return view(done.entry);
   },
 });

@@ -8,14 +8,17 @@
 import * as v from 'valibot';
 import { DAY_MS } from '../budgets/budgets.ts';
 import { fulfil, licensesFor } from '../licensing/fulfilment.ts';
-import { isRevoked, type OrderOverride } from '../ports/order-state.ts';
+import { isRevoked, type OrderOverride, type OrderStanding } from '../ports/order-state.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
-import { recordChange, type OperatorContext } from './context.ts';
+import { auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 import { orderView, OrderViewSchema } from './order-view.ts';
+
+/** An override as the store made it: the standing before (read under the order's lock) and the order after. */
+type Overridden = { before: OrderStanding; order: Order };
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
@@ -93,11 +96,10 @@ export const upgradeOrder = defineOperation({
     const keys = order.keys ?? (await licensesFor(context, session, order.purchase));
     if (keys.plus === null) {
       const plus = await context.licenses.issue({ sessionId: session.id, sku: session.sku, product: 'plus', issuedAt: context.clock.now(), simulated: context.gateway.simulated === true });
-      const saved = await context.storage.orders.addPlusKey(session.id, plus);
-      if (saved?.stored) {
-        context.count('license_issued');
-        await recordChange(context, caller, 'order.upgraded', session.id);
-      }
+      const trail = auditTrail(context, caller);
+      const saved = await context.storage.orders.addPlusKey(session.id, plus, trail.with((added) => (added.stored ? { action: 'order.upgraded', target: session.id } : null)));
+      if (saved?.stored) context.count('license_issued');
+      trail.logged();
     }
     return orderView((await context.storage.orders.get(session.id))!);
   },
@@ -120,13 +122,17 @@ function overrideOrder(override: OrderOverride, operationId: string, path: '/ord
       const wanted = override === 'revoked';
       if (isRevoked(order.standing) === wanted) return orderView(order);
       const reason = body.reason?.trim() ?? null;
-      const verdict = (changed: Order) => {
-        const draft = licenseVerdict(order.standing, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
+      const verdict = ({ before, order: changed }: Overridden) => {
+        const draft = licenseVerdict(before, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
         return draft && { event: draft, at: context.clock.now() };
       };
-      const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), verdict);
-      await recordChange(context, caller, `order.${override}`, reason === null ? order.session.id : `${order.session.id}: ${reason}`);
-      return orderView(after ?? order);
+      // Decided on the standing read under the order's lock: of two racing revokes, one is audited and reported.
+      const described = ({ before }: Overridden) =>
+        isRevoked(before) === wanted ? null : { action: `order.${override}`, target: reason === null ? order.session.id : `${order.session.id}: ${reason}` };
+      const trail = auditTrail(context, caller);
+      const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), trail.with(described, verdict));
+      trail.logged();
+      return orderView(after?.order ?? order);
     },
   });
 }
@@ -186,7 +192,12 @@ export const reconcileOrders = defineOperation({
       else if (order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
       else if ((await fulfil(context, paid.id, paid))?.state === 'paid') {
         fulfilled.push(paid.id);
-        await recordChange(context, caller, 'order.reconciled', paid.id);
+        // Written after the fulfilment, which is the one a notification would make (idempotent, and
+        // reported by its order.paid event): should this row fail, the order is still right, the call
+        // answers 500, and running it again counts the order as already fulfilled.
+        const entry = { at: context.clock.now(), action: 'order.reconciled', target: paid.id, requestId: caller.requestId };
+        await context.storage.audit.record(entry);
+        context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId });
       }
     }
     return { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import type { Release } from '../releases/release-view.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';
 import type { EventType } from '../ports/events.ts';
-import { recordChange, type Caller, type OperatorContext } from './context.ts';
+import { auditTrail, type AuditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -60,11 +60,14 @@ const eventOf = (type: EventType, at: number, served: (release: Release) => numb
 const servedAfter = (releases: readonly Release[]) => (release: Release): number =>
   servedShares(releases.map((r) => (r.version === release.version ? release : r))).get(release.version) ?? 0;
 
-/** Records a change in the audit trail and the log, and makes this instance serve it at once. */
-async function changed(context: OperatorContext, caller: Caller, action: string, target: string): Promise<void> {
-  await recordChange(context, caller, action, target);
+/** After a change (its audit row written with it): logs it, and makes this instance serve it at once. */
+async function changed(context: OperatorContext, trail: AuditTrail): Promise<void> {
+  trail.logged();
   await context.releases.refresh();
 }
+
+/** An audit entry that says the same whatever the store answers. */
+const entry = (action: string, target: string) => () => ({ action, target });
 
 /** The stored releases and the one the path names (404 when none has that version). */
 async function named(context: OperatorContext, version: string): Promise<{ releases: Release[]; release: Release }> {
@@ -119,10 +122,11 @@ export const publishRelease = defineOperation({
       before = stored;
     };
     const emit = (published: Release) => eventOf('release.published', release.publishedAt, servedAfter([...before, release]))(published);
-    if (!(await context.storage.releases.publishRelease(release, emit, admit))) {
+    const trail = auditTrail(context, caller);
+    if (!(await context.storage.releases.publishRelease(release, trail.with(entry('release.published', `${body.version} at ${body.rolloutPercent}%`), emit), admit))) {
       throw new OperatorError('release_exists', `Version ${body.version} was published before.`);
     }
-    await changed(context, caller, 'release.published', `${body.version} at ${body.rolloutPercent}%`);
+    await changed(context, trail);
     return releaseView(release, servedAfter([...before, release])(release));
   },
 });
@@ -142,10 +146,11 @@ export const setReleaseRollout = defineOperation({
     if (before.pulledAt !== null) throw pulled();
     const served = servedAfter(releases);
     const emit = rolloutPercent === before.rolloutPercent ? undefined : eventOf('release.rolled_out', context.clock.now(), served);
-    const release = await context.storage.releases.setRollout(before.version, rolloutPercent, emit);
+    const trail = auditTrail(context, caller);
+    const release = await context.storage.releases.setRollout(before.version, rolloutPercent, trail.with(entry('release.rollout', `${before.version} at ${rolloutPercent}%`), emit));
     // Pulled meanwhile, through another instance.
     if (!release) throw pulled();
-    await changed(context, caller, 'release.rollout', `${release.version} at ${rolloutPercent}%`);
+    await changed(context, trail);
     return releaseView(release, served(release));
   },
 });
@@ -163,9 +168,10 @@ export const pullRelease = defineOperation({
     const at = context.clock.now();
     const served = servedAfter(releases);
     const emit = before.pulledAt === null ? eventOf('release.pulled', at, served) : undefined;
-    const release = await context.storage.releases.pullRelease(before.version, at, emit);
+    const trail = auditTrail(context, caller);
+    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(entry('release.pulled', before.version), emit));
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
-    await changed(context, caller, 'release.pulled', release.version);
+    await changed(context, trail);
     return releaseView(release, served(release));
   },
 });
@@ -182,9 +188,10 @@ export const restoreRelease = defineOperation({
     const { releases, release: before } = await named(context, params.version);
     const served = servedAfter(releases);
     const emit = before.pulledAt !== null ? eventOf('release.restored', context.clock.now(), served) : undefined;
-    const release = await context.storage.releases.restoreRelease(before.version, emit);
+    const trail = auditTrail(context, caller);
+    const release = await context.storage.releases.restoreRelease(before.version, trail.with(entry('release.restored', before.version), emit));
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
-    await changed(context, caller, 'release.restored', release.version);
+    await changed(context, trail);
     return releaseView(release, served(release));
   },
 });

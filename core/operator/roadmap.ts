@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { ROADMAP_CATEGORIES } from '../schemas/roadmap.ts';
 import { roadmapContentObject } from '../schemas/content.ts';
 import type { StoredFeature } from '../ports/store-ports.ts';
-import { recordChange, type OperatorContext } from './context.ts';
+import { auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';
 
@@ -103,8 +103,10 @@ export const createRoadmapFeature = defineOperation({
   status: 201,
   errors: [],
   async run(context, { body }, caller) {
-    const feature = await context.storage.features.create(body, changedEvent(context, 'created'));
-    await recordChange(context, caller, 'roadmap.created', `${feature.id}: ${feature.title}`);
+    const trail = auditTrail(context, caller);
+    const described = (created: StoredFeature) => ({ action: 'roadmap.created', target: `${created.id}: ${created.title}` });
+    const feature = await context.storage.features.create(body, trail.with(described, changedEvent(context, 'created')));
+    trail.logged();
     return feature;
   },
 });
@@ -120,9 +122,10 @@ export const editRoadmapFeature = defineOperation({
   errors: ['feature_not_found'],
   async run(context, { params, body }, caller) {
     const id = idOf(params.id);
-    const feature = await context.storage.features.update(id, body, changedEvent(context, 'edited'));
+    const trail = auditTrail(context, caller);
+    const feature = await context.storage.features.update(id, body, trail.with(() => ({ action: 'roadmap.edited', target: described(id, body) }), changedEvent(context, 'edited')));
     if (!feature) throw new OperatorError('feature_not_found', `No roadmap feature has id ${id}.`);
-    await recordChange(context, caller, 'roadmap.edited', described(id, body));
+    trail.logged();
     return feature;
   },
 });
@@ -140,7 +143,9 @@ export const mergeRoadmapFeature = defineOperation({
     const from = idOf(params.id);
     if (from === into) throw new OperatorError('merge_into_itself', `Feature ${from} cannot be merged into itself.`);
     const emit = (merged: { from: StoredFeature; moved: number }) => changedEvent(context, 'merged', { movedVotes: merged.moved })(merged.from);
-    const outcome = await context.storage.features.merge(from, into, emit);
+    const audit = (merged: { moved: number }) => ({ action: 'roadmap.merged', target: `${from} into ${into} (${merged.moved} votes moved)` });
+    const trail = auditTrail(context, caller);
+    const outcome = await context.storage.features.merge(from, into, trail.with(audit, emit));
     switch (outcome.kind) {
       case 'not_found':
         throw new OperatorError('feature_not_found', `No roadmap feature has id ${outcome.id}.`);
@@ -149,7 +154,7 @@ export const mergeRoadmapFeature = defineOperation({
       case 'hidden_target':
         throw new OperatorError('merge_target_hidden', `Feature ${into} is hidden: its votes could not be seen or cast.`);
     }
-    await recordChange(context, caller, 'roadmap.merged', `${from} into ${into} (${outcome.moved} votes moved)`);
+    trail.logged();
     return { merged: outcome.from, into: outcome.into, movedVotes: outcome.moved };
   },
 });

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
 import { EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../ports/events.ts';
-import { recordChange, type OperatorContext } from './context.ts';
+import { auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -115,8 +115,10 @@ export const addWebhookEndpoint = defineOperation({
   async run(context, { body }, caller) {
     await checkAddress(context, body.url);
     const secret = createEndpointSecret();
-    const endpoint = await context.storage.outbox.addEndpoint({ ...body, secret, createdAt: context.clock.now() });
-    await recordChange(context, caller, 'webhook.added', `${endpoint.id}: ${endpoint.url}`);
+    const trail = auditTrail(context, caller);
+    const described = (added: WebhookEndpoint) => ({ action: 'webhook.added', target: `${added.id}: ${added.url}` });
+    const endpoint = await context.storage.outbox.addEndpoint({ ...body, secret, createdAt: context.clock.now() }, trail.with(described));
+    trail.logged();
     // The only time the secret is shown: the receiver keeps it to verify signatures.
     return { ...endpointView(endpoint), secret };
   },
@@ -134,10 +136,11 @@ export const editWebhookEndpoint = defineOperation({
   async run(context, { params, body }, caller) {
     const id = idOf(params.id, 'endpoint_not_found');
     if (body.url !== undefined) await checkAddress(context, body.url);
-    const endpoint = await context.storage.outbox.updateEndpoint(id, body);
+    const trail = auditTrail(context, caller);
+    const changes = Object.entries(body).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);
+    const endpoint = await context.storage.outbox.updateEndpoint(id, body, trail.with(() => ({ action: 'webhook.edited', target: `${id}: ${changes.join(', ')}` })));
     if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
-    const described = Object.entries(body).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);
-    await recordChange(context, caller, 'webhook.edited', `${id}: ${described.join(', ')}`);
+    trail.logged();
     return endpointView(endpoint);
   },
 });
@@ -168,9 +171,11 @@ export const replayWebhookDelivery = defineOperation({
   errors: ['delivery_not_found'],
   async run(context, { params }, caller) {
     const id = idOf(params.id, 'delivery_not_found');
-    const delivery = await context.storage.outbox.replay(id, context.clock.now());
+    const trail = auditTrail(context, caller);
+    const described = (replayed: Delivery) => ({ action: 'webhook.replayed', target: `${id}: ${replayed.eventId} to ${replayed.url}` });
+    const delivery = await context.storage.outbox.replay(id, context.clock.now(), trail.with(described));
     if (!delivery) throw new OperatorError('delivery_not_found', `No delivery has id ${id}.`);
-    await recordChange(context, caller, 'webhook.replayed', `${id}: ${delivery.eventId} to ${delivery.url}`);
+    trail.logged();
     return deliveryView(delivery);
   },
 });

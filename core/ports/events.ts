@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { AuditEntry } from './port-types.ts';
 
 export const EVENT_TYPES = [
   'feedback.received',
@@ -26,15 +27,20 @@ export interface EventDraft {
   data: Record<string, unknown>;
 }
 
-/** An event with its time, to be written with the change it reports. */
+/**
+ * What a change reports, to be written with it: its outbound event (with its time), its audit entry (an
+ * operator's change, core/operator/context.ts), or both.
+ */
 export interface PendingEvent {
-  event: EventDraft;
+  /** The event for the webhook endpoints; absent when the change reports only its audit entry. */
+  event?: EventDraft | undefined;
   at: number;
+  audit?: AuditEntry | undefined;
 }
 
 /**
  * What a change reports, worked out from its result; a store writes it in the change's own statement or
- * transaction (null: nothing to report).
+ * transaction, so the change never commits without it (null: nothing to report).
  */
 export type Emit<T> = (result: T) => PendingEvent | null;
 
@@ -123,10 +129,14 @@ export interface EndpointShare {
 
 /** The outbox and its endpoints (every storage has one). */
 export interface OutboxStore {
-  addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
+  addEndpoint(endpoint: NewEndpoint, emit?: Emit<WebhookEndpoint>): Promise<WebhookEndpoint>;
   listEndpoints(): Promise<WebhookEndpoint[]>;
   /** Changes some of url, events, enabled; null when there is no such endpoint. */
-  updateEndpoint(id: number, change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined }): Promise<WebhookEndpoint | null>;
+  updateEndpoint(
+    id: number,
+    change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined },
+    emit?: Emit<WebhookEndpoint>,
+  ): Promise<WebhookEndpoint | null>;
   /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
   enqueue(event: EventDraft, at: number): Promise<void>;
   /**
@@ -139,7 +149,7 @@ export interface OutboxStore {
   /** Deliveries newest first. */
   listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
   /** Makes a delivery pending again, due at `at`, from its first attempt; null when there is none. */
-  replay(id: number, at: number): Promise<Delivery | null>;
+  replay(id: number, at: number, emit?: Emit<Delivery>): Promise<Delivery | null>;
 }
 
 /** An event's JSON body, as Standard Webhooks suggests: type, timestamp and data. */

@@ -160,3 +160,14 @@ export interface AnswerSigner {
   readonly keyId: string;
   sign(data: Uint8Array): Promise<Uint8Array>;
 }
+
+/** One entry of the audit trail: every change made through the operator API. */
+export interface AuditEntry {
+  at: number;
+  /** What was done, e.g. "release.published". */
+  action: string;
+  /** What it was done to, e.g. "2.5.0 at 10%". */
+  target: string;
+  /** The X-Request-Id of the request that made it, to find its log lines. */
+  requestId: string;
+}

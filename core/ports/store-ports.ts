@@ -8,8 +8,10 @@
  */
 import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
-import type { CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
+import type { AuditEntry, CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
 import type { Emit } from './events.ts';
+
+export type { AuditEntry } from './port-types.ts';
 
 /** One published desktop release. */
 export interface Release {
@@ -50,16 +52,6 @@ export interface ReleaseStore {
   restoreRelease(version: string, emit?: Emit<Release>): Promise<Release | null>;
 }
 
-/** One entry of the audit trail: every change made through the operator API. */
-export interface AuditEntry {
-  at: number;
-  /** What was done, e.g. "release.published". */
-  action: string;
-  /** What it was done to, e.g. "2.5.0 at 10%". */
-  target: string;
-  /** The X-Request-Id of the request that made it, to find its log lines. */
-  requestId: string;
-}
 
 /** Where the audit trail is kept (every storage has one). */
 export interface AuditStore {
@@ -104,7 +96,7 @@ export interface FeedbackInbox {
    *
    * @returns The entry afterwards and whether its state changed, or null when there is no such entry.
    */
-  setHandled(id: number, handled: boolean, at: number): Promise<HandledChange | null>;
+  setHandled(id: number, handled: boolean, at: number, emit?: Emit<HandledChange>): Promise<HandledChange | null>;
 }
 
 /** What marking an entry did: the entry afterwards, and whether it was in the other state before. */
@@ -229,13 +221,22 @@ export interface OrderStore {
   keepPaymentEvent(paymentRef: string, event: KeptPaymentEvent, at: number): Promise<void>;
   /** The kept events of a payment, deleted as they are handed over (each to one caller). */
   takePaymentEvents(paymentRef: string): Promise<KeptPaymentEvent[]>;
-  /** Stores the operator's revoke or reinstate; the order after, or null for an unknown session. */
-  override(sessionId: string, override: OrderOverride, reason: string | null, at: number, emit?: Emit<Order>): Promise<Order | null>;
+  /**
+   * Stores the operator's revoke or reinstate; the standing before (read under the order's lock, so that
+   * of two racing overrides only one sees a change) and the order after, or null for an unknown session.
+   */
+  override(
+    sessionId: string,
+    override: OrderOverride,
+    reason: string | null,
+    at: number,
+    emit?: Emit<{ before: OrderStanding; order: Order }>,
+  ): Promise<{ before: OrderStanding; order: Order } | null>;
   /**
    * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
    * or null when the session has no keys stored.
    */
-  addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
+  addPlusKey(sessionId: string, key: string, emit?: Emit<SavedLicenses>): Promise<SavedLicenses | null>;
 }
 
 /** Downloads and update checks counted by day (core/budgets/usage.ts). */

@@ -4,6 +4,7 @@
  */
 import { suite } from 'uvu';
 import { ALL_TARGETS } from './_targets.ts';
+import { auditContract } from './contract/audit.ts';
 import { budgetsContract } from './contract/budgets.ts';
 import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
@@ -38,6 +39,7 @@ for (const target of ALL_TARGETS) {
   usageContract(test);
   budgetsContract(test);
   ordersContract(test);
+  auditContract(test);
   test.run();
 }
 

@@ -93,11 +93,13 @@ export function ordersContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.createCheckout(session('cs_o'));
     const reinstated = await storage.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000);
-    assert.equal(reinstated?.standing, { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 });
+    assert.equal(reinstated?.before, GOOD_STANDING);
+    assert.equal(reinstated?.order.standing, { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 });
     const disputed = await storage.orders.flag('cs_o', 'disputed');
-    assert.equal(disputed?.before, reinstated?.standing);
+    assert.equal(disputed?.before, reinstated?.order.standing);
     assert.equal(disputed?.order.standing, { ...GOOD_STANDING, disputed: true }, 'a new verdict drops the override');
-    await storage.orders.override('cs_o', 'reinstated', null, T + 2000);
+    const overridden = await storage.orders.override('cs_o', 'reinstated', null, T + 2000);
+    assert.equal(overridden?.before, { ...GOOD_STANDING, disputed: true }, 'the standing before is the one stored last');
     const again = await storage.orders.flag('cs_o', 'disputed');
     assert.is(again?.order.standing.override, 'reinstated', 'a repeated event changes nothing');
     assert.is(await storage.orders.override('cs_missing', 'revoked', null, T), null);

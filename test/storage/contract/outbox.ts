@@ -116,11 +116,11 @@ export function outboxContract(test: ContractSuite): void {
     const paid = (saved: { keys: { standard: string | null } }) => ({ event: { type: 'order.paid' as const, data: { key: saved.keys.standard } }, at: T0 });
     assert.equal(await storage.saveLicenses('cs_events', { standard: 'key-1', plus: null }, paid), { keys: { standard: 'key-1', plus: null }, stored: true });
     assert.equal((await storage.saveLicenses('cs_events', { standard: 'key-2', plus: null }, paid)).stored, false);
-    const revoked = await storage.orders.override('cs_events', 'revoked', 'test', T0 + 1, (order) => ({
+    const revoked = await storage.orders.override('cs_events', 'revoked', 'test', T0 + 1, ({ order }) => ({
       event: { type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } },
       at: T0 + 1,
     }));
-    assert.is(revoked?.standing.override, 'revoked');
+    assert.is(revoked?.order.standing.override, 'revoked');
     const bodies = (await storage.outbox.claimDue(T0 + 1, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string; data: unknown });
     assert.equal(bodies, [
       { type: 'order.paid', timestamp: new Date(T0).toISOString(), data: { key: 'key-1' } },

@@ -1,0 +1,52 @@
+/**
+ * Contract: what a change reports is written with it. A change's audit entry (an operator's change) is
+ * stored by the change itself, with or without an event, and a change that finds nothing to change
+ * writes none.
+ */
+import * as assert from 'uvu/assert';
+import type { Emit } from '../../../core/ports/events.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
+
+/** An emit that reports only an audit entry, named after the change. */
+const audited = <T>(action: string, target: (result: T) => string): Emit<T> => (result) => ({ at: T0, audit: { at: T0, action, target: target(result), requestId: `r-${action}` } });
+
+export function auditContract(test: ContractSuite): void {
+  test('changes write their audit entries with them: endpoints, replays, marks, features, keys', async (context) => {
+    const { storage } = current(context);
+    const endpoint = await storage.outbox.addEndpoint(
+      { url: 'http://127.0.0.1:9/audit', secret: 'whsec_AAAA', events: ['roadmap.changed'], format: 'standard', createdAt: T0 },
+      audited('webhook.added', (e) => `${e.id}: ${e.url}`),
+    );
+    assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }, audited('webhook.edited', () => 'missing')), null, 'no endpoint, no entry');
+    await storage.outbox.updateEndpoint(endpoint.id, { enabled: true }, audited('webhook.edited', (e) => `${e.id}: enabled=${e.enabled}`));
+    const feature = await storage.features.create(
+      { title: 'Lotus 1-2-3 macros', description: 'Keep macros as comments.', category: 'import', visible: true, release_version: null },
+      (f) => ({ event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, at: T0, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create' } }),
+    );
+    await storage.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
+    const [entry] = await storage.inbox.list({ limit: 1 });
+    const mark = (handled: boolean) => audited<{ changed: boolean }>(`feedback.${handled}`, () => String(entry!.id));
+    assert.is((await storage.inbox.setHandled(entry!.id, true, T0, (r) => (r.changed ? mark(true)(r) : null)))?.changed, true);
+    assert.is((await storage.inbox.setHandled(entry!.id, true, T0, (r) => (r.changed ? mark(true)(r) : null)))?.changed, false);
+    assert.is(await storage.inbox.setHandled(entry!.id + 1000, true, T0, mark(true)), null);
+    await storage.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    await storage.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
+    await storage.orders.addPlusKey('cs_audit', 'key/p', audited('order.upgraded', (saved) => `stored=${saved.stored}`));
+    assert.equal(
+      (await storage.audit.list(20)).map(({ action, target }) => `${action} ${target}`),
+      ['order.upgraded stored=true', `feedback.true ${entry!.id}`, `roadmap.created ${feature.id}`, `webhook.edited ${endpoint.id}: enabled=true`, `webhook.added ${endpoint.id}: http://127.0.0.1:9/audit`],
+    );
+    const bodies = (await storage.outbox.claimDue(T0, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string });
+    assert.equal(bodies.map((b) => b.type), ['roadmap.changed'], 'an audit-only report writes no event');
+  });
+
+  test('an override answers the standing read before it; of two, the second sees the first', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout({ id: 'cs_twice', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_twice', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    const [first, second] = await Promise.all([storage.orders.override('cs_twice', 'revoked', null, T0), storage.orders.override('cs_twice', 'revoked', null, T0 + 1)]);
+    const befores = [first!.before.override, second!.before.override].sort();
+    assert.equal(befores, ['revoked', null].sort(), 'exactly one of two racing overrides saw the order unrevoked');
+  });
+}
