@@ -13,11 +13,16 @@ export function form(fields: Record<string, string>): { body: string; headers: R
   return { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
 }
 
-/** The session id of a Set-Cookie answer. */
-export function sessionOf(answer: HttpResult): string {
-  const match = /operator_session=([^;]*)/.exec(answer.headers['set-cookie'] ?? '');
+/** The session cookie (name=id) of a Set-Cookie answer. */
+export function sessionCookieOf(answer: HttpResult): string {
+  const match = /^((?:__Host-)?operator_session(?:_\d+)?=[^;]*)/.exec(answer.headers['set-cookie'] ?? '');
   if (!match) throw new Error(`no session cookie in ${JSON.stringify(answer.headers)}`);
   return match[1]!;
+}
+
+/** The session id of a Set-Cookie answer. */
+export function sessionOf(answer: HttpResult): string {
+  return sessionCookieOf(answer).split('=')[1]!;
 }
 
 /** The CSRF token of the first form of a page. */
@@ -38,7 +43,7 @@ export interface SignedIn {
 export async function signIn(url: string, from = '127.0.0.1'): Promise<SignedIn> {
   const answer = await sendRequest(url, { method: 'POST', path: '/pages/sign-in', from, ...form({ token: OPERATOR_TOKEN }) });
   if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
-  const cookie = `operator_session=${sessionOf(answer)}`;
+  const cookie = sessionCookieOf(answer);
   const get = (path: string) => sendRequest(url, { path, from, headers: { cookie } });
   const csrf = csrfOf(await get('/pages/inbox'));
   return {

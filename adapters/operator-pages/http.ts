@@ -19,7 +19,6 @@ export const PAGE_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-export const SESSION_COOKIE = 'operator_session';
 
 /** The headers of every page answer, redirects included (the pipeline adds nosniff and no-store too). */
 export function pageHeaders(extra: Record<string, string> = {}): Record<string, string> {
@@ -51,10 +50,28 @@ export function cameOverTls(request: CoreRequest, trustedProxies: CidrSet | null
   return proto === 'https' && trustedProxies !== null && trustedProxies.has(request.clientIp);
 }
 
+/** What the session cookie of a request is called, and whether it is Secure. */
+export interface SessionCookie {
+  name: string;
+  secure: boolean;
+}
+
+/**
+ * The session cookie of the listener a request came to. Browsers do not keep cookies apart by port, so one
+ * fixed name would be sent to, and overwritten by, every listener of the host. Over TLS it is
+ * `__Host-operator_session` (Secure, Path=/, no Domain: the browser takes it only from a secure origin of
+ * this very host); over plain HTTP it names the port the browser came to, `operator_session_8081`.
+ */
+export function sessionCookieOf(request: CoreRequest, trustedProxies: CidrSet | null): SessionCookie {
+  if (cameOverTls(request, trustedProxies)) return { name: '__Host-operator_session', secure: true };
+  const port = /:(\d{1,5})$/.exec(headerValue(request.headers, 'host') ?? '')?.[1] ?? '80';
+  return { name: `operator_session_${port}`, secure: false };
+}
+
 /** The Set-Cookie of a session; an empty id with max-age 0 clears it. */
-export function sessionCookie(id: string, secure: boolean): string {
+export function sessionCookie({ name, secure }: SessionCookie, id: string): string {
   const attributes = ['HttpOnly', 'SameSite=Strict', 'Path=/', ...(secure ? ['Secure'] : []), ...(id === '' ? ['Max-Age=0'] : [])];
-  return `${SESSION_COOKIE}=${id}; ${attributes.join('; ')}`;
+  return `${name}=${id}; ${attributes.join('; ')}`;
 }
 
 /** A cookie's value from the Cookie header(s), or undefined. */

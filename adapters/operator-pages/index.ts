@@ -12,7 +12,7 @@ import type { OperatorRoutes } from '../../core/operator/app.ts';
 import type { OperatorContext } from '../../core/operator/context.ts';
 import type { TokenChecker } from '../../core/operator/token-gate.ts';
 import { SCRIPT_PATH, serveScript, serveStyle, STYLE_PATH } from './assets.ts';
-import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, SESSION_COOKIE } from './http.ts';
+import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, sessionCookieOf } from './http.ts';
 import { inboxPage } from './inbox-page.ts';
 import { layout } from './layout.ts';
 import { eventsPage } from './events-page.ts';
@@ -54,9 +54,12 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
     now: () => context.clock.now(),
   });
 
+  /** The session the request's cookie names, if it is one. */
+  const sessionOf = (request: CoreRequest) => sessions.find(cookieValue(request, sessionCookieOf(request, settings.trustedProxies).name));
+
   /** A GET that needs a session: the answer, or a redirect to the sign-in form. */
   const signedIn = (answer: (page: PageRequest) => Promise<CoreResponse>) => async (request: CoreRequest): Promise<CoreResponse> => {
-    const session = sessions.find(cookieValue(request, SESSION_COOKIE));
+    const session = sessionOf(request);
     return session ? answer(pageRequest(request, session)) : seeOther(SIGN_IN_PATH);
   };
 
@@ -69,7 +72,7 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
     });
 
   const act = (module: PageModule, action: PageModule['actions'][number]) => async (request: CoreRequest, params: Record<string, string>) => {
-    const session = sessions.find(cookieValue(request, SESSION_COOKIE));
+    const session = sessionOf(request);
     if (!session) return seeOther(SIGN_IN_PATH);
     const form = formFields(request, settings.bodyLimit);
     if (!form || !csrfMatches(session, form['csrf'])) return forgedForm();

@@ -8,7 +8,7 @@ import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
 import { OPERATOR_ERRORS } from '../../core/operator/errors.ts';
 import type { TokenChecker } from '../../core/operator/token-gate.ts';
 import { html } from './html.ts';
-import { cameOverTls, cookieValue, formFields, htmlResponse, seeOther, SESSION_COOKIE, sessionCookie } from './http.ts';
+import { cookieValue, formFields, htmlResponse, seeOther, sessionCookie, sessionCookieOf } from './http.ts';
 import type { PagesSettings } from './page-module.ts';
 import { layout } from './layout.ts';
 import { csrfMatches, type Flash, type SessionStore } from './session.ts';
@@ -34,9 +34,11 @@ function signInPage(status: number, flash: Flash | null, headers: Record<string,
 
 /** The sign-in routes' handlers. */
 export function signInHandlers(sessions: SessionStore, checker: TokenChecker, settings: PagesSettings, home: string) {
+  const cookieOf = (request: CoreRequest) => sessionCookieOf(request, settings.trustedProxies);
+  const sessionOf = (request: CoreRequest) => sessions.find(cookieValue(request, cookieOf(request).name));
   return {
     show(request: CoreRequest): CoreResponse {
-      if (sessions.find(cookieValue(request, SESSION_COOKIE))) return seeOther(home);
+      if (sessionOf(request)) return seeOther(home);
       const signedOut = new URLSearchParams(request.query ?? '').has('signed-out');
       return signInPage(200, signedOut ? { kind: 'done', message: 'You are signed out.' } : null);
     },
@@ -52,14 +54,14 @@ export function signInHandlers(sessions: SessionStore, checker: TokenChecker, se
       }
       const session = sessions.create();
       settings.logger.info('operator signed in to the pages', { requestId: request.requestId });
-      return seeOther(home, { 'set-cookie': sessionCookie(session.id, cameOverTls(request, settings.trustedProxies)) });
+      return seeOther(home, { 'set-cookie': sessionCookie(cookieOf(request), session.id) });
     },
 
     signOut(request: CoreRequest): CoreResponse {
-      const session = sessions.find(cookieValue(request, SESSION_COOKIE));
+      const session = sessionOf(request);
       if (session && csrfMatches(session, formFields(request, settings.bodyLimit)?.['csrf'])) sessions.end(session.id);
       else if (session) return forgedForm();
-      return seeOther(`${SIGN_IN_PATH}?signed-out`, { 'set-cookie': sessionCookie('', cameOverTls(request, settings.trustedProxies)) });
+      return seeOther(`${SIGN_IN_PATH}?signed-out`, { 'set-cookie': sessionCookie(cookieOf(request), '') });
     },
   };
 }

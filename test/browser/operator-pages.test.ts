@@ -76,7 +76,7 @@ test('a page without a session leads to the sign-in form; the token, typed and s
   await page.press('#token', 'Enter');
   await page.waitForURL(`${running.url}/pages/inbox`);
   assert.is(await page.innerText('h1'), 'Inbox');
-  const cookie = (await world.context.cookies()).find((c) => c.name === 'operator_session')!;
+  const cookie = (await world.context.cookies()).find((c) => c.name === `operator_session_${new URL(running.url).port}`)!;
   assert.equal([cookie.httpOnly, cookie.sameSite, cookie.path], [true, 'Strict', '/']);
 });
 

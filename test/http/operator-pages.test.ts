@@ -49,30 +49,35 @@ test('the sign-in page: HTML with a labelled token field and the strict headers'
 });
 
 test('no session, a wrong session or only the bearer token: a page redirects to the sign-in form', async () => {
-  for (const headers of [{}, { cookie: 'operator_session=forged' }, { authorization: `Bearer ${OPERATOR_TOKEN}` }]) {
+  const port = new URL(running.url).port;
+  for (const headers of [{}, { cookie: `operator_session_${port}=forged` }, { authorization: `Bearer ${OPERATOR_TOKEN}` }]) {
     const answer = await page('/pages/inbox', headers);
     assert.is(answer.status, 303, JSON.stringify(headers));
     assert.is(answer.headers['location'], '/pages/sign-in');
     assert.equal(pick(answer.headers, Object.keys(PAGE_HEADERS)), PAGE_HEADERS);
     assert.is(answer.text, '');
   }
-  const csv = await page('/pages/inbox/export.csv', { cookie: 'operator_session=forged' });
+  const csv = await page('/pages/inbox/export.csv', { cookie: `operator_session_${port}=forged` });
   assert.is(csv.status, 303);
 });
 
-test('the right token gives an HttpOnly, SameSite=Strict session cookie; Secure only over https from a trusted proxy', async () => {
+test('the right token gives an HttpOnly, SameSite=Strict session cookie named for its port; __Host- and Secure only over https from a trusted proxy', async () => {
+  const port = new URL(running.url).port;
   const plain = await postForm('/pages/sign-in', { token: OPERATOR_TOKEN });
   assert.is(plain.status, 303);
   assert.is(plain.headers['location'], '/pages/inbox');
   const id = sessionOf(plain);
   assert.match(id, /^[A-Za-z0-9_-]{43}$/);
-  assert.is(plain.headers['set-cookie'], `operator_session=${id}; HttpOnly; SameSite=Strict; Path=/`);
+  assert.is(plain.headers['set-cookie'], `operator_session_${port}=${id}; HttpOnly; SameSite=Strict; Path=/`);
   const untrusted = await sendRequest(running.url, { method: 'POST', path: '/pages/sign-in', ...withProto(form({ token: OPERATOR_TOKEN })) });
   assert.not.match(untrusted.headers['set-cookie']!, 'Secure');
   const proxied = await sendRequest(running.url, { method: 'POST', path: '/pages/sign-in', from: '127.0.0.9', ...withProto(form({ token: OPERATOR_TOKEN })) });
-  assert.match(proxied.headers['set-cookie']!, /; Path=\/; Secure$/);
-  const signedIn = await page('/pages/inbox', { cookie: `operator_session=${id}` });
+  const secureId = sessionOf(proxied);
+  assert.is(proxied.headers['set-cookie'], `__Host-operator_session=${secureId}; HttpOnly; SameSite=Strict; Path=/; Secure`);
+  const signedIn = await page('/pages/inbox', { cookie: `operator_session_${port}=${id}` });
   assert.is(signedIn.status, 200);
+  // Another listener's cookie name (another port of the host) is not this listener's session.
+  assert.is((await page('/pages/inbox', { cookie: `operator_session_1=${id}` })).status, 303);
   assert.match(signedIn.text, '<a href="/pages/inbox" aria-current="page">Inbox</a>');
 });
 
@@ -180,7 +185,7 @@ test('a session ends after 12 idle hours, and at sign-out; the old cookie is ref
   const out = await second.post('/pages/sign-out', {});
   assert.is(out.status, 303);
   assert.is(out.headers['location'], '/pages/sign-in?signed-out');
-  assert.is(out.headers['set-cookie'], 'operator_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0');
+  assert.is(out.headers['set-cookie'], `operator_session_${new URL(running.url).port}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`);
   assert.is((await second.get('/pages/inbox')).headers['location'], '/pages/sign-in');
   assert.match((await page('/pages/sign-in?signed-out')).text, 'You are signed out.');
 });
