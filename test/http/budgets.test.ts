@@ -155,9 +155,7 @@ for (const target of ALL_TARGETS) {
     }
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('storage budgets: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

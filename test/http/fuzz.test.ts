@@ -162,9 +162,7 @@ for (const target of ALL_TARGETS) {
       await server.close();
     }
   });
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('fuzz: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

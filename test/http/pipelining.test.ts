@@ -53,9 +53,7 @@ for (const target of ALL_TARGETS) {
     assert.is(new Set(ids).size, 2);
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  pipelining.after(closeTestDatabases);
   pipelining.run();
 }
-
-const last = suite('pipelining: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

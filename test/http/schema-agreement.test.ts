@@ -97,9 +97,7 @@ for (const target of ALL_TARGETS) {
     for await (const entry of server!.opened.storage.feedbackEntries()) emails.push(entry.email);
     assert.equal(emails.sort(), [...VALID_EMAILS].sort());
   });
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  stored.after(closeTestDatabases);
   stored.run();
 }
-
-const last = suite('schema agreement: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

@@ -69,9 +69,7 @@ for (const target of [pgliteTarget, postgresTarget]) {
     assert.equal((await open.storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['license.revoked']);
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('operator changes and their audit rows: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

@@ -84,9 +84,7 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
     }
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('durable storage programs: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

@@ -40,9 +40,7 @@ for (const target of ALL_TARGETS) {
   budgetsContract(test);
   ordersContract(test);
   auditContract(test);
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('storage contract: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

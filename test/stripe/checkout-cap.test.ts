@@ -92,9 +92,7 @@ for (const { name, open } of STORAGES) {
     assert.is(providerCreates(context), 13);
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('open checkout sessions per client: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

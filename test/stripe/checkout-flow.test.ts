@@ -252,9 +252,7 @@ for (const { name, open } of STORAGES) {
     assert.is(await context.storage.getCheckout(String(context.f.stripe.requests[0]?.form['client_reference_id'])), null);
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('checkout flow: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();

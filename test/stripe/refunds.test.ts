@@ -248,9 +248,7 @@ for (const { name, open } of STORAGES) {
     assert.equal(list.at(-1)?.query.get('created[gte]'), String(Date.parse('2026-01-01T00:00:00Z') / 1000));
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
-
-const last = suite('orders with Stripe: clean-up');
-last('closes the test databases', closeTestDatabases);
-last.run();
