@@ -13,6 +13,16 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
+/** Sync: ends an extended-protocol exchange a vanished client left half done. */
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+/** A simple Query message: rollback. */
+const ROLLBACK = (() => {
+  const text = Buffer.from('rollback\0');
+  const head = Buffer.alloc(5);
+  head[0] = 0x51;
+  head.writeInt32BE(4 + text.length, 1);
+  return Buffer.concat([head, text]);
+})();
 
 interface Exchange {
   owner: Socket;
@@ -81,8 +91,16 @@ export async function serveWire(db: PGlite): Promise<WireServer> {
     running = false;
   };
 
-  /** Ends the transaction a vanished connection left open; it may have failed already (rollback answers anyway). */
-  const endTransaction = () => db.runExclusive(() => db.exec('rollback').then(() => undefined));
+  /**
+   * Ends what a vanished connection left open: a Sync first (a client killed after a Flush leaves the
+   * backend inside an extended-protocol exchange, where a plain `exec('rollback')` waited forever), then a
+   * rollback of its transaction, which answers even when there is none or it failed.
+   */
+  const endTransaction = () =>
+    db.runExclusive(async () => {
+      await db.execProtocolRawStream(SYNC, { onRawData: () => undefined });
+      await db.execProtocolRawStream(ROLLBACK, { onRawData: () => undefined });
+    });
 
   const release = async (socket: Socket): Promise<void> => {
     sockets.delete(socket);
