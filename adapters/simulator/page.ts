@@ -15,12 +15,14 @@ const PRODUCTS: Record<string, string> = {
   plus_bundle: 'Plus bundle (standard + Plus)',
 };
 
+/** What a session's state means to the developer trying a site or the app against the simulator. */
 const STATE_TEXT: Record<string, string> = {
   pending: 'Waiting for payment.',
-  processing: 'Delayed payment started: the app shows "processing" until you complete or fail it.',
-  paid: 'Paid. Return to the app: it now receives its license key.',
-  expired: 'This session expired before it was paid. Start a new checkout from the app.',
-  failed: 'The delayed payment failed. Start a new checkout from the app.',
+  processing: 'Delayed payment started: GET /api/v1/checkout/status answers "processing" until you complete or fail it.',
+  paid: 'Paid. The site or the app now reads the license key from GET /api/v1/checkout/status.',
+  revoked: 'Paid, then refunded or disputed: GET /api/v1/checkout/status hands out no license key.',
+  expired: 'This session expired before it was paid. Start a new checkout from the site or the app.',
+  failed: 'The delayed payment failed. Start a new checkout from the site or the app.',
 };
 
 /** The offer's price of a product as a decimal ("49.00"), or undefined when the offer has none. */
@@ -113,9 +115,9 @@ ${
 ${view?.price ? `<p id="price">Price: <strong>${escape(view.price)}</strong> (simulated: nothing is charged)</p>` : ''}
 <p>Session <code>${escape(session.id)}</code></p>
 ${view?.cancelled ? '<p id="cancelled">Payment cancelled. The session stays open until it expires, so you can still pay.</p>' : ''}
-<p id="state">${escape(STATE_TEXT[state!] ?? state!)}</p>
+<p id="state">${escape(STATE_TEXT[state === 'paid' && view?.order && revocationCause(view.order.standing) !== null ? 'revoked' : state!] ?? state!)}</p>
 ${buttons}${back}`
-    : '<h1>No such checkout session</h1><p>Start a new checkout from the app.</p>'
+    : '<h1>No such checkout session</h1><p>Start a new checkout from the site or the app.</p>'
 }
 </body>
 </html>

@@ -152,6 +152,7 @@ test('the simulator\'s Refund, Dispute and Dispute won buttons revoke and reinst
   const page = (await server.request({ path: `/checkout/simulator/${id}` })).text;
   for (const action of ['refund', 'dispute', 'dispute-won']) assert.match(page, `action="/checkout/simulator/${id}/${action}"`);
   assert.match(page, '<p id="standing">Licenses valid.</p>');
+  assert.match(page, '<p id="state">Paid. The site or the app now reads the license key from GET /api/v1/checkout/status.</p>');
   const press = async (action: string) => {
     const answer = await server.request({ method: 'POST', path: `/checkout/simulator/${id}/${action}`, headers: FORM, body: '' });
     assert.equal([answer.status, answer.headers['location']], [303, `/checkout/simulator/${id}`]);
@@ -162,7 +163,9 @@ test('the simulator\'s Refund, Dispute and Dispute won buttons revoke and reinst
   assert.equal(await status(context, id), keys, 'and the dispute arriving later still ends won');
   await press('refund');
   assert.equal(await status(context, id), { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
-  assert.match((await server.request({ path: `/checkout/simulator/${id}` })).text, '<p id="standing">Payment refunded, dispute won. Licenses revoked (refund).</p>');
+  const refunded = (await server.request({ path: `/checkout/simulator/${id}` })).text;
+  assert.match(refunded, '<p id="standing">Payment refunded, dispute won. Licenses revoked (refund).</p>');
+  assert.match(refunded, '<p id="state">Paid, then refunded or disputed: GET /api/v1/checkout/status hands out no license key.</p>');
   const order = (await operator.call(`/orders/${id}`)).json() as { buyer: unknown; refunded: boolean; disputeWon: boolean };
   assert.equal([order.buyer, order.refunded, order.disputeWon], [{ email: 'buyer@example.com', name: 'Sam Buyer', country: 'US' }, true, true]);
   const reconciled = await operator.call('/orders/reconcile', { method: 'POST' });
