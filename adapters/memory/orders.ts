@@ -102,6 +102,11 @@ export function createMemoryOrders(
       const currencyOrder = (c: string | null) => (c === null ? '' : c);
       return [...counts.values()].sort((a, b) => a.day - b.day || a.product.localeCompare(b.product) || currencyOrder(a.currency).localeCompare(currencyOrder(b.currency)));
     },
+    // One pass over the keys: memory storage is capped (docs/deploy.md), and a key is looked up rarely.
+    async ofLicenseKey(key) {
+      for (const [id, keys] of licenses) if (keys.standard === key || keys.plus === key) return order(id);
+      return null;
+    },
     async sessionOfPayment(ref) {
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;
       return null;

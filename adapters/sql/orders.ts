@@ -71,6 +71,9 @@ const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as 
 from checkout_sessions where state = 'paid' and paid_at is not null
   and coalesce(paid_at, created_at) >= ${fromEpochMs('$1')} and coalesce(paid_at, created_at) < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;
+// Migration 23 indexes both key columns; the union lets each branch use its index.
+const OF_KEY = `${SELECT} where s.id = (select session_id from licenses where standard_key = $1::text
+  union all select session_id from licenses where plus_key = $1::text limit 1)`;
 const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
 const LOCK = `select ${STANDING}, s.disputes from checkout_sessions s where s.id = $1::text for update`;
 const SET_FLAGS = `update checkout_sessions set refunded = $2::boolean, disputed = $3::boolean, dispute_won = $4::boolean,
@@ -106,6 +109,10 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     },
     countByDay: (fromDay, toDay) =>
       client.query<OrderCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
+    async ofLicenseKey(key) {
+      const row = (await client.query<Row>(OF_KEY, [key]))[0];
+      return row ? orderOf(row) : null;
+    },
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },

@@ -127,6 +127,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       recordPurchase: (id, purchase, at) => current().orders.recordPurchase(id, purchase, at),
       get: (id) => current().orders.get(id),
       find: (filter) => current().orders.find(filter),
+      ofLicenseKey: (key) => current().orders.ofLicenseKey(key),
       sessionOfPayment: (ref) => current().orders.sessionOfPayment(ref),
       countByDay: (fromDay, toDay) => current().orders.countByDay(fromDay, toDay),
       flag: (id, flag, emit, dispute) => current().orders.flag(id, flag, emit, dispute),

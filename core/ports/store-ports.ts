@@ -210,6 +210,11 @@ export interface OrderStore {
   find(filter: OrderFilter): Promise<Order[]>;
   /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
   countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
+  /**
+   * The order that holds a license key (its standard or its plus key, as issued: exactly equal), or null.
+   * POST /api/v1/licenses/validate reads a key's standing by it; nothing about the key is stored for it.
+   */
+  ofLicenseKey(key: string): Promise<Order | null>;
   /** The session paid by a provider payment, or null. */
   sessionOfPayment(paymentRef: string): Promise<string | null>;
   /**
