@@ -182,11 +182,16 @@ export const reconcileOrders = defineOperation({
     let unknown = 0;
     for (const paid of sessions) {
       const order = await context.storage.orders.get(paid.id);
-      if (!order) unknown++;
-      else if (order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
-      else if ((await fulfil(context, paid.id, paid))?.state === 'paid') {
-        fulfilled.push(paid.id);
-        await recordChange(context, caller, 'order.reconciled', paid.id);
+      // A session this server did not create is left alone, unless it recovers one it did (fulfil adopts it).
+      if (!order && paid.recoveredFrom === undefined) unknown++;
+      else if (order && order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
+      else {
+        const session = await fulfil(context, paid.id, paid);
+        if (session === null) unknown++;
+        else if (session.state === 'paid') {
+          fulfilled.push(paid.id);
+          await recordChange(context, caller, 'order.reconciled', paid.id);
+        }
       }
     }
     return { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };
