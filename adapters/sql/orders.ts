@@ -66,8 +66,10 @@ const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
 const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
 // The range is on the expression of the checkout_sessions_paid index (equal to paid_at where it is set),
 // so that the index serves it: on paid_at itself, GET /stats read every session ever paid.
+// amount * 0 keeps the amount's decimals, so that an all-refunded day nets "0.00", not "0".
 const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as day, sku as product, currency, count(*)::int as count,
-  sum(amount)::text as revenue
+  sum(amount)::text as revenue, (count(*) filter (where refunded))::int as refunded, (count(*) filter (where disputed))::int as disputed,
+  sum(case when refunded or (disputed and not dispute_won) then amount * 0 else amount end)::text as "netRevenue"
 from checkout_sessions where state = 'paid' and paid_at is not null
   and coalesce(paid_at, created_at) >= ${fromEpochMs('$1')} and coalesce(paid_at, created_at) < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;

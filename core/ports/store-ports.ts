@@ -186,6 +186,16 @@ export interface OrderCount {
   count: number;
   /** The sum of the amounts as a decimal ("113.00"), or null when none is known. */
   revenue: string | null;
+  /** Of those orders, the ones refunded in full. */
+  refunded: number;
+  /** Of those orders, the ones disputed (won, open or lost). */
+  disputed: number;
+  /**
+   * What the orders kept: the sum of the amounts of those a refund or a dispute not won does not revoke
+   * (core/ports/order-state.ts providerRevokes), in the revenue's decimals ("0.00" when all were); null when
+   * no amount is known.
+   */
+  netRevenue: string | null;
 }
 
 /** A refund or dispute kept until its payment is known (OrderStore.keepPaymentEvent); dispute '' when none. */
