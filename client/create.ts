@@ -56,7 +56,7 @@ export function createClientFor<const E extends readonly Endpoint[]>(endpoints: 
  * @param options The server's address (`baseUrl`), and optionally a fetch, response validation and 429 retries.
  * @returns `getPricing()`, `getVersion()`, `submitFeedback({ description })`, `listRoadmap()`,
  *   `toggleRoadmapVote({ featureId })`, `createCheckout()`, `getCheckoutStatus({ session_id })`,
- *   `downloadInstaller()` (the installer's address), `downloadInstallerLink()`, `getLlmsTxt()`,
+ *   `validateLicense({ licenseKey })`, `downloadInstaller()` (the installer's address), `downloadInstallerLink()`, `getLlmsTxt()`,
  *   `getOpenApi()`, and the same under `withMeta` with the rate-limit state.
  */
 export function createClient(options: ClientOptions): Client<PublicEndpoint> {

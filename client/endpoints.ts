@@ -14,6 +14,7 @@ import {
   listRoadmap,
   submitFeedback,
   toggleRoadmapVote,
+  validateLicense,
 } from '../core/endpoints.ts';
 
 // Each endpoint by its own name (not as one namespace object, which bundlers keep whole), for createClientFor.
@@ -28,6 +29,7 @@ export {
   listRoadmap as listRoadmapEndpoint,
   submitFeedback as submitFeedbackEndpoint,
   toggleRoadmapVote as toggleRoadmapVoteEndpoint,
+  validateLicense as validateLicenseEndpoint,
 };
 
 /** Every public endpoint. */
@@ -40,6 +42,7 @@ export const PUBLIC_ENDPOINTS = [
   toggleRoadmapVote,
   createCheckout,
   getCheckoutStatus,
+  validateLicense,
   getLlmsTxt,
   getOpenApi,
 ] as const;

@@ -28,6 +28,7 @@ export type {
 export type { Endpoint } from '../core/endpoints.ts';
 export type { ApiErrorBody, ErrorCode } from '../core/http/errors.ts';
 export type { CheckoutCreateRequest, FeedbackRequest, VoteRequest } from '../core/schemas/requests.ts';
+export type { LicenseStanding, LicenseValidateRequest, LicenseValidation } from '../core/schemas/license.ts';
 export type {
   CheckoutCreateResponse,
   CheckoutStatus,

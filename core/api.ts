@@ -10,6 +10,7 @@ import { checkoutStatus, createCheckout } from './operations/checkout.ts';
 import { download } from './operations/download.ts';
 import { feedback } from './operations/feedback.ts';
 import { gatewayWebhook } from './operations/gateway-webhook.ts';
+import { validateLicense } from './operations/license-validate.ts';
 import { pricing } from './operations/pricing.ts';
 import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
@@ -28,5 +29,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { ...endpoints.toggleRoadmapVote, create: toggleVote },
   { ...endpoints.createCheckout, create: createCheckout },
   { ...endpoints.getCheckoutStatus, create: checkoutStatus },
+  { ...endpoints.validateLicense, create: validateLicense },
   { ...endpoints.receiveGatewayNotification, create: gatewayWebhook },
 ];

@@ -48,6 +48,8 @@ export interface AppOptions {
   checkoutTtlMs?: number;
   /** The most open (pending, unexpired) checkout sessions one client may hold; 10 by default. */
   openCheckoutsPerClient?: number;
+  /** How long a valid answer of POST /licenses/validate lets the app run offline (its lease), in days; 14 by default. */
+  licenseLeaseDays?: number;
   /** Feedback and open-session budgets; `DEFAULT_BUDGETS` for those not given (docs/deploy.md). */
   budgets?: Partial<Budgets>;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
@@ -92,6 +94,9 @@ export interface AppOptions {
   webhookAddresses?: WebhookAddressPolicy;
 }
 
+/** The default lease of a valid license standing: two weeks offline, then the app asks again. */
+export const DEFAULT_LICENSE_LEASE_DAYS = 14;
+
 /** The configured offer, always the same object. */
 const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
 
@@ -130,6 +135,7 @@ export async function createContext(
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
     openCheckoutsPerClient: options.openCheckoutsPerClient ?? DEFAULT_OPEN_CHECKOUTS_PER_CLIENT,
+    licenseLeaseSeconds: Math.round((options.licenseLeaseDays ?? DEFAULT_LICENSE_LEASE_DAYS) * 86_400),
     budgets: { ...DEFAULT_BUDGETS, ...options.budgets },
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,

@@ -48,6 +48,8 @@ export interface AppContext {
   readonly checkoutTtlMs: number;
   /** The most open (pending, unexpired) checkout sessions one client may hold. */
   readonly openCheckoutsPerClient: number;
+  /** How long a valid license standing lets the desktop app run without asking again, in seconds. */
+  readonly licenseLeaseSeconds: number;
   /** What all clients together, and each one's share, may add of feedback and open sessions (core/budgets/budgets.ts). */
   readonly budgets: Readonly<Budgets>;
   /** The public address of this API, without a trailing slash, for links in documents. */

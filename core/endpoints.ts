@@ -19,6 +19,7 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
+import { LicenseValidateRequestSchema, LicenseValidationSchema } from './schemas/license.ts';
 import { GatewayEventSchema, SignatureHeaderSchema, WebhookAckSchema } from './schemas/webhook.ts';
 
 export type { Endpoint, QueryParameter, SuccessResponse } from './endpoint.ts';
@@ -164,6 +165,30 @@ export const getCheckoutStatus = {
   query: [{ name: 'session_id', required: true, schema: SessionIdSchema }],
   success: { status: 200, description: 'The session status.', schema: CheckoutStatusSchema, schemaName: 'CheckoutStatus' },
   errors: ['invalid_request', 'unknown_session', 'session_expired', 'payment_failed', 'storage_full'],
+} as const satisfies Endpoint;
+
+export const validateLicense = {
+  operationId: 'validateLicense',
+  method: 'POST',
+  path: '/licenses/validate',
+  versioned: true,
+  tag: 'Licenses',
+  summary: 'Re-check the standing of a license key',
+  description:
+    'An addition to the spec. Whether a key still stands: valid (with its product and the end of its lease), ' +
+    'revoked (its order was refunded, lost a dispute or was revoked by the operator) or unknown. Signed like ' +
+    'the update answers (RFC 9421, Ed25519, covering the status, Content-Digest and License-Key-Digest, the ' +
+    'SHA-256 of the key as sent), so that the desktop app can trust it and run offline until validUntil. ' +
+    'No machine id is sent or kept.',
+  body: { schema: LicenseValidateRequestSchema, schemaName: 'LicenseValidateRequest', required: true },
+  success: {
+    status: 200,
+    description: 'The standing of the key. Signed (RFC 9421) when the server signs answers: see Signature-Input.',
+    schema: LicenseValidationSchema,
+    schemaName: 'LicenseValidation',
+    extraHeaders: ['Content-Digest', 'License-Key-Digest', 'Signature-Input', 'Signature'],
+  },
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type'],
 } as const satisfies Endpoint;
 
 export const receiveGatewayNotification = {

@@ -42,6 +42,13 @@ export {
   type FeedbackRequest,
   type VoteRequest,
 } from './schemas/requests.ts';
+export {
+  LicenseValidateRequestSchema,
+  LicenseValidationSchema,
+  type LicenseStanding,
+  type LicenseValidateRequest,
+  type LicenseValidation,
+} from './schemas/license.ts';
 // RoadmapFeature is the content port's name here (ports.ts); the answer's type is `converter-site-api/client`'s.
 export {
   CheckoutCreateResponseSchema,

@@ -38,6 +38,8 @@ export const ConfigFileSchema = v.strictObject({
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
   openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
+  /** How long a valid answer of POST /api/v1/licenses/validate lets the desktop app run offline (docs/licensing.md). */
+  licenseLeaseDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(366)), 14),
   /** Storage budgets (core/budgets/budgets.ts, docs/deploy.md "Storage budgets"). */
   feedbackBytesPerClientPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 512 * 1024),
   feedbackBytesPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(2 ** 40)), 64 * 1024 * 1024),
@@ -85,6 +87,7 @@ export interface FileSettings {
   bodyLimit: number;
   checkoutTtlMs: number;
   openCheckoutsPerClient: number;
+  licenseLeaseDays: number;
   budgets: Budgets;
   downloadSources: string[];
 }
@@ -101,6 +104,7 @@ export function appOptionsOf(settings: FileSettings) {
     bodyLimit: settings.bodyLimit,
     checkoutTtlMs: settings.checkoutTtlMs,
     openCheckoutsPerClient: settings.openCheckoutsPerClient,
+    licenseLeaseDays: settings.licenseLeaseDays,
     budgets: settings.budgets,
     usageSources: settings.downloadSources,
     ...(settings.docsUrl ? { docsUrl: settings.docsUrl } : {}),
@@ -120,6 +124,7 @@ export function fileSettings(config: ConfigFile): FileSettings {
     bodyLimit: config.bodyLimitBytes,
     checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
     openCheckoutsPerClient: config.openCheckoutsPerClient,
+    licenseLeaseDays: config.licenseLeaseDays,
     budgets: {
       feedbackBytesPerClientPerDay: config.feedbackBytesPerClientPerDay,
       feedbackBytesPerDay: config.feedbackBytesPerDay,

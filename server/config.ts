@@ -50,6 +50,8 @@ export interface ServerConfig {
   bodyLimit: number;
   checkoutTtlMs: number;
   openCheckoutsPerClient: number;
+  /** Days a valid license standing lets the desktop app run offline. */
+  licenseLeaseDays: number;
   /** Feedback and open-session budgets (core/budgets/budgets.ts). */
   budgets: Budgets;
   /** The GET /download sources counted as they are (core/budgets/usage.ts). */

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import type { CheckoutSku } from '../core/ports/ports.ts';
+import type { StripeCheckoutOptions } from '../adapters/stripe/checkout-options.ts';
 import { ConfigError } from './config-error.ts';
 
 const PriceId = v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, 'must be a Stripe Price id such as price_1PqR...'));
@@ -41,6 +42,13 @@ export const StripeFileSchema = v.strictObject({
   livePrices: v.optional(v.boolean(), false),
   /** How old the live amounts may get before a request has them read again, in minutes. */
   livePricesRefreshMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1440)), 5),
+  /** Checkout features, each passed on session creation (adapters/stripe/checkout-options.ts, docs/payments.md). */
+  automaticTax: v.optional(v.boolean(), false),
+  taxIdCollection: v.optional(v.boolean(), false),
+  promotionCodes: v.optional(v.boolean(), false),
+  invoiceCreation: v.optional(v.boolean(), false),
+  abandonedCheckoutRecovery: v.optional(v.boolean(), false),
+  promotionsConsent: v.optional(v.boolean(), false),
 });
 export type StripeFile = v.InferOutput<typeof StripeFileSchema>;
 
@@ -61,6 +69,8 @@ export type PaymentConfig =
       testMode: boolean;
       /** When set, the offer's amounts are read from the Prices, again after `refreshMs`. */
       livePrices: { refreshMs: number } | null;
+      /** The Checkout features switched on. */
+      checkout: StripeCheckoutOptions;
     };
 
 /**
@@ -117,7 +127,19 @@ export function paymentConfig(
     cancelUrl: returnTo.cancelUrl,
     testMode: secretKey.includes('_test_'),
     livePrices: section.livePrices ? { refreshMs: section.livePricesRefreshMinutes * 60_000 } : null,
+    checkout: checkoutOptions(section, webhookSecret, file),
   };
+}
+
+/** The Checkout features of the "stripe" section; recovery needs the notifications that adopt a recovered session. */
+function checkoutOptions(section: StripeFile, webhookSecret: string | null, file: string): StripeCheckoutOptions {
+  const { automaticTax, taxIdCollection, promotionCodes, invoiceCreation, abandonedCheckoutRecovery, promotionsConsent } = section;
+  if (abandonedCheckoutRecovery && webhookSecret === null) {
+    throw new ConfigError(
+      `${file}: "stripe.abandonedCheckoutRecovery" needs STRIPE_WEBHOOK_SECRET: a recovered session is a new one, and this server learns of it only by its notification`,
+    );
+  }
+  return { automaticTax, taxIdCollection, promotionCodes, invoiceCreation, abandonedCheckoutRecovery, promotionsConsent };
 }
 
 /** The return addresses from "checkoutReturn", or from the "stripe" section's older fields. */

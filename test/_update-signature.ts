@@ -44,3 +44,15 @@ export function refusal(answer: { status: number; headers: Record<string, string
   return null;
 }
 
+
+/**
+ * The app's check of a license standing (POST /licenses/validate), from the same rules: the update answer's
+ * check, and the signature covers License-Key-Digest, the SHA-256 of the key the app sent. Null: genuine.
+ */
+export function licenseRefusal(answer: { status: number; headers: Record<string, string>; body: string }, publicKey: string, nowSeconds: number, licenseKey: string): string | null {
+  const refused = refusal(answer, publicKey, nowSeconds);
+  if (refused !== null) return refused;
+  if (!parseSignatureInput(answer.headers['signature-input']!)!.components.includes('license-key-digest')) return 'the key is not covered';
+  if (answer.headers['license-key-digest'] !== `sha-256=:${createHash('sha256').update(licenseKey, 'utf8').digest('base64')}:`) return 'an answer about another key';
+  return null;
+}

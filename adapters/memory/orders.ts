@@ -9,7 +9,7 @@ import { addDecimals } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import type { OutboxStore } from '../../core/ports/events.ts';
 import type { Report } from './outbox.ts';
-import { GOOD_STANDING, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
+import { GOOD_STANDING, providerRevokes, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
 
@@ -19,6 +19,12 @@ interface Kept {
   standing: OrderStanding;
   disputes: DisputeStates;
 }
+
+/** Zero in the decimals of `amount` ("49.00" gives "0.00"), as SQL's amount * 0. */
+const zeroLike = (amount: string) => {
+  const fraction = amount.split('.')[1];
+  return fraction === undefined ? '0' : `0.${'0'.repeat(fraction.length)}`;
+};
 
 const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country: null, paymentRef: null, amount: null, currency: null });
 
@@ -89,17 +95,24 @@ export function createMemoryOrders(
         const day = dayOf(k.paidAt);
         if (day < fromDay || day > toDay) continue;
         const { amount, currency } = k.purchase;
+        const kept = amount !== null && providerRevokes(k.standing) ? zeroLike(amount) : amount;
         const key = `${day} ${session.sku} ${currency}`;
-        const found = counts.get(key);
-        if (!found) counts.set(key, { day, product: session.sku, currency, count: 1, revenue: amount });
-        else {
-          found.count++;
-          if (amount !== null) found.revenue = found.revenue === null ? amount : addDecimals(found.revenue, amount);
-        }
+        const found = counts.get(key) ?? { day, product: session.sku, currency, count: 0, revenue: null, refunded: 0, disputed: 0, netRevenue: null };
+        counts.set(key, found);
+        found.count++;
+        if (k.standing.refunded) found.refunded++;
+        if (k.standing.disputed) found.disputed++;
+        if (amount !== null) found.revenue = found.revenue === null ? amount : addDecimals(found.revenue, amount);
+        if (kept !== null) found.netRevenue = found.netRevenue === null ? kept : addDecimals(found.netRevenue, kept);
       }
       // As SQL orders them: day, product, then currency with the unknown one first.
       const currencyOrder = (c: string | null) => (c === null ? '' : c);
       return [...counts.values()].sort((a, b) => a.day - b.day || a.product.localeCompare(b.product) || currencyOrder(a.currency).localeCompare(currencyOrder(b.currency)));
+    },
+    // One pass over the keys: memory storage is capped (docs/deploy.md), and a key is looked up rarely.
+    async ofLicenseKey(key) {
+      for (const [id, keys] of licenses) if (keys.standard === key || keys.plus === key) return order(id);
+      return null;
     },
     async sessionOfPayment(ref) {
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;

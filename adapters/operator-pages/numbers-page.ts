@@ -2,7 +2,8 @@
  * The Numbers page: GET /stats over the last 30 or 365 UTC days (a switch of two links; any `days` the
  * API takes works too): downloads, update checks and feedback per day as server-drawn charts, each with
  * its numbers as a table, and the sums by release, source, platform, feedback type and rating; paid
- * orders per day by product, and the revenue per currency.
+ * orders per day by product, the revenue per currency, the refunds and disputes among them and the
+ * revenue net of those.
  *
  * @module
  */
@@ -41,15 +42,22 @@ function breakdown(id: string, caption: string, label: string, sums: Record<stri
 const PRODUCT_NAMES: Record<string, string> = { standard: 'Standard', plus_addon: 'Plus add-on', plus_bundle: 'Standard with Plus' };
 
 /** What the paid orders brought per currency, exactly as the API sums it; orders of unknown amount are left out. */
-function revenueTable(revenue: Record<string, string>): Html {
+function revenueTable(revenue: Record<string, string>, id = 'orders-revenue', caption = 'Revenue'): Html {
   const entries = Object.entries(revenue);
   const rows =
     entries.length === 0
       ? html`<tr><td colspan="2" class="none">None in this range.</td></tr>`
       : entries.map(([currency, amount]) => html`<tr><th scope="row">${currency}</th><td>${amount}</td></tr>`);
-  return html`<table id="orders-revenue" class="breakdown"><caption>Revenue</caption>
+  return html`<table id="${id}" class="breakdown"><caption>${caption}</caption>
 <thead><tr><th scope="col">Currency</th><th scope="col">Amount</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
+}
+
+/** Of the orders paid in the range, those refunded in full and those disputed. */
+function refundsTable(orders: Stats['orders']): Html {
+  return html`<table id="orders-refunds" class="breakdown"><caption>Refunds and disputes</caption>
+<thead><tr><th scope="col">Of these orders</th><th scope="col">Count</th></tr></thead>
+<tbody><tr><th scope="row">Refunded in full</th><td>${orders.refunded}</td></tr><tr><th scope="row">Disputed</th><td>${orders.disputed}</td></tr></tbody></table>`;
 }
 
 function rangeSwitch(days: number): Html {
@@ -61,7 +69,7 @@ function rangeSwitch(days: number): Html {
 
 function totals(stats: Stats): Html {
   const item = (name: string, value: number) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`;
-  return html`<dl class="totals">${item('Downloads', stats.downloads.total)}${item('Update checks', stats.updateChecks.total)}${item('Paid orders', stats.orders.total)}${item('Feedback', stats.feedback.total)}</dl>`;
+  return html`<dl class="totals">${item('Downloads', stats.downloads.total)}${item('Update checks', stats.updateChecks.total)}${item('Paid orders', stats.orders.total)}${item('Feedback', stats.feedback.total)}${item('Refunds', stats.orders.refunded)}${item('Disputes', stats.orders.disputed)}</dl>`;
 }
 
 async function render(page: PageRequest): Promise<Html> {
@@ -88,6 +96,8 @@ ${breakdown('update-checks-platform', 'Update checks by platform', 'Platform', u
 ${chartCard({ id: 'orders', title: 'Paid orders', days: orders.days }, orders.total, open, html`<div class="grid">
 ${breakdown('orders-product', 'Paid orders by product', 'Product', orders.product, (k) => PRODUCT_NAMES[k] ?? k)}
 ${revenueTable(orders.revenue)}
+${refundsTable(orders)}
+${revenueTable(orders.netRevenue, 'orders-net-revenue', 'Revenue net of refunds and disputes')}
 </div>`)}
 ${chartCard({ id: 'feedback', title: 'Feedback', days: feedback.days }, feedback.total, open, html`<div class="grid">
 ${breakdown('feedback-type', 'Feedback by type', 'Type', feedback.type, (k) => TYPE_NAMES[k] ?? k)}

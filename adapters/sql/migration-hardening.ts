@@ -29,3 +29,13 @@ export const outboundEventRetention = `
 create index outbound_events_created_at on outbound_events (created_at);
 create index webhook_deliveries_event on webhook_deliveries (event_id);
 `;
+
+/**
+ * Migration 23 (issue 35): POST /api/v1/licenses/validate finds a key's order by the key as issued
+ * (adapters/sql/orders.ts ofLicenseKey). Indexes on the columns that already hold the keys: nothing new is
+ * stored. Hash indexes: only equality is asked, and a 143-character key makes a large b-tree entry.
+ */
+export const licenseKeyLookup = `
+create index licenses_standard_key on licenses using hash (standard_key);
+create index licenses_plus_key on licenses using hash (plus_key);
+`;

@@ -9,7 +9,7 @@
 import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
 import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
-import { outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
+import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -124,4 +124,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'release integrity', sql: releaseIntegrity },
   { version: 20, name: 'payment events in any order', sql: paymentEventsAnyOrder },
   { version: 21, name: 'outbound event retention', sql: outboundEventRetention },
+  { version: 23, name: 'license key lookup', sql: licenseKeyLookup },
 ];

@@ -66,11 +66,16 @@ const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
 const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
 // The range is on the expression of the checkout_sessions_paid index (equal to paid_at where it is set),
 // so that the index serves it: on paid_at itself, GET /stats read every session ever paid.
+// amount * 0 keeps the amount's decimals, so that an all-refunded day nets "0.00", not "0".
 const COUNT_BY_DAY = `select floor(extract(epoch from paid_at) / 86400)::int as day, sku as product, currency, count(*)::int as count,
-  sum(amount)::text as revenue
+  sum(amount)::text as revenue, (count(*) filter (where refunded))::int as refunded, (count(*) filter (where disputed))::int as disputed,
+  sum(case when refunded or (disputed and not dispute_won) then amount * 0 else amount end)::text as "netRevenue"
 from checkout_sessions where state = 'paid' and paid_at is not null
   and coalesce(paid_at, created_at) >= ${fromEpochMs('$1')} and coalesce(paid_at, created_at) < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;
+// Migration 23 indexes both key columns; the union lets each branch use its index.
+const OF_KEY = `${SELECT} where s.id = (select session_id from licenses where standard_key = $1::text
+  union all select session_id from licenses where plus_key = $1::text limit 1)`;
 const OF_PAYMENT = `select id from checkout_sessions where payment_ref = $1::text limit 1`;
 const LOCK = `select ${STANDING}, s.disputes from checkout_sessions s where s.id = $1::text for update`;
 const SET_FLAGS = `update checkout_sessions set refunded = $2::boolean, disputed = $3::boolean, dispute_won = $4::boolean,
@@ -106,6 +111,10 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     },
     countByDay: (fromDay, toDay) =>
       client.query<OrderCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
+    async ofLicenseKey(key) {
+      const row = (await client.query<Row>(OF_KEY, [key]))[0];
+      return row ? orderOf(row) : null;
+    },
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },

@@ -1,5 +1,5 @@
 /**
- * A small fetch-based Stripe API client: form-encoded requests, a timeout on every call, 429 answers
+ * A small fetch-based Stripe API client: form-encoded requests with a pinned Stripe-Version, a timeout on every call, 429 answers
  * retried after Retry-After (or an exponential backoff), and every failure turned into a StripeError.
  * It runs wherever fetch and AbortSignal.timeout exist (Node, Deno, Bun, Workers).
  *
@@ -9,6 +9,13 @@ import { encodeForm, type FormValue } from './form.ts';
 
 /** Stripe's API address. */
 export const STRIPE_API_BASE = 'https://api.stripe.com';
+
+/**
+ * The Stripe API version every call asks for (the `Stripe-Version` header): the one this adapter and its
+ * test stand-in were written for, so that the account's default version, which a Dashboard click can
+ * move, never changes what the calls answer. Moving it is a code change (docs/payments.md).
+ */
+export const STRIPE_API_VERSION = '2024-06-20';
 
 /** Why a call failed: no usable answer, or an answer that refuses the call. */
 export type StripeFailure = 'unreachable' | 'rate_limited' | 'provider_error' | 'unauthorized' | 'refused' | 'bad_answer';
@@ -119,7 +126,7 @@ export function createStripeClient(options: StripeClientOptions): StripeClient {
   const send = options.fetch ?? fetch;
 
   const attempt = async (request: StripeCall): Promise<Response> => {
-    const headers: Record<string, string> = { authorization: `Bearer ${options.secretKey}` };
+    const headers: Record<string, string> = { authorization: `Bearer ${options.secretKey}`, 'stripe-version': STRIPE_API_VERSION };
     if (request.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (request.idempotencyKey) headers['idempotency-key'] = request.idempotencyKey;
     try {

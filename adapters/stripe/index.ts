@@ -10,13 +10,15 @@ import { headerValue } from '../../core/http/http.ts';
 import type { CheckoutSku, Clock, GatewayReport, Logger, PaidSession, PaymentGateway } from '../../core/ports/ports.ts';
 import { toApiError } from './api-error.ts';
 import { checkStripeSetup, type SetupReport } from './check-setup.ts';
+import { checkoutFeatureParams, type StripeCheckoutOptions } from './checkout-options.ts';
 import { createStripeClient, type StripeClientOptions } from './client.ts';
 import { readStripeEvent } from './notification.ts';
 import { CheckoutSessionSchema, reportOf } from './session.ts';
 import { verifyStripeSignature, type SignatureVerdict } from './signature.ts';
 import { createStatusCache } from './status-cache.ts';
 
-export { STRIPE_API_BASE } from './client.ts';
+export { STRIPE_API_BASE, STRIPE_API_VERSION } from './client.ts';
+export type { StripeCheckoutOptions } from './checkout-options.ts';
 export type { SetupReport } from './check-setup.ts';
 export { createLiveOffer, type LiveOffer, type LiveOfferOptions } from './live-offer.ts';
 
@@ -29,6 +31,8 @@ export interface StripeGatewayOptions extends StripeClientOptions {
   successUrl: string;
   /** Where Stripe sends the buyer who gives up. */
   cancelUrl: string;
+  /** Checkout features switched on for every session (tax, tax ids, promotion codes, invoices, recovery); none by default. */
+  checkout?: StripeCheckoutOptions;
   logger: Logger;
   clock?: Clock;
   /** How long a status answer is reused, in ms; 3,000 by default. */
@@ -67,6 +71,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
   const client = createStripeClient(options);
   const cache = createStatusCache<GatewayReport>(clock, options.statusCacheMs ?? 3000);
   const webhookSecret = options.webhookSecret;
+  const features = checkoutFeatureParams(options.checkout);
 
   const gateway: StripeGateway = {
     name: 'stripe',
@@ -88,6 +93,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
             cancel_url: options.cancelUrl,
             client_reference_id: reference,
             metadata: { sku, channel },
+            ...features,
           },
         });
       } catch (error) {

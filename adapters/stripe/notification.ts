@@ -88,5 +88,6 @@ export function readStripeEvent(rawBody: Uint8Array): GatewayNotification {
   if (!statusOf) return { eventId: id, type, session: null };
   const session = parseOrRefuse(CheckoutSessionSchema, data.object, type, 'a checkout session');
   const status = statusOf(session);
-  return { eventId: id, type, session: { id: session.id, status, ...(status === 'paid' ? { purchase: purchaseOf(session) } : {}) } };
+  const recovered = session.recovered_from ? { recoveredFrom: session.recovered_from } : {};
+  return { eventId: id, type, session: { id: session.id, status, ...(status === 'paid' ? { purchase: purchaseOf(session) } : {}), ...recovered } };
 }

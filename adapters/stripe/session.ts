@@ -29,6 +29,8 @@ export const CheckoutSessionSchema = v.looseObject({
   /** What the buyer paid, in the currency's smallest unit, and the lower-case ISO 4217 code. */
   amount_total: v.nullish(v.number()),
   currency: v.nullish(v.string()),
+  /** The expired session this one recovers (abandoned-checkout recovery), else null. */
+  recovered_from: v.nullish(v.string()),
 });
 
 /** Currencies Stripe counts in whole units (https://docs.stripe.com/currencies#zero-decimal). */
@@ -84,5 +86,6 @@ export function purchaseOf(session: StripeCheckoutSession): Purchase {
 /** The state of a session and, once it is paid, its purchase. */
 export function reportOf(session: StripeCheckoutSession): GatewayReport {
   const status = statusOfSession(session);
-  return status === 'paid' ? { status, purchase: purchaseOf(session) } : { status };
+  const recovered = session.recovered_from ? { recoveredFrom: session.recovered_from } : {};
+  return status === 'paid' ? { status, purchase: purchaseOf(session), ...recovered } : { status, ...recovered };
 }

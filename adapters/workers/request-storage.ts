@@ -130,6 +130,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       recordPurchase: (...args) => current().orders.recordPurchase(...args),
       get: (...args) => current().orders.get(...args),
       find: (...args) => current().orders.find(...args),
+      ofLicenseKey: (...args) => current().orders.ofLicenseKey(...args),
       sessionOfPayment: (...args) => current().orders.sessionOfPayment(...args),
       countByDay: (...args) => current().orders.countByDay(...args),
       flag: (...args) => current().orders.flag(...args),

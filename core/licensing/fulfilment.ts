@@ -73,7 +73,7 @@ const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: 
  * @returns The session afterwards, or null when this server has none with that id.
  */
 export async function fulfil(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
-  const session = await context.storage.advanceCheckout(sessionId, report.status);
+  const session = (await context.storage.advanceCheckout(sessionId, report.status)) ?? (await adoptRecovered(context, sessionId, report));
   if (session?.state !== 'paid') return session;
   const purchase = cleanPurchase(report.purchase ?? UNKNOWN);
   await context.storage.orders.recordPurchase(session.id, purchase, context.clock.now());
@@ -81,6 +81,19 @@ export async function fulfil(context: FulfilmentContext, sessionId: string, repo
   if (purchase.paymentRef !== null) await applyKeptPaymentEvents(context, purchase.paymentRef, '');
   await licensesFor(context, session, purchase);
   return session;
+}
+
+/**
+ * A session the provider made from an expired one of ours (abandoned-checkout recovery): stored with the
+ * original's product and channel, then moved as reported. Null when it recovers no session of ours.
+ */
+async function adoptRecovered(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
+  const original = report.recoveredFrom === undefined ? null : await context.storage.getCheckout(report.recoveredFrom);
+  if (original === null) return null;
+  const now = context.clock.now();
+  await context.storage.createCheckout({ id: sessionId, sku: original.sku, channel: original.channel, url: original.url, state: 'pending', createdAt: now, expiresAt: now });
+  context.logger.info('recovered checkout session adopted', { session: sessionId, recoveredFrom: original.id });
+  return context.storage.advanceCheckout(sessionId, report.status);
 }
 
 /** A refund or dispute of a payment, as the provider reported it. */

@@ -107,10 +107,14 @@ const HEADER_COMPONENTS = {
   ),
   'Signature-Input': signedHeader(
     'The components the RFC 9421 signature covers and its parameters: @status first, then Content-Digest (or Location) ' +
-      'and the release headers below that are present; created, expires, keyid (the license public key, base64url) and alg "ed25519".',
+      'and the release headers below that are present (License-Key-Digest on a license standing); created, expires, keyid (the license public key, base64url) and alg "ed25519".',
     { type: 'string', pattern: '^update=\\("@status"( "[a-z-]+")*\\);created=[0-9]+;expires=[0-9]+;keyid="[A-Za-z0-9_-]+";alg="ed25519"$' },
   ),
   Signature: signedHeader('The Ed25519 signature of the signature base (RFC 9421), base64.', { type: 'string', pattern: '^update=:[A-Za-z0-9+/]+={0,2}:$' }),
+  'License-Key-Digest': signedHeader(
+    'The SHA-256 (RFC 9530 syntax) of the licenseKey string as sent (UTF-8), covered by the signature: the answer is about that key and no other.',
+    { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
+  ),
   'Installer-Digest': signedHeader(
     "The SHA-256 of the release's MSI (RFC 9530 syntax), when the operator gave it: compare it with the downloaded file.",
     { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },

@@ -188,16 +188,21 @@ export const reconcileOrders = defineOperation({
     let unknown = 0;
     for (const paid of sessions) {
       const order = await context.storage.orders.get(paid.id);
-      if (!order) unknown++;
-      else if (order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
-      else if ((await fulfil(context, paid.id, paid))?.state === 'paid') {
-        fulfilled.push(paid.id);
-        // Written after the fulfilment, which is the one a notification would make (idempotent, and
-        // reported by its order.paid event): should this row fail, the order is still right, the call
-        // answers 500, and running it again counts the order as already fulfilled.
-        const entry = { at: context.clock.now(), action: 'order.reconciled', target: paid.id, requestId: caller.requestId };
-        await context.storage.audit.record(entry);
-        context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId });
+      // A session this server did not create is left alone, unless it recovers one it did (fulfil adopts it).
+      if (!order && paid.recoveredFrom === undefined) unknown++;
+      else if (order && order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
+      else {
+        const session = await fulfil(context, paid.id, paid);
+        if (session === null) unknown++;
+        else if (session.state === 'paid') {
+          fulfilled.push(paid.id);
+          // Written after the fulfilment, which is the one a notification would make (idempotent, and
+          // reported by its order.paid event): should this row fail, the order is still right, the call
+          // answers 500, and running it again counts the order as already fulfilled.
+          const entry = { at: context.clock.now(), action: 'order.reconciled', target: paid.id, requestId: caller.requestId };
+          await context.storage.audit.record(entry);
+          context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId });
+        }
       }
     }
     return { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };

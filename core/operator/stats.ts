@@ -1,7 +1,8 @@
 /**
  * The numbers the owner asks for, over the last `days` UTC days (today included): downloads and update
  * checks by day, release, source and platform; paid orders by day and product, and their revenue per
- * currency (orders paid before amounts were kept are counted, not summed); feedback by day, type and rating. Every day of the range
+ * currency (orders paid before amounts were kept are counted, not summed), the refunds and disputes among
+ * them and the revenue net of those (counted on the day of the payment); feedback by day, type and rating. Every day of the range
  * is listed, zeros included, so that a chart needs no gap filling.
  *
  * @module
@@ -45,12 +46,16 @@ function usageOf(rows: readonly UsageCount[], kind: UsageKind, fromDay: number, 
   };
 }
 
-/** What the paid orders brought, exactly, per currency ("USD": "113.00"); orders of unknown amount are left out. */
-function revenueOf(rows: readonly OrderCount[]): Record<string, string> {
+/**
+ * What the paid orders brought, exactly, per currency ("USD": "113.00"); orders of unknown amount are left
+ * out. `net`: what they kept, without the orders refunded in full or with a dispute not won.
+ */
+function revenueOf(rows: readonly OrderCount[], net = false): Record<string, string> {
   const sums: Record<string, string> = {};
   for (const row of rows) {
-    if (row.currency === null || row.revenue === null) continue;
-    sums[row.currency] = sums[row.currency] === undefined ? row.revenue : addDecimals(sums[row.currency]!, row.revenue);
+    const amount = net ? row.netRevenue : row.revenue;
+    if (row.currency === null || amount === null) continue;
+    sums[row.currency] = sums[row.currency] === undefined ? amount : addDecimals(sums[row.currency]!, amount);
   }
   return sums;
 }
@@ -65,7 +70,17 @@ export const StatsSchema = v.object({
   to: v.string(),
   downloads: UsageSchema,
   updateChecks: UsageSchema,
-  orders: v.object({ total: v.number(), days: DaySeries, product: Counts, revenue: v.record(v.string(), v.string()) }),
+  orders: v.object({
+    total: v.number(),
+    days: DaySeries,
+    product: Counts,
+    revenue: v.record(v.string(), v.string()),
+    /** Of the orders paid in the range, those refunded in full and those disputed (won, open or lost). */
+    refunded: v.number(),
+    disputed: v.number(),
+    /** The revenue they kept: without the orders refunded in full or with a dispute not won. */
+    netRevenue: v.record(v.string(), v.string()),
+  }),
   feedback: v.object({ total: v.number(), days: DaySeries, type: Counts, rating: Counts }),
 });
 
@@ -100,6 +115,9 @@ export const getStats = defineOperation({
         days: series(orders, fromDay, toDay),
         product: tally(orders, (row) => row.product, (row) => row.count),
         revenue: revenueOf(orders),
+        refunded: orders.reduce((sum, row) => sum + row.refunded, 0),
+        disputed: orders.reduce((sum, row) => sum + row.disputed, 0),
+        netRevenue: revenueOf(orders, true),
       },
       feedback: {
         total: feedback.reduce((sum, row) => sum + row.count, 0),

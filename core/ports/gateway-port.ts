@@ -38,6 +38,11 @@ export interface Purchase {
 export interface GatewayReport {
   status: GatewayStatus;
   purchase?: Purchase | undefined;
+  /**
+   * The session this one recovers, when the provider made it from an expired one (Stripe's abandoned-checkout
+   * recovery, `recovered_from`): fulfilment adopts it with the original's product (core/licensing/fulfilment.ts).
+   */
+  recoveredFrom?: string | undefined;
 }
 
 /**

@@ -178,6 +178,16 @@ export interface OrderCount {
   count: number;
   /** The sum of the amounts as a decimal ("113.00"), or null when none is known. */
   revenue: string | null;
+  /** Of those orders, the ones refunded in full. */
+  refunded: number;
+  /** Of those orders, the ones disputed (won, open or lost). */
+  disputed: number;
+  /**
+   * What the orders kept: the sum of the amounts of those a refund or a dispute not won does not revoke
+   * (core/ports/order-state.ts providerRevokes), in the revenue's decimals ("0.00" when all were); null when
+   * no amount is known.
+   */
+  netRevenue: string | null;
 }
 
 /** A refund or dispute kept until its payment is known (OrderStore.keepPaymentEvent); dispute '' when none. */
@@ -202,6 +212,11 @@ export interface OrderStore {
   find(filter: OrderFilter): Promise<Order[]>;
   /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
   countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
+  /**
+   * The order that holds a license key (its standard or its plus key, as issued: exactly equal), or null.
+   * POST /api/v1/licenses/validate reads a key's standing by it; nothing about the key is stored for it.
+   */
+  ofLicenseKey(key: string): Promise<Order | null>;
   /** The session paid by a provider payment, or null. */
   sessionOfPayment(paymentRef: string): Promise<string | null>;
   /**

@@ -43,6 +43,8 @@ function render(stats: Stats): string {
     ...breakdown('update checks by release', stats.updateChecks.release),
     ...breakdown('orders by product', stats.orders.product),
     ...breakdown('revenue', stats.orders.revenue),
+    ...(stats.orders.refunded + stats.orders.disputed > 0 ? breakdown('of these orders', { refunded: stats.orders.refunded, disputed: stats.orders.disputed }) : []),
+    ...(stats.orders.refunded + stats.orders.disputed > 0 ? breakdown('revenue net of refunds and disputes', stats.orders.netRevenue) : []),
     ...breakdown('feedback by type', stats.feedback.type),
     ...breakdown('feedback by rating', stats.feedback.rating),
   ];

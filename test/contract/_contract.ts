@@ -15,6 +15,7 @@ import { discoverySpec } from './specs/discovery.ts';
 import { downloadSpec } from './specs/download.ts';
 import { errorsSpec } from './specs/errors.ts';
 import { feedbackSpec } from './specs/feedback.ts';
+import { licensesSpec } from './specs/licenses.ts';
 import { pricingSpec } from './specs/pricing.ts';
 import { rateLimitSpec } from './specs/rate-limit.ts';
 import { roadmapSpec } from './specs/roadmap.ts';
@@ -34,6 +35,7 @@ export const SPECS: Record<string, Spec> = {
   feedback: feedbackSpec,
   roadmap: roadmapSpec,
   checkout: checkoutSpec,
+  licenses: licensesSpec,
   discovery: discoverySpec,
   errors: errorsSpec,
   aliases: aliasesSpec,

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { escapeHtml } from '../../adapters/operator-pages/html.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { signIn } from '../_pages.ts';
+import { exampleContent } from '../_setup.ts';
 
 const test = suite('the Numbers page over HTTP');
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
@@ -78,6 +79,38 @@ test('counts of GET /version and GET /download on two days, in the tables with t
   assert.match(feedbackChart, 'text-anchor="middle">None in this range</text>');
   assert.not.match(feedbackChart, '<rect');
   assert.not.match(page, 'style=', 'nothing the Content-Security-Policy would refuse');
+});
+
+test('refunds and disputes on the simulator are their own figures; the revenue net of them, in GET /stats and on the page', async () => {
+  await running.close();
+  running = await startOperatorServer({ simulator: { offer: exampleContent().offer } });
+  const buy = async (product: string) => {
+    const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+    const { sessionId } = created.json() as { sessionId: string };
+    assert.is((await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay` })).status, 303);
+    return sessionId;
+  };
+  const press = (id: string, action: string) => running.server.request({ method: 'POST', path: `/checkout/simulator/${id}/${action}` });
+  const kept = await buy('standard');
+  const refunded = await buy('standard');
+  const won = await buy('plus_bundle');
+  await press(refunded, 'refund');
+  await press(won, 'dispute');
+  await press(won, 'dispute-won');
+  const disputed = await buy('plus_addon');
+  await press(disputed, 'dispute');
+  const orders = ((await running.call('/stats')).json() as { orders: Record<string, unknown> }).orders;
+  const offer = exampleContent().offer;
+  const sum = (...amounts: string[]) => amounts.reduce((a, b) => (Number(a) + Number(b)).toFixed(2));
+  assert.equal([orders['total'], orders['refunded'], orders['disputed']], [4, 1, 2]);
+  assert.equal(orders['revenue'], { USD: sum(offer.licensePrice, offer.licensePrice, offer.plusBundlePrice!, offer.plusAddonPrice!) });
+  assert.equal(orders['netRevenue'], { USD: sum(offer.licensePrice, offer.plusBundlePrice!) }, 'without the refund and the open dispute; the won dispute kept');
+  const page = (await (await signIn(running.url)).get('/pages/numbers')).text;
+  assert.match(page, '<dt>Feedback</dt><dd>0</dd></div><div><dt>Refunds</dt><dd>1</dd></div><div><dt>Disputes</dt><dd>2</dd>');
+  assert.equal(rowsOf(page, 'orders-refunds'), [['Refunded in full', '1'], ['Disputed', '2']]);
+  assert.equal(rowsOf(page, 'orders-net-revenue'), [['USD', sum(offer.licensePrice, offer.plusBundlePrice!)]]);
+  assert.is(captionOf(page, 'orders-net-revenue'), 'Revenue net of refunds and disputes');
+  assert.ok(kept);
 });
 
 test('the last 365 days: every day listed, the tables collapsed', async () => {

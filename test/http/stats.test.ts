@@ -85,6 +85,9 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
       ],
       product: { standard: 2, plus_bundle: 1 },
       revenue: { USD: '162.00' },
+      refunded: 0,
+      disputed: 0,
+      netRevenue: { USD: '162.00' },
     },
     feedback: {
       total: 3,

@@ -52,9 +52,23 @@ test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest
     cancelUrl: 'http://localhost:3000/pricing',
     testMode: true,
     livePrices: null,
+    checkout: { automaticTax: false, taxIdCollection: false, promotionCodes: false, invoiceCreation: false, abandonedCheckoutRecovery: false, promotionsConsent: false },
   });
   const live = loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'rk_live_51Abc', STRIPE_WEBHOOK_SECRET: '' }, process.cwd()).payment;
   assert.equal(live.gateway === 'stripe' && [live.testMode, live.webhookSecret, live.apiBase], [false, null, undefined]);
+});
+
+test('the "stripe" section\'s Checkout switches are read; recovery without STRIPE_WEBHOOK_SECRET is refused', () => {
+  const switches = { automaticTax: true, taxIdCollection: true, promotionCodes: true, invoiceCreation: true, abandonedCheckoutRecovery: true, promotionsConsent: true };
+  const on = configFile((config) => Object.assign(config['stripe'] as object, switches));
+  const payment = loadConfig({ ...STRIPE, CONFIG_FILE: on }, process.cwd()).payment;
+  assert.equal(payment.gateway === 'stripe' && payment.checkout, switches);
+  assert.is(
+    configError({ ...STRIPE, STRIPE_WEBHOOK_SECRET: '', CONFIG_FILE: on }),
+    `${on}: "stripe.abandonedCheckoutRecovery" needs STRIPE_WEBHOOK_SECRET: a recovered session is a new one, and this server learns of it only by its notification`,
+  );
+  const typo = configFile((config) => Object.assign(config['stripe'] as object, { automaticTax: 'yes' }));
+  assert.match(configError({ ...STRIPE, CONFIG_FILE: typo }), /field "stripe\.automaticTax"/);
 });
 
 test('every bad payment setting is a ConfigError naming it', () => {

@@ -52,6 +52,17 @@ for (const [name, open] of [['PostgreSQL', () => postgresSchema({ maxConnections
       await drop();
     }
   });
+
+  test(`${name}: POST /licenses/validate finds a key's order by the key indexes and the session's primary key, whatever the table's size`, async () => {
+    const { client, drop } = await open();
+    try {
+      await migrate(client);
+      const used = await indexesUsed(client, (planner) => createSqlOrders(planner).ofLicenseKey('key/abc.def'));
+      assert.equal([...new Set(used)].sort(), ['checkout_sessions_pkey', 'licenses_pkey', 'licenses_plus_key', 'licenses_standard_key']);
+    } finally {
+      await drop();
+    }
+  });
 }
 
 test.after(closeTestDatabases);

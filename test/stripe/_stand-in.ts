@@ -21,6 +21,7 @@ import {
   priceObject,
   signatureHeader,
   stripeError,
+  versionFault,
   type Fault,
   type Session,
   type StandInPrice,
@@ -60,6 +61,8 @@ export interface StripeStandIn {
   settleDelayed(id: string, succeeded: boolean): void;
   /** The session expires unpaid. */
   expire(id: string): void;
+  /** The buyer opens the recovery link of an expired session: a new open session, a copy of it, `recovered_from` it. */
+  recover(id: string): string;
   /** An event about a session, as Stripe sends it to a webhook endpoint. */
   event(type: string, sessionId: string): string;
   /**
@@ -110,7 +113,8 @@ export async function startStripeStandIn(options: {
       ? { ...session, payment_intent: intents.get(session.payment_intent) ?? null }
       : { ...session };
 
-  const authorized = (req: IncomingMessage): Fault | null => authorizationFault(req.headers.authorization, options.secretKey);
+  const authorized = (req: IncomingMessage): Fault | null =>
+    authorizationFault(req.headers.authorization, options.secretKey) ?? versionFault(req.headers['stripe-version']);
 
   const createSession = (req: IncomingMessage, rawBody: string, form: Record<string, string>): Fault | { status: number; answer: unknown } => {
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
@@ -246,6 +250,13 @@ export async function startStripeStandIn(options: {
     expire(sessionId) {
       const found = session(sessionId);
       Object.assign(found, { status: 'expired', url: null });
+    },
+    recover(sessionId) {
+      const expired = session(sessionId);
+      const copy = id('cs_test');
+      const now = seconds();
+      sessions.set(copy, { ...expired, id: copy, status: 'open', payment_status: 'unpaid', payment_intent: null, customer_details: null, recovered_from: sessionId, created: now, expires_at: now + 24 * 3600, url: `https://checkout.stripe.com/c/pay/${copy}` });
+      return copy;
     },
     event: (type, sessionId) => eventJson(type, session(sessionId), seconds()),
     chargeEvent: (type, sessionId, eventOptions = {}) => chargeEventJson(type, session(sessionId), eventOptions, seconds()),

@@ -22,6 +22,19 @@ export interface StandInPrice {
 /** A Checkout Session as the stand-in stores it. */
 export type Session = Record<string, unknown> & { id: string; payment_intent: unknown };
 
+/** The Stripe API version the stand-in's objects and events are written in, as the adapter pins it. */
+export const STAND_IN_API_VERSION = '2024-06-20';
+
+/**
+ * Refuses a call that does not ask for the stand-in's API version: Stripe answers an unknown version with
+ * this error, and the stand-in can answer no other version's shapes.
+ */
+export function versionFault(header: string | string[] | undefined): Fault | null {
+  if (header === STAND_IN_API_VERSION) return null;
+  if (header === undefined) return stripeError(400, { type: 'invalid_request_error', message: `The stand-in answers Stripe API version ${STAND_IN_API_VERSION} only: send Stripe-Version.` });
+  return stripeError(400, { type: 'invalid_request_error', message: `Invalid Stripe API version: ${String(header)}` });
+}
+
 /** An error answer: `{error: {type, code?, param?, message}}`. */
 export function stripeError(status: number, error: Record<string, unknown>): Fault {
   return { kind: 'status', status, body: { error } };
@@ -59,6 +72,7 @@ export function newSession(form: Record<string, string>, price: StandInPrice, no
     mode: 'payment',
     payment_intent: null,
     payment_status: 'unpaid',
+    recovered_from: null,
     status: 'open',
     success_url: form['success_url'],
     url: `https://checkout.stripe.com/c/pay/${id}`,
@@ -83,7 +97,7 @@ export function eventJson(type: string, session: Session, nowSeconds: number): s
   return JSON.stringify({
     id: `evt_${randomBytes(12).toString('hex')}`,
     object: 'event',
-    api_version: '2024-06-20',
+    api_version: STAND_IN_API_VERSION,
     created: nowSeconds,
     data: { object: { ...session } },
     livemode: false,
@@ -155,7 +169,7 @@ export function objectEventJson(type: string, object: Record<string, unknown>, n
   return JSON.stringify({
     id: `evt_${randomBytes(12).toString('hex')}`,
     object: 'event',
-    api_version: '2024-06-20',
+    api_version: STAND_IN_API_VERSION,
     created: nowSeconds,
     data: { object },
     livemode: false,

@@ -14,6 +14,8 @@ import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '..
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
 import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from './_fixtures.ts';
+import { publicKeyOf } from '../../core/licensing/license.ts';
+import { licenseRefusal } from '../_update-signature.ts';
 
 const STORAGES: { name: string; open: (f: StripeFixture) => Promise<{ storage: Storage; close(): Promise<void> }> }[] = [
   { name: 'memory', open: async (f) => ({ storage: createMemoryStorage({ clock: f.clock }), close: async () => {} }) },
@@ -25,6 +27,8 @@ interface Context {
   /** Requests sent to the public port: every 100 come from a new address, under the rate limit. */
   sent: number;
   f: StripeFixture;
+  /** The storage the server runs on. */
+  storage: Storage;
   server: TestServer;
   operator: OperatorListener;
   close(): Promise<void>;
@@ -55,6 +59,7 @@ for (const { name, open } of STORAGES) {
     context.sent = 0;
     context.f = await stripeFixture();
     const opened = await open(context.f);
+    context.storage = opened.storage;
     const server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: opened.storage, operatorToken: OPERATOR_TOKEN });
     context.server = await withValidation(server);
     context.operator = await startOperatorListener(server.app);
@@ -113,6 +118,22 @@ for (const { name, open } of STORAGES) {
     assert.equal([first?.session, first?.buyer, first?.licenses], [id, { email: 'Ada@Example.com', name: 'Ada Lovelace', country: 'GB' }, 'valid']);
     assert.is(first?.paymentRef, context.f.stripe.session(id)['payment_intent'] as string);
     assert.equal(first?.keys.map((k) => [k.product, k.state]), [['standard', 'valid']]);
+  });
+
+  test('a refund delivered by Stripe makes POST /licenses/validate answer revoked, signed for that key; before it, valid with a lease', async (context) => {
+    const id = await paid(context);
+    const key = (await status(context, id))['licenseKey'] as string;
+    const publicKey = await publicKeyOf(await context.storage.secret('license-signing-key', () => 'unused'));
+    const validate = async () => {
+      const answer = await context.server.request({ method: 'POST', path: '/api/v1/licenses/validate', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey: key }), from: from(context) });
+      const headers = Object.fromEntries(Object.entries(answer.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      assert.is(licenseRefusal({ status: answer.status, headers, body: answer.text }, publicKey, Math.floor(context.f.clock.now() / 1000), key), null);
+      return answer.json();
+    };
+    const lease = new Date(context.f.clock.now() - (context.f.clock.now() % 1000) + 14 * 86_400_000).toISOString().replace('.000Z', 'Z');
+    assert.equal(await validate(), { standing: 'valid', product: 'standard', validUntil: lease });
+    await send(context, id, 'refund');
+    assert.equal(await validate(), { standing: 'revoked', product: null, validUntil: null });
   });
 
   test('a session paid by polling alone keeps its buyer too', async (context) => {

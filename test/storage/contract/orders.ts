@@ -114,4 +114,24 @@ export function ordersContract(test: ContractSuite): void {
     assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p2'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false });
     assert.equal(await storage.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
   });
+
+  test('orders: a key finds its order, by the standard or the plus key as issued; any other text finds none', async (context) => {
+    const { storage } = current(context);
+    await storage.createCheckout({ ...session('cs_k1'), sku: 'plus_bundle' });
+    await storage.createCheckout(session('cs_k2'));
+    await storage.createCheckout(session('cs_k3'));
+    await storage.saveLicenses('cs_k1', { standard: 'key/k1s', plus: 'key/k1p' });
+    await storage.saveLicenses('cs_k2', { standard: 'key/k2s', plus: null });
+    await storage.orders.flag('cs_k2', 'refunded');
+    const found = async (key: string) => {
+      const order = await storage.orders.ofLicenseKey(key);
+      return order && [order.session.id, order.keys, isRevoked(order.standing)];
+    };
+    assert.equal(await found('key/k1s'), ['cs_k1', { standard: 'key/k1s', plus: 'key/k1p' }, false]);
+    assert.equal(await found('key/k1p'), ['cs_k1', { standard: 'key/k1s', plus: 'key/k1p' }, false]);
+    assert.equal(await found('key/k2s'), ['cs_k2', { standard: 'key/k2s', plus: null }, true], 'a refunded order is found, revoked');
+    assert.is(await found('KEY/K1S'), null, 'exactly equal: no case folding');
+    assert.is(await found('key/k1'), null, 'no prefix match');
+    assert.is(await found(''), null);
+  });
 }

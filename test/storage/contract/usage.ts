@@ -72,11 +72,22 @@ export function usageContract(test: ContractSuite): void {
     await paid('cs_u4', 'standard', start + DAY_MS);
     await paid('cs_u5', 'standard', null);
     await paid('cs_u6', 'standard', start + 9, '5000', 'JPY');
+    const none = { refunded: 0, disputed: 0 };
     assert.equal(await storage.orders.countByDay(DAY, DAY + 1), [
-      { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00' },
-      { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000' },
-      { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50' },
-      { day: DAY + 1, product: 'standard', currency: null, count: 1, revenue: null },
+      { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00', ...none, netRevenue: '64.00' },
+      { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000', ...none, netRevenue: '5000' },
+      { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50', ...none, netRevenue: '98.50' },
+      { day: DAY + 1, product: 'standard', currency: null, count: 1, revenue: null, ...none, netRevenue: null },
+    ]);
+    // Refunds and disputes count on the day of their payment; what they took back is not net revenue.
+    await storage.orders.flag('cs_u1', 'refunded');
+    await storage.orders.flag('cs_u6', 'disputed');
+    await storage.orders.flag('cs_u3', 'disputed');
+    await storage.orders.flag('cs_u3', 'dispute_won');
+    assert.equal(await storage.orders.countByDay(DAY, DAY), [
+      { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00', refunded: 0, disputed: 1, netRevenue: '64.00' },
+      { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000', refunded: 0, disputed: 1, netRevenue: '0' },
+      { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50', refunded: 1, disputed: 0, netRevenue: '49.50' },
     ]);
     assert.equal(await storage.orders.countByDay(DAY + 2, DAY + 3), []);
   });

@@ -1,0 +1,66 @@
+/**
+ * POST /api/v1/licenses/validate (an addition to the spec): whether a license key still stands, signed like
+ * the update answers (core/releases/answer-signature.ts), so that the desktop app can trust the answer and
+ * run offline until its lease ends (docs/licensing.md "Re-checking a key's standing").
+ *
+ * @module
+ */
+import type { AppContext, Operation } from '../context.ts';
+import { readJsonObject } from '../http/body.ts';
+import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { parseOrThrow } from '../http/validate.ts';
+import { formatCompactKey, parseCompactKey } from '../licensing/license-compact.ts';
+import { looksLikeSimulatorKey } from '../licensing/license.ts';
+import { isRevoked } from '../ports/order-state.ts';
+import { contentDigest, type CoveredFields } from '../releases/answer-signature.ts';
+import { LicenseValidateRequestSchema, type LicenseValidation } from '../schemas/license.ts';
+
+const encoder = new TextEncoder();
+
+/** The key as the server issued it: a version-2 key as typed (any case, dashes and spaces anywhere) in its printed form. */
+export function issuedForm(typed: string): string {
+  const text = typed.trim();
+  if (text.startsWith('key/') || text.startsWith('sim/')) return text;
+  const parts = parseCompactKey(text);
+  return parts ? formatCompactKey(parts.payload, parts.signature) : text;
+}
+
+/** An ISO 8601 UTC time to the second, without fractions: `2026-12-10T12:00:00Z`. */
+const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/**
+ * Reads the key's order: valid while the order's licenses stand (core/ports/order-state.ts isRevoked), with
+ * what the key unlocks and a lease of `context.licenseLeaseSeconds` from now; revoked once a refund, a
+ * dispute not won or the operator revokes them; unknown when no order holds the key (a payment-simulator
+ * key too, unless the server runs the simulator). The answer covers the key's SHA-256 in
+ * `License-Key-Digest`, so that an answer about one key cannot be passed off as one about another.
+ */
+export function validateLicense(context: AppContext): Operation {
+  const { signatures } = context;
+  const standingOf = async (licenseKey: string): Promise<LicenseValidation> => {
+    const key = issuedForm(licenseKey);
+    const unknown: LicenseValidation = { standing: 'unknown', product: null, validUntil: null };
+    if (looksLikeSimulatorKey(key) && context.gateway.simulated !== true) return unknown;
+    const order = await context.storage.orders.ofLicenseKey(key);
+    if (order === null || order.keys === null) return unknown;
+    if (isRevoked(order.standing)) return { standing: 'revoked', product: null, validUntil: null };
+    const now = Math.floor(context.clock.now() / 1000);
+    const product = order.keys.standard === key ? 'standard' : 'plus';
+    return { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds) };
+  };
+  return async (request): Promise<CoreResponse> => {
+    const { licenseKey } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
+    const body = encodeJson(await standingOf(licenseKey));
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+    if (!signatures) return { status: 200, headers, body };
+    const fields: CoveredFields = [
+      ['content-digest', await contentDigest(body)],
+      ['license-key-digest', await contentDigest(encoder.encode(licenseKey))],
+    ];
+    for (const [name, value] of fields) headers[name] = value;
+    const signature = await signatures.sign(200, fields);
+    headers['signature-input'] = signature['signature-input'];
+    headers['signature'] = signature.signature;
+    return { status: 200, headers, body };
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A license key's standing (POST /api/v1/licenses/validate, an addition to the spec): the request and the
+ * answer the desktop app re-checks a key with (docs/licensing.md "Re-checking a key's standing").
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { Assert, Equal } from './exact.ts';
+
+/** The longest key text accepted: a version-1 key of a long session id stays far below it. */
+export const LICENSE_KEY_MAX = 1024;
+
+/**
+ * The shape of a license key of either format (docs/licensing.md), as one pattern /openapi.json can state:
+ * a version-1 `key/<base64url>.<base64url>` (or `sim/...`), or 120 Crockford base32 characters (any letter
+ * but U: I, L and O read as 1, 1 and 0) with spaces and dashes anywhere. Nothing is verified: a key of the
+ * right shape may still be unknown.
+ */
+export const LICENSE_KEY_SHAPE = /^\s*(?:(?:key|sim)\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|[\s-]*(?:[0-9A-TV-Za-tv-z][\s-]*){120})\s*$/;
+
+/** A key to re-check (POST /api/v1/licenses/validate). */
+export interface LicenseValidateRequest {
+  /** The key as issued or as a person typed it (any case, dashes and spaces anywhere). */
+  licenseKey: string;
+}
+// Each schema is built by a function marked free of side effects: the package's bundle keeps them in the
+// chunk of the endpoints, and a page that does not call validateLicense then drops them (test/client/size.test.ts).
+/* @__NO_SIDE_EFFECTS__ */
+function validateRequest() {
+  return v.object({
+    licenseKey: v.pipe(
+      v.string('is required: a license key'),
+      v.maxLength(LICENSE_KEY_MAX, `must be a license key (at most ${LICENSE_KEY_MAX} characters)`),
+      v.regex(LICENSE_KEY_SHAPE, 'must be a license key: 24 groups of 5 Crockford base32 characters, or key/... for a key issued before that format'),
+      v.description(
+        'The key as issued, or as a person typed it (any case, dashes and spaces anywhere). A text that does not ' +
+          'have the shape of a key is refused with 400; a key of the right shape this server did not issue is "unknown".',
+      ),
+    ),
+  });
+}
+const licenseValidateRequest = validateRequest();
+type _LicenseValidateRequest = Assert<Equal<v.InferInput<typeof licenseValidateRequest>, LicenseValidateRequest>>;
+/** POST /api/v1/licenses/validate. Fields not listed are ignored. */
+export const LicenseValidateRequestSchema: v.GenericSchema<LicenseValidateRequest> = licenseValidateRequest;
+
+/** What this server says of a key. */
+export type LicenseStanding = 'valid' | 'revoked' | 'unknown';
+
+/** A key's standing, signed like the update answers (RFC 9421). */
+export interface LicenseValidation {
+  standing: LicenseStanding;
+  /** What the key unlocks; null unless valid. */
+  product: 'standard' | 'plus' | null;
+  /** Until when the app may go on without asking again (its lease), ISO 8601 UTC; null unless valid. */
+  validUntil: string | null;
+}
+/* @__NO_SIDE_EFFECTS__ */
+function validation() {
+  return v.strictObject({
+    standing: v.pipe(
+      v.picklist(['valid', 'revoked', 'unknown']),
+      v.description(
+        'valid: a paid order of this server holds the key. revoked: its order was refunded, lost a dispute or was ' +
+          'revoked by the operator. unknown: this server issued no such key.',
+      ),
+    ),
+    product: v.pipe(v.nullable(v.picklist(['standard', 'plus'])), v.description('What the key unlocks; null unless valid.')),
+    validUntil: v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+      v.description('The end of the lease, ISO 8601 UTC to the second: the app may run on this answer until then, offline too. Null unless valid.'),
+    ),
+  });
+}
+const licenseValidation = validation();
+type _LicenseValidation = Assert<Equal<v.InferOutput<typeof licenseValidation>, LicenseValidation>>;
+export const LicenseValidationSchema: v.GenericSchema<LicenseValidation> = licenseValidation;

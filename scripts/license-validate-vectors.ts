@@ -1,0 +1,115 @@
+/**
+ * Writes docs/vectors/license-validate.json: answers of POST /api/v1/licenses/validate made by the server's
+ * own code with a test-only key (valid, revoked after a refund, unknown) and tampered copies, for the desktop
+ * app's tests (docs/licensing.md "Re-checking a key's standing"). Run with
+ * `node --import tsx scripts/license-validate-vectors.ts`; test/core/license-validate-vectors.test.ts checks
+ * that the file is what this code makes, and verifies each case with an independent verifier.
+ *
+ * @module
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { createMemoryStorage } from '../adapters/memory/index.ts';
+import { createSimulatorGateway } from '../adapters/simulator/index.ts';
+import { createApp } from '../core/app.ts';
+import type { CoreResponse } from '../core/http/http.ts';
+import { createLicenseIssuer, publicKeyOf } from '../core/licensing/license.ts';
+import { SiteContentSchema } from '../core/schemas/content.ts';
+import { SIGNED_AT, VECTOR_KEY } from './signature-vectors.ts';
+
+export const LICENSE_VECTORS_PATH = new URL('../docs/vectors/license-validate.json', import.meta.url);
+
+export interface LicenseVectorCase {
+  name: string;
+  /** Whether the app must accept the answer at `now` for `licenseKey`. */
+  valid: boolean;
+  why: string;
+  /** The key the app sent, exactly: the answer's License-Key-Digest must be its SHA-256. */
+  licenseKey: string;
+  /** The time (seconds since the epoch) the app checks it at. */
+  now: number;
+  status: number;
+  /** The answer's headers that matter to the check (lower-case names). */
+  headers: Record<string, string>;
+  body: string;
+}
+
+const SIGNED = ['content-type', 'content-digest', 'license-key-digest', 'signature-input', 'signature'];
+
+function pick(answer: CoreResponse): { status: number; headers: Record<string, string>; body: string } {
+  const headers = Object.fromEntries(SIGNED.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
+  const body = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
+  return { status: answer.status, headers, body };
+}
+
+/** The vectors as this code makes them: keys bought and refunded through the payment simulator, at a fixed time. */
+export async function makeLicenseVectors(): Promise<{ about: string; publicKey: string; leaseDays: number; cases: LicenseVectorCase[] }> {
+  const config = JSON.parse(readFileSync(new URL('../example/config.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const content = v.parse(SiteContentSchema, { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] });
+  let now = SIGNED_AT;
+  const clock = { now: () => now };
+  const storage = createMemoryStorage({ clock });
+  const simulator = createSimulatorGateway({ storage, publicBaseUrl: 'https://api.example.com', clock });
+  // The simulator's pages with fixed session ids and keys that are licenses (not simulator keys), so that
+  // the keys, and so the file, are the same on every run.
+  const ids = ['cs_sim_licenseVectorBundle0000000000000', 'cs_sim_licenseVectorRefunded00000000000'];
+  const gateway = { ...simulator, simulated: false, createCheckout: async () => ({ sessionId: ids.shift()!, url: 'https://api.example.com/checkout' }) };
+  const app = await createApp({ content, storage, gateway, clock, version: { current: () => '2.4.1' }, licenses: await createLicenseIssuer(VECTOR_KEY), publicBaseUrl: 'https://api.example.com' });
+  const handle = (method: string, path: string, json?: unknown, query?: string) =>
+    app.handle({ method, path, clientIp: '203.0.113.7', headers: json === undefined ? {} : { 'content-type': 'application/json' }, ...(json === undefined ? {} : { body: JSON.stringify(json) }), ...(query ? { query } : {}) });
+  const buy = async (product: string) => {
+    const { sessionId } = JSON.parse(pick(await handle('POST', '/api/v1/checkout/create', { product })).body) as { sessionId: string };
+    await handle('POST', `/checkout/simulator/${sessionId}/pay`);
+    const status = await handle('GET', '/api/v1/checkout/status', undefined, `session_id=${sessionId}`);
+    return { sessionId, keys: JSON.parse(pick(status).body) as { standardLicenseKey: string; plusLicenseKey: string } };
+  };
+  const kept = await buy('plus_bundle');
+  const refunded = await buy('standard');
+  await handle('POST', `/checkout/simulator/${refunded.sessionId}/refund`);
+  now += 1000;
+  const validate = async (licenseKey: string) => ({ licenseKey, ...pick(await handle('POST', '/api/v1/licenses/validate', { licenseKey })) });
+  const valid = await validate(kept.keys.plusLicenseKey);
+  const revoked = await validate(refunded.keys.standardLicenseKey);
+  const unknown = await validate('202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488');
+  const at = Math.floor(now / 1000);
+  const expires = Number(/;expires=(\d+)/.exec(valid.headers['signature-input']!)![1]);
+  const lengthened = valid.body.replace(/"validUntil":"(\d{4})/, (_, year: string) => `"validUntil":"${Number(year) + 1}`);
+  const cases: LicenseVectorCase[] = [
+    { name: 'valid', valid: true, why: 'signature, Content-Digest, License-Key-Digest and expiry hold: run until validUntil', now: at, ...valid },
+    { name: 'revoked', valid: true, why: 'a genuine answer: the order was refunded, so the app stops using the key', now: at, ...revoked },
+    { name: 'unknown', valid: true, why: 'a genuine answer: no order of this server holds the key', now: at, ...unknown },
+    { name: 'tampered body', valid: false, why: 'validUntil was moved a year on: the body no longer matches Content-Digest', now: at, ...valid, body: lengthened },
+    {
+      name: 'answer about another key',
+      valid: false,
+      why: "a genuine valid answer for the bundle's plus key, replayed to an app holding the refunded key: License-Key-Digest is not its key's",
+      now: at,
+      ...valid,
+      licenseKey: refunded.keys.standardLicenseKey,
+    },
+    {
+      name: 'tampered key digest',
+      valid: false,
+      why: "License-Key-Digest was rewritten to the refunded key's: the signature no longer holds",
+      now: at,
+      ...valid,
+      licenseKey: refunded.keys.standardLicenseKey,
+      headers: { ...valid.headers, 'license-key-digest': revoked.headers['license-key-digest']! },
+    },
+    { name: 'expired', valid: false, why: 'checked after its expires parameter: an old answer replayed', now: expires + 1, ...valid },
+  ];
+  return {
+    about:
+      'Answers of POST /api/v1/licenses/validate (RFC 9421, ed25519; Content-Digest of RFC 9530; License-Key-Digest, the SHA-256 of the key sent) ' +
+      "for the desktop app's tests: check each case at its `now` (seconds since the epoch) with `publicKey` (raw Ed25519, base64url) for its " +
+      '`licenseKey`. Made with a test-only key: never trust it outside tests. See docs/licensing.md.',
+    publicKey: await publicKeyOf(VECTOR_KEY),
+    leaseDays: 14,
+    cases,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  writeFileSync(LICENSE_VECTORS_PATH, `${JSON.stringify(await makeLicenseVectors(), null, 2)}\n`);
+  console.log(`wrote ${LICENSE_VECTORS_PATH.pathname}`);
+}
