@@ -158,7 +158,7 @@ const probes = [await call('GET', '/healthz'), await call('GET', '/readyz')].map
 const documents = [await call('GET', '/llms.txt'), await call('GET', '/openapi.json'), await call('GET', '/windows-only')].map((d) => d.status);
 console.log(JSON.stringify([version.status, JSON.parse(version.text), feedback.status, version.remaining, created.url.startsWith('http://localhost:4123/checkout/simulator/'), page.status, paid.status, status.status, probes, documents]));`,
   );
-  const script = await spawnServer('node_modules/.bin/tsx call-route.ts', { PORT: '4123' }, (output) => output.includes(']\n'), 30_000, project);
+  const script = await spawnServer('node_modules/.bin/tsx call-route.ts', { PORT: '4123', VERCEL: '1' }, (output) => output.includes(']\n'), 30_000, project);
   await script.exited;
   assert.equal(JSON.parse(script.stdout()), [
     200,
@@ -185,9 +185,21 @@ import { GET, POST } from './nextjs-route.ts';
 const report = await runConformance({ fetch: (request) => (request.method === 'GET' ? GET : POST)(request), baseUrl: 'http://localhost:3000', clientAddressHeader: 'x-real-ip', payCheckout: simulatorPayment });
 console.log(JSON.stringify(report.checks.filter((check) => check.status !== 'pass').map((check) => [check.id, check.status, check.message])));`,
   );
-  const script = await spawnServer('node_modules/.bin/tsx conform-route.ts', {}, (output) => output.includes(']\n'), 60_000, project);
+  const script = await spawnServer('node_modules/.bin/tsx conform-route.ts', { TRUST_X_REAL_IP: '1' }, (output) => output.includes(']\n'), 60_000, project);
   await script.exited;
   assert.equal(JSON.parse(script.stdout()), [['alias-deprecation', 'skip', 'the aliases announce no deprecation (no Deprecation header)']]);
+});
+
+test('nextjs-route.ts self-hosted without a proxy it trusts: X-Real-IP is anyone\'s word, so every client shares one quota', async () => {
+  writeFileSync(
+    join(project, 'untrusted-route.ts'),
+    `import { GET } from './nextjs-route.ts';
+const remaining = async (ip: string) => (await GET(new Request('http://localhost:3000/api/v1/pricing', { headers: { 'x-real-ip': ip } }))).headers.get('ratelimit-remaining');
+console.log(JSON.stringify([await remaining('203.0.113.1'), await remaining('203.0.113.2'), await remaining('203.0.113.3')]));`,
+  );
+  const script = await spawnServer('node_modules/.bin/tsx untrusted-route.ts', {}, (output) => output.includes(']\n'), 30_000, project);
+  await script.exited;
+  assert.equal(JSON.parse(script.stdout()), ['119', '118', '117']);
 });
 
 test("docs/embedding.md shows each example file as it is", () => {
