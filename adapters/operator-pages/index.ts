@@ -23,7 +23,7 @@ import { numbersPage } from './numbers-page.ts';
 import { releasesPage } from './releases-page.ts';
 import { roadmapPage } from './roadmap-page.ts';
 import { csrfMatches, createSessionStore, type Session } from './session.ts';
-import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers } from './sign-in.ts';
+import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers, signInTo } from './sign-in.ts';
 
 export type { PagesSettings } from './page-module.ts';
 
@@ -60,7 +60,7 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
   /** A GET that needs a session: the answer, or a redirect to the sign-in form. */
   const signedIn = (answer: (page: PageRequest) => Promise<CoreResponse>) => async (request: CoreRequest): Promise<CoreResponse> => {
     const session = sessionOf(request);
-    return session ? answer(pageRequest(request, session)) : seeOther(SIGN_IN_PATH);
+    return session ? answer(pageRequest(request, session)) : seeOther(signInTo(request.path + (request.query ? `?${request.query}` : '')));
   };
 
   const show = (module: PageModule) =>
@@ -73,7 +73,8 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
 
   const act = (module: PageModule, action: PageModule['actions'][number]) => async (request: CoreRequest, params: Record<string, string>) => {
     const session = sessionOf(request);
-    if (!session) return seeOther(SIGN_IN_PATH);
+    // A form posted after the session ended: nothing is done, and the sign-in form says so and comes back here.
+    if (!session) return seeOther(signInTo(module.path, true));
     const form = formFields(request, settings.bodyLimit);
     if (!form || !csrfMatches(session, form['csrf'])) return forgedForm();
     const result = await action.run(pageRequest(request, session), form, params);

@@ -22,8 +22,34 @@ const REFUSALS: Record<string, Flash> = {
   forbidden: { kind: 'error', message: 'That is not the operator token.', resolution: 'Use the OPERATOR_TOKEN the server was started with.' },
 };
 
-function signInPage(status: number, flash: Flash | null, headers: Record<string, string> = {}): CoreResponse {
+/** A page of these pages to return to after signing in, or null: never another site (`//host`, `/\\host`). */
+export function pageToReturnTo(next: string | null | undefined): string | null {
+  return next && /^\/pages\/[\w\-./?=&%]*$/.test(next) && !next.startsWith(SIGN_IN_PATH) ? next : null;
+}
+
+/** The sign-in form's address that returns to `next` afterwards, saying why when `expired`. */
+export function signInTo(next: string, expired = false): string {
+  return `${SIGN_IN_PATH}?${expired ? 'expired&' : ''}next=${encodeURIComponent(next)}`;
+}
+
+/** What the lockout means, with the seconds to wait (the API says it with Retry-After). */
+function lockedOut(retryAfter: string | undefined): Flash {
+  return {
+    kind: 'error',
+    message: `Too many wrong tokens within a minute. Try again in ${retryAfter ?? 'a few'} seconds.`,
+    resolution: 'The right token is accepted even now if you paste it exactly; until then, nothing else is tried.',
+  };
+}
+
+const EXPIRED: Flash = {
+  kind: 'error',
+  message: 'Your session had ended (signed out, 12 hours without use, or a restart of the server): nothing was changed.',
+  resolution: 'Sign in, and you are taken back to the page to make the change again.',
+};
+
+function signInPage(status: number, flash: Flash | null, headers: Record<string, string> = {}, next: string | null = null): CoreResponse {
   const content = html`<form method="post" action="${SIGN_IN_PATH}" class="card">
+${next === null ? '' : html`<input type="hidden" name="next" value="${next}">`}
 <label for="token">Operator token</label>
 <input type="password" id="token" name="token" autocomplete="current-password" required autofocus>
 <p class="meta">The OPERATOR_TOKEN of this server. Signed in, a session lasts 12 hours without use; a restart of the server signs you out.</p>
@@ -38,23 +64,27 @@ export function signInHandlers(sessions: SessionStore, checker: TokenChecker, se
   const sessionOf = (request: CoreRequest) => sessions.find(cookieValue(request, cookieOf(request).name));
   return {
     show(request: CoreRequest): CoreResponse {
-      if (sessionOf(request)) return seeOther(home);
-      const signedOut = new URLSearchParams(request.query ?? '').has('signed-out');
-      return signInPage(200, signedOut ? { kind: 'done', message: 'You are signed out.' } : null);
+      const query = new URLSearchParams(request.query ?? '');
+      const next = pageToReturnTo(query.get('next'));
+      if (sessionOf(request)) return seeOther(next ?? home);
+      const flash: Flash | null = query.has('signed-out') ? { kind: 'done', message: 'You are signed out.' } : query.has('expired') ? EXPIRED : null;
+      return signInPage(200, flash, {}, next);
     },
 
     signIn(request: CoreRequest): CoreResponse {
-      const token = formFields(request, settings.bodyLimit)?.['token'] ?? '';
+      const form = formFields(request, settings.bodyLimit);
+      const token = form?.['token'] ?? '';
+      const next = pageToReturnTo(form?.['next']);
       const refusal = checker.check(request.clientKey ?? request.clientIp, token === '' ? null : token);
       if (refusal) {
         const { status, resolution } = OPERATOR_ERRORS[refusal.code];
-        const flash = REFUSALS[refusal.code] ?? { kind: 'error', message: refusal.message, resolution };
         const retry = refusal.headers['retry-after'];
-        return signInPage(status, flash, retry ? { 'retry-after': retry } : {});
+        const flash = refusal.code === 'too_many_failures' ? lockedOut(retry) : (REFUSALS[refusal.code] ?? { kind: 'error', message: refusal.message, resolution });
+        return signInPage(status, flash, retry ? { 'retry-after': retry } : {}, next);
       }
       const session = sessions.create();
       settings.logger.info('operator signed in to the pages', { requestId: request.requestId });
-      return seeOther(home, { 'set-cookie': sessionCookie(cookieOf(request), session.id) });
+      return seeOther(next ?? home, { 'set-cookie': sessionCookie(cookieOf(request), session.id) });
     },
 
     signOut(request: CoreRequest): CoreResponse {

@@ -64,7 +64,7 @@ const flash = (page: Page) => page.innerText('.flash');
 test('a page without a session leads to the sign-in form; the token, typed and sent with Enter, signs in', async ({ world }) => {
   const { page, running } = world;
   await page.goto(`${running.url}/pages/inbox`);
-  assert.is(page.url(), `${running.url}/pages/sign-in`);
+  assert.is(page.url(), `${running.url}/pages/sign-in?next=%2Fpages%2Finbox`);
   await checkPage(page, 'sign-in');
   await page.keyboard.type('a wrong token');
   await page.keyboard.press('Enter');
@@ -206,7 +206,7 @@ test('signing out ends the session: the pages lead to the sign-in form again', a
   await page.waitForURL(`${running.url}/pages/sign-in?signed-out`);
   assert.is(await flash(page), 'You are signed out.');
   await page.goto(`${running.url}/pages/roadmap`);
-  assert.is(page.url(), `${running.url}/pages/sign-in`);
+  assert.is(page.url(), `${running.url}/pages/sign-in?next=%2Fpages%2Froadmap`);
   assert.equal(world.problems, [], 'no console error and no refusal of the Content-Security-Policy');
 });
 

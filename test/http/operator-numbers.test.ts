@@ -144,7 +144,7 @@ test('a range the API refuses shows its message and resolution; nothing else', a
 test('without a session the page leads to the sign-in form', async () => {
   const answer = await running.call('/pages/numbers', { headers: {} });
   assert.is(answer.status, 303);
-  assert.is(answer.headers['location'], '/pages/sign-in');
+  assert.is(answer.headers['location'], '/pages/sign-in?next=%2Fpages%2Fnumbers');
 });
 
 test.run();

@@ -53,7 +53,7 @@ test('no session, a wrong session or only the bearer token: a page redirects to 
   for (const headers of [{}, { cookie: `operator_session_${port}=forged` }, { authorization: `Bearer ${OPERATOR_TOKEN}` }]) {
     const answer = await page('/pages/inbox', headers);
     assert.is(answer.status, 303, JSON.stringify(headers));
-    assert.is(answer.headers['location'], '/pages/sign-in');
+    assert.is(answer.headers['location'], '/pages/sign-in?next=%2Fpages%2Finbox');
     assert.equal(pick(answer.headers, Object.keys(PAGE_HEADERS)), PAGE_HEADERS);
     assert.is(answer.text, '');
   }
@@ -98,7 +98,7 @@ test('a wrong or missing token re-shows the form (403, 401); after 10 a wrong on
   const slowed = await postForm('/pages/sign-in', { token: 'nope' }, undefined, '127.0.0.5');
   assert.is(slowed.status, 429);
   assert.is(slowed.headers['retry-after'], '60');
-  assert.match(slowed.text, '10 refused tokens from this address within a minute.');
+  assert.match(slowed.text, 'Too many wrong tokens within a minute. Try again in 60 seconds.');
   assert.is((await running.call('/releases', { from: '127.0.0.5', headers: { authorization: 'Bearer nope' } })).status, 429);
   assert.is((await running.call('/releases', { from: '127.0.0.5' })).status, 200);
   assert.is((await postForm('/pages/sign-in', { token: OPERATOR_TOKEN }, undefined, '127.0.0.5')).status, 303);
@@ -120,8 +120,16 @@ test('a form without its CSRF token, or with another, is refused and changes not
   }
   const noSession = await postForm(`/pages/inbox/${entry!.id}/handled`, { handled: 'true', csrf: session.csrf });
   assert.is(noSession.status, 303);
-  assert.is(noSession.headers['location'], '/pages/sign-in');
+  assert.is(noSession.headers['location'], '/pages/sign-in?expired&next=%2Fpages%2Finbox');
   assert.is((await inbox())[0]!.handledAt, null);
+  // The sign-in form says why, and signing in returns to the page (never to another site).
+  const form = await page('/pages/sign-in?expired&next=%2Fpages%2Finbox');
+  assert.match(form.text, 'Your session had ended (signed out, 12 hours without use, or a restart of the server): nothing was changed.');
+  assert.match(form.text, '<input type="hidden" name="next" value="/pages/inbox">');
+  assert.is((await postForm('/pages/sign-in', { token: OPERATOR_TOKEN, next: '/pages/inbox?type=review' })).headers['location'], '/pages/inbox?type=review');
+  for (const next of ['//evil.test/pages/', '/\\evil.test', 'https://evil.test/', '/pages/sign-in']) {
+    assert.is((await postForm('/pages/sign-in', { token: OPERATOR_TOKEN, next })).headers['location'], '/pages/inbox', next);
+  }
 
   const marked = await session.post(`/pages/inbox/${entry!.id}/handled`, { handled: 'true', back: '?handled=false' });
   assert.is(marked.status, 303);
@@ -179,14 +187,14 @@ test('a session ends after 12 idle hours, and at sign-out; the old cookie is ref
   running.server.clock.advance(12 * 60 * 60 * 1000 - 1);
   assert.is((await first.get('/pages/inbox')).status, 200, 'a request restarts the idle time');
   running.server.clock.advance(12 * 60 * 60 * 1000);
-  assert.is((await first.get('/pages/inbox')).headers['location'], '/pages/sign-in');
+  assert.is((await first.get('/pages/inbox')).headers['location'], '/pages/sign-in?next=%2Fpages%2Finbox');
 
   const second = await signIn(running.url);
   const out = await second.post('/pages/sign-out', {});
   assert.is(out.status, 303);
   assert.is(out.headers['location'], '/pages/sign-in?signed-out');
   assert.is(out.headers['set-cookie'], `operator_session_${new URL(running.url).port}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`);
-  assert.is((await second.get('/pages/inbox')).headers['location'], '/pages/sign-in');
+  assert.is((await second.get('/pages/inbox')).headers['location'], '/pages/sign-in?next=%2Fpages%2Finbox');
   assert.match((await page('/pages/sign-in?signed-out')).text, 'You are signed out.');
 });
 
