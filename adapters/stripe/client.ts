@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { describeFetchFailure } from '../../core/http/fetch-failure.ts';
 import { encodeForm, type FormValue } from './form.ts';
 
 /** Stripe's API address. */
@@ -80,10 +81,8 @@ export interface StripeClient {
 
 /** A fetch failure in one line: the timeout, or the network error and its cause (ECONNREFUSED, ...). */
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (!(error instanceof Error)) return `network error: ${String(error)}`;
-  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  const cause = error.cause instanceof Error ? ` (${(error.cause as Error & { code?: string }).code ?? error.cause.message})` : '';
-  return `network error: ${error.message}${cause}`;
+  const described = describeFetchFailure(error, timeoutMs);
+  return error instanceof Error && error.name === 'TimeoutError' ? described : `network error: ${described}`;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { describeFetchFailure } from '../http/fetch-failure.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
 import type { DueDelivery, OutboxStore } from '../ports/events.ts';
 import { signatureHeaders } from './sign.ts';
@@ -79,7 +80,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       status = response.status;
       if (status < 200 || status > 299) error = `the endpoint answered ${status}`;
     } catch (failure) {
-      error = failure instanceof Error ? failure.message : String(failure);
+      error = describeFetchFailure(failure, timeoutMs);
     }
     const delivered = error === null;
     const wait = RETRY_SCHEDULE_MS[delivery.attempts];

@@ -126,6 +126,19 @@ test('a receiver down for a while, then back, gets every event exactly once deli
   assert.is(await worker.tick(), 0);
 });
 
+test('a receiver nobody listens at: the delivery log names the cause (ECONNREFUSED), not only "fetch failed"', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  await register({ url: `http://127.0.0.1:${port}/gone` });
+  assert.is((await postFeedback('nobody listens')).status, 201);
+  assert.is(await worker.tick(), 1);
+  type Logged = { url: string; lastStatus: number | null; lastError: string };
+  const [logged] = ((await running.call('/webhooks/deliveries?state=pending')).json() as { deliveries: Logged[] }).deliveries;
+  assert.equal([logged?.lastStatus, logged?.lastError], [null, 'fetch failed (ECONNREFUSED)']);
+});
+
 test('a receiver that never answers 2xx is given up after 8 attempts over more than 24 hours, logged, then replayed', async () => {
   const { secret } = await register({ events: ['feedback.received'] });
   answer = 500;
