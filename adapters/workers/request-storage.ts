@@ -91,8 +91,10 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       listReleases: () => current().releases.listReleases(),
       publishRelease: (release, emit, admit) => current().releases.publishRelease(release, emit, admit),
       setRollout: (version, percent, emit) => current().releases.setRollout(version, percent, emit),
-      pullRelease: (version, at, emit) => current().releases.pullRelease(version, at, emit),
+      pullRelease: (version, at, emit, percent) => current().releases.pullRelease(version, at, emit, percent),
       restoreRelease: (version, emit) => current().releases.restoreRelease(version, emit),
+      haltRelease: (version, at, reason, emit) => current().releases.haltRelease(version, at, reason, emit),
+      resumeRelease: (version, ramp, emit) => current().releases.resumeRelease(version, ramp, emit),
     },
     audit: {
       record: (entry) => current().audit.record(entry),
@@ -120,6 +122,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     },
     inbox: {
       countByDay: (fromDay, toDay) => current().inbox.countByDay(fromDay, toDay),
+      countByVersion: (fromDay, toDay, versions) => current().inbox.countByVersion(fromDay, toDay, versions),
       list: (filter) => current().inbox.list(filter),
       setHandled: (id, handled, at) => current().inbox.setHandled(id, handled, at),
     },
