@@ -2,7 +2,7 @@
  * The Numbers page: GET /stats over the last 30 or 365 UTC days (a switch of two links; any `days` the
  * API takes works too): downloads, update checks and feedback per day as server-drawn charts, each with
  * its numbers as a table, and the sums by release, source, platform, feedback type and rating; paid
- * orders per day by product, and the revenue per currency.
+ * orders per day by product, and the revenue per currency; who runs which version (versions-card.ts).
  *
  * @module
  */
@@ -13,6 +13,7 @@ import { html, type Html } from './html.ts';
 import { TYPE_NAMES } from './inbox-page.ts';
 import type { PageModule, PageRequest } from './page-module.ts';
 import { refusalBox } from './layout.ts';
+import { versionsCard } from './versions-card.ts';
 
 type Stats = v.InferOutput<typeof StatsSchema>;
 
@@ -92,7 +93,8 @@ ${revenueTable(orders.revenue)}
 ${chartCard({ id: 'feedback', title: 'Feedback', days: feedback.days }, feedback.total, open, html`<div class="grid">
 ${breakdown('feedback-type', 'Feedback by type', 'Type', feedback.type, (k) => TYPE_NAMES[k] ?? k)}
 ${breakdown('feedback-rating', 'Feedback by rating', 'Rating', feedback.rating, ratingName)}
-</div>`)}`;
+</div>`)}
+${versionsCard(stats.versions, open)}`;
 }
 
 export const numbersPage: PageModule = { path: PATH, title: 'Numbers', render, actions: [] };
