@@ -98,6 +98,8 @@ export function createReleaseView(
       .then((releases) => {
         stored = releases;
         versions = new Set(releases.map((release) => release.version));
+        // The baseline's version is known too, even while no client is served it.
+        void Promise.resolve(servedBaseline()).catch(() => undefined);
         reladder(clock.now());
         readAt = startedAt;
       })

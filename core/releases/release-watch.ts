@@ -48,7 +48,8 @@ export function haltedEventData(release: Release, now: number): Record<string, u
 }
 
 export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, rule: HaltRule): ReleaseWatch {
-  const token = new RegExp(`(?:^|[\\s(])${escapeRegex(product)}/(\\d{1,5}(?:\\.\\d{1,5}){0,3})(?![\\w.])`);
+  // The product token's version, whatever it is: a known version is counted by name, anything else as other.
+  const token = new RegExp(`(?:^|[\\s(])${escapeRegex(product)}/([^\\s()]+)`);
   const { releases, storage, usage, clock, logger } = ports;
 
   /** Has the rule decide for a ramping release; halts it (once, whichever instance decides first) past the rule. */

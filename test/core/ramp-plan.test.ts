@@ -61,4 +61,19 @@ test('the halt rule: past the factor with the minimum count halts; either alone 
   assert.ok(decide(10, 0), 'no install counted: the installs count as 1');
 });
 
+test('with no release before it, a ramp is compared with the baseline over as many days up to its publication', () => {
+  const ramped = release('2.6.0', T0 + 2 * DAY, { rolloutPercent: 50, ramp: { ...ramp, startAt: T0 + 2 * DAY, steps: [50, 100] } });
+  const day = Math.floor(T0 / DAY);
+  const rows: UsageCount[] = [
+    { day, kind: 'installed', release: '2.4.1', source: 'none', platform: 'windows', count: 1000 },
+    { day, kind: 'bug_report', release: '2.4.1', source: 'none', platform: 'windows', count: 10 },
+    { day: day + 2, kind: 'installed', release: '2.6.0', source: 'none', platform: 'windows', count: 500 },
+    { day: day + 2, kind: 'bug_report', release: '2.6.0', source: 'none', platform: 'windows', count: 12 },
+  ];
+  assert.is(previousOf(ramped, [ramped]), null);
+  // Two days old: the baseline's days from two before its publication to that day, 10 per 1,000; 24 is not past 30.
+  const decision = decideHalt(ramped, null, '2.4.1', rows, T0 + 4 * DAY, DEFAULT_HALT_RULE);
+  assert.equal([decision.halt, decision.previous?.fromDay, decision.previous?.perThousand, decision.release.perThousand], [false, day, 10, 24]);
+});
+
 test.run();
