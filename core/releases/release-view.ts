@@ -98,9 +98,13 @@ export function createReleaseView(
       .then((releases) => {
         stored = releases;
         versions = new Set(releases.map((release) => release.version));
-        // The baseline's version is known too, even while no client is served it.
-        void Promise.resolve(servedBaseline()).catch(() => undefined);
         reladder(clock.now());
+        // The baseline's version is known too, even while no client is served it (a fault is the answers' to report).
+        try {
+          void Promise.resolve(servedBaseline()).catch(() => undefined);
+        } catch {
+          // Reported by the answer that serves the baseline.
+        }
         readAt = startedAt;
       })
       .catch((error: unknown) => {
