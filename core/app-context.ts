@@ -19,6 +19,8 @@ import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource,
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
 import { createReleaseView, rolloutBucket, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
+import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
 import type { SiteContent } from './schemas/content.ts';
 import { createUsageTally } from './budgets/usage.ts';
 import { createVoterId, createVoterNetwork } from './clients/voter-id.ts';
@@ -92,6 +94,10 @@ export interface AppOptions {
    * server's listeners. Every loopback, private, link-local or reserved address is refused by default.
    */
   webhookAddresses?: WebhookAddressPolicy;
+  /** The product name of the desktop app's User-Agent token (`LegacySheetConverter/2.4.1`); that one by default. */
+  userAgentProduct?: string;
+  /** When a ramping release is halted (core/releases/halt-rule.ts); `DEFAULT_HALT_RULE` for what is not given. */
+  haltRule?: Partial<HaltRule>;
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -123,6 +129,15 @@ export async function createContext(
     return typeof current === 'string' ? { version: current, msiUrl, ...integrity } : current.then((v) => ({ version: v, msiUrl, ...integrity }));
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
+  // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
+  const bucketOf = (key: string): MaybePromise<number> => {
+    const id = voterId(key);
+    return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
+  };
+  const releases = createReleaseView(storage.releases, baseline, clock, logger);
+  const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] });
+  const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf };
+  const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {
     content: options.content,
     offer: options.offer ?? fixedOffer(options.content.offer),
@@ -142,16 +157,13 @@ export async function createContext(
     aliasDeprecation: options.aliasDeprecation ?? null,
     voterId,
     voterNetwork,
-    // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
-    rolloutBucket: (key) => {
-      const id = voterId(key);
-      return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
-    },
-    releases: createReleaseView(storage.releases, baseline, clock, logger),
+    rolloutBucket: bucketOf,
+    releases,
+    releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),
     signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
-    usage: createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] }),
+    usage,
     count,
   };
 }

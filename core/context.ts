@@ -22,6 +22,7 @@ import type { Readiness } from './pipeline/readiness.ts';
 import type { UsageTally } from './budgets/usage.ts';
 import type { AnswerSignatures } from './releases/answer-signature.ts';
 import type { ReleaseView } from './releases/release-view.ts';
+import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
 
 /** One public operation: a request-like input to a response-like output. */
@@ -35,6 +36,8 @@ export interface AppContext {
   readonly version: VersionSource;
   /** The stored releases and the configured baseline, as GET /version and GET /download serve them. */
   readonly releases: ReleaseView;
+  /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
+  readonly releaseWatch: ReleaseWatch;
   /** Signs GET /version and GET /download answers (RFC 9421); null when the license issuer has no signer or signing is off. */
   readonly signatures: AnswerSignatures | null;
   readonly storage: Storage;

@@ -51,6 +51,16 @@ export const ConfigFileSchema = v.strictObject({
   checkoutReturn: v.optional(CheckoutReturnSchema),
   /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
   stripe: v.optional(StripeFileSchema),
+  /** The product name of the desktop app's User-Agent token (`LegacySheetConverter/2.4.1`), counted by installed version. */
+  userAgentProduct: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'must be an HTTP token of 1 to 64 characters, such as LegacySheetConverter')), 'LegacySheetConverter'),
+  /** When a ramping release is halted (docs/releases.md "The halt rule"). */
+  haltRule: v.optional(
+    v.strictObject({
+      factor: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(1000)), 3),
+      minReports: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 10),
+    }),
+    {},
+  ),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;
@@ -90,6 +100,8 @@ export interface FileSettings {
   licenseLeaseDays: number;
   budgets: Budgets;
   downloadSources: string[];
+  userAgentProduct: string;
+  haltRule: { factor: number; minReports: number };
 }
 
 /**
@@ -107,6 +119,8 @@ export function appOptionsOf(settings: FileSettings) {
     licenseLeaseDays: settings.licenseLeaseDays,
     budgets: settings.budgets,
     usageSources: settings.downloadSources,
+    userAgentProduct: settings.userAgentProduct,
+    haltRule: settings.haltRule,
     ...(settings.docsUrl ? { docsUrl: settings.docsUrl } : {}),
   } satisfies Partial<AppOptions>;
 }
@@ -132,5 +146,7 @@ export function fileSettings(config: ConfigFile): FileSettings {
       clientSharePercent: config.clientSharePercent,
     },
     downloadSources: config.downloadSources,
+    userAgentProduct: config.userAgentProduct,
+    haltRule: { factor: config.haltRule.factor ?? 3, minReports: config.haltRule.minReports ?? 10 },
   };
 }

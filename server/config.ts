@@ -56,6 +56,10 @@ export interface ServerConfig {
   budgets: Budgets;
   /** The GET /download sources counted as they are (core/budgets/usage.ts). */
   downloadSources: string[];
+  /** The desktop app's User-Agent product name (core/releases/release-watch.ts). */
+  userAgentProduct: string;
+  /** When a ramping release is halted (core/releases/halt-rule.ts). */
+  haltRule: { factor: number; minReports: number };
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */

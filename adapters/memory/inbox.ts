@@ -5,7 +5,7 @@
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
-import type { FeedbackCount } from '../../core/ports/store-ports.ts';
+import type { FeedbackCount, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { dayOf } from '../../core/budgets/budgets.ts';
 import type { Report } from './outbox.ts';
 
@@ -14,6 +14,24 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Re
   const handledAt = new Map<number, number>();
   const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
   return {
+    async countByVersion(fromDay, toDay, versions) {
+      const known = new Set(versions);
+      const counts = new Map<string, VersionFeedbackCount>();
+      for (const e of feedback) {
+        const day = dayOf(e.receivedAt);
+        if (day < fromDay || day > toDay || (e.type !== 'review' && e.type !== 'bug_report')) continue;
+        const version = e.appVersion === null ? 'none' : known.has(e.appVersion) ? e.appVersion : 'other';
+        const key = `${day}\u0000${version}\u0000${e.type}`;
+        const found = counts.get(key) ?? { day, version, type: e.type, count: 0, ratingSum: 0, rated: 0 };
+        found.count++;
+        if (e.rating !== null) {
+          found.ratingSum += e.rating;
+          found.rated++;
+        }
+        counts.set(key, found);
+      }
+      return [...counts.values()].sort((a, b) => a.day - b.day || (a.version < b.version ? -1 : a.version > b.version ? 1 : 0) || a.type.localeCompare(b.type));
+    },
     async countByDay(fromDay, toDay) {
       const counts = new Map<string, FeedbackCount>();
       for (const e of feedback) {

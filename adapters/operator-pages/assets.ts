@@ -76,6 +76,7 @@ thead th{border-bottom:2px solid #555}
 .grid{display:grid;align-content:start;align-items:start;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:0 1.5rem}
 .grid table{width:100%}
 .numbers th{white-space:nowrap}
+.scroll{overflow-x:auto;max-width:100%}
 .range ul{list-style:none;margin:0 0 .5rem;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}
 .range a{display:inline-block;padding:.3rem .8rem;border:1px solid #0b4f9c;border-radius:4px;text-decoration:none}
 .range a[aria-current]{background:#0b4f9c;color:#fff}

@@ -3,7 +3,7 @@
  * API takes works too): downloads, update checks and feedback per day as server-drawn charts, each with
  * its numbers as a table, and the sums by release, source, platform, feedback type and rating; paid
  * orders per day by product, the revenue per currency, the refunds and disputes among them and the
- * revenue net of those.
+ * revenue net of those; who runs which version (versions-card.ts).
  *
  * @module
  */
@@ -14,6 +14,7 @@ import { html, type Html } from './html.ts';
 import { TYPE_NAMES } from './inbox-page.ts';
 import type { PageModule, PageRequest } from './page-module.ts';
 import { refusalBox } from './layout.ts';
+import { versionsCard } from './versions-card.ts';
 
 type Stats = v.InferOutput<typeof StatsSchema>;
 
@@ -102,7 +103,8 @@ ${revenueTable(orders.netRevenue, 'orders-net-revenue', 'Revenue net of refunds 
 ${chartCard({ id: 'feedback', title: 'Feedback', days: feedback.days }, feedback.total, open, html`<div class="grid">
 ${breakdown('feedback-type', 'Feedback by type', 'Type', feedback.type, (k) => TYPE_NAMES[k] ?? k)}
 ${breakdown('feedback-rating', 'Feedback by rating', 'Rating', feedback.rating, ratingName)}
-</div>`)}`;
+</div>`)}
+${versionsCard(stats.versions, open)}`;
 }
 
 export const numbersPage: PageModule = { path: PATH, title: 'Numbers', render, actions: [] };

@@ -7,6 +7,8 @@
  * @module
  */
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from '../../core/operator/releases.ts';
+import { resumeRelease } from '../../core/operator/release-halt.ts';
+import { haltBox, rampLine, rampOfForm } from './releases-ramp.ts';
 import { field } from './fields.ts';
 import { html, time } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
@@ -15,6 +17,7 @@ import { pullConfirmation, RELEASES_PATH as PATH, type ListedRelease } from './r
 
 function roleOf(release: ListedRelease): string {
   if (release.pulledAt !== null) return 'Pulled';
+  if (release.haltedAt !== null) return 'Halted';
   if (release.servedPercent > 0) return 'Served';
   // At 0 % nobody is offered it yet; above 0 % a newer release with a larger percent serves its clients.
   return release.rolloutPercent === 0 ? 'Not rolled out' : 'Superseded';
@@ -40,7 +43,7 @@ ${field(`rollout-${slug}`, 'rolloutPercent', `Rollout of ${release.version}, per
 <h3 id="release-${slug}">${release.version} <span class="badge strong">${role}</span> ${served}</h3>
 <p class="meta">Published ${time(release.publishedAt)}${rollout}${release.pulledAt ? html` · pulled ${time(release.pulledAt)}` : ''}${release.critical ? ' · critical' : ''}</p>
 <p class="description"><a href="${release.msiUrl}">${release.msiUrl}</a>${release.notesUrl ? html` · <a href="${release.notesUrl}">release notes</a>` : ''}${integrity}</p>
-${actions}
+${rampLine(release)}${haltBox(release, target, csrf)}${actions}
 </article>`;
 }
 
@@ -53,6 +56,8 @@ ${field('publish-msi', 'msiUrl', 'MSI address (https)', { type: 'url', required:
 <div class="row">${field('publish-sha256', 'sha256', 'MSI SHA-256 (64 hex digits, optional)')}
 ${field('publish-size', 'size', 'MSI size in bytes (optional)', { type: 'number' })}</div>
 ${field('publish-notes', 'notesUrl', 'Release notes address (https, optional)', { type: 'url' })}
+<div class="row">${field('publish-ramp', 'ramp', 'Ramp plan, percents (optional)', { hint: 'e.g. 1,5,25,100: the first step replaces the rollout above' })}
+${field('publish-every', 'everyHours', 'Hours per step', { type: 'number', value: '24' })}</div>
 <button type="submit">Publish</button>
 </form></details>`;
 }
@@ -80,16 +85,20 @@ export const releasesPage: PageModule = {
       path: PATH,
       async run(page, form) {
         const size = optional(form['size']);
+        const ramp = rampOfForm(form['ramp'], form['everyHours']);
         const body = {
           version: form['version']?.trim() ?? '',
           msiUrl: form['msiUrl']?.trim() ?? '',
           notesUrl: optional(form['notesUrl']),
-          rolloutPercent: numberField(form['rolloutPercent']),
+          rolloutPercent: typeof ramp === 'object' && ramp !== null ? (ramp.steps[0] ?? '') : numberField(form['rolloutPercent']),
           sha256: optional(form['sha256']),
           size: size === null ? null : numberField(size),
+          ...(ramp === null ? {} : { ramp }),
         };
         const outcome = await page.operate(publishRelease, { body });
-        return outcome.ok ? done(`${body.version} is published to ${body.rolloutPercent}% of the clients.`) : failed(outcome);
+        if (!outcome.ok) return failed(outcome);
+        const plan = outcome.value.ramp ? ` on a ramp of ${outcome.value.ramp.steps.join(', ')}%` : '';
+        return done(`${body.version} is published to ${outcome.value.rolloutPercent}% of the clients${plan}.`);
       },
     },
     {
@@ -119,6 +128,15 @@ export const releasesPage: PageModule = {
         if (!outcome.ok) return failed(outcome);
         const { version, servedPercent } = outcome.value;
         return done(`${version} is restored: served to ${servedPercent}% of the clients.`);
+      },
+    },
+    {
+      path: `${PATH}/:version/resume`,
+      async run(page, _form, params) {
+        const outcome = await page.operate(resumeRelease, { params: { version: params['version'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        const { version, rolloutPercent, ramp } = outcome.value;
+        return done(`${version} resumed its ramp at ${rolloutPercent}%${ramp?.nextStepAt ? `; the next step comes ${ramp.nextStepAt}` : ''}.`);
       },
     },
   ],

@@ -4,7 +4,7 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
-import type { FeedbackCount, HandledChange } from '../../core/ports/store-ports.ts';
+import type { FeedbackCount, HandledChange, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { DAY_MS } from '../../core/budgets/budgets.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { changeReported } from './outbox.ts';
@@ -36,6 +36,14 @@ from feedback
 where received_at >= ${fromEpochMs('$1')} and received_at < ${fromEpochMs('$2')}
 group by 1, 2, 3 order by 1, 2, 3 nulls first`;
 
+const COUNT_BY_VERSION = `
+select floor(extract(epoch from received_at) / 86400)::int as day,
+  case when app_version is null then 'none' when app_version = any($3::text[]) then app_version else 'other' end as version,
+  type, count(*)::int as count, coalesce(sum(rating), 0)::int as "ratingSum", count(rating)::int as rated
+from feedback
+where received_at >= ${fromEpochMs('$1')} and received_at < ${fromEpochMs('$2')} and type in ('review', 'bug_report')
+group by 1, 2, 3 order by 1, 2, 3`;
+
 /** Creates the inbox over a database. */
 export function createSqlInbox(db: SqlClient): FeedbackInbox {
   /** The mark; an entry already in that state is read. */
@@ -47,6 +55,8 @@ export function createSqlInbox(db: SqlClient): FeedbackInbox {
   };
   return {
     countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
+    countByVersion: (fromDay, toDay, versions) =>
+      db.query<VersionFeedbackCount>(COUNT_BY_VERSION, [fromDay * DAY_MS, (toDay + 1) * DAY_MS, [...versions]]),
     list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit]),
     setHandled: (id, handled, at, emit) => changeReported(db, emit, (session) => mark(session, id, handled, at)),
   };

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { releaseRamps, usageKinds } from './migration-autopilot.ts';
 import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
 import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
@@ -125,4 +126,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: 'payment events in any order', sql: paymentEventsAnyOrder },
   { version: 21, name: 'outbound event retention', sql: outboundEventRetention },
   { version: 23, name: 'license key lookup', sql: licenseKeyLookup },
+  { version: 24, name: 'release ramps', sql: releaseRamps },
+  { version: 25, name: 'usage kinds of installed versions', sql: usageKinds },
 ];

@@ -11,16 +11,23 @@ import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
   ${epochMs('published_at')} as "publishedAt", ${epochMs('pulled_at')} as "pulledAt",
-  sha256, size::float8 as size, critical`;
+  sha256, size::float8 as size, critical, ramp, ${epochMs('halted_at')} as "haltedAt", halt_reason as "haltReason"`;
 
 const LIST = `select ${COLUMNS} from releases order by published_at desc, version desc`;
-const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at, sha256, size, critical)
-values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}, $6::text, $7::bigint, $8::boolean)
+const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at, sha256, size, critical, ramp)
+values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}, $6::text, $7::bigint, $8::boolean, $9::text::jsonb)
 on conflict (version) do nothing returning version`;
 const LOCK = 'lock table releases in share row exclusive mode';
-const SET_ROLLOUT = `update releases set rollout_percent = $2::int where version = $1::text and pulled_at is null returning ${COLUMNS}`;
-const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}) where version = $1::text returning ${COLUMNS}`;
-const RESTORE = `update releases set pulled_at = null where version = $1::text returning ${COLUMNS}`;
+const SET_ROLLOUT = `update releases set rollout_percent = $2::int, ramp = null, halted_at = null, halt_reason = null
+where version = $1::text and pulled_at is null returning ${COLUMNS}`;
+const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}),
+  rollout_percent = coalesce($3::int, rollout_percent), ramp = case when $3::int is null then ramp end
+where version = $1::text returning ${COLUMNS}`;
+const RESTORE = `update releases set pulled_at = null, halted_at = null, halt_reason = null where version = $1::text returning ${COLUMNS}`;
+const HALT = `update releases set halted_at = ${fromEpochMs('$2')}, halt_reason = $3::text
+where version = $1::text and ramp is not null and pulled_at is null and halted_at is null returning ${COLUMNS}`;
+const RESUME = `update releases set ramp = $2::text::jsonb, halted_at = null, halt_reason = null
+where version = $1::text and halted_at is not null and pulled_at is null returning ${COLUMNS}`;
 
 /** Creates the release store over a database. */
 export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
@@ -30,8 +37,9 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
   return {
     listReleases: () => db.query<Release>(LIST),
     async publishRelease(r, emit, admit) {
-      const stored: Release = { sha256: null, size: null, critical: false, ...r, pulledAt: null };
-      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, stored.sha256, stored.size, stored.critical];
+      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...r, pulledAt: null, haltedAt: null, haltReason: null };
+      const ramp = stored.ramp === null ? null : JSON.stringify(stored.ramp);
+      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, stored.sha256, stored.size, stored.critical, ramp];
       if (!emit && !admit) return (await db.write(PUBLISH, params)).length === 1;
       // The check, the release and its release.published event commit together; the lock (which readers
       // do not wait for) keeps a concurrent publish, on any instance, from storing a version meanwhile.
@@ -46,7 +54,9 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
       });
     },
     setRollout: (version, rolloutPercent, emit) => change(SET_ROLLOUT, [version, rolloutPercent], emit),
-    pullRelease: (version, at, emit) => change(PULL, [version, at], emit),
+    pullRelease: (version, at, emit, rolloutPercent) => change(PULL, [version, at, rolloutPercent ?? null], emit),
     restoreRelease: (version, emit) => change(RESTORE, [version], emit),
+    haltRelease: (version, at, reason, emit) => change(HALT, [version, at, reason], emit),
+    resumeRelease: (version, ramp, emit) => change(RESUME, [version, JSON.stringify(ramp)], emit),
   };
 }

@@ -96,6 +96,8 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       setRollout: (...args) => current().releases.setRollout(...args),
       pullRelease: (...args) => current().releases.pullRelease(...args),
       restoreRelease: (...args) => current().releases.restoreRelease(...args),
+      haltRelease: (...args) => current().releases.haltRelease(...args),
+      resumeRelease: (...args) => current().releases.resumeRelease(...args),
     },
     audit: {
       record: (...args) => current().audit.record(...args),
@@ -123,6 +125,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     },
     inbox: {
       countByDay: (...args) => current().inbox.countByDay(...args),
+      countByVersion: (...args) => current().inbox.countByVersion(...args),
       list: (...args) => current().inbox.list(...args),
       setHandled: (...args) => current().inbox.setHandled(...args),
     },

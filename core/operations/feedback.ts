@@ -14,6 +14,7 @@ import type { FeedbackEntry } from '../ports/ports.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { isNotBlank } from '../schemas/stored-text.ts';
 import { parseOrThrow } from '../http/validate.ts';
+import { isWindowsClient } from './download.ts';
 
 /** A description that is absent, null, empty or only white space. */
 function isMissingDescription(value: unknown): boolean {
@@ -53,6 +54,12 @@ export function feedback(context: AppContext): Operation {
     const refusal = await context.storage.addFeedback(entry, { client, day: dayOf(now), bytes, ...limits });
     if (refusal) throw feedbackRefused(refusal, limits, bytes, now);
     context.count('feedback_stored');
+    try {
+      await context.releaseWatch.reportStored(request, entry, isWindowsClient(request.headers));
+    } catch (error) {
+      // The entry is stored: a fault of the counts or the halt rule is logged, not answered.
+      context.logger.error('the halt rule could not decide on a bug report', { error: String(error), requestId: request.requestId });
+    }
     return { status: 201, headers: { 'content-type': JSON_TYPE }, body: created };
   };
 }

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { contentDigest, releaseFields, type CoveredFields, type SignatureHeaders } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { encodeJson, headerValue, JSON_TYPE, type CoreResponse } from '../http/http.ts';
 import { andThen } from '../http/maybe.ts';
 import type { MaybePromise } from '../ports/ports.ts';
 import type { ServedRelease } from '../releases/release-view.ts';
@@ -83,7 +83,9 @@ export function version(context: AppContext): Operation {
   // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>
     andThen(context.releases.pick(() => context.rolloutBucket(clientKeyOf(request))), (served) => {
-      context.usage.count('update_check', served.version, null, isWindowsClient(request.headers) ? 'windows' : 'other');
+      const platform = isWindowsClient(request.headers) ? 'windows' : 'other';
+      context.usage.count('update_check', served.version, null, platform);
+      context.usage.count('installed', context.releaseWatch.installedLabel(headerValue(request.headers, 'user-agent')), null, platform);
       return respond(served);
     });
 }

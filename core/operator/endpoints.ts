@@ -10,6 +10,7 @@ import { listFeedback, markFeedbackHandled } from './inbox.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
+import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { getStats } from './stats.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
@@ -20,6 +21,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   setReleaseRollout,
   pullRelease,
   restoreRelease,
+  resumeRelease,
   listRoadmapFeatures,
   createRoadmapFeature,
   editRoadmapFeature,

@@ -43,6 +43,11 @@ export const OPERATOR_ERRORS = {
     when: 'The release is pulled: a rollout change would reach no client.',
     resolution: 'Restore it first (POST /releases/{version}/restore), or publish a new version.',
   },
+  release_not_halted: {
+    status: 409,
+    when: 'The release is not halted by the halt rule (no ramp plan, never halted, resumed already, or pulled).',
+    resolution: 'List the releases with GET /releases: only one with haltedAt set can be resumed.',
+  },
   invalid_query: {
     status: 400,
     when: 'A query parameter is given more than once.',

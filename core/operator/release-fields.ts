@@ -41,6 +41,23 @@ export const Sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must b
 /** The installer's size in bytes. */
 export const ByteSize = v.pipe(v.number(), v.safeInteger('must be a whole number of bytes'), v.minValue(1, 'must be at least 1 byte'));
 
+/** A ramp plan as the API takes it: 2 to 20 percents, each above the one before, and minutes per step. */
+export const RampInputSchema = v.strictObject({
+  steps: v.pipe(
+    v.array(Percent),
+    v.minLength(2, 'must list at least two steps'),
+    v.maxLength(20, 'must list at most 20 steps'),
+    v.description('The rollout percents in order, each above the one before, e.g. [1, 5, 25, 100]; the first equals rolloutPercent.'),
+  ),
+  everyMinutes: v.pipe(
+    v.number(),
+    v.integer('must be a whole number of minutes'),
+    v.minValue(1),
+    v.maxValue(366 * 24 * 60),
+    v.description('How long each step lasts, e.g. 1440 for one step a day.'),
+  ),
+});
+
 export const PublishReleaseSchema = v.strictObject({
   version: ReleaseVersion,
   msiUrl: ReleaseUrl,
@@ -49,6 +66,7 @@ export const PublishReleaseSchema = v.strictObject({
   sha256: v.optional(v.nullable(Sha256Hex), null),
   size: v.optional(v.nullable(ByteSize), null),
   critical: v.optional(v.boolean(), false),
+  ramp: v.optional(v.nullable(RampInputSchema), null),
 });
 
 export const RolloutSchema = v.strictObject({ rolloutPercent: Percent });

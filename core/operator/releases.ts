@@ -9,59 +9,44 @@
 import * as v from 'valibot';
 import type { Release } from '../releases/release-view.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';
+import { inForce, percentInForce, type RampPlan } from '../releases/ramp-plan.ts';
+import { ApiError } from '../http/errors.ts';
 import type { EventType } from '../ports/events.ts';
 import { auditTrail, type AuditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { IsoTime } from './json-views.ts';
+import { releaseView, ReleaseViewSchema } from './release-json.ts';
 import { defineOperation } from './operation.ts';
 import { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
 import { refuseDowngrade } from './release-order.ts';
 
 export { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
-
-/** A release as the operator API shows it: times as ISO 8601, and the share of clients it is served to now. */
-export const ReleaseViewSchema = v.object({
-  version: v.string(),
-  msiUrl: v.string(),
-  notesUrl: v.nullable(v.string()),
-  rolloutPercent: v.number(),
-  servedPercent: v.pipe(v.number(), v.description('The share of clients served this release now (rule: docs/releases.md).')),
-  sha256: v.nullable(v.string()),
-  size: v.nullable(v.number()),
-  critical: v.boolean(),
-  publishedAt: IsoTime,
-  pulledAt: v.nullable(IsoTime),
-});
-export type ReleaseJson = v.InferOutput<typeof ReleaseViewSchema>;
-
-/** A release as the operator API shows it. */
-export function releaseView(release: Release, servedPercent: number): ReleaseJson {
-  return {
-    version: release.version,
-    msiUrl: release.msiUrl,
-    notesUrl: release.notesUrl,
-    rolloutPercent: release.rolloutPercent,
-    servedPercent,
-    sha256: release.sha256,
-    size: release.size,
-    critical: release.critical,
-    publishedAt: new Date(release.publishedAt).toISOString(),
-    pulledAt: release.pulledAt === null ? null : new Date(release.pulledAt).toISOString(),
-  };
-}
+export { releaseView, ReleaseViewSchema, type ReleaseJson } from './release-json.ts';
 
 /** The event of a change, written with it (its data: the release as the API shows it, served share included). */
-const eventOf = (type: EventType, at: number, served: (release: Release) => number) => (release: Release) => ({
-  event: { type, data: releaseView(release, served(release)) },
+export const eventOf = (type: EventType, at: number, served: (release: Release) => number) => (release: Release) => ({
+  event: { type, data: releaseView(release, served(release), at) },
   at,
 });
 
-/** The share a release is served once `release` replaces its stored self. */
-const servedAfter = (releases: readonly Release[]) => (release: Release): number =>
-  servedShares(releases.map((r) => (r.version === release.version ? release : r))).get(release.version) ?? 0;
+/** The share a release is served at `now` once `release` replaces its stored self (percents in force). */
+export const servedAfter = (releases: readonly Release[], now: number) => (release: Release): number =>
+  servedShares(inForce(releases.map((r) => (r.version === release.version ? release : r)), now)).get(release.version) ?? 0;
+
+/** The stored plan of a publish: its steps each above the one before, the first one the rollout percent. */
+function rampOf(body: { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } | null }, startAt: number): RampPlan | null {
+  if (body.ramp === null) return null;
+  const { steps, everyMinutes } = body.ramp;
+  if (steps.some((step, i) => i > 0 && step <= steps[i - 1]!)) {
+    throw new ApiError('invalid_request', 'Field "ramp.steps" must list percents each above the one before, e.g. [1, 5, 25, 100].');
+  }
+  if (steps[0] !== body.rolloutPercent) {
+    throw new ApiError('invalid_request', `Field "rolloutPercent" must be the ramp's first step (${String(steps[0])}) when a ramp is given.`);
+  }
+  return { steps: [...steps], everyMs: everyMinutes * 60_000, startAt };
+}
 
 /** After a change (its audit row written with it): logs it, and makes this instance serve it at once. */
-async function changed(context: OperatorContext, trail: AuditTrail): Promise<void> {
+export async function changed(context: OperatorContext, trail: AuditTrail): Promise<void> {
   trail.logged();
   await context.releases.refresh();
 }
@@ -70,7 +55,7 @@ async function changed(context: OperatorContext, trail: AuditTrail): Promise<voi
 const entry = (action: string, target: string) => () => ({ action, target });
 
 /** The stored releases and the one the path names (404 when none has that version). */
-async function named(context: OperatorContext, version: string): Promise<{ releases: Release[]; release: Release }> {
+export async function named(context: OperatorContext, version: string): Promise<{ releases: Release[]; release: Release }> {
   const releases = version.length <= 64 ? await context.storage.releases.listReleases() : [];
   const release = releases.find((r) => r.version === version);
   const shown = /^[\w.-]{1,64}$/.test(version) ? version : JSON.stringify(version.slice(0, 64));
@@ -92,12 +77,13 @@ export const listReleases = defineOperation({
   status: 200,
   errors: [],
   async run(context) {
+    const now = context.clock.now();
     const releases = (await context.storage.releases.listReleases()).sort(byVersionDescending);
-    const shares = servedShares(releases);
+    const shares = servedShares(inForce(releases, now));
     const baseline = await context.releases.baseline();
     return {
-      releases: releases.map((release) => releaseView(release, shares.get(release.version) ?? 0)),
-      baseline: { version: baseline.version, msiUrl: baseline.msiUrl, servedPercent: baselineShare(rolloutLadder(releases)) },
+      releases: releases.map((release) => releaseView(release, shares.get(release.version) ?? 0, now)),
+      baseline: { version: baseline.version, msiUrl: baseline.msiUrl, servedPercent: baselineShare(rolloutLadder(inForce(releases, now))) },
     };
   },
 });
@@ -114,20 +100,23 @@ export const publishRelease = defineOperation({
   status: 201,
   errors: ['release_exists', 'release_not_higher', 'release_same_msi_version'],
   async run(context, { body }, caller) {
-    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt: context.clock.now(), pulledAt: null };
+    const publishedAt = context.clock.now();
+    const ramp = rampOf(body, publishedAt);
+    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null };
     // What was stored when the store admitted it: the check and the insert are one step (no concurrent publish between).
     let before: readonly Release[] = [];
     const admit = (stored: readonly Release[]) => {
       refuseDowngrade(body.version, stored);
       before = stored;
     };
-    const emit = (published: Release) => eventOf('release.published', release.publishedAt, servedAfter([...before, release]))(published);
+    const emit = (published: Release) => eventOf('release.published', publishedAt, servedAfter([...before, release], publishedAt))(published);
+    const plan = ramp ? ` on a ramp of ${ramp.steps.join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
     const trail = auditTrail(context, caller);
-    if (!(await context.storage.releases.publishRelease(release, trail.with(entry('release.published', `${body.version} at ${body.rolloutPercent}%`), emit), admit))) {
+    if (!(await context.storage.releases.publishRelease(release, trail.with(entry('release.published', `${body.version} at ${body.rolloutPercent}%${plan}`), emit), admit))) {
       throw new OperatorError('release_exists', `Version ${body.version} was published before.`);
     }
     await changed(context, trail);
-    return releaseView(release, servedAfter([...before, release])(release));
+    return releaseView(release, servedAfter([...before, release], publishedAt)(release), publishedAt);
   },
 });
 
@@ -144,14 +133,16 @@ export const setReleaseRollout = defineOperation({
     const { releases, release: before } = await named(context, params.version);
     const pulled = () => new OperatorError('release_pulled', `${before.version} is pulled: a rollout change would not reach any client.`);
     if (before.pulledAt !== null) throw pulled();
-    const served = servedAfter(releases);
-    const emit = rolloutPercent === before.rolloutPercent ? undefined : eventOf('release.rolled_out', context.clock.now(), served);
+    const now = context.clock.now();
+    const served = servedAfter(releases, now);
+    const emit = rolloutPercent === percentInForce(before, now) ? undefined : eventOf('release.rolled_out', now, served);
+    const ended = before.ramp === null ? '' : ' (its ramp plan ends)';
     const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.setRollout(before.version, rolloutPercent, trail.with(entry('release.rollout', `${before.version} at ${rolloutPercent}%`), emit));
+    const release = await context.storage.releases.setRollout(before.version, rolloutPercent, trail.with(entry('release.rollout', `${before.version} at ${rolloutPercent}%${ended}`), emit));
     // Pulled meanwhile, through another instance.
     if (!release) throw pulled();
     await changed(context, trail);
-    return releaseView(release, served(release));
+    return releaseView(release, served(release), now);
   },
 });
 
@@ -166,13 +157,16 @@ export const pullRelease = defineOperation({
   async run(context, { params }, caller) {
     const { releases, release: before } = await named(context, params.version);
     const at = context.clock.now();
-    const served = servedAfter(releases);
+    const served = servedAfter(releases, at);
     const emit = before.pulledAt === null ? eventOf('release.pulled', at, served) : undefined;
+    // A plan ends at the step in force: a restore serves that percent.
+    const frozen = before.ramp === null ? undefined : percentInForce(before, at);
+    const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${frozen}%)`;
     const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(entry('release.pulled', before.version), emit));
+    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(entry('release.pulled', target), emit), frozen);
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
     await changed(context, trail);
-    return releaseView(release, served(release));
+    return releaseView(release, served(release), at);
   },
 });
 
@@ -186,12 +180,13 @@ export const restoreRelease = defineOperation({
   errors: ['release_not_found'],
   async run(context, { params }, caller) {
     const { releases, release: before } = await named(context, params.version);
-    const served = servedAfter(releases);
-    const emit = before.pulledAt !== null ? eventOf('release.restored', context.clock.now(), served) : undefined;
+    const now = context.clock.now();
+    const served = servedAfter(releases, now);
+    const emit = before.pulledAt !== null ? eventOf('release.restored', now, served) : undefined;
     const trail = auditTrail(context, caller);
     const release = await context.storage.releases.restoreRelease(before.version, trail.with(entry('release.restored', before.version), emit));
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
     await changed(context, trail);
-    return releaseView(release, served(release));
+    return releaseView(release, served(release), now);
   },
 });

@@ -13,6 +13,7 @@ import type { OrderCount } from '../ports/store-ports.ts';
 import { DAY_MS, dayOf } from '../budgets/budgets.ts';
 import type { UsageCount, UsageKind } from '../budgets/usage.ts';
 import { defineOperation } from './operation.ts';
+import { knownVersions, newestVersion, versionStats, VersionStatsSchema } from './version-stats.ts';
 
 export const StatsQuerySchema = v.strictObject({
   days: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a whole number'), v.transform(Number), v.minValue(1), v.maxValue(365)), '30'),
@@ -82,6 +83,7 @@ export const StatsSchema = v.object({
     netRevenue: v.record(v.string(), v.string()),
   }),
   feedback: v.object({ total: v.number(), days: DaySeries, type: Counts, rating: Counts }),
+  versions: VersionStatsSchema,
 });
 
 export const getStats = defineOperation({
@@ -89,7 +91,8 @@ export const getStats = defineOperation({
   method: 'GET',
   path: '/stats',
   summary:
-    'Downloads and update checks by day, release, source and platform, and feedback by day, type and rating, ' +
+    'Downloads and update checks by day, release, source and platform, feedback by day, type and rating, ' +
+    'and by version: update checks by installed version, the share on the newest release, reviews and bug reports, ' +
     'over the last `days` UTC days (1-365, 30 by default), today included.',
   query: StatsQuerySchema,
   output: StatsSchema,
@@ -100,10 +103,12 @@ export const getStats = defineOperation({
     const fromDay = toDay - days + 1;
     // This instance's counts of the last seconds first, so that the numbers include them.
     await context.usage.flush();
-    const [usage, feedback, orders] = await Promise.all([
+    const [releases, baseline] = await Promise.all([context.storage.releases.listReleases(), context.releases.baseline()]);
+    const [usage, feedback, orders, byVersion] = await Promise.all([
       context.storage.usage.list(fromDay, toDay),
       context.storage.inbox.countByDay(fromDay, toDay),
       context.storage.orders.countByDay(fromDay, toDay),
+      context.storage.inbox.countByVersion(fromDay, toDay, knownVersions(releases, baseline.version)),
     ]);
     return {
       from: isoDay(fromDay),
@@ -125,6 +130,7 @@ export const getStats = defineOperation({
         type: tally(feedback, (row) => row.type, (row) => row.count),
         rating: tally(feedback, (row) => (row.rating === null ? 'none' : String(row.rating)), (row) => row.count),
       },
+      versions: versionStats(usage, byVersion, newestVersion(releases, baseline.version), fromDay, toDay),
     };
   },
 });

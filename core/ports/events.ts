@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'release.rolled_out',
   'release.pulled',
   'release.restored',
+  'release.halted',
+  'release.resumed',
   'roadmap.changed',
 ] as const;
 

@@ -13,6 +13,13 @@ import type { Emit } from './events.ts';
 
 export type { AuditEntry } from './port-types.ts';
 
+/** A ramp plan (core/releases/ramp-plan.ts): the percents in order, how long each lasts, when the first began. */
+export interface RampPlan {
+  steps: number[];
+  everyMs: number;
+  startAt: number;
+}
+
 /** One published desktop release. */
 export interface Release {
   version: string;
@@ -29,10 +36,20 @@ export interface Release {
   size: number | null;
   /** Whether the app should install it without asking (travels in a signed header). */
   critical: boolean;
+  /**
+   * Its ramp plan, or null: with one, the percent in force comes from the plan and the clock
+   * (core/releases/ramp-plan.ts) and `rolloutPercent` is its first step. A manual change ends it.
+   */
+  ramp: RampPlan | null;
+  /** When the halt rule held its ramp (core/releases/halt-rule.ts), or null. */
+  haltedAt: number | null;
+  /** Why, with the figures, or null. */
+  haltReason: string | null;
 }
 
-/** A release to publish: the integrity fields and the critical flag may be left out (null, false). */
-export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical'> & Partial<Pick<Release, 'sha256' | 'size' | 'critical'>>;
+/** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
+export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason'> &
+  Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
 /** Where releases are kept (every storage has one). */
 export interface ReleaseStore {
@@ -44,12 +61,25 @@ export interface ReleaseStore {
    * release by throwing: then nothing is stored.
    */
   publishRelease(release: NewRelease, emit?: Emit<Release>, admit?: (stored: readonly Release[]) => void): Promise<boolean>;
-  /** Sets a live release's percentage; the release afterwards, or null when there is no live one of that version. */
+  /**
+   * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
+   * there is no live one of that version.
+   */
   setRollout(version: string, rolloutPercent: number, emit?: Emit<Release>): Promise<Release | null>;
-  /** Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when there is none. */
-  pullRelease(version: string, at: number, emit?: Emit<Release>): Promise<Release | null>;
-  /** Serves a pulled release again (idempotent); the release afterwards, or null when there is none. */
+  /**
+   * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
+   * there is none. With `rolloutPercent` (the percent in force), its plan ends at that percent.
+   */
+  pullRelease(version: string, at: number, emit?: Emit<Release>, rolloutPercent?: number): Promise<Release | null>;
+  /** Serves a pulled release again (idempotent) and clears a halt; the release afterwards, or null when there is none. */
   restoreRelease(version: string, emit?: Emit<Release>): Promise<Release | null>;
+  /**
+   * Holds a live release's ramp at `at` with its reason; the release afterwards, or null when it has no
+   * plan, is pulled or is halted already (so two instances deciding at once halt it once).
+   */
+  haltRelease(version: string, at: number, reason: string, emit?: Emit<Release>): Promise<Release | null>;
+  /** Resumes a halted ramp with its plan moved on (ramp-plan.ts resumedPlan); the release afterwards, or null when not halted. */
+  resumeRelease(version: string, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
 }
 
 
@@ -85,8 +115,22 @@ export interface FeedbackCount {
   count: number;
 }
 
+/** Reviews or bug reports of one UTC day by the app version they name (a known version, `other` or `none`). */
+export interface VersionFeedbackCount {
+  day: number;
+  /** The appVersion when it is one of the versions asked about; `other` for any other, `none` when absent. */
+  version: string;
+  type: 'review' | 'bug_report';
+  count: number;
+  /** The sum of the ratings given, and how many gave one. */
+  ratingSum: number;
+  rated: number;
+}
+
 /** Where the inbox reads and marks (every storage has one). */
 export interface FeedbackInbox {
+  /** Reviews and bug reports by UTC day and app version, of the days from `fromDay` to `toDay`; versions not in `versions` as `other`. */
+  countByVersion(fromDay: number, toDay: number, versions: readonly string[]): Promise<VersionFeedbackCount[]>;
   /** Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included. */
   countByDay(fromDay: number, toDay: number): Promise<FeedbackCount[]>;
   /** Entries matching the filter, newest (highest id) first, at most `limit`. */
@@ -254,8 +298,12 @@ export interface OrderStore {
   addPlusKey(sessionId: string, key: string, emit?: Emit<SavedLicenses>): Promise<SavedLicenses | null>;
 }
 
-/** Downloads and update checks counted by day (core/budgets/usage.ts). */
-export type UsageKind = 'download' | 'update_check';
+/**
+ * Downloads and update checks counted by day (core/budgets/usage.ts); `installed`: update checks by the
+ * version their User-Agent names (`release` is that version, `other` or `none`); `bug_report`: bug reports
+ * that count for a release (core/releases/halt-rule.ts).
+ */
+export type UsageKind = 'download' | 'update_check' | 'installed' | 'bug_report';
 
 export interface UsageCount {
   /** UTC day: whole days since 1970-01-01. */

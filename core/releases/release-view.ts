@@ -15,6 +15,7 @@
  * @module
  */
 import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
+import { inForce, nextSwitchAt } from './ramp-plan.ts';
 import { rolloutLadder, servedFrom, type Rung } from './rollout-rule.ts';
 import type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
@@ -42,6 +43,10 @@ export interface ReleaseView {
   refresh(): Promise<void>;
   /** The configured release served to the clients no stored release is for. */
   baseline(): MaybePromise<ServedRelease>;
+  /** The stored releases as last read (pulled ones included), without waiting for a read. */
+  known(): readonly Release[];
+  /** Whether a version is one this server knows: a stored release, or the baseline last served. */
+  isKnown(version: string): boolean;
 }
 
 /** The oldest read a request is answered from: every instance serves a change within this. */
@@ -60,8 +65,26 @@ export function createReleaseView(
   logger: Logger,
   refreshMs = 500,
 ): ReleaseView {
-  /** The live releases that serve some buckets, highest version first. */
+  /** The live releases that serve some buckets, highest version first, by their percents in force. */
   let ladder: Rung<Release>[] = [];
+  /** Every stored release as last read, and its versions. */
+  let stored: readonly Release[] = [];
+  let versions = new Set<string>();
+  let baselineVersion: string | null = null;
+  /** When a ramp plan's next step begins: the ladder is worked out again then, without a read. */
+  let switchAt = Infinity;
+  const reladder = (now: number) => {
+    ladder = rolloutLadder(inForce(stored, now));
+    switchAt = nextSwitchAt(stored, now);
+  };
+  const servedBaseline = (): MaybePromise<ServedRelease> => {
+    const served = baseline();
+    const note = (release: ServedRelease) => {
+      baselineVersion = release.version;
+      return release;
+    };
+    return 'then' in served ? served.then(note) : note(served);
+  };
   /** When the last read that answered began: it holds every change made before that. */
   let readAt = -Infinity;
   let reading: Promise<void> | null = null;
@@ -73,7 +96,15 @@ export function createReleaseView(
     reading = store
       .listReleases()
       .then((releases) => {
-        ladder = rolloutLadder(releases);
+        stored = releases;
+        versions = new Set(releases.map((release) => release.version));
+        reladder(clock.now());
+        // The baseline's version is known too, even while no client is served it (a fault is the answers' to report).
+        try {
+          void Promise.resolve(servedBaseline()).catch(() => undefined);
+        } catch {
+          // Reported by the answer that serves the baseline.
+        }
         readAt = startedAt;
       })
       .catch((error: unknown) => {
@@ -91,22 +122,26 @@ export function createReleaseView(
 
   return {
     pick(bucket) {
-      const age = clock.now() - readAt;
+      const now = clock.now();
+      const age = now - readAt;
       if (age >= MAX_AGE_MS) return read().then(() => choose(bucket));
       if (age >= refreshMs) void read();
+      if (now >= switchAt) reladder(now);
       return choose(bucket);
     },
     refresh: read,
-    baseline,
+    baseline: servedBaseline,
+    known: () => stored,
+    isKnown: (version) => versions.has(version) || version === baselineVersion,
   };
 
   function choose(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease> {
     const top = ladder[0];
-    if (top === undefined) return baseline();
+    if (top === undefined) return servedBaseline();
     // A release at 100 % serves every bucket: no bucket is worked out for it.
     if (top.to >= 100) return top.release;
     const rungs = ladder;
-    const among = (b: number): MaybePromise<ServedRelease> => servedFrom(rungs, b) ?? baseline();
+    const among = (b: number): MaybePromise<ServedRelease> => servedFrom(rungs, b) ?? servedBaseline();
     const b = bucket();
     return typeof b === 'number' ? among(b) : b.then(among);
   }

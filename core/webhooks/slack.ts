@@ -39,6 +39,10 @@ function sentence(body: string): string {
     case 'release.pulled':
     case 'release.restored':
       return `Release ${String(data['version'])} ${type === 'release.pulled' ? 'pulled' : 'restored'}`;
+    case 'release.halted':
+      return `Release ${String(data['version'])} halted at ${String(data['rolloutPercent'])}%: ${String(data['haltReason'])}`;
+    case 'release.resumed':
+      return `Release ${String(data['version'])} resumed its ramp`;
     case 'roadmap.changed':
       return `Roadmap ${String(data['action'])}: feature ${String(data['id'])}${data['title'] ? ` "${String(data['title'])}"` : ''}`;
     case 'order.paid': {

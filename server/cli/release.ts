@@ -7,9 +7,10 @@
 import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import { digestOfFile } from './msi-file.ts';
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout, type ReleaseJson } from '../../core/operator/releases.ts';
+import { resumeRelease } from '../../core/operator/release-halt.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api release <list|publish|widen|pull|restore> [options]
+const HELP = `usage: converter-site-api release <list|publish|widen|pull|restore|resume> [options]
 
 Manages the desktop releases GET /api/v1/version and GET /api/v1/download serve, through the operator
 API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
@@ -17,13 +18,17 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
   release list                                         every release, highest version first, with the
                                                        share of clients each is served to now (SERVED)
   release publish <version> --msi <url> [--file <path.msi> | --sha256 <hex> --size <bytes>]
-                  [--notes <url>] [--percent <0-100>] [--critical]
+                  [--notes <url>] [--percent <0-100> | --ramp <p1,p2,...> --every <30m|24h|7d>] [--critical]
                                                        a new release above every published version, offered
-                                                       to a share of clients (100 by default); --file
-                                                       computes the MSI's SHA-256 and size from the local file
+                                                       to a share of clients (100 by default), or on a ramp
+                                                       plan (--ramp 1,5,25,100 --every 24h: one step a day);
+                                                       --file computes the MSI's SHA-256 and size from the file
   release widen <version> --percent <0-100>            change the share of clients offered it or a newer one
+                                                       (ends its ramp plan)
   release pull <version>                               stop serving it; its clients get the next one below
+                                                       (ends its ramp plan at the step in force)
   release restore <version>                            serve a pulled release again
+  release resume <version>                             resume a ramp the halt rule held
 
 A client is served the highest version whose percent is above its bucket (0-99): see docs/releases.md.
 
@@ -38,16 +43,42 @@ const FLAGS = {
   sha256: { type: 'string' },
   size: { type: 'string' },
   critical: { type: 'boolean' },
+  ramp: { type: 'string' },
+  every: { type: 'string' },
 } as const;
 
+/** The plan in a cell: "10,50,100 /60m step 2, next 2026-11-21T13:00:00.000Z", or "-". */
+const planOf = (r: ReleaseJson): string =>
+  r.ramp === null ? '-' : `${r.ramp.steps.join(',')} /${r.ramp.everyMinutes}m step ${r.ramp.step}${r.ramp.nextStepAt ? `, next ${r.ramp.nextStepAt}` : ''}`;
+
+const stateOf = (r: ReleaseJson): string => (r.pulledAt ? 'pulled' : r.haltedAt ? 'halted' : 'live');
+
 const rowsOf = (releases: readonly ReleaseJson[]): string[][] => [
-  ['VERSION', 'ROLLOUT', 'SERVED', 'STATE', 'PUBLISHED', 'MSI'],
-  ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, `${r.servedPercent}%`, r.pulledAt ? 'pulled' : 'live', r.publishedAt, r.msiUrl]),
+  ['VERSION', 'ROLLOUT', 'SERVED', 'STATE', 'PLAN', 'PUBLISHED', 'MSI'],
+  ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, `${r.servedPercent}%`, stateOf(r), planOf(r), r.publishedAt, r.msiUrl]),
 ];
 
-function percentOf(text: string | undefined, fallback?: number): number {
+/** --every as minutes: a whole number of minutes, hours or days ("30m", "24h", "7d"). */
+function minutesOf(text: string | undefined): number {
+  const match = /^(\d{1,6})([mhd])$/.exec(text ?? '');
+  if (!match) throw new UsageError(`--every must be a whole number of minutes, hours or days such as 24h, not ${JSON.stringify(text ?? '')}`);
+  return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
+}
+
+/** --ramp and --every as the API's plan and first percent; the API checks the steps. */
+function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } } | null {
+  if (values.ramp === undefined) {
+    if (values.every !== undefined) throw new UsageError('--every goes with --ramp');
+    return null;
+  }
+  if (values.percent !== undefined) throw new UsageError('give --percent or --ramp, not both: the ramp starts at its first step');
+  const steps = values.ramp.split(',').map((step) => percentOf(step.trim(), undefined, '--ramp'));
+  return { rolloutPercent: steps[0]!, ramp: { steps, everyMinutes: minutesOf(values.every) } };
+}
+
+function percentOf(text: string | undefined, fallback?: number, flag = '--percent'): number {
   if (text === undefined && fallback !== undefined) return fallback;
-  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) throw new UsageError(`--percent must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
+  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) throw new UsageError(`${flag} must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
   return Number(text);
 }
 
@@ -68,7 +99,7 @@ async function integrityOf(values: FlagValues<typeof FLAGS>): Promise<{ sha256?:
 
 export const release: Command = {
   name: 'release',
-  summary: 'publish, widen, pull, restore and list desktop releases (operator API)',
+  summary: 'publish (on a ramp plan), widen, pull, restore, resume and list desktop releases (operator API)',
   help: HELP,
   async run(args, io: Io) {
     const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
@@ -77,8 +108,8 @@ export const release: Command = {
       return EXIT.ok;
     }
     const [action, version = ''] = positionals;
-    const needsVersion = action === 'publish' || action === 'widen' || action === 'pull' || action === 'restore';
-    if (!action || !['list', 'publish', 'widen', 'pull', 'restore'].includes(action)) throw new UsageError(`say what to do: list, publish, widen, pull or restore`);
+    const needsVersion = action === 'publish' || action === 'widen' || action === 'pull' || action === 'restore' || action === 'resume';
+    if (!action || !['list', 'publish', 'widen', 'pull', 'restore', 'resume'].includes(action)) throw new UsageError(`say what to do: list, publish, widen, pull, restore or resume`);
     if (needsVersion && !version) throw new UsageError(`release ${action} needs a version`);
     if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
     const json = values.json === true;
@@ -89,6 +120,7 @@ export const release: Command = {
     const msiUrl = values.msi;
     if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
     const params = { version };
+    const ramp = action === 'publish' ? rampOf(values) : null;
     const call =
       action === 'publish'
         ? prepare(publishRelease, {
@@ -96,14 +128,17 @@ export const release: Command = {
               version,
               msiUrl: msiUrl!,
               notesUrl: values.notes ?? null,
-              rolloutPercent: percentOf(values.percent, 100),
+              rolloutPercent: ramp?.rolloutPercent ?? percentOf(values.percent, 100),
+              ...(ramp === null ? {} : { ramp: ramp.ramp }),
               ...(await integrityOf(values)),
               ...(values.critical === true ? { critical: true } : {}),
             },
           })
         : action === 'widen'
           ? prepare(setReleaseRollout, { params, body: { rolloutPercent: percentOf(values.percent) } })
-          : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });
+          : action === 'resume'
+            ? prepare(resumeRelease, { params })
+            : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });
     const answer = await callOperator('release', call, io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (r) => rowsOf([r]));
   },

@@ -106,6 +106,9 @@ test('publish at 10 %, widen to 100 %, pull: GET /version of the public port fol
     critical: false,
     publishedAt: new Date(server.clock.now()).toISOString(),
     pulledAt: null,
+    ramp: null,
+    haltedAt: null,
+    haltReason: null,
   });
   assert.is((await call('/releases', { method: 'POST', json: { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 10 } })).status, 409);
   const widened = await call('/releases/2.5.0/rollout', { method: 'POST', json: { rolloutPercent: 100 } });
@@ -204,6 +207,7 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/releases',
     '/releases/{version}/pull',
     '/releases/{version}/restore',
+    '/releases/{version}/resume',
     '/releases/{version}/rollout',
     '/roadmap',
     '/roadmap/{id}',

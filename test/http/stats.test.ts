@@ -98,6 +98,17 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
       type: { review: 2, bug_report: 1 },
       rating: { '3': 1, '5': 1, none: 1 },
     },
+    // No check named its installed version (no product token) and no feedback its appVersion.
+    versions: {
+      newest: { version: '2.5.0', share: null, day: null },
+      installed: { none: 5 },
+      reviews: { none: { count: 2, average: 4 } },
+      bugReports: { none: 1 },
+      days: [
+        { day: '2026-11-20', installed: { none: 3 }, newestShare: null, reviews: { none: { count: 1, average: 5 } }, bugReports: {} },
+        { day: '2026-11-21', installed: { none: 2 }, newestShare: null, reviews: { none: { count: 1, average: 3 } }, bugReports: { none: 1 } },
+      ],
+    },
   });
   const yesterday = (await running.call('/stats?days=1')).json() as { downloads: { total: number }; from: string };
   assert.equal([yesterday.from, yesterday.downloads.total], ['2026-11-21', 3]);

@@ -93,6 +93,13 @@ test('releases: publish, list, widen, pull; a second publish of a version and an
   assert.equal((await call(context, 'GET', '/releases', '/releases')).body.releases.map((r: { version: string }) => r.version), ['2.5.0']);
   assert.is((await call(context, 'POST', '/releases/:version/restore', '/releases/2.5.0/restore')).body.pulledAt, null);
   assert.is((await call(context, 'POST', '/releases/:version/restore', '/releases/3.0.0/restore')).body.code, 'release_not_found');
+  assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/2.5.0/resume')).body.code, 'release_not_halted');
+  assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/3.0.0/resume')).body.code, 'release_not_found');
+  const ramp = { steps: [5, 100], everyMinutes: 60 };
+  assert.equal((await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.6.0', rolloutPercent: 5, ramp })).body.ramp.steps, [5, 100]);
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.7.0', rolloutPercent: 5, ramp: { ...ramp, steps: [5, 5] } })).body.code, 'invalid_request');
+  await context.test.storage.releases.haltRelease('2.6.0', context.test.clock.now(), 'a test halt', undefined);
+  assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/2.6.0/resume')).body.haltedAt, null);
 });
 
 test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are refused', async (context) => {

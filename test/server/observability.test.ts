@@ -71,6 +71,7 @@ async function exercise(runtime: string, server: Spawned) {
   );
   assert.is(sample(text, 'site_api_feedback_stored_total'), 1);
   assert.is(sample(text, 'site_api_update_checks_total{release="2.4.1",platform="windows"}'), 1, text);
+  assert.is(sample(text, 'site_api_installed_version_checks_total{version="2.4.1"}'), 1, text);
   assert.is(sample(text, 'site_api_downloads_total{release="2.4.1",source="other",platform="other"}'), 1);
   assert.is(sample(text, 'site_api_roadmap_vote_toggles_total'), 1);
   assert.is(sample(text, 'site_api_checkout_sessions_created_total'), 1);

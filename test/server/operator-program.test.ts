@@ -47,7 +47,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.match(operatorUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     const published = await releaseCommand(['publish', '2.5.0', '--msi', MSI, '--percent', '10'], operatorUrl);
     assert.is(published.code, 0, published.stderr);
-    assert.match(published.stdout, /^VERSION +ROLLOUT +SERVED +STATE +PUBLISHED +MSI\n2\.5\.0 +10% +10% +live /);
+    assert.match(published.stdout, /^VERSION +ROLLOUT +SERVED +STATE +PLAN +PUBLISHED +MSI\n2\.5\.0 +10% +10% +live +- /);
     const again = await releaseCommand(['publish', '2.5.0', '--msi', MSI], operatorUrl);
     assert.is(again.code, 1);
     assert.match(again.stderr, 'Version 2.5.0 was published before. (release_exists; 409)');
@@ -69,6 +69,16 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.equal([stored.sha256, stored.size], [createHash('sha256').update(bytes).digest('hex'), 200_000]);
     const missingFile = await releaseCommand(['publish', '2.7.0', '--msi', MSI, '--file', join(dataDir, 'none.msi')], operatorUrl);
     assert.equal([missingFile.code, missingFile.stderr.split('\n')[0]], [64, `converter-site-api release: --file ${join(dataDir, 'none.msi')} cannot be read (ENOENT)`]);
+    // A ramp plan: --ramp and --every; the list shows the plan and the step in force.
+    const ramped = await releaseCommand(['publish', '2.7.0', '--msi', MSI.replace('2.5.0', '2.7.0'), '--ramp', '1,5,25,100', '--every', '24h', '--json'], operatorUrl);
+    assert.is(ramped.code, 0, ramped.stderr);
+    const plan = JSON.parse(ramped.stdout) as { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number; step: number } };
+    assert.equal([plan.rolloutPercent, plan.ramp.steps, plan.ramp.everyMinutes, plan.ramp.step], [1, [1, 5, 25, 100], 1440, 1]);
+    assert.match((await releaseCommand(['list'], operatorUrl)).stdout, /\n2\.7\.0 +1% +\d+% +live +1,5,25,100 \/1440m step 1, next \d{4}-/);
+    const badEvery = await releaseCommand(['publish', '2.8.0', '--msi', MSI, '--ramp', '1,100', '--every', 'daily'], operatorUrl);
+    assert.equal([badEvery.code, badEvery.stderr.split('\n')[0]], [64, 'converter-site-api release: --every must be a whole number of minutes, hours or days such as 24h, not "daily"']);
+    const notHalted = await releaseCommand(['resume', '2.7.0'], operatorUrl);
+    assert.equal([notHalted.code, notHalted.stderr.includes('(release_not_halted; 409)')], [notHalted.code, true]);
     const onPublic = await sendRequest(server.url, { path: '/releases', headers: { authorization: `Bearer ${TOKEN}` } });
     assert.is(onPublic.status, 404);
     // The export command reads the feedback through the operator API while the server holds DATA_DIR.

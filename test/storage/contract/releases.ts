@@ -17,8 +17,8 @@ export function releasesContract(test: ContractSuite): void {
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1 }), true);
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: 'https://other.example.com/x.msi', notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 2 }), false);
     assert.equal(await releases.listReleases(), [
-      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null, sha256: null, size: null, critical: false },
-      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false },
+      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null },
+      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null },
     ]);
   });
 
@@ -28,14 +28,14 @@ export function releasesContract(test: ContractSuite): void {
     const size = 2 ** 40 + 3;
     await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, sha256, size, critical: true });
     assert.equal(await releases.listReleases(), [
-      { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, pulledAt: null, sha256, size, critical: true },
+      { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, pulledAt: null, sha256, size, critical: true, ramp: null, haltedAt: null, haltReason: null },
     ]);
   });
 
   test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
     const { releases } = current(context).storage;
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
-    const base = { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, publishedAt: T0, sha256: null, size: null, critical: false };
+    const base = { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, publishedAt: T0, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null };
     assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50, pulledAt: null });
     assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10);
     assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10);
@@ -46,6 +46,29 @@ export function releasesContract(test: ContractSuite): void {
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, T0 + 10]]);
     assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50, pulledAt: null });
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, null]]);
+  });
+
+  test('a ramp plan is kept; a halt holds once; a resume moves the plan; a pull ends it at the percent given; a widen ends it', async (context) => {
+    const { releases, outbox } = current(context).storage;
+    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    const ramp = { steps: [1, 5, 25, 100], everyMs: 86_400_000, startAt: T0 };
+    await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 - 1 });
+    const base = { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false };
+    assert.equal((await releases.listReleases()).find((r) => r.version === '2.6.0'), { ...base, ramp, haltedAt: null, haltReason: null });
+    const emit = (type: 'release.halted' | 'release.resumed') => (r: { version: string }) => ({ event: { type, data: { version: r.version } }, at: T0 });
+    assert.equal(await releases.haltRelease('2.6.0', T0 + 10, '20 reports', emit('release.halted')), { ...base, ramp, haltedAt: T0 + 10, haltReason: '20 reports' });
+    assert.is(await releases.haltRelease('2.6.0', T0 + 20, 'again', emit('release.halted')), null, 'halted once');
+    assert.is(await releases.haltRelease('2.5.0', T0 + 20, 'no plan'), null, 'no plan, no halt');
+    assert.is(await releases.resumeRelease('2.5.0', ramp), null, 'not halted');
+    const moved = { ...ramp, startAt: T0 + 1000 };
+    assert.equal(await releases.resumeRelease('2.6.0', moved, emit('release.resumed')), { ...base, ramp: moved, haltedAt: null, haltReason: null });
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(), ['release.halted', 'release.resumed']);
+    await releases.haltRelease('2.6.0', T0 + 30, 'once more');
+    assert.equal(await releases.pullRelease('2.6.0', T0 + 40, undefined, 5), { ...base, rolloutPercent: 5, pulledAt: T0 + 40, ramp: null, haltedAt: T0 + 30, haltReason: 'once more' });
+    assert.equal(await releases.restoreRelease('2.6.0'), { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null });
+    await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null);
   });
 
   test('admit sees every stored release before the insert; a refusal stores nothing and sends no event', async (context) => {

@@ -1,0 +1,66 @@
+/**
+ * A release as the operator API shows it (GET /releases and every release change): times as ISO 8601,
+ * the percent in force, the share of clients it is served to now, its ramp plan and whether the halt rule
+ * holds it.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { Release } from '../releases/release-view.ts';
+import { nextStepAt, percentInForce, stepIndexAt } from '../releases/ramp-plan.ts';
+import { IsoTime, isoOrNull } from './json-views.ts';
+
+const RampViewSchema = v.object({
+  steps: v.pipe(v.array(v.number()), v.description('The rollout percents of the plan, in order.')),
+  everyMinutes: v.pipe(v.number(), v.description('How long each step lasts.')),
+  startedAt: v.pipe(IsoTime, v.description('When the first step began (moved on by the time a halt held it).')),
+  step: v.pipe(v.number(), v.description('The step in force now, from 1.')),
+  nextStepAt: v.pipe(v.nullable(IsoTime), v.description('When the next step begins; null at the last step, halted or pulled.')),
+});
+
+export const ReleaseViewSchema = v.object({
+  version: v.string(),
+  msiUrl: v.string(),
+  notesUrl: v.nullable(v.string()),
+  rolloutPercent: v.pipe(v.number(), v.description('The rollout percent in force now: the ramp plan\'s step when it has one.')),
+  servedPercent: v.pipe(v.number(), v.description('The share of clients served this release now (rule: docs/releases.md).')),
+  sha256: v.nullable(v.string()),
+  size: v.nullable(v.number()),
+  critical: v.boolean(),
+  publishedAt: IsoTime,
+  pulledAt: v.nullable(IsoTime),
+  ramp: v.pipe(v.nullable(RampViewSchema), v.description('The ramp plan, or null (none given, or ended by a manual change).')),
+  haltedAt: v.pipe(v.nullable(IsoTime), v.description('When the halt rule held the ramp, or null.')),
+  haltReason: v.pipe(v.nullable(v.string()), v.description('Why, with the figures it compared, or null.')),
+});
+export type ReleaseJson = v.InferOutput<typeof ReleaseViewSchema>;
+
+/** A release as the operator API shows it at `now`. */
+export function releaseView(release: Release, servedPercent: number, now: number): ReleaseJson {
+  const { ramp } = release;
+  const halted = ramp !== null && release.haltedAt !== null;
+  return {
+    version: release.version,
+    msiUrl: release.msiUrl,
+    notesUrl: release.notesUrl,
+    rolloutPercent: percentInForce(release, now),
+    servedPercent,
+    sha256: release.sha256,
+    size: release.size,
+    critical: release.critical,
+    publishedAt: new Date(release.publishedAt).toISOString(),
+    pulledAt: isoOrNull(release.pulledAt),
+    ramp:
+      ramp === null
+        ? null
+        : {
+            steps: ramp.steps,
+            everyMinutes: ramp.everyMs / 60_000,
+            startedAt: new Date(ramp.startAt).toISOString(),
+            step: stepIndexAt(ramp, halted ? Math.min(now, release.haltedAt!) : now) + 1,
+            nextStepAt: isoOrNull(nextStepAt(release, now)),
+          },
+    haltedAt: halted ? isoOrNull(release.haltedAt) : null,
+    haltReason: halted ? release.haltReason : null,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * GET /stats' `versions`: who runs which version (update checks by the installed version their
+ * User-Agent names, core/releases/release-watch.ts), the share on the newest release, and reviews and bug
+ * reports by the app version they name, per UTC day. Labels are bounded: a version this server knows (a
+ * stored release or the baseline), `other`, or `none` (no product token, no appVersion).
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { Release, UsageCount, VersionFeedbackCount } from '../ports/store-ports.ts';
+import { byVersionDescending } from '../releases/rollout-rule.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+const Counts = v.record(v.string(), v.number());
+const Reviews = v.record(v.string(), v.object({ count: v.number(), average: v.pipe(v.nullable(v.number()), v.description('The average rating, to two decimals; null when none gave one.')) }));
+
+export const VersionStatsSchema = v.object({
+  newest: v.pipe(
+    v.object({
+      version: v.string(),
+      share: v.pipe(v.nullable(v.number()), v.description('Percent (one decimal) of the update checks naming a version on the last day with any; null when none.')),
+      day: v.nullable(v.string()),
+    }),
+    v.description('The newest live release (or the baseline) and the share of installs running it.'),
+  ),
+  installed: v.pipe(Counts, v.description('Update checks by installed version over the range: a known version, other, or none.')),
+  reviews: Reviews,
+  bugReports: Counts,
+  days: v.array(
+    v.object({
+      day: v.pipe(v.string(), v.description('YYYY-MM-DD, UTC')),
+      installed: Counts,
+      newestShare: v.nullable(v.number()),
+      reviews: Reviews,
+      bugReports: Counts,
+    }),
+  ),
+});
+export type VersionStats = v.InferOutput<typeof VersionStatsSchema>;
+
+/** The versions this server knows: every stored release and the baseline. */
+export function knownVersions(releases: readonly Release[], baseline: string): string[] {
+  return [...new Set([...releases.map((r) => r.version), baseline])];
+}
+
+/** The newest live release's version, else the baseline's. */
+export function newestVersion(releases: readonly Release[], baseline: string): string {
+  return [...releases].sort(byVersionDescending).find((r) => r.pulledAt === null)?.version ?? baseline;
+}
+
+const add = (counts: Record<string, number>, key: string, n: number) => {
+  counts[key] = (counts[key] ?? 0) + n;
+};
+const sorted = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+const shareOf = (counts: Record<string, number>, version: string): number | null => {
+  const total = Object.entries(counts).reduce((sum, [label, n]) => (label === 'none' ? sum : sum + n), 0);
+  return total === 0 ? null : Math.round(((counts[version] ?? 0) * 1000) / total) / 10;
+};
+
+type ReviewSums = Record<string, { count: number; sum: number; rated: number }>;
+const averages = (sums: ReviewSums) =>
+  Object.fromEntries(
+    Object.entries(sums)
+      .sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))
+      .map(([label, s]) => [label, { count: s.count, average: s.rated === 0 ? null : Math.round((s.sum * 100) / s.rated) / 100 }]),
+  );
+
+/** The section, from the `installed` usage counts and the feedback counts by version, every day of the range listed. */
+export function versionStats(usage: readonly UsageCount[], feedback: readonly VersionFeedbackCount[], newest: string, fromDay: number, toDay: number): VersionStats {
+  const installed: Record<string, number> = {};
+  const bugReports: Record<string, number> = {};
+  const reviews: ReviewSums = {};
+  const days = new Map<number, { installed: Record<string, number>; bugReports: Record<string, number>; reviews: ReviewSums }>();
+  const dayOf = (day: number) => {
+    let found = days.get(day);
+    if (!found) days.set(day, (found = { installed: {}, bugReports: {}, reviews: {} }));
+    return found;
+  };
+  for (const row of usage) {
+    if (row.kind !== 'installed') continue;
+    add(installed, row.release, row.count);
+    add(dayOf(row.day).installed, row.release, row.count);
+  }
+  for (const row of feedback) {
+    if (row.type === 'bug_report') {
+      add(bugReports, row.version, row.count);
+      add(dayOf(row.day).bugReports, row.version, row.count);
+      continue;
+    }
+    for (const sums of [reviews, dayOf(row.day).reviews]) {
+      const s = (sums[row.version] ??= { count: 0, sum: 0, rated: 0 });
+      s.count += row.count;
+      s.sum += row.ratingSum;
+      s.rated += row.rated;
+    }
+  }
+  const list: VersionStats['days'] = [];
+  let latest: { day: string; share: number } | null = null;
+  for (let day = fromDay; day <= toDay; day++) {
+    const of = days.get(day) ?? { installed: {}, bugReports: {}, reviews: {} };
+    const newestShare = shareOf(of.installed, newest);
+    if (newestShare !== null) latest = { day: isoDay(day), share: newestShare };
+    list.push({ day: isoDay(day), installed: sorted(of.installed), newestShare, reviews: averages(of.reviews), bugReports: sorted(of.bugReports) });
+  }
+  return {
+    newest: { version: newest, share: latest?.share ?? null, day: latest?.day ?? null },
+    installed: sorted(installed),
+    reviews: averages(reviews),
+    bugReports: sorted(bugReports),
+    days: list,
+  };
+}

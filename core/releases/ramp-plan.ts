@@ -1,0 +1,69 @@
+/**
+ * A release's ramp plan (docs/releases.md "Ramp plans"): steps of rollout percent, one every `everyMs`
+ * from `startAt`. The percent in force is worked out from the plan and the clock whenever it is needed:
+ * no timer to miss, the same on every instance. A halted ramp holds the step in force when it halted.
+ *
+ * @module
+ */
+
+import type { RampPlan } from '../ports/store-ports.ts';
+
+export type { RampPlan } from '../ports/store-ports.ts';
+
+/** What the plan needs of a release. */
+export interface RampedEntry {
+  rolloutPercent: number;
+  pulledAt: number | null;
+  ramp: RampPlan | null;
+  haltedAt: number | null;
+}
+
+/** The index of the step in force at `at` (0 before the start, the last one after the end). */
+export function stepIndexAt(plan: RampPlan, at: number): number {
+  const elapsed = Math.floor((at - plan.startAt) / plan.everyMs);
+  return Math.max(0, Math.min(plan.steps.length - 1, elapsed));
+}
+
+/** The moment the plan's clock stands at for a release: now, or when it halted. */
+const planTime = (release: RampedEntry, now: number): number => (release.haltedAt === null ? now : Math.min(now, release.haltedAt));
+
+/** The rollout percent in force at `now`: the plan's step, held while halted; the stored percent without a plan. */
+export function percentInForce(release: RampedEntry, now: number): number {
+  const { ramp } = release;
+  if (ramp === null) return release.rolloutPercent;
+  return ramp.steps[stepIndexAt(ramp, planTime(release, now))] ?? release.rolloutPercent;
+}
+
+/** When the next step begins, or null: no plan, pulled, halted, or at the last step. */
+export function nextStepAt(release: RampedEntry, now: number): number | null {
+  const { ramp } = release;
+  if (ramp === null || release.pulledAt !== null || release.haltedAt !== null) return null;
+  const index = stepIndexAt(ramp, now);
+  if (index >= ramp.steps.length - 1) return null;
+  return ramp.startAt + (index + 1) * ramp.everyMs;
+}
+
+/** Whether a release is ramping at `now`: a plan not at its last step, not pulled and not halted. */
+export function isRamping(release: RampedEntry, now: number): boolean {
+  return nextStepAt(release, now) !== null;
+}
+
+/** The releases with the percent in force as their rollout percent (the same object when it is the stored one). */
+export function inForce<R extends RampedEntry>(releases: readonly R[], now: number): R[] {
+  return releases.map((release) => {
+    const percent = percentInForce(release, now);
+    return percent === release.rolloutPercent ? release : { ...release, rolloutPercent: percent };
+  });
+}
+
+/** The earliest next step of any release, or Infinity: until then the percents in force do not change. */
+export function nextSwitchAt(releases: readonly RampedEntry[], now: number): number {
+  let next = Infinity;
+  for (const release of releases) next = Math.min(next, nextStepAt(release, now) ?? Infinity);
+  return next;
+}
+
+/** The plan as it is after a halt from `haltedAt` to `resumedAt`: its later steps are that much later. */
+export function resumedPlan(plan: RampPlan, haltedAt: number, resumedAt: number): RampPlan {
+  return { ...plan, startAt: plan.startAt + Math.max(0, resumedAt - haltedAt) };
+}

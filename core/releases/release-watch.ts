@@ -1,0 +1,98 @@
+/**
+ * Who runs which version, and the halt rule at work (docs/releases.md): an update check's User-Agent
+ * product token (`LegacySheetConverter/2.4.1`) is counted by installed version, by name only for a
+ * version this server knows (`other` otherwise, `none` without the token); a bug report counts for a
+ * release only when its client could run it, and one that counts for a ramping release has the halt rule
+ * decide at once, from the counts and the clock.
+ *
+ * @module
+ */
+import type { CoreRequest } from '../http/http.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
+import type { UsageTally } from '../budgets/usage.ts';
+import type { Clock, FeedbackEntry, Logger, MaybePromise, Storage } from '../ports/ports.ts';
+import type { Release } from '../ports/store-ports.ts';
+import { decideHalt, daysRead, previousOf, type HaltRule } from './halt-rule.ts';
+import { isRamping, percentInForce } from './ramp-plan.ts';
+import type { ReleaseView } from './release-view.ts';
+
+/** The product name of the desktop app's User-Agent token by default. */
+export const DEFAULT_USER_AGENT_PRODUCT = 'LegacySheetConverter';
+
+export interface ReleaseWatch {
+  /** The label an update check is counted under: the installed version when known, `other`, or `none`. */
+  installedLabel(userAgent: string | undefined): string;
+  /** Counts a stored bug report for the release its client could run, and halts a ramp past the rule. */
+  reportStored(request: CoreRequest, entry: FeedbackEntry, windows: boolean): Promise<void>;
+}
+
+export interface ReleaseWatchPorts {
+  releases: ReleaseView;
+  storage: Storage;
+  usage: UsageTally;
+  clock: Clock;
+  logger: Logger;
+  rolloutBucket(clientKey: string): MaybePromise<number>;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The event a halt sends (release.halted): the release, the step it holds at and the figures. */
+export function haltedEventData(release: Release, now: number): Record<string, unknown> {
+  return {
+    version: release.version,
+    rolloutPercent: percentInForce(release, now),
+    haltedAt: release.haltedAt === null ? null : new Date(release.haltedAt).toISOString(),
+    haltReason: release.haltReason,
+  };
+}
+
+export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, rule: HaltRule): ReleaseWatch {
+  // The product token's version, whatever it is: a known version is counted by name, anything else as other.
+  const token = new RegExp(`(?:^|[\\s(])${escapeRegex(product)}/([^\\s()]+)`);
+  const { releases, storage, usage, clock, logger } = ports;
+
+  /** Has the rule decide for a ramping release; halts it (once, whichever instance decides first) past the rule. */
+  const decide = async (release: Release, requestId: string): Promise<void> => {
+    const now = clock.now();
+    const known = releases.known();
+    const previous = previousOf(release, known);
+    const baseline = await releases.baseline();
+    // This instance's counts first, so that the report just counted is among them.
+    await usage.flush();
+    const { fromDay, toDay } = daysRead(release, previous, now);
+    const decision = decideHalt(release, previous, baseline.version, await storage.usage.list(fromDay, toDay), now, rule);
+    if (!decision.halt) return;
+    // The event and the audit entry are written with the halt, by the one instance whose halt applies.
+    const audit = { at: now, action: 'release.halted', target: decision.reason, requestId };
+    const emit = (halted: Release) => ({ event: { type: 'release.halted' as const, data: haltedEventData(halted, now) }, at: now, audit });
+    const halted = await storage.releases.haltRelease(release.version, now, decision.reason, emit);
+    if (!halted) return;
+    logger.warn('release halted', { version: release.version, reason: decision.reason, requestId });
+    await releases.refresh();
+  };
+
+  return {
+    installedLabel(userAgent) {
+      const version = userAgent === undefined ? undefined : token.exec(userAgent)?.[1];
+      if (version === undefined) return 'none';
+      return releases.isKnown(version) ? version : 'other';
+    },
+    async reportStored(request, entry, windows) {
+      if (entry.type !== 'bug_report' || entry.appVersion === null) return;
+      const now = clock.now();
+      const release = releases.known().find((r) => r.version === entry.appVersion && r.pulledAt === null);
+      if (release === undefined) {
+        // The baseline ran everywhere before any release: its reports count whoever sends them.
+        if (releases.isKnown(entry.appVersion) && !releases.known().some((r) => r.version === entry.appVersion)) {
+          usage.count('bug_report', entry.appVersion, null, windows ? 'windows' : 'other');
+        }
+        return;
+      }
+      // A client whose bucket the release (or a newer one) was never offered to could not run it.
+      if (release.publishedAt > now || (await ports.rolloutBucket(clientKeyOf(request))) >= percentInForce(release, now)) return;
+      usage.count('bug_report', release.version, null, windows ? 'windows' : 'other');
+      if (isRamping(release, now)) await decide(release, request.requestId ?? '');
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The installed base by version on the Numbers page, in a real Chromium: update checks naming their
+ * installed version in the User-Agent (`LegacySheetConverter/<version>`) are shown by version as they
+ * were sent (an unknown version as Other, none as Not named), with the share on the newest release and
+ * the reviews and bug reports of each version. The page passes axe-core at 1280 and 360 px.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OPERATOR_TOKEN, startOperatorServer } from '../_operator.ts';
+import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { checkPage } from './_page-checks.ts';
+
+const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+
+/** What the test sends: update checks per User-Agent version (null: a browser, no product token). */
+const CHECKS: [string | null, number][] = [
+  ['2.5.0', 7],
+  ['2.6.0', 4],
+  ['1.0.0', 2],
+  [null, 3],
+];
+
+test('the Numbers page shows the update checks sent, by installed version, and the share on the newest release', async () => {
+  const running = await startOperatorServer({ rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
+  const browser = await launchChromium();
+  try {
+    const { server } = running;
+    for (const [version, percent] of [['2.5.0', 100], ['2.6.0', 100]] as const) {
+      const published = await running.call('/releases', { method: 'POST', json: { version, msiUrl: MSI(version), rolloutPercent: percent } });
+      assert.is(published.status, 201, published.text);
+    }
+    for (const [version, times] of CHECKS) {
+      const agent = version === null ? 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' : `LegacySheetConverter/${version} (Windows NT 10.0)`;
+      for (let i = 0; i < times; i++) assert.is((await server.request({ path: '/api/v1/version', headers: { 'user-agent': agent } })).status, 200);
+    }
+    for (const body of [
+      { type: 'review', description: 'Fast', rating: 4, appVersion: '2.6.0' },
+      { type: 'review', description: 'Good', rating: 5, appVersion: '2.6.0' },
+      { type: 'bug_report', description: 'Crash on open', appVersion: '2.5.0' },
+    ]) {
+      const answer = await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      assert.is(answer.status, 201, answer.text);
+    }
+    const page = await browser.newPage();
+    page.setDefaultTimeout(NAVIGATION_MS);
+    await page.goto(`${running.url}/pages/sign-in`);
+    await page.fill('#token', OPERATOR_TOKEN);
+    await page.press('#token', 'Enter');
+    await page.waitForURL(`${running.url}/pages/inbox`);
+    await page.goto(`${running.url}/pages/numbers`);
+    const rows = await page.$$eval('#versions-installed tbody tr', (trs) => trs.map((tr) => Array.from(tr.children, (cell) => cell).map((cell) => (cell as HTMLElement).innerText.trim())));
+    assert.equal(rows, [
+      ['2.5.0', '7', '53.8%', '0', '', '1'],
+      ['2.6.0', '4', '30.8%', '2', '4.5', '0'],
+      ['Other (not a known release)', '2', '15.4%', '0', '', '0'],
+      ['Not named', '3', '', '0', '', '0'],
+    ]);
+    assert.match(await page.innerText('#versions-newest'), /^30\.8% of the update checks naming a version ran the newest release, 2\.6\.0, on \d{4}-\d\d-\d\d\.$/);
+    const today = await page.$$eval('#versions-by-day tbody tr:last-child > *', (cells) => cells.map((cell) => (cell as HTMLElement).innerText.trim()));
+    assert.equal(today.slice(1), ['7', '4', '2', '3', '30.8%', '1']);
+    await checkPage(page, 'numbers-versions');
+  } finally {
+    await browser.close();
+    await running.close();
+  }
+});
+
+test.run();

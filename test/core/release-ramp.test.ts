@@ -1,0 +1,155 @@
+/**
+ * Ramp plans (docs/releases.md "Ramp plans"), with an injected clock: a plan's steps switch at their times
+ * for GET /version and GET /releases, on memory, PGlite, and two instances on one PostgreSQL (published
+ * through one, served by both); a manual widen ends the plan.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createMemoryStorage } from '../../adapters/memory/index.ts';
+import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import type { SqlClient } from '../../adapters/sql/client.ts';
+import { migrate } from '../../adapters/sql/migrate.ts';
+import { createSqlStorage } from '../../adapters/sql/storage.ts';
+import type { App } from '../../core/app.ts';
+import { clientKey } from '../../core/clients/client-ip.ts';
+import { createVoterId } from '../../core/clients/voter-id.ts';
+import type { Storage } from '../../core/ports/ports.ts';
+import { rolloutBucket } from '../../core/releases/release-view.ts';
+import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, pgliteClient, postgresClient, testPostgres } from '../_databases.ts';
+import { OPERATOR_TOKEN } from '../_operator.ts';
+import { bodyJson, coreRequest, createTestApp, manualClock, type ManualClock } from '../_setup.ts';
+
+const SECRET = 'ramp-test-voter-secret-0123456789';
+const HOUR = 60 * 60 * 1000;
+const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+const CLIENTS = Array.from({ length: 200 }, (_, i) => `198.51.${Math.floor(i / 100)}.${i % 100}`);
+
+interface Instances {
+  apps: App[];
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+async function appsOn(storages: Storage[], clock: ManualClock): Promise<App[]> {
+  const options = { clock, voterSecret: SECRET, hmacSha256: nodeHmacSha256, operatorToken: OPERATOR_TOKEN, rateLimit: { name: 't', limit: 1e9, windowSeconds: 60 } };
+  return Promise.all(storages.map(async (storage) => (await createTestApp({ ...options, storage })).app));
+}
+
+async function sqlInstances(clients: SqlClient[], drop: () => Promise<void>, exclusive: boolean): Promise<Instances> {
+  await migrate(clients[0]!);
+  const clock = manualClock();
+  const storages = clients.map((client) => createSqlStorage(client, exclusive ? { exclusive: { clock } } : { rateLimit: NO_RATE_LIMIT_DEADLINE }));
+  return {
+    apps: await appsOn(storages, clock),
+    clock,
+    async close() {
+      for (const storage of storages) await storage.close();
+      await drop();
+    },
+  };
+}
+
+const TARGETS: Record<string, () => Promise<Instances>> = {
+  memory: async () => {
+    const clock = manualClock();
+    return { apps: await appsOn([createMemoryStorage({ clock })], clock), clock, close: async () => {} };
+  },
+  pglite: async () => {
+    const client = await pgliteClient();
+    return sqlInstances([client], async () => void (await client.exec(`drop schema "${client.schema}" cascade`)), true);
+  },
+  'two instances on postgres': async () => {
+    const first = await postgresClient();
+    const second = await postgresClient({ schema: first.schema });
+    return sqlInstances([first, second], async () => (await testPostgres()).dropSchema(first.schema), false);
+  },
+};
+
+const operate = async (app: App, method: string, path: string, json?: unknown) => {
+  const response = await app.operator!.handle(coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }));
+  return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
+};
+
+const servedTo = async (app: App, ip: string) => ((bodyJson(await app.handle(coreRequest({ path: '/api/v1/version', clientIp: ip }))) as { version: string }).version);
+
+async function buckets(): Promise<Map<string, number>> {
+  const voterId = await createVoterId(SECRET, nodeHmacSha256);
+  return new Map(CLIENTS.map((ip) => [ip, rolloutBucket(voterId(clientKey(ip)) as string)]));
+}
+
+/** Every client on every instance gets 2.6.0 exactly when its bucket is below `percent`. */
+async function assertServed(instances: Instances, percent: number, when: string): Promise<void> {
+  const of = await buckets();
+  for (const [i, app] of instances.apps.entries()) {
+    for (const ip of CLIENTS) {
+      const expected = of.get(ip)! < percent ? '2.6.0' : '2.5.0';
+      assert.is(await servedTo(app, ip), expected, `${when}, instance ${i + 1}, ${ip} (bucket ${of.get(ip)})`);
+    }
+  }
+}
+
+const releaseOf = async (app: App, version: string) =>
+  ((await operate(app, 'GET', '/releases')).body['releases'] as Record<string, unknown>[]).find((r) => r['version'] === version)!;
+
+for (const [name, open] of Object.entries(TARGETS)) {
+  const test = suite(`ramp plans on ${name}`);
+
+  test('the steps switch at their times on every instance; GET /releases shows the step in force and the next', async () => {
+    const instances = await open();
+    const { apps, clock } = instances;
+    try {
+      const start = clock.now();
+      assert.is((await operate(apps[0]!, 'POST', '/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 100 })).status, 201);
+      const published = await operate(apps[0]!, 'POST', '/releases', {
+        version: '2.6.0',
+        msiUrl: MSI('2.6.0'),
+        rolloutPercent: 10,
+        ramp: { steps: [10, 50, 100], everyMinutes: 60 },
+      });
+      assert.is(published.status, 201);
+      assert.equal(published.body['ramp'], {
+        steps: [10, 50, 100],
+        everyMinutes: 60,
+        startedAt: new Date(start).toISOString(),
+        step: 1,
+        nextStepAt: new Date(start + HOUR).toISOString(),
+      });
+      clock.advance(1000);
+      await assertServed(instances, 10, 'first step');
+      clock.set(start + HOUR - 1);
+      await assertServed(instances, 10, 'a millisecond before the second step');
+      clock.set(start + HOUR);
+      await assertServed(instances, 50, 'second step');
+      for (const app of apps) {
+        const listed = await releaseOf(app, '2.6.0');
+        assert.equal([listed['rolloutPercent'], listed['servedPercent']], [50, 50]);
+        assert.equal(listed['ramp'], { steps: [10, 50, 100], everyMinutes: 60, startedAt: new Date(start).toISOString(), step: 2, nextStepAt: new Date(start + 2 * HOUR).toISOString() });
+      }
+      clock.set(start + 2 * HOUR);
+      await assertServed(instances, 100, 'last step');
+      assert.equal(((await releaseOf(apps.at(-1)!, '2.6.0'))['ramp'] as Record<string, unknown>)['nextStepAt'], null);
+    } finally {
+      await instances.close();
+    }
+  });
+
+  test('a manual widen ends the plan: its percent stays, whatever the clock', async () => {
+    const instances = await open();
+    const { apps, clock } = instances;
+    try {
+      const start = clock.now();
+      await operate(apps[0]!, 'POST', '/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 100 });
+      await operate(apps[0]!, 'POST', '/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 10, ramp: { steps: [10, 50, 100], everyMinutes: 60 } });
+      clock.set(start + HOUR);
+      const widened = await operate(apps[0]!, 'POST', '/releases/2.6.0/rollout', { rolloutPercent: 20 });
+      assert.equal([widened.status, widened.body['rolloutPercent'], widened.body['ramp']], [200, 20, null]);
+      clock.set(start + 5 * HOUR);
+      await assertServed(instances, 20, 'after the widen, past the plan\'s end');
+    } finally {
+      await instances.close();
+    }
+  });
+
+  test.after(closeTestDatabases);
+  test.run();
+}

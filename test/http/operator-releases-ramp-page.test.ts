@@ -1,0 +1,54 @@
+/**
+ * The Releases page and ramp plans, without JavaScript: publish with a plan (percents and hours per
+ * step); the card shows the plan, the step in force and when the next comes; a halted ramp shows why,
+ * with the figures, and Resume goes on with it. Injected clock.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { signIn } from '../_pages.ts';
+
+const test = suite('the Releases page: ramp plans');
+const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+const HOUR = 3600_000;
+
+let running: OperatorServer;
+test.before.each(async () => {
+  running = await startOperatorServer();
+});
+test.after.each(() => running.close());
+
+test('a plan published on the page is shown with its step in force and the next; a halt shows why and Resume goes on', async () => {
+  const { clock, storage } = running.server;
+  const start = clock.now();
+  let session = await signIn(running.url);
+  await session.post('/pages/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: '10', ramp: '1, 5, 25, 100', everyHours: '24' });
+  let page = (await session.get('/pages/releases')).text;
+  assert.match(page, '2.6.0 is published to 1% of the clients on a ramp of 1, 5, 25, 100%.');
+  const next = new Date(start + 24 * HOUR).toISOString();
+  assert.match(page, `<p class="meta ramp">Ramp 1% → 5% → 25% → 100%, one step every 24 hours: step 1 of 4 (1%) · next step <time datetime="${next}"`);
+  clock.advance(24 * HOUR);
+  // A session lasts less than a day: a new one after each jump of the clock.
+  session = await signIn(running.url);
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, 'step 2 of 4 (5%)');
+  assert.match(page, '<span class="badge">served to 5% of clients</span>');
+  await storage.releases.haltRelease('2.6.0', clock.now(), '2.6.0: 12 bug reports from 300 installs (40.0 per 1,000)', undefined);
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, '<span class="badge strong">Halted</span>');
+  assert.match(page, 'at 5%: 2.6.0: 12 bug reports from 300 installs (40.0 per 1,000)</p>');
+  assert.match(page, '<form method="post" action="/pages/releases/2.6.0/resume">');
+  clock.advance(48 * HOUR);
+  session = await signIn(running.url);
+  assert.match((await session.get('/pages/releases')).text, 'step 2 of 4 (5%) · held by the halt rule');
+  await session.post('/pages/releases/2.6.0/resume', {});
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, `2.6.0 resumed its ramp at 5%; the next step comes ${new Date(clock.now() + 24 * HOUR).toISOString()}.`);
+  assert.not.match(page, 'held by the halt rule');
+  // A plan that is not whole numbers is refused by name, and nothing is published.
+  await session.post('/pages/releases', { version: '2.7.0', msiUrl: MSI('2.7.0'), rolloutPercent: '10', ramp: '1, five', everyHours: '24' });
+  assert.match((await session.get('/pages/releases')).text, 'ramp');
+  assert.is(((await running.call('/releases')).json() as { releases: unknown[] }).releases.length, 1);
+});
+
+test.run();
