@@ -12,6 +12,7 @@ import { addDecimals } from '../formats/decimal.ts';
 import type { OrderCount } from '../ports/store-ports.ts';
 import { DAY_MS, dayOf } from '../budgets/budgets.ts';
 import type { UsageCount, UsageKind } from '../budgets/usage.ts';
+import { readInSpans } from './day-spans.ts';
 import { defineOperation } from './operation.ts';
 import { knownVersions, newestVersion, versionStats, VersionStatsSchema } from './version-stats.ts';
 
@@ -106,9 +107,10 @@ export const getStats = defineOperation({
     const [releases, baseline] = await Promise.all([context.storage.releases.listReleases(), context.releases.baseline()]);
     const [usage, feedback, orders, byVersion] = await Promise.all([
       context.storage.usage.list(fromDay, toDay),
-      context.storage.inbox.countByDay(fromDay, toDay),
-      context.storage.orders.countByDay(fromDay, toDay),
-      context.storage.inbox.countByVersion(fromDay, toDay, knownVersions(releases, baseline.version)),
+      // The raw tables, a month at a time (day-spans.ts); the usage counters are one row per day already.
+      readInSpans(fromDay, toDay, (from, to) => context.storage.inbox.countByDay(from, to)),
+      readInSpans(fromDay, toDay, (from, to) => context.storage.orders.countByDay(from, to)),
+      readInSpans(fromDay, toDay, (from, to) => context.storage.inbox.countByVersion(from, to, knownVersions(releases, baseline.version))),
     ]);
     return {
       from: isoDay(fromDay),
