@@ -34,7 +34,7 @@ button.secondary,.button.secondary{background:#fff;color:#0b4f9c}
 button.danger,.button.danger{background:#a4161a;border-color:#a4161a}
 header button{background:transparent;border-color:#fff}
 .flash{padding:.6rem .9rem;border-radius:4px;border-left:6px solid;margin:0 0 1rem;background:#fff}
-.flash p{margin:.2rem 0}
+.flash p{margin:.2rem 0;overflow-wrap:anywhere}
 .flash.done{border-color:#1e7b34}
 .flash.error{border-color:#a4161a}
 .card{background:#fff;border:1px solid #ccc;border-radius:6px;padding:.75rem 1rem;margin:0 0 .75rem}

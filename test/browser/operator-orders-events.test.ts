@@ -127,6 +127,8 @@ test('add an endpoint (its secret shown once), see its delivery, replay it: the 
   await page.click('button:text-is("Add the endpoint")');
   await page.waitForURL(`${running.url}/pages/events`);
   assert.match(await flash(page), /Endpoint #1 is added[^]*shown this once[^]*whsec_/);
+  // The secret is one long word: at 360 px the flash wraps it instead of widening the page.
+  await checkPage(page, 'events-secret');
   const feedback = await running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Add .wk3' }) });
   assert.is(feedback.status, 201);
   assert.is(await worker.tick(), 1);
