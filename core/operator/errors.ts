@@ -38,6 +38,11 @@ export const OPERATOR_ERRORS = {
     when: 'The version differs from a published one only in the fourth field, which Windows Installer ignores: it would not install it as an upgrade.',
     resolution: 'Raise major.minor.build (e.g. 2.6.3 instead of 2.6.2.1).',
   },
+  release_not_live: {
+    status: 409,
+    when: "A roadmap feature's release_version names a pulled release, or a version above the baseline that is not a live release.",
+    resolution: 'Name a live release (GET /releases) or a version up to the baseline, or publish the release first; null when not shipped.',
+  },
   release_pulled: {
     status: 409,
     when: 'The release is pulled: a rollout change would reach no client.',

@@ -11,6 +11,7 @@ import { roadmapContentObject } from '../schemas/content.ts';
 import type { StoredFeature } from '../ports/store-ports.ts';
 import { auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
+import { checkShippedIn } from './shipped-in.ts';
 import { defineOperation } from './operation.ts';
 
 const fields = roadmapContentObject.entries;
@@ -101,8 +102,9 @@ export const createRoadmapFeature = defineOperation({
   body: CreateFeatureSchema,
   output: StoredFeatureSchema,
   status: 201,
-  errors: [],
+  errors: ['release_not_live'],
   async run(context, { body }, caller) {
+    await checkShippedIn(context, body.release_version);
     const trail = auditTrail(context, caller);
     const described = (created: StoredFeature) => ({ action: 'roadmap.created', target: `${created.id}: ${created.title}` });
     const feature = await context.storage.features.create(body, trail.with(described, changedEvent(context, 'created')));
@@ -119,9 +121,10 @@ export const editRoadmapFeature = defineOperation({
   body: EditFeatureSchema,
   output: StoredFeatureSchema,
   status: 200,
-  errors: ['feature_not_found'],
+  errors: ['feature_not_found', 'release_not_live'],
   async run(context, { params, body }, caller) {
     const id = idOf(params.id);
+    await checkShippedIn(context, body.release_version);
     const trail = auditTrail(context, caller);
     const feature = await context.storage.features.update(id, body, trail.with(() => ({ action: 'roadmap.edited', target: described(id, body) }), changedEvent(context, 'edited')));
     if (!feature) throw new OperatorError('feature_not_found', `No roadmap feature has id ${id}.`);

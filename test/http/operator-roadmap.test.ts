@@ -64,6 +64,11 @@ test('a feature added, then shipped and hidden, is seen by the public roadmap at
   });
   assert.equal((await publicRoadmap()).map((f) => f.id), [...before.map((f) => f.id), feature.id]);
 
+  // Shipped in a release clients can have: one not published yet is refused, a published one is taken.
+  const early = await running.call(`/roadmap/${feature.id}`, { method: 'PATCH', json: { release_version: '2.6.0' } });
+  assert.equal([early.status, (early.json() as { code: string }).code], [409, 'release_not_live']);
+  const msi = 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi';
+  assert.is((await running.call('/releases', { method: 'POST', json: { version: '2.6.0', msiUrl: msi, rolloutPercent: 100 } })).status, 201);
   const shipped = await running.call(`/roadmap/${feature.id}`, { method: 'PATCH', json: { release_version: '2.6.0' } });
   assert.is(shipped.status, 200);
   assert.is((await publicRoadmap()).find((f) => f.id === feature.id)?.release_version, '2.6.0');
@@ -76,6 +81,7 @@ test('a feature added, then shipped and hidden, is seen by the public roadmap at
   assert.equal(audit.entries.map((e) => [e.action, e.target]), [
     ['roadmap.edited', `${feature.id}: visible=false`],
     ['roadmap.edited', `${feature.id}: release_version=2.6.0`],
+    ['release.published', '2.6.0 at 100%'],
     ['roadmap.created', `${feature.id}: Quattro Pro import`],
   ]);
 });

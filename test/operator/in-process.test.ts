@@ -108,6 +108,15 @@ test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are
   const hidden = (await call(context, 'POST', '/roadmap', '/roadmap', { title: 'H', category: 'app', visible: false })).body;
   assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { title: 'A2' })).body.title, 'A2');
   assert.is((await call(context, 'PATCH', '/roadmap/:id', '/roadmap/99999', { title: 'x' })).body.code, 'feature_not_found');
+  // release_version names a release clients can have: the baseline (2.4.1), history below it, a live release.
+  assert.is((await call(context, 'POST', '/roadmap', '/roadmap', { title: 'N', category: 'formats', release_version: '9.9.9' })).body.code, 'release_not_live');
+  for (const version of ['2.4.1', '2.3.0']) assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: version })).body.release_version, version);
+  const refused = await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: '2.7.0' });
+  assert.equal([refused.status, refused.body.message], [409, 'Version 2.7.0 is not a published release (the baseline is 2.4.1): no client can install it.']);
+  await call(context, 'POST', '/releases', '/releases', { version: '2.7.0', msiUrl: 'https://downloads.example.com/2.7.0.msi', rolloutPercent: 10 });
+  assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: '2.7.0' })).body.release_version, '2.7.0');
+  await call(context, 'POST', '/releases/:version/pull', '/releases/2.7.0/pull');
+  assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${b.id}`, { release_version: '2.7.0' })).body.message, 'Version 2.7.0 is pulled: no client can install it.');
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: a.id })).body.code, 'merge_into_itself');
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: 99999 })).body.code, 'feature_not_found');
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: hidden.id })).body.code, 'merge_target_hidden');
