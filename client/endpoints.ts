@@ -12,6 +12,7 @@ import {
   getPricing,
   getVersion,
   listRoadmap,
+  resendLicenses,
   submitFeedback,
   toggleRoadmapVote,
 } from '../core/endpoints.ts';
@@ -26,6 +27,7 @@ export {
   getPricing as getPricingEndpoint,
   getVersion as getVersionEndpoint,
   listRoadmap as listRoadmapEndpoint,
+  resendLicenses as resendLicensesEndpoint,
   submitFeedback as submitFeedbackEndpoint,
   toggleRoadmapVote as toggleRoadmapVoteEndpoint,
 };
@@ -40,6 +42,7 @@ export const PUBLIC_ENDPOINTS = [
   toggleRoadmapVote,
   createCheckout,
   getCheckoutStatus,
+  resendLicenses,
   getLlmsTxt,
   getOpenApi,
 ] as const;

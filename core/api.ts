@@ -13,6 +13,7 @@ import { gatewayWebhook } from './operations/gateway-webhook.ts';
 import { pricing } from './operations/pricing.ts';
 import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
+import { resendLicenses } from './operations/licenses-resend.ts';
 
 export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoints.ts';
 export { COMMON_ERRORS, type ApiRoute } from './api-route.ts';
@@ -29,4 +30,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { ...endpoints.createCheckout, create: createCheckout },
   { ...endpoints.getCheckoutStatus, create: checkoutStatus },
   { ...endpoints.receiveGatewayNotification, create: gatewayWebhook },
+  { ...endpoints.resendLicenses, create: resendLicenses },
 ];

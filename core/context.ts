@@ -23,6 +23,7 @@ import type { UsageTally } from './budgets/usage.ts';
 import type { AnswerSignatures } from './releases/answer-signature.ts';
 import type { ReleaseView } from './releases/release-view.ts';
 import type { SiteContent } from './schemas/content.ts';
+import type { MailSettings } from './mail/messages.ts';
 
 /** One public operation: a request-like input to a response-like output. */
 export type Operation = (request: CoreRequest) => MaybePromise<CoreResponse>;
@@ -68,6 +69,8 @@ export interface AppContext {
   /** Where webhooks may be sent (core/webhooks/address.ts). */
   readonly webhookAddresses: WebhookAddressPolicy;
   readonly usage: UsageTally;
+  /** The mails' texts, and whether a sender is configured (core/mail). */
+  readonly mail: MailSettings;
   /** Counts an event for the observer's metrics; does nothing without an observer. */
   count(event: AppEvent, times?: number): void;
 }

@@ -22,6 +22,7 @@ import { createMemoryOutbox, reportTo } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
+import { createMemoryMail } from './mail.ts';
 import { createMemoryAuditStore, createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -68,6 +69,7 @@ export function createMemoryStorage(
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
   const ledger = new DayLedger();
   const outbox = createMemoryOutbox();
+  const mail = createMemoryMail();
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {
@@ -108,7 +110,8 @@ export function createMemoryStorage(
     releases: createMemoryReleaseStore(outbox),
     audit: createMemoryAuditStore(),
     inbox: createMemoryInbox(feedback),
-    orders: createMemoryOrders(sessions, licenses, outbox),
+    orders: createMemoryOrders(sessions, licenses, outbox, mail),
+    mail,
 
     /** Memory always answers while the process runs. */
     async ping() {},
@@ -184,7 +187,7 @@ export function createMemoryStorage(
       const stored = licenses.get(sessionId);
       if (stored) return { keys: { ...stored }, stored: false };
       licenses.set(sessionId, { ...keys });
-      return reportTo(outbox)({ keys: { ...keys }, stored: true }, emit);
+      return reportTo(outbox, mail)({ keys: { ...keys }, stored: true }, emit);
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);

@@ -9,6 +9,7 @@ import { addDecimals } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import type { OutboxStore } from '../../core/ports/events.ts';
 import { reportTo } from './outbox.ts';
+import type { MailStore } from '../../core/ports/mail.ts';
 import { GOOD_STANDING, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
@@ -32,8 +33,9 @@ export function createMemoryOrders(
   sessions: ReadonlyMap<string, CheckoutSession>,
   licenses: Map<string, LicenseKeys>,
   outbox: Pick<OutboxStore, 'enqueue'>,
+  mail?: Pick<MailStore, 'enqueue'>,
 ): OrderStore {
-  const report = reportTo(outbox);
+  const report = reportTo(outbox, mail);
   const kept = new Map<string, Kept>();
   /** Refunds and disputes of payments no order has yet, by payment. */
   const early = new Map<string, KeptPaymentEvent[]>();
@@ -129,12 +131,12 @@ export function createMemoryOrders(
       k.standing = { ...k.standing, override, overrideReason: reason, overrideAt: at };
       return report(order(id)!, emit);
     },
-    async addPlusKey(id, key) {
+    async addPlusKey(id, key, emit) {
       const keys = licenses.get(id);
       if (!keys) return null;
       if (keys.plus !== null) return { keys: { ...keys }, stored: false };
       keys.plus = key;
-      return { keys: { ...keys }, stored: true };
+      return report({ keys: { ...keys }, stored: true }, emit);
     },
   };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { MailStore } from '../../core/ports/mail.ts';
 import { eventBody, type Delivery, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
@@ -17,13 +18,14 @@ interface StoredDelivery extends Delivery {
 const MAX_DELIVERIES = 10_000;
 
 /**
- * What a store change reports, written to the outbox with it: in memory the change and its event are one
- * step. Answers the change's result.
+ * What a store change reports, written to the outbox with it (and what it mails, to the mail outbox): in
+ * memory the change and its event are one step. Answers the change's result.
  */
-export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>) {
+export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, mail?: Pick<MailStore, 'enqueue'>) {
   return async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
     const pending = emit?.(result);
-    if (pending) await outbox.enqueue(pending.event, pending.at);
+    if (pending?.event) await outbox.enqueue(pending.event, pending.at);
+    if (pending?.mail && mail) await mail.enqueue(pending.mail, pending.at);
     return result;
   };
 }

@@ -10,6 +10,7 @@ import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetw
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
 import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
 import { outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
+import { mailOutbox } from './migration-mail.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -124,4 +125,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'release integrity', sql: releaseIntegrity },
   { version: 20, name: 'payment events in any order', sql: paymentEventsAnyOrder },
   { version: 21, name: 'outbound event retention', sql: outboundEventRetention },
+  { version: 22, name: 'mail outbox', sql: mailOutbox },
 ];

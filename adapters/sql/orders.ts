@@ -136,9 +136,14 @@ export function createSqlOrders(client: SqlClient): OrderStore {
         return updated.length === 0 ? null : reported(tx, (await getOrder(tx, id))!, emit);
       });
     },
-    async addPlusKey(id, key): Promise<SavedLicenses | null> {
-      const row = (await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0];
-      return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
+    async addPlusKey(id, key, emit): Promise<SavedLicenses | null> {
+      const saved = (row: (LicenseKeys & { mine: boolean }) | undefined) => (row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null);
+      if (!emit) return saved((await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0]);
+      // The key and its mail commit together; only the call that stored the key mails it.
+      return client.transaction(async (tx) => {
+        const found = saved((await tx.query<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0]);
+        return found?.stored ? reported(tx, found, emit) : found;
+      });
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 import type { SqlSession } from './client.ts';
+import { enqueueMail } from './mail.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const ENDPOINT = `id, url, events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
@@ -72,10 +73,14 @@ export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number
   await db.query(ENQUEUE, [event.type, eventBody(event, at), at]);
 }
 
-/** Writes what a change reports inside its transaction (`tx`), and answers the change's result. */
+/**
+ * Writes what a change reports (its event, and its mail: mail.ts) inside its transaction (`tx`), and
+ * answers the change's result.
+ */
 export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
   const pending = emit?.(result);
-  if (pending) await enqueueEvent(tx, pending.event, pending.at);
+  if (pending?.event) await enqueueEvent(tx, pending.event, pending.at);
+  if (pending?.mail) await enqueueMail(tx, pending.mail, pending.at);
   return result;
 }
 

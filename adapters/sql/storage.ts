@@ -19,6 +19,7 @@ import { createSqlInbox } from './inbox.ts';
 import { createSqlOutbox, EndpointsKnown } from './outbox.ts';
 import { createSqlUsageStore } from './usage.ts';
 import { createSqlOrders } from './orders.ts';
+import { createSqlMail } from './mail.ts';
 import { createSqlAuditStore, createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -111,6 +112,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     outbox: createSqlOutbox(client, endpoints),
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
+    mail: createSqlMail(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap, perNetwork)
       : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),

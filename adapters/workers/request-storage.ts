@@ -133,7 +133,14 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       keepPaymentEvent: (ref, event, at) => current().orders.keepPaymentEvent(ref, event, at),
       takePaymentEvents: (ref) => current().orders.takePaymentEvents(ref),
       override: (id, override, reason, at, emit) => current().orders.override(id, override, reason, at, emit),
-      addPlusKey: (id, key) => current().orders.addPlusKey(id, key),
+      addPlusKey: (id, key, emit) => current().orders.addPlusKey(id, key, emit),
+    },
+    mail: {
+      enqueue: (mail, at) => current().mail.enqueue(mail, at),
+      claimDue: (now, leaseMs, limit) => current().mail.claimDue(now, leaseMs, limit),
+      recordAttempt: (id, attempt) => current().mail.recordAttempt(id, attempt),
+      list: (filter) => current().mail.list(filter),
+      counts: (from, to) => current().mail.counts(from, to),
     },
     ping: () => current().ping(),
   };

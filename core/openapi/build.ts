@@ -184,6 +184,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
   Discovery: 'Documents that describe this API.',
+  Licenses: 'License keys after the sale (additions to the spec): the buyer\'s self-service resend.',
   Operator:
     'Operator-facing endpoints: the payment provider\'s notifications and the load-balancer probes, never ' +
     'called by the website or the desktop app.',

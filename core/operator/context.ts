@@ -8,6 +8,7 @@ import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } 
 import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
+import type { MailSettings } from '../mail/messages.ts';
 
 export type { AuditEntry, AuditStore } from '../ports/store-ports.ts';
 
@@ -22,6 +23,8 @@ export interface OperatorContext {
   /** The payment gateway (orders reconcile) and the key issuer (orders upgrade) of the public app. */
   readonly gateway: PaymentGateway;
   readonly licenses: LicenseIssuer;
+  /** The mails' texts, and whether a sender is configured (core/mail). */
+  readonly mail: MailSettings;
   /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
   count(event: AppEvent, times?: number): void;

@@ -12,6 +12,7 @@ import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, up
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { getStats } from './stats.ts';
+import { listOrderMails, resendOrderMail } from './mail.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
 
 export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
@@ -38,5 +39,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   upgradeOrder,
   revokeOrder,
   reinstateOrder,
+  listOrderMails,
+  resendOrderMail,
   listAudit,
 ];

@@ -11,6 +11,7 @@ import { fulfil, licensesFor } from '../licensing/fulfilment.ts';
 import { isRevoked, type OrderOverride } from '../ports/order-state.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
+import { upgradeMail, verdictMail } from '../mail/messages.ts';
 import { recordChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';
@@ -93,7 +94,8 @@ export const upgradeOrder = defineOperation({
     const keys = order.keys ?? (await licensesFor(context, session, order.purchase));
     if (keys.plus === null) {
       const plus = await context.licenses.issue({ sessionId: session.id, sku: session.sku, product: 'plus', issuedAt: context.clock.now(), simulated: context.gateway.simulated === true });
-      const saved = await context.storage.orders.addPlusKey(session.id, plus);
+      const at = context.clock.now();
+      const saved = await context.storage.orders.addPlusKey(session.id, plus, (stored) => ({ event: null, at, mail: upgradeMail(context.mail, order, stored.keys, at) }));
       if (saved?.stored) {
         context.count('license_issued');
         await recordChange(context, caller, 'order.upgraded', session.id);
@@ -122,7 +124,8 @@ function overrideOrder(override: OrderOverride, operationId: string, path: '/ord
       const reason = body.reason?.trim() ?? null;
       const verdict = (changed: Order) => {
         const draft = licenseVerdict(order.standing, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
-        return draft && { event: draft, at: context.clock.now() };
+        const at = context.clock.now();
+        return draft && { event: draft, at, mail: verdictMail(context.mail, changed, at) };
       };
       const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), verdict);
       await recordChange(context, caller, `order.${override}`, reason === null ? order.session.id : `${order.session.id}: ${reason}`);

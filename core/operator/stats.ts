@@ -67,6 +67,8 @@ export const StatsSchema = v.object({
   updateChecks: UsageSchema,
   orders: v.object({ total: v.number(), days: DaySeries, product: Counts, revenue: v.record(v.string(), v.string()) }),
   feedback: v.object({ total: v.number(), days: DaySeries, type: Counts, rating: Counts }),
+  /** Mails written in the range: sent, given up after the retries (failed), not sent yet (pending; all of them while mail is off). */
+  mail: v.object({ sent: v.number(), failed: v.number(), pending: v.number() }),
 });
 
 export const getStats = defineOperation({
@@ -74,7 +76,8 @@ export const getStats = defineOperation({
   method: 'GET',
   path: '/stats',
   summary:
-    'Downloads and update checks by day, release, source and platform, and feedback by day, type and rating, ' +
+    'Downloads and update checks by day, release, source and platform, feedback by day, type and rating, ' +
+    'and mails sent, failed and pending, ' +
     'over the last `days` UTC days (1-365, 30 by default), today included.',
   query: StatsQuerySchema,
   output: StatsSchema,
@@ -85,10 +88,11 @@ export const getStats = defineOperation({
     const fromDay = toDay - days + 1;
     // This instance's counts of the last seconds first, so that the numbers include them.
     await context.usage.flush();
-    const [usage, feedback, orders] = await Promise.all([
+    const [usage, feedback, orders, mail] = await Promise.all([
       context.storage.usage.list(fromDay, toDay),
       context.storage.inbox.countByDay(fromDay, toDay),
       context.storage.orders.countByDay(fromDay, toDay),
+      context.storage.mail.counts(fromDay * DAY_MS, (toDay + 1) * DAY_MS),
     ]);
     return {
       from: isoDay(fromDay),
@@ -107,6 +111,7 @@ export const getStats = defineOperation({
         type: tally(feedback, (row) => row.type, (row) => row.count),
         rating: tally(feedback, (row) => (row.rating === null ? 'none' : String(row.rating)), (row) => row.count),
       },
+      mail,
     };
   },
 });

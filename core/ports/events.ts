@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { MailDraft } from './mail.ts';
+
 export const EVENT_TYPES = [
   'feedback.received',
   'order.paid',
@@ -26,10 +28,15 @@ export interface EventDraft {
   data: Record<string, unknown>;
 }
 
-/** An event with its time, to be written with the change it reports. */
+/**
+ * An event with its time, to be written with the change it reports; and the message the change mails
+ * (core/ports/mail.ts), written in the same statement or transaction.
+ */
 export interface PendingEvent {
-  event: EventDraft;
+  /** null: the change mails but reports no event (an operator's upgrade). */
+  event: EventDraft | null;
   at: number;
+  mail?: MailDraft | null | undefined;
 }
 
 /**

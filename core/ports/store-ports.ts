@@ -235,7 +235,7 @@ export interface OrderStore {
    * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
    * or null when the session has no keys stored.
    */
-  addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
+  addPlusKey(sessionId: string, key: string, emit?: Emit<SavedLicenses>): Promise<SavedLicenses | null>;
 }
 
 /** Downloads and update checks counted by day (core/budgets/usage.ts). */
