@@ -90,6 +90,7 @@ for (const target of ALL_TARGETS) {
     assert.not.match(html, /<img|src=|https?:\/\//i);
     const mails = (await c.running.call(`/orders/${sessionId}/mails`)).json() as { mailOn: boolean; mails: { kind: string; state: string; attempts: number }[] };
     assert.equal([mails.mailOn, mails.mails.map((m) => [m.kind, m.state, m.attempts])], [true, [['keys', 'sent', 1]]]);
+    assert.equal(((await c.running.call('/stats?days=1')).json() as { mail: unknown }).mail, { sent: 1, failed: 0, pending: 0 });
   });
 
   test('resend mails exactly the valid keys of the address; an unknown address gets the same 202 and no mail', async (c) => {
@@ -143,6 +144,7 @@ for (const target of ALL_TARGETS) {
     assert.match(c.smtp.received[0]!.parsed.text ?? '', keys.standardLicenseKey!);
     const [sent] = await listed();
     assert.equal([sent!.state, sent!.attempts], ['sent', 2]);
+    assert.equal(((await c.running.call('/stats?days=2')).json() as { mail: unknown }).mail, { sent: 1, failed: 0, pending: 0 });
   });
 
   test('resend is limited: 5 requests per client an hour (429 with Retry-After), 3 mails per address a day', async (c) => {
