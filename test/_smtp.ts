@@ -21,6 +21,8 @@ export interface TestSmtp {
   /** smtp://user:password@127.0.0.1:port */
   url: string;
   received: ReceivedMail[];
+  /** Resolves once `count` messages in all were received (no timer: the test runner's timeout bounds it). */
+  receivedCount(count: number): Promise<void>;
   /** Stops listening: connections are refused until `start`. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -29,6 +31,13 @@ export interface TestSmtp {
 
 export async function startTestSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const arrived = () => {
+    for (const wait of waiting.filter((w) => received.length >= w.count)) {
+      waiting.splice(waiting.indexOf(wait), 1);
+      wait.resolve();
+    }
+  };
   let port = 0;
   let server: SMTPServer;
   const listen = async () => {
@@ -49,6 +58,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
             (parsed) => {
               received.push({ rcptTo: session.envelope.rcptTo.map((r) => r.address), parsed, raw });
               callback();
+              arrived();
             },
             (error: Error) => callback(error),
           );
@@ -66,6 +76,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${port}`,
     received,
+    receivedCount: (count) => new Promise<void>((resolve) => {
+      waiting.push({ count, resolve });
+      arrived();
+    }),
     stop,
     start: listen,
     close: stop,
