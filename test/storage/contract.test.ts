@@ -15,6 +15,7 @@ import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
 import { roadmapAdminContract } from './contract/roadmap-admin.ts';
 import { outboxContract } from './contract/outbox.ts';
+import { mailContract } from './contract/mail.ts';
 import { usageContract } from './contract/usage.ts';
 import { closeTestDatabases } from '../_databases.ts';
 
@@ -35,6 +36,7 @@ for (const target of ALL_TARGETS) {
   releasesContract(test);
   inboxContract(test);
   outboxContract(test);
+  mailContract(test);
   usageContract(test);
   budgetsContract(test);
   ordersContract(test);
