@@ -51,7 +51,9 @@ function draft(settings: MailSettings, kind: MailKind, cause: string, session: s
 export function keysMail(settings: MailSettings, session: CheckoutSession, keys: LicenseKeys, buyer: Purchase | null, at: number): MailDraft | null {
   if (!buyer?.email) return null;
   const kind = session.sku === 'plus_addon' ? 'upgrade' : 'keys';
-  const values = { product: productOf(settings, session.sku), date: isoDay(at), amount: amountOf(buyer), session: session.id, keys: keyLines(settings, keys) };
+  // The upgrade's texts name the product and say "Plus" themselves.
+  const product = kind === 'upgrade' ? settings.productName : productOf(settings, session.sku);
+  const values = { product, date: isoDay(at), amount: amountOf(buyer), session: session.id, keys: keyLines(settings, keys) };
   return draft(settings, kind, `keys:${session.id}`, session.id, buyer.email, values);
 }
 

@@ -29,7 +29,11 @@ const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 
 /** Escaped text with its paragraphs (a blank line) and line breaks kept. */
-const htmlText = (text: string) => escapeHtml(text).replaceAll(/\n{2,}/g, '</p>\n<p>').replaceAll('\n', '<br>\n');
+const htmlText = (text: string) =>
+  escapeHtml(text)
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.replaceAll('\n', '<br>\n'))
+    .join('</p>\n<p>');
 
 function fill(template: string, values: MailValues, keys: string, escape: (text: string) => string): string {
   const parts = template.split(PLACEHOLDER);
