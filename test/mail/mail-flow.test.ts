@@ -103,7 +103,8 @@ for (const target of ALL_TARGETS) {
 
     const known = await resend(c, 'bob@EXAMPLE.com');
     const unknown = await resend(c, 'nobody@example.com');
-    for (const answer of [known, unknown]) {
+    const alias = await c.running.server.request({ method: 'POST', path: '/api/licenses/resend', headers: JSON_TYPE, body: '{"email":"nobody@example.com"}', from: '127.0.0.3' });
+    for (const answer of [known, unknown, alias]) {
       assert.is(answer.status, 202);
       assert.equal(answer.json(), RESEND_ACCEPTED);
       assert.is(answer.headers['content-type'], 'application/json');
