@@ -12,6 +12,7 @@ import {
   getPricing,
   getVersion,
   listRoadmap,
+  resendLicenses,
   submitFeedback,
   toggleRoadmapVote,
   validateLicense,
@@ -27,6 +28,7 @@ export {
   getPricing as getPricingEndpoint,
   getVersion as getVersionEndpoint,
   listRoadmap as listRoadmapEndpoint,
+  resendLicenses as resendLicensesEndpoint,
   submitFeedback as submitFeedbackEndpoint,
   toggleRoadmapVote as toggleRoadmapVoteEndpoint,
   validateLicense as validateLicenseEndpoint,
@@ -43,6 +45,7 @@ export const PUBLIC_ENDPOINTS = [
   createCheckout,
   getCheckoutStatus,
   validateLicense,
+  resendLicenses,
   getLlmsTxt,
   getOpenApi,
 ] as const;

@@ -14,6 +14,7 @@ import { validateLicense } from './operations/license-validate.ts';
 import { pricing } from './operations/pricing.ts';
 import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
+import { resendLicenses } from './operations/licenses-resend.ts';
 
 export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoints.ts';
 export { COMMON_ERRORS, type ApiRoute } from './api-route.ts';
@@ -31,4 +32,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { ...endpoints.getCheckoutStatus, create: checkoutStatus },
   { ...endpoints.validateLicense, create: validateLicense },
   { ...endpoints.receiveGatewayNotification, create: gatewayWebhook },
+  { ...endpoints.resendLicenses, create: resendLicenses },
 ];

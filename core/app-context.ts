@@ -25,6 +25,8 @@ import type { SiteContent } from './schemas/content.ts';
 import { createUsageTally } from './budgets/usage.ts';
 import { createVoterId, createVoterNetwork } from './clients/voter-id.ts';
 import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
+import { mailSettings } from './mail/messages.ts';
+import type { MailTexts } from './mail/texts.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -98,6 +100,11 @@ export interface AppOptions {
   userAgentProduct?: string;
   /** When a ramping release is halted (core/releases/halt-rule.ts); `DEFAULT_HALT_RULE` for what is not given. */
   haltRule?: Partial<HaltRule>;
+  /**
+   * Mail (docs/mail.md): whether a sender is configured (mails are always written to the outbox, and
+   * sent only then), and texts replacing the defaults. Off, with the default texts, by default.
+   */
+  mail?: { enabled?: boolean; texts?: Partial<MailTexts> };
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -163,6 +170,7 @@ export async function createContext(
     signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
+    mail: mailSettings(options.content.offer.productDisplayName, options.mail?.enabled ?? false, options.mail?.texts),
     usage,
     count,
   };

@@ -24,6 +24,7 @@ import type { AnswerSignatures } from './releases/answer-signature.ts';
 import type { ReleaseView } from './releases/release-view.ts';
 import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
+import type { MailSettings } from './mail/messages.ts';
 
 /** One public operation: a request-like input to a response-like output. */
 export type Operation = (request: CoreRequest) => MaybePromise<CoreResponse>;
@@ -73,6 +74,8 @@ export interface AppContext {
   /** Where webhooks may be sent (core/webhooks/address.ts). */
   readonly webhookAddresses: WebhookAddressPolicy;
   readonly usage: UsageTally;
+  /** The mails' texts, and whether a sender is configured (core/mail). */
+  readonly mail: MailSettings;
   /** Counts an event for the observer's metrics; does nothing without an observer. */
   count(event: AppEvent, times?: number): void;
 }

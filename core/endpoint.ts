@@ -17,7 +17,7 @@ export interface QueryParameter {
 /** How a successful answer looks. */
 export type SuccessResponse =
   | {
-      readonly status: 200 | 201;
+      readonly status: 200 | 201 | 202;
       readonly description: string;
       readonly schema: v.GenericSchema;
       readonly schemaName: string;

@@ -21,6 +21,7 @@ import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
 import { LicenseValidateRequestSchema, LicenseValidationSchema } from './schemas/license.ts';
 import { GatewayEventSchema, SignatureHeaderSchema, WebhookAckSchema } from './schemas/webhook.ts';
+import { LicenseResendAcceptedSchema, LicenseResendRequestSchema } from './schemas/licenses-resend.ts';
 
 export type { Endpoint, QueryParameter, SuccessResponse } from './endpoint.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -207,6 +208,24 @@ export const receiveGatewayNotification = {
   body: { schema: GatewayEventSchema, schemaName: 'GatewayEvent', required: true },
   success: { status: 200, description: 'The event was applied or ignored.', schema: WebhookAckSchema, schemaName: 'WebhookAck' },
   errors: ['invalid_request', 'invalid_signature', 'notifications_unavailable', 'payload_too_large'],
+} as const satisfies Endpoint;
+
+/** An addition to the spec (issue 35): the buyer's self-service resend of their keys. */
+export const resendLicenses = {
+  operationId: 'resendLicenses',
+  method: 'POST',
+  path: '/licenses/resend',
+  versioned: true,
+  tag: 'Licenses',
+  summary: 'Mail the license keys of an address to that address',
+  description:
+    'An addition to the spec. Mails the valid (not revoked) license keys bought with this email address to that address only. ' +
+    'Always 202 with the same body, whether or not the address has orders, so it tells nobody who bought. ' +
+    'At most 5 requests per client per hour (429 too_many_resends), and at most 3 mails per address per ' +
+    'day (further requests are answered alike and mail nothing).',
+  body: { schema: LicenseResendRequestSchema, schemaName: 'LicenseResendRequest', required: true },
+  success: { status: 202, description: 'Accepted: the same answer for every address.', schema: LicenseResendAcceptedSchema, schemaName: 'LicenseResendAccepted' },
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_resends'],
 } as const satisfies Endpoint;
 
 export const getLlmsTxt = {

@@ -12,6 +12,7 @@ import type { AliasDeprecation } from '../core/http/deprecation.ts';
 import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
+import { MailFileSchema } from './mail-config.ts';
 
 const IsoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2027-01-01T00:00:00Z'));
 
@@ -61,6 +62,8 @@ export const ConfigFileSchema = v.strictObject({
     }),
     {},
   ),
+  /** The mails' sender and texts (docs/mail.md); SMTP_URL in the environment turns sending on. */
+  mail: v.optional(MailFileSchema),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;

@@ -19,6 +19,8 @@ import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
 import { checkOperatorPort, operatorSettings, type OperatorSettings } from './operator-config.ts';
 import { paymentConfig, type PaymentConfig } from './payment-config.ts';
+import { mailConfig, type MailConfig } from './mail-config.ts';
+import { smtpUrlProblem } from '../adapters/smtp/url.ts';
 import { storageSettings, type StorageSettings } from './storage-config.ts';
 
 export { ConfigError } from './config-error.ts';
@@ -69,6 +71,8 @@ export interface ServerConfig {
   observability: ObservabilitySettings;
   /** OPERATOR_PORT, OPERATOR_HOST and OPERATOR_TOKEN; null when the operator listener is off. */
   operator: OperatorSettings | null;
+  /** SMTP_URL and the file's `mail` section (docs/mail.md). */
+  mail: MailConfig;
 }
 
 function port(env: NodeJS.ProcessEnv): number {
@@ -95,6 +99,21 @@ function eventRetentionDays(env: NodeJS.ProcessEnv): number {
 }
 
 const trustedProxies = (env: NodeJS.ProcessEnv) => cidrList(env, 'TRUSTED_PROXIES');
+
+function smtpUrl(env: NodeJS.ProcessEnv): string | null {
+  const url = env['SMTP_URL']?.trim();
+  if (!url) return null;
+  const problem = smtpUrlProblem(url);
+  // The URL holds the password: never repeated in the message.
+  if (problem !== null) throw new ConfigError(`SMTP_URL ${problem}`);
+  return url;
+}
+
+/** The host of the default sender address: publicBaseUrl's, else the SMTP server's. */
+function senderHost(publicBaseUrl: string | undefined, smtp: string | null): string {
+  const host = new URL(publicBaseUrl ?? smtp ?? 'http://localhost').hostname.replace(/^\[|\]$/g, '');
+  return host.replace(/^www\./, '') || 'localhost';
+}
 
 function licenseKeyFormat(env: NodeJS.ProcessEnv): LicenseKeyFormat {
   const text = env['LICENSE_KEY_FORMAT']?.trim() || 'v2';
@@ -155,5 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),
     operator,
+    mail: mailConfig(smtpUrl(env), config.mail, config.offer.productDisplayName, senderHost(config.publicBaseUrl, smtpUrl(env))),
   };
 }

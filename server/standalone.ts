@@ -11,11 +11,12 @@ import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
-import type { Clock, Logger, VersionSource } from '../core/ports/ports.ts';
+import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { appOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';
 import { startEventDelivery } from './event-delivery.ts';
+import { startMailDelivery, type MailDelivery } from './mail-delivery.ts';
 import { openSigningKey } from './license-key.ts';
 import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
@@ -73,6 +74,20 @@ async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): 
   } catch (error) {
     throw new ConfigError(`versionFile ${config.versionFile}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Starts sending mail when SMTP_URL is set (the SMTP client is loaded only then); else says once that
+ * mail is off: mails are still written to the outbox and shown on the order pages.
+ */
+async function openMailDelivery(config: ServerConfig, storage: Storage, clock: Clock, logger: Logger): Promise<MailDelivery | null> {
+  if (config.mail.smtpUrl === null) {
+    logger.info('mail is off: SMTP_URL is not set; mails are kept in the outbox and shown on the order pages, not sent');
+    return null;
+  }
+  const { createSmtpSender } = await import('../adapters/smtp/index.ts');
+  logger.info('mail is on', { from: config.mail.from, smtpHost: new URL(config.mail.smtpUrl).host });
+  return startMailDelivery(storage, createSmtpSender(config.mail.smtpUrl), config.mail.from, clock, logger);
 }
 
 /**
@@ -141,6 +156,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       publicBaseUrl,
       hmacSha256: nodeHmacSha256,
       webhookAddresses,
+      mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
@@ -151,11 +167,14 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     opened.push(() => usageWriter.stop());
     const events = startEventDelivery(storage, clock, logger, 1000, webhookAddresses);
     opened.push(() => events.stop());
+    const mail = await openMailDelivery(config, storage, clock, logger);
+    if (mail) opened.push(() => mail.stop());
 
     let stopping: Promise<void> | null = null;
     const finish = async () => {
       await bound.close();
       await events.stop();
+      await mail?.stop();
       await usageWriter.stop();
       await metrics?.close();
       observability.flush();

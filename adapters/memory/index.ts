@@ -23,6 +23,7 @@ import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
 import { createMemoryAuditStore } from './audit.ts';
+import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -70,7 +71,8 @@ export function createMemoryStorage(
   const ledger = new DayLedger();
   const audit = createMemoryAuditStore();
   const outbox = createMemoryOutbox(undefined, audit);
-  const report = reportTo(outbox, audit);
+  const mail = createMemoryMail();
+  const report = reportTo(outbox, audit, mail);
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {
@@ -112,6 +114,7 @@ export function createMemoryStorage(
     audit,
     inbox: createMemoryInbox(feedback, report),
     orders: createMemoryOrders(sessions, licenses, report),
+    mail,
 
     /** Memory always answers while the process runs. */
     async ping() {},

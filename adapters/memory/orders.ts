@@ -7,7 +7,6 @@
 import { dayOf } from '../../core/budgets/budgets.ts';
 import { addDecimals } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
-import type { OutboxStore } from '../../core/ports/events.ts';
 import type { Report } from './outbox.ts';
 import { GOOD_STANDING, providerRevokes, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';

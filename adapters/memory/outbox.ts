@@ -5,6 +5,7 @@
  * @module
  */
 import type { AuditStore } from '../../core/ports/store-ports.ts';
+import type { MailStore } from '../../core/ports/mail.ts';
 import { eventBody, type Delivery, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
@@ -21,14 +22,15 @@ const MAX_DELIVERIES = 10_000;
 export type Report = <T>(result: T, emit: Emit<T> | undefined) => Promise<T>;
 
 /**
- * What a store change reports, written with it: its event to the outbox, its entry to the audit trail. In
- * memory the change and what it reports are one step.
+ * What a store change reports, written with it: its event to the outbox, its entry to the audit trail, what
+ * it mails to the mail outbox. In memory the change and what it reports are one step.
  */
-export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, audit: Pick<AuditStore, 'record'>): Report {
+export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, audit: Pick<AuditStore, 'record'>, mail?: Pick<MailStore, 'enqueue'>): Report {
   return async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
     const pending = emit?.(result);
     if (pending?.event) await outbox.enqueue(pending.event, pending.at);
     if (pending?.audit) await audit.record(pending.audit);
+    if (pending?.mail && mail) await mail.enqueue(pending.mail, pending.at);
     return result;
   };
 }

@@ -61,6 +61,15 @@ function refundsTable(orders: Stats['orders']): Html {
 <tbody><tr><th scope="row">Refunded in full</th><td>${orders.refunded}</td></tr><tr><th scope="row">Disputed</th><td>${orders.disputed}</td></tr></tbody></table>`;
 }
 
+/** The mails written in the range, by what came of them. */
+function mailTable(mail: Stats['mail']): Html {
+  const row = (name: string, count: number) => html`<tr><th scope="row">${name}</th><td>${count}</td></tr>`;
+  return html`<section class="card" aria-labelledby="mail-heading"><h2 id="mail-heading">Mail</h2>
+<table id="mail-counts" class="breakdown"><caption>Mails written in this range</caption>
+<thead><tr><th scope="col">State</th><th scope="col">Count</th></tr></thead>
+<tbody>${row('Sent', mail.sent)}${row('Failed (given up)', mail.failed)}${row('Not sent yet', mail.pending)}</tbody></table></section>`;
+}
+
 function rangeSwitch(days: number): Html {
   const links = RANGES.map(
     (range) => html`<li><a href="${PATH}?days=${range}"${range === days ? html` aria-current="true"` : ''}>Last ${range} days</a></li>`,
@@ -70,7 +79,7 @@ function rangeSwitch(days: number): Html {
 
 function totals(stats: Stats): Html {
   const item = (name: string, value: number) => html`<div><dt>${name}</dt><dd>${value}</dd></div>`;
-  return html`<dl class="totals">${item('Downloads', stats.downloads.total)}${item('Update checks', stats.updateChecks.total)}${item('Paid orders', stats.orders.total)}${item('Feedback', stats.feedback.total)}${item('Refunds', stats.orders.refunded)}${item('Disputes', stats.orders.disputed)}</dl>`;
+  return html`<dl class="totals">${item('Downloads', stats.downloads.total)}${item('Update checks', stats.updateChecks.total)}${item('Paid orders', stats.orders.total)}${item('Feedback', stats.feedback.total)}${item('Refunds', stats.orders.refunded)}${item('Disputes', stats.orders.disputed)}${item('Mails sent', stats.mail.sent)}${item('Mails failed', stats.mail.failed)}</dl>`;
 }
 
 async function render(page: PageRequest): Promise<Html> {
@@ -104,7 +113,8 @@ ${chartCard({ id: 'feedback', title: 'Feedback', days: feedback.days }, feedback
 ${breakdown('feedback-type', 'Feedback by type', 'Type', feedback.type, (k) => TYPE_NAMES[k] ?? k)}
 ${breakdown('feedback-rating', 'Feedback by rating', 'Rating', feedback.rating, ratingName)}
 </div>`)}
-${versionsCard(stats.versions, open)}`;
+${versionsCard(stats.versions, open)}
+${mailTable(stats.mail)}`;
 }
 
 export const numbersPage: PageModule = { path: PATH, title: 'Numbers', render, actions: [] };

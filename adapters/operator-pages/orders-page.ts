@@ -6,6 +6,8 @@
  * @module
  */
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
+import { listOrderMails, resendOrderMail } from '../../core/operator/mail.ts';
+import { orderMails } from './order-mails.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
 import { decodedParam } from '../../core/operator/path-param.ts';
 import { field } from './fields.ts';
@@ -14,6 +16,8 @@ import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, type ActionResult, type PageModule, type PageRequest } from './page-module.ts';
 
 const PATH = '/pages/orders';
+
+type OrderAction = 'upgrade' | 'revoke' | 'reinstate' | 'resend';
 
 /** The query of a search: an email has an @, anything else is a session id. */
 function searchQuery(find: string): URLSearchParams {
@@ -52,9 +56,9 @@ function reconcileForm(csrf: string): Html {
 }
 
 /** A form that changes the order: a button, and a reason field for revoke and reinstate. */
-function orderAction(order: OrderView, csrf: string, action: 'upgrade' | 'revoke' | 'reinstate', label: string): Html {
+function orderAction(order: OrderView, csrf: string, action: OrderAction, label: string): Html {
   const target = `${PATH}/${encodeURIComponent(order.session)}/${action}`;
-  const reason = action === 'upgrade' ? '' : field(`${action}-reason`, 'reason', `Reason to ${action} (optional)`);
+  const reason = action === 'upgrade' || action === 'resend' ? '' : field(`${action}-reason`, 'reason', `Reason to ${action} (optional)`);
   return html`<form method="post" action="${target}" class="row">${csrfField(csrf)}${reason}
 <div class="fit"><button type="submit"${action === 'revoke' ? html` class="danger"` : ''}>${label}</button></div></form>`;
 }
@@ -80,6 +84,7 @@ ${override}
 ${keys}
 ${paid ? html`<div class="actions">
 ${!revoked && !hasPlus ? orderAction(order, csrf, 'upgrade', 'Upgrade to Plus') : ''}
+${!revoked && order.keys.length > 0 && order.buyer.email ? orderAction(order, csrf, 'resend', 'Mail the keys again') : ''}
 ${revoked ? orderAction(order, csrf, 'reinstate', 'Reinstate') : orderAction(order, csrf, 'revoke', 'Revoke')}
 </div>` : html`<p>The session is not paid: nothing can be changed.</p>`}
 </section>`;
@@ -94,6 +99,10 @@ async function render(page: PageRequest): Promise<Html> {
     // Path segments are handed over as sent, percent-encoded.
     const shown = await page.operate(showOrder, { params: { session: encodeURIComponent(chosen) } });
     detail = shown.ok ? orderDetail(shown.value, csrf) : refusalBox(shown);
+    if (shown.ok) {
+      const mails = await page.operate(listOrderMails, { params: { session: encodeURIComponent(chosen) } });
+      detail = html`${detail}${mails.ok ? orderMails(mails.value) : refusalBox(mails)}`;
+    }
   }
   const listed = await page.operate(listOrders, { query: searchQuery(find) });
   if (!listed.ok) return html`${searchForm(find)}${refusalBox(listed)}${detail}${reconcileForm(csrf)}`;
@@ -143,5 +152,14 @@ export const ordersPage: PageModule = {
     orderChange('upgrade', (o) => `${o.session} has its Plus key.`),
     orderChange('revoke', (o) => `The licenses of ${o.session} are revoked.`),
     orderChange('reinstate', (o) => `The licenses of ${o.session} are reinstated.`),
+    {
+      path: `${PATH}/:session/resend`,
+      async run(page: PageRequest, _form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {
+        const sent = params['session'] ?? '';
+        const back = `?${new URLSearchParams([['order', decodedParam(sent)]]).toString()}`;
+        const outcome = await page.operate(resendOrderMail, { params: { session: sent } });
+        return outcome.ok ? done(`The keys of ${decodedParam(sent)} are queued to ${outcome.value.to}.`, back) : failed(outcome, back);
+      },
+    },
   ],
 };

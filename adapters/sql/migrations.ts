@@ -11,6 +11,7 @@ import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetw
 import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
 import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
 import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
+import { mailOutbox } from './migration-mail.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -128,4 +129,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 23, name: 'license key lookup', sql: licenseKeyLookup },
   { version: 24, name: 'release ramps', sql: releaseRamps },
   { version: 25, name: 'usage kinds of installed versions', sql: usageKinds },
+  { version: 26, name: 'mail outbox', sql: mailOutbox },
 ];

@@ -144,10 +144,14 @@ export function createSqlOrders(client: SqlClient): OrderStore {
         await tx.query(OVERRIDE, [id, override, reason, at]);
         return reported(tx, { before, order: (await getOrder(tx, id))! }, emit);
       }),
-    addPlusKey: (id, key, emit) =>
-      changeReported(client, emit, async (session): Promise<SavedLicenses | null> => {
-        const row = (await session.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0];
-        return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
-      }),
+    async addPlusKey(id, key, emit): Promise<SavedLicenses | null> {
+      const saved = (row: (LicenseKeys & { mine: boolean }) | undefined) => (row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null);
+      if (!emit) return saved((await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0]);
+      // The key, its audit entry and its mail commit together; only the call that stored the key reports it.
+      return client.transaction(async (tx) => {
+        const found = saved((await tx.query<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0]);
+        return found?.stored ? reported(tx, found, emit) : found;
+      });
+    },
   };
 }

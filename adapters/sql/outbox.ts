@@ -8,6 +8,7 @@
 import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { auditInsert } from './audit.ts';
+import { enqueueMail } from './mail.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const ENDPOINT = `id, url, events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
@@ -74,8 +75,8 @@ export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number
 }
 
 /**
- * Writes what a change reports (its event, its audit entry) inside its transaction (`tx`), and answers the
- * change's result.
+ * Writes what a change reports (its event, its audit entry, its mail: mail.ts) inside its transaction (`tx`),
+ * and answers the change's result.
  */
 export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
   const pending = emit?.(result);
@@ -84,6 +85,7 @@ export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | und
     const { text, params } = auditInsert(pending.audit);
     await tx.query(text, params);
   }
+  if (pending?.mail) await enqueueMail(tx, pending.mail, pending.at);
   return result;
 }
 

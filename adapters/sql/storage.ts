@@ -20,6 +20,7 @@ import { createSqlOutbox, EndpointsKnown } from './outbox.ts';
 import { createSqlUsageStore } from './usage.ts';
 import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore } from './audit.ts';
+import { createSqlMail } from './mail.ts';
 import { createSqlReleaseStore } from './releases.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
@@ -112,6 +113,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     outbox: createSqlOutbox(client, endpoints),
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
+    mail: createSqlMail(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap, perNetwork)
       : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),

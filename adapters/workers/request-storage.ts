@@ -142,6 +142,13 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       override: (...args) => current().orders.override(...args),
       addPlusKey: (...args) => current().orders.addPlusKey(...args),
     },
+    mail: {
+      enqueue: (...args) => current().mail.enqueue(...args),
+      claimDue: (...args) => current().mail.claimDue(...args),
+      recordAttempt: (...args) => current().mail.recordAttempt(...args),
+      list: (...args) => current().mail.list(...args),
+      counts: (...args) => current().mail.counts(...args),
+    },
     ping: (...args) => current().ping(...args),
   };
 

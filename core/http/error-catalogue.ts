@@ -113,6 +113,13 @@ export const ERROR_CATALOGUE = {
     status: 429,
     resolution: 'Pay with a checkout session already opened, or retry when the oldest one expires (see Retry-After).',
   },
+  too_many_resends: {
+    when:
+      'POST licenses/resend from a client that asked 5 times in the last hour (a fixed window per client); ' +
+      'Retry-After gives the seconds until the window ends.',
+    status: 429,
+    resolution: 'Retry after the time in Retry-After; the keys of an address go to that address only.',
+  },
   too_much_feedback: {
     when:
       'POST feedback from a client that sent the most feedback it may today (feedbackBytesPerClientPerDay, ' +

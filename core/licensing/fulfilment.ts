@@ -9,6 +9,7 @@ import { isRevoked, type OrderStanding } from '../ports/order-state.ts';
 import { licenseVerdict, orderPaid } from '../webhooks/events.ts';
 import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
+import { keysMail, verdictMail, type MailSettings } from '../mail/messages.ts';
 
 /** What fulfilment works with (an AppContext is one). */
 export interface FulfilmentContext {
@@ -17,6 +18,8 @@ export interface FulfilmentContext {
   readonly gateway: Pick<PaymentGateway, 'simulated'>;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The mails' texts: the keys are mailed to the buyer with the save that stores them. */
+  readonly mail: MailSettings;
   count(event: AppEvent, times?: number): void;
 }
 
@@ -31,8 +34,12 @@ export async function licensesFor(context: FulfilmentContext, session: CheckoutS
     standard: session.sku === 'plus_addon' ? null : await sign('standard'),
     plus: session.sku === 'standard' ? null : await sign('plus'),
   };
-  // order.paid is written with the keys, by the one save that stores them.
-  const saved = await context.storage.saveLicenses(session.id, keys, (stored) => ({ event: orderPaid(session, stored.keys, buyer), at: issuedAt }));
+  // order.paid and the buyer's mail are written with the keys, by the one save that stores them.
+  const saved = await context.storage.saveLicenses(session.id, keys, (stored) => ({
+    event: orderPaid(session, stored.keys, buyer),
+    at: issuedAt,
+    mail: keysMail(context.mail, session, stored.keys, buyer, issuedAt),
+  }));
   // Counted by the one save that stored them: racers sign the same claims at the same instant into
   // identical keys, so comparing keys would count every racer.
   if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
@@ -108,7 +115,8 @@ export interface PaymentEvent {
   requestId: string;
 }
 
-type PaymentContext = { readonly storage: Storage; readonly clock: Clock; readonly logger: Logger };
+/** The ports a payment event needs; without mail settings (the simulator's own buttons) no notice is mailed. */
+type PaymentContext = { readonly storage: Storage; readonly clock: Clock; readonly logger: Logger; readonly mail?: MailSettings | undefined };
 
 /**
  * Applies the refunds and disputes kept for a payment that had no order when they came (each is taken
@@ -150,7 +158,8 @@ async function flagOrder(context: PaymentContext, sessionId: string, event: Paym
     const draft = licenseVerdict(result.before, result.order, event.source);
     const change = flagChange(result.before, result.order, event);
     if (!draft && !change) return null;
-    return { ...(draft ? { event: draft } : {}), at, ...(change ? { audit: { at, ...change, requestId: event.requestId } } : {}) };
+    const mail = draft && context.mail ? verdictMail(context.mail, result.order, at) : null;
+    return { ...(draft ? { event: draft, mail } : {}), at, ...(change ? { audit: { at, ...change, requestId: event.requestId } } : {}) };
   };
   const flagged = await storage.orders.flag(sessionId, event.flag, report, event.dispute);
   if (!flagged) return null;

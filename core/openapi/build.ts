@@ -183,7 +183,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Feedback: 'Feedback and reviews.',
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
-  Licenses: 'A license key\'s standing, re-checked by the desktop app (an addition to the spec).',
+  Licenses: 'License keys after the sale (additions to the spec): a key\'s standing, re-checked by the desktop app, and the buyer\'s self-service resend.',
   Discovery: 'Documents that describe this API.',
   Operator:
     'Operator-facing endpoints: the payment provider\'s notifications and the load-balancer probes, never ' +

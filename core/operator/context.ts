@@ -10,6 +10,7 @@ import type { AuditEntry } from '../ports/store-ports.ts';
 import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
+import type { MailSettings } from '../mail/messages.ts';
 
 export type { AuditEntry, AuditStore } from '../ports/store-ports.ts';
 
@@ -24,6 +25,8 @@ export interface OperatorContext {
   /** The payment gateway (orders reconcile) and the key issuer (orders upgrade) of the public app. */
   readonly gateway: PaymentGateway;
   readonly licenses: LicenseIssuer;
+  /** The mails' texts, and whether a sender is configured (core/mail). */
+  readonly mail: MailSettings;
   /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
   count(event: AppEvent, times?: number): void;
@@ -51,6 +54,17 @@ export interface AuditTrail {
   with<T>(describe: (result: T) => Described | null, emit?: Emit<T>): Emit<T>;
   /** Writes the log line of each entry made so far (call it once the change returned). */
   logged(): void;
+}
+
+/**
+ * Writes an audit entry after a change that is not one store write of its own: it is made by what a
+ * notification would do too (reconcile's fulfilment), or only queues work (a resend's message). Should the
+ * entry fail, the change stands and the call answers 500. Every other change uses `auditTrail`.
+ */
+export async function auditAfter(context: Pick<OperatorContext, 'clock' | 'logger' | 'storage'>, caller: Caller, change: Described): Promise<void> {
+  const entry: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId };
+  await context.storage.audit.record(entry);
+  context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId });
 }
 
 /** Starts the audit trail of one operator call (every operator change goes through one). */

@@ -13,6 +13,7 @@ import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRo
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { getStats } from './stats.ts';
+import { listOrderMails, resendOrderMail } from './mail.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
 
 export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
@@ -40,5 +41,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   upgradeOrder,
   revokeOrder,
   reinstateOrder,
+  listOrderMails,
+  resendOrderMail,
   listAudit,
 ];

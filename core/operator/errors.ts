@@ -113,9 +113,14 @@ export const OPERATOR_ERRORS = {
     when: 'The checkout session is not paid (pending, processing, expired or failed): it has no licenses to change.',
     resolution: 'Check the session with GET /orders/{session}; a payment not yet seen here may be found by POST /orders/reconcile.',
   },
+  order_without_email: {
+    status: 409,
+    when: 'The payment provider gave no email address for the order: there is nobody to mail its keys to.',
+    resolution: 'Give the buyer the keys GET /orders/{session} shows by another way.',
+  },
   order_revoked: {
     status: 409,
-    when: 'The order\'s licenses are revoked (a refund, a dispute, or an operator): no Plus key is issued for it.',
+    when: 'The order\'s licenses are revoked (a refund, a dispute, or an operator): no Plus key is issued for it, and its keys are not mailed.',
     resolution: 'Reinstate the order first (POST /orders/{session}/reinstate) if it should hold licenses.',
   },
   reconcile_unavailable: {

@@ -41,7 +41,7 @@ export interface OperatorOperation<Path extends string = string, Query = unknown
   readonly bodyOptional?: boolean;
   /** The JSON of a successful answer. */
   readonly output: v.GenericSchema<unknown, Output>;
-  readonly status: 200 | 201;
+  readonly status: 200 | 201 | 202;
   /** The operator error codes it answers with, besides the ones every operator request may get. */
   readonly errors: readonly OperatorErrorCode[];
   /** Does it; throws an `AnsweringError` for a refusal. */

@@ -10,8 +10,10 @@ import { DAY_MS } from '../budgets/budgets.ts';
 import { fulfil, licensesFor } from '../licensing/fulfilment.ts';
 import { isRevoked, type OrderOverride, type OrderStanding } from '../ports/order-state.ts';
 import type { Order } from '../ports/store-ports.ts';
+import type { SavedLicenses } from '../ports/port-types.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
-import { auditTrail, type OperatorContext } from './context.ts';
+import { upgradeMail, verdictMail } from '../mail/messages.ts';
+import { auditAfter, auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -96,8 +98,11 @@ export const upgradeOrder = defineOperation({
     const keys = order.keys ?? (await licensesFor(context, session, order.purchase));
     if (keys.plus === null) {
       const plus = await context.licenses.issue({ sessionId: session.id, sku: session.sku, product: 'plus', issuedAt: context.clock.now(), simulated: context.gateway.simulated === true });
+      const at = context.clock.now();
       const trail = auditTrail(context, caller);
-      const saved = await context.storage.orders.addPlusKey(session.id, plus, trail.with((added) => (added.stored ? { action: 'order.upgraded', target: session.id } : null)));
+      const described = (added: SavedLicenses) => (added.stored ? { action: 'order.upgraded', target: session.id } : null);
+      const emit = (stored: SavedLicenses) => ({ event: null, at, mail: upgradeMail(context.mail, order, stored.keys, at) });
+      const saved = await context.storage.orders.addPlusKey(session.id, plus, trail.with(described, emit));
       if (saved?.stored) context.count('license_issued');
       trail.logged();
     }
@@ -124,7 +129,8 @@ function overrideOrder(override: OrderOverride, operationId: string, path: '/ord
       const reason = body.reason?.trim() ?? null;
       const verdict = ({ before, order: changed }: Overridden) => {
         const draft = licenseVerdict(before, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
-        return draft && { event: draft, at: context.clock.now() };
+        const at = context.clock.now();
+        return draft && { event: draft, at, mail: verdictMail(context.mail, changed, at) };
       };
       // Decided on the standing read under the order's lock: of two racing revokes, one is audited and reported.
       const described = ({ before }: Overridden) =>
@@ -196,12 +202,9 @@ export const reconcileOrders = defineOperation({
         if (session === null) unknown++;
         else if (session.state === 'paid') {
           fulfilled.push(paid.id);
-          // Written after the fulfilment, which is the one a notification would make (idempotent, and
-          // reported by its order.paid event): should this row fail, the order is still right, the call
-          // answers 500, and running it again counts the order as already fulfilled.
-          const entry = { at: context.clock.now(), action: 'order.reconciled', target: paid.id, requestId: caller.requestId };
-          await context.storage.audit.record(entry);
-          context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId });
+          // After the fulfilment a notification would make (idempotent, reported by its order.paid event):
+          // should this row fail, running reconcile again counts the order as already fulfilled.
+          await auditAfter(context, caller, { action: 'order.reconciled', target: paid.id });
         }
       }
     }

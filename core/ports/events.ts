@@ -7,6 +7,8 @@
  */
 import type { AuditEntry } from './port-types.ts';
 
+import type { MailDraft } from './mail.ts';
+
 export const EVENT_TYPES = [
   'feedback.received',
   'order.paid',
@@ -30,14 +32,16 @@ export interface EventDraft {
 }
 
 /**
- * What a change reports, to be written with it: its outbound event (with its time), its audit entry (an
- * operator's change, core/operator/context.ts), or both.
+ * What a change reports, to be written with it (same statement or transaction): its outbound event (with
+ * its time), its audit entry (an operator's change, core/operator/context.ts), the message it mails
+ * (core/ports/mail.ts), or any of them.
  */
 export interface PendingEvent {
-  /** The event for the webhook endpoints; absent when the change reports only its audit entry. */
-  event?: EventDraft | undefined;
+  /** The event for the webhook endpoints; null or absent when the change reports none. */
+  event?: EventDraft | null | undefined;
   at: number;
   audit?: AuditEntry | undefined;
+  mail?: MailDraft | null | undefined;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AnswerSigner } from './port-types.ts';
 import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport, UsageStore } from './store-ports.ts';
 import type { Pricing } from '../schemas/responses.ts';
 import type { Emit, OutboxStore } from './events.ts';
+import type { MailStore } from './mail.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
@@ -92,6 +93,8 @@ export interface Storage {
   readonly outbox: OutboxStore;
   /** The paid sessions with their buyer, keys and standing (core/operator/orders.ts). */
   readonly orders: OrderStore;
+  /** Messages to buyers and their sending (core/mail); written with their cause like events. */
+  readonly mail: MailStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

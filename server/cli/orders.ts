@@ -1,15 +1,16 @@
 /**
- * `converter-site-api orders find|show|upgrade|revoke|reinstate|reconcile`: the operator API's orders
+ * `converter-site-api orders find|show|upgrade|revoke|reinstate|resend|reconcile`: the operator API's orders
  * (docs/operating.md), from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json` for scripts.
  *
  * @module
  */
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder, type Reconciled } from '../../core/operator/orders.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
+import { resendOrderMail, type MailView } from '../../core/operator/mail.ts';
 import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, table, type PreparedCall } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|reconcile> [options]
+const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile> [options]
 
 Finds and changes the orders (paid checkout sessions and their license keys) through the operator API
 of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
@@ -23,6 +24,7 @@ of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKE
                                         revoke the order's licenses: checkout/status shows no keys
   orders reinstate <session> [--reason <text>]
                                         reinstate them
+  orders resend <session>               mail the order's valid keys to its buyer again (docs/mail.md)
   orders reconcile [--since <ISO 8601>] fulfil the sessions the payment provider has as paid since then
                                         (7 days ago by default) that this server never fulfilled
 
@@ -66,6 +68,10 @@ function orderDetails(o: OrderView): string {
   return lines.map(([name, value]) => `${name!.padEnd(9)}${value}`).join('\n') + '\n' + keys;
 }
 
+function mailQueued(m: MailView): string {
+  return `queued mail ${m.id} (${m.kind}) to ${m.to}: ${m.subject}\n`;
+}
+
 function reconcileSummary(r: Reconciled): string {
   const more = r.complete ? '' : ' (more remain: run it again with a later --since)';
   const lines = [
@@ -87,9 +93,9 @@ async function print<Output>(call: PreparedCall<Output>, json: boolean, io: Io, 
 
 /** Does what a command line asks for; every mistake in it is a UsageError. */
 function send(action: string | undefined, session: string | undefined, values: FlagValues<typeof FLAGS>, io: Io): Promise<number> {
-  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'reconcile'];
-  if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate or reconcile');
-  const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate';
+  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'resend', 'reconcile'];
+  if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate, resend or reconcile');
+  const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate' || action === 'resend';
   if (takesSession && !session) throw new UsageError(`orders ${action} needs a session id`);
   if (!takesSession && session) throw new UsageError(`unexpected argument ${JSON.stringify(session)}`);
   const allowed: Record<string, string[]> = { find: ['email', 'session', 'limit'], revoke: ['reason'], reinstate: ['reason'], reconcile: ['since'] };
@@ -112,6 +118,8 @@ function send(action: string | undefined, session: string | undefined, values: F
       return print(prepare(revokeOrder, { params, body: reason }), json, io, orderDetails);
     case 'reinstate':
       return print(prepare(reinstateOrder, { params, body: reason }), json, io, orderDetails);
+    case 'resend':
+      return print(prepare(resendOrderMail, { params }), json, io, mailQueued);
     default:
       return print(prepare(reconcileOrders, { body: values.since === undefined ? {} : { since: values.since } }), json, io, reconcileSummary);
   }
@@ -119,7 +127,7 @@ function send(action: string | undefined, session: string | undefined, values: F
 
 export const orders: Command = {
   name: 'orders',
-  summary: 'find orders by email, show, upgrade, revoke, reinstate, reconcile (operator API)',
+  summary: 'find orders by email, show, upgrade, revoke, reinstate, resend keys, reconcile (operator API)',
   help: HELP,
   async run(args, io: Io) {
     const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);

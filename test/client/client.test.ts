@@ -58,6 +58,9 @@ test('writes send their JSON body: feedback, a vote toggled twice, a checkout an
   });
   const standard = await api.createCheckout();
   assert.is.not(standard.sessionId, created.sessionId);
+  // An addition to the spec: the same 202 body for any address.
+  const resent = await api.withMeta.resendLicenses({ email: 'ann@example.com' });
+  assert.equal([resent.status, resent.data], [202, { accepted: true, message: 'If this address has valid licenses on file, a message with them is on its way to it.' }]);
 });
 
 test('downloadInstaller resolves to the redirect target; downloadInstallerLink builds the address', async ({ server, base }) => {

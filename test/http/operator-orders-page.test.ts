@@ -62,6 +62,24 @@ test('an order found by email, opened with its keys, revoked with a reason: the 
   assert.equal(await audit(), [['order.revoked', `${id}: chargeback by mail`]]);
 });
 
+test('mail off: the order shows what would have been sent, and "Mail the keys again" queues one more', async () => {
+  const id = await buy('standard');
+  const keys = await status(id);
+  const session = await signIn(running.url);
+  const shown = await session.get(`/pages/orders?order=${id}`);
+  assert.match(shown.text, '<h3 id="order-mails">Mail to the buyer</h3>');
+  assert.match(shown.text, 'Mail is off (SMTP_URL is not set): these messages are kept here and never sent.');
+  assert.match(shown.text, '<span class="badge">Would have been sent</span> Your Legacy Sheet Converter license key · to Grace@Example.com');
+  assert.match(shown.text, `${keys['standardLicenseKey']}`);
+  assert.match(shown.text, 'Mail the keys again</button>');
+  const resent = await session.post(`/pages/orders/${id}/resend`, {});
+  assert.is(resent.status, 303);
+  const after = await session.get(`/pages/orders?order=${id}`);
+  assert.match(after.text, `<p>The keys of ${id} are queued to Grace@Example.com.</p>`);
+  assert.match(after.text, 'Your Legacy Sheet Converter license keys · to Grace@Example.com');
+  assert.equal(await audit(), [['order.mail_resent', id]]);
+});
+
 test('reinstate and upgrade to Plus from the page; the public status shows both keys', async () => {
   const id = await buy('standard');
   const session = await signIn(running.url);

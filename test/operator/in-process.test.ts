@@ -179,6 +179,27 @@ test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unp
   assert.is((await call(context, 'GET', '/orders', '/orders?email=a@b.c&email=d@e.f')).body.code, 'invalid_query');
 });
 
+test("an order's mails: listed (mail off), resent once per request; unknown, unpaid, revoked and address-less orders are refused", async (context) => {
+  const session = await paidSession(context);
+  const listed = (await call(context, 'GET', '/orders/:session/mails', `/orders/${session}/mails`)).body;
+  assert.equal([listed.mailOn, listed.mails.map((m: { kind: string; state: string; to: string }) => [m.kind, m.state, m.to])], [false, [['keys', 'pending', 'ada@example.com']]]);
+  assert.is((await call(context, 'GET', '/orders/:session/mails', '/orders/cs_unknown/mails')).body.code, 'order_not_found');
+  const resent = await call(context, 'POST', '/orders/:session/resend', `/orders/${session}/resend`);
+  assert.equal([resent.status, resent.body.kind, resent.body.to, resent.body.state], [202, 'resend', 'ada@example.com', 'pending']);
+  assert.is((await call(context, 'GET', '/orders/:session/mails', `/orders/${session}/mails`)).body.mails.length, 2);
+  assert.is((await call(context, 'POST', '/orders/:session/resend', '/orders/cs_unknown/resend')).body.code, 'order_not_found');
+  const unpaid = bodyJson(await context.test.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: {} }))) as { sessionId: string };
+  assert.is((await call(context, 'POST', '/orders/:session/resend', `/orders/${unpaid.sessionId}/resend`)).body.code, 'order_not_paid');
+  await call(context, 'POST', '/orders/:session/revoke', `/orders/${session}/revoke`, {});
+  assert.is((await call(context, 'POST', '/orders/:session/resend', `/orders/${session}/resend`)).body.code, 'order_revoked');
+  const created = await context.test.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: {} }));
+  const { sessionId: anonymous } = bodyJson(created) as { sessionId: string };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  await context.test.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${anonymous}/pay`, headers: form, body: 'email=' }));
+  await context.test.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${anonymous}` }));
+  assert.is((await call(context, 'POST', '/orders/:session/resend', `/orders/${anonymous}/resend`)).body.code, 'order_without_email');
+});
+
 test('reconcile with a gateway that cannot list its paid sessions is refused', async () => {
   const t = await createTestApp({ operatorToken: TOKEN });
   const { listPaid: _, ...gateway } = t.gateway;

@@ -55,7 +55,7 @@ test('--help, and the exit codes of a usage mistake (64) and of missing variable
     orders(['find'], { OPERATOR_TOKEN }),
   ]);
   assert.is(help.code, 0);
-  assert.match(help.stdout, 'usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|reconcile> [options]');
+  assert.match(help.stdout, 'usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile> [options]');
   assert.equal([none.code, noSession.code, both.code, wrongFlag.code], [64, 64, 64, 64]);
   assert.match(noSession.stderr, 'converter-site-api orders: orders show needs a session id');
   assert.match(wrongFlag.stderr, '--reason is not an option of orders upgrade');
@@ -93,6 +93,9 @@ test('find by email as a table and as JSON; show; revoke and reinstate with a re
   assert.match((await orders(['reinstate', id], env)).stdout, 'licenses valid\n');
   const upgraded = await orders(['upgrade', id], env);
   assert.match(upgraded.stdout, /\nplus +valid +\S+/);
+  const resent = await orders(['resend', id], env);
+  assert.is(resent.code, 0, resent.stderr);
+  assert.match(resent.stdout, /^queued mail \d+ \(resend\) to grace@example\.com: Your Legacy Sheet Converter license keys\n$/);
   const reconciled = await orders(['reconcile', '--since', '2026-01-01T00:00:00Z'], env);
   assert.is(reconciled.stdout, 'checked 1 paid session(s) since 2026-01-01T00:00:00.000Z\nfulfilled now: 0\nalready fulfilled: 1\nnot created by this server: 0\n');
 });

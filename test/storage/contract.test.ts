@@ -16,6 +16,7 @@ import { releasesContract } from './contract/releases.ts';
 import { roadmapContract } from './contract/roadmap.ts';
 import { roadmapAdminContract } from './contract/roadmap-admin.ts';
 import { outboxContract } from './contract/outbox.ts';
+import { mailContract } from './contract/mail.ts';
 import { usageContract } from './contract/usage.ts';
 import { closeTestDatabases } from '../_databases.ts';
 
@@ -36,6 +37,7 @@ for (const target of ALL_TARGETS) {
   releasesContract(test);
   inboxContract(test);
   outboxContract(test);
+  mailContract(test);
   usageContract(test);
   budgetsContract(test);
   ordersContract(test);

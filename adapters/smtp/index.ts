@@ -1,0 +1,43 @@
+/**
+ * The SMTP mail sender over nodemailer (the Node field's SMTP client): `smtp://` (STARTTLS when the
+ * server offers it) or `smtps://` (TLS from the start), credentials in the URL. A 5xx answer is a
+ * refusal for good (the message is not retried); anything else (no connection, a 4xx, a timeout) is
+ * tried again by the mail worker.
+ *
+ * @module
+ */
+import nodemailer from 'nodemailer';
+import { PermanentMailError, type MailSender } from '../../core/ports/mail.ts';
+
+/** How long a connection, the greeting and a quiet socket may take (ms). */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/**
+ * Creates a sender for an SMTP URL.
+ *
+ * @param url `smtp://user:password@host:587` or `smtps://user:password@host:465`.
+ */
+export function createSmtpSender(url: string): MailSender {
+  const parsed = new URL(url);
+  const transport = nodemailer.createTransport({
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port === '' ? (parsed.protocol === 'smtps:' ? 465 : 587) : Number(parsed.port),
+    secure: parsed.protocol === 'smtps:',
+    ...(parsed.username ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {}),
+    ...TIMEOUTS,
+  });
+  return {
+    async send(mail) {
+      try {
+        await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+      } catch (error) {
+        const code = (error as { responseCode?: unknown }).responseCode;
+        if (typeof code === 'number' && code >= 500) throw new PermanentMailError((error as Error).message);
+        throw error;
+      }
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Mail: what the core asks of a mail sender (an SMTP adapter), and the durable mail outbox every storage
+ * keeps. A message is rendered and written with its cause (same statement or transaction), once per cause
+ * key; the mail worker (core/mail/worker.ts) sends it with retries.
+ *
+ * @module
+ */
+
+/** What a message is about. */
+export const MAIL_KINDS = ['keys', 'upgrade', 'revoked', 'reinstated', 'resend'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** A rendered message before it is written to the outbox. */
+export interface MailDraft {
+  /**
+   * What caused it, unique for all time (e.g. `keys:<session>`): a second write with the same cause is
+   * ignored, so one cause mails once whatever the retries and races.
+   */
+  cause: string;
+  kind: MailKind;
+  /** The order it is about; null for a resend, which may cover several. */
+  session: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type MailState = 'pending' | 'sent' | 'failed';
+
+/** A message in the outbox, as the operator sees it. */
+export interface StoredMail extends MailDraft {
+  id: number;
+  state: MailState;
+  attempts: number;
+  createdAt: number;
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastError: string | null;
+  sentAt: number | null;
+}
+
+/** What one attempt came to. */
+export interface MailAttempt {
+  at: number;
+  error: string | null;
+  sent: boolean;
+  /** When to try again, or null: sent, or given up (failed). */
+  nextAttemptAt: number | null;
+}
+
+/** How many messages of a range of days came to what. */
+export interface MailCounts {
+  sent: number;
+  failed: number;
+  pending: number;
+}
+
+/** The mail outbox (every storage has one). */
+export interface MailStore {
+  /** Writes a message unless one with its cause was written before; whether this call wrote it. */
+  enqueue(mail: MailDraft, at: number): Promise<boolean>;
+  /** Takes up to `limit` pending messages due at `now` and leases them until `now + leaseMs`. */
+  claimDue(now: number, leaseMs: number, limit: number): Promise<StoredMail[]>;
+  recordAttempt(id: number, attempt: MailAttempt): Promise<void>;
+  /** Messages newest first: those about one order, or all. */
+  list(filter: { session?: string | undefined; limit: number }): Promise<StoredMail[]>;
+  /** Messages written from `from` (inclusive) to `to` (exclusive), ms, by state. */
+  counts(from: number, to: number): Promise<MailCounts>;
+}
+
+/** One message as a sender gets it. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The same on every attempt (`<cause@host>`), so a receiver can tell a repeat after a lost answer. */
+  messageId: string;
+}
+
+/** Sends mail (an SMTP relay). Throws when the message was not accepted; `permanent` when retrying is pointless. */
+export interface MailSender {
+  send(mail: OutgoingMail): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** An error a sender throws when the server refused for good (an SMTP 5xx): the message is not retried. */
+export class PermanentMailError extends Error {
+  readonly permanent = true;
+}

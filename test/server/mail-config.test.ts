@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_MAIL_TEXTS } from '../../core/mail/texts.ts';
+import { ConfigError, EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts';
+
+const made: string[] = [];
+
+/** A config file: the example with `change` applied to its JSON. */
+function configFile(change: (config: Record<string, unknown>) => void): string {
+  const config = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
+  change(config);
+  const dir = mkdtempSync(join(tmpdir(), 'mail-config-'));
+  made.push(dir);
+  writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  return join(dir, 'config.json');
+}
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env, process.cwd());
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+test('without SMTP_URL mail is off, with the default sender and texts', () => {
+  assert.equal(loadConfig({}, process.cwd()).mail, { smtpUrl: null, from: 'Legacy Sheet Converter <no-reply@localhost>', texts: {} });
+});
+
+test('SMTP_URL alone turns mail on, sending from no-reply at the SMTP host (or publicBaseUrl\'s host)', () => {
+  const url = 'smtps://mailer:secret@smtp.example.com:465';
+  assert.equal(loadConfig({ SMTP_URL: url }, process.cwd()).mail, { smtpUrl: url, from: 'Legacy Sheet Converter <no-reply@smtp.example.com>', texts: {} });
+  const file = configFile((c) => void (c['publicBaseUrl'] = 'https://www.converter.example'));
+  assert.is(loadConfig({ SMTP_URL: url, CONFIG_FILE: file }, process.cwd()).mail.from, 'Legacy Sheet Converter <no-reply@converter.example>');
+});
+
+test('the file sets the sender and any text; other texts keep their defaults', () => {
+  const keys = { subject: 'Your {product} key', body: 'Here: {keys}' };
+  const file = configFile((c) => void (c['mail'] = { from: 'Shop <licenses@example.com>', texts: { keys, howToEnter: 'Paste it.' } }));
+  const { mail } = loadConfig({ CONFIG_FILE: file }, process.cwd());
+  assert.equal(mail, { smtpUrl: null, from: 'Shop <licenses@example.com>', texts: { keys, howToEnter: 'Paste it.' } });
+  assert.ok(DEFAULT_MAIL_TEXTS.resend.subject.length > 0);
+});
+
+test('a bad SMTP_URL or mail section stops the start, naming the setting but never the password', () => {
+  assert.is(configError({ SMTP_URL: 'http://user:hunter2@smtp.example.com' }), 'SMTP_URL must start with smtp:// or smtps://, not http://');
+  assert.is(configError({ SMTP_URL: 'not a url hunter2' }), 'SMTP_URL must be a URL such as smtps://user:password@smtp.example.com:465');
+  const badFrom = configFile((c) => void (c['mail'] = { from: 'nobody' }));
+  assert.match(configError({ CONFIG_FILE: badFrom }), 'field "mail.from" must be an address, or a name and <address>');
+  const unknown = configFile((c) => void (c['mail'] = { texts: { welcome: { subject: 'x', body: 'y' } } }));
+  assert.match(configError({ CONFIG_FILE: unknown }), 'field "mail.texts.welcome" is not a known setting');
+});
+
+test.after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+test.run();
