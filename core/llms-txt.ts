@@ -31,6 +31,7 @@ const OPERATOR_DOCS = [
   ['Observability', 'observability.md', 'Probes, request ids, JSON logs, the access log and Prometheus metrics'],
   ['Operating', 'operating.md', 'The operator API on its own listener: releases, the audit trail, the release command'],
   ['Releases', 'releases.md', 'Staged rollout: which release each client gets, and how fast a change is served'],
+  ['Mail', 'mail.md', 'Keys mailed to buyers over SMTP: the outbox, retries, texts, and what happens without SMTP_URL'],
 ] as const;
 
 const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';

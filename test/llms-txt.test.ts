@@ -143,6 +143,7 @@ ${operatorEndpoint('https://api.sheets.test')}
 - [Observability](${docs}/observability.md): Probes, request ids, JSON logs, the access log and Prometheus metrics.
 - [Operating](${docs}/operating.md): The operator API on its own listener: releases, the audit trail, the release command.
 - [Releases](${docs}/releases.md): Staged rollout: which release each client gets, and how fast a change is served.
+- [Mail](${docs}/mail.md): Keys mailed to buyers over SMTP: the outbox, retries, texts, and what happens without SMTP_URL.
 `,
   );
 });

@@ -154,7 +154,7 @@ test('the runtime image holds only the production install (at most 60 MB of node
   assert.ok(image, 'the build ran');
   const modules = inside(image, '/app/node_modules');
   const installed = readdirSync(modules).filter((name) => !name.startsWith('.'));
-  assert.equal(installed.sort(), ['@electric-sql', '@valibot', 'postgres', 'valibot']);
+  assert.equal(installed.sort(), ['@electric-sql', '@valibot', 'nodemailer', 'postgres', 'valibot']);
   assert.ok(treeBytes(modules) <= 60e6, `node_modules is ${(treeBytes(modules) / 1e6).toFixed(1)} MB`);
   assert.ok(image.user && image.user.uid !== 0, 'USER is not root');
   assert.equal(image.volumes, ['/data']);

@@ -2,7 +2,7 @@
  * The install instructions run. The package is not published, so every command in README.md and docs/
  * that installs it names the tarball `npm pack` makes (never the bare name, which npm answers 404, and no
  * JSR specifier), and the README's and deploy.md's lines are run as written in empty projects. npm is
- * pointed at an unreachable registry on 127.0.0.1 and finds the package's four dependencies already in
+ * pointed at an unreachable registry on 127.0.0.1 and finds the package's dependencies already in
  * node_modules (copied from this checkout), standing in for the registry these tests do not reach.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,8 @@ import { packedTarball } from '../package/_packed.ts';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const TARBALL = `converter-site-api-${VERSION}.tgz`;
-const DEPENDENCIES = ['@electric-sql/pglite', '@valibot/to-json-schema', 'postgres', 'valibot'];
+/** The package's runtime dependencies, as its package.json names them (none of them has dependencies of its own). */
+const DEPENDENCIES = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const INSTALL = /\b(?:npm (?:install|i|add)|bun add|pnpm add|yarn add|deno add)\b[^`|\n]*/g;
 
