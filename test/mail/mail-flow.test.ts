@@ -9,6 +9,7 @@ import { createSmtpSender } from '../../adapters/smtp/index.ts';
 import { createMailWorker, MAIL_RETRY_SCHEDULE_MS, type MailWorker } from '../../core/mail/worker.ts';
 import { RESEND_ACCEPTED } from '../../core/schemas/licenses-resend.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { closeTestDatabases } from '../_databases.ts';
 import { exampleContent, memoryLogger } from '../_setup.ts';
 import { startTestSmtp, type TestSmtp } from '../_smtp.ts';
 import { ALL_TARGETS, type OpenStorage } from '../storage/_targets.ts';
@@ -167,5 +168,7 @@ for (const target of ALL_TARGETS) {
     assert.is(c.smtp.received.length - before, 3);
   });
 
+  // Each storage's suite closes the test databases it opened (the next one opens them again).
+  test.after(closeTestDatabases);
   test.run();
 }
