@@ -34,8 +34,8 @@ test('without SMTP_URL mail is off, with the default sender and texts', () => {
 });
 
 test('SMTP_URL alone turns mail on, sending from no-reply at the SMTP host (or publicBaseUrl\'s host)', () => {
-  const url = 'smtps://mailer:secret@smtp.example.com:465';
-  assert.equal(loadConfig({ SMTP_URL: url }, process.cwd()).mail, { smtpUrl: url, from: 'Legacy Sheet Converter <no-reply@smtp.example.com>', texts: {} });
+  const url = 'smtps://mailer:secret@smtp.mail.test:465';
+  assert.equal(loadConfig({ SMTP_URL: url }, process.cwd()).mail, { smtpUrl: url, from: 'Legacy Sheet Converter <no-reply@smtp.mail.test>', texts: {} });
   const file = configFile((c) => void (c['publicBaseUrl'] = 'https://www.converter.example'));
   assert.is(loadConfig({ SMTP_URL: url, CONFIG_FILE: file }, process.cwd()).mail.from, 'Legacy Sheet Converter <no-reply@converter.example>');
 });
@@ -49,7 +49,7 @@ test('the file sets the sender and any text; other texts keep their defaults', (
 });
 
 test('a bad SMTP_URL or mail section stops the start, naming the setting but never the password', () => {
-  assert.is(configError({ SMTP_URL: 'http://user:hunter2@smtp.example.com' }), 'SMTP_URL must start with smtp:// or smtps://, not http://');
+  assert.is(configError({ SMTP_URL: 'http://user:hunter2@smtp.mail.test' }), 'SMTP_URL must start with smtp:// or smtps://, not http://');
   assert.is(configError({ SMTP_URL: 'not a url hunter2' }), 'SMTP_URL must be a URL such as smtps://user:password@smtp.example.com:465');
   const badFrom = configFile((c) => void (c['mail'] = { from: 'nobody' }));
   assert.match(configError({ CONFIG_FILE: badFrom }), 'field "mail.from" must be an address, or a name and <address>');
