@@ -1,33 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_MAIL_TEXTS } from '../../core/mail/texts.ts';
-import { ConfigError, EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/config.ts';
+import { configError, exampleConfigFiles } from '../_config-files.ts';
 
-const made: string[] = [];
-
-/** A config file: the example with `change` applied to its JSON. */
-function configFile(change: (config: Record<string, unknown>) => void): string {
-  const config = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
-  change(config);
-  const dir = mkdtempSync(join(tmpdir(), 'mail-config-'));
-  made.push(dir);
-  writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  return join(dir, 'config.json');
-}
-
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env, process.cwd());
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const { configFile, removeAll } = exampleConfigFiles('mail-config');
 
 test('without SMTP_URL mail is off, with the default sender and texts', () => {
   assert.equal(loadConfig({}, process.cwd()).mail, { smtpUrl: null, from: 'Legacy Sheet Converter <no-reply@localhost>', texts: {} });
@@ -57,8 +34,6 @@ test('a bad SMTP_URL or mail section stops the start, naming the setting but nev
   assert.match(configError({ CONFIG_FILE: unknown }), 'field "mail.texts.welcome" is not a known setting');
 });
 
-test.after(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+test.after(removeAll);
 
 test.run();

@@ -1,36 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/config.ts';
+import { configError, exampleConfigFiles } from '../_config-files.ts';
 
 const EXAMPLE_RETURN = { successUrl: 'http://localhost:3000/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:3000/pricing' };
 const STRIPE = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_test_51Abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
 
-/** Directories this file made, removed when it ends. */
-const made: string[] = [];
-
-/** A config file: the example with `change` applied to its JSON. */
-function configFile(change: (config: Record<string, unknown>) => void): string {
-  const config = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
-  change(config);
-  const dir = mkdtempSync(join(tmpdir(), 'payment-config-'));
-  made.push(dir);
-  writeFileSync(join(dir, 'version.txt'), '2.4.1\n');
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  return join(dir, 'config.json');
-}
-
-function configError(env: NodeJS.ProcessEnv): string {
-  try {
-    loadConfig(env, process.cwd());
-  } catch (error) {
-    if (error instanceof ConfigError) return error.message;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const { configFile, removeAll } = exampleConfigFiles('payment-config');
 
 test('the simulator is the default gateway, except with NODE_ENV=production, which must name one', () => {
   assert.equal(loadConfig({}, process.cwd()).payment, { gateway: 'simulator', returnTo: EXAMPLE_RETURN });
@@ -145,8 +121,6 @@ test('stripe.livePrices is off by default; on, it reads the Prices every livePri
   assert.match(configError({ CONFIG_FILE: notBoolean }), `${notBoolean}: field "stripe.livePrices" `);
 });
 
-test.after(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+test.after(removeAll);
 
 test.run();
