@@ -13,12 +13,12 @@ import type { OperatorRoutes } from './operator/app.ts';
 import type { CidrSet } from './clients/client-ip.ts';
 import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
-import { randomSecret, type SyncHmacSha256 } from './clients/keyed-hash.ts';
+import { createKeyedMac, randomSecret, type SyncHmacSha256 } from './clients/keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts';
 import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
-import { createReleaseView, rolloutBucket, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseView, rolloutBucketOfMac, type ServedRelease } from './releases/release-view.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
 import type { SiteContent } from './schemas/content.ts';
@@ -137,10 +137,8 @@ export async function createContext(
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
-  const bucketOf = (key: string): MaybePromise<number> => {
-    const id = voterId(key);
-    return typeof id === 'string' ? rolloutBucket(id) : id.then(rolloutBucket);
-  };
+  const voterMac = createKeyedMac(secretKey, options.hmacSha256);
+  const bucketOf = (key: string): number => rolloutBucketOfMac(voterMac(key));
   const releases = createReleaseView(storage.releases, baseline, clock, logger);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf };

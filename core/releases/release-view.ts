@@ -155,4 +155,12 @@ export function rolloutBucket(keyedHash: string): number {
   return value % 100;
 }
 
+/**
+ * The same bucket from the MAC's bytes: its first four base64url characters are its first 24 bits, so this
+ * is `rolloutBucket(toBase64Url(mac))` without building the text (an update check needs only the bucket).
+ */
+export function rolloutBucketOfMac(mac: Uint8Array): number {
+  return ((mac[0]! << 16) | (mac[1]! << 8) | mac[2]!) % 100;
+}
+
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -37,4 +37,30 @@ test('counts are written by the timer after a quiet spell, and what is left at s
   assert.is(await total(), 51, 'the last count is written at stop');
 });
 
+test('counts on either side of UTC midnight are written under their own days, by label', async () => {
+  const clock = manualClock(Date.UTC(2026, 10, 26, 23, 59, 59));
+  const storage = createMemoryStorage({ clock });
+  const tally = createUsageTally({ store: storage.usage, clock, logger: quiet, sources: ['website'] });
+  tally.count('update_check', '2.4.1', null, 'windows');
+  tally.count('download', '2.4.1', 'website', 'other');
+  tally.count('download', '2.4.1', 'mailing', 'other');
+  clock.advance(2_000);
+  tally.count('update_check', '2.4.1', null, 'windows');
+  tally.count('update_check', '2.5.0', null, 'windows');
+  await tally.flush();
+  const day = Math.floor(Date.UTC(2026, 10, 26) / 86_400_000);
+  const rows = (await storage.usage.list(day, day + 1)).map((r) => `${r.day - day} ${r.kind} ${r.release} ${r.source} ${r.platform} ${r.count}`).sort();
+  assert.equal(rows, [
+    '0 download 2.4.1 other other 1',
+    '0 download 2.4.1 website other 1',
+    '0 update_check 2.4.1 none windows 1',
+    '1 update_check 2.4.1 none windows 1',
+    '1 update_check 2.5.0 none windows 1',
+  ]);
+  assert.equal(tally.totals('update_check'), [
+    [{ release: '2.4.1', source: 'none', platform: 'windows' }, 2],
+    [{ release: '2.5.0', source: 'none', platform: 'windows' }, 1],
+  ]);
+});
+
 test.run();
