@@ -63,8 +63,8 @@ export interface AppOptions {
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
   /**
-   * A synchronous HMAC-SHA-256 for voter hashes, e.g. node:crypto's (see `SyncHmacSha256`); Web Crypto,
-   * which is asynchronous, by default. Same ids either way.
+   * A synchronous HMAC-SHA-256 for voter hashes and rollout buckets (see `SyncHmacSha256`); the plain one of
+   * core/clients/hmac-sha256.ts by default. Same ids either way.
    */
   hmacSha256?: SyncHmacSha256;
   /** Watches every answer and counts events (metrics, the access log); none by default. */

@@ -21,7 +21,7 @@ export const RATE_LIMIT_SECRET = 'rate-limit-secret';
 export interface SharedRateLimitOptions {
   /** Batching of the shared counters. */
   batch?: BatchOptions;
-  /** A synchronous HMAC-SHA-256 for the keys (node:crypto's); Web Crypto when absent. */
+  /** A synchronous HMAC-SHA-256 for the keys ; the plain one (core/clients/hmac-sha256.ts) when absent. */
   hmacSha256?: SyncHmacSha256;
   /** The clock of the local counters and of the probes; the system clock when absent. */
   clock?: Clock;

@@ -40,7 +40,7 @@ export interface SqlStorage extends Storage, ExportSource {
 export interface SqlStorageOptions {
   /** Rate-limit batching settings. */
   rateLimit?: BatchOptions;
-  /** A synchronous HMAC-SHA-256 for the rate-limit keys (node:crypto's); Web Crypto when absent. */
+  /** A synchronous HMAC-SHA-256 for the rate-limit keys ; the plain one (core/clients/hmac-sha256.ts) when absent. */
   hmacSha256?: SyncHmacSha256;
   /** The clock of the rate limit's local counters during a database outage; the system clock when absent. */
   clock?: Clock;

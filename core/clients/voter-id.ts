@@ -12,7 +12,7 @@ import type { MaybePromise } from '../ports/ports.ts';
  * Creates the voter-id function.
  *
  * @param secret The server secret (any string of enough entropy).
- * @param hmac A synchronous HMAC-SHA-256; Web Crypto (asynchronous) when absent. Both give the same ids.
+ * @param hmac A synchronous HMAC-SHA-256; the plain one (core/clients/hmac-sha256.ts) when absent. Both give the same ids.
  * @returns A function from client key (`clientKeyOf`: an IPv4 address or an IPv6 /64) to voter id
  *   (base64url of the MAC).
  */
