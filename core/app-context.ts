@@ -126,8 +126,8 @@ export async function createContext(
 ): Promise<AppContext> {
   const { storage } = options;
   const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
-  const voterId = await createVoterId(secretKey, options.hmacSha256);
-  const voterNetwork = await createVoterNetwork(secretKey, options.hmacSha256);
+  const voterId = createVoterId(secretKey, options.hmacSha256);
+  const voterNetwork = createVoterNetwork(secretKey, options.hmacSha256);
   const { version, content } = options;
   const { msiUrl, msiSha256, msiSize } = content.download;
   const integrity = { sha256: msiSha256?.toLowerCase() ?? null, size: msiSize ?? null };
@@ -139,7 +139,7 @@ export async function createContext(
   // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
   const voterMac = createKeyedMac(secretKey, options.hmacSha256);
   const bucketOf = (key: string): number => rolloutBucketOfMac(voterMac(key));
-  const releases = createReleaseView(storage.releases, baseline, clock, logger);
+  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };

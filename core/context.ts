@@ -63,11 +63,11 @@ export interface AppContext {
   /** When set, the unversioned /api aliases carry deprecation notices. */
   readonly aliasDeprecation: AliasDeprecation | null;
   /** The stored identity of a voter: a keyed hash of the client key, never the raw address. */
-  voterId(clientKey: string): MaybePromise<string>;
+  voterId(clientKey: string): string;
   /** The keyed hash of the voter's IPv6 /48, or null for IPv4: a feature counts at most a few votes of one. */
-  voterNetwork(clientIp: string): MaybePromise<string | null>;
+  voterNetwork(clientIp: string): string | null;
   /** The client's rollout bucket (0-99): stable for a client, the same on every instance. */
-  rolloutBucket(clientKey: string): MaybePromise<number>;
+  rolloutBucket(clientKey: string): number;
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
   /** Downloads and update checks by day, release, source and platform (core/budgets/usage.ts). */

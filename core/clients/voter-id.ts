@@ -6,7 +6,6 @@
  */
 import { networkKey } from './client-ip.ts';
 import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
-import type { MaybePromise } from '../ports/ports.ts';
 
 /**
  * Creates the voter-id function.
@@ -16,7 +15,7 @@ import type { MaybePromise } from '../ports/ports.ts';
  * @returns A function from client key (`clientKeyOf`: an IPv4 address or an IPv6 /64) to voter id
  *   (base64url of the MAC).
  */
-export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Promise<(clientKey: string) => MaybePromise<string>> {
+export function createVoterId(secret: string, hmac?: SyncHmacSha256): (clientKey: string) => string {
   return createKeyedHash(secret, hmac);
 }
 
@@ -24,8 +23,8 @@ export async function createVoterId(secret: string, hmac?: SyncHmacSha256): Prom
  * Creates the voter-network function: the keyed hash, under the same secret, of an IPv6 client's /48
  * ("/48" keys never equal a voter's "/64" key); null for IPv4.
  */
-export async function createVoterNetwork(secret: string, hmac?: SyncHmacSha256): Promise<(clientIp: string) => MaybePromise<string | null>> {
-  const hash = await createKeyedHash(secret, hmac);
+export function createVoterNetwork(secret: string, hmac?: SyncHmacSha256): (clientIp: string) => string | null {
+  const hash = createKeyedHash(secret, hmac);
   return (clientIp) => {
     const key = networkKey(clientIp);
     return key === null ? null : hash(key);

@@ -30,7 +30,7 @@ export function createCheckout(context: AppContext): Operation {
     const input = parseOrThrow(CheckoutCreateRequestSchema, body);
     const sku = input.product ?? 'standard';
     const channel = input.channel ?? null;
-    const owner = await context.voterId(clientKeyOf(request));
+    const owner = context.voterId(clientKeyOf(request));
     const { sessionId, url } = await gate(owner, async () => {
       const opened = await context.gateway.createCheckout({ sku, channel });
       const now = context.clock.now();

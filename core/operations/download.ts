@@ -47,7 +47,7 @@ export function download(context: AppContext): Operation {
     const windows = isWindowsClient(request.headers);
     const forced = force === '1';
     // The same release GET /version names for this client: never one version's MSI for another's check.
-    const served = await context.releases.pick(() => context.rolloutBucket(clientKeyOf(request)));
+    const served = await context.releases.pick(clientKeyOf(request));
     const { msiUrl, version: release } = served;
     context.usage.count('download', release, source ?? null, windows ? 'windows' : 'other');
     try {

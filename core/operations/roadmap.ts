@@ -14,7 +14,7 @@ import { clientKeyOf } from '../clients/client-ip.ts';
 /** Lists the visible features, each with `voted` for the caller. */
 export function listRoadmap(context: AppContext): Operation {
   return async (request) => {
-    const voter = await context.voterId(clientKeyOf(request));
+    const voter = context.voterId(clientKeyOf(request));
     return json(200, { features: await context.storage.listRoadmap(voter) });
   };
 }
@@ -23,8 +23,8 @@ export function listRoadmap(context: AppContext): Operation {
 export function toggleVote(context: AppContext): Operation {
   return async (request) => {
     const { featureId } = parseOrThrow(VoteRequestSchema, readJsonObject(request, context.bodyLimit, true));
-    const voter = await context.voterId(clientKeyOf(request));
-    const result = await context.storage.toggleVote(featureId, voter, await context.voterNetwork(request.clientIp));
+    const voter = context.voterId(clientKeyOf(request));
+    const result = await context.storage.toggleVote(featureId, voter, context.voterNetwork(request.clientIp));
     if (!result) throw new ApiError('feature_not_found', `No visible roadmap feature has id ${featureId}.`);
     context.count('vote_toggled');
     return json(200, result);

@@ -82,7 +82,7 @@ export function version(context: AppContext): Operation {
   };
   // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>
-    andThen(context.releases.pick(() => context.rolloutBucket(clientKeyOf(request))), (served) => {
+    andThen(context.releases.pick(clientKeyOf(request)), (served) => {
       const platform = isWindowsClient(request.headers) ? 'windows' : 'other';
       context.usage.count('update_check', served.version, null, platform);
       context.usage.count('installed', context.releaseWatch.installedLabel(headerValue(request.headers, 'user-agent')), null, platform);

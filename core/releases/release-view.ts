@@ -35,10 +35,11 @@ export interface ServedRelease {
 /** The releases as the operations read them: from memory, refreshed in the background. */
 export interface ReleaseView {
   /**
-   * The release for a client, given its rollout bucket (0-99), asked only while a release is staged: a
-   * bucket is a keyed hash, which an update check under a release at 100 % never pays for.
+   * The release for a client, by its client key (`clientKeyOf`): its rollout bucket (0-99) is worked out
+   * only while a release is staged; a bucket is a keyed hash, which an update check under a release at
+   * 100 % never pays for.
    */
-  pick(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease>;
+  pick(clientKey: string): MaybePromise<ServedRelease>;
   /** Reads the store again now (after a change made through this instance). */
   refresh(): Promise<void>;
   /** The configured release served to the clients no stored release is for. */
@@ -57,10 +58,12 @@ const MAX_AGE_MS = 1000;
  *
  * @param store The stored releases.
  * @param baseline The configured release (version file and `download.msiUrl`), served before any stored one.
+ * @param bucketOf A client key's rollout bucket, 0-99.
  */
 export function createReleaseView(
   store: ReleaseStore,
   baseline: () => MaybePromise<ServedRelease>,
+  bucketOf: (clientKey: string) => number,
   clock: Clock,
   logger: Logger,
   refreshMs = 500,
@@ -121,13 +124,13 @@ export function createReleaseView(
   };
 
   return {
-    pick(bucket) {
+    pick(clientKey) {
       const now = clock.now();
       const age = now - readAt;
-      if (age >= MAX_AGE_MS) return read().then(() => choose(bucket));
+      if (age >= MAX_AGE_MS) return read().then(() => choose(clientKey));
       if (age >= refreshMs) void read();
       if (now >= switchAt) reladder(now);
-      return choose(bucket);
+      return choose(clientKey);
     },
     refresh: read,
     baseline: servedBaseline,
@@ -135,15 +138,12 @@ export function createReleaseView(
     isKnown: (version) => versions.has(version) || version === baselineVersion,
   };
 
-  function choose(bucket: () => MaybePromise<number>): MaybePromise<ServedRelease> {
+  function choose(clientKey: string): MaybePromise<ServedRelease> {
     const top = ladder[0];
     if (top === undefined) return servedBaseline();
     // A release at 100 % serves every bucket: no bucket is worked out for it.
     if (top.to >= 100) return top.release;
-    const rungs = ladder;
-    const among = (b: number): MaybePromise<ServedRelease> => servedFrom(rungs, b) ?? servedBaseline();
-    const b = bucket();
-    return typeof b === 'number' ? among(b) : b.then(among);
+    return servedFrom(ladder, bucketOf(clientKey)) ?? servedBaseline();
   }
 }
 

@@ -10,7 +10,7 @@
 import type { CoreRequest } from '../http/http.ts';
 import { clientKeyOf } from '../clients/client-ip.ts';
 import type { UsageTally } from '../budgets/usage.ts';
-import type { Clock, FeedbackEntry, Logger, MaybePromise, Storage } from '../ports/ports.ts';
+import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
 import { decideHalt, daysRead, previousOf, type HaltRule } from './halt-rule.ts';
 import { isRamping, percentInForce } from './ramp-plan.ts';
@@ -32,7 +32,7 @@ export interface ReleaseWatchPorts {
   usage: UsageTally;
   clock: Clock;
   logger: Logger;
-  rolloutBucket(clientKey: string): MaybePromise<number>;
+  rolloutBucket(clientKey: string): number;
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -90,7 +90,7 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
         return;
       }
       // A client whose bucket the release (or a newer one) was never offered to could not run it.
-      if (release.publishedAt > now || (await ports.rolloutBucket(clientKeyOf(request))) >= percentInForce(release, now)) return;
+      if (release.publishedAt > now || ports.rolloutBucket(clientKeyOf(request)) >= percentInForce(release, now)) return;
       usage.count('bug_report', release.version, null, windows ? 'windows' : 'other');
       if (isRamping(release, now)) await decide(release, request.requestId ?? '');
     },

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { cryptoHmacSha256 } from '../_hmac.ts';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
@@ -31,7 +31,7 @@ interface Instances {
 }
 
 async function appsOn(storages: Storage[], clock: ManualClock): Promise<App[]> {
-  const options = { clock, voterSecret: SECRET, hmacSha256: nodeHmacSha256, operatorToken: OPERATOR_TOKEN, rateLimit: { name: 't', limit: 1e9, windowSeconds: 60 } };
+  const options = { clock, voterSecret: SECRET, operatorToken: OPERATOR_TOKEN, rateLimit: { name: 't', limit: 1e9, windowSeconds: 60 } };
   return Promise.all(storages.map(async (storage) => (await createTestApp({ ...options, storage })).app));
 }
 
@@ -73,7 +73,7 @@ const operate = async (app: App, method: string, path: string, json?: unknown) =
 const servedTo = async (app: App, ip: string) => ((bodyJson(await app.handle(coreRequest({ path: '/api/v1/version', clientIp: ip }))) as { version: string }).version);
 
 async function buckets(): Promise<Map<string, number>> {
-  const voterId = await createVoterId(SECRET, nodeHmacSha256);
+  const voterId = createVoterId(SECRET, cryptoHmacSha256);
   return new Map(CLIENTS.map((ip) => [ip, rolloutBucket(voterId(clientKey(ip)) as string)]));
 }
 

@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { cryptoHmacSha256 } from '../_hmac.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
 import { createVoterId } from '../../core/clients/voter-id.ts';
@@ -22,7 +22,7 @@ const CLIENTS = Array.from({ length: 1000 }, (_, i) => `198.51.${Math.floor(i / 
 let running: OperatorServer;
 test.before.each(async () => {
   running = await startOperatorServer(
-    { hmacSha256: nodeHmacSha256, rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
+    { rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
     { trustedProxies: parseCidrList('127.0.0.1/32') },
   );
   await running.server.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/hook', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: running.server.clock.now() });
@@ -43,7 +43,7 @@ const release = async (version: string) =>
 
 /** The clients 2.6.0 at 50 % is offered to (bucket below 50) and the others, as the server works them out. */
 async function split(): Promise<{ offered: string[]; others: string[] }> {
-  const voterId = await createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
+  const voterId = createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
   const offered = CLIENTS.filter((ip) => rolloutBucket(voterId(clientKey(ip)) as string) < 50);
   return { offered, others: CLIENTS.filter((ip) => !offered.includes(ip)) };
 }

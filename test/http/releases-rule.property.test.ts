@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { cryptoHmacSha256 } from '../_hmac.ts';
 import { rolloutBucket } from '../../core/releases/release-view.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
 import { createVoterId } from '../../core/clients/voter-id.ts';
@@ -67,9 +67,9 @@ let clients: Map<number, string>;
 
 /** A fresh server, signed in, and a client of each bucket (the buckets hang on the server's stored secret). */
 async function start(): Promise<void> {
-  running = await startOperatorServer({ hmacSha256: nodeHmacSha256, rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
+  running = await startOperatorServer({ rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
   session = await signIn(running.url);
-  const voterId = await createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
+  const voterId = createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
   clients = new Map();
   for (let i = 0; i < 400; i++) {
     const address = `198.51.${Math.floor(i / 200)}.${i % 200}`;

@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { cryptoHmacSha256 } from '../_hmac.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { rolloutBucket } from '../../core/releases/release-view.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
@@ -25,7 +25,7 @@ let reported: string[];
 test.before.each(async () => {
   reported = [];
   running = await startOperatorServer(
-    { hmacSha256: nodeHmacSha256, rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
+    { rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
     { trustedProxies: parseCidrList('127.0.0.1/32'), onError: (error) => reported.push(String(error)) },
   );
 });
@@ -50,7 +50,7 @@ const listed = async () => {
 };
 
 test('5 %, then a 10 % hotfix, then a next release at 0 %: each share is what was typed, and the list says so', async () => {
-  const voterId = await createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
+  const voterId = createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
   const below = (percent: number) => CLIENTS.filter((client) => rolloutBucket(voterId(clientKey(client)) as string) < percent).length;
   assert.is((await publish('2.5.0', 100)).status, 201);
   assert.is((await publish('2.6.1', 5)).status, 201);

@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
+import { cryptoHmacSha256 } from '../_hmac.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { rolloutBucket } from '../../core/releases/release-view.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
@@ -19,7 +19,7 @@ const CLIENTS = Array.from({ length: 300 }, (_, i) => `198.51.${Math.floor(i / 2
 
 let server: TestServer;
 test.before.each(async () => {
-  server = await startTestServer({ hmacSha256: nodeHmacSha256 }, { trustedProxies: parseCidrList('127.0.0.1/32') });
+  server = await startTestServer({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
 });
 test.after.each(() => server.close());
 
@@ -30,7 +30,7 @@ const downloadOf = async (client: string) =>
 
 /** Each client's bucket, worked out as the server does: the keyed hash under the stored voter secret. */
 async function bucketsOf(clients: readonly string[]): Promise<Map<string, number>> {
-  const voterId = await createVoterId(await server.storage.secret('voter-secret', () => 'unused'), nodeHmacSha256);
+  const voterId = createVoterId(await server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
   return new Map(clients.map((client) => [client, rolloutBucket(voterId(clientKey(client)) as string)]));
 }
 
