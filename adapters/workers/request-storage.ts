@@ -25,11 +25,38 @@ interface Scope {
   background: Promise<unknown>[];
 }
 
+/** The names of Storage's sub-stores (its members that are objects of methods, not methods). */
+type SubStoreName = { [K in keyof Storage]-?: NonNullable<Storage[K]> extends (...args: never[]) => unknown ? never : K }[keyof Storage];
+
 /**
- * Every Storage method, required: a method added to the port and not routed here fails the type check.
- * Each forwards all its arguments (`...args`), so a parameter added to a method (an emit) is never dropped.
+ * Every sub-store, by name. A sub-store added to the port and not listed here fails the type check below,
+ * so no call can reach the isolate's storage object instead of the request's.
  */
-type Routed = { [K in keyof Omit<Storage, 'close'>]-?: NonNullable<Storage[K]> };
+const SUB_STORES = ['rateLimits', 'releases', 'audit', 'inbox', 'features', 'usage', 'outbox', 'orders', 'mail'] as const satisfies readonly SubStoreName[];
+const everySubStoreListed: Exclude<SubStoreName, (typeof SUB_STORES)[number]> extends never ? true : never = true;
+void everySubStoreListed;
+
+/** Members never forwarded: the client is closed per request (`settle`), and the storage is no promise. */
+const NOT_FORWARDED = new Set<PropertyKey>(['close', 'then']);
+
+type Methods = Record<PropertyKey, (...args: unknown[]) => unknown>;
+
+/**
+ * An object whose every method runs on `resolve()`'s object of the moment, with all its arguments: a
+ * method added to the port, or a parameter added to one (an emit), is forwarded with no line written here.
+ */
+function forwarding(resolve: () => Methods, subStores: ReadonlyMap<PropertyKey, unknown> = new Map()): Methods {
+  const methods = new Map<PropertyKey, (...args: unknown[]) => unknown>();
+  return new Proxy({} as Methods, {
+    get(_target, name) {
+      if (subStores.has(name)) return subStores.get(name);
+      if (typeof name === 'symbol' || NOT_FORWARDED.has(name)) return undefined;
+      let method = methods.get(name);
+      if (method === undefined) methods.set(name, (method = (...args) => resolve()[name]!(...args)));
+      return method;
+    },
+  });
+}
 
 /** Storage whose calls run on the current request's client. */
 export interface RequestStorage {
@@ -75,82 +102,9 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
     await s.storage?.close().catch(() => undefined);
   };
 
-  const storage: Routed = {
-    addFeedback: (...args) => current().addFeedback(...args),
-    recordDownload: (...args) => current().recordDownload(...args),
-    syncRoadmap: (...args) => current().syncRoadmap(...args),
-    listRoadmap: (...args) => current().listRoadmap(...args),
-    toggleVote: (...args) => current().toggleVote(...args),
-    createCheckout: (...args) => current().createCheckout(...args),
-    openCheckouts: (...args) => current().openCheckouts(...args),
-    openCheckoutTotals: (...args) => current().openCheckoutTotals(...args),
-    getCheckout: (...args) => current().getCheckout(...args),
-    advanceCheckout: (...args) => current().advanceCheckout(...args),
-    saveLicenses: (...args) => current().saveLicenses(...args),
-    getLicenses: (...args) => current().getLicenses(...args),
-    secret: (...args) => current().secret(...args),
-    rateLimits: { hit: (...args) => current().rateLimits.hit(...args) },
-    releases: {
-      listReleases: (...args) => current().releases.listReleases(...args),
-      publishRelease: (...args) => current().releases.publishRelease(...args),
-      setRollout: (...args) => current().releases.setRollout(...args),
-      pullRelease: (...args) => current().releases.pullRelease(...args),
-      restoreRelease: (...args) => current().releases.restoreRelease(...args),
-      haltRelease: (...args) => current().releases.haltRelease(...args),
-      resumeRelease: (...args) => current().releases.resumeRelease(...args),
-    },
-    audit: {
-      record: (...args) => current().audit.record(...args),
-      list: (...args) => current().audit.list(...args),
-    },
-    features: {
-      list: (...args) => current().features.list(...args),
-      create: (...args) => current().features.create(...args),
-      update: (...args) => current().features.update(...args),
-      merge: (...args) => current().features.merge(...args),
-    },
-    outbox: {
-      addEndpoint: (...args) => current().outbox.addEndpoint(...args),
-      listEndpoints: (...args) => current().outbox.listEndpoints(...args),
-      updateEndpoint: (...args) => current().outbox.updateEndpoint(...args),
-      enqueue: (...args) => current().outbox.enqueue(...args),
-      claimDue: (...args) => current().outbox.claimDue(...args),
-      recordAttempt: (...args) => current().outbox.recordAttempt(...args),
-      listDeliveries: (...args) => current().outbox.listDeliveries(...args),
-      replay: (...args) => current().outbox.replay(...args),
-    },
-    usage: {
-      add: (...args) => current().usage.add(...args),
-      list: (...args) => current().usage.list(...args),
-    },
-    inbox: {
-      countByDay: (...args) => current().inbox.countByDay(...args),
-      countByVersion: (...args) => current().inbox.countByVersion(...args),
-      list: (...args) => current().inbox.list(...args),
-      setHandled: (...args) => current().inbox.setHandled(...args),
-    },
-    orders: {
-      recordPurchase: (...args) => current().orders.recordPurchase(...args),
-      get: (...args) => current().orders.get(...args),
-      find: (...args) => current().orders.find(...args),
-      ofLicenseKey: (...args) => current().orders.ofLicenseKey(...args),
-      sessionOfPayment: (...args) => current().orders.sessionOfPayment(...args),
-      countByDay: (...args) => current().orders.countByDay(...args),
-      flag: (...args) => current().orders.flag(...args),
-      keepPaymentEvent: (...args) => current().orders.keepPaymentEvent(...args),
-      takePaymentEvents: (...args) => current().orders.takePaymentEvents(...args),
-      override: (...args) => current().orders.override(...args),
-      addPlusKey: (...args) => current().orders.addPlusKey(...args),
-    },
-    mail: {
-      enqueue: (...args) => current().mail.enqueue(...args),
-      claimDue: (...args) => current().mail.claimDue(...args),
-      recordAttempt: (...args) => current().mail.recordAttempt(...args),
-      list: (...args) => current().mail.list(...args),
-      counts: (...args) => current().mail.counts(...args),
-    },
-    ping: (...args) => current().ping(...args),
-  };
+  const methodsOf = (value: unknown) => value as Methods;
+  const subStores = new Map(SUB_STORES.map((name) => [name, forwarding(() => methodsOf(current()[name]))] as const));
+  const storage = forwarding(() => methodsOf(current()), subStores) as unknown as Storage;
 
   return {
     storage,
