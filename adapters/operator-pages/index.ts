@@ -50,7 +50,7 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
     request,
     session,
     query: new URLSearchParams(request.query ?? ''),
-    operate: operateFor(context, request),
+    operate: operateFor(context, request, session.actor),
     now: () => context.clock.now(),
   });
 
