@@ -22,7 +22,7 @@ export const AuditQuerySchema = v.strictObject({
   action: v.optional(filterText(64)),
   target: v.optional(filterText(200)),
   before: v.optional(QueryDigits),
-  limit: v.optional(v.pipe(QueryDigits, v.minValue(1), v.maxValue(AUDIT_LIMIT))),
+  limit: v.optional(v.pipe(QueryDigits, v.minValue(1, 'must be at least 1'), v.maxValue(AUDIT_LIMIT, `must be at most ${AUDIT_LIMIT}`))),
 });
 
 /** One change: its id, when, who, what, to what, and the request id of its log lines. */
