@@ -88,8 +88,13 @@ thead th{border-bottom:2px solid #555}
 .note{border-left:4px solid #888;padding-left:.6rem}
 table.audit{width:100%}
 table.audit td{text-align:left;vertical-align:top}
-table.audit td:first-child{white-space:nowrap}
+table.audit td:first-child,table.audit td.action code{white-space:nowrap}
 table.audit td.wrap{min-width:10rem}
+@media (max-width:40rem){table.audit thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.audit,table.audit tbody,table.audit tr,table.audit td{display:block;width:100%}
+table.audit tr{border-bottom:1px solid #ddd;padding:.4rem 0}
+table.audit td,table.audit td.wrap{border:0;padding:0;min-width:0}
+table.audit td::before{content:attr(data-label) ": ";font-weight:600}}
 `;
 
 const SCRIPT = `for (const element of document.querySelectorAll('time[datetime]')) {
