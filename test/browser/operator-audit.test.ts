@@ -59,7 +59,7 @@ test.after(async ({ world }) => {
 const flash = (page: Page) => page.innerText('.flash');
 
 /** The Who and Action cells of the rows shown. */
-const rows = (page: Page) => page.$$eval('table.audit tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 3).map((td) => td.textContent)));
+const rows = (page: Page) => page.$$eval('table.audit tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent)));
 
 async function signInAs(world: World, token: string): Promise<void> {
   const { page, running } = world;
