@@ -9,12 +9,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { ADA, GRACE, NAMED_TOKENS, startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
-const ADA = 'ada-0123456789abcdef0123456789abcdef';
-const GRACE = 'grace-fedcba9876543210fedcba9876543210';
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
 /** Changes written before the test's own: more than a page, one with a long target, some with no name. */
 const EARLIER = 52;
@@ -29,7 +27,7 @@ interface World {
 const test = suite<{ world: World }>('the Audit page in Chromium');
 
 test.before(async (context) => {
-  const running = await startOperatorServer({ operatorTokens: [{ name: 'ada', token: ADA }, { name: 'grace', token: GRACE }] });
+  const running = await startOperatorServer({ operatorTokens: NAMED_TOKENS });
   try {
     const at = running.server.clock.now() - 3_600_000;
     for (let i = 1; i <= EARLIER; i++) {

@@ -5,17 +5,16 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { signIn } from '../_pages.ts';
+import { createTestApp } from '../_setup.ts';
 
-export const ADA = 'ada-0123456789abcdef0123456789abcdef';
-export const GRACE = 'grace-fedcba9876543210fedcba9876543210';
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
 const test = suite<{ running: OperatorServer }>('the audit trail: named tokens, pages and filters');
 
 test.before.each(async (context) => {
-  context.running = await startOperatorServer({ operatorTokens: [{ name: 'ada', token: ADA }, { name: 'grace', token: GRACE }] });
+  context.running = await startOperatorServer({ operatorTokens: NAMED_TOKENS });
 });
 test.after.each(({ running }) => running.close());
 
@@ -133,6 +132,21 @@ test('the Audit page: 50 changes a page, newest first, "Older changes" keeps the
   assert.not.match(filtered.text, 'order.refunded');
   const none = await session.get('/pages/audit?actor=nobody');
   assert.match(none.text, 'No change matches these filters.');
+});
+
+test('an embedder\'s createApp refuses a name or token given twice, or a weak token, as the server\'s start does', async () => {
+  const refused = async (operatorTokens: { name: string; token: string }[], operatorToken?: string) => {
+    try {
+      await createTestApp({ operatorTokens, ...(operatorToken ? { operatorToken } : {}) });
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'accepted';
+  };
+  assert.is(await refused([{ name: 'ada', token: ADA }, { name: 'ada', token: GRACE }]), 'the operator tokens: name ada is given twice');
+  assert.is(await refused([{ name: 'operator', token: ADA }], OPERATOR_TOKEN), 'the operator tokens: name operator is given twice');
+  assert.is(await refused([{ name: 'ada', token: 'short' }]), 'the operator tokens: token of ada must be at least 32 characters');
+  assert.is(await refused([...NAMED_TOKENS]), 'accepted');
 });
 
 test.run();

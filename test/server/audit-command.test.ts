@@ -5,17 +5,15 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { runCli } from '../_spawn.ts';
 
-const ADA = 'ada-0123456789abcdef0123456789abcdef';
-const GRACE = 'grace-fedcba9876543210fedcba9876543210';
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
 
 const test = suite<{ running: OperatorServer }>('audit command');
 
 test.before(async (context) => {
-  const running = await startOperatorServer({ operatorTokens: [{ name: 'ada', token: ADA }, { name: 'grace', token: GRACE }] });
+  const running = await startOperatorServer({ operatorTokens: NAMED_TOKENS });
   context.running = running;
   const as = (token: string, requestId: string, path: string, json: unknown) =>
     running.call(path, { method: 'POST', json, headers: { authorization: `Bearer ${token}`, 'x-request-id': requestId } });

@@ -7,9 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../server/config.ts';
 import { configError } from '../_config-files.ts';
+import { ADA, GRACE } from '../_operator.ts';
 
-const ADA = 'ada-0123456789abcdef0123456789abcdef';
-const GRACE = 'grace-fedcba9876543210fedcba9876543210';
 const SHARED = 'shared-0123456789-abcdefghijklmnopq';
 
 const operatorOf = (env: NodeJS.ProcessEnv) => loadConfig({ OPERATOR_PORT: '0', ...env }, process.cwd()).operator;
