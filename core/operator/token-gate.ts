@@ -43,7 +43,7 @@ export interface TokenChecker {
   /**
    * @param key The client key (its address).
    * @param given The token given, or null when none was.
-   * @returns Null when it is the operator token, else the refusal (unauthorized, forbidden, too_many_failures).
+   * @returns Null when it is one operator's token, else the refusal (unauthorized, forbidden, too_many_failures).
    */
   check(key: string, given: string | null): OperatorError | null;
   /**
