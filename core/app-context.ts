@@ -10,6 +10,7 @@ import { DEFAULT_BODY_LIMIT } from './http/body.ts';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets/budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './budgets/checkout-cap.ts';
 import type { OperatorRoutes } from './operator/app.ts';
+import type { OperatorToken } from './operator/named-tokens.ts';
 import type { CidrSet } from './clients/client-ip.ts';
 import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
@@ -70,10 +71,15 @@ export interface AppOptions {
   /** Watches every answer and counts events (metrics, the access log); none by default. */
   observer?: Observer;
   /**
-   * The operator token (at least 32 characters): with it the app also has an operator app (`app.operator`)
-   * for its own listener. None by default.
+   * The operator token (at least 32 characters): with it (or `operatorTokens`) the app also has an operator
+   * app (`app.operator`) for its own listener. Its changes are audited as `operator`'s. None by default.
    */
   operatorToken?: string;
+  /**
+   * Each operator's own token and name (core/operator/named-tokens.ts), beside or instead of
+   * `operatorToken`: the audit trail says whose token made each change. None by default.
+   */
+  operatorTokens?: readonly OperatorToken[];
   /**
    * The `source` values of GET /download kept as they are in the usage counts and metrics; any other is
    * counted as `other`, so that no client can add rows or series. None by default.

@@ -16,6 +16,7 @@ import { PROBE_ROUTES } from './operations/probes.ts';
 import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
+import { operatorTokensOf } from './operator/named-tokens.ts';
 import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
 import type { AppEvent, Clock, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
@@ -98,7 +99,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     answered: options.observer?.answered?.bind(options.observer),
   });
 
-  const operator = options.operatorToken === undefined ? null : createOperatorPipeline(context, options.operatorToken, options.operatorProxies ?? null, options.operatorRoutes);
+  const tokens = operatorTokensOf(options);
+  const operator = tokens.length === 0 ? null : createOperatorPipeline(context, tokens, options.operatorProxies ?? null, options.operatorRoutes);
   return {
     bodyLimit: context.bodyLimit,
     handle: pipeline.handle,

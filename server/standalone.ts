@@ -159,7 +159,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
-      ...(config.operator ? { operatorToken: config.operator.token, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
+      ...(config.operator ? { operatorTokens: config.operator.tokens, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
     });
     ready(app);
     observability.watchUsage(app.usage);

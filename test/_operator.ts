@@ -13,6 +13,14 @@ import { startTestServer, type TestServer } from './_setup.ts';
 
 export const OPERATOR_TOKEN = 'op-0123456789abcdef-'.padEnd(40, 'x');
 
+/** Two operators' own tokens (OPERATOR_TOKENS), for the tests of who made a change. */
+export const ADA = 'ada-0123456789abcdef0123456789abcdef';
+export const GRACE = 'grace-fedcba9876543210fedcba9876543210';
+export const NAMED_TOKENS = [
+  { name: 'ada', token: ADA },
+  { name: 'grace', token: GRACE },
+] as const;
+
 /** Webhook receivers the tests run on 127.0.0.1: allowed by name, as an operator allows a range (WEBHOOK_ALLOW_NETWORKS). */
 export const LOCAL_RECEIVERS = { allowed: parseCidrList('127.0.0.1/32') };
 

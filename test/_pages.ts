@@ -39,9 +39,9 @@ export interface SignedIn {
   post(path: string, fields: Record<string, string>): Promise<HttpResult>;
 }
 
-/** Signs in at an operator listener; the session's GET and form POST (with its CSRF token unless given). */
-export async function signIn(url: string, from = '127.0.0.1'): Promise<SignedIn> {
-  const answer = await sendRequest(url, { method: 'POST', path: '/pages/sign-in', from, ...form({ token: OPERATOR_TOKEN }) });
+/** Signs in at an operator listener (with `token`, OPERATOR_TOKEN's by default); the session's GET and form POST (with its CSRF token unless given). */
+export async function signIn(url: string, from = '127.0.0.1', token = OPERATOR_TOKEN): Promise<SignedIn> {
+  const answer = await sendRequest(url, { method: 'POST', path: '/pages/sign-in', from, ...form({ token }) });
   if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
   const cookie = sessionCookieOf(answer);
   const get = (path: string) => sendRequest(url, { path, from, headers: { cookie } });

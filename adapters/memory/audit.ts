@@ -1,17 +1,32 @@
 /**
  * The operator's audit trail in memory, newest last; lost on restart like the rest. A change's entry is
- * written in the same step as the change (`reportTo` in outbox.ts).
+ * written in the same step as the change (`reportTo` in outbox.ts). Ids count from 1 in writing order, as
+ * the SQL table's identity does.
  *
  * @module
  */
-import type { AuditEntry, AuditStore } from '../../core/ports/store-ports.ts';
+import type { AuditFilter, AuditRow, AuditStore } from '../../core/ports/store-ports.ts';
+
+/** Whether a row is one the filter asks for (the same tests as the SQL storage's query). */
+function matches(row: AuditRow, filter: AuditFilter): boolean {
+  return (
+    (filter.before === undefined || row.id < filter.before) &&
+    (filter.actor === undefined || row.actor === filter.actor) &&
+    (filter.action === undefined || row.action.startsWith(filter.action)) &&
+    (filter.target === undefined || row.target.includes(filter.target))
+  );
+}
 
 export function createMemoryAuditStore(): AuditStore {
-  const entries: AuditEntry[] = [];
+  const rows: AuditRow[] = [];
   return {
     async record(entry) {
-      entries.push({ ...entry });
+      rows.push({ ...entry, id: rows.length + 1 });
     },
-    list: async (limit) => entries.slice(-limit).reverse().map((entry) => ({ ...entry })),
+    async list(filter) {
+      const found: AuditRow[] = [];
+      for (let i = rows.length - 1; i >= 0 && found.length < filter.limit; i--) if (matches(rows[i]!, filter)) found.push({ ...rows[i]! });
+      return found;
+    },
   };
 }

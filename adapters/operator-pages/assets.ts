@@ -20,6 +20,7 @@ header .brand{font-weight:700;margin-right:auto}
 nav ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 nav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
 header form{margin:0}
+header .who{margin-right:.5rem}
 main{max-width:72rem;margin:0 auto;padding:1rem}
 h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
@@ -85,6 +86,15 @@ thead th{border-bottom:2px solid #555}
 .totals dt{font-size:.9rem;color:#444}
 .totals dd{margin:0;font-size:1.5rem;font-weight:700}
 .note{border-left:4px solid #888;padding-left:.6rem}
+table.audit{width:100%}
+table.audit td{text-align:left;vertical-align:top}
+table.audit td:first-child,table.audit td.action code{white-space:nowrap}
+table.audit td.wrap{min-width:10rem}
+@media (max-width:40rem){table.audit thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.audit,table.audit tbody,table.audit tr,table.audit td{display:block;width:100%}
+table.audit tr{border-bottom:1px solid #ddd;padding:.4rem 0}
+table.audit td,table.audit td.wrap{border:0;padding:0;min-width:0}
+table.audit td::before{content:attr(data-label) ": ";font-weight:600}}
 `;
 
 const SCRIPT = `for (const element of document.querySelectorAll('time[datetime]')) {

@@ -16,6 +16,7 @@ import { cookieValue, formFields, htmlResponse, pageHeaders, seeOther, sessionCo
 import { inboxPage } from './inbox-page.ts';
 import { layout } from './layout.ts';
 import { eventsPage } from './events-page.ts';
+import { auditPage } from './audit-page.ts';
 import { operateFor } from './operate.ts';
 import { ordersPage } from './orders-page.ts';
 import type { PageModule, PageRequest, PagesSettings } from './page-module.ts';
@@ -28,7 +29,7 @@ import { forgedForm, SIGN_IN_PATH, SIGN_OUT_PATH, signInHandlers, signInTo } fro
 export type { PagesSettings } from './page-module.ts';
 
 /** The pages, in the order of the navigation; the first is where signing in leads. */
-export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage, ordersPage, eventsPage, numbersPage];
+export const PAGE_MODULES: readonly PageModule[] = [inboxPage, roadmapPage, releasesPage, ordersPage, eventsPage, numbersPage, auditPage];
 
 const UNMETERED = { metered: false } as const;
 
@@ -50,7 +51,7 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
     request,
     session,
     query: new URLSearchParams(request.query ?? ''),
-    operate: operateFor(context, request),
+    operate: operateFor(context, request, session.actor),
     now: () => context.clock.now(),
   });
 
@@ -68,7 +69,7 @@ export const operatorPages: OperatorRoutes = (router: Router, context: OperatorC
       const content = await module.render(page);
       const { flash, csrf } = page.session;
       page.session.flash = null;
-      return htmlResponse(200, layout({ title: module.title, nav, current: module.path, csrf, flash, content }));
+      return htmlResponse(200, layout({ title: module.title, nav, current: module.path, csrf, who: page.session.actor, flash, content }));
     });
 
   const act = (module: PageModule, action: PageModule['actions'][number]) => async (request: CoreRequest, params: Record<string, string>) => {

@@ -22,6 +22,8 @@ export interface Frame {
   current: string;
   /** The session's CSRF token, for the sign-out form; null when signed out. */
   csrf: string | null;
+  /** The operator the session is signed in as (shown beside Sign out); absent when signed out. */
+  who?: string | undefined;
   flash: Flash | null;
   content: Html;
 }
@@ -49,7 +51,7 @@ export function layout(frame: Frame): Html {
     (entry) => html`<li><a href="${entry.path}"${entry.path === frame.current ? html` aria-current="page"` : ''}>${entry.title}</a></li>`,
   );
   const signOut = frame.csrf
-    ? html`<form method="post" action="/pages/sign-out">${csrfField(frame.csrf)}<button type="submit">Sign out</button></form>`
+    ? html`<form method="post" action="/pages/sign-out">${frame.who ? html`<span class="who">Signed in as ${frame.who}</span> ` : ''}${csrfField(frame.csrf)}<button type="submit">Sign out</button></form>`
     : '';
   return html`<!doctype html>
 <html lang="en">

@@ -21,14 +21,14 @@ export interface OperationInput<Path extends string, BodyIn> {
   readonly body?: FormBody<BodyIn>;
 }
 
-/** Runs operations for one page request (its request id goes to the audit trail). */
+/** Runs operations for one page request (its request id and its session's operator go to the audit trail). */
 export type Operate = <Path extends string, Query, Body, Output, QueryIn, BodyIn>(
   operation: OperatorOperation<Path, Query, Body, Output, QueryIn, BodyIn>,
   input?: OperationInput<Path, BodyIn>,
 ) => Promise<Outcome<Output>>;
 
-/** The operations of `context`, run for the page request `from`. */
-export function operateFor(context: OperatorContext, from: CoreRequest): Operate {
+/** The operations of `context`, run for the page request `from` of the operator `actor` (its session's). */
+export function operateFor(context: OperatorContext, from: CoreRequest, actor: string): Operate {
   return (operation, input = {}) =>
-    attempt(operation, context, { params: input.params ?? {}, query: Object.fromEntries(input.query ?? []), body: input.body }, callerOf(from));
+    attempt(operation, context, { params: input.params ?? {}, query: Object.fromEntries(input.query ?? []), body: input.body }, callerOf(from, actor));
 }

@@ -24,12 +24,15 @@ export interface Session {
   readonly id: string;
   /** The token every form of this session carries in its `csrf` field. */
   readonly csrf: string;
+  /** Whose token signed it in (core/operator/named-tokens.ts): the actor of its changes in the audit trail. */
+  readonly actor: string;
   lastSeen: number;
   flash: Flash | null;
 }
 
 export interface SessionStore {
-  create(): Session;
+  /** A new session of the operator `actor`. */
+  create(actor: string): Session;
   /** The live session of this id (its idle time starts again), or null. */
   find(id: string | undefined): Session | null;
   end(id: string): void;
@@ -47,11 +50,11 @@ export function createSessionStore(clock: Clock): SessionStore {
   const expired = (session: Session, now: number) => now - session.lastSeen >= SESSION_IDLE_MS;
 
   return {
-    create() {
+    create(actor) {
       const now = clock.now();
       for (const [id, session] of sessions) if (expired(session, now)) sessions.delete(id);
       if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-      const session: Session = { id: randomSecret(), csrf: randomSecret(), lastSeen: now, flash: null };
+      const session: Session = { id: randomSecret(), csrf: randomSecret(), actor, lastSeen: now, flash: null };
       sessions.set(session.id, session);
       return session;
     },

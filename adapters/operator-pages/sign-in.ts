@@ -1,5 +1,6 @@
 /**
- * Signing in to the operator pages with the operator token (a form), for a session cookie; signing out.
+ * Signing in to the operator pages with an operator's token (a form), for a session cookie that remembers
+ * whose token it was (the actor of the session's changes); signing out.
  * A wrong token counts against the address like a wrong bearer token (token-gate.ts).
  *
  * @module
@@ -18,7 +19,7 @@ export const SIGN_OUT_PATH = '/pages/sign-out';
 
 /** What a refused token means on the form (the API's messages speak of a bearer header). */
 const REFUSALS: Record<string, Flash> = {
-  unauthorized: { kind: 'error', message: 'Enter the operator token.', resolution: 'It is the OPERATOR_TOKEN the server was started with.' },
+  unauthorized: { kind: 'error', message: 'Enter the operator token.', resolution: 'It is your token of OPERATOR_TOKENS, or the OPERATOR_TOKEN the server was started with.' },
   forbidden: { kind: 'error', message: 'That is not the operator token.', resolution: 'Use the OPERATOR_TOKEN the server was started with.' },
 };
 
@@ -52,7 +53,7 @@ function signInPage(status: number, flash: Flash | null, headers: Record<string,
 ${next === null ? '' : html`<input type="hidden" name="next" value="${next}">`}
 <label for="token">Operator token</label>
 <input type="password" id="token" name="token" autocomplete="current-password" required autofocus>
-<p class="meta">The OPERATOR_TOKEN of this server. Signed in, a session lasts 12 hours without use; a restart of the server signs you out.</p>
+<p class="meta">Your own token of OPERATOR_TOKENS, or the OPERATOR_TOKEN of this server. Signed in, a session lasts 12 hours without use; a restart of the server signs you out.</p>
 <button type="submit">Sign in</button>
 </form>`;
   return htmlResponse(status, layout({ title: 'Sign in', nav: [], current: SIGN_IN_PATH, csrf: null, flash, content }), headers);
@@ -82,8 +83,9 @@ export function signInHandlers(sessions: SessionStore, checker: TokenChecker, se
         const flash = refusal.code === 'too_many_failures' ? lockedOut(retry) : (REFUSALS[refusal.code] ?? { kind: 'error', message: refusal.message, resolution });
         return signInPage(status, flash, retry ? { 'retry-after': retry } : {}, next);
       }
-      const session = sessions.create();
-      settings.logger.info('operator signed in to the pages', { requestId: request.requestId });
+      // Admitted, so the token is one operator's: the session acts under that name.
+      const session = sessions.create(checker.actorOf(token) ?? '');
+      settings.logger.info('operator signed in to the pages', { requestId: request.requestId, actor: session.actor });
       return seeOther(next ?? home, { 'set-cookie': sessionCookie(cookieOf(request), session.id) });
     },
 

@@ -12,6 +12,7 @@ import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budge
 import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
 import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
 import { mailOutbox } from './migration-mail.ts';
+import { auditActors } from './migration-audit-actors.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -130,4 +131,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, name: 'release ramps', sql: releaseRamps },
   { version: 25, name: 'usage kinds of installed versions', sql: usageKinds },
   { version: 26, name: 'mail outbox', sql: mailOutbox },
+  { version: 27, name: 'audit actors', sql: auditActors },
 ];

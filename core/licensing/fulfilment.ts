@@ -159,7 +159,7 @@ async function flagOrder(context: PaymentContext, sessionId: string, event: Paym
     const change = flagChange(result.before, result.order, event);
     if (!draft && !change) return null;
     const mail = draft && context.mail ? verdictMail(context.mail, result.order, at) : null;
-    return { ...(draft ? { event: draft, mail } : {}), at, ...(change ? { audit: { at, ...change, requestId: event.requestId } } : {}) };
+    return { ...(draft ? { event: draft, mail } : {}), at, ...(change ? { audit: { at, ...change, requestId: event.requestId, actor: null } } : {}) };
   };
   const flagged = await storage.orders.flag(sessionId, event.flag, report, event.dispute);
   if (!flagged) return null;

@@ -6,7 +6,7 @@
  * @module
  */
 import { createCors } from '../http/cors.ts';
-import { encodeJson, JSON_TYPE } from '../http/http.ts';
+import { encodeJson, JSON_TYPE, type CoreRequest } from '../http/http.ts';
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts';
 import { createRouter } from '../http/router.ts';
 import type { OperatorContext } from './context.ts';
@@ -16,7 +16,8 @@ import { buildOperatorOpenApi } from './openapi.ts';
 import type { CidrSet } from '../clients/client-ip.ts';
 import type { Logger } from '../ports/ports.ts';
 import type { Router } from '../http/router.ts';
-import { createTokenChecker, createTokenGate, type TokenChecker } from './token-gate.ts';
+import { bearerOf, createTokenChecker, createTokenGate, type TokenChecker } from './token-gate.ts';
+import { operatorTokensProblem, type OperatorToken } from './named-tokens.ts';
 
 /** What routes beside the operator API are given: the largest body, the proxies believed, the logger. */
 export interface OperatorRouteSettings {
@@ -33,38 +34,30 @@ export interface OperatorRouteSettings {
  */
 export type OperatorRoutes = (router: Router, context: OperatorContext, checker: TokenChecker, settings: OperatorRouteSettings) => void;
 
-/** The shortest operator token accepted: 32 characters (e.g. `openssl rand -hex 32` gives 64). */
-export const MIN_OPERATOR_TOKEN_LENGTH = 32;
-/** The fewest different characters an operator token may have: 32 of one character is no secret. */
-export const MIN_OPERATOR_TOKEN_CHARACTERS = 8;
-
-/** Why a token is refused as the operator token, or null when it will do. */
-export function operatorTokenProblem(token: string): string | null {
-  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) return `must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters`;
-  if (new Set(token).size < MIN_OPERATOR_TOKEN_CHARACTERS) return `must have at least ${MIN_OPERATOR_TOKEN_CHARACTERS} different characters (it repeats a few)`;
-  return null;
-}
+export { MIN_OPERATOR_TOKEN_CHARACTERS, MIN_OPERATOR_TOKEN_LENGTH, operatorTokenProblem } from './named-tokens.ts';
 
 /**
  * Creates the operator app's pipeline.
  *
  * @param context The ports of the public app it operates (shared, so a change is served at once).
- * @param token The operator token.
+ * @param tokens The operators' tokens, each with the name the audit trail records (named-tokens.ts).
  * @param trustedProxies Proxies whose X-Forwarded-Proto the pages believe (their cookie is Secure over https).
  * @param addRoutes Routes beside the API (the operator pages), if any.
- * @throws Error when the token is shorter than MIN_OPERATOR_TOKEN_LENGTH.
+ * @throws Error when there is no token, or a name or token is refused (operatorTokensProblem).
  */
 export function createOperatorPipeline(
   context: OperatorContext,
-  token: string,
+  tokens: readonly OperatorToken[],
   trustedProxies: CidrSet | null = null,
   addRoutes?: OperatorRoutes,
 ): Pipeline {
-  const problem = operatorTokenProblem(token);
-  if (problem !== null) throw new Error(`the operator token ${problem}`);
+  const problem = tokens.length === 0 ? 'list is empty' : operatorTokensProblem(tokens);
+  if (problem !== null) throw new Error(`the operator tokens: ${problem}`);
   const router = createRouter();
-  const checker = createTokenChecker(token, context.clock);
-  for (const operation of OPERATOR_OPERATIONS) router.add(operation.method, operation.path, httpHandler(operation, context));
+  const checker = createTokenChecker(tokens, context.clock);
+  // The gate admitted the request, so its bearer token is one operator's.
+  const actorOf = (request: CoreRequest) => checker.actorOf(bearerOf(request)) ?? '';
+  for (const operation of OPERATOR_OPERATIONS) router.add(operation.method, operation.path, httpHandler(operation, context, actorOf));
   const document = encodeJson(buildOperatorOpenApi(OPERATOR_OPERATIONS));
   // The document says what the paths are, nothing stored: it needs no token.
   router.add('GET', '/openapi.json', () => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: document }), { metered: false });

@@ -36,6 +36,8 @@ export interface OperatorContext {
 export interface Caller {
   /** The request id of the HTTP request (or page action) the change came with. */
   readonly requestId: string;
+  /** The name of the operator whose token made the call (named-tokens.ts; `operator` for OPERATOR_TOKEN). */
+  readonly actor: string;
 }
 
 /** A change for the audit trail: what was done ("release.published"), and to what ("2.5.0 at 10%"). */
@@ -62,9 +64,9 @@ export interface AuditTrail {
  * entry fail, the change stands and the call answers 500. Every other change uses `auditTrail`.
  */
 export async function auditAfter(context: Pick<OperatorContext, 'clock' | 'logger' | 'storage'>, caller: Caller, change: Described): Promise<void> {
-  const entry: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId };
+  const entry: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId, actor: caller.actor };
   await context.storage.audit.record(entry);
-  context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId });
+  context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
 }
 
 /** Starts the audit trail of one operator call (every operator change goes through one). */
@@ -75,12 +77,12 @@ export function auditTrail(context: Pick<OperatorContext, 'clock' | 'logger'>, c
       const pending = emit?.(result) ?? null;
       const change = describe(result);
       if (change === null) return pending;
-      const audit: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId };
+      const audit: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId, actor: caller.actor };
       made.push(audit);
       return { ...pending, at: pending?.at ?? audit.at, audit };
     },
     logged() {
-      for (const { action, target, requestId } of made.splice(0)) context.logger.info('operator change', { action, target, requestId });
+      for (const { action, target, requestId, actor } of made.splice(0)) context.logger.info('operator change', { action, target, requestId, actor });
     },
   };
 }

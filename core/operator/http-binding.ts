@@ -21,19 +21,20 @@ export function queryOf(request: CoreRequest): Record<string, string> {
   return query;
 }
 
-/** Who sent an HTTP request, for the audit trail. */
-export const callerOf = (request: CoreRequest): Caller => ({ requestId: request.requestId ?? '' });
+/** Who sent a request (the operator's name: named-tokens.ts), for the audit trail. */
+export const callerOf = (request: CoreRequest, actor: string): Caller => ({ requestId: request.requestId ?? '', actor });
 
 /**
  * The router handler of an operation.
  *
  * @param operation The declared operation.
  * @param context The operator context it runs in.
+ * @param actorOf The name of the operator whose token the request carries.
  */
-export function httpHandler(operation: AnyOperatorOperation, context: OperatorContext) {
+export function httpHandler(operation: AnyOperatorOperation, context: OperatorContext, actorOf: (request: CoreRequest) => string) {
   return async (request: CoreRequest, params: Record<string, string>): Promise<CoreResponse> => {
     const query = operation.query ? queryOf(request) : {};
     const body = operation.body ? readJsonObject(request, context.bodyLimit, operation.bodyOptional !== true) : undefined;
-    return json(operation.status, await invoke(operation, context, { params, query, body }, callerOf(request)));
+    return json(operation.status, await invoke(operation, context, { params, query, body }, callerOf(request, actorOf(request))));
   };
 }

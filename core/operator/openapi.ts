@@ -88,7 +88,7 @@ export function buildOperatorOpenApi(operations: readonly AnyOperatorOperation[]
     security: [{ operatorToken: [] }],
     paths,
     components: {
-      securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' } },
+      securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN, or an operator\'s own token of OPERATOR_TOKENS' } },
       schemas: {
         Error: {
           type: 'object',

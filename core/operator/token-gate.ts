@@ -1,5 +1,6 @@
 /**
- * The operator listener's gate: a bearer token compared in constant time, and wrong tokens capped: 10 a
+ * The operator listener's gate: a bearer token compared in constant time with every operator's token (named
+ * tokens: named-tokens.ts; which one matched names the actor of the audit trail), and wrong tokens capped: 10 a
  * minute from one address, 100 a minute from all addresses together; past a cap a wrong token is refused
  * with 429 for the rest of the minute. The right token is always accepted, so nobody who can reach the
  * listener keeps the owner out (a guess past the cap learns nothing but 429, and a token of at least 32
@@ -13,6 +14,7 @@ import type { Clock } from '../ports/ports.ts';
 import type { Gate, GateDecision } from '../pipeline/pipeline.ts';
 import { createRecentCache } from '../clients/recent-cache.ts';
 import { OperatorError } from './errors.ts';
+import type { OperatorToken } from './named-tokens.ts';
 
 /** Wrong tokens one address may send per window; past it a wrong token is answered 429. */
 export const MAX_FAILURES = 10;
@@ -41,18 +43,24 @@ export interface TokenChecker {
   /**
    * @param key The client key (its address).
    * @param given The token given, or null when none was.
-   * @returns Null when it is the operator token, else the refusal (unauthorized, forbidden, too_many_failures).
+   * @returns Null when it is one operator's token, else the refusal (unauthorized, forbidden, too_many_failures).
    */
   check(key: string, given: string | null): OperatorError | null;
+  /**
+   * Whose token this is, compared with every token in a time that does not depend on which one matched.
+   *
+   * @returns The operator's name, or null when it is nobody's.
+   */
+  actorOf(given: string | null): string | null;
 }
 
 /**
  * Creates the checker.
  *
- * @param token The operator token (OPERATOR_TOKEN).
+ * @param tokens The operators' tokens (OPERATOR_TOKEN as `operator`, OPERATOR_TOKENS), at least one.
  * @param clock Where time comes from (the failure windows).
  */
-export function createTokenChecker(token: string, clock: Clock): TokenChecker {
+export function createTokenChecker(tokens: readonly OperatorToken[], clock: Clock): TokenChecker {
   const failures = createRecentCache<string, { count: number; resetAt: number }>(10_000);
   const all = { count: 0, resetAt: 0 };
 
@@ -74,13 +82,28 @@ export function createTokenChecker(token: string, clock: Clock): TokenChecker {
     return refusal;
   };
 
+  const actorOf = (given: string | null): string | null => {
+    if (given === null) return null;
+    let actor: string | null = null;
+    // Every token is compared, whichever matches: the time says nothing of which one is closest.
+    for (const { name, token } of tokens) if (sameSecret(given, token) && actor === null) actor = name;
+    return actor;
+  };
+
   return {
+    actorOf,
     check(key, given) {
-      if (given !== null && sameSecret(given, token)) return null;
+      if (actorOf(given) !== null) return null;
       if (given === null) return failed(key, new OperatorError('unauthorized', 'This request carries no bearer token.', { 'www-authenticate': 'Bearer' }));
       return failed(key, new OperatorError('forbidden', 'The bearer token is not the operator token.'));
     },
   };
+}
+
+/** The bearer token of a request's Authorization header, or null when it has none. */
+export function bearerOf(request: CoreRequest): string | null {
+  const match = /^Bearer +(\S+) *$/i.exec(headerValue(request.headers, 'authorization') ?? '');
+  return match ? match[1]! : null;
 }
 
 /**
@@ -91,9 +114,7 @@ export function createTokenChecker(token: string, clock: Clock): TokenChecker {
 export function createTokenGate(checker: TokenChecker): Gate<TokenDecision> {
   return {
     check(request: CoreRequest) {
-      const authorization = headerValue(request.headers, 'authorization') ?? '';
-      const match = /^Bearer +(\S+) *$/i.exec(authorization);
-      const refusal = checker.check(request.clientKey ?? request.clientIp, match ? match[1]! : null);
+      const refusal = checker.check(request.clientKey ?? request.clientIp, bearerOf(request));
       return refusal ? { allowed: false, headers: {}, refusal } : ADMITTED;
     },
     refuse(decision): CoreResponse {

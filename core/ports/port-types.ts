@@ -170,4 +170,10 @@ export interface AuditEntry {
   target: string;
   /** The X-Request-Id of the request that made it, to find its log lines. */
   requestId: string;
+  /**
+   * The operator who made it (the name of their token, core/operator/named-tokens.ts); null for a change no
+   * operator made (a refund or dispute the payment provider reported, the halt rule's halt), and for entries
+   * written before names were recorded (migration 27).
+   */
+  actor: string | null;
 }

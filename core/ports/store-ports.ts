@@ -83,11 +83,29 @@ export interface ReleaseStore {
 }
 
 
+/** A stored audit entry, with its id (the order it was written in: the paging cursor). */
+export interface AuditRow extends AuditEntry {
+  id: number;
+}
+
+/** Which audit entries to list: a page of at most `limit`, below `before`, matching every filter given. */
+export interface AuditFilter {
+  limit: number;
+  /** Only entries whose id is below this (the `next` of the page before). */
+  before?: number | undefined;
+  /** Only this operator's entries (exact name). */
+  actor?: string | undefined;
+  /** Only actions that start with this, e.g. "release." (case-sensitive). */
+  action?: string | undefined;
+  /** Only targets that contain this text (case-sensitive). */
+  target?: string | undefined;
+}
+
 /** Where the audit trail is kept (every storage has one). */
 export interface AuditStore {
   record(entry: AuditEntry): Promise<void>;
-  /** The latest entries, newest first. */
-  list(limit: number): Promise<AuditEntry[]>;
+  /** The latest entries that match the filter, newest first. */
+  list(filter: AuditFilter): Promise<AuditRow[]>;
 }
 
 /** One stored submission, with its id and when it was marked handled. */

@@ -64,7 +64,7 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
     const decision = decideHalt(release, previous, baseline.version, await storage.usage.list(fromDay, toDay), now, rule);
     if (!decision.halt) return;
     // The event and the audit entry are written with the halt, by the one instance whose halt applies.
-    const audit = { at: now, action: 'release.halted', target: decision.reason, requestId };
+    const audit = { at: now, action: 'release.halted', target: decision.reason, requestId, actor: null };
     const emit = (halted: Release) => ({ event: { type: 'release.halted' as const, data: haltedEventData(halted, now) }, at: now, audit });
     const halted = await storage.releases.haltRelease(release.version, now, decision.reason, emit);
     if (!halted) return;

@@ -17,11 +17,12 @@ import { roadmap } from './roadmap.ts';
 import { webhooks } from './webhooks.ts';
 import { stats } from './stats.ts';
 import { feedback } from './feedback.ts';
+import { audit } from './audit.ts';
 import { serve } from './serve.ts';
 import { conformance } from './conformance.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, feedback, conformance];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, feedback, audit, conformance];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -222,7 +222,7 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
   ]);
   assert.equal(Object.keys(doc.paths['/roadmap/{id}']!), ['patch']);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
-  assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' } });
+  assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: "OPERATOR_TOKEN, or an operator's own token of OPERATOR_TOKENS" } });
 });
 
 test.run();

@@ -1,13 +1,14 @@
 /**
  * An operator change and its audit row commit together, on PGlite and PostgreSQL: when the audit row
  * cannot be written, the change is not made either (500, nothing stored, no event); and of two racing
- * revokes of one order, one is audited and reported, the other finds it revoked.
+ * revokes of one order, one is audited and reported, the other finds it revoked; each row names whose
+ * token made the change.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SqlStorage } from '../../adapters/sql/storage.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { LOCAL_RECEIVERS } from '../_operator.ts';
+import { ADA, LOCAL_RECEIVERS, NAMED_TOKENS } from '../_operator.ts';
 import { bodyJson, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 import { pgliteTarget, postgresTarget, type OpenStorage } from '../storage/_targets.ts';
 
@@ -19,8 +20,8 @@ interface Context {
   test: TestApp;
 }
 
-const call = (t: TestApp, method: string, path: string, json?: unknown) =>
-  t.app.operator!.handle(coreRequest({ method, path, headers: AUTH, ...(json === undefined ? {} : { json }) }));
+const call = (t: TestApp, method: string, path: string, json?: unknown, auth = AUTH) =>
+  t.app.operator!.handle(coreRequest({ method, path, headers: auth, ...(json === undefined ? {} : { json }) }));
 
 /** A checkout paid in the simulator; its keys are issued by the status poll. */
 async function paidSession(t: TestApp): Promise<string> {
@@ -36,7 +37,7 @@ for (const target of [pgliteTarget, postgresTarget]) {
   const test = suite<Context>(`operator changes and their audit rows: ${target.name}`, {} as Context);
   test.before.each(async (context) => {
     context.open = await target.open();
-    context.test = await createTestApp({ operatorToken: TOKEN, storage: context.open.storage, webhookAddresses: LOCAL_RECEIVERS });
+    context.test = await createTestApp({ operatorToken: TOKEN, operatorTokens: NAMED_TOKENS, storage: context.open.storage, webhookAddresses: LOCAL_RECEIVERS });
   });
   test.after.each(async (context) => {
     await context.open.close();
@@ -67,6 +68,15 @@ for (const target of [pgliteTarget, postgresTarget]) {
     const actions = (bodyJson(await call(t, 'GET', '/audit')) as { entries: { action: string; target: string }[] }).entries;
     assert.equal(actions.map((e) => `${e.action} ${e.target}`), [`order.revoked ${session}: chargeback`, 'webhook.added 1: http://127.0.0.1:9/events']);
     assert.equal((await open.storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['license.revoked']);
+  });
+
+  test('each row names whose token made the change (OPERATOR_TOKEN as operator), and GET /audit filters by it', async ({ test: t }) => {
+    assert.is((await call(t, 'POST', '/roadmap', { title: 'XLSB export', category: 'formats' }, { authorization: `Bearer ${ADA}` })).status, 201);
+    assert.is((await call(t, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/events' })).status, 201);
+    const entries = (bodyJson(await call(t, 'GET', '/audit')) as { entries: { actor: string; action: string }[] }).entries;
+    assert.equal(entries.map((e) => [e.actor, e.action]), [['operator', 'webhook.added'], ['ada', 'roadmap.created']]);
+    const filtered = await t.app.operator!.handle(coreRequest({ path: '/audit', query: 'actor=ada', headers: AUTH }));
+    assert.equal((bodyJson(filtered) as { entries: { action: string }[] }).entries.map((e) => e.action), ['roadmap.created']);
   });
 
   // Each storage's suite closes the test databases it opened (the next one opens them again).

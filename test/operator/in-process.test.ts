@@ -212,7 +212,10 @@ test('stats and the audit trail', async (context) => {
   assert.is((await call(context, 'GET', '/stats', '/stats?days=7')).body.downloads.days.length, 7);
   assert.is((await call(context, 'GET', '/stats', '/stats?days=366')).body.code, 'invalid_request');
   assert.is((await call(context, 'GET', '/stats', '/stats?days=1&days=2')).body.code, 'invalid_query');
-  assert.equal((await call(context, 'GET', '/audit', '/audit')).body.entries.map((e: { action: string }) => e.action), ['roadmap.created']);
+  assert.equal((await call(context, 'GET', '/audit', '/audit')).body.entries.map((e: { action: string; actor: string }) => [e.actor, e.action]), [['operator', 'roadmap.created']]);
+  assert.equal((await call(context, 'GET', '/audit', '/audit?action=roadmap.&actor=operator&limit=1')).body.next, 1);
+  assert.is((await call(context, 'GET', '/audit', '/audit?actor=Ada')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/audit', '/audit?limit=1&limit=2')).body.code, 'invalid_query');
 });
 
 test('every operation is called above, and every error it declares is provoked', () => {

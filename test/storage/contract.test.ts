@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import { ALL_TARGETS } from './_targets.ts';
 import { auditContract } from './contract/audit.ts';
+import { auditTrailContract } from './contract/audit-trail.ts';
 import { budgetsContract } from './contract/budgets.ts';
 import { checkoutContract } from './contract/checkout.ts';
 import type { ContractContext } from './contract/context.ts';
@@ -42,6 +43,7 @@ for (const target of ALL_TARGETS) {
   budgetsContract(test);
   ordersContract(test);
   auditContract(test);
+  auditTrailContract(test);
   // Each storage's suite closes the test databases it opened (the next one opens them again).
   test.after(closeTestDatabases);
   test.run();

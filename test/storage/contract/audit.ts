@@ -10,7 +10,7 @@ import { current, type ContractSuite } from './context.ts';
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
 /** An emit that reports only an audit entry, named after the change. */
-const audited = <T>(action: string, target: (result: T) => string): Emit<T> => (result) => ({ at: T0, audit: { at: T0, action, target: target(result), requestId: `r-${action}` } });
+const audited = <T>(action: string, target: (result: T) => string): Emit<T> => (result) => ({ at: T0, audit: { at: T0, action, target: target(result), requestId: `r-${action}`, actor: 'ada' } });
 
 export function auditContract(test: ContractSuite): void {
   test('changes write their audit entries with them: endpoints, replays, marks, features, keys', async (context) => {
@@ -23,7 +23,7 @@ export function auditContract(test: ContractSuite): void {
     await storage.outbox.updateEndpoint(endpoint.id, { enabled: true }, audited('webhook.edited', (e) => `${e.id}: enabled=${e.enabled}`));
     const feature = await storage.features.create(
       { title: 'Lotus 1-2-3 macros', description: 'Keep macros as comments.', category: 'import', visible: true, release_version: null },
-      (f) => ({ event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, at: T0, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create' } }),
+      (f) => ({ event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, at: T0, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' } }),
     );
     await storage.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
     const [entry] = await storage.inbox.list({ limit: 1 });
@@ -35,8 +35,14 @@ export function auditContract(test: ContractSuite): void {
     await storage.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
     await storage.orders.addPlusKey('cs_audit', 'key/p', audited('order.upgraded', (saved) => `stored=${saved.stored}`));
     assert.equal(
-      (await storage.audit.list(20)).map(({ action, target }) => `${action} ${target}`),
-      ['order.upgraded stored=true', `feedback.true ${entry!.id}`, `roadmap.created ${feature.id}`, `webhook.edited ${endpoint.id}: enabled=true`, `webhook.added ${endpoint.id}: http://127.0.0.1:9/audit`],
+      (await storage.audit.list({ limit: 20 })).map(({ action, target, actor }) => `${actor} ${action} ${target}`),
+      [
+        'ada order.upgraded stored=true',
+        `ada feedback.true ${entry!.id}`,
+        `grace roadmap.created ${feature.id}`,
+        `ada webhook.edited ${endpoint.id}: enabled=true`,
+        `ada webhook.added ${endpoint.id}: http://127.0.0.1:9/audit`,
+      ],
     );
     const bodies = (await storage.outbox.claimDue(T0, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string });
     assert.equal(bodies.map((b) => b.type), ['roadmap.changed'], 'an audit-only report writes no event');

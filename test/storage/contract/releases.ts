@@ -106,12 +106,13 @@ export function releasesContract(test: ContractSuite): void {
   test('the audit trail keeps every field and lists the latest first, at most the limit', async (context) => {
     const { audit } = current(context).storage;
     const entries = [
-      { at: T0, action: 'release.published', target: '2.5.0 at 10%', requestId: 'r-1' },
-      { at: T0 + 1, action: 'release.rollout', target: '2.5.0 at 100% «ok»', requestId: 'r-2' },
-      { at: T0 + 2, action: 'release.pulled', target: '2.5.0', requestId: 'r-3' },
+      { at: T0, action: 'release.published', target: '2.5.0 at 10%', requestId: 'r-1', actor: 'ada' },
+      { at: T0 + 1, action: 'release.rollout', target: '2.5.0 at 100% «ok»', requestId: 'r-2', actor: null },
+      { at: T0 + 2, action: 'release.pulled', target: '2.5.0', requestId: 'r-3', actor: 'operator' },
     ];
     for (const entry of entries) await audit.record(entry);
-    assert.equal(await audit.list(2), [entries[2], entries[1]]);
-    assert.equal(await audit.list(10), [...entries].reverse());
+    const rows = entries.map((entry, i) => ({ ...entry, id: i + 1 }));
+    assert.equal(await audit.list({ limit: 2 }), [rows[2], rows[1]]);
+    assert.equal(await audit.list({ limit: 10 }), [...rows].reverse());
   });
 }
