@@ -128,11 +128,13 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       countByVersion: (...args) => current().inbox.countByVersion(...args),
       list: (...args) => current().inbox.list(...args),
       setHandled: (...args) => current().inbox.setHandled(...args),
+      markHandled: (...args) => current().inbox.markHandled(...args),
     },
     orders: {
       recordPurchase: (...args) => current().orders.recordPurchase(...args),
       get: (...args) => current().orders.get(...args),
       find: (...args) => current().orders.find(...args),
+      inPeriod: (...args) => current().orders.inPeriod(...args),
       ofLicenseKey: (...args) => current().orders.ofLicenseKey(...args),
       sessionOfPayment: (...args) => current().orders.sessionOfPayment(...args),
       countByDay: (...args) => current().orders.countByDay(...args),

@@ -102,6 +102,8 @@ export interface InboxFilter {
   /** Received at or after, ms since the epoch. */
   since?: number | undefined;
   handled?: boolean | undefined;
+  /** Text found in the description or the email, any case (a substring). */
+  search?: string | undefined;
   /** Entries with a smaller id only: the `next` of the page before. */
   before?: number | undefined;
   limit: number;
@@ -141,6 +143,17 @@ export interface FeedbackInbox {
    * @returns The entry afterwards and whether its state changed, or null when there is no such entry.
    */
   setHandled(id: number, handled: boolean, at: number, emit?: Emit<HandledChange>): Promise<HandledChange | null>;
+  /**
+   * Marks the listed entries handled at `at`, all in one write; an entry handled already keeps its time
+   * and is not counted as marked. `emit` hears of the whole batch once (one audit row for all).
+   */
+  markHandled(ids: readonly number[], at: number, emit?: Emit<HandledBatch>): Promise<HandledBatch>;
+}
+
+/** What one bulk mark did: the ids it marked (ascending), and how many of the listed ids exist. */
+export interface HandledBatch {
+  marked: number[];
+  found: number;
 }
 
 /** What marking an entry did: the entry afterwards, and whether it was in the other state before. */
@@ -211,6 +224,18 @@ export interface OrderFilter {
   email?: string | undefined;
   /** One session, whatever its state. */
   session?: string | undefined;
+  /** Text found in the buyer's name, any case (a substring). */
+  name?: string | undefined;
+  limit: number;
+}
+
+/** Paid orders placed in a period by their fulfilment time (else their creation time), for the accounting export. */
+export interface PaidPeriod {
+  /** From (included) and until (excluded), ms since the epoch. */
+  from: number;
+  until: number;
+  /** Orders after this one only (its time and session id): the `next` of the page before. */
+  after?: { at: number; session: string } | undefined;
   limit: number;
 }
 
@@ -254,6 +279,11 @@ export interface OrderStore {
    * session whatever its state.
    */
   find(filter: OrderFilter): Promise<Order[]>;
+  /**
+   * Paid orders of a period, oldest first by fulfilment time, else creation time (orders kept before
+   * fulfilment times were: migration 13), then by session id.
+   */
+  inPeriod(period: PaidPeriod): Promise<Order[]>;
   /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
   countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
   /**
