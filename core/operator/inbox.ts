@@ -126,7 +126,7 @@ export const markFeedbackListHandled = defineOperation({
   async run(context, { body }, caller) {
     const listed = new Set(body.ids).size;
     const trail = auditTrail(context, caller);
-    const described = ({ marked }: HandledBatch) => (marked.length === 0 ? null : { action: 'feedback.handled_bulk', target: `${marked.length} entries (of ${listed} listed)` });
+    const described = ({ marked }: HandledBatch) => (marked.length === 0 ? null : { action: 'feedback.handled_bulk', target: `${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} (of ${listed} listed)` });
     const done = await context.storage.inbox.markHandled(body.ids, context.clock.now(), trail.with(described));
     trail.logged();
     return { marked: done.marked, alreadyHandled: done.found - done.marked.length, notFound: listed - done.found };

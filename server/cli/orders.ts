@@ -11,7 +11,7 @@ import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, table, type PreparedCall } from './operator-api.ts';
 import { exportOrdersCsv } from './orders-export.ts';
 
-const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile> [options]
+const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile|export> [options]
 
 Finds and changes the orders (paid checkout sessions and their license keys) through the operator API
 of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).

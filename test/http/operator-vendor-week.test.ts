@@ -154,7 +154,7 @@ for (const target of ALL_TARGETS) {
     for (let i = 0; i < 2; i++) assert.is((await running.call(`/feedback/${ids[2]}/handled`, { method: 'POST', json: { handled: true } })).status, 200);
     assert.equal(await auditActions(running), [`feedback.handled ${ids[2]}`]);
     const bulk = await json(running, '/feedback/handled', { method: 'POST', json: { ids: [...ids, 999_999] } });
-    assert.equal(bulk, { status: 200, body: { marked: [ids[1], ids[0]].sort((a, b) => a - b), alreadyHandled: 1, notFound: 1 } });
+    assert.equal(bulk, { status: 200, body: { marked: [ids[1]!, ids[0]!].sort((a, b) => a - b), alreadyHandled: 1, notFound: 1 } });
     const again = await json(running, '/feedback/handled', { method: 'POST', json: { ids } });
     assert.equal(again.body, { marked: [], alreadyHandled: 3, notFound: 0 });
     assert.equal(await auditActions(running), ['feedback.handled_bulk 2 entries (of 4 listed)', `feedback.handled ${ids[2]}`]);
