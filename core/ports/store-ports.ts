@@ -10,6 +10,9 @@ import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
 import type { AuditEntry, CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
 import type { Emit } from './events.ts';
+import type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
+
+export type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
 
 export type { AuditEntry } from './port-types.ts';
 
@@ -96,19 +99,6 @@ export interface InboxEntry extends FeedbackEntry {
   handledAt: number | null;
 }
 
-export interface InboxFilter {
-  type?: FeedbackType | undefined;
-  rating?: number | undefined;
-  /** Received at or after, ms since the epoch. */
-  since?: number | undefined;
-  handled?: boolean | undefined;
-  /** Text found in the description or the email, any case (a substring). */
-  search?: string | undefined;
-  /** Entries with a smaller id only: the `next` of the page before. */
-  before?: number | undefined;
-  limit: number;
-}
-
 /** How many submissions of one type and rating arrived on one UTC day. */
 export interface FeedbackCount {
   day: number;
@@ -148,12 +138,6 @@ export interface FeedbackInbox {
    * and is not counted as marked. `emit` hears of the whole batch once (one audit row for all).
    */
   markHandled(ids: readonly number[], at: number, emit?: Emit<HandledBatch>): Promise<HandledBatch>;
-}
-
-/** What one bulk mark did: the ids it marked (ascending), and how many of the listed ids exist. */
-export interface HandledBatch {
-  marked: number[];
-  found: number;
 }
 
 /** What marking an entry did: the entry afterwards, and whether it was in the other state before. */
@@ -217,26 +201,6 @@ export interface Order {
   paidAt: number | null;
   keys: LicenseKeys | null;
   standing: OrderStanding;
-}
-
-export interface OrderFilter {
-  /** The buyer's email, matched exactly but for case. */
-  email?: string | undefined;
-  /** One session, whatever its state. */
-  session?: string | undefined;
-  /** Text found in the buyer's name, any case (a substring). */
-  name?: string | undefined;
-  limit: number;
-}
-
-/** Paid orders placed in a period by their fulfilment time (else their creation time), for the accounting export. */
-export interface PaidPeriod {
-  /** From (included) and until (excluded), ms since the epoch. */
-  from: number;
-  until: number;
-  /** Orders after this one only (its time and session id): the `next` of the page before. */
-  after?: { at: number; session: string } | undefined;
-  limit: number;
 }
 
 /** Paid orders of one day, product and currency, and what they paid together (null: amounts unknown). */
