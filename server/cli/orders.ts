@@ -22,7 +22,7 @@ of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKE
                                         case; part of the name, any case; or both), one session
                                         (whatever its state), the order holding a license key (as
                                         pasted: spaces and line breaks in it are ignored), or the latest 50
-  orders show <session>                 one order: the buyer, the keys and whether they stand
+  orders show <session>                 one order: the buyer, the amount, the keys and whether they stand
   orders upgrade <session>              issue the Plus key of a standard order (once)
   orders revoke <session> [--reason <text>]
                                         revoke the order's licenses: checkout/status shows no keys
