@@ -49,6 +49,7 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Re
       });
     },
     async list(f) {
+      const search = f.search?.toLowerCase();
       const found: InboxEntry[] = [];
       for (let id = Math.min(feedback.length, (f.before ?? Infinity) - 1); id >= 1 && found.length < f.limit; id--) {
         const e = feedback[id - 1]!;
@@ -56,6 +57,7 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Re
         if (f.rating !== undefined && e.rating !== f.rating) continue;
         if (f.since !== undefined && e.receivedAt < f.since) continue;
         if (f.handled !== undefined && handledAt.has(id) !== f.handled) continue;
+        if (search !== undefined && !e.description.toLowerCase().includes(search) && !e.email?.toLowerCase().includes(search)) continue;
         found.push(entry(id));
       }
       return found;
@@ -66,6 +68,12 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Re
       if (!handled) handledAt.delete(id);
       else if (changed) handledAt.set(id, at);
       return report({ entry: entry(id), changed }, emit);
+    },
+    async markHandled(ids, at, emit) {
+      const listed = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id >= 1 && id <= feedback.length).sort((a, b) => a - b);
+      const marked = listed.filter((id) => !handledAt.has(id));
+      for (const id of marked) handledAt.set(id, at);
+      return report({ marked, found: listed.length }, emit);
     },
   };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { dayOf } from '../../core/budgets/budgets.ts';
-import { addDecimals } from '../../core/formats/decimal.ts';
+import { addDecimals, zeroLike } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import type { Report } from './outbox.ts';
 import { GOOD_STANDING, providerRevokes, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
@@ -18,12 +18,6 @@ interface Kept {
   standing: OrderStanding;
   disputes: DisputeStates;
 }
-
-/** Zero in the decimals of `amount` ("49.00" gives "0.00"), as SQL's amount * 0. */
-const zeroLike = (amount: string) => {
-  const fraction = amount.split('.')[1];
-  return fraction === undefined ? '0' : `0.${'0'.repeat(fraction.length)}`;
-};
 
 const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country: null, paymentRef: null, amount: null, currency: null });
 
@@ -78,13 +72,27 @@ export function createMemoryOrders(
     async find(filter) {
       if (filter.session !== undefined) return [order(filter.session)].filter((o): o is Order => o !== null).slice(0, filter.limit);
       const email = filter.email?.toLowerCase();
+      const name = filter.name?.toLowerCase();
       const found: Order[] = [];
       for (const [id, session] of sessions) {
         if (session.state !== 'paid') continue;
         if (email !== undefined && kept.get(id)?.purchase.email?.toLowerCase() !== email) continue;
+        if (name !== undefined && !kept.get(id)?.purchase.name?.toLowerCase().includes(name)) continue;
         found.push(order(id)!);
       }
       return found.sort((a, b) => newest(b) - newest(a) || (a.session.id < b.session.id ? 1 : -1)).slice(0, filter.limit);
+    },
+    async inPeriod({ from, until, after, limit }) {
+      const found: Order[] = [];
+      for (const [id, session] of sessions) {
+        if (session.state !== 'paid') continue;
+        const o = order(id)!;
+        const at = newest(o);
+        if (at < from || at >= until) continue;
+        if (after && (at < after.at || (at === after.at && id <= after.session))) continue;
+        found.push(o);
+      }
+      return found.sort((a, b) => newest(a) - newest(b) || (a.session.id < b.session.id ? -1 : 1)).slice(0, limit);
     },
     async countByDay(fromDay, toDay) {
       const counts = new Map<string, OrderCount>();

@@ -6,7 +6,7 @@
 import { html, type Html } from './html.ts';
 
 export interface FieldOptions {
-  type?: 'text' | 'url' | 'number';
+  type?: 'text' | 'url' | 'number' | 'date';
   value?: string | null;
   required?: boolean;
   hint?: string;

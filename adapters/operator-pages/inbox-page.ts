@@ -5,11 +5,11 @@
  * @module
  */
 import type * as v from 'valibot';
-import { FEEDBACK_EXPORT_COLUMNS, listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { FEEDBACK_EXPORT_COLUMNS, listFeedback, markFeedbackHandled, markFeedbackListHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { field } from './fields.ts';
 import { FEEDBACK_TYPES } from '../../core/ports/port-types.ts';
 import { html, mailto, time } from './html.ts';
-import { csvPages } from './inbox-export.ts';
-import { pageHeaders } from './http.ts';
+import { csvFile } from './inbox-export.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
 
@@ -17,14 +17,14 @@ type Entry = v.InferOutput<typeof InboxEntrySchema>;
 
 const PATH = '/pages/inbox';
 const EXPORT_PATH = '/pages/inbox/export.csv';
-const FILTERS = ['type', 'rating', 'handled'] as const;
+const FILTERS = ['type', 'rating', 'handled', 'search'] as const;
 export const TYPE_NAMES: Record<string, string> = { feature_request: 'Feature request', bug_report: 'Bug report', general: 'General', review: 'Review' };
 
 /** The filters of the page's query that are set, as the page's query string (and `before` for a later page). */
 function filterQuery(query: URLSearchParams, withBefore: boolean): URLSearchParams {
   const kept = new URLSearchParams();
   for (const name of [...FILTERS, ...(withBefore ? ['before'] : [])]) {
-    const value = query.get(name);
+    const value = query.get(name)?.trim();
     if (value) kept.set(name, value);
   }
   return kept;
@@ -66,6 +66,15 @@ ${entry.handledAt === null ? html` <span class="badge strong">New</span>` : ''}<
 </article>`;
 }
 
+/** One button that marks every entry shown and not handled yet, by id (entries that came since are not marked unseen). */
+function bulkForm(entries: readonly Entry[], csrf: string, back: string) {
+  const open = entries.filter((e) => e.handledAt === null).map((e) => e.id);
+  if (open.length === 0) return '';
+  return html`<form method="post" action="${PATH}/handled" class="card">${csrfField(csrf)}
+<input type="hidden" name="back" value="${back}"><input type="hidden" name="ids" value="${open.join(',')}">
+<button type="submit">Mark all ${open.length} shown as handled</button></form>`;
+}
+
 async function render(page: PageRequest) {
   const outcome = await page.operate(listFeedback, { query: apiQuery(page.query, true) });
   const shown = filterQuery(page.query, false);
@@ -77,13 +86,14 @@ async function render(page: PageRequest) {
 ${select('type', 'Type', page.query.get('type'), FEEDBACK_TYPES.map((t) => [t, TYPE_NAMES[t] ?? t] as const))}
 ${select('rating', 'Rating', page.query.get('rating'), ['5', '4', '3', '2', '1'].map((r) => [r, `${r} of 5`] as const))}
 ${select('handled', 'Handled', handled, [['false', 'New (not handled)'], ['true', 'Handled'], ['all', 'All']], false)}
+${field('filter-search', 'search', 'Text or email', { value: page.query.get('search')?.trim() ?? '' })}
 <div class="fit"><button type="submit">Filter</button></div></div>
 <p>${handled === 'all' ? '' : html`<a href="${PATH}?${allLink.toString()}">Show all entries</a> · `}<a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
   if (!outcome.ok) return html`${form}${refusalBox(outcome)}`;
   const { entries, next } = outcome.value;
   const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back));
   const older = next === null ? '' : html`<p><a href="${PATH}?${new URLSearchParams([...shown, ['before', String(next)]]).toString()}">Older entries</a></p>`;
-  return html`${form}<h2>${entries.length === 0 ? 'Entries' : `Entries (${entries.length}${next === null ? '' : '+'})`}</h2>${list}${older}`;
+  return html`${form}<h2>${entries.length === 0 ? 'Entries' : `Entries (${entries.length}${next === null ? '' : '+'})`}</h2>${bulkForm(entries, page.session.csrf, back)}${list}${older}`;
 }
 
 export const inboxPage: PageModule = {
@@ -91,6 +101,18 @@ export const inboxPage: PageModule = {
   title: 'Inbox',
   render,
   actions: [
+    {
+      path: `${PATH}/handled`,
+      async run(page, form) {
+        const back = keptQuery(form['back']);
+        const ids = (form['ids'] ?? '').split(',').filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+        const outcome = await page.operate(markFeedbackListHandled, { body: { ids } });
+        if (!outcome.ok) return failed(outcome, back);
+        const { marked, alreadyHandled, notFound } = outcome.value;
+        const rest = [alreadyHandled ? `${alreadyHandled} handled already` : '', notFound ? `${notFound} not found` : ''].filter(Boolean).join(', ');
+        return done(`Marked ${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} handled${rest ? ` (${rest})` : ''}.`, back);
+      },
+    },
     {
       path: `${PATH}/:id/handled`,
       async run(page, form, params) {
@@ -109,15 +131,11 @@ export const inboxPage: PageModule = {
         // Every matching entry, page by page (500 at a time), newest first, sent as each page is read.
         const query = apiQuery(page.query, false);
         query.set('limit', '500');
-        const outcome = await page.operate(listFeedback, { query });
-        if (!outcome.ok) return { status: outcome.status, headers: pageHeaders({ 'content-type': 'text/plain; charset=utf-8' }), body: `${outcome.message}\n${outcome.resolution}\n` };
         const read = (before: number) => {
           query.set('before', String(before));
           return page.operate(listFeedback, { query });
         };
-        const stream = csvPages(outcome.value, read, FEEDBACK_EXPORT_COLUMNS, page.now);
-        const disposition = 'attachment; filename="feedback.csv"';
-        return { status: 200, headers: pageHeaders({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': disposition }), body: null, stream };
+        return csvFile(await page.operate(listFeedback, { query }), read, FEEDBACK_EXPORT_COLUMNS, 'feedback.csv', page.now);
       },
     },
   ],

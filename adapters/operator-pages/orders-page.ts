@@ -8,6 +8,7 @@
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
 import { listOrderMails, resendOrderMail } from '../../core/operator/mail.ts';
 import { orderMails } from './order-mails.ts';
+import { exportForm, ordersExportFile } from './orders-export.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
 import { decodedParam } from '../../core/operator/path-param.ts';
 import { field } from './fields.ts';
@@ -19,11 +20,20 @@ const PATH = '/pages/orders';
 
 type OrderAction = 'upgrade' | 'revoke' | 'reinstate' | 'resend';
 
-/** The query of a search: an email has an @, anything else is a session id. */
+/**
+ * The query of a search: an email has an @; a license key starts with key/ or sim/, or is 100 characters or
+ * more without its spaces (a session id is shorter); a session id starts with cs_; anything else is part of a name.
+ */
 function searchQuery(find: string): URLSearchParams {
   const text = find.trim();
-  return new URLSearchParams(text === '' ? [] : [[text.includes('@') ? 'email' : 'session', text]]);
+  if (text === '') return new URLSearchParams();
+  const compact = text.replace(/\s+/g, '');
+  const by = text.includes('@') ? 'email' : /^(key|sim)\//.test(compact) || compact.length >= 100 ? 'key' : text.startsWith('cs_') ? 'session' : 'name';
+  return new URLSearchParams([[by, text]]);
 }
+
+/** What an order paid ("49.00 USD"), or null when it is not known. */
+const paidAmount = (order: OrderView) => (order.amount === null ? null : `${order.amount}${order.currency ? ` ${order.currency}` : ''}`);
 
 /** What the licenses of an order are: none yet, valid, or revoked and why. */
 function licenseBadge(order: OrderView): Html {
@@ -39,13 +49,13 @@ function orderCard(order: OrderView): Html {
   return html`<article class="card" aria-labelledby="order-${order.session}">
 <h3 id="order-${order.session}" class="wrap"><a href="${orderLink(order.session)}">${order.session}</a></h3>
 <p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}</p>
-<p class="description">${buyer.length ? buyer : 'No buyer details'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}</p>
+<p class="description">${buyer.length ? buyer : 'No buyer details'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}${paidAmount(order) ? ` · ${paidAmount(order)}` : ''}</p>
 </article>`;
 }
 
 function searchForm(find: string): Html {
   return html`<form method="get" action="${PATH}" class="card" role="search" aria-label="Find orders"><div class="row">
-${field('find', 'find', 'Email or session id', { value: find, hint: 'An email finds every order of that buyer (any case); anything else one session.' })}
+${field('find', 'find', 'Email, name, license key or session id', { value: find, hint: 'An email finds every order of that buyer (any case); a pasted license key its order; cs_… one session; anything else part of a buyer\'s name.' })}
 <div class="fit"><button type="submit">Find</button></div></div></form>`;
 }
 
@@ -78,7 +88,8 @@ function orderDetail(order: OrderView, csrf: string): Html {
 <h2 id="order-detail" class="wrap">Order ${order.session}</h2>
 <p class="meta"><span class="badge">${order.product}</span> <span class="badge">${order.state}</span> ${licenseBadge(order)}${standing ? html` <span class="badge">${standing}</span>` : ''}</p>
 <p class="description">Buyer: ${order.buyer.email ? mailto(order.buyer.email) : 'no email'}${order.buyer.name ? ` · ${order.buyer.name}` : ''}${order.buyer.country ? ` · ${order.buyer.country}` : ''}
-Created ${order.createdAt ? time(order.createdAt) : '—'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}${order.paymentRef ? ` · payment ${order.paymentRef}` : ''}</p>
+Created ${order.createdAt ? time(order.createdAt) : '—'}${order.paidAt ? html` · paid ${time(order.paidAt)}` : ''}${order.paymentRef ? ` · payment ${order.paymentRef}` : ''}
+Amount: ${paidAmount(order) ?? 'not known (paid before amounts were kept)'}</p>
 ${override}
 <h3>License keys</h3>
 ${keys}
@@ -109,7 +120,7 @@ async function render(page: PageRequest): Promise<Html> {
   const { orders } = listed.value;
   const heading = find.trim() ? `Orders of ${find.trim()} (${orders.length})` : `Latest paid orders (${orders.length})`;
   const list = orders.length === 0 ? html`<p>No paid order matches.</p>` : orders.map(orderCard);
-  return html`${searchForm(find)}${detail}<h2>${heading}</h2>${list}<h2>Reconcile with the provider</h2>${reconcileForm(csrf)}`;
+  return html`${searchForm(find)}${detail}<h2>${heading}</h2>${list}<h2>Export for accounting</h2>${exportForm()}<h2>Reconcile with the provider</h2>${reconcileForm(csrf)}`;
 }
 
 /** An action on one order: the operation, then back to that order with what it did. */
@@ -135,6 +146,7 @@ export const ordersPage: PageModule = {
   path: PATH,
   title: 'Orders',
   render,
+  files: [ordersExportFile],
   actions: [
     {
       path: `${PATH}/reconcile`,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
-import type { FeedbackCount, HandledChange, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
+import type { FeedbackCount, HandledBatch, HandledChange, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { DAY_MS } from '../../core/budgets/budgets.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { changeReported } from './outbox.ts';
@@ -21,7 +21,13 @@ where ($1::text is null or type = $1::text)
   and ($3::float8 is null or received_at >= ${fromEpochMs('$3')})
   and ($4::boolean is null or (handled_at is not null) = $4::boolean)
   and ($5::bigint is null or feedback.id < $5::bigint)
+  and ($7::text is null or strpos(lower(description), lower($7::text)) > 0 or strpos(lower(coalesce(email, '')), lower($7::text)) > 0)
 order by feedback.id desc limit $6::int`;
+
+// Only entries not handled yet: a concurrent mark of the same entry is re-checked, so it is marked (and counted) once.
+const MARK_LISTED = `update feedback set handled_at = ${fromEpochMs('$2')}
+where id = any($1::text[]::bigint[]) and handled_at is null returning id::float8 as id`;
+const COUNT_LISTED = `select count(*)::int as found from feedback where id = any($1::text[]::bigint[])`;
 
 // Changes only an entry in the other state (so a handled one keeps its first time); the row is re-checked
 // after a concurrent mark, so of two equal marks at once one changes it. No row: unchanged, or no entry.
@@ -57,7 +63,14 @@ export function createSqlInbox(db: SqlClient): FeedbackInbox {
     countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     countByVersion: (fromDay, toDay, versions) =>
       db.query<VersionFeedbackCount>(COUNT_BY_VERSION, [fromDay * DAY_MS, (toDay + 1) * DAY_MS, [...versions]]),
-    list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit]),
+    list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit, f.search ?? null]),
     setHandled: (id, handled, at, emit) => changeReported(db, emit, (session) => mark(session, id, handled, at)),
+    markHandled: async (ids, at, emit) =>
+      (await changeReported(db, emit, async (session): Promise<HandledBatch> => {
+        const listed = ids.filter((id) => Number.isSafeInteger(id) && id >= 1).map(String);
+        const marked = (await session.write<{ id: number }>(MARK_LISTED, [listed, at])).map((row) => Number(row.id)).sort((a, b) => a - b);
+        const [count] = await session.query<{ found: number }>(COUNT_LISTED, [listed]);
+        return { marked, found: count?.found ?? 0 };
+      }))!,
   };
 }

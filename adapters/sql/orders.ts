@@ -9,7 +9,7 @@ import { DAY_MS } from '../../core/budgets/budgets.ts';
 import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/ports/store-ports.ts';
-import type { SqlClient, SqlSession } from './client.ts';
+import type { SqlClient, SqlSession, SqlValue } from './client.ts';
 import { changeReported, reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -63,7 +63,13 @@ where id = $1::text`;
 const GET = `${SELECT} where s.id = $1::text`;
 const newest = (limit: string) => `order by coalesce(s.paid_at, s.created_at) desc, s.id collate "C" desc limit ${limit}::int`;
 const PAID = `${SELECT} where s.state = 'paid' ${newest('$1')}`;
-const BY_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.buyer_email) = lower($1::text) ${newest('$2')}`;
+const BY_EMAIL = `lower(s.buyer_email) = lower($N::text)`;
+const BY_NAME = `strpos(lower(s.buyer_name), lower($N::text)) > 0`;
+// On the expression of the checkout_sessions_paid index; session ids compare bytewise (collate "C") as in memory.
+const PAID_AT = 'coalesce(s.paid_at, s.created_at)';
+const IN_PERIOD = `${SELECT} where s.state = 'paid' and ${PAID_AT} >= ${fromEpochMs('$1')} and ${PAID_AT} < ${fromEpochMs('$2')}
+  and ($3::float8 is null or ${epochMs(PAID_AT)} > $3::float8 or (${epochMs(PAID_AT)} = $3::float8 and s.id collate "C" > $4::text collate "C"))
+order by ${PAID_AT}, s.id collate "C" limit $5::int`;
 // The range is on the expression of the checkout_sessions_paid index (equal to paid_at where it is set),
 // so that the index serves it: on paid_at itself, GET /stats read every session ever paid.
 // amount * 0 keeps the amount's decimals, so that an all-refunded day nets "0.00", not "0".
@@ -106,9 +112,19 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     get: (id) => getOrder(client, id),
     async find(f) {
       if (f.session !== undefined) return (await client.query<Row>(`${GET} limit $2::int`, [f.session, f.limit])).map(orderOf);
-      const rows = f.email === undefined ? await client.query<Row>(PAID, [f.limit]) : await client.query<Row>(BY_EMAIL, [f.email, f.limit]);
+      if (f.email === undefined && f.name === undefined) return (await client.query<Row>(PAID, [f.limit])).map(orderOf);
+      const params: SqlValue[] = [];
+      const where = [`s.state = 'paid'`];
+      for (const [value, condition] of [[f.email, BY_EMAIL], [f.name, BY_NAME]] as const) {
+        if (value === undefined) continue;
+        params.push(value);
+        where.push(condition.replace('$N', `$${params.length}`));
+      }
+      const rows = await client.query<Row>(`${SELECT} where ${where.join(' and ')} ${newest(`$${params.length + 1}`)}`, [...params, f.limit]);
       return rows.map(orderOf);
     },
+    inPeriod: async ({ from, until, after, limit }) =>
+      (await client.query<Row>(IN_PERIOD, [from, until, after?.at ?? null, after?.session ?? null, limit])).map(orderOf),
     countByDay: (fromDay, toDay) =>
       client.query<OrderCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     async ofLicenseKey(key) {

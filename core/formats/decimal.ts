@@ -20,3 +20,9 @@ export function addDecimals(a: string, b: string): string {
   const digits = sum.toString().padStart(scale + 1, '0');
   return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
+
+/** Zero in the decimals of `amount` ("49.00" gives "0.00"), as SQL's amount * 0. */
+export function zeroLike(amount: string): string {
+  const fraction = amount.split('.')[1];
+  return fraction === undefined ? '0' : `0.${'0'.repeat(fraction.length)}`;
+}

@@ -6,7 +6,8 @@
  * @module
  */
 import { listAudit } from './audit.ts';
-import { listFeedback, markFeedbackHandled } from './inbox.ts';
+import { listFeedback, markFeedbackHandled, markFeedbackListHandled } from './inbox.ts';
+import { exportOrders } from './order-export.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
@@ -29,6 +30,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   mergeRoadmapFeature,
   listFeedback,
   markFeedbackHandled,
+  markFeedbackListHandled,
   listWebhookEndpoints,
   addWebhookEndpoint,
   editWebhookEndpoint,
@@ -36,6 +38,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   replayWebhookDelivery,
   getStats,
   listOrders,
+  exportOrders,
   reconcileOrders,
   showOrder,
   upgradeOrder,

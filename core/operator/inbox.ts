@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { FEEDBACK_TYPES } from '../ports/port-types.ts';
-import type { HandledChange, InboxEntry } from '../ports/store-ports.ts';
+import type { HandledBatch, HandledChange, InboxEntry } from '../ports/store-ports.ts';
 import { auditTrail } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
@@ -25,6 +25,7 @@ export const InboxQuerySchema = v.strictObject({
   rating: v.optional(v.pipe(v.string(), v.regex(/^[1-5]$/, 'must be 1 to 5'), v.transform(Number))),
   since: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z'), v.transform(Date.parse))),
   handled: v.optional(v.pipe(v.picklist(['true', 'false'], 'must be true or false'), v.transform((text) => text === 'true'))),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be blank'), v.maxLength(200, 'must be at most 200 characters'))),
   before: v.optional(QueryDigits),
   limit: v.optional(v.pipe(QueryDigits, v.minValue(1), v.maxValue(MAX_LIMIT))),
 });
@@ -59,7 +60,8 @@ export const listFeedback = defineOperation({
   method: 'GET',
   path: '/feedback',
   summary:
-    'The feedback inbox, newest first: filters type, rating (1-5), since (ISO 8601), handled (true|false); ' +
+    'The feedback inbox, newest first: filters type, rating (1-5), since (ISO 8601), handled (true|false), ' +
+    'search (text found in the description or the email, any case); ' +
     'limit (1-500, 50 by default) and before (the next of the page before).',
   query: InboxQuerySchema,
   output: v.object({ entries: v.array(InboxEntrySchema), next: NextCursor }),
@@ -92,5 +94,41 @@ export const markFeedbackHandled = defineOperation({
     if (!done) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
     trail.logged();
     return view(done.entry);
+  },
+});
+
+/** The most entries one bulk mark takes: the most one page of the inbox lists. */
+export const BULK_HANDLED_MAX = MAX_LIMIT;
+
+export const BulkHandledSchema = v.strictObject({
+  ids: v.pipe(
+    v.array(v.pipe(v.number(), v.integer('must be whole numbers'), v.minValue(1, 'must be ids from 1'), v.maxValue(Number.MAX_SAFE_INTEGER))),
+    v.minLength(1, 'must list at least one id'),
+    v.maxLength(BULK_HANDLED_MAX, `must list at most ${BULK_HANDLED_MAX} ids`),
+  ),
+});
+
+export const markFeedbackListHandled = defineOperation({
+  operationId: 'markFeedbackListHandled',
+  method: 'POST',
+  path: '/feedback/handled',
+  summary:
+    `Mark the listed entries handled (ids, 1-${BULK_HANDLED_MAX}: those a list showed, so that entries that came since are ` +
+    'not marked unseen); entries handled already keep their handledAt and are not counted; one audit row says how many were marked.',
+  body: BulkHandledSchema,
+  output: v.object({
+    marked: v.pipe(v.array(v.number()), v.description('The ids marked now, ascending.')),
+    alreadyHandled: v.number(),
+    notFound: v.pipe(v.number(), v.description('Listed ids with no entry.')),
+  }),
+  status: 200,
+  errors: [],
+  async run(context, { body }, caller) {
+    const listed = new Set(body.ids).size;
+    const trail = auditTrail(context, caller);
+    const described = ({ marked }: HandledBatch) => (marked.length === 0 ? null : { action: 'feedback.handled_bulk', target: `${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} (of ${listed} listed)` });
+    const done = await context.storage.inbox.markHandled(body.ids, context.clock.now(), trail.with(described));
+    trail.logged();
+    return { marked: done.marked, alreadyHandled: done.found - done.marked.length, notFound: listed - done.found };
   },
 });

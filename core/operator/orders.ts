@@ -13,6 +13,7 @@ import type { Order } from '../ports/store-ports.ts';
 import type { SavedLicenses } from '../ports/port-types.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
 import { upgradeMail, verdictMail } from '../mail/messages.ts';
+import { issuedForm } from '../operations/license-validate.ts';
 import { auditAfter, auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';
@@ -34,6 +35,9 @@ const Digits = v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number')
 export const OrdersQuerySchema = v.strictObject({
   email: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3, 'must be an email address'), v.maxLength(320, 'must be at most 320 characters'))),
   session: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))),
+  // A license key as a buyer pastes it: spaces and line breaks anywhere in it are dropped (a key has none).
+  key: v.optional(v.pipe(v.string(), v.transform((text) => text.replace(/\s+/g, '')), v.minLength(1, 'must be a license key'), v.maxLength(1000, 'must be at most 1000 characters'))),
+  name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
   limit: v.optional(v.pipe(Digits, v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
 });
 
@@ -57,13 +61,18 @@ export const listOrders = defineOperation({
   path: '/orders',
   summary:
     'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case, spaces around it ' +
-    'ignored) or session (that session whatever its state); limit (1-500, 50 by default).',
+    'ignored) and name (part of the buyer\'s name, any case) together; or session (that session whatever its ' +
+    'state); or key (the order holding that license key, spaces and line breaks in it ignored); limit (1-500, 50 by default).',
   query: OrdersQuerySchema,
   output: v.object({ orders: v.array(OrderViewSchema) }),
   status: 200,
   errors: ['invalid_query'],
   async run(context, { query }) {
-    const orders = await context.storage.orders.find({ email: query.email, session: query.session, limit: query.limit ?? DEFAULT_LIMIT });
+    if (query.key !== undefined) {
+      const held = await context.storage.orders.ofLicenseKey(issuedForm(query.key));
+      return { orders: held === null ? [] : [orderView(held)] };
+    }
+    const orders = await context.storage.orders.find({ email: query.email, name: query.name, session: query.session, limit: query.limit ?? DEFAULT_LIMIT });
     return { orders: orders.map(orderView) };
   },
 });

@@ -10,6 +10,9 @@ import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
 import type { AuditEntry, CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
 import type { Emit } from './events.ts';
+import type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
+
+export type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
 
 export type { AuditEntry } from './port-types.ts';
 
@@ -114,17 +117,6 @@ export interface InboxEntry extends FeedbackEntry {
   handledAt: number | null;
 }
 
-export interface InboxFilter {
-  type?: FeedbackType | undefined;
-  rating?: number | undefined;
-  /** Received at or after, ms since the epoch. */
-  since?: number | undefined;
-  handled?: boolean | undefined;
-  /** Entries with a smaller id only: the `next` of the page before. */
-  before?: number | undefined;
-  limit: number;
-}
-
 /** How many submissions of one type and rating arrived on one UTC day. */
 export interface FeedbackCount {
   day: number;
@@ -159,6 +151,11 @@ export interface FeedbackInbox {
    * @returns The entry afterwards and whether its state changed, or null when there is no such entry.
    */
   setHandled(id: number, handled: boolean, at: number, emit?: Emit<HandledChange>): Promise<HandledChange | null>;
+  /**
+   * Marks the listed entries handled at `at`, all in one write; an entry handled already keeps its time
+   * and is not counted as marked. `emit` hears of the whole batch once (one audit row for all).
+   */
+  markHandled(ids: readonly number[], at: number, emit?: Emit<HandledBatch>): Promise<HandledBatch>;
 }
 
 /** What marking an entry did: the entry afterwards, and whether it was in the other state before. */
@@ -224,14 +221,6 @@ export interface Order {
   standing: OrderStanding;
 }
 
-export interface OrderFilter {
-  /** The buyer's email, matched exactly but for case. */
-  email?: string | undefined;
-  /** One session, whatever its state. */
-  session?: string | undefined;
-  limit: number;
-}
-
 /** Paid orders of one day, product and currency, and what they paid together (null: amounts unknown). */
 export interface OrderCount {
   day: number;
@@ -272,6 +261,11 @@ export interface OrderStore {
    * session whatever its state.
    */
   find(filter: OrderFilter): Promise<Order[]>;
+  /**
+   * Paid orders of a period, oldest first by fulfilment time, else creation time (orders kept before
+   * fulfilment times were: migration 13), then by session id.
+   */
+  inPeriod(period: PaidPeriod): Promise<Order[]>;
   /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
   countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
   /**

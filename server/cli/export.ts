@@ -50,7 +50,7 @@ async function writeExport(storage: OpenedStorage, what: 'feedback' | 'downloads
  * Writes to FILE through a temporary file beside it, renamed once complete: a failed export never leaves
  * half a file, nor replaces an earlier good one.
  */
-async function toFile(file: string, produce: (write: (text: string) => void) => Promise<void>): Promise<void> {
+export async function toFile(file: string, produce: (write: (text: string) => void) => Promise<void>): Promise<void> {
   const partial = `${file}.${process.pid}.partial`;
   const fd = openSync(partial, 'w', 0o600);
   try {

@@ -6,7 +6,7 @@
  */
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
 import type * as v from 'valibot';
-import { listFeedback, markFeedbackHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { BULK_HANDLED_MAX, listFeedback, markFeedbackHandled, markFeedbackListHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api feedback <list|handle|unhandle> [options]
@@ -14,9 +14,15 @@ const HELP = `usage: converter-site-api feedback <list|handle|unhandle> [options
 Reads and triages the feedback and reviews of a running server, through its operator API (OPERATOR_URL,
 e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
 
-  feedback list [--type <t>] [--rating <1-5>] [--since <ISO 8601>] [--handled <true|false>] [--limit <n>] [--before <id>]
-                             newest first; types: feature_request, bug_report, general, review
-  feedback handle <id>       mark an entry handled
+  feedback list [--type <t>] [--rating <1-5>] [--since <ISO 8601>] [--handled <true|false>] [--search <text>]
+                [--limit <n>] [--before <id>]
+                             newest first; types: feature_request, bug_report, general, review;
+                             --search: text in the description or the email, any case
+  feedback handle <id> [<id>...]
+                             mark entries handled (several ids: one bulk mark, one audit row, at most ${BULK_HANDLED_MAX})
+  feedback handle --all [--type <t>] [--rating <1-5>] [--since <ISO 8601>] [--search <text>] [--limit <n>]
+                             mark handled every entry \`feedback list --handled false\` shows with those filters
+                             (the newest 50, or --limit up to ${BULK_HANDLED_MAX}): one bulk mark
   feedback unhandle <id>     mark it not handled again
 
 For every entry as CSV or JSON: converter-site-api export feedback.
@@ -33,6 +39,8 @@ const FLAGS = {
   handled: { type: 'string' },
   limit: { type: 'string' },
   before: { type: 'string' },
+  search: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 /** One line of a description for the table: no line breaks, at most 60 characters. */
@@ -46,26 +54,53 @@ const rowsOf = (entries: readonly EntryView[]): string[][] => [
   ...entries.map((e) => [String(e.id), e.receivedAt, e.type, e.rating === null ? '-' : String(e.rating), e.handledAt ? 'yes' : 'no', e.email ?? '-', excerpt(e.description)]),
 ];
 
+/** Marks the listed entries handled in one bulk mark, and says how many. */
+async function markListed(ids: readonly string[], json: boolean, io: Io): Promise<number> {
+  const answer = await callOperator('feedback', prepare(markFeedbackListHandled, { body: { ids: ids.map(Number) } }), io);
+  if ('exit' in answer) return answer.exit;
+  const { marked, alreadyHandled, notFound } = answer.value;
+  io.stdout(json ? `${answer.text.trimEnd()}\n` : `marked ${marked.length} handled${marked.length ? `: ${marked.join(', ')}` : ''}; ${alreadyHandled} handled already, ${notFound} not found\n`);
+  return EXIT.ok;
+}
+
 export const feedback: Command = {
   name: 'feedback',
   summary: 'list the feedback inbox, mark entries handled (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
+    const { values, positionals, help } = parseCommandLine(args, FLAGS, 1 + BULK_HANDLED_MAX);
     if (help) {
       io.stdout(HELP);
       return EXIT.ok;
     }
-    const [action = '', id] = positionals;
+    const [action = '', id, ...more] = positionals;
     const json = values.json === true;
+    const { type, rating, since, handled, limit, before, search } = values;
+    if (values.all === true && action !== 'handle') throw new UsageError('--all is an option of feedback handle only');
     if (action === 'list') {
       if (id !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(id)}`);
-      const { type, rating, since, handled, limit, before } = values;
-      const answer = await callOperator('feedback', prepare(listFeedback, { query: { type, rating, since, handled, limit, before } }), io);
+      const answer = await callOperator('feedback', prepare(listFeedback, { query: { type, rating, since, handled, limit, before, search } }), io);
       return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.entries));
     }
     if (action !== 'handle' && action !== 'unhandle') throw new UsageError('say what to do: list, handle or unhandle');
-    if (id === undefined || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(`feedback ${action} needs an entry id (a whole number from 1), not ${JSON.stringify(id ?? '')}`);
+    if (action === 'handle' && values.all === true) {
+      if (id !== undefined) throw new UsageError('give entry ids or --all, not both');
+      if (handled !== undefined || before !== undefined) throw new UsageError('feedback handle --all marks the entries not handled yet, newest first: no --handled or --before');
+      const listed = await callOperator('feedback', prepare(listFeedback, { query: { type, rating, since, limit, search, handled: 'false' } }), io);
+      if ('exit' in listed) return listed.exit;
+      if (listed.value.entries.length === 0) {
+        io.stdout(json ? '{"marked":[],"alreadyHandled":0,"notFound":0}\n' : 'no entry to mark\n');
+        return EXIT.ok;
+      }
+      return markListed(listed.value.entries.map((e) => String(e.id)), json, io);
+    }
+    const ids = id === undefined ? [''] : [id, ...more];
+    for (const given of ids) {
+      if (!/^[1-9]\d{0,14}$/.test(given)) throw new UsageError(`feedback ${action} needs an entry id (a whole number from 1), not ${JSON.stringify(given)}`);
+    }
+    if (id === undefined) return EXIT.usage;
+    if (more.length > 0 && action === 'unhandle') throw new UsageError('feedback unhandle takes one entry id');
+    if (more.length > 0) return markListed(ids, json, io);
     const answer = await callOperator('feedback', prepare(markFeedbackHandled, { params: { id }, body: { handled: action === 'handle' } }), io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (entry) => rowsOf([entry]));
   },

@@ -9,16 +9,20 @@ import type { OrderView } from '../../core/operator/order-view.ts';
 import { resendOrderMail, type MailView } from '../../core/operator/mail.ts';
 import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, table, type PreparedCall } from './operator-api.ts';
+import { exportOrdersCsv } from './orders-export.ts';
 
-const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile> [options]
+const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile|export> [options]
 
 Finds and changes the orders (paid checkout sessions and their license keys) through the operator API
 of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
 
-  orders find [--email <address> | --session <id>] [--limit <n>]
+  orders find [--email <address>] [--name <text>] [--limit <n>]
+  orders find --session <id> | --key <license key>
                                         paid orders, newest first: a buyer's (the email exactly, any
-                                        case), one session (whatever its state), or the latest 50
-  orders show <session>                 one order: the buyer, the keys and whether they stand
+                                        case; part of the name, any case; or both), one session
+                                        (whatever its state), the order holding a license key (as
+                                        pasted: spaces and line breaks in it are ignored), or the latest 50
+  orders show <session>                 one order: the buyer, the amount, the keys and whether they stand
   orders upgrade <session>              issue the Plus key of a standard order (once)
   orders revoke <session> [--reason <text>]
                                         revoke the order's licenses: checkout/status shows no keys
@@ -27,6 +31,11 @@ of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKE
   orders resend <session>               mail the order's valid keys to its buyer again (docs/mail.md)
   orders reconcile [--since <ISO 8601>] fulfil the sessions the payment provider has as paid since then
                                         (7 days ago by default) that this server never fulfilled
+  orders export [--since <ISO 8601>] [--until <ISO 8601>] [--out FILE]
+                                        paid orders for accounting as CSV, oldest first (since included,
+                                        until excluded): sessionId, paidAt, email, name, sku, amount,
+                                        currency, state, refundedAmount; to stdout or FILE (written
+                                        through a temporary file, renamed when complete)
 
 ${OPERATOR_HELP_FOOTER}`;
 
@@ -37,6 +46,10 @@ const FLAGS = {
   limit: { type: 'string' },
   reason: { type: 'string' },
   since: { type: 'string' },
+  until: { type: 'string' },
+  name: { type: 'string' },
+  key: { type: 'string' },
+  out: { type: 'string', short: 'o' },
 } as const;
 
 const dash = (text: string | null) => text ?? '-';
@@ -60,6 +73,7 @@ function orderDetails(o: OrderView): string {
     ['paid', dash(o.paidAt)],
     ['buyer', [o.buyer.name, o.buyer.email, o.buyer.country].filter(Boolean).join(', ') || '-'],
     ['payment', dash(o.paymentRef)],
+    ['amount', o.amount === null ? '-' : [o.amount, o.currency].filter(Boolean).join(' ')],
     ['provider', provider || '-'],
     ['operator', o.override ? `${o.override.action} at ${o.override.at}${o.override.reason ? `: ${o.override.reason}` : ''}` : '-'],
     ['licenses', standing(o)],
@@ -93,13 +107,19 @@ async function print<Output>(call: PreparedCall<Output>, json: boolean, io: Io, 
 
 /** Does what a command line asks for; every mistake in it is a UsageError. */
 function send(action: string | undefined, session: string | undefined, values: FlagValues<typeof FLAGS>, io: Io): Promise<number> {
-  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'resend', 'reconcile'];
-  if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate, resend or reconcile');
+  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'resend', 'reconcile', 'export'];
+  if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate, resend, reconcile or export');
   const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate' || action === 'resend';
   if (takesSession && !session) throw new UsageError(`orders ${action} needs a session id`);
   if (!takesSession && session) throw new UsageError(`unexpected argument ${JSON.stringify(session)}`);
-  const allowed: Record<string, string[]> = { find: ['email', 'session', 'limit'], revoke: ['reason'], reinstate: ['reason'], reconcile: ['since'] };
-  for (const flag of ['email', 'session', 'limit', 'reason', 'since'] as const) {
+  const allowed: Record<string, string[]> = {
+    find: ['email', 'session', 'limit', 'name', 'key'],
+    revoke: ['reason'],
+    reinstate: ['reason'],
+    reconcile: ['since'],
+    export: ['since', 'until', 'out'],
+  };
+  for (const flag of ['email', 'session', 'limit', 'reason', 'since', 'until', 'name', 'key', 'out'] as const) {
     if (values[flag] !== undefined && !allowed[action]?.includes(flag)) throw new UsageError(`--${flag} is not an option of orders ${action}`);
   }
   const json = values.json === true;
@@ -107,9 +127,14 @@ function send(action: string | undefined, session: string | undefined, values: F
   const reason = values.reason === undefined ? {} : { reason: values.reason };
   switch (action) {
     case 'find': {
-      if (values.email !== undefined && values.session !== undefined) throw new UsageError('give --email or --session, not both');
-      return print(prepare(listOrders, { query: { email: values.email, session: values.session, limit: values.limit } }), json, io, (a) => ordersTable(a.orders));
+      const { email, session: one, name, key, limit } = values;
+      if (email !== undefined && one !== undefined) throw new UsageError('give --email or --session, not both');
+      if ([email ?? name, one, key].filter((given) => given !== undefined).length > 1) throw new UsageError('give --email and --name, --session, or --key: one of them');
+      return print(prepare(listOrders, { query: { email, name, session: one, key, limit } }), json, io, (a) => ordersTable(a.orders));
     }
+    case 'export':
+      if (json) throw new UsageError('orders export writes CSV: no --json');
+      return exportOrdersCsv({ since: values.since, until: values.until }, values.out, io);
     case 'show':
       return print(prepare(showOrder, { params }), json, io, orderDetails);
     case 'upgrade':
@@ -127,7 +152,7 @@ function send(action: string | undefined, session: string | undefined, values: F
 
 export const orders: Command = {
   name: 'orders',
-  summary: 'find orders by email, show, upgrade, revoke, reinstate, resend keys, reconcile (operator API)',
+  summary: 'find orders by email, name or key, show, upgrade, revoke, reinstate, resend keys, reconcile, export CSV (operator API)',
   help: HELP,
   async run(args, io: Io) {
     const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);

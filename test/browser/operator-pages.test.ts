@@ -90,7 +90,7 @@ test('the inbox: newest first, times in the viewer zone; filtered to new reviews
   await page.selectOption('#filter-type', 'review');
   await page.selectOption('#filter-handled', 'false');
   await page.click('text=Filter');
-  await page.waitForURL(`${running.url}/pages/inbox?type=review&rating=&handled=false`);
+  await page.waitForURL(`${running.url}/pages/inbox?type=review&rating=&handled=false&search=`);
   await page.click('button:has-text("Mark handled #2")');
   await page.waitForURL(`${running.url}/pages/inbox?type=review&handled=false`);
   assert.is(await flash(page), 'Feedback #2 is marked handled.');

@@ -197,8 +197,10 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
   assert.equal(Object.keys(doc.paths).sort(), [
     '/audit',
     '/feedback',
+    '/feedback/handled',
     '/feedback/{id}/handled',
     '/orders',
+    '/orders/export',
     '/orders/reconcile',
     '/orders/{session}',
     '/orders/{session}/mails',

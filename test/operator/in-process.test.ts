@@ -139,6 +139,11 @@ test('feedback: the inbox and its filters; marking an entry handled; a repeated 
   assert.is((await call(context, 'GET', '/feedback', '/feedback?limit=0')).body.code, 'invalid_request');
   assert.ok((await call(context, 'POST', '/feedback/:id/handled', `/feedback/${listed.entries[0].id}/handled`, { handled: true })).body.handledAt);
   assert.is((await call(context, 'POST', '/feedback/:id/handled', '/feedback/424242/handled', { handled: true })).body.code, 'feedback_not_found');
+  assert.is((await call(context, 'GET', '/feedback', '/feedback?search=WORKS')).body.entries.length, 1);
+  assert.is((await call(context, 'GET', '/feedback', '/feedback?search=%20')).body.code, 'invalid_request');
+  const bulk = await call(context, 'POST', '/feedback/handled', '/feedback/handled', { ids: [listed.entries[0].id, 424242] });
+  assert.equal(bulk.body, { marked: [], alreadyHandled: 1, notFound: 1 });
+  assert.is((await call(context, 'POST', '/feedback/handled', '/feedback/handled', { ids: [] })).body.code, 'invalid_request');
 });
 
 test('webhooks: add, edit, list; deliveries and a replay; unknown ids and refused addresses', async (context) => {
@@ -177,6 +182,11 @@ test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unp
   assert.is((await call(context, 'POST', '/orders/:session/reinstate', `/orders/${session}/reinstate`)).body.licenses, 'valid');
   assert.is((await call(context, 'POST', '/orders/reconcile', '/orders/reconcile')).body.alreadyFulfilled, 1);
   assert.is((await call(context, 'GET', '/orders', '/orders?email=a@b.c&email=d@e.f')).body.code, 'invalid_query');
+  const key = (await call(context, 'GET', '/orders/:session', `/orders/${session}`)).body.keys[0].key;
+  assert.is((await call(context, 'GET', '/orders', `/orders?key=${encodeURIComponent(`  ${key}\n`)}`)).body.orders[0].session, session);
+  assert.equal((await call(context, 'GET', '/orders/export', '/orders/export')).body.entries.map((r: { sessionId: string }) => r.sessionId), [session]);
+  assert.is((await call(context, 'GET', '/orders/export', '/orders/export?since=yesterday')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/orders/export', '/orders/export?limit=1&limit=2')).body.code, 'invalid_query');
 });
 
 test("an order's mails: listed (mail off), resent once per request; unknown, unpaid, revoked and address-less orders are refused", async (context) => {

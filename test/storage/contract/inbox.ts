@@ -47,4 +47,33 @@ export function inboxContract(test: ContractSuite): void {
     assert.is(await storage.inbox.setHandled(newest!.id + 1000, true, T0), null);
     assert.is(await storage.inbox.setHandled(newest!.id + 1000, false, T0), null);
   });
+
+  test('the inbox finds text in the description or the email, any case, with the other filters and pages', async (context) => {
+    const { storage } = current(context);
+    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    await storage.addFeedback({ type: 'bug_report', description: 'Lotus 100% crash', email: 'Crash.Test@Example.com', appVersion: null, rating: 2, receivedAt: T0 + 4000 });
+    const found = async (filter: Omit<Parameters<typeof storage.inbox.list>[0], 'limit'>, limit = 10) => (await storage.inbox.list({ ...filter, limit })).map((e) => e.description);
+    assert.equal(await found({ search: 'CRASH' }), ['Lotus 100% crash', 'Crash on .wk3']);
+    assert.equal(await found({ search: 'a@EXAMPLE' }), ['Great'], 'in the email');
+    assert.equal(await found({ search: 'crash.test' }), ['Lotus 100% crash']);
+    assert.equal(await found({ search: '100%' }), ['Lotus 100% crash'], 'a percent sign is text');
+    assert.equal(await found({ search: '%' }), ['Lotus 100% crash']);
+    assert.equal(await found({ search: 'crash', rating: 1 }), ['Crash on .wk3'], 'with the other filters');
+    const [newest] = await storage.inbox.list({ search: 'crash', limit: 1 });
+    assert.equal(await found({ search: 'crash', before: newest!.id }), ['Crash on .wk3'], 'in pages');
+    assert.equal(await found({ search: 'nothing like it' }), []);
+  });
+
+  test('a bulk mark marks the listed entries not handled yet, once, and says which and how many exist', async (context) => {
+    const { storage } = current(context);
+    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
+    await storage.inbox.setHandled(ids[1]!, true, T0 + 5);
+    const batch = await storage.inbox.markHandled([ids[3]!, ids[0]!, ids[1]!, ids[0]!, ids[3]! + 1000], T0 + 10);
+    assert.equal(batch, { marked: [ids[0]!, ids[3]!], found: 3 });
+    const handled = await storage.inbox.list({ handled: true, limit: 10 });
+    assert.equal(handled.map((e) => [e.id, e.handledAt]), [[ids[3]!, T0 + 10], [ids[1]!, T0 + 5], [ids[0]!, T0 + 10]], 'the one handled before keeps its time');
+    assert.equal(await storage.inbox.markHandled([ids[0]!, ids[3]!], T0 + 20), { marked: [], found: 2 }, 'a repeat marks none');
+    assert.equal(await storage.inbox.markHandled([ids[3]! + 1], T0 + 20), { marked: [], found: 0 });
+  });
 }

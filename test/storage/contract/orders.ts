@@ -134,4 +134,40 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await found('key/k1'), null, 'no prefix match');
     assert.is(await found(''), null);
   });
+
+  test('orders: find by part of the buyer\'s name, any case, with the email too; paid orders only', async (context) => {
+    const { storage } = current(context);
+    const named = (name: string | null, email: string, ref: string) => ({ email, name, country: null, paymentRef: ref, amount: null, currency: null });
+    await storage.createCheckout(session('cs_n1', 'paid', T));
+    await storage.createCheckout(session('cs_n2', 'paid', T + 1000));
+    await storage.createCheckout(session('cs_n3', 'paid', T + 2000));
+    await storage.createCheckout(session('cs_n4', 'pending', T + 3000));
+    await storage.orders.recordPurchase('cs_n1', named('Ada Lovelace', 'ada@example.com', 'pi_n1'), T);
+    await storage.orders.recordPurchase('cs_n2', named('Charles BABBAGE', 'cb@example.com', 'pi_n2'), T + 1000);
+    await storage.orders.recordPurchase('cs_n3', named(null, 'ada@example.com', 'pi_n3'), T + 2000);
+    await storage.orders.recordPurchase('cs_n4', named('Ada Pending', 'ada@example.com', 'pi_n4'), T + 3000);
+    const ids = async (filter: Parameters<typeof storage.orders.find>[0]) => (await storage.orders.find(filter)).map((o) => o.session.id);
+    assert.equal(await ids({ name: 'ada', limit: 10 }), ['cs_n1']);
+    assert.equal(await ids({ name: 'bAbBaGe', limit: 10 }), ['cs_n2']);
+    assert.equal(await ids({ name: 'e', limit: 10 }), ['cs_n2', 'cs_n1'], 'a substring, newest first');
+    assert.equal(await ids({ name: '%', limit: 10 }), [], 'no pattern characters');
+    assert.equal(await ids({ name: '_', limit: 10 }), []);
+    assert.equal(await ids({ name: 'Ada', email: 'ADA@example.com', limit: 10 }), ['cs_n1'], 'both filters at once');
+    assert.equal(await ids({ name: 'Ada', email: 'cb@example.com', limit: 10 }), []);
+  });
+
+  test('orders: a period lists paid orders oldest first by fulfilment (else creation) time, in pages after a cursor', async (context) => {
+    const { storage } = current(context);
+    for (const [id, created] of [['cs_p1', T], ['cs_p2', T + 1000], ['cs_p3', T + 1000], ['cs_p4', T + 5000]] as const) await storage.createCheckout(session(id, 'paid', created));
+    await storage.createCheckout(session('cs_p5', 'expired', T + 2000));
+    await storage.orders.recordPurchase('cs_p4', { ...buyer('d@example.com', 'pi_p4'), amount: '49.00', currency: 'USD' }, T + 500);
+    const ids = async (period: Parameters<typeof storage.orders.inPeriod>[0]) => (await storage.orders.inPeriod(period)).map((o) => o.session.id);
+    assert.equal(await ids({ from: 0, until: T + 10_000, limit: 10 }), ['cs_p1', 'cs_p4', 'cs_p2', 'cs_p3'], 'cs_p4 by its fulfilment time');
+    assert.equal(await ids({ from: T + 500, until: T + 1000, limit: 10 }), ['cs_p4'], 'from included, until excluded');
+    assert.equal(await ids({ from: 0, until: T + 10_000, limit: 2 }), ['cs_p1', 'cs_p4']);
+    assert.equal(await ids({ from: 0, until: T + 10_000, after: { at: T + 500, session: 'cs_p4' }, limit: 2 }), ['cs_p2', 'cs_p3']);
+    assert.equal(await ids({ from: 0, until: T + 10_000, after: { at: T + 1000, session: 'cs_p2' }, limit: 2 }), ['cs_p3'], 'the same time: by session id');
+    const [first] = await storage.orders.inPeriod({ from: T + 500, until: T + 501, limit: 1 });
+    assert.equal([first?.paidAt, first?.purchase.amount, first?.purchase.currency], [T + 500, '49.00', 'USD']);
+  });
 }
