@@ -12,6 +12,7 @@ import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budge
 import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
 import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
 import { mailOutbox } from './migration-mail.ts';
+import { vendorWeek } from './migration-vendor-week.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -130,4 +131,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, name: 'release ramps', sql: releaseRamps },
   { version: 25, name: 'usage kinds of installed versions', sql: usageKinds },
   { version: 26, name: 'mail outbox', sql: mailOutbox },
+  { version: 29, name: 'secret rotation and recorded merges', sql: vendorWeek },
 ];

@@ -108,6 +108,7 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       create: (...args) => current().features.create(...args),
       update: (...args) => current().features.update(...args),
       merge: (...args) => current().features.merge(...args),
+      unmerge: (...args) => current().features.unmerge(...args),
     },
     outbox: {
       addEndpoint: (...args) => current().outbox.addEndpoint(...args),
@@ -118,6 +119,10 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
       recordAttempt: (...args) => current().outbox.recordAttempt(...args),
       listDeliveries: (...args) => current().outbox.listDeliveries(...args),
       replay: (...args) => current().outbox.replay(...args),
+      replayFailed: (...args) => current().outbox.replayFailed(...args),
+      sendTest: (...args) => current().outbox.sendTest(...args),
+      deleteEndpoint: (...args) => current().outbox.deleteEndpoint(...args),
+      rotateSecret: (...args) => current().outbox.rotateSecret(...args),
     },
     usage: {
       add: (...args) => current().usage.add(...args),
