@@ -72,7 +72,7 @@ site's thanks page because no site of yours is configured: set <code>checkoutRet
 </html>
 `;
   return {
-    status: answer.status === 200 ? 200 : answer.status,
+    status: answer.status,
     headers: { 'content-type': HTML_TYPE, 'cache-control': 'no-store', 'content-security-policy': THANKS_CSP, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' },
     body,
   };

@@ -14,7 +14,7 @@ import { OPERATOR_OPERATIONS } from '../../core/operator/endpoints.ts';
 import { errorsOf } from '../../core/operator/openapi.ts';
 import type { AnyOperatorOperation } from '../../core/operator/operation.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import { pgliteSchema } from '../_databases.ts';
+import { closeTestDatabases, pgliteSchema } from '../_databases.ts';
 import { withOldMerge } from '../_old-merge.ts';
 import { LOCAL_RECEIVERS } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
@@ -31,6 +31,7 @@ const test = suite<Context>('operator operations in process', {} as Context);
 /** What the cases saw: the operations called, and the codes each answered with. */
 const seen = new Map<string, Set<string>>();
 
+test.after(closeTestDatabases);
 test.before.each(async (context) => {
   context.test = await createTestApp({ operatorToken: TOKEN });
   context.operator = context.test.app.operator!;
