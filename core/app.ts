@@ -9,16 +9,17 @@ import { createContext, type AppOptions } from './app-context.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './http/cors.ts';
 import { deprecationHeaders } from './http/deprecation.ts';
-import type { ApiError } from './http/errors.ts';
+import { AnsweringError, type ApiError } from './http/errors.ts';
 import type { CoreRequest, CoreResponse } from './http/http.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
+import { checkoutStatus } from './operations/checkout.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
 import { operatorTokensOf } from './operator/named-tokens.ts';
 import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
-import type { AppEvent, Clock, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
+import type { AppEvent, Clock, GatewayPages, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
 import { createRouter, type Handler } from './http/router.ts';
 import type { UsageTally } from './budgets/usage.ts';
@@ -120,6 +121,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
 }
 
+/** An operation's answer, a refusal included (as the pipeline would send it). */
+async function answered(operation: Operation, request: CoreRequest): Promise<CoreResponse> {
+  try {
+    return await operation(request);
+  } catch (error) {
+    if (error instanceof AnsweringError) return error.toResponse();
+    throw error;
+  }
+}
+
 /**
  * The router of one app: every public endpoint under /api/v1 and its /api alias, the probes (not
  * metered), the discovery documents, the Windows-only page and the gateway's pages.
@@ -142,10 +153,12 @@ function routeEndpoints(context: AppContext, gateway: PaymentGateway) {
     }
   }
   router.add('GET', WINDOWS_ONLY_PATH, windowsOnly(context));
+  const status = checkoutStatus(context);
+  const pages: GatewayPages = { checkoutStatus: (request) => answered(status, request) };
   for (const route of gateway.routes ?? []) {
     // Hosts forward only isAppPath's paths: a page outside them would be unreachable behind Express or Next.js.
     if (!isAppPath(route.path)) throw new Error(`gateway ${gateway.name}: route ${route.path} lies outside APP_PATH_PREFIXES (use /checkout/...)`);
-    router.add(route.method, route.path, route.handle);
+    router.add(route.method, route.path, (request, params) => route.handle(request, params, pages));
   }
   return { router, aliasNotices };
 }

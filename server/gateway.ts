@@ -18,6 +18,8 @@ export interface GatewaySetup {
   storage: Storage;
   clock: Clock;
   logger: Logger;
+  /** No site of the vendor's own to return the buyer to (payment-config.ts): the simulator serves its own thanks page. */
+  thanksPage?: boolean;
 }
 
 /**
@@ -36,7 +38,9 @@ export type GatewayFactory = (publicBaseUrl: string) => PaymentGateway;
 export async function openGateway(setup: GatewaySetup): Promise<GatewayFactory> {
   const { payment, storage, clock, logger, offer } = setup;
   if (payment.gateway === 'simulator') {
-    return (publicBaseUrl) => createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer, logger });
+    const thanksPage = setup.thanksPage === true;
+    if (thanksPage) logger.info('simulator: no site of yours in "checkoutReturn", so Pay returns the buyer to this server\'s /checkout/thanks page');
+    return (publicBaseUrl) => createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, thanksPage, offer, logger });
   }
   const gateway = createStripeGateway({ ...payment, logger, clock });
   // With live prices the file's amounts are only the fallback: a Price that differs is expected.

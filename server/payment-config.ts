@@ -30,6 +30,26 @@ export const CheckoutReturnSchema = v.strictObject({
 });
 export type CheckoutReturn = v.InferOutput<typeof CheckoutReturnSchema>;
 
+/** The example config's return addresses: a site under development on localhost:3000, which `npm start` does not run. */
+export const EXAMPLE_CHECKOUT_RETURN: CheckoutReturn = {
+  successUrl: 'http://localhost:3000/thanks?session_id={CHECKOUT_SESSION_ID}',
+  cancelUrl: 'http://localhost:3000/pricing',
+};
+
+/**
+ * Whether the buyer goes back to a site of the vendor's own after the simulator: "checkoutReturn" is set
+ * and is not the example's, untouched, in the example config (`exampleContent: true`). When not, the
+ * simulator ends the round trip on this server's own thanks page (docs/configuration.md).
+ *
+ * @param returnTo The return addresses read from the file.
+ * @param isExample Whether the file is the example (its `exampleContent`).
+ */
+export function ownSiteConfigured(returnTo: CheckoutReturn | null, isExample: boolean): boolean {
+  if (returnTo === null) return false;
+  const untouched = returnTo.successUrl === EXAMPLE_CHECKOUT_RETURN.successUrl && returnTo.cancelUrl === EXAMPLE_CHECKOUT_RETURN.cancelUrl;
+  return !(isExample && untouched);
+}
+
 /** The "stripe" section of the config file. */
 export const StripeFileSchema = v.strictObject({
   /** The one-time Price of each SKU. */

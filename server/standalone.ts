@@ -15,6 +15,7 @@ import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.
 import { ConfigError, type ServerConfig } from './config.ts';
 import { appOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';
+import { ownSiteConfigured } from './payment-config.ts';
 import { startEventDelivery } from './event-delivery.ts';
 import { startMailDelivery, type MailDelivery } from './mail-delivery.ts';
 import { openSigningKey } from './license-key.ts';
@@ -128,7 +129,8 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const signing = await openSigningKey(config.licenseSigningKey, storage, config.licenseKeyFormat);
     const version = await openVersion(config, clock, logger);
     const { payment, content } = config;
-    const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger });
+    const thanksPage = payment.gateway === 'simulator' && !ownSiteConfigured(payment.returnTo, config.isExample);
+    const makeGateway = await openGateway({ payment, offer: content.offer, storage, clock, logger, thanksPage });
     const offer = await openOffer({ payment, offer: content.offer, clock, logger });
     const observability = createObservability(config.observability);
     // Bound before the public port: a metrics port in use stops the start before any traffic is taken.

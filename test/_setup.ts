@@ -61,7 +61,7 @@ export interface TestApp {
 
 /** App options, and the simulator's return addresses and offer. */
 export type TestAppOptions = Partial<AppOptions> & {
-  simulator?: Pick<SimulatorOptions, 'returnTo' | 'offer'>;
+  simulator?: Pick<SimulatorOptions, 'returnTo' | 'offer' | 'thanksPage'>;
   /** Counters in place of the storage's own (a store that fails, or answers later). */
   rateLimitStore?: RateLimitStore;
 };

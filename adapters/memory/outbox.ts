@@ -6,10 +6,12 @@
  */
 import type { AuditStore } from '../../core/ports/store-ports.ts';
 import type { MailStore } from '../../core/ports/mail.ts';
-import { eventBody, type Delivery, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
   secret: string;
+  previousSecret: string | null;
+  previousUntil: number | null;
 }
 
 interface StoredDelivery extends Delivery {
@@ -43,12 +45,13 @@ export interface MemoryOutbox extends OutboxStore {
 
 /** Creates an empty outbox; the audit entries of its own changes (endpoints, replays) go to `audit`. */
 export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<AuditStore, 'record'>): MemoryOutbox {
-  const endpoints: StoredEndpoint[] = [];
+  const endpoints = new Map<number, StoredEndpoint>();
   const deliveries = new Map<number, StoredDelivery>();
   let nextDelivery = 1;
+  let nextEndpoint = 1;
 
-  const publicEndpoint = ({ secret: _secret, ...endpoint }: StoredEndpoint): WebhookEndpoint => ({ ...endpoint, events: [...endpoint.events] });
-  const view = ({ body: _body, ...delivery }: StoredDelivery): Delivery => ({ ...delivery, url: endpoints[delivery.endpointId - 1]!.url });
+  const publicEndpoint = ({ secret: _secret, previousSecret: _previous, previousUntil: _until, ...endpoint }: StoredEndpoint): WebhookEndpoint => ({ ...endpoint, events: [...endpoint.events] });
+  const view = ({ body: _body, ...delivery }: StoredDelivery): Delivery => ({ ...delivery, url: endpoints.get(delivery.endpointId)!.url });
   const wants = (endpoint: StoredEndpoint, type: string) =>
     endpoint.enabled && (endpoint.events.length === 0 || (endpoint.events as string[]).includes(type));
   /** Drops the oldest finished deliveries while over the cap; pending ones are never dropped. */
@@ -60,15 +63,16 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
   };
 
   const outbox: MemoryOutbox = {
-    wants: (type) => endpoints.some((endpoint) => wants(endpoint, type)),
+    wants: (type) => [...endpoints.values()].some((endpoint) => wants(endpoint, type)),
     async addEndpoint(e, emit) {
-      const endpoint: StoredEndpoint = { id: endpoints.length + 1, url: e.url, secret: e.secret, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
-      endpoints.push(endpoint);
+      const id = nextEndpoint++;
+      const endpoint: StoredEndpoint = { id, url: e.url, secret: e.secret, previousSecret: null, previousUntil: null, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
+      endpoints.set(id, endpoint);
       return report(publicEndpoint(endpoint), emit);
     },
-    listEndpoints: async () => endpoints.map(publicEndpoint),
+    listEndpoints: async () => [...endpoints.values()].map(publicEndpoint),
     async updateEndpoint(id, change, emit) {
-      const endpoint = endpoints[id - 1];
+      const endpoint = endpoints.get(id);
       if (!endpoint) return null;
       if (change.url !== undefined) endpoint.url = change.url;
       if (change.events !== undefined) endpoint.events = [...change.events];
@@ -76,36 +80,13 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
       return report(publicEndpoint(endpoint), emit);
     },
     async enqueue(event, at) {
-      const targets = endpoints.filter((endpoint) => wants(endpoint, event.type));
-      if (targets.length === 0) return;
-      const eventId = `msg_${crypto.randomUUID().replaceAll('-', '')}`;
-      const body = eventBody(event, at);
-      for (const endpoint of targets) {
-        const id = nextDelivery++;
-        deliveries.set(id, {
-          id,
-          eventId,
-          type: event.type,
-          endpointId: endpoint.id,
-          url: endpoint.url,
-          state: 'pending',
-          attempts: 0,
-          createdAt: at,
-          nextAttemptAt: at,
-          lastAttemptAt: null,
-          lastStatus: null,
-          lastError: null,
-          deliveredAt: null,
-          body,
-        });
-      }
-      trim();
+      write(event.type, eventBody(event, at), at, [...endpoints.values()].filter((endpoint) => wants(endpoint, event.type)));
     },
     async claimDue(now, leaseMs, limit, share) {
       const due: DueDelivery[] = [];
       const taken = new Map<number, number>(share?.inFlight ?? []);
       const ready = [...deliveries.values()]
-        .filter((d) => d.state === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && endpoints[d.endpointId - 1]!.enabled)
+        .filter((d) => d.state === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now && endpoints.get(d.endpointId)!.enabled)
         .sort((a, b) => a.nextAttemptAt! - b.nextAttemptAt! || a.id - b.id);
       for (const d of ready) {
         if (due.length === limit) break;
@@ -113,8 +94,9 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
         if (share && busy >= share.perEndpoint) continue;
         taken.set(d.endpointId, busy + 1);
         d.nextAttemptAt = now + leaseMs;
-        const endpoint = endpoints[d.endpointId - 1]!;
-        due.push({ id: d.id, endpointId: d.endpointId, eventId: d.eventId, type: d.type, body: d.body, url: endpoint.url, secret: endpoint.secret, format: endpoint.format, attempts: d.attempts });
+        const endpoint = endpoints.get(d.endpointId)!;
+        const previousSecret = endpoint.previousUntil !== null && endpoint.previousUntil > now ? endpoint.previousSecret : null;
+        due.push({ id: d.id, endpointId: d.endpointId, eventId: d.eventId, type: d.type, body: d.body, url: endpoint.url, secret: endpoint.secret, previousSecret, format: endpoint.format, attempts: d.attempts });
       }
       return due;
     },
@@ -142,6 +124,46 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
       Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
       return report(view(d), emit);
     },
+    async replayFailed(at, limit, endpointId, emit) {
+      const failed = [...deliveries.values()].filter((d) => d.state === 'failed' && (endpointId === null || d.endpointId === endpointId));
+      const chosen = failed.sort((a, b) => a.id - b.id).slice(0, limit);
+      for (const d of chosen) Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
+      return report({ replayed: chosen.length, remaining: failed.length - chosen.length }, emit);
+    },
+    async sendTest(endpointId, data, at, emit) {
+      const endpoint = endpoints.get(endpointId);
+      if (!endpoint) return null;
+      const [id] = write(TEST_EVENT_TYPE, eventBody({ type: TEST_EVENT_TYPE, data }, at), at, [endpoint]);
+      return report(view(deliveries.get(id!)!), emit);
+    },
+    async deleteEndpoint(id, emit) {
+      const endpoint = endpoints.get(id);
+      if (!endpoint) return null;
+      let dropped = 0;
+      for (const [key, d] of deliveries) if (d.endpointId === id && deliveries.delete(key)) dropped++;
+      endpoints.delete(id);
+      return report({ endpoint: publicEndpoint(endpoint), dropped }, emit);
+    },
+    async rotateSecret(id, secret, previousUntil, emit) {
+      const endpoint = endpoints.get(id);
+      if (!endpoint) return null;
+      Object.assign(endpoint, { previousSecret: previousUntil === null ? null : endpoint.secret, previousUntil, secret });
+      return report(publicEndpoint(endpoint), emit);
+    },
+  };
+  /** Writes one event's deliveries to `targets` (none when there is none); their ids. */
+  const write = (type: DeliveredType, body: string, at: number, targets: readonly StoredEndpoint[]): number[] => {
+    const eventId = `msg_${crypto.randomUUID().replaceAll('-', '')}`;
+    const ids = targets.map((endpoint) => {
+      const id = nextDelivery++;
+      deliveries.set(id, {
+        id, eventId, type, endpointId: endpoint.id, url: endpoint.url, state: 'pending', attempts: 0, createdAt: at,
+        nextAttemptAt: at, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null, body,
+      });
+      return id;
+    });
+    trim();
+    return ids;
   };
   const report = reportTo(outbox, audit);
   return outbox;

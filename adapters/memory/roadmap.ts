@@ -72,6 +72,19 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
     from_config: f.seeded !== null,
   });
   const byId = (): Feature[] => [...features.values()].sort((a, b) => a.id - b.id);
+  /** The votes a merge moved, by duplicate, as it found them (a voter of both: not moved), so that it can be undone. */
+  const recorded = new Map<number, { voter: string; moved: boolean }[]>();
+  /** The networks' votes of two features from their voters now, and their counts as toggles keep them. */
+  const recount = (...ids: number[]): void => {
+    for (const key of [...networkVotes.keys()]) if (ids.some((id) => key.startsWith(`${id} `))) networkVotes.delete(key);
+    for (const id of ids) {
+      for (const voter of votes.get(id) ?? []) {
+        const network = networkOf.get(voter);
+        if (network !== undefined) networkVotes.set(`${id} ${network}`, held(id, network) + 1);
+      }
+      counts.set(id, countOf(id));
+    }
+  };
 
   return {
     async syncRoadmap(list) {
@@ -142,7 +155,10 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
         const feature = features.get(id);
         if (!feature) return null;
         Object.assign(feature, pick(fields));
-        if (fields.visible === true) feature.merged_into = null;
+        if (fields.visible === true) {
+          feature.merged_into = null;
+          recorded.delete(id);
+        }
         return report(stored(feature), emit);
       },
       async merge(from, into, emit) {
@@ -154,25 +170,40 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
         if (!target.visible) return { kind: 'hidden_target', into: stored(target) };
         const moving = votes.get(from) ?? new Set<string>();
         const voters = votersOf(into);
-        let moved = 0;
-        for (const voter of moving) {
-          if (voters.has(voter)) continue;
-          voters.add(voter);
-          moved++;
-        }
+        const record = [...moving].map((voter) => ({ voter, moved: !voters.has(voter) }));
+        recorded.set(from, record);
+        for (const voter of moving) voters.add(voter);
+        const moved = record.filter((r) => r.moved).length;
         voteCount -= moving.size - moved;
         votes.delete(from);
-        // The networks' votes of both features from their voters now, and the count as toggles keep it.
-        for (const key of [...networkVotes.keys()]) if (key.startsWith(`${from} `) || key.startsWith(`${into} `)) networkVotes.delete(key);
-        for (const voter of voters) {
-          const network = networkOf.get(voter);
-          if (network !== undefined) networkVotes.set(`${into} ${network}`, held(into, network) + 1);
-        }
-        counts.set(from, 0);
-        counts.set(into, countOf(into));
+        recount(from, into);
         source.visible = false;
         source.merged_into = into;
         return report({ kind: 'merged' as const, from: stored(source), into: stored(target), moved }, emit);
+      },
+      async unmerge(id, emit) {
+        const feature = features.get(id);
+        if (!feature) return { kind: 'not_found', id };
+        if (feature.merged_into === null) return { kind: 'not_merged', feature: stored(feature) };
+        const record = recorded.get(id);
+        if (!record) return { kind: 'not_recorded', feature: stored(feature) };
+        const into = feature.merged_into;
+        const target = features.get(into)!;
+        if (target.merged_into !== null) return { kind: 'target_merged', into: stored(target) };
+        const voters = votersOf(into);
+        const back = votersOf(id);
+        for (const { voter, moved } of record) {
+          // A vote taken back from the target since the merge stays taken back.
+          if (!voters.has(voter)) continue;
+          if (moved) voters.delete(voter);
+          else voteCount++;
+          back.add(voter);
+        }
+        recorded.delete(id);
+        recount(id, into);
+        feature.visible = true;
+        feature.merged_into = null;
+        return report({ kind: 'unmerged' as const, shown: stored(feature), from: stored(target), restored: back.size }, emit);
       },
     },
   };

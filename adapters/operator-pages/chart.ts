@@ -21,13 +21,21 @@ export interface Series {
   days: readonly DayCount[];
 }
 
-// The drawing area, in the viewBox's units; the SVG scales to the width of its card.
+// The drawing area, in the viewBox's units; the SVG scales to the width of its card. On a narrow screen
+// the labels are drawn at 26 units (pages.css), so the margins hold that size's line box: 20 units above
+// the top label's middle, the day labels' baseline 9 units above the foot, and left of the axis the
+// widest label's digits at 16 units each (issue 33: "20000" was cut off at 360 px with a fixed margin of 64).
 const WIDTH = 640;
 const HEIGHT = 220;
-const LEFT = 64;
 const RIGHT = 8;
-const TOP = 12;
-const BOTTOM = 28;
+const TOP = 20;
+const BOTTOM = 34;
+const DAY_BASELINE = HEIGHT - 9;
+const DIGIT = 16;
+const TICK_GAP = 6;
+
+/** Room left of the y axis for labels up to `top`. */
+const leftOf = (top: number): number => Math.max(48, TICK_GAP + 10 + DIGIT * String(top).length);
 
 /** The top of the y axis: 1, 2 or 5 times a power of ten, at least the largest count (and at least 1). */
 export function axisTop(max: number): number {
@@ -60,6 +68,7 @@ export function summaryOf(series: Series): string {
 export function barChart(series: Series): Html {
   const { days } = series;
   const top = axisTop(Math.max(0, ...days.map((d) => d.count)));
+  const LEFT = leftOf(top);
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const slot = plotWidth / Math.max(1, days.length);
@@ -73,13 +82,13 @@ export function barChart(series: Series): Html {
   const ticks = [0, top / 2, top].filter((v, i, all) => Number.isInteger(v) && all.indexOf(v) === i);
   const yAxis = ticks.map((value) => {
     const y = round(bottom - (value / top) * plotHeight);
-    return html`<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y}" y2="${y}"></line><text class="tick" x="${LEFT - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${value}</text>`;
+    return html`<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y}" y2="${y}"></line><text class="tick" x="${LEFT - TICK_GAP}" y="${y}" text-anchor="end" dominant-baseline="middle">${value}</text>`;
   });
   const named = [...new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])].filter((i) => i >= 0 && days[i]);
   const xAxis = named.map((i) => {
     const anchor = i === 0 ? 'start' : i === days.length - 1 ? 'end' : 'middle';
     const x = anchor === 'start' ? LEFT : anchor === 'end' ? WIDTH - RIGHT : round(LEFT + (i + 0.5) * slot);
-    return html`<text class="tick${anchor === 'middle' ? ' middle' : ''}" x="${x}" y="${HEIGHT - 6}" text-anchor="${anchor}">${days[i]!.day}</text>`;
+    return html`<text class="tick${anchor === 'middle' ? ' middle' : ''}" x="${x}" y="${DAY_BASELINE}" text-anchor="${anchor}">${days[i]!.day}</text>`;
   });
   const empty = days.every((d) => d.count === 0)
     ? html`<text class="empty" x="${round(LEFT + plotWidth / 2)}" y="${round(TOP + plotHeight / 2)}" text-anchor="middle">None in this range</text>`

@@ -1,7 +1,8 @@
 /**
- * The Events page: the endpoints outbound events go to, each turned off and on; add one (its signing
- * secret is shown once, in the flash after adding); the delivery log, filtered by state, with a Replay
- * button per delivery.
+ * The Events page: the endpoints outbound events go to, each turned off and on, sent a test event, given a
+ * new secret or deleted; add one (its signing secret is shown once, in the flash after adding or
+ * rotating); the delivery log, filtered by state, with a Replay button per delivery and one for every
+ * failed delivery.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import {
   type DeliverySchema,
   type EndpointSchema,
 } from '../../core/operator/webhooks.ts';
+import { deleteWebhookEndpoint, replayFailedWebhookDeliveries, rotateWebhookSecret, sendWebhookTest } from '../../core/operator/webhook-admin.ts';
 import { EVENT_TYPES } from '../../core/ports/events.ts';
 import { field, selectField } from './fields.ts';
 import { html, time, type Html } from './html.ts';
@@ -37,7 +39,16 @@ function endpointCard(endpoint: Endpoint, csrf: string): Html {
 <form method="post" action="${PATH}/endpoints/${endpoint.id}/enabled">${csrfField(csrf)}
 <input type="hidden" name="enabled" value="${endpoint.enabled ? 'false' : 'true'}">
 <button type="submit" class="secondary">${endpoint.enabled ? 'Disable' : 'Enable'}<span class="visually-hidden"> endpoint #${endpoint.id}</span></button></form>
+${endpointButton(endpoint.id, 'test', 'Send a test event', csrf)}
+${endpointButton(endpoint.id, 'rotate-secret', 'Rotate the secret (the old one signs too for 24 h)', csrf)}
+${endpointButton(endpoint.id, 'delete', 'Delete (with its delivery log)', csrf)}
 </article>`;
+}
+
+/** One button that posts an action of an endpoint (no field but the CSRF token). */
+function endpointButton(id: number, action: string, text: string, csrf: string): Html {
+  return html`<form method="post" action="${PATH}/endpoints/${id}/${action}">${csrfField(csrf)}
+<button type="submit" class="secondary">${text}<span class="visually-hidden"> for endpoint #${id}</span></button></form>`;
 }
 
 function addForm(csrf: string): Html {
@@ -85,7 +96,9 @@ ${STATES.map(([value, text]) => html`<option value="${value}"${value === state ?
   const olderQuery = new URLSearchParams(state ? [['state', state]] : []);
   olderQuery.set('before', String(next));
   const older = next === null ? '' : html`<p><a href="${PATH}?${olderQuery.toString()}">Older deliveries</a></p>`;
-  return html`<h2>Deliveries, newest first</h2>${filter}${list}${older}`;
+  const replayFailed = html`<form method="post" action="${PATH}/deliveries/replay-failed">${csrfField(page.session.csrf)}<input type="hidden" name="back" value="${back}">
+<button type="submit" class="secondary">Replay every failed delivery</button></form>`;
+  return html`<h2>Deliveries, newest first</h2>${filter}${replayFailed}${list}${older}`;
 }
 
 async function render(page: PageRequest): Promise<Html> {
@@ -125,6 +138,45 @@ export const eventsPage: PageModule = {
         const outcome = await page.operate(editWebhookEndpoint, { params: { id: params['id'] ?? '' }, body: { enabled } });
         if (!outcome.ok) return failed(outcome);
         return done(`Endpoint #${params['id']} is ${enabled ? 'enabled' : 'disabled: no new deliveries go to it'}.`);
+      },
+    },
+    {
+      path: `${PATH}/endpoints/:id/test`,
+      async run(page, _form, params) {
+        const outcome = await page.operate(sendWebhookTest, { params: { id: params['id'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        return done(`A webhook.test event is on its way to ${outcome.value.url}: delivery #${outcome.value.id}, in the log below.`);
+      },
+    },
+    {
+      path: `${PATH}/endpoints/:id/rotate-secret`,
+      async run(page, _form, params) {
+        const outcome = await page.operate(rotateWebhookSecret, { params: { id: params['id'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        const rotated = outcome.value;
+        const result = done(`Endpoint #${rotated.id} has a new signing secret; the old one signs too until ${rotated.previousSecretValidUntil ?? 'now'}.`);
+        // The only time the new secret is shown, as on adding.
+        result.flash.resolution = `Its new signing secret, shown this once: ${rotated.secret}`;
+        return result;
+      },
+    },
+    {
+      path: `${PATH}/endpoints/:id/delete`,
+      async run(page, _form, params) {
+        const outcome = await page.operate(deleteWebhookEndpoint, { params: { id: params['id'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        const { deleted, droppedDeliveries } = outcome.value;
+        return done(`Endpoint #${deleted.id} (${deleted.url}) is deleted, with its ${droppedDeliveries} ${droppedDeliveries === 1 ? 'delivery' : 'deliveries'}.`);
+      },
+    },
+    {
+      path: `${PATH}/deliveries/replay-failed`,
+      async run(page, form) {
+        const back = keptQuery(form['back']);
+        const outcome = await page.operate(replayFailedWebhookDeliveries);
+        if (!outcome.ok) return failed(outcome, back);
+        const { replayed, remaining } = outcome.value;
+        return done(`${replayed} failed ${replayed === 1 ? 'delivery is' : 'deliveries are'} sent again now${remaining > 0 ? `; ${remaining} more failed: press again` : ''}.`, back);
       },
     },
     {

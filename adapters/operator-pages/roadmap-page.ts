@@ -1,12 +1,13 @@
 /**
  * The Roadmap page: every feature with its votes, hidden ones too; add one, edit one, hide or show it,
- * set the release that shipped it, and merge a duplicate into another.
+ * set the release that shipped it, merge a duplicate into another, and undo a merge.
  *
  * @module
  */
 import { ROADMAP_CATEGORIES } from '../../core/schemas/roadmap.ts';
 import type * as v from 'valibot';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
+import { unmergeRoadmapFeature } from '../../core/operator/roadmap-unmerge.ts';
 import { field, selectField, textArea } from './fields.ts';
 import { html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
@@ -38,6 +39,8 @@ ${feature.description ? html`<p class="description">${feature.description}</p>` 
 <div class="actions">
 <form method="post" action="${PATH}/${id}/visibility">${csrfField(csrf)}<input type="hidden" name="visible" value="${feature.visible ? 'false' : 'true'}">
 <button type="submit" class="secondary">${feature.visible ? 'Hide' : 'Show'}<span class="visually-hidden"> #${id}</span></button></form>
+${feature.merged_into === null ? '' : html`<form method="post" action="${PATH}/${id}/unmerge">${csrfField(csrf)}
+<button type="submit" class="secondary">Unmerge<span class="visually-hidden"> #${id}</span></button></form>`}
 </div>
 <details><summary>Edit #${id}</summary>
 <form method="post" action="${PATH}/${id}/edit">${csrfField(csrf)}
@@ -139,6 +142,15 @@ export const roadmapPage: PageModule = {
         if (!outcome.ok) return failed(outcome);
         const { movedVotes } = outcome.value;
         return done(`Feature #${from} is merged into #${form['into']}: ${movedVotes} ${movedVotes === 1 ? 'vote' : 'votes'} moved.`);
+      },
+    },
+    {
+      path: `${PATH}/:id/unmerge`,
+      async run(page, _form, params) {
+        const outcome = await page.operate(unmergeRoadmapFeature, { params: { id: params['id'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        const { shown, from, restoredVotes } = outcome.value;
+        return done(`Feature #${shown.id} is shown again, out of #${from.id}: ${restoredVotes} ${restoredVotes === 1 ? 'vote' : 'votes'} back.`);
       },
     },
   ],

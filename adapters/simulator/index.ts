@@ -8,9 +8,10 @@
 import { toBase64Url } from '../../core/licensing/license.ts';
 import { applyPaymentEvent, cleanPurchase } from '../../core/licensing/fulfilment.ts';
 import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
-import type { CheckoutSession, CheckoutState, Clock, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports/ports.ts';
+import type { CheckoutSession, CheckoutState, Clock, GatewayPages, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports/ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
 import { offerAmount, priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
+import { THANKS_PATH, thanksPage } from './thanks-page.ts';
 
 export { SIMULATED_BUYER } from './page.ts';
 
@@ -29,6 +30,11 @@ export interface SimulatorOptions {
   clock?: Clock;
   /** Where Pay and Cancel send the buyer; without them the buyer stays on the simulator's page. */
   returnTo?: ReturnAddresses | null;
+  /**
+   * No site of the vendor's own is configured: Pay sends the buyer to this server's thanks page
+   * (THANKS_PATH, showing the keys), Cancel back to the simulator's page; `returnTo` is not used.
+   */
+  thanksPage?: boolean;
   /** The offer, so that the page shows what is bought and its price. */
   offer?: Pricing;
   /** Where refunds and disputes played on the page are logged; nowhere by default. */
@@ -59,9 +65,13 @@ function buyerOf(request: CoreRequest, sessionId: string, paid: { amount: string
   return cleanPurchase({ email: field('email'), name: field('name'), country: field('country'), paymentRef: simulatedPaymentRef(sessionId), ...paid });
 }
 
+/** Where Pay and Cancel send the buyer: absolute addresses of a site, or a path of this server; no cancel address: stay. */
+type Returns = { successUrl: string; cancelUrl: string | null };
+
 /** The page's CSP: its forms post to itself, whose answers redirect to the return addresses' origins. */
-function securityPolicy(returnTo: ReturnAddresses | null): string {
-  const origins = returnTo ? [...new Set([returnTo.successUrl, returnTo.cancelUrl].map((url) => new URL(url).origin))] : [];
+function securityPolicy(returnTo: Returns | null): string {
+  const absolute = returnTo ? [returnTo.successUrl, returnTo.cancelUrl].filter((url): url is string => url !== null && !url.startsWith('/')) : [];
+  const origins = [...new Set(absolute.map((url) => new URL(url).origin))];
   return ["default-src 'none'; style-src 'unsafe-inline'; form-action 'self'", ...origins].join(' ');
 }
 
@@ -96,7 +106,8 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
   const { storage } = options;
   const clock = options.clock ?? { now: () => Date.now() };
   const base = options.publicBaseUrl.replace(/\/+$/, '');
-  const returnTo = options.returnTo ?? null;
+  // The thanks page is this server's own (a path: the buyer stays on the host they use); Cancel stays here.
+  const returnTo: Returns | null = options.thanksPage ? { successUrl: `${THANKS_PATH}?session_id={CHECKOUT_SESSION_ID}`, cancelUrl: null } : (options.returnTo ?? null);
   const html = page(securityPolicy(returnTo));
   const logger = options.logger ?? SILENT;
   const view = async (session: CheckoutSession, cancelled: boolean) => ({
@@ -115,6 +126,7 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
     session.state === 'processing' || (session.state === 'pending' && clock.now() < session.expiresAt);
 
   const routes: GatewayRoute[] = [
+    ...(options.thanksPage ? [{ method: 'GET' as const, path: THANKS_PATH, handle: (request: CoreRequest, _params: Record<string, string>, pages: GatewayPages) => thanksPage(request, pages) }] : []),
     {
       method: 'GET',
       path: `${SIMULATOR_PATH}/:id`,
@@ -133,7 +145,7 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
         const action = params['action'] ?? '';
         if (!session) return html(404, renderSimulatorPage(null));
         const own = `${SIMULATOR_PATH}/${session.id}`;
-        if (action === 'cancel') return seeOther(returnTo ? returnTo.cancelUrl : `${own}?cancelled=1`);
+        if (action === 'cancel') return seeOther(returnTo?.cancelUrl ?? `${own}?cancelled=1`);
         const flag = PAYMENT_ACTIONS[action];
         if (flag) {
           // What Stripe's charge.refunded and charge.dispute.* events do, through the same function.

@@ -8,9 +8,8 @@
 import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports/ports.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { reported } from './outbox.ts';
-
-const COLUMNS = `id, title, description, category, visible, release_version, vote_count, merged_into,
-  seeded is not null as from_config`;
+import { COLUMNS, LOCK_BOTH, RECOUNT } from './feature-rows.ts';
+import { RECORD_MERGE, unmergeFeature } from './unmerge.ts';
 
 const LIST = `select ${COLUMNS} from roadmap_features order by id`;
 
@@ -28,11 +27,11 @@ update roadmap_features set
   category = coalesce($4::text, category),
   visible = coalesce($5::boolean, visible),
   release_version = case when $6::boolean then $7::text else release_version end,
-  merged_into = case when $5::boolean then null else merged_into end
+  merged_into = case when $5::boolean then null else merged_into end,
+  merge_recorded = merge_recorded and not coalesce($5::boolean, false)
 where id = $1::int
 returning ${COLUMNS}`;
 
-const LOCK_BOTH = `select ${COLUMNS} from roadmap_features where id in ($1::int, $2::int) order by id for update`;
 const MOVE_VOTES = `
 with moved as (
   insert into roadmap_votes (feature_id, voter_id, voted_at, network)
@@ -42,14 +41,8 @@ with moved as (
 )
 select count(*)::int as moved from moved`;
 const DROP_VOTES = `delete from roadmap_votes where feature_id = $1::int`;
-/** The count as the toggles keep it: every vote without a network, at most $2 of each IPv6 /48. */
-const RECOUNT = `
-update roadmap_features set vote_count = (
-  select coalesce(sum(case when network is null then n else least(n, $2::int) end), 0)
-  from (select network, count(*) as n from roadmap_votes where feature_id = $1::int group by network) g
-)
-where id = $1::int returning ${COLUMNS}`;
-const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int where id = $1::int returning ${COLUMNS}`;
+
+const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int, merge_recorded = true where id = $1::int returning ${COLUMNS}`;
 
 /** Creates the feature store over a database. */
 export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): FeatureStore {
@@ -87,6 +80,7 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
         if (!target) return { kind: 'not_found', id: into };
         if (source.merged_into !== null) return { kind: 'already_merged', from: source };
         if (!target.visible) return { kind: 'hidden_target', into: target };
+        await tx.query(RECORD_MERGE, [from, into]);
         const [{ moved } = { moved: 0 }] = await tx.query<{ moved: number }>(MOVE_VOTES, [from, into]);
         await tx.query(DROP_VOTES, [from]);
         const [merged] = await tx.query<StoredFeature>(RECOUNT, [into, votesPerNetwork]);
@@ -94,5 +88,6 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
         return reported(tx, { kind: 'merged' as const, from: retired!, into: merged!, moved }, emit);
       });
     },
+    unmerge: (id, emit) => db.transaction((tx) => unmergeFeature(tx, id, votesPerNetwork, emit)),
   };
 }

@@ -13,6 +13,7 @@ import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts
 import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
 import { mailOutbox } from './migration-mail.ts';
 import { auditActors } from './migration-audit-actors.ts';
+import { vendorWeek } from './migration-vendor-week.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -132,4 +133,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 25, name: 'usage kinds of installed versions', sql: usageKinds },
   { version: 26, name: 'mail outbox', sql: mailOutbox },
   { version: 27, name: 'audit actors', sql: auditActors },
+  { version: 29, name: 'secret rotation and recorded merges', sql: vendorWeek },
 ];

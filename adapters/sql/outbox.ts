@@ -6,12 +6,12 @@
  * @module
  */
 import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import { DELETE_ENDPOINT, ENDPOINT, REPLAY_FAILED, ROTATE_SECRET, SEND_TEST, testEventParams } from './outbox-operations.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { auditInsert } from './audit.ts';
 import { enqueueMail } from './mail.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
-const ENDPOINT = `id, url, events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
 const ADD_ENDPOINT = `
 insert into webhook_endpoints (url, secret, events, format, created_at)
 values ($1::text, $2::text, $3::text[], $4::text, ${fromEpochMs('$5')}) returning ${ENDPOINT}`;
@@ -50,7 +50,8 @@ with ready as (
   from due where d.id = due.id
   returning d.id, d.event_id, d.endpoint_id, d.attempts
 )
-select l.id::int as id, l.endpoint_id as "endpointId", e.event_id as "eventId", e.type, e.body, w.url, w.secret, w.format, l.attempts
+select l.id::int as id, l.endpoint_id as "endpointId", e.event_id as "eventId", e.type, e.body, w.url, w.secret,
+  case when w.previous_secret_until > ${fromEpochMs('$1')} then w.previous_secret end as "previousSecret", w.format, l.attempts
 from leased l join outbound_events e on e.id = l.event_id join webhook_endpoints w on w.id = l.endpoint_id
 order by l.id`;
 
@@ -173,5 +174,24 @@ export function createSqlOutbox(db: SqlClient, known?: EndpointsKnown): OutboxSt
       ),
     replay: (id, at, emit) =>
       changeReported(db, emit, async (session) => ((await session.write<{ id: number }>(REPLAY, [id, at])).length === 0 ? null : delivery(session, id))),
+    async replayFailed(at, limit, endpointId, emit) {
+      return (await changeReported(db, emit, async (session) => (await session.write<{ replayed: number; remaining: number }>(REPLAY_FAILED, [at, limit, endpointId]))[0]!))!;
+    },
+    sendTest: (endpointId, data, at, emit) =>
+      changeReported(db, emit, async (session) => {
+        const [sent] = await session.write<{ id: number }>(SEND_TEST, testEventParams(endpointId, data, at));
+        return sent ? delivery(session, sent.id) : null;
+      }),
+    deleteEndpoint(id, emit) {
+      known?.forget();
+      return changeReported(db, emit, async (session) => {
+        const [row] = await session.write<WebhookEndpoint & { dropped: number }>(DELETE_ENDPOINT, [id]);
+        if (!row) return null;
+        const { dropped, ...endpoint } = row;
+        return { endpoint, dropped };
+      });
+    },
+    rotateSecret: (id, secret, previousUntil, emit) =>
+      changeReported(db, emit, async (session) => (await session.write<WebhookEndpoint>(ROTATE_SECRET, [id, secret, previousUntil]))[0] ?? null),
   };
 }

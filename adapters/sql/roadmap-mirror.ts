@@ -62,7 +62,7 @@ export interface RoadmapMirror {
  * changes are written, in one statement; memory takes them and the toggles are answered once it commits.
  *
  * The operator's edits (features) run one at a time with the toggle batches, and memory reloads the
- * features after each; after a merge (rare, by an operator) it reloads the votes from the database.
+ * features after each; after a merge or an unmerge (rare, by an operator) it reloads the votes from the database.
  *
  * @param db The database.
  * @param sql The content sync and the operator's feature store it mirrors.
@@ -202,6 +202,12 @@ export function createRoadmapMirror(
         edited(async () => {
           const outcome = await sql.features.merge(from, into, emit);
           if (outcome.kind === 'merged') await loadVotes();
+          return outcome;
+        }),
+      unmerge: (id, emit) =>
+        edited(async () => {
+          const outcome = await sql.features.unmerge(id, emit);
+          if (outcome.kind === 'unmerged') await loadVotes();
           return outcome;
         }),
     },

@@ -13,9 +13,11 @@ import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, up
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
+import { unmergeRoadmapFeature } from './roadmap-unmerge.ts';
 import { getStats } from './stats.ts';
 import { listOrderMails, resendOrderMail } from './mail.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
+import { deleteWebhookEndpoint, replayFailedWebhookDeliveries, rotateWebhookSecret, sendWebhookTest } from './webhook-admin.ts';
 
 export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   listReleases,
@@ -28,14 +30,19 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   createRoadmapFeature,
   editRoadmapFeature,
   mergeRoadmapFeature,
+  unmergeRoadmapFeature,
   listFeedback,
   markFeedbackHandled,
   markFeedbackListHandled,
   listWebhookEndpoints,
   addWebhookEndpoint,
   editWebhookEndpoint,
+  deleteWebhookEndpoint,
+  sendWebhookTest,
+  rotateWebhookSecret,
   listWebhookDeliveries,
   replayWebhookDelivery,
+  replayFailedWebhookDeliveries,
   getStats,
   listOrders,
   exportOrders,

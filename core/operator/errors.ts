@@ -78,6 +78,21 @@ export const OPERATOR_ERRORS = {
     when: 'The feature was merged into another before; its votes moved there.',
     resolution: 'Merge the feature it was merged into instead, or show it again first (PATCH with visible: true).',
   },
+  feature_not_merged: {
+    status: 409,
+    when: 'The feature is not merged into another (never merged, unmerged already, or shown again by an edit): there is no merge to undo.',
+    resolution: 'List the features with GET /roadmap: only one with merged_into set can be unmerged.',
+  },
+  merge_not_recorded: {
+    status: 409,
+    when: 'The feature was merged before this server recorded which votes a merge moves (migration 29): its votes cannot be told apart from the target\'s.',
+    resolution: 'Show it again with PATCH /roadmap/{id} {"visible": true}; its voters vote for it again themselves. Merges made since can be undone.',
+  },
+  unmerge_target_merged: {
+    status: 409,
+    when: 'The feature it was merged into has been merged into a third one since: the votes to move back are there now.',
+    resolution: 'Unmerge the feature it was merged into first (POST /roadmap/{merged_into}/unmerge), then this one.',
+  },
   merge_target_hidden: {
     status: 409,
     when: 'The feature to merge into is hidden, so its votes could be neither seen nor cast.',
@@ -97,6 +112,11 @@ export const OPERATOR_ERRORS = {
     status: 404,
     when: 'No webhook endpoint has this id.',
     resolution: 'List the endpoints with GET /webhooks and use one of their ids.',
+  },
+  endpoint_disabled: {
+    status: 409,
+    when: 'The webhook endpoint is disabled: a test event would wait, unsent, until it is enabled.',
+    resolution: 'Enable it first (PATCH /webhooks/{id} with {"enabled": true}), then send the test.',
   },
   delivery_not_found: {
     status: 404,

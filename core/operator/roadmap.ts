@@ -61,7 +61,7 @@ export const StoredFeatureSchema = v.object({
 });
 
 /** The :id of the path, or a 404 for one that cannot be a feature id. */
-function idOf(text: string): number {
+export function idOf(text: string): number {
   const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
   if (id < 1 || id > 2147483647) throw new OperatorError('feature_not_found', `No roadmap feature has id ${JSON.stringify(text)}.`);
   return id;
@@ -73,8 +73,8 @@ function described(id: number, change: Record<string, unknown>): string {
 }
 
 /** roadmap.changed, written with the change: what was done, and the feature as it is afterwards. */
-const changedEvent =
-  (context: OperatorContext, action: 'created' | 'edited' | 'merged', extra: Record<string, unknown> = {}) =>
+export const changedEvent =
+  (context: OperatorContext, action: 'created' | 'edited' | 'merged' | 'unmerged', extra: Record<string, unknown> = {}) =>
   (feature: StoredFeature) => ({ event: { type: 'roadmap.changed' as const, data: { action, ...feature, ...extra } }, at: context.clock.now() });
 
 export const listRoadmapFeatures = defineOperation({

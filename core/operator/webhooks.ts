@@ -1,13 +1,14 @@
 /**
  * Outbound events on the operator API: register endpoints (each with its own signing secret, shown once),
- * turn them off and on, read the delivery log, and replay a delivery.
+ * turn them off and on, read the delivery log, and replay a delivery (webhook-admin.ts: test, delete, rotate
+ * a secret, replay every failed delivery).
  *
  * @module
  */
 import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
-import { EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../ports/events.ts';
+import { DELIVERED_TYPES, EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../ports/events.ts';
 import { auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
@@ -50,7 +51,7 @@ export const EndpointSchema = v.object({
 export const DeliverySchema = v.object({
   id: v.number(),
   eventId: v.string(),
-  type: v.picklist(EVENT_TYPES),
+  type: v.picklist(DELIVERED_TYPES),
   endpointId: v.number(),
   url: v.string(),
   state: v.picklist(['pending', 'delivered', 'failed']),
@@ -63,14 +64,14 @@ export const DeliverySchema = v.object({
   deliveredAt: v.nullable(IsoTime),
 });
 
-const deliveryView = (d: Delivery): v.InferOutput<typeof DeliverySchema> => ({
+export const deliveryView = (d: Delivery): v.InferOutput<typeof DeliverySchema> => ({
   ...d,
   createdAt: new Date(d.createdAt).toISOString(),
   nextAttemptAt: isoOrNull(d.nextAttemptAt),
   lastAttemptAt: isoOrNull(d.lastAttemptAt),
   deliveredAt: isoOrNull(d.deliveredAt),
 });
-const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointSchema> => ({
+export const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointSchema> => ({
   id: e.id,
   url: e.url,
   events: e.events,
@@ -79,7 +80,7 @@ const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointSchema> 
   createdAt: new Date(e.createdAt).toISOString(),
 });
 
-function idOf(text: string, code: 'endpoint_not_found' | 'delivery_not_found'): number {
+export function idOf(text: string, code: 'endpoint_not_found' | 'delivery_not_found'): number {
   if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError(code, `No ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
   return Number(text);
 }

@@ -25,6 +25,17 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The event an operator sends to one endpoint to try it (POST /webhooks/{id}/test): delivered and signed
+ * like the others, in the delivery log, but never subscribed to and never sent by a change.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** Every type a delivery may carry: the events, and the test event. */
+export const DELIVERED_TYPES = [...EVENT_TYPES, TEST_EVENT_TYPE] as const;
+
+export type DeliveredType = (typeof DELIVERED_TYPES)[number];
+
 /** An event before it is written: its type and its `data`. */
 export interface EventDraft {
   type: EventType;
@@ -79,7 +90,7 @@ export interface Delivery {
   id: number;
   /** The webhook-id header: the same on every attempt and replay. */
   eventId: string;
-  type: EventType;
+  type: DeliveredType;
   endpointId: number;
   url: string;
   state: DeliveryState;
@@ -97,13 +108,28 @@ export interface DueDelivery {
   id: number;
   endpointId: number;
   eventId: string;
-  type: EventType;
+  type: DeliveredType;
   /** The event as JSON text, exactly as stored: every attempt sends and signs the same bytes. */
   body: string;
   url: string;
   secret: string;
+  /** The secret a rotation replaced, while its grace period lasts (the attempt is signed with both); else null. */
+  previousSecret: string | null;
   format: EndpointFormat;
   attempts: number;
+}
+
+/** What deleting an endpoint did: the endpoint as it was, and how many of its deliveries went with it. */
+export interface DeletedEndpoint {
+  endpoint: WebhookEndpoint;
+  /** Its deliveries, deleted with it (pending ones included: they are never sent). */
+  dropped: number;
+}
+
+/** What replaying the failed deliveries did: how many are pending again, how many failed ones are left (past the cap). */
+export interface FailedReplay {
+  replayed: number;
+  remaining: number;
 }
 
 /** What one attempt came to. */
@@ -156,9 +182,23 @@ export interface OutboxStore {
   listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
   /** Makes a delivery pending again, due at `at`, from its first attempt; null when there is none. */
   replay(id: number, at: number, emit?: Emit<Delivery>): Promise<Delivery | null>;
+  /**
+   * Makes up to `limit` failed deliveries pending again (oldest first), due at `at`, from their first
+   * attempt; only those to `endpointId` when given. Nothing else changes.
+   */
+  replayFailed(at: number, limit: number, endpointId: number | null, emit?: Emit<FailedReplay>): Promise<FailedReplay>;
+  /** Writes a test event (TEST_EVENT_TYPE) and one delivery of it to that endpoint only; null when there is none. */
+  sendTest(endpointId: number, data: Record<string, unknown>, at: number, emit?: Emit<Delivery>): Promise<Delivery | null>;
+  /** Deletes an endpoint and its deliveries (pending ones too: they are never sent); null when there is none. */
+  deleteEndpoint(id: number, emit?: Emit<DeletedEndpoint>): Promise<DeletedEndpoint | null>;
+  /**
+   * Gives an endpoint a new secret. The old one keeps signing beside it until `previousUntil` (ms), or
+   * stops at once when null; null when there is no such endpoint.
+   */
+  rotateSecret(id: number, secret: string, previousUntil: number | null, emit?: Emit<WebhookEndpoint>): Promise<WebhookEndpoint | null>;
 }
 
 /** An event's JSON body, as Standard Webhooks suggests: type, timestamp and data. */
-export function eventBody(event: EventDraft, at: number): string {
+export function eventBody(event: { type: DeliveredType; data: Record<string, unknown> }, at: number): string {
   return JSON.stringify({ type: event.type, timestamp: new Date(at).toISOString(), data: event.data });
 }

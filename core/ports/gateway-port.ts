@@ -10,12 +10,18 @@ import type { CheckoutChannel, CheckoutSession, CheckoutSku, CheckoutState } fro
 /** What the payment provider says of a session. */
 export type GatewayStatus = CheckoutState;
 
+/** What the core lends a gateway's pages: public answers read in process, as a site reads them over HTTP. */
+export interface GatewayPages {
+  /** The answer of GET /api/v1/checkout/status to this request's `session_id` (a refusal as its JSON error answer). */
+  checkoutStatus(request: CoreRequest): Promise<CoreResponse>;
+}
+
 /** A route a gateway serves itself (the simulator's pages, a provider's notifications). */
 export interface GatewayRoute {
   method: 'GET' | 'POST';
   /** A path, or a pattern whose `:name` segments match one segment each, e.g. `/checkout/simulator/:id`. */
   path: string;
-  handle(request: CoreRequest, params: Record<string, string>): Promise<CoreResponse>;
+  handle(request: CoreRequest, params: Record<string, string>, pages: GatewayPages): Promise<CoreResponse>;
 }
 
 /**

@@ -195,6 +195,13 @@ export type MergeOutcome =
   | { kind: 'already_merged'; from: StoredFeature }
   | { kind: 'hidden_target'; into: StoredFeature };
 
+export type UnmergeOutcome =
+  | { kind: 'unmerged'; shown: StoredFeature; from: StoredFeature; restored: number }
+  | { kind: 'not_found'; id: number }
+  | { kind: 'not_merged'; feature: StoredFeature }
+  | { kind: 'not_recorded'; feature: StoredFeature }
+  | { kind: 'target_merged'; into: StoredFeature };
+
 /** Where the operator edits the roadmap (every storage has one); GET /api/v1/roadmap reflects each change at once. */
 export interface FeatureStore {
   /** Every feature, hidden ones too, in id order. */
@@ -208,6 +215,13 @@ export interface FeatureStore {
    * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
    */
   merge(from: number, into: number, emit?: Emit<MergeOutcome & { kind: 'merged' }>): Promise<MergeOutcome>;
+  /**
+   * Undoes the merge of `id`, in one transaction: it is shown again, and each vote it had when merged
+   * goes back to it from the feature it was merged into, if that voter still votes there (a moved vote
+   * leaves that feature; a voter who had voted for both keeps both). Only a merge that recorded its votes
+   * (every merge since migration 29) can be undone, and not while the target is merged itself.
+   */
+  unmerge(id: number, emit?: Emit<UnmergeOutcome & { kind: 'unmerged' }>): Promise<UnmergeOutcome>;
 }
 
 /** A checkout session as the back office sees it: the buyer, the payment, the keys and their standing. */

@@ -16,13 +16,22 @@ export function createEndpointSecret(): string {
   return PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(24)));
 }
 
-/** The three headers of one attempt. */
-export async function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string): Promise<Record<string, string>> {
+async function signature(secret: string, content: Uint8Array<ArrayBuffer>): Promise<string> {
   const key = await crypto.subtle.importKey('raw', fromBase64(secret.slice(PREFIX.length)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'] as KeyUsage[]);
-  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`));
+  return `v1,${toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, content)))}`;
+}
+
+/**
+ * The three headers of one attempt. With a previous secret (a rotation's grace period) the signature
+ * header holds both signatures, space-separated as Standard Webhooks allows: a receiver holding either
+ * secret verifies it.
+ */
+export async function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string, previousSecret: string | null = null): Promise<Record<string, string>> {
+  const content = new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`);
+  const signatures = await Promise.all([secret, ...(previousSecret === null ? [] : [previousSecret])].map((s) => signature(s, content)));
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': `v1,${toBase64(new Uint8Array(mac))}`,
+    'webhook-signature': signatures.join(' '),
   };
 }

@@ -43,6 +43,8 @@ function sentence(body: string): string {
       return `Release ${String(data['version'])} halted at ${String(data['rolloutPercent'])}%: ${String(data['haltReason'])}`;
     case 'release.resumed':
       return `Release ${String(data['version'])} resumed its ramp`;
+    case 'webhook.test':
+      return `Test event to endpoint #${String(data['endpointId'])}: this endpoint receives the events`;
     case 'roadmap.changed':
       return `Roadmap ${String(data['action'])}: feature ${String(data['id'])}${data['title'] ? ` "${String(data['title'])}"` : ''}`;
     case 'order.paid': {

@@ -68,7 +68,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       // Again at each attempt: the name may resolve elsewhere since the endpoint was registered.
       const refusal = await endpointRefusal(addresses, delivery.url);
       if (refusal !== null) throw new Error(`refused: ${refusal}`);
-      const headers = await signatureHeaders(delivery.secret, delivery.eventId, Math.floor(at / 1000), body);
+      const headers = await signatureHeaders(delivery.secret, delivery.eventId, Math.floor(at / 1000), body, delivery.previousSecret);
       const response = await options.fetch(delivery.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'converter-site-api webhooks', ...headers },

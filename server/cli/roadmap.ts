@@ -1,5 +1,5 @@
 /**
- * `converter-site-api roadmap list|add|edit|hide|show|merge`: the public roadmap's features through the
+ * `converter-site-api roadmap list|add|edit|hide|show|merge|unmerge`: the public roadmap's features through the
  * operator API (docs/operating.md), from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json`
  * for scripts.
  *
@@ -8,9 +8,10 @@
 import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import type * as v from 'valibot';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, ROADMAP_SORTS, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
+import { unmergeRoadmapFeature } from '../../core/operator/roadmap-unmerge.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge> [options]
+const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge|unmerge> [options]
 
 Edits the features GET /api/v1/roadmap lists and takes votes for, through the operator API of a running
 server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN). Each change is served at once.
@@ -24,6 +25,8 @@ server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN). Each chan
   roadmap hide <id>                             take it off the public roadmap (its votes stay)
   roadmap show <id>                             put it back
   roadmap merge <id> --into <id>                a duplicate: its votes move to the other (one per voter), it is hidden
+  roadmap unmerge <id>                          undo a merge: shown again, the votes that came from it go back
+                                                (merges made before migration 29 cannot be undone)
 
 ${OPERATOR_HELP_FOOTER}`;
 
@@ -41,7 +44,7 @@ const FLAGS = {
 } as const;
 type Values = FlagValues<typeof FLAGS>;
 
-const ACTIONS = ['list', 'add', 'edit', 'hide', 'show', 'merge'];
+const ACTIONS = ['list', 'add', 'edit', 'hide', 'show', 'merge', 'unmerge'];
 
 const rowsOf = (features: readonly FeatureView[]): string[][] => [
   ['ID', 'VOTES', 'STATE', 'RELEASE', 'CATEGORY', 'TITLE'],
@@ -90,6 +93,10 @@ async function send(action: string, id: string | undefined, values: Values, io: 
     const answer = await callOperator('roadmap', prepare(mergeRoadmapFeature, { params: { id: feature }, body: { into: idOf(values.into, '--into') } }), io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf([a.into, a.merged]));
   }
+  if (action === 'unmerge') {
+    const answer = await callOperator('roadmap', prepare(unmergeRoadmapFeature, { params: { id: feature } }), io);
+    return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf([a.shown, a.from]));
+  }
   const body = action === 'edit' ? fieldsOf(values) : { visible: action === 'show' };
   if (Object.keys(body).length === 0) throw new UsageError('roadmap edit needs at least one of --title, --description, --category, --release');
   const answer = await callOperator('roadmap', prepare(editRoadmapFeature, { params: { id: feature }, body }), io);
@@ -98,7 +105,7 @@ async function send(action: string, id: string | undefined, values: Values, io: 
 
 export const roadmap: Command = {
   name: 'roadmap',
-  summary: 'add, edit, hide, show and merge roadmap features (operator API)',
+  summary: 'add, edit, hide, show, merge and unmerge roadmap features (operator API)',
   help: HELP,
   async run(args, io: Io) {
     const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
@@ -107,7 +114,7 @@ export const roadmap: Command = {
       return EXIT.ok;
     }
     const [action, id] = positionals;
-    if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: list, add, edit, hide, show or merge');
+    if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: list, add, edit, hide, show, merge or unmerge');
     return send(action, id, values, io);
   },
 };

@@ -29,7 +29,7 @@ const FEEDBACK = { headers: { 'content-type': 'application/json' }, body: '{"des
 
 const dir = mkdtempSync(join(tmpdir(), 'embedding-examples-'));
 const project = join(dir, 'my-site');
-installProject(project, packedTarball(), ['tsx', 'express', 'fastify'], { tsx: 'tsx/dist/cli.mjs' });
+installProject(project, packedTarball(), ['tsx', 'express', 'fastify', 'hono', '@hono/node-server'], { tsx: 'tsx/dist/cli.mjs' });
 for (const file of readdirSync(join(ROOT, 'docs/examples'))) copyFileSync(join(ROOT, 'docs/examples', file), join(project, file));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -87,7 +87,7 @@ test('the table says how to install and run every example file', () => {
   for (const [file, { install }] of table) assert.match(install, /converter-site-api/, file);
 });
 
-for (const file of ['node-server.ts', 'express-app.ts', 'fastify-app.ts', 'deno-server.ts', 'deno-deploy.ts', 'bun-server.ts']) {
+for (const file of ['node-server.ts', 'express-app.ts', 'fastify-app.ts', 'hono-app.ts', 'deno-server.ts', 'deno-deploy.ts', 'bun-server.ts']) {
   test(`${file} serves the API when run as the doc says`, async () => {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -101,7 +101,7 @@ for (const file of ['node-server.ts', 'express-app.ts', 'fastify-app.ts', 'deno-
     try {
       await expectServes(baseUrl, publicBaseUrl);
       assert.equal(nonConformance(await runConformance(kitOptions((init) => sendRequest(baseUrl, init), baseUrl))), []);
-      if (file === 'express-app.ts' || file === 'fastify-app.ts') {
+      if (file === 'express-app.ts' || file === 'fastify-app.ts' || file === 'hono-app.ts') {
         const site = await sendRequest(baseUrl, { path: '/' });
         assert.is(site.text, 'the rest of your site');
       }

@@ -1,8 +1,9 @@
 /**
  * The Events page over real sockets, as a browser without JavaScript: add an endpoint (its secret shown
  * once), see the delivery the worker sent to a receiver on 127.0.0.1, replay it (the receiver gets the
- * same event again), filter the log by state, disable the endpoint; forms without their CSRF token
- * refused and changing nothing. Injected clock.
+ * same event again), filter the log by state, disable the endpoint; send a test event, rotate the secret
+ * (the new one shown once), replay every failed delivery, delete the endpoint; forms without their CSRF
+ * token refused and changing nothing. Injected clock.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,6 +104,41 @@ test('disable and enable an endpoint: disabled, a new event makes no delivery fo
   assert.is((await endpoints())[0]!.enabled, true);
   await feedback('Heard');
   assert.is((await deliveries()).length, 1);
+});
+
+test('test event, secret rotation, replay of every failed delivery and delete, from the page', async () => {
+  await running.call('/webhooks', { method: 'POST', json: { url: receiverUrl } });
+  const session = await signIn(running.url);
+  const page = await session.get('/pages/events');
+  for (const action of ['test', 'rotate-secret', 'delete']) assert.match(page.text, `<form method="post" action="/pages/events/endpoints/1/${action}">`);
+  assert.match(page.text, 'Replay every failed delivery</button>');
+
+  assert.is((await session.post('/pages/events/endpoints/1/test', {})).status, 303);
+  assert.match((await session.get('/pages/events')).text, `<p>A webhook.test event is on its way to ${receiverUrl}: delivery #1, in the log below.</p>`);
+  assert.is(await worker.tick(), 1);
+  assert.match((await session.get('/pages/events?state=delivered')).text, '<h3 id="delivery-1">#1 webhook.test <span class="badge">delivered</span></h3>');
+
+  await session.post('/pages/events/endpoints/1/rotate-secret', {});
+  const rotated = await session.get('/pages/events');
+  const until = new Date(running.server.clock.now() + 24 * 3_600_000).toISOString();
+  assert.match(rotated.text, `<p>Endpoint #1 has a new signing secret; the old one signs too until ${until}.</p>`);
+  const secret = /Its new signing secret, shown this once: (whsec_[A-Za-z0-9+/=]+)<\/p>/.exec(rotated.text)?.[1];
+  assert.ok(secret, 'the new secret is in the flash');
+  assert.not.match((await session.get('/pages/events')).text, secret!, 'shown once');
+
+  const failed = (await deliveries())[0]!;
+  await running.server.storage.outbox.recordAttempt(failed.id, { at: running.server.clock.now(), status: 500, error: 'the endpoint answered 500', delivered: false, nextAttemptAt: null });
+  assert.is((await session.post('/pages/events/deliveries/replay-failed', { back: '?state=failed' })).headers['location'], '/pages/events?state=failed');
+  assert.match((await session.get('/pages/events')).text, '<p>1 failed delivery is sent again now.</p>');
+  assert.equal((await deliveries()).map((d) => [d.state, d.attempts]), [['pending', 0]]);
+
+  await session.post('/pages/events/endpoints/1/delete', {});
+  const after = await session.get('/pages/events');
+  assert.match(after.text, `<p>Endpoint #1 (${receiverUrl}) is deleted, with its 1 delivery.</p>`);
+  assert.match(after.text, 'No endpoint: events are written nowhere else.');
+  assert.equal([await endpoints(), await deliveries()], [[], []]);
+  const audit = ((await running.call('/audit')).json() as { entries: { action: string }[] }).entries.map((e) => e.action);
+  assert.equal(audit, ['webhook.deleted', 'webhook.replayed_failed', 'webhook.secret_rotated', 'webhook.tested', 'webhook.added']);
 });
 
 test('bad input and unknown ids show the API message; a form without its CSRF token is refused', async () => {

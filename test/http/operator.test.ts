@@ -216,13 +216,18 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/roadmap',
     '/roadmap/{id}',
     '/roadmap/{id}/merge',
+    '/roadmap/{id}/unmerge',
     '/stats',
     '/webhooks',
     '/webhooks/deliveries',
+    '/webhooks/deliveries/replay-failed',
     '/webhooks/deliveries/{id}/replay',
     '/webhooks/{id}',
+    '/webhooks/{id}/rotate-secret',
+    '/webhooks/{id}/test',
   ]);
   assert.equal(Object.keys(doc.paths['/roadmap/{id}']!), ['patch']);
+  assert.equal(Object.keys(doc.paths['/webhooks/{id}']!), ['patch', 'delete']);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
   assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: "OPERATOR_TOKEN, or an operator's own token of OPERATOR_TOKENS" } });
 });

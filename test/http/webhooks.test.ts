@@ -2,7 +2,9 @@
  * Outbound events over real sockets: endpoints registered through the operator API, events from public
  * and operator changes, sent by the delivery worker to a receiver on 127.0.0.1 and checked with the
  * `standardwebhooks` package as the oracle. A receiver that is down, then back, gets every event as
- * signed; the worker gives up after the schedule; a replay sends the same event again. Injected clock.
+ * signed; the worker gives up after the schedule; a replay sends the same event again. The upkeep: a
+ * test event, a deleted endpoint, a rotated secret with its grace period, every failed delivery replayed
+ * after an outage. Injected clock.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -230,6 +232,119 @@ test('order.paid carries the keys the buyer sees; a refund and the operator revo
   assert.match(String(events[1]!.data['why']), 'simulator');
 });
 
+type Audit = { entries: { action: string; target: string }[] };
+type LoggedDelivery = { id: number; type: string; state: string; attempts: number; eventId: string; endpointId: number };
+const deliveriesOf = async (query = '') => ((await running.call(`/webhooks/deliveries${query}`)).json() as { deliveries: LoggedDelivery[] }).deliveries;
+
+test('a test event reaches its one endpoint, signed like every event, and is in the delivery log', async () => {
+  const { id, secret } = await register({ events: ['release.published'] });
+  const other = await register();
+  const sent = await running.call(`/webhooks/${id}/test`, { method: 'POST' });
+  assert.is(sent.status, 202, sent.text);
+  const delivery = sent.json() as LoggedDelivery;
+  assert.equal([delivery.type, delivery.state, delivery.endpointId], ['webhook.test', 'pending', id]);
+  assert.is(await worker.tick(), 1, 'to that endpoint only');
+  const payload = new Webhook(secret).verify(received[0]!.body, received[0]!.headers);
+  assert.equal(payload, {
+    type: 'webhook.test',
+    timestamp: new Date(running.server.clock.now()).toISOString(),
+    data: { endpointId: id, message: 'A test event sent by the operator: nothing happened.' },
+  });
+  assert.is(received[0]!.headers['webhook-id'], delivery.eventId);
+  assert.equal((await deliveriesOf()).map((d) => [d.id, d.type, d.state, d.endpointId]), [[delivery.id, 'webhook.test', 'delivered', id]]);
+  const audit = ((await running.call('/audit')).json() as Audit).entries;
+  assert.equal(audit[0], { ...audit[0]!, action: 'webhook.tested', target: `${id}: ${delivery.eventId} to ${receiverUrl}` });
+  assert.is((await running.call(`/webhooks/${other.id}`, { method: 'PATCH', json: { enabled: false } })).status, 200);
+  const refused = await running.call(`/webhooks/${other.id}/test`, { method: 'POST' });
+  assert.equal([refused.status, (refused.json() as { code: string }).code], [409, 'endpoint_disabled']);
+});
+
+test('a deleted endpoint is sent nothing more: its pending deliveries and its log go with it; the others are untouched', async () => {
+  const gone = await register();
+  const kept = await register();
+  answer = 503;
+  assert.is((await postFeedback('before the delete')).status, 201);
+  assert.is(await worker.tick(), 2);
+  assert.is((await postFeedback('not yet sent')).status, 201);
+  const deleted = await running.call(`/webhooks/${gone.id}`, { method: 'DELETE' });
+  assert.is(deleted.status, 200, deleted.text);
+  const body = deleted.json() as { deleted: { id: number; url: string }; droppedDeliveries: number };
+  assert.equal([body.deleted.id, body.deleted.url, body.droppedDeliveries], [gone.id, receiverUrl, 2]);
+  answer = 204;
+  received = [];
+  running.server.clock.advance(RETRY_SCHEDULE_MS[0]!);
+  assert.is(await worker.tick(), 2, "only the kept endpoint's two");
+  for (const got of received) assertSigned(kept.secret, got);
+  assert.equal((await deliveriesOf()).map((d) => d.endpointId), [kept.id, kept.id]);
+  assert.equal(((await running.call('/webhooks')).json() as { endpoints: { id: number }[] }).endpoints.map((e) => e.id), [kept.id]);
+  assert.is((await running.call(`/webhooks/${gone.id}`, { method: 'DELETE' })).status, 404);
+  const [entry] = ((await running.call('/audit')).json() as Audit).entries;
+  assert.equal([entry!.action, entry!.target], ['webhook.deleted', `${gone.id}: ${receiverUrl} (2 deliveries deleted)`]);
+});
+
+test('a rotated secret: the new one is shown once and signs at once; the old one verifies too until its grace period ends', async () => {
+  const { id, secret: old } = await register();
+  const rotated = await running.call(`/webhooks/${id}/rotate-secret`, { method: 'POST', json: { graceHours: 1 } });
+  assert.is(rotated.status, 200, rotated.text);
+  const { secret, previousSecretValidUntil } = rotated.json() as { secret: string; previousSecretValidUntil: string };
+  assert.match(secret, /^whsec_/);
+  assert.is(previousSecretValidUntil, new Date(running.server.clock.now() + 3_600_000).toISOString());
+  assert.not.ok('secret' in ((await running.call('/webhooks')).json() as { endpoints: Record<string, unknown>[] }).endpoints[0]!, 'never shown again');
+  const sendOne = async () => {
+    received = [];
+    assert.is((await running.call(`/webhooks/${id}/test`, { method: 'POST' })).status, 202);
+    assert.is(await worker.tick(), 1);
+    return received[0]!;
+  };
+  const during = await sendOne();
+  assert.is(during.headers['webhook-signature']!.split(' ').length, 2);
+  for (const key of [secret, old]) assert.ok(new Webhook(key).verify(during.body, during.headers), 'either secret verifies during the grace period');
+  // Past the grace period (the clock moved an hour: the signatures are compared as a library signs them).
+  running.server.clock.advance(3_600_000);
+  const after = await sendOne();
+  const signedWith = (key: string) =>
+    new Webhook(key).sign(after.headers['webhook-id']!, new Date(Number(after.headers['webhook-timestamp']) * 1000), after.body);
+  assert.equal(after.headers['webhook-signature']!.split(' '), [signedWith(secret)], 'the new secret only');
+  assert.is.not(signedWith(old), signedWith(secret));
+  // With no grace, the old secret ends at once.
+  const again = (await (await running.call(`/webhooks/${id}/rotate-secret`, { method: 'POST', json: { graceHours: 0 } })).json()) as { secret: string; previousSecretValidUntil: null };
+  assert.is(again.previousSecretValidUntil, null);
+  const now = await sendOne();
+  assert.is(now.headers['webhook-signature']!.split(' ').length, 1);
+  assertSigned(again.secret, now);
+  const audit = ((await running.call('/audit')).json() as Audit).entries.filter((e) => e.action === 'webhook.secret_rotated');
+  assert.equal(audit.map((e) => e.target), [`${id}: ${receiverUrl} (old secret ended at once)`, `${id}: ${receiverUrl} (old secret valid until ${previousSecretValidUntil})`]);
+});
+
+test('after an outage, one call replays every failed delivery (only failed ones), with one audit row counting them', async () => {
+  const { secret } = await register();
+  answer = 503;
+  for (const text of ['one', 'two', 'three']) assert.is((await postFeedback(text)).status, 201);
+  assert.is(await worker.tick(), 3);
+  for (const wait of RETRY_SCHEDULE_MS) {
+    running.server.clock.advance(wait);
+    assert.is(await worker.tick(), 3);
+  }
+  answer = 204;
+  assert.is((await postFeedback('after the outage')).status, 201);
+  assert.is(await worker.tick(), 1);
+  const failed = await deliveriesOf('?state=failed');
+  assert.is(failed.length, 3);
+  received = [];
+  const replayed = await running.call('/webhooks/deliveries/replay-failed', { method: 'POST' });
+  assert.is(replayed.status, 200, replayed.text);
+  assert.equal(replayed.json(), { replayed: 3, remaining: 0 });
+  assert.is(await worker.tick(), 3);
+  assert.equal(received.map((got) => got.headers['webhook-id']).sort(), failed.map((d) => d.eventId).sort(), 'the same events, same webhook-ids');
+  for (const got of received) assertSigned(secret, got);
+  assert.equal((await deliveriesOf()).map((d) => d.state), ['delivered', 'delivered', 'delivered', 'delivered']);
+  assert.equal((await deliveriesOf()).map((d) => d.attempts).sort(), [1, 1, 1, 1], 'the delivered one was not sent again');
+  const audit = ((await running.call('/audit')).json() as Audit).entries;
+  assert.equal(audit.filter((e) => e.action === 'webhook.replayed_failed').map((e) => e.target), ['3 failed deliveries of every endpoint (0 left)']);
+  assert.equal((await running.call('/webhooks/deliveries/replay-failed', { method: 'POST', json: { endpointId: 1 } })).json(), { replayed: 0, remaining: 0 });
+  assert.is(((await running.call('/audit')).json() as Audit).entries.filter((e) => e.action === 'webhook.replayed_failed').length, 1, 'nothing replayed: no row');
+});
+
 test('bad endpoint input is a clear 400 or 404', async () => {
   const cases: [string, string, unknown, number, string][] = [
     ['POST', '/webhooks', { url: 'ftp://example.com/x' }, 400, 'invalid_request'],
@@ -238,6 +353,13 @@ test('bad endpoint input is a clear 400 or 404', async () => {
     ['PATCH', '/webhooks/1', {}, 400, 'invalid_request'],
     ['PATCH', '/webhooks/7', { enabled: false }, 404, 'endpoint_not_found'],
     ['POST', '/webhooks/deliveries/7/replay', undefined, 404, 'delivery_not_found'],
+    ['POST', '/webhooks/7/test', undefined, 404, 'endpoint_not_found'],
+    ['DELETE', '/webhooks/7', undefined, 404, 'endpoint_not_found'],
+    ['DELETE', '/webhooks/x', undefined, 404, 'endpoint_not_found'],
+    ['POST', '/webhooks/7/rotate-secret', undefined, 404, 'endpoint_not_found'],
+    ['POST', '/webhooks/1/rotate-secret', { graceHours: 48 }, 400, 'invalid_request'],
+    ['POST', '/webhooks/1/rotate-secret', { graceHours: '2' }, 400, 'invalid_request'],
+    ['POST', '/webhooks/deliveries/replay-failed', { state: 'pending' }, 400, 'invalid_request'],
   ];
   for (const [method, path, json, status, code] of cases) {
     const got = await running.call(path, { method, json });

@@ -13,6 +13,9 @@ import type { App } from '../../core/app.ts';
 import { OPERATOR_OPERATIONS } from '../../core/operator/endpoints.ts';
 import { errorsOf } from '../../core/operator/openapi.ts';
 import type { AnyOperatorOperation } from '../../core/operator/operation.ts';
+import { createSqlStorage } from '../../adapters/sql/storage.ts';
+import { closeTestDatabases, pgliteSchema } from '../_databases.ts';
+import { withOldMerge } from '../_old-merge.ts';
 import { LOCAL_RECEIVERS } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 
@@ -28,6 +31,7 @@ const test = suite<Context>('operator operations in process', {} as Context);
 /** What the cases saw: the operations called, and the codes each answered with. */
 const seen = new Map<string, Set<string>>();
 
+test.after(closeTestDatabases);
 test.before.each(async (context) => {
   context.test = await createTestApp({ operatorToken: TOKEN });
   context.operator = context.test.app.operator!;
@@ -130,6 +134,34 @@ test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are
   assert.is((await call(context, 'GET', '/roadmap', '/roadmap?sort=votes&sort=id')).body.code, 'invalid_query');
 });
 
+test('roadmap: unmerge; unknown, unmerged and target-merged features, and a merge older than migration 29, are refused', async (context) => {
+  const made: number[] = [];
+  for (const title of ['A', 'B', 'C']) made.push((await call(context, 'POST', '/roadmap', '/roadmap', { title, category: 'formats' })).body.id);
+  const [first, second, third] = made as [number, number, number];
+  assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', '/roadmap/99999/unmerge')).body.code, 'feature_not_found');
+  assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`)).body.code, 'feature_not_merged');
+  await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${first}/merge`, { into: second });
+  await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${second}/merge`, { into: third });
+  const blocked = await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`);
+  assert.equal([blocked.status, blocked.body.code, blocked.body.message], [409, 'unmerge_target_merged', `Feature ${second}, which ${first} was merged into, is merged into feature ${third} now.`]);
+  assert.equal((await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${second}/unmerge`)).body.shown.visible, true);
+  const undone = (await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`)).body;
+  assert.equal([undone.shown.id, undone.shown.merged_into, undone.from.id, undone.restoredVotes], [first, null, second, 0]);
+  const { client, drop } = await pgliteSchema();
+  try {
+    await withOldMerge(client);
+    const old = await createTestApp({ operatorToken: TOKEN, storage: createSqlStorage(client) });
+    const refused = await call({ test: old, operator: old.app.operator! }, 'POST', '/roadmap/:id/unmerge', '/roadmap/102/unmerge');
+    assert.equal([refused.status, refused.body.code, refused.body.message], [
+      409,
+      'merge_not_recorded',
+      'Feature 102 was merged into feature 101 before merges recorded the votes they move: it cannot be unmerged.',
+    ]);
+  } finally {
+    await drop();
+  }
+});
+
 test('feedback: the inbox and its filters; marking an entry handled; a repeated query parameter is refused', async (context) => {
   const sent = await context.test.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description: 'Works', type: 'review', rating: 5 } }));
   assert.is(sent.status, 201);
@@ -162,6 +194,22 @@ test('webhooks: add, edit, list; deliveries and a replay; unknown ids and refuse
   assert.is((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?state=lost')).body.code, 'invalid_request');
   assert.is((await call(context, 'GET', '/webhooks/deliveries', '/webhooks/deliveries?limit=1&limit=2')).body.code, 'invalid_query');
   assert.is((await call(context, 'POST', '/webhooks/deliveries/:id/replay', '/webhooks/deliveries/5/replay')).body.code, 'delivery_not_found');
+  assert.is((await call(context, 'POST', '/webhooks/:id/test', `/webhooks/${added.id}/test`)).body.code, 'endpoint_disabled');
+  await call(context, 'PATCH', '/webhooks/:id', `/webhooks/${added.id}`, { enabled: true });
+  const tested = await call(context, 'POST', '/webhooks/:id/test', `/webhooks/${added.id}/test`);
+  assert.equal([tested.status, tested.body.type, tested.body.state], [202, 'webhook.test', 'pending']);
+  assert.is((await call(context, 'POST', '/webhooks/:id/test', '/webhooks/777/test')).body.code, 'endpoint_not_found');
+  const rotated = (await call(context, 'POST', '/webhooks/:id/rotate-secret', `/webhooks/${added.id}/rotate-secret`, { graceHours: 2 })).body;
+  assert.match(rotated.secret, /^whsec_/);
+  assert.is.not(rotated.secret, added.secret);
+  assert.is(rotated.previousSecretValidUntil, new Date(context.test.clock.now() + 2 * 3_600_000).toISOString());
+  assert.is((await call(context, 'POST', '/webhooks/:id/rotate-secret', `/webhooks/${added.id}/rotate-secret`, { graceHours: 25 })).body.code, 'invalid_request');
+  assert.is((await call(context, 'POST', '/webhooks/:id/rotate-secret', '/webhooks/777/rotate-secret')).body.code, 'endpoint_not_found');
+  assert.equal((await call(context, 'POST', '/webhooks/deliveries/replay-failed', '/webhooks/deliveries/replay-failed')).body, { replayed: 0, remaining: 0 });
+  assert.is((await call(context, 'POST', '/webhooks/deliveries/replay-failed', '/webhooks/deliveries/replay-failed', { endpointId: 0 })).body.code, 'invalid_request');
+  const deleted = (await call(context, 'DELETE', '/webhooks/:id', `/webhooks/${added.id}`)).body;
+  assert.equal([deleted.deleted.id, deleted.droppedDeliveries], [added.id, 1]);
+  assert.is((await call(context, 'DELETE', '/webhooks/:id', `/webhooks/${added.id}`)).body.code, 'endpoint_not_found');
 });
 
 test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unpaid sessions are refused', async (context) => {

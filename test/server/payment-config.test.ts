@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../server/config.ts';
+import { EXAMPLE_CHECKOUT_RETURN, ownSiteConfigured } from '../../server/payment-config.ts';
 import { configError, exampleConfigFiles } from '../_config-files.ts';
 
 const EXAMPLE_RETURN = { successUrl: 'http://localhost:3000/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:3000/pricing' };
@@ -119,6 +120,19 @@ test('stripe.livePrices is off by default; on, it reads the Prices every livePri
   assert.is(configError({ CONFIG_FILE: tooOften }), `${tooOften}: field "stripe.livePricesRefreshMinutes" Invalid value: Expected >=1 but received 0`);
   const notBoolean = configFile((config) => ((config['stripe'] as Record<string, unknown>)['livePrices'] = 'yes'));
   assert.match(configError({ CONFIG_FILE: notBoolean }), `${notBoolean}: field "stripe.livePrices" `);
+});
+
+test('a site of the vendor\'s own: "checkoutReturn" set, and not the example\'s untouched; else the simulator ends on its own thanks page', () => {
+  const own = (env: NodeJS.ProcessEnv) => {
+    const config = loadConfig(env, process.cwd());
+    return ownSiteConfigured(config.payment.gateway === 'simulator' ? config.payment.returnTo : null, config.isExample);
+  };
+  assert.equal(EXAMPLE_CHECKOUT_RETURN, EXAMPLE_RETURN, 'the constant is the example file\'s');
+  assert.is(own({}), false, 'the example as shipped');
+  assert.is(own({ CONFIG_FILE: configFile((config) => (config['exampleContent'] = false)) }), true, 'a copy made the vendor\'s own');
+  const edited = configFile((config) => (config['checkoutReturn'] = { successUrl: 'http://localhost:5173/thanks?s={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/' }));
+  assert.is(own({ CONFIG_FILE: edited }), true, 'the example with its own addresses');
+  assert.is(own({ CONFIG_FILE: configFile((config) => delete config['checkoutReturn']) }), false, 'no return addresses');
 });
 
 test.after(removeAll);

@@ -1,6 +1,7 @@
 /**
  * `converter-site-api roadmap list --sort votes` as an operator types it, against the operator listener
  * of a server on a real socket: most votes first, as GET /roadmap?sort=votes; a wrong --sort exits 64.
+ * `roadmap unmerge` undoes a merge, and says why it cannot (409: exit 1 with the API's message).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -43,6 +44,21 @@ test('roadmap list --sort votes: most votes first, the table and --json alike; a
   assert.equal(JSON.parse(json.stdout), (await operator.call('/roadmap?sort=votes')).json());
   assert.equal([wrong.code, wrong.stderr.split('\n')[0]], [64, 'converter-site-api roadmap: --sort must be id or votes, not "title"']);
   assert.match(help.stdout, 'roadmap list [--sort id|votes]');
+});
+
+test('roadmap unmerge <id>: the duplicate shown again with its votes; a feature not merged is refused with the reason', async ({ server, operator }) => {
+  const add = (title: string) => operator.call('/roadmap', { method: 'POST', json: { title, category: 'formats' } }).then((a) => (a.json() as { id: number }).id);
+  const [kept, duplicate] = [await add('Quattro Pro import'), await add('QPW files')];
+  const vote = await server.request({ method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ featureId: duplicate }) });
+  assert.is(vote.status, 200);
+  assert.is((await operator.call(`/roadmap/${duplicate}/merge`, { method: 'POST', json: { into: kept } })).status, 200);
+  const undone = await roadmap(['unmerge', String(duplicate), '--json'], operator);
+  assert.is(undone.code, 0, undone.stderr);
+  const answer = JSON.parse(undone.stdout) as { shown: { id: number; vote_count: number; visible: boolean }; from: { id: number; vote_count: number }; restoredVotes: number };
+  assert.equal([answer.shown.id, answer.shown.vote_count, answer.shown.visible, answer.from.id, answer.from.vote_count, answer.restoredVotes], [duplicate, 1, true, kept, 0, 1]);
+  const again = await roadmap(['unmerge', String(duplicate)], operator);
+  assert.is(again.code, 1);
+  assert.match(again.stderr, `Feature ${duplicate} is not merged into another: there is no merge to undo.`);
 });
 
 test.run();

@@ -1,0 +1,133 @@
+/**
+ * The webhook endpoints' upkeep on the operator API: send one endpoint a test event, delete an endpoint,
+ * rotate its signing secret (the old one keeps signing beside the new for a grace period), and replay
+ * every failed delivery after a receiver's outage.
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import { createEndpointSecret } from '../webhooks/sign.ts';
+import type { DeletedEndpoint, Delivery, FailedReplay, WebhookEndpoint } from '../ports/events.ts';
+import { auditTrail } from './context.ts';
+import { OperatorError } from './errors.ts';
+import { IsoTime, isoOrNull } from './json-views.ts';
+import { defineOperation } from './operation.ts';
+import { DeliverySchema, deliveryView, EndpointSchema, endpointView, idOf } from './webhooks.ts';
+
+/** How many failed deliveries one "replay failed" makes pending again, at most (call it again for the rest). */
+export const REPLAY_FAILED_CAP = 1000;
+
+/** How long an old secret keeps signing after a rotation, unless told otherwise (Stripe's longest: 24 h). */
+export const DEFAULT_GRACE_HOURS = 24;
+
+const HOUR_MS = 3_600_000;
+
+export const RotateSecretSchema = v.strictObject({
+  graceHours: v.optional(v.pipe(v.number('must be a number of hours'), v.integer('must be whole hours'), v.minValue(0), v.maxValue(DEFAULT_GRACE_HOURS))),
+});
+
+export const ReplayFailedSchema = v.strictObject({
+  endpointId: v.optional(v.pipe(v.number('must be an endpoint id'), v.integer('must be an endpoint id'), v.minValue(1))),
+});
+
+export const sendWebhookTest = defineOperation({
+  operationId: 'sendWebhookTest',
+  method: 'POST',
+  path: '/webhooks/:id/test',
+  summary:
+    'Send one endpoint a webhook.test event now: signed and retried like every event, in the delivery log; ' +
+    'no change is made and no other endpoint gets it.',
+  output: DeliverySchema,
+  status: 202,
+  errors: ['endpoint_not_found', 'endpoint_disabled'],
+  async run(context, { params }, caller) {
+    const id = idOf(params.id, 'endpoint_not_found');
+    const endpoint = (await context.storage.outbox.listEndpoints()).find((e) => e.id === id);
+    if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    if (!endpoint.enabled) throw new OperatorError('endpoint_disabled', `Endpoint ${id} is disabled: a test event would wait until it is enabled.`);
+    const trail = auditTrail(context, caller);
+    const described = (sent: Delivery) => ({ action: 'webhook.tested', target: `${id}: ${sent.eventId} to ${sent.url}` });
+    const data = { endpointId: id, message: 'A test event sent by the operator: nothing happened.' };
+    const delivery = await context.storage.outbox.sendTest(id, data, context.clock.now(), trail.with(described));
+    if (!delivery) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    trail.logged();
+    return deliveryView(delivery);
+  },
+});
+
+export const deleteWebhookEndpoint = defineOperation({
+  operationId: 'deleteWebhookEndpoint',
+  method: 'DELETE',
+  path: '/webhooks/:id',
+  summary:
+    'Delete an endpoint and its delivery log: its pending deliveries are never sent, its secret is forgotten. ' +
+    'The audit trail keeps its address and how many deliveries went with it.',
+  output: v.object({ deleted: EndpointSchema, droppedDeliveries: v.number() }),
+  status: 200,
+  errors: ['endpoint_not_found'],
+  async run(context, { params }, caller) {
+    const id = idOf(params.id, 'endpoint_not_found');
+    const trail = auditTrail(context, caller);
+    const described = ({ endpoint, dropped }: DeletedEndpoint) => ({ action: 'webhook.deleted', target: `${id}: ${endpoint.url} (${dropped} deliveries deleted)` });
+    const outcome = await context.storage.outbox.deleteEndpoint(id, trail.with(described));
+    if (!outcome) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    trail.logged();
+    return { deleted: endpointView(outcome.endpoint), droppedDeliveries: outcome.dropped };
+  },
+});
+
+export const rotateWebhookSecret = defineOperation({
+  operationId: 'rotateWebhookSecret',
+  method: 'POST',
+  path: '/webhooks/:id/rotate-secret',
+  summary:
+    `Give an endpoint a new signing secret, shown this once. For graceHours (0-${DEFAULT_GRACE_HOURS}, ${DEFAULT_GRACE_HOURS}) ` +
+    'each attempt is signed with both, so the receiver can switch without losing an event; 0 ends the old one at once.',
+  body: RotateSecretSchema,
+  bodyOptional: true,
+  output: v.object({
+    ...EndpointSchema.entries,
+    secret: v.pipe(v.string(), v.description('whsec_...: shown this once.')),
+    previousSecretValidUntil: v.pipe(v.nullable(IsoTime), v.description('Until when the old secret signs too; null: not at all.')),
+  }),
+  status: 200,
+  errors: ['endpoint_not_found'],
+  async run(context, { params, body }, caller) {
+    const id = idOf(params.id, 'endpoint_not_found');
+    const grace = body.graceHours ?? DEFAULT_GRACE_HOURS;
+    const until = grace === 0 ? null : context.clock.now() + grace * HOUR_MS;
+    const secret = createEndpointSecret();
+    const trail = auditTrail(context, caller);
+    const described = (e: WebhookEndpoint) => ({ action: 'webhook.secret_rotated', target: `${id}: ${e.url} (old secret ${until === null ? 'ended at once' : `valid until ${new Date(until).toISOString()}`})` });
+    const endpoint = await context.storage.outbox.rotateSecret(id, secret, until, trail.with(described));
+    if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    trail.logged();
+    // The only time the new secret is shown, as on creation.
+    return { ...endpointView(endpoint), secret, previousSecretValidUntil: isoOrNull(until) };
+  },
+});
+
+export const replayFailedWebhookDeliveries = defineOperation({
+  operationId: 'replayFailedWebhookDeliveries',
+  method: 'POST',
+  path: '/webhooks/deliveries/replay-failed',
+  summary:
+    `After a receiver's outage: make up to ${REPLAY_FAILED_CAP} failed deliveries (oldest first; of one endpoint with ` +
+    '{"endpointId": id}) pending again from their first attempt, same webhook-id and body. Only failed ones; ' +
+    'remaining says how many failed ones are left for another call.',
+  body: ReplayFailedSchema,
+  bodyOptional: true,
+  output: v.object({ replayed: v.number(), remaining: v.number() }),
+  status: 200,
+  errors: [],
+  async run(context, { body }, caller) {
+    const endpointId = body.endpointId ?? null;
+    const trail = auditTrail(context, caller);
+    const scope = endpointId === null ? 'every endpoint' : `endpoint ${endpointId}`;
+    const described = ({ replayed, remaining }: FailedReplay) =>
+      replayed === 0 ? null : { action: 'webhook.replayed_failed', target: `${replayed} failed deliveries of ${scope} (${remaining} left)` };
+    const outcome = await context.storage.outbox.replayFailed(context.clock.now(), REPLAY_FAILED_CAP, endpointId, trail.with(described));
+    trail.logged();
+    return outcome;
+  },
+});

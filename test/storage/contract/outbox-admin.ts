@@ -1,0 +1,91 @@
+/**
+ * Contract: the outbox's upkeep. A test event goes to its one endpoint only; deleting an endpoint deletes
+ * its deliveries (pending ones are never claimed) and nothing of the others'; a rotated secret signs beside
+ * the new one until its time, or not at all; replaying the failed deliveries touches failed ones only,
+ * oldest first, up to the limit, of one endpoint when asked.
+ */
+import * as assert from 'uvu/assert';
+import { eventBody, type NewEndpoint } from '../../../core/ports/events.ts';
+import { current, type ContractSuite } from './context.ts';
+
+const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 250);
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const NEW_SECRET = 'whsec_bmV3LXNlY3JldC1mb3ItdGhlLXRlc3Q=';
+const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => ({ url, secret: SECRET, events: [], format: 'standard', createdAt: T0, ...over });
+const FAILED = { status: 503, error: 'the endpoint answered 503', delivered: false, nextAttemptAt: null } as const;
+
+export function outboxAdminContract(test: ContractSuite): void {
+  test('a test event is written for its one endpoint only, whatever the types it asked for; an unknown endpoint gets none', async (context) => {
+    const { outbox } = current(context).storage;
+    const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a', { events: ['release.published'] }));
+    await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
+    const sent = await outbox.sendTest(a.id, { endpointId: a.id }, T0);
+    assert.equal({ ...sent, id: 0, eventId: '' }, {
+      id: 0, eventId: '', type: 'webhook.test', endpointId: a.id, url: 'http://127.0.0.1:9/a', state: 'pending', attempts: 0,
+      createdAt: T0, nextAttemptAt: T0, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null,
+    });
+    assert.match(sent!.eventId, /^msg_[0-9a-f]{32}$/);
+    const due = await outbox.claimDue(T0, 20_000, 10);
+    assert.equal(due.map((d) => [d.endpointId, d.type, d.eventId, d.body]), [[a.id, 'webhook.test', sent!.eventId, eventBody({ type: 'webhook.test', data: { endpointId: a.id } }, T0)]]);
+    assert.is(await outbox.sendTest(999, {}, T0), null);
+    assert.is((await outbox.listDeliveries({ limit: 10 })).length, 1);
+  });
+
+  test('deleting an endpoint deletes it and its deliveries, pending ones too; the other endpoints keep theirs', async (context) => {
+    const { outbox } = current(context).storage;
+    const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    const b = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
+    await outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    const [inFlight] = (await outbox.claimDue(T0, 20_000, 10)).filter((d) => d.endpointId === a.id);
+    await outbox.enqueue({ type: 'roadmap.changed', data: { id: 2 } }, T0 + 1);
+    assert.equal(await outbox.deleteEndpoint(a.id), { endpoint: { id: a.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 }, dropped: 2 });
+    assert.is(await outbox.deleteEndpoint(a.id), null);
+    // An attempt under way when it was deleted is recorded nowhere, and nothing of it is sent again.
+    await outbox.recordAttempt(inFlight!.id, { at: T0 + 2, status: 204, error: null, delivered: true, nextAttemptAt: null });
+    assert.equal((await outbox.listEndpoints()).map((e) => e.id), [b.id]);
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.endpointId), [b.id, b.id]);
+    assert.equal((await outbox.claimDue(T0 + 60_000, 20_000, 10)).map((d) => d.endpointId), [b.id, b.id]);
+    await outbox.enqueue({ type: 'roadmap.changed', data: { id: 3 } }, T0 + 3);
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.endpointId), [b.id, b.id, b.id]);
+    const c = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/c'));
+    assert.ok(c.id > b.id, 'a new endpoint never takes a deleted one\'s id');
+  });
+
+  test('a rotated secret signs beside the new one until its time; rotated with no grace, it stops at once', async (context) => {
+    const { outbox } = current(context).storage;
+    const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    const claim = async (at: number) => {
+      await outbox.sendTest(a.id, {}, at);
+      const due = await outbox.claimDue(at, 20_000, 10);
+      for (const d of due) await outbox.recordAttempt(d.id, { at, status: 204, error: null, delivered: true, nextAttemptAt: null });
+      return due.map((d) => [d.secret, d.previousSecret]);
+    };
+    assert.equal(await claim(T0), [[SECRET, null]]);
+    assert.equal(await outbox.rotateSecret(a.id, NEW_SECRET, T0 + 3_600_000), { id: a.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
+    assert.equal(await claim(T0 + 3_599_999), [[NEW_SECRET, SECRET]]);
+    assert.equal(await claim(T0 + 3_600_000), [[NEW_SECRET, null]]);
+    await outbox.rotateSecret(a.id, SECRET, null);
+    assert.equal(await claim(T0 + 10), [[SECRET, null]]);
+    assert.is(await outbox.rotateSecret(999, NEW_SECRET, null), null);
+  });
+
+  test('replaying the failed deliveries makes failed ones pending again, oldest first, up to the limit; of one endpoint when asked', async (context) => {
+    const { outbox } = current(context).storage;
+    const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    const b = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
+    for (let i = 0; i < 3; i++) await outbox.enqueue({ type: 'roadmap.changed', data: { id: i } }, T0 + i);
+    const due = await outbox.claimDue(T0 + 10, 20_000, 10);
+    // Five fail for good, one is delivered.
+    for (const d of due.slice(0, 5)) await outbox.recordAttempt(d.id, { at: T0 + 11, ...FAILED });
+    await outbox.recordAttempt(due[5]!.id, { at: T0 + 11, status: 204, error: null, delivered: true, nextAttemptAt: null });
+    const failedIds = due.slice(0, 5).map((d) => d.id).sort((x, y) => x - y);
+    assert.equal(await outbox.replayFailed(T0 + 100, 2, null), { replayed: 2, remaining: 3 });
+    const pending = await outbox.listDeliveries({ state: 'pending', limit: 10 });
+    assert.equal(pending.map((d) => [d.id, d.attempts, d.nextAttemptAt]).reverse(), failedIds.slice(0, 2).map((id) => [id, 0, T0 + 100]));
+    const ofB = (await outbox.listDeliveries({ state: 'failed', limit: 10 })).filter((d) => d.endpointId === b.id).length;
+    assert.equal(await outbox.replayFailed(T0 + 200, 100, b.id), { replayed: ofB, remaining: 0 });
+    assert.equal(await outbox.replayFailed(T0 + 300, 100, null), { replayed: 3 - ofB, remaining: 0 });
+    assert.equal(await outbox.replayFailed(T0 + 400, 100, a.id), { replayed: 0, remaining: 0 });
+    assert.equal((await outbox.listDeliveries({ state: 'delivered', limit: 10 })).map((d) => d.id), [due[5]!.id], 'a delivered one stays delivered');
+  });
+}
