@@ -4,15 +4,17 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
-import type { BudgetRefusal, CheckoutSession, CheckoutSku, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, OpenCheckoutTotals, LicenseKeys, MaybePromise, RateLimitStore, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
+import type { CheckoutSku, MaybePromise, RateLimitStore } from './port-types.ts';
 import type { AnswerSigner } from './port-types.ts';
-import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, RoadmapSyncReport, UsageStore } from './store-ports.ts';
+import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, UsageStore } from './store-ports.ts';
+import type { CheckoutStore, IntakeStore, RoadmapVotes } from './public-stores.ts';
 import type { Pricing } from '../schemas/responses.ts';
-import type { Emit, OutboxStore } from './events.ts';
+import type { OutboxStore } from './events.ts';
 import type { MailStore } from './mail.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
+export type * from './public-stores.ts';
 
 /** How many votes of one IPv6 /48 a feature's vote_count counts at most, unless a storage is told otherwise. */
 export const DEFAULT_VOTES_PER_NETWORK = 8;
@@ -27,54 +29,12 @@ export function voteWeight(voted: boolean, network: string | null, held: number,
   return held <= votesPerNetwork ? -1 : 0;
 }
 
-/** Everything the core keeps. Every write is atomic on its own. */
-export interface Storage {
-  /**
-   * Stores one submission. With a budget, only when the budget admits it against the day's counts
-   * (core/budgets/budgets.ts `refusalOf`, judged and counted atomically with the insert): null when stored, the
-   * refusal otherwise. Without one, always stored.
-   */
-  addFeedback(entry: FeedbackEntry, budget?: FeedbackBudget): Promise<BudgetRefusal | null>;
-  recordDownload(event: DownloadEvent): Promise<void>;
-
-  /**
-   * Applies the config file's roadmap (docs/operating.md): a feature it adds or changes since it was last
-   * applied is written, one it no longer lists is hidden, and every other feature keeps what the operator
-   * API made of it. Votes stay.
-   */
-  syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
-  /** The visible features in id order, with `voted` for this voter. */
-  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
-  /**
-   * Flips this voter's vote atomically; null when the feature does not exist or is hidden. `network` is
-   * the keyed hash of the voter's IPv6 /48 (null for IPv4): a feature's vote_count counts at most the
-   * storage's votes-per-network (DEFAULT_VOTES_PER_NETWORK) votes of one network.
-   */
-  toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
-
-  /** Stores a new session; `owner` is the keyed hash of the client that opened it (never an address). */
-  createCheckout(session: CheckoutSession, owner?: string): Promise<void>;
-  /**
-   * The expiry times, earliest first, of the sessions `owner` opened that are still pending and not
-   * expired at `now`; at most `limit` of them.
-   */
-  openCheckouts(owner: string, now: number, limit: number): Promise<number[]>;
-  /** The sessions of all owners still pending and not expired at `now`: how many (at most `limit`), the earliest expiry. */
-  openCheckoutTotals(now: number, limit: number): Promise<OpenCheckoutTotals>;
-  getCheckout(id: string): Promise<CheckoutSession | null>;
-  /**
-   * Moves a session to a new state unless it is already final (paid, expired, failed), and never from
-   * processing back to pending. Returns the session as it is afterwards, or null when it does not exist.
-   */
-  advanceCheckout(id: string, state: CheckoutState): Promise<CheckoutSession | null>;
-  /**
-   * Stores the keys of a session unless some were stored before (first write wins): answers the stored
-   * keys, and `stored: true` only to the call whose keys they are (racing issuers may sign identical keys).
-   * `emit` is written with the keys, by that call only (order.paid).
-   */
-  saveLicenses(sessionId: string, keys: LicenseKeys, emit?: Emit<SavedLicenses>): Promise<SavedLicenses>;
-  getLicenses(sessionId: string): Promise<LicenseKeys | null>;
-
+/**
+ * Everything the core keeps, by concern: the public API's stores (public-stores.ts), the back office's
+ * (store-ports.ts, and the outbox and mail), the rate limiter, and a few members of its own. Every write
+ * is atomic on its own.
+ */
+export interface Storage extends IntakeStore, RoadmapVotes, CheckoutStore {
   /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 

@@ -1,89 +1,23 @@
 /**
- * The stores of the back office that every storage has: releases (core/releases/release-view.ts), the audit trail and
- * the feedback inbox and the orders (core/operator). A change that reports an event takes an `emit`
+ * The stores of the back office that every storage has: the audit trail, the feedback inbox, the roadmap
+ * as the operator edits it and the usage counts (core/operator), with the releases (release-store.ts) and the
+ * orders (order-store.ts) re-exported. A change that reports an event takes an `emit`
  * (core/webhooks), and the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
  * no import runs back up.
  *
  * @module
  */
-import type { PaymentFlag, Purchase } from './gateway-port.ts';
-import type { OrderOverride, OrderStanding } from './order-state.ts';
-import type { AuditEntry, CheckoutSession, FeedbackEntry, FeedbackType, LicenseKeys, RoadmapFeature, SavedLicenses } from './port-types.ts';
+import type { AuditEntry, FeedbackEntry, FeedbackType, RoadmapFeature } from './port-types.ts';
 import type { Emit } from './events.ts';
-import type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
+import type { HandledBatch, InboxFilter } from './store-queries.ts';
 
 export type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
 
 export type { AuditEntry } from './port-types.ts';
 
-/** A ramp plan (core/releases/ramp-plan.ts): the percents in order, how long each lasts, when the first began. */
-export interface RampPlan {
-  steps: number[];
-  everyMs: number;
-  startAt: number;
-}
+export type * from './release-store.ts';
+export type * from './order-store.ts';
 
-/** One published desktop release. */
-export interface Release {
-  version: string;
-  msiUrl: string;
-  notesUrl: string | null;
-  /** Whole percent of clients (0-100) offered this release or a newer one (core/releases/rollout-rule.ts). */
-  rolloutPercent: number;
-  publishedAt: number;
-  /** When it was pulled, or null: a pulled release is not served until it is restored. */
-  pulledAt: number | null;
-  /** The MSI's SHA-256, 64 lower-case hex digits, or null when not given (releases stored before it was kept). */
-  sha256: string | null;
-  /** The MSI's size in bytes, or null when not given. */
-  size: number | null;
-  /** Whether the app should install it without asking (travels in a signed header). */
-  critical: boolean;
-  /**
-   * Its ramp plan, or null: with one, the percent in force comes from the plan and the clock
-   * (core/releases/ramp-plan.ts) and `rolloutPercent` is its first step. A manual change ends it.
-   */
-  ramp: RampPlan | null;
-  /** When the halt rule held its ramp (core/releases/halt-rule.ts), or null. */
-  haltedAt: number | null;
-  /** Why, with the figures, or null. */
-  haltReason: string | null;
-}
-
-/** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
-export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason'> &
-  Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
-
-/** Where releases are kept (every storage has one). */
-export interface ReleaseStore {
-  /** Every release, newest first. */
-  listReleases(): Promise<Release[]>;
-  /**
-   * Stores a new release; false when that version exists already (pulled or not). `admit` is given every
-   * stored release first, while no other publish can store one (a table lock on SQL), and refuses the
-   * release by throwing: then nothing is stored.
-   */
-  publishRelease(release: NewRelease, emit?: Emit<Release>, admit?: (stored: readonly Release[]) => void): Promise<boolean>;
-  /**
-   * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
-   * there is no live one of that version.
-   */
-  setRollout(version: string, rolloutPercent: number, emit?: Emit<Release>): Promise<Release | null>;
-  /**
-   * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
-   * there is none. With `rolloutPercent` (the percent in force), its plan ends at that percent.
-   */
-  pullRelease(version: string, at: number, emit?: Emit<Release>, rolloutPercent?: number): Promise<Release | null>;
-  /** Serves a pulled release again (idempotent) and clears a halt; the release afterwards, or null when there is none. */
-  restoreRelease(version: string, emit?: Emit<Release>): Promise<Release | null>;
-  /**
-   * Holds a live release's ramp at `at` with its reason; the release afterwards, or null when it has no
-   * plan, is pulled or is halted already (so two instances deciding at once halt it once).
-   */
-  haltRelease(version: string, at: number, reason: string, emit?: Emit<Release>): Promise<Release | null>;
-  /** Resumes a halted ramp with its plan moved on (ramp-plan.ts resumedPlan); the release afterwards, or null when not halted. */
-  resumeRelease(version: string, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
-}
 
 
 /** A stored audit entry, with its id (the order it was written in: the paging cursor). */
@@ -222,106 +156,6 @@ export interface FeatureStore {
    * (every merge since migration 29) can be undone, and not while the target is merged itself.
    */
   unmerge(id: number, emit?: Emit<UnmergeOutcome & { kind: 'unmerged' }>): Promise<UnmergeOutcome>;
-}
-
-/** A checkout session as the back office sees it: the buyer, the payment, the keys and their standing. */
-export interface Order {
-  session: CheckoutSession;
-  /** What the provider said of the buyer and the payment at fulfilment (all null before it). */
-  purchase: Purchase;
-  /** When this server fulfilled it (ms since the epoch), or null: not yet, or before orders were kept. */
-  paidAt: number | null;
-  keys: LicenseKeys | null;
-  standing: OrderStanding;
-}
-
-/** Paid orders of one day, product and currency, and what they paid together (null: amounts unknown). */
-export interface OrderCount {
-  day: number;
-  product: string;
-  currency: string | null;
-  count: number;
-  /** The sum of the amounts as a decimal ("113.00"), or null when none is known. */
-  revenue: string | null;
-  /** Of those orders, the ones refunded in full. */
-  refunded: number;
-  /** Of those orders, the ones disputed (won, open or lost). */
-  disputed: number;
-  /**
-   * What the orders kept: the sum of the amounts of those a refund or a dispute not won does not revoke
-   * (core/ports/order-state.ts providerRevokes), in the revenue's decimals ("0.00" when all were); null when
-   * no amount is known.
-   */
-  netRevenue: string | null;
-}
-
-/** A refund or dispute kept until its payment is known (OrderStore.keepPaymentEvent); dispute '' when none. */
-export interface KeptPaymentEvent {
-  flag: PaymentFlag;
-  dispute: string;
-}
-
-/** Where the orders are kept: columns of the checkout sessions (every storage has one). */
-export interface OrderStore {
-  /**
-   * Keeps what the provider says of a paid session: fills what is not known yet (the first word wins),
-   * and the fulfilment time once. No-op for an unknown session.
-   */
-  recordPurchase(sessionId: string, purchase: Purchase, at: number): Promise<void>;
-  /** One order (any stored session), or null. */
-  get(sessionId: string): Promise<Order | null>;
-  /**
-   * Paid orders, newest first (by fulfilment, else creation), at most `limit`; with `session`, that one
-   * session whatever its state.
-   */
-  find(filter: OrderFilter): Promise<Order[]>;
-  /**
-   * Paid orders of a period, oldest first by fulfilment time, else creation time (orders kept before
-   * fulfilment times were: migration 13), then by session id.
-   */
-  inPeriod(period: PaidPeriod): Promise<Order[]>;
-  /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
-  countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
-  /**
-   * The order that holds a license key (its standard or its plus key, as issued: exactly equal), or null.
-   * POST /api/v1/licenses/validate reads a key's standing by it; nothing about the key is stored for it.
-   */
-  ofLicenseKey(key: string): Promise<Order | null>;
-  /** The session paid by a provider payment, or null. */
-  sessionOfPayment(paymentRef: string): Promise<string | null>;
-  /**
-   * Applies a provider event to an order's standing atomically (core/ports/order-state.ts withPaymentFlag);
-   * the standing before and the order after, or null for an unknown session.
-   */
-  flag(
-    sessionId: string,
-    flag: PaymentFlag,
-    emit?: Emit<{ before: OrderStanding; order: Order }>,
-    dispute?: string,
-  ): Promise<{ before: OrderStanding; order: Order } | null>;
-  /**
-   * Keeps a refund or dispute of a payment no order has yet (it came before the payment was known here),
-   * until `takePaymentEvents` hands it to the order that payment pays for. Idempotent.
-   */
-  keepPaymentEvent(paymentRef: string, event: KeptPaymentEvent, at: number): Promise<void>;
-  /** The kept events of a payment, deleted as they are handed over (each to one caller). */
-  takePaymentEvents(paymentRef: string): Promise<KeptPaymentEvent[]>;
-  /**
-   * Stores the operator's revoke or reinstate; the standing before (read under the order's lock, so that
-   * of two racing overrides only one sees a change) and the order after, or null for an unknown session.
-   */
-  override(
-    sessionId: string,
-    override: OrderOverride,
-    reason: string | null,
-    at: number,
-    emit?: Emit<{ before: OrderStanding; order: Order }>,
-  ): Promise<{ before: OrderStanding; order: Order } | null>;
-  /**
-   * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
-   * or null when the session has no keys stored.
-   */
-  addPlusKey(sessionId: string, key: string, emit?: Emit<SavedLicenses>): Promise<SavedLicenses | null>;
 }
 
 /**

@@ -1,0 +1,65 @@
+/**
+ * The public API's stores, as sub-ports every storage implements (ports.ts's `Storage` extends them):
+ * what the website and the desktop app write (feedback, downloads), the roadmap and its votes, and the
+ * checkout sessions with their license keys. The back office's stores are in store-ports.ts.
+ *
+ * @module
+ */
+import type { Emit } from './events.ts';
+import type { BudgetRefusal, CheckoutSession, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, LicenseKeys, OpenCheckoutTotals, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
+import type { RoadmapSyncReport } from './store-ports.ts';
+
+/** What the website and the desktop app send that is kept: feedback, and downloads for the numbers. */
+export interface IntakeStore {
+  /**
+   * Stores one submission. With a budget, only when the budget admits it against the day's counts
+   * (core/budgets/budgets.ts `refusalOf`, judged and counted atomically with the insert): null when stored, the
+   * refusal otherwise. Without one, always stored.
+   */
+  addFeedback(entry: FeedbackEntry, budget?: FeedbackBudget): Promise<BudgetRefusal | null>;
+  recordDownload(event: DownloadEvent): Promise<void>;
+}
+
+/** The public roadmap and its votes. */
+export interface RoadmapVotes {
+  /**
+   * Applies the config file's roadmap (docs/operating.md): a feature it adds or changes since it was last
+   * applied is written, one it no longer lists is hidden, and every other feature keeps what the operator
+   * API made of it. Votes stay.
+   */
+  syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
+  /** The visible features in id order, with `voted` for this voter. */
+  listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
+  /**
+   * Flips this voter's vote atomically; null when the feature does not exist or is hidden. `network` is
+   * the keyed hash of the voter's IPv6 /48 (null for IPv4): a feature's vote_count counts at most the
+   * storage's votes-per-network (DEFAULT_VOTES_PER_NETWORK) votes of one network.
+   */
+  toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
+}
+
+/** Hosted-checkout sessions and the license keys of the paid ones. */
+export interface CheckoutStore {
+  /** Stores a new session; `owner` is the keyed hash of the client that opened it (never an address). */
+  createCheckout(session: CheckoutSession, owner?: string): Promise<void>;
+  /**
+   * The expiry times, earliest first, of the sessions `owner` opened that are still pending and not
+   * expired at `now`; at most `limit` of them.
+   */
+  openCheckouts(owner: string, now: number, limit: number): Promise<number[]>;
+  /** The sessions of all owners still pending and not expired at `now`: how many (at most `limit`), the earliest expiry. */
+  openCheckoutTotals(now: number, limit: number): Promise<OpenCheckoutTotals>;
+  getCheckout(id: string): Promise<CheckoutSession | null>;
+  /**
+   * Moves a session to a new state unless it is already final (paid, expired, failed), and never from
+   * processing back to pending. Returns the session as it is afterwards, or null when it does not exist.
+   */
+  advanceCheckout(id: string, state: CheckoutState): Promise<CheckoutSession | null>;
+  /**
+   * Stores the keys of a session unless some were stored before (first write wins): answers the stored
+   * keys, and `stored: true` only to the call whose keys they are (racing issuers may sign identical keys).
+   * `emit` is written with the keys, by that call only (order.paid).
+   */
+  saveLicenses(sessionId: string, keys: LicenseKeys, emit?: Emit<SavedLicenses>): Promise<SavedLicenses>;
+  getLicenses(sessionId: string): Promise<LicenseKeys | null>;
+}

@@ -1,0 +1,77 @@
+/**
+ * Where the desktop releases are kept (every storage has one): what GET /version and GET /download serve
+ * (core/releases/release-view.ts) and the operator publishes, widens, pulls and restores. Part of the
+ * back office's stores (store-ports.ts), kept apart for its length.
+ *
+ * @module
+ */
+import type { Emit } from './events.ts';
+
+/** A ramp plan (core/releases/ramp-plan.ts): the percents in order, how long each lasts, when the first began. */
+export interface RampPlan {
+  steps: number[];
+  everyMs: number;
+  startAt: number;
+}
+
+/** One published desktop release. */
+export interface Release {
+  version: string;
+  msiUrl: string;
+  notesUrl: string | null;
+  /** Whole percent of clients (0-100) offered this release or a newer one (core/releases/rollout-rule.ts). */
+  rolloutPercent: number;
+  publishedAt: number;
+  /** When it was pulled, or null: a pulled release is not served until it is restored. */
+  pulledAt: number | null;
+  /** The MSI's SHA-256, 64 lower-case hex digits, or null when not given (releases stored before it was kept). */
+  sha256: string | null;
+  /** The MSI's size in bytes, or null when not given. */
+  size: number | null;
+  /** Whether the app should install it without asking (travels in a signed header). */
+  critical: boolean;
+  /**
+   * Its ramp plan, or null: with one, the percent in force comes from the plan and the clock
+   * (core/releases/ramp-plan.ts) and `rolloutPercent` is its first step. A manual change ends it.
+   */
+  ramp: RampPlan | null;
+  /** When the halt rule held its ramp (core/releases/halt-rule.ts), or null. */
+  haltedAt: number | null;
+  /** Why, with the figures, or null. */
+  haltReason: string | null;
+}
+
+/** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
+export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason'> &
+  Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
+
+/** Where releases are kept (every storage has one). */
+export interface ReleaseStore {
+  /** Every release, newest first. */
+  listReleases(): Promise<Release[]>;
+  /**
+   * Stores a new release; false when that version exists already (pulled or not). `admit` is given every
+   * stored release first, while no other publish can store one (a table lock on SQL), and refuses the
+   * release by throwing: then nothing is stored.
+   */
+  publishRelease(release: NewRelease, emit?: Emit<Release>, admit?: (stored: readonly Release[]) => void): Promise<boolean>;
+  /**
+   * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
+   * there is no live one of that version.
+   */
+  setRollout(version: string, rolloutPercent: number, emit?: Emit<Release>): Promise<Release | null>;
+  /**
+   * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
+   * there is none. With `rolloutPercent` (the percent in force), its plan ends at that percent.
+   */
+  pullRelease(version: string, at: number, emit?: Emit<Release>, rolloutPercent?: number): Promise<Release | null>;
+  /** Serves a pulled release again (idempotent) and clears a halt; the release afterwards, or null when there is none. */
+  restoreRelease(version: string, emit?: Emit<Release>): Promise<Release | null>;
+  /**
+   * Holds a live release's ramp at `at` with its reason; the release afterwards, or null when it has no
+   * plan, is pulled or is halted already (so two instances deciding at once halt it once).
+   */
+  haltRelease(version: string, at: number, reason: string, emit?: Emit<Release>): Promise<Release | null>;
+  /** Resumes a halted ramp with its plan moved on (ramp-plan.ts resumedPlan); the release afterwards, or null when not halted. */
+  resumeRelease(version: string, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
+}
