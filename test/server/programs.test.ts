@@ -43,13 +43,14 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
       assert.equal(
         info.map((l) => l.message),
         [
+          'simulator: no site of yours in "checkoutReturn", so Pay returns the buyer to this server\'s /checkout/thanks page',
           'mail is off: SMTP_URL is not set; mails are kept in the outbox and shown on the order pages, not sent',
           'license keys are signed with Ed25519; give the desktop app this public key',
           'listening',
         ],
       );
-      assert.match(String(info[1]!['publicKey']), /^[A-Za-z0-9_-]{43}$/);
-      const { url, runtime: named, publicBaseUrl } = info[2]!;
+      assert.match(String(info[2]!['publicKey']), /^[A-Za-z0-9_-]{43}$/);
+      const { url, runtime: named, publicBaseUrl } = info[3]!;
       assert.is(named, runtime);
       const port = new URL(String(url)).port;
       assert.is(publicBaseUrl, `http://localhost:${port}`);
