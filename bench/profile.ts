@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOf } from './load.ts';
 import { freePort } from './process.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { SCENARIOS, type BenchRelease } from './scenarios.ts';
+import type { BenchProcess } from './process.ts';
+import { OPERATOR_ENV, publishReleases } from './releases.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env['PROFILE_SECONDS'] ?? 6);
@@ -51,7 +53,7 @@ interface SelfTimes {
 }
 
 /** Runs one program under --cpu-prof with the scenario's load; returns microseconds of self time per request. */
-async function profile(entry: string): Promise<SelfTimes> {
+async function profile(entry: string, releases?: readonly BenchRelease[]): Promise<SelfTimes> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
   const port = await freePort();
   // A built .js entry (dist/cli.js) runs as it ships: no TypeScript loader, and the port from PORT only.
@@ -59,10 +61,26 @@ async function profile(entry: string): Promise<SelfTimes> {
   const args = ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...(built ? [entry] : ['--import', 'tsx', entry, String(port)])];
   const child = spawn('taskset', args, {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', STORAGE: process.env['STORAGE'] ?? 'memory' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TRUSTED_PROXIES: '127.0.0.1/32',
+      STORAGE: process.env['STORAGE'] ?? 'memory',
+      ...(releases ? OPERATOR_ENV : {}),
+    },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  await new Promise<void>((resolve) => child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve()));
+  let output = '';
+  await new Promise<void>((resolve) =>
+    child.stdout!.on('data', (data: Buffer) => {
+      output += String(data);
+      if (/listening/.test(output)) resolve();
+    }),
+  );
+  // The scenario's releases, as `npm run bench` publishes them (the profile measured the baseline before).
+  const operatorUrl = /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
+  if (releases) await publishReleases({ operatorUrl } as BenchProcess, releases);
   const run = loadOf(scenario!, port, loader === 'wrk' ? 'wrk' : 'raw');
   const warm = await run(2);
   const measured = await run(seconds);
@@ -102,7 +120,7 @@ function printDifferences(label: string, ours: Map<string, number>, bare: Map<st
 }
 
 // What ships (`npm run build` first); PROFILE_ENTRY=server/main.ts profiles the sources under tsx.
-const server = await profile(process.env['PROFILE_ENTRY'] ?? 'dist/cli.js');
+const server = await profile(process.env['PROFILE_ENTRY'] ?? 'dist/cli.js', scenario.releases);
 const ceiling = await profile('bench/ceiling.ts');
 const total = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
 process.stdout.write(`\nCPU us per request (not idle): server ${total(server.functions).toFixed(2)}, ceiling ${total(ceiling.functions).toFixed(2)}\n`);

@@ -137,9 +137,14 @@ export async function createContext(
   const { version, content } = options;
   const { msiUrl, msiSha256, msiSize } = content.download;
   const integrity = { sha256: msiSha256?.toLowerCase() ?? null, size: msiSize ?? null };
+  // The same object while the version is the same: the version operation finds its answer by the object
+  // (a new one per request cost each update check served the baseline a key string and a map lookup).
+  let served: ServedRelease | null = null;
+  const servedOf = (current: string): ServedRelease =>
+    served !== null && served.version === current ? served : (served = { version: current, msiUrl, ...integrity });
   const baseline = (): MaybePromise<ServedRelease> => {
     const current = version.current();
-    return typeof current === 'string' ? { version: current, msiUrl, ...integrity } : current.then((v) => ({ version: v, msiUrl, ...integrity }));
+    return typeof current === 'string' ? servedOf(current) : current.then(servedOf);
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
