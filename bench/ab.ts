@@ -21,7 +21,9 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { cpuSeconds, freePort } from './process.ts';
 import { loadOf } from './load.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { SCENARIOS, type BenchRelease } from './scenarios.ts';
+import type { BenchProcess } from './process.ts';
+import { OPERATOR_ENV, publishReleases } from './releases.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const trees = { A: process.env['AB_BEFORE'] ?? here, B: here };
@@ -47,7 +49,7 @@ function machine(): { busy: number; total: number } {
   return { busy, total: busy + idle + iowait };
 }
 
-async function start(tree: string): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
+async function start(tree: string, releases?: readonly BenchRelease[]): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
   const port = await freePort();
   const dataDir = storage === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-ab-')) : null;
   const env =
@@ -58,14 +60,21 @@ async function start(tree: string): Promise<{ port: number; stop: () => Promise<
         : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
   const child = spawn('taskset', ['-c', '0', process.execPath, ...program], {
     cwd: tree,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32' },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', ...(releases ? OPERATOR_ENV : {}) },
     // Its start-up warnings (example content, the simulator) would only interleave with the results.
     stdio: ['ignore', 'pipe', 'ignore'],
   });
+  let output = '';
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (data: Buffer) => /listening/.test(String(data)) && resolve());
+    child.stdout!.on('data', (data: Buffer) => {
+      output += String(data);
+      if (/listening/.test(output)) resolve();
+    });
     child.once('exit', (code) => reject(new Error(`the server in ${tree} exited with ${code} before listening`)));
   });
+  // A scenario's releases, published as npm run bench does.
+  const operatorUrl = /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
+  if (releases) await publishReleases({ operatorUrl } as BenchProcess, releases);
   return {
     port,
     pid: child.pid!,
@@ -85,7 +94,7 @@ for (const name of process.argv.slice(2)) {
   const seen = { A: [] as number[][], B: [] as number[][] };
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
-      const server = await start(trees[side]);
+      const server = await start(trees[side], scenario.releases);
       const load = loadOf(scenario, server.port);
       await load(2);
       const [cpu, committed, busy] = [cpuSeconds(server.pid), await commits(), machine()];
