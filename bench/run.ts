@@ -30,6 +30,8 @@ const runtimes = (process.env['BENCH_RUNTIMES'] ?? 'node').split(',');
 const ENTRIES: Record<string, string> = { node: 'dist/cli.js', deno: 'server/main-deno.ts', bun: 'server/main-bun.ts' };
 const soakRequests = Number(process.env['BENCH_SOAK'] ?? 1_000_000);
 const only = process.env['BENCH_ONLY'];
+/** `BENCH_ONLY==GET pricing` (a leading '=') runs the scenario of exactly that name, not every name containing it. */
+const picks = (name: string) => !only || (only.startsWith('=') ? name === only.slice(1) : name.includes(only));
 /** raw (default): pre-serialized requests that saturate the server; autocannon: the common tool, slower here. */
 const client = process.env['BENCH_CLIENT'] ?? 'raw';
 
@@ -259,7 +261,7 @@ try {
   for (const runtime of runtimes) {
     for (const storage of runtime === 'node' || runtime === 'workerd' ? storages : ['memory']) {
       // A Worker has no operator listener to publish a scenario's releases through.
-      const runs = (s: Scenario) => (!only || s.name.includes(only)) && (s.loader !== 'wrk' || hasWrk) && (runtime !== 'workerd' || !s.releases);
+      const runs = (s: Scenario) => picks(s.name) && (s.loader !== 'wrk' || hasWrk) && (runtime !== 'workerd' || !s.releases);
       for (const scenario of SCENARIOS.filter(runs)) {
         // A fresh server per scenario: what one scenario stores (250k feedback entries in memory) must not
         // weigh on the next one's garbage collection.
