@@ -22,8 +22,7 @@ import postgres from 'postgres';
 import { cpuSeconds, freePort } from './process.ts';
 import { loadOf } from './load.ts';
 import { SCENARIOS, type BenchRelease } from './scenarios.ts';
-import type { BenchProcess } from './process.ts';
-import { OPERATOR_ENV, publishReleases } from './releases.ts';
+import { OPERATOR_ENV, operatorUrlOf, publishReleases } from './releases.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const trees = { A: process.env['AB_BEFORE'] ?? here, B: here };
@@ -73,8 +72,7 @@ async function start(tree: string, releases?: readonly BenchRelease[]): Promise<
     child.once('exit', (code) => reject(new Error(`the server in ${tree} exited with ${code} before listening`)));
   });
   // A scenario's releases, published as npm run bench does.
-  const operatorUrl = /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
-  if (releases) await publishReleases({ operatorUrl } as BenchProcess, releases);
+  if (releases) await publishReleases(operatorUrlOf(output), releases);
   return {
     port,
     pid: child.pid!,

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { operatorUrlOf } from './releases.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -93,7 +94,7 @@ function startOnPort(name: string, commandLine: string[], env: Record<string, st
       child.stdout!.off('data', onData);
       child.stdout!.resume();
       child.stderr!.resume();
-      const operatorUrl = /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
+      const operatorUrl = operatorUrlOf(output);
       resolve({
         child,
         pid: child.pid!,

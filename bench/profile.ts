@@ -16,8 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { loadOf } from './load.ts';
 import { freePort } from './process.ts';
 import { SCENARIOS, type BenchRelease } from './scenarios.ts';
-import type { BenchProcess } from './process.ts';
-import { OPERATOR_ENV, publishReleases } from './releases.ts';
+import { OPERATOR_ENV, operatorUrlOf, publishReleases } from './releases.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env['PROFILE_SECONDS'] ?? 6);
@@ -79,8 +78,7 @@ async function profile(entry: string, releases?: readonly BenchRelease[]): Promi
     }),
   );
   // The scenario's releases, as `npm run bench` publishes them (the profile measured the baseline before).
-  const operatorUrl = /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
-  if (releases) await publishReleases({ operatorUrl } as BenchProcess, releases);
+  if (releases) await publishReleases(operatorUrlOf(output), releases);
   const run = loadOf(scenario!, port, loader === 'wrk' ? 'wrk' : 'raw');
   const warm = await run(2);
   const measured = await run(seconds);

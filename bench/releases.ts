@@ -4,7 +4,6 @@
  *
  * @module
  */
-import type { BenchProcess } from './process.ts';
 import type { BenchRelease } from './scenarios.ts';
 
 /** The operator token of benchmarked servers that publish releases. */
@@ -13,12 +12,17 @@ export const BENCH_OPERATOR_TOKEN = 'bench-operator-token-'.padEnd(40, 'x');
 /** The environment that gives the server an operator listener. */
 export const OPERATOR_ENV = { OPERATOR_PORT: '0', OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN };
 
-/** Publishes each release in order; throws when the server refuses one. */
-export async function publishReleases(server: BenchProcess, releases: readonly BenchRelease[]): Promise<void> {
-  if (!server.operatorUrl) throw new Error('the server has no operator listener (OPERATOR_PORT)');
+/** The operator listener's address in a server's start-up log ("operator":"http://..."), if it has one. */
+export function operatorUrlOf(output: string): string | undefined {
+  return /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
+}
+
+/** Publishes each release in order through the operator listener at `operatorUrl`; throws when the server refuses one. */
+export async function publishReleases(operatorUrl: string | undefined, releases: readonly BenchRelease[]): Promise<void> {
+  if (!operatorUrl) throw new Error('the server has no operator listener (OPERATOR_PORT)');
   for (const release of releases) {
     const body = { msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi`, ...release };
-    const answer = await fetch(`${server.operatorUrl}/releases`, {
+    const answer = await fetch(`${operatorUrl}/releases`, {
       method: 'POST',
       headers: { authorization: `Bearer ${BENCH_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -267,7 +267,7 @@ try {
         // weigh on the next one's garbage collection.
         const config = scenarioConfig(runtime === 'workerd' ? undefined : scenario.config);
         await withServer(runtime, storage, async (server) => {
-          if (scenario.releases) await publishReleases(server, scenario.releases);
+          if (scenario.releases) await publishReleases(server.operatorUrl, scenario.releases);
           const r = await compare(server, ceiling, scenario);
           const target = targetOf(runtime, storage, scenario.name);
           // Judged on the lower of the two ratios: throughput flatters the server when the load generator
