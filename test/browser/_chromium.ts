@@ -3,7 +3,7 @@
  * CHROMIUM_PATH, else `chromium` on the PATH (`apt-get install chromium`; .ci/run does it).
  */
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. */
 export const NAVIGATION_MS = 90_000;
@@ -22,4 +22,22 @@ export function chromiumPath(): string {
 /** Starts Chromium headless. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'], timeout: NAVIGATION_MS });
+}
+
+/**
+ * Signs `page` in to the operator pages of the server at `url` through the sign-in form, and waits for the
+ * page it lands on (`from`, or the Inbox when it signs in from the sign-in page itself).
+ */
+export async function signInOn(page: Page, url: string, token: string, from = '/pages/sign-in'): Promise<void> {
+  await page.goto(`${url}${from}`);
+  await page.fill('#token', token);
+  await page.press('#token', 'Enter');
+  await page.waitForURL(`${url}${from === '/pages/sign-in' ? '/pages/inbox' : from}`);
+}
+
+/** The `after` hook of a suite that holds a browser and a running server: both closed, the browser's failure ignored. */
+export async function closeBrowserWorld(world: { browser: Browser; running: { close(): Promise<void> } } | undefined): Promise<void> {
+  if (!world) return;
+  await world.browser.close().catch(() => undefined);
+  await world.running.close();
 }

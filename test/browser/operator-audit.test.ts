@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ADA, GRACE, NAMED_TOKENS, startOperatorServer, type OperatorServer } from '../_operator.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { closeBrowserWorld, launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
@@ -48,11 +48,7 @@ test.before(async (context) => {
   }
 });
 
-test.after(async ({ world }) => {
-  if (!world) return;
-  await world.browser.close().catch(() => undefined);
-  await world.running.close();
-});
+test.after(({ world }) => closeBrowserWorld(world));
 
 const flash = (page: Page) => page.innerText('.flash');
 
@@ -60,11 +56,7 @@ const flash = (page: Page) => page.innerText('.flash');
 const rows = (page: Page) => page.$$eval('table.audit tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent)));
 
 async function signInAs(world: World, token: string): Promise<void> {
-  const { page, running } = world;
-  await page.goto(`${running.url}/pages/releases`);
-  await page.fill('#token', token);
-  await page.press('#token', 'Enter');
-  await page.waitForURL(`${running.url}/pages/releases`);
+  await signInOn(world.page, world.running.url, token, '/pages/releases');
 }
 
 test('Ada publishes and Grace widens on the Releases page, each signed in with her own token; the Audit page names them', async ({ world }) => {

@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, startOperatorServer } from '../_operator.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -22,10 +22,7 @@ test('the y axis labels of every chart are inside the chart and the window, at 1
     ]);
     const page = await browser.newPage();
     page.setDefaultTimeout(NAVIGATION_MS);
-    await page.goto(`${running.url}/pages/sign-in`);
-    await page.fill('#token', OPERATOR_TOKEN);
-    await page.press('#token', 'Enter');
-    await page.waitForURL(`${running.url}/pages/inbox`);
+    await signInOn(page, running.url, OPERATOR_TOKEN);
     await page.goto(`${running.url}/pages/numbers`);
     assert.match(await page.innerText('#downloads-heading'), '12345 in all');
     for (const width of [1280, 360]) {

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, startOperatorServer } from '../_operator.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 
 test('a 200-character app version and email wrap inside the Inbox page at 1280 and 360 px', async () => {
   const running = await startOperatorServer();
@@ -16,10 +16,7 @@ test('a 200-character app version and email wrap inside the Inbox page at 1280 a
     assert.is(answer.status, 201, answer.text);
     const page = await browser.newPage();
     page.setDefaultTimeout(NAVIGATION_MS);
-    await page.goto(`${running.url}/pages/sign-in`);
-    await page.fill('#token', OPERATOR_TOKEN);
-    await page.press('#token', 'Enter');
-    await page.waitForURL(`${running.url}/pages/inbox`);
+    await signInOn(page, running.url, OPERATOR_TOKEN);
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -13,7 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDeliveryWorker, type DeliveryWorker } from '../../core/webhooks/worker.ts';
 import { LOCAL_RECEIVERS, OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
 /** Receivers on this machine, allowed as WEBHOOK_ALLOW_NETWORKS allows them (every test receiver is on 127.0.0.1). */
@@ -91,10 +91,7 @@ test('sign in, find an order by email and revoke it with a reason: the public st
   const key = (await status())['standardLicenseKey'];
   assert.ok(key);
 
-  await page.goto(`${running.url}/pages/sign-in`);
-  await page.fill('#token', OPERATOR_TOKEN);
-  await page.press('#token', 'Enter');
-  await page.waitForURL(`${running.url}/pages/inbox`);
+  await signInOn(page, running.url, OPERATOR_TOKEN);
   await page.click('nav >> text=Orders');
   await page.waitForURL(`${running.url}/pages/orders`);
   await checkPage(page, 'orders');

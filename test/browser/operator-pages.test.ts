@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { closeBrowserWorld, launchChromium, NAVIGATION_MS } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
 interface World {
@@ -52,11 +52,7 @@ test.before(async (context) => {
   }
 });
 
-test.after(async ({ world }) => {
-  if (!world) return;
-  await world.browser.close().catch(() => undefined);
-  await world.running.close();
-});
+test.after(({ world }) => closeBrowserWorld(world));
 
 const publicJson = async (world: World, path: string, from = '127.0.0.1') => (await world.running.server.request({ path, from })).json();
 const flash = (page: Page) => page.innerText('.flash');

@@ -12,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { exampleContent } from '../_setup.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { closeBrowserWorld, launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
 interface World {
@@ -29,10 +29,7 @@ const test = suite<{ world: World }>("a vendor's week on the operator pages in C
 async function signedIn(browser: Browser, running: OperatorServer, javaScriptEnabled: boolean): Promise<Page> {
   const page = await (await browser.newContext({ timezoneId: 'UTC', locale: 'en-GB', javaScriptEnabled, acceptDownloads: true })).newPage();
   page.setDefaultTimeout(NAVIGATION_MS);
-  await page.goto(`${running.url}/pages/sign-in`);
-  await page.fill('#token', OPERATOR_TOKEN);
-  await page.press('#token', 'Enter');
-  await page.waitForURL(`${running.url}/pages/inbox`);
+  await signInOn(page, running.url, OPERATOR_TOKEN);
   return page;
 }
 
@@ -47,11 +44,7 @@ test.before(async (context) => {
   }
 });
 
-test.after(async ({ world }) => {
-  if (!world) return;
-  await world.browser.close().catch(() => undefined);
-  await world.running.close();
-});
+test.after(({ world }) => closeBrowserWorld(world));
 
 /** Checks the page the operator is on, as the checker sees the same address. */
 async function check({ page, checker }: World, name: string): Promise<void> {

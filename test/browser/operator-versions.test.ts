@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, startOperatorServer } from '../_operator.ts';
-import { launchChromium, NAVIGATION_MS } from './_chromium.ts';
+import { launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
@@ -43,10 +43,7 @@ test('the Numbers page shows the update checks sent, by installed version, and t
     }
     const page = await browser.newPage();
     page.setDefaultTimeout(NAVIGATION_MS);
-    await page.goto(`${running.url}/pages/sign-in`);
-    await page.fill('#token', OPERATOR_TOKEN);
-    await page.press('#token', 'Enter');
-    await page.waitForURL(`${running.url}/pages/inbox`);
+    await signInOn(page, running.url, OPERATOR_TOKEN);
     await page.goto(`${running.url}/pages/numbers`);
     const rows = await page.$$eval('#versions-installed tbody tr', (trs) => trs.map((tr) => Array.from(tr.children, (cell) => cell).map((cell) => (cell as HTMLElement).innerText.trim())));
     assert.equal(rows, [
