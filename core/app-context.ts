@@ -19,7 +19,8 @@ import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts'
 import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
-import { createReleaseView, rolloutBucketOfMac, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseView, type ServedRelease } from './releases/release-view.ts';
+import { createRolloutBucket } from './releases/rollout-bucket.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
 import type { SiteContent } from './schemas/content.ts';
@@ -147,9 +148,8 @@ export async function createContext(
     return typeof current === 'string' ? servedOf(current) : current.then(servedOf);
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
-  // The voter id is a keyed hash of the client key: its bucket is stable and alike on every instance.
-  const voterMac = createKeyedMac(secretKey, options.hmacSha256);
-  const bucketOf = (key: string): number => rolloutBucketOfMac(voterMac(key));
+  // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
+  const bucketOf = createRolloutBucket(createKeyedMac(secretKey, options.hmacSha256));
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf };

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { utf8Bytes } from '../formats/utf8-bytes.ts';
 
 // prettier-ignore
 const K = new Uint32Array([
@@ -105,23 +106,6 @@ export function sha256(bytes: Uint8Array): Uint8Array {
 }
 
 const encoder = new TextEncoder();
-/** A short string's UTF-8 bytes, written here without TextEncoder when it is ASCII (client keys are). */
-const ASCII = new Uint8Array(256);
-
-/** The UTF-8 bytes of `text` and how many: in ASCII when they fit, else freshly encoded. */
-function utf8(text: string): [Uint8Array, number] {
-  if (text.length <= ASCII.length) {
-    let i = 0;
-    for (; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code >= 0x80) break;
-      ASCII[i] = code;
-    }
-    if (i === text.length) return [ASCII, i];
-  }
-  const bytes = encoder.encode(text);
-  return [bytes, bytes.length];
-}
 
 /** The state after one pad block of the key (RFC 2104: the key, hashed first when longer than 64 bytes). */
 function padded(key: Uint8Array, pad: number): Uint32Array {
@@ -139,7 +123,7 @@ export function createHmacSha256(key: string | Uint8Array): (message: string | U
   const inner = padded(short, 0x36);
   const outer = padded(short, 0x5c);
   return (message) => {
-    const [bytes, length] = typeof message === 'string' ? utf8(message) : [message, message.length];
+    const [bytes, length] = typeof message === 'string' ? utf8Bytes(message) : [message, message.length];
     const mac = new Uint8Array(32);
     finish(inner, 64, bytes, length, mac);
     finish(outer, 64, mac, 32, mac);

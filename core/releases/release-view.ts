@@ -147,20 +147,3 @@ export function createReleaseView(
   }
 }
 
-/** A client's rollout bucket, 0-99, from its keyed hash (base64url): stable, and the same on every instance. */
-export function rolloutBucket(keyedHash: string): number {
-  let value = 0;
-  // 24 bits from the first four base64url characters.
-  for (let i = 0; i < 4; i++) value = value * 64 + BASE64URL.indexOf(keyedHash[i] ?? 'A');
-  return value % 100;
-}
-
-/**
- * The same bucket from the MAC's bytes: its first four base64url characters are its first 24 bits, so this
- * is `rolloutBucket(toBase64Url(mac))` without building the text (an update check needs only the bucket).
- */
-export function rolloutBucketOfMac(mac: Uint8Array): number {
-  return ((mac[0]! << 16) | (mac[1]! << 8) | mac[2]!) % 100;
-}
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -6,15 +6,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { cryptoHmacSha256 } from '../_hmac.ts';
+import { referenceBucketOf } from '../_siphash.ts';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import type { App } from '../../core/app.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { createVoterId } from '../../core/clients/voter-id.ts';
 import type { Storage } from '../../core/ports/ports.ts';
-import { rolloutBucket } from '../../core/releases/release-view.ts';
 import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, pgliteClient, postgresClient, testPostgres } from '../_databases.ts';
 import { OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, coreRequest, createTestApp, manualClock, type ManualClock } from '../_setup.ts';
@@ -73,8 +71,8 @@ const operate = async (app: App, method: string, path: string, json?: unknown) =
 const servedTo = async (app: App, ip: string) => ((bodyJson(await app.handle(coreRequest({ path: '/api/v1/version', clientIp: ip }))) as { version: string }).version);
 
 async function buckets(): Promise<Map<string, number>> {
-  const voterId = createVoterId(SECRET, cryptoHmacSha256);
-  return new Map(CLIENTS.map((ip) => [ip, rolloutBucket(voterId(clientKey(ip)) as string)]));
+  const bucketOf = referenceBucketOf(SECRET);
+  return new Map(CLIENTS.map((ip) => [ip, bucketOf(clientKey(ip))]));
 }
 
 /** Every client on every instance gets 2.6.0 exactly when its bucket is below `percent`. */

@@ -6,11 +6,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cryptoHmacSha256 } from '../_hmac.ts';
+import { referenceBucketOf } from '../_siphash.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { createVoterId } from '../../core/clients/voter-id.ts';
-import { rolloutBucket } from '../../core/releases/release-view.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 
 const test = suite('the halt rule');
@@ -43,8 +41,8 @@ const release = async (version: string) =>
 
 /** The clients 2.6.0 at 50 % is offered to (bucket below 50) and the others, as the server works them out. */
 async function split(): Promise<{ offered: string[]; others: string[] }> {
-  const voterId = createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
-  const offered = CLIENTS.filter((ip) => rolloutBucket(voterId(clientKey(ip)) as string) < 50);
+  const bucketOf = referenceBucketOf(await running.server.storage.secret('voter-secret', () => 'unused'));
+  const offered = CLIENTS.filter((ip) => bucketOf(clientKey(ip)) < 50);
   return { offered, others: CLIENTS.filter((ip) => !offered.includes(ip)) };
 }
 

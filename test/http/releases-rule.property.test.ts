@@ -7,10 +7,8 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cryptoHmacSha256 } from '../_hmac.ts';
-import { rolloutBucket } from '../../core/releases/release-view.ts';
+import { referenceBucketOf } from '../_siphash.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { createVoterId } from '../../core/clients/voter-id.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { signIn, type SignedIn } from '../_pages.ts';
 import { bodyJson, coreRequest } from '../_setup.ts';
@@ -69,11 +67,11 @@ let clients: Map<number, string>;
 async function start(): Promise<void> {
   running = await startOperatorServer({ rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
   session = await signIn(running.url);
-  const voterId = createVoterId(await running.server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
+  const bucketOf = referenceBucketOf(await running.server.storage.secret('voter-secret', () => 'unused'));
   clients = new Map();
   for (let i = 0; i < 400; i++) {
     const address = `198.51.${Math.floor(i / 200)}.${i % 200}`;
-    const bucket = rolloutBucket(voterId(clientKey(address)) as string);
+    const bucket = bucketOf(clientKey(address));
     if (!clients.has(bucket)) clients.set(bucket, address);
   }
 }

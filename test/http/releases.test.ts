@@ -4,11 +4,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cryptoHmacSha256 } from '../_hmac.ts';
+import { referenceBucketOf } from '../_siphash.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { rolloutBucket } from '../../core/releases/release-view.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { createVoterId } from '../../core/clients/voter-id.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
 const test = suite('releases over HTTP');
@@ -30,8 +28,8 @@ const downloadOf = async (client: string) =>
 
 /** Each client's bucket, worked out as the server does: the keyed hash under the stored voter secret. */
 async function bucketsOf(clients: readonly string[]): Promise<Map<string, number>> {
-  const voterId = createVoterId(await server.storage.secret('voter-secret', () => 'unused'), cryptoHmacSha256);
-  return new Map(clients.map((client) => [client, rolloutBucket(voterId(clientKey(client)) as string)]));
+  const bucketOf = referenceBucketOf(await server.storage.secret('voter-secret', () => 'unused'));
+  return new Map(clients.map((client) => [client, bucketOf(clientKey(client))]));
 }
 
 const publish = (version: string, rolloutPercent: number) =>
