@@ -20,7 +20,7 @@ export const SIGN_OUT_PATH = '/pages/sign-out';
 /** What a refused token means on the form (the API's messages speak of a bearer header). */
 const REFUSALS: Record<string, Flash> = {
   unauthorized: { kind: 'error', message: 'Enter the operator token.', resolution: 'It is your token of OPERATOR_TOKENS, or the OPERATOR_TOKEN the server was started with.' },
-  forbidden: { kind: 'error', message: 'That is not the operator token.', resolution: 'Use the OPERATOR_TOKEN the server was started with.' },
+  forbidden: { kind: 'error', message: 'That is none of the operator tokens.', resolution: 'Use your token from OPERATOR_TOKENS, or the OPERATOR_TOKEN the server was started with.' },
 };
 
 /** A page of these pages to return to after signing in, or null: never another site (`//host`, `/\\host`). */

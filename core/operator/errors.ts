@@ -11,12 +11,12 @@ export const OPERATOR_ERRORS = {
   unauthorized: {
     status: 401,
     when: 'No bearer token, or not in the form "Authorization: Bearer <token>".',
-    resolution: 'Send the operator token (OPERATOR_TOKEN) as "Authorization: Bearer <token>".',
+    resolution: 'Send an operator token (OPERATOR_TOKEN, or one of OPERATOR_TOKENS) as "Authorization: Bearer <token>".',
   },
   forbidden: {
     status: 403,
-    when: 'A bearer token that is not the operator token.',
-    resolution: 'Use the operator token this server was started with (OPERATOR_TOKEN).',
+    when: 'A bearer token that is none of the operator tokens.',
+    resolution: 'Use a token this server was started with (OPERATOR_TOKEN, or your own in OPERATOR_TOKENS).',
   },
   too_many_failures: {
     status: 429,

@@ -95,7 +95,7 @@ export function createTokenChecker(tokens: readonly OperatorToken[], clock: Cloc
     check(key, given) {
       if (actorOf(given) !== null) return null;
       if (given === null) return failed(key, new OperatorError('unauthorized', 'This request carries no bearer token.', { 'www-authenticate': 'Bearer' }));
-      return failed(key, new OperatorError('forbidden', 'The bearer token is not the operator token.'));
+      return failed(key, new OperatorError('forbidden', 'The bearer token is none of the operator tokens.'));
     },
   };
 }

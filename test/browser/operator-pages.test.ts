@@ -65,7 +65,7 @@ test('a page without a session leads to the sign-in form; the token, typed and s
   await page.keyboard.type('a wrong token');
   await page.keyboard.press('Enter');
   await page.waitForLoadState();
-  assert.is(await flash(page), 'That is not the operator token.\n\nUse the OPERATOR_TOKEN the server was started with.');
+  assert.is(await flash(page), 'That is none of the operator tokens.\n\nUse your token from OPERATOR_TOKENS, or the OPERATOR_TOKEN the server was started with.');
   // Chromium reports the 403 of that answer on the console; from here on, nothing may be.
   world.problems.length = 0;
   await page.fill('#token', OPERATOR_TOKEN);

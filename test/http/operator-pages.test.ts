@@ -93,7 +93,7 @@ test('a wrong or missing token re-shows the form (403, 401); after 10 a wrong on
   for (let i = 0; i < 9; i++) {
     const wrong = await postForm('/pages/sign-in', { token: 'nope' }, undefined, '127.0.0.5');
     assert.is(wrong.status, 403);
-    assert.match(wrong.text, 'That is not the operator token.');
+    assert.match(wrong.text, 'That is none of the operator tokens.');
   }
   const slowed = await postForm('/pages/sign-in', { token: 'nope' }, undefined, '127.0.0.5');
   assert.is(slowed.status, 429);

@@ -33,14 +33,14 @@ test('no token is 401 unauthorized, a wrong one 403 forbidden, each with the err
   assert.equal(none.json(), {
     code: 'unauthorized',
     message: 'This request carries no bearer token.',
-    resolution: 'Send the operator token (OPERATOR_TOKEN) as "Authorization: Bearer <token>".',
+    resolution: 'Send an operator token (OPERATOR_TOKEN, or one of OPERATOR_TOKENS) as "Authorization: Bearer <token>".',
   });
   const wrong = await call('/releases', { headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}y` } });
   assert.is(wrong.status, 403);
   assert.equal(wrong.json(), {
     code: 'forbidden',
-    message: 'The bearer token is not the operator token.',
-    resolution: 'Use the operator token this server was started with (OPERATOR_TOKEN).',
+    message: 'The bearer token is none of the operator tokens.',
+    resolution: 'Use a token this server was started with (OPERATOR_TOKEN, or your own in OPERATOR_TOKENS).',
   });
 });
 
