@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest, type HttpResult } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { freePort, listeningLine, runCli, startServerProcess } from '../_spawn.ts';
+import { freePort, listeningLine, runCli, startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'events-kill-operator-token-00000000000';
 const BURST = 40;
@@ -32,9 +32,11 @@ test('on PGlite: SIGKILL during a burst while the receiver is down loses no even
       receiver.emit('stored');
     });
   });
+  // Stopped in finally too: a failed assertion must not leave the program running (the test would hang).
+  let server: ServerProcess | undefined;
   try {
-    let server = await startServerProcess(env);
-    const operatorUrl = String(listeningLine(server.stdout())!['operator']);
+    const first = (server = await startServerProcess(env));
+    const operatorUrl = String(listeningLine(first.stdout())!['operator']);
     const cli = (args: string[]) => runCli(['webhooks', ...args], { OPERATOR_URL: operatorUrl, OPERATOR_TOKEN: TOKEN });
     const added = await cli(['add', `http://127.0.0.1:${receiverPort}/hooks`, '--events', 'feedback.received']);
     assert.is(added.code, 0, added.stderr);
@@ -46,7 +48,7 @@ test('on PGlite: SIGKILL during a burst while the receiver is down loses no even
     await Promise.all(
       Array.from({ length: BURST }, async (_, i) => {
         const description = `kill note ${i}`;
-        const result: HttpResult | null = await sendRequest(server.url, {
+        const result: HttpResult | null = await sendRequest(first.url, {
           method: 'POST',
           path: '/api/v1/feedback',
           headers: { 'content-type': 'application/json' },
@@ -57,11 +59,11 @@ test('on PGlite: SIGKILL during a burst while the receiver is down loses no even
         answered.push(description);
         if (answered.length >= BURST / 4 && !killed) {
           killed = true;
-          server.child.kill('SIGKILL');
+          first.child.kill('SIGKILL');
         }
       }),
     );
-    await server.exited;
+    await first.exited;
     assert.ok(answered.length >= BURST / 4, `${answered.length} answered before the kill`);
 
     receiver.listen(receiverPort, '127.0.0.1');
@@ -79,6 +81,7 @@ test('on PGlite: SIGKILL during a burst while the receiver is down loses no even
     assert.ok((JSON.parse(log.stdout) as { deliveries: unknown[] }).deliveries.length >= answered.length);
     assert.is(await server.stop(), 0);
   } finally {
+    await server?.stop();
     receiver.closeAllConnections();
     if (receiver.listening) await new Promise((resolve) => receiver.close(resolve));
     rmSync(dataDir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
 import { logLines } from '../_log-lines.ts';
 import { startTestSmtp } from '../_smtp.ts';
-import { startServerProcess } from '../_spawn.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const ORDERS = 3;
 
@@ -19,9 +19,11 @@ test('on PGlite: SIGKILL while SMTP is down loses no mail, and each order mails 
   const dataDir = await freshPgliteDir();
   const smtp = await startTestSmtp();
   await smtp.stop();
+  // Stopped in finally too: a failed assertion must not leave the program running (the test would hang).
+  let server: ServerProcess | undefined;
   try {
     const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url };
-    let server = await startServerProcess(env);
+    server = await startServerProcess(env);
     const on = logLines(server.stdout()).find((line) => line.message === 'mail is on');
     assert.equal(on?.['smtpHost'], new URL(smtp.url).host);
     assert.not.match(server.output(), 'p%40ss');
@@ -47,6 +49,7 @@ test('on PGlite: SIGKILL while SMTP is down loses no mail, and each order mails 
     assert.equal(smtp.received.map((m) => m.rcptTo[0]).sort(), [...bought.keys()].sort());
     for (const mail of smtp.received) assert.match(mail.parsed.text ?? '', bought.get(mail.rcptTo[0]!)!);
   } finally {
+    await server?.stop();
     await smtp.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   }

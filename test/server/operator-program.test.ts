@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { listeningLine, ROOT, runCli, runProgramToExit, startServerProcess } from '../_spawn.ts';
+import { listeningLine, ROOT, runCli, runProgramToExit, startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'operator-program-0123456789-abcdefghij';
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
@@ -132,8 +132,10 @@ test('on PGlite: roadmap edits made with the roadmap command survive a restart; 
   const publicTitles = async (url: string) =>
     ((await sendRequest(url, { path: '/api/v1/roadmap' })).json() as { features: { id: number; title: string }[] }).features.map((f) => `${f.id} ${f.title}`);
   const seeded = /roadmap: the config file changed features, applied/;
+  // Stopped in finally too: a failed assertion must not leave the program running (the test would hang).
+  let server: ServerProcess | undefined;
   try {
-    let server = await startServerProcess(env);
+    server = await startServerProcess(env);
     let operatorUrl = String(listeningLine(server.stdout())!['operator']);
     assert.not.ok(server.lines.some((line) => seeded.test(line)), 'seeding the empty storage changes nothing stored: no line');
     const added = await roadmapCommand(['add', '--title', 'Symphony (.wrk) input', '--category', 'formats'], operatorUrl);
@@ -170,6 +172,7 @@ test('on PGlite: roadmap edits made with the roadmap command survive a restart; 
     assert.match(listed.stdout, /\n3 +0 +merged into 4 +/);
     assert.is(await server.stop(), 0);
   } finally {
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(configFile, { force: true });
   }
