@@ -22,7 +22,7 @@ import { VersionString, type Pricing } from '../core/schemas/responses.ts';
 import { appOptionsOf, fileSettings, parseConfigFile } from './config-schema.ts';
 import { createLogger } from './logger.ts';
 import { openLiveOffer } from './offer.ts';
-import { paymentConfig, type PaymentConfig } from './payment-config.ts';
+import { ownSiteConfigured, paymentConfig, type PaymentConfig } from './payment-config.ts';
 
 /** The Worker's variables, secrets and bindings. */
 export interface SiteWorkerEnv {
@@ -83,8 +83,15 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
   );
 }
 
-function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock, offer: Pricing): PaymentGateway {
-  if (payment.gateway === 'simulator') return createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, offer, logger });
+/**
+ * The payment gateway. The simulator ends the round trip on this Worker's own thanks page when the file
+ * names no site of the vendor's own (as the standalone server does, docs/configuration.md).
+ */
+function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: string, clock: Clock, offer: Pricing, isExample: boolean): PaymentGateway {
+  if (payment.gateway === 'simulator') {
+    const thanksPage = !ownSiteConfigured(payment.returnTo, isExample);
+    return createSimulatorGateway({ storage, publicBaseUrl, clock, returnTo: payment.returnTo, thanksPage, offer, logger });
+  }
   return createStripeGateway({ ...payment, logger, clock });
 }
 
@@ -129,7 +136,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       ...appOptionsOf(settings),
       version: { current: () => version },
       storage,
-      gateway: openGateway(payment, storage, publicBaseUrl, clock, content.offer),
+      gateway: openGateway(payment, storage, publicBaseUrl, clock, content.offer, config.exampleContent === true),
       clock,
       logger,
       publicBaseUrl,

@@ -1,8 +1,8 @@
 /**
  * `npm run start:workers` and the Worker it serves: the local front sets CF-Connecting-IP from the
  * socket whatever the client sends, memory storage is announced, TRUSTED_PROXIES is said to mean
- * nothing, and a Worker on a schema that is behind refuses until it is migrated, then serves and runs
- * its retention pass after the answer.
+ * nothing, the simulator ends on the Worker's own thanks page, and a Worker on a schema that is behind
+ * refuses until it is migrated, then serves and runs its retention pass after the answer.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -32,6 +32,24 @@ test('without DATABASE_URL: memory storage is announced, TRUSTED_PROXIES is said
     assert.is(await remaining('127.0.0.7', '203.0.113.1'), '119');
     assert.is(await remaining('127.0.0.7', '203.0.113.2'), '118', 'a different claimed address is the same client');
     assert.is(await remaining('127.0.0.8', '127.0.0.7'), '119', 'claiming another client\'s address does not spend its quota');
+  } finally {
+    assert.is(await program.stop(), 0);
+  }
+});
+
+test('on the example config, the simulator returns the buyer to the Worker\'s own thanks page, which shows the keys', async () => {
+  const program = await startWorkersProgram({ DATABASE_URL: '', STORAGE: '' });
+  try {
+    const created = await sendRequest(program.url, { method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.is(created.status, 200, created.text);
+    const { sessionId } = created.json() as { sessionId: string };
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const paid = await sendRequest(program.url, { method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com' });
+    assert.equal([paid.status, paid.headers['location']], [303, `/checkout/thanks?session_id=${sessionId}`]);
+    const page = await sendRequest(program.url, { path: paid.headers['location']! });
+    assert.equal([page.status, page.headers['content-type']], [200, 'text/html; charset=utf-8']);
+    const status = (await sendRequest(program.url, { path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string };
+    assert.match(page.text, `<code id="standard-key">${status.standardLicenseKey}</code>`);
   } finally {
     assert.is(await program.stop(), 0);
   }
