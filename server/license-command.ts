@@ -103,8 +103,7 @@ async function generate(): Promise<CommandResult> {
  */
 export async function runLicenseCommand(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<CommandResult> {
   // verify takes a typed key in as many words as the person split it into.
-  const { values, positionals, help } = parseCommandLine(args, { 'public-key': { type: 'string' } }, args.includes('verify') ? args.length : 2);
-  if (help) return { code: EXIT.ok, stdout: LICENSE_HELP, stderr: '' };
+  const { values, positionals } = parseCommandLine(args, { 'public-key': { type: 'string' } }, args.includes('verify') ? args.length : 2);
   const [command] = positionals;
   const key = positionals.length > 1 ? positionals.slice(1).join(' ') : undefined;
   const publicKeyFlag = typeof values['public-key'] === 'string' ? values['public-key'] : undefined;

@@ -37,11 +37,7 @@ export const audit: Command = {
   summary: 'list who changed what and when (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 1);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, FLAGS, 1);
     if (positionals[0] !== 'list') throw new UsageError('say what to do: list');
     const { actor, action, target, limit, before } = values;
     const answer = await callOperator('audit', prepare(listAudit, { query: { actor, action, target, limit, before } }), io);

@@ -22,6 +22,14 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * `--help` or `-h` was given: thrown by parseCommandLine, so that no command handles it itself; the
+ * program prints the command's help and exits 0 (server/cli/main.ts).
+ */
+export class HelpRequested extends Error {
+  override name = 'HelpRequested';
+}
+
 /** Where a command writes: data to stdout, messages to stderr. */
 export interface Io {
   stdout: (text: string) => void;
@@ -55,7 +63,6 @@ export type FlagValues<O extends Options> = { [K in keyof O]?: O[K]['type'] exte
 export interface ParsedCommandLine<O extends Options = Options> {
   values: FlagValues<O>;
   positionals: string[];
-  help: boolean;
 }
 
 /**
@@ -83,12 +90,13 @@ function joinValues(args: string[], options: Options): string[] {
 
 /**
  * Parses a command's arguments strictly: an unknown flag, a flag without its value or a stray word is a
- * UsageError. `--help` and `-h` are understood everywhere.
+ * UsageError. `--help` and `-h` are understood everywhere: they throw HelpRequested.
  *
  * @param args The words after the command's name.
  * @param options The command's flags.
  * @param positionals How many words besides flags the command takes at most.
- * @returns The flag values, the words, and whether help was asked for.
+ * @returns The flag values and the words.
+ * @throws UsageError, or HelpRequested.
  */
 export function parseCommandLine<const O extends Options>(args: string[], options: O, positionals = 0): ParsedCommandLine<O> {
   try {
@@ -100,13 +108,13 @@ export function parseCommandLine<const O extends Options>(args: string[], option
     });
     // parseArgs gives each flag the type its option names (strict: true refuses any other flag).
     const values = parsed.values as FlagValues<O>;
-    const help = (parsed.values as { help?: boolean }).help === true;
-    if (!help && parsed.positionals.length > positionals) {
+    if ((parsed.values as { help?: boolean }).help === true) throw new HelpRequested();
+    if (parsed.positionals.length > positionals) {
       throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`);
     }
-    return { values, positionals: parsed.positionals, help };
+    return { values, positionals: parsed.positionals };
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError || error instanceof HelpRequested) throw error;
     // parseArgs names the flag: "Unknown option '--x'", "Option '--out <value>' argument missing".
     throw new UsageError((error as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
   }

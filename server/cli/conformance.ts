@@ -86,11 +86,7 @@ async function expectationsOf(file: string | undefined): Promise<Expectations | 
  * @param fetchTarget The transport (global fetch by default; tests pass their own).
  */
 export async function runConformanceCommand(args: string[], io: Io, fetchTarget?: ConformanceOptions['fetch']): Promise<number> {
-  const { values, help } = parseCommandLine(args, FLAGS);
-  if (help) {
-    io.stdout(HELP);
-    return EXIT.ok;
-  }
+  const { values } = parseCommandLine(args, FLAGS);
   const baseUrl = baseUrlOf(text(values['base-url']));
   const format = (text(values['format']) ?? 'text') as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, not ${JSON.stringify(format)}`);

@@ -65,12 +65,11 @@ export async function toFile(file: string, produce: (write: (text: string) => vo
 }
 
 function parse(args: string[]) {
-  const { values, positionals, help } = parseCommandLine(
+  const { values, positionals } = parseCommandLine(
     args,
     { format: { type: 'string', short: 'f', default: 'json' }, out: { type: 'string', short: 'o' } },
     1,
   );
-  if (help) return { help } as const;
   const [what] = positionals;
   if (what !== 'feedback' && what !== 'downloads') {
     throw new UsageError(what === undefined ? 'say what to export: feedback or downloads' : `cannot export ${JSON.stringify(what)}: feedback or downloads`);
@@ -78,7 +77,7 @@ function parse(args: string[]) {
   const format = values['format'];
   if (format !== 'json' && format !== 'csv') throw new UsageError(`--format must be json or csv, not ${JSON.stringify(format)}`);
   const out = typeof values['out'] === 'string' ? values['out'] : undefined;
-  return { help, what, format, out } as const;
+  return { what, format, out } as const;
 }
 
 export const exportData: Command = {
@@ -100,12 +99,7 @@ exit codes: 0 done, 1 the storage failed, 64 usage error,
             78 a setting is refused or another process holds DATA_DIR
 `,
   async run(args, io) {
-    const parsed = parse(args);
-    if (parsed.help) {
-      io.stdout(exportData.help);
-      return EXIT.ok;
-    }
-    const { what, format, out } = parsed;
+    const { what, format, out } = parse(args);
     const settings = storageSettings(process.env, process.cwd());
     if (settings.kind === 'memory') logger.warn('STORAGE=memory keeps nothing between runs: the export is empty');
     const deliver = (produce: (write: (text: string) => void) => Promise<void>) =>

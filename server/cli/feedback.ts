@@ -68,11 +68,7 @@ export const feedback: Command = {
   summary: 'list the feedback inbox, mark entries handled (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 1 + BULK_HANDLED_MAX);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, FLAGS, 1 + BULK_HANDLED_MAX);
     const [action = '', id, ...more] = positionals;
     const json = values.json === true;
     const { type, rating, since, handled, limit, before, search } = values;

@@ -7,7 +7,7 @@
  * @module
  */
 import { ConfigError } from '../config-error.ts';
-import { EXIT, UsageError, type Command, type Io } from './command.ts';
+import { EXIT, HelpRequested, UsageError, type Command, type Io } from './command.ts';
 import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
@@ -54,15 +54,21 @@ function choose(args: string[]): { command: Command | undefined; rest: string[] 
 
 async function main(args: string[]): Promise<number> {
   let name = PROGRAM;
+  let chosen: Command | undefined;
   try {
     const { command, rest } = choose(args);
     if (!command) {
       io.stdout(HELP);
       return EXIT.ok;
     }
+    chosen = command;
     name = `${PROGRAM} ${command.name}`;
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof HelpRequested && chosen) {
+      io.stdout(chosen.help);
+      return EXIT.ok;
+    }
     if (error instanceof UsageError) {
       io.stderr(`${name}: ${error.message}\nRun \`${name} --help\` for usage.\n`);
       return EXIT.usage;

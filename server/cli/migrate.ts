@@ -45,10 +45,7 @@ exit codes: 0 done, 1 the database failed, 64 usage error,
             78 a setting is refused or another process holds DATA_DIR
 `,
   async run(args, io) {
-    if (parseCommandLine(args, {}).help) {
-      io.stdout(migrate.help);
-      return EXIT.ok;
-    }
+    parseCommandLine(args, {});
     const settings = storageSettings(process.env, process.cwd());
     if (settings.kind === 'memory') logger.info('STORAGE=memory has no schema: nothing to migrate');
     else await migrateDatabase(settings);

@@ -155,11 +155,7 @@ export const orders: Command = {
   summary: 'find orders by email, name or key, show, upgrade, revoke, reinstate, resend keys, reconcile, export CSV (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action, session] = positionals;
     return send(action, session, values, io);
   },

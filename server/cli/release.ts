@@ -102,11 +102,7 @@ export const release: Command = {
   summary: 'publish (on a ramp plan), widen, pull, restore, resume and list desktop releases (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action, version = ''] = positionals;
     const needsVersion = action === 'publish' || action === 'widen' || action === 'pull' || action === 'restore' || action === 'resume';
     if (!action || !['list', 'publish', 'widen', 'pull', 'restore', 'resume'].includes(action)) throw new UsageError(`say what to do: list, publish, widen, pull, restore or resume`);

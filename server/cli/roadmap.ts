@@ -108,11 +108,7 @@ export const roadmap: Command = {
   summary: 'add, edit, hide, show, merge and unmerge roadmap features (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action, id] = positionals;
     if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: list, add, edit, hide, show, merge or unmerge');
     return send(action, id, values, io);

@@ -30,11 +30,7 @@ exit codes: 0 stopped by a signal, 1 could not start (database unreachable, port
             64 usage error, 78 a setting is refused or another process holds DATA_DIR
 `,
   async run(args, io) {
-    const { help } = parseCommandLine(args, {});
-    if (help) {
-      io.stdout(serve.help);
-      return EXIT.ok;
-    }
+    parseCommandLine(args, {});
     await serveOnNode();
     // The server runs on; the program exits from its signal handler.
     return EXIT.ok;

@@ -56,11 +56,7 @@ export const stats: Command = {
   summary: 'downloads, update checks and feedback by day (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, { json: { type: 'boolean' }, days: { type: 'string' } }, 0);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' }, days: { type: 'string' } }, 0);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const days = values.days ?? '30';
     if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) throw new UsageError(`--days must be a whole number from 1 to 365, not ${JSON.stringify(days)}`);

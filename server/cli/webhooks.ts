@@ -133,11 +133,7 @@ export const webhooks: Command = {
   summary: 'register, test, delete event endpoints and rotate their secrets; the delivery log and replays (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals, help } = parseCommandLine(args, FLAGS, 2);
-    if (help) {
-      io.stdout(HELP);
-      return EXIT.ok;
-    }
+    const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action = '', argument] = positionals;
     if ((action === 'list' || action === 'deliveries' || action === 'replay-failed') && argument !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(argument)}`);
     return send(action, argument, values, io);
