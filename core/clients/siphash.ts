@@ -30,9 +30,8 @@ export function createSipHash24(key: Uint8Array): (message: string | Uint8Array)
   const out: SipHashOutput = { high: 0, low: 0 };
   return (message) => {
     const [bytes, length] = typeof message === 'string' ? utf8Bytes(message) : [message, message.length];
-    // All in locals (JavaScript has no fast 64-bit integers, and state kept outside the function would be
-    // boxed): each 64-bit word is a high and a low unsigned 32-bit half.
-    // "somepseudorandomlygeneratedbytes", xored with the key.
+    // The state in locals (kept outside the function, its numbers would be boxed), each word as a high
+    // and a low half; it starts as "somepseudorandomlygeneratedbytes" xored with the key.
     let v0h = (k0h ^ 0x736f6d65) >>> 0, v0l = (k0l ^ 0x70736575) >>> 0;
     let v1h = (k1h ^ 0x646f7261) >>> 0, v1l = (k1l ^ 0x6e646f6d) >>> 0;
     let v2h = (k0h ^ 0x6c796765) >>> 0, v2l = (k0l ^ 0x6e657261) >>> 0;
