@@ -321,6 +321,13 @@ if (sharedLimit !== undefined && memoryLimit !== undefined) {
     `GET pricing with the rate limit shared on Postgres: ${ratio.toFixed(2)} of the same with the memory limiter, each taken as its ratio to the ceiling (target 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'}).`,
   );
 }
+// Issue 31: what the update check adds to the API's simplest answer under the same load (wrk, 100,000
+// clients), for the vendor's decision on the staged row's target (bench/results/2026-11-27-version-staged-siphash.md).
+const staged = measured.get('node/memory/GET version, staged release, signed, wrk');
+const pricingWrk = measured.get('node/memory/GET pricing, wrk');
+if (staged !== undefined && pricingWrk !== undefined) {
+  notes.unshift(`GET version, staged release, signed: ${(staged / pricingWrk).toFixed(2)} of GET pricing, wrk, each taken as its ratio to the ceiling (no target).`);
+}
 
 const table = [
   `# Benchmark ${new Date().toISOString()} (commit ${commit})`,
