@@ -65,8 +65,8 @@ export interface AppOptions {
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
   /**
-   * A synchronous HMAC-SHA-256 for voter hashes and rollout buckets (see `SyncHmacSha256`); the plain one of
-   * core/clients/hmac-sha256.ts by default. Same ids either way.
+   * A synchronous HMAC-SHA-256 for voter hashes and the key of the rollout buckets' SipHash (see
+   * `SyncHmacSha256`); the plain one of core/clients/hmac-sha256.ts by default. Same ids and buckets either way.
    */
   hmacSha256?: SyncHmacSha256;
   /** Watches every answer and counts events (metrics, the access log); none by default. */
@@ -134,7 +134,7 @@ export async function createContext(
   const { storage } = options;
   const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
   const voterId = createVoterId(secretKey, options.hmacSha256);
-  const voterNetwork = createVoterNetwork(secretKey, options.hmacSha256);
+  const voterNetwork = createVoterNetwork(voterId);
   const { version, content } = options;
   const { msiUrl, msiSha256, msiSize } = content.download;
   const integrity = { sha256: msiSha256?.toLowerCase() ?? null, size: msiSize ?? null };

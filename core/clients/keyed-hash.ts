@@ -27,7 +27,7 @@ export function createKeyedHash(secret: string, hmac?: SyncHmacSha256): (subject
   return (subject) => toBase64Url(mac(subject));
 }
 
-/** The same keyed hash as bytes (the MAC), for a reader of a few of its bits (the rollout bucket). */
+/** The same keyed hash as bytes (the MAC): the rollout bucket's SipHash key is taken from one (core/releases/rollout-bucket.ts). */
 export function createKeyedMac(secret: string, hmac?: SyncHmacSha256): (subject: string) => Uint8Array {
   return hmac ? (subject: string) => hmac(secret, subject) : createHmacSha256(secret);
 }

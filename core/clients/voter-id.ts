@@ -20,13 +20,14 @@ export function createVoterId(secret: string, hmac?: SyncHmacSha256): (clientKey
 }
 
 /**
- * Creates the voter-network function: the keyed hash, under the same secret, of an IPv6 client's /48
+ * Creates the voter-network function: the voter id's keyed hash (the same secret) of an IPv6 client's /48
  * ("/48" keys never equal a voter's "/64" key); null for IPv4.
+ *
+ * @param voterId The voter-id function (createVoterId), whose prepared key it reuses.
  */
-export function createVoterNetwork(secret: string, hmac?: SyncHmacSha256): (clientIp: string) => string | null {
-  const hash = createKeyedHash(secret, hmac);
+export function createVoterNetwork(voterId: (clientKey: string) => string): (clientIp: string) => string | null {
   return (clientIp) => {
     const key = networkKey(clientIp);
-    return key === null ? null : hash(key);
+    return key === null ? null : voterId(key);
   };
 }

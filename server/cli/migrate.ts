@@ -44,7 +44,7 @@ The server also migrates at start; run this first in pipelines that migrate befo
 exit codes: 0 done, 1 the database failed, 64 usage error,
             78 a setting is refused or another process holds DATA_DIR
 `,
-  async run(args, io) {
+  async run(args) {
     parseCommandLine(args, {});
     const settings = storageSettings(process.env, process.cwd());
     if (settings.kind === 'memory') logger.info('STORAGE=memory has no schema: nothing to migrate');

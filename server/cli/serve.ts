@@ -29,7 +29,7 @@ GET /readyz are the probes; with METRICS_PORT set, GET /metrics serves Prometheu
 exit codes: 0 stopped by a signal, 1 could not start (database unreachable, port in use),
             64 usage error, 78 a setting is refused or another process holds DATA_DIR
 `,
-  async run(args, io) {
+  async run(args) {
     parseCommandLine(args, {});
     await serveOnNode();
     // The server runs on; the program exits from its signal handler.
