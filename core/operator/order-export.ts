@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { zeroLike } from '../formats/decimal.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { CHECKOUT_SKUS } from '../ports/port-types.ts';
-import { IsoTime, isoOrNull } from './json-views.ts';
+import { IsoTime, isoOrNull, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
 /** The columns of the orders CSV, in order: the Orders page's file and `orders export` alike. */
@@ -29,7 +29,7 @@ export const OrderExportQuerySchema = v.strictObject({
   since: v.optional(Timestamp),
   until: v.optional(Timestamp),
   after: v.optional(Cursor),
-  limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'must be a whole number'), v.transform(Number), v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
+  limit: v.optional(v.pipe(QueryDigits, v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
 });
 
 /** One order for accounting. */

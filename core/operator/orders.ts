@@ -16,7 +16,7 @@ import { upgradeMail, verdictMail } from '../mail/messages.ts';
 import { issuedForm } from '../operations/license-validate.ts';
 import { auditAfter, auditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { IsoTime } from './json-views.ts';
+import { IsoTime, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 import { orderView, OrderViewSchema } from './order-view.ts';
 
@@ -30,7 +30,6 @@ const RECONCILE_DAYS = 7;
 /** The most paid sessions one reconcile goes through. */
 const RECONCILE_LIMIT = 1000;
 
-const Digits = v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number'), v.transform(Number));
 // An email or session pasted with spaces (or a tab, a line break) around it is found as typed without them.
 export const OrdersQuerySchema = v.strictObject({
   email: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3, 'must be an email address'), v.maxLength(320, 'must be at most 320 characters'))),
@@ -38,7 +37,7 @@ export const OrdersQuerySchema = v.strictObject({
   // A license key as a buyer pastes it: spaces and line breaks anywhere in it are dropped (a key has none).
   key: v.optional(v.pipe(v.string(), v.transform((text) => text.replace(/\s+/g, '')), v.minLength(1, 'must be a license key'), v.maxLength(1000, 'must be at most 1000 characters'))),
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
-  limit: v.optional(v.pipe(Digits, v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
+  limit: v.optional(v.pipe(QueryDigits, v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
 });
 
 export const ReasonSchema = v.strictObject({ reason: v.optional(v.pipe(v.string(), v.regex(/\S/, 'must not be blank'), v.maxLength(500, 'must be at most 500 characters'))) });
