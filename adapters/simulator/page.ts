@@ -8,6 +8,7 @@ import { revocationCause } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, CheckoutSku } from '../../core/ports/ports.ts';
 import type { Order } from '../../core/ports/store-ports.ts';
 import { SKU_OFFER_FIELDS, type Pricing } from '../../core/schemas/pricing.ts';
+import { escapeHtmlText as escape } from '../../core/formats/html-text.ts';
 
 const PRODUCTS: Record<string, string> = {
   standard: 'Standard license',
@@ -67,10 +68,6 @@ function standingOf(order: Order): string {
   const cause = revocationCause(s);
   const verdict = cause === null ? 'Licenses valid.' : `Licenses revoked (${cause}).`;
   return `<p id="standing">${said === '' ? '' : `Payment ${escape(said)}. `}${verdict}</p>`;
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function button(id: string, action: string, label: string, fields = ''): string {

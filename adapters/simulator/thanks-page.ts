@@ -9,6 +9,7 @@ import * as v from 'valibot';
 import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
 import type { GatewayPages } from '../../core/ports/ports.ts';
 import { CheckoutStatusSchema } from '../../core/schemas/checkout.ts';
+import { escapeHtmlText as escape } from '../../core/formats/html-text.ts';
 
 /** Where the page is served; the simulator's Pay sends the buyer here with `?session_id=`. */
 export const THANKS_PATH = '/checkout/thanks';
@@ -17,10 +18,6 @@ export const THANKS_PATH = '/checkout/thanks';
 const THANKS_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const ErrorBodySchema = v.object({ code: v.string(), message: v.string(), resolution: v.string() });
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 const bodyText = (answer: CoreResponse): string =>
   answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);

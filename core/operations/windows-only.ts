@@ -9,13 +9,10 @@ import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
 import { HTML_TYPE } from '../http/http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
+import { escapeHtmlText as escape } from '../formats/html-text.ts';
 
 /** Where the page is served, outside /api: it is a page for people, not an operation. */
 export const WINDOWS_ONLY_PATH = '/windows-only';
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The shipped paragraphs: what the product is, why Windows, what the visitor can do. */
 function defaultParagraphs(product: string): string[] {
