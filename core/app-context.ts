@@ -151,8 +151,8 @@ export async function createContext(
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey, options.hmacSha256));
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger);
-  const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [] });
-  const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf };
+  const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
+  const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {
     content: options.content,

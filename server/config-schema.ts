@@ -10,6 +10,7 @@ import type { AppOptions } from '../core/app-context.ts';
 import type { Budgets } from '../core/budgets/budgets.ts';
 import type { AliasDeprecation } from '../core/http/deprecation.ts';
 import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
+import { DEFAULT_HALT_RULE, type HaltRule } from '../core/releases/halt-rule.ts';
 import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
 import { MailFileSchema } from './mail-config.ts';
@@ -58,7 +59,9 @@ export const ConfigFileSchema = v.strictObject({
   haltRule: v.optional(
     v.strictObject({
       factor: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(1000)), 3),
-      minReports: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 10),
+      minClients: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 10),
+      minNetworks: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 10),
+      confidence: v.optional(v.pipe(v.number(), v.minValue(0.5), v.maxValue(0.999999)), 0.999),
     }),
     {},
   ),
@@ -104,7 +107,7 @@ export interface FileSettings {
   budgets: Budgets;
   downloadSources: string[];
   userAgentProduct: string;
-  haltRule: { factor: number; minReports: number };
+  haltRule: HaltRule;
 }
 
 /**
@@ -150,6 +153,6 @@ export function fileSettings(config: ConfigFile): FileSettings {
     },
     downloadSources: config.downloadSources,
     userAgentProduct: config.userAgentProduct,
-    haltRule: { factor: config.haltRule.factor ?? 3, minReports: config.haltRule.minReports ?? 10 },
+    haltRule: { ...DEFAULT_HALT_RULE, ...config.haltRule },
   };
 }

@@ -12,6 +12,7 @@ import { parseCidrList } from '../core/clients/cidr.ts';
 import type { CidrSet } from '../core/clients/client-ip.ts';
 import type { AliasDeprecation } from '../core/http/deprecation.ts';
 import type { LicenseKeyFormat } from '../core/licensing/license.ts';
+import type { HaltRule } from '../core/releases/halt-rule.ts';
 import type { SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
 import { fileSettings, parseConfigFile } from './config-schema.ts';
@@ -61,7 +62,7 @@ export interface ServerConfig {
   /** The desktop app's User-Agent product name (core/releases/release-watch.ts). */
   userAgentProduct: string;
   /** When a ramping release is halted (core/releases/halt-rule.ts). */
-  haltRule: { factor: number; minReports: number };
+  haltRule: HaltRule;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */

@@ -41,6 +41,14 @@ delete from budget_spent where (kind, day, client) in (
   limit ${BATCH} for update skip locked
 )`;
 
+/** Install sightings of days before yesterday (UTC, database clock): the usage counts hold them (migration 30). */
+const PAST_SIGHTINGS = `
+delete from install_sightings where (day, release, client_hash) in (
+  select day, release, client_hash from install_sightings
+  where day < floor(extract(epoch from now()) / 86400)::int - 1
+  limit ${BATCH} for update skip locked
+)`;
+
 /** How long an outbound event is kept once none of its deliveries is pending: 30 days (EVENT_RETENTION_DAYS). */
 export const DEFAULT_EVENT_RETENTION_DAYS = 30;
 
@@ -66,6 +74,8 @@ export interface RetentionReport {
   budgetCounters: number;
   /** Outbound events past their retention, with their deliveries. */
   outboundEvents: number;
+  /** Install sightings of past days (migration 30). */
+  installSightings: number;
 }
 
 /** How a pass runs. */
@@ -125,12 +135,14 @@ export async function runRetention(db: SqlSession, options: RetentionOptions = {
   const budgetCounters = await drain(db, PAST_BUDGET_DAYS, []);
   await nextTurn();
   const outboundEvents = await drain(db, OLD_EVENTS, [options.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS]);
+  await nextTurn();
+  const installSightings = await drain(db, PAST_SIGHTINGS, []);
   if (options.vacuum) {
     await nextTurn();
-    const deletedFrom = { rate_limits: rateLimitWindows, checkout_sessions: checkoutSessions, budget_spent: budgetCounters, outbound_events: outboundEvents, webhook_deliveries: outboundEvents };
+    const deletedFrom = { rate_limits: rateLimitWindows, checkout_sessions: checkoutSessions, budget_spent: budgetCounters, outbound_events: outboundEvents, webhook_deliveries: outboundEvents, install_sightings: installSightings };
     await vacuum(db, Object.entries(deletedFrom).flatMap(([table, rows]) => (rows > 0 ? [table] : [])));
   }
-  return { rateLimitWindows, checkoutSessions, budgetCounters, outboundEvents };
+  return { rateLimitWindows, checkoutSessions, budgetCounters, outboundEvents, installSightings };
 }
 
 /**
@@ -147,7 +159,7 @@ export function scheduleRetention(db: SqlSession, logger: Logger, options: Reten
     runRetention(db, options)
       .then(
         (report) => {
-          if (report.rateLimitWindows + report.checkoutSessions + report.budgetCounters + report.outboundEvents > 0) logger.info('retention pass', { ...report });
+          if (Object.values(report).some((rows) => rows > 0)) logger.info('retention pass', { ...report });
         },
         (error: unknown) => logger.warn('retention pass failed; retrying later', { error: String(error) }),
       )

@@ -1,11 +1,13 @@
 /**
  * Usage counts (core/budgets/usage.ts) in PostgreSQL and PGlite: one row per day and label set, added to by
- * each instance's batches (migration 12).
+ * each instance's batches (migration 12); the sightings and bug reporters behind the distinct counts
+ * (migration 30).
  *
  * @module
  */
-import type { UsageCount, UsageStore } from '../../core/budgets/usage.ts';
+import type { ReporterCount, UsageCount, UsageStore } from '../../core/ports/usage-store.ts';
 import type { SqlSession } from './client.ts';
+import { fromEpochMs } from './time.ts';
 
 const ADD = `
 insert into usage_counts as u (day, kind, release, source, platform, count)
@@ -18,11 +20,60 @@ const LIST = `
 select day, kind, release, source, platform, count::float8 as count from usage_counts
 where day between $1::int and $2::int order by day, kind, release, source, platform`;
 
+/**
+ * One statement: the sightings not kept yet are kept and counted as installs. Of two instances adding the
+ * same sighting at once, the second waits for the first and finds it kept: it is counted once.
+ */
+const ADD_SIGHTINGS = `
+with input as (
+  select distinct on (x.day, x.release, x."clientHash") x.day, x.release, x."clientHash" as client_hash, x.platform
+  from jsonb_to_recordset($1::text::jsonb) as x(day integer, release text, "clientHash" text, platform text)
+  order by x.day, x.release, x."clientHash"
+), fresh as (
+  insert into install_sightings (day, release, client_hash)
+  select day, release, client_hash from input
+  on conflict do nothing
+  returning day, release, client_hash
+), counted as (
+  insert into usage_counts as u (day, kind, release, source, platform, count)
+  select i.day, 'installed', i.release, 'none', i.platform, count(*)
+  from fresh f join input i using (day, release, client_hash)
+  group by 1, 2, 3, 4, 5
+  order by 1, 2, 3, 4, 5
+  on conflict (day, kind, release, source, platform) do update set count = u.count + excluded.count
+)
+select i.day, i.release, i.client_hash as "clientHash", i.platform
+from fresh f join input i using (day, release, client_hash) order by 1, 2, 3`;
+
+const ADD_REPORTER = `
+insert into bug_reporters as b (release, client_hash, network_hash, first_at, last_at)
+values ($1::text, $2::text, $3::text, ${fromEpochMs('$4')}, ${fromEpochMs('$4')})
+on conflict (release, client_hash) do update
+  set first_at = least(b.first_at, excluded.first_at), last_at = greatest(b.last_at, excluded.last_at)
+returning (xmax = 0) as first`;
+
+const REPORTERS = `
+select count(*)::int as clients, count(distinct network_hash)::int as networks from bug_reporters
+where release = $1::text and first_at <= ${fromEpochMs('$3')} and last_at >= ${fromEpochMs('$2')}`;
+
 export function createSqlUsageStore(db: SqlSession): UsageStore {
   return {
     async add(counts) {
       if (counts.length > 0) await db.write(ADD, [JSON.stringify(counts)]);
     },
     list: (fromDay, toDay) => db.query<UsageCount>(LIST, [fromDay, toDay]),
+    async addSightings(sightings) {
+      if (sightings.length === 0) return [];
+      const kept = sightings.map(({ day, release, clientHash, platform }) => ({ day, release, clientHash, platform }));
+      return db.write(ADD_SIGHTINGS, [JSON.stringify(kept)]);
+    },
+    async addReporter({ release, clientHash, networkHash, at }) {
+      const [row] = await db.write<{ first: boolean }>(ADD_REPORTER, [release, clientHash, networkHash, at]);
+      return row?.first === true;
+    },
+    async reporters(release, from, to) {
+      const [row] = await db.query<ReporterCount>(REPORTERS, [release, from, to]);
+      return row ?? { clients: 0, networks: 0 };
+    },
   };
 }

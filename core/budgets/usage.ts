@@ -8,16 +8,27 @@
  * Labels are bounded: the source is kept only when it is on the operator's list (`other` otherwise,
  * `none` when absent), so no client can add rows or metric series.
  *
+ * Installs are distinct clients, not checks (issue 42): a client seen running a version today is
+ * remembered here by its client key (in memory only) and written once, as the keyed hash of that key,
+ * with the batch; storage keeps one sighting per client, version and day across instances and counts
+ * only new ones. So a client that checks 120 times a minute, whatever its User-Agent says, adds one
+ * install of one version a day.
+ *
  * @module
  */
 import { dayOf } from './budgets.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
-import type { UsageCount, UsageKind, UsageStore } from '../ports/store-ports.ts';
+import type { InstallSighting, UsageCount, UsageKind, UsageStore } from '../ports/store-ports.ts';
 
 export type { UsageCount, UsageKind, UsageStore } from '../ports/store-ports.ts';
 
+/** The kinds counted per request; installs are counted per client (`installed`). */
+export type RequestKind = Exclude<UsageKind, 'installed'>;
+
 export interface UsageTally {
-  count(kind: UsageKind, release: string, source: string | null, platform: 'windows' | 'other'): void;
+  count(kind: RequestKind, release: string, source: string | null, platform: 'windows' | 'other'): void;
+  /** Counts `clientKey` as running `release` today, once a day however often it is called. */
+  installed(release: string, clientKey: string, platform: 'windows' | 'other'): void;
   /** Writes what is counted and not yet written. */
   flush(): Promise<void>;
   /**
@@ -25,11 +36,13 @@ export interface UsageTally {
    * (the Worker closes the request's database client after its background work) waits for it.
    */
   writing(): Promise<void>;
-  /** Every count since the process started, by label set, for the metrics. */
+  /** Every count since the process started, by label set, for the metrics (`installed`: checks, not clients). */
   totals(kind: UsageKind): readonly (readonly [{ release: string; source: string; platform: string }, number])[];
 }
 
 const FLUSH_EVERY_MS = 10_000;
+/** Client keys remembered for today before the memory is cleared (storage still counts each client once). */
+const SEEN_LIMIT = 200_000;
 
 type Platform = 'windows' | 'other';
 
@@ -56,7 +69,16 @@ function cellsOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   return found;
 }
 
-export function createUsageTally(options: { store: UsageStore; clock: Clock; logger: Logger; sources: readonly string[] }): UsageTally {
+export interface UsageTallyOptions {
+  store: UsageStore;
+  clock: Clock;
+  logger: Logger;
+  sources: readonly string[];
+  /** The keyed hash a client key is stored as (the voter id). */
+  clientHash(clientKey: string): string;
+}
+
+export function createUsageTally(options: UsageTallyOptions): UsageTally {
   const { store, clock, logger } = options;
   const known = new Set(options.sources);
   const cells: Cells = new Map();
@@ -66,6 +88,10 @@ export function createUsageTally(options: { store: UsageStore; clock: Clock; log
   let pendingCount = 0;
   let lastFlush = clock.now();
   let writing: Promise<void> = Promise.resolve();
+  /** Today's client keys by version, and the sightings not yet written. */
+  let seen = new Map<string, Set<string>>();
+  let seenCount = 0;
+  let sightings: { release: string; clientKey: string; platform: Platform }[] = [];
 
   const cellOf = (kind: UsageKind, release: string, source: string, platform: Platform): Cell => {
     const byRelease = cellsOf(cells, kind, () => new Map());
@@ -79,8 +105,21 @@ export function createUsageTally(options: { store: UsageStore; clock: Clock; log
     return pair[platform];
   };
 
+  const writeSightings = (day: number, batch: typeof sightings) => async (): Promise<void> => {
+    const hashed: InstallSighting[] = batch.map(({ release, clientKey, platform }) => ({ day, release, clientHash: options.clientHash(clientKey), platform }));
+    try {
+      await store.addSightings(hashed);
+    } catch (error: unknown) {
+      logger.warn('install sightings could not be written; they are lost', { sightings: batch.length, error: String(error) });
+    }
+  };
+
   const flush = (): Promise<void> => {
     lastFlush = clock.now();
+    if (sightings.length > 0) {
+      writing = writing.then(writeSightings(pendingDay, sightings));
+      sightings = [];
+    }
     if (pendingCount === 0) return writing;
     const day = pendingDay;
     const counts: UsageCount[] = [];
@@ -99,15 +138,38 @@ export function createUsageTally(options: { store: UsageStore; clock: Clock; log
     return writing;
   };
 
+  /** Writes what is pending when the UTC day changes, so each batch is of one day. */
+  const today = (now: number) => {
+    const day = dayOf(now);
+    if (day === pendingDay) return;
+    void flush();
+    pendingDay = day;
+    seen = new Map();
+    seenCount = 0;
+  };
+
   return {
+    installed(release, clientKey, platform) {
+      const now = clock.now();
+      today(now);
+      // The metric counts checks by installed version; storage counts clients.
+      cellOf('installed', release, 'none', platform).total++;
+      let keys = seen.get(release);
+      if (keys === undefined) seen.set(release, (keys = new Set()));
+      if (keys.has(clientKey)) return;
+      if (seenCount >= SEEN_LIMIT) {
+        seen = new Map([[release, (keys = new Set())]]);
+        seenCount = 0;
+      }
+      keys.add(clientKey);
+      seenCount++;
+      sightings.push({ release, clientKey, platform });
+      if (now - lastFlush >= FLUSH_EVERY_MS) void flush();
+    },
     count(kind, release, source, platform) {
       const label = source === null ? 'none' : known.has(source) ? source : 'other';
       const now = clock.now();
-      const day = dayOf(now);
-      if (day !== pendingDay) {
-        void flush();
-        pendingDay = day;
-      }
+      today(now);
       const cell = cellOf(kind, release, label, platform);
       cell.total++;
       cell.pending++;

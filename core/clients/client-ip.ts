@@ -152,6 +152,19 @@ export function networkKey(ip: string): string | null {
   return `${formatV6([...g.slice(0, 3), 0, 0, 0, 0, 0])}/48`;
 }
 
+/**
+ * The network a bug report counts from, for the halt rule (docs/releases.md): an IPv4 client's /24, an
+ * IPv6 client's /48; the client key itself for anything that is no address.
+ *
+ * @returns e.g. "203.0.113.0/24" or "2001:db8:1::/48".
+ */
+export function reportNetworkKey(ip: string): string {
+  const g = parseIp(ip);
+  if (!g) return clientKey(ip);
+  if (isMappedV4(g)) return `${formatV4([0, 0, 0, 0, 0, 0xffff, g[6]!, g[7]! & 0xff00])}/24`;
+  return `${formatV6([...g.slice(0, 3), 0, 0, 0, 0, 0])}/48`;
+}
+
 /** A set of address ranges. */
 export interface CidrSet {
   has(ip: string): boolean;

@@ -85,7 +85,7 @@ export function version(context: AppContext): Operation {
     andThen(context.releases.pick(clientKeyOf(request)), (served) => {
       const platform = isWindowsClient(request.headers) ? 'windows' : 'other';
       context.usage.count('update_check', served.version, null, platform);
-      context.usage.count('installed', context.releaseWatch.installedLabel(headerValue(request.headers, 'user-agent')), null, platform);
+      context.usage.installed(context.releaseWatch.installedLabel(headerValue(request.headers, 'user-agent')), clientKeyOf(request), platform);
       return respond(served);
     });
 }

@@ -16,7 +16,7 @@ import { auditTrail, type AuditTrail, type OperatorContext } from './context.ts'
 import { OperatorError } from './errors.ts';
 import { releaseView, ReleaseViewSchema } from './release-json.ts';
 import { defineOperation } from './operation.ts';
-import { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
+import { PublishReleaseSchema, RampInputSchema, RolloutSchema } from './release-fields.ts';
 import { refuseDowngrade } from './release-order.ts';
 
 export { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
@@ -33,16 +33,18 @@ export const servedAfter = (releases: readonly Release[], now: number) => (relea
   servedShares(inForce(releases.map((r) => (r.version === release.version ? release : r)), now)).get(release.version) ?? 0;
 
 /** The stored plan of a publish: its steps each above the one before, the first one the rollout percent. */
-function rampOf(body: { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } | null }, startAt: number): RampPlan | null {
+function rampOf(body: { rolloutPercent: number; ramp: v.InferOutput<typeof RampInputSchema> | null }, startAt: number): RampPlan | null {
   if (body.ramp === null) return null;
-  const { steps, everyMinutes } = body.ramp;
+  const { steps, everyMinutes, haltMinClients, haltMinNetworks } = body.ramp;
   if (steps.some((step, i) => i > 0 && step <= steps[i - 1]!)) {
     throw new ApiError('invalid_request', 'Field "ramp.steps" must list percents each above the one before, e.g. [1, 5, 25, 100].');
   }
   if (steps[0] !== body.rolloutPercent) {
     throw new ApiError('invalid_request', `Field "rolloutPercent" must be the ramp's first step (${String(steps[0])}) when a ramp is given.`);
   }
-  return { steps: [...steps], everyMs: everyMinutes * 60_000, startAt };
+  const plan: RampPlan = { steps: [...steps], everyMs: everyMinutes * 60_000, startAt };
+  if (haltMinClients === undefined && haltMinNetworks === undefined) return plan;
+  return { ...plan, halt: { ...(haltMinClients === undefined ? {} : { minClients: haltMinClients }), ...(haltMinNetworks === undefined ? {} : { minNetworks: haltMinNetworks }) } };
 }
 
 /** After a change (its audit row written with it): logs it, and makes this instance serve it at once. */

@@ -12,6 +12,10 @@ export interface RampPlan {
   steps: number[];
   everyMs: number;
   startAt: number;
+  /** When the halt rule's observation began, when not at publication: the last resume (core/releases/halt-rule.ts). */
+  watchFrom?: number;
+  /** The halt rule's minimums for this release, where they differ from the configured ones. */
+  halt?: { minClients?: number; minNetworks?: number };
 }
 
 /** One published desktop release. */

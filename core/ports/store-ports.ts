@@ -1,7 +1,7 @@
 /**
  * The stores of the back office that every storage has: the audit trail, the feedback inbox, the roadmap
- * as the operator edits it and the usage counts (core/operator), with the releases (release-store.ts) and the
- * orders (order-store.ts) re-exported. A change that reports an event takes an `emit`
+ * as the operator edits it (core/operator), with the releases (release-store.ts), the orders (order-store.ts)
+ * and the usage counts (usage-store.ts) re-exported. A change that reports an event takes an `emit`
  * (core/webhooks), and the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
  * no import runs back up.
  *
@@ -17,6 +17,7 @@ export type { AuditEntry } from './port-types.ts';
 
 export type * from './release-store.ts';
 export type * from './order-store.ts';
+export type * from './usage-store.ts';
 
 
 
@@ -156,29 +157,4 @@ export interface FeatureStore {
    * (every merge since migration 29) can be undone, and not while the target is merged itself.
    */
   unmerge(id: number, emit?: Emit<UnmergeOutcome & { kind: 'unmerged' }>): Promise<UnmergeOutcome>;
-}
-
-/**
- * Downloads and update checks counted by day (core/budgets/usage.ts); `installed`: update checks by the
- * version their User-Agent names (`release` is that version, `other` or `none`); `bug_report`: bug reports
- * that count for a release (core/releases/halt-rule.ts).
- */
-export type UsageKind = 'download' | 'update_check' | 'installed' | 'bug_report';
-
-export interface UsageCount {
-  /** UTC day: whole days since 1970-01-01. */
-  day: number;
-  kind: UsageKind;
-  release: string;
-  source: string;
-  platform: 'windows' | 'other';
-  count: number;
-}
-
-/** Where the counts are kept (every storage has one). */
-export interface UsageStore {
-  /** Adds counts to the stored ones (one batch, atomic). */
-  add(counts: readonly UsageCount[]): Promise<void>;
-  /** Every stored count of the days from `fromDay` to `toDay`, both included. */
-  list(fromDay: number, toDay: number): Promise<UsageCount[]>;
 }

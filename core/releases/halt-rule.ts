@@ -1,58 +1,84 @@
 /**
- * The halt rule (docs/releases.md "The halt rule"): while a release ramps, its bug reports per 1,000
- * installs running it are compared with the release before it at the same age. Past `factor` times that
- * rate, with at least `minReports` reports, its ramp holds at the step in force. Pure: the figures are
- * the usage counts (`installed` and `bug_report`, by UTC day), the age comes from the clock.
+ * The halt rule (docs/releases.md "The halt rule"): while a release ramps, the clients that reported a bug
+ * in it, per install running it, are compared with the release before it at the same age. The ramp holds
+ * at the step in force only on real evidence of a regression:
+ * - enough distinct reporting clients (`minClients`) from enough distinct networks (`minNetworks`, a /24
+ *   or /48 each), so that one address, or many in one network, can never halt it;
+ * - a rate significantly above `factor` times the previous release's: a one-sided exact conditional test
+ *   of two Poisson rates (binomial-tail.ts) at `confidence`.
+ * Pure: the figures are the distinct counts of storage (usage-store.ts), the age comes from the clock.
  *
  * @module
  */
 import { byVersionDescending, compareMsiVersions } from './rollout-rule.ts';
+import { excessPValue } from './binomial-tail.ts';
 import type { Release, UsageCount } from '../ports/store-ports.ts';
 
 /** The rule's settings. */
 export interface HaltRule {
-  /** How many times the previous release's rate is too many; 3 by default. */
+  /** How many times the previous release's rate counts as a regression; 3 by default. */
   factor: number;
-  /** The fewest bug reports that may halt a ramp; 10 by default. */
-  minReports: number;
+  /** The fewest distinct reporting clients that may halt a ramp; 10 by default. */
+  minClients: number;
+  /** The fewest distinct networks (/24 for IPv4, /48 for IPv6) they report from; 10 by default. */
+  minNetworks: number;
+  /** How sure the test must be that the rate is above `factor` times the previous one; 0.999 by default. */
+  confidence: number;
 }
 
-/** Chosen so that docs/operating.md's example halts: 20 reports in 500 installs (40 per 1,000) against 1 in 1,000. */
-export const DEFAULT_HALT_RULE: HaltRule = { factor: 3, minReports: 10 };
+/** What a ramp plan may set of the rule for its release. */
+export type PlanHaltRule = Partial<Pick<HaltRule, 'minClients' | 'minNetworks'>>;
 
-/** One version's figures over some UTC days. */
+/** docs/releases.md's worked example halts with these: 20 reporting clients of 500 installs against 1 of 1,000. */
+export const DEFAULT_HALT_RULE: HaltRule = { factor: 3, minClients: 10, minNetworks: 10, confidence: 0.999 };
+
+/** One version's figures over some time. */
 export interface VersionFigures {
   version: string;
+  /** Distinct clients a day that ran it, added up over the days read. */
   installs: number;
-  reports: number;
-  /** Bug reports per 1,000 installs (installs counted as at least 1). */
+  /** Distinct clients that reported a bug in it. */
+  reporters: number;
+  /** The distinct networks those reported from. */
+  networks: number;
+  /** Reporting clients per 1,000 installs (installs counted as at least the reporters, and at least 1). */
   perThousand: number;
-  fromDay: number;
-  toDay: number;
 }
 
 /** What the rule decided, with the figures it compared. */
 export interface HaltDecision {
   halt: boolean;
   release: VersionFigures;
-  previous: VersionFigures | null;
+  previous: VersionFigures;
+  /** The test's p-value: the chance of an excess at least this large were the rate only `factor` times the previous one. */
+  pValue: number;
   /** A sentence with the figures: what haltReason says. */
   reason: string;
+}
+
+/** The distinct reporting clients and networks of a version, as storage counts them. */
+export interface Reporters {
+  clients: number;
+  networks: number;
+}
+
+/** What the rule reads: the release's and the previous one's installs and reporters over the windows it compares. */
+export interface HaltFigures {
+  usage: readonly UsageCount[];
+  mine: Reporters;
+  before: Reporters;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
-/** A version's installs and counted bug reports over the days from `fromDay` to `toDay`. */
-export function figuresOf(rows: readonly UsageCount[], version: string, fromDay: number, toDay: number): VersionFigures {
+/** A version's installs (distinct clients a day) over the days from `fromDay` to `toDay`. */
+export function installsOf(rows: readonly UsageCount[], version: string, fromDay: number, toDay: number): number {
   let installs = 0;
-  let reports = 0;
   for (const row of rows) {
-    if (row.release !== version || row.day < fromDay || row.day > toDay) continue;
-    if (row.kind === 'installed') installs += row.count;
-    else if (row.kind === 'bug_report') reports += row.count;
+    if (row.kind === 'installed' && row.release === version && row.day >= fromDay && row.day <= toDay) installs += row.count;
   }
-  return { version, installs, reports, perThousand: (reports * 1000) / Math.max(1, installs), fromDay, toDay };
+  return installs;
 }
 
 /** The release a ramping one is compared with: the highest live stored release below it, else the baseline. */
@@ -60,35 +86,73 @@ export function previousOf(release: Release, releases: readonly Release[]): Rele
   return [...releases].sort(byVersionDescending).find((r) => r.pulledAt === null && compareMsiVersions(r.version, release.version) < 0) ?? null;
 }
 
-/** The days the rule reads for a release at `now`: its own and the previous one's at the same age. */
-export function daysRead(release: Release, previous: Release | null, now: number): { fromDay: number; toDay: number } {
-  const from = previous === null ? dayOf(release.publishedAt) - (dayOf(now) - dayOf(release.publishedAt)) : dayOf(previous.publishedAt);
-  return { fromDay: Math.min(from, dayOf(release.publishedAt)), toDay: dayOf(now) };
+/** When the rule's observation of a release began: its plan's publication, or its last resume. */
+export function watchedFrom(release: Release): number {
+  return release.ramp?.watchFrom ?? release.publishedAt;
 }
+
+/** The rule in force for a release: the settings, with what its plan sets. */
+export function ruleFor(release: Release, rule: HaltRule): HaltRule {
+  const own = release.ramp?.halt;
+  return { ...rule, minClients: own?.minClients ?? rule.minClients, minNetworks: own?.minNetworks ?? rule.minNetworks };
+}
+
+/** The windows the rule compares at `now`: the release's since it was watched, the previous one's at the same age. */
+export interface HaltWindows {
+  mine: { from: number; to: number };
+  before: { version: string; from: number; to: number };
+}
+
+/**
+ * The windows compared for a release at `now`.
+ *
+ * @param previous The release it is compared with (previousOf), or null for the baseline `baselineVersion`
+ *   over the same time up to the release's publication.
+ */
+export function haltWindows(release: Release, previous: Release | null, baselineVersion: string, now: number): HaltWindows {
+  const from = watchedFrom(release);
+  const age = Math.max(0, now - from);
+  const before =
+    previous === null
+      ? { version: baselineVersion, from: release.publishedAt - age, to: release.publishedAt }
+      : { version: previous.version, from: previous.publishedAt, to: previous.publishedAt + age };
+  return { mine: { from, to: now }, before };
+}
+
+/** The UTC days whose usage counts the rule reads. */
+export function daysRead(windows: HaltWindows): { fromDay: number; toDay: number } {
+  return { fromDay: Math.min(dayOf(windows.mine.from), dayOf(windows.before.from)), toDay: Math.max(dayOf(windows.mine.to), dayOf(windows.before.to)) };
+}
+
+const figures = (version: string, installs: number, reporters: Reporters): VersionFigures => {
+  const counted = Math.max(installs, reporters.clients, 1);
+  return { version, installs, reporters: reporters.clients, networks: reporters.networks, perThousand: (reporters.clients * 1000) / counted };
+};
 
 const rate = (n: number) => (Math.round(n * 10) / 10).toFixed(1);
 const num = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const percent = (n: number) => `${String(Math.round(n * 1000) / 10)}%`;
+const pText = (p: number) => (p < 0.0001 ? '< 0.0001' : `${p.toPrecision(2)}`);
 
-/**
- * Decides for a ramping release at `now`.
- *
- * @param previous The release it is compared with (previousOf), or null for the baseline `baselineVersion`
- *   over the same number of days up to the release's publication.
- */
-export function decideHalt(release: Release, previous: Release | null, baselineVersion: string, rows: readonly UsageCount[], now: number, rule: HaltRule): HaltDecision {
-  const published = dayOf(release.publishedAt);
-  const ageDays = dayOf(now) - published;
-  const mine = figuresOf(rows, release.version, published, dayOf(now));
-  const before =
-    previous === null
-      ? figuresOf(rows, baselineVersion, published - ageDays, published)
-      : figuresOf(rows, previous.version, dayOf(previous.publishedAt), dayOf(previous.publishedAt) + ageDays);
-  const past = mine.perThousand > rule.factor * before.perThousand;
-  const halt = mine.reports >= rule.minReports && past;
-  const age = ageDays === 0 ? 'on its first day' : `in its first ${ageDays + 1} days`;
+/** Decides for a ramping release from the figures of `windows`. */
+export function decideHalt(release: Release, windows: HaltWindows, read: HaltFigures, settings: HaltRule): HaltDecision {
+  const rule = ruleFor(release, settings);
+  const { mine: m, before: b } = windows;
+  const mine = figures(release.version, installsOf(read.usage, release.version, dayOf(m.from), dayOf(m.to)), read.mine);
+  const before = figures(b.version, installsOf(read.usage, b.version, dayOf(b.from), dayOf(b.to)), read.before);
+  const installsMine = Math.max(mine.installs, mine.reporters, 1);
+  // With no installs counted for the previous release there is nothing to compare with: the test cannot reject.
+  const pValue = before.installs === 0 ? 1 : excessPValue(mine.reporters, installsMine, before.reporters, before.installs, rule.factor);
+  const enough = mine.reporters >= rule.minClients && mine.networks >= rule.minNetworks;
+  const halt = enough && pValue < 1 - rule.confidence;
+  const days = Math.floor((m.to - m.from) / DAY_MS);
+  const age = days === 0 ? 'on its first day' : `in its first ${days + 1} days`;
+  const watched = watchedFrom(release) === release.publishedAt ? age : `${age} since it resumed`;
   const reason =
-    `${release.version}: ${num(mine.reports)} bug reports from ${num(mine.installs)} installs ${age} (${rate(mine.perThousand)} per 1,000), ` +
-    `against ${before.version}: ${num(before.reports)} from ${num(before.installs)} (${rate(before.perThousand)} per 1,000) at the same age; ` +
-    `the rule halts past ${rule.factor}× with at least ${rule.minReports} reports.`;
-  return { halt, release: mine, previous: before, reason };
+    `${release.version}: ${num(mine.reporters)} reporting clients from ${num(mine.networks)} networks, of ${num(mine.installs)} installs ${watched} ` +
+    `(${rate(mine.perThousand)} per 1,000), against ${before.version}: ${num(before.reporters)} of ${num(before.installs)} ` +
+    `(${rate(before.perThousand)} per 1,000) at the same age; p = ${pText(pValue)} for more than ${rule.factor}× its rate. ` +
+    `The rule halts with at least ${rule.minClients} reporting clients from ${rule.minNetworks} networks and p below ${pText(1 - rule.confidence)} ` +
+    `(${percent(rule.confidence)} confidence).`;
+  return { halt, release: mine, previous: before, pValue, reason };
 }

@@ -63,7 +63,10 @@ export function nextSwitchAt(releases: readonly RampedEntry[], now: number): num
   return next;
 }
 
-/** The plan as it is after a halt from `haltedAt` to `resumedAt`: its later steps are that much later. */
+/**
+ * The plan as it is after a halt from `haltedAt` to `resumedAt`: its later steps are that much later, and
+ * the halt rule watches it afresh from `resumedAt` (reports from before no longer count).
+ */
 export function resumedPlan(plan: RampPlan, haltedAt: number, resumedAt: number): RampPlan {
-  return { ...plan, startAt: plan.startAt + Math.max(0, resumedAt - haltedAt) };
+  return { ...plan, startAt: plan.startAt + Math.max(0, resumedAt - haltedAt), watchFrom: resumedAt };
 }

@@ -1,18 +1,18 @@
 /**
  * Who runs which version, and the halt rule at work (docs/releases.md): an update check's User-Agent
  * product token (`LegacySheetConverter/2.4.1`) is counted by installed version, by name only for a
- * version this server knows (`other` otherwise, `none` without the token); a bug report counts for a
- * release only when its client could run it, and one that counts for a ramping release has the halt rule
- * decide at once, from the counts and the clock.
+ * version this server knows (`other` otherwise, `none` without the token), once per client and day; a
+ * bug report counts for a release only when its client could run it, once per client (with its network),
+ * and one that counts for a ramping release has the halt rule decide at once, from the counts and the clock.
  *
  * @module
  */
 import type { CoreRequest } from '../http/http.ts';
-import { clientKeyOf } from '../clients/client-ip.ts';
+import { clientKeyOf, reportNetworkKey } from '../clients/client-ip.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
-import { decideHalt, daysRead, previousOf, type HaltRule } from './halt-rule.ts';
+import { decideHalt, daysRead, haltWindows, previousOf, type HaltRule } from './halt-rule.ts';
 import { isRamping, percentInForce } from './ramp-plan.ts';
 import type { ReleaseView } from './release-view.ts';
 
@@ -33,6 +33,8 @@ export interface ReleaseWatchPorts {
   clock: Clock;
   logger: Logger;
   rolloutBucket(clientKey: string): number;
+  /** The keyed hash clients and networks are stored as (the voter id). */
+  clientHash(key: string): string;
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -60,8 +62,14 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
     const baseline = await releases.baseline();
     // This instance's counts first, so that the report just counted is among them.
     await usage.flush();
-    const { fromDay, toDay } = daysRead(release, previous, now);
-    const decision = decideHalt(release, previous, baseline.version, await storage.usage.list(fromDay, toDay), now, rule);
+    const windows = haltWindows(release, previous, baseline.version, now);
+    const { fromDay, toDay } = daysRead(windows);
+    const read = {
+      usage: await storage.usage.list(fromDay, toDay),
+      mine: await storage.usage.reporters(release.version, windows.mine.from, windows.mine.to),
+      before: await storage.usage.reporters(windows.before.version, windows.before.from, windows.before.to),
+    };
+    const decision = decideHalt(release, windows, read, rule);
     if (!decision.halt) return;
     // The event and the audit entry are written with the halt, by the one instance whose halt applies.
     const audit = { at: now, action: 'release.halted', target: decision.reason, requestId, actor: null };
@@ -81,17 +89,22 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
     async reportStored(request, entry, windows) {
       if (entry.type !== 'bug_report' || entry.appVersion === null) return;
       const now = clock.now();
+      const platform = windows ? 'windows' : 'other';
+      /** Records the reporting client (once per release) and counts its first report. */
+      const reporter = async (version: string) => {
+        const clientHash = ports.clientHash(clientKeyOf(request));
+        const networkHash = ports.clientHash(reportNetworkKey(request.clientIp));
+        if (await storage.usage.addReporter({ release: version, clientHash, networkHash, at: now })) usage.count('bug_report', version, null, platform);
+      };
       const release = releases.known().find((r) => r.version === entry.appVersion && r.pulledAt === null);
       if (release === undefined) {
         // The baseline ran everywhere before any release: its reports count whoever sends them.
-        if (releases.isKnown(entry.appVersion) && !releases.known().some((r) => r.version === entry.appVersion)) {
-          usage.count('bug_report', entry.appVersion, null, windows ? 'windows' : 'other');
-        }
+        if (releases.isKnown(entry.appVersion) && !releases.known().some((r) => r.version === entry.appVersion)) await reporter(entry.appVersion);
         return;
       }
       // A client whose bucket the release (or a newer one) was never offered to could not run it.
       if (release.publishedAt > now || ports.rolloutBucket(clientKeyOf(request)) >= percentInForce(release, now)) return;
-      usage.count('bug_report', release.version, null, windows ? 'windows' : 'other');
+      await reporter(release.version);
       if (isRamping(release, now)) await decide(release, request.requestId ?? '');
     },
   };

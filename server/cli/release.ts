@@ -18,10 +18,12 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
   release list                                         every release, highest version first, with the
                                                        share of clients each is served to now (SERVED)
   release publish <version> --msi <url> [--file <path.msi> | --sha256 <hex> --size <bytes>]
-                  [--notes <url>] [--percent <0-100> | --ramp <p1,p2,...> --every <30m|24h|7d>] [--critical]
+                  [--notes <url>] [--percent <0-100> | --ramp <p1,p2,...> --every <30m|24h|7d>
+                  [--halt-min-clients <n>] [--halt-min-networks <n>]] [--critical]
                                                        a new release above every published version, offered
                                                        to a share of clients (100 by default), or on a ramp
-                                                       plan (--ramp 1,5,25,100 --every 24h: one step a day);
+                                                       plan (--ramp 1,5,25,100 --every 24h: one step a day;
+                                                       --halt-min-*: the halt rule's minimums for this plan);
                                                        --file computes the MSI's SHA-256 and size from the file
   release widen <version> --percent <0-100>            change the share of clients offered it or a newer one
                                                        (ends its ramp plan)
@@ -45,6 +47,8 @@ const FLAGS = {
   critical: { type: 'boolean' },
   ramp: { type: 'string' },
   every: { type: 'string' },
+  'halt-min-clients': { type: 'string' },
+  'halt-min-networks': { type: 'string' },
 } as const;
 
 /** The plan in a cell: "10,50,100 /60m step 2, next 2026-11-21T13:00:00.000Z", or "-". */
@@ -65,15 +69,25 @@ function minutesOf(text: string | undefined): number {
   return Number(match[1]) * { m: 1, h: 60, d: 24 * 60 }[match[2] as 'm' | 'h' | 'd'];
 }
 
-/** --ramp and --every as the API's plan and first percent; the API checks the steps. */
+/** A --halt-min-* flag as the API's field, when given; the API checks the range. */
+function minimumOf(values: FlagValues<typeof FLAGS>, flag: 'halt-min-clients' | 'halt-min-networks', field: string): Record<string, number> {
+  const text = values[flag];
+  if (text === undefined) return {};
+  if (!/^\d{1,7}$/.test(text)) throw new UsageError(`--${flag} must be a whole number, not ${JSON.stringify(text)}`);
+  return { [field]: Number(text) };
+}
+
+/** --ramp and --every (and the halt rule's minimums) as the API's plan and first percent; the API checks the steps. */
 function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } } | null {
   if (values.ramp === undefined) {
     if (values.every !== undefined) throw new UsageError('--every goes with --ramp');
+    if (values['halt-min-clients'] !== undefined || values['halt-min-networks'] !== undefined) throw new UsageError('--halt-min-clients and --halt-min-networks go with --ramp');
     return null;
   }
   if (values.percent !== undefined) throw new UsageError('give --percent or --ramp, not both: the ramp starts at its first step');
   const steps = values.ramp.split(',').map((step) => percentOf(step.trim(), undefined, '--ramp'));
-  return { rolloutPercent: steps[0]!, ramp: { steps, everyMinutes: minutesOf(values.every) } };
+  const minimums = { ...minimumOf(values, 'halt-min-clients', 'haltMinClients'), ...minimumOf(values, 'halt-min-networks', 'haltMinNetworks') };
+  return { rolloutPercent: steps[0]!, ramp: { steps, everyMinutes: minutesOf(values.every), ...minimums } };
 }
 
 function percentOf(text: string | undefined, fallback?: number, flag = '--percent'): number {

@@ -1,10 +1,10 @@
 /**
  * The ramp plan and the halt rule as pure functions: the percent in force at each instant, a halt that
- * holds its step, a resume that moves the plan on; the rule's figures and its two conditions.
+ * holds its step, a resume that moves the plan on and watches afresh; the halt rule's minimums and its test.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decideHalt, DEFAULT_HALT_RULE, figuresOf, previousOf } from '../../core/releases/halt-rule.ts';
+import { daysRead, decideHalt, DEFAULT_HALT_RULE, haltWindows, previousOf } from '../../core/releases/halt-rule.ts';
 import { inForce, nextStepAt, nextSwitchAt, percentInForce, resumedPlan } from '../../core/releases/ramp-plan.ts';
 import type { Release, UsageCount } from '../../core/ports/store-ports.ts';
 
@@ -42,38 +42,68 @@ test('the percent in force follows the plan to the millisecond, holds while halt
   assert.is(nextSwitchAt(both, T0), T0 + DAY);
 });
 
-test('the halt rule: past the factor with the minimum count halts; either alone does not', () => {
-  const old = release('2.5.0', T0 - 10 * DAY);
-  const ramped = release('2.6.0', T0, { rolloutPercent: 50, ramp: { ...ramp, steps: [50, 100] } });
-  const day = (at: number) => Math.floor(at / DAY);
-  const rows = (reports: number, installs: number): UsageCount[] => [
-    { day: day(old.publishedAt), kind: 'installed', release: '2.5.0', source: 'none', platform: 'windows', count: 1000 },
-    { day: day(old.publishedAt), kind: 'bug_report', release: '2.5.0', source: 'none', platform: 'windows', count: 1 },
-    { day: day(T0), kind: 'installed', release: '2.6.0', source: 'none', platform: 'windows', count: installs },
-    { day: day(T0), kind: 'bug_report', release: '2.6.0', source: 'none', platform: 'windows', count: reports },
-  ];
+/** The release and the one before it, with usage rows: `installs` of 2.6.0 on its day, 1,000 of 2.5.0 on its own. */
+const old = release('2.5.0', T0 - 10 * DAY);
+const ramped = release('2.6.0', T0, { rolloutPercent: 50, ramp: { ...ramp, steps: [50, 100] } });
+const dayOf = (at: number) => Math.floor(at / DAY);
+const installRows = (installs: number): UsageCount[] => [
+  { day: dayOf(old.publishedAt), kind: 'installed', release: '2.5.0', source: 'none', platform: 'windows', count: 1000 },
+  { day: dayOf(T0), kind: 'installed', release: '2.6.0', source: 'none', platform: 'windows', count: installs },
+];
+const decideAt = (target: Release, mine: { clients: number; networks: number }, installs: number, before = { clients: 1, networks: 1 }, now = T0 + 60_000) =>
+  decideHalt(target, haltWindows(target, old, '2.4.1', now), { usage: installRows(installs), mine, before }, DEFAULT_HALT_RULE);
+
+test('the halt rule: 20 reporting clients from 20 networks of 500 installs against 1 of 1,000 halts (docs/releases.md)', () => {
   assert.is(previousOf(ramped, [ramped, old]), old);
-  assert.equal(figuresOf(rows(20, 500), '2.6.0', day(T0), day(T0)), { version: '2.6.0', installs: 500, reports: 20, perThousand: 40, fromDay: day(T0), toDay: day(T0) });
-  const decide = (reports: number, installs: number) => decideHalt(ramped, old, '2.4.1', rows(reports, installs), T0 + 60_000, DEFAULT_HALT_RULE).halt;
-  assert.ok(decide(20, 500));
-  assert.not.ok(decide(9, 100), '9 reports: under the minimum, whatever the rate');
-  assert.not.ok(decide(20, 10_000), '2 per 1,000: under 3 times 1 per 1,000');
-  assert.ok(decide(10, 0), 'no install counted: the installs count as 1');
+  const decision = decideAt(ramped, { clients: 20, networks: 20 }, 500);
+  assert.equal([decision.halt, decision.release.perThousand, decision.previous.perThousand], [true, 40, 1]);
+  // P(X >= 20) for X ~ Binomial(21, 3*500 / (3*500 + 1000) = 0.6) = 21 * 0.6^20 * 0.4 + 0.6^21 = 9 * 0.6^20.
+  assert.ok(Math.abs(decision.pValue / (9 * 0.6 ** 20) - 1) < 1e-9, String(decision.pValue));
+  assert.is(
+    decision.reason,
+    '2.6.0: 20 reporting clients from 20 networks, of 500 installs on its first day (40.0 per 1,000), against 2.5.0: 1 of 1,000 (1.0 per 1,000) ' +
+      'at the same age; p = 0.00033 for more than 3× its rate. The rule halts with at least 10 reporting clients from 10 networks and p below 0.0010 (99.9% confidence).',
+  );
 });
 
-test('with no release before it, a ramp is compared with the baseline over as many days up to its publication', () => {
-  const ramped = release('2.6.0', T0 + 2 * DAY, { rolloutPercent: 50, ramp: { ...ramp, startAt: T0 + 2 * DAY, steps: [50, 100] } });
-  const day = Math.floor(T0 / DAY);
-  const rows: UsageCount[] = [
-    { day, kind: 'installed', release: '2.4.1', source: 'none', platform: 'windows', count: 1000 },
-    { day, kind: 'bug_report', release: '2.4.1', source: 'none', platform: 'windows', count: 10 },
-    { day: day + 2, kind: 'installed', release: '2.6.0', source: 'none', platform: 'windows', count: 500 },
-    { day: day + 2, kind: 'bug_report', release: '2.6.0', source: 'none', platform: 'windows', count: 12 },
+test('the halt rule needs enough clients, enough networks and a significant excess: any one missing does not halt', () => {
+  assert.not.ok(decideAt(ramped, { clients: 9, networks: 9 }, 100).halt, '9 clients: under the minimum, whatever the rate');
+  assert.not.ok(decideAt(ramped, { clients: 10, networks: 1 }, 0).halt, 'ten addresses of one /24');
+  assert.not.ok(decideAt(ramped, { clients: 500, networks: 9 }, 0).halt, 'many clients from 9 networks');
+  assert.not.ok(decideAt(ramped, { clients: 20, networks: 20 }, 10_000).halt, '2 per 1,000: under 3 times 1 per 1,000');
+  assert.not.ok(decideAt(ramped, { clients: 12, networks: 12 }, 2_000).halt, '6 per 1,000: above 3 times, but not significantly');
+  assert.ok(decideAt(ramped, { clients: 10, networks: 10 }, 0).halt, 'no install counted: the reporters count as installs');
+});
+
+test('a plan sets its own minimums; with no installs of the previous release counted nothing can halt', () => {
+  const strict = { ...ramped, ramp: { ...ramped.ramp!, halt: { minClients: 30, minNetworks: 25 } } };
+  assert.not.ok(decideAt(strict, { clients: 29, networks: 29 }, 100).halt);
+  assert.not.ok(decideAt(strict, { clients: 40, networks: 24 }, 100).halt);
+  assert.ok(decideAt(strict, { clients: 30, networks: 25 }, 100).halt);
+  const none = decideHalt(ramped, haltWindows(ramped, old, '2.4.1', T0 + 60_000), { usage: installRows(500).slice(1), mine: { clients: 50, networks: 50 }, before: { clients: 0, networks: 0 } }, DEFAULT_HALT_RULE);
+  assert.equal([none.halt, none.pValue], [false, 1]);
+});
+
+test('after a resume the rule watches from the resume: its window and the previous release\'s same age start there', () => {
+  const resumedAt = T0 + 2 * DAY;
+  const resumed = { ...ramped, ramp: resumedPlan(ramped.ramp!, T0 + DAY, resumedAt) };
+  const windows = haltWindows(resumed, old, '2.4.1', resumedAt + 3 * 3_600_000);
+  assert.equal(windows, { mine: { from: resumedAt, to: resumedAt + 3 * 3_600_000 }, before: { version: '2.5.0', from: old.publishedAt, to: old.publishedAt + 3 * 3_600_000 } });
+  assert.equal(daysRead(windows), { fromDay: dayOf(old.publishedAt), toDay: dayOf(resumedAt) });
+});
+
+test('with no release before it, a ramp is compared with the baseline over as long up to its publication', () => {
+  const late = release('2.6.0', T0 + 2 * DAY, { rolloutPercent: 50, ramp: { ...ramp, startAt: T0 + 2 * DAY, steps: [50, 100] } });
+  assert.is(previousOf(late, [late]), null);
+  const windows = haltWindows(late, null, '2.4.1', T0 + 4 * DAY);
+  assert.equal(windows.before, { version: '2.4.1', from: T0, to: T0 + 2 * DAY });
+  const usage: UsageCount[] = [
+    { day: dayOf(T0), kind: 'installed', release: '2.4.1', source: 'none', platform: 'windows', count: 1000 },
+    { day: dayOf(T0) + 2, kind: 'installed', release: '2.6.0', source: 'none', platform: 'windows', count: 500 },
   ];
-  assert.is(previousOf(ramped, [ramped]), null);
-  // Two days old: the baseline's days from two before its publication to that day, 10 per 1,000; 24 is not past 30.
-  const decision = decideHalt(ramped, null, '2.4.1', rows, T0 + 4 * DAY, DEFAULT_HALT_RULE);
-  assert.equal([decision.halt, decision.previous?.fromDay, decision.previous?.perThousand, decision.release.perThousand], [false, day, 10, 24]);
+  // 24 per 1,000 against 10 per 1,000: not past 3 times.
+  const decision = decideHalt(late, windows, { usage, mine: { clients: 12, networks: 12 }, before: { clients: 10, networks: 10 } }, DEFAULT_HALT_RULE);
+  assert.equal([decision.halt, decision.previous.perThousand, decision.release.perThousand], [false, 10, 24]);
 });
 
 test.run();

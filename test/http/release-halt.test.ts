@@ -1,8 +1,11 @@
 /**
  * The halt rule over real sockets (docs/operating.md "A ramp that stops itself"), injected clock: 2.5.0
- * everywhere (1,000 update checks naming it, 1 bug report); 2.6.0 published on a ramp starting at 50 %;
- * 500 update checks naming 2.6.0 and 20 bug reports for it halt it with the figures and a release.halted
- * event. The same reports for 2.5.0 do not, nor reports for 2.6.0 from clients it was never offered to.
+ * everywhere (1,000 clients checking naming it, 1 bug report); 2.6.0 published on a ramp starting at 50 %;
+ * 500 clients checking naming 2.6.0 and bug reports from 20 of them on 20 networks halt it, with the
+ * figures and a release.halted event, at the report where the excess becomes significant. What the public
+ * cannot do (issue 42): one address, or ten of one /24, halts nothing with any number of reports; 120
+ * forged checks add one install; after a resume, reports from before no longer count. The same reports
+ * for 2.5.0 do not halt, nor reports for 2.6.0 from clients it was never offered to.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,7 +18,9 @@ const test = suite('the halt rule');
 const HOUR = 3600_000;
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const agent = (version: string) => `LegacySheetConverter/${version} (Windows NT 10.0)`;
-const CLIENTS = Array.from({ length: 1000 }, (_, i) => `198.51.${Math.floor(i / 250)}.${i % 250}`);
+/** 2,000 clients on 250 networks (/24s), 8 in each. */
+const CLIENTS = Array.from({ length: 2000 }, (_, i) => `198.51.${i % 250}.${Math.floor(i / 250) + 1}`);
+const networkOf = (ip: string) => ip.split('.').slice(0, 3).join('.');
 
 let running: OperatorServer;
 test.before.each(async () => {
@@ -39,43 +44,58 @@ const publish = (json: Record<string, unknown>) => running.call('/releases', { m
 const release = async (version: string) =>
   ((await running.call('/releases')).json() as { releases: Record<string, unknown>[] }).releases.find((r) => r['version'] === version)!;
 
-/** The clients 2.6.0 at 50 % is offered to (bucket below 50) and the others, as the server works them out. */
-async function split(): Promise<{ offered: string[]; others: string[] }> {
+/** Whether 2.6.0 at 50 % is offered to a client (bucket below 50), as the server works it out. */
+async function offeredTest(): Promise<(ip: string) => boolean> {
   const bucketOf = referenceBucketOf(await running.server.storage.secret('voter-secret', () => 'unused'));
-  const offered = CLIENTS.filter((ip) => bucketOf(clientKey(ip)) < 50);
-  return { offered, others: CLIENTS.filter((ip) => !offered.includes(ip)) };
+  return (ip) => bucketOf(clientKey(ip)) < 50;
 }
 
-/** 2.5.0 everywhere, then 2.6.0 on a ramp of 50 % then 100 % a day later, and 500 checks naming 2.6.0. */
-async function theExample(): Promise<{ offered: string[]; others: string[] }> {
+/** The clients 2.6.0 at 50 % is offered to and the others; `reporters`: offered ones, each of another network. */
+async function split(): Promise<{ offered: string[]; others: string[]; reporters: string[]; isOffered: (ip: string) => boolean }> {
+  const isOffered = await offeredTest();
+  const offered = CLIENTS.filter(isOffered);
+  const networks = new Set<string>();
+  const reporters = offered.filter((ip) => !networks.has(networkOf(ip)) && networks.add(networkOf(ip)));
+  return { offered, others: CLIENTS.filter((ip) => !isOffered(ip)), reporters, isOffered };
+}
+
+/** 2.5.0 on 1,000 clients, then 2.6.0 on a ramp of 50 % then 100 % a day later, and 500 clients checking naming it. */
+async function theExample(): Promise<Awaited<ReturnType<typeof split>>> {
   assert.is((await publish({ version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 100 })).status, 201);
-  for (const client of CLIENTS) assert.is((await check(client, '2.5.0')).status, 200);
+  for (const client of CLIENTS.slice(0, 1000)) assert.is((await check(client, '2.5.0')).status, 200);
   assert.is((await bugReport(CLIENTS[0]!, '2.5.0')).status, 201);
   running.server.clock.advance(HOUR);
   const published = await publish({ version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 50, ramp: { steps: [50, 100], everyMinutes: 24 * 60 } });
   assert.is(published.status, 201, published.text);
   running.server.clock.advance(1000);
   const clients = await split();
-  for (let i = 0; i < 500; i++) {
-    const answer = await check(clients.offered[i % clients.offered.length]!, '2.6.0');
+  assert.ok(clients.offered.length > 500 && clients.reporters.length > 25);
+  for (const client of clients.offered.slice(0, 500)) {
+    const answer = await check(client, '2.6.0');
     assert.is((answer.json() as { version: string }).version, '2.6.0');
   }
   return clients;
 }
 
+const counted = async (kind: string, version: string) =>
+  (await running.server.storage.usage.list(0, 1e6)).filter((c) => c.kind === kind && c.release === version).reduce((sum, c) => sum + c.count, 0);
+const installs = (version: string) => counted('installed', version);
 const deliveries = async () => ((await running.call('/webhooks/deliveries')).json() as { deliveries: { type: string }[] }).deliveries.map((d) => d.type);
 
-test('20 bug reports for 2.6.0 from its 500 installs halt its ramp at 50 %, with the figures, an event and an audit entry', async () => {
-  const { offered, others } = await theExample();
-  for (let i = 0; i < 20; i++) assert.is((await bugReport(offered[i]!, '2.6.0')).status, 201);
+const REASON =
+  '2.6.0: 18 reporting clients from 18 networks, of 500 installs on its first day (36.0 per 1,000), against 2.5.0: 1 of 1,000 (1.0 per 1,000) ' +
+  'at the same age; p = 0.00083 for more than 3× its rate. The rule halts with at least 10 reporting clients from 10 networks and p below 0.0010 (99.9% confidence).';
+
+test('reports from 20 of its 500 clients on 20 networks halt 2.6.0 at 50 % at the 18th, with the figures, an event and an audit entry', async () => {
+  const { reporters, others } = await theExample();
+  for (let i = 0; i < 17; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null, '17 clients: p = 0.0013, not yet significant');
+  for (let i = 17; i < 20; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
   const halted = await release('2.6.0');
-  const reason =
-    '2.6.0: 10 bug reports from 500 installs on its first day (20.0 per 1,000), against 2.5.0: 1 from 1,000 (1.0 per 1,000) at the same age; ' +
-    'the rule halts past 3× with at least 10 reports.';
-  assert.equal([halted['rolloutPercent'], halted['haltReason'], halted['haltedAt']], [50, reason, new Date(running.server.clock.now()).toISOString()]);
+  assert.equal([halted['rolloutPercent'], halted['haltReason'], halted['haltedAt']], [50, REASON, new Date(running.server.clock.now()).toISOString()]);
   assert.ok((await deliveries()).includes('release.halted'));
   const audit = (await running.call('/audit')).json() as { entries: { action: string; target: string }[] };
-  assert.equal(audit.entries.find((e) => e.action === 'release.halted')?.target, reason);
+  assert.equal(audit.entries.find((e) => e.action === 'release.halted')?.target, REASON);
   // Held: a day later, when the plan's next step was due, the ramp is still at 50 %.
   running.server.clock.advance(25 * HOUR);
   assert.is(((await check(others[0]!, '2.5.0')).json() as { version: string }).version, '2.5.0');
@@ -86,11 +106,56 @@ test('20 bug reports for 2.6.0 from its 500 installs halt its ramp at 50 %, with
   const body = resumed.json() as { haltedAt: null; rolloutPercent: number; ramp: { step: number; nextStepAt: string } };
   assert.equal([body.haltedAt, body.rolloutPercent, body.ramp.step, body.ramp.nextStepAt], [null, 50, 1, new Date(running.server.clock.now() + 24 * HOUR - 1000).toISOString()]);
   assert.ok((await deliveries()).includes('release.resumed'));
+  // A resume starts a new watch: the 20 reports before it count no more, and one more report (old client or new) halts nothing.
+  assert.is((await bugReport(reporters[0]!, '2.6.0')).status, 201);
+  assert.is((await bugReport(reporters[25]!, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null);
+});
+
+test('one address halts nothing with any number of reports, nor ten addresses of one /24, nor 120 forged checks', async () => {
+  const { reporters, isOffered } = await theExample();
+  const one = reporters[0]!;
+  for (let i = 0; i < 40; i++) assert.is((await bugReport(one, '2.6.0')).status, 201);
+  const sameNetwork = Array.from({ length: 254 }, (_, i) => `203.0.113.${i + 1}`).filter(isOffered).slice(0, 30);
+  assert.is(sameNetwork.length, 30);
+  for (const ip of sameNetwork) for (let i = 0; i < 3; i++) assert.is((await bugReport(ip, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null);
+  // 120 checks from one address naming 2.6.0 in a minute: one install of 2.6.0 for that client today.
+  const before = await installs('2.6.0');
+  for (let i = 0; i < 120; i++) assert.is((await check('192.0.2.77', '2.6.0')).status, 200);
+  await running.server.app.flush?.();
+  assert.is(await installs('2.6.0'), before + 1);
+  // Counted once per client: 1 for the one address, 30 for the /24's addresses.
+  assert.is(await counted('bug_report', '2.6.0'), 31);
+  assert.not.ok((await deliveries()).includes('release.halted'));
+});
+
+test('a plan sets its own minimums: with 30 clients from 25 networks, 20 reporting clients do not halt it', async () => {
+  const refused = await publish({ version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 50, ramp: { steps: [50, 100], everyMinutes: 60, haltMinClients: 0 } });
+  assert.is(refused.status, 400);
+  assert.match((refused.json() as { message: string }).message, /ramp\.haltMinClients/);
+  assert.is((await publish({ version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 100 })).status, 201);
+  for (const client of CLIENTS.slice(0, 1000)) assert.is((await check(client, '2.5.0')).status, 200);
+  assert.is((await bugReport(CLIENTS[0]!, '2.5.0')).status, 201);
+  running.server.clock.advance(HOUR);
+  const ramp = { steps: [50, 100], everyMinutes: 24 * 60, haltMinClients: 30, haltMinNetworks: 25 };
+  assert.is((await publish({ version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 50, ramp })).status, 201);
+  const stored = (await running.server.storage.releases.listReleases()).find((r) => r.version === '2.6.0')!;
+  assert.equal(stored.ramp?.halt, { minClients: 30, minNetworks: 25 });
+  const { offered, reporters } = await split();
+  for (const client of offered.slice(0, 500)) assert.is((await check(client, '2.6.0')).status, 200);
+  for (let i = 0; i < 20; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null);
+  for (let i = 20; i < 30; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
+  assert.match(String((await release('2.6.0'))['haltReason']), /^2\.6\.0: 30 reporting clients from 30 networks.*at least 30 reporting clients from 25 networks/);
 });
 
 test('the same 20 bug reports for 2.5.0 do not halt 2.6.0', async () => {
   const { offered } = await theExample();
   for (let i = 0; i < 20; i++) assert.is((await bugReport(offered[i]!, '2.5.0')).status, 201);
+  await running.server.app.flush?.();
+  const reporting = new Set([CLIENTS[0]!, ...offered.slice(0, 20)]);
+  assert.is(await counted('bug_report', '2.5.0'), reporting.size, 'each reporting client once');
   const listed = await release('2.6.0');
   assert.equal([listed['haltedAt'], listed['haltReason'], listed['rolloutPercent']], [null, null, 50]);
   assert.not.ok((await deliveries()).includes('release.halted'));

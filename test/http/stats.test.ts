@@ -98,15 +98,16 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
       type: { review: 2, bug_report: 1 },
       rating: { '3': 1, '5': 1, none: 1 },
     },
-    // No check named its installed version (no product token) and no feedback its appVersion.
+    // No check named its installed version (no product token) and no feedback its appVersion; installs are
+    // distinct clients a day (issue 42): every check here comes from one address, one install a day.
     versions: {
       newest: { version: '2.5.0', share: null, day: null },
-      installed: { none: 5 },
+      installed: { none: 2 },
       reviews: { none: { count: 2, average: 4 } },
       bugReports: { none: 1 },
       days: [
-        { day: '2026-11-20', installed: { none: 3 }, newestShare: null, reviews: { none: { count: 1, average: 5 } }, bugReports: {} },
-        { day: '2026-11-21', installed: { none: 2 }, newestShare: null, reviews: { none: { count: 1, average: 3 } }, bugReports: { none: 1 } },
+        { day: '2026-11-20', installed: { none: 1 }, newestShare: null, reviews: { none: { count: 1, average: 5 } }, bugReports: {} },
+        { day: '2026-11-21', installed: { none: 1 }, newestShare: null, reviews: { none: { count: 1, average: 3 } }, bugReports: { none: 1 } },
       ],
     },
     mail: { sent: 0, failed: 0, pending: 0 },

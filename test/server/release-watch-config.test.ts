@@ -11,15 +11,21 @@ import { EXAMPLE_CONFIG } from '../../server/config.ts';
 const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
 const optionsOf = (fields: Record<string, unknown>) => appOptionsOf(fileSettings(parseConfigFile({ ...example, ...fields }, 'config.json')));
 
-test('the defaults: LegacySheetConverter, a factor of 3 and 10 reports', () => {
+const DEFAULTS = { factor: 3, minClients: 10, minNetworks: 10, confidence: 0.999 };
+
+test('the defaults: LegacySheetConverter, a factor of 3, 10 reporting clients from 10 networks, 99.9 % confidence', () => {
   const options = optionsOf({});
-  assert.equal([options.userAgentProduct, options.haltRule], ['LegacySheetConverter', { factor: 3, minReports: 10 }]);
+  assert.equal([options.userAgentProduct, options.haltRule], ['LegacySheetConverter', DEFAULTS]);
 });
 
 test('set in the file, each is given to the app; out of range is refused by name', () => {
-  const options = optionsOf({ userAgentProduct: 'SheetPro', haltRule: { factor: 2.5, minReports: 30 } });
-  assert.equal([options.userAgentProduct, options.haltRule], ['SheetPro', { factor: 2.5, minReports: 30 }]);
-  assert.equal(optionsOf({ haltRule: { minReports: 5 } }).haltRule, { factor: 3, minReports: 5 });
+  const set = { factor: 2.5, minClients: 30, minNetworks: 20, confidence: 0.99 };
+  const options = optionsOf({ userAgentProduct: 'SheetPro', haltRule: set });
+  assert.equal([options.userAgentProduct, options.haltRule], ['SheetPro', set]);
+  assert.equal(optionsOf({ haltRule: { minClients: 5 } }).haltRule, { ...DEFAULTS, minClients: 5 });
+  assert.throws(() => optionsOf({ haltRule: { confidence: 1 } }), /field "haltRule.confidence"/);
+  // Counted reports became counted clients (issue 42): the old name is refused, not silently ignored.
+  assert.throws(() => optionsOf({ haltRule: { minReports: 5 } }), /field "haltRule.minReports" is not a known setting/);
   assert.throws(() => optionsOf({ userAgentProduct: 'Sheet Pro' }), /field "userAgentProduct" must be an HTTP token/);
   assert.throws(() => optionsOf({ haltRule: { factor: 0.5 } }), /field "haltRule.factor"/);
   assert.throws(() => optionsOf({ haltRule: { every: 1 } }), /field "haltRule.every" is not a known setting/);

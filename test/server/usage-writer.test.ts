@@ -15,7 +15,7 @@ const quiet = { info() {}, warn() {}, error() {} };
 test('counts are written by the timer after a quiet spell, and what is left at stop', async () => {
   const clock = manualClock();
   const storage = createMemoryStorage({ clock });
-  const tally = createUsageTally({ store: storage.usage, clock, logger: quiet, sources: [] });
+  const tally = createUsageTally({ store: storage.usage, clock, logger: quiet, sources: [], clientHash: (key) => key });
   const total = async () => (await storage.usage.list(0, 100_000)).reduce((sum, row) => sum + row.count, 0);
   for (let i = 0; i < 50; i++) tally.count('update_check', '2.4.1', null, 'windows');
   assert.is(await total(), 0, 'nothing written from the request path within 10 s');
@@ -40,7 +40,7 @@ test('counts are written by the timer after a quiet spell, and what is left at s
 test('counts on either side of UTC midnight are written under their own days, by label', async () => {
   const clock = manualClock(Date.UTC(2026, 10, 26, 23, 59, 59));
   const storage = createMemoryStorage({ clock });
-  const tally = createUsageTally({ store: storage.usage, clock, logger: quiet, sources: ['website'] });
+  const tally = createUsageTally({ store: storage.usage, clock, logger: quiet, sources: ['website'], clientHash: (key) => key });
   tally.count('update_check', '2.4.1', null, 'windows');
   tally.count('download', '2.4.1', 'website', 'other');
   tally.count('download', '2.4.1', 'mailing', 'other');

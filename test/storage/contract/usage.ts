@@ -33,6 +33,31 @@ export function usageContract(test: ContractSuite): void {
     assert.equal(await usage.list(DAY + 2, DAY + 4), []);
   });
 
+  test('a sighting of a client, version and day is kept and counted as an install once, also when added at once twice', async (context) => {
+    const { usage } = current(context).storage;
+    const seen = (clientHash: string, release = '2.6.0', day = DAY, platform: 'windows' | 'other' = 'windows') => ({ day, release, clientHash, platform });
+    assert.equal(await usage.addSightings([seen('a'), seen('b', '2.6.0', DAY, 'other'), seen('a')]), [seen('a'), seen('b', '2.6.0', DAY, 'other')]);
+    const [first, second] = await Promise.all([usage.addSightings([seen('a'), seen('c'), seen('d')]), usage.addSightings([seen('c'), seen('d'), seen('a', '2.5.0')])]);
+    assert.equal([...first!, ...second!].map((s) => `${s.release}/${s.clientHash}`).sort(), ['2.5.0/a', '2.6.0/c', '2.6.0/d']);
+    assert.equal(await usage.addSightings([seen('a', '2.6.0', DAY + 1)]), [seen('a', '2.6.0', DAY + 1)]);
+    assert.equal(await usage.addSightings([]), []);
+    const installs = (await usage.list(DAY, DAY + 1)).filter((c) => c.kind === 'installed').map((c) => [c.day, c.release, c.platform, c.count]);
+    assert.equal(installs, [[DAY, '2.5.0', 'windows', 1], [DAY, '2.6.0', 'other', 1], [DAY, '2.6.0', 'windows', 3], [DAY + 1, '2.6.0', 'windows', 1]]);
+  });
+
+  test('bug reporters count once per client and release, with their networks, by the time of their reports', async (context) => {
+    const { usage } = current(context).storage;
+    const T = DAY * 86_400_000;
+    const report = (clientHash: string, networkHash: string, at: number, release = '2.6.0') => usage.addReporter({ release, clientHash, networkHash, at });
+    assert.equal([await report('a', 'n1', T), await report('a', 'n1', T + 50), await report('b', 'n1', T + 10), await report('c', 'n2', T + 100)], [true, false, true, true]);
+    assert.ok(await report('a', 'n1', T + 5, '2.5.0'), 'another release: another reporter');
+    assert.equal(await usage.reporters('2.6.0', T, T + 100), { clients: 3, networks: 2 });
+    // Reported only before `from` (b, at T + 10) or only after `to` (c, at T + 100): not counted.
+    assert.equal(await usage.reporters('2.6.0', T + 20, T + 99), { clients: 1, networks: 1 });
+    assert.equal(await usage.reporters('2.6.0', T + 101, T + 200), { clients: 0, networks: 0 });
+    assert.equal(await usage.reporters('2.4.0', T, T + 100), { clients: 0, networks: 0 });
+  });
+
   test('feedback is counted by UTC day, type and rating', async (context) => {
     const { storage } = current(context);
     const start = DAY * DAY_MS;
