@@ -22,7 +22,7 @@ function labelsOf(stats: VersionStats): string[] {
 function newestLine(stats: VersionStats): Html {
   const { newest } = stats;
   if (newest.share === null) return html`<p id="versions-newest">No update check named its version in this range: the share on the newest release, ${newest.version}, is not known.</p>`;
-  return html`<p id="versions-newest"><strong>${newest.share}%</strong> of the update checks naming a version ran the newest release, ${newest.version}, on ${newest.day ?? ''}.</p>`;
+  return html`<p id="versions-newest"><strong>${newest.share}%</strong> of the clients naming a version ran the newest release, ${newest.version}, on ${newest.day ?? ''}.</p>`;
 }
 
 function summaryTable(stats: VersionStats, labels: readonly string[]): Html {
@@ -37,7 +37,7 @@ function summaryTable(stats: VersionStats, labels: readonly string[]): Html {
           return html`<tr><th scope="row">${labelName(label)}</th><td>${installs}</td><td>${share}</td><td>${review?.count ?? 0}</td><td>${review?.average ?? ''}</td><td>${stats.bugReports[label] ?? 0}</td></tr>`;
         });
   return html`<table id="versions-installed" class="breakdown"><caption>By installed version</caption>
-<thead><tr><th scope="col">Version</th><th scope="col">Update checks</th><th scope="col">Share</th><th scope="col">Reviews</th><th scope="col">Average rating</th><th scope="col">Bug reports</th></tr></thead>
+<thead><tr><th scope="col">Version</th><th scope="col">Installs (clients a day)</th><th scope="col">Share</th><th scope="col">Reviews</th><th scope="col">Average rating</th><th scope="col">Bug reports</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
 }
 
@@ -48,7 +48,7 @@ function dayTable(stats: VersionStats, labels: readonly string[], open: boolean)
       html`<tr><th scope="row"><time>${day.day}</time></th>${shown.map((label) => html`<td>${day.installed[label] ?? 0}</td>`)}<td>${day.newestShare === null ? '' : `${day.newestShare}%`}</td><td>${Object.values(day.bugReports).reduce((s, n) => s + n, 0)}</td></tr>`,
   );
   return html`<details class="numbers"${open ? html` open` : ''}><summary>Installed base by version per day as a table</summary>
-<div class="scroll" role="region" aria-label="Installed base by version per day" tabindex="0"><table id="versions-by-day"><caption>Update checks by installed version per day (UTC)</caption>
+<div class="scroll" role="region" aria-label="Installed base by version per day" tabindex="0"><table id="versions-by-day"><caption>Installs by version per day (UTC): distinct clients checking, each once a day</caption>
 <thead><tr><th scope="col">Day</th>${shown.map((label) => html`<th scope="col">${labelName(label)}</th>`)}<th scope="col">On ${stats.newest.version}</th><th scope="col">Bug reports</th></tr></thead>
 <tbody>${rows}</tbody></table></div></details>`;
 }

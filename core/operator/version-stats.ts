@@ -1,7 +1,7 @@
 /**
- * GET /stats' `versions`: who runs which version (update checks by the installed version their
- * User-Agent names, core/releases/release-watch.ts), the share on the newest release, and reviews and bug
- * reports by the app version they name, per UTC day. Labels are bounded: a version this server knows (a
+ * GET /stats' `versions`: who runs which version (distinct clients a day by the installed version their
+ * update checks' User-Agent names, core/releases/release-watch.ts), the share on the newest release, and
+ * reviews and bug reports by the app version they name, per UTC day. Labels are bounded: a version this server knows (a
  * stored release or the baseline), `other`, or `none` (no product token, no appVersion).
  *
  * @module
@@ -20,12 +20,12 @@ export const VersionStatsSchema = v.object({
   newest: v.pipe(
     v.object({
       version: v.string(),
-      share: v.pipe(v.nullable(v.number()), v.description('Percent (one decimal) of the update checks naming a version on the last day with any; null when none.')),
+      share: v.pipe(v.nullable(v.number()), v.description('Percent (one decimal) of the installs (distinct clients) naming a version on the last day with any; null when none.')),
       day: v.nullable(v.string()),
     }),
     v.description('The newest live release (or the baseline) and the share of installs running it.'),
   ),
-  installed: v.pipe(Counts, v.description('Update checks by installed version over the range: a known version, other, or none.')),
+  installed: v.pipe(Counts, v.description('Installs by installed version over the range: distinct clients checking each day (one a client, version and day, whatever it sends), added up over the days; a known version, other, or none.')),
   reviews: Reviews,
   bugReports: Counts,
   days: v.array(

@@ -1,8 +1,9 @@
 /**
- * The installed base by version on the Numbers page, in a real Chromium: update checks naming their
- * installed version in the User-Agent (`LegacySheetConverter/<version>`) are shown by version as they
- * were sent (an unknown version as Other, none as Not named), with the share on the newest release and
- * the reviews and bug reports of each version. The page passes axe-core at 1280 and 360 px.
+ * The installed base by version on the Numbers page, in a real Chromium: clients checking for updates and
+ * naming their installed version in the User-Agent (`LegacySheetConverter/<version>`) are shown by version,
+ * each client once a day however often it checks (an unknown version as Other, none as Not named), with
+ * the share on the newest release and the reviews and bug reports of each version. The page passes
+ * axe-core at 1280 and 360 px.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,7 +13,7 @@ import { checkPage } from './_page-checks.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
-/** What the test sends: update checks per User-Agent version (null: a browser, no product token). */
+/** What the test sends: clients checking per User-Agent version (null: a browser, no product token), each twice. */
 const CHECKS: [string | null, number][] = [
   ['2.5.0', 7],
   ['2.6.0', 4],
@@ -20,7 +21,7 @@ const CHECKS: [string | null, number][] = [
   [null, 3],
 ];
 
-test('the Numbers page shows the update checks sent, by installed version, and the share on the newest release', async () => {
+test('the Numbers page shows the clients that checked, by installed version, and the share on the newest release', async () => {
   const running = await startOperatorServer({ rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
   const browser = await launchChromium();
   try {
@@ -29,9 +30,12 @@ test('the Numbers page shows the update checks sent, by installed version, and t
       const published = await running.call('/releases', { method: 'POST', json: { version, msiUrl: MSI(version), rolloutPercent: percent } });
       assert.is(published.status, 201, published.text);
     }
-    for (const [version, times] of CHECKS) {
+    for (const [k, [version, clients]] of CHECKS.entries()) {
       const agent = version === null ? 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' : `LegacySheetConverter/${version} (Windows NT 10.0)`;
-      for (let i = 0; i < times; i++) assert.is((await server.request({ path: '/api/v1/version', headers: { 'user-agent': agent } })).status, 200);
+      for (let i = 0; i < 2 * clients; i++) {
+        const from = `127.0.${k + 10}.${(i % clients) + 1}`;
+        assert.is((await server.request({ path: '/api/v1/version', headers: { 'user-agent': agent }, from })).status, 200);
+      }
     }
     for (const body of [
       { type: 'review', description: 'Fast', rating: 4, appVersion: '2.6.0' },
@@ -52,7 +56,7 @@ test('the Numbers page shows the update checks sent, by installed version, and t
       ['Other (not a known release)', '2', '15.4%', '0', '', '0'],
       ['Not named', '3', '', '0', '', '0'],
     ]);
-    assert.match(await page.innerText('#versions-newest'), /^30\.8% of the update checks naming a version ran the newest release, 2\.6\.0, on \d{4}-\d\d-\d\d\.$/);
+    assert.match(await page.innerText('#versions-newest'), /^30\.8% of the clients naming a version ran the newest release, 2\.6\.0, on \d{4}-\d\d-\d\d\.$/);
     const today = await page.$$eval('#versions-by-day tbody tr:last-child > *', (cells) => cells.map((cell) => (cell as HTMLElement).innerText.trim()));
     assert.equal(today.slice(1), ['7', '4', '2', '3', '30.8%', '1']);
     await checkPage(page, 'numbers-versions');
