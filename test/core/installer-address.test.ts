@@ -90,6 +90,11 @@ test('a non-ASCII host is refused with a 400 naming the character, and nothing i
   assert.equal((bodyJson(await operator(context, 'GET', '/releases')) as { releases: unknown[] }).releases, []);
 });
 
+test('an address with an unpaired surrogate (no UTF-8 form) is refused with a 400, not a 500', async (context) => {
+  const answer = await operator(context, 'POST', '/releases', { version: '2.6.0', msiUrl: 'https://downloads.example.com/a\uD800.msi', rolloutPercent: 100 });
+  assert.equal([answer.status, (bodyJson(answer) as { message: string }).message], [400, 'Field "msiUrl" must be valid Unicode (it holds an unpaired surrogate).']);
+});
+
 test('an address that grows past 2,048 characters once encoded is refused, naming why', async (context) => {
   const msiUrl = `https://downloads.example.com/${'ł'.repeat(400)}.msi`;
   assert.ok(msiUrl.length <= 2048, 'as typed it fits');
