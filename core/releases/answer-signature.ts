@@ -120,28 +120,30 @@ export function createAnswerSignatures(signer: AnswerSigner, clock: Clock, windo
     const now = clock.now();
     return (now - (now % windowMs)) / 1000;
   };
+  const signNow = async (status: number, fields: CoveredFields, params: SignatureParams): Promise<SignatureHeaders> => {
+    const signature = await signer.sign(encoder.encode(signatureBase(status, fields, params)));
+    return { 'signature-input': `${SIGNATURE_LABEL}=${signatureParams(fields, params)}`, signature: `${SIGNATURE_LABEL}=:${toBase64(signature)}:` };
+  };
   return {
     window: windowAt,
     sign(status, fields, meaning) {
       const created = windowAt();
+      const params: SignatureParams = { created, expires: created + lifetimeSeconds, keyId: signer.keyId, tag: meaning.tag, nonce: meaning.nonce };
+      // An answer to a nonce is made for one request: kept, it would only push out the answers that repeat.
+      if (meaning.nonce !== null) return signNow(status, fields, params);
       if (created !== window) {
         window = created;
         signed = new Map();
       }
-      const key = `${meaning.tag}\n${meaning.nonce ?? ''}\n${status}\n${fields.map(([name, value]) => `${name}\n${value}`).join('\n')}`;
+      const key = `${meaning.tag}\n${status}\n${fields.map(([name, value]) => `${name}\n${value}`).join('\n')}`;
       const found = signed.get(key);
       if (found !== undefined) return found;
       // Distinct answers of one window are few (releases, the warning page per source label); a flood of
-      // labels or nonces starts the map over rather than growing it.
+      // labels starts the map over rather than growing it.
       if (signed.size >= MAX_SIGNED) signed = new Map();
-      const params: SignatureParams = { created, expires: created + lifetimeSeconds, keyId: signer.keyId, tag: meaning.tag, nonce: meaning.nonce };
       const cache = signed;
-      const pending = signer.sign(encoder.encode(signatureBase(status, fields, params))).then(
-        (signature) => {
-          const headers: SignatureHeaders = {
-            'signature-input': `${SIGNATURE_LABEL}=${signatureParams(fields, params)}`,
-            signature: `${SIGNATURE_LABEL}=:${toBase64(signature)}:`,
-          };
+      const pending = signNow(status, fields, params).then(
+        (headers) => {
           cache.set(key, headers);
           return headers;
         },

@@ -87,6 +87,26 @@ test('one signature per distinct answer and window: 200 checks of two releases s
   assert.is(signed, 3);
 });
 
+test('an answer to a nonce is signed for its request and never kept: 1,100 nonces do not push the download redirect out of its window', async () => {
+  const issuer = await createLicenseIssuer(await generateSigningKey());
+  let signed = 0;
+  const counting: AnswerSigner = { keyId: issuer.signer!.keyId, sign: (data) => (signed++, issuer.signer!.sign(data)) };
+  const { app, clock } = await createTestApp({ licenses: { issue: issuer.issue, signer: counting }, rateLimit: { name: 't', limit: 1e6, windowSeconds: 60 } });
+  clock.advance(1000);
+  // GET /download asks for its signature on every request (GET /version keeps its own per answer).
+  const check = async () => (await app.handle(coreRequest({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS } }))).headers['signature'];
+  const first = await check();
+  const licenseKey = '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488';
+  for (let i = 0; i < 1100; i++) {
+    const nonce = `nonce-${String(i).padStart(16, '0')}`;
+    const answer = await app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/validate', json: { licenseKey, nonce } }));
+    assert.ok(answer.headers['signature-input']!.includes(`;nonce="${nonce}"`), nonce);
+  }
+  assert.is(signed, 1101);
+  assert.is(await check(), first, 'the same signature, not signed again');
+  assert.is(signed, 1101);
+});
+
 test('signAnswers: false sends no signature headers', async () => {
   const { app } = await createTestApp({ signAnswers: false });
   const answer = await app.handle(coreRequest({ path: '/api/v1/version' }));
