@@ -54,7 +54,8 @@ export const downloadInstaller = {
   description:
     'Redirects to the current MSI installer. A client that is not Windows (by the Sec-CH-UA-Platform ' +
     'client hint, else the User-Agent) is redirected to a Windows-only warning page instead, unless ' +
-    'force=1. The target is always an operator-configured URL.',
+    'force=1. The target is always an operator-configured URL. Signed (RFC 9421) when the server signs answers; a ' +
+    'redirect to the MSI names its release in Release-Version, which the app compares with the version GET /version offered.',
   query: [
     { name: 'source', required: false, schema: DownloadSourceSchema },
     { name: 'force', required: false, schema: DownloadForceSchema },
@@ -62,7 +63,7 @@ export const downloadInstaller = {
   success: {
     status: 302,
     description: 'Redirect to the installer or to the Windows-only warning page.',
-    headers: ['Location', 'Cache-Control', 'Vary', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
+    headers: ['Location', 'Cache-Control', 'Vary', 'Signature-Input', 'Signature', 'Release-Version', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
   },
   errors: ['invalid_parameter'],
 } as const satisfies Endpoint;

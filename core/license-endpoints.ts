@@ -20,8 +20,8 @@ export const validateLicense = {
     'An addition to the spec. Whether a key still stands: valid (with its product and the end of its lease), ' +
     'revoked (its order was refunded, lost a dispute or was revoked by the operator) or unknown. Signed like ' +
     'the update answers (RFC 9421, Ed25519, covering the status, Content-Digest and License-Key-Digest, the ' +
-    'SHA-256 of the key as sent), so that the desktop app can trust it and run offline until validUntil. ' +
-    'No machine id is sent or kept.',
+    'SHA-256 of the key as sent; tagged "license-standing", and carrying the request\'s optional nonce as its nonce ' +
+    'parameter), so that the desktop app can trust it and run offline until validUntil. No machine id is sent or kept.',
   body: { schema: LicenseValidateRequestSchema, schemaName: 'LicenseValidateRequest', required: true },
   success: {
     status: 200,

@@ -17,6 +17,10 @@ import { createLicenseIssuer, publicKeyOf } from '../core/licensing/license.ts';
 import { SiteContentSchema } from '../core/schemas/content.ts';
 import { SIGNED_AT, VECTOR_KEY } from './signature-vectors.ts';
 
+/** The nonce the app sent with one request (16 random bytes in base64url), and a later one's. */
+const SENT_NONCE = 'q3Jx9VdJ0mYt1bR7cLw2Eg';
+const FRESH_NONCE = 'Vf8nK2pQx0sL4aZ6dT1yHw';
+
 export const LICENSE_VECTORS_PATH = new URL('../docs/vectors/license-validate.json', import.meta.url);
 
 export interface LicenseVectorCase {
@@ -26,6 +30,8 @@ export interface LicenseVectorCase {
   why: string;
   /** The key the app sent, exactly: the answer's License-Key-Digest must be its SHA-256. */
   licenseKey: string;
+  /** The nonce the app sent, when it sent one: the signature's nonce parameter must be exactly it. */
+  nonce?: string;
   /** The time (seconds since the epoch) the app checks it at. */
   now: number;
   status: number;
@@ -67,9 +73,15 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
   const refunded = await buy('standard');
   await handle('POST', `/checkout/simulator/${refunded.sessionId}/refund`);
   now += 1000;
-  const validate = async (licenseKey: string) => ({ licenseKey, ...pick(await handle('POST', '/api/v1/licenses/validate', { licenseKey })) });
+  const validate = async (licenseKey: string, nonce?: string) => ({
+    licenseKey,
+    ...(nonce === undefined ? {} : { nonce }),
+    ...pick(await handle('POST', '/api/v1/licenses/validate', nonce === undefined ? { licenseKey } : { licenseKey, nonce })),
+  });
   const valid = await validate(kept.keys.plusLicenseKey);
   const revoked = await validate(refunded.keys.standardLicenseKey);
+  const withNonce = await validate(kept.keys.plusLicenseKey, SENT_NONCE);
+  const update = pick(await handle('GET', '/api/v1/version'));
   const unknown = await validate('202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488');
   const at = Math.floor(now / 1000);
   const expires = Number(/;expires=(\d+)/.exec(valid.headers['signature-input']!)![1]);
@@ -97,12 +109,38 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
       headers: { ...valid.headers, 'license-key-digest': revoked.headers['license-key-digest']! },
     },
     { name: 'expired', valid: false, why: 'checked after its expires parameter: an old answer replayed', now: expires + 1, ...valid },
+    { name: 'valid, with a nonce', valid: true, why: 'the app sent a nonce: the signature carries it as its nonce parameter', now: at, ...withNonce },
+    {
+      name: 'saved answer, fresh nonce',
+      valid: false,
+      why: 'the genuine answer to an earlier request, replayed to an app that sent a fresh nonce: the signature carries another nonce',
+      now: at,
+      ...withNonce,
+      nonce: FRESH_NONCE,
+    },
+    {
+      name: 'answer without a nonce, nonce sent',
+      valid: false,
+      why: 'the genuine valid answer to a request without a nonce, replayed to an app that sent one: the signature carries none',
+      now: at,
+      ...valid,
+      nonce: FRESH_NONCE,
+    },
+    {
+      name: 'an update answer',
+      valid: false,
+      why: 'a genuine answer of GET /version: its tag is "update", never a license standing',
+      now: at,
+      licenseKey: valid.licenseKey,
+      ...update,
+    },
   ];
   return {
     about:
       'Answers of POST /api/v1/licenses/validate (RFC 9421, ed25519; Content-Digest of RFC 9530; License-Key-Digest, the SHA-256 of the key sent) ' +
       "for the desktop app's tests: check each case at its `now` (seconds since the epoch) with `publicKey` (raw Ed25519, base64url) for its " +
-      '`licenseKey`. Made with a test-only key: never trust it outside tests. See docs/licensing.md.',
+      '`licenseKey`, as a license standing (tag "license-standing"), and for its `nonce` when it has one (the signature\'s nonce parameter ' +
+      'must be exactly it). Made with a test-only key: never trust it outside tests. See docs/licensing.md.',
     publicKey: await publicKeyOf(VECTOR_KEY),
     leaseDays: 14,
     cases,

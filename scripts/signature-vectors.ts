@@ -17,6 +17,8 @@ import { SiteContentSchema } from '../core/schemas/content.ts';
 
 /** A key made for these vectors only: it signs nothing else, and no app may trust it outside its tests. */
 export const VECTOR_KEY = 'MC4CAQAwBQYDK2VwBCIEIJ/lE81XRpU75kpzwnpf/638uy65DMqPzDn5SsL1IVnG';
+/** The test vector key of docs/licensing.md, which this server never issued: its standing is "unknown". */
+const DOCS_TEST_KEY = '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488';
 /** When the vectors were signed: 2026-11-26T12:00:00Z. */
 export const SIGNED_AT = Date.UTC(2026, 10, 26, 12, 0, 0);
 export const VECTORS_PATH = new URL('../docs/vectors/update-signatures.json', import.meta.url);
@@ -28,6 +30,8 @@ export interface VectorCase {
   why: string;
   /** The time (seconds since the epoch) the app checks it at. */
   now: number;
+  /** For a redirect to the MSI: the version GET /version offered the app, which the signed Release-Version must name. */
+  offeredVersion?: string;
   status: number;
   /** The answer's headers that matter to the check (lower-case names). */
   headers: Record<string, string>;
@@ -35,7 +39,7 @@ export interface VectorCase {
   body: string;
 }
 
-const SIGNED = ['content-type', 'content-digest', 'location', 'installer-digest', 'installer-size', 'release-notes', 'release-critical', 'signature-input', 'signature'];
+const SIGNED = ['content-type', 'content-digest', 'location', 'release-version', 'license-key-digest', 'installer-digest', 'installer-size', 'release-notes', 'release-critical', 'signature-input', 'signature'];
 
 function pick(answer: CoreResponse): { status: number; headers: Record<string, string>; body: string } {
   const headers = Object.fromEntries(SIGNED.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
@@ -68,11 +72,27 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
   const check = await get('/api/v1/version');
   const download = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' });
   const warning = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' });
+  const standing = pick(
+    await app.handle({
+      method: 'POST',
+      path: '/api/v1/licenses/validate',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ licenseKey: DOCS_TEST_KEY }),
+      clientIp: '203.0.113.7',
+    }),
+  );
   const at = Math.floor(now / 1000);
   const expires = Number(/;expires=(\d+)/.exec(check.headers['signature-input']!)![1]);
   const cases: VectorCase[] = [
     { name: 'good update check', valid: true, why: 'signature, Content-Digest and expiry all hold', now: at, ...check },
-    { name: 'good download redirect', valid: true, why: 'signature and expiry hold; the MSI must then match Installer-Digest and Installer-Size', now: at, ...download },
+    {
+      name: 'good download redirect',
+      valid: true,
+      why: 'signature and expiry hold, and Release-Version is the version offered; the MSI must then match Installer-Digest and Installer-Size',
+      now: at,
+      offeredVersion: '2.6.2',
+      ...download,
+    },
     { name: 'good redirect to the Windows-only page', valid: true, why: 'signed over @status and Location only: no installer', now: at, ...warning },
     {
       name: 'tampered body',
@@ -100,11 +120,28 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
       headers: { ...download.headers, 'installer-digest': 'sha-256=:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:' },
     },
     { name: 'expired', valid: false, why: 'checked after its expires parameter', now: expires + 1, ...check },
+    {
+      name: 'older download redirect',
+      valid: false,
+      why: "a genuine redirect to 2.6.2's MSI, replayed to an app that GET /version told of 2.6.3: Release-Version is not the version offered",
+      now: at,
+      offeredVersion: '2.6.3',
+      ...download,
+    },
+    {
+      name: 'a license standing',
+      valid: false,
+      why: 'a genuine answer of POST /licenses/validate: its tag is "license-standing", never an update answer',
+      now: at,
+      ...standing,
+    },
   ];
   return {
     about:
       'Signed update answers (RFC 9421, ed25519; Content-Digest of RFC 9530) for the desktop app\'s tests: check each case at its `now` ' +
-      '(seconds since the epoch) with `publicKey` (raw Ed25519, base64url). Made with a test-only key: never trust it outside tests. See docs/updates.md.',
+      '(seconds since the epoch) with `publicKey` (raw Ed25519, base64url), as an update answer (tag "update"); a redirect to the MSI ' +
+      'with `offeredVersion`, the version GET /version offered, which its signed Release-Version must name. Made with a test-only key: ' +
+      'never trust it outside tests. See docs/updates.md.',
     publicKey: await publicKeyOf(VECTOR_KEY),
     keyid: await publicKeyOf(VECTOR_KEY),
     cases,

@@ -14,16 +14,34 @@ export function parseSignatureInput(text: string) {
   return { label: match[1]!, components, params, paramsText: `(${match[2]})${match[3]}` };
 }
 
+/** What the app expects of an answer besides a good signature: its meaning, the nonce it sent, the version it was offered. */
+export interface Expected {
+  /** The RFC 9421 `tag`: `update` for GET /version and GET /download, `license-standing` for POST /licenses/validate. */
+  tag: string;
+  /** The nonce the app sent: the signature must carry exactly it. */
+  nonce?: string;
+  /** For a redirect to the MSI: the version GET /version offered, which the signed Release-Version must name. */
+  version?: string;
+}
+
 /**
  * The app's check, written from the RFCs: the signature holds over the base rebuilt from the answer, it
- * covers @status first and the body's digest (or Location), it has not expired, and Content-Digest is
- * the body's SHA-256. Answers why not, or null when the answer is genuine.
+ * covers @status first and the body's digest (or Location), its tag is the one expected (and its nonce the
+ * one sent, the Release-Version the one offered, when the app has one), it has not expired, and
+ * Content-Digest is the body's SHA-256. Answers why not, or null when the answer is genuine.
  */
-export function refusal(answer: { status: number; headers: Record<string, string>; body: string }, publicKey: string, nowSeconds: number): string | null {
+export function refusal(
+  answer: { status: number; headers: Record<string, string>; body: string },
+  publicKey: string,
+  nowSeconds: number,
+  expected: Expected = { tag: 'update' },
+): string | null {
   const input = parseSignatureInput(answer.headers['signature-input'] ?? '');
   if (!input) return 'no Signature-Input';
   const { label, components, params } = input;
   if (params['alg'] !== 'ed25519' || params['keyid'] !== publicKey) return 'another algorithm or key';
+  if (params['tag'] !== expected.tag) return 'another tag';
+  if (expected.nonce !== undefined && params['nonce'] !== expected.nonce) return 'another nonce';
   if (components[0] !== '@status') return '@status is not covered first';
   if (!components.includes(answer.status === 200 ? 'content-digest' : 'location')) return 'the body or the Location is not covered';
   const lines = components.map((name) => {
@@ -37,6 +55,7 @@ export function refusal(answer: { status: number; headers: Record<string, string
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
   if (!verify(null, Buffer.from(lines.join('\n'), 'ascii'), key, Buffer.from(signature, 'base64'))) return 'the signature does not hold';
   if (typeof params['expires'] !== 'number' || nowSeconds > params['expires']) return 'expired';
+  if (expected.version !== undefined && (!components.includes('release-version') || answer.headers['release-version'] !== expected.version)) return 'another version';
   if (answer.status === 200) {
     const digest = `sha-256=:${createHash('sha256').update(answer.body, 'utf8').digest('base64')}:`;
     if (answer.headers['content-digest'] !== digest) return 'the body does not match Content-Digest';
@@ -47,10 +66,17 @@ export function refusal(answer: { status: number; headers: Record<string, string
 
 /**
  * The app's check of a license standing (POST /licenses/validate), from the same rules: the update answer's
- * check, and the signature covers License-Key-Digest, the SHA-256 of the key the app sent. Null: genuine.
+ * check with the tag `license-standing` (and the nonce the app sent, if it sent one), and the signature
+ * covers License-Key-Digest, the SHA-256 of the key the app sent. Null: genuine.
  */
-export function licenseRefusal(answer: { status: number; headers: Record<string, string>; body: string }, publicKey: string, nowSeconds: number, licenseKey: string): string | null {
-  const refused = refusal(answer, publicKey, nowSeconds);
+export function licenseRefusal(
+  answer: { status: number; headers: Record<string, string>; body: string },
+  publicKey: string,
+  nowSeconds: number,
+  licenseKey: string,
+  nonce?: string,
+): string | null {
+  const refused = refusal(answer, publicKey, nowSeconds, nonce === undefined ? { tag: 'license-standing' } : { tag: 'license-standing', nonce });
   if (refused !== null) return refused;
   if (!parseSignatureInput(answer.headers['signature-input']!)!.components.includes('license-key-digest')) return 'the key is not covered';
   if (answer.headers['license-key-digest'] !== `sha-256=:${createHash('sha256').update(licenseKey, 'utf8').digest('base64')}:`) return 'an answer about another key';

@@ -60,7 +60,7 @@ function signedHeader(description: string, schema: object, example?: string): He
 }
 
 /** The headers of signed update answers, in the order they are covered. */
-export const SIGNED_ANSWER_HEADERS = ['Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'] as const;
+export const SIGNED_ANSWER_HEADERS = ['Signature-Input', 'Signature', 'Release-Version', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'] as const;
 
 const HEADER_COMPONENTS = {
   RateLimit: header(
@@ -106,14 +106,26 @@ const HEADER_COMPONENTS = {
     { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
   ),
   'Signature-Input': signedHeader(
-    'The components the RFC 9421 signature covers and its parameters: @status first, then Content-Digest (or Location) ' +
-      'and the release headers below that are present (License-Key-Digest on a license standing); created, expires, keyid (the license public key, base64url) and alg "ed25519".',
-    { type: 'string', pattern: '^update=\\("@status"( "[a-z-]+")*\\);created=[0-9]+;expires=[0-9]+;keyid="[A-Za-z0-9_-]+";alg="ed25519"$' },
+    'The components the RFC 9421 signature covers and its parameters: @status first, then Content-Digest (or Location and, ' +
+      'on a redirect to the MSI, Release-Version) and the release headers below that are present (License-Key-Digest on a ' +
+      'license standing); created, expires, the nonce the request sent (a license standing asked with one), keyid (the license ' +
+      'public key, base64url), alg "ed25519", and tag: "update" on GET /version and GET /download, "license-standing" on ' +
+      'POST /licenses/validate. A verifier refuses an answer whose tag is not the one it expects.',
+    {
+      type: 'string',
+      pattern:
+        '^update=\\("@status"( "[a-z-]+")*\\);created=[0-9]+;expires=[0-9]+(;nonce="[A-Za-z0-9_-]{16,64}")?;keyid="[A-Za-z0-9_-]+";alg="ed25519";tag="(update|license-standing)"$',
+    },
   ),
   Signature: signedHeader('The Ed25519 signature of the signature base (RFC 9421), base64.', { type: 'string', pattern: '^update=:[A-Za-z0-9+/]+={0,2}:$' }),
   'License-Key-Digest': signedHeader(
     'The SHA-256 (RFC 9530 syntax) of the licenseKey string as sent (UTF-8), covered by the signature: the answer is about that key and no other.',
     { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
+  ),
+  'Release-Version': signedHeader(
+    "The version of the release whose MSI the redirect names, covered by the signature: the app installs it only when it is the version GET /version offered it.",
+    { type: 'string', pattern: '^[0-9]+(\\.[0-9]+){1,3}(-[0-9A-Za-z.-]{1,32})?$' },
+    '2.6.2',
   ),
   'Installer-Digest': signedHeader(
     "The SHA-256 of the release's MSI (RFC 9530 syntax), when the operator gave it: compare it with the downloaded file.",

@@ -33,7 +33,8 @@ const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().r
  * what the key unlocks and a lease of `context.licenseLeaseSeconds` from now; revoked once a refund, a
  * dispute not won or the operator revokes them; unknown when no order holds the key (a payment-simulator
  * key too, unless the server runs the simulator). The answer covers the key's SHA-256 in
- * `License-Key-Digest`, so that an answer about one key cannot be passed off as one about another.
+ * `License-Key-Digest`, so that an answer about one key cannot be passed off as one about another; its
+ * signature is tagged `license-standing` (never an update answer) and carries the app's `nonce` when it sent one.
  */
 export function validateLicense(context: AppContext): Operation {
   const { signatures } = context;
@@ -49,7 +50,7 @@ export function validateLicense(context: AppContext): Operation {
     return { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds) };
   };
   return async (request): Promise<CoreResponse> => {
-    const { licenseKey } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
+    const { licenseKey, nonce } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
     const body = encodeJson(await standingOf(licenseKey));
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     if (!signatures) return { status: 200, headers, body };
@@ -58,7 +59,7 @@ export function validateLicense(context: AppContext): Operation {
       ['license-key-digest', await contentDigest(encoder.encode(licenseKey))],
     ];
     for (const [name, value] of fields) headers[name] = value;
-    const signature = await signatures.sign(200, fields);
+    const signature = await signatures.sign(200, fields, { tag: 'license-standing', nonce: nonce ?? null });
     headers['signature-input'] = signature['signature-input'];
     headers['signature'] = signature.signature;
     return { status: 200, headers, body };

@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { contentDigest, releaseFields, type CoveredFields, type SignatureHeaders } from '../releases/answer-signature.ts';
+import { contentDigest, releaseFields, UPDATE_ANSWER, type CoveredFields, type SignatureHeaders } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { encodeJson, headerValue, JSON_TYPE, type CoreResponse } from '../http/http.ts';
 import { andThen } from '../http/maybe.ts';
@@ -78,7 +78,7 @@ export function version(context: AppContext): Operation {
     if (!signatures) return plain(answer);
     const window = signatures.window();
     if (answer.window === window && answer.headers !== null) return sent(answer, answer.headers);
-    return andThen(answer.fields, (fields) => andThen(signatures.sign(200, fields), (signature) => sent(answer, keep(answer, window, fields, signature))));
+    return andThen(answer.fields, (fields) => andThen(signatures.sign(200, fields, UPDATE_ANSWER), (signature) => sent(answer, keep(answer, window, fields, signature))));
   };
   // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>

@@ -5,6 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { asciiOnTheWire } from '../schemas/wire-address.ts';
 
 const BYTE = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const WORD = '(6553[0-5]|655[0-2]\\d|65[0-4]\\d\\d|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3}|0)';
@@ -24,13 +25,21 @@ export const ReleaseVersion = v.pipe(
 
 /**
  * An https address that a Location or a header can carry: at most 2,048 characters, no whitespace and no
- * control characters anywhere (a CR would end the header).
+ * control characters anywhere (a CR would end the header), and ASCII on the wire: a non-ASCII character of
+ * the path, query or fragment is stored percent-encoded (UTF-8), a non-ASCII host is refused
+ * (core/schemas/wire-address.ts). What is stored is what is signed and sent.
  */
 export const ReleaseUrl = v.pipe(
   v.string(),
   v.maxLength(2048, 'must be at most 2048 characters'),
   v.regex(/^https:\/\/[^\s\u0000-\u001f\u007f-\u009f]+$/, 'must be an https:// URL with no whitespace or control characters'),
   v.url('must be an absolute URL'),
+  ...asciiOnTheWire(),
+  v.description(
+    'An https:// address of at most 2,048 characters, without whitespace or control characters. Non-ASCII characters of the path, ' +
+      'query and fragment are stored percent-encoded as UTF-8 (Konwerter-ł.msi becomes Konwerter-%C5%82.msi): the address ' +
+      'answered here is the one served and signed. A non-ASCII host name is refused: give its xn-- form.',
+  ),
 );
 
 export const Percent = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(100));

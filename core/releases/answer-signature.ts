@@ -9,6 +9,10 @@
  * default), so every answer of one window with the same covered values carries the same signature, and a
  * signature is asked of the key at most once per window for each of them (concurrent requests share it).
  *
+ * Each signature says what it means in the RFC 9421 `tag` parameter (`update` or `license-standing`), so that
+ * one kind of answer never verifies as the other, and carries the caller's `nonce` when it sent one, so that
+ * an answer saved earlier does not verify for a request that asked with a fresh nonce.
+ *
  * @module
  */
 import type { Clock, MaybePromise } from '../ports/ports.ts';
@@ -26,7 +30,20 @@ export interface SignatureHeaders {
   signature: string;
 }
 
-export interface SignatureParams {
+/** What an answer means (RFC 9421 `tag`): an update answer, or a license key's standing. A verifier that expects one refuses the other. */
+export type SignatureTag = 'update' | 'license-standing';
+
+/** What a signature is about besides its covered fields: its tag, and the caller's nonce when it sent one. */
+export interface SignatureMeaning {
+  tag: SignatureTag;
+  /** The caller's nonce (RFC 9421 `nonce`): base64url characters only, so that it needs no escaping in a quoted string. */
+  nonce: string | null;
+}
+
+/** The meaning of the answers of GET /version and GET /download. */
+export const UPDATE_ANSWER: SignatureMeaning = { tag: 'update', nonce: null };
+
+export interface SignatureParams extends SignatureMeaning {
   created: number;
   expires: number;
   keyId: string;
@@ -43,7 +60,8 @@ export const SIGNATURE_LABEL = 'update';
  */
 export function signatureParams(fields: CoveredFields, params: SignatureParams): string {
   const names = ['"@status"', ...fields.map(([name]) => `"${name}"`)].join(' ');
-  return `(${names});created=${params.created};expires=${params.expires};keyid="${params.keyId}";alg="ed25519"`;
+  const nonce = params.nonce === null ? '' : `;nonce="${params.nonce}"`;
+  return `(${names});created=${params.created};expires=${params.expires}${nonce};keyid="${params.keyId}";alg="ed25519";tag="${params.tag}"`;
 }
 
 /** The signature base (RFC 9421 section 2.5): one line per covered component, then @signature-params, no final newline. */
@@ -80,8 +98,8 @@ export function digestOfHex(hex: string): string {
 }
 
 export interface AnswerSignatures {
-  /** The headers that sign `status` and `fields` now: at once when this window signed them already. */
-  sign(status: number, fields: CoveredFields): MaybePromise<SignatureHeaders>;
+  /** The headers that sign `status` and `fields` with `meaning` now: at once when this window signed them already. */
+  sign(status: number, fields: CoveredFields, meaning: SignatureMeaning): MaybePromise<SignatureHeaders>;
   /** The `created` of signatures made now: a caller that keeps a signature per answer keeps it while this stays. */
   window(): number;
 }
@@ -102,28 +120,30 @@ export function createAnswerSignatures(signer: AnswerSigner, clock: Clock, windo
     const now = clock.now();
     return (now - (now % windowMs)) / 1000;
   };
+  const signNow = async (status: number, fields: CoveredFields, params: SignatureParams): Promise<SignatureHeaders> => {
+    const signature = await signer.sign(encoder.encode(signatureBase(status, fields, params)));
+    return { 'signature-input': `${SIGNATURE_LABEL}=${signatureParams(fields, params)}`, signature: `${SIGNATURE_LABEL}=:${toBase64(signature)}:` };
+  };
   return {
     window: windowAt,
-    sign(status, fields) {
+    sign(status, fields, meaning) {
       const created = windowAt();
+      const params: SignatureParams = { created, expires: created + lifetimeSeconds, keyId: signer.keyId, tag: meaning.tag, nonce: meaning.nonce };
+      // An answer to a nonce is made for one request: kept, it would only push out the answers that repeat.
+      if (meaning.nonce !== null) return signNow(status, fields, params);
       if (created !== window) {
         window = created;
         signed = new Map();
       }
-      const key = `${status}\n${fields.map(([name, value]) => `${name}\n${value}`).join('\n')}`;
+      const key = `${meaning.tag}\n${status}\n${fields.map(([name, value]) => `${name}\n${value}`).join('\n')}`;
       const found = signed.get(key);
       if (found !== undefined) return found;
       // Distinct answers of one window are few (releases, the warning page per source label); a flood of
       // labels starts the map over rather than growing it.
       if (signed.size >= MAX_SIGNED) signed = new Map();
-      const params = { created, expires: created + lifetimeSeconds, keyId: signer.keyId };
       const cache = signed;
-      const pending = signer.sign(encoder.encode(signatureBase(status, fields, params))).then(
-        (signature) => {
-          const headers: SignatureHeaders = {
-            'signature-input': `${SIGNATURE_LABEL}=${signatureParams(fields, params)}`,
-            signature: `${SIGNATURE_LABEL}=:${toBase64(signature)}:`,
-          };
+      const pending = signNow(status, fields, params).then(
+        (headers) => {
           cache.set(key, headers);
           return headers;
         },

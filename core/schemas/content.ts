@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
 import { Link } from './link.ts';
+import { HeaderLink } from './wire-address.ts';
 import { PricingSchema, ROADMAP_CATEGORIES, VersionString, type Pricing, type RoadmapCategory } from './responses.ts';
 
 /** A roadmap feature as the operator writes it; release_version defaults to null. */
@@ -75,14 +76,14 @@ const windowsOnlyPageObject = v.strictObject({
 export const siteContentObject = v.strictObject({
   offer: PricingSchema,
   download: v.strictObject({
-    /** The current MSI installer. */
-    msiUrl: Link,
+    /** The current MSI installer (ASCII on the wire: core/schemas/wire-address.ts). */
+    msiUrl: HeaderLink,
     /** The SHA-256 of that MSI, for the baseline's signed update answers. */
     msiSha256: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 of the MSI as 64 hex digits'))),
     /** Its size in bytes. */
     msiSize: v.optional(v.pipe(v.number(), v.safeInteger('must be a whole number of bytes'), v.minValue(1))),
     /** A Windows-only warning page of the operator's own; the shipped one otherwise. */
-    nonWindowsUrl: v.optional(Link),
+    nonWindowsUrl: v.optional(HeaderLink),
     /** The wording of the shipped Windows-only page. */
     windowsOnlyPage: v.optional(windowsOnlyPageObject),
   }),

@@ -18,10 +18,15 @@ export const LICENSE_KEY_MAX = 1024;
  */
 export const LICENSE_KEY_SHAPE = /^\s*(?:(?:key|sim)\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|[\s-]*(?:[0-9A-TV-Za-tv-z][\s-]*){120})\s*$/;
 
+/** A nonce the app may send: 16 to 64 base64url characters (16 random bytes make 22). */
+export const NONCE_SHAPE = /^[A-Za-z0-9_-]{16,64}$/;
+
 /** A key to re-check (POST /api/v1/licenses/validate). */
 export interface LicenseValidateRequest {
   /** The key as issued or as a person typed it (any case, dashes and spaces anywhere). */
   licenseKey: string;
+  /** A fresh random value of the app's, which the answer's signature carries as its `nonce` parameter. */
+  nonce?: string | undefined;
 }
 // Each schema is built by a function marked free of side effects: the package's bundle keeps them in the
 // chunk of the endpoints, and a page that does not call validateLicense then drops them (test/client/size.test.ts).
@@ -35,6 +40,16 @@ function validateRequest() {
       v.description(
         'The key as issued, or as a person typed it (any case, dashes and spaces anywhere). A text that does not ' +
           'have the shape of a key is refused with 400; a key of the right shape this server did not issue is "unknown".',
+      ),
+    ),
+    nonce: v.optional(
+      v.pipe(
+        v.string('must be a text of 16 to 64 base64url characters'),
+        v.regex(NONCE_SHAPE, 'must be 16 to 64 base64url characters (A-Z, a-z, 0-9, - and _), such as 16 random bytes in base64url'),
+        v.description(
+          'Optional: a fresh random value of the app\'s, 16 to 64 base64url characters (16 random bytes make 22). The signature ' +
+            'of the answer carries it as its RFC 9421 nonce parameter, so that an answer saved earlier does not verify for this request.',
+        ),
       ),
     ),
   });

@@ -40,10 +40,26 @@ test('GET /version and both redirects of GET /download verify independently, wit
     assert.is(redirect.status, 302);
     assert.is(refusal({ status: 302, headers: plain(redirect.headers), body: '' }, publicKey, now), null, agent);
   }
+  // The redirect to the MSI names its release's version, signed: it verifies for an app offered 2.6.0 and no other.
+  const toMsi = await app.handle(coreRequest({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS } }));
+  const redirect = { status: 302, headers: plain(toMsi.headers), body: '' };
+  assert.equal([redirect.headers['location'], redirect.headers['release-version']], ['https://downloads.example.com/2.6.0.msi', '2.6.0']);
+  assert.equal(parseSignatureInput(redirect.headers['signature-input']!)!.components, ['@status', 'location', 'release-version', 'installer-digest', 'installer-size', 'release-notes', 'release-critical']);
+  assert.is(refusal(redirect, publicKey, now, { tag: 'update', version: '2.6.0' }), null);
+  assert.is(refusal(redirect, publicKey, now, { tag: 'update', version: '2.6.1' }), 'another version');
+  assert.is(refusal({ ...redirect, headers: { ...redirect.headers, 'release-version': '2.6.1' } }, publicKey, now, { tag: 'update', version: '2.6.1' }), 'the signature does not hold');
+  // Both answers say they are update answers, and a check for another meaning refuses them.
+  for (const signed of [answer, redirect]) {
+    assert.is(parseSignatureInput(signed.headers['signature-input']!)!.params['tag'], 'update');
+    assert.is(refusal(signed, publicKey, now, { tag: 'license-standing' }), 'another tag');
+  }
   // Each signed header is as /openapi.json documents it.
   const doc = JSON.parse(bodyText(await app.handle(coreRequest({ path: '/openapi.json' })))) as { components: { headers: Record<string, { schema: { pattern?: string } }> } };
   for (const name of ['Content-Digest', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size']) {
     assert.match(answer.headers[name.toLowerCase()]!, new RegExp(doc.components.headers[name]!.schema.pattern!), name);
+  }
+  for (const name of ['Signature-Input', 'Release-Version']) {
+    assert.match(redirect.headers[name.toLowerCase()]!, new RegExp(doc.components.headers[name]!.schema.pattern!), name);
   }
   // Another key's app does not verify.
   assert.is(refusal(answer, await publicKeyOf(await generateSigningKey()), now), 'another algorithm or key');
@@ -71,6 +87,26 @@ test('one signature per distinct answer and window: 200 checks of two releases s
   assert.is(signed, 3);
 });
 
+test('an answer to a nonce is signed for its request and never kept: 1,100 nonces do not push the download redirect out of its window', async () => {
+  const issuer = await createLicenseIssuer(await generateSigningKey());
+  let signed = 0;
+  const counting: AnswerSigner = { keyId: issuer.signer!.keyId, sign: (data) => (signed++, issuer.signer!.sign(data)) };
+  const { app, clock } = await createTestApp({ licenses: { issue: issuer.issue, signer: counting }, rateLimit: { name: 't', limit: 1e6, windowSeconds: 60 } });
+  clock.advance(1000);
+  // GET /download asks for its signature on every request (GET /version keeps its own per answer).
+  const check = async () => (await app.handle(coreRequest({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS } }))).headers['signature'];
+  const first = await check();
+  const licenseKey = '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488';
+  for (let i = 0; i < 1100; i++) {
+    const nonce = `nonce-${String(i).padStart(16, '0')}`;
+    const answer = await app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/validate', json: { licenseKey, nonce } }));
+    assert.ok(answer.headers['signature-input']!.includes(`;nonce="${nonce}"`), nonce);
+  }
+  assert.is(signed, 1101);
+  assert.is(await check(), first, 'the same signature, not signed again');
+  assert.is(signed, 1101);
+});
+
 test('signAnswers: false sends no signature headers', async () => {
   const { app } = await createTestApp({ signAnswers: false });
   const answer = await app.handle(coreRequest({ path: '/api/v1/version' }));
@@ -80,7 +116,8 @@ test('signAnswers: false sends no signature headers', async () => {
 test('the shipped vectors are what the server makes, and the independent check accepts the good ones and refuses each tampered one', async () => {
   const shipped = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as { publicKey: string; cases: VectorCase[] };
   assert.equal(shipped, JSON.parse(JSON.stringify(await makeVectors())), 'run node --import tsx scripts/signature-vectors.ts');
-  const verdicts = shipped.cases.map((c) => [c.name, refusal(c, shipped.publicKey, c.now)]);
+  const check = (c: VectorCase) => refusal(c, shipped.publicKey, c.now, c.offeredVersion === undefined ? { tag: 'update' } : { tag: 'update', version: c.offeredVersion });
+  const verdicts = shipped.cases.map((c) => [c.name, check(c)]);
   assert.equal(verdicts, [
     ['good update check', null],
     ['good download redirect', null],
@@ -89,8 +126,10 @@ test('the shipped vectors are what the server makes, and the independent check a
     ['tampered digest', 'the signature does not hold'],
     ['tampered installer digest', 'the signature does not hold'],
     ['expired', 'expired'],
+    ['older download redirect', 'another version'],
+    ['a license standing', 'another tag'],
   ]);
-  for (const c of shipped.cases) assert.is(refusal(c, shipped.publicKey, c.now) === null, c.valid, c.name);
+  for (const c of shipped.cases) assert.is(check(c) === null, c.valid, c.name);
 });
 
 test.run();

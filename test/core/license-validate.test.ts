@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../../core/licensing/license.ts';
 import type { CoreResponse } from '../../core/http/http.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp, type TestAppOptions } from '../_setup.ts';
-import { licenseRefusal } from '../_update-signature.ts';
+import { licenseRefusal, refusal } from '../_update-signature.ts';
 
 interface Context {
   t: TestApp;
@@ -40,6 +40,8 @@ const press = ({ t }: Context, id: string, action: string) => t.app.handle(coreR
 const validate = ({ t }: Context, licenseKey: unknown, path = '/api/v1/licenses/validate') =>
   t.app.handle(coreRequest({ method: 'POST', path, json: { licenseKey } }));
 
+const validateWith = ({ t }: Context, json: Record<string, unknown>) => t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/validate', json }));
+
 /** The answer's body, after the independent verifier accepted its signature for `licenseKey`. */
 function verified(context: Context, answer: CoreResponse, licenseKey: string): unknown {
   assert.is(answer.status, 200);
@@ -61,7 +63,9 @@ test('a paid key is valid: its product, a lease of 14 days from now (to the seco
   assert.is(answer.headers['content-type'], 'application/json');
   assert.is(answer.headers['ratelimit-limit'], '120');
   assert.is(answer.headers['cache-control'], 'no-store');
-  assert.match(answer.headers['signature-input']!, /^update=\("@status" "content-digest" "license-key-digest"\);created=\d+;expires=\d+;keyid="[\w-]+";alg="ed25519"$/);
+  assert.match(answer.headers['signature-input']!, /^update=\("@status" "content-digest" "license-key-digest"\);created=\d+;expires=\d+;keyid="[\w-]+";alg="ed25519";tag="license-standing"$/);
+  // A standing is never an update answer.
+  assert.is(refusal({ status: 200, headers: plain(answer.headers), body: bodyText(answer) }, context.publicKey, Math.floor(now / 1000)), 'another tag');
   // The same answer for another key does not verify for it.
   const other = await buy(context);
   assert.is(licenseRefusal({ status: 200, headers: plain(answer.headers), body: bodyText(answer) }, context.publicKey, Math.floor(now / 1000), other.standard!), 'an answer about another key');
@@ -112,7 +116,7 @@ test('the lease follows licenseLeaseDays; the alias /api/licenses/validate answe
 });
 
 test('a text that is no key is refused with 400 invalid_request naming the field; so is a missing key', async (context) => {
-  const refusal = (field: string, problem: string) => ({
+  const invalid = (field: string, problem: string) => ({
     code: 'invalid_request',
     message: `Field "${field}" ${problem}.`,
     resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
@@ -121,13 +125,61 @@ test('a text that is no key is refused with 400 invalid_request naming the field
   for (const bad of ['', 'hello', 'U'.repeat(120), '2'.repeat(119), 'key/abc', 'key/a.b.c']) {
     const answer = await validate(context, bad);
     assert.is(answer.status, 400, bad);
-    assert.equal(bodyJson(answer), refusal('licenseKey', shape), bad);
+    assert.equal(bodyJson(answer), invalid('licenseKey', shape), bad);
     assert.is(answer.headers['signature'], undefined, 'errors are not signed');
   }
   const tooLong = await validate(context, `key/${'a'.repeat(2000)}.b`);
-  assert.equal(bodyJson(tooLong), refusal('licenseKey', 'must be a license key (at most 1024 characters)'));
+  assert.equal(bodyJson(tooLong), invalid('licenseKey', 'must be a license key (at most 1024 characters)'));
   const missing = await context.t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/validate', json: {} }));
   assert.equal([missing.status, (bodyJson(missing) as { code: string }).code], [400, 'invalid_request']);
+});
+
+test('a nonce the app sends is the signature\'s nonce parameter: the answer verifies for it, and not for a fresh one; none sent, none signed', async (context) => {
+  const { plus } = await buy(context, 'plus_addon');
+  const sent = 'q3Jx9VdJ0mYt1bR7cLw2Eg';
+  const answer = await validateWith(context, { licenseKey: plus, nonce: sent });
+  const now = Math.floor(context.t.clock.now() / 1000);
+  const signed = { status: answer.status, headers: plain(answer.headers), body: bodyText(answer) };
+  assert.is(answer.status, 200);
+  assert.equal(bodyJson(answer), { standing: 'valid', product: 'plus', validUntil: iso(context.t.clock.now() + 14 * DAY) }, 'the body does not change');
+  assert.match(signed.headers['signature-input']!, new RegExp(`;expires=\\d+;nonce="${sent}";keyid="[\\w-]+";alg="ed25519";tag="license-standing"$`));
+  assert.is(licenseRefusal(signed, context.publicKey, now, plus!, sent), null);
+  assert.is(licenseRefusal(signed, context.publicKey, now, plus!, 'Vf8nK2pQx0sL4aZ6dT1yHw'), 'another nonce', 'a saved answer replayed to a fresh request');
+  const forged = { ...signed, headers: { ...signed.headers, 'signature-input': signed.headers['signature-input']!.replace(sent, 'Vf8nK2pQx0sL4aZ6dT1yHw') } };
+  assert.is(licenseRefusal(forged, context.publicKey, now, plus!, 'Vf8nK2pQx0sL4aZ6dT1yHw'), 'the signature does not hold', 'the nonce is signed');
+  const without = await validate(context, plus);
+  assert.not.match(without.headers['signature-input']!, /nonce/);
+  assert.is(licenseRefusal({ status: 200, headers: plain(without.headers), body: bodyText(without) }, context.publicKey, now, plus!, sent), 'another nonce');
+  // The longest nonce is taken as well as the shortest.
+  const longest = 'A-_z'.repeat(16);
+  const long = await validateWith(context, { licenseKey: plus, nonce: longest });
+  assert.is(licenseRefusal({ status: 200, headers: plain(long.headers), body: bodyText(long) }, context.publicKey, now, plus!, longest), null);
+});
+
+test('a nonce that is not 16 to 64 base64url characters is refused with 400 invalid_request naming it, unsigned', async (context) => {
+  const { standard } = await buy(context);
+  const shape = 'must be 16 to 64 base64url characters (A-Z, a-z, 0-9, - and _), such as 16 random bytes in base64url';
+  const body = (problem: string) => ({
+    code: 'invalid_request',
+    message: `Field "nonce" ${problem}.`,
+    resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
+  });
+  // /openapi.json states the field as the server takes it: optional, and the same pattern.
+  const doc = bodyJson(await context.t.app.handle(coreRequest({ path: '/openapi.json' }))) as { components: { schemas: Record<string, { properties: Record<string, { pattern: string }>; required: string[] }> } };
+  const stated = doc.components.schemas['LicenseValidateRequest']!;
+  assert.equal(stated.required, ['licenseKey']);
+  const pattern = new RegExp(stated.properties['nonce']!.pattern);
+  assert.ok(pattern.test('q3Jx9VdJ0mYt1bR7') && pattern.test('A-_z'.repeat(16)));
+  for (const nonce of ['', 'a'.repeat(15), 'a'.repeat(65), 'q3Jx9VdJ0mYt1bR7cLw2Eg==', 'q3Jx9VdJ0mYt1bR7+Lw2Eg', 'q3Jx9VdJ0mYt1bR7 Lw2Eg', 'q3Jx9VdJ0mYt1bR7"Lw2Eg', 'łłłłłłłłłłłłłłłłłłłł']) {
+    const answer = await validateWith(context, { licenseKey: standard, nonce });
+    assert.equal([answer.status, bodyJson(answer)], [400, body(shape)], nonce);
+    assert.is(answer.headers['signature'], undefined, 'errors are not signed');
+    assert.not.ok(pattern.test(nonce), `/openapi.json refuses ${nonce} too`);
+  }
+  for (const nonce of [12345678901234567, null, ['q3Jx9VdJ0mYt1bR7cLw2Eg']]) {
+    const answer = await validateWith(context, { licenseKey: standard, nonce });
+    assert.equal([answer.status, bodyJson(answer)], [400, body('must be a text of 16 to 64 base64url characters')], JSON.stringify(nonce));
+  }
 });
 
 test('signAnswers: false answers the same body without signature headers', async (context) => {

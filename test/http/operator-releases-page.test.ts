@@ -78,4 +78,16 @@ test('rollout, pull and restore each send their event with the release and its s
   );
 });
 
+test('the publish form takes an address with ł as typed: stored and served percent-encoded, a real socket sends it as a 302; a non-ASCII host is refused by name', async () => {
+  const session = await signIn(running.url);
+  await session.post('/pages/releases', { version: '2.6.0', msiUrl: 'https://downloads.example.com/Konwerter-ł.msi', rolloutPercent: '100' });
+  const stored = 'https://downloads.example.com/Konwerter-%C5%82.msi';
+  assert.match((await session.get('/pages/releases')).text, `<a href="${stored}">${stored}</a>`);
+  const download = await running.server.request({ path: '/api/v1/download', headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' } });
+  assert.equal([download.status, download.headers['location'], download.headers['release-version']], [302, stored, '2.6.0']);
+  await session.post('/pages/releases', { version: '2.7.0', msiUrl: 'https://pobieranie.przykład.pl/Konwerter.msi', rolloutPercent: '100' });
+  assert.match((await session.get('/pages/releases')).text, 'has &quot;ł&quot; (U+0142) in its host name');
+  assert.equal(((await running.call('/releases')).json() as { releases: { version: string }[] }).releases.map((r) => r.version), ['2.6.0']);
+});
+
 test.run();

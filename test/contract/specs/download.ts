@@ -1,6 +1,7 @@
 /** GET /api/v1/download: the installer redirect. */
 import * as assert from 'uvu/assert';
 import type { Spec } from '../_contract.ts';
+import { refusal } from '../../_update-signature.ts';
 import { expectError } from './_expect.ts';
 
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -22,6 +23,18 @@ export const downloadSpec: Spec = (it) => {
     assert.is(response.headers['content-length'], '0');
     assert.is(response.headers['transfer-encoding'], undefined);
   }, { smoke: true });
+
+  it('the redirect to the MSI names its version in a signed Release-Version: it verifies for an app offered that version, not another', async (server) => {
+    const response = await server.request({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS }, from: server.newClient() });
+    assert.is(response.headers['release-version'], server.served.version);
+    const headers = Object.fromEntries(Object.entries(response.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const keyid = /;keyid="([A-Za-z0-9_-]+)"/.exec(headers['signature-input'] ?? '')?.[1] ?? 'none';
+    // Checked at its own `created` (targets run on other clocks).
+    const created = Number(/;created=(\d+)/.exec(headers['signature-input'] ?? '')?.[1]);
+    const answer = { status: response.status, headers, body: '' };
+    assert.is(refusal(answer, keyid, created, { tag: 'update', version: server.served.version }), null);
+    assert.is(refusal(answer, keyid, created, { tag: 'update', version: `${server.served.version}.1` }), 'another version');
+  });
 
   it('a macOS client is sent to the warning page', async (server) => {
     const response = await server.request({ path: '/api/v1/download', headers: { 'user-agent': MAC }, from: server.newClient() });

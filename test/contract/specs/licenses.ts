@@ -18,7 +18,7 @@ export const licensesSpec: Spec = (it) => {
     const body = valid.json() as { standing: string; product: string; validUntil: string };
     assert.equal([body.standing, body.product], ['valid', 'standard']);
     assert.match(body.validUntil, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    assert.match(valid.headers['signature-input'] ?? '', /^update=\("@status" "content-digest" "license-key-digest"\);created=\d+;expires=\d+;keyid="[\w-]{43}";alg="ed25519"$/);
+    assert.match(valid.headers['signature-input'] ?? '', /^update=\("@status" "content-digest" "license-key-digest"\);created=\d+;expires=\d+;keyid="[\w-]{43}";alg="ed25519";tag="license-standing"$/);
     assert.ok(valid.headers['ratelimit-limit']);
     await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/refund`, from });
     expectJson(await validate(), 200, { standing: 'revoked', product: null, validUntil: null });
