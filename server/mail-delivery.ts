@@ -1,7 +1,8 @@
 /**
- * Sends the mail outbox in the background: the mail worker (core/mail/worker.ts) takes what is due once
- * a second, one tick at a time. Stopping waits for the tick under way; a failed tick is logged as
- * background-loop.ts says.
+ * Sends the mail outbox in the background, once a second: first the app's resend step (the resend
+ * requests recorded since become mails in the outbox, with or without a sender), then the mail worker
+ * (core/mail/worker.ts) takes what is due, when a sender is configured. Stopping waits for the tick under
+ * way; a failed tick is logged as background-loop.ts says.
  *
  * @module
  */
@@ -14,20 +15,39 @@ export interface MailDelivery {
   stop(): Promise<void>;
 }
 
+export interface MailDeliveryOptions {
+  storage: Storage;
+  /** The SMTP sender; null when mail is off (the resend step still runs: its mails wait in the outbox). */
+  sender: MailSender | null;
+  /** The sender address. */
+  from: string;
+  /** The app's resend step (`App.processResendRequests`). */
+  resendStep: () => Promise<unknown>;
+  clock: Clock;
+  logger: Logger;
+  /** 1 s by default. */
+  intervalMs?: number;
+}
+
 /** The domain of a sender address, for Message-IDs. */
 export function senderDomain(from: string): string {
   const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
   return address.slice(address.lastIndexOf('@') + 1) || 'localhost';
 }
 
-/** Starts sending the storage's due mails every `intervalMs` (1 s by default) through `sender`. */
-export function startMailDelivery(storage: Storage, sender: MailSender, from: string, clock: Clock, logger: Logger, intervalMs = 1000): MailDelivery {
-  const worker = createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger });
-  const loop = startBackgroundLoop(() => worker.tick(), 'mail delivery could not read the mail outbox', clock, logger, intervalMs);
+/** Starts the resend step and, with a sender, the sending of the storage's due mails every `intervalMs`. */
+export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
+  const { storage, sender, from, clock, logger } = options;
+  const worker = sender && createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger });
+  const tick = async () => {
+    await options.resendStep();
+    await worker?.tick();
+  };
+  const loop = startBackgroundLoop(tick, 'mail delivery could not read the mail outbox', clock, logger, options.intervalMs ?? 1000);
   return {
     async stop() {
       await loop.stop();
-      await sender.close?.();
+      await sender?.close?.();
     },
   };
 }
