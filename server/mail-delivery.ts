@@ -1,14 +1,15 @@
 /**
  * Sends the mail outbox in the background, once a second: first the app's resend step (the resend
- * requests recorded since become mails in the outbox, with or without a sender), then the mail worker
- * (core/mail/worker.ts) takes what is due, when a sender is configured. Stopping waits for the tick under
- * way; a failed tick is logged as background-loop.ts says.
+ * requests recorded since become mails in the outbox, with or without a sender), then, when a sender is
+ * configured, the mail worker (core/mail/worker.ts) starts sending what is due into its free slots while
+ * earlier attempts run on, each within its deadline. Stopping waits for the tick and the attempts under
+ * way (at most the deadline); a failed tick is logged as background-loop.ts says.
  *
  * @module
  */
 import type { Clock, Logger, Storage } from '../core/ports/ports.ts';
 import type { MailSender } from '../core/ports/mail.ts';
-import { createMailWorker } from '../core/mail/worker.ts';
+import { createMailWorker, type MailWorkerOptions } from '../core/mail/worker.ts';
 import { startBackgroundLoop } from './background-loop.ts';
 
 export interface MailDelivery {
@@ -27,6 +28,8 @@ export interface MailDeliveryOptions {
   logger: Logger;
   /** 1 s by default. */
   intervalMs?: number;
+  /** The worker's slots and deadline (4 at once, 60 s by default; see core/mail/worker.ts). */
+  limits?: Pick<MailWorkerOptions, 'concurrency' | 'deadlineMs' | 'abortAfter'>;
 }
 
 /** The domain of a sender address, for Message-IDs. */
@@ -38,15 +41,17 @@ export function senderDomain(from: string): string {
 /** Starts the resend step and, with a sender, the sending of the storage's due mails every `intervalMs`. */
 export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
   const { storage, sender, from, clock, logger } = options;
-  const worker = sender && createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger });
+  const worker = sender && createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger, ...options.limits });
   const tick = async () => {
     await options.resendStep();
-    await worker?.tick();
+    // Only the claim waits: a message whose relay is slow to answer holds its own slot, not the loop.
+    await worker?.start();
   };
   const loop = startBackgroundLoop(tick, 'mail delivery could not read the mail outbox', clock, logger, options.intervalMs ?? 1000);
   return {
     async stop() {
       await loop.stop();
+      await worker?.settled();
       await sender?.close?.();
     },
   };

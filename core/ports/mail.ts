@@ -113,7 +113,11 @@ export interface OutgoingMail {
 
 /** Sends mail (an SMTP relay). Throws when the message was not accepted; `permanent` when retrying is pointless. */
 export interface MailSender {
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Sends one message. When `signal` aborts (the worker's deadline), it stops at once and drops the
+   * connection, so that an attempt the worker gave up can no longer be accepted by the relay.
+   */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
   close?(): Promise<void>;
 }
 
