@@ -74,6 +74,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const deadlineMs = options.deadlineMs ?? MAIL_DEADLINE_MS;
   const abortAfter = options.abortAfter ?? ((ms: number) => AbortSignal.timeout(ms));
   const running = new Set<Promise<void>>();
+  /** Slots a claim under way may fill: a second claim meanwhile counts them as taken. */
+  let claiming = 0;
 
   const attempt = async (message: StoredMail): Promise<void> => {
     const at = clock.now();
@@ -101,10 +103,16 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
 
   /** Claims what is due into the free slots and starts each attempt; their promises, never rejected. */
   const startDue = async (): Promise<Promise<void>[]> => {
-    const free = concurrency - running.size;
+    const free = concurrency - running.size - claiming;
     if (free <= 0) return [];
-    // Leased for twice the deadline: each attempt starts now and is over by the deadline.
-    const due = await mail.claimDue(clock.now(), 2 * deadlineMs, free);
+    claiming += free;
+    let due: StoredMail[];
+    try {
+      // Leased for twice the deadline: each attempt starts now and is over by the deadline.
+      due = await mail.claimDue(clock.now(), 2 * deadlineMs, free);
+    } finally {
+      claiming -= free;
+    }
     return due.map((message) => {
       const done = attempt(message)
         .catch((error: unknown) => logger.error('mail attempt could not be recorded', { mail: message.id, error: String(error) }))
