@@ -22,6 +22,7 @@ import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
 import type { AppEvent, Clock, GatewayPages, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
 import { createRouter, type Handler } from './http/router.ts';
+import { createResendStep } from './mail/resend-requests.ts';
 import type { UsageTally } from './budgets/usage.ts';
 
 export type { AppOptions };
@@ -48,6 +49,13 @@ export interface App {
   drain(): void;
   /** Writes what is counted in memory and not yet stored (downloads and update checks); call it before closing the storage. */
   flush(): Promise<void>;
+  /**
+   * The background step of POST licenses/resend (core/mail/resend-requests.ts): takes the recorded
+   * requests, looks up each address's orders and writes its mail to the outbox; resolves with the number
+   * of requests taken. The standalone server runs it every second; a host that embeds the app runs it
+   * on a timer of its own, or leaves it to a server on the same database.
+   */
+  processResendRequests(): Promise<number>;
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
@@ -102,12 +110,14 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const tokens = operatorTokensOf(options);
   const operator = tokens.length === 0 ? null : createOperatorPipeline(context, tokens, options.operatorProxies ?? null, options.operatorRoutes);
+  const resendStep = createResendStep({ mail: storage.mail, orders: storage.orders, settings: context.mail, clock, logger });
   return {
     bodyLimit: context.bodyLimit,
     handle: pipeline.handle,
     reject: pipeline.reject,
     drain: () => context.readiness.drain(),
     flush: () => context.usage.flush(),
+    processResendRequests: resendStep,
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -115,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       reject: operator.reject,
       drain: () => {},
       flush: async () => {},
+      processResendRequests: async () => 0,
       usage: null,
       operator: null,
     },

@@ -78,17 +78,19 @@ async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): 
 }
 
 /**
- * Starts sending mail when SMTP_URL is set (the SMTP client is loaded only then); else says once that
- * mail is off: mails are still written to the outbox and shown on the order pages.
+ * Starts the mail loop: the resend step always, and sending when SMTP_URL is set (the SMTP client is
+ * loaded only then); without it says once that mail is off: mails are still written to the outbox and
+ * shown on the order pages.
  */
-async function openMailDelivery(config: ServerConfig, storage: Storage, clock: Clock, logger: Logger): Promise<MailDelivery | null> {
+async function openMailDelivery(config: ServerConfig, storage: Storage, app: App, clock: Clock, logger: Logger): Promise<MailDelivery> {
+  const resendStep = () => app.processResendRequests();
   if (config.mail.smtpUrl === null) {
     logger.info('mail is off: SMTP_URL is not set; mails are kept in the outbox and shown on the order pages, not sent');
-    return null;
+    return startMailDelivery({ storage, sender: null, from: config.mail.from, resendStep, clock, logger });
   }
   const { createSmtpSender } = await import('../adapters/smtp/index.ts');
   logger.info('mail is on', { from: config.mail.from, smtpHost: new URL(config.mail.smtpUrl).host });
-  return startMailDelivery(storage, createSmtpSender(config.mail.smtpUrl), config.mail.from, clock, logger);
+  return startMailDelivery({ storage, sender: createSmtpSender(config.mail.smtpUrl), from: config.mail.from, resendStep, clock, logger });
 }
 
 /**
@@ -169,14 +171,14 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     opened.push(() => usageWriter.stop());
     const events = startEventDelivery(storage, clock, logger, 1000, webhookAddresses);
     opened.push(() => events.stop());
-    const mail = await openMailDelivery(config, storage, clock, logger);
-    if (mail) opened.push(() => mail.stop());
+    const mail = await openMailDelivery(config, storage, app, clock, logger);
+    opened.push(() => mail.stop());
 
     let stopping: Promise<void> | null = null;
     const finish = async () => {
       await bound.close();
       await events.stop();
-      await mail?.stop();
+      await mail.stop();
       await usageWriter.stop();
       await metrics?.close();
       observability.flush();

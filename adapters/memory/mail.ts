@@ -1,16 +1,20 @@
 /**
  * The mail outbox in memory: messages as the SQL one keeps them (lost on restart, like everything in
- * memory storage), one per cause. At most `maxMails` are kept: the oldest finished ones go first.
+ * memory storage), one per cause. At most `maxMails` are kept: the oldest finished ones go first. Resend
+ * requests wait in a queue of at most `maxRequests` (the oldest dropped first when a flood fills it).
  *
  * @module
  */
-import type { MailStore, StoredMail } from '../../core/ports/mail.ts';
+import type { ClaimedResendRequest, MailStore, StoredMail } from '../../core/ports/mail.ts';
 
 const MAX_MAILS = 10_000;
+const MAX_REQUESTS = 10_000;
 
 /** Creates an empty mail outbox. */
-export function createMemoryMail(maxMails = MAX_MAILS): MailStore {
+export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUESTS): MailStore {
   const mails = new Map<number, StoredMail>();
+  const requests = new Map<number, ClaimedResendRequest & { dueAt: number }>();
+  let nextRequest = 1;
   const causes = new Set<string>();
   let nextId = 1;
   const copy = (mail: StoredMail): StoredMail => ({ ...mail });
@@ -21,14 +25,38 @@ export function createMemoryMail(maxMails = MAX_MAILS): MailStore {
       if (mail.state !== 'pending') mails.delete(id);
     }
   };
+  const enqueue = (draft: Parameters<MailStore['enqueue']>[0], at: number): boolean => {
+    if (causes.has(draft.cause)) return false;
+    causes.add(draft.cause);
+    const id = nextId++;
+    mails.set(id, { ...draft, id, state: 'pending', attempts: 0, createdAt: at, nextAttemptAt: at, lastAttemptAt: null, lastError: null, sentAt: null });
+    trim();
+    return true;
+  };
   return {
     async enqueue(draft, at) {
-      if (causes.has(draft.cause)) return false;
-      causes.add(draft.cause);
-      const id = nextId++;
-      mails.set(id, { ...draft, id, state: 'pending', attempts: 0, createdAt: at, nextAttemptAt: at, lastAttemptAt: null, lastError: null, sentAt: null });
-      trim();
-      return true;
+      return enqueue(draft, at);
+    },
+    async requestResend(request, at) {
+      const id = nextRequest++;
+      requests.set(id, { ...request, id, requestedAt: at, attempts: 0, dueAt: at });
+      for (const oldest of requests.keys()) {
+        if (requests.size <= maxRequests) break;
+        requests.delete(oldest);
+      }
+    },
+    async claimResendRequests(now, leaseMs, limit) {
+      const due = [...requests.values()].filter((r) => r.dueAt <= now).slice(0, limit);
+      return due.map((r) => {
+        const { dueAt: _, ...claimed } = r;
+        r.dueAt = now + leaseMs;
+        r.attempts++;
+        return claimed;
+      });
+    },
+    async completeResendRequest(id, draft, at) {
+      if (!requests.delete(id)) return;
+      if (draft) enqueue(draft, at);
     },
     async claimDue(now, leaseMs, limit) {
       const due = [...mails.values()]

@@ -1,16 +1,21 @@
 /**
  * The SMTP mail sender over nodemailer (the Node field's SMTP client): `smtp://` (STARTTLS when the
  * server offers it) or `smtps://` (TLS from the start), credentials in the URL. A 5xx answer is a
- * refusal for good (the message is not retried); anything else (no connection, a 4xx, a timeout) is
- * tried again by the mail worker.
+ * refusal for good (the message is not retried); anything else (no connection, a 4xx, a timeout, the
+ * worker's deadline) is tried again by the mail worker.
  *
  * @module
  */
 import nodemailer from 'nodemailer';
 import { PermanentMailError, type MailSender } from '../../core/ports/mail.ts';
 
-/** How long a connection, the greeting and a quiet socket may take (ms). */
-const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/**
+ * How long a connection, the greeting and a quiet socket may take (ms): each below the mail worker's
+ * whole-message deadline (60 s, core/mail/worker.ts), which also ends a relay that answers a byte at a
+ * time. `socketCloseTimeout: 0` drops the connection at once when an attempt ends, so an attempt cut at
+ * its deadline cannot still hand the relay its last step.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000, socketCloseTimeout: 0 };
 
 /**
  * Creates a sender for an SMTP URL.
@@ -24,12 +29,13 @@ export function createSmtpSender(url: string): MailSender {
     port: parsed.port === '' ? (parsed.protocol === 'smtps:' ? 465 : 587) : Number(parsed.port),
     secure: parsed.protocol === 'smtps:',
     ...(parsed.username ? { auth: { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } } : {}),
-    ...TIMEOUTS,
+    ...SMTP_TIMEOUTS,
   });
   return {
-    async send(mail) {
+    async send(mail, signal) {
       try {
-        await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+        const message = { from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId };
+        await transport.sendMail(signal ? { ...message, signal } : message);
       } catch (error) {
         const code = (error as { responseCode?: unknown }).responseCode;
         if (typeof code === 'number' && code >= 500) throw new PermanentMailError((error as Error).message);

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { MailDraft, MailStore, StoredMail } from '../../core/ports/mail.ts';
-import type { SqlSession } from './client.ts';
+import type { ClaimedResendRequest, MailDraft, MailStore, StoredMail } from '../../core/ports/mail.ts';
+import type { SqlClient, SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 /** The columns of a StoredMail, of the table named `m`. */
@@ -43,6 +43,18 @@ const COUNTS = `select count(*) filter (where state = 'sent')::int as sent, coun
   count(*) filter (where state = 'pending')::int as pending
 from mail_outbox where created_at >= ${fromEpochMs('$1')} and created_at < ${fromEpochMs('$2')}`;
 
+const REQUEST_RESEND = `
+insert into resend_requests (cause, email, requested_at, due_at) values ($1::text, $2::text, ${fromEpochMs('$3')}, ${fromEpochMs('$3')})`;
+
+const CLAIM_RESEND = `
+with due as (
+  select id from resend_requests where due_at <= ${fromEpochMs('$1')} order by due_at, id limit $3::int for update skip locked
+)
+update resend_requests r set due_at = ${fromEpochMs('$2')}, attempts = r.attempts + 1 from due where r.id = due.id
+returning r.id::int as id, r.cause, r.email, ${epochMs('r.requested_at')} as "requestedAt", r.attempts - 1 as attempts`;
+
+const DELETE_RESEND = `delete from resend_requests where id = $1::bigint returning id`;
+
 /** Writes one message inside the caller's statement or transaction (`db`); whether it was new. */
 export async function enqueueMail(db: SqlSession, mail: MailDraft, at: number): Promise<boolean> {
   const rows = await db.query(ENQUEUE, [mail.cause, mail.kind, mail.session, mail.to, mail.subject, mail.text, mail.html, at]);
@@ -50,7 +62,7 @@ export async function enqueueMail(db: SqlSession, mail: MailDraft, at: number): 
 }
 
 /** Creates the mail outbox over a database. */
-export function createSqlMail(db: SqlSession): MailStore {
+export function createSqlMail(db: SqlClient): MailStore {
   return {
     async enqueue(mail, at) {
       const rows = await db.write(ENQUEUE, [mail.cause, mail.kind, mail.session, mail.to, mail.subject, mail.text, mail.html, at]);
@@ -64,6 +76,21 @@ export function createSqlMail(db: SqlSession): MailStore {
     async counts(from, to) {
       const row = (await db.query<{ sent: number; failed: number; pending: number }>(COUNTS, [from, to]))[0];
       return { sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0), pending: Number(row?.pending ?? 0) };
+    },
+    async requestResend(request, at) {
+      await db.write(REQUEST_RESEND, [request.cause, request.email, at]);
+    },
+    async claimResendRequests(now, leaseMs, limit) {
+      const rows = await db.write<ClaimedResendRequest>(CLAIM_RESEND, [now, now + leaseMs, limit]);
+      // The update's returning clause keeps no order.
+      return rows.map((r) => ({ ...r, attempts: Number(r.attempts) })).sort((a, b) => a.id - b.id);
+    },
+    async completeResendRequest(id, mail, at) {
+      await db.transaction(async (tx) => {
+        // Deleted first: of two steps completing one request (a lease that ran out), the second writes nothing.
+        const deleted = await tx.query(DELETE_RESEND, [id]);
+        if (deleted.length === 1 && mail) await enqueueMail(tx, mail, at);
+      });
     },
   };
 }

@@ -15,6 +15,7 @@ import { mailOutbox } from './migration-mail.ts';
 import { auditActors } from './migration-audit-actors.ts';
 import { vendorWeek } from './migration-vendor-week.ts';
 import { distinctClients } from './migration-30-distinct-clients.ts';
+import { resendRequests } from './migration-31-resend-requests.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -136,4 +137,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 27, name: 'audit actors', sql: auditActors },
   { version: 29, name: 'secret rotation and recorded merges', sql: vendorWeek },
   { version: 30, name: 'distinct installs and bug reporters', sql: distinctClients },
+  { version: 31, name: 'resend requests', sql: resendRequests },
 ];

@@ -3,6 +3,11 @@
  * outcome. A failed attempt is tried again on the schedule below, for about 27 hours, then the message
  * is marked failed; a refusal for good (an SMTP 5xx: a mailbox that does not exist) is not retried.
  *
+ * Deadlines: a few messages are sent at once, so a relay slow to answer one holds only that one; each
+ * attempt is aborted at its deadline (60 s by default) and counts as failed (retried on the schedule);
+ * and a claim leases a message for twice the deadline, so no other instance takes it while an attempt can
+ * still finish (the deadline ends the attempt first; the lease is not renewed).
+ *
  * @module
  */
 import type { Clock, Logger } from '../ports/ports.ts';
@@ -10,6 +15,9 @@ import type { MailSender, MailStore, StoredMail } from '../ports/mail.ts';
 
 /** The wait after each failed attempt: 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts, ~27.6 h). */
 export const MAIL_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+/** The most one attempt may take, from the connection to the relay's last answer, by default. */
+export const MAIL_DEADLINE_MS = 60_000;
 
 export interface MailWorkerOptions {
   mail: MailStore;
@@ -20,15 +28,27 @@ export interface MailWorkerOptions {
   messageIdHost: string;
   clock: Clock;
   logger: Logger;
-  /** Messages taken at once (10 by default). */
-  batch?: number;
-  /** How long an attempt may take before another instance may try (2 min by default). */
-  leaseMs?: number;
+  /** Messages sent at once (4 by default): a relay that is slow to answer one holds only its slot. */
+  concurrency?: number;
+  /**
+   * How long one attempt may take (MAIL_DEADLINE_MS by default): it is then aborted and retried on the
+   * schedule. A claim leases a message for twice this, so the attempt ends before the lease does.
+   */
+  deadlineMs?: number;
+  /** The signal that ends an attempt after `ms`: `AbortSignal.timeout` by default; tests pass one their clock fires. */
+  abortAfter?: (ms: number) => AbortSignal;
 }
 
 export interface MailWorker {
-  /** Sends what is due now, one message after another; resolves with the number of attempts made. */
+  /** Sends what is due now, within the free slots; resolves with the number of attempts made, once they are done. */
   tick(): Promise<number>;
+  /**
+   * Starts sending what is due now, within the free slots, and resolves with the number started without
+   * waiting for them: the mail loop calls it every second, so a slow relay answer delays only its message.
+   */
+  start(): Promise<number>;
+  /** Resolves when every attempt under way is done. */
+  settled(): Promise<void>;
 }
 
 /** A Message-ID from a cause: the same on every attempt, made of characters a Message-ID may hold. */
@@ -38,25 +58,42 @@ export function messageIdOf(cause: string, host: string): string {
 
 const isPermanent = (error: unknown) => typeof error === 'object' && error !== null && (error as { permanent?: unknown }).permanent === true;
 
+/** Settles with `work`, or rejects when `signal` aborts first (a sender that ignores the signal still frees its slot). */
+function within<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(signal.reason);
+    if (signal.aborted) return aborted();
+    signal.addEventListener('abort', aborted, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
+}
+
 export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const { mail, sender, clock, logger } = options;
-  const batch = options.batch ?? 10;
-  const leaseMs = options.leaseMs ?? 120_000;
+  const concurrency = options.concurrency ?? 4;
+  const deadlineMs = options.deadlineMs ?? MAIL_DEADLINE_MS;
+  const abortAfter = options.abortAfter ?? ((ms: number) => AbortSignal.timeout(ms));
+  const running = new Set<Promise<void>>();
+  /** Slots a claim under way may fill: a second claim meanwhile counts them as taken. */
+  let claiming = 0;
 
   const attempt = async (message: StoredMail): Promise<void> => {
     const at = clock.now();
     let error: string | null = null;
     let permanent = false;
+    const signal = abortAfter(deadlineMs);
     try {
       const { to, subject, text, html } = message;
-      await sender.send({ from: options.from, to, subject, text, html, messageId: messageIdOf(message.cause, options.messageIdHost) });
+      const outgoing = { from: options.from, to, subject, text, html, messageId: messageIdOf(message.cause, options.messageIdHost) };
+      await within(sender.send(outgoing, signal), signal);
     } catch (failure) {
-      error = failure instanceof Error ? failure.message : String(failure);
-      permanent = isPermanent(failure);
+      error = signal.aborted ? `not sent within the deadline of ${deadlineMs / 1000} s (aborted)` : failure instanceof Error ? failure.message : String(failure);
+      permanent = !signal.aborted && isPermanent(failure);
     }
     const sent = error === null;
     const wait = permanent ? undefined : MAIL_RETRY_SCHEDULE_MS[message.attempts];
-    const nextAttemptAt = sent || wait === undefined ? null : at + wait;
+    // From the attempt's end: an attempt cut at its deadline waits its full turn too.
+    const nextAttemptAt = sent || wait === undefined ? null : clock.now() + wait;
     await mail.recordAttempt(message.id, { at, error, sent, nextAttemptAt });
     const fields = { mail: message.id, kind: message.kind, session: message.session, attempt: message.attempts + 1, error };
     if (sent) logger.info('mail sent', fields);
@@ -64,11 +101,36 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     else logger.warn('mail not sent, will retry', { ...fields, nextAttemptAt: new Date(nextAttemptAt).toISOString() });
   };
 
+  /** Claims what is due into the free slots and starts each attempt; their promises, never rejected. */
+  const startDue = async (): Promise<Promise<void>[]> => {
+    const free = concurrency - running.size - claiming;
+    if (free <= 0) return [];
+    claiming += free;
+    let due: StoredMail[];
+    try {
+      // Leased for twice the deadline: each attempt starts now and is over by the deadline.
+      due = await mail.claimDue(clock.now(), 2 * deadlineMs, free);
+    } finally {
+      claiming -= free;
+    }
+    return due.map((message) => {
+      const done = attempt(message)
+        .catch((error: unknown) => logger.error('mail attempt could not be recorded', { mail: message.id, error: String(error) }))
+        .finally(() => running.delete(done));
+      running.add(done);
+      return done;
+    });
+  };
+
   return {
     async tick() {
-      const due = await mail.claimDue(clock.now(), leaseMs, batch);
-      for (const message of due) await attempt(message);
-      return due.length;
+      const started = await startDue();
+      await Promise.all(started);
+      return started.length;
+    },
+    start: async () => (await startDue()).length,
+    async settled() {
+      while (running.size > 0) await Promise.all([...running]);
     },
   };
 }

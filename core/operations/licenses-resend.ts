@@ -4,6 +4,11 @@
  * bought. Limited per client (5 an hour: 429 too_many_resends) and per address (3 mails a day: further
  * requests are answered alike and mail nothing, so the limit tells nothing either).
  *
+ * The answer never waits for the order lookup or the mail: the request path only records the request
+ * (one write, the same for every address), and the resend step (core/mail/resend-requests.ts, run by the
+ * server's mail loop) looks the address up and writes the mail. Known and unknown addresses so take the
+ * same storage calls, in the same order, before the answer.
+ *
  * @module
  */
 import { clientKeyOf } from '../clients/client-ip.ts';
@@ -12,15 +17,12 @@ import { readJsonObject } from '../http/body.ts';
 import { ApiError } from '../http/errors.ts';
 import { encodeJson, JSON_TYPE } from '../http/http.ts';
 import { parseOrThrow } from '../http/validate.ts';
-import { resendMail } from '../mail/messages.ts';
 import { LicenseResendRequestSchema, RESEND_ACCEPTED } from '../schemas/licenses-resend.ts';
 
 /** Requests one client may make per hour. */
 export const RESENDS_PER_CLIENT_PER_HOUR = 5;
 /** Mails one address may get per day from resend requests. */
 export const RESENDS_PER_ADDRESS_PER_DAY = 3;
-/** The most orders of one address a resend covers. */
-const MAX_ORDERS = 50;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -40,10 +42,8 @@ export function resendLicenses(context: AppContext): Operation {
     const address = email.toLowerCase();
     const byAddress = await context.storage.rateLimits.hit(`resend-email:${address}`, DAY_MS, RESENDS_PER_ADDRESS_PER_DAY);
     if (byAddress.count > RESENDS_PER_ADDRESS_PER_DAY) return answer();
-    const orders = await context.storage.orders.find({ email: address, limit: MAX_ORDERS });
     // Each request is its own cause: one request mails once, a later one again.
-    const mail = resendMail(context.mail, email, orders, `resend:${crypto.randomUUID()}`);
-    if (mail) await context.storage.mail.enqueue(mail, context.clock.now());
+    await context.storage.mail.requestResend({ cause: `resend:${crypto.randomUUID()}`, email: address }, context.clock.now());
     return answer();
   };
 }

@@ -56,6 +56,25 @@ export interface MailCounts {
   pending: number;
 }
 
+/**
+ * A self-service resend request (POST licenses/resend) as the request path records it: nothing looked up
+ * yet. The mail worker's resend step (core/mail/resend-requests.ts) looks up the address's orders later.
+ */
+export interface ResendRequest {
+  /** The cause of the mail it may write (`resend:<uuid>`): one request mails at most once. */
+  cause: string;
+  /** The address, lower-cased; kept only until the request is completed. */
+  email: string;
+}
+
+/** A recorded resend request, taken by the resend step. */
+export interface ClaimedResendRequest extends ResendRequest {
+  id: number;
+  requestedAt: number;
+  /** Claims before this one (a step that died or failed leaves the request to a later claim). */
+  attempts: number;
+}
+
 /** The mail outbox (every storage has one). */
 export interface MailStore {
   /** Writes a message unless one with its cause was written before; whether this call wrote it. */
@@ -67,6 +86,18 @@ export interface MailStore {
   list(filter: { session?: string | undefined; limit: number }): Promise<StoredMail[]>;
   /** Messages written from `from` (inclusive) to `to` (exclusive), ms, by state. */
   counts(from: number, to: number): Promise<MailCounts>;
+  /**
+   * Records a resend request, due at once: one write whatever the address (no lookup), so that the
+   * answer takes the same path for an address with orders and one without.
+   */
+  requestResend(request: ResendRequest, at: number): Promise<void>;
+  /** Takes up to `limit` resend requests due at `now`, oldest first, and leases them until `now + leaseMs`. */
+  claimResendRequests(now: number, leaseMs: number, limit: number): Promise<ClaimedResendRequest[]>;
+  /**
+   * Completes a claimed request in one unit: writes its mail, if any (as `enqueue`), and deletes the
+   * request with its address. A request whose step died before this is claimed again once its lease ends.
+   */
+  completeResendRequest(id: number, mail: MailDraft | null, at: number): Promise<void>;
 }
 
 /** One message as a sender gets it. */
@@ -82,7 +113,11 @@ export interface OutgoingMail {
 
 /** Sends mail (an SMTP relay). Throws when the message was not accepted; `permanent` when retrying is pointless. */
 export interface MailSender {
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Sends one message. When `signal` aborts (the worker's deadline), it stops at once and drops the
+   * connection, so that an attempt the worker gave up can no longer be accepted by the relay.
+   */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Mail from the real program on its default storage (PGlite): with the SMTP server down, orders are paid
  * and their keys shown; the server is killed with SIGKILL before any mail went out; once SMTP is up and the
- * server runs again, each order's keys arrive, each once. Without SMTP_URL the start says once that mail is
+ * server runs again, each order's keys arrive, each once, and so does a resend accepted (202) just before
+ * the kill (the request is stored before the answer, its lookup done later). Without SMTP_URL the start says once that mail is
  * off. The waits are for the SMTP server's messages, never a fixed time.
  */
 import { rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const ORDERS = 3;
 
-test('on PGlite: SIGKILL while SMTP is down loses no mail, and each order mails its keys once when SMTP is back', async () => {
+test('on PGlite: SIGKILL while SMTP is down loses no mail (nor an accepted resend), and each mails once when SMTP is back', async () => {
   const dataDir = await freshPgliteDir();
   const smtp = await startTestSmtp();
   await smtp.stop();
@@ -38,15 +39,18 @@ test('on PGlite: SIGKILL while SMTP is down loses no mail, and each order mails 
       const status = (await sendRequest(server.url, { path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string };
       bought.set(email, status.standardLicenseKey);
     }
+    const resent = await sendRequest(server.url, { method: 'POST', path: '/api/v1/licenses/resend', headers: { 'content-type': 'application/json' }, body: '{"email":"buyer0@example.com"}' });
+    assert.is(resent.status, 202);
     server.child.kill('SIGKILL');
     await server.exited;
     assert.is(smtp.received.length, 0);
 
     await smtp.start();
     server = await startServerProcess(env);
-    await smtp.receivedCount(ORDERS);
+    await smtp.receivedCount(ORDERS + 1);
     assert.is(await server.stop(), 0);
-    assert.equal(smtp.received.map((m) => m.rcptTo[0]).sort(), [...bought.keys()].sort());
+    assert.equal(smtp.received.map((m) => m.rcptTo[0]).sort(), [...bought.keys(), 'buyer0@example.com'].sort());
+    assert.equal(smtp.received.filter((m) => m.parsed.subject === 'Your Legacy Sheet Converter license keys').map((m) => m.rcptTo[0]), ['buyer0@example.com']);
     for (const mail of smtp.received) assert.match(mail.parsed.text ?? '', bought.get(mail.rcptTo[0]!)!);
   } finally {
     await server?.stop();

@@ -52,4 +52,26 @@ export function mailContract(test: ContractSuite): void {
     assert.equal(await mail.counts(T0, T0 + 11), { sent: 1, failed: 1, pending: 0 });
     assert.equal(await mail.counts(T0 + 1, T0 + 10), { sent: 0, failed: 0, pending: 0 });
   });
+
+  test('mail: resend requests are recorded, leased oldest first, and completed once with their mail', async (context) => {
+    const { mail } = current(context).storage;
+    await mail.requestResend({ cause: 'resend:a', email: 'ada@example.com' }, T0);
+    await mail.requestResend({ cause: 'resend:b', email: 'nobody@example.com' }, T0 + 1);
+    // Not due before it was made.
+    assert.equal(await mail.claimResendRequests(T0 - 1, 60_000, 10), []);
+    const first = await mail.claimResendRequests(T0 + 5, 60_000, 1);
+    assert.equal(first.map((r) => ({ ...r, id: 0 })), [{ id: 0, cause: 'resend:a', email: 'ada@example.com', requestedAt: T0, attempts: 0 }]);
+    const second = await mail.claimResendRequests(T0 + 5, 60_000, 10);
+    assert.equal(second.map((r) => [r.cause, r.attempts]), [['resend:b', 0]]);
+    // Leased: a step that died leaves it to a claim after the lease.
+    assert.equal(await mail.claimResendRequests(T0 + 5 + 59_999, 60_000, 10), []);
+    const again = await mail.claimResendRequests(T0 + 5 + 60_000, 60_000, 10);
+    assert.equal(again.map((r) => [r.id, r.cause, r.attempts]), [[first[0]!.id, 'resend:a', 1], [second[0]!.id, 'resend:b', 1]]);
+    await mail.completeResendRequest(first[0]!.id, draft('resend:a', null), T0 + 70_000);
+    await mail.completeResendRequest(second[0]!.id, null, T0 + 70_000);
+    // A second completion of the same request (two steps after a lease ran out) writes nothing.
+    await mail.completeResendRequest(first[0]!.id, draft('resend:a-again', null), T0 + 70_001);
+    assert.equal((await mail.list({ limit: 10 })).map((m) => [m.cause, m.state, m.createdAt]), [['resend:a', 'pending', T0 + 70_000]]);
+    assert.equal(await mail.claimResendRequests(T0 + 10 * 60_000, 60_000, 10), []);
+  });
 }
