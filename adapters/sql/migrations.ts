@@ -14,6 +14,7 @@ import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from 
 import { mailOutbox } from './migration-mail.ts';
 import { auditActors } from './migration-audit-actors.ts';
 import { vendorWeek } from './migration-vendor-week.ts';
+import { releaseAnnouncedStep } from './migration-32-release-announced-step.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -134,4 +135,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 26, name: 'mail outbox', sql: mailOutbox },
   { version: 27, name: 'audit actors', sql: auditActors },
   { version: 29, name: 'secret rotation and recorded merges', sql: vendorWeek },
+  { version: 32, name: 'announced ramp steps', sql: releaseAnnouncedStep },
 ];

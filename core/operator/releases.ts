@@ -102,7 +102,7 @@ export const publishRelease = defineOperation({
   async run(context, { body }, caller) {
     const publishedAt = context.clock.now();
     const ramp = rampOf(body, publishedAt);
-    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null };
+    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null, announcedStep: 0 };
     // What was stored when the store admitted it: the check and the insert are one step (no concurrent publish between).
     let before: readonly Release[] = [];
     const admit = (stored: readonly Release[]) => {

@@ -23,6 +23,7 @@ const release = (version: string, publishedAt: number, extra: Partial<Release> =
   ramp: null,
   haltedAt: null,
   haltReason: null,
+  announcedStep: 0,
   ...extra,
 });
 const ramp = { steps: [1, 5, 25, 100], everyMs: DAY, startAt: T0 };
