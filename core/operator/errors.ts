@@ -140,7 +140,7 @@ export const OPERATOR_ERRORS = {
   },
   order_without_email: {
     status: 409,
-    when: 'The payment provider gave no email address for the order: there is nobody to mail its keys to.',
+    when: 'The payment provider gave no email address for the order, or one that is not exactly one address (a list, a name with brackets): there is nobody to mail its keys to.',
     resolution: 'Give the buyer the keys GET /orders/{session} shows by another way.',
   },
   order_revoked: {
