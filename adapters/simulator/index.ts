@@ -70,10 +70,13 @@ function buyerOf(field: ReturnType<typeof formOf>, sessionId: string, paid: { am
   return cleanPurchase({ email: field('email'), name: field('name'), country: field('country'), paymentRef: simulatedPaymentRef(sessionId), ...paid });
 }
 
-/** Why the Pay form's email is refused, or null: it must be one address, as every buyer email that mail takes. */
+/**
+ * Why the Pay form's email is refused, or null: it must be one address, as every buyer email that mail
+ * takes; left empty, the order has no address (as a provider that gave none), which is mailed nothing.
+ */
 function emailRefusal(field: ReturnType<typeof formOf>): string | null {
   const email = field('email').trim();
-  return isOneAddress(email) ? null : `The email ${JSON.stringify(email.slice(0, 100))} is refused: it ${ONE_ADDRESS_RULE}. Nothing was paid.`;
+  return email === '' || isOneAddress(email) ? null : `The email ${JSON.stringify(email.slice(0, 100))} is refused: it ${ONE_ADDRESS_RULE}. Nothing was paid.`;
 }
 
 /** Where Pay and Cancel send the buyer: absolute addresses of a site, or a path of this server; no cancel address: stay. */
