@@ -158,12 +158,16 @@ export const pullRelease = defineOperation({
     const { releases, release: before } = await named(context, params.version);
     const at = context.clock.now();
     const served = servedAfter(releases, at);
-    const emit = before.pulledAt === null ? eventOf('release.pulled', at, served) : undefined;
+    // A pull of a pulled release keeps its first time and is answered as it is: no event, no audit row.
+    const pulledNow = (release: Release) => release.pulledAt === at && before.pulledAt === null;
+    const event = eventOf('release.pulled', at, served);
+    const emit = (release: Release) => (pulledNow(release) ? event(release) : null);
     // A plan ends at the step in force: a restore serves that percent.
     const frozen = before.ramp === null ? undefined : percentInForce(before, at);
     const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${frozen}%)`;
     const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(entry('release.pulled', target), emit), frozen);
+    const describe = (release: Release) => (pulledNow(release) ? { action: 'release.pulled', target } : null);
+    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(describe, emit), frozen);
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
     await changed(context, trail);
     return releaseView(release, served(release), at);
@@ -182,9 +186,12 @@ export const restoreRelease = defineOperation({
     const { releases, release: before } = await named(context, params.version);
     const now = context.clock.now();
     const served = servedAfter(releases, now);
+    // Restoring a release that is live (and not halted) changes nothing: answered as it is, no event, no audit row.
+    const restores = before.pulledAt !== null || before.haltedAt !== null;
     const emit = before.pulledAt !== null ? eventOf('release.restored', now, served) : undefined;
     const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.restoreRelease(before.version, trail.with(entry('release.restored', before.version), emit));
+    const describe = restores ? entry('release.restored', before.version) : () => null;
+    const release = await context.storage.releases.restoreRelease(before.version, trail.with(describe, emit));
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
     await changed(context, trail);
     return releaseView(release, served(release), now);
