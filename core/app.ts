@@ -48,6 +48,12 @@ export interface App {
   drain(): void;
   /** Writes what is counted in memory and not yet stored (downloads and update checks); call it before closing the storage. */
   flush(): Promise<void>;
+  /**
+   * Reads the stored releases again now, which also announces each ramp step reached since the last read
+   * (core/operator/ramp-announcements.ts). Requests read them as they come; the standalone server calls
+   * this every second, so that an instance nobody asks announces a step too.
+   */
+  refreshReleases(): Promise<void>;
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
@@ -108,6 +114,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     reject: pipeline.reject,
     drain: () => context.readiness.drain(),
     flush: () => context.usage.flush(),
+    refreshReleases: () => context.releases.refresh(),
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -115,6 +122,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       reject: operator.reject,
       drain: () => {},
       flush: async () => {},
+      refreshReleases: () => context.releases.refresh(),
       usage: null,
       operator: null,
     },

@@ -1,8 +1,8 @@
 /**
  * Ramp steps are announced (docs/releases.md "Ramp plans"): each step a plan reaches writes one
  * `release.rolled_out` event and one `release.rollout` audit row by no operator (the system), found by
- * the release view's next read, once per step however many instances read it. With an injected clock,
- * on memory, PGlite and two instances on one PostgreSQL.
+ * the release view's next read (a request's, or the server's every second), once per step however many
+ * instances read it. With an injected clock, on memory, PGlite and two instances on one PostgreSQL.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -157,6 +157,25 @@ for (const [name, open] of Object.entries(TARGETS)) {
         ['release.pulled', '2.9.0', 1],
         ['release.rolled_out', '2.8.0', 25],
         ['release.rolled_out', '2.8.0', 30],
+      ]);
+    } finally {
+      await instances.close();
+    }
+  });
+
+  test('an instance nobody asks announces a step at its next refreshReleases (the standalone server calls it every second)', async () => {
+    const instances = await open();
+    const { apps, clock } = instances;
+    try {
+      await instances.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: clock.now() });
+      const start = clock.now();
+      await operate(apps[0]!, 'POST', '/releases', { version: '2.8.0', msiUrl: MSI('2.8.0'), rolloutPercent: 10, ramp: { steps: [10, 100], everyMinutes: 1 } });
+      clock.set(start + 60_000);
+      for (const app of apps) await app.refreshReleases();
+      assert.equal((await releaseRows(apps.at(-1)!)).at(-1), [null, 'release.rollout', '2.8.0 at 100% (ramp step 2 of 2)']);
+      assert.equal((await eventsSent(instances)).map((e) => e.slice(0, 3)), [
+        ['release.published', '2.8.0', 10],
+        ['release.rolled_out', '2.8.0', 100],
       ]);
     } finally {
       await instances.close();
