@@ -62,6 +62,7 @@ test('an address on file that is not one address (a provider gave a list) is mai
   await t.storage.orders.recordPurchase(id, { email: list, name: null, country: null, paymentRef: 'pi_list', amount: null, currency: null }, t.clock.now());
   assert.is(await statusOf(t, id), 'paid');
   assert.equal(await t.storage.mail.list({ limit: 10 }), [], 'no keys mail');
+  assert.equal(t.logger.lines.filter((l) => l.level === 'warn'), [{ level: 'warn', message: 'keys not mailed: the buyer email is not one address', fields: { session: id, email: list } }]);
   const resend = await t.app.operator!.handle(coreRequest({ method: 'POST', path: `/orders/${id}/resend`, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }));
   assert.is(resend.status, 409);
   assert.equal(bodyJson(resend), {
