@@ -1,7 +1,7 @@
 /**
- * Malformed percent escapes and NUL characters in the operator API's paths and queries are 400s with a
- * JSON error naming the part, in process on memory and PGlite: `%00` in a search reached PostgreSQL and
- * answered 500, and `/releases/%zz` answered 404 as if it were a version.
+ * Malformed percent escapes and NUL characters in the operator API's paths, queries and bodies are 400s
+ * with a JSON error naming the part, in process on memory and PGlite: `%00` in a search (or a NUL in a
+ * roadmap title) reached PostgreSQL and answered 500, and `/releases/%zz` answered 404 as if it were a version.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -14,6 +14,7 @@ import { OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 
 const QUERY_RESOLUTION = 'Give each query parameter once, percent-encoded as UTF-8 without NUL characters; the operator /openapi.json lists them.';
+const BODY_RESOLUTION = 'Fix the request body or query as the message says; /openapi.json describes every field.';
 const PATH_RESOLUTION = 'Percent-encode the path parameter as UTF-8 (a version such as 2.6.0, a session id) without NUL characters.';
 
 const TARGETS: Record<string, () => Promise<{ storage?: Storage; drop(): Promise<void> }>> = {
@@ -79,6 +80,18 @@ for (const [name, open] of Object.entries(TARGETS)) {
         type: 'application/json',
         body: { code: 'invalid_path', message: `Path parameter "${parameter}" has a malformed percent escape or a NUL character: "${shown}".`, resolution: PATH_RESOLUTION },
       });
+    });
+  }
+
+  for (const [path, json, field] of [
+    ['/roadmap', { title: 'a\u0000b', category: 'formats' }, 'title'],
+    ['/webhooks', { url: 'https://receiver.example/\u0000' }, 'url'],
+    ['/orders/reconcile', { since: '2026-11-01T00:00:00Z\u0000' }, 'since'],
+  ] as const) {
+    test(`a NUL in the body of POST ${path} is 400 invalid_request naming ${field}`, async ({ t }) => {
+      const response = await t.app.operator!.handle(coreRequest({ method: 'POST', path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, json }));
+      assert.equal([response.status, bodyJson(response)], [400, { code: 'invalid_request', message: `Field "${field}" has a NUL character.`, resolution: BODY_RESOLUTION }]);
+      assert.equal(t.logger.lines.filter((line) => line.level === 'error'), []);
     });
   }
 
