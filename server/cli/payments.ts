@@ -26,7 +26,7 @@ STRIPE_WEBHOOK_SECRET as Stripe signs it. The events may come in any order, acro
 its payment is kept and applied when the payment arrives (docs/operating.md "Handle a refund").
 
 events:
-${NAMES.map((name) => `  ${name.padEnd(18)}${TEST_EVENTS[name]}`).join('\n')}
+${NAMES.map((name) => `  ${name.padEnd(20)}${TEST_EVENTS[name]}`).join('\n')}
 
 options:
   --session <id>          the checkout session (cs_test_...), as POST /api/v1/checkout/create answered it

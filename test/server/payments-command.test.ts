@@ -105,7 +105,7 @@ test('--help; usage mistakes exit 64, a missing or wrong secret 78, a server tha
   ]);
   assert.is(help.code, 0);
   assert.match(help.stdout, 'usage: converter-site-api payments trigger <event>... --session <id> [options]');
-  assert.match(help.stdout, '  refund            charge.refunded\n');
+  assert.match(help.stdout, '  refund              charge.refunded\n');
   assert.equal([none.code, unknown.code, noSession.code, badAmount.code], [64, 64, 64, 64]);
   assert.match(none.stderr, 'name the events to send: payment-completed, refund, dispute-opened, dispute-won');
   assert.match(unknown.stderr, 'unknown event "refunded"');
