@@ -20,6 +20,7 @@ import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource,
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
 import { createReleaseView, type ServedRelease } from './releases/release-view.ts';
+import { createRampAnnouncements } from './operator/ramp-announcements.ts';
 import { createRolloutBucket } from './releases/rollout-bucket.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
@@ -150,7 +151,9 @@ export async function createContext(
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey, options.hmacSha256));
-  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger);
+  // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
+  const announceSteps = createRampAnnouncements({ store: storage.releases, clock, logger });
+  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, announceSteps);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };

@@ -56,6 +56,12 @@ export interface App {
    * on a timer of its own, or leaves it to a server on the same database.
    */
   processResendRequests(): Promise<number>;
+  /**
+   * Reads the stored releases again now, which also announces each ramp step reached since the last read
+   * (core/operator/ramp-announcements.ts). Requests read them as they come; the standalone server calls
+   * this every second, so that an instance nobody asks announces a step too.
+   */
+  refreshReleases(): Promise<void>;
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
@@ -118,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     drain: () => context.readiness.drain(),
     flush: () => context.usage.flush(),
     processResendRequests: resendStep,
+    refreshReleases: () => context.releases.refresh(),
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -126,6 +133,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       drain: () => {},
       flush: async () => {},
       processResendRequests: async () => 0,
+      refreshReleases: () => context.releases.refresh(),
       usage: null,
       operator: null,
     },

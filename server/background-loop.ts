@@ -2,7 +2,7 @@
  * A background loop of the standalone server: runs `tick` every `intervalMs`, one at a time (a tick
  * still under way skips the next), on a timer that does not keep the process alive. A tick that fails
  * (a database outage, PGlite's disk reserve) is logged at most once a minute, with how many ticks failed
- * since the last line, not once a second. Used by the event and mail deliveries.
+ * since the last line, not once a second. Used by the event and mail deliveries and the releases' reads.
  *
  * @module
  */

@@ -17,6 +17,7 @@ import { appOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';
 import { ownSiteConfigured } from './payment-config.ts';
 import { startEventDelivery } from './event-delivery.ts';
+import { startBackgroundLoop } from './background-loop.ts';
 import { startMailDelivery, type MailDelivery } from './mail-delivery.ts';
 import { openSigningKey } from './license-key.ts';
 import { openOffer } from './offer.ts';
@@ -171,12 +172,16 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     opened.push(() => usageWriter.stop());
     const events = startEventDelivery(storage, clock, logger, 1000, webhookAddresses);
     opened.push(() => events.stop());
+    // A quiet instance reads the releases too, so a ramp step is announced within a second of it.
+    const releaseReads = startBackgroundLoop(() => app.refreshReleases(), 'could not read the releases', clock, logger, 1000);
+    opened.push(() => releaseReads.stop());
     const mail = await openMailDelivery(config, storage, app, clock, logger);
     opened.push(() => mail.stop());
 
     let stopping: Promise<void> | null = null;
     const finish = async () => {
       await bound.close();
+      await releaseReads.stop();
       await events.stop();
       await mail.stop();
       await usageWriter.stop();

@@ -37,7 +37,7 @@ test('each path lists exactly its own errors: statuses and codes', ({ doc }) => 
   const codes = (path: string, method: string) =>
     Object.fromEntries(Object.entries(doc.paths[path][method].responses).filter(([status]) => Number(status) >= 400).map(([status, r]: [string, any]) => [status, r.content['application/json'].schema.allOf[1].properties.code.enum]));
   const gate = { '401': ['unauthorized'], '403': ['forbidden'], '429': ['too_many_failures'], '500': ['internal_error'] };
-  assert.equal(codes('/releases/{version}/pull', 'post'), { ...gate, '404': ['release_not_found'] });
+  assert.equal(codes('/releases/{version}/pull', 'post'), { ...gate, '400': ['invalid_path'], '404': ['release_not_found'] });
   assert.equal(codes('/releases', 'get'), gate);
   assert.equal(codes('/releases', 'post'), {
     ...gate,
@@ -48,7 +48,7 @@ test('each path lists exactly its own errors: statuses and codes', ({ doc }) => 
   });
   assert.equal(codes('/releases/{version}/rollout', 'post')['409'], ['release_pulled']);
   assert.equal(codes('/feedback', 'get'), { ...gate, '400': ['invalid_request', 'invalid_query'] });
-  assert.equal(codes('/orders/{session}/upgrade', 'post'), { ...gate, '404': ['order_not_found'], '409': ['order_not_paid', 'order_revoked'] });
+  assert.equal(codes('/orders/{session}/upgrade', 'post'), { ...gate, '400': ['invalid_path'], '404': ['order_not_found'], '409': ['order_not_paid', 'order_revoked'] });
   assert.equal(codes('/roadmap/{id}/merge', 'post')['409'], ['feature_already_merged', 'merge_target_hidden']);
 });
 
@@ -75,6 +75,8 @@ test('answers match the document: successes by their output schema, refusals by 
     ['POST', '/releases/9.9.9/pull', '/releases/{version}/pull', {}, 404],
     ['POST', '/roadmap/1/merge', '/roadmap/{id}/merge', { json: { into: 1 } }, 400],
     ['GET', '/feedback?limit=0', '/feedback', {}, 400],
+    ['GET', '/feedback?search=%00', '/feedback', {}, 400],
+    ['POST', '/releases/%zz/pull', '/releases/{version}/pull', {}, 400],
     ['GET', '/orders/cs_nothing', '/orders/{session}', {}, 404],
     ['GET', '/stats?days=7', '/stats', {}, 200],
     ['GET', '/audit', '/audit', {}, 200],

@@ -4,8 +4,13 @@
  * @module
  */
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
+import type { RampPlan } from '../../core/ports/release-store.ts';
 import type { Emit } from '../../core/ports/events.ts';
 import type { Report } from './outbox.ts';
+
+/** Whether a stored plan is still the one given (not ended, resumed or replaced). */
+const samePlan = (stored: RampPlan | null, plan: RampPlan): boolean =>
+  stored !== null && stored.startAt === plan.startAt && stored.everyMs === plan.everyMs && stored.steps.join() === plan.steps.join();
 
 /** Creates an in-process release store; what its changes report is written by `report`. */
 export function createMemoryReleaseStore(report: Report): ReleaseStore {
@@ -21,7 +26,7 @@ export function createMemoryReleaseStore(report: Report): ReleaseStore {
       // Checked and stored in one turn of the event loop: no other publish comes between.
       admit?.(releases.map(copy));
       if (find(release.version)) return false;
-      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...release, pulledAt: null, haltedAt: null, haltReason: null };
+      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...release, pulledAt: null, haltedAt: null, haltReason: null, announcedStep: 0 };
       releases.unshift(copy(stored));
       await report(copy(stored), emit);
       return true;
@@ -53,6 +58,12 @@ export function createMemoryReleaseStore(report: Report): ReleaseStore {
       const release = find(version);
       if (!release || release.haltedAt === null || release.pulledAt !== null) return null;
       Object.assign(release, { ramp: { ...ramp, steps: [...ramp.steps] }, haltedAt: null, haltReason: null });
+      return changed(release, emit);
+    },
+    async announceStep(version, step, ramp, emit) {
+      const release = find(version);
+      if (!release || release.pulledAt !== null || !samePlan(release.ramp, ramp) || release.announcedStep >= step) return null;
+      release.announcedStep = step;
       return changed(release, emit);
     },
   };

@@ -10,16 +10,17 @@ export interface FieldOptions {
   value?: string | null;
   required?: boolean;
   hint?: string;
-  /** Extra attributes, e.g. min and max of a number. */
+  /** The bounds of a number: 0 and 100 (a percent) unless given; a `max` of null sets none (a size in bytes). */
   min?: number;
-  max?: number;
+  max?: number | null;
 }
 
 /** A labelled input; `id` must be unique on the page. */
 export function field(id: string, name: string, label: string, options: FieldOptions = {}): Html {
   const type = options.type ?? 'text';
   const hint = options.hint ? html`<span class="meta" id="${id}-hint">${options.hint}</span>` : '';
-  const range = type === 'number' ? html` min="${options.min ?? 0}" max="${options.max ?? 100}" step="1"` : '';
+  const max = options.max === null ? '' : html` max="${options.max ?? 100}"`;
+  const range = type === 'number' ? html` min="${options.min ?? 0}"${max} step="1"` : '';
   return html`<div><label for="${id}">${label}</label>
 <input type="${type}" id="${id}" name="${name}" value="${options.value ?? ''}"${range}${options.required ? html` required` : ''}${options.hint ? html` aria-describedby="${id}-hint"` : ''}>${hint}</div>`;
 }

@@ -8,8 +8,8 @@
  */
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from '../../core/operator/releases.ts';
 import { resumeRelease } from '../../core/operator/release-halt.ts';
-import { haltBox, rampLine, rampOfForm } from './releases-ramp.ts';
-import { field } from './fields.ts';
+import { haltBox, rampLine, rampOfForm, STEP_UNITS } from './releases-ramp.ts';
+import { field, selectField } from './fields.ts';
 import { html, time } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
@@ -47,6 +47,8 @@ ${rampLine(release)}${haltBox(release, target, csrf)}${actions}
 </article>`;
 }
 
+const STEP_UNIT_CHOICES = Object.keys(STEP_UNITS).map((unit) => [unit, unit] as const);
+
 function publishForm(csrf: string) {
   return html`<details class="card"><summary>Publish a release</summary>
 <form method="post" action="${PATH}">${csrfField(csrf)}
@@ -54,10 +56,11 @@ function publishForm(csrf: string) {
 ${field('publish-percent', 'rolloutPercent', 'Rollout, percent of clients', { type: 'number', value: '10', required: true })}</div>
 ${field('publish-msi', 'msiUrl', 'MSI address (https)', { type: 'url', required: true })}
 <div class="row">${field('publish-sha256', 'sha256', 'MSI SHA-256 (64 hex digits, optional)')}
-${field('publish-size', 'size', 'MSI size in bytes (optional)', { type: 'number' })}</div>
+${field('publish-size', 'size', 'MSI size in bytes (optional)', { type: 'number', min: 1, max: null })}</div>
 ${field('publish-notes', 'notesUrl', 'Release notes address (https, optional)', { type: 'url' })}
 <div class="row">${field('publish-ramp', 'ramp', 'Ramp plan, percents (optional)', { hint: 'e.g. 1,5,25,100: the first step replaces the rollout above' })}
-${field('publish-every', 'everyHours', 'Hours per step', { type: 'number', value: '24' })}</div>
+${field('publish-every', 'every', 'Each step lasts', { type: 'number', value: '24', min: 1, max: null })}
+${selectField('publish-every-unit', 'everyUnit', 'Unit of the step', STEP_UNIT_CHOICES, 'hours')}</div>
 <button type="submit">Publish</button>
 </form></details>`;
 }
@@ -85,7 +88,7 @@ export const releasesPage: PageModule = {
       path: PATH,
       async run(page, form) {
         const size = optional(form['size']);
-        const ramp = rampOfForm(form['ramp'], form['everyHours']);
+        const ramp = rampOfForm(form['ramp'], form['every'], form['everyUnit']);
         const body = {
           version: form['version']?.trim() ?? '',
           msiUrl: form['msiUrl']?.trim() ?? '',

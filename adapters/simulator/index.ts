@@ -10,6 +10,7 @@ import { applyPaymentEvent, cleanPurchase } from '../../core/licensing/fulfilmen
 import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
 import type { CheckoutSession, CheckoutState, Clock, GatewayPages, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports/ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
+import { isOneAddress, ONE_ADDRESS_RULE } from '../../core/schemas/email-address.ts';
 import { offerAmount, priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
 import { THANKS_PATH, thanksPage } from './thanks-page.ts';
 
@@ -57,12 +58,25 @@ export const simulatedPaymentRef = (sessionId: string) => `pi_sim_${sessionId.sl
 
 const SILENT: Logger = { info() {}, warn() {}, error() {} };
 
-/** The buyer typed into the Pay form (application/x-www-form-urlencoded), the defaults for what is left out. */
-function buyerOf(request: CoreRequest, sessionId: string, paid: { amount: string | null; currency: string | null }): Purchase {
+/** The fields of the Pay form (application/x-www-form-urlencoded), the simulator's buyer for what is left out. */
+function formOf(request: CoreRequest): (name: keyof typeof SIMULATED_BUYER) => string {
   const body = request.body;
   const form = new URLSearchParams(body === undefined ? '' : typeof body === 'string' ? body : new TextDecoder().decode(body));
-  const field = (name: keyof typeof SIMULATED_BUYER) => form.get(name) ?? SIMULATED_BUYER[name];
+  return (name) => form.get(name) ?? SIMULATED_BUYER[name];
+}
+
+/** The buyer typed into the Pay form. */
+function buyerOf(field: ReturnType<typeof formOf>, sessionId: string, paid: { amount: string | null; currency: string | null }): Purchase {
   return cleanPurchase({ email: field('email'), name: field('name'), country: field('country'), paymentRef: simulatedPaymentRef(sessionId), ...paid });
+}
+
+/**
+ * Why the Pay form's email is refused, or null: it must be one address, as every buyer email that mail
+ * takes; left empty, the order has no address (as a provider that gave none), which is mailed nothing.
+ */
+function emailRefusal(field: ReturnType<typeof formOf>): string | null {
+  const email = field('email').trim();
+  return email === '' || isOneAddress(email) ? null : `The email ${JSON.stringify(email.slice(0, 100))} is refused: it ${ONE_ADDRESS_RULE}. Nothing was paid.`;
 }
 
 /** Where Pay and Cancel send the buyer: absolute addresses of a site, or a path of this server; no cancel address: stay. */
@@ -158,12 +172,16 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
         const state = ACTIONS[action];
         if (!state) return html(404, renderSimulatorPage(null));
         const allowed = state === 'failed' ? session.state === 'processing' : isOpen(session);
+        const field = formOf(request);
+        // The buyer's email goes to the mail library: one address, or the payment is refused and nothing changes.
+        const refused = allowed && state === 'paid' ? emailRefusal(field) : null;
+        if (refused !== null) return html(400, renderSimulatorPage(session, { ...(await view(session, false)), refused }));
         if (allowed) await storage.advanceCheckout(session.id, state);
         // Paid: what the provider says of the buyer is kept with the order, as Stripe's customer_details.
         if (allowed && state === 'paid') {
           // The price of the offer is what the simulated buyer "pays".
           const paid = { amount: options.offer ? (offerAmount(options.offer, session.sku) ?? null) : null, currency: options.offer?.currency ?? null };
-          await storage.orders.recordPurchase(session.id, buyerOf(request, session.id, paid), clock.now());
+          await storage.orders.recordPurchase(session.id, buyerOf(field, session.id, paid), clock.now());
         }
         // Paid: back to the site, as Stripe does; the other buttons are the developer's and stay here.
         const paid = allowed && state === 'paid';

@@ -50,6 +50,8 @@ export interface SessionView {
   successUrl: string | null;
   /** The order of a paid session: its buyer and standing. */
   order?: Order | null;
+  /** Why the last Pay was refused (its email is not one address), or absent. */
+  refused?: string;
 }
 
 /** The buyer the Pay form gives when its fields are left as they are. */
@@ -112,6 +114,7 @@ ${
 ${view?.price ? `<p id="price">Price: <strong>${escape(view.price)}</strong> (simulated: nothing is charged)</p>` : ''}
 <p>Session <code>${escape(session.id)}</code></p>
 ${view?.cancelled ? '<p id="cancelled">Payment cancelled. The session stays open until it expires, so you can still pay.</p>' : ''}
+${view?.refused ? `<p id="refused" role="alert">${escape(view.refused)}</p>` : ''}
 <p id="state">${escape(STATE_TEXT[state === 'paid' && view?.order && revocationCause(view.order.standing) !== null ? 'revoked' : state!] ?? state!)}</p>
 ${buttons}${back}`
     : '<h1>No such checkout session</h1><p>Start a new checkout from the site or the app.</p>'

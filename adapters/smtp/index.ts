@@ -8,6 +8,7 @@
  */
 import nodemailer from 'nodemailer';
 import { PermanentMailError, type MailSender } from '../../core/ports/mail.ts';
+import { isOneAddress } from '../../core/schemas/email-address.ts';
 
 /**
  * How long a connection, the greeting and a quiet socket may take (ms): each below the mail worker's
@@ -33,6 +34,9 @@ export function createSmtpSender(url: string): MailSender {
   });
   return {
     async send(mail, signal) {
+      // nodemailer reads "a, b" as two recipients: only one bare address is ever handed to it (a message
+      // written before the rule, or by a custom store, is refused for good rather than sent to a list).
+      if (!isOneAddress(mail.to)) throw new PermanentMailError(`the recipient ${JSON.stringify(mail.to.slice(0, 100))} is not one email address`);
       try {
         const message = { from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId };
         await transport.sendMail(signal ? { ...message, signal } : message);

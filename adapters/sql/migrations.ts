@@ -16,6 +16,7 @@ import { auditActors } from './migration-audit-actors.ts';
 import { vendorWeek } from './migration-vendor-week.ts';
 import { distinctClients } from './migration-30-distinct-clients.ts';
 import { resendRequests } from './migration-31-resend-requests.ts';
+import { releaseAnnouncedStep } from './migration-32-release-announced-step.ts';
 
 /** One step of the schema. */
 export interface Migration {
@@ -138,4 +139,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 29, name: 'secret rotation and recorded merges', sql: vendorWeek },
   { version: 30, name: 'distinct installs and bug reporters', sql: distinctClients },
   { version: 31, name: 'resend requests', sql: resendRequests },
+  { version: 32, name: 'announced ramp steps', sql: releaseAnnouncedStep },
 ];

@@ -11,7 +11,8 @@ import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
   ${epochMs('published_at')} as "publishedAt", ${epochMs('pulled_at')} as "pulledAt",
-  sha256, size::float8 as size, critical, ramp, ${epochMs('halted_at')} as "haltedAt", halt_reason as "haltReason"`;
+  sha256, size::float8 as size, critical, ramp, ${epochMs('halted_at')} as "haltedAt", halt_reason as "haltReason",
+  announced_step as "announcedStep"`;
 
 const LIST = `select ${COLUMNS} from releases order by published_at desc, version desc`;
 const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at, sha256, size, critical, ramp)
@@ -28,6 +29,9 @@ const HALT = `update releases set halted_at = ${fromEpochMs('$2')}, halt_reason 
 where version = $1::text and ramp is not null and pulled_at is null and halted_at is null returning ${COLUMNS}`;
 const RESUME = `update releases set ramp = $2::text::jsonb, halted_at = null, halt_reason = null
 where version = $1::text and halted_at is not null and pulled_at is null returning ${COLUMNS}`;
+// Conditional: of two instances announcing a step at once, one changes the row (and writes the event).
+const ANNOUNCE_STEP = `update releases set announced_step = $2::int
+where version = $1::text and pulled_at is null and ramp = $3::text::jsonb and announced_step < $2::int returning ${COLUMNS}`;
 
 /** Creates the release store over a database. */
 export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
@@ -37,7 +41,7 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
   return {
     listReleases: () => db.query<Release>(LIST),
     async publishRelease(r, emit, admit) {
-      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...r, pulledAt: null, haltedAt: null, haltReason: null };
+      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...r, pulledAt: null, haltedAt: null, haltReason: null, announcedStep: 0 };
       const ramp = stored.ramp === null ? null : JSON.stringify(stored.ramp);
       const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, stored.sha256, stored.size, stored.critical, ramp];
       if (!emit && !admit) return (await db.write(PUBLISH, params)).length === 1;
@@ -58,5 +62,6 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
     restoreRelease: (version, emit) => change(RESTORE, [version], emit),
     haltRelease: (version, at, reason, emit) => change(HALT, [version, at, reason], emit),
     resumeRelease: (version, ramp, emit) => change(RESUME, [version, JSON.stringify(ramp)], emit),
+    announceStep: (version, step, ramp, emit) => change(ANNOUNCE_STEP, [version, step, JSON.stringify(ramp)], emit),
   };
 }

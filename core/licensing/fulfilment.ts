@@ -9,6 +9,7 @@ import { isRevoked, type OrderStanding } from '../ports/order-state.ts';
 import { licenseVerdict, orderPaid } from '../webhooks/events.ts';
 import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
+import { isOneAddress } from '../schemas/email-address.ts';
 import { keysMail, verdictMail, type MailSettings } from '../mail/messages.ts';
 
 /** What fulfilment works with (an AppContext is one). */
@@ -43,6 +44,9 @@ export async function licensesFor(context: FulfilmentContext, session: CheckoutS
   // Counted by the one save that stored them: racers sign the same claims at the same instant into
   // identical keys, so comparing keys would count every racer.
   if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
+  if (saved.stored && buyer?.email && !isOneAddress(buyer.email)) {
+    context.logger.warn('keys not mailed: the buyer email is not one address', { session: session.id, email: buyer.email.slice(0, 100) });
+  }
   return saved.keys;
 }
 

@@ -9,6 +9,7 @@ import { isRevoked } from '../ports/order-state.ts';
 import type { MailDraft, MailKind } from '../ports/mail.ts';
 import type { CheckoutSession, CheckoutSku, LicenseKeys, Purchase } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
+import { isOneAddress } from '../schemas/email-address.ts';
 import { renderMail, type MailValues } from './render.ts';
 import { DEFAULT_MAIL_TEXTS, type MailTexts } from './texts.ts';
 
@@ -47,9 +48,12 @@ function draft(settings: MailSettings, kind: MailKind, cause: string, session: s
   return { cause, kind, session, to, ...renderMail(settings.texts[kind], { ...values, howToEnter: settings.texts.howToEnter }) };
 }
 
-/** The keys of a paid session, to its buyer (the Plus key alone for an add-on); null when no address is known. */
+/** Whether an address on file may be mailed: one address (schemas/email-address.ts), never a list a mail library would split. */
+const mailable = (email: string | null | undefined): email is string => typeof email === 'string' && isOneAddress(email);
+
+/** The keys of a paid session, to its buyer (the Plus key alone for an add-on); null when no address is known, or it is not one address. */
 export function keysMail(settings: MailSettings, session: CheckoutSession, keys: LicenseKeys, buyer: Purchase | null, at: number): MailDraft | null {
-  if (!buyer?.email) return null;
+  if (!buyer || !mailable(buyer.email)) return null;
   const kind = session.sku === 'plus_addon' ? 'upgrade' : 'keys';
   // The upgrade's texts name the product and say "Plus" themselves.
   const product = kind === 'upgrade' ? settings.productName : productOf(settings, session.sku);
@@ -57,16 +61,16 @@ export function keysMail(settings: MailSettings, session: CheckoutSession, keys:
   return draft(settings, kind, `keys:${session.id}`, session.id, buyer.email, values);
 }
 
-/** The Plus key an operator's upgrade issued, to the buyer; null when no address is known. */
+/** The Plus key an operator's upgrade issued, to the buyer; null when no address is known, or it is not one address. */
 export function upgradeMail(settings: MailSettings, order: Order, keys: LicenseKeys, at: number): MailDraft | null {
-  if (!order.purchase.email) return null;
+  if (!mailable(order.purchase.email)) return null;
   const values = { product: settings.productName, date: isoDay(at), amount: 'no charge', session: order.session.id, keys: keyLines(settings, keys, 'plus') };
   return draft(settings, 'upgrade', `upgrade:${order.session.id}`, order.session.id, order.purchase.email, values);
 }
 
-/** The notice of a changed verdict (revoked or reinstated), made at `at`; null when no address or keys. */
+/** The notice of a changed verdict (revoked or reinstated), made at `at`; null when no address (or not one address) or keys. */
 export function verdictMail(settings: MailSettings, order: Order, at: number): MailDraft | null {
-  if (!order.purchase.email || order.keys === null) return null;
+  if (!mailable(order.purchase.email) || order.keys === null) return null;
   const kind = isRevoked(order.standing) ? 'revoked' : 'reinstated';
   const values = {
     product: productOf(settings, order.session.sku),
@@ -80,7 +84,8 @@ export function verdictMail(settings: MailSettings, order: Order, at: number): M
 
 /**
  * The valid keys of an address's orders, to that address as the newest of them has it on file (not as a
- * request typed it); null when it has none (revoked orders and orders without keys are left out).
+ * request typed it); null when it has none (revoked orders and orders without keys are left out), or
+ * that address is not one address.
  *
  * @param cause The request's own cause key (one resend request mails once).
  * @param session The order, when the resend is of one order (the operator's).
@@ -90,5 +95,6 @@ export function resendMail(settings: MailSettings, email: string, orders: readon
   if (valid.length === 0) return null;
   const keys = valid.flatMap((o) => keyLines(settings, o.keys!).map((k) => ({ label: `${k.label} (order ${o.session.id}, ${isoDay(o.paidAt ?? o.session.createdAt)})`, key: k.key })));
   const values = { product: settings.productName, date: '', amount: '', session: '', keys };
-  return draft(settings, 'resend', cause, session, valid[0]!.purchase.email ?? email, values);
+  const to = valid[0]!.purchase.email ?? email;
+  return mailable(to) ? draft(settings, 'resend', cause, session, to, values) : null;
 }

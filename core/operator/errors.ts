@@ -55,8 +55,13 @@ export const OPERATOR_ERRORS = {
   },
   invalid_query: {
     status: 400,
-    when: 'A query parameter is given more than once.',
-    resolution: 'Give each query parameter once; the operator /openapi.json lists them.',
+    when: 'A query parameter is given more than once, or the query has a malformed percent escape (%zz, bytes that are no UTF-8) or a NUL character (%00).',
+    resolution: 'Give each query parameter once, percent-encoded as UTF-8 without NUL characters; the operator /openapi.json lists them.',
+  },
+  invalid_path: {
+    status: 400,
+    when: 'A path parameter has a malformed percent escape (%zz, bytes that are no UTF-8) or a NUL character (%00).',
+    resolution: 'Percent-encode the path parameter as UTF-8 (a version such as 2.6.0, a session id) without NUL characters.',
   },
   feedback_not_found: {
     status: 404,
@@ -135,7 +140,7 @@ export const OPERATOR_ERRORS = {
   },
   order_without_email: {
     status: 409,
-    when: 'The payment provider gave no email address for the order: there is nobody to mail its keys to.',
+    when: 'The payment provider gave no email address for the order, or one that is not exactly one address (a list, a name with brackets): there is nobody to mail its keys to.',
     resolution: 'Give the buyer the keys GET /orders/{session} shows by another way.',
   },
   order_revoked: {

@@ -9,11 +9,13 @@ import { json, type CoreRequest, type CoreResponse } from '../http/http.ts';
 import type { OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { invoke } from './invoke.ts';
+import { refuseBadQuery } from './path-param.ts';
 import type { AnyOperatorOperation, Caller } from './operation.ts';
 
-/** The query string as an object of single values; a repeated parameter is refused. */
+/** The query string as an object of single values; a repeated parameter, a malformed escape or a NUL is refused. */
 export function queryOf(request: CoreRequest): Record<string, string> {
   const query: Record<string, string> = {};
+  refuseBadQuery(request.query ?? '');
   for (const [name, value] of new URLSearchParams(request.query ?? '')) {
     if (name in query) throw new OperatorError('invalid_query', `Query parameter "${name}" is given more than once.`);
     query[name] = value;

@@ -86,7 +86,8 @@ export const resendOrderMail = defineOperation({
     if (order.session.state !== 'paid' || order.keys === null) throw new OperatorError('order_not_paid', `Checkout session ${id} is ${order.session.state}, with no keys.`);
     if (isRevoked(order.standing)) throw new OperatorError('order_revoked', `The licenses of ${id} are revoked.`);
     if (!order.purchase.email) throw new OperatorError('order_without_email', `The payment provider gave no email address for ${id}.`);
-    const draft = resendMail(context.mail, order.purchase.email, [order], `resend:${id}:${caller.requestId}`, id ?? null)!;
+    const draft = resendMail(context.mail, order.purchase.email, [order], `resend:${id}:${caller.requestId}`, id ?? null);
+    if (!draft) throw new OperatorError('order_without_email', `The email on file for ${id} is not one address: ${JSON.stringify(order.purchase.email.slice(0, 100))}.`);
     await context.storage.mail.enqueue(draft, context.clock.now());
     await auditAfter(context, caller, { action: 'order.mail_resent', target: order.session.id });
     const [written] = await context.storage.mail.list({ session: order.session.id, limit: 1 });

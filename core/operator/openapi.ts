@@ -17,6 +17,8 @@ type Json = Record<string, unknown>;
 const GATE_ERRORS: readonly (OperatorErrorCode | ErrorCode)[] = ['unauthorized', 'forbidden', 'too_many_failures', 'internal_error'];
 /** What reading a JSON body may refuse. */
 const BODY_ERRORS: readonly ErrorCode[] = ['invalid_request', 'payload_too_large', 'unsupported_media_type'];
+/** What reading a path parameter may refuse. */
+const PATH_ERRORS: readonly OperatorErrorCode[] = ['invalid_path'];
 /** What reading the query may refuse. */
 const QUERY_ERRORS: readonly (OperatorErrorCode | ErrorCode)[] = ['invalid_request', 'invalid_query'];
 
@@ -29,7 +31,8 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 /** Every error an operation can answer with, by status, each status with its codes and when they happen. */
 export function errorsOf(operation: AnyOperatorOperation): Map<number, (OperatorErrorCode | ErrorCode)[]> {
-  const codes = new Set([...GATE_ERRORS, ...(operation.body ? BODY_ERRORS : []), ...(operation.query ? QUERY_ERRORS : []), ...operation.errors]);
+  const path = operation.path.includes(':') ? PATH_ERRORS : [];
+  const codes = new Set([...GATE_ERRORS, ...path, ...(operation.body ? BODY_ERRORS : []), ...(operation.query ? QUERY_ERRORS : []), ...operation.errors]);
   const byStatus = new Map<number, (OperatorErrorCode | ErrorCode)[]>();
   for (const code of codes) {
     const status = catalogued(code).status;

@@ -1,16 +1,55 @@
 /**
- * A path parameter with its percent escapes decoded, as the operator routes and pages read a version or
- * a session id. A malformed escape (`%E0%A4%A`, `%ZZ`) is kept as written, so it is answered as an unknown
- * version or session (404), not a 500 and an error log line.
+ * Percent escapes in what the operator API is sent: a path parameter (a version, a session id) and the
+ * query. The API refuses a malformed escape (`%zz`, a cut-off `%E0%A4%A`, bytes that are no UTF-8) and a
+ * NUL, which no version, id or search holds and PostgreSQL cannot store, with a 400 naming the part
+ * (`invalid_path`, `invalid_query`). The pages' links keep the lenient reading (`decodedParam`).
  *
  * @module
  */
+import { OperatorError } from './errors.ts';
 
-/** The decoded text of a path parameter, or the text as written when an escape in it is malformed. */
+/** The decoded text, or null when an escape in it is malformed or it holds a NUL. */
+export function strictlyDecoded(text: string): string | null {
+  try {
+    const decoded = decodeURIComponent(text);
+    return decoded.includes('\u0000') ? null : decoded;
+  } catch {
+    return null;
+  }
+}
+
+/** The decoded text of a path parameter, or the text as written when an escape in it is malformed (for links). */
 export function decodedParam(text: string | undefined): string {
   try {
     return decodeURIComponent(text ?? '');
   } catch {
     return text ?? '';
+  }
+}
+
+/**
+ * The decoded text of a path parameter.
+ *
+ * @throws OperatorError invalid_path when an escape is malformed or the text holds a NUL.
+ */
+export function pathParam(name: string, text: string): string {
+  const decoded = strictlyDecoded(text);
+  if (decoded === null) {
+    throw new OperatorError('invalid_path', `Path parameter "${name}" has a malformed percent escape or a NUL character: ${JSON.stringify(text.slice(0, 64))}.`);
+  }
+  return decoded;
+}
+
+/**
+ * Refuses a query whose escapes are malformed or that holds a NUL, in a name or a value (a form's `+` is a space).
+ *
+ * @throws OperatorError invalid_query naming the parameter.
+ */
+export function refuseBadQuery(query: string): void {
+  for (const pair of query.split('&')) {
+    if (strictlyDecoded(pair.replace(/\+/g, ' ')) !== null) continue;
+    const name = pair.split('=')[0] ?? '';
+    const shown = JSON.stringify((strictlyDecoded(name.replace(/\+/g, ' ')) ?? name).slice(0, 64));
+    throw new OperatorError('invalid_query', `Query parameter ${shown} has a malformed percent escape or a NUL character.`);
   }
 }

@@ -104,7 +104,7 @@ export const publishRelease = defineOperation({
   async run(context, { body }, caller) {
     const publishedAt = context.clock.now();
     const ramp = rampOf(body, publishedAt);
-    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null };
+    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null, announcedStep: 0 };
     // What was stored when the store admitted it: the check and the insert are one step (no concurrent publish between).
     let before: readonly Release[] = [];
     const admit = (stored: readonly Release[]) => {
@@ -160,12 +160,16 @@ export const pullRelease = defineOperation({
     const { releases, release: before } = await named(context, params.version);
     const at = context.clock.now();
     const served = servedAfter(releases, at);
-    const emit = before.pulledAt === null ? eventOf('release.pulled', at, served) : undefined;
+    // A pull of a pulled release keeps its first time and is answered as it is: no event, no audit row.
+    const pulledNow = (release: Release) => release.pulledAt === at && before.pulledAt === null;
+    const event = eventOf('release.pulled', at, served);
+    const emit = (release: Release) => (pulledNow(release) ? event(release) : null);
     // A plan ends at the step in force: a restore serves that percent.
     const frozen = before.ramp === null ? undefined : percentInForce(before, at);
     const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${frozen}%)`;
     const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(entry('release.pulled', target), emit), frozen);
+    const describe = (release: Release) => (pulledNow(release) ? { action: 'release.pulled', target } : null);
+    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(describe, emit), frozen);
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
     await changed(context, trail);
     return releaseView(release, served(release), at);
@@ -184,9 +188,12 @@ export const restoreRelease = defineOperation({
     const { releases, release: before } = await named(context, params.version);
     const now = context.clock.now();
     const served = servedAfter(releases, now);
+    // Restoring a release that is live (and not halted) changes nothing: answered as it is, no event, no audit row.
+    const restores = before.pulledAt !== null || before.haltedAt !== null;
     const emit = before.pulledAt !== null ? eventOf('release.restored', now, served) : undefined;
     const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.restoreRelease(before.version, trail.with(entry('release.restored', before.version), emit));
+    const describe = restores ? entry('release.restored', before.version) : () => null;
+    const release = await context.storage.releases.restoreRelease(before.version, trail.with(describe, emit));
     if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
     await changed(context, trail);
     return releaseView(release, served(release), now);

@@ -43,10 +43,16 @@ export interface Release {
   haltedAt: number | null;
   /** Why, with the figures, or null. */
   haltReason: string | null;
+  /**
+   * The last step of its ramp plan (from 0) announced by a release.rolled_out event: 0 at publish (the
+   * first step is announced by release.published). A step in force beyond it is announced once
+   * (core/operator/ramp-announcements.ts).
+   */
+  announcedStep: number;
 }
 
 /** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
-export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason'> &
+export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'> &
   Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
 /** Where releases are kept (every storage has one). */
@@ -78,4 +84,10 @@ export interface ReleaseStore {
   haltRelease(version: string, at: number, reason: string, emit?: Emit<Release>): Promise<Release | null>;
   /** Resumes a halted ramp with its plan moved on (ramp-plan.ts resumedPlan); the release afterwards, or null when not halted. */
   resumeRelease(version: string, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
+  /**
+   * Marks `step` of a live release's plan announced, when its plan is still `ramp` (not ended, resumed or
+   * replaced meanwhile) and no later step was announced; the release afterwards, or null when nothing
+   * changed (so of two instances announcing at once, one does).
+   */
+  announceStep(version: string, step: number, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
 }

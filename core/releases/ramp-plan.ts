@@ -27,11 +27,25 @@ export function stepIndexAt(plan: RampPlan, at: number): number {
 /** The moment the plan's clock stands at for a release: now, or when it halted. */
 const planTime = (release: RampedEntry, now: number): number => (release.haltedAt === null ? now : Math.min(now, release.haltedAt));
 
+/** The index of the step in force at `now` (held while halted), or null without a plan. */
+export function stepInForce(release: RampedEntry, now: number): number | null {
+  return release.ramp === null ? null : stepIndexAt(release.ramp, planTime(release, now));
+}
+
 /** The rollout percent in force at `now`: the plan's step, held while halted; the stored percent without a plan. */
 export function percentInForce(release: RampedEntry, now: number): number {
-  const { ramp } = release;
-  if (ramp === null) return release.rolloutPercent;
-  return ramp.steps[stepIndexAt(ramp, planTime(release, now))] ?? release.rolloutPercent;
+  const step = stepInForce(release, now);
+  return step === null ? release.rolloutPercent : (release.ramp?.steps[step] ?? release.rolloutPercent);
+}
+
+/**
+ * The step of a live release's plan in force at `now` and not announced yet (`announcedStep`, the last
+ * one announced), or null: no plan, pulled, or nothing new. Steps passed unannounced are not announced
+ * one by one: the one in force is.
+ */
+export function unannouncedStep(release: RampedEntry & { announcedStep: number }, now: number): number | null {
+  const step = release.pulledAt === null ? stepInForce(release, now) : null;
+  return step !== null && step > release.announcedStep ? step : null;
 }
 
 /** When the next step begins, or null: no plan, pulled, halted, or at the last step. */

@@ -59,6 +59,8 @@ const MAX_AGE_MS = 1000;
  * @param store The stored releases.
  * @param baseline The configured release (version file and `download.msiUrl`), served before any stored one.
  * @param bucketOf A client key's rollout bucket, 0-99.
+ * @param afterRead Run with the releases after each read, before the read is done (the ramp steps'
+ *   announcements, core/operator/ramp-announcements.ts); it must not throw.
  */
 export function createReleaseView(
   store: ReleaseStore,
@@ -66,6 +68,7 @@ export function createReleaseView(
   bucketOf: (clientKey: string) => number,
   clock: Clock,
   logger: Logger,
+  afterRead: (releases: readonly Release[]) => Promise<void> = async () => {},
   refreshMs = 500,
 ): ReleaseView {
   /** The live releases that serve some buckets, highest version first, by their percents in force. */
@@ -109,6 +112,7 @@ export function createReleaseView(
           // Reported by the answer that serves the baseline.
         }
         readAt = startedAt;
+        return afterRead(releases);
       })
       .catch((error: unknown) => {
         // The last releases read stay served, and the store is asked again after refreshMs.

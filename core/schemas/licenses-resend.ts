@@ -5,6 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { MAX_ADDRESS_LENGTH, ONE_ADDRESS, ONE_ADDRESS_RULE } from './email-address.ts';
 import type { Assert, Equal } from './exact.ts';
 
 /** The address whose keys to mail again. */
@@ -15,9 +16,10 @@ export interface LicenseResendRequest {
 const licenseResendRequest = v.strictObject({
   email: v.pipe(
     v.string('must be a string'),
-    v.maxLength(320, 'must be at most 320 characters long'),
-    v.email('must be an email address'),
-    v.description('The email address the licenses were bought with (any case).'),
+    v.maxLength(MAX_ADDRESS_LENGTH, `must be at most ${MAX_ADDRESS_LENGTH} characters long`),
+    // Exactly what the OpenAPI's pattern says (no `format: email`, which also allows quoted and bracketed forms).
+    v.regex(ONE_ADDRESS, ONE_ADDRESS_RULE),
+    v.description('The email address the licenses were bought with (any case): one address, an RFC 5322 addr-spec in dot-atom form (ASCII).'),
   ),
 });
 type _LicenseResendRequest = Assert<Equal<v.InferOutput<typeof licenseResendRequest>, LicenseResendRequest>>;

@@ -7,16 +7,36 @@
  * @module
  */
 import { parseCidrList } from '../clients/cidr.ts';
-import { canonicalIp, type CidrSet } from '../clients/client-ip.ts';
+import { canonicalIp, parseIp, type CidrSet } from '../clients/client-ip.ts';
 
 /** Addresses no public receiver has: loopback, private, shared, link-local, documentation, multicast, reserved. */
 export const NON_PUBLIC_NETWORKS: CidrSet = parseCidrList(
   [
     '0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.0.2.0/24',
     '192.168.0.0/16, 198.18.0.0/15, 198.51.100.0/24, 203.0.113.0/24, 224.0.0.0/3',
-    '::/128, ::1/128, 64:ff9b::/96, 100::/64, 2001:db8::/32, fc00::/7, fe80::/10, ff00::/8',
+    // 64:ff9b:1::/48 is local-use NAT64 (RFC 8215), whose prefix length is the network's own choice; 2001::/32
+    // is Teredo, whose relay and client are not the receiver (its IPv4 is obfuscated).
+    '::/128, ::1/128, 64:ff9b:1::/48, 100::/64, 2001::/32, 2001:db8::/32, fc00::/7, fe80::/10, ff00::/8',
   ].join(', '),
 );
+
+/**
+ * The IPv4 address an IPv6 one stands for, which a packet to it reaches: NAT64's well-known prefix
+ * (64:ff9b::/96, RFC 6052), 6to4 (2002:AABB:CCDD::/48, RFC 3056: the relay forwards to AA.BB.CC.DD),
+ * IPv4-translated (::ffff:0:a.b.c.d, RFC 2765) and IPv4-compatible (::a.b.c.d, RFC 4291; not ::
+ * and ::1); null for any other. IPv4-mapped ones (::ffff:a.b.c.d) are IPv4 already (canonicalIp).
+ */
+export function embeddedIpv4(ip: string): string | null {
+  const g = parseIp(ip);
+  if (!g) return null;
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!);
+  if (zeros(0, 6) && (g[6]! > 0 || g[7]! > 1)) return v4(g[6]!, g[7]!);
+  return null;
+}
 
 /** What decides where webhooks may go. */
 export interface WebhookAddressPolicy {
@@ -39,9 +59,13 @@ export const STRICT_WEBHOOK_ADDRESSES: WebhookAddressPolicy = { allowed: null };
  */
 export function addressRefusal(policy: WebhookAddressPolicy, ip: string, port: number): string | null {
   const canonical = canonicalIp(ip) ?? ip;
-  if (policy.isOwnListener?.(canonical, port)) return `${canonical} port ${port} is a listener of this server`;
-  if (!NON_PUBLIC_NETWORKS.has(canonical) || policy.allowed?.has(canonical)) return null;
-  return `${canonical} is a loopback, private, link-local or reserved address`;
+  // 6to4, NAT64 and the other forms embedding an IPv4 address are judged as that address, which they reach.
+  const embedded = embeddedIpv4(canonical);
+  const judged = embedded ?? canonical;
+  const named = embedded === null ? canonical : `${canonical} (${embedded})`;
+  if (policy.isOwnListener?.(judged, port)) return `${named} port ${port} is a listener of this server`;
+  if (!NON_PUBLIC_NETWORKS.has(judged) || policy.allowed?.has(judged)) return null;
+  return `${named} is a loopback, private, link-local or reserved address`;
 }
 
 /** The port of a URL, the scheme's default when none is written. */

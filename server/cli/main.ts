@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `converter-site-api` program: `serve` (the default), `migrate`, `export`, `license`, and the operator
- * commands `release` and `orders`, each with `--help`. Data goes to stdout, messages to stderr; exit codes
- * are those of command.ts in every command.
+ * The `converter-site-api` program: `serve` (the default), `migrate`, `export`, `license`, the operator
+ * commands `release` and `orders`, and `payments trigger` (test provider events), each with `--help`. Data
+ * goes to stdout, messages to stderr; exit codes are those of command.ts in every command.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
 import { orders } from './orders.ts';
+import { payments } from './payments.ts';
 import { release } from './release.ts';
 import { roadmap } from './roadmap.ts';
 import { webhooks } from './webhooks.ts';
@@ -22,7 +23,7 @@ import { serve } from './serve.ts';
 import { conformance } from './conformance.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, feedback, audit, conformance];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, payments, feedback, audit, conformance];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

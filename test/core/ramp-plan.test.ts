@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { daysRead, decideHalt, DEFAULT_HALT_RULE, haltWindows, previousOf } from '../../core/releases/halt-rule.ts';
-import { inForce, nextStepAt, nextSwitchAt, percentInForce, resumedPlan } from '../../core/releases/ramp-plan.ts';
+import { inForce, nextStepAt, nextSwitchAt, percentInForce, resumedPlan, unannouncedStep } from '../../core/releases/ramp-plan.ts';
 import type { Release, UsageCount } from '../../core/ports/store-ports.ts';
 
 const DAY = 86_400_000;
@@ -23,9 +23,20 @@ const release = (version: string, publishedAt: number, extra: Partial<Release> =
   ramp: null,
   haltedAt: null,
   haltReason: null,
+  announcedStep: 0,
   ...extra,
 });
 const ramp = { steps: [1, 5, 25, 100], everyMs: DAY, startAt: T0 };
+
+test('the step to announce: the one in force past the last announced (not each passed), held while halted; none pulled or without a plan', () => {
+  const ramped = release('2.6.0', T0, { rolloutPercent: 1, ramp });
+  assert.equal([T0, T0 + DAY - 1, T0 + DAY, T0 + 3 * DAY + 5].map((at) => unannouncedStep(ramped, at)), [null, null, 1, 3]);
+  assert.is(unannouncedStep({ ...ramped, announcedStep: 3 }, T0 + 9 * DAY), null);
+  assert.is(unannouncedStep({ ...ramped, announcedStep: 1, haltedAt: T0 + DAY + 5 }, T0 + 9 * DAY), null, 'held at step 1');
+  assert.is(unannouncedStep({ ...ramped, haltedAt: T0 + 2 * DAY }, T0 + 9 * DAY), 2, 'a step reached before the halt');
+  assert.is(unannouncedStep({ ...ramped, pulledAt: T0 + 1 }, T0 + 9 * DAY), null);
+  assert.is(unannouncedStep(release('2.5.0', T0), T0 + 9 * DAY), null);
+});
 
 test('the percent in force follows the plan to the millisecond, holds while halted, and is the stored one without a plan', () => {
   const ramped = release('2.6.0', T0, { rolloutPercent: 1, ramp });

@@ -22,7 +22,7 @@ test('a plan published on the page is shown with its step in force and the next;
   const { clock, storage } = running.server;
   const start = clock.now();
   let session = await signIn(running.url);
-  await session.post('/pages/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: '10', ramp: '1, 5, 25, 100', everyHours: '24' });
+  await session.post('/pages/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: '10', ramp: '1, 5, 25, 100', every: '24', everyUnit: 'hours' });
   let page = (await session.get('/pages/releases')).text;
   assert.match(page, '2.6.0 is published to 1% of the clients on a ramp of 1, 5, 25, 100%.');
   const next = new Date(start + 24 * HOUR).toISOString();
@@ -46,7 +46,7 @@ test('a plan published on the page is shown with its step in force and the next;
   assert.match(page, `2.6.0 resumed its ramp at 5%; the next step comes ${new Date(clock.now() + 24 * HOUR).toISOString()}.`);
   assert.not.match(page, 'held by the halt rule');
   // A plan that is not whole numbers is refused by name, and nothing is published.
-  await session.post('/pages/releases', { version: '2.7.0', msiUrl: MSI('2.7.0'), rolloutPercent: '10', ramp: '1, five', everyHours: '24' });
+  await session.post('/pages/releases', { version: '2.7.0', msiUrl: MSI('2.7.0'), rolloutPercent: '10', ramp: '1, five', every: '24', everyUnit: 'hours' });
   assert.match((await session.get('/pages/releases')).text, 'ramp');
   assert.is(((await running.call('/releases')).json() as { releases: unknown[] }).releases.length, 1);
 });

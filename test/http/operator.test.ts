@@ -71,11 +71,11 @@ test('100 refused tokens a minute from all addresses together: every wrong token
   assert.is((await call('/releases', { headers: nope, from: '127.0.99.1' })).status, 403);
 });
 
-test('a malformed percent escape in a version or session path is a 404 of that version or session, not a 500', async () => {
+test('a malformed percent escape in a version or session path is a 400 naming the parameter, not a 500', async () => {
   for (const [path, json] of [['/releases/%E0%A4%A/pull', undefined], ['/releases/%ZZ/rollout', { rolloutPercent: 50 }]] as const) {
     const answer = await call(path, { method: 'POST', ...(json ? { json } : {}) });
-    assert.is(answer.status, 404, path);
-    assert.is((answer.json() as { code: string }).code, 'release_not_found', path);
+    assert.is(answer.status, 400, path);
+    assert.is((answer.json() as { code: string }).code, 'invalid_path', path);
   }
   const signedIn = await signIn(operatorUrl);
   const revoke = await signedIn.post('/pages/orders/%E0%A4%A/revoke', {});

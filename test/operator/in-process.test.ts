@@ -93,7 +93,8 @@ test('releases: publish, list, widen, pull; a second publish of a version and an
   assert.is((await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.5.0.1' })).body.code, 'release_same_msi_version');
   assert.ok((await call(context, 'POST', '/releases/:version/pull', '/releases/2.5.0/pull')).body.pulledAt);
   assert.is((await call(context, 'POST', '/releases/:version/rollout', '/releases/2.5.0/rollout', { rolloutPercent: 60 })).body.code, 'release_pulled');
-  assert.is((await call(context, 'POST', '/releases/:version/pull', '/releases/%E0%A4/pull')).body.code, 'release_not_found');
+  assert.is((await call(context, 'POST', '/releases/:version/pull', '/releases/9.9.9/pull')).body.code, 'release_not_found');
+  assert.is((await call(context, 'POST', '/releases/:version/pull', '/releases/%E0%A4/pull')).body.code, 'invalid_path');
   assert.equal((await call(context, 'GET', '/releases', '/releases')).body.releases.map((r: { version: string }) => r.version), ['2.5.0']);
   assert.is((await call(context, 'POST', '/releases/:version/restore', '/releases/2.5.0/restore')).body.pulledAt, null);
   assert.is((await call(context, 'POST', '/releases/:version/restore', '/releases/3.0.0/restore')).body.code, 'release_not_found');

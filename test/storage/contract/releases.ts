@@ -17,8 +17,8 @@ export function releasesContract(test: ContractSuite): void {
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1 }), true);
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: 'https://other.example.com/x.msi', notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 2 }), false);
     assert.equal(await releases.listReleases(), [
-      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null },
-      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null },
+      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 },
+      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 },
     ]);
   });
 
@@ -28,14 +28,14 @@ export function releasesContract(test: ContractSuite): void {
     const size = 2 ** 40 + 3;
     await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, sha256, size, critical: true });
     assert.equal(await releases.listReleases(), [
-      { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, pulledAt: null, sha256, size, critical: true, ramp: null, haltedAt: null, haltReason: null },
+      { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, pulledAt: null, sha256, size, critical: true, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 },
     ]);
   });
 
   test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
     const { releases } = current(context).storage;
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
-    const base = { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, publishedAt: T0, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null };
+    const base = { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, publishedAt: T0, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 };
     assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50, pulledAt: null });
     assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10);
     assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10);
@@ -54,7 +54,7 @@ export function releasesContract(test: ContractSuite): void {
     const ramp = { steps: [1, 5, 25, 100], everyMs: 86_400_000, startAt: T0 };
     await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 - 1 });
-    const base = { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false };
+    const base = { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, announcedStep: 0 };
     assert.equal((await releases.listReleases()).find((r) => r.version === '2.6.0'), { ...base, ramp, haltedAt: null, haltReason: null });
     const emit = (type: 'release.halted' | 'release.resumed') => (r: { version: string }) => ({ event: { type, data: { version: r.version } }, at: T0 });
     assert.equal(await releases.haltRelease('2.6.0', T0 + 10, '20 reports', emit('release.halted')), { ...base, ramp, haltedAt: T0 + 10, haltReason: '20 reports' });
@@ -69,6 +69,26 @@ export function releasesContract(test: ContractSuite): void {
     assert.equal(await releases.restoreRelease('2.6.0'), { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null });
     await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
     assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null);
+  });
+
+  test('a ramp step is announced once, only while the plan is the one given; its event is written with it', async (context) => {
+    const { releases, outbox } = current(context).storage;
+    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    const ramp = { steps: [1, 5, 25, 100], everyMs: 3_600_000, startAt: T0 };
+    await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    const emit = (r: { version: string; announcedStep: number }) => ({ event: { type: 'release.rolled_out' as const, data: { version: r.version, step: r.announcedStep } }, at: T0 });
+    assert.is(await releases.announceStep('2.6.0', 2, { ...ramp, startAt: T0 + 1 }, emit), null, 'another plan (resumed meanwhile)');
+    assert.is((await releases.announceStep('2.6.0', 2, ramp, emit))?.announcedStep, 2);
+    assert.is(await releases.announceStep('2.6.0', 2, ramp, emit), null, 'announced once');
+    assert.is(await releases.announceStep('2.6.0', 1, ramp, emit), null, 'never back');
+    assert.is(await releases.announceStep('9.9.9', 1, ramp, emit), null);
+    assert.equal((await releases.listReleases()).map((r) => [r.version, r.announcedStep]), [['2.6.0', 2]]);
+    await releases.setRollout('2.6.0', 30);
+    assert.is(await releases.announceStep('2.6.0', 3, ramp, emit), null, 'a widen ended the plan');
+    await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    await releases.pullRelease('2.7.0', T0 + 1);
+    assert.is(await releases.announceStep('2.7.0', 1, ramp, emit), null, 'pulled');
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['release.rolled_out']);
   });
 
   test('admit sees every stored release before the insert; a refusal stores nothing and sends no event', async (context) => {

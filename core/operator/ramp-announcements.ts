@@ -1,0 +1,45 @@
+/**
+ * Ramp steps announced (docs/releases.md "Ramp plans"): the percent in force follows the plan and the clock
+ * with nothing written when a step begins, so something has to notice that a step was reached. After each
+ * read of the releases (core/releases/release-view.ts), each live release whose step in force is past its
+ * last announced one gets that step marked announced, with a release.rolled_out event and a release.rollout
+ * audit row by no operator (the system), in one conditional update: once per step, whichever instance
+ * reads first.
+ *
+ * @module
+ */
+import type { Clock, Logger } from '../ports/port-types.ts';
+import type { Release, ReleaseStore } from '../ports/release-store.ts';
+import { unannouncedStep } from '../releases/ramp-plan.ts';
+import { eventOf, servedAfter } from './releases.ts';
+
+/** What an announcement needs: the store it marks the step in, the clock, the log. */
+export interface RampAnnouncementPorts {
+  store: Pick<ReleaseStore, 'announceStep'>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Creates the check run after each read of the releases: it writes only when a step is due, and never
+ * throws (a failed write is logged, and tried again at the next read).
+ */
+export function createRampAnnouncements({ store, clock, logger }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
+  return async (releases) => {
+    const now = clock.now();
+    for (const release of releases) {
+      const step = unannouncedStep(release, now);
+      if (step === null || release.ramp === null) continue;
+      const { ramp } = release;
+      const requestId = crypto.randomUUID();
+      const target = `${release.version} at ${ramp.steps[step] ?? 0}% (ramp step ${step + 1} of ${ramp.steps.length})`;
+      const event = eventOf('release.rolled_out', now, servedAfter(releases, now));
+      const emit = (announced: Release) => ({ ...event(announced), audit: { at: now, action: 'release.rollout', target, requestId, actor: null } });
+      try {
+        if (await store.announceStep(release.version, step, ramp, emit)) logger.info('release ramp step', { action: 'release.rollout', target, requestId, actor: null });
+      } catch (error) {
+        logger.error('could not announce a ramp step; trying again at the next read', { version: release.version, error: String(error) });
+      }
+    }
+  };
+}
