@@ -6,62 +6,16 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import type { SqlClient } from '../../adapters/sql/client.ts';
-import { migrate } from '../../adapters/sql/migrate.ts';
-import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import type { App } from '../../core/app.ts';
-import type { Storage } from '../../core/ports/ports.ts';
-import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, pgliteClient, postgresClient, testPostgres } from '../_databases.ts';
+import { closeTestDatabases } from '../_databases.ts';
 import { OPERATOR_TOKEN } from '../_operator.ts';
-import { bodyJson, coreRequest, createTestApp, manualClock, type ManualClock } from '../_setup.ts';
+import { bodyJson, coreRequest } from '../_setup.ts';
+import { rampTargets, type Instances } from '../_ramp-instances.ts';
 
 const HOUR = 60 * 60 * 1000;
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
-interface Instances {
-  apps: App[];
-  storage: Storage;
-  clock: ManualClock;
-  close(): Promise<void>;
-}
-
-async function appsOn(storages: Storage[], clock: ManualClock): Promise<App[]> {
-  const options = { clock, voterSecret: 'ramp-events-voter-secret-0123456789', operatorToken: OPERATOR_TOKEN, rateLimit: { name: 't', limit: 1e9, windowSeconds: 60 } };
-  return Promise.all(storages.map(async (storage) => (await createTestApp({ ...options, storage })).app));
-}
-
-async function sqlInstances(clients: SqlClient[], drop: () => Promise<void>, exclusive: boolean): Promise<Instances> {
-  await migrate(clients[0]!);
-  const clock = manualClock();
-  const storages = clients.map((client) => createSqlStorage(client, exclusive ? { exclusive: { clock } } : { rateLimit: NO_RATE_LIMIT_DEADLINE }));
-  return {
-    apps: await appsOn(storages, clock),
-    storage: storages[0]!,
-    clock,
-    async close() {
-      for (const storage of storages) await storage.close();
-      await drop();
-    },
-  };
-}
-
-const TARGETS: Record<string, () => Promise<Instances>> = {
-  memory: async () => {
-    const clock = manualClock();
-    const storage = createMemoryStorage({ clock });
-    return { apps: await appsOn([storage], clock), storage, clock, close: async () => {} };
-  },
-  pglite: async () => {
-    const client = await pgliteClient();
-    return sqlInstances([client], async () => void (await client.exec(`drop schema "${client.schema}" cascade`)), true);
-  },
-  'two instances on postgres': async () => {
-    const first = await postgresClient();
-    const second = await postgresClient({ schema: first.schema });
-    return sqlInstances([first, second], async () => (await testPostgres()).dropSchema(first.schema), false);
-  },
-};
+const TARGETS = rampTargets('ramp-events-voter-secret-0123456789');
 
 const operate = async (app: App, method: string, target: string, json?: unknown) => {
   const [path = target, query = ''] = target.split('?');
