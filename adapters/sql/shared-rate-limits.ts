@@ -37,8 +37,8 @@ export interface SharedRateLimitOptions {
 
 /** The state a store keeps between hits; see `SharedRateLimitOptions.state`. */
 export interface SharedRateLimitState {
-  hashing: Promise<(key: string) => MaybePromise<string>> | null;
-  hash: ((key: string) => MaybePromise<string>) | null;
+  hashing: Promise<(key: string) => string> | null;
+  hash: ((key: string) => string) | null;
   /** This instance's own count of every hit, aligned with the shared count whenever the database answers. */
   own: MemoryRateLimitStore | null;
   /** Whether the own count answers alone (the database did not answer). */
@@ -52,7 +52,7 @@ export interface SharedRateLimitState {
  * Synchronous, from its cache, once loaded.
  */
 export function clientKeyHash(db: SqlSession, state: SharedRateLimitState): (key: string) => MaybePromise<string> {
-  const load = (): Promise<(key: string) => MaybePromise<string>> =>
+  const load = (): Promise<(key: string) => string> =>
     (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
       .then((value) => createKeyedHash(value))
       .then(

@@ -88,6 +88,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const endpoints = exclusive ? new EndpointsKnown(client) : undefined;
   // The shared tables key clients by one keyed hash: the rate limits' and the feedback budgets'.
   const shared = options.rateLimitState ?? createSharedRateLimitState();
+  const hashClient = clientKeyHash(client, shared);
   return {
     client,
     rateLimits: exclusive
@@ -101,7 +102,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     ...sqlExportSource(client),
     addFeedback: exclusive
       ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
-      : createFeedbackWriter(client, batching, { hashClient: clientKeyHash(client, shared) }),
+      : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
     recordDownload: (event) => recordDownload(client, event),
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
