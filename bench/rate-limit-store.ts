@@ -8,7 +8,6 @@
 import { createMemoryRateLimitStore } from '../adapters/memory/index.ts';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { migrate } from '../adapters/sql/migrate.ts';
-import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { createSqlRateLimitStore } from '../adapters/sql/rate-limits.ts';
 import { createSharedRateLimitStore } from '../adapters/sql/shared-rate-limits.ts';
 import type { RateLimitStore } from '../core/ports/ports.ts';
@@ -38,7 +37,7 @@ await migrate(client);
 try {
   await measure('memory', createMemoryRateLimitStore({ now: () => Date.now() }));
   await measure('postgres, batched', createSqlRateLimitStore(client));
-  await measure('postgres, batched, hashed keys and outage fallback (as served)', createSharedRateLimitStore(client, { hmacSha256: nodeHmacSha256 }));
+  await measure('postgres, batched, hashed keys and outage fallback (as served)', createSharedRateLimitStore(client));
   await measure('postgres, one statement per hit', createSqlRateLimitStore(client, { maxBatch: 1, collectMs: 0 }));
 } finally {
   await client.query(`drop schema "${schema}" cascade`);

@@ -14,7 +14,7 @@ import type { OperatorToken } from './operator/named-tokens.ts';
 import type { CidrSet } from './clients/client-ip.ts';
 import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
-import { createKeyedMac, randomSecret, type SyncHmacSha256 } from './clients/keyed-hash.ts';
+import { createKeyedMac, randomSecret } from './clients/keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts';
 import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
@@ -65,11 +65,6 @@ export interface AppOptions {
   docsUrl?: string;
   /** The secret of voter hashes; by default one generated and kept in storage under "voter-secret". */
   voterSecret?: string;
-  /**
-   * A synchronous HMAC-SHA-256 for voter hashes and the key of the rollout buckets' SipHash (see
-   * `SyncHmacSha256`); the plain one of core/clients/hmac-sha256.ts by default. Same ids and buckets either way.
-   */
-  hmacSha256?: SyncHmacSha256;
   /** Watches every answer and counts events (metrics, the access log); none by default. */
   observer?: Observer;
   /**
@@ -134,7 +129,7 @@ export async function createContext(
 ): Promise<AppContext> {
   const { storage } = options;
   const secretKey = options.voterSecret ?? (await storage.secret('voter-secret', randomSecret));
-  const voterId = createVoterId(secretKey, options.hmacSha256);
+  const voterId = createVoterId(secretKey);
   const voterNetwork = createVoterNetwork(voterId);
   const { version, content } = options;
   const { msiUrl, msiSha256, msiSize } = content.download;
@@ -150,7 +145,7 @@ export async function createContext(
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
-  const bucketOf = createRolloutBucket(createKeyedMac(secretKey, options.hmacSha256));
+  const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
   const announceSteps = createRampAnnouncements({ store: storage.releases, clock, logger });
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, announceSteps);

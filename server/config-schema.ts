@@ -93,23 +93,6 @@ export function parseConfigFile(input: unknown, label: string): ConfigFile {
   throw new ConfigError(`${label}: field "${field}" ${problem}`);
 }
 
-/** What the file sets for the app, in the units createApp takes. */
-export interface FileSettings {
-  content: SiteContent;
-  publicBaseUrl: string | null;
-  docsUrl: string | null;
-  corsOrigins: string[];
-  aliasDeprecation: AliasDeprecation | null;
-  bodyLimit: number;
-  checkoutTtlMs: number;
-  openCheckoutsPerClient: number;
-  licenseLeaseDays: number;
-  budgets: Budgets;
-  downloadSources: string[];
-  userAgentProduct: string;
-  haltRule: HaltRule;
-}
-
 /**
  * The options of createApp that the config file sets, the same for the standalone server and the Worker
  * (each adds its storage, gateway, clock and what only it has).
@@ -131,28 +114,45 @@ export function appOptionsOf(settings: FileSettings) {
   } satisfies Partial<AppOptions>;
 }
 
-/** The app settings of a validated file. */
-export function fileSettings(config: ConfigFile): FileSettings {
+/**
+ * The app settings of a validated file, in the units createApp takes. Their types are read off the
+ * schema (`ConfigFile`) through this mapping: `FileSettings` and the server's `ServerConfig` derive from
+ * it, so a field is declared once, in `ConfigFileSchema`.
+ */
+export function fileSettings(config: ConfigFile) {
   const { offer, download, roadmap } = config;
   const dates = config.aliasDeprecation;
+  const content: SiteContent = { offer, download, roadmap };
+  const aliasDeprecation: AliasDeprecation | null = dates ? { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } : null;
+  const budgets: Budgets = {
+    feedbackBytesPerClientPerDay: config.feedbackBytesPerClientPerDay,
+    feedbackBytesPerDay: config.feedbackBytesPerDay,
+    openCheckouts: config.openCheckouts,
+    clientSharePercent: config.clientSharePercent,
+  };
+  const haltRule: HaltRule = { ...DEFAULT_HALT_RULE, ...config.haltRule };
   return {
-    content: { offer, download, roadmap },
+    content,
+    /** The public address, without a trailing slash; null: the server's own (http://localhost:<port>). */
     publicBaseUrl: config.publicBaseUrl?.replace(/\/+$/, '') ?? null,
     docsUrl: config.docsUrl ?? null,
     corsOrigins: config.corsOrigins,
-    aliasDeprecation: dates ? { deprecatedAt: Date.parse(dates.deprecatedAt), sunsetAt: Date.parse(dates.sunsetAt) } : null,
+    aliasDeprecation,
     bodyLimit: config.bodyLimitBytes,
     checkoutTtlMs: config.checkoutTtlMinutes * 60_000,
     openCheckoutsPerClient: config.openCheckoutsPerClient,
+    /** Days a valid license standing lets the desktop app run offline. */
     licenseLeaseDays: config.licenseLeaseDays,
-    budgets: {
-      feedbackBytesPerClientPerDay: config.feedbackBytesPerClientPerDay,
-      feedbackBytesPerDay: config.feedbackBytesPerDay,
-      openCheckouts: config.openCheckouts,
-      clientSharePercent: config.clientSharePercent,
-    },
+    /** Feedback and open-session budgets (core/budgets/budgets.ts). */
+    budgets,
+    /** The GET /download sources counted as they are (core/budgets/usage.ts). */
     downloadSources: config.downloadSources,
+    /** The desktop app's User-Agent product name (core/releases/release-watch.ts). */
     userAgentProduct: config.userAgentProduct,
-    haltRule: { ...DEFAULT_HALT_RULE, ...config.haltRule },
+    /** When a ramping release is halted (core/releases/halt-rule.ts). */
+    haltRule,
   };
 }
+
+/** What the file sets for the app: `fileSettings`'s answer. */
+export type FileSettings = ReturnType<typeof fileSettings>;

@@ -7,15 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Budgets } from '../core/budgets/budgets.ts';
 import { parseCidrList } from '../core/clients/cidr.ts';
 import type { CidrSet } from '../core/clients/client-ip.ts';
-import type { AliasDeprecation } from '../core/http/deprecation.ts';
 import type { LicenseKeyFormat } from '../core/licensing/license.ts';
-import type { HaltRule } from '../core/releases/halt-rule.ts';
-import type { SiteContent } from '../core/schemas/content.ts';
 import { ConfigError } from './config-error.ts';
-import { fileSettings, parseConfigFile } from './config-schema.ts';
+import { fileSettings, parseConfigFile, type FileSettings } from './config-schema.ts';
 import { httpLimits, type HttpLimits } from './http-limits.ts';
 import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
 import { checkOperatorPort, operatorSettings, type OperatorSettings } from './operator-config.ts';
@@ -29,8 +25,8 @@ export { ConfigError } from './config-error.ts';
 /** The example shipped with the server, served when nothing is configured. */
 export const EXAMPLE_CONFIG = fileURLToPath(new URL('../example/config.json', import.meta.url));
 
-/** Everything the server is started with. */
-export interface ServerConfig {
+/** Everything the server is started with: what the config file sets (`FileSettings`) and the environment. */
+export interface ServerConfig extends FileSettings {
   file: string;
   isExample: boolean;
   port: number;
@@ -43,26 +39,8 @@ export interface ServerConfig {
   webhookAllowNetworks: CidrSet | null;
   /** Timeouts and connection caps of the HTTP server (node:http applies them all; see docs/deploy.md). */
   http: HttpLimits;
-  /** The public address; null means http://localhost:<the port actually bound>. */
-  publicBaseUrl: string | null;
-  docsUrl: string | null;
+  /** The product's version file, resolved against the config file's folder. */
   versionFile: string;
-  content: SiteContent;
-  corsOrigins: string[];
-  aliasDeprecation: AliasDeprecation | null;
-  bodyLimit: number;
-  checkoutTtlMs: number;
-  openCheckoutsPerClient: number;
-  /** Days a valid license standing lets the desktop app run offline. */
-  licenseLeaseDays: number;
-  /** Feedback and open-session budgets (core/budgets/budgets.ts). */
-  budgets: Budgets;
-  /** The GET /download sources counted as they are (core/budgets/usage.ts). */
-  downloadSources: string[];
-  /** The desktop app's User-Agent product name (core/releases/release-watch.ts). */
-  userAgentProduct: string;
-  /** When a ramping release is halted (core/releases/halt-rule.ts). */
-  haltRule: HaltRule;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */

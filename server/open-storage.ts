@@ -6,7 +6,6 @@
  * @module
  */
 import { createMemoryStorage } from '../adapters/memory/index.ts';
-import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports/ports.ts';
@@ -54,7 +53,7 @@ export async function openStorage(
   const days = options.eventRetentionDays === undefined ? {} : { eventRetentionDays: options.eventRetentionDays };
   const retention = options.background === false ? {} : { retention: { logger, ...days } };
   // Rate-limit keys are hashed with node:crypto's HMAC (Deno and Bun have it too), switches logged.
-  const sql = { ...retention, hmacSha256: nodeHmacSha256, logger };
+  const sql = { ...retention, logger };
   if (settings.kind === 'memory') {
     const storage = createMemoryStorage(options.clock ? { clock: options.clock } : {});
     return { ...storage, ...memoryExportSource(storage), close: async () => {} };

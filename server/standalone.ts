@@ -8,7 +8,6 @@
  * @module
  */
 import { operatorPages } from '../adapters/operator-pages/index.ts';
-import { nodeHmacSha256 } from '../adapters/node/hmac.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { createApp, type App } from '../core/app.ts';
 import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.ts';
@@ -159,7 +158,6 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       clock,
       logger,
       publicBaseUrl,
-      hmacSha256: nodeHmacSha256,
       webhookAddresses,
       mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),

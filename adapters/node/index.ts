@@ -15,8 +15,6 @@ import { leaveLine, MAX_IN_FLIGHT, PIPELINE, waitInLine, type PipelinedSocket } 
 import { originForm } from './request-target.ts';
 
 
-export { nodeHmacSha256 } from './hmac.ts';
-
 export interface NodeHandlerOptions {
   /** Proxies whose X-Forwarded-For is believed; none by default. */
   trustedProxies?: CidrSet | null;

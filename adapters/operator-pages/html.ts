@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { escapeHtmlText } from '../../core/formats/html-text.ts';
 
 /** Markup that is safe to insert as is (built by `html`). */
 export class Html {
@@ -14,18 +15,11 @@ export class Html {
 
 type Part = Html | string | number | null | undefined | false | readonly Part[];
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text escaped for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
 function render(part: Part): string {
   if (part instanceof Html) return part.text;
   if (Array.isArray(part)) return part.map(render).join('');
   if (part === null || part === undefined || part === false) return '';
-  return escapeHtml(String(part));
+  return escapeHtmlText(String(part));
 }
 
 /** The tag of every page template: html`<p>${text}</p>` escapes `text`. */

@@ -1,143 +1,80 @@
 /**
- * The versioned schema, shared by the Postgres and PGlite adapters. Migrations are append-only: a
- * released one is never edited, and none drops or rewrites a record (version 4 empties the rate-limit
- * counters, which are no records: see there).
+ * The versioned schema, shared by the Postgres and PGlite adapters: one file per migration in
+ * `migrations/`, named by its number and what it changes. Migrations are append-only: a released one is
+ * never edited (test/storage/migrations.test.ts holds each one's SQL to its digest), its number is never
+ * reused, and none drops or rewrites a record (version 4 empties the rate-limit counters, which are no
+ * records: see there). The schema they build is docs/schema.sql (`npm run schema:snapshot`).
  *
  * @module
  */
+import type { Migration } from './migrations/migration.ts';
+import { initial } from './migrations/01-initial.ts';
+import { batchedVoteToggles } from './migrations/02-batched-vote-toggles.ts';
+import { setBasedVoteToggles } from './migrations/03-set-based-vote-toggles.ts';
+import { hashedRateLimitKeys } from './migrations/04-hashed-rate-limit-keys.ts';
+import { checkoutSessionOwners } from './migrations/05-checkout-session-owners.ts';
+import { releases } from './migrations/06-releases.ts';
+import { auditTrail } from './migrations/07-audit-trail.ts';
+import { feedbackHandled } from './migrations/08-feedback-handled.ts';
+import { roadmapAdmin } from './migrations/09-roadmap-admin.ts';
+import { outboundEvents } from './migrations/10-outbound-events.ts';
+import { storageBudgets } from './migrations/11-storage-budgets.ts';
+import { usageCounts } from './migrations/12-usage-counts.ts';
+import { orders } from './migrations/13-orders.ts';
+import { votesPerNetwork } from './migrations/14-votes-per-network.ts';
+import { orderAmounts } from './migrations/15-order-amounts.ts';
+import { unusedBudgetFunction } from './migrations/16-unused-budget-function.ts';
+import { budgetClientHash } from './migrations/17-budget-client-hash.ts';
+import { feedbackByTime } from './migrations/18-feedback-by-time.ts';
+import { releaseIntegrity } from './migrations/19-release-integrity.ts';
+import { paymentEventsInAnyOrder } from './migrations/20-payment-events-in-any-order.ts';
+import { outboundEventRetention } from './migrations/21-outbound-event-retention.ts';
+import { licenseKeyLookup } from './migrations/23-license-key-lookup.ts';
+import { releaseRamps } from './migrations/24-release-ramps.ts';
+import { usageKindsOfInstalledVersions } from './migrations/25-usage-kinds-of-installed-versions.ts';
+import { mailOutbox } from './migrations/26-mail-outbox.ts';
+import { auditActors } from './migrations/27-audit-actors.ts';
+import { secretRotationAndRecordedMerges } from './migrations/29-secret-rotation-and-recorded-merges.ts';
+import { distinctInstallsAndBugReporters } from './migrations/30-distinct-installs-and-bug-reporters.ts';
+import { resendRequests } from './migrations/31-resend-requests.ts';
+import { announcedRampSteps } from './migrations/32-announced-ramp-steps.ts';
 
-import { releaseRamps, usageKinds } from './migration-autopilot.ts';
-import { feedbackByTime, orderAmounts, outbox, roadmapAdmin, usage, votesPerNetwork } from './migration-back-office.ts';
-import { budgetClientHash, budgets, dropBudgetFunction } from './migration-budgets.ts';
-import { batchedToggles, initial, setBasedToggles } from './migration-initial.ts';
-import { licenseKeyLookup, outboundEventRetention, paymentEventsAnyOrder } from './migration-hardening.ts';
-import { mailOutbox } from './migration-mail.ts';
-import { auditActors } from './migration-audit-actors.ts';
-import { vendorWeek } from './migration-vendor-week.ts';
-import { distinctClients } from './migration-30-distinct-clients.ts';
-import { resendRequests } from './migration-31-resend-requests.ts';
-import { releaseAnnouncedStep } from './migration-32-release-announced-step.ts';
+export type { Migration } from './migrations/migration.ts';
 
-/** One step of the schema. */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-const hashedRateLimitKeys = `
-delete from rate_limits;
-comment on column rate_limits.key is 'base64url HMAC-SHA-256 of the client key under the rate-limit-secret; never an address';
-`;
-
-/**
- * Checkout sessions keep who opened them (the keyed hash of the client key, as a vote does), so that a
- * client's open sessions can be counted (a cap per client, docs/deploy.md); older sessions have none.
- */
-const checkoutOwners = `
-alter table checkout_sessions add column owner text;
-comment on column checkout_sessions.owner is 'base64url HMAC-SHA-256 of the client key under the voter-secret; never an address';
-create index checkout_sessions_open_by_owner on checkout_sessions (owner, expires_at) where state = 'pending';
-`;
-
-/**
- * Desktop releases with staged rollout (core/releases/release-view.ts): what GET /version and GET /download serve,
- * changed while the service runs.
- */
-const releases = `
-create table releases (
-  version text primary key,
-  msi_url text not null,
-  notes_url text,
-  rollout_percent integer not null check (rollout_percent between 0 and 100),
-  published_at timestamptz not null,
-  pulled_at timestamptz
-);
-create index releases_by_time on releases (published_at desc);
-`;
-
-/** The operator's audit trail (core/operator): every change made through the operator API. */
-const audit = `
-create table audit (
-  id bigint generated always as identity primary key,
-  at timestamptz not null,
-  action text not null,
-  target text not null,
-  request_id text not null
-);
-`;
-
-/** The feedback inbox (core/operator/inbox.ts): when the operator marked an entry handled. */
-const feedbackHandled = `
-alter table feedback add column handled_at timestamptz;
-`;
-
-/**
- * Orders (core/operator/orders.ts): what the provider says of a paid session's buyer and payment, when
- * it was fulfilled, and its standing (refund and dispute flags, the operator's revoke or reinstate).
- * Never read by the public API.
- */
-const orders = `
-alter table checkout_sessions
-  add column buyer_email text,
-  add column buyer_name text,
-  add column buyer_country text,
-  add column payment_ref text,
-  add column paid_at timestamptz,
-  add column refunded boolean not null default false,
-  add column disputed boolean not null default false,
-  add column dispute_won boolean not null default false,
-  add column override text check (override in ('revoked', 'reinstated')),
-  add column override_reason text,
-  add column override_at timestamptz;
--- Not partial: the planner cannot tell from lower(buyer_email) = lower($1) that buyer_email is not null.
-create index checkout_sessions_buyer_email on checkout_sessions (lower(buyer_email));
-create index checkout_sessions_payment_ref on checkout_sessions (payment_ref) where payment_ref is not null;
-create index checkout_sessions_paid on checkout_sessions ((coalesce(paid_at, created_at)) desc) where state = 'paid';
-`;
-
-/**
- * Migration 19 (issue 31): each release's installer digest and size (the update answers carry them in a
- * signed header) and whether it is critical. Releases stored before keep null: their answers say nothing
- * of the installer.
- */
-const releaseIntegrity = `
-alter table releases
-  add column sha256 text check (sha256 ~ '^[0-9a-f]{64}$'),
-  add column size bigint check (size >= 0),
-  add column critical boolean not null default false;
-`;
-
-/** Every migration, in order. Append only. */
+/** Every migration, in order. Append only; a missing number says why it is missing. */
 export const MIGRATIONS: readonly Migration[] = [
-  { version: 1, name: 'initial', sql: initial },
-  { version: 2, name: 'batched vote toggles', sql: batchedToggles },
-  { version: 3, name: 'set-based vote toggles', sql: setBasedToggles },
-  { version: 4, name: 'hashed rate-limit keys', sql: hashedRateLimitKeys },
-  { version: 5, name: 'checkout session owners', sql: checkoutOwners },
-  { version: 6, name: 'releases', sql: releases },
-  { version: 7, name: 'audit trail', sql: audit },
-  { version: 8, name: 'feedback handled', sql: feedbackHandled },
-  { version: 9, name: 'roadmap admin', sql: roadmapAdmin },
-  { version: 10, name: 'outbound events', sql: outbox },
-  { version: 11, name: 'storage budgets', sql: budgets },
-  { version: 12, name: 'usage counts', sql: usage },
-  { version: 13, name: 'orders', sql: orders },
-  { version: 14, name: 'votes per network', sql: votesPerNetwork },
-  { version: 15, name: 'order amounts', sql: orderAmounts },
-  { version: 16, name: 'unused budget function', sql: dropBudgetFunction },
-  { version: 17, name: 'budget client hash', sql: budgetClientHash },
-  { version: 18, name: 'feedback by time', sql: feedbackByTime },
-  { version: 19, name: 'release integrity', sql: releaseIntegrity },
-  { version: 20, name: 'payment events in any order', sql: paymentEventsAnyOrder },
-  { version: 21, name: 'outbound event retention', sql: outboundEventRetention },
-  { version: 23, name: 'license key lookup', sql: licenseKeyLookup },
-  { version: 24, name: 'release ramps', sql: releaseRamps },
-  { version: 25, name: 'usage kinds of installed versions', sql: usageKinds },
-  { version: 26, name: 'mail outbox', sql: mailOutbox },
-  { version: 27, name: 'audit actors', sql: auditActors },
-  { version: 29, name: 'secret rotation and recorded merges', sql: vendorWeek },
-  { version: 30, name: 'distinct installs and bug reporters', sql: distinctClients },
-  { version: 31, name: 'resend requests', sql: resendRequests },
-  { version: 32, name: 'announced ramp steps', sql: releaseAnnouncedStep },
+  initial,
+  batchedVoteToggles,
+  setBasedVoteToggles,
+  hashedRateLimitKeys,
+  checkoutSessionOwners,
+  releases,
+  auditTrail,
+  feedbackHandled,
+  roadmapAdmin,
+  outboundEvents,
+  storageBudgets,
+  usageCounts,
+  orders,
+  votesPerNetwork,
+  orderAmounts,
+  unusedBudgetFunction,
+  budgetClientHash,
+  feedbackByTime,
+  releaseIntegrity,
+  paymentEventsInAnyOrder,
+  outboundEventRetention,
+  // 22: never shipped. The mail outbox was 22 on its branch (issue 35, part A) while 23-25 landed on main;
+  // the merge (946df51) renumbered it 26 so that it runs after them on a database that already had them.
+  licenseKeyLookup,
+  releaseRamps,
+  usageKindsOfInstalledVersions,
+  mailOutbox,
+  auditActors,
+  // 28: never shipped. Issue 33's branches were built in parallel, 27 and 29 landing from two of them; the
+  // merge that brought 29 (e546be2) records "28 was assigned and not needed": no branch landed a 28.
+  secretRotationAndRecordedMerges,
+  distinctInstallsAndBugReporters,
+  resendRequests,
+  announcedRampSteps,
 ];

@@ -110,7 +110,7 @@ export type FeedbackCounting =
    */
   | { exclusive: EndpointsKnown }
   /** Instances share the counts: each client's is stored under `hashClient` of its key, never the key. */
-  | { hashClient: (key: string) => MaybePromise<string> };
+  | { hashClient: (key: string) => Promise<string> };
 
 /**
  * Creates the feedback writer, with group commit (batch.ts): submissions that arrive while a batch is
@@ -146,7 +146,7 @@ export function createFeedbackWriter(
 }
 
 /** The batch with each budget's client key replaced by its keyed hash, the form the shared counts keep. */
-async function hashed(batch: readonly Submission[], hashClient: (key: string) => MaybePromise<string>): Promise<Submission[]> {
+async function hashed(batch: readonly Submission[], hashClient: (key: string) => Promise<string>): Promise<Submission[]> {
   const clients = await Promise.all(batch.map((s) => hashClient(s.budget!.client)));
   return batch.map((s, i) => ({ entry: s.entry, budget: { ...s.budget!, client: clients[i]! } }));
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { createKeyedHash, randomSecret, type SyncHmacSha256 } from '../../core/clients/keyed-hash.ts';
+import { createKeyedHash, randomSecret } from '../../core/clients/keyed-hash.ts';
 import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports/ports.ts';
 import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { SqlSession } from './client.ts';
@@ -21,8 +21,6 @@ export const RATE_LIMIT_SECRET = 'rate-limit-secret';
 export interface SharedRateLimitOptions {
   /** Batching of the shared counters. */
   batch?: BatchOptions;
-  /** A synchronous HMAC-SHA-256 for the keys ; the plain one (core/clients/hmac-sha256.ts) when absent. */
-  hmacSha256?: SyncHmacSha256;
   /** The clock of the local counters and of the probes; the system clock when absent. */
   clock?: Clock;
   /** Where the switches between shared and local counters are logged. */
@@ -39,8 +37,8 @@ export interface SharedRateLimitOptions {
 
 /** The state a store keeps between hits; see `SharedRateLimitOptions.state`. */
 export interface SharedRateLimitState {
-  hashing: Promise<(key: string) => MaybePromise<string>> | null;
-  hash: ((key: string) => MaybePromise<string>) | null;
+  hashing: Promise<(key: string) => string> | null;
+  hash: ((key: string) => string) | null;
   /** This instance's own count of every hit, aligned with the shared count whenever the database answers. */
   own: MemoryRateLimitStore | null;
   /** Whether the own count answers alone (the database did not answer). */
@@ -51,12 +49,12 @@ export interface SharedRateLimitState {
 /**
  * The keyed hash of client keys that the shared tables store instead of addresses: HMAC-SHA-256 under
  * the stored rate-limit secret, loaded once into `state` (and kept there for every store sharing it).
- * Synchronous, from its cache, once loaded with a synchronous `hmac`.
+ * Synchronous, from its cache, once loaded.
  */
-export function clientKeyHash(db: SqlSession, state: SharedRateLimitState, hmac?: SyncHmacSha256): (key: string) => MaybePromise<string> {
-  const load = (): Promise<(key: string) => MaybePromise<string>> =>
+export function clientKeyHash(db: SqlSession, state: SharedRateLimitState): (key: string) => MaybePromise<string> {
+  const load = (): Promise<(key: string) => string> =>
     (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
-      .then((value) => createKeyedHash(value, hmac))
+      .then((value) => createKeyedHash(value))
       .then(
         (ready) => (state.hash = ready),
         (error: unknown) => {
@@ -91,14 +89,14 @@ export interface SharedRateLimitStore extends RateLimitStore {
  * answer switches back to the shared counters.
  *
  * @param db Where the shared counters and the secret live.
- * @param options Batching, hashing, clock, logging.
+ * @param options Batching, clock, logging.
  */
 export function createSharedRateLimitStore(db: SqlSession, options: SharedRateLimitOptions = {}): SharedRateLimitStore {
   const clock = options.clock ?? { now: () => Date.now() };
   const probeEveryMs = options.probeEveryMs ?? 1000;
   const counters = createSqlRateLimitStore(db, options.batch);
   const state = options.state ?? createSharedRateLimitState();
-  const hashOf = clientKeyHash(db, state, options.hmacSha256);
+  const hashOf = clientKeyHash(db, state);
 
   /** The hit on the shared counters: no promise besides the batch's own once the hash is loaded and cached. */
   const shared = (key: string, windowMs: number): Promise<RateLimitHit> => {

@@ -3,7 +3,6 @@
  *
  * @module
  */
-import type { SyncHmacSha256 } from '../../core/clients/keyed-hash.ts';
 import { DEFAULT_VOTES_PER_NETWORK, type Clock, type Logger, type RateLimitStore, type RoadmapFeature, type Storage } from '../../core/ports/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
@@ -40,8 +39,6 @@ export interface SqlStorage extends Storage, ExportSource {
 export interface SqlStorageOptions {
   /** Rate-limit batching settings. */
   rateLimit?: BatchOptions;
-  /** A synchronous HMAC-SHA-256 for the rate-limit keys ; the plain one (core/clients/hmac-sha256.ts) when absent. */
-  hmacSha256?: SyncHmacSha256;
   /** The clock of the rate limit's local counters during a database outage; the system clock when absent. */
   clock?: Clock;
   /** Where the rate limit's switches to local counters and back are logged. */
@@ -91,13 +88,13 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const endpoints = exclusive ? new EndpointsKnown(client) : undefined;
   // The shared tables key clients by one keyed hash: the rate limits' and the feedback budgets'.
   const shared = options.rateLimitState ?? createSharedRateLimitState();
+  const hashClient = clientKeyHash(client, shared);
   return {
     client,
     rateLimits: exclusive
       ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() })
       : createSharedRateLimitStore(client, {
           batch: { ...batching, ...options.rateLimit },
-          ...(options.hmacSha256 ? { hmacSha256: options.hmacSha256 } : {}),
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.logger ? { logger: options.logger } : {}),
           state: shared,
@@ -105,7 +102,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     ...sqlExportSource(client),
     addFeedback: exclusive
       ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
-      : createFeedbackWriter(client, batching, { hashClient: clientKeyHash(client, shared, options.hmacSha256) }),
+      : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
     recordDownload: (event) => recordDownload(client, event),
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),

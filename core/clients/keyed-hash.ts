@@ -9,9 +9,9 @@ import { toBase64Url } from '../formats/base64url.ts';
 import { createHmacSha256 } from './hmac-sha256.ts';
 
 /**
- * HMAC-SHA-256 of `message` under `key`, computed synchronously. A host may pass its own (the hashes are
- * the same); by default the plain one of hmac-sha256.ts, prepared once for the secret, is used on every
- * runtime: it is synchronous, and several times faster than node:crypto's createHmac for short messages.
+ * HMAC-SHA-256 of `message` under `key`, computed synchronously. No option takes one any more: every
+ * keyed hash uses the plain one of hmac-sha256.ts, prepared once for the secret, on every runtime. The
+ * type stays while the package's root entry exports it (the package face is reviewed in issue 43).
  */
 export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
 
@@ -19,17 +19,16 @@ export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
  * Creates a keyed hash.
  *
  * @param secret The server secret (any string of enough entropy).
- * @param hmac A synchronous HMAC-SHA-256; the plain one (core/clients/hmac-sha256.ts) when absent.
  * @returns A function from subject to base64url MAC.
  */
-export function createKeyedHash(secret: string, hmac?: SyncHmacSha256): (subject: string) => string {
-  const mac = createKeyedMac(secret, hmac);
+export function createKeyedHash(secret: string): (subject: string) => string {
+  const mac = createKeyedMac(secret);
   return (subject) => toBase64Url(mac(subject));
 }
 
 /** The same keyed hash as bytes (the MAC): the rollout bucket's SipHash key is taken from one (core/releases/rollout-bucket.ts). */
-export function createKeyedMac(secret: string, hmac?: SyncHmacSha256): (subject: string) => Uint8Array {
-  return hmac ? (subject: string) => hmac(secret, subject) : createHmacSha256(secret);
+export function createKeyedMac(secret: string): (subject: string) => Uint8Array {
+  return createHmacSha256(secret);
 }
 
 /** A fresh random secret: 32 bytes, base64url. */

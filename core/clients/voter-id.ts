@@ -5,18 +5,17 @@
  * @module
  */
 import { networkKey } from './client-ip.ts';
-import { createKeyedHash, type SyncHmacSha256 } from './keyed-hash.ts';
+import { createKeyedHash } from './keyed-hash.ts';
 
 /**
  * Creates the voter-id function.
  *
  * @param secret The server secret (any string of enough entropy).
- * @param hmac A synchronous HMAC-SHA-256; the plain one (core/clients/hmac-sha256.ts) when absent. Both give the same ids.
  * @returns A function from client key (`clientKeyOf`: an IPv4 address or an IPv6 /64) to voter id
  *   (base64url of the MAC).
  */
-export function createVoterId(secret: string, hmac?: SyncHmacSha256): (clientKey: string) => string {
-  return createKeyedHash(secret, hmac);
+export function createVoterId(secret: string): (clientKey: string) => string {
+  return createKeyedHash(secret);
 }
 
 /**

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { escapeHtmlText } from '../formats/html-text.ts';
 import type { MailText } from './texts.ts';
 
 /** The values of a mail's placeholders; `keys` are lines "label: key". */
@@ -25,12 +26,9 @@ export interface RenderedMail {
 
 const PLACEHOLDER = /\{(product|date|amount|session|howToEnter|keys)\}/g;
 
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-
 /** Escaped text with its paragraphs (a blank line) and line breaks kept. */
 const htmlText = (text: string) =>
-  escapeHtml(text)
+  escapeHtmlText(text)
     .split(/\n{2,}/)
     .map((paragraph) => paragraph.replaceAll('\n', '<br>\n'))
     .join('</p>\n<p>');
@@ -49,12 +47,12 @@ function fill(template: string, values: MailValues, keys: string, escape: (text:
  */
 export function renderMail(template: MailText, values: MailValues): RenderedMail {
   const textKeys = values.keys.map((k) => `${k.label}:\n${k.key}`).join('\n\n');
-  const htmlKeys = values.keys.map((k) => `${escapeHtml(k.label)}:<br>\n<code style="font-size:1.1em">${escapeHtml(k.key)}</code>`).join('</p>\n<p>');
+  const htmlKeys = values.keys.map((k) => `${escapeHtmlText(k.label)}:<br>\n<code style="font-size:1.1em">${escapeHtmlText(k.key)}</code>`).join('</p>\n<p>');
   const subject = fill(template.subject, values, values.keys.map((k) => k.label).join(', '), (t) => t).replaceAll(/[\r\n]+/g, ' ');
   const body = `<p>${fill(template.body, values, htmlKeys, htmlText)}</p>`;
   return {
     subject,
     text: `${fill(template.body, values, textKeys, (t) => t)}\n`,
-    html: `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>\n<body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`,
+    html: `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtmlText(subject)}</title></head>\n<body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`,
   };
 }

@@ -125,7 +125,7 @@ export const OPERATOR_ERRORS = {
   },
   delivery_not_found: {
     status: 404,
-    when: 'No event delivery has this id.',
+    when: 'No webhook delivery has this id.',
     resolution: 'List the deliveries with GET /webhooks/deliveries and use one of their ids.',
   },
   order_not_found: {

@@ -43,13 +43,13 @@ export const sendWebhookTest = defineOperation({
   async run(context, { params }, caller) {
     const id = idOf(params.id, 'endpoint_not_found');
     const endpoint = (await context.storage.outbox.listEndpoints()).find((e) => e.id === id);
-    if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    if (!endpoint) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
     if (!endpoint.enabled) throw new OperatorError('endpoint_disabled', `Endpoint ${id} is disabled: a test event would wait until it is enabled.`);
     const trail = auditTrail(context, caller);
     const described = (sent: Delivery) => ({ action: 'webhook.tested', target: `${id}: ${sent.eventId} to ${sent.url}` });
     const data = { endpointId: id, message: 'A test event sent by the operator: nothing happened.' };
     const delivery = await context.storage.outbox.sendTest(id, data, context.clock.now(), trail.with(described));
-    if (!delivery) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    if (!delivery) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
     trail.logged();
     return deliveryView(delivery);
   },
@@ -70,7 +70,7 @@ export const deleteWebhookEndpoint = defineOperation({
     const trail = auditTrail(context, caller);
     const described = ({ endpoint, dropped }: DeletedEndpoint) => ({ action: 'webhook.deleted', target: `${id}: ${endpoint.url} (${dropped} deliveries deleted)` });
     const outcome = await context.storage.outbox.deleteEndpoint(id, trail.with(described));
-    if (!outcome) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    if (!outcome) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
     trail.logged();
     return { deleted: endpointView(outcome.endpoint), droppedDeliveries: outcome.dropped };
   },
@@ -100,7 +100,7 @@ export const rotateWebhookSecret = defineOperation({
     const trail = auditTrail(context, caller);
     const described = (e: WebhookEndpoint) => ({ action: 'webhook.secret_rotated', target: `${id}: ${e.url} (old secret ${until === null ? 'ended at once' : `valid until ${new Date(until).toISOString()}`})` });
     const endpoint = await context.storage.outbox.rotateSecret(id, secret, until, trail.with(described));
-    if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    if (!endpoint) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
     trail.logged();
     // The only time the new secret is shown, as on creation.
     return { ...endpointView(endpoint), secret, previousSecretValidUntil: isoOrNull(until) };

@@ -81,7 +81,7 @@ export const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointS
 });
 
 export function idOf(text: string, code: 'endpoint_not_found' | 'delivery_not_found'): number {
-  if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError(code, `No ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError(code, `No webhook ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
   return Number(text);
 }
 
@@ -140,7 +140,7 @@ export const editWebhookEndpoint = defineOperation({
     const trail = auditTrail(context, caller);
     const changes = Object.entries(body).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);
     const endpoint = await context.storage.outbox.updateEndpoint(id, body, trail.with(() => ({ action: 'webhook.edited', target: `${id}: ${changes.join(', ')}` })));
-    if (!endpoint) throw new OperatorError('endpoint_not_found', `No endpoint has id ${id}.`);
+    if (!endpoint) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
     trail.logged();
     return endpointView(endpoint);
   },
@@ -175,7 +175,7 @@ export const replayWebhookDelivery = defineOperation({
     const trail = auditTrail(context, caller);
     const described = (replayed: Delivery) => ({ action: 'webhook.replayed', target: `${id}: ${replayed.eventId} to ${replayed.url}` });
     const delivery = await context.storage.outbox.replay(id, context.clock.now(), trail.with(described));
-    if (!delivery) throw new OperatorError('delivery_not_found', `No delivery has id ${id}.`);
+    if (!delivery) throw new OperatorError('delivery_not_found', `No webhook delivery has id ${id}.`);
     trail.logged();
     return deliveryView(delivery);
   },

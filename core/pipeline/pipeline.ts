@@ -99,11 +99,15 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     request.clientKey = clientKey(request.clientIp);
   };
 
-  /** A fault of an operation: an ApiError is its own answer; anything else is logged and counted, never shown. */
+  /**
+   * A fault of an operation: an ApiError is its own answer; anything else is logged with the request id and
+   * counted as `unhandled` (h3's word), never shown. Nothing here tells a bug from a storage call that
+   * threw, so neither is called a storage fault: `storage_error` counts only the faults caught where a
+   * storage call is known (the rate-limit counters, a download's record, the readiness ping).
+   */
   const fault = (request: CoreRequest, error: unknown): CoreResponse => {
     if (error instanceof AnsweringError) return error.toResponse();
-    // What reaches here unexpected is, in practice, a storage call that failed (see docs/observability.md).
-    count('storage_error');
+    count('unhandled');
     logger.error('unhandled error', {
       requestId: request.requestId,
       method: request.method,
@@ -186,6 +190,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
 
   /** A fault outside every operation (a bug in a step): a bare 500 with the request id. */
   const outside = (request: CoreRequest, error: unknown): CoreResponse => {
+    count('unhandled');
     logger.error('request failed outside an operation', { requestId: request.requestId, error: String(error) });
     const response = internalError().toResponse();
     response.headers['x-request-id'] = request.requestId!;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Logger, MaybePromise } from '../ports/ports.ts';
+import type { Logger } from '../ports/ports.ts';
 
 /** Why the instance is not ready, or that it is. */
 export type ReadinessState =
@@ -16,7 +16,7 @@ export interface Readiness {
    * The state: from memory when storage was asked less than `maxAgeMs` ago, else after one ping that
    * concurrent callers share.
    */
-  check(): MaybePromise<ReadinessState>;
+  check(): Promise<ReadinessState>;
   /** Shutdown began: not ready from now on, without asking the storage. */
   drain(): void;
   /** Whether `drain` was called. */
@@ -94,7 +94,7 @@ export function createReadiness(
     drain() {
       draining = true;
     },
-    check() {
+    async check() {
       if (draining) return SHUTTING_DOWN;
       const at = now();
       const age = at - startedAt;

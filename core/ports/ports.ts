@@ -96,6 +96,7 @@ export interface OfferSource {
 export type AppEvent =
   | 'rate_limited'
   | 'storage_error'
+  | 'unhandled'
   | 'checkout_created'
   | 'license_issued'
   | 'feedback_stored'

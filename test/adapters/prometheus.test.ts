@@ -64,6 +64,7 @@ test('the HTTP histogram labels method, route template and status; odd methods a
   assert.match(text, '\nsite_api_feedback_stored_total 1\n');
   assert.match(text, '\nsite_api_licenses_issued_total 2\n');
   assert.match(text, '\nsite_api_storage_errors_total 0\n');
+  assert.match(text, '\nsite_api_unhandled_errors_total 0\n');
 });
 
 test.run();

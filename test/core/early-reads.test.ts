@@ -7,7 +7,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryRateLimitStore } from '../../adapters/memory/rate-limits.ts';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { nodeHmacSha256 } from '../../adapters/node/hmac.ts';
 import type { RateLimitHit, RateLimitStore, Storage } from '../../core/ports/ports.ts';
 import { bodyJson, coreRequest, createTestApp, manualClock } from '../_setup.ts';
 
@@ -42,7 +41,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 test('GET roadmap reads while its hit is on the way; POST roadmap waits for the hit', async () => {
   const calls: string[] = [];
   const counters = laterCounters();
-  const t = await createTestApp({ storage: notingStorage(calls), rateLimitStore: counters.store, hmacSha256: nodeHmacSha256 });
+  const t = await createTestApp({ storage: notingStorage(calls), rateLimitStore: counters.store });
   const listed = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
   const toggled = t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/roadmap', json: { featureId: 1 } }));
   await turn();
@@ -66,8 +65,6 @@ test('a refused GET roadmap answers 429 whatever its early read did, and a faile
     storage: notingStorage(calls, true),
     rateLimitStore: counters.store,
     rateLimit: { name: 'public-api', limit: 1, windowSeconds: 60 },
-    // Voter ids at once (as the standalone server has them), so both reads start before the hits answer.
-    hmacSha256: nodeHmacSha256,
   });
   const first = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
   const second = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
@@ -99,7 +96,7 @@ test('a read that throws at once, before its hit answers, is the logged 500 once
       throw new Error('no connection');
     },
   });
-  const t = await createTestApp({ storage, rateLimitStore: counters.store, hmacSha256: nodeHmacSha256 });
+  const t = await createTestApp({ storage, rateLimitStore: counters.store });
   const listed = t.app.handle(coreRequest({ path: '/api/v1/roadmap' }));
   counters.release();
   const answer = await listed;

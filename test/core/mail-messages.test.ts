@@ -27,8 +27,8 @@ test('the HTML part escapes every text, keeps paragraphs, and has no image, link
     { product: 'A "<Tool>"', date: '', amount: '', session: '', howToEnter: '', keys: [{ label: 'A <Tool>', key: 'K&1' }] },
   );
   assert.is(mail.subject, 'Keys for A "<Tool>" Bcc: x@example.com');
-  assert.match(mail.html, '<p>Hi &lt;b&gt;there&lt;/b&gt; &amp; welcome.</p>\n<p>A &lt;Tool&gt;:<br>\n<code style="font-size:1.1em">K&amp;1</code><br>\nline two</p>');
-  assert.match(mail.html, '<title>Keys for A &quot;&lt;Tool&gt;&quot; Bcc: x@example.com</title>');
+  assert.match(mail.html, '<p>Hi &#60;b&#62;there&#60;/b&#62; &#38; welcome.</p>\n<p>A &#60;Tool&#62;:<br>\n<code style="font-size:1.1em">K&#38;1</code><br>\nline two</p>');
+  assert.match(mail.html, '<title>Keys for A &#34;&#60;Tool&#62;&#34; Bcc: x@example.com</title>');
   assert.not.match(mail.html, /<img|<a |src=|url\(/i);
   assert.is(mail.text, 'Hi <b>there</b> & welcome.\n\nA <Tool>:\nK&1\nline two\n');
 });

@@ -1,6 +1,6 @@
 /**
- * The Observer port: one `answered` per answer with the route template, and the counted events (storage
- * faults, 429s, sessions, licenses, feedback, votes) as the operations see them.
+ * The Observer port: one `answered` per answer with the route template, and the counted events (unexpected
+ * errors, storage faults, 429s, sessions, licenses, feedback, votes) as the operations see them.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -43,7 +43,7 @@ test('every answer is observed once with its route template, 404s, 429s, probes 
   assert.is(answers[0]![3], 'a1');
 });
 
-test('events: feedback, vote, checkout, licenses, 429 and storage faults are counted', async () => {
+test('events: feedback, vote, checkout, licenses, 429 and an unexpected error are counted', async () => {
   const { observer, events } = recorder();
   const clock = manualClock();
   const storage = createMemoryStorage({ clock });
@@ -67,9 +67,29 @@ test('events: feedback, vote, checkout, licenses, 429 and storage faults are cou
     vote_toggled: 1,
     checkout_created: 1,
     license_issued: 2,
-    storage_error: 1,
+    unhandled: 1,
     rate_limited: 1,
   });
+});
+
+test('an unexpected error is unhandled, logged with its request id; a download not recorded is a storage fault', async () => {
+  const { observer, events } = recorder();
+  const storage = createMemoryStorage();
+  const t = await createTestApp({ observer, storage });
+  storage.listRoadmap = () => {
+    throw new TypeError('a bug, not the database');
+  };
+  storage.recordDownload = () => Promise.reject(new Error('connection reset'));
+  const failed = await t.app.handle(coreRequest({ path: '/api/v1/roadmap', headers: { 'x-request-id': 'bug-1' } }));
+  assert.is(failed.status, 500);
+  const headers = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', 'x-request-id': 'dl-1' };
+  assert.is((await t.app.handle(coreRequest({ path: '/api/v1/download', headers }))).status, 302);
+  assert.equal(events, { unhandled: 1, storage_error: 1 });
+  const logged = t.logger.lines.map((line) => [line.level, line.message, line.fields?.['requestId']]);
+  assert.equal(logged, [
+    ['error', 'unhandled error', 'bug-1'],
+    ['error', 'could not record a download', 'dl-1'],
+  ]);
 });
 
 test.run();

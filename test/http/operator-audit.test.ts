@@ -109,7 +109,7 @@ test('the pages: a session signed in with grace\'s token makes grace\'s changes;
   assert.match(audit.text, 'Changes (1)');
   const refused = await grace.get('/pages/audit?actor=Grace');
   assert.is(refused.status, 200);
-  assert.match(refused.text, 'Field &quot;actor&quot; must be an operator&#39;s name');
+  assert.match(refused.text, 'Field &#34;actor&#34; must be an operator&#39;s name');
 });
 
 test('the Audit page: 50 changes a page, newest first, "Older changes" keeps the filters; rows without a name show —', async ({ running }) => {

@@ -144,9 +144,9 @@ test('test event, secret rotation, replay of every failed delivery and delete, f
 test('bad input and unknown ids show the API message; a form without its CSRF token is refused', async () => {
   const session = await signIn(running.url);
   await session.post('/pages/events/endpoints', { url: 'ftp://example.com/x', format: 'standard' });
-  assert.match((await session.get('/pages/events')).text, '<div class="flash error" role="alert"><p>Field &quot;url&quot; must be an http:// or https:// URL.</p>');
+  assert.match((await session.get('/pages/events')).text, '<div class="flash error" role="alert"><p>Field &#34;url&#34; must be an http:// or https:// URL.</p>');
   await session.post('/pages/events/deliveries/99/replay', {});
-  assert.match((await session.get('/pages/events')).text, '<p>No delivery has id 99.</p>');
+  assert.match((await session.get('/pages/events')).text, '<p>No webhook delivery has id 99.</p>');
   const { body, headers } = form({ url: receiverUrl });
   const forged = await sendRequest(running.url, { method: 'POST', path: '/pages/events/endpoints', body, headers: { ...headers, cookie: session.cookie } });
   assert.is(forged.status, 403);

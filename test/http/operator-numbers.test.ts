@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { escapeHtml } from '../../adapters/operator-pages/html.ts';
+import { escapeHtmlText } from '../../core/formats/html-text.ts';
 import { startOperatorServer, type OperatorServer } from '../_operator.ts';
 import { signIn } from '../_pages.ts';
 import { exampleContent } from '../_setup.ts';
@@ -138,7 +138,7 @@ test('a range the API refuses shows its message and resolution; nothing else', a
   }
   const api = (await running.call('/stats?days=0')).json() as { message: string; resolution: string };
   const shown = (await session.get('/pages/numbers?days=0')).text;
-  assert.match(shown, `<p>${escapeHtml(api.message)}</p><p>${escapeHtml(api.resolution)}</p>`);
+  assert.match(shown, `<p>${escapeHtmlText(api.message)}</p><p>${escapeHtmlText(api.resolution)}</p>`);
 });
 
 test('without a session the page leads to the sign-in form', async () => {

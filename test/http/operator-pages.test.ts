@@ -147,14 +147,14 @@ test('an error of the API is shown with its message and resolution', async () =>
   const session = await signIn(running.url);
   await session.post('/pages/inbox/999/handled', { handled: 'true' });
   const shown = await session.get('/pages/inbox');
-  assert.match(shown.text, '<div class="flash error" role="alert"><p>No feedback has id &quot;999&quot;.</p><p>List the inbox with GET /feedback and use one of its ids.</p></div>');
+  assert.match(shown.text, '<div class="flash error" role="alert"><p>No feedback has id &#34;999&#34;.</p><p>List the inbox with GET /feedback and use one of its ids.</p></div>');
 });
 
 test('a refused page action shows the field the API names; a release published twice shows release_exists', async () => {
   const session = await signIn(running.url);
   const publish = { version: '2.5.0', msiUrl: 'http://plain.example.com/x.msi', rolloutPercent: '10', notesUrl: '' };
   assert.is((await session.post('/pages/releases', publish)).headers['location'], '/pages/releases');
-  assert.match((await session.get('/pages/releases')).text, '<p>Field &quot;msiUrl&quot; must be an https:// URL with no whitespace or control characters.</p>');
+  assert.match((await session.get('/pages/releases')).text, '<p>Field &#34;msiUrl&#34; must be an https:// URL with no whitespace or control characters.</p>');
   const good = { ...publish, msiUrl: 'https://downloads.example.com/x.msi' };
   await session.post('/pages/releases', good);
   await session.post('/pages/releases', good);

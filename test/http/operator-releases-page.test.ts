@@ -86,7 +86,7 @@ test('the publish form takes an address with ł as typed: stored and served perc
   const download = await running.server.request({ path: '/api/v1/download', headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' } });
   assert.equal([download.status, download.headers['location'], download.headers['release-version']], [302, stored, '2.6.0']);
   await session.post('/pages/releases', { version: '2.7.0', msiUrl: 'https://pobieranie.przykład.pl/Konwerter.msi', rolloutPercent: '100' });
-  assert.match((await session.get('/pages/releases')).text, 'has &quot;ł&quot; (U+0142) in its host name');
+  assert.match((await session.get('/pages/releases')).text, 'has &#34;ł&#34; (U+0142) in its host name');
   assert.equal(((await running.call('/releases')).json() as { releases: { version: string }[] }).releases.map((r) => r.version), ['2.6.0']);
 });
 

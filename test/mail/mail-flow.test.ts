@@ -87,7 +87,7 @@ for (const target of ALL_TARGETS) {
     }
     assert.match(text, 'Thank you for your order of Legacy Sheet Converter with Plus on 2026-11-21 (64.00 USD).');
     assert.match(text, 'Help > Enter license key');
-    assert.match(html, 'Help &gt; Enter license key');
+    assert.match(html, 'Help &#62; Enter license key');
     assert.not.match(html, /<img|src=|https?:\/\//i);
     const mails = (await c.running.call(`/orders/${sessionId}/mails`)).json() as { mailOn: boolean; mails: { kind: string; state: string; attempts: number }[] };
     assert.equal([mails.mailOn, mails.mails.map((m) => [m.kind, m.state, m.attempts])], [true, [['keys', 'sent', 1]]]);

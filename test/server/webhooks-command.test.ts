@@ -45,7 +45,7 @@ test('test, rotate-secret, replay-failed and delete, each the API answer; wrong 
   assert.is(deleted.code, 0, deleted.stderr);
   assert.equal(deleted.stdout.trim().split('\n')[1]!.split(/ +/), [id, HOOK, '1']);
   const gone = await webhooks(['delete', id], operator);
-  assert.equal([gone.code, gone.stderr.includes(`No endpoint has id ${id}.`)], [1, true]);
+  assert.equal([gone.code, gone.stderr.includes(`No webhook endpoint has id ${id}.`)], [1, true]);
   const wrong = await webhooks(['rotate-secret', id, '--grace-hours', 'soon'], operator);
   assert.equal([wrong.code, wrong.stderr.split('\n')[0]], [64, 'converter-site-api webhooks: --grace-hours must be whole hours from 0 to 24, not "soon"']);
   assert.is((await webhooks(['test'], operator)).code, 64);

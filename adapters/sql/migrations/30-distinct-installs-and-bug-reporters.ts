@@ -6,8 +6,12 @@
  *
  * @module
  */
+import type { Migration } from './migration.ts';
 
-export const distinctClients = `
+export const distinctInstallsAndBugReporters: Migration = {
+  version: 30,
+  name: 'distinct installs and bug reporters',
+  sql: `
 create table install_sightings (
   day integer not null,
   release text not null,
@@ -27,4 +31,5 @@ create table bug_reporters (
 );
 comment on table bug_reporters is 'one row per client that reported a bug in a release (the halt rule counts these, not reports)';
 comment on column bug_reporters.network_hash is 'base64url HMAC-SHA-256 of the client''s /24 (IPv4) or /48 (IPv6) under the voter-secret; never an address';
-`;
+`,
+};

@@ -4,8 +4,15 @@
  *
  * Merges made before this migration recorded nothing: `merge_recorded` is false for them, and unmerging
  * one is refused (409 merge_not_recorded) rather than guessed.
+ *
+ * @module
  */
-export const vendorWeek = `
+import type { Migration } from './migration.ts';
+
+export const secretRotationAndRecordedMerges: Migration = {
+  version: 29,
+  name: 'secret rotation and recorded merges',
+  sql: `
 alter table webhook_endpoints
   add column previous_secret text,
   add column previous_secret_until timestamptz;
@@ -22,4 +29,5 @@ create table roadmap_merged_votes (
 );
 comment on table roadmap_merged_votes is 'the votes of a merged duplicate (feature_id) as they were; moved: the voter had not voted for the target';
 comment on column roadmap_merged_votes.network is 'base64url HMAC-SHA-256 of the IPv6 /48 under the voter-secret, or null; never an address';
-`;
+`,
+};

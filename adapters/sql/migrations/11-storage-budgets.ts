@@ -1,16 +1,19 @@
 /**
- * Migrations 11, 16 and 17, the storage budgets, kept apart from migrations.ts for their length.
+ * Migration 11: storage budgets.
  *
- * @module
- */
-
-/**
  * Storage budgets (core/budgets/budgets.ts): the day's feedback bytes per client and in total (client ''). The
  * total's row is the lock: batches of one day, from any instance, are judged one after another against
  * committed counts. The function created here judged in SQL; it read every client of the day, so the
  * writer now judges in TypeScript under the same locks (adapters/sql/records.ts) and migration 16 drops it.
+ *
+ * @module
  */
-export const budgets = `
+import type { Migration } from './migration.ts';
+
+export const storageBudgets: Migration = {
+  version: 11,
+  name: 'storage budgets',
+  sql: `
 create table budget_spent (
   kind text not null,
   day integer not null,
@@ -82,18 +85,5 @@ begin
   on conflict (kind, day, client) do update set amount = excluded.amount;
 end
 $$;
-`;
-
-/** Migration 16: migration 11's function, which nothing calls any more (adapters/sql/records.ts judges). */
-export const dropBudgetFunction = `
-drop function add_feedback_budgeted(jsonb, integer, bigint, bigint, integer);
-`;
-
-/**
- * Migration 17: `budget_spent.client` is now the keyed hash that `rate_limits.key` holds (one stored secret
- * keys both shared tables, records.ts); the counts stored under the voter secret before count for nobody
- * once read under the new hash, so a client's count restarts on the day of the upgrade.
- */
-export const budgetClientHash = `
-comment on column budget_spent.client is 'base64url HMAC-SHA-256 of the client key under the rate-limit-secret, as rate_limits.key, or empty for all clients; never an address';
-`;
+`,
+};

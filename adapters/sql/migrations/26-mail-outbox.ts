@@ -5,7 +5,12 @@
  *
  * @module
  */
-export const mailOutbox = `
+import type { Migration } from './migration.ts';
+
+export const mailOutbox: Migration = {
+  version: 26,
+  name: 'mail outbox',
+  sql: `
 create table mail_outbox (
   id bigserial primary key,
   cause text not null unique,
@@ -26,4 +31,5 @@ create table mail_outbox (
 create index mail_outbox_due on mail_outbox (next_attempt_at) where state = 'pending';
 create index mail_outbox_session on mail_outbox (session_id) where session_id is not null;
 create index mail_outbox_created on mail_outbox (created_at);
-`;
+`,
+};

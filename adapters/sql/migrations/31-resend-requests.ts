@@ -6,7 +6,12 @@
  *
  * @module
  */
-export const resendRequests = `
+import type { Migration } from './migration.ts';
+
+export const resendRequests: Migration = {
+  version: 31,
+  name: 'resend requests',
+  sql: `
 create table resend_requests (
   id bigserial primary key,
   cause text not null unique,
@@ -16,4 +21,5 @@ create table resend_requests (
   attempts int not null default 0
 );
 create index resend_requests_due on resend_requests (due_at, id);
-`;
+`,
+};

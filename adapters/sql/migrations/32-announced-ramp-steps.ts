@@ -9,7 +9,12 @@
  *
  * @module
  */
-export const releaseAnnouncedStep = `
+import type { Migration } from './migration.ts';
+
+export const announcedRampSteps: Migration = {
+  version: 32,
+  name: 'announced ramp steps',
+  sql: `
 alter table releases add column announced_step integer not null default 0 check (announced_step >= 0);
 update releases set announced_step = least(
   jsonb_array_length(ramp->'steps') - 1,
@@ -17,4 +22,5 @@ update releases set announced_step = least(
 )::int
 where ramp is not null;
 comment on column releases.announced_step is 'the last ramp step (from 0) announced by a release.rolled_out event; 0 at publish';
-`;
+`,
+};

@@ -5,7 +5,13 @@
  *
  * @module
  */
-export const auditActors = `
+import type { Migration } from './migration.ts';
+
+export const auditActors: Migration = {
+  version: 27,
+  name: 'audit actors',
+  sql: `
 alter table audit add column actor text;
 create index audit_by_actor on audit (actor, id desc) where actor is not null;
-`;
+`,
+};
