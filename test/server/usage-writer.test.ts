@@ -37,6 +37,20 @@ test('counts are written by the timer after a quiet spell, and what is left at s
   assert.is(await total(), 51, 'the last count is written at stop');
 });
 
+test('a burst of new clients is hashed and written a thousand at a time, each counted once', async () => {
+  const clock = manualClock();
+  const storage = createMemoryStorage({ clock });
+  const slices: number[] = [];
+  const store = { ...storage.usage, addSightings: (batch: Parameters<typeof storage.usage.addSightings>[0]) => (slices.push(batch.length), storage.usage.addSightings(batch)) };
+  const tally = createUsageTally({ store, clock, logger: quiet, sources: [], clientHash: (key) => `h:${key}` });
+  for (let i = 0; i < 2500; i++) tally.installed('2.4.1', `10.0.${Math.floor(i / 250)}.${i % 250}`, 'windows');
+  for (let i = 0; i < 100; i++) tally.installed('2.4.1', '10.0.0.0', 'windows');
+  await tally.flush();
+  assert.equal(slices, [1000, 1000, 500]);
+  const installs = (await storage.usage.list(0, 100_000)).filter((row) => row.kind === 'installed');
+  assert.equal(installs.map((row) => [row.release, row.count]), [['2.4.1', 2500]]);
+});
+
 test('counts on either side of UTC midnight are written under their own days, by label', async () => {
   const clock = manualClock(Date.UTC(2026, 10, 26, 23, 59, 59));
   const storage = createMemoryStorage({ clock });
