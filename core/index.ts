@@ -10,7 +10,36 @@ export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute, type Endpoint } fro
 export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './http/errors.ts';
 export type { CoreRequest, CoreResponse, HeaderMap } from './http/http.ts';
 export { headerValue } from './http/http.ts';
-export * from './ports/ports.ts';
+// The ports an embedder hands createApp and the records they carry. What an implementer of Storage needs
+// besides (its sub-stores, their records, the rules every storage applies) is `converter-site-api/storage`.
+export type {
+  AnswerSigner,
+  AppEvent,
+  CheckoutChannel,
+  CheckoutSession,
+  CheckoutSku,
+  CheckoutState,
+  Clock,
+  FeedbackType,
+  GatewayNotification,
+  GatewayPages,
+  GatewayReport,
+  GatewayRoute,
+  GatewayStatus,
+  LicenseIssuer,
+  Logger,
+  MaybePromise,
+  Observer,
+  OfferSource,
+  PaidSession,
+  PaymentFlag,
+  PaymentGateway,
+  Purchase,
+  RoadmapFeature,
+  Storage,
+  VersionSource,
+} from './ports/ports.ts';
+export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES } from './ports/ports.ts';
 export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './clients/client-ip.ts';
 export { parseCidrList } from './clients/cidr.ts';
 export { PUBLIC_API_POLICY, type RateLimitPolicy } from './pipeline/rate-limit.ts';
@@ -29,7 +58,6 @@ export {
   type LicensePayload,
 } from './licensing/license.ts';
 export { DEFAULT_BODY_LIMIT } from './http/body.ts';
-export type { SyncHmacSha256 } from './clients/keyed-hash.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';
 export {
   CheckoutCreateRequestSchema,

@@ -27,6 +27,8 @@ const OPERATOR_DOCS = [
   ['Architecture', 'architecture.md', 'The pure core, its ports and adapters, and how a request flows'],
   ['Payments', 'payments.md', 'The payment simulator and Stripe Checkout: setup, notifications, provider failures'],
   ['Embedding', 'embedding.md', 'The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js'],
+  ['Your own storage', 'storage.md', 'The Storage types to implement, and the storage conformance suite to run against an implementation'],
+  ['API report', 'api-report.md', 'Every name each entry point of the npm package exports, with its kind'],
   ['Performance', 'performance.md', 'Throughput against a bare node:http ceiling, and how to measure it'],
   ['Observability', 'observability.md', 'Probes, request ids, JSON logs, the access log and Prometheus metrics'],
   ['Operating', 'operating.md', 'The operator API on its own listener: releases, the audit trail, the release command'],

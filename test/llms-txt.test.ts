@@ -139,6 +139,8 @@ ${operatorEndpoint('https://api.sheets.test')}
 - [Architecture](${docs}/architecture.md): The pure core, its ports and adapters, and how a request flows.
 - [Payments](${docs}/payments.md): The payment simulator and Stripe Checkout: setup, notifications, provider failures.
 - [Embedding](${docs}/embedding.md): The core inside Node, Express, Fastify, Deno, Bun, Cloudflare Workers or Next.js.
+- [Your own storage](${docs}/storage.md): The Storage types to implement, and the storage conformance suite to run against an implementation.
+- [API report](${docs}/api-report.md): Every name each entry point of the npm package exports, with its kind.
 - [Performance](${docs}/performance.md): Throughput against a bare node:http ceiling, and how to measure it.
 - [Observability](${docs}/observability.md): Probes, request ids, JSON logs, the access log and Prometheus metrics.
 - [Operating](${docs}/operating.md): The operator API on its own listener: releases, the audit trail, the release command.

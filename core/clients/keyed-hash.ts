@@ -9,13 +9,6 @@ import { toBase64Url } from '../formats/base64url.ts';
 import { createHmacSha256 } from './hmac-sha256.ts';
 
 /**
- * HMAC-SHA-256 of `message` under `key`, computed synchronously. No option takes one any more: every
- * keyed hash uses the plain one of hmac-sha256.ts, prepared once for the secret, on every runtime. The
- * type stays while the package's root entry exports it (the package face is reviewed in issue 43).
- */
-export type SyncHmacSha256 = (key: string, message: string) => Uint8Array;
-
-/**
  * Creates a keyed hash.
  *
  * @param secret The server secret (any string of enough entropy).

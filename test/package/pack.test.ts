@@ -105,10 +105,13 @@ test('the installed client calls every operation against the installed server', 
   });
 });
 
-test('importing "." loads only the core dependencies (no database driver); ./postgres and ./pglite each their own', () => {
+test('importing "." loads only the core dependencies (no database driver); ./postgres and ./pglite each their own; ./storage-conformance none', () => {
   const imports = (name: string) => [...externalImports(join(project, `node_modules/converter-site-api/dist/${name}.js`))].sort();
   assert.equal(imports('index'), ['@valibot/to-json-schema', 'valibot']);
   assert.equal(imports('memory'), []);
+  // The storage face and its conformance suite: the package's own code only (no test library, no driver).
+  assert.equal(imports('storage'), []);
+  assert.equal(imports('storage-conformance'), []);
   assert.equal(imports('client'), ['valibot']);
   assert.equal(imports('postgres'), ['postgres']);
   assert.equal(imports('pglite'), ['@electric-sql/pglite']);

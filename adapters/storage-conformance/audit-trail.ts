@@ -3,8 +3,8 @@
  * (the operator's name, or null), keyset pages by id newest first, an action's beginning and a target's
  * text matched as plain text (a `%` or `_` in a filter is no wildcard).
  */
-import * as assert from 'uvu/assert';
-import type { AuditEntry } from '../../../core/ports/store-ports.ts';
+import * as assert from './assert.ts';
+import type { AuditEntry } from '../../core/ports/store-ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
@@ -19,7 +19,7 @@ const ENTRIES: AuditEntry[] = [
 ];
 
 export function auditTrailContract(test: ContractSuite): void {
-  test('the audit trail: the actor kept (null too), pages by id newest first, filters by actor, action prefix and target text', async (context) => {
+  test('the actor kept (null too), pages by id newest first, filters by actor, action prefix and target text', async (context) => {
     const { audit } = current(context).storage;
     for (const entry of ENTRIES) await audit.record(entry);
     const ids = async (filter: Parameters<typeof audit.list>[0]) => (await audit.list(filter)).map((row) => row.id);

@@ -1,5 +1,6 @@
 /**
- * Contract: feedback and downloads are kept and exported exactly; secrets are first-write-wins.
+ * Contract of this repository's storages only (not of `converter-site-api/storage-conformance`): feedback
+ * and downloads are exported exactly (adapters/export/source.ts, what `npm run export` reads).
  */
 import * as assert from 'uvu/assert';
 import type { FeedbackEntry } from '../../../core/ports/ports.ts';
@@ -9,7 +10,7 @@ import { current, type ContractSuite } from './context.ts';
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 21, 23, 59, 59, 999);
 
-export function recordsContract(test: ContractSuite): void {
+export function exportSourceContract(test: ContractSuite): void {
   test('feedback comes back in order with every field, to the millisecond', async (context) => {
     const { storage } = current(context);
     const entries: FeedbackEntry[] = [
@@ -50,18 +51,5 @@ export function recordsContract(test: ContractSuite): void {
     for await (const entry of storage.feedbackEntries()) read.push(entry);
     assert.equal(read, []);
     assert.equal(await storage.downloadCounts(), []);
-  });
-
-  test('a secret is created once: the first stored value wins and create is not called again', async (context) => {
-    const { storage } = current(context);
-    let calls = 0;
-    const create = (value: string) => () => {
-      calls++;
-      return value;
-    };
-    assert.is(await storage.secret('voter-secret', create('first')), 'first');
-    assert.is(await storage.secret('voter-secret', create('second')), 'first');
-    assert.is(calls, 1);
-    assert.is(await storage.secret('other', async () => 'async value'), 'async value');
   });
 }

@@ -2,8 +2,8 @@
  * Contract: the feedback inbox lists newest first with every filter and keyset pages, and keeps the
  * handled mark (its first time), on every storage.
  */
-import * as assert from 'uvu/assert';
-import type { FeedbackEntry } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0, 7);

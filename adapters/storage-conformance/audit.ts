@@ -3,8 +3,8 @@
  * stored by the change itself, with or without an event, and a change that finds nothing to change
  * writes none.
  */
-import * as assert from 'uvu/assert';
-import type { Emit } from '../../../core/ports/events.ts';
+import * as assert from './assert.ts';
+import type { Emit } from '../../core/ports/events.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);

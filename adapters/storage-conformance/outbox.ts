@@ -3,10 +3,10 @@
  * its type, nothing without one; deliveries are leased, retried, finished and replayed as the worker
  * records them.
  */
-import * as assert from 'uvu/assert';
-import type { FeedbackEntry } from '../../../core/ports/ports.ts';
-import { feedbackReceived } from '../../../core/webhooks/events.ts';
-import { eventBody, type NewEndpoint } from '../../../core/ports/events.ts';
+import * as assert from './assert.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
+import { feedbackReceived } from '../../core/webhooks/events.ts';
+import { eventBody, type NewEndpoint } from '../../core/ports/events.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);

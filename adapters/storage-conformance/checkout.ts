@@ -1,9 +1,9 @@
 /**
  * Contract: checkout sessions, the state machine of core/ports/checkout-state.ts, and exactly-once licenses.
  */
-import * as assert from 'uvu/assert';
-import { nextCheckoutState } from '../../../core/ports/checkout-state.ts';
-import type { CheckoutSession, CheckoutState } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import { nextCheckoutState } from '../../core/ports/checkout-state.ts';
+import type { CheckoutSession, CheckoutState } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const STATES: readonly CheckoutState[] = ['pending', 'processing', 'paid', 'expired', 'failed'];

@@ -4,8 +4,8 @@
  * the new one until its time, or not at all; replaying the failed deliveries touches failed ones only,
  * oldest first, up to the limit, of one endpoint when asked.
  */
-import * as assert from 'uvu/assert';
-import { eventBody, type NewEndpoint } from '../../../core/ports/events.ts';
+import * as assert from './assert.ts';
+import { eventBody, type NewEndpoint } from '../../core/ports/events.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 250);

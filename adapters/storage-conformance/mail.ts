@@ -2,8 +2,8 @@
  * Contract: the mail outbox. One message per cause (a second write of a cause is ignored); due messages are
  * leased, retried, sent or given up as the worker records them; listed by order, counted by state.
  */
-import * as assert from 'uvu/assert';
-import type { MailDraft } from '../../../core/ports/mail.ts';
+import * as assert from './assert.ts';
+import type { MailDraft } from '../../core/ports/mail.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
@@ -18,7 +18,7 @@ const draft = (cause: string, session: string | null = 'cs_1'): MailDraft => ({
 });
 
 export function mailContract(test: ContractSuite): void {
-  test('mail: one message per cause, leased, retried, sent; listed by order and counted by state', async (context) => {
+  test('one message per cause, leased, retried, sent; listed by order and counted by state', async (context) => {
     const { mail } = current(context).storage;
     assert.is(await mail.enqueue(draft('keys:cs_1'), T0), true);
     assert.is(await mail.enqueue(draft('keys:cs_1'), T0 + 5), false);
@@ -53,7 +53,7 @@ export function mailContract(test: ContractSuite): void {
     assert.equal(await mail.counts(T0 + 1, T0 + 10), { sent: 0, failed: 0, pending: 0 });
   });
 
-  test('mail: resend requests are recorded, leased oldest first, and completed once with their mail', async (context) => {
+  test('resend requests are recorded, leased oldest first, and completed once with their mail', async (context) => {
     const { mail } = current(context).storage;
     await mail.requestResend({ cause: 'resend:a', email: 'ada@example.com' }, T0);
     await mail.requestResend({ cause: 'resend:b', email: 'nobody@example.com' }, T0 + 1);

@@ -3,8 +3,8 @@
  * changed since it was last applied, so an edit made through the operator API survives a restart; a
  * merge moves votes exactly, one per voter, and hides the duplicate.
  */
-import * as assert from 'uvu/assert';
-import type { RoadmapFeature, StoredFeature } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import type { RoadmapFeature, StoredFeature } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({

@@ -3,9 +3,9 @@
  * (exact, any case) newest first, payments mapped to sessions, refund and dispute flags whose standing
  * is the same in every order of delivery, the operator's override, and a Plus key added once.
  */
-import * as assert from 'uvu/assert';
-import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../../core/ports/order-state.ts';
-import type { CheckoutSession, PaymentFlag } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../core/ports/order-state.ts';
+import type { CheckoutSession, PaymentFlag } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T = Date.UTC(2026, 10, 21, 12, 0, 0, 0);
@@ -29,7 +29,7 @@ function permutations<T>(items: readonly T[]): T[][] {
 }
 
 export function ordersContract(test: ContractSuite): void {
-  test('orders: the purchase is kept with the session, first word per field; the fulfilment time once; the public session is unchanged', async (context) => {
+  test('the purchase is kept with the session, first word per field; the fulfilment time once; the public session is unchanged', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout(session('cs_o1'));
     await storage.orders.recordPurchase('cs_o1', { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1', amount: null, currency: null }, T + 5000);
@@ -50,7 +50,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.equal((await storage.orders.get('cs_o1'))?.keys, { standard: 'key/s', plus: null });
   });
 
-  test('orders: find lists paid orders newest first, by email exactly but for case, or one session whatever its state', async (context) => {
+  test('find lists paid orders newest first, by email exactly but for case, or one session whatever its state', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout(session('cs_a', 'paid', T));
     await storage.createCheckout(session('cs_b', 'paid', T + 1000));
@@ -70,7 +70,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await storage.orders.sessionOfPayment('pi_none'), null);
   });
 
-  test('orders: refund and dispute flags end the same in every order of delivery, repeats included', async (context) => {
+  test('refund and dispute flags end the same in every order of delivery, repeats included', async (context) => {
     const { storage } = current(context);
     const sets: PaymentFlag[][] = [['refunded'], ['disputed'], ['dispute_won'], ['disputed', 'dispute_won'], ['refunded', 'disputed', 'dispute_won']];
     let n = 0;
@@ -89,7 +89,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await storage.orders.flag('cs_missing', 'refunded'), null);
   });
 
-  test('orders: flag answers the standing before; the operator\'s word stands until the provider\'s verdict changes', async (context) => {
+  test('flag answers the standing before; the operator\'s word stands until the provider\'s verdict changes', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout(session('cs_o'));
     const reinstated = await storage.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000);
@@ -105,7 +105,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await storage.orders.override('cs_missing', 'revoked', null, T), null);
   });
 
-  test('orders: a Plus key is added once, to stored keys only', async (context) => {
+  test('a Plus key is added once, to stored keys only', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout(session('cs_u'));
     assert.is(await storage.orders.addPlusKey('cs_u', 'key/p1'), null);
@@ -115,7 +115,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.equal(await storage.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
   });
 
-  test('orders: a key finds its order, by the standard or the plus key as issued; any other text finds none', async (context) => {
+  test('a key finds its order, by the standard or the plus key as issued; any other text finds none', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout({ ...session('cs_k1'), sku: 'plus_bundle' });
     await storage.createCheckout(session('cs_k2'));
@@ -135,7 +135,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await found(''), null);
   });
 
-  test('orders: find by part of the buyer\'s name, any case, with the email too; paid orders only', async (context) => {
+  test('find by part of the buyer\'s name, any case, with the email too; paid orders only', async (context) => {
     const { storage } = current(context);
     const named = (name: string | null, email: string, ref: string) => ({ email, name, country: null, paymentRef: ref, amount: null, currency: null });
     await storage.createCheckout(session('cs_n1', 'paid', T));
@@ -156,7 +156,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.equal(await ids({ name: 'Ada', email: 'cb@example.com', limit: 10 }), []);
   });
 
-  test('orders: a period lists paid orders oldest first by fulfilment (else creation) time, in pages after a cursor', async (context) => {
+  test('a period lists paid orders oldest first by fulfilment (else creation) time, in pages after a cursor', async (context) => {
     const { storage } = current(context);
     for (const [id, created] of [['cs_p1', T], ['cs_p2', T + 1000], ['cs_p3', T + 1000], ['cs_p4', T + 5000]] as const) await storage.createCheckout(session(id, 'paid', created));
     await storage.createCheckout(session('cs_p5', 'expired', T + 2000));

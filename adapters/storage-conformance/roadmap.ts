@@ -1,8 +1,8 @@
 /**
  * Contract: the roadmap sync, the per-voter list and the vote toggle.
  */
-import * as assert from 'uvu/assert';
-import type { RoadmapFeature } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import type { RoadmapFeature } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({

@@ -3,9 +3,9 @@
  * many arrive at once (one batch on SQL); the day's counts start again the next day; open checkout
  * totals count only pending, unexpired sessions.
  */
-import * as assert from 'uvu/assert';
-import { dayOf, feedbackBudgetBytes } from '../../../core/budgets/budgets.ts';
-import type { FeedbackBudget, FeedbackEntry } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import { dayOf, feedbackBudgetBytes } from '../../core/budgets/budgets.ts';
+import type { FeedbackBudget, FeedbackEntry } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12);
@@ -31,7 +31,7 @@ const budget = (client: string, e: FeedbackEntry, limits: Partial<FeedbackBudget
 });
 
 export function budgetsContract(test: ContractSuite): void {
-  test('budgets: 40 entries of one client at once: the first 10 in arrival order are stored, 30 refused with the counts', async (context) => {
+  test('40 entries of one client at once: the first 10 in arrival order are stored, 30 refused with the counts', async (context) => {
     const { storage } = current(context);
     const entries = Array.from({ length: 40 }, (_, i) => entry(i));
     assert.is(feedbackBudgetBytes(entries[0]!), 265);
@@ -42,7 +42,7 @@ export function budgetsContract(test: ContractSuite): void {
     assert.equal(read, entries.slice(0, 10).map((e) => e.description));
   });
 
-  test('budgets: the total and the share judge each entry against those before it; a new day starts from zero', async (context) => {
+  test('the total and the share judge each entry against those before it; a new day starts from zero', async (context) => {
     const { storage } = current(context);
     const limits = { perClient: 1_000_000, total: 4 * 265, sharePercent: 40 };
     const first = [entry(1), entry(2), entry(3)];
@@ -64,7 +64,7 @@ export function budgetsContract(test: ContractSuite): void {
     assert.is((await storage.inbox.list({ limit: 100 })).length, 5);
   });
 
-  test('budgets: open checkout totals count pending, unexpired sessions, up to the limit, with the earliest expiry', async (context) => {
+  test('open checkout totals count pending, unexpired sessions, up to the limit, with the earliest expiry', async (context) => {
     const { storage } = current(context);
     const session = (id: string, expiresAt: number) => ({
       id, sku: 'standard' as const, channel: null, url: `https://pay.example/${id}`, state: 'pending' as const, createdAt: T0, expiresAt,

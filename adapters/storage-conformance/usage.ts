@@ -1,10 +1,10 @@
 /**
  * Contract: usage counts add up per day and label set; feedback is counted by UTC day, type and rating.
  */
-import * as assert from 'uvu/assert';
-import type { FeedbackEntry } from '../../../core/ports/ports.ts';
-import { DAY_MS } from '../../../core/budgets/budgets.ts';
-import type { UsageCount } from '../../../core/budgets/usage.ts';
+import * as assert from './assert.ts';
+import type { FeedbackEntry } from '../../core/ports/ports.ts';
+import { DAY_MS } from '../../core/budgets/budgets.ts';
+import type { UsageCount } from '../../core/budgets/usage.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const DAY = 20_417; // 2025-11-25

@@ -4,8 +4,8 @@
  * feature, a voter of both keeps both; counts stay exact, networks' caps included. Refusals: unknown, not
  * merged, and a target merged itself since.
  */
-import * as assert from 'uvu/assert';
-import { DEFAULT_VOTES_PER_NETWORK, type RoadmapFeature, type StoredFeature } from '../../../core/ports/ports.ts';
+import * as assert from './assert.ts';
+import { DEFAULT_VOTES_PER_NETWORK, type RoadmapFeature, type StoredFeature } from '../../core/ports/ports.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const feature = (id: number): RoadmapFeature => ({ id, title: `Feature ${id}`, description: `About ${id}`, category: 'formats', visible: true, release_version: null });

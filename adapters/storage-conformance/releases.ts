@@ -2,7 +2,7 @@
  * Contract: releases are kept exactly, newest first; a version is published once; rollout changes and
  * pulls are kept, and a pull keeps its first time. The audit trail keeps what the operator changed.
  */
-import * as assert from 'uvu/assert';
+import * as assert from './assert.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0, 5);

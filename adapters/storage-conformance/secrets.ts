@@ -1,0 +1,20 @@
+/**
+ * Contract: secrets are first-write-wins.
+ */
+import * as assert from './assert.ts';
+import { current, type ContractSuite } from './context.ts';
+
+export function secretsContract(test: ContractSuite): void {
+  test('a secret is created once: the first stored value wins and create is not called again', async (context) => {
+    const { storage } = current(context);
+    let calls = 0;
+    const create = (value: string) => () => {
+      calls++;
+      return value;
+    };
+    assert.is(await storage.secret('voter-secret', create('first')), 'first');
+    assert.is(await storage.secret('voter-secret', create('second')), 'first');
+    assert.is(calls, 1);
+    assert.is(await storage.secret('other', async () => 'async value'), 'async value');
+  });
+}

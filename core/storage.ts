@@ -1,0 +1,101 @@
+/**
+ * The storage face of the package, `converter-site-api/storage`: everything an implementer of `Storage`
+ * needs (the port and its sub-stores, the records they carry, what a change reports with itself) and the
+ * rules every storage applies the same way (vote weights, checkout states, order standing, budgets). Run
+ * `converter-site-api/storage-conformance` against an implementation (docs/storage.md).
+ *
+ * @module
+ */
+
+// The port: public sub-stores (public-stores.ts), the back office's (store-ports.ts and the files it
+// re-exports), the outboxes of events and mail, the rate limiter.
+export type { Storage } from './ports/ports.ts';
+export type { CheckoutStore, IntakeStore, RoadmapVotes } from './ports/public-stores.ts';
+export type {
+  AuditFilter,
+  AuditRow,
+  AuditStore,
+  FeatureChange,
+  FeatureFields,
+  FeatureStore,
+  FeedbackCount,
+  FeedbackInbox,
+  HandledBatch,
+  HandledChange,
+  InboxEntry,
+  InboxFilter,
+  MergeOutcome,
+  OrderFilter,
+  PaidPeriod,
+  RoadmapSyncReport,
+  StoredFeature,
+  UnmergeOutcome,
+  VersionFeedbackCount,
+} from './ports/store-ports.ts';
+export type { NewRelease, RampPlan, Release, ReleaseStore } from './ports/release-store.ts';
+export type { KeptPaymentEvent, Order, OrderCount, OrderStore } from './ports/order-store.ts';
+export type { BugReporter, InstallSighting, ReporterCount, UsageCount, UsageKind, UsageStore } from './ports/usage-store.ts';
+export type {
+  AttemptOutcome,
+  DeletedEndpoint,
+  DeliveredType,
+  Delivery,
+  DeliveryFilter,
+  DeliveryState,
+  DueDelivery,
+  Emit,
+  EndpointFormat,
+  EndpointShare,
+  EventDraft,
+  EventType,
+  FailedReplay,
+  NewEndpoint,
+  OutboxStore,
+  PendingEvent,
+  WebhookEndpoint,
+} from './ports/events.ts';
+export { DELIVERED_TYPES, EVENT_TYPES, eventBody, TEST_EVENT_TYPE } from './ports/events.ts';
+export type { ClaimedResendRequest, MailAttempt, MailCounts, MailDraft, MailKind, MailState, MailStore, ResendRequest, StoredMail } from './ports/mail.ts';
+export { MAIL_KINDS } from './ports/mail.ts';
+export type {
+  AuditEntry,
+  BudgetLimits,
+  BudgetRefusal,
+  CheckoutChannel,
+  CheckoutSession,
+  CheckoutSku,
+  CheckoutState,
+  Clock,
+  DownloadEvent,
+  FeedbackBudget,
+  FeedbackEntry,
+  FeedbackType,
+  LicenseKeys,
+  MaybePromise,
+  OpenCheckoutTotals,
+  RateLimitHit,
+  RateLimitStore,
+  RoadmapFeature,
+  RoadmapFeatureView,
+  SavedLicenses,
+  VoteResult,
+} from './ports/port-types.ts';
+export type { PaymentFlag, Purchase } from './ports/gateway-port.ts';
+
+// The rules a storage applies as the memory and SQL storages do.
+export { DEFAULT_VOTES_PER_NETWORK, voteWeight } from './ports/ports.ts';
+export { isFinal, isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from './ports/checkout-state.ts';
+export {
+  GOOD_STANDING,
+  isRevoked,
+  providerRevokes,
+  revocationCause,
+  withPaymentEvent,
+  withPaymentFlag,
+  type DisputeStates,
+  type OrderOverride,
+  type OrderStanding,
+} from './ports/order-state.ts';
+export { DAY_MS, dayOf, feedbackBudgetBytes, refusalOf } from './budgets/budgets.ts';
+/** The feedback.received event `addFeedback` writes with the entry it stores (its id is the inbox id). */
+export { feedbackReceived } from './webhooks/events.ts';

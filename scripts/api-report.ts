@@ -1,0 +1,149 @@
+/**
+ * The package's face as a reviewer reads it in a diff (what API Extractor's report is for): every name
+ * each entry point of deno.json "exports" exports, with its kind, in a stable order, written to
+ * docs/api-report.md. The names come from the TypeScript checker over the entry sources, which is what
+ * tsup's .d.ts files declare, without a build. test/scripts/api-report.test.ts fails when the file differs.
+ *
+ * Usage: node --import tsx scripts/api-report.ts [--check]   (npm run api:report)
+ *
+ * @module
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { readDenoExports } from './export-map.ts';
+
+/** The report's file, from the repository root. */
+export const REPORT_PATH = 'docs/api-report.md';
+export const REPORT_COMMAND = 'npm run api:report';
+
+/** One exported name. */
+export interface ExportedName {
+  name: string;
+  /** What it is: `function`, `class`, `const`, `interface`, `type`, `enum`, `namespace`, or two joined by `+`. */
+  kind: string;
+  /** Whether it exists at run time (a value), or only for the type checker. */
+  value: boolean;
+}
+
+/** The names of one entry point. */
+export interface EntryFace {
+  subpath: string;
+  source: string;
+  names: ExportedName[];
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function kindsOf(symbol: ts.Symbol, typeOnly: boolean): { kind: string; value: boolean } {
+  const f = symbol.flags;
+  const kinds: string[] = [];
+  if (!typeOnly) {
+    if (f & ts.SymbolFlags.Class) kinds.push('class');
+    else if (f & ts.SymbolFlags.Function) kinds.push('function');
+    else if (f & ts.SymbolFlags.Enum) kinds.push('enum');
+    else if (f & ts.SymbolFlags.Variable) kinds.push('const');
+    else if (f & ts.SymbolFlags.ValueModule) kinds.push('namespace');
+  }
+  if (f & ts.SymbolFlags.Interface) kinds.push('interface');
+  if (f & ts.SymbolFlags.TypeAlias) kinds.push('type');
+  if (typeOnly && f & ts.SymbolFlags.Class) kinds.push('class (type only)');
+  if (typeOnly && f & (ts.SymbolFlags.Function | ts.SymbolFlags.Variable)) kinds.push('typeof (type only)');
+  return { kind: kinds.join(' + ') || 'unknown', value: !typeOnly && (f & ts.SymbolFlags.Value) !== 0 };
+}
+
+/**
+ * What an exported name stands for, through its chain of re-exports, and whether a link of the chain
+ * exports it as a type only (`export type { X }`, `export { type X }`). A star re-export (`export type *`)
+ * makes no link: the names it passes keep their own kind.
+ */
+function resolveAlias(checker: ts.TypeChecker, symbol: ts.Symbol): { target: ts.Symbol; typeOnly: boolean } {
+  let current = symbol;
+  let typeOnly = false;
+  while (current.flags & ts.SymbolFlags.Alias) {
+    if (current.declarations?.some((declaration) => ts.isTypeOnlyImportOrExportDeclaration(declaration))) typeOnly = true;
+    const next = checker.getImmediateAliasedSymbol(current);
+    if (next === undefined || next === current) break;
+    current = next;
+  }
+  return { target: current, typeOnly };
+}
+
+/**
+ * Reads the face of every entry point.
+ *
+ * @param root The repository root.
+ */
+export function readFaces(root: string): EntryFace[] {
+  const entries = Object.entries(readDenoExports(root));
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config) throw new Error('tsconfig.json could not be read');
+  const files = entries.map(([, source]) => join(root, source));
+  const program = ts.createProgram(files, { ...config.options, noEmit: true });
+  const checker = program.getTypeChecker();
+  return entries.map(([subpath, source]) => {
+    const file = program.getSourceFile(join(root, source));
+    const module = file && checker.getSymbolAtLocation(file);
+    if (!module) throw new Error(`${source}: not a module`);
+    const names = checker.getExportsOfModule(module).map((exported): ExportedName => {
+      const { target, typeOnly } = resolveAlias(checker, exported);
+      return { name: exported.name, ...kindsOf(target, typeOnly) };
+    });
+    names.sort((a, b) => compare(a.name, b.name));
+    return { subpath, source: source.replace(/^\.\//, ''), names };
+  });
+}
+
+const specifier = (subpath: string) => (subpath === '.' ? 'converter-site-api' : `converter-site-api${subpath.slice(1)}`);
+
+/** How many values and types a face has. */
+export function countOf(names: readonly ExportedName[]): { values: number; types: number } {
+  const values = names.filter((n) => n.value).length;
+  return { values, types: names.length - values };
+}
+
+/** The report's text. */
+export function formatReport(faces: readonly EntryFace[]): string {
+  const lines = [
+    '# API report',
+    '',
+    `Every name the package exports, by entry point, with its kind: the face a change to the package shows in`,
+    `review. Generated by \`${REPORT_COMMAND}\` (scripts/api-report.ts) from the entry points of deno.json`,
+    `"exports"; \`test/scripts/api-report.test.ts\` fails when the code's face differs from this file. A value`,
+    'exists at run time; a type only for the type checker.',
+    '',
+    '| Entry point | Source | Values | Types |',
+    '|---|---|---|---|',
+  ];
+  for (const face of faces) {
+    const { values, types } = countOf(face.names);
+    lines.push(`| [\`${specifier(face.subpath)}\`](#${anchor(specifier(face.subpath))}) | \`${face.source}\` | ${values} | ${types} |`);
+  }
+  for (const face of faces) {
+    lines.push('', `## ${specifier(face.subpath)}`, '', '| Name | Kind |', '|---|---|');
+    for (const { name, kind } of face.names) lines.push(`| \`${name}\` | ${kind} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function anchor(heading: string): string {
+  return heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const faces = readFaces(root);
+  const report = formatReport(faces);
+  const path = join(root, REPORT_PATH);
+  if (process.argv.includes('--check')) {
+    if (readFileSync(path, 'utf8') !== report) {
+      process.stderr.write(`${REPORT_PATH} differs from the package's face: run \`${REPORT_COMMAND}\` and commit the file\n`);
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(path, report);
+    const total = faces.flatMap((face) => face.names).length;
+    process.stdout.write(`${REPORT_PATH}: ${faces.length} entry points, ${total} names\n`);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The storage contract's own assertions (adapters/storage-conformance/assert.ts) judge as uvu/assert did
+ * before the contract was published: `equal` agrees with uvu/assert's `equal` (dequal) on every pair below,
+ * and a failed check says what it found and what it wanted.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import * as check from '../../adapters/storage-conformance/assert.ts';
+
+/** Whether uvu/assert's `equal` passes. */
+function uvuEqual(a: unknown, b: unknown): boolean {
+  try {
+    assert.equal(a, b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PAIRS: [unknown, unknown][] = [
+  [1, 1],
+  [1, '1'],
+  [NaN, NaN],
+  [0, -0],
+  [null, undefined],
+  [null, null],
+  ['a', 'a'],
+  [{ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }],
+  [{ a: 1 }, { a: 1, b: undefined }],
+  [{ a: undefined }, { b: undefined }],
+  [[1, [2, { c: 3 }]], [1, [2, { c: 3 }]]],
+  [[1, 2], [2, 1]],
+  [[], {}],
+  [new Date(5), new Date(5)],
+  [new Date(5), new Date(6)],
+  [/a/g, /a/g],
+  [/a/g, /a/i],
+  [new Set([1, { a: 1 }]), new Set([{ a: 1 }, 1])],
+  [new Set([1]), new Set([2])],
+  [new Map([[{ k: 1 }, 'v']]), new Map([[{ k: 1 }, 'v']])],
+  [new Map([['k', 1]]), new Map([['k', 2]])],
+  [new Uint8Array([1, 2]), new Uint8Array([1, 2])],
+  [new Uint8Array([1, 2]), new Uint8Array([1, 3])],
+  [Object.create(null) as object, {}],
+  [{ id: 1, handledAt: null }, { id: 1, handledAt: null }],
+];
+
+test("equal agrees with uvu/assert's equal on every pair", () => {
+  assert.equal(
+    PAIRS.map(([a, b]) => check.deepEqual(a, b)),
+    PAIRS.map(([a, b]) => uvuEqual(a, b)),
+  );
+});
+
+test('a failed check throws an AssertionError with the message, what was found and what was wanted', () => {
+  try {
+    check.equal({ voted: true, vote_count: 1 }, { voted: true, vote_count: 2 }, 'the second vote counts');
+    assert.unreachable('equal passed');
+  } catch (error) {
+    assert.instance(error, check.AssertionError);
+    const { message, actual, expected, operator } = error as check.AssertionError;
+    assert.equal({ message, actual, expected, operator }, {
+      message: 'the second vote counts\n  actual:   {"voted":true,"vote_count":1}\n  expected: {"voted":true,"vote_count":2}',
+      actual: { voted: true, vote_count: 1 },
+      expected: { voted: true, vote_count: 2 },
+      operator: 'equal',
+    });
+  }
+  assert.throws(() => check.is(1, '1'), /expected values to be the same\n {2}actual: {3}1\n {2}expected: "1"/);
+  assert.throws(() => check.ok(0), /expected a truthy value/);
+  assert.throws(() => check.match('msg_x', /^msg_[0-9a-f]{32}$/), /expected the text to match/);
+  check.match('msg_00000000000000000000000000000000', /^msg_[0-9a-f]{32}$/);
+  check.is(NaN, NaN);
+});
+
+test.run();
