@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { Endpoint } from '../core/endpoints.ts';
+import type { Endpoint } from '../core/endpoint.ts';
+import { PUBLIC_ENDPOINTS, type PublicEndpoint } from '../core/endpoints.ts';
 import { ApiClientError } from './error.ts';
-import { PUBLIC_ENDPOINTS, type PublicEndpoint } from './endpoints.ts';
 import { endpointUrl, requestInit, type CallArgs } from './request.ts';
 import { readAnswer } from './response.ts';
 import type { Client, ClientOptions, FetchFunction, WithMeta } from './types.ts';
@@ -54,10 +54,9 @@ export function createClientFor<const E extends readonly Endpoint[]>(endpoints: 
  * A client of every public operation of the API.
  *
  * @param options The server's address (`baseUrl`), and optionally a fetch, response validation and 429 retries.
- * @returns `getPricing()`, `getVersion()`, `submitFeedback({ description })`, `listRoadmap()`,
- *   `toggleRoadmapVote({ featureId })`, `createCheckout()`, `getCheckoutStatus({ session_id })`,
- *   `validateLicense({ licenseKey })`, `downloadInstaller()` (the installer's address), `downloadInstallerLink()`, `getLlmsTxt()`,
- *   `getOpenApi()`, and the same under `withMeta` with the rate-limit state.
+ * @returns One method per row of `PUBLIC_ENDPOINTS`, named by its operationId (`getPricing()`,
+ *   `submitFeedback({ description })`, ...; docs/client.md lists them), `downloadInstallerLink()`, and the
+ *   same methods under `withMeta` with the rate-limit state.
  */
 export function createClient(options: ClientOptions): Client<PublicEndpoint> {
   return createClientFor(PUBLIC_ENDPOINTS, options);

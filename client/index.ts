@@ -12,7 +12,8 @@
  */
 export { createClient, createClientFor } from './create.ts';
 export { ApiClientError, type ClientErrorCode } from './error.ts';
-export * from './endpoints.ts';
+// The public table whole: each endpoint by its own name (`getPricingEndpoint`, ...) and PUBLIC_ENDPOINTS.
+export * from '../core/endpoints.ts';
 export type {
   ArgsOf,
   Client,
@@ -25,7 +26,7 @@ export type {
   RetryOptions,
   WithMeta,
 } from './types.ts';
-export type { Endpoint } from '../core/endpoints.ts';
+export type { Endpoint } from '../core/endpoint.ts';
 export type { ApiErrorBody, ErrorCode } from '../core/http/errors.ts';
 export type { CheckoutCreateRequest, FeedbackRequest, VoteRequest } from '../core/schemas/requests.ts';
 export type { LicenseStanding, LicenseValidateRequest, LicenseValidation } from '../core/schemas/license.ts';

@@ -5,7 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
-import type { Endpoint } from '../core/endpoints.ts';
+import type { Endpoint } from '../core/endpoint.ts';
 import type { ErrorCode } from '../core/http/errors.ts';
 import { ApiClientError } from './error.ts';
 import { readRateLimit } from './rate-limit.ts';

@@ -1,11 +1,11 @@
 /**
- * The client's types, derived from the endpoints (core/endpoints.ts) and the schemas the server validates
+ * The client's types, derived from the endpoints (core/endpoints.ts, typed by core/endpoint.ts) and the schemas the server validates
  * with: a method's argument is its JSON body or its query parameters, its result the success schema's output.
  *
  * @module
  */
 import type * as v from 'valibot';
-import type { Endpoint, QueryParameter } from '../core/endpoints.ts';
+import type { Endpoint, QueryParameter } from '../core/endpoint.ts';
 
 /** The rate-limit state of an answer, from its RateLimit-* headers (draft-ietf-httpapi-ratelimit-headers). */
 export interface RateLimitState {

@@ -1,11 +1,11 @@
 /**
- * What the public table (api.ts) is made of: an endpoint (endpoints.ts) with the operation that answers
+ * What the public table (api.ts) is made of: an endpoint (a row of endpoints.ts) with the operation that answers
  * it. The discovery documents (openapi/, llms-txt.ts) read routes of this shape.
  *
  * @module
  */
 import type { AppContext, Operation } from './context.ts';
-import type { Endpoint } from './endpoints.ts';
+import type { Endpoint } from './endpoint.ts';
 import type { ErrorCode } from './http/errors.ts';
 
 /** One public operation as it is routed and documented: its endpoint and the operation that answers it. */

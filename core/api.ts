@@ -1,7 +1,8 @@
 /**
- * The public interface in one table: every operation's endpoint (endpoints.ts: path, schemas, error codes)
- * with the operation that answers it. The router and /openapi.json are both built from it, so they cannot
- * disagree; the typed client reads the same endpoints.
+ * The public interface in one table: each row of endpoints.ts bound to the operation that answers it, in
+ * the order of /openapi.json, plus the payment provider's notifications (declared beside their operation).
+ * The router, /openapi.json and /llms.txt are all built from it, so they cannot disagree; the typed client
+ * reads the same rows. A row of endpoints.ts without its binding here does not compile (`Unbound` below).
  *
  * @module
  */
@@ -9,28 +10,34 @@ import * as endpoints from './endpoints.ts';
 import { checkoutStatus, createCheckout } from './operations/checkout.ts';
 import { download } from './operations/download.ts';
 import { feedback } from './operations/feedback.ts';
-import { gatewayWebhook } from './operations/gateway-webhook.ts';
+import { gatewayWebhook, receiveGatewayNotificationEndpoint } from './operations/gateway-webhook.ts';
 import { validateLicense } from './operations/license-validate.ts';
+import { resendLicenses } from './operations/licenses-resend.ts';
 import { pricing } from './operations/pricing.ts';
 import { listRoadmap, toggleVote } from './operations/roadmap.ts';
 import { version } from './operations/version.ts';
-import { resendLicenses } from './operations/licenses-resend.ts';
-
-export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoints.ts';
-export { COMMON_ERRORS, type ApiRoute } from './api-route.ts';
 import type { ApiRoute } from './api-route.ts';
+import type { Assert, Equal } from './schemas/exact.ts';
 
+export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoint.ts';
+export { COMMON_ERRORS, type ApiRoute } from './api-route.ts';
 
-export const API_ROUTES: readonly ApiRoute[] = [
-  { ...endpoints.getPricing, create: pricing },
-  { ...endpoints.downloadInstaller, create: download },
-  { ...endpoints.getVersion, create: version },
-  { ...endpoints.submitFeedback, create: feedback },
-  { ...endpoints.listRoadmap, create: listRoadmap, readsOnly: true },
-  { ...endpoints.toggleRoadmapVote, create: toggleVote },
-  { ...endpoints.createCheckout, create: createCheckout },
-  { ...endpoints.getCheckoutStatus, create: checkoutStatus },
-  { ...endpoints.validateLicense, create: validateLicense },
-  { ...endpoints.receiveGatewayNotification, create: gatewayWebhook },
-  { ...endpoints.resendLicenses, create: resendLicenses },
-];
+const ROUTES = [
+  { ...endpoints.getPricingEndpoint, create: pricing },
+  { ...endpoints.downloadInstallerEndpoint, create: download },
+  { ...endpoints.getVersionEndpoint, create: version },
+  { ...endpoints.submitFeedbackEndpoint, create: feedback },
+  { ...endpoints.listRoadmapEndpoint, create: listRoadmap, readsOnly: true },
+  { ...endpoints.toggleRoadmapVoteEndpoint, create: toggleVote },
+  { ...endpoints.createCheckoutEndpoint, create: createCheckout },
+  { ...endpoints.getCheckoutStatusEndpoint, create: checkoutStatus },
+  { ...endpoints.validateLicenseEndpoint, create: validateLicense },
+  { ...receiveGatewayNotificationEndpoint, create: gatewayWebhook },
+  { ...endpoints.resendLicensesEndpoint, create: resendLicenses },
+] as const satisfies readonly ApiRoute[];
+
+/** The rows of endpoints.ts that have no binding above; the discovery documents bind theirs (operations/discovery.ts). */
+type Unbound = Exclude<endpoints.PublicEndpoint['operationId'], (typeof ROUTES)[number]['operationId'] | 'getLlmsTxt' | 'getOpenApi'>;
+type _EveryRowIsBound = Assert<Equal<Unbound, never>>;
+
+export const API_ROUTES: readonly ApiRoute[] = ROUTES;

@@ -1,11 +1,18 @@
 /**
  * What an endpoint of the public interface is: its operationId, method, path, documented query and headers,
- * body, success answer and error codes. endpoints.ts holds one constant of this shape per operation.
+ * body, success answer and error codes. endpoints.ts holds one row of this shape per public endpoint.
  *
  * @module
  */
 import type * as v from 'valibot';
 import type { ErrorCode } from './http/errors.ts';
+
+/** The versioned prefix and the compatibility prefix of every versioned route. */
+export const V1_PREFIX = '/api/v1';
+export const ALIAS_PREFIX = '/api';
+
+/** The tag of the routes called by the payment provider or the load balancer, never by the website or the desktop app. */
+export const OPERATOR_TAG = 'Operator';
 
 /** A documented query parameter. */
 export interface QueryParameter {

@@ -1,11 +1,20 @@
 /**
- * What each operation of the interface is, apart from how the server answers it: operationId, method,
- * path, request and response schemas, error codes. `API_ROUTES` (api.ts) gives each its operation; the
- * typed client (client/) reads them, so a caller's types come from the schemas the server validates with.
- * One constant per operation, plain data, so that a bundler keeps only those a page uses.
+ * The public table: one row per endpoint of the interface, in the order of /openapi.json and /llms.txt.
+ * A row is what the operation is apart from how the server answers it (endpoint.ts: operationId, method,
+ * path, request and response schemas, error codes); `API_ROUTES` (api.ts) binds each row to its operation.
+ * The router, /openapi.json, /llms.txt and the typed client (client/) are all derived from these rows,
+ * so a caller's types come from the schemas the server validates with.
+ *
+ * Every export of this module is part of `converter-site-api/client`, which re-exports it whole: each row
+ * by its own name (plain data, not one namespace object, which bundlers keep whole) so that a page keeps
+ * only the rows it calls, and `PUBLIC_ENDPOINTS`. Adding an endpoint: docs/architecture.md, "Adding an
+ * operation".
  *
  * @module
  */
+import type { Endpoint } from './endpoint.ts';
+import { LicenseValidateRequestSchema, LicenseValidationSchema } from './schemas/license.ts';
+import { LicenseResendAcceptedSchema, LicenseResendRequestSchema } from './schemas/licenses-resend.ts';
 import {
   CheckoutCreateRequestSchema,
   DownloadForceSchema,
@@ -19,20 +28,8 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
-import { GatewayEventSchema, SignatureHeaderSchema, WebhookAckSchema } from './schemas/webhook.ts';
 
-export type { Endpoint, QueryParameter, SuccessResponse } from './endpoint.ts';
-export { resendLicenses, validateLicense } from './license-endpoints.ts';
-import type { Endpoint } from './endpoint.ts';
-
-/** The versioned prefix and the compatibility prefix of every versioned route. */
-export const V1_PREFIX = '/api/v1';
-export const ALIAS_PREFIX = '/api';
-
-/** The tag of the routes called by the payment provider, never by the website or the desktop app. */
-export const OPERATOR_TAG = 'Operator';
-
-export const getPricing = {
+export const getPricingEndpoint = {
   operationId: 'getPricing',
   method: 'GET',
   path: '/pricing',
@@ -44,7 +41,7 @@ export const getPricing = {
   errors: [],
 } as const satisfies Endpoint;
 
-export const downloadInstaller = {
+export const downloadInstallerEndpoint = {
   operationId: 'downloadInstaller',
   method: 'GET',
   path: '/download',
@@ -68,7 +65,7 @@ export const downloadInstaller = {
   errors: ['invalid_parameter'],
 } as const satisfies Endpoint;
 
-export const getVersion = {
+export const getVersionEndpoint = {
   operationId: 'getVersion',
   method: 'GET',
   path: '/version',
@@ -86,7 +83,7 @@ export const getVersion = {
   errors: [],
 } as const satisfies Endpoint;
 
-export const submitFeedback = {
+export const submitFeedbackEndpoint = {
   operationId: 'submitFeedback',
   method: 'POST',
   path: '/feedback',
@@ -106,7 +103,7 @@ export const submitFeedback = {
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'description_required', 'too_much_feedback', 'budget_exhausted', 'storage_full'],
 } as const satisfies Endpoint;
 
-export const listRoadmap = {
+export const listRoadmapEndpoint = {
   operationId: 'listRoadmap',
   method: 'GET',
   path: '/roadmap',
@@ -118,7 +115,7 @@ export const listRoadmap = {
   errors: [],
 } as const satisfies Endpoint;
 
-export const toggleRoadmapVote = {
+export const toggleRoadmapVoteEndpoint = {
   operationId: 'toggleRoadmapVote',
   method: 'POST',
   path: '/roadmap',
@@ -133,7 +130,7 @@ export const toggleRoadmapVote = {
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'feature_not_found', 'storage_full'],
 } as const satisfies Endpoint;
 
-export const createCheckout = {
+export const createCheckoutEndpoint = {
   operationId: 'createCheckout',
   method: 'POST',
   path: '/checkout/create',
@@ -153,7 +150,7 @@ export const createCheckout = {
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_checkouts', 'budget_exhausted', 'storage_full'],
 } as const satisfies Endpoint;
 
-export const getCheckoutStatus = {
+export const getCheckoutStatusEndpoint = {
   operationId: 'getCheckoutStatus',
   method: 'GET',
   path: '/checkout/status',
@@ -168,25 +165,48 @@ export const getCheckoutStatus = {
   errors: ['invalid_request', 'unknown_session', 'session_expired', 'payment_failed', 'storage_full'],
 } as const satisfies Endpoint;
 
-export const receiveGatewayNotification = {
-  operationId: 'receiveGatewayNotification',
+export const validateLicenseEndpoint = {
+  operationId: 'validateLicense',
   method: 'POST',
-  path: '/webhooks/gateway',
+  path: '/licenses/validate',
   versioned: true,
-  tag: OPERATOR_TAG,
-  summary: 'Receive a payment provider notification (operator-facing)',
+  tag: 'Licenses',
+  summary: 'Re-check the standing of a license key',
   description:
-    'Called by the payment provider, never by the website or the desktop app. The signature header is ' +
-    'verified over the raw body (Stripe: HMAC-SHA-256 of "<t>.<body>" with the endpoint secret, 300 s ' +
-    'tolerance); anything unsigned is refused and changes nothing. A paid session gets its license keys ' +
-    'here, once: a replayed event, or one racing a status poll, issues no second set.',
-  headers: [{ name: 'Stripe-Signature', required: true, schema: SignatureHeaderSchema }],
-  body: { schema: GatewayEventSchema, schemaName: 'GatewayEvent', required: true },
-  success: { status: 200, description: 'The event was applied or ignored.', schema: WebhookAckSchema, schemaName: 'WebhookAck' },
-  errors: ['invalid_request', 'invalid_signature', 'notifications_unavailable', 'payload_too_large'],
+    'An addition to the spec. Whether a key still stands: valid (with its product and the end of its lease), ' +
+    'revoked (its order was refunded, lost a dispute or was revoked by the operator) or unknown. Signed like ' +
+    'the update answers (RFC 9421, Ed25519, covering the status, Content-Digest and License-Key-Digest, the ' +
+    'SHA-256 of the key as sent; tagged "license-standing", and carrying the request\'s optional nonce as its nonce ' +
+    'parameter), so that the desktop app can trust it and run offline until validUntil. No machine id is sent or kept.',
+  body: { schema: LicenseValidateRequestSchema, schemaName: 'LicenseValidateRequest', required: true },
+  success: {
+    status: 200,
+    description: 'The standing of the key. Signed (RFC 9421) when the server signs answers: see Signature-Input.',
+    schema: LicenseValidationSchema,
+    schemaName: 'LicenseValidation',
+    extraHeaders: ['Content-Digest', 'License-Key-Digest', 'Signature-Input', 'Signature'],
+  },
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type'],
 } as const satisfies Endpoint;
 
-export const getLlmsTxt = {
+export const resendLicensesEndpoint = {
+  operationId: 'resendLicenses',
+  method: 'POST',
+  path: '/licenses/resend',
+  versioned: true,
+  tag: 'Licenses',
+  summary: 'Mail the license keys of an address to that address',
+  description:
+    'An addition to the spec. Mails the valid (not revoked) license keys bought with this email address to that address only. ' +
+    'Always 202 with the same body, whether or not the address has orders, so it tells nobody who bought. ' +
+    'At most 5 requests per client per hour (429 too_many_resends), and at most 3 mails per address per ' +
+    'day (further requests are answered alike and mail nothing).',
+  body: { schema: LicenseResendRequestSchema, schemaName: 'LicenseResendRequest', required: true },
+  success: { status: 202, description: 'Accepted: the same answer for every address.', schema: LicenseResendAcceptedSchema, schemaName: 'LicenseResendAccepted' },
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_resends'],
+} as const satisfies Endpoint;
+
+export const getLlmsTxtEndpoint = {
   operationId: 'getLlmsTxt',
   method: 'GET',
   path: '/llms.txt',
@@ -198,7 +218,7 @@ export const getLlmsTxt = {
   errors: [],
 } as const satisfies Endpoint;
 
-export const getOpenApi = {
+export const getOpenApiEndpoint = {
   operationId: 'getOpenApi',
   method: 'GET',
   path: '/openapi.json',
@@ -209,3 +229,22 @@ export const getOpenApi = {
   success: { status: 200, description: 'The OpenAPI document.', mediaType: 'application/json', freeForm: true },
   errors: [],
 } as const satisfies Endpoint;
+
+/** Every public endpoint, in order: each row above, listed once. */
+export const PUBLIC_ENDPOINTS = [
+  getPricingEndpoint,
+  downloadInstallerEndpoint,
+  getVersionEndpoint,
+  submitFeedbackEndpoint,
+  listRoadmapEndpoint,
+  toggleRoadmapVoteEndpoint,
+  createCheckoutEndpoint,
+  getCheckoutStatusEndpoint,
+  validateLicenseEndpoint,
+  resendLicensesEndpoint,
+  getLlmsTxtEndpoint,
+  getOpenApiEndpoint,
+] as const;
+
+/** Any public endpoint. */
+export type PublicEndpoint = (typeof PUBLIC_ENDPOINTS)[number];

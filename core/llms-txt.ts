@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { OPERATOR_TAG, V1_PREFIX } from './endpoints.ts';
+import { OPERATOR_TAG, V1_PREFIX } from './endpoint.ts';
 import type { ApiRoute } from './api-route.ts';
 import type { AppContext } from './context.ts';
 

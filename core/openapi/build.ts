@@ -7,7 +7,7 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import { CHECKS_THE_SCHEMA_STATES } from '../schemas/stored-text.ts';
 import type * as v from 'valibot';
-import { ALIAS_PREFIX, V1_PREFIX } from '../endpoints.ts';
+import { ALIAS_PREFIX, V1_PREFIX } from '../endpoint.ts';
 import type { ApiRoute } from '../api-route.ts';
 import type { AliasDeprecation } from '../http/deprecation.ts';
 import { ApiErrorSchema } from '../schemas/api-error.ts';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { V1_PREFIX } from '../endpoints.ts';
+import { V1_PREFIX } from '../endpoint.ts';
 import { COMMON_ERRORS, type ApiRoute } from '../api-route.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
 import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, UNMETERED_HEADERS } from './headers.ts';

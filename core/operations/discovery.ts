@@ -5,7 +5,7 @@
  */
 import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
-import { getLlmsTxt, getOpenApi } from '../endpoints.ts';
+import { getLlmsTxtEndpoint, getOpenApiEndpoint } from '../endpoints.ts';
 import { encodeJson, JSON_TYPE, TEXT_TYPE } from '../http/http.ts';
 import { buildLlmsTxt } from '../llms-txt.ts';
 import { buildOpenApi } from '../openapi/build.ts';
@@ -26,13 +26,13 @@ function serveOnce(contentType: string, build: (context: AppContext) => Uint8Arr
 export function discoveryRoutes(apiRoutes: readonly ApiRoute[]): ApiRoute[] {
   const discovery: ApiRoute[] = [
     {
-      ...getLlmsTxt,
+      ...getLlmsTxtEndpoint,
       create: serveOnce(TEXT_TYPE, (context) =>
         new TextEncoder().encode(buildLlmsTxt([...apiRoutes, ...discovery], context)),
       ),
     },
     {
-      ...getOpenApi,
+      ...getOpenApiEndpoint,
       create: serveOnce(JSON_TYPE, (context) =>
         encodeJson(
           buildOpenApi([...apiRoutes, ...discovery], {

@@ -1,16 +1,38 @@
 /**
  * POST /api/v1/webhooks/gateway: notifications from the payment provider (operator-facing). The
  * gateway verifies the raw body; the core then fulfils the session once (fulfilment.ts), or applies a
- * refund or dispute to the order it paid for.
+ * refund or dispute to the order it paid for. Its endpoint is declared here, beside the operation, as the
+ * probes' are (probes.ts): operator-facing, it is no row of the public table (endpoints.ts) nor a method
+ * of the typed client.
  *
  * @module
  */
 import type { AppContext, Operation } from '../context.ts';
+import { OPERATOR_TAG, type Endpoint } from '../endpoint.ts';
 import { ApiError } from '../http/errors.ts';
 import { json } from '../http/http.ts';
 import { applyPaymentEvent, fulfil } from '../licensing/fulfilment.ts';
+import { GatewayEventSchema, SignatureHeaderSchema, WebhookAckSchema } from '../schemas/webhook.ts';
 
 const encoder = new TextEncoder();
+
+export const receiveGatewayNotificationEndpoint = {
+  operationId: 'receiveGatewayNotification',
+  method: 'POST',
+  path: '/webhooks/gateway',
+  versioned: true,
+  tag: OPERATOR_TAG,
+  summary: 'Receive a payment provider notification (operator-facing)',
+  description:
+    'Called by the payment provider, never by the website or the desktop app. The signature header is ' +
+    'verified over the raw body (Stripe: HMAC-SHA-256 of "<t>.<body>" with the endpoint secret, 300 s ' +
+    'tolerance); anything unsigned is refused and changes nothing. A paid session gets its license keys ' +
+    'here, once: a replayed event, or one racing a status poll, issues no second set.',
+  headers: [{ name: 'Stripe-Signature', required: true, schema: SignatureHeaderSchema }],
+  body: { schema: GatewayEventSchema, schemaName: 'GatewayEvent', required: true },
+  success: { status: 200, description: 'The event was applied or ignored.', schema: WebhookAckSchema, schemaName: 'WebhookAck' },
+  errors: ['invalid_request', 'invalid_signature', 'notifications_unavailable', 'payload_too_large'],
+} as const satisfies Endpoint;
 
 /** Applies one verified notification; replays and races with status polls change nothing more. */
 export function gatewayWebhook(context: AppContext): Operation {

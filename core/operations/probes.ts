@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { OPERATOR_TAG } from '../endpoints.ts';
+import { OPERATOR_TAG } from '../endpoint.ts';
 import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponse } from '../http/errors.ts';
