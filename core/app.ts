@@ -88,7 +88,20 @@ const ignore = (): void => {};
  * @param options The ports and settings.
  * @returns The app, ready to handle requests.
  */
-export async function createApp(options: AppOptions): Promise<App> {
+export function createApp(options: AppOptions): Promise<App> {
+  return createAppOf(API_ROUTES, options);
+}
+
+/**
+ * createApp over a given public table instead of API_ROUTES; not exported from the package. The recipe
+ * test (test/core/endpoint-recipe.test.ts) adds a throwaway row with it and finds the row routed,
+ * documented and callable from the client.
+ *
+ * @param apiRoutes The public table: API_ROUTES, or API_ROUTES and a row of a test.
+ * @param options The ports and settings.
+ * @returns The app, ready to handle requests.
+ */
+export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   const counted = options.observer?.count?.bind(options.observer);
@@ -103,7 +116,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const limiter = createRateLimiter(options.rateLimit ?? PUBLIC_API_POLICY, storage.rateLimits, logger, () => clock.now(), storageFault);
-  const { router, aliasNotices } = routeEndpoints(context, options.gateway);
+  const { router, aliasNotices } = routeEndpoints(context, options.gateway, apiRoutes);
   const pipeline = createPipeline({
     router,
     gate: rateLimitGate(limiter, count),
@@ -154,10 +167,10 @@ async function answered(operation: Operation, request: CoreRequest): Promise<Cor
  * The router of one app: every public endpoint under /api/v1 and its /api alias, the probes (not
  * metered), the discovery documents, the Windows-only page and the gateway's pages.
  */
-function routeEndpoints(context: AppContext, gateway: PaymentGateway) {
+function routeEndpoints(context: AppContext, gateway: PaymentGateway, apiRoutes: readonly ApiRoute[]) {
   const router = createRouter();
   const aliasNotices = new Map<string, Record<string, string>>();
-  const routes: ApiRoute[] = [...API_ROUTES, ...PROBE_ROUTES, ...discoveryRoutes([...API_ROUTES, ...PROBE_ROUTES])];
+  const routes: ApiRoute[] = [...apiRoutes, ...PROBE_ROUTES, ...discoveryRoutes([...apiRoutes, ...PROBE_ROUTES])];
   for (const route of routes) {
     const handler: Handler = route.create(context);
     const flags = { metered: route.metered !== false, readsOnly: route.readsOnly === true };
