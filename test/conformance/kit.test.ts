@@ -49,8 +49,26 @@ test('from one address whose quota is partly used, the kit waits for the window 
   const report = await runConformance({ fetch, sleep, log: (line) => lines.push(line) });
   assert.equal(failures(report), []);
   assert.equal(waits, [61_000]);
-  assert.is(lines[0], '52 checks, about 231 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)');
+  assert.is(lines[0], '56 checks (4 skipped here, 52 run), about 231 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)');
   assert.is(lines[1], 'waiting 61 s for the rate-limit window to reset');
+  assert.is(report.checks.length, 56, 'the report lists as many checks as announced');
+});
+
+test('a broken RateLimit-Policy fails the checks that see it under its own clause, limits.RateLimit-Policy', async () => {
+  const { fetch } = await referenceApp();
+  const broken: typeof fetch = async (request) => {
+    const response = await fetch(request);
+    const headers = new Headers(response.headers);
+    headers.set('ratelimit-policy', '"public-api";q=100;w=60');
+    return new Response(response.body, { status: response.status, headers });
+  };
+  const report = await runConformance({ fetch: broken, clientAddressHeader: CLIENT_HEADER, only: ['limits', 'endpoints.aliases'] });
+  const failed = report.checks.filter((check) => check.status === 'fail');
+  assert.ok(['rate-limit-headers', 'alias-pricing', 'quota-enforced'].every((id) => failed.some((check) => check.id === id)), failed.map((c) => c.id).join());
+  for (const check of failed) {
+    assert.is(check.clause, 'limits.RateLimit-Policy', check.id);
+    assert.match(check.message, 'expected RateLimit-Policy "public-api";q=120;w=60, got "\\"public-api\\";q=100;w=60"');
+  }
 });
 
 test('a description that names /api/v1 as its server and its paths without it describes the operations too', async () => {

@@ -4,6 +4,8 @@
  * failures, in each report format, and its usage errors (exit 64).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -81,6 +83,9 @@ test('usage errors exit 64 and name the flag', async () => {
     [['--base-url', 'http://127.0.0.1:9', '--client-address-header', 'x forwarded'], '--client-address-header must be a header name, not "x forwarded"'],
     [['--base-url', 'http://127.0.0.1:9', '--expect', join(dir, 'missing.json')], `--expect ${join(dir, 'missing.json')}: no such file`],
     [['--base-url', 'http://127.0.0.1:9', '--only', 'rules.99'], '--only names no check or clause of the kit: "rules.99"'],
+    [['--base-url', 'http://127.0.0.1:9', '--timeout', '0'], '--timeout must be a positive number, not "0"'],
+    [['--base-url', 'http://127.0.0.1:9', '--deadline', '10m'], '--deadline must be a positive number, not "10m"'],
+    [['--base-url', 'http://127.0.0.1:9', '--max-body', '1.5'], '--max-body must be a positive whole number, not "1.5"'],
   ];
   for (const [args, message] of cases) {
     const error = await runConformanceCommand(args, capture()).catch((e: unknown) => e);
@@ -90,6 +95,30 @@ test('usage errors exit 64 and name the flag', async () => {
   const { code, stderr } = await runCli(['conformance', '--format', 'xml'], {});
   assert.is(code, 64);
   assert.is(stderr, 'converter-site-api conformance: --base-url is required\nRun `converter-site-api conformance --help` for usage.\n');
+});
+
+test('a target on a real socket that accepts and never answers: each request is abandoned at --timeout, and the run exits 1', async () => {
+  const sockets = new Set<Socket>();
+  const silent = createServer(() => undefined);
+  silent.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = silent.address() as AddressInfo;
+    const io = capture();
+    const code = await runConformanceCommand(['--base-url', `http://127.0.0.1:${port}`, '--only', 'pricing', '--timeout', '0.3', '--format', 'json'], io);
+    assert.is(code, 1);
+    const report = JSON.parse(io.out) as { checks: { status: string; message: string }[] };
+    assert.ok(report.checks.length > 0);
+    for (const check of report.checks) assert.match(check.message, /had no whole answer within 0\.3 s \(--timeout\)/);
+    // The kit closed its connections: none is left open on the server.
+    await new Promise<void>((resolve) => (sockets.size === 0 ? resolve() : [...sockets].forEach((s) => s.on('close', () => sockets.size === 0 && resolve()))));
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
 });
 
 test('--help lists the options; the program lists the command', async () => {
