@@ -45,6 +45,7 @@ export function selectChecks(only: readonly string[] | undefined): readonly Chec
 
 /** Why a check cannot run against this target, or null. */
 function missing(check: Check, options: ConformanceOptions): string | null {
+  if (check.strict !== undefined && options.strict !== true) return `strict, off by default: ${check.strict}; give strict: true (--strict) to run it`;
   if (check.needs?.includes('clients') && options.clientAddressHeader === undefined) {
     return 'needs distinct client addresses: give clientAddressHeader (--client-address-header) for a target that trusts it';
   }

@@ -34,6 +34,11 @@ export interface ConformanceOptions {
   clientAddressHeader?: string;
   /** Pays a session; without it the checks that need a paid checkout are skipped. See `simulatorPayment`. */
   payCheckout?: PayCheckout;
+  /**
+   * Runs the strict checks too: those whose rule the spec does not state, only implies (docs/conformance.md
+   * marks them "strict"). Off by default, so a target the spec allows passes; `--strict` on the command line.
+   */
+  strict?: boolean;
   /** Runs only the checks listed by id, and those covering a listed clause (or a prefix of clauses, e.g. "limits"). */
   only?: readonly string[];
   /** Progress lines (the time the run will take, waits for the quota); none by default. */

@@ -39,6 +39,8 @@ options:
   --pay-url <template>            pays a checkout by POST to <template> on the target, {sessionId}
                                   replaced; this server's simulator: /checkout/simulator/{sessionId}/pay
   --only <ids>                    only these checks or clauses (comma-separated)
+  --strict                        run the strict checks too: rules the spec implies but does not state
+                                  (skipped by default, so an implementation the spec allows passes)
   --timeout <seconds>             how long one request may take, its body included (10 by default)
   --deadline <seconds>            how long the whole run may take (600 by default); checks left then
                                   are reported as not run
@@ -56,6 +58,7 @@ const FLAGS = {
   'client-address-header': { type: 'string' },
   'pay-url': { type: 'string' },
   only: { type: 'string' },
+  strict: { type: 'boolean' },
   timeout: { type: 'string' },
   deadline: { type: 'string' },
   'max-body': { type: 'string' },
@@ -124,6 +127,7 @@ export async function runConformanceCommand(args: string[], io: Io, fetchTarget?
     ...(header === undefined ? {} : { clientAddressHeader: header }),
     ...(payUrl === undefined ? {} : { payCheckout: payByPost(payUrl) }),
     ...(only === undefined ? {} : { only }),
+    ...(values['strict'] === true ? { strict: true } : {}),
     log: (line) => io.stderr(`${line}\n`),
   });
   const update = text(values['update-expect']);

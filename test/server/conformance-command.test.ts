@@ -16,7 +16,7 @@ import { runCli, startServerProcess } from '../_spawn.ts';
 import { documentMutants } from '../conformance/_mutants-documents.ts';
 import { referenceApp } from '../conformance/_reference.ts';
 
-const FULL_SPEED = ['--client-address-header', 'x-forwarded-for', '--pay-url', '/checkout/simulator/{sessionId}/pay'];
+const FULL_SPEED = ['--client-address-header', 'x-forwarded-for', '--pay-url', '/checkout/simulator/{sessionId}/pay', '--strict'];
 const dir = mkdtempSync(join(tmpdir(), 'conformance-command-'));
 
 function capture(): Io & { out: string; err: string } {
@@ -36,10 +36,10 @@ test('against the server program (npm start with TRUSTED_PROXIES=127.0.0.1/32): 
     const { code, stdout, stderr } = await runCli(['conformance', '--base-url', server.url, '--format', 'tap', ...FULL_SPEED], {});
     assert.is(code, 0, stdout + stderr);
     const lines = stdout.split('\n');
-    assert.equal(lines.slice(0, 2), ['TAP version 14', '1..56']);
+    assert.equal(lines.slice(0, 2), ['TAP version 14', '1..60']);
     assert.equal(lines.filter((line) => line.startsWith('not ok')), []);
-    assert.equal(lines.filter((line) => line.includes('# SKIP')), ['ok 43 - alias-deprecation: When an alias announces its deprecation, Deprecation is "@<epoch seconds>" (RFC 9745) and Sunset an HTTP-date # SKIP the aliases announce no deprecation (no Deprecation header)']);
-    assert.is(stderr, '56 checks, about 243 requests over fresh client addresses: no waiting for the quota\n');
+    assert.equal(lines.filter((line) => line.includes('# SKIP')), ['ok 46 - alias-deprecation: When an alias announces its deprecation, Deprecation is "@<epoch seconds>" (RFC 9745) and Sunset an HTTP-date # SKIP the aliases announce no deprecation (no Deprecation header)']);
+    assert.is(stderr, '60 checks, about 251 requests over fresh client addresses: no waiting for the quota\n');
   } finally {
     await server.stop();
   }
@@ -51,7 +51,7 @@ test('a failing check fails the run (exit 1) with its clause and message; --upda
   const first = capture();
   assert.is(await runConformanceCommand(base, first, fetch), 1);
   assert.match(first.out, 'FAIL  pricing [rules.1] GET pricing is 200 JSON with the Pricing payload: required fields, their types, currency "USD": Pricing payload: expected "currency" one of USD, got "EUR"\n');
-  assert.match(first.out, '\n\n54 passed, 1 failed, 1 skipped\n');
+  assert.match(first.out, '\n\n58 passed, 1 failed, 1 skipped\n');
   // The kit never connects: the fetch given replaces the network.
   const file = join(dir, 'expect.json');
   const update = capture();
@@ -60,7 +60,7 @@ test('a failing check fails the run (exit 1) with its clause and message; --upda
   assert.match(update.err, `wrote 1 known failures to ${file}\n`);
   const expected = capture();
   assert.is(await runConformanceCommand([...base, '--expect', file, '--format', 'junit'], expected, fetch), 0);
-  assert.match(expected.out, '<testsuite name="converter-site-api conformance" tests="56" failures="0" skipped="2">');
+  assert.match(expected.out, '<testsuite name="converter-site-api conformance" tests="60" failures="0" skipped="2">');
   assert.match(expected.out, '<skipped message="expected failure: Pricing payload: expected &quot;currency&quot; one of USD, got &quot;EUR&quot;"/>');
 });
 
