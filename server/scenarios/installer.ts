@@ -5,10 +5,13 @@
  * @module
  */
 
-/** The bytes of one installer: `genuine` those its release names, else other bytes under the same name. */
+/** The size of every installer: the genuine one and the other bytes served in its place are alike in size. */
+export const INSTALLER_SIZE = 4096;
+
+/** The bytes of one installer: `genuine` those its release names, else other bytes of the same size. */
 export function installerBytes(version: string, genuine = true): Uint8Array {
   const line = `converter-site-api scenario installer ${version} (${genuine ? 'the release' : 'NOT the release: other bytes'}; not a real MSI)\n`;
-  return new TextEncoder().encode(line.repeat(Math.ceil(4096 / line.length)));
+  return new TextEncoder().encode(line.repeat(Math.ceil(INSTALLER_SIZE / line.length))).slice(0, INSTALLER_SIZE);
 }
 
 /** The file name of a version's installer. */

@@ -195,4 +195,21 @@ test('npx converter-site-api conformance, from the package, passes against the i
   }
 });
 
+test('converter-site-api scenarios, from the package, serves the scenarios with their installers on 127.0.0.1', async () => {
+  const address = (output: string) => /^http:\/\/127\.0\.0\.1:\d+$/m.exec(output)?.[0];
+  const scenarios = await spawnServer(`${join(project, 'node_modules/.bin/converter-site-api')} scenarios --port 0`, {}, address, 60_000, project);
+  try {
+    const url = address(scenarios.stdout())!;
+    const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: { name: string; apiBase: string }[] };
+    assert.is(listing.scenarios.length, 15);
+    const download = await fetch(`${listing.scenarios[1]!.apiBase}/download`, { headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }, redirect: 'manual' });
+    assert.is(download.status, 302);
+    const installer = await fetch(download.headers.get('location')!);
+    assert.is(installer.status, 200);
+    assert.is(String((await installer.arrayBuffer()).byteLength), download.headers.get('installer-size'));
+  } finally {
+    assert.is(await scenarios.stop(), 0, scenarios.output());
+  }
+});
+
 test.run();

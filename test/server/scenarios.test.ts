@@ -163,7 +163,9 @@ test('the forgeries are what they say: the tampered digest names the bytes serve
   assert.is(forged.headers['installer-digest'], `sha-256=:${createHash('sha256').update(served.bytes).digest('base64')}:`);
   const genuine = await get('/scenario/installer-mismatch/api/v1/download', { headers: WINDOWS });
   assert.is(checked(genuine, now, { tag: 'update', version: '2.7.0' }), null);
-  assert.match((await get(genuine.headers['location']!)).body, 'NOT the release: other bytes');
+  const swapped = await get(genuine.headers['location']!);
+  assert.match(swapped.body, 'NOT the release: other bytes');
+  assert.is(String(swapped.bytes.length), genuine.headers['installer-size'], 'other bytes of the same size: only the digest tells them apart');
   const licenseKey = listing.scenarios.find((s) => s.name === 'license-other-key')!.licenseKey!;
   const other = await get('/scenario/license-other-key/api/v1/licenses/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey }) });
   assert.is(licenseRefusal(other, OTHER_PUBLIC_KEY, now, licenseKey), null);
