@@ -100,7 +100,7 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
     {
       name: 'staged-outside',
       check: 'update',
-      serves: `Release ${NEW_VERSION} staged at 10 %, and this client's rollout bucket is outside it: GET version names ${INSTALLED_VERSION}.`,
+      serves: `Release ${NEW_VERSION} staged at 10 %, and the rollout bucket of a client at 127.0.0.1 or ::1 is outside it: GET version names ${INSTALLED_VERSION}.`,
       correct: 'Verifies the answer and installs nothing: the server decides the rollout, the app never looks past it.',
       outcome: 'no-update',
       handle: (await update('staged-outside', { releases: [{ version: NEW_VERSION, rolloutPercent: 10 }], voterSecret: STAGED_SECRET })).handle,
