@@ -8,16 +8,22 @@
 import { CLAUSES, selectChecks } from '../client/conformance/index.ts';
 
 /** The checks covering a clause, primary first. */
-export function checksOf(clause: string): string[] {
+function checksCovering(clause: string) {
   const checks = selectChecks(undefined);
-  return [...checks.filter((check) => check.clause === clause), ...checks.filter((check) => check.also?.includes(clause))].map((check) => check.id);
+  return [...checks.filter((check) => check.clause === clause), ...checks.filter((check) => check.also?.includes(clause))];
+}
+
+/** The ids of the checks covering a clause, primary first. */
+export function checksOf(clause: string): string[] {
+  return checksCovering(clause).map((check) => check.id);
 }
 
 /** The markdown table. */
 export function clauseTable(): string {
   const cell = (text: string) => text.replaceAll('|', '\\|');
   const rows = CLAUSES.map((clause) => {
-    const covered = clause.untestable === undefined ? checksOf(clause.id).map((id) => `\`${id}\``).join(', ') : `not checkable: ${clause.untestable}`;
+    const named = (check: ReturnType<typeof checksCovering>[number]) => (check.strict === undefined ? `\`${check.id}\`` : `\`${check.id}\` (strict: ${check.strict})`);
+    const covered = clause.untestable === undefined ? checksCovering(clause.id).map(named).join(', ') : `not checkable: ${clause.untestable}`;
     return `| \`${clause.id}\` | ${cell(clause.statement)} | ${cell(covered)} |`;
   });
   return ['| Clause | Statement | Checks |', '|---|---|---|', ...rows].join('\n');

@@ -159,6 +159,32 @@ test('README.md gives the two set-up commands exactly, and package.json defines 
   assert.ok(scripts['start'] && scripts['test']);
 });
 
+/** What the package ships of the repository's files (package.json "files"): the docs, their vectors, the example. */
+const shippedInPackage = (path: string) => /^(README\.md|LICENSE|docs\/[^/]+\.md|docs\/vectors(\/[^/]+\.json)?|example(\/.*)?|dist\/.*)$/.test(path);
+const REPOSITORY = 'https://github.com/converter-site/converter-site-api/';
+
+test('README.md and docs/ link relatively only to what the package ships, and absolutely to the rest of the repository, which exists', () => {
+  const files = (JSON.parse(read('package.json')) as { files: string[] }).files;
+  assert.equal(files, ['dist', 'example', 'docs/*.md', 'docs/vectors/*.json', 'README.md', 'LICENSE'], 'shippedInPackage follows package.json "files"');
+  let absolute = 0;
+  for (const file of docFiles) {
+    for (const [, target] of read(file).matchAll(/\]\(([^)\s]+)\)/g)) {
+      const path = target!.split('#')[0]!;
+      if (target!.startsWith(REPOSITORY)) {
+        const named = /^https:\/\/github\.com\/converter-site\/converter-site-api\/(?:blob|tree)\/main\/(.+)$/.exec(path)?.[1];
+        if (named === undefined) continue; // the repository's pages (issues, releases, compare)
+        absolute++;
+        assert.ok(existsSync(join(root, named)), `${file} links to ${target}, which this repository does not hold`);
+        assert.not.ok(shippedInPackage(named), `${file} links to ${target} absolutely, but the package ships it: link it relatively`);
+      } else if (!/^[a-z]+:/.test(target!) && path !== '') {
+        const inRepository = join(dirname(file), path).replace(/\/+$/, '');
+        assert.ok(shippedInPackage(inRepository), `${file} links to ${target}, which the package does not ship: link ${REPOSITORY}blob/main/${inRepository}`);
+      }
+    }
+  }
+  assert.ok(absolute >= 150, `${absolute} absolute links to the repository`);
+});
+
 test('every relative link in README.md and docs/ points to an existing file and heading', () => {
   for (const file of docFiles) {
     const text = read(file);

@@ -13,9 +13,18 @@ export interface Answer {
   json: unknown;
 }
 
-/** Thrown by a check that failed; the message is the report's line. */
+/**
+ * Thrown by a check that failed; the message is the report's line. `clause` names the statement broken
+ * when it is not the check's own (a rate-limit header seen by a pricing check is `limits.RateLimit-Policy`).
+ */
 export class CheckFailure extends Error {
   override name = 'CheckFailure';
+  constructor(
+    message: string,
+    readonly clause?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown by a check that cannot run against this target (no payment hook, one client address). */
@@ -23,9 +32,9 @@ export class CheckSkip extends Error {
   override name = 'CheckSkip';
 }
 
-/** Fails the running check. */
-export function fail(message: string): never {
-  throw new CheckFailure(message);
+/** Fails the running check, under `clause` when the statement broken is not the check's own. */
+export function fail(message: string, clause?: string): never {
+  throw new CheckFailure(message, clause);
 }
 
 /** The first 80 characters of a body, on one line, for messages. */
@@ -38,16 +47,4 @@ export function snippet(text: string): string {
 export function describe(answer: Answer): string {
   const body = answer.text === '' ? '' : ` ${snippet(answer.text)}`;
   return `${answer.method} ${answer.path} answered ${answer.status}${body}`;
-}
-
-/** Reads a web Response into an Answer. */
-export async function readAnswer(method: string, path: string, response: Response): Promise<Answer> {
-  const text = method === 'HEAD' ? '' : await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { method, path, status: response.status, headers: response.headers, text, json };
 }

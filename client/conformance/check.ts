@@ -49,6 +49,11 @@ export interface Check {
   /** About how many requests it sends (for the announced duration). */
   requests: number;
   needs?: readonly Need[];
+  /**
+   * Set on a check whose rule the spec does not state (it only implies it, or leaves room for another
+   * answer): why. Such a check runs only with the `strict` option, and is skipped, saying so, without it.
+   */
+  strict?: string;
   /** Resolves when the check passes; throws CheckFailure or CheckSkip otherwise. */
   run(t: Tester): Promise<void>;
 }

@@ -51,26 +51,29 @@ export function expectClientError(answer: Answer): void {
   if (answer.status < 400 || answer.status > 499) fail(`expected a 4xx error, got: ${describe(answer)}`);
 }
 
-function integer(answer: Answer, name: string): number {
+function integer(answer: Answer, name: string, clause: string): number {
   const value = answer.headers.get(name);
-  if (value === null) fail(`expected header ${name}, got none: ${describe(answer)}`);
-  if (!/^\d+$/.test(value.trim())) fail(`expected ${name} to be an integer, got ${JSON.stringify(value)}: ${describe(answer)}`);
+  if (value === null) fail(`expected header ${name}, got none: ${describe(answer)}`, clause);
+  if (!/^\d+$/.test(value.trim())) fail(`expected ${name} to be an integer, got ${JSON.stringify(value)}: ${describe(answer)}`, clause);
   return Number(value);
 }
 
-/** The five rate-limit headers as the Limits table gives them; Retry-After only on a 429. */
+/**
+ * The five rate-limit headers as the Limits table gives them; Retry-After only on a 429. Whichever check
+ * sees a broken one, the failure carries that header's own clause (limits.RateLimit-Policy, ...).
+ */
 export function expectRateLimitHeaders(answer: Answer): { remaining: number; reset: number } {
   const rateLimit = answer.headers.get('ratelimit');
   const parts = rateLimit === null ? null : RATE_LIMIT.exec(rateLimit.trim());
-  if (!parts) fail(`expected RateLimit "public-api";r=<remaining>;t=<seconds>, got ${JSON.stringify(rateLimit)}: ${describe(answer)}`);
+  if (!parts) fail(`expected RateLimit "public-api";r=<remaining>;t=<seconds>, got ${JSON.stringify(rateLimit)}: ${describe(answer)}`, 'limits.RateLimit');
   const policy = answer.headers.get('ratelimit-policy');
-  if (policy?.trim() !== POLICY) fail(`expected RateLimit-Policy ${POLICY}, got ${JSON.stringify(policy)}: ${describe(answer)}`);
-  const limit = integer(answer, 'ratelimit-limit');
-  if (limit !== QUOTA) fail(`expected RateLimit-Limit ${QUOTA}, got ${limit}: ${describe(answer)}`);
-  const remaining = integer(answer, 'ratelimit-remaining');
-  if (Number(parts[1]) !== remaining) fail(`expected RateLimit r=${remaining} as RateLimit-Remaining, got r=${parts[1]}: ${describe(answer)}`);
-  const reset = integer(answer, 'ratelimit-reset');
-  if (answer.status !== 429 && answer.headers.has('retry-after')) fail(`expected no Retry-After on a ${answer.status}: ${describe(answer)}`);
+  if (policy?.trim() !== POLICY) fail(`expected RateLimit-Policy ${POLICY}, got ${JSON.stringify(policy)}: ${describe(answer)}`, 'limits.RateLimit-Policy');
+  const limit = integer(answer, 'ratelimit-limit', 'limits.RateLimit-Limit');
+  if (limit !== QUOTA) fail(`expected RateLimit-Limit ${QUOTA}, got ${limit}: ${describe(answer)}`, 'limits.RateLimit-Limit');
+  const remaining = integer(answer, 'ratelimit-remaining', 'limits.RateLimit-Remaining');
+  if (Number(parts[1]) !== remaining) fail(`expected RateLimit r=${remaining} as RateLimit-Remaining, got r=${parts[1]}: ${describe(answer)}`, 'limits.RateLimit');
+  const reset = integer(answer, 'ratelimit-reset', 'limits.RateLimit-Reset');
+  if (answer.status !== 429 && answer.headers.has('retry-after')) fail(`expected no Retry-After on a ${answer.status}: ${describe(answer)}`, 'limits.Retry-After');
   return { remaining, reset };
 }
 

@@ -45,6 +45,7 @@ export function selectChecks(only: readonly string[] | undefined): readonly Chec
 
 /** Why a check cannot run against this target, or null. */
 function missing(check: Check, options: ConformanceOptions): string | null {
+  if (check.strict !== undefined && options.strict !== true) return `strict, off by default: ${check.strict}; give strict: true (--strict) to run it`;
   if (check.needs?.includes('clients') && options.clientAddressHeader === undefined) {
     return 'needs distinct client addresses: give clientAddressHeader (--client-address-header) for a target that trusts it';
   }
@@ -52,12 +53,17 @@ function missing(check: Check, options: ConformanceOptions): string | null {
   return null;
 }
 
-/** The announcement of how many requests the run sends and how long it may wait for the quota. */
-function announce(checks: readonly Check[], options: ConformanceOptions): string {
-  const requests = checks.reduce((sum, check) => sum + check.requests, 0);
-  if (options.clientAddressHeader !== undefined) return `${checks.length} checks, about ${requests} requests over fresh client addresses: no waiting for the quota`;
+/**
+ * The announcement of how many checks the report will list (those that cannot run here are listed as
+ * skipped), how many requests the run sends and how long it may wait for the quota.
+ */
+function announce(checks: readonly Check[], runnable: readonly Check[], options: ConformanceOptions): string {
+  const skipped = checks.length - runnable.length;
+  const counted = skipped === 0 ? `${checks.length} checks` : `${checks.length} checks (${skipped} skipped here, ${runnable.length} run)`;
+  const requests = runnable.reduce((sum, check) => sum + check.requests, 0);
+  if (options.clientAddressHeader !== undefined) return `${counted}, about ${requests} requests over fresh client addresses: no waiting for the quota`;
   const windows = Math.ceil(requests / QUOTA);
-  return `${checks.length} checks, about ${requests} requests from one client address at ${QUOTA} per ${WINDOW} s: up to ${windows * (WINDOW + 1)} s waiting for the quota (less when the address starts with a full quota)`;
+  return `${counted}, about ${requests} requests from one client address at ${QUOTA} per ${WINDOW} s: up to ${windows * (WINDOW + 1)} s waiting for the quota (less when the address starts with a full quota)`;
 }
 
 /**
@@ -82,7 +88,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const transport = createTransport(options);
   const checks = selectChecks(options.only);
   const runnable = checks.filter((check) => missing(check, options) === null);
-  options.log?.(announce(runnable, options));
+  options.log?.(announce(checks, runnable, options));
   if (transport.distinctClients && runnable.length > 0) await probeClientHeader(transport, options);
   let exhausted: Promise<Exhausted> | null = null;
   const tester: Tester = {
@@ -102,6 +108,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       results.push({ id, clause, title, status: 'skip', message: reason });
       continue;
     }
+    if (transport.remaining() <= 0) {
+      results.push({ id, clause, title, status: 'fail', message: `not run: the run's deadline of ${transport.deadlineMs / 1000} s passed (--deadline)` });
+      continue;
+    }
     try {
       await check.run(tester);
       results.push({ id, clause, title, status: 'pass', message: 'as the spec says' });
@@ -109,7 +119,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       // One line, whatever the error said.
       const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
       if (error instanceof CheckSkip) results.push({ id, clause, title, status: 'skip', message });
-      else if (error instanceof CheckFailure) results.push({ id, clause, title, status: 'fail', message });
+      else if (error instanceof CheckFailure) results.push({ id, clause: error.clause ?? clause, title, status: 'fail', message });
       else results.push({ id, clause, title, status: 'fail', message: `the check could not talk to the target: ${message}` });
     }
   }

@@ -1,9 +1,11 @@
 /**
  * How the kit sends requests: over fetch to a base URL or to an in-process function, as one client
  * address or as synthetic ones (198.18.0.0/15 in a header the target trusts), pacing itself against the
- * spec's quota (120 requests per client per 60 seconds) from the rate-limit headers the target sends.
+ * spec's quota (120 requests per client per 60 seconds) from the rate-limit headers the target sends,
+ * within the run's bounds (bounds.ts).
  */
-import { readAnswer, type Answer } from './answer.ts';
+import { CheckFailure, type Answer } from './answer.ts';
+import { boundedAnswer, boundsOf } from './bounds.ts';
 import type { ConformanceOptions, FetchLike } from './types.ts';
 
 /** Origin of the requests when the target is a function and no base URL is given. */
@@ -31,6 +33,10 @@ export interface Transport {
   send(address: string | null, request: Send): Promise<Answer>;
   /** A fetch as the kit's own address, for the payment hook. */
   fetchAs(address: string | null): FetchLike;
+  /** Milliseconds left before the run's deadline. */
+  remaining(): number;
+  /** The run's deadline, in ms. */
+  readonly deadlineMs: number;
 }
 
 /** Addresses in 198.18.0.0/15. */
@@ -61,13 +67,24 @@ export function createTransport(options: ConformanceOptions): Transport {
   const header = options.clientAddressHeader?.toLowerCase();
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const log = options.log ?? (() => undefined);
-  /** Per address: the quota left and the seconds to the reset, as last answered. */
-  const quota = new Map<string, { remaining: number; reset: number }>();
+  const bounds = boundsOf(options);
+  /** Per address: the quota left and the seconds to the reset (from `header`), as last answered. */
+  const quota = new Map<string, { remaining: number; reset: number; header: string }>();
 
-  const waitFor = async (address: string | null, seconds: number) => {
-    log(`waiting ${seconds} s for the rate-limit window${address === null ? '' : ` of ${address}`} to reset`);
-    await sleep(seconds * 1000);
+  /**
+   * Waits for an address's window to reset: as long as the target says and a second, but never past the
+   * spec's window (and a second) nor the run's deadline. A target that asked for longer fails the check
+   * that had to wait, with its figure.
+   */
+  const waitFor = async (address: string | null, said: number, header: string) => {
+    const seconds = Math.min(said, WINDOW_SECONDS) + 1;
+    const ms = Math.min(seconds * 1000, bounds.remaining());
+    log(`waiting ${Math.ceil(ms / 1000)} s for the rate-limit window${address === null ? '' : ` of ${address}`} to reset`);
+    await sleep(ms);
     quota.delete(address ?? '');
+    if (said > WINDOW_SECONDS) {
+      throw new CheckFailure(`the target asked to wait ${said} s (${header}) for its quota; the spec's window is ${WINDOW_SECONDS} s, so the kit waited ${seconds} s and stops this check`);
+    }
   };
 
   const raw = async (address: string | null, request: Send): Promise<Answer> => {
@@ -76,22 +93,24 @@ export function createTransport(options: ConformanceOptions): Transport {
     if (header !== undefined && address !== null) headers.set(header, address);
     const init: RequestInit = { method, headers, redirect: 'manual' };
     if (request.body !== undefined) init.body = request.body;
-    const answer = await readAnswer(method, request.path, await target(new Request(baseUrl + request.path, init)));
+    const answer = await boundedAnswer(bounds, method, request.path, (signal) => target(new Request(baseUrl + request.path, { ...init, signal })));
     const remaining = integerHeader(answer.headers, 'ratelimit-remaining');
     const reset = integerHeader(answer.headers, 'ratelimit-reset');
-    if (remaining !== null) quota.set(address ?? '', { remaining, reset: reset ?? WINDOW_SECONDS });
+    if (remaining !== null) quota.set(address ?? '', { remaining, reset: reset ?? WINDOW_SECONDS, header: reset === null ? 'no RateLimit-Reset' : 'RateLimit-Reset' });
     return answer;
   };
 
   const send = async (address: string | null, request: Send): Promise<Answer> => {
     if (request.unpaced) return raw(address, request);
     const known = quota.get(address ?? '');
-    if (known && known.remaining <= 0) await waitFor(address, known.reset + 1);
+    if (known && known.remaining <= 0) await waitFor(address, known.reset, known.header);
     let answer = await raw(address, request);
     // A 429 no check asked for: the quota was used elsewhere; wait as the target says, twice at most.
     for (let retry = 0; answer.status === 429 && retry < 2; retry++) {
-      const seconds = integerHeader(answer.headers, 'retry-after') ?? integerHeader(answer.headers, 'ratelimit-reset') ?? WINDOW_SECONDS;
-      await waitFor(address, Math.min(seconds, WINDOW_SECONDS) + 1);
+      const retryAfter = integerHeader(answer.headers, 'retry-after');
+      const reset = integerHeader(answer.headers, 'ratelimit-reset');
+      const [seconds, header] = retryAfter !== null ? [retryAfter, 'Retry-After'] : reset !== null ? [reset, 'RateLimit-Reset'] : [WINDOW_SECONDS, 'no Retry-After'];
+      await waitFor(address, seconds, header);
       answer = await raw(address, request);
     }
     return answer;
@@ -102,6 +121,8 @@ export function createTransport(options: ConformanceOptions): Transport {
     distinctClients: header !== undefined,
     newAddress: () => (header === undefined ? null : syntheticAddress(nextSynthetic++)),
     send,
+    remaining: () => bounds.remaining(),
+    deadlineMs: bounds.deadlineMs,
     fetchAs: (address) => async (request) => {
       const url = new URL(request.url);
       const body = request.body === null ? undefined : await request.text();

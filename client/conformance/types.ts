@@ -34,12 +34,28 @@ export interface ConformanceOptions {
   clientAddressHeader?: string;
   /** Pays a session; without it the checks that need a paid checkout are skipped. See `simulatorPayment`. */
   payCheckout?: PayCheckout;
+  /**
+   * Runs the strict checks too: those whose rule the spec does not state, only implies (docs/conformance.md
+   * marks them "strict"). Off by default, so a target the spec allows passes; `--strict` on the command line.
+   */
+  strict?: boolean;
   /** Runs only the checks listed by id, and those covering a listed clause (or a prefix of clauses, e.g. "limits"). */
   only?: readonly string[];
   /** Progress lines (the time the run will take, waits for the quota); none by default. */
   log?: (line: string) => void;
-  /** Waits while the rate-limit quota refills; setTimeout by default (tests pass their clock's). */
+  /**
+   * Waits while the rate-limit quota refills; setTimeout by default (tests pass their clock's). A wait is
+   * never longer than the spec's window and a second, whatever the target's headers say.
+   */
   sleep?: (ms: number) => Promise<void>;
+  /** How long one request may take, its body included, in ms: 10,000 by default (`--timeout`). */
+  timeoutMs?: number;
+  /** How long the whole run may take, in ms: 600,000 (10 minutes) by default (`--deadline`). */
+  deadlineMs?: number;
+  /** The most bytes of one body the kit reads: 1 MiB by default (`--max-body`). */
+  maxBodyBytes?: number;
+  /** The clock the deadline is counted on, in ms; Date.now by default. */
+  now?: () => number;
 }
 
 /** The outcome of one check. */

@@ -39,6 +39,13 @@ options:
   --pay-url <template>            pays a checkout by POST to <template> on the target, {sessionId}
                                   replaced; this server's simulator: /checkout/simulator/{sessionId}/pay
   --only <ids>                    only these checks or clauses (comma-separated)
+  --strict                        run the strict checks too: rules the spec implies but does not state
+                                  (skipped by default, so an implementation the spec allows passes)
+  --timeout <seconds>             how long one request may take, its body included (10 by default)
+  --deadline <seconds>            how long the whole run may take (600 by default); checks left then
+                                  are reported as not run
+  --max-body <bytes>              the most of one body the kit reads (1048576 by default); a larger
+                                  body fails its check
 
 exit codes: 0 every check passed or failed as expected, 1 a check failed unexpectedly, 64 usage error
 `;
@@ -51,7 +58,19 @@ const FLAGS = {
   'client-address-header': { type: 'string' },
   'pay-url': { type: 'string' },
   only: { type: 'string' },
+  strict: { type: 'boolean' },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
+  'max-body': { type: 'string' },
 } as const;
+
+/** A positive number flag (seconds or bytes), or undefined when absent. */
+function positiveOf(value: string | undefined, flag: string, integer: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const pattern = integer ? /^\d{1,12}$/ : /^\d{1,9}(\.\d{1,3})?$/;
+  if (!pattern.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a positive ${integer ? 'whole number' : 'number'}, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -96,12 +115,19 @@ export async function runConformanceCommand(args: string[], io: Io, fetchTarget?
   const payUrl = text(values['pay-url']);
   const only = text(values['only'])?.split(',').map((id) => id.trim()).filter((id) => id !== '');
   if (only !== undefined && selectChecks(only).length === 0) throw new UsageError(`--only names no check or clause of the kit: ${JSON.stringify(only.join(','))}`);
+  const timeout = positiveOf(text(values['timeout']), 'timeout', false);
+  const deadline = positiveOf(text(values['deadline']), 'deadline', false);
+  const maxBody = positiveOf(text(values['max-body']), 'max-body', true);
   const report = await runConformance({
+    ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }),
+    ...(deadline === undefined ? {} : { deadlineMs: deadline * 1000 }),
+    ...(maxBody === undefined ? {} : { maxBodyBytes: maxBody }),
     baseUrl,
     ...(fetchTarget ? { fetch: fetchTarget } : {}),
     ...(header === undefined ? {} : { clientAddressHeader: header }),
     ...(payUrl === undefined ? {} : { payCheckout: payByPost(payUrl) }),
     ...(only === undefined ? {} : { only }),
+    ...(values['strict'] === true ? { strict: true } : {}),
     log: (line) => io.stderr(`${line}\n`),
   });
   const update = text(values['update-expect']);

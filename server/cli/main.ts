@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `converter-site-api` program: `serve` (the default), `migrate`, `export`, `license`, the operator
- * commands `release` and `orders`, and `payments trigger` (test provider events), each with `--help`. Data
+ * commands `release` and `orders`, `payments trigger` (test provider events), `conformance` and `scenarios`
+ * (the two sides of the test kit), each with `--help`. Data
  * goes to stdout, messages to stderr; exit codes are those of command.ts in every command.
  *
  * @module
@@ -21,9 +22,10 @@ import { feedback } from './feedback.ts';
 import { audit } from './audit.ts';
 import { serve } from './serve.ts';
 import { conformance } from './conformance.ts';
+import { scenarios } from './scenarios.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, payments, feedback, audit, conformance];
+const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, payments, feedback, audit, conformance, scenarios];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -100,6 +100,19 @@ export const documentMutants: Mutant[] = [
     ),
   },
   {
+    name: 'a spreadsheet upload to checkout/create ignored: a session created',
+    clause: 'service.no-uploads',
+    strict: true,
+    wrap: when(
+      (r) => isOperation(r, 'POST', '/checkout/create') && (r.headers.get('content-type') ?? '').startsWith('multipart/form-data'),
+      (r, next) => {
+        const headers = new Headers(r.headers);
+        headers.delete('content-type');
+        return next(new Request(r.url, { method: 'POST', headers }));
+      },
+    ),
+  },
+  {
     name: 'a GraphQL endpoint',
     clause: 'service.no-remote-surfaces',
     wrap: when((r) => pathOf(r) === '/api/graphql', async (r, next) => rewriteJson(await restatus(await next(new Request(new URL('/api/v1/version', r.url))), 200), () => ({ data: null }))),

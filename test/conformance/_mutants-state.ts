@@ -1,6 +1,6 @@
 /** Broken apps for feedback, the roadmap, checkout and the /api aliases. */
 import { CLIENT_HEADER } from './_reference.ts';
-import { errorAnswer, everyAnswer, isOperation, pathOf, restatus, rewriteHeaders, rewriteJson, rewriteRequest, when, type Mutant } from './_mutate.ts';
+import { errorAnswer, everyAnswer, isOperation, pathOf, reanswer, restatus, rewriteHeaders, rewriteJson, rewriteRequest, when, type Mutant } from './_mutate.ts';
 
 const FEEDBACK_TYPES = ['feature_request', 'bug_report', 'general', 'review'];
 const feedback = (r: Request) => isOperation(r, 'POST', '/feedback');
@@ -13,7 +13,7 @@ export const stateMutants: Mutant[] = [
   { name: 'feedback answers 200', clause: 'rules.4', wrap: when(feedback, async (r, next) => { const a = await next(r); return a.status === 201 ? restatus(a, 200) : a; }) },
   { name: 'feedback success with an id', clause: 'feedback-success.body', wrap: when(feedback, async (r, next) => rewriteJson(await next(r), (body) => ('success' in body ? { ...body, id: 7 } : body))) },
   { name: 'bug reports refused', clause: 'feedback-request.type', wrap: when((r) => feedback(r), async (r, next) => ((await r.clone().text()).includes('"bug_report"') ? errorAnswer(await next(r), 400, 'invalid_request') : next(r))) },
-  { name: 'feedback without a description accepted', clause: 'errors.description_required', wrap: fixRequest(feedback, (body) => (body && !('description' in body) ? { ...body, description: '(none)' } : body)) },
+  { name: 'feedback without a description accepted', clause: 'feedback-request.description', wrap: fixRequest(feedback, (body) => (body && !('description' in body) ? { ...body, description: '(none)' } : body)) },
   { name: 'an empty description accepted', clause: 'limits.feedback-description', wrap: fixRequest(feedback, (body) => (body?.['description'] === '' ? { ...body, description: '(empty)' } : body)) },
   { name: 'any rating accepted', clause: 'limits.feedback-rating', wrap: fixRequest(feedback, (body) => (body && 'rating' in body ? { ...body, rating: 3 } : body)) },
   { name: 'any feedback type accepted', clause: 'feedback-request.type', wrap: fixRequest(feedback, (body) => (body && !FEEDBACK_TYPES.includes(String(body['type'] ?? 'general')) ? { ...body, type: 'general' } : body)) },
@@ -57,7 +57,17 @@ export const stateMutants: Mutant[] = [
   { name: 'checkout created with an expiry', clause: 'checkout-create-response.fields', wrap: when((r) => isOperation(r, 'POST', '/checkout/create'), async (r, next) => rewriteJson(await next(r), (body) => ({ ...body, expiresAt: 0 }))) },
   { name: 'a pending session said to be open', clause: 'states.checkout-status', wrap: when((r) => isOperation(r, 'GET', '/checkout/status'), async (r, next) => rewriteJson(await next(r), (body) => (body['status'] === 'pending' ? { ...body, status: 'open' } : body))) },
   { name: 'session_id optional (404)', clause: 'rules.8', wrap: when((r) => isOperation(r, 'GET', '/checkout/status') && !new URL(r.url).searchParams.has('session_id'), async (r, next) => errorAnswer(await next(r), 404, 'not_found')) },
-  { name: 'a paid session without keys', clause: 'rules.8', wrap: when((r) => isOperation(r, 'GET', '/checkout/status'), async (r, next) => rewriteJson(await next(r), (body) => (body['status'] === 'paid' ? { status: 'paid', licenseKey: null } : body))) },
+  {
+    name: 'a made-up status for an unknown session',
+    clause: 'rules.8.unknown-session',
+    wrap: when((r) => isOperation(r, 'GET', '/checkout/status') && new URL(r.url).searchParams.has('session_id'), async (r, next) => {
+      const a = await next(r);
+      return a.status === 400 ? reanswer(a, { status: 200, body: JSON.stringify({ status: 'pending' }) }) : a;
+    }),
+  },
+  { name: 'a paid session still processing', clause: 'rules.8', wrap: when((r) => isOperation(r, 'GET', '/checkout/status'), async (r, next) => rewriteJson(await next(r), (body) => (body['status'] === 'paid' ? { ...body, status: 'processing' } : body))) },
+  { name: 'description_required named missing_description', clause: 'errors.description_required', strict: true, wrap: everyAnswer(async (a) => (a.status === 400 ? rewriteJson(a, (body) => (body['code'] === 'description_required' ? { ...body, code: 'missing_description' } : body)) : a)) },
+  { name: 'a paid session without keys', clause: 'rules.8', strict: true, wrap: when((r) => isOperation(r, 'GET', '/checkout/status'), async (r, next) => rewriteJson(await next(r), (body) => (body['status'] === 'paid' ? { status: 'paid', licenseKey: null } : body))) },
   { name: 'alias pricing with an extra field', clause: 'endpoints.aliases', wrap: when((r) => alias(r) && pathOf(r) === '/api/pricing', async (r, next) => rewriteJson(await next(r), (body) => ({ ...body, legacy: true }))) },
   { name: 'alias version one behind', clause: 'endpoints.aliases', wrap: when((r) => alias(r) && pathOf(r) === '/api/version', async (r, next) => rewriteJson(await next(r), (body) => ({ ...body, version: '0.9.0' }))) },
   { name: 'alias download to another mirror', clause: 'endpoints.aliases', wrap: when((r) => alias(r) && pathOf(r) === '/api/download', async (r, next) => rewriteHeaders(await next(r), (h) => h.set('location', `${h.get('location')}#mirror`))) },

@@ -12,6 +12,11 @@ export interface Mutant {
   clause: string;
   /** Options of the reference app under it (e.g. deprecated aliases). */
   appOptions?: TestAppOptions;
+  /**
+   * Set when the spec does not state the rule it breaks (the mutant is a legal implementation): only the
+   * kit's strict checks catch it, and the default kit passes it (mutants.test.ts checks both).
+   */
+  strict?: true;
   wrap(next: FetchLike): FetchLike;
 }
 

@@ -13,12 +13,36 @@ const DEPRECATION = { deprecatedAt: Date.UTC(2027, 0, 1), sunsetAt: Date.UTC(202
 const failures = (report: ConformanceReport) => report.checks.filter((check) => check.status === 'fail').map((check) => `${check.id}: ${check.message}`);
 const skips = (report: ConformanceReport) => report.checks.filter((check) => check.status === 'skip').map((check) => check.id);
 
-test('every check passes on the reference app with client addresses and the simulator payment; only the deprecation check skips', async () => {
+test('every check passes on the reference app with client addresses and the simulator payment, the strict ones too; only the deprecation check skips', async () => {
   const { fetch } = await referenceApp();
-  const report = await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, payCheckout: simulatorPayment });
+  const report = await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, payCheckout: simulatorPayment, strict: true });
   assert.equal(failures(report), []);
   assert.equal(skips(report), ['alias-deprecation']);
   assert.is(report.passed + report.skipped, report.checks.length);
+});
+
+test('without strict, the strict checks are listed as skipped and say why and how to run them', async () => {
+  const { fetch } = await referenceApp();
+  const report = await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, payCheckout: simulatorPayment });
+  assert.equal(failures(report), []);
+  assert.equal(skips(report), ['feedback-description-required-code', 'checkout-paid-license-key', 'alias-deprecation', 'no-uploads-refused']);
+  assert.is(
+    report.checks.find((check) => check.id === 'no-uploads-refused')!.message,
+    "strict, off by default: the endpoint's row lists no 400, so a server that ignores the file and creates a session also accepts no upload; give strict: true (--strict) to run it",
+  );
+});
+
+test('an unknown session_id is an error: the reference app answers 400, and a 404 not_found passes too', async () => {
+  const { fetch } = await referenceApp();
+  const only = ['rules.8.unknown-session'];
+  const ours = await runConformance({ fetch, only });
+  assert.equal(ours.checks.map((check) => [check.id, check.status]), [['checkout-status-unknown-session', 'pass']]);
+  const notFound: typeof fetch = async (request) => {
+    const response = await fetch(request);
+    if (response.status !== 400 || !new URL(request.url).pathname.endsWith('/checkout/status')) return response;
+    return new Response(JSON.stringify({ code: 'not_found', message: 'No such checkout session.', resolution: 'Create one.' }), { status: 404, headers: response.headers });
+  };
+  assert.is((await runConformance({ fetch: notFound, only })).passed, 1);
 });
 
 test('with deprecated aliases the deprecation check passes too', async () => {
@@ -32,7 +56,7 @@ test('from one address and no payment hook: the per-client and paid checks skip 
   const { fetch } = await referenceApp();
   const report = await runConformance({ fetch });
   assert.equal(failures(report), []);
-  assert.equal(skips(report), ['roadmap-vote-per-address', 'checkout-paid', 'alias-deprecation', 'quota-per-window', 'quota-per-client']);
+  assert.equal(skips(report), ['feedback-description-required-code', 'roadmap-vote-per-address', 'checkout-paid', 'checkout-paid-license-key', 'alias-deprecation', 'no-uploads-refused', 'quota-per-window', 'quota-per-client']);
   assert.match(report.checks.find((check) => check.id === 'quota-per-client')!.message, 'give clientAddressHeader (--client-address-header)');
   assert.match(report.checks.find((check) => check.id === 'checkout-paid')!.message, 'give a payment hook');
 });
@@ -49,8 +73,26 @@ test('from one address whose quota is partly used, the kit waits for the window 
   const report = await runConformance({ fetch, sleep, log: (line) => lines.push(line) });
   assert.equal(failures(report), []);
   assert.equal(waits, [61_000]);
-  assert.is(lines[0], '52 checks, about 231 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)');
+  assert.is(lines[0], '60 checks (7 skipped here, 53 run), about 232 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)');
   assert.is(lines[1], 'waiting 61 s for the rate-limit window to reset');
+  assert.is(report.checks.length, 60, 'the report lists as many checks as announced');
+});
+
+test('a broken RateLimit-Policy fails the checks that see it under its own clause, limits.RateLimit-Policy', async () => {
+  const { fetch } = await referenceApp();
+  const broken: typeof fetch = async (request) => {
+    const response = await fetch(request);
+    const headers = new Headers(response.headers);
+    headers.set('ratelimit-policy', '"public-api";q=100;w=60');
+    return new Response(response.body, { status: response.status, headers });
+  };
+  const report = await runConformance({ fetch: broken, clientAddressHeader: CLIENT_HEADER, only: ['limits', 'endpoints.aliases'] });
+  const failed = report.checks.filter((check) => check.status === 'fail');
+  assert.ok(['rate-limit-headers', 'alias-pricing', 'quota-enforced'].every((id) => failed.some((check) => check.id === id)), failed.map((c) => c.id).join());
+  for (const check of failed) {
+    assert.is(check.clause, 'limits.RateLimit-Policy', check.id);
+    assert.match(check.message, 'expected RateLimit-Policy "public-api";q=120;w=60, got "\\"public-api\\";q=100;w=60"');
+  }
 });
 
 test('a description that names /api/v1 as its server and its paths without it describes the operations too', async () => {

@@ -1,7 +1,8 @@
 /**
  * The conformance kit (converter-site-api/conformance) as part of the contract suite: one test per check
  * of the kit, on every target, so the spec's statements are checked once, by the kit, and the specs/
- * modules keep only what this implementation chose beyond the spec.
+ * modules keep only what this implementation chose beyond the spec. The strict checks run too: this
+ * implementation meets the rules the spec only implies.
  *
  * The kit's synthetic client addresses (198.18.0.0/15) become loopback source addresses (127.18.0.0/15),
  * so a target needs no trusted proxy: each check is a distinct client, as the other tests' `from` is.
@@ -30,7 +31,7 @@ export function kitFetch(server: RunningTarget): FetchLike {
  * simulator's payment.
  */
 export function kitOptions(send: (init: HttpInit) => Promise<HttpResult>, baseUrl: string) {
-  return { fetch: loopbackFetch(send), baseUrl, clientAddressHeader: KIT_CLIENT, payCheckout: simulatorPayment };
+  return { fetch: loopbackFetch(send), baseUrl, clientAddressHeader: KIT_CLIENT, payCheckout: simulatorPayment, strict: true };
 }
 
 /** The failures of a report, and its skips other than the allowed ones, one line each. */
@@ -62,7 +63,7 @@ export function registerKitChecks(register: (name: string, run: (server: Running
   let report: Promise<ConformanceReport> | null = null;
   for (const check of selectChecks(undefined)) {
     register(`conformance kit: ${check.id} [${check.clause}]`, async (server) => {
-      report ??= runConformance({ fetch: kitFetch(server), baseUrl: server.baseUrl, clientAddressHeader: KIT_CLIENT, payCheckout: simulatorPayment });
+      report ??= runConformance({ fetch: kitFetch(server), baseUrl: server.baseUrl, clientAddressHeader: KIT_CLIENT, payCheckout: simulatorPayment, strict: true });
       const result = (await report).checks.find((c) => c.id === check.id);
       if (!result) throw new Error(`the kit did not run ${check.id}`);
       if (result.status === 'fail' || (result.status === 'skip' && !MAY_SKIP.has(check.id))) {

@@ -182,7 +182,7 @@ test('nextjs-route.ts passes the conformance kit of the installed package, X-Rea
     join(project, 'conform-route.ts'),
     `import { runConformance, simulatorPayment } from 'converter-site-api/conformance';
 import { GET, POST } from './nextjs-route.ts';
-const report = await runConformance({ fetch: (request) => (request.method === 'GET' ? GET : POST)(request), baseUrl: 'http://localhost:3000', clientAddressHeader: 'x-real-ip', payCheckout: simulatorPayment });
+const report = await runConformance({ fetch: (request) => (request.method === 'GET' ? GET : POST)(request), baseUrl: 'http://localhost:3000', clientAddressHeader: 'x-real-ip', payCheckout: simulatorPayment, strict: true });
 console.log(JSON.stringify(report.checks.filter((check) => check.status !== 'pass').map((check) => [check.id, check.status, check.message])));`,
   );
   const script = await spawnServer('node_modules/.bin/tsx conform-route.ts', { TRUST_X_REAL_IP: '1' }, (output) => output.includes(']\n'), 60_000, project);

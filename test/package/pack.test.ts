@@ -186,15 +186,32 @@ test('npx converter-site-api conformance, from the package, passes against the i
     const pay = ['--pay-url', '/checkout/simulator/{sessionId}/pay'];
     // As a tester runs it first: one address, the default quota; from a fresh address the kit need not wait.
     const paced = run('npx', ['--offline', 'converter-site-api', 'conformance', '--base-url', url, ...pay], project);
-    assert.match(paced, '\n\n52 passed, 0 failed, 4 skipped\n');
+    assert.match(paced, '\n\n53 passed, 0 failed, 7 skipped\n');
     const cli = join(project, 'node_modules/converter-site-api/dist/cli.js');
-    const args = [cli, 'conformance', '--base-url', url, ...pay, '--client-address-header', 'x-forwarded-for', '--format', 'json'];
+    const args = [cli, 'conformance', '--base-url', url, ...pay, '--client-address-header', 'x-forwarded-for', '--strict', '--format', 'json'];
     for (const [runtime, ...flags] of [[join(ROOT, 'node_modules/.bin/deno'), 'run', '-A'], [join(ROOT, 'node_modules/.bin/bun')]] as const) {
       const report = JSON.parse(run(runtime, [...flags, ...args], project)) as { passed: number; failed: number; skipped: number };
-      assert.equal([report.passed, report.failed, report.skipped], [55, 0, 1], runtime);
+      assert.equal([report.passed, report.failed, report.skipped], [59, 0, 1], runtime);
     }
   } finally {
     assert.is(await server.stop(), 0, server.output());
+  }
+});
+
+test('converter-site-api scenarios, from the package, serves the scenarios with their installers on 127.0.0.1', async () => {
+  const address = (output: string) => /^http:\/\/127\.0\.0\.1:\d+$/m.exec(output)?.[0];
+  const scenarios = await spawnServer(`${join(project, 'node_modules/.bin/converter-site-api')} scenarios --port 0`, {}, address, 60_000, project);
+  try {
+    const url = address(scenarios.stdout())!;
+    const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: { name: string; apiBase: string }[] };
+    assert.is(listing.scenarios.length, 15);
+    const download = await fetch(`${listing.scenarios[1]!.apiBase}/download`, { headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }, redirect: 'manual' });
+    assert.is(download.status, 302);
+    const installer = await fetch(download.headers.get('location')!);
+    assert.is(installer.status, 200);
+    assert.is(String((await installer.arrayBuffer()).byteLength), download.headers.get('installer-size'));
+  } finally {
+    assert.is(await scenarios.stop(), 0, scenarios.output());
   }
 });
 

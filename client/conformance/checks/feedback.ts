@@ -46,10 +46,20 @@ export const feedbackChecks: readonly Check[] = [
   },
   {
     id: 'feedback-description-required',
+    clause: 'feedback-request.description',
+    also: ['endpoints.post-feedback'],
+    title: 'POST feedback without a description is 400 with an error object',
+    requests: 1,
+    async run(t) {
+      await refused(t.client(), { type: 'general' });
+    },
+  },
+  {
+    id: 'feedback-description-required-code',
     clause: 'errors.description_required',
-    also: ['feedback-request.description'],
     title: 'POST feedback without a description is 400 description_required',
     requests: 1,
+    strict: 'the error table says only that description_required "presumably" means a missing description',
     async run(t) {
       await refused(t.client(), { type: 'general' }, 'description_required');
     },

@@ -1,0 +1,112 @@
+/**
+ * The kit's bounds against any target (docs/conformance.md "Against any target"): the kit exists to test
+ * other, possibly broken, implementations, so no answer may hold it or fill its memory. Each request (its
+ * body included) has a timeout, the run has a deadline, a body is read up to a cap, and a wait for the
+ * rate-limit window is never longer than the spec's window, whatever the target says.
+ */
+import { CheckFailure, type Answer } from './answer.ts';
+import type { ConformanceOptions } from './types.ts';
+
+/** 10 s a request, 10 minutes a run, 1 MiB a body. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_DEADLINE_MS = 600_000;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The run's clock and limits. */
+export interface Bounds {
+  timeoutMs: number;
+  deadlineMs: number;
+  maxBodyBytes: number;
+  /** Milliseconds left of the run. */
+  remaining(): number;
+  /** Resolves after `ms` (the timer of timeouts); `cancel` ends it early. */
+  after(ms: number): { done: Promise<void>; cancel(): void };
+}
+
+const positive = (value: number | undefined, name: string, fallback: number): number => {
+  if (value === undefined) return fallback;
+  if (!(value > 0) || !Number.isFinite(value)) throw new TypeError(`runConformance: ${name} must be a positive number, not ${String(value)}`);
+  return value;
+};
+
+/** The bounds of a run, from its options; the run's time starts now. */
+export function boundsOf(options: ConformanceOptions): Bounds {
+  const now = options.now ?? (() => Date.now());
+  const deadlineMs = positive(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS);
+  const endsAt = now() + deadlineMs;
+  return {
+    timeoutMs: positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    deadlineMs,
+    maxBodyBytes: positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
+    remaining: () => Math.max(0, endsAt - now()),
+    after(ms) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // Kept referenced while its request is pending (a target that never answers holds nothing else
+      // open), and cleared as soon as the request ends.
+      const done = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      });
+      return { done, cancel: () => clearTimeout(timer) };
+    },
+  };
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * Sends a request and reads its answer within the request's timeout (or what is left of the run), and its
+ * body up to the cap: past either, the check fails with what happened, and the request is aborted.
+ */
+export async function boundedAnswer(bounds: Bounds, method: string, path: string, send: (signal: AbortSignal) => Promise<Response>): Promise<Answer> {
+  const left = bounds.remaining();
+  if (left <= 0) throw new CheckFailure(`${method} ${path} was not sent: the run's deadline of ${seconds(bounds.deadlineMs)} passed (--deadline)`);
+  const limit = Math.min(bounds.timeoutMs, left);
+  const byDeadline = limit < bounds.timeoutMs;
+  const controller = new AbortController();
+  const timer = bounds.after(limit);
+  const expired = timer.done.then(() => {
+    controller.abort();
+    throw new CheckFailure(
+      byDeadline
+        ? `${method} ${path} had no whole answer when the run's deadline of ${seconds(bounds.deadlineMs)} passed (--deadline)`
+        : `${method} ${path} had no whole answer within ${seconds(bounds.timeoutMs)} (--timeout): the spec's clients would give up too`,
+    );
+  });
+  // Whichever loses the race must not surface as an unhandled rejection.
+  expired.catch(() => undefined);
+  try {
+    return await Promise.race([readBounded(method, path, send(controller.signal), bounds.maxBodyBytes, controller), expired]);
+  } finally {
+    timer.cancel();
+  }
+}
+
+/** Reads a response's body up to `max` bytes; past it the body is cancelled and the check fails. */
+async function readBounded(method: string, path: string, pending: Promise<Response>, max: number, controller: AbortController): Promise<Answer> {
+  const response = await pending;
+  let text = '';
+  if (method !== 'HEAD' && response.body !== null) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        controller.abort();
+        await reader.cancel().catch(() => undefined);
+        throw new CheckFailure(`${method} ${path} sent a body of more than ${max} bytes; the kit stops reading there (--max-body): no answer of the spec is that large`);
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+    text += decoder.decode();
+  }
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { method, path, status: response.status, headers: response.headers, text, json };
+}

@@ -1,0 +1,204 @@
+/**
+ * The scenario server (`converter-site-api scenarios`, docs/conformance.md "Testing the desktop app"): each
+ * scenario driven by a desktop app written here from the C# recipes of docs/updates.md and
+ * docs/licensing.md, its signatures checked by the verifier of test/_update-signature.ts (node:crypto, from
+ * the RFCs, none of the server's signing code) with the public key the docs publish. Every scenario ends
+ * in the outcome GET /scenarios promises; then the command serves them on a real loopback socket.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runScenariosCommand } from '../../server/cli/scenarios.ts';
+import { createScenarioServer } from '../../server/scenarios/server.ts';
+import { manualClock } from '../_setup.ts';
+import { ROOT } from '../_spawn.ts';
+import { licenseRefusal, refusal } from '../_update-signature.ts';
+
+/** The test key's public half, as the docs publish it (the C# recipes' constant). */
+const PUBLIC_KEY = (JSON.parse(readFileSync(join(ROOT, 'docs/vectors/license-keys.json'), 'utf8')) as { publicKey: string }).publicKey;
+const OTHER_PUBLIC_KEY = (JSON.parse(readFileSync(join(ROOT, 'docs/vectors/update-signatures.json'), 'utf8')) as { publicKey: string }).publicKey;
+const INSTALLED = '2.6.2';
+const WINDOWS = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' };
+const BASE = 'http://127.0.0.1:8787';
+
+/** What each scenario must end in, as the docs' table says. */
+const OUTCOMES: Record<string, string> = {
+  'no-update': 'no-update',
+  'update-offered': 'update 2.7.0',
+  'staged-outside': 'no-update',
+  'critical-update': 'critical-update 2.7.0',
+  'pulled-release': 'update 2.7.0',
+  'expired-signature': 'refuse-answer: expired',
+  'tampered-body': 'refuse-answer: the body does not match Content-Digest',
+  'tampered-installer-digest': 'refuse-answer: the signature does not hold',
+  'installer-mismatch': 'refuse-installer 2.7.0',
+  'rate-limited': 'retry-later after 60 s',
+  'server-error': 'retry-later: internal_error',
+  'license-valid': 'lease-renewed to 2026-12-05T12:00:00Z',
+  'license-revoked': 'stop',
+  'license-unknown': 'keep-lease',
+  'license-other-key': 'refuse-answer: another algorithm or key',
+};
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  bytes: Uint8Array;
+}
+
+type Send = (path: string, init?: RequestInit) => Promise<Answer>;
+
+async function read(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => void (headers[name] = value));
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers, body: new TextDecoder().decode(bytes), bytes };
+}
+
+/** Major.minor.build(.revision) compared as Windows Installer does. */
+const newer = (a: string, b: string) => {
+  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0);
+  return false;
+};
+
+const checked = (answer: Answer, now: number, expected?: { tag: string; version?: string }) => {
+  try {
+    return refusal(answer, PUBLIC_KEY, now, expected);
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+/** The desktop app's update check, as docs/updates.md orders it: verify version, verify the redirect, check the installer. */
+async function updateCheck(send: Send, now: number): Promise<string> {
+  const version = await send('/api/v1/version');
+  if (version.status === 429) return `retry-later after ${version.headers['retry-after']} s`;
+  if (version.status !== 200) return `retry-later: ${(JSON.parse(version.body) as { code: string }).code}`;
+  const refused = checked(version, now);
+  if (refused !== null) return `refuse-answer: ${refused}`;
+  const offered = (JSON.parse(version.body) as { version: string }).version;
+  if (!newer(offered, INSTALLED)) return 'no-update';
+  const download = await send('/api/v1/download', { headers: WINDOWS });
+  const redirect = download.status === 302 ? checked(download, now, { tag: 'update', version: offered }) : `status ${download.status}`;
+  if (redirect !== null) return `refuse-answer: ${redirect}`;
+  const installer = await send(download.headers['location']!);
+  const digest = `sha-256=:${createHash('sha256').update(installer.bytes).digest('base64')}:`;
+  if (installer.status !== 200 || digest !== download.headers['installer-digest'] || String(installer.bytes.length) !== download.headers['installer-size']) {
+    return `refuse-installer ${offered}`;
+  }
+  return `${download.headers['release-critical'] === '?1' ? 'critical-update' : 'update'} ${offered}`;
+}
+
+/** The desktop app's license re-check, as docs/licensing.md writes it: a fresh nonce, a genuine standing about this key. */
+async function licenseCheck(send: Send, now: number, licenseKey: string): Promise<string> {
+  const nonce = randomBytes(16).toString('base64url');
+  const answer = await send('/api/v1/licenses/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey, nonce }) });
+  if (answer.status !== 200) return `retry-later: ${answer.status}`;
+  const refused = licenseRefusal(answer, PUBLIC_KEY, now, licenseKey, nonce);
+  if (refused !== null) return `refuse-answer: ${refused}`;
+  const standing = JSON.parse(answer.body) as { standing: string; validUntil: string | null };
+  return standing.standing === 'valid' ? `lease-renewed to ${standing.validUntil}` : standing.standing === 'revoked' ? 'stop' : 'keep-lease';
+}
+
+interface Listed {
+  name: string;
+  check: 'update' | 'license';
+  apiBase: string;
+  outcome: string;
+  correct: string;
+  licenseKey?: string;
+}
+
+async function startInProcess() {
+  const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
+  const server = await createScenarioServer({ baseUrl: BASE, clock });
+  const from = (clientIp: string): Send => async (path, init) => read(await server.handle(new Request(new URL(path, BASE), init), clientIp));
+  const listing = JSON.parse((await from('127.0.0.1')('/scenarios')).body) as { publicKey: string; installedVersion: string; scenarios: Listed[] };
+  return { clock, server, from, listing };
+}
+
+test('GET /scenarios lists every scenario with its address, what a correct app does and its outcome, under the docs\' test key', async () => {
+  const { listing } = await startInProcess();
+  assert.is(listing.publicKey, PUBLIC_KEY);
+  assert.is(listing.installedVersion, INSTALLED);
+  assert.equal(listing.scenarios.map((s) => s.name), Object.keys(OUTCOMES));
+  for (const scenario of listing.scenarios) {
+    assert.is(scenario.apiBase, `${BASE}/scenario/${scenario.name}/api/v1`);
+    assert.ok(scenario.correct.length > 20, scenario.name);
+    assert.is(scenario.outcome, OUTCOMES[scenario.name]!.split(/[ :]/)[0], scenario.name);
+    assert.is(scenario.licenseKey !== undefined, scenario.check === 'license', scenario.name);
+  }
+});
+
+test('each scenario, driven by the app of the docs\' recipes, ends in its outcome', async () => {
+  const { clock, from, listing } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  for (const scenario of listing.scenarios) {
+    const send: Send = (path, init) => from('127.0.0.1')(path.startsWith('http') ? path : `/scenario/${scenario.name}${path}`, init);
+    const outcome = scenario.check === 'update' ? await updateCheck(send, now) : await licenseCheck(send, now, scenario.licenseKey!);
+    assert.is(outcome, OUTCOMES[scenario.name], scenario.name);
+  }
+});
+
+test('staged-outside: the loopback clients of both families are outside the 10 % stage; pulled-release never offers 2.8.0', async () => {
+  const { clock, from } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  for (const ip of ['127.0.0.1', '::1']) {
+    assert.is(await updateCheck((path, init) => from(ip)(path.startsWith('http') ? path : `/scenario/staged-outside${path}`, init), now), 'no-update', ip);
+  }
+  const pulled = await from('127.0.0.1')('/scenario/pulled-release/api/v1/version');
+  assert.is((JSON.parse(pulled.body) as { version: string }).version, '2.7.0');
+});
+
+test('the forgeries are what they say: the tampered digest names the bytes served, the mismatched installer is other bytes, the other key\'s standing is genuine under that key', async () => {
+  const { clock, from, listing } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  const get = (path: string, init?: RequestInit) => from('127.0.0.1')(path, init);
+  const forged = await get('/scenario/tampered-installer-digest/api/v1/download', { headers: WINDOWS });
+  const served = await get(forged.headers['location']!);
+  assert.is(forged.headers['installer-digest'], `sha-256=:${createHash('sha256').update(served.bytes).digest('base64')}:`);
+  const genuine = await get('/scenario/installer-mismatch/api/v1/download', { headers: WINDOWS });
+  assert.is(checked(genuine, now, { tag: 'update', version: '2.7.0' }), null);
+  const swapped = await get(genuine.headers['location']!);
+  assert.match(swapped.body, 'NOT the release: other bytes');
+  assert.is(String(swapped.bytes.length), genuine.headers['installer-size'], 'other bytes of the same size: only the digest tells them apart');
+  const licenseKey = listing.scenarios.find((s) => s.name === 'license-other-key')!.licenseKey!;
+  const other = await get('/scenario/license-other-key/api/v1/licenses/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey }) });
+  assert.is(licenseRefusal(other, OTHER_PUBLIC_KEY, now, licenseKey), null);
+  assert.is(JSON.parse(other.body).standing, 'valid');
+});
+
+test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer over a real socket, until stopped', async () => {
+  let err = '';
+  let stop = () => {};
+  let printed = (_: string) => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const address = new Promise<string>((resolve) => (printed = resolve));
+  const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
+  const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(err, `15 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
+  assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
+  const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });
+  const location = download.headers.get('location')!;
+  assert.ok(location.startsWith(`${url}/scenario/update-offered/installer/`), location);
+  const installer = new Uint8Array(await (await fetch(location)).arrayBuffer());
+  assert.is(`sha-256=:${createHash('sha256').update(installer).digest('base64')}:`, download.headers.get('installer-digest'));
+  stop();
+  assert.is(await running, 0);
+});
+
+test('usage: --port is required and must be a port', async () => {
+  const io = { stdout: () => {}, stderr: () => {} };
+  for (const [args, message] of [[[], '--port is required'], [['--port', 'http'], '--port must be a port number from 0 to 65535, not "http"']] as const) {
+    const error = await runScenariosCommand([...args], io).catch((e: unknown) => e);
+    assert.is((error as Error).message, message);
+  }
+});
+
+test.run();
