@@ -22,7 +22,7 @@ import { openSigningKey } from './license-key.ts';
 import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
-import { openStorage, type OpenedStorage } from './open-storage.ts';
+import { openStorage } from './open-storage.ts';
 import { webhookAddressPolicy } from './webhook-addresses.ts';
 import { writeUsageOnTimer } from './usage-writer.ts';
 

@@ -169,7 +169,6 @@ export function createResponseValidator(
     if (documented.length === 0) {
       if (result.text === '') return;
       throw new Error(`${where}: no body is documented, got ${JSON.stringify(result.text.slice(0, 200))}`);
-      return;
     }
     const mediaType = mediaTypeOf(result.headers['content-type']);
     const key = documented.find((type) => type.toLowerCase() === mediaType);

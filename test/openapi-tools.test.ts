@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * /openapi.json as third-party tools use it: every `pattern` compiles in ECMAScript with and without the u
  * flag and in Python's `re` (Schemathesis), with no surrogate escapes; the stored-text pattern says exactly

@@ -3,7 +3,6 @@
  * recommended rules, and documents every route, schema, error code and response header.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../core/api.ts';
@@ -33,7 +32,6 @@ interface Document {
   };
 }
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DEPRECATION = { deprecatedAt: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2027, 0, 1) };
 const RATE_LIMIT = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const PROBES = ['/healthz', '/readyz'];

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * The operator listener's /openapi.json, built from the declared operations: it validates against the
  * official OpenAPI 3.1 schema and redocly's recommended rules, each path documents exactly the errors it

@@ -5,7 +5,6 @@
  * @module
  */
 import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports/ports.ts';
-import type { OutboxStore } from '../../core/ports/events.ts';
 import type { Report } from './outbox.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 

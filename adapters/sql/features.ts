@@ -6,7 +6,7 @@
  * @module
  */
 import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports/ports.ts';
-import type { SqlClient, SqlSession } from './client.ts';
+import type { SqlClient } from './client.ts';
 import { reported } from './outbox.ts';
 import { COLUMNS, LOCK_BOTH, RECOUNT } from './feature-rows.ts';
 import { RECORD_MERGE, unmergeFeature } from './unmerge.ts';

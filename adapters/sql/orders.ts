@@ -10,7 +10,7 @@ import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderSta
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/ports/store-ports.ts';
 import type { SqlClient, SqlSession, SqlValue } from './client.ts';
-import { changeReported, reported } from './outbox.ts';
+import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.override, s.override_reason as "overrideReason",

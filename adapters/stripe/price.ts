@@ -4,7 +4,6 @@
  * @module
  */
 import * as v from 'valibot';
-import type { Pricing } from '../../core/schemas/responses.ts';
 
 /** The fields of a Stripe Price this server reads. */
 export const PriceSchema = v.looseObject({

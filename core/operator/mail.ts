@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { resendMail } from '../mail/messages.ts';
 import { MAIL_KINDS, type StoredMail } from '../ports/mail.ts';
 import { isRevoked } from '../ports/order-state.ts';
-import { auditAfter, type OperatorContext } from './context.ts';
+import { auditAfter } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull } from './json-views.ts';
 import { defineOperation } from './operation.ts';

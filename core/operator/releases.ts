@@ -16,7 +16,7 @@ import { auditTrail, type AuditTrail, type OperatorContext } from './context.ts'
 import { OperatorError } from './errors.ts';
 import { releaseView, ReleaseViewSchema } from './release-json.ts';
 import { defineOperation } from './operation.ts';
-import { PublishReleaseSchema, RampInputSchema, RolloutSchema } from './release-fields.ts';
+import { PublishReleaseSchema, RolloutSchema, type RampInputSchema } from './release-fields.ts';
 import { refuseDowngrade } from './release-order.ts';
 
 export { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';

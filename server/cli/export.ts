@@ -24,7 +24,8 @@ const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
 /** Every feedback entry through the operator API's inbox, oldest first as the storage export gives them. */
 async function feedbackThroughApi(api: OperatorApi): Promise<InboxEntry[]> {
   const entries: InboxEntry[] = [];
-  for (let before: number | null | undefined; before !== null; ) {
+  let before: number | null | undefined;
+  while (before !== null) {
     const page = await requestOperator(api, prepare(listFeedback, { query: { limit: '500', before: before === undefined ? undefined : String(before) } }));
     if (!page.ok) throw new Error(page.message);
     for (const e of page.value.entries) {

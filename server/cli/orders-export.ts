@@ -26,7 +26,8 @@ class RefusedPage extends Error {
 export async function exportOrdersCsv(period: { since?: string | undefined; until?: string | undefined }, out: string | undefined, io: Io): Promise<number> {
   const produce = async (write: (text: string) => void) => {
     write(ORDER_EXPORT_COLUMNS.join(',') + '\r\n');
-    for (let after: string | null | undefined; after !== null; ) {
+    let after: string | null | undefined;
+    while (after !== null) {
       const page = await callOperator('orders', prepare(exportOrders, { query: { ...period, after, limit: '500' } }), io);
       if ('exit' in page) throw new RefusedPage(page.exit);
       write(page.value.entries.map((row) => csvLine(row, ORDER_EXPORT_COLUMNS)).join(''));

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import { digestOfFile } from './msi-file.ts';
 import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout, type ReleaseJson } from '../../core/operator/releases.ts';
 import { resumeRelease } from '../../core/operator/release-halt.ts';

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import type * as v from 'valibot';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, ROADMAP_SORTS, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
 import { unmergeRoadmapFeature } from '../../core/operator/roadmap-unmerge.ts';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import type * as v from 'valibot';
 import {
   addWebhookEndpoint,

@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { suite } from 'uvu';
-import * as assert from 'uvu/assert';
 import { canonicalIp, clientKey, forwardedAddress, ipv4Value, resolveClientIp } from '../../core/clients/client-ip.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 

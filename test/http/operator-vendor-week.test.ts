@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * What a vendor looked for in the back office (issue 33), over real sockets on memory, PGlite and PostgreSQL:
  * orders found by a pasted license key and by part of the buyer's name; the paid orders as CSV for accounting

@@ -28,12 +28,12 @@ for (const target of ALL_TARGETS) {
   });
 
   /** Sends the bytes in one write and returns the answers in the order they arrived. */
-  async function answersTo(bytes: string, from: string) {
+  const answersTo = async (bytes: string, from: string) => {
     const connection = await openConnection(server.port, from);
     connection.socket.write(bytes);
     await connection.closed;
     return connection.received();
-  }
+  };
 
   pipelining('feedback, then garbage: 201 {success:true}, then 400 malformed_request; the feedback is stored', async () => {
     const [first, second, ...rest] = splitResponses(await answersTo(FEEDBACK + GARBAGE, '127.0.12.1')).map(parseResponse);

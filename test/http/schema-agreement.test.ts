@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * What a schema-driven tester (Schemathesis) checks: every value /openapi.json allows is accepted, every
  * value it refuses is answered 400, for the feedback fields and the download source, over a real socket.

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * The operator operations in process, with no socket: every declared operation (core/operator/endpoints.ts)
  * called through the operator app's `handle`, as the public contract's in-process tier calls the public

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * package-lock.json's root entry says what package.json says, so that `npm install` on a clean clone
  * leaves the tracked lockfile unchanged (it used to add the root `bin` entry).

@@ -4,7 +4,7 @@
  */
 import * as assert from 'uvu/assert';
 import type { Spec } from '../_contract.ts';
-import { expectError, expectJson, JSON_BODY } from './_expect.ts';
+import { expectError, JSON_BODY } from './_expect.ts';
 
 export const roadmapSpec: Spec = (it) => {
   it('GET lists the 4 visible features in id order, not voted', async (server) => {
