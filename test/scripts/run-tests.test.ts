@@ -54,16 +54,18 @@ function fixtureDir(names: string[]): string {
 /** The fixtures' file timeout: 3 s on an idle machine, more under load (each file starts node and tsx). */
 const TIMEOUT_SECONDS = Math.ceil(loadScaled(3000) / 1000);
 
-/** Runs the runner over a fixture folder. */
-function runRunner(dir: string): Promise<{ code: number | null; stdout: string }> {
+/** Runs the runner over a fixture folder, with the given arguments. */
+function runRunner(dir: string, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: String(TIMEOUT_SECONDS) };
   delete env['TEST_REPORT'];
   delete env['VERBOSE'];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts'], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts', ...args], { cwd: root, env });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => resolve({ code, stdout }));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -108,6 +110,54 @@ runner('passing files exit 0 with the closing line CI reads', async () => {
     assert.is(code, 0);
     assert.equal(fileLines(stdout, dir), { 'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)' });
     assert.ok(stdout.endsWith('\n1 test files\n2 passed, 0 failed, 0 skipped\n'), stdout.slice(-200));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('every filter given runs its files; a filter that matches none is refused', async () => {
+  const dir = fixtureDir(['pass.test.ts', 'skip-and-fail.test.ts', 'empty.test.ts']);
+  try {
+    const both = await runRunner(dir, ['pass', 'skip-and']);
+    assert.is(both.code, 1);
+    assert.equal(fileLines(both.stdout, dir), {
+      'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)',
+      'skip-and-fail.test.ts': 'FAILED (0 passed, 1 failed, 1 skipped)',
+    });
+    assert.ok(both.stdout.endsWith(`\n2 test files, failed: ${dir}/skip-and-fail.test.ts\n2 passed, 1 failed, 1 skipped\n`), both.stdout.slice(-200));
+    const typo = await runRunner(dir, ['pass', 'pas-typo']);
+    assert.is(typo.code, 64);
+    assert.is(typo.stdout, '');
+    assert.match(typo.stderr, 'no test file matches "pas-typo"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('an unknown flag or tier is refused with exit 64 before anything runs', async () => {
+  const dir = fixtureDir(['pass.test.ts']);
+  try {
+    const flag = await runRunner(dir, ['--verbose']);
+    assert.is(flag.code, 64);
+    assert.is(flag.stdout, '');
+    assert.match(flag.stderr, 'unknown flag "--verbose"\nusage: npm test -- ');
+    const tier = await runRunner(dir, ['--tier', 'fast']);
+    assert.is(tier.code, 64);
+    assert.match(tier.stderr, '--tier takes one of unit, storage, e2e, not "fast"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('--list prints the files by tier and runs none of them', async () => {
+  const dir = fixtureDir(['pass.test.ts', 'hangs.test.ts']);
+  try {
+    const { code, stdout } = await runRunner(dir, ['--list']);
+    assert.is(code, 0);
+    // Fixture files sit in no folder of scripts/test-tiers.ts, so they are e2e, the default.
+    assert.is(stdout, `e2e (2 files)\n  ${dir}/hangs.test.ts\n  ${dir}/pass.test.ts\n2 test files\n`);
+    const unit = await runRunner(dir, ['--tier', 'unit', '--list']);
+    assert.is(unit.stdout, '0 test files\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
