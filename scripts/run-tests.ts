@@ -1,7 +1,11 @@
 /**
- * Runs test files, tier by tier (scripts/test-tiers.ts: unit, then storage, then e2e), each file in its own
- * Node process (two at a time), shows each file's output, and ends with one line
- * "N passed, N failed, N skipped". Exits non-zero when any file fails or no test ran.
+ * Runs test files, tier by tier (scripts/test-tiers.ts: unit, then storage, then e2e), two processes at a
+ * time, shows each file's output, and ends with one line "N passed, N failed, N skipped". Exits non-zero
+ * when any file fails or no test ran. Storage and e2e files run each in its own Node process. Unit files,
+ * which may start no process and open no socket (scripts/test-report/unit-guard.ts refuses it), run in
+ * four processes of several files each (scripts/test-report/batch.ts; a file's time shown is then that of
+ * its tests); when anything in such a process fails, each of its files runs again alone and is judged by
+ * that run.
  *
  * Failures are counted directly, per suite, from a report each file writes as it exits (see
  * scripts/test-report/uvu.ts), never inferred from totals: a skipped test cannot cancel a failed one.
@@ -19,7 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { sharedSpecMissing } from '../test/_spec.ts';
-import { fileOutcome, type FileOutcome } from './test-report/outcome.ts';
+import { fileOutcome, readSuites, type FileOutcome } from './test-report/outcome.ts';
 import { findTestFiles, TIERS, tierOf, type Tier } from './test-tiers.ts';
 
 const USAGE = 'usage: npm test -- [--tier unit|storage|e2e] [--list] [part of a path ...]';
@@ -59,6 +63,7 @@ const choice = parsed;
 const testDir = resolve(root, process.env['TEST_DIR'] ?? 'test');
 const timeoutSeconds = Number(process.env['TEST_TIMEOUT'] ?? 600);
 const preload = join(root, 'scripts', 'test-report', 'preload.ts');
+const batchEntry = join(root, 'scripts', 'test-report', 'batch.ts');
 
 if (!(timeoutSeconds > 0)) {
   process.stderr.write(`TEST_TIMEOUT must be a positive number of seconds, not ${JSON.stringify(process.env['TEST_TIMEOUT'])}\n`);
@@ -76,13 +81,23 @@ function tierOfFile(file: string): Tier {
   return tierOf(relative(testDir, file).split(sep).join('/'));
 }
 
-/** Runs one file in its own process group, so that a timeout also ends the servers it started. */
-function run(file: string, index: number): Promise<FileOutcome> {
-  const report = join(reports, `${index}.json`);
+/** How a test process ended. */
+interface ProcessEnd {
+  code: number;
+  output: string;
+  timedOut: number | null;
+}
+
+/**
+ * Runs test files in one Node process and its own process group, so that a timeout also ends the servers
+ * it started: one file directly, several through scripts/test-report/batch.ts.
+ */
+function runProcess(files: string[], tier: Tier, report: string): Promise<ProcessEnd> {
+  const entry = files.length === 1 ? files : [batchEntry, ...files];
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', preload, ...entry], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', TEST_REPORT: report },
+      env: { ...process.env, FORCE_COLOR: '0', TEST_REPORT: report, TEST_TIER: tier },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -100,9 +115,47 @@ function run(file: string, index: number): Promise<FileOutcome> {
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      done(fileOutcome({ file, code: code ?? (signal ? 1 : 0), output, report, timedOut: timedOut ? timeoutSeconds : null }));
+      done({ code: code ?? (signal ? 1 : 0), output, timedOut: timedOut ? timeoutSeconds : null });
     });
   });
+}
+
+/** A file's outcome, and how long it took in seconds. */
+interface Timed {
+  outcome: FileOutcome;
+  seconds: number;
+}
+
+/** Runs one file alone. */
+async function runFile(file: string, index: number): Promise<Timed> {
+  const report = join(reports, `${index}.json`);
+  const started = performance.now();
+  const end = await runProcess([file], tierOfFile(file), report);
+  return { outcome: fileOutcome({ file, report, ...end }), seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Runs unit files in one process and counts each apart (its suites name their group). Returns null when
+ * the batch broke or any file failed: its files then run again alone.
+ */
+async function runBatch(batch: { file: string; index: number }[]): Promise<Timed[] | null> {
+  const report = join(reports, `${batch[0]!.index}-batch.json`);
+  const end = await runProcess(
+    batch.map(({ file }) => file),
+    'unit',
+    report,
+  );
+  const suites = readSuites(report);
+  if (end.code !== 0 || end.timedOut !== null || suites === null) return null;
+  const timed = batch.map(({ file }, group) => {
+    const own = suites.filter((suite) => suite.group === group);
+    // Its tests' time: the imports of a batch are shared.
+    const seconds = own.reduce((ms, suite) => ms + suite.ms, 0) / 1000;
+    return { outcome: fileOutcome({ file, report, ...end, output: '' }, own), seconds };
+  });
+  if (timed.some(({ outcome }) => outcome.problems.length > 0)) return null;
+  if (process.env['VERBOSE']) process.stdout.write(`\n-- ${batch.length} unit files in one process:\n${end.output}`);
+  return timed;
 }
 
 /** The chosen files, tier by tier (unit first), sorted within a tier. */
@@ -136,25 +189,43 @@ if (files.some((file) => file.endsWith('spec-table.test.ts'))) {
   const missing = sharedSpecMissing();
   if (missing) process.stdout.write(`The check of spec/public-api.md against the shared spec is skipped: ${missing}\n`);
 }
-const queue = files.map((file, index) => ({ file, index }));
+/**
+ * The work: each unit file in one of BATCHES processes (files dealt out in turn, so that the slow ones
+ * spread), every other file in its own. Unit files start no process and open no socket
+ * (scripts/test-report/unit-guard.ts), so nothing of one outlives it to disturb another.
+ */
+const BATCHES = 4;
+const indexed = files.map((file, index) => ({ file, index }));
+const unitFiles = indexed.filter(({ file }) => tierOfFile(file) === 'unit');
+const batchCount = Math.min(BATCHES, Math.ceil(unitFiles.length / 2));
+const batches = Array.from({ length: batchCount }, (_, b) => unitFiles.filter((_file, i) => i % batchCount === b));
+const queue = [...batches, ...indexed.filter(({ file }) => tierOfFile(file) !== 'unit').map((job) => [job])];
 const outcomes: FileOutcome[] = [];
 /** When each tier's first file started and its last one ended (tiers overlap by at most a file per worker). */
 const spans = new Map<Tier, { start: number; end: number }>();
+
+function show({ outcome, seconds }: Timed): void {
+  outcomes.push(outcome);
+  const ok = outcome.problems.length === 0;
+  const counts = `${outcome.passed} passed, ${outcome.failed} failed, ${outcome.skipped} skipped`;
+  process.stdout.write(`\n== ${shown(outcome.file)}: ${ok ? 'ok' : 'FAILED'} (${counts}) in ${seconds.toFixed(1)} s\n`);
+  if (!ok || process.env['VERBOSE']) process.stdout.write(outcome.output);
+  for (const problem of outcome.problems) process.stdout.write(`!! ${shown(outcome.file)}: ${problem}\n`);
+}
+
 const workers = Array.from({ length: Math.min(2, availableParallelism()) }, async () => {
-  for (let next = queue.shift(); next; next = queue.shift()) {
+  for (let job = queue.shift(); job; job = queue.shift()) {
     const started = performance.now();
-    const outcome = await run(next.file, next.index);
+    const together = job.length > 1 ? await runBatch(job) : null;
+    if (together) together.forEach(show);
+    else {
+      if (job.length > 1) process.stdout.write(`\n-- ${job.length} unit files in one process did not all pass: each runs again alone\n`);
+      for (const { file, index } of job) show(await runFile(file, index));
+    }
     const ended = performance.now();
-    const seconds = ((ended - started) / 1000).toFixed(1);
-    const tier = tierOfFile(next.file);
+    const tier = tierOfFile(job[0]!.file);
     const span = spans.get(tier);
     spans.set(tier, { start: Math.min(span?.start ?? started, started), end: Math.max(span?.end ?? ended, ended) });
-    outcomes.push(outcome);
-    const ok = outcome.problems.length === 0;
-    const counts = `${outcome.passed} passed, ${outcome.failed} failed, ${outcome.skipped} skipped`;
-    process.stdout.write(`\n== ${shown(next.file)}: ${ok ? 'ok' : 'FAILED'} (${counts}) in ${seconds} s\n`);
-    if (!ok || process.env['VERBOSE']) process.stdout.write(outcome.output);
-    for (const problem of outcome.problems) process.stdout.write(`!! ${shown(next.file)}: ${problem}\n`);
   }
 });
 await Promise.all(workers);

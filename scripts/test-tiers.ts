@@ -4,7 +4,8 @@
  *
  * - `unit`: core, the in-process app (`app.handle`) on memory storage, formats, schemas, config parsing and
  *   the conformance kit in process. No child process, no socket (not even to 127.0.0.1), no database, no
- *   browser.
+ *   browser: the runner refuses them in this tier (scripts/test-report/unit-guard.ts) and runs its files
+ *   several to a process.
  * - `storage`: the storage contract and the other tests whose subject is storage, on memory, PGlite and
  *   PostgreSQL (DATABASE_URL, or PGlite served over the wire protocol on 127.0.0.1).
  * - `e2e`: servers, runtimes (Deno, Bun, workerd), the CLI, packing, browsers, and anything else that opens
