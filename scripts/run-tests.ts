@@ -11,7 +11,7 @@
  * scripts/test-report/uvu.ts), never inferred from totals: a skipped test cannot cancel a failed one.
  * A file also fails when it uses `.only`, when a suite's `before` hook throws (the error is shown), when
  * it exits non-zero, runs no test, or outlives TEST_TIMEOUT seconds (600 by default: test/package/pack.test.ts
- * took 136 to 222 s on the loaded machine).
+ * took 136 to 222 s on the loaded machine) times TEST_SLOW (a factor, 1 by default: test/_load.ts).
  *
  * Usage: node --import tsx scripts/run-tests.ts [--tier unit|storage|e2e] [--list] [filter ...]
  * A filter is part of a path: the files matching any of them run. `--tier` keeps one tier's files; `--list`
@@ -22,6 +22,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import { slowFactor } from '../test/_load.ts';
 import { sharedSpecMissing } from '../test/_spec.ts';
 import { fileOutcome, readSuites, type FileOutcome } from './test-report/outcome.ts';
 import { findTestFiles, TIERS, tierOf, type Tier } from './test-tiers.ts';
@@ -61,14 +62,23 @@ if (typeof parsed === 'string') {
 }
 const choice = parsed;
 const testDir = resolve(root, process.env['TEST_DIR'] ?? 'test');
-const timeoutSeconds = Number(process.env['TEST_TIMEOUT'] ?? 600);
+const timeoutBase = Number(process.env['TEST_TIMEOUT'] ?? 600);
 const preload = join(root, 'scripts', 'test-report', 'preload.ts');
 const batchEntry = join(root, 'scripts', 'test-report', 'batch.ts');
 
-if (!(timeoutSeconds > 0)) {
+if (!(timeoutBase > 0)) {
   process.stderr.write(`TEST_TIMEOUT must be a positive number of seconds, not ${JSON.stringify(process.env['TEST_TIMEOUT'])}\n`);
   process.exit(64);
 }
+let slow: number;
+try {
+  slow = slowFactor();
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(64);
+}
+/** A file's (or a unit batch's) time limit: TEST_TIMEOUT seconds times TEST_SLOW. */
+const timeoutSeconds = timeoutBase * slow;
 
 /** A file's name as printed: relative to the repository when it is inside it. */
 function shown(file: string): string {

@@ -54,9 +54,9 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/storage-config.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
-  // The runner's own test runs the runner on fixture files, each in its own process.
-  'scripts/': 'e2e',
-  'scripts/test-tiers.test.ts': 'unit',
+  'scripts/': 'unit',
+  // Runs the runner on fixture files, each in its own process.
+  'scripts/run-tests.test.ts': 'e2e',
   'stripe/': 'e2e',
   'stripe/signature.test.ts': 'unit',
 };

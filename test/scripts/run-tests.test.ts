@@ -83,8 +83,9 @@ function fixtureDir(names: string[]): string {
 const TIMEOUT_SECONDS = Math.ceil(loadScaled(3000) / 1000);
 
 /** Runs the runner over a fixture folder, with the given arguments. */
-function runRunner(dir: string, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: String(TIMEOUT_SECONDS) };
+function runRunner(dir: string, args: string[] = [], settings: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // TIMEOUT_SECONDS already holds TEST_SLOW: the runner must not apply it twice.
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: String(TIMEOUT_SECONDS), TEST_SLOW: '1', ...settings };
   delete env['TEST_REPORT'];
   delete env['VERBOSE'];
   return new Promise((resolve) => {
@@ -162,7 +163,7 @@ runner('every filter given runs its files; a filter that matches none is refused
   }
 });
 
-runner('an unknown flag or tier is refused with exit 64 before anything runs', async () => {
+runner('an unknown flag or tier, or a TEST_SLOW that is no factor, is refused with exit 64 before anything runs', async () => {
   const dir = fixtureDir(['pass.test.ts']);
   try {
     const flag = await runRunner(dir, ['--verbose']);
@@ -172,6 +173,10 @@ runner('an unknown flag or tier is refused with exit 64 before anything runs', a
     const tier = await runRunner(dir, ['--tier', 'fast']);
     assert.is(tier.code, 64);
     assert.match(tier.stderr, '--tier takes one of unit, storage, e2e, not "fast"');
+    const slow = await runRunner(dir, [], { TEST_SLOW: 'very' });
+    assert.is(slow.code, 64);
+    assert.is(slow.stdout, '');
+    assert.match(slow.stderr, 'TEST_SLOW must be a positive number (a factor, 1 by default), not "very"');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
