@@ -169,8 +169,9 @@ async function runBatch(batch: { file: string; index: number }[]): Promise<Timed
 }
 
 /** The chosen files, tier by tier (unit first), sorted within a tier. */
+const matches = (file: string) => choice.filters.length === 0 || choice.filters.some((filter) => file.includes(filter));
 const files = TIERS.filter((tier) => choice.tier === null || choice.tier === tier).flatMap((tier) =>
-  findTestFiles(testDir).filter((file) => tierOfFile(file) === tier && (choice.filters.length === 0 || choice.filters.some((filter) => file.includes(filter)))),
+  findTestFiles(testDir).filter((file) => tierOfFile(file) === tier && matches(file)),
 );
 if (choice.list) {
   for (const tier of TIERS) {

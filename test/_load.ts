@@ -18,7 +18,9 @@ export function slowFactor(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env['TEST_SLOW'];
   if (raw === undefined || raw.trim() === '') return 1;
   const factor = Number(raw);
-  if (!(factor > 0) || !Number.isFinite(factor)) throw new Error(`TEST_SLOW must be a positive number (a factor, 1 by default), not ${JSON.stringify(raw)}`);
+  if (!(factor > 0) || !Number.isFinite(factor)) {
+    throw new Error(`TEST_SLOW must be a positive number (a factor, 1 by default), not ${JSON.stringify(raw)}`);
+  }
   return factor;
 }
 

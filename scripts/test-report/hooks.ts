@@ -19,9 +19,8 @@ export function initialize(data: { unit: boolean } | undefined): void {
 
 export function resolve(specifier: string, context: ResolveContext, next: NextResolve): Promise<unknown> {
   if (unit && specifier.startsWith('@electric-sql/pglite')) {
-    throw new Error(
-      `the unit tier allows no database (${specifier}, imported by ${context.parentURL}): place this file in the storage or e2e tier (scripts/test-tiers.ts)`,
-    );
+    const where = `${specifier}, imported by ${context.parentURL}`;
+    throw new Error(`the unit tier allows no database (${where}): place this file in the storage or e2e tier (scripts/test-tiers.ts)`);
   }
   if (specifier === 'uvu' && context.parentURL !== WRAPPER) return next(WRAPPER, context);
   return next(specifier, context);

@@ -12,9 +12,8 @@ import net from 'node:net';
 
 /** The error a forbidden call throws. */
 export function refused(what: string): Error {
-  return new Error(
-    `the unit tier allows no ${what}: run it through app.handle on memory storage, or place this file in the storage or e2e tier (scripts/test-tiers.ts)`,
-  );
+  const instead = 'run it through app.handle on memory storage, or place this file in the storage or e2e tier (scripts/test-tiers.ts)';
+  return new Error(`the unit tier allows no ${what}: ${instead}`);
 }
 
 const PROCESS_FUNCTIONS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;

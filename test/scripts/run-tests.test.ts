@@ -83,7 +83,11 @@ function fixtureDir(names: string[]): string {
 const TIMEOUT_SECONDS = Math.ceil(loadScaled(3000) / 1000);
 
 /** Runs the runner over a fixture folder, with the given arguments. */
-function runRunner(dir: string, args: string[] = [], settings: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runRunner(
+  dir: string,
+  args: string[] = [],
+  settings: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // TIMEOUT_SECONDS already holds TEST_SLOW: the runner must not apply it twice.
   const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: String(TIMEOUT_SECONDS), TEST_SLOW: '1', ...settings };
   delete env['TEST_REPORT'];
