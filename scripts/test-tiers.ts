@@ -34,8 +34,9 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'adapters/': 'unit',
   'conformance/': 'unit',
   'core/': 'unit',
-  // Ramp plans on PGlite and two instances on one PostgreSQL.
+  // Ramp plans and their step announcements on PGlite and two instances on one PostgreSQL.
   'core/release-ramp.test.ts': 'storage',
+  'core/release-ramp-events.test.ts': 'storage',
   // Opens the Stripe stand-in, a real HTTP server on 127.0.0.1.
   'core/gateway-webhook.test.ts': 'e2e',
   // The operator operations through `handle` on PGlite and PostgreSQL.
