@@ -55,6 +55,15 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/storage-config.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
+  // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
+  'http/checkout-return.test.ts': 'unit',
+  'http/checkout-thanks.test.ts': 'unit',
+  'http/cors.test.ts': 'unit',
+  'http/memory-caps.test.ts': 'unit',
+  'http/probes.test.ts': 'unit',
+  'http/request-id.test.ts': 'unit',
+  'http/spec-rows.test.ts': 'unit',
+  'http/windows-only.test.ts': 'unit',
   'scripts/': 'unit',
   // Runs the runner on fixture files, each in its own process.
   'scripts/run-tests.test.ts': 'e2e',
