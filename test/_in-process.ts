@@ -59,6 +59,8 @@ export async function startInProcessServer(options: TestAppOptions = {}): Promis
 /** A test app with its operator routes, both in process; the shape of `startOperatorServer`'s without a url. */
 export interface InProcessOperator {
   server: InProcessServer;
+  /** Sends one request to the operator routes as it is (what `signIn` takes in place of a URL). */
+  send(init: HttpInit): Promise<HttpResult>;
   /** A request to the operator routes with the operator token (unless `headers` replaces it). */
   call(path: string, init?: CallInit): Promise<HttpResult>;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startInProcessOperator(options: TestAppOptions = {}): Prom
   const operator = server.app.operator!;
   return {
     server,
+    send: (init) => handleHttp(operator.handle, init),
     call: (path, init = {}) =>
       handleHttp(operator.handle, {
         method: init.method ?? 'GET',
