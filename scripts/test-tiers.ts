@@ -63,6 +63,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator-audit.test.ts': 'unit',
   'http/operator-inbox-page.test.ts': 'unit',
   'http/operator-numbers.test.ts': 'unit',
+  'http/operator.test.ts': 'unit',
   'http/operator-orders-page.test.ts': 'unit',
   'http/operator-releases-page.test.ts': 'unit',
   'http/operator-releases-ramp-page.test.ts': 'unit',
