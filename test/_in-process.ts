@@ -12,7 +12,7 @@ import { operatorPages } from '../adapters/operator-pages/index.ts';
 import type { App } from '../core/app.ts';
 import type { CoreRequest } from '../core/http/http.ts';
 import type { HttpInit, HttpResult } from './_client.ts';
-import { OPERATOR_TOKEN, type CallInit } from './_operator.ts';
+import { OPERATOR_TOKEN, type CallInit, type OperatorListener } from './_operator.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './_setup.ts';
 
 /** Sends one request to `handle` (the app's, or its operator listener's) and reads the whole answer. */
@@ -84,6 +84,22 @@ export async function startInProcessOperator(options: TestAppOptions = {}): Prom
         },
         ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
         ...(init.from ? { from: init.from } : {}),
+      }),
+    close: async () => {},
+  };
+}
+
+/** `startOperatorListener`'s shape for an app a test made itself (with `operatorToken: OPERATOR_TOKEN`), in process. */
+export function inProcessOperatorListener(app: App): { call: OperatorListener['call']; close(): Promise<void> } {
+  if (!app.operator) throw new Error('the app has no operator token');
+  const operator = app.operator;
+  return {
+    call: (path, init = {}) =>
+      handleHttp(operator.handle, {
+        method: init.method ?? 'GET',
+        path,
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
       }),
     close: async () => {},
   };
