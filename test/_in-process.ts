@@ -7,16 +7,24 @@
  *
  * The request is what test/_client.ts's `sendRequest` sends: its headers, a `host`, the body, the client
  * address `from` (127.0.0.1 by default), and the path and query split as the node adapter splits them.
+ * With `trustedProxies`, the client address is resolved from X-Forwarded-For as the node adapter resolves
+ * it (core/clients/client-ip.ts's forwardedClient), for tests that need addresses no loopback socket has.
  */
+
+/** What the node listener's options gave the socket helpers; here only the trusted proxies. */
+export interface InProcessListener {
+  trustedProxies?: CidrSet | null;
+}
 import { operatorPages } from '../adapters/operator-pages/index.ts';
 import type { App } from '../core/app.ts';
+import { canonicalIp, forwardedClient, type CidrSet } from '../core/clients/client-ip.ts';
 import type { CoreRequest } from '../core/http/http.ts';
 import type { HttpInit, HttpResult } from './_client.ts';
 import { OPERATOR_TOKEN, type CallInit, type OperatorListener } from './_operator.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './_setup.ts';
 
 /** Sends one request to `handle` (the app's, or its operator listener's) and reads the whole answer. */
-export async function handleHttp(handle: App['handle'], init: HttpInit): Promise<HttpResult> {
+export async function handleHttp(handle: App['handle'], init: HttpInit, listener: InProcessListener = {}): Promise<HttpResult> {
   const mark = init.path.indexOf('?');
   const headers: Record<string, string> = { host: 'localhost', ...lowerCased(init.headers ?? {}) };
   const body = typeof init.body === 'string' ? new TextEncoder().encode(init.body) : init.body;
@@ -27,7 +35,7 @@ export async function handleHttp(handle: App['handle'], init: HttpInit): Promise
     query: mark < 0 ? undefined : init.path.slice(mark + 1),
     headers,
     body: body === undefined || body.length === 0 ? undefined : body,
-    clientIp: init.from ?? '127.0.0.1',
+    clientIp: clientOf(init.from ?? '127.0.0.1', headers['x-forwarded-for'], listener.trustedProxies ?? null),
   };
   const answer = await handle(request);
   let text = '';
@@ -36,6 +44,13 @@ export async function handleHttp(handle: App['handle'], init: HttpInit): Promise
     text = typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
   }
   return { status: answer.status, headers: lowerCased(answer.headers), text, json: () => JSON.parse(text) };
+}
+
+/** The client address as adapters/node/odd-requests.ts's clientOf gives it, from a peer address. */
+function clientOf(from: string, forwarded: string | undefined, trusted: CidrSet | null): string {
+  const peer = canonicalIp(from) ?? from;
+  if (trusted === null || !trusted.has(peer) || forwarded === undefined) return peer;
+  return forwardedClient(peer, forwarded, trusted);
 }
 
 function lowerCased(headers: Record<string, string>): Record<string, string> {
@@ -51,9 +66,9 @@ export interface InProcessServer extends TestApp {
 }
 
 /** A test app (options as `createTestApp`'s) answering in process. */
-export async function startInProcessServer(options: TestAppOptions = {}): Promise<InProcessServer> {
+export async function startInProcessServer(options: TestAppOptions = {}, listener: InProcessListener = {}): Promise<InProcessServer> {
   const testApp = await createTestApp(options);
-  return { ...testApp, request: (init) => handleHttp(testApp.app.handle, init), close: async () => {} };
+  return { ...testApp, request: (init) => handleHttp(testApp.app.handle, init, listener), close: async () => {} };
 }
 
 /** A test app with its operator routes, both in process; the shape of `startOperatorServer`'s without a url. */
@@ -67,8 +82,8 @@ export interface InProcessOperator {
 }
 
 /** A test app (options as `createTestApp`'s) with the operator token and pages, answering in process. */
-export async function startInProcessOperator(options: TestAppOptions = {}): Promise<InProcessOperator> {
-  const server = await startInProcessServer({ ...options, operatorToken: OPERATOR_TOKEN, operatorRoutes: operatorPages });
+export async function startInProcessOperator(options: TestAppOptions = {}, listener: InProcessListener = {}): Promise<InProcessOperator> {
+  const server = await startInProcessServer({ ...options, operatorToken: OPERATOR_TOKEN, operatorRoutes: operatorPages }, listener);
   const operator = server.app.operator!;
   return {
     server,
