@@ -249,7 +249,7 @@ export const DOCUMENT_CLIENT = '127.0.0.254';
  * @param server The test server.
  * @returns The parsed document.
  */
-export async function fetchOpenApi(server: TestServer): Promise<unknown> {
+export async function fetchOpenApi(server: Pick<TestServer, 'request'>): Promise<unknown> {
   const result = await server.request({ path: '/openapi.json', from: DOCUMENT_CLIENT });
   if (result.status !== 200) throw new Error(`GET /openapi.json answered ${result.status}: ${result.text}`);
   return result.json();
@@ -262,7 +262,7 @@ export async function fetchOpenApi(server: TestServer): Promise<unknown> {
  * @param validator A validator of the server's own document.
  * @returns A drop-in replacement for `server.request`.
  */
-export function validatedRequest(server: TestServer, validator: ResponseValidator): TestServer['request'] {
+export function validatedRequest(server: Pick<TestServer, 'request'>, validator: ResponseValidator): TestServer['request'] {
   return async (init) => {
     const result = await server.request(init);
     validator.validate(init.method ?? 'GET', init.path, result);
@@ -277,7 +277,7 @@ export function validatedRequest(server: TestServer, validator: ResponseValidato
  * @param server The test server, from startTestServer.
  * @returns The same server whose `request` validates, and the validator.
  */
-export async function withValidation(server: TestServer): Promise<TestServer & { validator: ResponseValidator }> {
+export async function withValidation<S extends Pick<TestServer, 'request'>>(server: S): Promise<S & { validator: ResponseValidator }> {
   const validator = createResponseValidator(await fetchOpenApi(server));
   return { ...server, validator, request: validatedRequest(server, validator) };
 }

@@ -2,7 +2,7 @@
  * Driving the operator pages over HTTP as a browser without JavaScript would: sign in with the token
  * form, keep the session cookie, read the CSRF token off a page and post forms with it.
  */
-import { sendRequest, type HttpResult } from './_client.ts';
+import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
 import { OPERATOR_TOKEN } from './_operator.ts';
 
 export const PAGE_CSP =
@@ -39,12 +39,13 @@ export interface SignedIn {
   post(path: string, fields: Record<string, string>): Promise<HttpResult>;
 }
 
-/** Signs in at an operator listener (with `token`, OPERATOR_TOKEN's by default); the session's GET and form POST (with its CSRF token unless given). */
-export async function signIn(url: string, from = '127.0.0.1', token = OPERATOR_TOKEN): Promise<SignedIn> {
-  const answer = await sendRequest(url, { method: 'POST', path: '/pages/sign-in', from, ...form({ token }) });
+/** Signs in at an operator listener (its URL, or a function that sends it a request: in process) (with `token`, OPERATOR_TOKEN's by default); the session's GET and form POST (with its CSRF token unless given). */
+export async function signIn(to: string | ((init: HttpInit) => Promise<HttpResult>), from = '127.0.0.1', token = OPERATOR_TOKEN): Promise<SignedIn> {
+  const send = typeof to === 'string' ? (init: HttpInit) => sendRequest(to, init) : to;
+  const answer = await send({ method: 'POST', path: '/pages/sign-in', from, ...form({ token }) });
   if (answer.status !== 303) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
   const cookie = sessionCookieOf(answer);
-  const get = (path: string) => sendRequest(url, { path, from, headers: { cookie } });
+  const get = (path: string) => send({ path, from, headers: { cookie } });
   const csrf = csrfOf(await get('/pages/inbox'));
   return {
     cookie,
@@ -52,7 +53,7 @@ export async function signIn(url: string, from = '127.0.0.1', token = OPERATOR_T
     get,
     post: (path, fields) => {
       const { body, headers } = form({ csrf, ...fields });
-      return sendRequest(url, { method: 'POST', path, from, body, headers: { ...headers, cookie } });
+      return send({ method: 'POST', path, from, body, headers: { ...headers, cookie } });
     },
   };
 }

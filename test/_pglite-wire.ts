@@ -6,7 +6,8 @@
  * Sync, a Flush or a simple Query, never a single message, and it lasts until the backend is idle again: @electric-sql/pglite-socket's multiplexer interleaves
  * the Parse/Bind/Execute messages of different connections, which mixes up their unnamed statements as
  * soon as a pool runs queries in parallel. A connection whose exchange leaves a transaction open keeps
- * the backend until the transaction ends (or it disconnects, which rolls it back).
+ * the backend until the transaction ends (or it disconnects, which rolls it back). Opening a connection
+ * takes no turn: the startup is answered at once, as a real server answers it whatever other sessions do.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -35,6 +36,14 @@ export interface WireServer {
   close(): Promise<void>;
 }
 
+/** A startup message (protocol 3.0) for user and database postgres. */
+function startupMessage(): Buffer {
+  const message = Buffer.concat([Buffer.alloc(8), Buffer.from('user\0postgres\0database\0postgres\0\0')]);
+  message.writeInt32BE(message.length, 0);
+  message.writeInt32BE(196608, 4);
+  return message;
+}
+
 /** The status byte of the last ReadyForQuery in a backend reply: I idle, T in a transaction, E failed one. */
 function lastStatus(reply: Buffer): string | null {
   let status: string | null = null;
@@ -50,6 +59,18 @@ function lastStatus(reply: Buffer): string | null {
  * @param db The database (every connection sees the same one, with user postgres and database postgres).
  */
 export async function serveWire(db: PGlite): Promise<WireServer> {
+  // PGlite ignores startup parameters and answers every startup alike (authentication, the server's
+  // parameters, ReadyForQuery), but in the turn of whichever connection holds the backend: a new
+  // connection then waited for another's transaction to end, as on no real server, and its client's
+  // connect timeout ran out on a busy machine (the server program's is 1 s: test/server/multi-instance
+  // failed so with two instances migrating at once). So the reply is taken once, now, and every startup
+  // is answered at once from it, without a turn; its ReadyForQuery says idle, as a new session is.
+  const greeting = await db.runExclusive(async () => {
+    const chunks: Buffer[] = [];
+    await db.execProtocolRawStream(startupMessage(), { onRawData: (data) => void chunks.push(Buffer.from(data)) });
+    return Buffer.concat(chunks);
+  });
+  if (lastStatus(greeting) !== 'I') throw new Error('the PGlite to serve is inside a transaction');
   const queue: Exchange[] = [];
   const sockets = new Set<Socket>();
   let holder: Socket | null = null;
@@ -130,14 +151,12 @@ export async function serveWire(db: PGlite): Promise<WireServer> {
           const length = buffer.readInt32BE(0);
           if (buffer.length < length) return;
           const code = buffer.readInt32BE(4);
-          const message = buffer.subarray(0, length);
           buffer = buffer.subarray(length);
           if (code === SSL_REQUEST) socket.write('N');
           else if (code === CANCEL_REQUEST) socket.end();
           else {
             started = true;
-            queue.push({ owner: socket, messages: [message] });
-            void run();
+            socket.write(greeting);
           }
           continue;
         }

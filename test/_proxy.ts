@@ -1,7 +1,8 @@
 /**
  * A TCP proxy on 127.0.0.1 between the server and its database, that a test can cut and restore:
- * "reset" is a database that went down (every connection reset, new ones refused); "silent" is a network
- * that stopped answering (nothing passes, nothing closes) until it heals and the held bytes flow on.
+ * "reset" is a database that went down (every connection reset, new ones reset as they are made); "silent"
+ * is a network that stopped answering (nothing passes, nothing closes) until it heals and the held bytes
+ * flow on.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -53,6 +54,11 @@ export async function cuttableProxy(databaseUrl: string): Promise<CuttableProxy>
         client.on('error', () => client.destroy());
         client.pause();
         if (fault === null) join(pair);
+        else if (fault === 'reset') {
+          // The database is down: the connection is reset as soon as it is made.
+          pairs.delete(pair);
+          client.resetAndDestroy();
+        }
       });
       next.listen(port, '127.0.0.1', () => {
         port = (next.address() as AddressInfo).port;
@@ -85,17 +91,19 @@ export async function cuttableProxy(databaseUrl: string): Promise<CuttableProxy>
         }
         return;
       }
+      // The port stays ours: closing the server here and listening again on restore lost a race on a
+      // busy machine, when another process took the freed port meanwhile (EADDRINUSE, an 'error' event
+      // nobody heard: the test process died, before its finally dropped the test's schema).
       for (const { client, upstream } of pairs) {
         client.resetAndDestroy();
         upstream?.destroy();
       }
       pairs.clear();
-      await closeServer();
     },
     async restore() {
       const was = fault;
       fault = null;
-      if (was === 'reset') return listen();
+      if (was === 'reset') return;
       for (const pair of pairs) {
         if (!pair.upstream) join(pair);
         else {

@@ -26,7 +26,8 @@ export interface FileOutcome extends FileRun {
   problems: string[];
 }
 
-function readSuites(path: string): SuiteReport[] | null {
+/** The suites a report file lists, or null when the process wrote none (or an unreadable one). */
+export function readSuites(path: string): SuiteReport[] | null {
   try {
     return (JSON.parse(readFileSync(path, 'utf8')) as { suites: SuiteReport[] }).suites;
   } catch {
@@ -38,9 +39,9 @@ function readSuites(path: string): SuiteReport[] | null {
  * Counts a file's tests and lists why it fails.
  *
  * @param run How its process ended.
+ * @param suites Its suites: those of its report file unless given (a process that ran several files).
  */
-export function fileOutcome(run: FileRun): FileOutcome {
-  const suites = readSuites(run.report);
+export function fileOutcome(run: FileRun, suites: SuiteReport[] | null = readSuites(run.report)): FileOutcome {
   let passed = 0;
   let failed = 0;
   let skipped = 0;

@@ -17,6 +17,10 @@ export type { Callback, Test } from 'uvu';
 /** What one suite did. */
 export interface SuiteReport {
   name: string;
+  /** Which file of the process it belongs to: its index in uvu's queue (0 when the process runs one file). */
+  group: number;
+  /** How long its tests and hooks took, in milliseconds. */
+  ms: number;
   /** Tests meant to run: all of them, or only the `.only` ones. */
   total: number;
   passed: number;
@@ -31,9 +35,11 @@ const suites: SuiteReport[] = [];
 type Runner = () => Promise<[string | true, number, number, number]>;
 
 declare global {
-  // uvu's own globals: the queue of suite runners, and the index of the group being filled.
-  var UVU_QUEUE: Runner[][];
+  // uvu's own globals: the queue of groups (one per file: its name, then its suite runners), the index of
+  // the group being filled, and whether a runner of several files calls `exec` itself.
+  var UVU_QUEUE: (Runner | string | null)[][];
   var UVU_INDEX: number | undefined;
+  var UVU_DEFER: number | undefined;
 }
 
 /** Wraps a `before` hook so that its error is kept and shown before uvu discards it. */
@@ -57,7 +63,10 @@ function keepSetupError<T>(report: SuiteReport, hook: uvu.Callback<T>): uvu.Call
  */
 export function suite<T = Record<string, unknown>>(title = '', context?: T): uvu.Test<T> {
   const test = uvu.suite<T>(title, context);
-  const report: SuiteReport = { name: title, total: 0, passed: 0, skipped: 0, only: 0 };
+  // uvu resets a suite at each `run()`, so that it can be filled and run again (the shared default `test`
+  // is, once per file, when one process runs several files): one report per run.
+  const fresh = (): SuiteReport => ({ name: title, group: 0, ms: 0, total: 0, passed: 0, skipped: 0, only: 0 });
+  let report = fresh();
   const { before, only, run } = test;
   const each = before.each;
   test.before = Object.assign((hook: uvu.Callback<T>) => before(keepSetupError(report, hook)), { each });
@@ -66,14 +75,18 @@ export function suite<T = Record<string, unknown>>(title = '', context?: T): uvu
     only(name, handler);
   };
   test.run = () => {
+    const mine = report;
+    report = fresh();
+    mine.group = globalThis.UVU_INDEX ?? 0;
     run();
-    const queue = globalThis.UVU_QUEUE[globalThis.UVU_INDEX ?? 0]!;
-    const runner = queue[queue.length - 1]!;
+    const queue = globalThis.UVU_QUEUE[mine.group]!;
+    const runner = queue[queue.length - 1] as Runner;
     queue[queue.length - 1] = async () => {
+      const started = performance.now();
       const result = await runner();
       const [, passed, skipped, total] = result;
-      Object.assign(report, { passed, skipped, total });
-      suites.push(report);
+      Object.assign(mine, { passed, skipped, total, ms: Math.round(performance.now() - started) });
+      suites.push(mine);
       return result;
     };
   };

@@ -4,9 +4,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { slowFactor } from '../_load.ts';
 
-/** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. */
-export const NAVIGATION_MS = 90_000;
+/** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. Times TEST_SLOW. */
+export const NAVIGATION_MS = Math.round(90_000 * slowFactor());
 
 /** The Chromium binary, or an error that says how to get one. */
 export function chromiumPath(): string {

@@ -5,18 +5,19 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { exampleContent, startTestServer, type TestServer } from '../_setup.ts';
+import { exampleContent } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const RETURN_TO = { successUrl: 'https://shop.example/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/pricing' };
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://shop.example";
 
-const roundTrip = suite<{ server: TestServer }>('checkout return addresses');
+const roundTrip = suite<{ server: InProcessServer }>('checkout return addresses');
 roundTrip.before.each(async (context) => {
-  context.server = await startTestServer({ simulator: { returnTo: RETURN_TO, offer: exampleContent().offer } });
+  context.server = await startInProcessServer({ simulator: { returnTo: RETURN_TO, offer: exampleContent().offer } });
 });
 roundTrip.after.each(async ({ server }) => server.close());
 
-async function create(server: TestServer, product: string): Promise<string> {
+async function create(server: InProcessServer, product: string): Promise<string> {
   const created = await server.request({
     method: 'POST',
     path: '/api/v1/checkout/create',

@@ -7,18 +7,19 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
-import { exampleContent, startTestServer, type TestServer } from '../_setup.ts';
+import { exampleContent } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-const test = suite<{ server: TestServer }>('the simulator thanks page');
+const test = suite<{ server: InProcessServer }>('the simulator thanks page');
 test.before.each(async (context) => {
-  context.server = await startTestServer({ simulator: { thanksPage: true, offer: exampleContent().offer } });
+  context.server = await startInProcessServer({ simulator: { thanksPage: true, offer: exampleContent().offer } });
 });
 test.after.each(async ({ server }) => server.close());
 
-async function create(server: TestServer, product: string): Promise<string> {
+async function create(server: InProcessServer, product: string): Promise<string> {
   const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
   assert.is(created.status, 200, created.text);
   return (created.json() as { sessionId: string }).sessionId;

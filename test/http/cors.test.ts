@@ -4,10 +4,10 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const cors = suite('CORS over HTTP');
-let server: TestServer | undefined;
+let server: InProcessServer | undefined;
 
 cors.after.each(async () => {
   await server?.close();
@@ -17,7 +17,7 @@ cors.after.each(async () => {
 const SITE = 'https://www.example.com';
 
 cors('the preflight of a POST with Content-Type and X-Request-Id allows both headers', async () => {
-  server = await startTestServer({ corsOrigins: [SITE] });
+  server = await startInProcessServer({ corsOrigins: [SITE] });
   const answer = await server.request({
     method: 'OPTIONS',
     path: '/api/v1/feedback',
@@ -32,7 +32,7 @@ cors('the preflight of a POST with Content-Type and X-Request-Id allows both hea
 });
 
 cors('the POST that follows keeps the page\'s request id and exposes it', async () => {
-  server = await startTestServer({ corsOrigins: [SITE] });
+  server = await startInProcessServer({ corsOrigins: [SITE] });
   const answer = await server.request({
     method: 'POST',
     path: '/api/v1/feedback',
@@ -47,7 +47,7 @@ cors('the POST that follows keeps the page\'s request id and exposes it', async 
 });
 
 cors('an origin not listed gets no preflight fields', async () => {
-  server = await startTestServer({ corsOrigins: [SITE] });
+  server = await startInProcessServer({ corsOrigins: [SITE] });
   const answer = await server.request({
     method: 'OPTIONS',
     path: '/api/v1/feedback',

@@ -7,7 +7,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage, type MemoryCaps } from '../../adapters/memory/index.ts';
-import { manualClock, startTestServer, type HttpResult, type TestServer } from '../_setup.ts';
+import { manualClock, type HttpResult } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -21,10 +22,10 @@ const full = (what: string, resolution: string) => ({
 const UNTIL_RESTART = 'Retrying does not help before the server restarts: its in-memory storage keeps these until then. Contact support.';
 
 /** A server on memory storage with these caps; `clock` is the one both the app and the storage read. */
-async function serve(caps: Partial<MemoryCaps>): Promise<TestServer & { stored: ReturnType<typeof createMemoryStorage> }> {
+async function serve(caps: Partial<MemoryCaps>): Promise<InProcessServer & { stored: ReturnType<typeof createMemoryStorage> }> {
   const clock = manualClock();
   const stored = createMemoryStorage({ clock, caps });
-  return { ...(await startTestServer({ clock, storage: stored })), stored, clock };
+  return { ...(await startInProcessServer({ clock, storage: stored })), stored, clock };
 }
 
 const codeOf = (answer: HttpResult) => (answer.json() as { code: string }).code;

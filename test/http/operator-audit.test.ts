@@ -5,21 +5,22 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 import { createTestApp } from '../_setup.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
-const test = suite<{ running: OperatorServer }>('the audit trail: named tokens, pages and filters');
+const test = suite<{ running: InProcessOperator }>('the audit trail: named tokens, pages and filters');
 
 test.before.each(async (context) => {
-  context.running = await startOperatorServer({ operatorTokens: NAMED_TOKENS });
+  context.running = await startInProcessOperator({ operatorTokens: NAMED_TOKENS });
 });
 test.after.each(({ running }) => running.close());
 
 /** A call with `token` as the bearer token and `requestId` as its X-Request-Id. */
-const as = (running: OperatorServer, token: string, requestId: string) => (path: string, json?: unknown) =>
+const as = (running: InProcessOperator, token: string, requestId: string) => (path: string, json?: unknown) =>
   running.call(path, { method: json === undefined ? 'GET' : 'POST', json, headers: { authorization: `Bearer ${token}`, 'x-request-id': requestId } });
 
 test('each operator\'s token is accepted and named in the audit rows (OPERATOR_TOKEN as operator); a token of nobody is 403', async ({ running }) => {
@@ -91,9 +92,9 @@ test('the pages: a session signed in with grace\'s token makes grace\'s changes;
   const { server } = running;
   const feedback = await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Crash on .wk3' }) });
   assert.is(feedback.status, 201);
-  const grace = await signIn(running.url, '127.0.0.1', GRACE);
+  const grace = await signIn(running.send, '127.0.0.1', GRACE);
   assert.is((await grace.post('/pages/inbox/1/handled', { handled: 'true' })).status, 303);
-  const ada = await signIn(running.url, '127.0.0.1', ADA);
+  const ada = await signIn(running.send, '127.0.0.1', ADA);
   assert.is((await ada.post('/pages/inbox/1/handled', { handled: 'false' })).status, 303);
   const rows = ((await running.call('/audit')).json() as { entries: { actor: string; action: string }[] }).entries;
   assert.equal(rows.map((e) => [e.actor, e.action]), [['ada', 'feedback.unhandled'], ['grace', 'feedback.handled']]);
@@ -117,7 +118,7 @@ test('the Audit page: 50 changes a page, newest first, "Older changes" keeps the
   for (let i = 1; i <= 55; i++) {
     await audit.record({ at: Date.UTC(2026, 10, 26, 9, 0, i), action: i % 2 ? 'order.refunded' : 'release.rollout', target: `t-${i}`, requestId: `r-${i}`, actor: i % 2 ? null : 'ada' });
   }
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const first = await session.get('/pages/audit');
   assert.match(first.text, 'Changes (50+)');
   assert.match(first.text, '<tr id="audit-55">');

@@ -4,14 +4,14 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('the Inbox page over HTTP');
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startInProcessOperator();
 });
 test.after.each(() => running.close());
 
@@ -22,7 +22,7 @@ const shownIds = (text: string) => [...text.matchAll(/<article class="card" aria
 test('the Inbox opens on the new entries; "All" shows every entry and stays chosen after a mark', async () => {
   for (const text of ['First', 'Second', 'Third']) assert.is((await feedback(text)).status, 201);
   assert.is((await running.call('/feedback/2/handled', { method: 'POST', json: { handled: true } })).status, 200);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
 
   const opened = await session.get('/pages/inbox');
   assert.equal(shownIds(opened.text), [3, 1]);
@@ -45,7 +45,7 @@ test('the Inbox opens on the new entries; "All" shows every entry and stays chos
 
 test('an email is a mailto: link, escaped in the address and in the text', async () => {
   assert.is((await feedback('Reach me', "o'hara&co?x#%@example.com")).status, 201);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const page = await session.get('/pages/inbox');
   assert.match(page.text, `<a href="mailto:o&#39;hara%26co%3Fx%23%25@example.com">o&#39;hara&#38;co?x#%@example.com</a>`);
 });

@@ -7,17 +7,17 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeHtmlText } from '../../core/formats/html-text.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 import { exampleContent } from '../_setup.ts';
 
 const test = suite('the Numbers page over HTTP');
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
 const MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)';
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
-  running = await startOperatorServer({ usageSources: ['homepage'] });
+  running = await startInProcessOperator({ usageSources: ['homepage'] });
 });
 test.after.each(() => running.close());
 
@@ -44,7 +44,7 @@ test('counts of GET /version and GET /download on two days, in the tables with t
   assert.is((await get('/api/v1/download')).status, 302);
   assert.is((await get('/api/v1/download?source=elsewhere', MAC)).status, 302);
 
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const answer = await session.get('/pages/numbers');
   assert.is(answer.status, 200);
   assert.is(answer.headers['content-type'], 'text/html; charset=utf-8');
@@ -83,7 +83,7 @@ test('counts of GET /version and GET /download on two days, in the tables with t
 
 test('refunds and disputes on the simulator are their own figures; the revenue net of them, in GET /stats and on the page', async () => {
   await running.close();
-  running = await startOperatorServer({ simulator: { offer: exampleContent().offer } });
+  running = await startInProcessOperator({ simulator: { offer: exampleContent().offer } });
   const buy = async (product: string) => {
     const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
     const { sessionId } = created.json() as { sessionId: string };
@@ -105,7 +105,7 @@ test('refunds and disputes on the simulator are their own figures; the revenue n
   assert.equal([orders['total'], orders['refunded'], orders['disputed']], [4, 1, 2]);
   assert.equal(orders['revenue'], { USD: sum(offer.licensePrice, offer.licensePrice, offer.plusBundlePrice!, offer.plusAddonPrice!) });
   assert.equal(orders['netRevenue'], { USD: sum(offer.licensePrice, offer.plusBundlePrice!) }, 'without the refund and the open dispute; the won dispute kept');
-  const page = (await (await signIn(running.url)).get('/pages/numbers')).text;
+  const page = (await (await signIn(running.send)).get('/pages/numbers')).text;
   assert.match(page, '<dt>Feedback</dt><dd>0</dd></div><div><dt>Refunds</dt><dd>1</dd></div><div><dt>Disputes</dt><dd>2</dd>');
   assert.equal(rowsOf(page, 'orders-refunds'), [['Refunded in full', '1'], ['Disputed', '2']]);
   assert.equal(rowsOf(page, 'orders-net-revenue'), [['USD', sum(offer.licensePrice, offer.plusBundlePrice!)]]);
@@ -115,7 +115,7 @@ test('refunds and disputes on the simulator are their own figures; the revenue n
 
 test('the last 365 days: every day listed, the tables collapsed', async () => {
   assert.is((await get('/api/v1/download')).status, 302);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const answer = await session.get('/pages/numbers?days=365');
   assert.is(answer.status, 200);
   assert.match(answer.text, '<a href="/pages/numbers?days=365" aria-current="true">Last 365 days</a>');
@@ -127,7 +127,7 @@ test('the last 365 days: every day listed, the tables collapsed', async () => {
 });
 
 test('a range the API refuses shows its message and resolution; nothing else', async () => {
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   for (const days of ['0', '366', 'week']) {
     const answer = await session.get(`/pages/numbers?days=${days}`);
     assert.is(answer.status, 200, days);

@@ -5,15 +5,14 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { form, signIn } from '../_pages.ts';
-import { sendRequest } from '../_client.ts';
 
 const test = suite('the Orders page over HTTP');
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startInProcessOperator();
 });
 test.after.each(() => running.close());
 
@@ -34,7 +33,7 @@ test('an order found by email, opened with its keys, revoked with a reason: the 
   const id = await buy('standard');
   const keys = await status(id);
   assert.ok(keys['standardLicenseKey']);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const found = await session.get('/pages/orders?find=grace%40example.com');
   assert.is(found.status, 200);
   assert.match(found.text, '<h2>Orders of grace@example.com (1)</h2>');
@@ -65,7 +64,7 @@ test('an order found by email, opened with its keys, revoked with a reason: the 
 test('mail off: the order shows what would have been sent, and "Mail the keys again" queues one more', async () => {
   const id = await buy('standard');
   const keys = await status(id);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const shown = await session.get(`/pages/orders?order=${id}`);
   assert.match(shown.text, '<h3 id="order-mails">Mail to the buyer</h3>');
   assert.match(shown.text, 'Mail is off (SMTP_URL is not set): these messages are kept here and never sent.');
@@ -82,7 +81,7 @@ test('mail off: the order shows what would have been sent, and "Mail the keys ag
 
 test('reinstate and upgrade to Plus from the page; the public status shows both keys', async () => {
   const id = await buy('standard');
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   await session.post(`/pages/orders/${id}/revoke`, { reason: '' });
   await session.post(`/pages/orders/${id}/reinstate`, { reason: '' });
   assert.match((await session.get(`/pages/orders?order=${id}`)).text, `<p>The licenses of ${id} are reinstated.</p>`);
@@ -98,7 +97,7 @@ test('reinstate and upgrade to Plus from the page; the public status shows both 
 
 test('an unknown order and a refused action show the API message; reconcile fulfils a paid order without keys and says so', async () => {
   const id = await buy('standard');
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const unknown = await session.get('/pages/orders?order=cs_nope');
   assert.match(unknown.text, '<div class="flash error" role="alert"><p>No checkout session has id &#34;cs_nope&#34;.</p>');
   await session.post('/pages/orders/cs_nope/revoke', { reason: 'x' });
@@ -119,7 +118,7 @@ test('an unknown order and a refused action show the API message; reconcile fulf
 test("the buyer's email is a mailto: link in the list and on the order, escaped in the address and the text", async () => {
   const email = "o'hara&co?x#%@example.com";
   const id = await buy('standard', email);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const link = `<a href="mailto:o&#39;hara%26co%3Fx%23%25@example.com">o&#39;hara&#38;co?x#%@example.com</a>`;
   assert.match((await session.get('/pages/orders')).text, `<p class="description">${link} · Grace Hopper · US`);
   assert.match((await session.get(`/pages/orders?order=${id}`)).text, `<p class="description">Buyer: ${link} · Grace Hopper · US`);
@@ -127,10 +126,10 @@ test("the buyer's email is a mailto: link in the list and on the order, escaped 
 
 test('an order form without its CSRF token is refused (403) and revokes nothing', async () => {
   const id = await buy('standard');
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   for (const fields of [{ reason: 'x' }, { reason: 'x', csrf: 'y'.repeat(43) }]) {
     const { body, headers } = form(fields);
-    const forged = await sendRequest(running.url, { method: 'POST', path: `/pages/orders/${id}/revoke`, body, headers: { ...headers, cookie: session.cookie } });
+    const forged = await running.send({ method: 'POST', path: `/pages/orders/${id}/revoke`, body, headers: { ...headers, cookie: session.cookie } });
     assert.is(forged.status, 403);
     assert.match(forged.text, 'This form did not come from a page of your session, so nothing was changed.');
   }

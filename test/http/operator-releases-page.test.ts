@@ -6,16 +6,15 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendRequest } from '../_client.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { form, signIn } from '../_pages.ts';
 
 const test = suite('the Releases page: pull confirmation, restore, events');
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
-let running: OperatorServer;
+let running: InProcessOperator;
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startInProcessOperator();
 });
 test.after.each(() => running.close());
 
@@ -28,7 +27,7 @@ test('Pull is a link to a confirmation that says what the pull does; the card\'s
   await publish('2.5.0', 100);
   await publish('2.6.0', 30);
   await publish('2.7.0', 10);
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const page = (await session.get('/pages/releases')).text;
   assert.match(page, '<a class="button danger" href="/pages/releases?pull=2.7.0#confirm">Pull 2.7.0…</a>');
   assert.match(page, '<span class="badge">served to 10% of clients</span>');
@@ -40,7 +39,7 @@ test('Pull is a link to a confirmation that says what the pull does; the card\'s
   assert.is(unconfirmed.headers['location'], '/pages/releases?pull=2.7.0');
   assert.equal(await live(), [['2.7.0', true, 10], ['2.6.0', true, 20], ['2.5.0', true, 70]]);
   // Without the session's CSRF token: 403, nothing pulled.
-  const forged = await sendRequest(running.url, { method: 'POST', path: '/pages/releases/2.7.0/pull', ...form({ confirm: 'pull', csrf: 'x' }), headers: { ...form({}).headers, cookie: session.cookie } });
+  const forged = await running.send({ method: 'POST', path: '/pages/releases/2.7.0/pull', ...form({ confirm: 'pull', csrf: 'x' }), headers: { ...form({}).headers, cookie: session.cookie } });
   assert.is(forged.status, 403);
   assert.equal((await live())[0], ['2.7.0', true, 10]);
   await session.post('/pages/releases/2.7.0/pull', { confirm: 'pull' });
@@ -79,7 +78,7 @@ test('rollout, pull and restore each send their event with the release and its s
 });
 
 test('the publish form takes an address with ł as typed: stored and served percent-encoded, a real socket sends it as a 302; a non-ASCII host is refused by name', async () => {
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   await session.post('/pages/releases', { version: '2.6.0', msiUrl: 'https://downloads.example.com/Konwerter-ł.msi', rolloutPercent: '100' });
   const stored = 'https://downloads.example.com/Konwerter-%C5%82.msi';
   assert.match((await session.get('/pages/releases')).text, `<a href="${stored}">${stored}</a>`);

@@ -5,23 +5,23 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('the Releases page: ramp plans');
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const HOUR = 3600_000;
 
-let running: OperatorServer;
+let running: InProcessOperator;
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startInProcessOperator();
 });
 test.after.each(() => running.close());
 
 test('a plan published on the page is shown with its step in force and the next; a halt shows why and Resume goes on', async () => {
   const { clock, storage } = running.server;
   const start = clock.now();
-  let session = await signIn(running.url);
+  let session = await signIn(running.send);
   await session.post('/pages/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: '10', ramp: '1, 5, 25, 100', every: '24', everyUnit: 'hours' });
   let page = (await session.get('/pages/releases')).text;
   assert.match(page, '2.6.0 is published to 1% of the clients on a ramp of 1, 5, 25, 100%.');
@@ -29,7 +29,7 @@ test('a plan published on the page is shown with its step in force and the next;
   assert.match(page, `<p class="meta ramp">Ramp 1% → 5% → 25% → 100%, one step every 24 hours: step 1 of 4 (1%) · next step <time datetime="${next}"`);
   clock.advance(24 * HOUR);
   // A session lasts less than a day: a new one after each jump of the clock.
-  session = await signIn(running.url);
+  session = await signIn(running.send);
   page = (await session.get('/pages/releases')).text;
   assert.match(page, 'step 2 of 4 (5%)');
   assert.match(page, '<span class="badge">served to 5% of clients</span>');
@@ -39,7 +39,7 @@ test('a plan published on the page is shown with its step in force and the next;
   assert.match(page, 'at 5%: 2.6.0: 12 bug reports from 300 installs (40.0 per 1,000)</p>');
   assert.match(page, '<form method="post" action="/pages/releases/2.6.0/resume">');
   clock.advance(48 * HOUR);
-  session = await signIn(running.url);
+  session = await signIn(running.send);
   assert.match((await session.get('/pages/releases')).text, 'step 2 of 4 (5%) · held by the halt rule');
   await session.post('/pages/releases/2.6.0/resume', {});
   page = (await session.get('/pages/releases')).text;

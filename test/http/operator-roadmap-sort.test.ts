@@ -5,14 +5,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('operator roadmap sorted by votes');
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
-  running = await startOperatorServer({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
+  running = await startInProcessOperator({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
 });
 test.after.each(() => running.close());
 
@@ -48,7 +48,7 @@ test('GET /roadmap?sort=votes lists most votes first, ties in id order; sort=id 
 
 test('the Roadmap page switches between id order and vote order', async () => {
   const all = await voted();
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const shown = (text: string) => [...text.matchAll(/aria-labelledby="feature-(\d+)"/g)].map((m) => Number(m[1]));
   const byId = await session.get('/pages/roadmap');
   assert.equal(shown(byId.text), all);

@@ -5,19 +5,19 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('the Roadmap page: unmerge');
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
-  running = await startOperatorServer();
+  running = await startInProcessOperator();
 });
 test.after.each(() => running.close());
 
 test('a merged feature is unmerged from its card: shown again, its vote back, on the public roadmap too', async () => {
-  const session = await signIn(running.url);
+  const session = await signIn(running.send);
   const vote = await running.server.request({ method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: '{"featureId":2}' });
   assert.is(vote.status, 200);
   await session.post('/pages/roadmap/merge', { from: '2', into: '1' });

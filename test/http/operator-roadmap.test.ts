@@ -6,13 +6,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 
 const test = suite('operator roadmap');
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
-  running = await startOperatorServer({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
+  running = await startInProcessOperator({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
 });
 test.after.each(() => running.close());
 

@@ -4,29 +4,28 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendRequest } from '../_client.ts';
-import { OPERATOR_TOKEN as TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
-import type { TestServer } from '../_setup.ts';
+import { OPERATOR_TOKEN as TOKEN } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import type { InProcessServer } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const test = suite('operator API');
 
-let running: OperatorServer;
-let server: TestServer;
-let operatorUrl: string;
+let running: InProcessOperator;
+let server: InProcessServer;
 
 test.before.each(async () => {
-  running = await startOperatorServer();
-  ({ server, url: operatorUrl } = running);
+  running = await startInProcessOperator();
+  ({ server } = running);
 });
 test.after.each(() => running.close());
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
-const call: OperatorServer['call'] = (path, init) => running.call(path, init);
+const call: InProcessOperator['call'] = (path, init) => running.call(path, init);
 
 test('no token is 401 unauthorized, a wrong one 403 forbidden, each with the error body and no-store', async () => {
-  const none = await sendRequest(operatorUrl, { path: '/releases' });
+  const none = await running.send({ path: '/releases' });
   assert.is(none.status, 401);
   assert.is(none.headers['www-authenticate'], 'Bearer');
   assert.is(none.headers['cache-control'], 'no-store');
@@ -77,7 +76,7 @@ test('a malformed percent escape in a version or session path is a 400 naming th
     assert.is(answer.status, 400, path);
     assert.is((answer.json() as { code: string }).code, 'invalid_path', path);
   }
-  const signedIn = await signIn(operatorUrl);
+  const signedIn = await signIn(running.send);
   const revoke = await signedIn.post('/pages/orders/%E0%A4%A/revoke', {});
   assert.is(revoke.status, 303);
   assert.is(revoke.headers['location'], '/pages/orders?order=%25E0%25A4%25A');
@@ -190,7 +189,7 @@ test('marking an entry handled (or not) twice changes it once: one audit row per
 });
 
 test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of every operator path, bearer-secured', async () => {
-  const answer = await sendRequest(operatorUrl, { path: '/openapi.json' });
+  const answer = await running.send({ path: '/openapi.json' });
   assert.is(answer.status, 200);
   const doc = answer.json() as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: unknown } };
   assert.is(doc.openapi, '3.1.0');

@@ -1,24 +1,24 @@
 /**
- * The operator's orders over real sockets, with the payment simulator: find by email or session, show
- * one, upgrade (idempotent), revoke and reinstate with a reason, each seen by the public GET
+ * The operator's orders, in process (app.handle), with the payment simulator: find by email or session,
+ * show one, upgrade (idempotent), revoke and reinstate with a reason, each seen by the public GET
  * checkout/status of the same app and written to the audit trail; bad input and the public port refused.
  * The simulator's Refund, Dispute and Dispute won buttons do what Stripe's events do.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { OPERATOR_TOKEN } from '../_operator.ts';
+import { inProcessOperatorListener, startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 interface Context {
-  server: TestServer;
-  operator: OperatorListener;
+  server: InProcessServer;
+  operator: ReturnType<typeof inProcessOperatorListener>;
 }
 
 const test = suite<Context>('operator API: orders', {} as Context);
 
 test.before.each(async (context) => {
-  context.server = await startTestServer({ operatorToken: OPERATOR_TOKEN });
-  context.operator = await startOperatorListener(context.server.app);
+  context.server = await startInProcessServer({ operatorToken: OPERATOR_TOKEN });
+  context.operator = inProcessOperatorListener(context.server.app);
 });
 test.after.each(async ({ server, operator }) => {
   await operator.close();

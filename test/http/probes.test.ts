@@ -6,10 +6,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { withValidation } from '../_openapi.ts';
-import { manualClock, startTestServer, type TestServer } from '../_setup.ts';
+import { manualClock } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const probes = suite('probes over HTTP');
-let server: TestServer | undefined;
+let server: InProcessServer | undefined;
 
 probes.after.each(async () => {
   await server?.close();
@@ -31,7 +32,7 @@ function flakyStorage(clock: ReturnType<typeof manualClock>) {
 }
 
 probes('GET /healthz: 200 {"status":"ok"}, no-store, a request id and no rate-limit headers', async () => {
-  server = await withValidation(await startTestServer());
+  server = await withValidation(await startInProcessServer());
   const live = await server.request({ path: '/healthz' });
   assert.is(live.status, 200);
   assert.is(live.text, '{"status":"ok"}');
@@ -44,7 +45,7 @@ probes('GET /healthz: 200 {"status":"ok"}, no-store, a request id and no rate-li
 });
 
 probes('GET /readyz: 200 {"status":"ready"} while the storage answers', async () => {
-  server = await withValidation(await startTestServer());
+  server = await withValidation(await startInProcessServer());
   const ready = await server.request({ path: '/readyz' });
   assert.is(ready.status, 200);
   assert.is(ready.text, '{"status":"ready"}');
@@ -53,7 +54,7 @@ probes('GET /readyz: 200 {"status":"ready"} while the storage answers', async ()
 });
 
 probes('another method on a probe is 405 with Allow: GET, HEAD, and is not counted either', async () => {
-  server = await startTestServer();
+  server = await startInProcessServer();
   const refused = await server.request({ method: 'POST', path: '/readyz', from: '127.0.3.1' });
   assert.is(refused.status, 405);
   assert.is(refused.headers['allow'], 'GET, HEAD');
@@ -67,7 +68,7 @@ probes('another method on a probe is 405 with Allow: GET, HEAD, and is not count
 });
 
 probes('probes use no quota: 200 probes from one address, then its 120 API requests all succeed', async () => {
-  server = await startTestServer();
+  server = await startInProcessServer();
   const from = '127.0.3.2';
   for (let i = 0; i < 100; i++) {
     assert.is((await server.request({ path: '/healthz', from })).status, 200);
@@ -85,7 +86,7 @@ probes('probes use no quota: 200 probes from one address, then its 120 API reque
 probes('readiness asks the storage at most once a second, and says 503 storage_unavailable when it fails', async () => {
   const clock = manualClock();
   const { storage, state } = flakyStorage(clock);
-  server = await withValidation(await startTestServer({ storage, clock }));
+  server = await withValidation(await startInProcessServer({ storage, clock }));
   const probe = () => server!.request({ path: '/readyz' });
   for (let i = 0; i < 20; i++) assert.is((await probe()).status, 200);
   assert.is(state.pings, 1, 'one ping for 20 probes within the same second');
@@ -130,7 +131,7 @@ probes('a ping that has not answered for a second makes the next probes 503 at o
       answer = resolve;
       asked();
     });
-  server = await startTestServer({ storage, clock });
+  server = await startInProcessServer({ storage, clock });
   const first = server.request({ path: '/readyz' });
   await pinged;
   clock.advance(1_000);
@@ -148,7 +149,7 @@ probes('a ping that has not answered for a second makes the next probes 503 at o
 probes('once shutdown begins (app.drain), /readyz answers 503 shutting_down without asking the storage', async () => {
   const clock = manualClock();
   const { storage, state } = flakyStorage(clock);
-  server = await withValidation(await startTestServer({ storage, clock }));
+  server = await withValidation(await startInProcessServer({ storage, clock }));
   assert.is((await server.request({ path: '/readyz' })).status, 200);
   server.app.drain();
   clock.advance(5_000);

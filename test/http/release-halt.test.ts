@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { referenceBucketOf } from '../_siphash.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 
 const test = suite('the halt rule');
 const HOUR = 3600_000;
@@ -22,9 +22,9 @@ const agent = (version: string) => `LegacySheetConverter/${version} (Windows NT 
 const CLIENTS = Array.from({ length: 2000 }, (_, i) => `198.51.${i % 250}.${Math.floor(i / 250) + 1}`);
 const networkOf = (ip: string) => ip.split('.').slice(0, 3).join('.');
 
-let running: OperatorServer;
+let running: InProcessOperator;
 test.before.each(async () => {
-  running = await startOperatorServer(
+  running = await startInProcessOperator(
     { rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
     { trustedProxies: parseCidrList('127.0.0.1/32') },
   );

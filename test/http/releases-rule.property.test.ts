@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { referenceBucketOf } from '../_siphash.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { signIn, type SignedIn } from '../_pages.ts';
 import { bodyJson, coreRequest } from '../_setup.ts';
 
@@ -58,15 +58,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restore' as const), index: fc.nat() }) },
 );
 
-let running: OperatorServer;
+let running: InProcessOperator;
 let session: SignedIn;
 /** One client address per bucket reached by 400 addresses. */
 let clients: Map<number, string>;
 
 /** A fresh server, signed in, and a client of each bucket (the buckets hang on the server's stored secret). */
 async function start(): Promise<void> {
-  running = await startOperatorServer({ rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
-  session = await signIn(running.url);
+  running = await startInProcessOperator({ rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } });
+  session = await signIn(running.send);
   const bucketOf = referenceBucketOf(await running.server.storage.secret('voter-secret', () => 'unused'));
   clients = new Map();
   for (let i = 0; i < 400; i++) {

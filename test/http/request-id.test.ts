@@ -7,10 +7,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { withValidation } from '../_openapi.ts';
-import { manualClock, startTestServer, type TestServer } from '../_setup.ts';
+import { manualClock } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const ids = suite('request ids over HTTP');
-let server: TestServer | undefined;
+let server: InProcessServer | undefined;
 
 ids.after.each(async () => {
   await server?.close();
@@ -20,7 +21,7 @@ ids.after.each(async () => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 ids('a well-formed X-Request-Id is echoed, on successes, errors and probes alike', async () => {
-  server = await withValidation(await startTestServer());
+  server = await withValidation(await startInProcessServer());
   for (const id of ['a', 'req-42', 'Root:1-5759e988-bd862e3fe1be46a994272793', 'svc.edge:01_AB-cd', 'x'.repeat(128)]) {
     for (const path of ['/api/v1/pricing', '/nope', '/healthz']) {
       const answer = await server.request({ path, headers: { 'x-request-id': id } });
@@ -30,7 +31,7 @@ ids('a well-formed X-Request-Id is echoed, on successes, errors and probes alike
 });
 
 ids('a missing, empty, too long or unsafe X-Request-Id is replaced by a fresh UUID', async () => {
-  server = await withValidation(await startTestServer());
+  server = await withValidation(await startInProcessServer());
   const seen = new Set<string>();
   for (const headers of [
     {},
@@ -51,7 +52,7 @@ ids('a missing, empty, too long or unsafe X-Request-Id is replaced by a fresh UU
 });
 
 ids('error bodies stay exactly {code, message, resolution}, 429 included', async () => {
-  server = await startTestServer({ rateLimit: { name: 'public-api', limit: 1, windowSeconds: 60 } });
+  server = await startInProcessServer({ rateLimit: { name: 'public-api', limit: 1, windowSeconds: 60 } });
   const from = '127.0.4.1';
   await server.request({ path: '/api/v1/pricing', from });
   const limited = await server.request({ path: '/api/v1/pricing', from, headers: { 'x-request-id': 'over-quota' } });
@@ -66,7 +67,7 @@ ids('the log line of a 500 carries the request id, and the body does not', async
   storage.listRoadmap = () => {
     throw new Error('disk on fire');
   };
-  server = await startTestServer({ storage, clock });
+  server = await startInProcessServer({ storage, clock });
   const failed = await server.request({ path: '/api/v1/roadmap', headers: { 'x-request-id': 'trace-500' } });
   assert.is(failed.status, 500);
   assert.is(failed.headers['x-request-id'], 'trace-500');

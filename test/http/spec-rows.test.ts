@@ -9,16 +9,16 @@ import * as assert from 'uvu/assert';
 import type { HttpInit, HttpResult } from '../_client.ts';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { withValidation } from '../_openapi.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
 
 const rows = suite('spec rows over HTTP');
-let server: TestServer;
+let server: InProcessServer;
 let clientNumber = 0;
 /** Each test gets its own client address, so quotas never mix. */
 const nextClient = () => `127.0.14.${++clientNumber}`;
 
 rows.before.each(async () => {
-  server = await withValidation(await startTestServer());
+  server = await withValidation(await startInProcessServer());
 });
 rows.after.each(async () => {
   await server.close();

@@ -5,17 +5,17 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
 import { exampleContent } from '../_setup.ts';
 
 const test = suite('operator stats');
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
 const MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)';
-let running: OperatorServer;
+let running: InProcessOperator;
 
 test.before.each(async () => {
   // The simulator "charges" the offer's prices, as the server wires it.
-  running = await startOperatorServer({ usageSources: ['homepage', 'blog'], simulator: { offer: exampleContent().offer } });
+  running = await startInProcessOperator({ usageSources: ['homepage', 'blog'], simulator: { offer: exampleContent().offer } });
 });
 test.after.each(() => running.close());
 

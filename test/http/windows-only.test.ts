@@ -6,7 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SiteContent } from '../../core/schemas/content.ts';
-import { exampleContent, startTestServer } from '../_setup.ts';
+import { exampleContent } from '../_setup.ts';
+import { startInProcessServer } from '../_in-process.ts';
 
 const LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
@@ -16,7 +17,7 @@ function content(download: Partial<SiteContent['download']>): SiteContent {
 }
 
 test('the shipped page says what the product is and why Windows, and downloads anyway with force=1', async () => {
-  const server = await startTestServer();
+  const server = await startInProcessServer();
   try {
     const redirect = await server.request({ path: '/api/v1/download', headers: { 'user-agent': LINUX } });
     assert.is(redirect.headers['location'], 'http://localhost:8080/windows-only');
@@ -36,7 +37,7 @@ test('the shipped page says what the product is and why Windows, and downloads a
 });
 
 test('a source label the download endpoint would refuse is left out of the link, not answered 400', async () => {
-  const server = await startTestServer();
+  const server = await startInProcessServer();
   try {
     const page = await server.request({ path: '/windows-only?source=%3Cscript%3E' });
     assert.is(page.status, 200);
@@ -53,7 +54,7 @@ test('download.windowsOnlyPage sets the title, paragraphs and extra links, escap
     paragraphs: ['Runs on Windows <10> & 11.'],
     links: [{ text: 'Tell me when a Mac version exists', url: 'https://www.example.com/notify?os=mac&x=1' }],
   };
-  const server = await startTestServer({ content: content({ windowsOnlyPage }) });
+  const server = await startInProcessServer({ content: content({ windowsOnlyPage }) });
   try {
     const page = await server.request({ path: '/windows-only?source=ads' });
     assert.match(page.text, '<h1>Sorry, Windows only</h1>\n<p>Runs on Windows &#60;10&#62; &#38; 11.</p>\n<ul>');
@@ -66,7 +67,7 @@ test('download.windowsOnlyPage sets the title, paragraphs and extra links, escap
 });
 
 test('an operator page of their own (download.nonWindowsUrl) is used instead', async () => {
-  const server = await startTestServer({ content: content({ nonWindowsUrl: 'https://www.example.com/windows-only' }) });
+  const server = await startInProcessServer({ content: content({ nonWindowsUrl: 'https://www.example.com/windows-only' }) });
   try {
     const redirect = await server.request({ path: '/api/v1/download?source=ads', headers: { 'user-agent': LINUX } });
     assert.is(redirect.headers['location'], 'https://www.example.com/windows-only');

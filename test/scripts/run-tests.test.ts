@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadScaled } from '../_load.ts';
@@ -40,6 +40,31 @@ setTimeout(() => { throw new Error('a late crash'); }, 50);`,
   'hangs.test.ts': `import { test } from 'uvu';
 test('never settles', () => new Promise(() => setInterval(() => {}, 1000)));
 test.run();`,
+  // In core/, so in the unit tier: these run several to a process, under the unit tier's guard.
+  'core/default-test.test.ts': `import { test } from 'uvu';
+test('one', () => {});
+test('two', () => {});
+test.run();`,
+  'core/suite.test.ts': `import { suite } from 'uvu';
+const s = suite('a suite');
+s('one', () => {});
+s('two', () => {});
+s('three', () => {});
+s.run();`,
+  'core/skip-and-fail.test.ts': `import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+const s = suite('skip and fail');
+s('fails', () => assert.is(1, 2));
+s.skip('skipped', () => {});
+s.run();`,
+  'core/spawns.test.ts': `import { test } from 'uvu';
+import { execFileSync } from 'node:child_process';
+test('starts a program', () => { execFileSync('true'); });
+test.run();`,
+  'spawns.test.ts': `import { test } from 'uvu';
+import { execFileSync } from 'node:child_process';
+test('starts a program', () => { execFileSync('true'); });
+test.run();`,
 };
 
 /** Writes the named fixtures into a fresh folder that resolves uvu from this repository. */
@@ -47,23 +72,33 @@ function fixtureDir(names: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'runner-fixtures-'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  for (const name of names) writeFileSync(join(dir, name), FIXTURES[name]!);
+  for (const name of names) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), FIXTURES[name]!);
+  }
   return dir;
 }
 
 /** The fixtures' file timeout: 3 s on an idle machine, more under load (each file starts node and tsx). */
 const TIMEOUT_SECONDS = Math.ceil(loadScaled(3000) / 1000);
 
-/** Runs the runner over a fixture folder. */
-function runRunner(dir: string): Promise<{ code: number | null; stdout: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: String(TIMEOUT_SECONDS) };
+/** Runs the runner over a fixture folder, with the given arguments. */
+function runRunner(
+  dir: string,
+  args: string[] = [],
+  settings: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // TIMEOUT_SECONDS already holds TEST_SLOW: the runner must not apply it twice.
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_DIR: dir, TEST_TIMEOUT: String(TIMEOUT_SECONDS), TEST_SLOW: '1', ...settings };
   delete env['TEST_REPORT'];
   delete env['VERBOSE'];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts'], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts', ...args], { cwd: root, env });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => resolve({ code, stdout }));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -75,7 +110,7 @@ function fileLines(stdout: string, dir: string): Record<string, string> {
 }
 
 runner('a skip, .only, a throwing before hook, a hang, a crash and no test each fail the run; counts are direct', async () => {
-  const dir = fixtureDir(Object.keys(FIXTURES));
+  const dir = fixtureDir(Object.keys(FIXTURES).filter((name) => !name.includes('/') && name !== 'spawns.test.ts'));
   try {
     const { code, stdout } = await runRunner(dir);
     assert.is(code, 1);
@@ -108,6 +143,95 @@ runner('passing files exit 0 with the closing line CI reads', async () => {
     assert.is(code, 0);
     assert.equal(fileLines(stdout, dir), { 'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)' });
     assert.ok(stdout.endsWith('\n1 test files\n2 passed, 0 failed, 0 skipped\n'), stdout.slice(-200));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('every filter given runs its files; a filter that matches none is refused', async () => {
+  const dir = fixtureDir(['pass.test.ts', 'skip-and-fail.test.ts', 'empty.test.ts']);
+  try {
+    const both = await runRunner(dir, ['pass', 'skip-and']);
+    assert.is(both.code, 1);
+    assert.equal(fileLines(both.stdout, dir), {
+      'pass.test.ts': 'ok (2 passed, 0 failed, 0 skipped)',
+      'skip-and-fail.test.ts': 'FAILED (0 passed, 1 failed, 1 skipped)',
+    });
+    assert.ok(both.stdout.endsWith(`\n2 test files, failed: ${dir}/skip-and-fail.test.ts\n2 passed, 1 failed, 1 skipped\n`), both.stdout.slice(-200));
+    const typo = await runRunner(dir, ['pass', 'pas-typo']);
+    assert.is(typo.code, 64);
+    assert.is(typo.stdout, '');
+    assert.match(typo.stderr, 'no test file matches "pas-typo"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('an unknown flag or tier, or a TEST_SLOW that is no factor, is refused with exit 64 before anything runs', async () => {
+  const dir = fixtureDir(['pass.test.ts']);
+  try {
+    const flag = await runRunner(dir, ['--verbose']);
+    assert.is(flag.code, 64);
+    assert.is(flag.stdout, '');
+    assert.match(flag.stderr, 'unknown flag "--verbose"\nusage: npm test -- ');
+    const tier = await runRunner(dir, ['--tier', 'fast']);
+    assert.is(tier.code, 64);
+    assert.match(tier.stderr, '--tier takes one of unit, storage, e2e, not "fast"');
+    const slow = await runRunner(dir, [], { TEST_SLOW: 'very' });
+    assert.is(slow.code, 64);
+    assert.is(slow.stdout, '');
+    assert.match(slow.stderr, 'TEST_SLOW must be a positive number (a factor, 1 by default), not "very"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('--list prints the files by tier and runs none of them', async () => {
+  const dir = fixtureDir(['pass.test.ts', 'hangs.test.ts']);
+  try {
+    const { code, stdout } = await runRunner(dir, ['--list']);
+    assert.is(code, 0);
+    // Fixture files sit in no folder of scripts/test-tiers.ts, so they are e2e, the default.
+    assert.is(stdout, `e2e (2 files)\n  ${dir}/hangs.test.ts\n  ${dir}/pass.test.ts\n2 test files\n`);
+    const unit = await runRunner(dir, ['--tier', 'unit', '--list']);
+    assert.is(unit.stdout, '0 test files\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('unit files run several to a process and are still counted one by one', async () => {
+  const dir = fixtureDir(['core/default-test.test.ts', 'core/suite.test.ts']);
+  try {
+    const { code, stdout } = await runRunner(dir);
+    assert.is(code, 0);
+    assert.equal(fileLines(stdout, dir), {
+      'core/default-test.test.ts': 'ok (2 passed, 0 failed, 0 skipped)',
+      'core/suite.test.ts': 'ok (3 passed, 0 failed, 0 skipped)',
+    });
+    assert.not.match(stdout, 'runs again alone');
+    assert.match(stdout, /\n-- unit tier: 2 files \(5 passed, 0 failed, 0 skipped\) in \d+\.\d s\n2 test files\n5 passed, 0 failed, 0 skipped\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+runner('a unit file may start no process; when a batch fails, each of its files runs again alone', async () => {
+  const dir = fixtureDir(['core/default-test.test.ts', 'core/suite.test.ts', 'core/skip-and-fail.test.ts', 'core/spawns.test.ts', 'spawns.test.ts']);
+  try {
+    const { code, stdout } = await runRunner(dir);
+    assert.is(code, 1);
+    assert.equal(fileLines(stdout, dir), {
+      'core/default-test.test.ts': 'ok (2 passed, 0 failed, 0 skipped)',
+      'core/skip-and-fail.test.ts': 'FAILED (0 passed, 1 failed, 1 skipped)',
+      'core/spawns.test.ts': 'FAILED (0 passed, 1 failed, 0 skipped)',
+      'core/suite.test.ts': 'ok (3 passed, 0 failed, 0 skipped)',
+      // The same file outside the unit tier may start a program.
+      'spawns.test.ts': 'ok (1 passed, 0 failed, 0 skipped)',
+    });
+    assert.match(stdout, 'unit files in one process did not all pass: each runs again alone');
+    assert.match(stdout, 'the unit tier allows no child process (execFileSync true)');
+    assert.ok(stdout.endsWith('\n6 passed, 2 failed, 1 skipped\n'), stdout.slice(-200));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { ConfigError } from '../../server/config-error.ts';
 import { lockDataDir } from '../../server/data-dir-lock.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { startServerProcess } from '../_spawn.ts';
+import { startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'site-api-lock-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,18 +43,25 @@ test('a lock with our own pid that we do not hold (a container restarted after a
 
 test('a second server on the DATA_DIR of a running one stops with exit 78 and says why', async () => {
   const dataDir = await freshPgliteDir();
-  const first = await startServerProcess({ DATA_DIR: dataDir });
+  // Each stopped and the directory removed whatever failed: a second server that did start is stopped
+  // too, and the exit code is asserted only once everything is gone.
+  let first: ServerProcess | undefined;
+  let second: ServerProcess | undefined;
+  let firstExit: number | null = null;
   try {
+    first = await startServerProcess({ DATA_DIR: dataDir });
     const refused = await startServerProcess({ DATA_DIR: dataDir }).then(
-      () => 'started',
+      (started) => ((second = started), 'started'),
       (error: Error) => error.message,
     );
     assert.match(refused, 'exited with 78 before listening');
     assert.match(refused, `"configuration error: DATA_DIR ${dataDir} is in use by process `);
   } finally {
-    assert.is(await first.stop(), 0);
+    await second?.stop();
+    if (first) firstExit = await first.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  assert.is(firstExit, 0);
 });
 
 test.run();

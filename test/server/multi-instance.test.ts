@@ -19,13 +19,19 @@ test.before(async () => {
   // instances counting on their own admit 150 of 150.
   const env = { STORAGE: 'postgres', DATABASE_URL: pg.url, DATABASE_SCHEMA: schema, RATE_LIMIT_DB_TIMEOUT_MS: String(2 ** 31 - 1) };
   // Started together: both migrate at once, and both create the voter secret at once.
-  servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  // allSettled: when one fails to start, the other is still stopped (after), not left running.
+  const started = await Promise.allSettled([startServerProcess(env), startServerProcess(env)]);
+  servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  for (const s of started) if (s.status === 'rejected') throw s.reason;
 });
 
 test.after(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  await (await testPostgres()).dropSchema(schema);
-  await closeTestDatabases();
+  try {
+    await Promise.all(servers.map((s) => s.stop()));
+  } finally {
+    if (schema) await (await testPostgres()).dropSchema(schema);
+    await closeTestDatabases();
+  }
 });
 
 const on = (i: number) => servers[i % 2]!.port;

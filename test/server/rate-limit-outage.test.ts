@@ -16,16 +16,24 @@ import { cuttableProxy } from '../_proxy.ts';
 test('during an outage the limit holds per instance on its own count; afterwards the shared counters count again', async () => {
   const pg = await testPostgres();
   const schema = await pg.freshSchema();
-  const proxy = await cuttableProxy(pg.url);
-  const clock = manualClock();
-  const logger = memoryLogger();
-  const client = createPostgresClient({ url: proxy.url, schema });
-  await migrate(client);
-  const storage = createSqlStorage(client, { clock, logger });
-  const other = createSqlStorage(createPostgresClient({ url: pg.url, schema }));
-  const server = await startTestServer({ storage, clock, logger });
-  const pricing = (from: string) => server.request({ path: '/api/v1/pricing', from });
+  // What was opened, closed in reverse in finally whatever failed, before the schema is dropped.
+  const opened: (() => Promise<unknown>)[] = [];
   try {
+    const proxy = await cuttableProxy(pg.url);
+    opened.push(() => proxy.close());
+    const clock = manualClock();
+    const logger = memoryLogger();
+    const client = createPostgresClient({ url: proxy.url, schema });
+    opened.push(() => client.close());
+    await migrate(client);
+    const storage = createSqlStorage(client, { clock, logger });
+    opened.push(() => storage.close());
+    const other = createSqlStorage(createPostgresClient({ url: pg.url, schema }));
+    opened.push(() => other.close());
+    const server = await startTestServer({ storage, clock, logger });
+    opened.push(() => server.close());
+    const pricing = (from: string) => server.request({ path: '/api/v1/pricing', from });
+
     for (let i = 0; i < 5; i++) await pricing('127.0.0.2');
     assert.is((await pricing('127.0.0.2')).headers['ratelimit-remaining'], '114');
 
@@ -67,10 +75,7 @@ test('during an outage the limit holds per instance on its own count; afterwards
       ],
     );
   } finally {
-    await server.close();
-    await storage.close();
-    await other.close();
-    await proxy.close();
+    for (const close of opened.reverse()) await close().catch(() => {});
     await pg.dropSchema(schema);
     await closeTestDatabases();
   }

@@ -6,14 +6,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { sendHttp } from '../_setup.ts';
-import { listeningLine, runProgramToExit as runToExit, startServerProcess } from '../_spawn.ts';
+import { listeningLine, runProgramToExit as runToExit, startServerProcess, type ServerProcess } from '../_spawn.ts';
 
 const standalone = suite('standalone server');
 
 standalone('with nothing configured it serves the example content from PGlite in ./data and says so', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'empty-cwd-'));
-  const server = await startServerProcess({ STORAGE: undefined }, dir);
+  // Started inside try: a start that fails still leaves no directory behind.
+  let started: ServerProcess | undefined;
   try {
+    const server = (started = await startServerProcess({ STORAGE: undefined }, dir));
     const pricing = await sendHttp(server.port, { path: '/api/v1/pricing' });
     assert.is(pricing.status, 200);
     assert.is((pricing.json() as { product: string }).product, 'legacy-sheet-converter');
@@ -40,8 +42,10 @@ standalone('with nothing configured it serves the example content from PGlite in
     assert.ok(keyAt >= 0 && keyAt < info.length - 1, 'the public key is logged before listening');
     assert.ok(existsSync(join(dir, 'data', 'PG_VERSION')), 'the database is in ./data');
   } finally {
-    server.child.kill('SIGTERM');
-    await server.exited;
+    if (started) {
+      started.child.kill('SIGTERM');
+      await started.exited;
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 });

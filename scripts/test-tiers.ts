@@ -1,0 +1,124 @@
+/**
+ * Which tier each test file is in: the one place that decides it (scripts/run-tests.ts reads it; CONTRIBUTING.md
+ * says how to place a test).
+ *
+ * - `unit`: core, the in-process app (`app.handle`) on memory storage, formats, schemas, config parsing and
+ *   the conformance kit in process. No child process, no socket (not even to 127.0.0.1), no database, no
+ *   browser: the runner refuses them in this tier (scripts/test-report/unit-guard.ts) and runs its files
+ *   several to a process.
+ * - `storage`: the storage contract and the other tests whose subject is storage, on memory, PGlite and
+ *   PostgreSQL (DATABASE_URL, or PGlite served over the wire protocol on 127.0.0.1).
+ * - `e2e`: servers, runtimes (Deno, Bun, workerd), the CLI, packing, browsers, and anything else that opens
+ *   a socket or starts a process.
+ *
+ * The rule: a file's tier is that of the longest entry below that its path (relative to the test folder)
+ * starts with; a file no entry names is `e2e`, the slowest tier, so that a new file in a new folder runs
+ * with everything it might need. A new file in a listed folder takes its folder's tier: add an entry for
+ * the file when it belongs elsewhere. test/scripts/test-tiers.test.ts checks that every entry names a file.
+ *
+ * @module
+ */
+
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The tiers, in the order `npm test` runs them. */
+export const TIERS = ['unit', 'storage', 'e2e'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/**
+ * Folders (ending in "/") and files, relative to test/, and their tier. Classified by what each file does
+ * (a run that recorded every process, listen, connect and PGlite import), not by its folder's name.
+ */
+export const TIER_TABLE: Readonly<Record<string, Tier>> = {
+  'adapters/': 'unit',
+  'conformance/': 'unit',
+  'core/': 'unit',
+  // Ramp plans and their step announcements on PGlite and two instances on one PostgreSQL.
+  'core/release-ramp.test.ts': 'storage',
+  'core/release-ramp-events.test.ts': 'storage',
+  // Opens the Stripe stand-in, a real HTTP server on 127.0.0.1.
+  'core/gateway-webhook.test.ts': 'e2e',
+  // The operator operations through `handle` on PGlite and PostgreSQL.
+  'operator/': 'storage',
+  'operator/stats-spans.test.ts': 'unit',
+  // Three of these serve an app on a real socket, because answering while storage works is their point.
+  'storage/': 'storage',
+  'server/': 'e2e',
+  'server/event-delivery.test.ts': 'unit',
+  'server/export-format.test.ts': 'unit',
+  'server/http-limits.test.ts': 'unit',
+  'server/mail-config.test.ts': 'unit',
+  'server/operator-tokens-config.test.ts': 'unit',
+  'server/payment-config.test.ts': 'unit',
+  'server/release-watch-config.test.ts': 'unit',
+  'server/storage-config.test.ts': 'unit',
+  'server/usage-writer.test.ts': 'unit',
+  'server/worker-app.test.ts': 'unit',
+  // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
+  'http/checkout-return.test.ts': 'unit',
+  'http/checkout-thanks.test.ts': 'unit',
+  'http/cors.test.ts': 'unit',
+  'http/memory-caps.test.ts': 'unit',
+  'http/operator-audit.test.ts': 'unit',
+  'http/operator-inbox-page.test.ts': 'unit',
+  'http/operator-numbers.test.ts': 'unit',
+  'http/operator-orders-page.test.ts': 'unit',
+  'http/operator-releases-page.test.ts': 'unit',
+  'http/operator-releases-ramp-page.test.ts': 'unit',
+  'http/operator-roadmap-sort.test.ts': 'unit',
+  'http/operator-roadmap-unmerge-page.test.ts': 'unit',
+  'http/operator-roadmap.test.ts': 'unit',
+  'http/operator.test.ts': 'unit',
+  'http/orders.test.ts': 'unit',
+  'http/probes.test.ts': 'unit',
+  'http/release-halt.test.ts': 'unit',
+  'http/releases-rule.property.test.ts': 'unit',
+  'http/request-id.test.ts': 'unit',
+  'http/spec-rows.test.ts': 'unit',
+  'http/stats.test.ts': 'unit',
+  'http/windows-only.test.ts': 'unit',
+  'scripts/': 'unit',
+  // Runs the runner on fixture files, each in its own process.
+  'scripts/run-tests.test.ts': 'e2e',
+  'stripe/': 'e2e',
+  'stripe/signature.test.ts': 'unit',
+};
+
+/**
+ * The tier of a test file and the entry that decided it (null when no entry names it).
+ *
+ * @param path The file's path relative to the test folder, with "/" separators.
+ */
+export function tierEntry(path: string): { tier: Tier; entry: string | null } {
+  let entry: string | null = null;
+  for (const key of Object.keys(TIER_TABLE)) {
+    const matches = key.endsWith('/') ? path.startsWith(key) : path === key;
+    if (matches && (entry === null || key.length > entry.length)) entry = key;
+  }
+  return { tier: entry === null ? 'e2e' : TIER_TABLE[entry]!, entry };
+}
+
+/**
+ * The tier of a test file.
+ *
+ * @param path The file's path relative to the test folder, with "/" separators.
+ */
+export function tierOf(path: string): Tier {
+  return tierEntry(path).tier;
+}
+
+/**
+ * Every test file (`*.test.ts`) under a folder, sorted, skipping node_modules.
+ *
+ * @param dir The folder.
+ */
+export function findTestFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : findTestFiles(path);
+      return name.endsWith('.test.ts') ? [path] : [];
+    })
+    .sort();
+}
