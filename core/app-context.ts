@@ -20,8 +20,8 @@ import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource,
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
 import { createReleaseView, type ServedRelease } from './releases/release-view.ts';
-import { createRampAnnouncements } from './operator/ramp-announcements.ts';
-import { createRolloutBucket } from './releases/rollout-bucket.ts';
+import { createRampAnnouncements } from './releases/ramp-announcements.ts';
+import { createRolloutBucket } from './releases/rollout-rule.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
 import type { SiteContent } from './schemas/content.ts';

@@ -58,7 +58,7 @@ export interface App {
   processResendRequests(): Promise<number>;
   /**
    * Reads the stored releases again now, which also announces each ramp step reached since the last read
-   * (core/operator/ramp-announcements.ts). Requests read them as they come; the standalone server calls
+   * (core/releases/ramp-announcements.ts). Requests read them as they come; the standalone server calls
    * this every second, so that an instance nobody asks announces a step too.
    */
   refreshReleases(): Promise<void>;

@@ -1,7 +1,7 @@
 /**
  * SipHash-2-4 as the paper writes it, on BigInts, and the rollout bucket worked out with it and with
  * node:crypto's HMAC: implementations independent of the ones the server runs (core/clients/siphash.ts,
- * core/releases/rollout-bucket.ts), for the tests that predict which clients a staged release reaches.
+ * core/releases/rollout-rule.ts), for the tests that predict which clients a staged release reaches.
  */
 import { createHmac } from 'node:crypto';
 

@@ -19,7 +19,7 @@ export function createKeyedHash(secret: string): (subject: string) => string {
   return (subject) => toBase64Url(mac(subject));
 }
 
-/** The same keyed hash as bytes (the MAC): the rollout bucket's SipHash key is taken from one (core/releases/rollout-bucket.ts). */
+/** The same keyed hash as bytes (the MAC): the rollout bucket's SipHash key is taken from one (core/releases/rollout-rule.ts). */
 export function createKeyedMac(secret: string): (subject: string) => Uint8Array {
   return createHmacSha256(secret);
 }

@@ -6,20 +6,12 @@
 import { releaseFields, UPDATE_ANSWER } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { headerValue, type HeaderMap } from '../http/http.ts';
+import { headerValue } from '../http/http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
 import { windowsOnlyUrl } from './windows-only.ts';
 import { clientKeyOf } from '../clients/client-ip.ts';
-
-
-/** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
-export function isWindowsClient(headers: HeaderMap): boolean {
-  const hint = headerValue(headers, 'sec-ch-ua-platform');
-  if (hint !== undefined) return hint.trim().replace(/^"|"$/g, '').toLowerCase() === 'windows';
-  const agent = headerValue(headers, 'user-agent') ?? '';
-  return /\bWindows\b/i.test(agent) && !/\bWindows Phone\b/i.test(agent);
-}
+import { isWindowsClient } from '../clients/platform.ts';
 
 /** The single value of a query parameter; a repeated parameter is an error. */
 function single(query: URLSearchParams, name: string): string | undefined {

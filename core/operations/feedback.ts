@@ -14,7 +14,7 @@ import type { FeedbackEntry } from '../ports/ports.ts';
 import { FeedbackRequestSchema } from '../schemas/requests.ts';
 import { isNotBlank } from '../schemas/stored-text.ts';
 import { parseOrThrow } from '../http/validate.ts';
-import { isWindowsClient } from './download.ts';
+import { isWindowsClient } from '../clients/platform.ts';
 
 /** A description that is absent, null, empty or only white space. */
 function isMissingDescription(value: unknown): boolean {

@@ -13,7 +13,7 @@ import { andThen } from '../http/maybe.ts';
 import type { MaybePromise } from '../ports/ports.ts';
 import type { ServedRelease } from '../releases/release-view.ts';
 import { VersionString } from '../schemas/responses.ts';
-import { isWindowsClient } from './download.ts';
+import { isWindowsClient } from '../clients/platform.ts';
 import { clientKeyOf } from '../clients/client-ip.ts';
 
 /** Answers kept at most: the releases served now and the baseline, with room for changes. */

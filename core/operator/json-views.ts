@@ -5,11 +5,8 @@
  */
 import * as v from 'valibot';
 
-/** A time as ISO 8601 (UTC, milliseconds). */
-export const IsoTime = v.pipe(v.string(), v.description('A time as ISO 8601, e.g. 2026-11-01T09:30:00.000Z.'));
-
-/** A stored time in milliseconds as ISO 8601; null stays null. */
-export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** Times as ISO 8601 (core/schemas/iso-time.ts, shared with the release view of core/releases/release-json.ts). */
+export { IsoTime, isoOrNull } from '../schemas/iso-time.ts';
 
 /** The `before` to give for the next page, or null on the last one. */
 export const NextCursor = v.pipe(v.nullable(v.number()), v.description('Give it as `before` for the next page; null on the last page.'));

@@ -6,8 +6,8 @@
  * @module
  */
 import { resumedPlan } from '../releases/ramp-plan.ts';
-import { changed, eventOf, named, servedAfter } from './releases.ts';
-import { releaseView, ReleaseViewSchema } from './release-json.ts';
+import { eventOf, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
+import { changed, named } from './releases.ts';
 import { auditTrail } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';

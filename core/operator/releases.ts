@@ -9,43 +9,16 @@
 import * as v from 'valibot';
 import type { Release } from '../releases/release-view.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';
-import { inForce, percentInForce, type RampPlan } from '../releases/ramp-plan.ts';
-import { ApiError } from '../http/errors.ts';
-import type { EventType } from '../ports/events.ts';
+import { inForce, percentInForce } from '../releases/ramp-plan.ts';
+import { eventOf, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
+import { downgradeRefusal, rampOf } from '../releases/publish-checks.ts';
 import { auditTrail, type AuditTrail, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { releaseView, ReleaseViewSchema } from './release-json.ts';
 import { defineOperation } from './operation.ts';
-import { PublishReleaseSchema, RolloutSchema, type RampInputSchema } from './release-fields.ts';
-import { refuseDowngrade } from './release-order.ts';
+import { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
 
 export { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
-export { releaseView, ReleaseViewSchema, type ReleaseJson } from './release-json.ts';
-
-/** The event of a change, written with it (its data: the release as the API shows it, served share included). */
-export const eventOf = (type: EventType, at: number, served: (release: Release) => number) => (release: Release) => ({
-  event: { type, data: releaseView(release, served(release), at) },
-  at,
-});
-
-/** The share a release is served at `now` once `release` replaces its stored self (percents in force). */
-export const servedAfter = (releases: readonly Release[], now: number) => (release: Release): number =>
-  servedShares(inForce(releases.map((r) => (r.version === release.version ? release : r)), now)).get(release.version) ?? 0;
-
-/** The stored plan of a publish: its steps each above the one before, the first one the rollout percent. */
-function rampOf(body: { rolloutPercent: number; ramp: v.InferOutput<typeof RampInputSchema> | null }, startAt: number): RampPlan | null {
-  if (body.ramp === null) return null;
-  const { steps, everyMinutes, haltMinClients, haltMinNetworks } = body.ramp;
-  if (steps.some((step, i) => i > 0 && step <= steps[i - 1]!)) {
-    throw new ApiError('invalid_request', 'Field "ramp.steps" must list percents each above the one before, e.g. [1, 5, 25, 100].');
-  }
-  if (steps[0] !== body.rolloutPercent) {
-    throw new ApiError('invalid_request', `Field "rolloutPercent" must be the ramp's first step (${String(steps[0])}) when a ramp is given.`);
-  }
-  const plan: RampPlan = { steps: [...steps], everyMs: everyMinutes * 60_000, startAt };
-  if (haltMinClients === undefined && haltMinNetworks === undefined) return plan;
-  return { ...plan, halt: { ...(haltMinClients === undefined ? {} : { minClients: haltMinClients }), ...(haltMinNetworks === undefined ? {} : { minNetworks: haltMinNetworks }) } };
-}
+export { releaseView, ReleaseViewSchema, type ReleaseJson } from '../releases/release-json.ts';
 
 /** After a change (its audit row written with it): logs it, and makes this instance serve it at once. */
 export async function changed(context: OperatorContext, trail: AuditTrail): Promise<void> {
@@ -103,12 +76,13 @@ export const publishRelease = defineOperation({
   errors: ['release_exists', 'release_not_higher', 'release_same_msi_version'],
   async run(context, { body }, caller) {
     const publishedAt = context.clock.now();
-    const ramp = rampOf(body, publishedAt);
+    const ramp = rampOf(body.rolloutPercent, body.ramp, publishedAt);
     const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null, announcedStep: 0 };
     // What was stored when the store admitted it: the check and the insert are one step (no concurrent publish between).
     let before: readonly Release[] = [];
     const admit = (stored: readonly Release[]) => {
-      refuseDowngrade(body.version, stored);
+      const refusal = downgradeRefusal(body.version, stored);
+      if (refusal) throw new OperatorError(refusal.code, refusal.message);
       before = stored;
     };
     const emit = (published: Release) => eventOf('release.published', publishedAt, servedAfter([...before, release], publishedAt))(published);

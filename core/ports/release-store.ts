@@ -46,7 +46,7 @@ export interface Release {
   /**
    * The last step of its ramp plan (from 0) announced by a release.rolled_out event: 0 at publish (the
    * first step is announced by release.published). A step in force beyond it is announced once
-   * (core/operator/ramp-announcements.ts).
+   * (core/releases/ramp-announcements.ts).
    */
   announcedStep: number;
 }

@@ -60,7 +60,7 @@ const MAX_AGE_MS = 1000;
  * @param baseline The configured release (version file and `download.msiUrl`), served before any stored one.
  * @param bucketOf A client key's rollout bucket, 0-99.
  * @param afterRead Run with the releases after each read, before the read is done (the ramp steps'
- *   announcements, core/operator/ramp-announcements.ts); it must not throw.
+ *   announcements, ramp-announcements.ts); it must not throw.
  */
 export function createReleaseView(
   store: ReleaseStore,

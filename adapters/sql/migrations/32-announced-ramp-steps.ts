@@ -1,7 +1,7 @@
 /**
  * Migration 32 (issue 42): the last ramp step of each release announced by a release.rolled_out event, so
  * that each step a plan reaches is announced once, by whichever instance notices it first (a conditional
- * update, core/operator/ramp-announcements.ts).
+ * update, core/releases/ramp-announcements.ts).
  *
  * A release ramping when the migration runs starts at the step in force then (by the database's clock,
  * held at its halt), so an upgrade announces no step reached before it: months-old plans at their last

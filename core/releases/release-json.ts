@@ -1,14 +1,16 @@
 /**
- * A release as the operator API shows it (GET /releases and every release change): times as ISO 8601,
- * the percent in force, the share of clients it is served to now, its ramp plan and whether the halt rule
- * holds it.
+ * A release as the operator API and the release events show it (GET /releases, every release change, the
+ * release.* events): times as ISO 8601, the percent in force, the share of clients it is served to now, its
+ * ramp plan and whether the halt rule holds it.
  *
  * @module
  */
 import * as v from 'valibot';
-import type { Release } from '../releases/release-view.ts';
-import { nextStepAt, percentInForce, stepIndexAt } from '../releases/ramp-plan.ts';
-import { IsoTime, isoOrNull } from './json-views.ts';
+import type { EventType } from '../ports/events.ts';
+import type { Release } from '../ports/release-store.ts';
+import { inForce, nextStepAt, percentInForce, stepIndexAt } from './ramp-plan.ts';
+import { servedShares } from './rollout-rule.ts';
+import { IsoTime, isoOrNull } from '../schemas/iso-time.ts';
 
 const RampViewSchema = v.object({
   steps: v.pipe(v.array(v.number()), v.description('The rollout percents of the plan, in order.')),
@@ -64,3 +66,13 @@ export function releaseView(release: Release, servedPercent: number, now: number
     haltReason: halted ? release.haltReason : null,
   };
 }
+
+/** The event of a change, written with it (its data: the release as the API shows it, served share included). */
+export const eventOf = (type: EventType, at: number, served: (release: Release) => number) => (release: Release) => ({
+  event: { type, data: releaseView(release, served(release), at) },
+  at,
+});
+
+/** The share a release is served at `now` once `release` replaces its stored self (percents in force). */
+export const servedAfter = (releases: readonly Release[], now: number) => (release: Release): number =>
+  servedShares(inForce(releases.map((r) => (r.version === release.version ? release : r)), now)).get(release.version) ?? 0;

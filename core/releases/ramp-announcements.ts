@@ -1,7 +1,7 @@
 /**
  * Ramp steps announced (docs/releases.md "Ramp plans"): the percent in force follows the plan and the clock
  * with nothing written when a step begins, so something has to notice that a step was reached. After each
- * read of the releases (core/releases/release-view.ts), each live release whose step in force is past its
+ * read of the releases (release-view.ts), each live release whose step in force is past its
  * last announced one gets that step marked announced, with a release.rolled_out event and a release.rollout
  * audit row by no operator (the system), in one conditional update: once per step, whichever instance
  * reads first.
@@ -10,8 +10,8 @@
  */
 import type { Clock, Logger } from '../ports/port-types.ts';
 import type { Release, ReleaseStore } from '../ports/release-store.ts';
-import { unannouncedStep } from '../releases/ramp-plan.ts';
-import { eventOf, servedAfter } from './releases.ts';
+import { unannouncedStep } from './ramp-plan.ts';
+import { eventOf, servedAfter } from './release-json.ts';
 
 /** What an announcement needs: the store it marks the step in, the clock, the log. */
 export interface RampAnnouncementPorts {
