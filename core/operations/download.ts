@@ -6,7 +6,6 @@
 import { releaseFields, UPDATE_ANSWER } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { headerValue } from '../http/http.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
 import { windowsOnlyUrl } from './windows-only.ts';
