@@ -20,7 +20,7 @@ import type { App } from '../core/app.ts';
 import { canonicalIp, forwardedClient, type CidrSet } from '../core/clients/client-ip.ts';
 import type { CoreRequest } from '../core/http/http.ts';
 import type { HttpInit, HttpResult } from './_client.ts';
-import { OPERATOR_TOKEN, type CallInit, type OperatorListener } from './_operator.ts';
+import { OPERATOR_TOKEN, operatorRequest, type CallInit, type OperatorListener } from './_operator.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './_setup.ts';
 
 /** Sends one request to `handle` (the app's, or its operator listener's) and reads the whole answer. */
@@ -88,18 +88,7 @@ export async function startInProcessOperator(options: TestAppOptions = {}, liste
   return {
     server,
     send: (init) => handleHttp(operator.handle, init),
-    call: (path, init = {}) =>
-      handleHttp(operator.handle, {
-        method: init.method ?? 'GET',
-        path,
-        headers: {
-          authorization: `Bearer ${OPERATOR_TOKEN}`,
-          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-        ...(init.from ? { from: init.from } : {}),
-      }),
+    call: (path, init = {}) => handleHttp(operator.handle, operatorRequest(path, init)),
     close: async () => {},
   };
 }
@@ -109,13 +98,7 @@ export function inProcessOperatorListener(app: App): { call: OperatorListener['c
   if (!app.operator) throw new Error('the app has no operator token');
   const operator = app.operator;
   return {
-    call: (path, init = {}) =>
-      handleHttp(operator.handle, {
-        method: init.method ?? 'GET',
-        path,
-        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(init.json === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-      }),
+    call: (path, init = {}) => handleHttp(operator.handle, operatorRequest(path, init)),
     close: async () => {},
   };
 }

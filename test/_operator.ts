@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { parseCidrList } from '../core/clients/cidr.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
-import { sendRequest, type HttpResult } from './_client.ts';
+import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
 import type { App } from '../core/app.ts';
 import { startTestServer, type TestServer } from './_setup.ts';
 
@@ -23,6 +23,21 @@ export const NAMED_TOKENS = [
 
 /** Webhook receivers the tests run on 127.0.0.1: allowed by name, as an operator allows a range (WEBHOOK_ALLOW_NETWORKS). */
 export const LOCAL_RECEIVERS = { allowed: parseCidrList('127.0.0.1/32') };
+
+/** The request `call` sends: the operator token, a JSON body when given, from a client address when given. */
+export function operatorRequest(path: string, init: CallInit): HttpInit {
+  return {
+    method: init.method ?? 'GET',
+    path,
+    headers: {
+      authorization: `Bearer ${OPERATOR_TOKEN}`,
+      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
+    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+    ...(init.from ? { from: init.from } : {}),
+  };
+}
 
 export interface CallInit {
   method?: string;
@@ -50,18 +65,7 @@ export async function startOperatorServer(...options: Parameters<typeof startTes
   return {
     server,
     url,
-    call: (path, init = {}) =>
-      sendRequest(url, {
-        method: init.method ?? 'GET',
-        path,
-        headers: {
-          authorization: `Bearer ${OPERATOR_TOKEN}`,
-          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-        ...(init.from ? { from: init.from } : {}),
-      }),
+    call: (path, init = {}) => sendRequest(url, operatorRequest(path, init)),
     async close() {
       operator.closeAllConnections();
       await new Promise((resolve) => operator.close(resolve));
