@@ -147,7 +147,7 @@ export async function createContext(
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
-  const announceSteps = createRampAnnouncements({ store: storage.releases, clock, logger });
+  const announceSteps = createRampAnnouncements({ storage, clock, logger });
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, announceSteps);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };

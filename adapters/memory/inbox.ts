@@ -8,12 +8,14 @@ import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import type { FeedbackCount, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { dayOf } from '../../core/budgets/budgets.ts';
 import type { Report } from './outbox.ts';
+import { keep, type Restorable } from './change.ts';
 
 /** Creates the inbox over the stored entries (in arrival order); a mark's audit entry is written by `report`. */
-export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Report): FeedbackInbox {
+export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Report): FeedbackInbox & Restorable {
   const handledAt = new Map<number, number>();
   const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
   return {
+    snapshot: () => keep(handledAt),
     async countByVersion(fromDay, toDay, versions) {
       const known = new Set(versions);
       const counts = new Map<string, VersionFeedbackCount>();

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports/ports.ts';
 import type { Report } from './outbox.ts';
+import { keep, type Restorable } from './change.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 
 interface Feature extends FeatureFields {
@@ -19,7 +20,7 @@ export interface MemoryRoadmap {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
-  features: FeatureStore;
+  features: FeatureStore & Restorable;
 }
 
 const seedOf = (f: RoadmapFeature): string =>
@@ -143,6 +144,14 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
       return { voted, vote_count: count };
     },
     features: {
+      snapshot() {
+        const restore = keep(features, votes, networkOf, networkVotes, counts, recorded);
+        const total = voteCount;
+        return () => {
+          restore();
+          voteCount = total;
+        };
+      },
       list: async () => byId().map(stored),
       async create(fields, emit) {
         const id = Math.max(0, ...features.keys()) + 1;

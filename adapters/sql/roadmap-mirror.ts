@@ -54,6 +54,11 @@ export interface RoadmapMirror {
   listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
   features: FeatureStore;
+  /**
+   * Runs a unit of work (change.ts) in turn with the toggle batches, then reloads the features, and the
+   * votes, when it says it touched them (only once it committed: a change that throws wrote nothing).
+   */
+  followChange<T>(work: () => Promise<T>, touched: () => { features: boolean; votes: boolean }): Promise<T>;
 }
 
 /**
@@ -193,6 +198,14 @@ export function createRoadmapMirror(
     });
 
   return {
+    followChange: (work, touched) =>
+      serial(async () => {
+        const result = await work();
+        const { features: edits, votes } = touched();
+        if (edits) await loadFeatures();
+        if (votes) await loadVotes();
+        return result;
+      }),
     syncRoadmap: (list) => edited(() => sql.syncRoadmap(list)),
     features: {
       list: () => sql.features.list(),

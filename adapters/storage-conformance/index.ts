@@ -11,6 +11,7 @@ import type { ContractContext, ContractSuite } from './context.ts';
 import { auditContract } from './audit.ts';
 import { auditTrailContract } from './audit-trail.ts';
 import { budgetsContract } from './budgets.ts';
+import { changeContract } from './change.ts';
 import { checkoutContract } from './checkout.ts';
 import { inboxContract } from './inbox.ts';
 import { mailContract } from './mail.ts';
@@ -45,6 +46,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['orders', ordersContract],
   ['audit', auditContract],
   ['audit trail', auditTrailContract],
+  ['change', changeContract],
 ];
 
 /** The storage under test: how to make one for a case and how to let it go. */

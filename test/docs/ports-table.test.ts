@@ -36,6 +36,7 @@ const STORAGE_MEMBERS: StorageMembers = {
   outbox: 'required',
   orders: 'required',
   mail: 'required',
+  change: 'required',
   ping: 'required',
   close: 'optional',
 };
