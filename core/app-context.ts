@@ -12,6 +12,7 @@ import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './budgets/checkout-cap.ts';
 import type { OperatorRoutes } from './operator/app.ts';
 import type { OperatorToken } from './operator/named-tokens.ts';
 import type { CidrSet } from './clients/client-ip.ts';
+import type { ClientAddressPolicy } from './clients/client-address.ts';
 import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
 import { createKeyedMac, randomSecret } from './clients/keyed-hash.ts';
@@ -45,6 +46,13 @@ export interface AppOptions {
   logger?: Logger;
   /** The quota; 120 requests per 60 s by default. */
   rateLimit?: RateLimitPolicy;
+  /**
+   * What a metered request with no client address (`clientIp` '') gets: `shared` (the default) serves it
+   * as one client shared by all such requests, warning once and counting each; `required` answers 500
+   * client_address_missing. Default `shared`, so that a host without addresses (`next dev`) still serves
+   * while the warning says what to fix; set `required` in production (core/clients/client-address.ts).
+   */
+  clientAddress?: ClientAddressPolicy;
   /** Origins allowed to call from a browser; none by default. */
   corsOrigins?: readonly string[];
   /** Marks the unversioned /api aliases deprecated; off by default. */

@@ -19,6 +19,7 @@ import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
 import { operatorTokensOf } from './operator/named-tokens.ts';
 import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
+import { createAddressCheck } from './clients/client-address.ts';
 import type { AppEvent, Clock, GatewayPages, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
 import { createRouter, type Handler } from './http/router.ts';
@@ -125,6 +126,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     logger,
     count,
     answered: options.observer?.answered?.bind(options.observer),
+    checkAddress: createAddressCheck(options.clientAddress ?? 'shared', logger, count),
   });
 
   const tokens = operatorTokensOf(options);

@@ -41,6 +41,7 @@ export type {
 } from './ports/ports.ts';
 export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES } from './ports/ports.ts';
 export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './clients/client-ip.ts';
+export type { ClientAddressPolicy } from './clients/client-address.ts';
 export { parseCidrList } from './clients/cidr.ts';
 export { PUBLIC_API_POLICY, type RateLimitPolicy } from './pipeline/rate-limit.ts';
 export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';

@@ -3,7 +3,8 @@
  *
  *   identify  request id, client key
  *   route     the router's match (probes are routes that are not metered)
- *   admit     the gate's decision: the client's rate limit (the operator listener: its token)
+ *   admit     a metered request without a client address first (core/clients/client-address.ts), then
+ *             the gate's decision: the client's rate limit (the operator listener: its token)
  *   operate   the operation, or the 404/405/OPTIONS answer, or the gate's refusal (429, 401...)
  *   decorate  rate-limit, CORS, cache and security headers
  *   observe   the observer hears of the answer
@@ -61,6 +62,8 @@ export interface PipelineParts {
   logger: Logger;
   count: (event: AppEvent) => void;
   answered: Observer['answered'];
+  /** A metered request's check for a client address: null to go on, else its answer. None: no check. */
+  checkAddress?: (request: CoreRequest) => CoreResponse | null;
 }
 
 /** Answers one request; synchronously when nothing had to wait. Never throws, never rejects. */
@@ -88,9 +91,12 @@ function quotedPath(path: string): string {
 
 const ignore = (): void => {};
 
+/** The decision of a request refused before the gate: no rate-limit headers, but CORS, so a page can read why. */
+const NOT_ADMITTED: GateDecision = Object.freeze({ allowed: false, headers: Object.freeze({}) });
+
 /** Builds the pipeline. */
 export function createPipeline(parts: PipelineParts): Pipeline {
-  const { router, gate, cors, aliasNotices, logger, count, answered } = parts;
+  const { router, gate, cors, aliasNotices, logger, count, answered, checkAddress } = parts;
   const notFound = createRecentCache<string, Uint8Array>(NOT_FOUND_CACHE_SIZE);
 
   /** identify: the request id (the caller's when safe) and the key the client is counted by. */
@@ -177,6 +183,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
    * starts at once beside it, and its answer is dropped if the client is refused.
    */
   const admit = (request: CoreRequest, match: Match): MaybePromise<CoreResponse> => {
+    const refused = checkAddress?.(request) ?? null;
+    if (refused !== null) return decorate(request, refused, NOT_ADMITTED);
     const decision = gate.check(request);
     if (!(decision instanceof Promise)) return decided(request, match, decision);
     let started: MaybePromise<CoreResponse> | undefined;

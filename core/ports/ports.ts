@@ -103,7 +103,9 @@ export type AppEvent =
   | 'checkout_created'
   | 'license_issued'
   | 'feedback_stored'
-  | 'vote_toggled';
+  | 'vote_toggled'
+  /** A metered request with no client address (core/clients/client-address.ts). */
+  | 'client_address_missing';
 
 /**
  * Watches the app (metrics, the access log). Called synchronously on the request path: an observer must
