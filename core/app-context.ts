@@ -17,10 +17,10 @@ import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
 import { createKeyedMac, randomSecret } from './clients/keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts';
-import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
+import type { Clock, LicenseIssuer, Logger, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
-import { createReleaseView, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseView, type ServedNow, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
@@ -147,7 +147,7 @@ export async function createContext(
   let served: ServedRelease | null = null;
   const servedOf = (current: string): ServedRelease =>
     served !== null && served.version === current ? served : (served = { version: current, msiUrl, ...integrity });
-  const baseline = (): MaybePromise<ServedRelease> => {
+  const baseline = (): ServedNow => {
     const current = version.current();
     return typeof current === 'string' ? servedOf(current) : current.then(servedOf);
   };

@@ -20,7 +20,8 @@ import { createOperatorPipeline } from './operator/app.ts';
 import { operatorTokensOf } from './operator/named-tokens.ts';
 import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
 import { createAddressCheck } from './clients/client-address.ts';
-import type { AppEvent, Clock, GatewayPages, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
+import type { AppEvent, Clock, GatewayPages, Logger, PaymentGateway } from './ports/ports.ts';
+import type { Answer } from './http/maybe.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
 import { createRouter, type Handler } from './http/router.ts';
 import { createResendStep } from './mail/resend-requests.ts';
@@ -35,7 +36,7 @@ export interface App {
    * counters in memory), else a promise; `await` takes both. Never throws or rejects: every fault becomes
    * a JSON error response.
    */
-  handle(request: CoreRequest): MaybePromise<CoreResponse>;
+  handle(request: CoreRequest): Answer;
   /** The largest body the app accepts; adapters read at most one byte more. */
   readonly bodyLimit: number;
   /**
