@@ -75,9 +75,9 @@ export function createMemoryStorage(
   const mail = createMemoryMail();
   const report = reportTo(outbox, audit, mail);
   const releases = createMemoryReleaseStore();
-  const inbox = createMemoryInbox(feedback, report);
+  const inbox = createMemoryInbox(feedback);
   const orders = createMemoryOrders(sessions, licenses, report);
-  const roadmap = createMemoryRoadmap(caps, report, options.votesPerNetwork);
+  const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {

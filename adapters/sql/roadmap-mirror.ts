@@ -209,17 +209,17 @@ export function createRoadmapMirror(
     syncRoadmap: (list) => edited(() => sql.syncRoadmap(list)),
     features: {
       list: () => sql.features.list(),
-      create: (fields, emit) => edited(() => sql.features.create(fields, emit)),
-      update: (id, fields, emit) => edited(() => sql.features.update(id, fields, emit)),
-      merge: (from, into, emit) =>
+      create: (fields) => edited(() => sql.features.create(fields)),
+      update: (id, fields) => edited(() => sql.features.update(id, fields)),
+      merge: (from, into) =>
         edited(async () => {
-          const outcome = await sql.features.merge(from, into, emit);
+          const outcome = await sql.features.merge(from, into);
           if (outcome.kind === 'merged') await loadVotes();
           return outcome;
         }),
-      unmerge: (id, emit) =>
+      unmerge: (id) =>
         edited(async () => {
-          const outcome = await sql.features.unmerge(id, emit);
+          const outcome = await sql.features.unmerge(id);
           if (outcome.kind === 'unmerged') await loadVotes();
           return outcome;
         }),

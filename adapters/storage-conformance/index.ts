@@ -22,6 +22,7 @@ import { rateLimitContract } from './rate-limits.ts';
 import { releasesContract } from './releases.ts';
 import { roadmapContract } from './roadmap.ts';
 import { roadmapAdminContract } from './roadmap-admin.ts';
+import { roadmapChangeContract } from './roadmap-change.ts';
 import { roadmapUnmergeContract } from './roadmap-unmerge.ts';
 import { secretsContract } from './secrets.ts';
 import { usageContract } from './usage.ts';
@@ -34,6 +35,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['roadmap', roadmapContract],
   ['roadmap admin', roadmapAdminContract],
   ['roadmap unmerge', roadmapUnmergeContract],
+  ['roadmap change', roadmapChangeContract],
   ['checkout', checkoutContract],
   ['rate limits', rateLimitContract],
   ['releases', releasesContract],
