@@ -91,18 +91,18 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const shared = options.rateLimitState ?? createSharedRateLimitState();
   const hashClient = clientKeyHash(client, shared);
   const mirror = exclusive ? createRoadmapMirror(client, roadmap, perNetwork) : null;
-  // A change's stores are built again over its transaction (change.ts): cheap closures, no state.
+  // A change's stores are built again over its transaction, as it uses them (change.ts): closures, no state.
   const change = createSqlChange(
     client,
-    (db) => ({
-      releases: createSqlReleaseStore(db),
-      features: createSqlFeatureStore(db, perNetwork),
-      inbox: createSqlInbox(db),
-      orders: createSqlOrders(db),
-      outbox: createSqlOutbox(db),
-      audit: createSqlAuditStore(db),
-      mail: createSqlMail(db),
-    }),
+    {
+      releases: createSqlReleaseStore,
+      features: (db) => createSqlFeatureStore(db, perNetwork),
+      inbox: createSqlInbox,
+      orders: createSqlOrders,
+      outbox: createSqlOutbox,
+      audit: createSqlAuditStore,
+      mail: createSqlMail,
+    },
     { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
   );
   return {
