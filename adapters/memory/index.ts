@@ -71,7 +71,7 @@ export function createMemoryStorage(
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
   const ledger = new DayLedger();
   const audit = createMemoryAuditStore();
-  const outbox = createMemoryOutbox(undefined, audit);
+  const outbox = createMemoryOutbox();
   const mail = createMemoryMail();
   const report = reportTo(outbox, audit, mail);
   const releases = createMemoryReleaseStore();
