@@ -26,6 +26,7 @@ import { createMemoryAuditStore } from './audit.ts';
 import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
 import { createMemoryChange } from './change.ts';
+import { createMemoryLicenses } from './licenses.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -71,12 +72,13 @@ export function createMemoryStorage(
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
   const ledger = new DayLedger();
   const audit = createMemoryAuditStore();
-  const outbox = createMemoryOutbox(undefined, audit);
+  const outbox = createMemoryOutbox();
   const mail = createMemoryMail();
   const report = reportTo(outbox, audit, mail);
   const releases = createMemoryReleaseStore();
   const inbox = createMemoryInbox(feedback);
-  const orders = createMemoryOrders(sessions, licenses, report);
+  const orders = createMemoryOrders(sessions, licenses);
+  const checkouts = createMemoryLicenses(licenses);
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
@@ -120,7 +122,7 @@ export function createMemoryStorage(
     inbox,
     orders,
     mail,
-    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail }),
+    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, checkouts }),
 
     /** Memory always answers while the process runs. */
     async ping() {},
@@ -192,16 +194,8 @@ export function createMemoryStorage(
       if (session.state !== 'pending') pending.delete(id);
       return { ...session };
     },
-    async saveLicenses(sessionId, keys, emit) {
-      const stored = licenses.get(sessionId);
-      if (stored) return { keys: { ...stored }, stored: false };
-      licenses.set(sessionId, { ...keys });
-      return report({ keys: { ...keys }, stored: true }, emit);
-    },
-    async getLicenses(sessionId) {
-      const stored = licenses.get(sessionId);
-      return stored ? { ...stored } : null;
-    },
+    saveLicenses: checkouts.saveLicenses,
+    getLicenses: checkouts.getLicenses,
 
     async secret(name, create) {
       const stored = secrets.get(name);

@@ -111,6 +111,9 @@ export function createSqlChange(client: SqlClient, stores: ChangeStores, followe
           get mail() {
             return store('mail');
           },
+          get checkouts() {
+            return store('checkouts');
+          },
           lock: async (table) => {
             await session.query(LOCKS[table]);
           },

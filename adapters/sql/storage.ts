@@ -102,6 +102,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       outbox: createSqlOutbox,
       audit: createSqlAuditStore,
       mail: createSqlMail,
+      checkouts: (db) => ({ getLicenses: (sessionId) => getLicenses(db, sessionId), saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys) }),
     },
     { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
   );
@@ -136,7 +137,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
     getCheckout: (id) => getCheckout(client, id),
     advanceCheckout: (id, state) => advanceCheckout(client, id, state),
-    saveLicenses: (sessionId, keys, emit) => saveLicenses(client, sessionId, keys, emit),
+    saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
     getLicenses: (sessionId) => getLicenses(client, sessionId),
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.

@@ -79,4 +79,27 @@ export function checkoutContract(test: ContractSuite): void {
     assert.equal(await storage.getLicenses('cs_1'), first);
     assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { keys: { standard: null, plus: 'key/p' }, stored: true });
   });
+
+  test('racing saves in changes: one stores the keys and writes its event and mail, every save answers its keys', async (context) => {
+    const { storage } = current(context);
+    const at = Date.UTC(2026, 10, 21, 12, 5, 0, 0);
+    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: at });
+    /** A fulfilment's save: order.paid and the keys mail only by the call that stored them. */
+    const save = (i: number) =>
+      storage.change(async (tx) => {
+        const saved = await tx.checkouts.saveLicenses('cs_race', { standard: `key/s${i}`, plus: null });
+        if (saved.stored) {
+          await tx.outbox.enqueue({ type: 'order.paid', data: { key: saved.keys.standard } }, at);
+          await tx.mail.enqueue({ kind: 'keys', cause: `paid:cs_race:${i}`, session: 'cs_race', to: 'ada@example.com', subject: 'Keys', text: 'Keys', html: '<p>Keys</p>' }, at);
+        }
+        return saved;
+      });
+    const saves = await Promise.all(Array.from({ length: 6 }, (_, i) => save(i)));
+    const winner = saves.filter((saved) => saved.stored);
+    assert.is(winner.length, 1, 'exactly one save stored the keys');
+    assert.equal(new Set(saves.map((saved) => saved.keys.standard)).size, 1, 'every save answers the stored keys');
+    assert.equal(await storage.getLicenses('cs_race'), winner[0]!.keys);
+    assert.equal((await storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['order.paid']);
+    assert.is((await storage.mail.list({ limit: 10 })).length, 1);
+  });
 }

@@ -115,6 +115,36 @@ export function ordersContract(test: ContractSuite): void {
     assert.equal(await storage.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
   });
 
+  test('an order change that throws keeps nothing: neither the keys, the Plus key, the flag, the override, nor their event and mail', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T });
+    await storage.createCheckout(session('cs_r1'));
+    await storage.createCheckout(session('cs_r2'));
+    await storage.orders.recordPurchase('cs_r2', buyer('ada@example.com', 'pi_r2'), T);
+    await storage.saveLicenses('cs_r2', { standard: 'key/r2s', plus: null });
+    const before = await Promise.all([storage.orders.get('cs_r1'), storage.orders.get('cs_r2')]);
+    const failure = new Error('refused after the writes');
+    const thrown = await storage
+      .change(async (tx) => {
+        assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }), { keys: { standard: 'key/r1s', plus: null }, stored: true });
+        assert.equal(await tx.checkouts.getLicenses('cs_r1'), { standard: 'key/r1s', plus: null }, 'a change reads the keys it saved');
+        assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p'))?.stored, true);
+        assert.is((await tx.orders.flag('cs_r2', 'refunded'))?.order.standing.refunded, true);
+        assert.is((await tx.orders.override('cs_r1', 'revoked', 'test', T + 1))?.order.standing.override, 'revoked');
+        await tx.outbox.enqueue({ type: 'order.paid', data: { session: 'cs_r1' } }, T);
+        await tx.mail.enqueue({ kind: 'keys', cause: 'paid:cs_r1', session: 'cs_r1', to: 'ada@example.com', subject: 'Keys', text: 'Keys', html: '<p>Keys</p>' }, T);
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+    assert.is(thrown, failure);
+    assert.equal(await Promise.all([storage.orders.get('cs_r1'), storage.orders.get('cs_r2')]), before);
+    assert.equal(await storage.getLicenses('cs_r1'), null);
+    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
+    assert.equal(await storage.mail.list({ limit: 10 }), []);
+    // The keys the rolled-back change saved were never stored: the next save is the first.
+    assert.is((await storage.saveLicenses('cs_r1', { standard: 'key/r1b', plus: null })).stored, true);
+  });
+
   test('a key finds its order, by the standard or the plus key as issued; any other text finds none', async (context) => {
     const { storage } = current(context);
     await storage.createCheckout({ ...session('cs_k1'), sku: 'plus_bundle' });

@@ -113,13 +113,21 @@ export function outboxContract(test: ContractSuite): void {
     await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const session = { id: 'cs_events', sku: 'standard' as const, channel: null, url: 'https://pay.example.com/cs_events', state: 'paid' as const, createdAt: T0, expiresAt: T0 + 3_600_000 };
     await storage.createCheckout(session);
-    const paid = (saved: { keys: { standard: string | null } }) => ({ event: { type: 'order.paid' as const, data: { key: saved.keys.standard } }, at: T0 });
-    assert.equal(await storage.saveLicenses('cs_events', { standard: 'key-1', plus: null }, paid), { keys: { standard: 'key-1', plus: null }, stored: true });
-    assert.equal((await storage.saveLicenses('cs_events', { standard: 'key-2', plus: null }, paid)).stored, false);
-    const revoked = await storage.orders.override('cs_events', 'revoked', 'test', T0 + 1, ({ order }) => ({
-      event: { type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } },
-      at: T0 + 1,
-    }));
+    /** Saves keys in a change, with order.paid when this save stored them (as fulfilment does). */
+    const save = (standard: string) =>
+      storage.change(async (tx) => {
+        const saved = await tx.checkouts.saveLicenses('cs_events', { standard, plus: null });
+        if (saved.stored) await tx.outbox.enqueue({ type: 'order.paid', data: { key: saved.keys.standard } }, T0);
+        return saved;
+      });
+    assert.equal(await save('key-1'), { keys: { standard: 'key-1', plus: null }, stored: true });
+    assert.equal((await save('key-2')).stored, false);
+    const revoked = await storage.change(async (tx) => {
+      const overridden = await tx.orders.override('cs_events', 'revoked', 'test', T0 + 1);
+      const order = overridden!.order;
+      await tx.outbox.enqueue({ type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } }, T0 + 1);
+      return overridden;
+    });
     assert.is(revoked?.order.standing.override, 'revoked');
     const bodies = (await storage.outbox.claimDue(T0 + 1, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string; data: unknown });
     assert.equal(bodies, [
