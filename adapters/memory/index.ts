@@ -18,7 +18,7 @@ import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, until
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
-import { createMemoryOutbox, reportTo } from './outbox.ts';
+import { createMemoryOutbox } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
@@ -74,7 +74,6 @@ export function createMemoryStorage(
   const audit = createMemoryAuditStore();
   const outbox = createMemoryOutbox();
   const mail = createMemoryMail();
-  const report = reportTo(outbox, audit, mail);
   const releases = createMemoryReleaseStore();
   const inbox = createMemoryInbox(feedback);
   const orders = createMemoryOrders(sessions, licenses);

@@ -4,10 +4,8 @@
  *
  * @module
  */
-import type { AuditStore } from '../../core/ports/store-ports.ts';
-import type { MailStore } from '../../core/ports/mail.ts';
 import { keep, type Restorable } from './change.ts';
-import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
   secret: string;
@@ -20,23 +18,6 @@ interface StoredDelivery extends Delivery {
 }
 
 const MAX_DELIVERIES = 10_000;
-
-/** Writes what a change reports and answers the change's result (see `reportTo`). */
-export type Report = <T>(result: T, emit: Emit<T> | undefined) => Promise<T>;
-
-/**
- * What a store change reports, written with it: its event to the outbox, its entry to the audit trail, what
- * it mails to the mail outbox. In memory the change and what it reports are one step.
- */
-export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, audit: Pick<AuditStore, 'record'>, mail?: Pick<MailStore, 'enqueue'>): Report {
-  return async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
-    const pending = emit?.(result);
-    if (pending?.event) await outbox.enqueue(pending.event, pending.at);
-    if (pending?.audit) await audit.record(pending.audit);
-    if (pending?.mail && mail) await mail.enqueue(pending.mail, pending.at);
-    return result;
-  };
-}
 
 /** The memory outbox, which also says whether an event of a type would be delivered anywhere. */
 export interface MemoryOutbox extends OutboxStore, Restorable {

@@ -5,11 +5,9 @@
  *
  * @module
  */
-import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type FailedReplay, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import { eventBody, type Delivery, type DueDelivery, type EventDraft, type FailedReplay, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 import { DELETE_ENDPOINT, ENDPOINT, REPLAY_FAILED, ROTATE_SECRET, SEND_TEST, testEventParams } from './outbox-operations.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { auditInsert } from './audit.ts';
-import { enqueueMail } from './mail.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const ADD_ENDPOINT = `
@@ -73,33 +71,6 @@ where id = $1::bigint returning id`;
 /** Writes one event inside the caller's statement or transaction (`db`). */
 export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number): Promise<void> {
   await db.query(ENQUEUE, [event.type, eventBody(event, at), at]);
-}
-
-/**
- * Writes what a change reports (its event, its audit entry, its mail: mail.ts) inside its transaction (`tx`),
- * and answers the change's result.
- */
-export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
-  const pending = emit?.(result);
-  if (pending?.event) await enqueueEvent(tx, pending.event, pending.at);
-  if (pending?.audit) {
-    const { text, params } = auditInsert(pending.audit);
-    await tx.query(text, params);
-  }
-  if (pending?.mail) await enqueueMail(tx, pending.mail, pending.at);
-  return result;
-}
-
-/**
- * Runs a change and writes what it reports in one transaction; on its own when nothing is to be reported.
- * A change that finds nothing to change (null) reports nothing.
- */
-export function changeReported<T>(db: SqlClient, emit: Emit<T> | undefined, change: (session: SqlSession) => Promise<T | null>): Promise<T | null> {
-  if (!emit) return change(db);
-  return db.transaction(async (tx) => {
-    const result = await change(tx);
-    return result === null ? null : reported(tx, result, emit);
-  });
 }
 
 /**

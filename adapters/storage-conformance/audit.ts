@@ -4,14 +4,12 @@
  * writes none.
  */
 import * as assert from './assert.ts';
-import type { Emit } from '../../core/ports/events.ts';
 import { recordChange } from '../../core/ports/change.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
 /** An emit that reports only an audit entry, named after the change. */
-const audited = <T>(action: string, target: (result: T) => string): Emit<T> => (result) => ({ at: T0, audit: { at: T0, action, target: target(result), requestId: `r-${action}`, actor: 'ada' } });
 /** An audit entry of a change, named after it. */
 const auditEntry = (action: string, target: string) => ({ at: T0, action, target, requestId: `r-${action}`, actor: 'ada' });
 

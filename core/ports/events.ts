@@ -5,9 +5,6 @@
  *
  * @module
  */
-import type { AuditEntry } from './port-types.ts';
-
-import type { MailDraft } from './mail.ts';
 
 export const EVENT_TYPES = [
   'feedback.received',
@@ -41,25 +38,6 @@ export interface EventDraft {
   type: EventType;
   data: Record<string, unknown>;
 }
-
-/**
- * What a change reports, to be written with it (same statement or transaction): its outbound event (with
- * its time), its audit entry (an operator's change, core/operator/context.ts), the message it mails
- * (core/ports/mail.ts), or any of them.
- */
-export interface PendingEvent {
-  /** The event for the webhook endpoints; null or absent when the change reports none. */
-  event?: EventDraft | null | undefined;
-  at: number;
-  audit?: AuditEntry | undefined;
-  mail?: MailDraft | null | undefined;
-}
-
-/**
- * What a change reports, worked out from its result; a store writes it in the change's own statement or
- * transaction, so the change never commits without it (null: nothing to report).
- */
-export type Emit<T> = (result: T) => PendingEvent | null;
 
 /** How an endpoint wants its body: Standard Webhooks JSON, or Slack's incoming-webhook `{text}`. */
 export type EndpointFormat = 'standard' | 'slack';
