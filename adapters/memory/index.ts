@@ -126,75 +126,80 @@ export function createMemoryStorage(
     /** Memory always answers while the process runs. */
     async ping() {},
 
-    async addFeedback(entry, budget) {
-      const size = feedbackSize(entry);
-      const refusal = budget ? ledger.take(budget) : null;
-      if (refusal) return refusal;
-      try {
-        checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
-      } catch (error) {
-        if (budget) ledger.giveBack(budget);
-        throw error;
-      }
-      feedback.push({ ...entry });
-      feedbackBytes += size;
-      // Synchronous in effect: the memory outbox writes before its first await. The event is drafted only
-      // for a listener (its date is a measurable part of a submission's cost).
-      if (outbox.wants('feedback.received')) void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
-      return null;
-    },
-    async recordDownload(event) {
-      checkRoom(caps, 'downloads', downloads.length);
-      downloads.push({ ...event });
+    intake: {
+      async addFeedback(entry, budget) {
+        const size = feedbackSize(entry);
+        const refusal = budget ? ledger.take(budget) : null;
+        if (refusal) return refusal;
+        try {
+          checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
+        } catch (error) {
+          if (budget) ledger.giveBack(budget);
+          throw error;
+        }
+        feedback.push({ ...entry });
+        feedbackBytes += size;
+        // Synchronous in effect: the memory outbox writes before its first await. The event is drafted only
+        // for a listener (its date is a measurable part of a submission's cost).
+        if (outbox.wants('feedback.received')) void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
+        return null;
+      },
+      async recordDownload(event) {
+        checkRoom(caps, 'downloads', downloads.length);
+        downloads.push({ ...event });
+      },
     },
 
-    ...roadmap,
+    roadmap: { syncRoadmap: roadmap.syncRoadmap, listRoadmap: roadmap.listRoadmap, toggleVote: roadmap.toggleVote },
+    features: roadmap.features,
 
-    async createCheckout(session, owner) {
-      if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
-      const now = clock.now();
-      retire(now);
-      if (sessions.size >= caps.checkoutSessions) checkRoom(caps, 'checkoutSessions', sessions.size, 1, untilRetirement(firstRetirement(now), now));
-      sessions.set(session.id, { ...session });
-      if (session.state === 'pending') pending.add(session.id);
-      if (owner === undefined) return;
-      ownerOf.set(session.id, owner);
-      let ids = owned.get(owner);
-      if (!ids) owned.set(owner, (ids = new Set()));
-      ids.add(session.id);
+    checkouts: {
+      async createCheckout(session, owner) {
+        if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
+        const now = clock.now();
+        retire(now);
+        if (sessions.size >= caps.checkoutSessions) checkRoom(caps, 'checkoutSessions', sessions.size, 1, untilRetirement(firstRetirement(now), now));
+        sessions.set(session.id, { ...session });
+        if (session.state === 'pending') pending.add(session.id);
+        if (owner === undefined) return;
+        ownerOf.set(session.id, owner);
+        let ids = owned.get(owner);
+        if (!ids) owned.set(owner, (ids = new Set()));
+        ids.add(session.id);
+      },
+      async openCheckouts(owner, now, limit) {
+        const expiries: number[] = [];
+        for (const id of owned.get(owner) ?? []) {
+          const session = sessions.get(id)!;
+          if (session.state === 'pending' && session.expiresAt > now) expiries.push(session.expiresAt);
+        }
+        return expiries.sort((a, b) => a - b).slice(0, limit);
+      },
+      async openCheckoutTotals(now, limit) {
+        let open = 0;
+        let earliestExpiry: number | null = null;
+        for (const id of pending) {
+          const { expiresAt } = sessions.get(id)!;
+          if (expiresAt <= now) continue;
+          open++;
+          if (earliestExpiry === null || expiresAt < earliestExpiry) earliestExpiry = expiresAt;
+        }
+        return { open: Math.min(open, limit), earliestExpiry };
+      },
+      async getCheckout(id) {
+        const session = sessions.get(id);
+        return session ? { ...session } : null;
+      },
+      async advanceCheckout(id, state: CheckoutState) {
+        const session = sessions.get(id);
+        if (!session) return null;
+        session.state = nextCheckoutState(session.state, state);
+        if (session.state !== 'pending') pending.delete(id);
+        return { ...session };
+      },
+      saveLicenses: checkouts.saveLicenses,
+      getLicenses: checkouts.getLicenses,
     },
-    async openCheckouts(owner, now, limit) {
-      const expiries: number[] = [];
-      for (const id of owned.get(owner) ?? []) {
-        const session = sessions.get(id)!;
-        if (session.state === 'pending' && session.expiresAt > now) expiries.push(session.expiresAt);
-      }
-      return expiries.sort((a, b) => a - b).slice(0, limit);
-    },
-    async openCheckoutTotals(now, limit) {
-      let open = 0;
-      let earliestExpiry: number | null = null;
-      for (const id of pending) {
-        const { expiresAt } = sessions.get(id)!;
-        if (expiresAt <= now) continue;
-        open++;
-        if (earliestExpiry === null || expiresAt < earliestExpiry) earliestExpiry = expiresAt;
-      }
-      return { open: Math.min(open, limit), earliestExpiry };
-    },
-    async getCheckout(id) {
-      const session = sessions.get(id);
-      return session ? { ...session } : null;
-    },
-    async advanceCheckout(id, state: CheckoutState) {
-      const session = sessions.get(id);
-      if (!session) return null;
-      session.state = nextCheckoutState(session.state, state);
-      if (session.state !== 'pending') pending.delete(id);
-      return { ...session };
-    },
-    saveLicenses: checkouts.saveLicenses,
-    getLicenses: checkouts.getLicenses,
 
     async secret(name, create) {
       const stored = secrets.get(name);

@@ -118,10 +118,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
           state: shared,
         }),
     ...sqlExportSource(client),
-    addFeedback: exclusive
-      ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
-      : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
-    recordDownload: (event) => recordDownload(client, event),
+    intake: {
+      addFeedback: exclusive
+        ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
+        : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
+      recordDownload: (event) => recordDownload(client, event),
+    },
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
@@ -129,16 +131,19 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
     mail: createSqlMail(client),
-    ...(mirror
-      ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote, features: mirror.features }
-      : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),
-    createCheckout: (session, owner) => createCheckout(client, session, owner),
-    openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
-    openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
-    getCheckout: (id) => getCheckout(client, id),
-    advanceCheckout: (id, state) => advanceCheckout(client, id, state),
-    saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
-    getLicenses: (sessionId) => getLicenses(client, sessionId),
+    roadmap: mirror
+      ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote }
+      : { syncRoadmap: roadmap.syncRoadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) },
+    features: mirror ? mirror.features : roadmap.features,
+    checkouts: {
+      createCheckout: (session, owner) => createCheckout(client, session, owner),
+      openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
+      openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
+      getCheckout: (id) => getCheckout(client, id),
+      advanceCheckout: (id, state) => advanceCheckout(client, id, state),
+      saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
+      getLicenses: (sessionId) => getLicenses(client, sessionId),
+    },
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.
     ping: async () => {

@@ -31,7 +31,7 @@ export function auditContract(test: ContractSuite): void {
       await recordChange(tx, { at: T0, event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' } });
       return f;
     });
-    await storage.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
+    await storage.intake.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
     const [entry] = await storage.inbox.list({ limit: 1 });
     /** A mark with its audit entry, written only when it changed the entry. */
     const mark = (id: number) =>
@@ -43,8 +43,8 @@ export function auditContract(test: ContractSuite): void {
     assert.is((await mark(entry!.id))?.changed, true);
     assert.is((await mark(entry!.id))?.changed, false);
     assert.is(await mark(entry!.id + 1000), null);
-    await storage.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
-    await storage.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
+    await storage.checkouts.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    await storage.checkouts.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
     await storage.change(async (tx) => {
       const saved = (await tx.orders.addPlusKey('cs_audit', 'key/p'))!;
       await tx.audit.record(auditEntry('order.upgraded', `stored=${saved.stored}`));
@@ -65,7 +65,7 @@ export function auditContract(test: ContractSuite): void {
 
   test('an override answers the standing read before it; of two, the second sees the first', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout({ id: 'cs_twice', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_twice', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    await storage.checkouts.createCheckout({ id: 'cs_twice', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_twice', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
     const [first, second] = await Promise.all([storage.orders.override('cs_twice', 'revoked', null, T0), storage.orders.override('cs_twice', 'revoked', null, T0 + 1)]);
     const befores = [first!.before.override, second!.before.override].sort();
     assert.equal(befores, ['revoked', null].sort(), 'exactly one of two racing overrides saw the order unrevoked');

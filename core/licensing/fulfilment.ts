@@ -36,7 +36,7 @@ export type KeysChange = <T>(work: (tx: StorageChange) => Promise<T>) => Promise
  * They are signed before the change (a change waits for no outside service).
  */
 export async function licensesFor(context: FulfilmentContext, session: CheckoutSession, buyer: Purchase | null = null, change?: KeysChange): Promise<LicenseKeys> {
-  const stored = await context.storage.getLicenses(session.id);
+  const stored = await context.storage.checkouts.getLicenses(session.id);
   if (stored) return change ? change(async () => stored) : stored;
   const issuedAt = context.clock.now();
   const sign = (product: 'standard' | 'plus') =>
@@ -98,7 +98,7 @@ const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: 
  * @returns The session afterwards, or null when this server has none with that id.
  */
 export async function fulfil(context: FulfilmentContext, sessionId: string, report: GatewayReport, change?: KeysChange): Promise<CheckoutSession | null> {
-  const session = (await context.storage.advanceCheckout(sessionId, report.status)) ?? (await adoptRecovered(context, sessionId, report));
+  const session = (await context.storage.checkouts.advanceCheckout(sessionId, report.status)) ?? (await adoptRecovered(context, sessionId, report));
   if (session?.state !== 'paid') return session;
   const purchase = cleanPurchase(report.purchase ?? UNKNOWN);
   await context.storage.orders.recordPurchase(session.id, purchase, context.clock.now());
@@ -113,12 +113,12 @@ export async function fulfil(context: FulfilmentContext, sessionId: string, repo
  * original's product and channel, then moved as reported. Null when it recovers no session of ours.
  */
 async function adoptRecovered(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
-  const original = report.recoveredFrom === undefined ? null : await context.storage.getCheckout(report.recoveredFrom);
+  const original = report.recoveredFrom === undefined ? null : await context.storage.checkouts.getCheckout(report.recoveredFrom);
   if (original === null) return null;
   const now = context.clock.now();
-  await context.storage.createCheckout({ id: sessionId, sku: original.sku, channel: original.channel, url: original.url, state: 'pending', createdAt: now, expiresAt: now });
+  await context.storage.checkouts.createCheckout({ id: sessionId, sku: original.sku, channel: original.channel, url: original.url, state: 'pending', createdAt: now, expiresAt: now });
   context.logger.info('recovered checkout session adopted', { session: sessionId, recoveredFrom: original.id });
-  return context.storage.advanceCheckout(sessionId, report.status);
+  return context.storage.checkouts.advanceCheckout(sessionId, report.status);
 }
 
 /** A refund or dispute of a payment, as the provider reported it. */
