@@ -40,7 +40,7 @@ export interface ReleaseView {
    * 100 % never pays for.
    */
   pick(clientKey: string): ServedNow;
-  /** Reads the store again now (after a change made through this instance). */
+  /** Reads the store again now, in a read begun after this call (after a change made through this instance). */
   refresh(): Promise<void>;
   /** The configured release served to the clients no stored release is for. */
   baseline(): ServedNow;
@@ -139,7 +139,11 @@ export function createReleaseView(
       if (now >= switchAt) reladder(now);
       return choose(clientKey);
     },
-    refresh: read,
+    // A read under way may have begun before the change this refresh is for: wait for it, then read again.
+    refresh: async () => {
+      if (reading) await reading;
+      await read();
+    },
     baseline: servedBaseline,
     known: () => stored,
     isKnown: (version) => versions.has(version) || version === baselineVersion,

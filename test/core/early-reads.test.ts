@@ -24,14 +24,17 @@ function laterCounters(clock = manualClock()) {
 function notingStorage(calls: string[], failReads = false): Storage {
   const storage = createMemoryStorage();
   return Object.assign(Object.create(storage) as Storage, {
-    listRoadmap: (voterId: string) => {
-      calls.push('list');
-      if (failReads) return Promise.reject(new Error('connection reset'));
-      return storage.roadmap.listRoadmap(voterId);
-    },
-    toggleVote: (featureId: number, voterId: string) => {
-      calls.push('toggle');
-      return storage.roadmap.toggleVote(featureId, voterId);
+    roadmap: {
+      ...storage.roadmap,
+      listRoadmap: (voterId: string) => {
+        calls.push('list');
+        if (failReads) return Promise.reject(new Error('connection reset'));
+        return storage.roadmap.listRoadmap(voterId);
+      },
+      toggleVote: (featureId: number, voterId: string) => {
+        calls.push('toggle');
+        return storage.roadmap.toggleVote(featureId, voterId);
+      },
     },
   });
 }
@@ -91,9 +94,13 @@ test('a refused GET roadmap answers 429 whatever its early read did, and a faile
 
 test('a read that throws at once, before its hit answers, is the logged 500 once the hit is admitted', async () => {
   const counters = laterCounters();
-  const storage = Object.assign(Object.create(createMemoryStorage()) as Storage, {
-    listRoadmap: () => {
-      throw new Error('no connection');
+  const memory = createMemoryStorage();
+  const storage = Object.assign(Object.create(memory) as Storage, {
+    roadmap: {
+      ...memory.roadmap,
+      listRoadmap: () => {
+        throw new Error('no connection');
+      },
     },
   });
   const t = await createTestApp({ storage, rateLimitStore: counters.store });
