@@ -19,8 +19,9 @@ import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts'
 import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
-import { createReleaseView, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseView, type Release, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
+import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
@@ -148,7 +149,13 @@ export async function createContext(
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
   const announceSteps = createRampAnnouncements({ store: storage.releases, clock, logger });
-  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, announceSteps);
+  // And a release newly live for everyone gets its time recorded (core/releases/shipped.ts).
+  const noteShipments = createShipmentNotes(storage.shipping, clock, logger);
+  const afterRead = async (read: readonly Release[]) => {
+    await announceSteps(read);
+    await noteShipments(read);
+  };
+  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };

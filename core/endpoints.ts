@@ -28,6 +28,7 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
+import { ChangelogFeedSchema, ChangelogSinceSchema, ConditionalHeaderSchema } from './schemas/changelog.ts';
 
 export const getPricingEndpoint = {
   operationId: 'getPricing',
@@ -206,6 +207,56 @@ export const resendLicensesEndpoint = {
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_resends'],
 } as const satisfies Endpoint;
 
+export const getChangelogEndpoint = {
+  operationId: 'getChangelog',
+  method: 'GET',
+  path: '/changelog',
+  versioned: true,
+  tag: 'Changelog',
+  summary: 'Get the changelog as a JSON Feed',
+  description:
+    'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
+    '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
+    'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
+    'releases above it: the desktop app\'s "What\'s new" after an update. Cacheable: ETag, Last-Modified, 304 on ' +
+    'If-None-Match or If-Modified-Since, Cache-Control public with a short max age.',
+  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+  headers: [
+    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+  ],
+  success: {
+    status: 200,
+    description: 'The changelog as a JSON Feed 1.1.',
+    schema: ChangelogFeedSchema,
+    schemaName: 'ChangelogFeed',
+    mediaType: 'application/feed+json',
+    extraHeaders: ['ETag', 'Last-Modified'],
+  },
+  cacheable: { maxAgeSeconds: 300 },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
+export const getChangelogAtomEndpoint = {
+  operationId: 'getChangelogAtom',
+  method: 'GET',
+  path: '/changelog.atom',
+  versioned: true,
+  tag: 'Changelog',
+  summary: 'Get the changelog as an Atom feed',
+  description:
+    'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
+    'application/atom+xml), for feed readers and websites; since=<version> as there. Cacheable likewise.',
+  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+  headers: [
+    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+  ],
+  success: { status: 200, description: 'The changelog as Atom.', mediaType: 'application/atom+xml', freeForm: true, extraHeaders: ['ETag', 'Last-Modified'] },
+  cacheable: { maxAgeSeconds: 300 },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
 export const getLlmsTxtEndpoint = {
   operationId: 'getLlmsTxt',
   method: 'GET',
@@ -242,6 +293,8 @@ export const PUBLIC_ENDPOINTS = [
   getCheckoutStatusEndpoint,
   validateLicenseEndpoint,
   resendLicensesEndpoint,
+  getChangelogEndpoint,
+  getChangelogAtomEndpoint,
   getLlmsTxtEndpoint,
   getOpenApiEndpoint,
 ] as const;

@@ -25,6 +25,7 @@ import { createMemoryOrders } from './orders.ts';
 import { createMemoryAuditStore } from './audit.ts';
 import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
+import { createMemoryShipping } from './shipping.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -115,6 +116,7 @@ export function createMemoryStorage(
     inbox: createMemoryInbox(feedback, report),
     orders: createMemoryOrders(sessions, licenses, report),
     mail,
+    shipping: createMemoryShipping(),
 
     /** Memory always answers while the process runs. */
     async ping() {},

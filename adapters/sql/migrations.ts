@@ -38,6 +38,7 @@ import { secretRotationAndRecordedMerges } from './migrations/29-secret-rotation
 import { distinctInstallsAndBugReporters } from './migrations/30-distinct-installs-and-bug-reporters.ts';
 import { resendRequests } from './migrations/31-resend-requests.ts';
 import { announcedRampSteps } from './migrations/32-announced-ramp-steps.ts';
+import { releasesReachedEveryone } from './migrations/33-releases-reached-everyone.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -77,4 +78,5 @@ export const MIGRATIONS: readonly Migration[] = [
   distinctInstallsAndBugReporters,
   resendRequests,
   announcedRampSteps,
+  releasesReachedEveryone,
 ];

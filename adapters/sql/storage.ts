@@ -21,6 +21,7 @@ import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore } from './audit.ts';
 import { createSqlMail } from './mail.ts';
 import { createSqlReleaseStore } from './releases.ts';
+import { createSqlShipping } from './shipping.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
@@ -111,6 +112,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
     mail: createSqlMail(client),
+    shipping: createSqlShipping(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap, perNetwork)
       : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),

@@ -23,6 +23,7 @@ import { roadmapContract } from './roadmap.ts';
 import { roadmapAdminContract } from './roadmap-admin.ts';
 import { roadmapUnmergeContract } from './roadmap-unmerge.ts';
 import { secretsContract } from './secrets.ts';
+import { shippingContract } from './shipping.ts';
 import { usageContract } from './usage.ts';
 
 export { AssertionError } from './assert.ts';
@@ -45,6 +46,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['orders', ordersContract],
   ['audit', auditContract],
   ['audit trail', auditTrailContract],
+  ['shipping', shippingContract],
 ];
 
 /** The storage under test: how to make one for a case and how to let it go. */

@@ -6,7 +6,7 @@
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { CheckoutSku, MaybePromise, RateLimitStore } from './port-types.ts';
 import type { AnswerSigner } from './port-types.ts';
-import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, UsageStore } from './store-ports.ts';
+import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, ShippingStore, UsageStore } from './store-ports.ts';
 import type { CheckoutStore, IntakeStore, RoadmapVotes } from './public-stores.ts';
 import type { Pricing } from '../schemas/responses.ts';
 import type { OutboxStore } from './events.ts';
@@ -55,6 +55,8 @@ export interface Storage extends IntakeStore, RoadmapVotes, CheckoutStore {
   readonly orders: OrderStore;
   /** Messages to buyers and their sending (core/mail); written with their cause like events. */
   readonly mail: MailStore;
+  /** When each release reached every client (core/releases/shipped.ts): the changelog's dates. */
+  readonly shipping: ShippingStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.
