@@ -26,6 +26,7 @@ import { createMemoryAuditStore } from './audit.ts';
 import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
 import { createMemoryShipping } from './shipping.ts';
+import { createMemoryLinks } from './links.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -116,6 +117,7 @@ export function createMemoryStorage(
     inbox: createMemoryInbox(feedback, report),
     orders: createMemoryOrders(sessions, licenses, report),
     mail,
+    links: createMemoryLinks(feedback, report),
     shipping: createMemoryShipping(),
 
     /** Memory always answers while the process runs. */

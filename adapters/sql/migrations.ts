@@ -39,6 +39,7 @@ import { distinctInstallsAndBugReporters } from './migrations/30-distinct-instal
 import { resendRequests } from './migrations/31-resend-requests.ts';
 import { announcedRampSteps } from './migrations/32-announced-ramp-steps.ts';
 import { releasesReachedEveryone } from './migrations/33-releases-reached-everyone.ts';
+import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-features.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -79,4 +80,5 @@ export const MIGRATIONS: readonly Migration[] = [
   resendRequests,
   announcedRampSteps,
   releasesReachedEveryone,
+  feedbackLinkedToFeatures,
 ];

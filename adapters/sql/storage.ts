@@ -22,6 +22,7 @@ import { createSqlAuditStore } from './audit.ts';
 import { createSqlMail } from './mail.ts';
 import { createSqlReleaseStore } from './releases.ts';
 import { createSqlShipping } from './shipping.ts';
+import { createSqlLinks } from './links.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
@@ -112,6 +113,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
     mail: createSqlMail(client),
+    links: createSqlLinks(client),
     shipping: createSqlShipping(client),
     ...(exclusive
       ? createRoadmapMirror(client, roadmap, perNetwork)

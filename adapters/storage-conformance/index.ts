@@ -24,6 +24,7 @@ import { roadmapAdminContract } from './roadmap-admin.ts';
 import { roadmapUnmergeContract } from './roadmap-unmerge.ts';
 import { secretsContract } from './secrets.ts';
 import { shippingContract } from './shipping.ts';
+import { linksContract } from './links.ts';
 import { usageContract } from './usage.ts';
 
 export { AssertionError } from './assert.ts';
@@ -47,6 +48,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['audit', auditContract],
   ['audit trail', auditTrailContract],
   ['shipping', shippingContract],
+  ['links', linksContract],
 ];
 
 /** The storage under test: how to make one for a case and how to let it go. */

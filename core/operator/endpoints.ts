@@ -7,6 +7,7 @@
  */
 import { listAudit } from './audit.ts';
 import { listFeedback, markFeedbackHandled, markFeedbackListHandled } from './inbox.ts';
+import { linkFeedbackFeature, linkFeedbackListFeature } from './feedback-links.ts';
 import { exportOrders } from './order-export.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
@@ -34,6 +35,8 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   listFeedback,
   markFeedbackHandled,
   markFeedbackListHandled,
+  linkFeedbackFeature,
+  linkFeedbackListFeature,
   listWebhookEndpoints,
   addWebhookEndpoint,
   editWebhookEndpoint,

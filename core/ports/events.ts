@@ -11,6 +11,7 @@ import type { MailDraft } from './mail.ts';
 
 export const EVENT_TYPES = [
   'feedback.received',
+  'feedback.linked',
   'order.paid',
   'license.revoked',
   'license.reinstated',

@@ -11,6 +11,7 @@ import type { CheckoutStore, IntakeStore, RoadmapVotes } from './public-stores.t
 import type { Pricing } from '../schemas/responses.ts';
 import type { OutboxStore } from './events.ts';
 import type { MailStore } from './mail.ts';
+import type { FeedbackLinkStore } from './link-store.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
@@ -55,6 +56,8 @@ export interface Storage extends IntakeStore, RoadmapVotes, CheckoutStore {
   readonly orders: OrderStore;
   /** Messages to buyers and their sending (core/mail); written with their cause like events. */
   readonly mail: MailStore;
+  /** Feedback entries linked to the roadmap features they ask for (core/operator/feedback-links.ts). */
+  readonly links: FeedbackLinkStore;
   /** When each release reached every client (core/releases/shipped.ts): the changelog's dates. */
   readonly shipping: ShippingStore;
   /**

@@ -19,6 +19,7 @@ export type * from './release-store.ts';
 export type * from './order-store.ts';
 export type * from './usage-store.ts';
 export type * from './shipping-store.ts';
+export type * from './link-store.ts';
 
 
 

@@ -36,6 +36,7 @@ const STORAGE_MEMBERS: StorageMembers = {
   outbox: 'required',
   orders: 'required',
   mail: 'required',
+  links: 'required',
   shipping: 'required',
   ping: 'required',
   close: 'optional',

@@ -178,6 +178,12 @@ test('feedback: the inbox and its filters; marking an entry handled; a repeated 
   const bulk = await call(context, 'POST', '/feedback/handled', '/feedback/handled', { ids: [listed.entries[0].id, 424242] });
   assert.equal(bulk.body, { marked: [], alreadyHandled: 1, notFound: 1 });
   assert.is((await call(context, 'POST', '/feedback/handled', '/feedback/handled', { ids: [] })).body.code, 'invalid_request');
+  const id = listed.entries[0].id;
+  assert.equal((await call(context, 'PUT', '/feedback/:id/feature', `/feedback/${id}/feature`, { featureId: 2 })).body, { id, featureId: 2, changed: true });
+  assert.is((await call(context, 'PUT', '/feedback/:id/feature', '/feedback/424242/feature', { featureId: 2 })).body.code, 'feedback_not_found');
+  assert.is((await call(context, 'PUT', '/feedback/:id/feature', `/feedback/${id}/feature`, { featureId: 999 })).body.code, 'feature_not_found');
+  assert.equal((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id, 424242], featureId: null })).body, { linked: [id], unchanged: 0, notFound: 1 });
+  assert.is((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id], featureId: 999 })).body.code, 'feature_not_found');
 });
 
 test('webhooks: add, edit, list; deliveries and a replay; unknown ids and refused addresses', async (context) => {

@@ -42,6 +42,7 @@ const RELEASED: readonly (readonly [number, string])[] = [
   [31, '8a6572a3d4c90af8e3cb8938b4cd648f2ed189ab849a40de91347b597c1b99cb'],
   [32, '930ab846e3f79aa0fa25c39911d00dc2619e71fd194cc30dc25dd465997dc404'],
   [33, '7d502584ed5e8237c8260b0dbd2e9961eb0de6b297085cf22fa34149eb1fe0fa'],
+  [34, 'b4c8183c729e1115f6a95bad3adb2c269636b49a3b86fafe1039e5cc104341e8'],
 ];
 
 const test = suite('migrations as released');
