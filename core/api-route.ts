@@ -19,5 +19,5 @@ export interface ApiRoute extends Endpoint {
   readsOnly?: true;
 }
 
-/** The codes every route can answer with. */
-export const COMMON_ERRORS: readonly ErrorCode[] = ['rate_limited', 'internal_error'];
+/** The codes every metered route can answer with (client_address_missing only under clientAddress: 'required'). */
+export const COMMON_ERRORS: readonly ErrorCode[] = ['rate_limited', 'internal_error', 'client_address_missing'];

@@ -12,14 +12,15 @@ import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './budgets/checkout-cap.ts';
 import type { OperatorRoutes } from './operator/app.ts';
 import type { OperatorToken } from './operator/named-tokens.ts';
 import type { CidrSet } from './clients/client-ip.ts';
+import type { ClientAddressPolicy } from './clients/client-address.ts';
 import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
 import { createKeyedMac, randomSecret } from './clients/keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts';
-import type { Clock, LicenseIssuer, Logger, MaybePromise, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
+import type { Clock, LicenseIssuer, Logger, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
-import { createReleaseView, type Release, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseView, type Release, type ServedNow, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
@@ -46,6 +47,13 @@ export interface AppOptions {
   logger?: Logger;
   /** The quota; 120 requests per 60 s by default. */
   rateLimit?: RateLimitPolicy;
+  /**
+   * What a metered request with no client address (`clientIp` '') gets: `shared` (the default) serves it
+   * as one client shared by all such requests, warning once and counting each; `required` answers 500
+   * client_address_missing. Default `shared`, so that a host without addresses (`next dev`) still serves
+   * while the warning says what to fix; set `required` in production (core/clients/client-address.ts).
+   */
+  clientAddress?: ClientAddressPolicy;
   /** Origins allowed to call from a browser; none by default. */
   corsOrigins?: readonly string[];
   /** Marks the unversioned /api aliases deprecated; off by default. */
@@ -140,7 +148,7 @@ export async function createContext(
   let served: ServedRelease | null = null;
   const servedOf = (current: string): ServedRelease =>
     served !== null && served.version === current ? served : (served = { version: current, msiUrl, ...integrity });
-  const baseline = (): MaybePromise<ServedRelease> => {
+  const baseline = (): ServedNow => {
     const current = version.current();
     return typeof current === 'string' ? servedOf(current) : current.then(servedOf);
   };
@@ -148,7 +156,7 @@ export async function createContext(
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
-  const announceSteps = createRampAnnouncements({ store: storage.releases, clock, logger });
+  const announceSteps = createRampAnnouncements({ storage, clock, logger });
   // And a release newly live for everyone gets its time recorded (core/releases/shipped.ts).
   const noteShipments = createShipmentNotes(storage.shipping, clock, logger);
   const afterRead = async (read: readonly Release[]) => {

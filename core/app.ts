@@ -19,7 +19,9 @@ import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
 import { operatorTokensOf } from './operator/named-tokens.ts';
 import { createPipeline, rateLimitGate } from './pipeline/pipeline.ts';
-import type { AppEvent, Clock, GatewayPages, Logger, MaybePromise, PaymentGateway } from './ports/ports.ts';
+import { createAddressCheck } from './clients/client-address.ts';
+import type { AppEvent, Clock, GatewayPages, Logger, PaymentGateway } from './ports/ports.ts';
+import type { Answer } from './http/maybe.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
 import { createRouter, type Handler } from './http/router.ts';
 import { createResendStep } from './mail/resend-requests.ts';
@@ -34,7 +36,7 @@ export interface App {
    * counters in memory), else a promise; `await` takes both. Never throws or rejects: every fault becomes
    * a JSON error response.
    */
-  handle(request: CoreRequest): MaybePromise<CoreResponse>;
+  handle(request: CoreRequest): Answer;
   /** The largest body the app accepts; adapters read at most one byte more. */
   readonly bodyLimit: number;
   /**
@@ -125,6 +127,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     logger,
     count,
     answered: options.observer?.answered?.bind(options.observer),
+    checkAddress: createAddressCheck(options.clientAddress ?? 'shared', logger, count),
   });
 
   const tokens = operatorTokensOf(options);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { Answer } from './http/maybe.ts';
 import type { WebhookAddressPolicy } from './webhooks/address.ts';
 import type { CoreRequest, CoreResponse } from './http/http.ts';
 import type {
@@ -10,7 +11,6 @@ import type {
   Clock,
   LicenseIssuer,
   Logger,
-  MaybePromise,
   OfferSource,
   PaymentGateway,
   Storage,
@@ -27,7 +27,7 @@ import type { SiteContent } from './schemas/content.ts';
 import type { MailSettings } from './mail/messages.ts';
 
 /** One public operation: a request-like input to a response-like output. */
-export type Operation = (request: CoreRequest) => MaybePromise<CoreResponse>;
+export type Operation = (request: CoreRequest) => Answer;
 
 /** The ports and settings an operation works against. */
 export interface AppContext {

@@ -9,6 +9,7 @@ export { WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
 export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute, type Endpoint } from './api.ts';
 export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './http/errors.ts';
 export type { CoreRequest, CoreResponse, HeaderMap } from './http/http.ts';
+export type { Answer } from './http/maybe.ts';
 export { headerValue } from './http/http.ts';
 // The ports an embedder hands createApp and the records they carry. What an implementer of Storage needs
 // besides (its sub-stores, their records, the rules every storage applies) is `converter-site-api/storage`.
@@ -28,7 +29,6 @@ export type {
   GatewayStatus,
   LicenseIssuer,
   Logger,
-  MaybePromise,
   Observer,
   OfferSource,
   PaidSession,
@@ -41,6 +41,7 @@ export type {
 } from './ports/ports.ts';
 export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES } from './ports/ports.ts';
 export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './clients/client-ip.ts';
+export type { ClientAddressPolicy } from './clients/client-address.ts';
 export { parseCidrList } from './clients/cidr.ts';
 export { PUBLIC_API_POLICY, type RateLimitPolicy } from './pipeline/rate-limit.ts';
 export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';

@@ -10,6 +10,8 @@
 // The port: public sub-stores (public-stores.ts), the back office's (store-ports.ts and the files it
 // re-exports), the outboxes of events and mail, the rate limiter.
 export type { Storage } from './ports/ports.ts';
+export type { ChangeRecord, ChangeStore, LockedTable, StorageChange } from './ports/change.ts';
+export { recordChange } from './ports/change.ts';
 export type { CheckoutStore, IntakeStore, RoadmapVotes } from './ports/public-stores.ts';
 export type {
   AuditFilter,

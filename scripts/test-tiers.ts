@@ -34,6 +34,10 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'adapters/': 'unit',
   'conformance/': 'unit',
   'core/': 'unit',
+  // Reads the docs and the code only.
+  'docs/doc-counts.test.ts': 'unit',
+  // The Next.js example's route handler called in process with Requests, as Next calls it.
+  'docs/nextjs-client-address.test.ts': 'unit',
   // Ramp plans and their step announcements on PGlite and two instances on one PostgreSQL.
   'core/release-ramp.test.ts': 'storage',
   'core/release-ramp-events.test.ts': 'storage',

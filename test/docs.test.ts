@@ -1,7 +1,7 @@
 /**
  * The docs against the code: each test fails when README.md or docs/*.md drifts from what the code does.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -226,24 +226,31 @@ function shellBlocks(markdown: string): string[][] {
   return [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!.replace(/\\\n\s*/g, '').split('\n').filter(Boolean));
 }
 
-test("README.md's POST examples send the spec's bodies, cover every public POST, and answer what README.md says", async () => {
-  const block = shellBlocks(read('README.md')).find((lines) => lines.some((line) => line.startsWith('curl -s -X POST')));
+/** Runs one shell line as a reader would (asynchronously: the server answering it is in this process). */
+function shell(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile('/bin/sh', ['-c', line], { cwd: root }, (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+test("README.md's POST examples send the spec's bodies, cover every public POST, and print what README.md shows under them", async () => {
+  const block = shellBlocks(read('README.md')).find((lines) => lines.some((line) => line.startsWith('curl -s -w')));
   assert.ok(block, 'README.md has no block of POST examples');
   const server = await startTestServer();
   try {
     const posted = new Set<string>();
     for (const [i, line] of block.entries()) {
       if (!line.startsWith('curl')) continue;
-      const request = /^curl -s -X POST http:\/\/localhost:8080(\S+) -H 'Content-Type: application\/json' +-d '([^']*)'$/.exec(line);
+      // -w prints the status after the body: the line under each command shows both, as curl prints them.
+      const request = /^curl -s -w ' %\{http_code\}\\n' -X POST http:\/\/localhost:8080(\S+) -H 'Content-Type: application\/json' +-d '([^']*)'$/.exec(line);
       assert.ok(request, `cannot read ${line}`);
-      const [, path, body] = request;
-      posted.add(path!);
-      const expected = /^# (\d{3}) (.*)$/.exec(block[i + 1] ?? '');
-      assert.ok(expected, `no "# <status> <body>" line after ${line}`);
-      const answer = await server.request({ method: 'POST', path: path!, body: body!, headers: { 'content-type': 'application/json' } });
-      const pattern = expected[2]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<id>/g, '[A-Za-z0-9_-]+');
-      assert.is(answer.status, Number(expected[1]), `${line}: ${answer.text}`);
-      assert.match(answer.text, new RegExp(`^${pattern}$`), line);
+      posted.add(request[1]!);
+      const expected = /^# (.*)$/.exec(block[i + 1] ?? '');
+      assert.ok(expected, `no "# <what curl prints>" line after ${line}`);
+      const run = await shell(line.replace('http://localhost:8080', `http://127.0.0.1:${server.port}`));
+      assert.is(run.code, 0, `${line}: ${run.stderr} (curl must be on the PATH)`);
+      const pattern = expected[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<id>/g, '[A-Za-z0-9_-]+');
+      assert.match(run.stdout, new RegExp(`^${pattern}\n$`), line);
     }
     const publicPosts = API_ROUTES.filter((route) => route.method === 'POST' && !route.path.startsWith('/webhooks/')).map((route) => `${V1_PREFIX}${route.path}`);
     assert.equal([...posted].sort(), publicPosts.sort());

@@ -8,8 +8,7 @@ import type { App } from '../../core/app.ts';
 import { resolveClientIp, type CidrSet } from '../../core/clients/client-ip.ts';
 import { internalError } from '../../core/http/errors.ts';
 import type { CoreResponse, HeaderMap } from '../../core/http/http.ts';
-import { andThen } from '../../core/http/maybe.ts';
-import type { MaybePromise } from '../../core/ports/ports.ts';
+import { andThen, type Answer } from '../../core/http/maybe.ts';
 
 /**
  * Answers one web Request; `clientIp` is the peer address the host saw (never a client-supplied header).
@@ -160,7 +159,7 @@ export function headerMap(headers: Headers): HeaderMap {
  */
 export function createFetchHandler(app: App, options: FetchHandlerOptions = {}): FetchHandler {
   const trusted = options.trustedProxies ?? null;
-  const respond = (answer: MaybePromise<CoreResponse>) => andThen(answer, toWebResponse);
+  const respond = (answer: Answer) => andThen(answer, toWebResponse);
   return (request, clientIp) => {
     const { path, query } = splitUrl(request.url);
     const core = {

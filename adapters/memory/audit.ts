@@ -6,6 +6,7 @@
  * @module
  */
 import type { AuditFilter, AuditRow, AuditStore } from '../../core/ports/store-ports.ts';
+import { keep, type Restorable } from './change.ts';
 
 /** Whether a row is one the filter asks for (the same tests as the SQL storage's query). */
 function matches(row: AuditRow, filter: AuditFilter): boolean {
@@ -17,9 +18,10 @@ function matches(row: AuditRow, filter: AuditFilter): boolean {
   );
 }
 
-export function createMemoryAuditStore(): AuditStore {
+export function createMemoryAuditStore(): AuditStore & Restorable {
   const rows: AuditRow[] = [];
   return {
+    snapshot: () => keep(rows),
     async record(entry) {
       rows.push({ ...entry, id: rows.length + 1 });
     },

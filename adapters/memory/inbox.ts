@@ -7,13 +7,14 @@ import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import type { FeedbackCount, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { dayOf } from '../../core/budgets/budgets.ts';
-import type { Report } from './outbox.ts';
+import { keep, type Restorable } from './change.ts';
 
-/** Creates the inbox over the stored entries (in arrival order); a mark's audit entry is written by `report`. */
-export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Report): FeedbackInbox {
+/** Creates the inbox over the stored entries (in arrival order). */
+export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox & Restorable {
   const handledAt = new Map<number, number>();
   const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
   return {
+    snapshot: () => keep(handledAt),
     async countByVersion(fromDay, toDay, versions) {
       const known = new Set(versions);
       const counts = new Map<string, VersionFeedbackCount>();
@@ -62,18 +63,18 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[], report: Re
       }
       return found;
     },
-    async setHandled(id, handled, at, emit) {
+    async setHandled(id, handled, at) {
       if (!Number.isSafeInteger(id) || id < 1 || id > feedback.length) return null;
       const changed = handledAt.has(id) !== handled;
       if (!handled) handledAt.delete(id);
       else if (changed) handledAt.set(id, at);
-      return report({ entry: entry(id), changed }, emit);
+      return { entry: entry(id), changed };
     },
-    async markHandled(ids, at, emit) {
+    async markHandled(ids, at) {
       const listed = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id >= 1 && id <= feedback.length).sort((a, b) => a - b);
       const marked = listed.filter((id) => !handledAt.has(id));
       for (const id of marked) handledAt.set(id, at);
-      return report({ marked, found: listed.length }, emit);
+      return { marked, found: listed.length };
     },
   };
 }

@@ -27,6 +27,7 @@ import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
 import { createMemoryShipping } from './shipping.ts';
 import { createMemoryLinks } from './links.ts';
+import { createMemoryChange } from './change.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -75,6 +76,10 @@ export function createMemoryStorage(
   const outbox = createMemoryOutbox(undefined, audit);
   const mail = createMemoryMail();
   const report = reportTo(outbox, audit, mail);
+  const releases = createMemoryReleaseStore();
+  const inbox = createMemoryInbox(feedback);
+  const orders = createMemoryOrders(sessions, licenses, report);
+  const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {
@@ -112,13 +117,14 @@ export function createMemoryStorage(
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
     outbox,
     usage: createMemoryUsageStore(),
-    releases: createMemoryReleaseStore(report),
+    releases,
     audit,
-    inbox: createMemoryInbox(feedback, report),
-    orders: createMemoryOrders(sessions, licenses, report),
+    inbox,
+    orders,
     mail,
     links: createMemoryLinks(feedback, report),
     shipping: createMemoryShipping(),
+    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail }),
 
     /** Memory always answers while the process runs. */
     async ping() {},
@@ -145,7 +151,7 @@ export function createMemoryStorage(
       downloads.push({ ...event });
     },
 
-    ...createMemoryRoadmap(caps, report, options.votesPerNetwork),
+    ...roadmap,
 
     async createCheckout(session, owner) {
       if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);

@@ -6,12 +6,13 @@
  * @module
  */
 import type { ClaimedResendRequest, MailStore, StoredMail } from '../../core/ports/mail.ts';
+import { keep, type Restorable } from './change.ts';
 
 const MAX_MAILS = 10_000;
 const MAX_REQUESTS = 10_000;
 
 /** Creates an empty mail outbox. */
-export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUESTS): MailStore {
+export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUESTS): MailStore & Restorable {
   const mails = new Map<number, StoredMail>();
   const requests = new Map<number, ClaimedResendRequest & { dueAt: number }>();
   let nextRequest = 1;
@@ -34,6 +35,14 @@ export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUEST
     return true;
   };
   return {
+    snapshot() {
+      const restore = keep(mails, requests, causes);
+      const ids = { nextId, nextRequest };
+      return () => {
+        restore();
+        ({ nextId, nextRequest } = ids);
+      };
+    },
     async enqueue(draft, at) {
       return enqueue(draft, at);
     },

@@ -8,6 +8,7 @@ import { dayOf } from '../../core/budgets/budgets.ts';
 import { addDecimals, zeroLike } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import type { Report } from './outbox.ts';
+import { keep, type Restorable } from './change.ts';
 import { GOOD_STANDING, providerRevokes, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
@@ -31,7 +32,7 @@ export function createMemoryOrders(
   sessions: ReadonlyMap<string, CheckoutSession>,
   licenses: Map<string, LicenseKeys>,
   report: Report,
-): OrderStore {
+): OrderStore & Restorable {
   const kept = new Map<string, Kept>();
   /** Refunds and disputes of payments no order has yet, by payment. */
   const early = new Map<string, KeptPaymentEvent[]>();
@@ -56,6 +57,7 @@ export function createMemoryOrders(
   const newest = (o: Order) => o.paidAt ?? o.session.createdAt;
 
   return {
+    snapshot: () => keep(kept, early, licenses),
     async recordPurchase(id, purchase, at) {
       if (!sessions.has(id)) return;
       const k = keptOf(id);

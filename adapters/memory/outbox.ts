@@ -6,6 +6,7 @@
  */
 import type { AuditStore } from '../../core/ports/store-ports.ts';
 import type { MailStore } from '../../core/ports/mail.ts';
+import { keep, type Restorable } from './change.ts';
 import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
@@ -38,7 +39,7 @@ export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, audit: Pick<Audit
 }
 
 /** The memory outbox, which also says whether an event of a type would be delivered anywhere. */
-export interface MemoryOutbox extends OutboxStore {
+export interface MemoryOutbox extends OutboxStore, Restorable {
   /** Whether an enabled endpoint subscribes to `type`: a change with no listener need not draft its event. */
   wants(type: string): boolean;
 }
@@ -63,6 +64,14 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
   };
 
   const outbox: MemoryOutbox = {
+    snapshot() {
+      const restore = keep(endpoints, deliveries);
+      const ids = { nextDelivery, nextEndpoint };
+      return () => {
+        restore();
+        ({ nextDelivery, nextEndpoint } = ids);
+      };
+    },
     wants: (type) => [...endpoints.values()].some((endpoint) => wants(endpoint, type)),
     async addEndpoint(e, emit) {
       const id = nextEndpoint++;

@@ -5,7 +5,7 @@
  * @module
  */
 import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports/ports.ts';
-import type { Report } from './outbox.ts';
+import { keep, type Restorable } from './change.ts';
 import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
 
 interface Feature extends FeatureFields {
@@ -19,17 +19,17 @@ export interface MemoryRoadmap {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
-  features: FeatureStore;
+  features: FeatureStore & Restorable;
 }
 
 const seedOf = (f: RoadmapFeature): string =>
   JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
 
 /**
- * Creates an empty roadmap whose votes count against `caps.votes`; what its changes report is written by `report`. A
- * feature's vote_count counts at most `votesPerNetwork` votes of one IPv6 /48.
+ * Creates an empty roadmap whose votes count against `caps.votes`. A feature's vote_count counts at most
+ * `votesPerNetwork` votes of one IPv6 /48.
  */
-export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): MemoryRoadmap {
+export function createMemoryRoadmap(caps: MemoryCaps, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): MemoryRoadmap {
   const features = new Map<number, Feature>();
   const votes = new Map<number, Set<string>>();
   let voteCount = 0;
@@ -143,14 +143,22 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
       return { voted, vote_count: count };
     },
     features: {
+      snapshot() {
+        const restore = keep(features, votes, networkOf, networkVotes, counts, recorded);
+        const total = voteCount;
+        return () => {
+          restore();
+          voteCount = total;
+        };
+      },
       list: async () => byId().map(stored),
-      async create(fields, emit) {
+      async create(fields) {
         const id = Math.max(0, ...features.keys()) + 1;
         const feature: Feature = { id, ...pick(fields), merged_into: null, seeded: null };
         features.set(id, feature);
-        return report(stored(feature), emit);
+        return stored(feature);
       },
-      async update(id, fields, emit) {
+      async update(id, fields) {
         const feature = features.get(id);
         if (!feature) return null;
         Object.assign(feature, pick(fields));
@@ -158,9 +166,9 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
           feature.merged_into = null;
           recorded.delete(id);
         }
-        return report(stored(feature), emit);
+        return stored(feature);
       },
-      async merge(from, into, emit) {
+      async merge(from, into) {
         const source = features.get(from);
         const target = features.get(into);
         if (!source) return { kind: 'not_found', id: from };
@@ -178,9 +186,9 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
         recount(from, into);
         source.visible = false;
         source.merged_into = into;
-        return report({ kind: 'merged' as const, from: stored(source), into: stored(target), moved }, emit);
+        return { kind: 'merged', from: stored(source), into: stored(target), moved };
       },
-      async unmerge(id, emit) {
+      async unmerge(id) {
         const feature = features.get(id);
         if (!feature) return { kind: 'not_found', id };
         if (feature.merged_into === null) return { kind: 'not_merged', feature: stored(feature) };
@@ -202,7 +210,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, report: Report, votesPerNe
         recount(id, into);
         feature.visible = true;
         feature.merged_into = null;
-        return report({ kind: 'unmerged' as const, shown: stored(feature), from: stored(target), restored: back.size }, emit);
+        return { kind: 'unmerged', shown: stored(feature), from: stored(target), restored: back.size };
       },
     },
   };

@@ -9,7 +9,7 @@ import type { App } from '../../core/app.ts';
 import type { CidrSet } from '../../core/clients/client-ip.ts';
 import { internalError } from '../../core/http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
-import type { MaybePromise } from '../../core/ports/ports.ts';
+import type { Answer } from '../../core/http/maybe.ts';
 import { clientOf, missingHost } from './odd-requests.ts';
 import { leaveLine, MAX_IN_FLIGHT, PIPELINE, waitInLine, type PipelinedSocket } from './pipeline.ts';
 import { originForm } from './request-target.ts';
@@ -141,7 +141,7 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       waitInLine(socket, line, () => run(request, response, core, closeAfter));
       return;
     }
-    let answer: MaybePromise<CoreResponse>;
+    let answer: Answer;
     try {
       answer = app.handle(core);
     } catch (error) {

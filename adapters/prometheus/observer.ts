@@ -31,6 +31,10 @@ export const EVENT_METRICS: Record<AppEvent, readonly [string, string]> = {
   license_issued: ['site_api_licenses_issued_total', 'License keys issued (a Plus bundle issues two).'],
   feedback_stored: ['site_api_feedback_stored_total', 'Feedback submissions stored.'],
   vote_toggled: ['site_api_roadmap_vote_toggles_total', 'Roadmap votes toggled (cast or withdrawn).'],
+  client_address_missing: [
+    'site_api_requests_without_client_address_total',
+    "Requests the host gave no client address: served as one shared client, or answered 500 client_address_missing with clientAddress: 'required'.",
+  ],
 };
 
 /**

@@ -7,7 +7,6 @@
  */
 import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports/ports.ts';
 import type { SqlClient } from './client.ts';
-import { reported } from './outbox.ts';
 import { COLUMNS, LOCK_BOTH, RECOUNT } from './feature-rows.ts';
 import { RECORD_MERGE, unmergeFeature } from './unmerge.ts';
 
@@ -48,14 +47,14 @@ const RETIRE = `update roadmap_features set visible = false, vote_count = 0, mer
 export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): FeatureStore {
   return {
     list: () => db.query<StoredFeature>(LIST),
-    async create(f: FeatureFields, emit) {
+    async create(f: FeatureFields) {
       return db.transaction(async (tx) => {
         await tx.query('lock table roadmap_features in share row exclusive mode');
         const [row] = await tx.query<StoredFeature>(CREATE, [f.title, f.description, f.category, f.visible, f.release_version]);
-        return reported(tx, row!, emit);
+        return row!;
       });
     },
-    async update(id, f, emit) {
+    async update(id, f) {
       const params = [
         id,
         f.title ?? null,
@@ -65,13 +64,9 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
         f.release_version !== undefined,
         f.release_version ?? null,
       ];
-      if (!emit) return (await db.write<StoredFeature>(UPDATE, params))[0] ?? null;
-      return db.transaction(async (tx) => {
-        const [row] = await tx.query<StoredFeature>(UPDATE, params);
-        return row ? reported(tx, row, emit) : null;
-      });
+      return (await db.write<StoredFeature>(UPDATE, params))[0] ?? null;
     },
-    merge(from, into, emit) {
+    merge(from, into) {
       return db.transaction(async (tx): Promise<MergeOutcome> => {
         const locked = await tx.query<StoredFeature>(LOCK_BOTH, [from, into]);
         const source = locked.find((f) => f.id === from);
@@ -85,9 +80,9 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
         await tx.query(DROP_VOTES, [from]);
         const [merged] = await tx.query<StoredFeature>(RECOUNT, [into, votesPerNetwork]);
         const [retired] = await tx.query<StoredFeature>(RETIRE, [from, into]);
-        return reported(tx, { kind: 'merged' as const, from: retired!, into: merged!, moved }, emit);
+        return { kind: 'merged', from: retired!, into: merged!, moved };
       });
     },
-    unmerge: (id, emit) => db.transaction((tx) => unmergeFeature(tx, id, votesPerNetwork, emit)),
+    unmerge: (id) => db.transaction((tx) => unmergeFeature(tx, id, votesPerNetwork)),
   };
 }

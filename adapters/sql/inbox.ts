@@ -4,10 +4,9 @@
  * @module
  */
 import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
-import type { FeedbackCount, HandledBatch, HandledChange, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
+import type { FeedbackCount, HandledChange, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { DAY_MS } from '../../core/budgets/budgets.ts';
-import type { SqlClient, SqlSession } from './client.ts';
-import { changeReported } from './outbox.ts';
+import type { SqlClient } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `id::float8 as id, type, description, email, app_version as "appVersion", rating,
@@ -52,25 +51,23 @@ group by 1, 2, 3 order by 1, 2, 3`;
 
 /** Creates the inbox over a database. */
 export function createSqlInbox(db: SqlClient): FeedbackInbox {
-  /** The mark; an entry already in that state is read. */
-  const mark = async (session: SqlSession, id: number, handled: boolean, at: number): Promise<HandledChange | null> => {
-    const [changed] = await session.write<InboxEntry>(SET_HANDLED, [id, handled, at]);
-    if (changed) return { entry: changed, changed: true };
-    const [entry] = await session.query<InboxEntry>(ONE, [id]);
-    return entry ? { entry, changed: false } : null;
-  };
   return {
     countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     countByVersion: (fromDay, toDay, versions) =>
       db.query<VersionFeedbackCount>(COUNT_BY_VERSION, [fromDay * DAY_MS, (toDay + 1) * DAY_MS, [...versions]]),
     list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit, f.search ?? null]),
-    setHandled: (id, handled, at, emit) => changeReported(db, emit, (session) => mark(session, id, handled, at)),
-    markHandled: async (ids, at, emit) =>
-      (await changeReported(db, emit, async (session): Promise<HandledBatch> => {
-        const listed = ids.filter((id) => Number.isSafeInteger(id) && id >= 1).map(String);
-        const marked = (await session.write<{ id: number }>(MARK_LISTED, [listed, at])).map((row) => Number(row.id)).sort((a, b) => a - b);
-        const [count] = await session.query<{ found: number }>(COUNT_LISTED, [listed]);
-        return { marked, found: count?.found ?? 0 };
-      }))!,
+    /** The mark; an entry already in that state is read. */
+    async setHandled(id, handled, at): Promise<HandledChange | null> {
+      const [changed] = await db.write<InboxEntry>(SET_HANDLED, [id, handled, at]);
+      if (changed) return { entry: changed, changed: true };
+      const [entry] = await db.query<InboxEntry>(ONE, [id]);
+      return entry ? { entry, changed: false } : null;
+    },
+    async markHandled(ids, at) {
+      const listed = ids.filter((id) => Number.isSafeInteger(id) && id >= 1).map(String);
+      const marked = (await db.write<{ id: number }>(MARK_LISTED, [listed, at])).map((row) => Number(row.id)).sort((a, b) => a - b);
+      const [count] = await db.query<{ found: number }>(COUNT_LISTED, [listed]);
+      return { marked, found: count?.found ?? 0 };
+    },
   };
 }

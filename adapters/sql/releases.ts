@@ -5,8 +5,6 @@
  */
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
 import type { SqlClient, SqlValue } from './client.ts';
-import type { Emit } from '../../core/ports/events.ts';
-import { changeReported, reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `version, msi_url as "msiUrl", notes_url as "notesUrl", rollout_percent as "rolloutPercent",
@@ -18,7 +16,6 @@ const LIST = `select ${COLUMNS} from releases order by published_at desc, versio
 const PUBLISH = `insert into releases (version, msi_url, notes_url, rollout_percent, published_at, sha256, size, critical, ramp)
 values ($1::text, $2::text, $3::text, $4::int, ${fromEpochMs('$5')}, $6::text, $7::bigint, $8::boolean, $9::text::jsonb)
 on conflict (version) do nothing returning version`;
-const LOCK = 'lock table releases in share row exclusive mode';
 const SET_ROLLOUT = `update releases set rollout_percent = $2::int, ramp = null, halted_at = null, halt_reason = null
 where version = $1::text and pulled_at is null returning ${COLUMNS}`;
 const PULL = `update releases set pulled_at = coalesce(pulled_at, ${fromEpochMs('$2')}),
@@ -33,35 +30,22 @@ where version = $1::text and halted_at is not null and pulled_at is null returni
 const ANNOUNCE_STEP = `update releases set announced_step = $2::int
 where version = $1::text and pulled_at is null and ramp = $3::text::jsonb and announced_step < $2::int returning ${COLUMNS}`;
 
-/** Creates the release store over a database. */
+/** Creates the release store over a database (or over a change's transaction: change.ts). */
 export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
-  /** One change, and what it reports in the same transaction. */
-  const change = (statement: string, params: readonly SqlValue[], emit: Emit<Release> | undefined): Promise<Release | null> =>
-    changeReported(db, emit, async (session) => (await session.write<Release>(statement, params))[0] ?? null);
+  /** One change of one release: the release afterwards, or null when the statement's condition did not hold. */
+  const change = async (statement: string, params: readonly SqlValue[]): Promise<Release | null> => (await db.write<Release>(statement, params))[0] ?? null;
   return {
     listReleases: () => db.query<Release>(LIST),
-    async publishRelease(r, emit, admit) {
-      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...r, pulledAt: null, haltedAt: null, haltReason: null, announcedStep: 0 };
-      const ramp = stored.ramp === null ? null : JSON.stringify(stored.ramp);
-      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, stored.sha256, stored.size, stored.critical, ramp];
-      if (!emit && !admit) return (await db.write(PUBLISH, params)).length === 1;
-      // The check, the release and its release.published event commit together; the lock (which readers
-      // do not wait for) keeps a concurrent publish, on any instance, from storing a version meanwhile.
-      return db.transaction(async (tx) => {
-        if (admit) {
-          await tx.query(LOCK);
-          admit(await tx.query<Release>(LIST));
-        }
-        if ((await tx.query(PUBLISH, params)).length === 0) return false;
-        if (emit) await reported(tx, stored, emit);
-        return true;
-      });
+    async publishRelease(r) {
+      const ramp = r.ramp ? JSON.stringify(r.ramp) : null;
+      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, r.sha256 ?? null, r.size ?? null, r.critical ?? false, ramp];
+      return (await db.write(PUBLISH, params)).length === 1;
     },
-    setRollout: (version, rolloutPercent, emit) => change(SET_ROLLOUT, [version, rolloutPercent], emit),
-    pullRelease: (version, at, emit, rolloutPercent) => change(PULL, [version, at, rolloutPercent ?? null], emit),
-    restoreRelease: (version, emit) => change(RESTORE, [version], emit),
-    haltRelease: (version, at, reason, emit) => change(HALT, [version, at, reason], emit),
-    resumeRelease: (version, ramp, emit) => change(RESUME, [version, JSON.stringify(ramp)], emit),
-    announceStep: (version, step, ramp, emit) => change(ANNOUNCE_STEP, [version, step, JSON.stringify(ramp)], emit),
+    setRollout: (version, rolloutPercent) => change(SET_ROLLOUT, [version, rolloutPercent]),
+    pullRelease: (version, at, rolloutPercent) => change(PULL, [version, at, rolloutPercent ?? null]),
+    restoreRelease: (version) => change(RESTORE, [version]),
+    haltRelease: (version, at, reason) => change(HALT, [version, at, reason]),
+    resumeRelease: (version, ramp) => change(RESUME, [version, JSON.stringify(ramp)]),
+    announceStep: (version, step, ramp) => change(ANNOUNCE_STEP, [version, step, JSON.stringify(ramp)]),
   };
 }

@@ -54,6 +54,11 @@ export interface RoadmapMirror {
   listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
   features: FeatureStore;
+  /**
+   * Runs a unit of work (change.ts) in turn with the toggle batches, then reloads the features, and the
+   * votes, when it says it touched them (only once it committed: a change that throws wrote nothing).
+   */
+  followChange<T>(work: () => Promise<T>, touched: () => { features: boolean; votes: boolean }): Promise<T>;
 }
 
 /**
@@ -193,20 +198,28 @@ export function createRoadmapMirror(
     });
 
   return {
+    followChange: (work, touched) =>
+      serial(async () => {
+        const result = await work();
+        const { features: edits, votes } = touched();
+        if (edits) await loadFeatures();
+        if (votes) await loadVotes();
+        return result;
+      }),
     syncRoadmap: (list) => edited(() => sql.syncRoadmap(list)),
     features: {
       list: () => sql.features.list(),
-      create: (fields, emit) => edited(() => sql.features.create(fields, emit)),
-      update: (id, fields, emit) => edited(() => sql.features.update(id, fields, emit)),
-      merge: (from, into, emit) =>
+      create: (fields) => edited(() => sql.features.create(fields)),
+      update: (id, fields) => edited(() => sql.features.update(id, fields)),
+      merge: (from, into) =>
         edited(async () => {
-          const outcome = await sql.features.merge(from, into, emit);
+          const outcome = await sql.features.merge(from, into);
           if (outcome.kind === 'merged') await loadVotes();
           return outcome;
         }),
-      unmerge: (id, emit) =>
+      unmerge: (id) =>
         edited(async () => {
-          const outcome = await sql.features.unmerge(id, emit);
+          const outcome = await sql.features.unmerge(id);
           if (outcome.kind === 'unmerged') await loadVotes();
           return outcome;
         }),

@@ -26,6 +26,7 @@ import { createSqlLinks } from './links.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
+import { createSqlChange } from './change.ts';
 
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
@@ -91,7 +92,23 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   // The shared tables key clients by one keyed hash: the rate limits' and the feedback budgets'.
   const shared = options.rateLimitState ?? createSharedRateLimitState();
   const hashClient = clientKeyHash(client, shared);
+  const mirror = exclusive ? createRoadmapMirror(client, roadmap, perNetwork) : null;
+  // A change's stores are built again over its transaction (change.ts): cheap closures, no state.
+  const change = createSqlChange(
+    client,
+    (db) => ({
+      releases: createSqlReleaseStore(db),
+      features: createSqlFeatureStore(db, perNetwork),
+      inbox: createSqlInbox(db),
+      orders: createSqlOrders(db),
+      outbox: createSqlOutbox(db),
+      audit: createSqlAuditStore(db),
+      mail: createSqlMail(db),
+    }),
+    { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
+  );
   return {
+    change,
     client,
     rateLimits: exclusive
       ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() })
@@ -115,8 +132,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     mail: createSqlMail(client),
     links: createSqlLinks(client),
     shipping: createSqlShipping(client),
-    ...(exclusive
-      ? createRoadmapMirror(client, roadmap, perNetwork)
+    ...(mirror
+      ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote, features: mirror.features }
       : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),
     createCheckout: (session, owner) => createCheckout(client, session, owner),
     openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),

@@ -7,10 +7,8 @@
  * @module
  */
 import type { StoredFeature, UnmergeOutcome } from '../../core/ports/ports.ts';
-import type { Emit } from '../../core/ports/events.ts';
 import type { SqlSession } from './client.ts';
 import { COLUMNS, LOCK_BOTH, RECOUNT } from './feature-rows.ts';
-import { reported } from './outbox.ts';
 
 /** Records duplicate $1's votes before they move to $2 (a voter of both: not moved). */
 export const RECORD_MERGE = `
@@ -42,7 +40,7 @@ const FORGET = `delete from roadmap_merged_votes where feature_id = $1::int`;
 const SHOW = `update roadmap_features set visible = true, merged_into = null, merge_recorded = false where id = $1::int`;
 
 /** The unmerge of `id` inside `tx`. */
-export async function unmergeFeature(tx: SqlSession, id: number, votesPerNetwork: number, emit: Emit<UnmergeOutcome & { kind: 'unmerged' }> | undefined): Promise<UnmergeOutcome> {
+export async function unmergeFeature(tx: SqlSession, id: number, votesPerNetwork: number): Promise<UnmergeOutcome> {
   const [before] = await tx.query<StoredFeature>(`select ${COLUMNS} from roadmap_features where id = $1::int`, [id]);
   if (!before) return { kind: 'not_found', id };
   if (before.merged_into === null) return { kind: 'not_merged', feature: before };
@@ -51,7 +49,7 @@ export async function unmergeFeature(tx: SqlSession, id: number, votesPerNetwork
   const feature = locked.find((f) => f.id === id)!;
   const target = locked.find((f) => f.id === into)!;
   // Changed between the read and the lock: answer as of the lock.
-  if (feature.merged_into !== into) return feature.merged_into === null ? { kind: 'not_merged', feature } : unmergeFeature(tx, id, votesPerNetwork, emit);
+  if (feature.merged_into !== into) return feature.merged_into === null ? { kind: 'not_merged', feature } : unmergeFeature(tx, id, votesPerNetwork);
   const [{ recorded } = { recorded: false }] = await tx.query<{ recorded: boolean }>(RECORDED, [id]);
   if (!recorded) return { kind: 'not_recorded', feature };
   if (target.merged_into !== null) return { kind: 'target_merged', into: target };
@@ -60,5 +58,5 @@ export async function unmergeFeature(tx: SqlSession, id: number, votesPerNetwork
   await tx.query(SHOW, [id]);
   const [shown] = await tx.query<StoredFeature>(RECOUNT, [id, votesPerNetwork]);
   const [from] = await tx.query<StoredFeature>(RECOUNT, [into, votesPerNetwork]);
-  return reported(tx, { kind: 'unmerged' as const, shown: shown!, from: from!, restored }, emit);
+  return { kind: 'unmerged', shown: shown!, from: from!, restored };
 }

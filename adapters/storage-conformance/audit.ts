@@ -5,6 +5,7 @@
  */
 import * as assert from './assert.ts';
 import type { Emit } from '../../core/ports/events.ts';
+import { recordChange } from '../../core/ports/change.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
@@ -21,16 +22,23 @@ export function auditContract(test: ContractSuite): void {
     );
     assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }, audited('webhook.edited', () => 'missing')), null, 'no endpoint, no entry');
     await storage.outbox.updateEndpoint(endpoint.id, { enabled: true }, audited('webhook.edited', (e) => `${e.id}: enabled=${e.enabled}`));
-    const feature = await storage.features.create(
-      { title: 'Lotus 1-2-3 macros', description: 'Keep macros as comments.', category: 'import', visible: true, release_version: null },
-      (f) => ({ event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, at: T0, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' } }),
-    );
+    const feature = await storage.change(async (tx) => {
+      const f = await tx.features.create({ title: 'Lotus 1-2-3 macros', description: 'Keep macros as comments.', category: 'import', visible: true, release_version: null });
+      await recordChange(tx, { at: T0, event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' } });
+      return f;
+    });
     await storage.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
     const [entry] = await storage.inbox.list({ limit: 1 });
-    const mark = (handled: boolean) => audited<{ changed: boolean }>(`feedback.${handled}`, () => String(entry!.id));
-    assert.is((await storage.inbox.setHandled(entry!.id, true, T0, (r) => (r.changed ? mark(true)(r) : null)))?.changed, true);
-    assert.is((await storage.inbox.setHandled(entry!.id, true, T0, (r) => (r.changed ? mark(true)(r) : null)))?.changed, false);
-    assert.is(await storage.inbox.setHandled(entry!.id + 1000, true, T0, mark(true)), null);
+    /** A mark with its audit entry, written only when it changed the entry. */
+    const mark = (id: number) =>
+      storage.change(async (tx) => {
+        const done = await tx.inbox.setHandled(id, true, T0);
+        if (done?.changed) await recordChange(tx, { at: T0, audit: { at: T0, action: 'feedback.true', target: String(id), requestId: 'r-mark', actor: 'ada' } });
+        return done;
+      });
+    assert.is((await mark(entry!.id))?.changed, true);
+    assert.is((await mark(entry!.id))?.changed, false);
+    assert.is(await mark(entry!.id + 1000), null);
     await storage.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
     await storage.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
     await storage.orders.addPlusKey('cs_audit', 'key/p', audited('order.upgraded', (saved) => `stored=${saved.stored}`));

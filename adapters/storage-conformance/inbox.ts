@@ -76,4 +76,23 @@ export function inboxContract(test: ContractSuite): void {
     assert.equal(await storage.inbox.markHandled([ids[0]!, ids[3]!], T0 + 20), { marked: [], found: 2 }, 'a repeat marks none');
     assert.equal(await storage.inbox.markHandled([ids[3]! + 1], T0 + 20), { marked: [], found: 0 });
   });
+
+  test('marks in a change that throws are undone: the entries are as before', async (context) => {
+    const { storage } = current(context);
+    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
+    await storage.inbox.setHandled(ids[0]!, true, T0 + 5);
+    const before = await storage.inbox.list({ limit: 10 });
+    const thrown = await storage
+      .change(async (tx) => {
+        assert.equal(await tx.inbox.markHandled(ids, T0 + 10), { marked: ids.slice(1), found: 4 });
+        assert.is((await tx.inbox.setHandled(ids[0]!, false, T0 + 10))?.changed, true);
+        assert.equal((await tx.inbox.list({ handled: true, limit: 10 })).length, 3, 'a change reads its own marks');
+        throw new Error('refused after the marks');
+      })
+      .catch((error: unknown) => String(error));
+    assert.is(thrown, 'Error: refused after the marks');
+    assert.equal(await storage.inbox.list({ limit: 10 }), before);
+    assert.equal(await storage.inbox.markHandled(ids, T0 + 20), { marked: ids.slice(1), found: 4 }, 'the same marks commit afterwards');
+  });
 }

@@ -11,6 +11,7 @@ import type { ContractContext, ContractSuite } from './context.ts';
 import { auditContract } from './audit.ts';
 import { auditTrailContract } from './audit-trail.ts';
 import { budgetsContract } from './budgets.ts';
+import { changeContract } from './change.ts';
 import { checkoutContract } from './checkout.ts';
 import { inboxContract } from './inbox.ts';
 import { mailContract } from './mail.ts';
@@ -21,6 +22,7 @@ import { rateLimitContract } from './rate-limits.ts';
 import { releasesContract } from './releases.ts';
 import { roadmapContract } from './roadmap.ts';
 import { roadmapAdminContract } from './roadmap-admin.ts';
+import { roadmapChangeContract } from './roadmap-change.ts';
 import { roadmapUnmergeContract } from './roadmap-unmerge.ts';
 import { secretsContract } from './secrets.ts';
 import { shippingContract } from './shipping.ts';
@@ -35,6 +37,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['roadmap', roadmapContract],
   ['roadmap admin', roadmapAdminContract],
   ['roadmap unmerge', roadmapUnmergeContract],
+  ['roadmap change', roadmapChangeContract],
   ['checkout', checkoutContract],
   ['rate limits', rateLimitContract],
   ['releases', releasesContract],
@@ -49,6 +52,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['audit trail', auditTrailContract],
   ['shipping', shippingContract],
   ['links', linksContract],
+  ['change', changeContract],
 ];
 
 /** The storage under test: how to make one for a case and how to let it go. */

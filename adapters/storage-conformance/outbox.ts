@@ -135,11 +135,12 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal((await storage.outbox.updateEndpoint(off.id, { enabled: false }))?.enabled, false);
     assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }), null);
     await storage.addFeedback(ENTRY);
-    await storage.releases.publishRelease(RELEASE, (r) => ({ event: { type: 'release.published', data: { version: r.version } }, at: T0 }));
-    await storage.features.create({ title: 'T', description: '', category: 'app', visible: true, release_version: null }, (f) => ({
-      event: { type: 'roadmap.changed', data: { id: f.id } },
-      at: T0,
-    }));
+    await storage.change(async (tx) => {
+      await tx.releases.publishRelease(RELEASE);
+      await tx.outbox.enqueue({ type: 'release.published', data: { version: RELEASE.version } }, T0);
+      const feature = await tx.features.create({ title: 'T', description: '', category: 'app', visible: true, release_version: null });
+      await tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: feature.id } }, T0);
+    });
     const deliveries = await storage.outbox.listDeliveries({ limit: 10 });
     assert.equal(deliveries.map((d) => [d.type, d.endpointId]), [['release.published', releases.id]]);
     const [due] = await storage.outbox.claimDue(T0, 20_000, 10);

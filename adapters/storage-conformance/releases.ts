@@ -4,6 +4,8 @@
  */
 import * as assert from './assert.ts';
 import { current, type ContractSuite } from './context.ts';
+import type { StorageChange } from '../../core/ports/change.ts';
+import type { RampPlan, Release } from '../../core/ports/release-store.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0, 5);
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
@@ -56,16 +58,23 @@ export function releasesContract(test: ContractSuite): void {
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 - 1 });
     const base = { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, announcedStep: 0 };
     assert.equal((await releases.listReleases()).find((r) => r.version === '2.6.0'), { ...base, ramp, haltedAt: null, haltReason: null });
-    const emit = (type: 'release.halted' | 'release.resumed') => (r: { version: string }) => ({ event: { type, data: { version: r.version } }, at: T0 });
-    assert.equal(await releases.haltRelease('2.6.0', T0 + 10, '20 reports', emit('release.halted')), { ...base, ramp, haltedAt: T0 + 10, haltReason: '20 reports' });
-    assert.is(await releases.haltRelease('2.6.0', T0 + 20, 'again', emit('release.halted')), null, 'halted once');
+    const { storage } = current(context);
+    /** A change that writes its event only when the store changed something. */
+    const reported = (type: 'release.halted' | 'release.resumed', write: (tx: StorageChange) => Promise<Release | null>) =>
+      storage.change(async (tx) => {
+        const changed = await write(tx);
+        if (changed) await tx.outbox.enqueue({ type, data: { version: changed.version } }, T0);
+        return changed;
+      });
+    assert.equal(await reported('release.halted', (tx) => tx.releases.haltRelease('2.6.0', T0 + 10, '20 reports')), { ...base, ramp, haltedAt: T0 + 10, haltReason: '20 reports' });
+    assert.is(await reported('release.halted', (tx) => tx.releases.haltRelease('2.6.0', T0 + 20, 'again')), null, 'halted once');
     assert.is(await releases.haltRelease('2.5.0', T0 + 20, 'no plan'), null, 'no plan, no halt');
     assert.is(await releases.resumeRelease('2.5.0', ramp), null, 'not halted');
     const moved = { ...ramp, startAt: T0 + 1000 };
-    assert.equal(await releases.resumeRelease('2.6.0', moved, emit('release.resumed')), { ...base, ramp: moved, haltedAt: null, haltReason: null });
+    assert.equal(await reported('release.resumed', (tx) => tx.releases.resumeRelease('2.6.0', moved)), { ...base, ramp: moved, haltedAt: null, haltReason: null });
     assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(), ['release.halted', 'release.resumed']);
     await releases.haltRelease('2.6.0', T0 + 30, 'once more');
-    assert.equal(await releases.pullRelease('2.6.0', T0 + 40, undefined, 5), { ...base, rolloutPercent: 5, pulledAt: T0 + 40, ramp: null, haltedAt: T0 + 30, haltReason: 'once more' });
+    assert.equal(await releases.pullRelease('2.6.0', T0 + 40, 5), { ...base, rolloutPercent: 5, pulledAt: T0 + 40, ramp: null, haltedAt: T0 + 30, haltReason: 'once more' });
     assert.equal(await releases.restoreRelease('2.6.0'), { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null });
     await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
     assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null);
@@ -76,49 +85,65 @@ export function releasesContract(test: ContractSuite): void {
     await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
     const ramp = { steps: [1, 5, 25, 100], everyMs: 3_600_000, startAt: T0 };
     await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
-    const emit = (r: { version: string; announcedStep: number }) => ({ event: { type: 'release.rolled_out' as const, data: { version: r.version, step: r.announcedStep } }, at: T0 });
-    assert.is(await releases.announceStep('2.6.0', 2, { ...ramp, startAt: T0 + 1 }, emit), null, 'another plan (resumed meanwhile)');
-    assert.is((await releases.announceStep('2.6.0', 2, ramp, emit))?.announcedStep, 2);
-    assert.is(await releases.announceStep('2.6.0', 2, ramp, emit), null, 'announced once');
-    assert.is(await releases.announceStep('2.6.0', 1, ramp, emit), null, 'never back');
-    assert.is(await releases.announceStep('9.9.9', 1, ramp, emit), null);
+    const { storage } = current(context);
+    const announce = (version: string, step: number, plan: RampPlan) =>
+      storage.change(async (tx) => {
+        const announced = await tx.releases.announceStep(version, step, plan);
+        if (announced) await tx.outbox.enqueue({ type: 'release.rolled_out', data: { version, step } }, T0);
+        return announced;
+      });
+    assert.is(await announce('2.6.0', 2, { ...ramp, startAt: T0 + 1 }), null, 'another plan (resumed meanwhile)');
+    assert.is((await announce('2.6.0', 2, ramp))?.announcedStep, 2);
+    assert.is(await announce('2.6.0', 2, ramp), null, 'announced once');
+    assert.is(await announce('2.6.0', 1, ramp), null, 'never back');
+    assert.is(await announce('9.9.9', 1, ramp), null);
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.announcedStep]), [['2.6.0', 2]]);
     await releases.setRollout('2.6.0', 30);
-    assert.is(await releases.announceStep('2.6.0', 3, ramp, emit), null, 'a widen ended the plan');
+    assert.is(await announce('2.6.0', 3, ramp), null, 'a widen ended the plan');
     await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
     await releases.pullRelease('2.7.0', T0 + 1);
-    assert.is(await releases.announceStep('2.7.0', 1, ramp, emit), null, 'pulled');
+    assert.is(await announce('2.7.0', 1, ramp), null, 'pulled');
     assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['release.rolled_out']);
   });
 
-  test('admit sees every stored release before the insert; a refusal stores nothing and sends no event', async (context) => {
-    const { releases, outbox } = current(context).storage;
+  test('a publish checked in a change that holds the releases: a refusal stores nothing and sends no event', async (context) => {
+    const { storage } = current(context);
+    const { releases, outbox } = storage;
     await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 });
     const seen: string[][] = [];
-    const emit = (r: { version: string }) => ({ event: { type: 'release.published' as const, data: { version: r.version } }, at: T0 });
-    const refused = await releases.publishRelease({ version: '2.4.0', msiUrl: MSI('2.4.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 1 }, emit, (stored) => {
-      seen.push(stored.map((r) => r.version));
-      throw new Error('lower than 2.5.0');
-    }).catch((error: unknown) => String(error));
-    assert.is(refused, 'Error: lower than 2.5.0');
-    assert.is(await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 + 2 }, emit, (stored) => void seen.push(stored.map((r) => r.version))), true);
-    assert.equal(seen, [['2.5.0'], ['2.5.0']]);
+    /** Publishes unless a stored release is higher (by text, enough here), as core's check does. */
+    const publish = (version: string) =>
+      storage.change(async (tx) => {
+        await tx.lock('releases');
+        const stored = (await tx.releases.listReleases()).map((r) => r.version);
+        seen.push(stored);
+        if (stored.some((v) => v > version)) throw new Error(`lower than ${stored[0]}`);
+        if (!(await tx.releases.publishRelease({ version, msiUrl: MSI(version), notesUrl: null, rolloutPercent: 10, publishedAt: T0 }))) return false;
+        await tx.outbox.enqueue({ type: 'release.published', data: { version } }, T0);
+        return true;
+      });
+    assert.is(await publish('2.4.0').catch((error: unknown) => String(error)), 'Error: lower than 2.5.0');
+    // Two at once: the second reads what the first stored (it waits for the first's hold on the releases).
+    assert.equal(await Promise.all([publish('2.6.0'), publish('2.6.0')]), [true, false]);
+    assert.equal(seen, [['2.5.0'], ['2.5.0'], ['2.6.0', '2.5.0']]);
     assert.equal((await releases.listReleases()).map((r) => r.version), ['2.6.0', '2.5.0']);
-    assert.equal((await outbox.listDeliveries({ limit: 10 })).length, 1, 'only 2.6.0 sent its event');
+    assert.equal((await outbox.listDeliveries({ limit: 10 })).length, 1, 'only 2.6.0 sent its event, once');
   });
 
-  test('a rollout change, a pull and a restore write their events with them', async (context) => {
-    const { releases, outbox } = current(context).storage;
+  test('a rollout change, a pull and a restore write their events with them, in one change each', async (context) => {
+    const { storage } = current(context);
+    const { releases, outbox } = storage;
     await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
-    const emit = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored') => (r: { version: string; rolloutPercent: number }) => ({
-      event: { type, data: { version: r.version, rolloutPercent: r.rolloutPercent } },
-      at: T0,
-    });
-    await releases.setRollout('2.5.0', 40, emit('release.rolled_out'));
-    await releases.pullRelease('2.5.0', T0 + 1, emit('release.pulled'));
-    await releases.restoreRelease('2.5.0', emit('release.restored'));
+    const reported = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored', write: (tx: StorageChange) => Promise<Release | null>) =>
+      storage.change(async (tx) => {
+        const r = (await write(tx))!;
+        await tx.outbox.enqueue({ type, data: { version: r.version, rolloutPercent: r.rolloutPercent } }, T0);
+      });
+    await reported('release.rolled_out', (tx) => tx.releases.setRollout('2.5.0', 40));
+    await reported('release.pulled', (tx) => tx.releases.pullRelease('2.5.0', T0 + 1));
+    await reported('release.restored', (tx) => tx.releases.restoreRelease('2.5.0'));
     const deliveries = await outbox.listDeliveries({ limit: 10 });
     assert.equal(deliveries.map((d) => d.type).reverse(), ['release.rolled_out', 'release.pulled', 'release.restored']);
   });

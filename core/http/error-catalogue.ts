@@ -148,6 +148,14 @@ export const ERROR_CATALOGUE = {
     status: 500,
     resolution: 'Retry later; if the problem persists, contact support.',
   },
+  client_address_missing: {
+    when:
+      'The host that embeds the app gave it no client address for the request, and the app is set to refuse ' +
+      "such requests (clientAddress: 'required') rather than count every such client as one.",
+    status: 500,
+    resolution:
+      "Nothing is wrong with the request: the server cannot tell its clients apart. Retry later; if it persists, tell the site's operator.",
+  },
   shutting_down: {
     when: 'GET /readyz on an instance that began to shut down: it still finishes what it has, but wants no new traffic.',
     status: 503,

@@ -4,8 +4,15 @@
  *
  * @module
  */
+import type { CoreResponse } from './http.ts';
 /** A value now, or later. Ports on a hot path may answer synchronously to save a microtask. */
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * An answer, at once when the operation could give it without waiting (GET pricing, a rate-limit refusal,
+ * GET version from its caches), else later: the measured fast path of docs/performance.md, in one type.
+ */
+export type Answer = MaybePromise<CoreResponse>;
 
 /**
  * Applies `next` to `value` at once when it is ready, or once its promise resolves.

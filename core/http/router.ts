@@ -6,10 +6,10 @@
  * @module
  */
 import type { CoreRequest, CoreResponse } from './http.ts';
-import type { MaybePromise } from './maybe.ts';
+import type { Answer } from './maybe.ts';
 
 /** A routed handler; `params` holds the named segments of a pattern route. */
-export type Handler = (request: CoreRequest, params: Record<string, string>) => MaybePromise<CoreResponse>;
+export type Handler = (request: CoreRequest, params: Record<string, string>) => Answer;
 
 /** How the pipeline treats a route's requests. */
 export interface RouteFlags {

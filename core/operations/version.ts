@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { contentDigest, releaseFields, UPDATE_ANSWER, type CoveredFields, type SignatureHeaders } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { encodeJson, headerValue, JSON_TYPE, type CoreResponse } from '../http/http.ts';
-import { andThen } from '../http/maybe.ts';
+import { andThen, type Answer } from '../http/maybe.ts';
 import type { MaybePromise } from '../ports/ports.ts';
 import type { ServedRelease } from '../releases/release-view.ts';
 import { VersionString } from '../schemas/responses.ts';
@@ -20,7 +20,7 @@ import { clientKeyOf } from '../clients/client-ip.ts';
 const ANSWERS = 8;
 
 /** One distinct answer: its body, and once worked out, the covered fields of its signature. */
-interface Answer {
+interface KeptAnswer {
   body: Uint8Array;
   /** Content-Digest first, then the release's own headers; a promise until the digest is known. */
   fields: MaybePromise<CoveredFields>;
@@ -34,11 +34,11 @@ interface Answer {
  * release, each digested once. A value that is not a version is a fault of the source: 500, logged.
  */
 export function version(context: AppContext): Operation {
-  const answers = new Map<string, Answer>();
+  const answers = new Map<string, KeptAnswer>();
   // A stored release is the same object from one read of the store to the next: found without a key.
-  let byRelease = new WeakMap<ServedRelease, Answer>();
+  let byRelease = new WeakMap<ServedRelease, KeptAnswer>();
   const { signatures } = context;
-  const answerOf = (served: ServedRelease): Answer => {
+  const answerOf = (served: ServedRelease): KeptAnswer => {
     const known = byRelease.get(served);
     if (known !== undefined) return known;
     const key = `${served.version}\n${served.msiUrl}\n${served.sha256 ?? ''}\n${served.size ?? ''}\n${served.notesUrl ?? ''}\n${served.critical === true}`;
@@ -50,7 +50,7 @@ export function version(context: AppContext): Operation {
         byRelease = new WeakMap();
       }
       const body = encodeJson({ version: served.version, downloadUrl: served.msiUrl });
-      const made: Answer = { body, fields: [], window: -1, headers: null };
+      const made: KeptAnswer = { body, fields: [], window: -1, headers: null };
       if (signatures) {
         made.fields = contentDigest(body).then((digest) => (made.fields = [['content-digest', digest], ...releaseFields(served)]));
       }
@@ -59,8 +59,8 @@ export function version(context: AppContext): Operation {
     byRelease.set(served, answer);
     return answer;
   };
-  const plain = (answer: Answer): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: answer.body });
-  const keep = (answer: Answer, window: number, fields: CoveredFields, signature: SignatureHeaders): Record<string, string> => {
+  const plain = (answer: KeptAnswer): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: answer.body });
+  const keep = (answer: KeptAnswer, window: number, fields: CoveredFields, signature: SignatureHeaders): Record<string, string> => {
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     for (const [name, value] of fields) headers[name] = value;
     headers['signature-input'] = signature['signature-input'];
@@ -72,8 +72,8 @@ export function version(context: AppContext): Operation {
   // Each answer gets its own copy: the pipeline and the adapters add their headers to it. Copied with
   // Object.assign, not a spread: V8 gave each spread copy of these keyed headers a shape of its own, and the
   // ten headers the pipeline adds then cost 10-20 us a request (measured, issue 31).
-  const sent = (answer: Answer, headers: Record<string, string>): CoreResponse => ({ status: 200, headers: Object.assign({}, headers), body: answer.body });
-  const respond = (served: ServedRelease): MaybePromise<CoreResponse> => {
+  const sent = (answer: KeptAnswer, headers: Record<string, string>): CoreResponse => ({ status: 200, headers: Object.assign({}, headers), body: answer.body });
+  const respond = (served: ServedRelease): Answer => {
     const answer = answerOf(served);
     if (!signatures) return plain(answer);
     const window = signatures.window();

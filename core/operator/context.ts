@@ -5,7 +5,9 @@
  * @module
  */
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports/ports.ts';
-import type { Emit } from '../ports/events.ts';
+import type { Emit, EventDraft } from '../ports/events.ts';
+import { recordChange, type StorageChange } from '../ports/change.ts';
+import type { MailDraft } from '../ports/mail.ts';
 import type { AuditEntry } from '../ports/store-ports.ts';
 import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
@@ -44,6 +46,41 @@ export interface Caller {
 export interface Described {
   action: string;
   target: string;
+}
+
+/**
+ * What an operator change answers, and what it reports: its event, its audit entry (null: nothing
+ * changed, no entry), its mail. `at` is the change's time (the clock's now when absent).
+ */
+export interface Changed<T> {
+  result: T;
+  at?: number | undefined;
+  event?: EventDraft | null | undefined;
+  audit?: Described | null | undefined;
+  mail?: MailDraft | null | undefined;
+}
+
+/**
+ * Runs one operator change as a unit of work (core/ports/change.ts): `work` reads, checks and writes
+ * through `tx` and says what it changed; its event, audit entry and mail are written with it, in that
+ * order, and committed together. The audit entry is logged once the change committed.
+ */
+export async function operatorChange<T>(
+  context: Pick<OperatorContext, 'clock' | 'logger' | 'storage'>,
+  caller: Caller,
+  work: (tx: StorageChange) => Promise<Changed<T>>,
+): Promise<T> {
+  let made: AuditEntry | null = null;
+  const result = await context.storage.change(async (tx) => {
+    const changed = await work(tx);
+    const at = changed.at ?? context.clock.now();
+    made = changed.audit ? { at, ...changed.audit, requestId: caller.requestId, actor: caller.actor } : null;
+    await recordChange(tx, { at, event: changed.event, audit: made, mail: changed.mail });
+    return changed.result;
+  });
+  const entry = made as AuditEntry | null;
+  if (entry) context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
+  return result;
 }
 
 /** The audit entries of one operator call, written with their changes and logged once they committed. */

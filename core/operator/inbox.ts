@@ -6,8 +6,8 @@
  */
 import * as v from 'valibot';
 import { FEEDBACK_TYPES } from '../ports/port-types.ts';
-import type { HandledBatch, HandledChange, InboxEntry } from '../ports/store-ports.ts';
-import { auditTrail } from './context.ts';
+import type { InboxEntry } from '../ports/store-ports.ts';
+import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -91,13 +91,15 @@ export const markFeedbackHandled = defineOperation({
   errors: ['feedback_not_found'],
   async run(context, { params, body }, caller) {
     const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
-    const trail = auditTrail(context, caller);
-    // A repeated mark changes nothing, so it leaves no audit row.
-    const described = (mark: HandledChange) => (mark.changed ? { action: body.handled ? 'feedback.handled' : 'feedback.unhandled', target: String(id) } : null);
-    const done = id > 0 ? await context.storage.inbox.setHandled(id, body.handled, context.clock.now(), trail.with(described)) : null;
-    if (!done) throw new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
-    trail.logged();
-    return view(done.entry);
+    const notFound = () => new OperatorError('feedback_not_found', `No feedback has id ${JSON.stringify(params.id)}.`);
+    if (id === 0) throw notFound();
+    const at = context.clock.now();
+    return operatorChange(context, caller, async (tx) => {
+      const done = await tx.inbox.setHandled(id, body.handled, at);
+      if (!done) throw notFound();
+      // A repeated mark changes nothing, so it leaves no audit row.
+      return { result: view(done.entry), at, audit: done.changed ? { action: body.handled ? 'feedback.handled' : 'feedback.unhandled', target: String(id) } : null };
+    });
   },
 });
 
@@ -129,10 +131,14 @@ export const markFeedbackListHandled = defineOperation({
   errors: [],
   async run(context, { body }, caller) {
     const listed = new Set(body.ids).size;
-    const trail = auditTrail(context, caller);
-    const described = ({ marked }: HandledBatch) => (marked.length === 0 ? null : { action: 'feedback.handled_bulk', target: `${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} (of ${listed} listed)` });
-    const done = await context.storage.inbox.markHandled(body.ids, context.clock.now(), trail.with(described));
-    trail.logged();
-    return { marked: done.marked, alreadyHandled: done.found - done.marked.length, notFound: listed - done.found };
+    const at = context.clock.now();
+    return operatorChange(context, caller, async (tx) => {
+      const { marked, found } = await tx.inbox.markHandled(body.ids, at);
+      return {
+        result: { marked, alreadyHandled: found - marked.length, notFound: listed - found },
+        at,
+        audit: marked.length === 0 ? null : { action: 'feedback.handled_bulk', target: `${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} (of ${listed} listed)` },
+      };
+    });
   },
 });

@@ -6,9 +6,9 @@
  * @module
  */
 import { resumedPlan } from '../releases/ramp-plan.ts';
-import { eventOf, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
-import { changed, named } from './releases.ts';
-import { auditTrail } from './context.ts';
+import { releaseEvent, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
+import { named } from './releases.ts';
+import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';
 
@@ -21,18 +21,19 @@ export const resumeRelease = defineOperation({
   status: 200,
   errors: ['release_not_found', 'release_not_halted'],
   async run(context, { params }, caller) {
-    const { releases, release: before } = await named(context, params.version);
-    const notHalted = () => new OperatorError('release_not_halted', `${before.version} is not halted: its ramp (if any) runs as planned.`);
-    if (before.ramp === null || before.haltedAt === null || before.pulledAt !== null) throw notHalted();
     const now = context.clock.now();
-    const ramp = resumedPlan(before.ramp, before.haltedAt, now);
-    const trail = auditTrail(context, caller);
-    const target = `${before.version} (halted ${new Date(before.haltedAt).toISOString()}: ${before.haltReason ?? ''})`;
-    const emit = trail.with(() => ({ action: 'release.resumed', target }), eventOf('release.resumed', now, servedAfter(releases, now)));
-    const release = await context.storage.releases.resumeRelease(before.version, ramp, emit);
-    // Resumed or pulled meanwhile, through another instance.
-    if (!release) throw notHalted();
-    await changed(context, trail);
-    return releaseView(release, servedAfter(releases, now)(release), now);
+    const { release, served } = await operatorChange(context, caller, async (tx) => {
+      const { releases, release: before } = await named(tx.releases, params.version);
+      const notHalted = () => new OperatorError('release_not_halted', `${before.version} is not halted: its ramp (if any) runs as planned.`);
+      if (before.ramp === null || before.haltedAt === null || before.pulledAt !== null) throw notHalted();
+      const release = await tx.releases.resumeRelease(before.version, resumedPlan(before.ramp, before.haltedAt, now));
+      // Resumed or pulled meanwhile, through another instance.
+      if (!release) throw notHalted();
+      const served = servedAfter(releases, now)(release);
+      const target = `${before.version} (halted ${new Date(before.haltedAt).toISOString()}: ${before.haltReason ?? ''})`;
+      return { result: { release, served }, at: now, event: releaseEvent('release.resumed', release, served, now), audit: { action: 'release.resumed', target } };
+    });
+    await context.releases.refresh();
+    return releaseView(release, served, now);
   },
 });

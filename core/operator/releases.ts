@@ -10,9 +10,10 @@ import * as v from 'valibot';
 import type { Release } from '../releases/release-view.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';
 import { inForce, percentInForce } from '../releases/ramp-plan.ts';
-import { eventOf, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
+import { releaseEvent, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
 import { downgradeRefusal, rampOf } from '../releases/publish-checks.ts';
-import { auditTrail, type AuditTrail, type OperatorContext } from './context.ts';
+import type { ReleaseStore } from '../ports/release-store.ts';
+import { operatorChange, type Changed } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';
 import { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
@@ -20,18 +21,15 @@ import { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
 export { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
 export { releaseView, ReleaseViewSchema, type ReleaseJson } from '../releases/release-json.ts';
 
-/** After a change (its audit row written with it): logs it, and makes this instance serve it at once. */
-export async function changed(context: OperatorContext, trail: AuditTrail): Promise<void> {
-  trail.logged();
-  await context.releases.refresh();
+/** A release after a change, and the share it is served to then. */
+interface Served {
+  release: Release;
+  served: number;
 }
 
-/** An audit entry that says the same whatever the store answers. */
-const entry = (action: string, target: string) => () => ({ action, target });
-
 /** The stored releases and the one the path names (404 when none has that version). */
-export async function named(context: OperatorContext, version: string): Promise<{ releases: Release[]; release: Release }> {
-  const releases = version.length <= 64 ? await context.storage.releases.listReleases() : [];
+export async function named(store: Pick<ReleaseStore, 'listReleases'>, version: string): Promise<{ releases: Release[]; release: Release }> {
+  const releases = version.length <= 64 ? await store.listReleases() : [];
   const release = releases.find((r) => r.version === version);
   const shown = /^[\w.-]{1,64}$/.test(version) ? version : JSON.stringify(version.slice(0, 64));
   if (!release) throw new OperatorError('release_not_found', `No release has version ${shown}.`);
@@ -78,21 +76,24 @@ export const publishRelease = defineOperation({
     const publishedAt = context.clock.now();
     const ramp = rampOf(body.rolloutPercent, body.ramp, publishedAt);
     const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null, announcedStep: 0 };
-    // What was stored when the store admitted it: the check and the insert are one step (no concurrent publish between).
-    let before: readonly Release[] = [];
-    const admit = (stored: readonly Release[]) => {
+    const plan = ramp ? ` on a ramp of ${ramp.steps.join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
+    const served = await operatorChange(context, caller, async (tx) => {
+      // Checked against every stored release while no publish, on any instance, can store one.
+      await tx.lock('releases');
+      const stored = await tx.releases.listReleases();
       const refusal = downgradeRefusal(body.version, stored);
       if (refusal) throw new OperatorError(refusal.code, refusal.message);
-      before = stored;
-    };
-    const emit = (published: Release) => eventOf('release.published', publishedAt, servedAfter([...before, release], publishedAt))(published);
-    const plan = ramp ? ` on a ramp of ${ramp.steps.join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
-    const trail = auditTrail(context, caller);
-    if (!(await context.storage.releases.publishRelease(release, trail.with(entry('release.published', `${body.version} at ${body.rolloutPercent}%${plan}`), emit), admit))) {
-      throw new OperatorError('release_exists', `Version ${body.version} was published before.`);
-    }
-    await changed(context, trail);
-    return releaseView(release, servedAfter([...before, release], publishedAt)(release), publishedAt);
+      if (!(await tx.releases.publishRelease(release))) throw new OperatorError('release_exists', `Version ${body.version} was published before.`);
+      const share = servedAfter([...stored, release], publishedAt)(release);
+      return {
+        result: share,
+        at: publishedAt,
+        event: releaseEvent('release.published', release, share, publishedAt),
+        audit: { action: 'release.published', target: `${body.version} at ${body.rolloutPercent}%${plan}` },
+      };
+    });
+    await context.releases.refresh();
+    return releaseView(release, served, publishedAt);
   },
 });
 
@@ -106,19 +107,24 @@ export const setReleaseRollout = defineOperation({
   status: 200,
   errors: ['release_not_found', 'release_pulled'],
   async run(context, { params, body: { rolloutPercent } }, caller) {
-    const { releases, release: before } = await named(context, params.version);
-    const pulled = () => new OperatorError('release_pulled', `${before.version} is pulled: a rollout change would not reach any client.`);
-    if (before.pulledAt !== null) throw pulled();
     const now = context.clock.now();
-    const served = servedAfter(releases, now);
-    const emit = rolloutPercent === percentInForce(before, now) ? undefined : eventOf('release.rolled_out', now, served);
-    const ended = before.ramp === null ? '' : ' (its ramp plan ends)';
-    const trail = auditTrail(context, caller);
-    const release = await context.storage.releases.setRollout(before.version, rolloutPercent, trail.with(entry('release.rollout', `${before.version} at ${rolloutPercent}%${ended}`), emit));
-    // Pulled meanwhile, through another instance.
-    if (!release) throw pulled();
-    await changed(context, trail);
-    return releaseView(release, served(release), now);
+    const { release, served } = await operatorChange(context, caller, async (tx): Promise<Changed<Served>> => {
+      const { releases, release: before } = await named(tx.releases, params.version);
+      const pulled = () => new OperatorError('release_pulled', `${before.version} is pulled: a rollout change would not reach any client.`);
+      if (before.pulledAt !== null) throw pulled();
+      const release = await tx.releases.setRollout(before.version, rolloutPercent);
+      if (!release) throw pulled();
+      const served = servedAfter(releases, now)(release);
+      const ended = before.ramp === null ? '' : ' (its ramp plan ends)';
+      return {
+        result: { release, served },
+        at: now,
+        event: rolloutPercent === percentInForce(before, now) ? null : releaseEvent('release.rolled_out', release, served, now),
+        audit: { action: 'release.rollout', target: `${before.version} at ${rolloutPercent}%${ended}` },
+      };
+    });
+    await context.releases.refresh();
+    return releaseView(release, served, now);
   },
 });
 
@@ -131,22 +137,21 @@ export const pullRelease = defineOperation({
   status: 200,
   errors: ['release_not_found'],
   async run(context, { params }, caller) {
-    const { releases, release: before } = await named(context, params.version);
     const at = context.clock.now();
-    const served = servedAfter(releases, at);
-    // A pull of a pulled release keeps its first time and is answered as it is: no event, no audit row.
-    const pulledNow = (release: Release) => release.pulledAt === at && before.pulledAt === null;
-    const event = eventOf('release.pulled', at, served);
-    const emit = (release: Release) => (pulledNow(release) ? event(release) : null);
-    // A plan ends at the step in force: a restore serves that percent.
-    const frozen = before.ramp === null ? undefined : percentInForce(before, at);
-    const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${frozen}%)`;
-    const trail = auditTrail(context, caller);
-    const describe = (release: Release) => (pulledNow(release) ? { action: 'release.pulled', target } : null);
-    const release = await context.storage.releases.pullRelease(before.version, at, trail.with(describe, emit), frozen);
-    if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
-    await changed(context, trail);
-    return releaseView(release, served(release), at);
+    const { release, served } = await operatorChange(context, caller, async (tx): Promise<Changed<Served>> => {
+      const { releases, release: before } = await named(tx.releases, params.version);
+      // A plan ends at the step in force: a restore serves that percent.
+      const frozen = before.ramp === null ? undefined : percentInForce(before, at);
+      const release = await tx.releases.pullRelease(before.version, at, frozen);
+      if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
+      const served = servedAfter(releases, at)(release);
+      // A pull of a pulled release keeps its first time and is answered as it is: no event, no audit row.
+      if (before.pulledAt !== null) return { result: { release, served } };
+      const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${frozen}%)`;
+      return { result: { release, served }, at, event: releaseEvent('release.pulled', release, served, at), audit: { action: 'release.pulled', target } };
+    });
+    await context.releases.refresh();
+    return releaseView(release, served, at);
   },
 });
 
@@ -159,17 +164,22 @@ export const restoreRelease = defineOperation({
   status: 200,
   errors: ['release_not_found'],
   async run(context, { params }, caller) {
-    const { releases, release: before } = await named(context, params.version);
     const now = context.clock.now();
-    const served = servedAfter(releases, now);
-    // Restoring a release that is live (and not halted) changes nothing: answered as it is, no event, no audit row.
-    const restores = before.pulledAt !== null || before.haltedAt !== null;
-    const emit = before.pulledAt !== null ? eventOf('release.restored', now, served) : undefined;
-    const trail = auditTrail(context, caller);
-    const describe = restores ? entry('release.restored', before.version) : () => null;
-    const release = await context.storage.releases.restoreRelease(before.version, trail.with(describe, emit));
-    if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
-    await changed(context, trail);
-    return releaseView(release, served(release), now);
+    const { release, served } = await operatorChange(context, caller, async (tx): Promise<Changed<Served>> => {
+      const { releases, release: before } = await named(tx.releases, params.version);
+      const release = await tx.releases.restoreRelease(before.version);
+      if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
+      const served = servedAfter(releases, now)(release);
+      // Restoring a release that is live (and not halted) changes nothing: answered as it is, no event, no audit row.
+      if (before.pulledAt === null && before.haltedAt === null) return { result: { release, served } };
+      return {
+        result: { release, served },
+        at: now,
+        event: before.pulledAt !== null ? releaseEvent('release.restored', release, served, now) : null,
+        audit: { action: 'release.restored', target: before.version },
+      };
+    });
+    await context.releases.refresh();
+    return releaseView(release, served, now);
   },
 });

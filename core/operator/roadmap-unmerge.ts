@@ -6,8 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
-import type { StoredFeature } from '../ports/store-ports.ts';
-import { auditTrail } from './context.ts';
+import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';
 import { changedEvent, idOf, StoredFeatureSchema } from './roadmap.ts';
@@ -24,24 +23,26 @@ export const unmergeRoadmapFeature = defineOperation({
   errors: ['feature_not_found', 'feature_not_merged', 'merge_not_recorded', 'unmerge_target_merged'],
   async run(context, { params }, caller) {
     const id = idOf(params.id);
-    const trail = auditTrail(context, caller);
-    const audit = (undone: { shown: StoredFeature; from: StoredFeature; restored: number }) => ({ action: 'roadmap.unmerged', target: `${id} out of ${undone.from.id} (${undone.restored} votes back)` });
-    const emit = (undone: { shown: StoredFeature; restored: number }) => changedEvent(context, 'unmerged', { restoredVotes: undone.restored })(undone.shown);
-    const outcome = await context.storage.features.unmerge(id, trail.with(audit, emit));
-    switch (outcome.kind) {
-      case 'not_found':
-        throw new OperatorError('feature_not_found', `No roadmap feature has id ${outcome.id}.`);
-      case 'not_merged':
-        throw new OperatorError('feature_not_merged', `Feature ${id} is not merged into another: there is no merge to undo.`);
-      case 'not_recorded':
-        throw new OperatorError(
-          'merge_not_recorded',
-          `Feature ${id} was merged into feature ${outcome.feature.merged_into} before merges recorded the votes they move: it cannot be unmerged.`,
-        );
-      case 'target_merged':
-        throw new OperatorError('unmerge_target_merged', `Feature ${outcome.into.id}, which ${id} was merged into, is merged into feature ${outcome.into.merged_into} now.`);
-    }
-    trail.logged();
-    return { shown: outcome.shown, from: outcome.from, restoredVotes: outcome.restored };
+    return operatorChange(context, caller, async (tx) => {
+      const outcome = await tx.features.unmerge(id);
+      switch (outcome.kind) {
+        case 'not_found':
+          throw new OperatorError('feature_not_found', `No roadmap feature has id ${outcome.id}.`);
+        case 'not_merged':
+          throw new OperatorError('feature_not_merged', `Feature ${id} is not merged into another: there is no merge to undo.`);
+        case 'not_recorded':
+          throw new OperatorError(
+            'merge_not_recorded',
+            `Feature ${id} was merged into feature ${outcome.feature.merged_into} before merges recorded the votes they move: it cannot be unmerged.`,
+          );
+        case 'target_merged':
+          throw new OperatorError('unmerge_target_merged', `Feature ${outcome.into.id}, which ${id} was merged into, is merged into feature ${outcome.into.merged_into} now.`);
+      }
+      return {
+        result: { shown: outcome.shown, from: outcome.from, restoredVotes: outcome.restored },
+        event: changedEvent('unmerged', outcome.shown, { restoredVotes: outcome.restored }),
+        audit: { action: 'roadmap.unmerged', target: `${id} out of ${outcome.from.id} (${outcome.restored} votes back)` },
+      };
+    });
   },
 });

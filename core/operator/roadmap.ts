@@ -8,8 +8,9 @@
 import * as v from 'valibot';
 import { ROADMAP_CATEGORIES } from '../schemas/roadmap.ts';
 import { roadmapContentObject } from '../schemas/content.ts';
+import type { EventDraft } from '../ports/events.ts';
 import type { StoredFeature } from '../ports/store-ports.ts';
-import { auditTrail, type OperatorContext } from './context.ts';
+import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { checkShippedIn } from './shipped-in.ts';
 import { defineOperation } from './operation.ts';
@@ -84,9 +85,10 @@ function described(id: number, change: Record<string, unknown>): string {
 }
 
 /** roadmap.changed, written with the change: what was done, and the feature as it is afterwards. */
-export const changedEvent =
-  (context: OperatorContext, action: 'created' | 'edited' | 'merged' | 'unmerged', extra: Record<string, unknown> = {}) =>
-  (feature: StoredFeature) => ({ event: { type: 'roadmap.changed' as const, data: { action, ...feature, ...extra } }, at: context.clock.now() });
+export const changedEvent = (action: 'created' | 'edited' | 'merged' | 'unmerged', feature: StoredFeature, extra: Record<string, unknown> = {}): EventDraft => ({
+  type: 'roadmap.changed',
+  data: { action, ...feature, ...extra },
+});
 
 export const listRoadmapFeatures = defineOperation({
   operationId: 'listRoadmapFeatures',
@@ -121,11 +123,10 @@ export const createRoadmapFeature = defineOperation({
   errors: ['release_not_live'],
   async run(context, { body }, caller) {
     await checkShippedIn(context, body.release_version);
-    const trail = auditTrail(context, caller);
-    const described = (created: StoredFeature) => ({ action: 'roadmap.created', target: `${created.id}: ${created.title}` });
-    const feature = await context.storage.features.create(body, trail.with(described, changedEvent(context, 'created')));
-    trail.logged();
-    return feature;
+    return operatorChange(context, caller, async (tx) => {
+      const feature = await tx.features.create(body);
+      return { result: feature, event: changedEvent('created', feature), audit: { action: 'roadmap.created', target: `${feature.id}: ${feature.title}` } };
+    });
   },
 });
 
@@ -141,11 +142,11 @@ export const editRoadmapFeature = defineOperation({
   async run(context, { params, body }, caller) {
     const id = idOf(params.id);
     await checkShippedIn(context, body.release_version);
-    const trail = auditTrail(context, caller);
-    const feature = await context.storage.features.update(id, body, trail.with(() => ({ action: 'roadmap.edited', target: described(id, body) }), changedEvent(context, 'edited')));
-    if (!feature) throw new OperatorError('feature_not_found', `No roadmap feature has id ${id}.`);
-    trail.logged();
-    return feature;
+    return operatorChange(context, caller, async (tx) => {
+      const feature = await tx.features.update(id, body);
+      if (!feature) throw new OperatorError('feature_not_found', `No roadmap feature has id ${id}.`);
+      return { result: feature, event: changedEvent('edited', feature), audit: { action: 'roadmap.edited', target: described(id, body) } };
+    });
   },
 });
 
@@ -161,19 +162,21 @@ export const mergeRoadmapFeature = defineOperation({
   async run(context, { params, body: { into } }, caller) {
     const from = idOf(params.id);
     if (from === into) throw new OperatorError('merge_into_itself', `Feature ${from} cannot be merged into itself.`);
-    const emit = (merged: { from: StoredFeature; moved: number }) => changedEvent(context, 'merged', { movedVotes: merged.moved })(merged.from);
-    const audit = (merged: { moved: number }) => ({ action: 'roadmap.merged', target: `${from} into ${into} (${merged.moved} votes moved)` });
-    const trail = auditTrail(context, caller);
-    const outcome = await context.storage.features.merge(from, into, trail.with(audit, emit));
-    switch (outcome.kind) {
-      case 'not_found':
-        throw new OperatorError('feature_not_found', `No roadmap feature has id ${outcome.id}.`);
-      case 'already_merged':
-        throw new OperatorError('feature_already_merged', `Feature ${from} was merged into feature ${outcome.from.merged_into} before.`);
-      case 'hidden_target':
-        throw new OperatorError('merge_target_hidden', `Feature ${into} is hidden: its votes could not be seen or cast.`);
-    }
-    trail.logged();
-    return { merged: outcome.from, into: outcome.into, movedVotes: outcome.moved };
+    return operatorChange(context, caller, async (tx) => {
+      const outcome = await tx.features.merge(from, into);
+      switch (outcome.kind) {
+        case 'not_found':
+          throw new OperatorError('feature_not_found', `No roadmap feature has id ${outcome.id}.`);
+        case 'already_merged':
+          throw new OperatorError('feature_already_merged', `Feature ${from} was merged into feature ${outcome.from.merged_into} before.`);
+        case 'hidden_target':
+          throw new OperatorError('merge_target_hidden', `Feature ${into} is hidden: its votes could not be seen or cast.`);
+      }
+      return {
+        result: { merged: outcome.from, into: outcome.into, movedVotes: outcome.moved },
+        event: changedEvent('merged', outcome.from, { movedVotes: outcome.moved }),
+        audit: { action: 'roadmap.merged', target: `${from} into ${into} (${outcome.moved} votes moved)` },
+      };
+    });
   },
 });

@@ -3,7 +3,8 @@
  *
  *   identify  request id, client key
  *   route     the router's match (probes are routes that are not metered)
- *   admit     the gate's decision: the client's rate limit (the operator listener: its token)
+ *   admit     a metered request without a client address first (core/clients/client-address.ts), then
+ *             the gate's decision: the client's rate limit (the operator listener: its token)
  *   operate   the operation, or the 404/405/OPTIONS answer, or the gate's refusal (429, 401...)
  *   decorate  rate-limit, CORS, cache and security headers
  *   observe   the observer hears of the answer
@@ -19,6 +20,7 @@ import type { Cors } from '../http/cors.ts';
 import { AnsweringError, type ApiError, encodeError, errorAnswer, errorResponse, internalError } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { AppEvent, Logger, MaybePromise, Observer } from '../ports/ports.ts';
+import type { Answer } from '../http/maybe.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limit.ts';
 import { createRecentCache } from '../clients/recent-cache.ts';
 import { requestIdFor } from '../http/request-id.ts';
@@ -61,10 +63,12 @@ export interface PipelineParts {
   logger: Logger;
   count: (event: AppEvent) => void;
   answered: Observer['answered'];
+  /** A metered request's check for a client address: null to go on, else its answer. None: no check. */
+  checkAddress?: (request: CoreRequest) => CoreResponse | null;
 }
 
 /** Answers one request; synchronously when nothing had to wait. Never throws, never rejects. */
-export type Handle = (request: CoreRequest) => MaybePromise<CoreResponse>;
+export type Handle = (request: CoreRequest) => Answer;
 
 export interface Pipeline {
   handle: Handle;
@@ -88,9 +92,12 @@ function quotedPath(path: string): string {
 
 const ignore = (): void => {};
 
+/** The decision of a request refused before the gate: no rate-limit headers, but CORS, so a page can read why. */
+const NOT_ADMITTED: GateDecision = Object.freeze({ allowed: false, headers: Object.freeze({}) });
+
 /** Builds the pipeline. */
 export function createPipeline(parts: PipelineParts): Pipeline {
-  const { router, gate, cors, aliasNotices, logger, count, answered } = parts;
+  const { router, gate, cors, aliasNotices, logger, count, answered, checkAddress } = parts;
   const notFound = createRecentCache<string, Uint8Array>(NOT_FOUND_CACHE_SIZE);
 
   /** identify: the request id (the caller's when safe) and the key the client is counted by. */
@@ -118,7 +125,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 
   /** operate: the route's handler, or the answer of a request that has none. */
-  const operate = (request: CoreRequest, match: Match): MaybePromise<CoreResponse> => {
+  const operate = (request: CoreRequest, match: Match): Answer => {
     if (match.kind === 'handler') {
       try {
         return match.handler(request, match.params);
@@ -159,7 +166,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 
   /** operate then decorate, waiting only when the operation's answer is a promise. */
-  const answer = (request: CoreRequest, match: Match, decision: GateDecision | null, started?: MaybePromise<CoreResponse>) => {
+  const answer = (request: CoreRequest, match: Match, decision: GateDecision | null, started?: Answer) => {
     const result = started ?? operate(request, match);
     if (!(result instanceof Promise)) return decorate(request, result, decision);
     return result.then(
@@ -169,7 +176,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 
   /** After admit: the gate's refusal (429, 401...), or the answer. */
-  const decided = (request: CoreRequest, match: Match, decision: GateDecision, started?: MaybePromise<CoreResponse>) => {
+  const decided = (request: CoreRequest, match: Match, decision: GateDecision, started?: Answer) => {
     if (decision.allowed) return answer(request, match, decision, started);
     return decorate(request, gate.refuse(decision, request), decision);
   };
@@ -178,10 +185,12 @@ export function createPipeline(parts: PipelineParts): Pipeline {
    * admit: the gate's decision. When it comes later (counters in a database), a read-only operation
    * starts at once beside it, and its answer is dropped if the client is refused.
    */
-  const admit = (request: CoreRequest, match: Match): MaybePromise<CoreResponse> => {
+  const admit = (request: CoreRequest, match: Match): Answer => {
+    const refused = checkAddress?.(request) ?? null;
+    if (refused !== null) return decorate(request, refused, NOT_ADMITTED);
     const decision = gate.check(request);
     if (!(decision instanceof Promise)) return decided(request, match, decision);
-    let started: MaybePromise<CoreResponse> | undefined;
+    let started: Answer | undefined;
     if (match.kind === 'handler' && match.readsOnly) {
       started = operate(request, match);
       // A refused request's failed read is nobody's concern.
@@ -200,7 +209,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   };
 
   /** observe: the observer hears of every final answer, with its route template and duration. */
-  const observe = (request: CoreRequest, result: MaybePromise<CoreResponse>, template: string | null, startedAt: number) => {
+  const observe = (request: CoreRequest, result: Answer, template: string | null, startedAt: number) => {
     const report = (response: CoreResponse): CoreResponse => {
       answered!(request, response, template, (performance.now() - startedAt) / 1000);
       return response;
@@ -210,7 +219,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
 
   const handle: Handle = (request) => {
     const startedAt = answered ? performance.now() : 0;
-    let result: MaybePromise<CoreResponse>;
+    let result: Answer;
     let match: Match | null = null;
     try {
       identify(request);

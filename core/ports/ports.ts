@@ -12,10 +12,12 @@ import type { Pricing } from '../schemas/responses.ts';
 import type { OutboxStore } from './events.ts';
 import type { MailStore } from './mail.ts';
 import type { FeedbackLinkStore } from './link-store.ts';
+import type { ChangeStore } from './change.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
 export type * from './public-stores.ts';
+export type { ChangeRecord, ChangeStore, LockedTable, StorageChange } from './change.ts';
 
 /** How many votes of one IPv6 /48 a feature's vote_count counts at most, unless a storage is told otherwise. */
 export const DEFAULT_VOTES_PER_NETWORK = 8;
@@ -33,9 +35,10 @@ export function voteWeight(voted: boolean, network: string | null, held: number,
 /**
  * Everything the core keeps, by concern: the public API's stores (public-stores.ts), the back office's
  * (store-ports.ts, and the outbox and mail), the rate limiter, and a few members of its own. Every write
- * is atomic on its own.
+ * is atomic on its own; a change that reads, checks and writes several things, with its event, audit
+ * entry and mail, is one unit of work (`change`, core/ports/change.ts).
  */
-export interface Storage extends IntakeStore, RoadmapVotes, CheckoutStore {
+export interface Storage extends IntakeStore, RoadmapVotes, CheckoutStore, ChangeStore {
   /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 
@@ -105,7 +108,9 @@ export type AppEvent =
   | 'checkout_created'
   | 'license_issued'
   | 'feedback_stored'
-  | 'vote_toggled';
+  | 'vote_toggled'
+  /** A metered request with no client address (core/clients/client-address.ts). */
+  | 'client_address_missing';
 
 /**
  * Watches the app (metrics, the access log). Called synchronously on the request path: an observer must

@@ -1,11 +1,12 @@
 /**
  * Where the desktop releases are kept (every storage has one): what GET /version and GET /download serve
  * (core/releases/release-view.ts) and the operator publishes, widens, pulls and restores. Part of the
- * back office's stores (store-ports.ts), kept apart for its length.
+ * back office's stores (store-ports.ts), kept apart for its length. Each change is one statement; a
+ * change with an event or an audit entry runs in a unit of work (change.ts), whose `lock('releases')`
+ * holds off other publishes while a new release is checked against the stored ones.
  *
  * @module
  */
-import type { Emit } from './events.ts';
 
 /** A ramp plan (core/releases/ramp-plan.ts): the percents in order, how long each lasts, when the first began. */
 export interface RampPlan {
@@ -59,35 +60,31 @@ export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critica
 export interface ReleaseStore {
   /** Every release, newest first. */
   listReleases(): Promise<Release[]>;
-  /**
-   * Stores a new release; false when that version exists already (pulled or not). `admit` is given every
-   * stored release first, while no other publish can store one (a table lock on SQL), and refuses the
-   * release by throwing: then nothing is stored.
-   */
-  publishRelease(release: NewRelease, emit?: Emit<Release>, admit?: (stored: readonly Release[]) => void): Promise<boolean>;
+  /** Stores a new release; false when that version exists already (pulled or not). */
+  publishRelease(release: NewRelease): Promise<boolean>;
   /**
    * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
    * there is no live one of that version.
    */
-  setRollout(version: string, rolloutPercent: number, emit?: Emit<Release>): Promise<Release | null>;
+  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
   /**
    * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
    * there is none. With `rolloutPercent` (the percent in force), its plan ends at that percent.
    */
-  pullRelease(version: string, at: number, emit?: Emit<Release>, rolloutPercent?: number): Promise<Release | null>;
+  pullRelease(version: string, at: number, rolloutPercent?: number): Promise<Release | null>;
   /** Serves a pulled release again (idempotent) and clears a halt; the release afterwards, or null when there is none. */
-  restoreRelease(version: string, emit?: Emit<Release>): Promise<Release | null>;
+  restoreRelease(version: string): Promise<Release | null>;
   /**
    * Holds a live release's ramp at `at` with its reason; the release afterwards, or null when it has no
    * plan, is pulled or is halted already (so two instances deciding at once halt it once).
    */
-  haltRelease(version: string, at: number, reason: string, emit?: Emit<Release>): Promise<Release | null>;
+  haltRelease(version: string, at: number, reason: string): Promise<Release | null>;
   /** Resumes a halted ramp with its plan moved on (ramp-plan.ts resumedPlan); the release afterwards, or null when not halted. */
-  resumeRelease(version: string, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
+  resumeRelease(version: string, ramp: RampPlan): Promise<Release | null>;
   /**
    * Marks `step` of a live release's plan announced, when its plan is still `ramp` (not ended, resumed or
    * replaced meanwhile) and no later step was announced; the release afterwards, or null when nothing
    * changed (so of two instances announcing at once, one does).
    */
-  announceStep(version: string, step: number, ramp: RampPlan, emit?: Emit<Release>): Promise<Release | null>;
+  announceStep(version: string, step: number, ramp: RampPlan): Promise<Release | null>;
 }

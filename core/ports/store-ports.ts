@@ -8,7 +8,6 @@
  * @module
  */
 import type { AuditEntry, FeedbackEntry, FeedbackType, RoadmapFeature } from './port-types.ts';
-import type { Emit } from './events.ts';
 import type { HandledBatch, InboxFilter } from './store-queries.ts';
 
 export type { HandledBatch, InboxFilter, OrderFilter, PaidPeriod } from './store-queries.ts';
@@ -74,7 +73,10 @@ export interface VersionFeedbackCount {
   rated: number;
 }
 
-/** Where the inbox reads and marks (every storage has one). */
+/**
+ * Where the inbox reads and marks (every storage has one). Each mark is one statement; an operator's mark,
+ * with its audit entry, runs in a unit of work (change.ts).
+ */
 export interface FeedbackInbox {
   /** Reviews and bug reports by UTC day and app version, of the days from `fromDay` to `toDay`; versions not in `versions` as `other`. */
   countByVersion(fromDay: number, toDay: number, versions: readonly string[]): Promise<VersionFeedbackCount[]>;
@@ -87,12 +89,12 @@ export interface FeedbackInbox {
    *
    * @returns The entry afterwards and whether its state changed, or null when there is no such entry.
    */
-  setHandled(id: number, handled: boolean, at: number, emit?: Emit<HandledChange>): Promise<HandledChange | null>;
+  setHandled(id: number, handled: boolean, at: number): Promise<HandledChange | null>;
   /**
    * Marks the listed entries handled at `at`, all in one write; an entry handled already keeps its time
-   * and is not counted as marked. `emit` hears of the whole batch once (one audit row for all).
+   * and is not counted as marked.
    */
-  markHandled(ids: readonly number[], at: number, emit?: Emit<HandledBatch>): Promise<HandledBatch>;
+  markHandled(ids: readonly number[], at: number): Promise<HandledBatch>;
 }
 
 /** What marking an entry did: the entry afterwards, and whether it was in the other state before. */
@@ -139,24 +141,27 @@ export type UnmergeOutcome =
   | { kind: 'not_recorded'; feature: StoredFeature }
   | { kind: 'target_merged'; into: StoredFeature };
 
-/** Where the operator edits the roadmap (every storage has one); GET /api/v1/roadmap reflects each change at once. */
+/**
+ * Where the operator edits the roadmap (every storage has one); GET /api/v1/roadmap reflects each change
+ * at once, made in a unit of work (change.ts) or on its own.
+ */
 export interface FeatureStore {
   /** Every feature, hidden ones too, in id order. */
   list(): Promise<StoredFeature[]>;
   /** Adds a feature with the next free id (above every existing one). */
-  create(fields: FeatureFields, emit?: Emit<StoredFeature>): Promise<StoredFeature>;
+  create(fields: FeatureFields): Promise<StoredFeature>;
   /** Changes some fields; the feature afterwards, or null when there is none. Showing it clears merged_into. */
-  update(id: number, fields: FeatureChange, emit?: Emit<StoredFeature>): Promise<StoredFeature | null>;
+  update(id: number, fields: FeatureChange): Promise<StoredFeature | null>;
   /**
    * Merges duplicate `from` into `into`, in one transaction: `from`'s votes move to `into` (a voter who
    * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
    */
-  merge(from: number, into: number, emit?: Emit<MergeOutcome & { kind: 'merged' }>): Promise<MergeOutcome>;
+  merge(from: number, into: number): Promise<MergeOutcome>;
   /**
    * Undoes the merge of `id`, in one transaction: it is shown again, and each vote it had when merged
    * goes back to it from the feature it was merged into, if that voter still votes there (a moved vote
    * leaves that feature; a voter who had voted for both keeps both). Only a merge that recorded its votes
    * (every merge since migration 29) can be undone, and not while the target is merged itself.
    */
-  unmerge(id: number, emit?: Emit<UnmergeOutcome & { kind: 'unmerged' }>): Promise<UnmergeOutcome>;
+  unmerge(id: number): Promise<UnmergeOutcome>;
 }

@@ -97,9 +97,12 @@ export function digestOfHex(hex: string): string {
   return digestField(bytes);
 }
 
+/** Signed headers: at once when this window signed the same answer already, else once signed. */
+export type SignedNow = MaybePromise<SignatureHeaders>;
+
 export interface AnswerSignatures {
   /** The headers that sign `status` and `fields` with `meaning` now: at once when this window signed them already. */
-  sign(status: number, fields: CoveredFields, meaning: SignatureMeaning): MaybePromise<SignatureHeaders>;
+  sign(status: number, fields: CoveredFields, meaning: SignatureMeaning): SignedNow;
   /** The `created` of signatures made now: a caller that keeps a signature per answer keeps it while this stays. */
   window(): number;
 }
@@ -114,7 +117,7 @@ export interface AnswerSignatures {
  */
 export function createAnswerSignatures(signer: AnswerSigner, clock: Clock, windowSeconds = 60, lifetimeSeconds = 600): AnswerSignatures {
   let window = -1;
-  let signed = new Map<string, MaybePromise<SignatureHeaders>>();
+  let signed = new Map<string, SignedNow>();
   const windowMs = windowSeconds * 1000;
   const windowAt = () => {
     const now = clock.now();

@@ -9,13 +9,14 @@
  * @module
  */
 import type { Clock, Logger } from '../ports/port-types.ts';
-import type { Release, ReleaseStore } from '../ports/release-store.ts';
+import type { Release } from '../ports/release-store.ts';
+import { recordChange, type ChangeStore } from '../ports/change.ts';
 import { unannouncedStep } from './ramp-plan.ts';
-import { eventOf, servedAfter } from './release-json.ts';
+import { releaseEvent, servedAfter } from './release-json.ts';
 
-/** What an announcement needs: the store it marks the step in, the clock, the log. */
+/** What an announcement needs: the storage it marks the step in (one change each), the clock, the log. */
 export interface RampAnnouncementPorts {
-  store: Pick<ReleaseStore, 'announceStep'>;
+  storage: ChangeStore;
   clock: Clock;
   logger: Logger;
 }
@@ -24,7 +25,7 @@ export interface RampAnnouncementPorts {
  * Creates the check run after each read of the releases: it writes only when a step is due, and never
  * throws (a failed write is logged, and tried again at the next read).
  */
-export function createRampAnnouncements({ store, clock, logger }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
+export function createRampAnnouncements({ storage, clock, logger }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
   return async (releases) => {
     const now = clock.now();
     for (const release of releases) {
@@ -33,10 +34,15 @@ export function createRampAnnouncements({ store, clock, logger }: RampAnnounceme
       const { ramp } = release;
       const requestId = crypto.randomUUID();
       const target = `${release.version} at ${ramp.steps[step] ?? 0}% (ramp step ${step + 1} of ${ramp.steps.length})`;
-      const event = eventOf('release.rolled_out', now, servedAfter(releases, now));
-      const emit = (announced: Release) => ({ ...event(announced), audit: { at: now, action: 'release.rollout', target, requestId, actor: null } });
+      const announce = storage.change(async (tx) => {
+        const announced = await tx.releases.announceStep(release.version, step, ramp);
+        if (!announced) return false;
+        const event = releaseEvent('release.rolled_out', announced, servedAfter(releases, now)(announced), now);
+        await recordChange(tx, { at: now, event, audit: { at: now, action: 'release.rollout', target, requestId, actor: null } });
+        return true;
+      });
       try {
-        if (await store.announceStep(release.version, step, ramp, emit)) logger.info('release ramp step', { action: 'release.rollout', target, requestId, actor: null });
+        if (await announce) logger.info('release ramp step', { action: 'release.rollout', target, requestId, actor: null });
       } catch (error) {
         logger.error('could not announce a ramp step; trying again at the next read', { version: release.version, error: String(error) });
       }

@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
-import type { EventType } from '../ports/events.ts';
+import type { EventDraft, EventType } from '../ports/events.ts';
 import type { Release } from '../ports/release-store.ts';
 import { inForce, nextStepAt, percentInForce, stepIndexAt } from './ramp-plan.ts';
 import { servedShares } from './rollout-rule.ts';
@@ -67,11 +67,8 @@ export function releaseView(release: Release, servedPercent: number, now: number
   };
 }
 
-/** The event of a change, written with it (its data: the release as the API shows it, served share included). */
-export const eventOf = (type: EventType, at: number, served: (release: Release) => number) => (release: Release) => ({
-  event: { type, data: releaseView(release, served(release), at) },
-  at,
-});
+/** The event of a release change (its data: the release as the API shows it, its served share included). */
+export const releaseEvent = (type: EventType, release: Release, served: number, at: number): EventDraft => ({ type, data: releaseView(release, served, at) });
 
 /** The share a release is served at `now` once `release` replaces its stored self (percents in force). */
 export const servedAfter = (releases: readonly Release[], now: number) => (release: Release): number =>

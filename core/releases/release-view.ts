@@ -39,11 +39,11 @@ export interface ReleaseView {
    * only while a release is staged; a bucket is a keyed hash, which an update check under a release at
    * 100 % never pays for.
    */
-  pick(clientKey: string): MaybePromise<ServedRelease>;
+  pick(clientKey: string): ServedNow;
   /** Reads the store again now (after a change made through this instance). */
   refresh(): Promise<void>;
   /** The configured release served to the clients no stored release is for. */
-  baseline(): MaybePromise<ServedRelease>;
+  baseline(): ServedNow;
   /** The stored releases as last read (pulled ones included), without waiting for a read. */
   known(): readonly Release[];
   /** Whether a version is one this server knows: a stored release, or the baseline last served. */
@@ -52,6 +52,9 @@ export interface ReleaseView {
 
 /** The oldest read a request is answered from: every instance serves a change within this. */
 const MAX_AGE_MS = 1000;
+
+/** The release a client is served: at once from the view's last read, or once the baseline's version is read. */
+export type ServedNow = MaybePromise<ServedRelease>;
 
 /**
  * Creates the view.
@@ -64,7 +67,7 @@ const MAX_AGE_MS = 1000;
  */
 export function createReleaseView(
   store: ReleaseStore,
-  baseline: () => MaybePromise<ServedRelease>,
+  baseline: () => ServedNow,
   bucketOf: (clientKey: string) => number,
   clock: Clock,
   logger: Logger,
@@ -83,7 +86,7 @@ export function createReleaseView(
     ladder = rolloutLadder(inForce(stored, now));
     switchAt = nextSwitchAt(stored, now);
   };
-  const servedBaseline = (): MaybePromise<ServedRelease> => {
+  const servedBaseline = (): ServedNow => {
     const served = baseline();
     const note = (release: ServedRelease) => {
       baselineVersion = release.version;
@@ -142,7 +145,7 @@ export function createReleaseView(
     isKnown: (version) => versions.has(version) || version === baselineVersion,
   };
 
-  function choose(clientKey: string): MaybePromise<ServedRelease> {
+  function choose(clientKey: string): ServedNow {
     const top = ladder[0];
     if (top === undefined) return servedBaseline();
     // A release at 100 % serves every bucket: no bucket is worked out for it.

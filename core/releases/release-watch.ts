@@ -12,6 +12,7 @@ import { clientKeyOf, reportNetworkKey } from '../clients/client-ip.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
+import { recordChange } from '../ports/change.ts';
 import { decideHalt, daysRead, haltWindows, previousOf, type HaltRule } from './halt-rule.ts';
 import { isRamping, percentInForce } from './ramp-plan.ts';
 import type { ReleaseView } from './release-view.ts';
@@ -73,8 +74,11 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
     if (!decision.halt) return;
     // The event and the audit entry are written with the halt, by the one instance whose halt applies.
     const audit = { at: now, action: 'release.halted', target: decision.reason, requestId, actor: null };
-    const emit = (halted: Release) => ({ event: { type: 'release.halted' as const, data: haltedEventData(halted, now) }, at: now, audit });
-    const halted = await storage.releases.haltRelease(release.version, now, decision.reason, emit);
+    const halted = await storage.change(async (tx) => {
+      const held = await tx.releases.haltRelease(release.version, now, decision.reason);
+      if (held) await recordChange(tx, { at: now, event: { type: 'release.halted', data: haltedEventData(held, now) }, audit });
+      return held;
+    });
     if (!halted) return;
     logger.warn('release halted', { version: release.version, reason: decision.reason, requestId });
     await releases.refresh();

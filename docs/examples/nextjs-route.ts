@@ -1,8 +1,9 @@
 // Next.js (App Router): the handler of every route file listed in docs/embedding.md (one per path the
-// app answers). Next gives a route handler no socket address. On Vercel its edge sets X-Real-IP (VERCEL=1
-// there); self-hosted with `next start`, only a proxy of yours can say who the client is: set
-// TRUST_X_REAL_IP=1 once it sets X-Real-IP. Otherwise the header is anyone's word, so every client is
-// counted as one. The app links to PUBLIC_BASE_URL, else the local dev server.
+// app answers). Next gives a route handler no socket address, so the client's comes from X-Real-IP, which
+// only two set-ups make trustworthy: your own proxy that sets it (then set TRUST_X_REAL_IP=1), or Vercel,
+// whose edge sets it (VERCEL=1 there). Anywhere else the header is anyone's word and no address is passed:
+// every client is counted as one, and the app warns once. The app links to PUBLIC_BASE_URL, else the
+// local dev server.
 import { createFetchHandler } from 'converter-site-api/fetch';
 import { createSiteApp } from './site';
 

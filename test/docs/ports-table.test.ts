@@ -38,6 +38,7 @@ const STORAGE_MEMBERS: StorageMembers = {
   mail: 'required',
   links: 'required',
   shipping: 'required',
+  change: 'required',
   ping: 'required',
   close: 'optional',
 };

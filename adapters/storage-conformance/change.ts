@@ -1,0 +1,95 @@
+/**
+ * Contract: a change (`Storage.change`) is one unit of work. What it writes through its stores, with its
+ * event, audit entry and mail, commits together when it resolves; when it throws, none of it is kept, in
+ * any store, and the error comes out as thrown. A change reads its own writes.
+ */
+import * as assert from './assert.ts';
+import { current, type ContractSuite } from './context.ts';
+import type { Storage } from '../../core/ports/ports.ts';
+
+const T0 = Date.UTC(2026, 10, 28, 9, 0, 0, 1);
+const RELEASE = { version: '2.7.0', msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.7.0-x64.msi', notesUrl: null, rolloutPercent: 10, publishedAt: T0 };
+const FEATURE = { title: '.wk3 charts', description: 'Charts of .wk3 files', category: 'formats', visible: true, release_version: null };
+const AUDIT = { at: T0, action: 'release.published', target: '2.7.0 at 10%', requestId: 'r-1', actor: 'ada' };
+const MAIL = { kind: 'keys', cause: 'change:1', session: 'cs_change', to: 'buyer@example.com', subject: 'Your keys', text: 'Keys', html: '<p>Keys</p>' } as const;
+const ENTRY = { type: 'feature_request', description: 'Charts', email: null, appVersion: null, rating: null, receivedAt: T0 } as const;
+
+/** What a change may leave behind, read outside any change. */
+async function everything(storage: Storage) {
+  return {
+    releases: (await storage.releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]),
+    features: (await storage.features.list()).map((f) => [f.id, f.title, f.visible]),
+    handled: (await storage.inbox.list({ limit: 10 })).map((e) => [e.id, e.handledAt]),
+    endpoints: (await storage.outbox.listEndpoints()).map((e) => [e.url, e.enabled]),
+    deliveries: (await storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type),
+    audit: (await storage.audit.list({ limit: 10 })).map((a) => a.action),
+    mail: (await storage.mail.list({ limit: 10 })).map((m) => m.cause),
+  };
+}
+
+export function changeContract(test: ContractSuite): void {
+  test('what a change writes, with its event, audit entry and mail, is kept together once it resolves', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    const answer = await storage.change(async (tx) => {
+      assert.is(await tx.releases.publishRelease(RELEASE), true);
+      assert.equal((await tx.releases.listReleases()).map((r) => r.version), ['2.7.0'], 'a change reads its own writes');
+      await tx.outbox.enqueue({ type: 'release.published', data: { version: '2.7.0' } }, T0);
+      await tx.audit.record(AUDIT);
+      assert.is(await tx.mail.enqueue(MAIL, T0), true);
+      return 'done';
+    });
+    assert.is(answer, 'done', 'the change answers what its work answered');
+    assert.equal(await everything(storage), {
+      releases: [['2.7.0', 10, null]],
+      features: [],
+      handled: [],
+      endpoints: [['http://127.0.0.1:9/all', true]],
+      deliveries: ['release.published'],
+      audit: ['release.published'],
+      mail: ['change:1'],
+    });
+  });
+
+  test('a change that throws keeps nothing of what it wrote, in any store, and the error comes out', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await storage.addFeedback(ENTRY);
+    await storage.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 });
+    const before = await everything(storage);
+    const failure = new Error('refused after the writes');
+    const thrown = await storage
+      .change(async (tx) => {
+        await tx.releases.publishRelease(RELEASE);
+        await tx.releases.pullRelease('2.6.0', T0 + 1);
+        await tx.features.create(FEATURE);
+        await tx.inbox.setHandled(1, true, T0 + 2);
+        await tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/new', secret: 'whsec_BBBB', events: [], format: 'standard', createdAt: T0 });
+        await tx.outbox.enqueue({ type: 'release.published', data: { version: '2.7.0' } }, T0);
+        await tx.audit.record(AUDIT);
+        await tx.mail.enqueue(MAIL, T0);
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+    assert.is(thrown, failure, 'the very error the work threw');
+    assert.equal(await everything(storage), before);
+    assert.is(await storage.mail.enqueue(MAIL, T0), true, 'the rolled-back mail left no trace of its cause');
+    // The storage goes on: the next change commits.
+    await storage.change(async (tx) => void (await tx.releases.publishRelease(RELEASE)));
+    assert.equal((await storage.releases.listReleases()).map((r) => r.version), ['2.7.0', '2.6.0']);
+  });
+
+  test('two changes of one record at once: the second reads what the first wrote', async (context) => {
+    const { storage } = current(context);
+    await storage.releases.publishRelease(RELEASE);
+    /** Widens by 10 points, from what the change reads (a lost update would leave 20). */
+    const widen = () =>
+      storage.change(async (tx) => {
+        await tx.lock('releases');
+        const [release] = await tx.releases.listReleases();
+        return (await tx.releases.setRollout(release!.version, release!.rolloutPercent + 10))!.rolloutPercent;
+      });
+    assert.equal((await Promise.all([widen(), widen()])).sort(), [20, 30]);
+    assert.is((await storage.releases.listReleases())[0]!.rolloutPercent, 30);
+  });
+}
