@@ -78,6 +78,7 @@ export function createMemoryStorage(
   const report = reportTo(outbox, audit, mail);
   const releases = createMemoryReleaseStore();
   const inbox = createMemoryInbox(feedback);
+  const links = createMemoryLinks(feedback);
   const orders = createMemoryOrders(sessions, licenses, report);
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
 
@@ -122,9 +123,9 @@ export function createMemoryStorage(
     inbox,
     orders,
     mail,
-    links: createMemoryLinks(feedback, report),
+    links,
     shipping: createMemoryShipping(),
-    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail }),
+    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, links }),
 
     /** Memory always answers while the process runs. */
     async ping() {},

@@ -6,10 +6,10 @@
  */
 import type { FeedbackEntry } from '../../core/ports/port-types.ts';
 import type { FeedbackLinkStore } from '../../core/ports/link-store.ts';
-import type { Report } from './outbox.ts';
+import { keep, type Restorable } from './change.ts';
 
-/** Creates the link store over the stored entries; what a change records is written by `report`. */
-export function createMemoryLinks(feedback: readonly FeedbackEntry[], report: Report): FeedbackLinkStore {
+/** Creates the link store over the stored entries; a change that throws puts its links back (change.ts). */
+export function createMemoryLinks(feedback: readonly FeedbackEntry[]): FeedbackLinkStore & Restorable {
   const featureOf = new Map<number, number>();
   const exists = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= feedback.length;
   return {
@@ -19,12 +19,12 @@ export function createMemoryLinks(feedback: readonly FeedbackEntry[], report: Re
     async linked() {
       return [...featureOf].sort(([a], [b]) => a - b).map(([feedbackId, featureId]) => ({ feedbackId, featureId, email: feedback[feedbackId - 1]!.email }));
     },
-    async setFeature(ids, featureId, record) {
+    async setFeature(ids, featureId) {
       for (const id of ids.filter(exists)) {
         if (featureId === null) featureOf.delete(id);
         else featureOf.set(id, featureId);
       }
-      await report(null, () => record);
     },
+    snapshot: () => keep(featureOf),
   };
 }

@@ -6,7 +6,6 @@
  */
 import type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest } from '../../core/ports/link-store.ts';
 import type { SqlClient } from './client.ts';
-import { reported } from './outbox.ts';
 
 const LINKS_OF = `select id::float8 as "feedbackId", feature_id as "featureId" from feedback
 where id = any($1::text[]::bigint[]) order by id`;
@@ -20,11 +19,8 @@ export function createSqlLinks(db: SqlClient): FeedbackLinkStore {
   return {
     linksOf: (ids) => db.query<FeedbackLinkState>(LINKS_OF, [idList(ids)]),
     linked: () => db.query<LinkedRequest>(LINKED),
-    // The links and what the change records (its event and audit entry) commit together.
-    setFeature: (ids, featureId, record) =>
-      db.transaction(async (tx) => {
-        await tx.query(SET_FEATURE, [idList(ids), featureId]);
-        await reported(tx, null, () => record);
-      }),
+    setFeature: async (ids, featureId) => {
+      await db.write(SET_FEATURE, [idList(ids), featureId]);
+    },
   };
 }

@@ -104,6 +104,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       outbox: createSqlOutbox(db),
       audit: createSqlAuditStore(db),
       mail: createSqlMail(db),
+      links: createSqlLinks(db),
     }),
     { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
   );

@@ -2,15 +2,13 @@
  * Requests linked to the roadmap: a feedback entry names the feature it asks for (PUT /feedback/{id}/feature,
  * or many at once from the Inbox with POST /feedback/feature), so that the roadmap admin shows who asked and
  * the requester is told when it ships. Audited (feedback.linked, feedback.unlinked) with a feedback.linked
- * event, written with the links in one transaction.
+ * event, in one unit of work with the links (core/ports/change.ts).
  *
  * @module
  */
 import * as v from 'valibot';
-import type { EventDraft } from '../ports/events.ts';
-import type { AuditEntry } from '../ports/store-ports.ts';
 import { roadmapContentObject } from '../schemas/content.ts';
-import type { Caller, OperatorContext } from './context.ts';
+import { operatorChange, type Caller, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { BULK_HANDLED_MAX } from './inbox.ts';
 import { defineOperation } from './operation.ts';
@@ -35,24 +33,25 @@ interface Linked {
 }
 
 /**
- * Links (or unlinks) the listed entries: refuses a feature that does not exist, writes only the entries
- * whose link changes, with one audit entry and one feedback.linked event for them all.
+ * Links (or unlinks) the listed entries in one change: refuses a feature that does not exist, writes only
+ * the entries whose link changes, with one audit entry and one feedback.linked event for them all.
  */
-async function link(context: OperatorContext, caller: Caller, ids: readonly number[], featureId: number | null, describe: (changed: readonly number[]) => string): Promise<Linked> {
-  const { storage } = context;
-  if (featureId !== null && !(await storage.features.list()).some((feature) => feature.id === featureId)) {
-    throw new OperatorError('feature_not_found', `No roadmap feature has id ${featureId}.`);
-  }
-  const found = await storage.links.linksOf([...new Set(ids)]);
-  const changed = found.filter((entry) => entry.featureId !== featureId).map((entry) => entry.feedbackId);
-  if (changed.length === 0) return { changed, found: found.length };
-  const at = context.clock.now();
-  const action = featureId === null ? 'feedback.unlinked' : 'feedback.linked';
-  const audit: AuditEntry = { at, action, target: describe(changed), requestId: caller.requestId, actor: caller.actor };
-  const event: EventDraft = { type: 'feedback.linked', data: { featureId, feedbackIds: changed } };
-  await storage.links.setFeature(changed, featureId, { event, at, audit });
-  context.logger.info('operator change', { action, target: audit.target, requestId: caller.requestId, actor: caller.actor });
-  return { changed, found: found.length };
+function link(context: OperatorContext, caller: Caller, ids: readonly number[], featureId: number | null, describe: (changed: readonly number[]) => string): Promise<Linked> {
+  return operatorChange(context, caller, async (tx) => {
+    if (featureId !== null && !(await tx.features.list()).some((feature) => feature.id === featureId)) {
+      throw new OperatorError('feature_not_found', `No roadmap feature has id ${featureId}.`);
+    }
+    const found = await tx.links.linksOf([...new Set(ids)]);
+    const changed = found.filter((entry) => entry.featureId !== featureId).map((entry) => entry.feedbackId);
+    const result = { changed, found: found.length };
+    if (changed.length === 0) return { result };
+    await tx.links.setFeature(changed, featureId);
+    return {
+      result,
+      event: { type: 'feedback.linked', data: { featureId, feedbackIds: changed } },
+      audit: { action: featureId === null ? 'feedback.unlinked' : 'feedback.linked', target: describe(changed) },
+    };
+  });
 }
 
 const toFeature = (featureId: number | null) => (featureId === null ? 'no feature' : `feature ${featureId}`);

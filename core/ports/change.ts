@@ -11,6 +11,7 @@ import type { AuditEntry, AuditStore, FeatureStore, FeedbackInbox, OrderStore } 
 import type { ReleaseStore } from './release-store.ts';
 import type { EventDraft, OutboxStore } from './events.ts';
 import type { MailDraft, MailStore } from './mail.ts';
+import type { FeedbackLinkStore } from './link-store.ts';
 
 /**
  * The stores of one change, bound to it: what they read is read inside the change, what they write
@@ -24,6 +25,8 @@ export interface StorageChange {
   readonly outbox: OutboxStore;
   readonly audit: AuditStore;
   readonly mail: MailStore;
+  /** Feedback linked to roadmap features (link-store.ts). */
+  readonly links: FeedbackLinkStore;
   /**
    * Holds `table` for this change: until it ends, no other change writes it (SQL: a table lock that
    * readers do not wait for; memory: changes run one at a time). Take it before reading what a write is

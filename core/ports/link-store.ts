@@ -7,8 +7,6 @@
  *
  * @module
  */
-import type { PendingEvent } from './events.ts';
-
 /** One entry's link: its feature, or null. */
 export interface FeedbackLinkState {
   feedbackId: number;
@@ -30,9 +28,8 @@ export interface FeedbackLinkStore {
   /** Every linked entry, in id order. */
   linked(): Promise<LinkedRequest[]>;
   /**
-   * Links the listed entries to `featureId` (null: unlinks them); ids with no entry are skipped. `record`
-   * (the change's event and audit entry, worked out by the caller from `linksOf`) is written in the same
-   * transaction, so the links never change without it.
+   * Links the listed entries to `featureId` (null: unlinks them); ids with no entry are skipped. Called in
+   * a change (core/ports/change.ts), with the change's event and audit entry.
    */
-  setFeature(ids: readonly number[], featureId: number | null, record: PendingEvent | null): Promise<void>;
+  setFeature(ids: readonly number[], featureId: number | null): Promise<void>;
 }
