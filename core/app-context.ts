@@ -32,6 +32,7 @@ import { createVoterId, createVoterNetwork } from './clients/voter-id.ts';
 import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
 import { mailSettings } from './mail/messages.ts';
 import type { MailTexts } from './mail/texts.ts';
+import { createUnsubscribeTokens } from './mail/unsubscribe.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -116,7 +117,12 @@ export interface AppOptions {
    * Mail (docs/mail.md): whether a sender is configured (mails are always written to the outbox, and
    * sent only then), and texts replacing the defaults. Off, with the default texts, by default.
    */
-  mail?: { enabled?: boolean; texts?: Partial<MailTexts> };
+  mail?: {
+    enabled?: boolean;
+    texts?: Partial<MailTexts>;
+    /** false: no requester is told when their request ships (core/mail/shipped-requests.ts); on by default. */
+    requestersTold?: boolean;
+  };
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -193,6 +199,8 @@ export async function createContext(
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
     mail: mailSettings(options.content.offer.productDisplayName, options.mail?.enabled ?? false, options.mail?.texts),
+    requestersTold: options.mail?.requestersTold ?? true,
+    unsubscribeTokens: createUnsubscribeTokens(secretKey),
     usage,
     count,
   };

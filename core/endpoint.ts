@@ -36,7 +36,7 @@ export type SuccessResponse =
   | {
       readonly status: 200;
       readonly description: string;
-      readonly mediaType: 'text/plain' | 'application/json' | 'application/atom+xml';
+      readonly mediaType: 'text/plain' | 'text/html' | 'application/json' | 'application/atom+xml';
       readonly freeForm: true;
       readonly extraHeaders?: readonly string[];
     }

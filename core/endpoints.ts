@@ -29,6 +29,7 @@ import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
 import { ChangelogFeedSchema, ChangelogSinceSchema, ConditionalHeaderSchema } from './schemas/changelog.ts';
+import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
   operationId: 'getPricing',
@@ -257,6 +258,37 @@ export const getChangelogAtomEndpoint = {
   errors: ['invalid_parameter'],
 } as const satisfies Endpoint;
 
+export const unsubscribeEndpoint = {
+  operationId: 'unsubscribe',
+  method: 'POST',
+  path: '/unsubscribe',
+  versioned: true,
+  tag: 'Mail',
+  summary: 'Stop the shipped-request mails to an address (one click)',
+  description:
+    'An addition to the spec. The List-Unsubscribe address of a mail telling a requester that their request shipped ' +
+    '(RFC 8058 one-click: the body, List-Unsubscribe=One-Click, is not needed). Stops every such mail to the ' +
+    'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html.',
+  query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
+  success: { status: 200, description: 'The address gets no more of these mails.', schema: UnsubscribedSchema, schemaName: 'Unsubscribed' },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
+export const getUnsubscribePageEndpoint = {
+  operationId: 'getUnsubscribePage',
+  method: 'GET',
+  path: '/unsubscribe',
+  versioned: true,
+  tag: 'Mail',
+  summary: 'The page of an unsubscribe address, with its button',
+  description:
+    'An addition to the spec. What a person who opens the unsubscribe address of a shipped-request mail sees: ' +
+    'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links).',
+  query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
+  success: { status: 200, description: 'The page.', mediaType: 'text/html', freeForm: true },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
 export const getLlmsTxtEndpoint = {
   operationId: 'getLlmsTxt',
   method: 'GET',
@@ -295,6 +327,8 @@ export const PUBLIC_ENDPOINTS = [
   resendLicensesEndpoint,
   getChangelogEndpoint,
   getChangelogAtomEndpoint,
+  unsubscribeEndpoint,
+  getUnsubscribePageEndpoint,
   getLlmsTxtEndpoint,
   getOpenApiEndpoint,
 ] as const;

@@ -148,10 +148,14 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
     'POST /api/v1/licenses/resend',
     'GET /api/v1/changelog',
     'GET /api/v1/changelog.atom',
+    'POST /api/v1/unsubscribe',
+    'GET /api/v1/unsubscribe',
     'POST /api/licenses/validate',
     'POST /api/licenses/resend',
     'GET /api/changelog',
     'GET /api/changelog.atom',
+    'POST /api/unsubscribe',
+    'GET /api/unsubscribe',
   ]);
   const extra = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)

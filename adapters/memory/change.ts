@@ -79,6 +79,7 @@ export function createMemoryChange(stores: ChangeStores): ChangeStore['change'] 
       audit: bound('audit'),
       mail: bound('mail'),
       links: bound('links'),
+      shipping: bound('shipping'),
       // Changes run one at a time: holding a table is holding the turn.
       lock: async () => {},
     } as StorageChange;

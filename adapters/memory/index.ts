@@ -79,6 +79,7 @@ export function createMemoryStorage(
   const releases = createMemoryReleaseStore();
   const inbox = createMemoryInbox(feedback);
   const links = createMemoryLinks(feedback);
+  const shipping = createMemoryShipping();
   const orders = createMemoryOrders(sessions, licenses, report);
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
 
@@ -124,8 +125,8 @@ export function createMemoryStorage(
     orders,
     mail,
     links,
-    shipping: createMemoryShipping(),
-    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, links }),
+    shipping,
+    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, links, shipping }),
 
     /** Memory always answers while the process runs. */
     async ping() {},

@@ -40,6 +40,7 @@ import { resendRequests } from './migrations/31-resend-requests.ts';
 import { announcedRampSteps } from './migrations/32-announced-ramp-steps.ts';
 import { releasesReachedEveryone } from './migrations/33-releases-reached-everyone.ts';
 import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-features.ts';
+import { requestersTold } from './migrations/35-requesters-told.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -81,4 +82,5 @@ export const MIGRATIONS: readonly Migration[] = [
   announcedRampSteps,
   releasesReachedEveryone,
   feedbackLinkedToFeatures,
+  requestersTold,
 ];

@@ -105,6 +105,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       audit: createSqlAuditStore(db),
       mail: createSqlMail(db),
       links: createSqlLinks(db),
+      shipping: createSqlShipping(db),
     }),
     { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
   );

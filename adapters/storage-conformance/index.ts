@@ -25,7 +25,7 @@ import { roadmapAdminContract } from './roadmap-admin.ts';
 import { roadmapChangeContract } from './roadmap-change.ts';
 import { roadmapUnmergeContract } from './roadmap-unmerge.ts';
 import { secretsContract } from './secrets.ts';
-import { shippingContract } from './shipping.ts';
+import { requestersToldContract, shippingContract } from './shipping.ts';
 import { linksContract } from './links.ts';
 import { usageContract } from './usage.ts';
 
@@ -52,6 +52,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['audit trail', auditTrailContract],
   ['shipping', shippingContract],
   ['links', linksContract],
+  ['requesters told', requestersToldContract],
   ['change', changeContract],
 ];
 

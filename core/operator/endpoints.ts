@@ -15,6 +15,7 @@ import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRo
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { unmergeRoadmapFeature } from './roadmap-unmerge.ts';
+import { setRequesterMails } from './requester-mails.ts';
 import { getStats } from './stats.ts';
 import { listOrderMails, resendOrderMail } from './mail.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
@@ -32,6 +33,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   editRoadmapFeature,
   mergeRoadmapFeature,
   unmergeRoadmapFeature,
+  setRequesterMails,
   listFeedback,
   markFeedbackHandled,
   markFeedbackListHandled,

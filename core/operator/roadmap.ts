@@ -70,6 +70,7 @@ export const AdminFeatureSchema = v.object({
   ...StoredFeatureSchema.entries,
   linked_requests: v.pipe(v.array(v.number()), v.description('The ids of the feedback entries that ask for it, ascending (links to features merged into it count here).')),
   linked_with_email: v.pipe(v.number(), v.description('How many of them left an email: who is told when it ships.')),
+  requester_mails: v.pipe(v.boolean(), v.description('Whether its requesters are told when it ships (PUT /roadmap/{id}/requester-mails).')),
 });
 
 /** The :id of the path, or a 404 for one that cannot be a feature id. */
@@ -102,11 +103,11 @@ export const listRoadmapFeatures = defineOperation({
   status: 200,
   errors: ['invalid_query'],
   async run(context, { query }) {
-    const [features, linked] = await Promise.all([context.storage.features.list(), context.storage.links.linked()]);
+    const [features, linked, off] = await Promise.all([context.storage.features.list(), context.storage.links.linked(), context.storage.shipping.mailsOff()]);
     const requests = requestsByFeature(linked, features);
     const listed = features.map((feature) => {
       const counted = requests.get(feature.id);
-      return { ...feature, linked_requests: counted?.requests ?? [], linked_with_email: counted?.withEmail ?? 0 };
+      return { ...feature, linked_requests: counted?.requests ?? [], linked_with_email: counted?.withEmail ?? 0, requester_mails: !off.includes(feature.id) };
     });
     return { features: query.sort === 'votes' ? listed.sort(byVotes) : listed };
   },

@@ -12,6 +12,7 @@ import type { ReleaseStore } from './release-store.ts';
 import type { EventDraft, OutboxStore } from './events.ts';
 import type { MailDraft, MailStore } from './mail.ts';
 import type { FeedbackLinkStore } from './link-store.ts';
+import type { ShippingStore } from './shipping-store.ts';
 
 /**
  * The stores of one change, bound to it: what they read is read inside the change, what they write
@@ -27,6 +28,8 @@ export interface StorageChange {
   readonly mail: MailStore;
   /** Feedback linked to roadmap features (link-store.ts). */
   readonly links: FeedbackLinkStore;
+  /** When releases reached everyone, and who was told (shipping-store.ts). */
+  readonly shipping: ShippingStore;
   /**
    * Holds `table` for this change: until it ends, no other change writes it (SQL: a table lock that
    * readers do not wait for; memory: changes run one at a time). Take it before reading what a write is

@@ -141,6 +141,8 @@ test('roadmap: unmerge; unknown, unmerged and target-merged features, and a merg
   for (const title of ['A', 'B', 'C']) made.push((await call(context, 'POST', '/roadmap', '/roadmap', { title, category: 'formats' })).body.id);
   const [first, second, third] = made as [number, number, number];
   assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', '/roadmap/99999/unmerge')).body.code, 'feature_not_found');
+  assert.equal((await call(context, 'PUT', '/roadmap/:id/requester-mails', `/roadmap/${first}/requester-mails`, { enabled: false })).body, { id: first, enabled: false });
+  assert.is((await call(context, 'PUT', '/roadmap/:id/requester-mails', '/roadmap/99999/requester-mails', { enabled: true })).body.code, 'feature_not_found');
   assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`)).body.code, 'feature_not_merged');
   await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${first}/merge`, { into: second });
   await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${second}/merge`, { into: third });
