@@ -116,6 +116,9 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     const withFeature = await command(['feedback', 'list', '--json'], { OPERATOR_URL: operatorUrl });
     assert.equal((JSON.parse(withFeature.stdout) as { entries: { id: number; featureId: number | null }[] }).entries.map((e) => [e.id, e.featureId]), [[2, 3], [1, null]]);
     assert.is((await command(['feedback', 'link', '1'], { OPERATOR_URL: operatorUrl })).code, 64);
+    const quiet = await command(['roadmap', 'requester-mails', '3', 'off'], { OPERATOR_URL: operatorUrl });
+    assert.equal([quiet.code, quiet.stdout], [0, 'feature 3: requesters are not told when it ships\n'], quiet.stderr);
+    assert.is((await command(['roadmap', 'requester-mails', '3', 'maybe'], { OPERATOR_URL: operatorUrl })).code, 64);
     const missing = await command(['feedback', 'handle', '99'], { OPERATOR_URL: operatorUrl });
     assert.equal([missing.code, missing.stderr.split('\n')[0]], [1, 'converter-site-api feedback: No feedback has id "99". (feedback_not_found; 404)']);
     // Two update checks and two submissions so far today, no download.
