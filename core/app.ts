@@ -119,7 +119,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
   const storageFault = () => count('storage_error');
   const storage = options.storage;
   const context = await createContext(options, clock, logger, count, storageFault);
-  const seeded = await storage.syncRoadmap(options.content.roadmap);
+  const seeded = await storage.roadmap.syncRoadmap(options.content.roadmap);
   if (!seeded.first && (seeded.applied.length > 0 || seeded.hidden.length > 0)) {
     // Never silent: a start that changes the stored roadmap says which features (docs/operating.md).
     logger.info('roadmap: the config file changed features, applied', { applied: seeded.applied, hidden: seeded.hidden });

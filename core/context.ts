@@ -5,7 +5,7 @@
  */
 import type { Answer } from './http/maybe.ts';
 import type { WebhookAddressPolicy } from './webhooks/address.ts';
-import type { CoreRequest, CoreResponse } from './http/http.ts';
+import type { CoreRequest } from './http/http.ts';
 import type {
   AppEvent,
   Clock,

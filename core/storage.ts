@@ -47,7 +47,6 @@ export type {
   DeliveryFilter,
   DeliveryState,
   DueDelivery,
-  Emit,
   EndpointFormat,
   EndpointShare,
   EventDraft,
@@ -55,7 +54,6 @@ export type {
   FailedReplay,
   NewEndpoint,
   OutboxStore,
-  PendingEvent,
   WebhookEndpoint,
 } from './ports/events.ts';
 export { DELIVERED_TYPES, EVENT_TYPES, eventBody, TEST_EVENT_TYPE } from './ports/events.ts';

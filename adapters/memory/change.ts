@@ -80,6 +80,7 @@ export function createMemoryChange(stores: ChangeStores): ChangeStore['change'] 
       mail: bound('mail'),
       links: bound('links'),
       shipping: bound('shipping'),
+      checkouts: bound('checkouts'),
       // Changes run one at a time: holding a table is holding the turn.
       lock: async () => {},
     } as StorageChange;

@@ -18,7 +18,7 @@ import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, until
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
-import { createMemoryOutbox, reportTo } from './outbox.ts';
+import { createMemoryOutbox } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
@@ -28,6 +28,7 @@ import { createMemoryReleaseStore } from './releases.ts';
 import { createMemoryShipping } from './shipping.ts';
 import { createMemoryLinks } from './links.ts';
 import { createMemoryChange } from './change.ts';
+import { createMemoryLicenses } from './licenses.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
 export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
@@ -73,14 +74,14 @@ export function createMemoryStorage(
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
   const ledger = new DayLedger();
   const audit = createMemoryAuditStore();
-  const outbox = createMemoryOutbox(undefined, audit);
+  const outbox = createMemoryOutbox();
   const mail = createMemoryMail();
-  const report = reportTo(outbox, audit, mail);
   const releases = createMemoryReleaseStore();
   const inbox = createMemoryInbox(feedback);
   const links = createMemoryLinks(feedback);
   const shipping = createMemoryShipping();
-  const orders = createMemoryOrders(sessions, licenses, report);
+  const orders = createMemoryOrders(sessions, licenses);
+  const checkouts = createMemoryLicenses(licenses);
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
@@ -126,87 +127,84 @@ export function createMemoryStorage(
     mail,
     links,
     shipping,
-    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, links, shipping }),
+    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, checkouts, links, shipping }),
 
     /** Memory always answers while the process runs. */
     async ping() {},
 
-    async addFeedback(entry, budget) {
-      const size = feedbackSize(entry);
-      const refusal = budget ? ledger.take(budget) : null;
-      if (refusal) return refusal;
-      try {
-        checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
-      } catch (error) {
-        if (budget) ledger.giveBack(budget);
-        throw error;
-      }
-      feedback.push({ ...entry });
-      feedbackBytes += size;
-      // Synchronous in effect: the memory outbox writes before its first await. The event is drafted only
-      // for a listener (its date is a measurable part of a submission's cost).
-      if (outbox.wants('feedback.received')) void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
-      return null;
-    },
-    async recordDownload(event) {
-      checkRoom(caps, 'downloads', downloads.length);
-      downloads.push({ ...event });
+    intake: {
+      async addFeedback(entry, budget) {
+        const size = feedbackSize(entry);
+        const refusal = budget ? ledger.take(budget) : null;
+        if (refusal) return refusal;
+        try {
+          checkRoom(caps, 'feedbackBytes', feedbackBytes, size, KEPT_UNTIL_RESTART);
+        } catch (error) {
+          if (budget) ledger.giveBack(budget);
+          throw error;
+        }
+        feedback.push({ ...entry });
+        feedbackBytes += size;
+        // Synchronous in effect: the memory outbox writes before its first await. The event is drafted only
+        // for a listener (its date is a measurable part of a submission's cost).
+        if (outbox.wants('feedback.received')) void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
+        return null;
+      },
+      async recordDownload(event) {
+        checkRoom(caps, 'downloads', downloads.length);
+        downloads.push({ ...event });
+      },
     },
 
-    ...roadmap,
+    roadmap: { syncRoadmap: roadmap.syncRoadmap, listRoadmap: roadmap.listRoadmap, toggleVote: roadmap.toggleVote },
+    features: roadmap.features,
 
-    async createCheckout(session, owner) {
-      if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
-      const now = clock.now();
-      retire(now);
-      if (sessions.size >= caps.checkoutSessions) checkRoom(caps, 'checkoutSessions', sessions.size, 1, untilRetirement(firstRetirement(now), now));
-      sessions.set(session.id, { ...session });
-      if (session.state === 'pending') pending.add(session.id);
-      if (owner === undefined) return;
-      ownerOf.set(session.id, owner);
-      let ids = owned.get(owner);
-      if (!ids) owned.set(owner, (ids = new Set()));
-      ids.add(session.id);
-    },
-    async openCheckouts(owner, now, limit) {
-      const expiries: number[] = [];
-      for (const id of owned.get(owner) ?? []) {
-        const session = sessions.get(id)!;
-        if (session.state === 'pending' && session.expiresAt > now) expiries.push(session.expiresAt);
-      }
-      return expiries.sort((a, b) => a - b).slice(0, limit);
-    },
-    async openCheckoutTotals(now, limit) {
-      let open = 0;
-      let earliestExpiry: number | null = null;
-      for (const id of pending) {
-        const { expiresAt } = sessions.get(id)!;
-        if (expiresAt <= now) continue;
-        open++;
-        if (earliestExpiry === null || expiresAt < earliestExpiry) earliestExpiry = expiresAt;
-      }
-      return { open: Math.min(open, limit), earliestExpiry };
-    },
-    async getCheckout(id) {
-      const session = sessions.get(id);
-      return session ? { ...session } : null;
-    },
-    async advanceCheckout(id, state: CheckoutState) {
-      const session = sessions.get(id);
-      if (!session) return null;
-      session.state = nextCheckoutState(session.state, state);
-      if (session.state !== 'pending') pending.delete(id);
-      return { ...session };
-    },
-    async saveLicenses(sessionId, keys, emit) {
-      const stored = licenses.get(sessionId);
-      if (stored) return { keys: { ...stored }, stored: false };
-      licenses.set(sessionId, { ...keys });
-      return report({ keys: { ...keys }, stored: true }, emit);
-    },
-    async getLicenses(sessionId) {
-      const stored = licenses.get(sessionId);
-      return stored ? { ...stored } : null;
+    checkouts: {
+      async createCheckout(session, owner) {
+        if (sessions.has(session.id)) throw new Error(`checkout session ${session.id} exists already`);
+        const now = clock.now();
+        retire(now);
+        if (sessions.size >= caps.checkoutSessions) checkRoom(caps, 'checkoutSessions', sessions.size, 1, untilRetirement(firstRetirement(now), now));
+        sessions.set(session.id, { ...session });
+        if (session.state === 'pending') pending.add(session.id);
+        if (owner === undefined) return;
+        ownerOf.set(session.id, owner);
+        let ids = owned.get(owner);
+        if (!ids) owned.set(owner, (ids = new Set()));
+        ids.add(session.id);
+      },
+      async openCheckouts(owner, now, limit) {
+        const expiries: number[] = [];
+        for (const id of owned.get(owner) ?? []) {
+          const session = sessions.get(id)!;
+          if (session.state === 'pending' && session.expiresAt > now) expiries.push(session.expiresAt);
+        }
+        return expiries.sort((a, b) => a - b).slice(0, limit);
+      },
+      async openCheckoutTotals(now, limit) {
+        let open = 0;
+        let earliestExpiry: number | null = null;
+        for (const id of pending) {
+          const { expiresAt } = sessions.get(id)!;
+          if (expiresAt <= now) continue;
+          open++;
+          if (earliestExpiry === null || expiresAt < earliestExpiry) earliestExpiry = expiresAt;
+        }
+        return { open: Math.min(open, limit), earliestExpiry };
+      },
+      async getCheckout(id) {
+        const session = sessions.get(id);
+        return session ? { ...session } : null;
+      },
+      async advanceCheckout(id, state: CheckoutState) {
+        const session = sessions.get(id);
+        if (!session) return null;
+        session.state = nextCheckoutState(session.state, state);
+        if (session.state !== 'pending') pending.delete(id);
+        return { ...session };
+      },
+      saveLicenses: checkouts.saveLicenses,
+      getLicenses: checkouts.getLicenses,
     },
 
     async secret(name, create) {

@@ -7,7 +7,6 @@
 import { dayOf } from '../../core/budgets/budgets.ts';
 import { addDecimals, zeroLike } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
-import type { Report } from './outbox.ts';
 import { keep, type Restorable } from './change.ts';
 import { GOOD_STANDING, providerRevokes, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
@@ -31,7 +30,6 @@ const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country
 export function createMemoryOrders(
   sessions: ReadonlyMap<string, CheckoutSession>,
   licenses: Map<string, LicenseKeys>,
-  report: Report,
 ): OrderStore & Restorable {
   const kept = new Map<string, Kept>();
   /** Refunds and disputes of payments no order has yet, by payment. */
@@ -127,12 +125,12 @@ export function createMemoryOrders(
       for (const [id, k] of kept) if (k.purchase.paymentRef === ref && sessions.has(id)) return id;
       return null;
     },
-    async flag(id, flag, emit, dispute) {
+    async flag(id, flag, dispute) {
       if (!sessions.has(id)) return null;
       const k = keptOf(id);
       const before = k.standing;
       ({ standing: k.standing, disputes: k.disputes } = withPaymentEvent(before, k.disputes, flag, dispute));
-      return report({ before: { ...before }, order: order(id)! }, emit);
+      return { before: { ...before }, order: order(id)! };
     },
     async keepPaymentEvent(ref, event) {
       const events = early.get(ref) ?? [];
@@ -144,19 +142,19 @@ export function createMemoryOrders(
       early.delete(ref);
       return events;
     },
-    async override(id, override, reason, at, emit) {
+    async override(id, override, reason, at) {
       if (!sessions.has(id)) return null;
       const k = keptOf(id);
       const before = k.standing;
       k.standing = { ...before, override, overrideReason: reason, overrideAt: at };
-      return report({ before: { ...before }, order: order(id)! }, emit);
+      return { before: { ...before }, order: order(id)! };
     },
-    async addPlusKey(id, key, emit) {
+    async addPlusKey(id, key) {
       const keys = licenses.get(id);
       if (!keys) return null;
       if (keys.plus !== null) return { keys: { ...keys }, stored: false };
       keys.plus = key;
-      return report({ keys: { ...keys }, stored: true }, emit);
+      return { keys: { ...keys }, stored: true };
     },
   };
 }

@@ -4,10 +4,8 @@
  *
  * @module
  */
-import type { AuditStore } from '../../core/ports/store-ports.ts';
-import type { MailStore } from '../../core/ports/mail.ts';
 import { keep, type Restorable } from './change.ts';
-import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type Emit, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
   secret: string;
@@ -21,31 +19,14 @@ interface StoredDelivery extends Delivery {
 
 const MAX_DELIVERIES = 10_000;
 
-/** Writes what a change reports and answers the change's result (see `reportTo`). */
-export type Report = <T>(result: T, emit: Emit<T> | undefined) => Promise<T>;
-
-/**
- * What a store change reports, written with it: its event to the outbox, its entry to the audit trail, what
- * it mails to the mail outbox. In memory the change and what it reports are one step.
- */
-export function reportTo(outbox: Pick<OutboxStore, 'enqueue'>, audit: Pick<AuditStore, 'record'>, mail?: Pick<MailStore, 'enqueue'>): Report {
-  return async <T>(result: T, emit: Emit<T> | undefined): Promise<T> => {
-    const pending = emit?.(result);
-    if (pending?.event) await outbox.enqueue(pending.event, pending.at);
-    if (pending?.audit) await audit.record(pending.audit);
-    if (pending?.mail && mail) await mail.enqueue(pending.mail, pending.at);
-    return result;
-  };
-}
-
 /** The memory outbox, which also says whether an event of a type would be delivered anywhere. */
 export interface MemoryOutbox extends OutboxStore, Restorable {
   /** Whether an enabled endpoint subscribes to `type`: a change with no listener need not draft its event. */
   wants(type: string): boolean;
 }
 
-/** Creates an empty outbox; the audit entries of its own changes (endpoints, replays) go to `audit`. */
-export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<AuditStore, 'record'>): MemoryOutbox {
+/** Creates an empty outbox. */
+export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox {
   const endpoints = new Map<number, StoredEndpoint>();
   const deliveries = new Map<number, StoredDelivery>();
   let nextDelivery = 1;
@@ -73,20 +54,20 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
       };
     },
     wants: (type) => [...endpoints.values()].some((endpoint) => wants(endpoint, type)),
-    async addEndpoint(e, emit) {
+    async addEndpoint(e) {
       const id = nextEndpoint++;
       const endpoint: StoredEndpoint = { id, url: e.url, secret: e.secret, previousSecret: null, previousUntil: null, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
       endpoints.set(id, endpoint);
-      return report(publicEndpoint(endpoint), emit);
+      return publicEndpoint(endpoint);
     },
     listEndpoints: async () => [...endpoints.values()].map(publicEndpoint),
-    async updateEndpoint(id, change, emit) {
+    async updateEndpoint(id, change) {
       const endpoint = endpoints.get(id);
       if (!endpoint) return null;
       if (change.url !== undefined) endpoint.url = change.url;
       if (change.events !== undefined) endpoint.events = [...change.events];
       if (change.enabled !== undefined) endpoint.enabled = change.enabled;
-      return report(publicEndpoint(endpoint), emit);
+      return publicEndpoint(endpoint);
     },
     async enqueue(event, at) {
       write(event.type, eventBody(event, at), at, [...endpoints.values()].filter((endpoint) => wants(endpoint, event.type)));
@@ -127,37 +108,37 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
         .slice(0, f.limit)
         .map(view);
     },
-    async replay(id, at, emit) {
+    async replay(id, at) {
       const d = deliveries.get(id);
       if (!d) return null;
       Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
-      return report(view(d), emit);
+      return view(d);
     },
-    async replayFailed(at, limit, endpointId, emit) {
+    async replayFailed(at, limit, endpointId) {
       const failed = [...deliveries.values()].filter((d) => d.state === 'failed' && (endpointId === null || d.endpointId === endpointId));
       const chosen = failed.sort((a, b) => a.id - b.id).slice(0, limit);
       for (const d of chosen) Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
-      return report({ replayed: chosen.length, remaining: failed.length - chosen.length }, emit);
+      return { replayed: chosen.length, remaining: failed.length - chosen.length };
     },
-    async sendTest(endpointId, data, at, emit) {
+    async sendTest(endpointId, data, at) {
       const endpoint = endpoints.get(endpointId);
       if (!endpoint) return null;
       const [id] = write(TEST_EVENT_TYPE, eventBody({ type: TEST_EVENT_TYPE, data }, at), at, [endpoint]);
-      return report(view(deliveries.get(id!)!), emit);
+      return view(deliveries.get(id!)!);
     },
-    async deleteEndpoint(id, emit) {
+    async deleteEndpoint(id) {
       const endpoint = endpoints.get(id);
       if (!endpoint) return null;
       let dropped = 0;
       for (const [key, d] of deliveries) if (d.endpointId === id && deliveries.delete(key)) dropped++;
       endpoints.delete(id);
-      return report({ endpoint: publicEndpoint(endpoint), dropped }, emit);
+      return { endpoint: publicEndpoint(endpoint), dropped };
     },
-    async rotateSecret(id, secret, previousUntil, emit) {
+    async rotateSecret(id, secret, previousUntil) {
       const endpoint = endpoints.get(id);
       if (!endpoint) return null;
       Object.assign(endpoint, { previousSecret: previousUntil === null ? null : endpoint.secret, previousUntil, secret });
-      return report(publicEndpoint(endpoint), emit);
+      return publicEndpoint(endpoint);
     },
   };
   /** Writes one event's deliveries to `targets` (none when there is none); their ids. */
@@ -174,6 +155,5 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES, audit: Pick<A
     trim();
     return ids;
   };
-  const report = reportTo(outbox, audit);
   return outbox;
 }

@@ -134,7 +134,7 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
   });
 
   const load = async (id: string | undefined): Promise<CheckoutSession | null> =>
-    id !== undefined && SESSION_ID.test(id) ? storage.getCheckout(id) : null;
+    id !== undefined && SESSION_ID.test(id) ? storage.checkouts.getCheckout(id) : null;
 
   const isOpen = (session: CheckoutSession) =>
     session.state === 'processing' || (session.state === 'pending' && clock.now() < session.expiresAt);
@@ -176,7 +176,7 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
         // The buyer's email goes to the mail library: one address, or the payment is refused and nothing changes.
         const refused = allowed && state === 'paid' ? emailRefusal(field) : null;
         if (refused !== null) return html(400, renderSimulatorPage(session, { ...(await view(session, false)), refused }));
-        if (allowed) await storage.advanceCheckout(session.id, state);
+        if (allowed) await storage.checkouts.advanceCheckout(session.id, state);
         // Paid: what the provider says of the buyer is kept with the order, as Stripe's customer_details.
         if (allowed && state === 'paid') {
           // The price of the offer is what the simulated buyer "pays".

@@ -12,8 +12,8 @@ const LOCKS: Record<LockedTable, string> = {
   releases: 'lock table releases in share row exclusive mode',
 };
 
-/** The stores of a change, built over its transaction. */
-export type ChangeStores = Omit<StorageChange, 'lock'>;
+/** How each store of a change is built over its transaction (only those the change uses are built). */
+export type ChangeStores = { [K in Exclude<keyof StorageChange, 'lock'>]: (db: SqlClient) => StorageChange[K] };
 
 /** What the storage keeps in memory beside the database, told of a change's writes. */
 export interface ChangeFollowers {
@@ -67,26 +67,59 @@ function watched<S extends object>(store: S, seen: (member: PropertyKey) => void
  * Creates `Storage.change` over a database.
  *
  * @param client The database.
- * @param storesOver Builds the change's stores over a client (the transaction).
+ * @param stores Builds each of the change's stores over a client (the transaction).
  * @param followers What memory keeps beside the database (PGlite).
  */
-export function createSqlChange(client: SqlClient, storesOver: (db: SqlClient) => ChangeStores, followers: ChangeFollowers = {}): ChangeStore['change'] {
+export function createSqlChange(client: SqlClient, stores: ChangeStores, followers: ChangeFollowers = {}): ChangeStore['change'] {
   return async <T>(work: (tx: StorageChange) => Promise<T>): Promise<T> => {
     const touched = { features: false, votes: false, endpoints: false };
     const once = () =>
       client.transaction(async (session) => {
-        const stores = storesOver(inTransaction(session, client));
+        const db = inTransaction(session, client);
+        const built = new Map<keyof ChangeStores, unknown>();
+        /** A store of the change, built on first use. */
+        const store = <K extends keyof ChangeStores>(name: K, watch?: (member: PropertyKey) => void): StorageChange[K] => {
+          if (!built.has(name)) built.set(name, watch ? watched(stores[name](db), watch) : stores[name](db));
+          return built.get(name) as StorageChange[K];
+        };
         const tx: StorageChange = {
-          ...stores,
-          features: watched(stores.features, (member) => {
-            if (member !== 'list') touched.features = true;
-            if (VOTE_CHANGES.has(member)) touched.votes = true;
-          }),
-          outbox: watched(stores.outbox, (member) => {
-            if (!ENDPOINT_CHANGES.has(member)) return;
-            touched.endpoints = true;
-            followers.endpointsChanged?.();
-          }),
+          get releases() {
+            return store('releases');
+          },
+          get features() {
+            return store('features', (member) => {
+              if (member !== 'list') touched.features = true;
+              if (VOTE_CHANGES.has(member)) touched.votes = true;
+            });
+          },
+          get inbox() {
+            return store('inbox');
+          },
+          get orders() {
+            return store('orders');
+          },
+          get outbox() {
+            return store('outbox', (member) => {
+              if (!ENDPOINT_CHANGES.has(member)) return;
+              touched.endpoints = true;
+              followers.endpointsChanged?.();
+            });
+          },
+          get audit() {
+            return store('audit');
+          },
+          get mail() {
+            return store('mail');
+          },
+          get checkouts() {
+            return store('checkouts');
+          },
+          get links() {
+            return store('links');
+          },
+          get shipping() {
+            return store('shipping');
+          },
           lock: async (table) => {
             await session.query(LOCKS[table]);
           },

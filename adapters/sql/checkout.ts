@@ -4,9 +4,7 @@
  * @module
  */
 import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports/ports.ts';
-import type { Emit } from '../../core/ports/events.ts';
-import type { SqlClient, SqlSession } from './client.ts';
-import { reported } from './outbox.ts';
+import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const COLUMNS = `id, sku, channel, url, state, ${epochMs('created_at')} as "createdAt", ${epochMs('expires_at')} as "expiresAt"`;
@@ -81,16 +79,8 @@ export async function advanceCheckout(db: SqlSession, id: string, state: Checkou
  * Stores a session's keys unless some were stored before, then answers the stored ones: the insert waits
  * for a racing insert to commit, and the read that follows it (a new statement) sees that winner.
  */
-export async function saveLicenses(db: SqlClient, sessionId: string, keys: LicenseKeys, emit?: Emit<SavedLicenses>): Promise<SavedLicenses> {
-  const insert = async (session: SqlSession) => (await session.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]))[0];
-  const inserted = emit
-    ? await db.transaction(async (tx) => {
-        // The keys and their order.paid event commit together.
-        const row = await insert(tx);
-        if (row) await reported(tx, { keys: row, stored: true }, emit);
-        return row;
-      })
-    : await insert(db);
+export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<SavedLicenses> {
+  const [inserted] = await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]);
   if (inserted) return { keys: inserted, stored: true };
   const stored = await getLicenses(db, sessionId);
   if (!stored) throw new Error(`licenses of session ${sessionId} vanished after a conflicting insert`);

@@ -10,7 +10,6 @@ import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderSta
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/ports/store-ports.ts';
 import type { SqlClient, SqlSession, SqlValue } from './client.ts';
-import { reported } from './outbox.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.override, s.override_reason as "overrideReason",
@@ -134,7 +133,7 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     async sessionOfPayment(ref) {
       return (await client.query<{ id: string }>(OF_PAYMENT, [ref]))[0]?.id ?? null;
     },
-    flag: (id, flag, emit, dispute) =>
+    flag: (id, flag, dispute) =>
       client.transaction(async (tx) => {
         const locked = (await tx.query<OrderStanding & { disputes: DisputeStates | string }>(LOCK, [id]))[0];
         if (!locked) return null;
@@ -145,29 +144,24 @@ export function createSqlOrders(client: SqlClient): OrderStore {
           const values = [after.refunded, after.disputed, after.disputeWon, after.override, after.overrideReason, after.overrideAt];
           await tx.write(SET_FLAGS, [id, ...values, JSON.stringify(next)]);
         }
-        return reported(tx, { before, order: (await getOrder(tx, id))! }, emit);
+        return { before, order: (await getOrder(tx, id))! };
       }),
     async keepPaymentEvent(ref, event, at) {
       await client.write(KEEP, [ref, event.flag, event.dispute, at]);
     },
     takePaymentEvents: (ref) => client.write<KeptPaymentEvent>(TAKE, [ref]),
     // The standing before is read under the row's lock: of two racing overrides, the second sees the first's.
-    override: (id, override: OrderOverride, reason, at, emit) =>
+    override: (id, override: OrderOverride, reason, at) =>
       client.transaction(async (tx) => {
         const locked = (await tx.query<OrderStanding & { disputes: unknown }>(LOCK, [id]))[0];
         if (!locked) return null;
         const { disputes: _disputes, ...before } = locked;
         await tx.query(OVERRIDE, [id, override, reason, at]);
-        return reported(tx, { before, order: (await getOrder(tx, id))! }, emit);
+        return { before, order: (await getOrder(tx, id))! };
       }),
-    async addPlusKey(id, key, emit): Promise<SavedLicenses | null> {
-      const saved = (row: (LicenseKeys & { mine: boolean }) | undefined) => (row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null);
-      if (!emit) return saved((await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0]);
-      // The key, its audit entry and its mail commit together; only the call that stored the key reports it.
-      return client.transaction(async (tx) => {
-        const found = saved((await tx.query<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]))[0]);
-        return found?.stored ? reported(tx, found, emit) : found;
-      });
+    async addPlusKey(id, key): Promise<SavedLicenses | null> {
+      const [row] = await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]);
+      return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
     },
   };
 }

@@ -5,11 +5,9 @@
  *
  * @module
  */
-import { eventBody, type Delivery, type DueDelivery, type Emit, type EventDraft, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import { eventBody, type Delivery, type DueDelivery, type EventDraft, type FailedReplay, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
 import { DELETE_ENDPOINT, ENDPOINT, REPLAY_FAILED, ROTATE_SECRET, SEND_TEST, testEventParams } from './outbox-operations.ts';
 import type { SqlClient, SqlSession } from './client.ts';
-import { auditInsert } from './audit.ts';
-import { enqueueMail } from './mail.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 const ADD_ENDPOINT = `
@@ -76,33 +74,6 @@ export async function enqueueEvent(db: SqlSession, event: EventDraft, at: number
 }
 
 /**
- * Writes what a change reports (its event, its audit entry, its mail: mail.ts) inside its transaction (`tx`),
- * and answers the change's result.
- */
-export async function reported<T>(tx: SqlSession, result: T, emit: Emit<T> | undefined): Promise<T> {
-  const pending = emit?.(result);
-  if (pending?.event) await enqueueEvent(tx, pending.event, pending.at);
-  if (pending?.audit) {
-    const { text, params } = auditInsert(pending.audit);
-    await tx.query(text, params);
-  }
-  if (pending?.mail) await enqueueMail(tx, pending.mail, pending.at);
-  return result;
-}
-
-/**
- * Runs a change and writes what it reports in one transaction; on its own when nothing is to be reported.
- * A change that finds nothing to change (null) reports nothing.
- */
-export function changeReported<T>(db: SqlClient, emit: Emit<T> | undefined, change: (session: SqlSession) => Promise<T | null>): Promise<T | null> {
-  if (!emit) return change(db);
-  return db.transaction(async (tx) => {
-    const result = await change(tx);
-    return result === null ? null : reported(tx, result, emit);
-  });
-}
-
-/**
  * Whether an endpoint is enabled, as the only client of a database (PGlite) knows it: read once, and
  * again after each endpoint change. A change forgets it before its own statement is queued, and the
  * database runs statements in call order, so a write that checks `now()` and queues its statement in the
@@ -137,7 +108,7 @@ export class EndpointsKnown {
 }
 
 /**
- * Creates the outbox store over a database.
+ * Creates the outbox store over a database (or over a change's transaction: change.ts).
  *
  * @param known What to tell when endpoints change (an exclusive storage's `EndpointsKnown`).
  */
@@ -145,16 +116,15 @@ export function createSqlOutbox(db: SqlClient, known?: EndpointsKnown): OutboxSt
   const delivery = async (session: SqlSession, id: number) =>
     (await session.query<Delivery>(`select ${DELIVERY} from ${FROM_DELIVERIES} where d.id = $1::bigint`, [id]))[0] ?? null;
   return {
-    async addEndpoint(e, emit) {
+    async addEndpoint(e) {
       known?.forget();
-      const params = [e.url, e.secret, e.events, e.format, e.createdAt];
-      return (await changeReported(db, emit, async (session) => (await session.write<WebhookEndpoint>(ADD_ENDPOINT, params))[0]!))!;
+      return (await db.write<WebhookEndpoint>(ADD_ENDPOINT, [e.url, e.secret, e.events, e.format, e.createdAt]))[0]!;
     },
     listEndpoints: () => db.query<WebhookEndpoint>(LIST_ENDPOINTS),
-    updateEndpoint(id, change, emit) {
+    async updateEndpoint(id, change) {
       known?.forget();
       const params = [id, change.url ?? null, change.events ?? null, change.enabled ?? null];
-      return changeReported(db, emit, async (session) => (await session.write<WebhookEndpoint>(UPDATE_ENDPOINT, params))[0] ?? null);
+      return (await db.write<WebhookEndpoint>(UPDATE_ENDPOINT, params))[0] ?? null;
     },
     enqueue: (event, at) => enqueueEvent(db, event, at),
     claimDue: (now, leaseMs, limit, share) => {
@@ -172,26 +142,19 @@ export function createSqlOutbox(db: SqlClient, known?: EndpointsKnown): OutboxSt
          order by d.id desc limit $3::int`,
         [filter.state ?? null, filter.before ?? null, filter.limit],
       ),
-    replay: (id, at, emit) =>
-      changeReported(db, emit, async (session) => ((await session.write<{ id: number }>(REPLAY, [id, at])).length === 0 ? null : delivery(session, id))),
-    async replayFailed(at, limit, endpointId, emit) {
-      return (await changeReported(db, emit, async (session) => (await session.write<{ replayed: number; remaining: number }>(REPLAY_FAILED, [at, limit, endpointId]))[0]!))!;
+    replay: async (id, at) => ((await db.write<{ id: number }>(REPLAY, [id, at])).length === 0 ? null : delivery(db, id)),
+    replayFailed: async (at, limit, endpointId) => (await db.write<FailedReplay>(REPLAY_FAILED, [at, limit, endpointId]))[0]!,
+    async sendTest(endpointId, data, at) {
+      const [sent] = await db.write<{ id: number }>(SEND_TEST, testEventParams(endpointId, data, at));
+      return sent ? delivery(db, sent.id) : null;
     },
-    sendTest: (endpointId, data, at, emit) =>
-      changeReported(db, emit, async (session) => {
-        const [sent] = await session.write<{ id: number }>(SEND_TEST, testEventParams(endpointId, data, at));
-        return sent ? delivery(session, sent.id) : null;
-      }),
-    deleteEndpoint(id, emit) {
+    async deleteEndpoint(id) {
       known?.forget();
-      return changeReported(db, emit, async (session) => {
-        const [row] = await session.write<WebhookEndpoint & { dropped: number }>(DELETE_ENDPOINT, [id]);
-        if (!row) return null;
-        const { dropped, ...endpoint } = row;
-        return { endpoint, dropped };
-      });
+      const [row] = await db.write<WebhookEndpoint & { dropped: number }>(DELETE_ENDPOINT, [id]);
+      if (!row) return null;
+      const { dropped, ...endpoint } = row;
+      return { endpoint, dropped };
     },
-    rotateSecret: (id, secret, previousUntil, emit) =>
-      changeReported(db, emit, async (session) => (await session.write<WebhookEndpoint>(ROTATE_SECRET, [id, secret, previousUntil]))[0] ?? null),
+    rotateSecret: async (id, secret, previousUntil) => (await db.write<WebhookEndpoint>(ROTATE_SECRET, [id, secret, previousUntil]))[0] ?? null,
   };
 }

@@ -93,20 +93,21 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const shared = options.rateLimitState ?? createSharedRateLimitState();
   const hashClient = clientKeyHash(client, shared);
   const mirror = exclusive ? createRoadmapMirror(client, roadmap, perNetwork) : null;
-  // A change's stores are built again over its transaction (change.ts): cheap closures, no state.
+  // A change's stores are built again over its transaction, as it uses them (change.ts): closures, no state.
   const change = createSqlChange(
     client,
-    (db) => ({
-      releases: createSqlReleaseStore(db),
-      features: createSqlFeatureStore(db, perNetwork),
-      inbox: createSqlInbox(db),
-      orders: createSqlOrders(db),
-      outbox: createSqlOutbox(db),
-      audit: createSqlAuditStore(db),
-      mail: createSqlMail(db),
-      links: createSqlLinks(db),
-      shipping: createSqlShipping(db),
-    }),
+    {
+      releases: createSqlReleaseStore,
+      features: (db) => createSqlFeatureStore(db, perNetwork),
+      inbox: createSqlInbox,
+      orders: createSqlOrders,
+      outbox: createSqlOutbox,
+      audit: createSqlAuditStore,
+      mail: createSqlMail,
+      links: createSqlLinks,
+      shipping: createSqlShipping,
+      checkouts: (db) => ({ getLicenses: (sessionId) => getLicenses(db, sessionId), saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys) }),
+    },
     { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
   );
   return {
@@ -121,10 +122,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
           state: shared,
         }),
     ...sqlExportSource(client),
-    addFeedback: exclusive
-      ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
-      : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
-    recordDownload: (event) => recordDownload(client, event),
+    intake: {
+      addFeedback: exclusive
+        ? createFeedbackWriter(client, batching, { exclusive: endpoints! })
+        : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
+      recordDownload: (event) => recordDownload(client, event),
+    },
     releases: createSqlReleaseStore(client),
     audit: createSqlAuditStore(client),
     inbox: createSqlInbox(client),
@@ -134,16 +137,19 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     mail: createSqlMail(client),
     links: createSqlLinks(client),
     shipping: createSqlShipping(client),
-    ...(mirror
-      ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote, features: mirror.features }
-      : { ...roadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) }),
-    createCheckout: (session, owner) => createCheckout(client, session, owner),
-    openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
-    openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
-    getCheckout: (id) => getCheckout(client, id),
-    advanceCheckout: (id, state) => advanceCheckout(client, id, state),
-    saveLicenses: (sessionId, keys, emit) => saveLicenses(client, sessionId, keys, emit),
-    getLicenses: (sessionId) => getLicenses(client, sessionId),
+    roadmap: mirror
+      ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote }
+      : { syncRoadmap: roadmap.syncRoadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) },
+    features: mirror ? mirror.features : roadmap.features,
+    checkouts: {
+      createCheckout: (session, owner) => createCheckout(client, session, owner),
+      openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
+      openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
+      getCheckout: (id) => getCheckout(client, id),
+      advanceCheckout: (id, state) => advanceCheckout(client, id, state),
+      saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
+      getLicenses: (sessionId) => getLicenses(client, sessionId),
+    },
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.
     ping: async () => {

@@ -4,30 +4,34 @@
  * writes none.
  */
 import * as assert from './assert.ts';
-import type { Emit } from '../../core/ports/events.ts';
 import { recordChange } from '../../core/ports/change.ts';
 import { current, type ContractSuite } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
 /** An emit that reports only an audit entry, named after the change. */
-const audited = <T>(action: string, target: (result: T) => string): Emit<T> => (result) => ({ at: T0, audit: { at: T0, action, target: target(result), requestId: `r-${action}`, actor: 'ada' } });
+/** An audit entry of a change, named after it. */
+const auditEntry = (action: string, target: string) => ({ at: T0, action, target, requestId: `r-${action}`, actor: 'ada' });
 
 export function auditContract(test: ContractSuite): void {
   test('changes write their audit entries with them: endpoints, replays, marks, features, keys', async (context) => {
     const { storage } = current(context);
-    const endpoint = await storage.outbox.addEndpoint(
-      { url: 'http://127.0.0.1:9/audit', secret: 'whsec_AAAA', events: ['roadmap.changed'], format: 'standard', createdAt: T0 },
-      audited('webhook.added', (e) => `${e.id}: ${e.url}`),
-    );
-    assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }, audited('webhook.edited', () => 'missing')), null, 'no endpoint, no entry');
-    await storage.outbox.updateEndpoint(endpoint.id, { enabled: true }, audited('webhook.edited', (e) => `${e.id}: enabled=${e.enabled}`));
+    const endpoint = await storage.change(async (tx) => {
+      const e = await tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/audit', secret: 'whsec_AAAA', events: ['roadmap.changed'], format: 'standard', createdAt: T0 });
+      await tx.audit.record(auditEntry('webhook.added', `${e.id}: ${e.url}`));
+      return e;
+    });
+    assert.is(await storage.change((tx) => tx.outbox.updateEndpoint(999, { enabled: false })), null, 'no endpoint');
+    await storage.change(async (tx) => {
+      const e = (await tx.outbox.updateEndpoint(endpoint.id, { enabled: true }))!;
+      await tx.audit.record(auditEntry('webhook.edited', `${e.id}: enabled=${e.enabled}`));
+    });
     const feature = await storage.change(async (tx) => {
       const f = await tx.features.create({ title: 'Lotus 1-2-3 macros', description: 'Keep macros as comments.', category: 'import', visible: true, release_version: null });
       await recordChange(tx, { at: T0, event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' } });
       return f;
     });
-    await storage.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
+    await storage.intake.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
     const [entry] = await storage.inbox.list({ limit: 1 });
     /** A mark with its audit entry, written only when it changed the entry. */
     const mark = (id: number) =>
@@ -39,9 +43,12 @@ export function auditContract(test: ContractSuite): void {
     assert.is((await mark(entry!.id))?.changed, true);
     assert.is((await mark(entry!.id))?.changed, false);
     assert.is(await mark(entry!.id + 1000), null);
-    await storage.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
-    await storage.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
-    await storage.orders.addPlusKey('cs_audit', 'key/p', audited('order.upgraded', (saved) => `stored=${saved.stored}`));
+    await storage.checkouts.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    await storage.checkouts.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
+    await storage.change(async (tx) => {
+      const saved = (await tx.orders.addPlusKey('cs_audit', 'key/p'))!;
+      await tx.audit.record(auditEntry('order.upgraded', `stored=${saved.stored}`));
+    });
     assert.equal(
       (await storage.audit.list({ limit: 20 })).map(({ action, target, actor }) => `${actor} ${action} ${target}`),
       [
@@ -58,7 +65,7 @@ export function auditContract(test: ContractSuite): void {
 
   test('an override answers the standing read before it; of two, the second sees the first', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout({ id: 'cs_twice', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_twice', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    await storage.checkouts.createCheckout({ id: 'cs_twice', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_twice', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
     const [first, second] = await Promise.all([storage.orders.override('cs_twice', 'revoked', null, T0), storage.orders.override('cs_twice', 'revoked', null, T0 + 1)]);
     const befores = [first!.before.override, second!.before.override].sort();
     assert.equal(befores, ['revoked', null].sort(), 'exactly one of two racing overrides saw the order unrevoked');

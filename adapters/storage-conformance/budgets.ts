@@ -35,7 +35,7 @@ export function budgetsContract(test: ContractSuite): void {
     const { storage } = current(context);
     const entries = Array.from({ length: 40 }, (_, i) => entry(i));
     assert.is(feedbackBudgetBytes(entries[0]!), 265);
-    const answers = await Promise.all(entries.map((e) => storage.addFeedback(e, budget('client-a', e))));
+    const answers = await Promise.all(entries.map((e) => storage.intake.addFeedback(e, budget('client-a', e))));
     assert.equal(answers.slice(0, 10), Array(10).fill(null));
     assert.equal(answers.slice(10), Array(30).fill({ reason: 'client', held: 2650, spent: 2650 }));
     const read = (await storage.inbox.list({ limit: 100 })).map((f) => f.description).reverse();
@@ -48,19 +48,19 @@ export function budgetsContract(test: ContractSuite): void {
     const first = [entry(1), entry(2), entry(3)];
     // a: 265 fits 40% of 1,060; a second of a's (530) does not; b fits 40% of what a left (795).
     const answers = await Promise.all([
-      storage.addFeedback(first[0]!, budget('a', first[0]!, limits)),
-      storage.addFeedback(first[1]!, budget('a', first[1]!, limits)),
-      storage.addFeedback(first[2]!, budget('b', first[2]!, limits)),
+      storage.intake.addFeedback(first[0]!, budget('a', first[0]!, limits)),
+      storage.intake.addFeedback(first[1]!, budget('a', first[1]!, limits)),
+      storage.intake.addFeedback(first[2]!, budget('b', first[2]!, limits)),
     ]);
     assert.equal(answers, [null, { reason: 'share', held: 265, spent: 265 }, null]);
     // Without the share, the total alone: c and d fill it to the byte, e is refused.
     const unshared = { ...limits, sharePercent: 100 };
     for (const [i, client] of ['c', 'd', 'e'].entries()) {
       const e = entry(10 + i);
-      assert.equal(await storage.addFeedback(e, budget(client, e, unshared)), i < 2 ? null : { reason: 'total', held: 0, spent: 1060 });
+      assert.equal(await storage.intake.addFeedback(e, budget(client, e, unshared)), i < 2 ? null : { reason: 'total', held: 0, spent: 1060 });
     }
     const tomorrow = entry(20, T0 + 12 * HOUR);
-    assert.equal(await storage.addFeedback(tomorrow, budget('e', tomorrow, unshared)), null);
+    assert.equal(await storage.intake.addFeedback(tomorrow, budget('e', tomorrow, unshared)), null);
     assert.is((await storage.inbox.list({ limit: 100 })).length, 5);
   });
 
@@ -69,14 +69,14 @@ export function budgetsContract(test: ContractSuite): void {
     const session = (id: string, expiresAt: number) => ({
       id, sku: 'standard' as const, channel: null, url: `https://pay.example/${id}`, state: 'pending' as const, createdAt: T0, expiresAt,
     });
-    assert.equal(await storage.openCheckoutTotals(T0, 10), { open: 0, earliestExpiry: null });
-    await storage.createCheckout(session('s1', T0 + 3 * HOUR), 'a');
-    await storage.createCheckout(session('s2', T0 + 2 * HOUR), 'b');
-    await storage.createCheckout(session('s3', T0 + 4 * HOUR));
-    await storage.createCheckout(session('s4', T0 + HOUR), 'c');
-    await storage.advanceCheckout('s4', 'paid');
-    assert.equal(await storage.openCheckoutTotals(T0, 10), { open: 3, earliestExpiry: T0 + 2 * HOUR });
-    assert.equal(await storage.openCheckoutTotals(T0, 2), { open: 2, earliestExpiry: T0 + 2 * HOUR });
-    assert.equal(await storage.openCheckoutTotals(T0 + 2 * HOUR, 10), { open: 2, earliestExpiry: T0 + 3 * HOUR });
+    assert.equal(await storage.checkouts.openCheckoutTotals(T0, 10), { open: 0, earliestExpiry: null });
+    await storage.checkouts.createCheckout(session('s1', T0 + 3 * HOUR), 'a');
+    await storage.checkouts.createCheckout(session('s2', T0 + 2 * HOUR), 'b');
+    await storage.checkouts.createCheckout(session('s3', T0 + 4 * HOUR));
+    await storage.checkouts.createCheckout(session('s4', T0 + HOUR), 'c');
+    await storage.checkouts.advanceCheckout('s4', 'paid');
+    assert.equal(await storage.checkouts.openCheckoutTotals(T0, 10), { open: 3, earliestExpiry: T0 + 2 * HOUR });
+    assert.equal(await storage.checkouts.openCheckoutTotals(T0, 2), { open: 2, earliestExpiry: T0 + 2 * HOUR });
+    assert.equal(await storage.checkouts.openCheckoutTotals(T0 + 2 * HOUR, 10), { open: 2, earliestExpiry: T0 + 3 * HOUR });
   });
 }

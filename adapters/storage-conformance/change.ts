@@ -54,7 +54,7 @@ export function changeContract(test: ContractSuite): void {
   test('a change that throws keeps nothing of what it wrote, in any store, and the error comes out', async (context) => {
     const { storage } = current(context);
     await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
-    await storage.addFeedback(ENTRY);
+    await storage.intake.addFeedback(ENTRY);
     await storage.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 });
     const before = await everything(storage);
     const failure = new Error('refused after the writes');

@@ -21,13 +21,13 @@ const session = (id: string, state: CheckoutState = 'pending'): CheckoutSession 
 export function checkoutContract(test: ContractSuite): void {
   test('a session is stored as given; an unknown id is null; a duplicate id is refused', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout(session('cs_1'));
-    await storage.createCheckout({ ...session('cs_2'), sku: 'standard', channel: null });
-    assert.equal(await storage.getCheckout('cs_1'), session('cs_1'));
-    assert.equal(await storage.getCheckout('cs_2'), { ...session('cs_2'), sku: 'standard', channel: null });
-    assert.is(await storage.getCheckout('cs_missing'), null);
+    await storage.checkouts.createCheckout(session('cs_1'));
+    await storage.checkouts.createCheckout({ ...session('cs_2'), sku: 'standard', channel: null });
+    assert.equal(await storage.checkouts.getCheckout('cs_1'), session('cs_1'));
+    assert.equal(await storage.checkouts.getCheckout('cs_2'), { ...session('cs_2'), sku: 'standard', channel: null });
+    assert.is(await storage.checkouts.getCheckout('cs_missing'), null);
     let refused = false;
-    await storage.createCheckout(session('cs_1')).catch(() => (refused = true));
+    await storage.checkouts.createCheckout(session('cs_1')).catch(() => (refused = true));
     assert.ok(refused, 'a second session with the same id must be refused');
   });
 
@@ -36,47 +36,70 @@ export function checkoutContract(test: ContractSuite): void {
     for (const from of STATES) {
       for (const to of STATES) {
         const id = `cs_${from}_${to}`;
-        await storage.createCheckout(session(id, from));
-        const after = await storage.advanceCheckout(id, to);
+        await storage.checkouts.createCheckout(session(id, from));
+        const after = await storage.checkouts.advanceCheckout(id, to);
         assert.equal(after, session(id, nextCheckoutState(from, to)), `${from} -> ${to}`);
-        assert.equal(await storage.getCheckout(id), after);
+        assert.equal(await storage.checkouts.getCheckout(id), after);
       }
     }
-    assert.is((await storage.getCheckout('cs_paid_pending'))?.state, 'paid');
-    assert.is((await storage.getCheckout('cs_processing_pending'))?.state, 'processing');
-    assert.is((await storage.getCheckout('cs_pending_paid'))?.state, 'paid');
+    assert.is((await storage.checkouts.getCheckout('cs_paid_pending'))?.state, 'paid');
+    assert.is((await storage.checkouts.getCheckout('cs_processing_pending'))?.state, 'processing');
+    assert.is((await storage.checkouts.getCheckout('cs_pending_paid'))?.state, 'paid');
   });
 
   test('advancing an unknown session answers null', async (context) => {
-    assert.is(await current(context).storage.advanceCheckout('cs_missing', 'paid'), null);
+    assert.is(await current(context).storage.checkouts.advanceCheckout('cs_missing', 'paid'), null);
   });
 
   test('openCheckouts lists the expiries of an owner\'s pending, unexpired sessions, earliest first, at most limit', async (context) => {
     const { storage } = current(context);
     const at = (id: string, expiresAt: number, state: CheckoutState = 'pending') => ({ ...session(id, state), expiresAt });
     const t = Date.UTC(2026, 10, 22, 12, 0, 0, 0);
-    await storage.createCheckout(at('cs_a3', t + 3000), 'owner-a');
-    await storage.createCheckout(at('cs_a1', t + 1000), 'owner-a');
-    await storage.createCheckout(at('cs_a2', t + 2000), 'owner-a');
-    await storage.createCheckout(at('cs_a_paid', t + 500, 'paid'), 'owner-a');
-    await storage.createCheckout(at('cs_a_old', t - 1), 'owner-a');
-    await storage.createCheckout(at('cs_b', t + 100), 'owner-b');
-    await storage.createCheckout(at('cs_none', t + 100));
-    assert.equal(await storage.openCheckouts('owner-a', t, 10), [t + 1000, t + 2000, t + 3000]);
-    assert.equal(await storage.openCheckouts('owner-a', t, 2), [t + 1000, t + 2000]);
-    await storage.advanceCheckout('cs_a1', 'processing');
-    assert.equal(await storage.openCheckouts('owner-a', t + 2000, 10), [t + 3000], 'processing and expired ones are not open');
-    assert.equal(await storage.openCheckouts('owner-c', t, 10), []);
+    await storage.checkouts.createCheckout(at('cs_a3', t + 3000), 'owner-a');
+    await storage.checkouts.createCheckout(at('cs_a1', t + 1000), 'owner-a');
+    await storage.checkouts.createCheckout(at('cs_a2', t + 2000), 'owner-a');
+    await storage.checkouts.createCheckout(at('cs_a_paid', t + 500, 'paid'), 'owner-a');
+    await storage.checkouts.createCheckout(at('cs_a_old', t - 1), 'owner-a');
+    await storage.checkouts.createCheckout(at('cs_b', t + 100), 'owner-b');
+    await storage.checkouts.createCheckout(at('cs_none', t + 100));
+    assert.equal(await storage.checkouts.openCheckouts('owner-a', t, 10), [t + 1000, t + 2000, t + 3000]);
+    assert.equal(await storage.checkouts.openCheckouts('owner-a', t, 2), [t + 1000, t + 2000]);
+    await storage.checkouts.advanceCheckout('cs_a1', 'processing');
+    assert.equal(await storage.checkouts.openCheckouts('owner-a', t + 2000, 10), [t + 3000], 'processing and expired ones are not open');
+    assert.equal(await storage.checkouts.openCheckouts('owner-c', t, 10), []);
   });
 
   test('licenses are saved once: the first keys win and are what every later save answers', async (context) => {
     const { storage } = current(context);
-    assert.is(await storage.getLicenses('cs_1'), null);
+    assert.is(await storage.checkouts.getLicenses('cs_1'), null);
     const first = { standard: 'key/a', plus: 'key/b' };
-    assert.equal(await storage.saveLicenses('cs_1', first), { keys: first, stored: true });
-    assert.equal(await storage.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { keys: first, stored: false });
-    assert.equal(await storage.saveLicenses('cs_1', first), { keys: first, stored: false }, 'identical keys saved again are not stored again');
-    assert.equal(await storage.getLicenses('cs_1'), first);
-    assert.equal(await storage.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { keys: { standard: null, plus: 'key/p' }, stored: true });
+    assert.equal(await storage.checkouts.saveLicenses('cs_1', first), { keys: first, stored: true });
+    assert.equal(await storage.checkouts.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { keys: first, stored: false });
+    assert.equal(await storage.checkouts.saveLicenses('cs_1', first), { keys: first, stored: false }, 'identical keys saved again are not stored again');
+    assert.equal(await storage.checkouts.getLicenses('cs_1'), first);
+    assert.equal(await storage.checkouts.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { keys: { standard: null, plus: 'key/p' }, stored: true });
+  });
+
+  test('racing saves in changes: one stores the keys and writes its event and mail, every save answers its keys', async (context) => {
+    const { storage } = current(context);
+    const at = Date.UTC(2026, 10, 21, 12, 5, 0, 0);
+    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: at });
+    /** A fulfilment's save: order.paid and the keys mail only by the call that stored them. */
+    const save = (i: number) =>
+      storage.change(async (tx) => {
+        const saved = await tx.checkouts.saveLicenses('cs_race', { standard: `key/s${i}`, plus: null });
+        if (saved.stored) {
+          await tx.outbox.enqueue({ type: 'order.paid', data: { key: saved.keys.standard } }, at);
+          await tx.mail.enqueue({ kind: 'keys', cause: `paid:cs_race:${i}`, session: 'cs_race', to: 'ada@example.com', subject: 'Keys', text: 'Keys', html: '<p>Keys</p>' }, at);
+        }
+        return saved;
+      });
+    const saves = await Promise.all(Array.from({ length: 6 }, (_, i) => save(i)));
+    const winner = saves.filter((saved) => saved.stored);
+    assert.is(winner.length, 1, 'exactly one save stored the keys');
+    assert.equal(new Set(saves.map((saved) => saved.keys.standard)).size, 1, 'every save answers the stored keys');
+    assert.equal(await storage.checkouts.getLicenses('cs_race'), winner[0]!.keys);
+    assert.equal((await storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['order.paid']);
+    assert.is((await storage.mail.list({ limit: 10 })).length, 1);
   });
 }

@@ -17,7 +17,7 @@ const ENTRIES: FeedbackEntry[] = [
 export function inboxContract(test: ContractSuite): void {
   test('the inbox lists newest first, by type, rating, time and handled mark, in keyset pages', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const all = await storage.inbox.list({ limit: 10 });
     assert.equal(all.map((e) => e.description), ['Quattro Pro', 'Fine', 'Crash on .wk3', 'Great']);
     assert.equal(all[3], { ...ENTRIES[0], id: all[3]!.id, handledAt: null });
@@ -32,7 +32,7 @@ export function inboxContract(test: ContractSuite): void {
 
   test('marking handled keeps its first time; unhandling clears it; each says whether it changed; an unknown id is null', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const [newest] = await storage.inbox.list({ limit: 1 });
     const mark = async (handled: boolean, at: number) => {
       const done = await storage.inbox.setHandled(newest!.id, handled, at);
@@ -50,8 +50,8 @@ export function inboxContract(test: ContractSuite): void {
 
   test('the inbox finds text in the description or the email, any case, with the other filters and pages', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
-    await storage.addFeedback({ type: 'bug_report', description: 'Lotus 100% crash', email: 'Crash.Test@Example.com', appVersion: null, rating: 2, receivedAt: T0 + 4000 });
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
+    await storage.intake.addFeedback({ type: 'bug_report', description: 'Lotus 100% crash', email: 'Crash.Test@Example.com', appVersion: null, rating: 2, receivedAt: T0 + 4000 });
     const found = async (filter: Omit<Parameters<typeof storage.inbox.list>[0], 'limit'>, limit = 10) => (await storage.inbox.list({ ...filter, limit })).map((e) => e.description);
     assert.equal(await found({ search: 'CRASH' }), ['Lotus 100% crash', 'Crash on .wk3']);
     assert.equal(await found({ search: 'a@EXAMPLE' }), ['Great'], 'in the email');
@@ -66,7 +66,7 @@ export function inboxContract(test: ContractSuite): void {
 
   test('a bulk mark marks the listed entries not handled yet, once, and says which and how many exist', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
     await storage.inbox.setHandled(ids[1]!, true, T0 + 5);
     const batch = await storage.inbox.markHandled([ids[3]!, ids[0]!, ids[1]!, ids[0]!, ids[3]! + 1000], T0 + 10);
@@ -79,7 +79,7 @@ export function inboxContract(test: ContractSuite): void {
 
   test('marks in a change that throws are undone: the entries are as before', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
     await storage.inbox.setHandled(ids[0]!, true, T0 + 5);
     const before = await storage.inbox.list({ limit: 10 });

@@ -17,7 +17,7 @@ const ENTRIES: FeedbackEntry[] = [
 export function linksContract(test: ContractSuite): void {
   test('entries link to a feature, relink and unlink in changes; unknown ids are skipped; the event and audit entry commit with them', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
     const [ann, anon, bo] = ids as [number, number, number];
     await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/hook', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard', createdAt: T0 });
@@ -53,7 +53,7 @@ export function linksContract(test: ContractSuite): void {
 
   test('links set in a change that throws are undone, with the change\'s audit entry', async (context) => {
     const { storage } = current(context);
-    for (const entry of ENTRIES) await storage.addFeedback(entry);
+    for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
     await storage.change((tx) => tx.links.setFeature([ids[0]!], 2));
     const thrown = await storage

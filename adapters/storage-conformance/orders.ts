@@ -31,7 +31,7 @@ function permutations<T>(items: readonly T[]): T[][] {
 export function ordersContract(test: ContractSuite): void {
   test('the purchase is kept with the session, first word per field; the fulfilment time once; the public session is unchanged', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout(session('cs_o1'));
+    await storage.checkouts.createCheckout(session('cs_o1'));
     await storage.orders.recordPurchase('cs_o1', { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1', amount: null, currency: null }, T + 5000);
     await storage.orders.recordPurchase('cs_o1', { email: 'other@example.com', name: 'Ada', country: 'FR', paymentRef: 'pi_2', amount: '49.00', currency: 'USD' }, T + 9000);
     await storage.orders.recordPurchase('cs_o1', { ...buyer('x@example.com', 'pi_3'), amount: '1.00', currency: 'EUR' }, T + 9000);
@@ -44,18 +44,18 @@ export function ordersContract(test: ContractSuite): void {
       keys: null,
       standing: GOOD_STANDING,
     });
-    assert.equal(await storage.getCheckout('cs_o1'), session('cs_o1'), 'the buyer is not part of the session the public API reads');
+    assert.equal(await storage.checkouts.getCheckout('cs_o1'), session('cs_o1'), 'the buyer is not part of the session the public API reads');
     assert.is(await storage.orders.get('cs_missing'), null);
-    await storage.saveLicenses('cs_o1', { standard: 'key/s', plus: null });
+    await storage.checkouts.saveLicenses('cs_o1', { standard: 'key/s', plus: null });
     assert.equal((await storage.orders.get('cs_o1'))?.keys, { standard: 'key/s', plus: null });
   });
 
   test('find lists paid orders newest first, by email exactly but for case, or one session whatever its state', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout(session('cs_a', 'paid', T));
-    await storage.createCheckout(session('cs_b', 'paid', T + 1000));
-    await storage.createCheckout(session('cs_c', 'paid', T + 2000));
-    await storage.createCheckout(session('cs_pending', 'pending', T + 3000));
+    await storage.checkouts.createCheckout(session('cs_a', 'paid', T));
+    await storage.checkouts.createCheckout(session('cs_b', 'paid', T + 1000));
+    await storage.checkouts.createCheckout(session('cs_c', 'paid', T + 2000));
+    await storage.checkouts.createCheckout(session('cs_pending', 'pending', T + 3000));
     await storage.orders.recordPurchase('cs_a', buyer('ada@example.com', 'pi_a'), T + 10_000);
     await storage.orders.recordPurchase('cs_b', buyer('ADA@example.COM', 'pi_b'), T + 5000);
     await storage.orders.recordPurchase('cs_pending', buyer('ada@example.com', 'pi_p'), T + 20_000);
@@ -78,7 +78,7 @@ export function ordersContract(test: ContractSuite): void {
       const results: OrderStanding[] = [];
       for (const order of permutations([...set, set[0]!])) {
         const id = `cs_f${n++}`;
-        await storage.createCheckout(session(id));
+        await storage.checkouts.createCheckout(session(id));
         for (const flag of order) await storage.orders.flag(id, flag);
         results.push((await storage.orders.get(id))!.standing);
       }
@@ -91,7 +91,7 @@ export function ordersContract(test: ContractSuite): void {
 
   test('flag answers the standing before; the operator\'s word stands until the provider\'s verdict changes', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout(session('cs_o'));
+    await storage.checkouts.createCheckout(session('cs_o'));
     const reinstated = await storage.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000);
     assert.equal(reinstated?.before, GOOD_STANDING);
     assert.equal(reinstated?.order.standing, { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 });
@@ -107,21 +107,51 @@ export function ordersContract(test: ContractSuite): void {
 
   test('a Plus key is added once, to stored keys only', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout(session('cs_u'));
+    await storage.checkouts.createCheckout(session('cs_u'));
     assert.is(await storage.orders.addPlusKey('cs_u', 'key/p1'), null);
-    await storage.saveLicenses('cs_u', { standard: 'key/s', plus: null });
+    await storage.checkouts.saveLicenses('cs_u', { standard: 'key/s', plus: null });
     assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p1'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: true });
     assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p2'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false });
-    assert.equal(await storage.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
+    assert.equal(await storage.checkouts.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
+  });
+
+  test('an order change that throws keeps nothing: neither the keys, the Plus key, the flag, the override, nor their event and mail', async (context) => {
+    const { storage } = current(context);
+    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T });
+    await storage.checkouts.createCheckout(session('cs_r1'));
+    await storage.checkouts.createCheckout(session('cs_r2'));
+    await storage.orders.recordPurchase('cs_r2', buyer('ada@example.com', 'pi_r2'), T);
+    await storage.checkouts.saveLicenses('cs_r2', { standard: 'key/r2s', plus: null });
+    const before = await Promise.all([storage.orders.get('cs_r1'), storage.orders.get('cs_r2')]);
+    const failure = new Error('refused after the writes');
+    const thrown = await storage
+      .change(async (tx) => {
+        assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }), { keys: { standard: 'key/r1s', plus: null }, stored: true });
+        assert.equal(await tx.checkouts.getLicenses('cs_r1'), { standard: 'key/r1s', plus: null }, 'a change reads the keys it saved');
+        assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p'))?.stored, true);
+        assert.is((await tx.orders.flag('cs_r2', 'refunded'))?.order.standing.refunded, true);
+        assert.is((await tx.orders.override('cs_r1', 'revoked', 'test', T + 1))?.order.standing.override, 'revoked');
+        await tx.outbox.enqueue({ type: 'order.paid', data: { session: 'cs_r1' } }, T);
+        await tx.mail.enqueue({ kind: 'keys', cause: 'paid:cs_r1', session: 'cs_r1', to: 'ada@example.com', subject: 'Keys', text: 'Keys', html: '<p>Keys</p>' }, T);
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+    assert.is(thrown, failure);
+    assert.equal(await Promise.all([storage.orders.get('cs_r1'), storage.orders.get('cs_r2')]), before);
+    assert.equal(await storage.checkouts.getLicenses('cs_r1'), null);
+    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
+    assert.equal(await storage.mail.list({ limit: 10 }), []);
+    // The keys the rolled-back change saved were never stored: the next save is the first.
+    assert.is((await storage.checkouts.saveLicenses('cs_r1', { standard: 'key/r1b', plus: null })).stored, true);
   });
 
   test('a key finds its order, by the standard or the plus key as issued; any other text finds none', async (context) => {
     const { storage } = current(context);
-    await storage.createCheckout({ ...session('cs_k1'), sku: 'plus_bundle' });
-    await storage.createCheckout(session('cs_k2'));
-    await storage.createCheckout(session('cs_k3'));
-    await storage.saveLicenses('cs_k1', { standard: 'key/k1s', plus: 'key/k1p' });
-    await storage.saveLicenses('cs_k2', { standard: 'key/k2s', plus: null });
+    await storage.checkouts.createCheckout({ ...session('cs_k1'), sku: 'plus_bundle' });
+    await storage.checkouts.createCheckout(session('cs_k2'));
+    await storage.checkouts.createCheckout(session('cs_k3'));
+    await storage.checkouts.saveLicenses('cs_k1', { standard: 'key/k1s', plus: 'key/k1p' });
+    await storage.checkouts.saveLicenses('cs_k2', { standard: 'key/k2s', plus: null });
     await storage.orders.flag('cs_k2', 'refunded');
     const found = async (key: string) => {
       const order = await storage.orders.ofLicenseKey(key);
@@ -138,10 +168,10 @@ export function ordersContract(test: ContractSuite): void {
   test('find by part of the buyer\'s name, any case, with the email too; paid orders only', async (context) => {
     const { storage } = current(context);
     const named = (name: string | null, email: string, ref: string) => ({ email, name, country: null, paymentRef: ref, amount: null, currency: null });
-    await storage.createCheckout(session('cs_n1', 'paid', T));
-    await storage.createCheckout(session('cs_n2', 'paid', T + 1000));
-    await storage.createCheckout(session('cs_n3', 'paid', T + 2000));
-    await storage.createCheckout(session('cs_n4', 'pending', T + 3000));
+    await storage.checkouts.createCheckout(session('cs_n1', 'paid', T));
+    await storage.checkouts.createCheckout(session('cs_n2', 'paid', T + 1000));
+    await storage.checkouts.createCheckout(session('cs_n3', 'paid', T + 2000));
+    await storage.checkouts.createCheckout(session('cs_n4', 'pending', T + 3000));
     await storage.orders.recordPurchase('cs_n1', named('Ada Lovelace', 'ada@example.com', 'pi_n1'), T);
     await storage.orders.recordPurchase('cs_n2', named('Charles BABBAGE', 'cb@example.com', 'pi_n2'), T + 1000);
     await storage.orders.recordPurchase('cs_n3', named(null, 'ada@example.com', 'pi_n3'), T + 2000);
@@ -158,8 +188,8 @@ export function ordersContract(test: ContractSuite): void {
 
   test('a period lists paid orders oldest first by fulfilment (else creation) time, in pages after a cursor', async (context) => {
     const { storage } = current(context);
-    for (const [id, created] of [['cs_p1', T], ['cs_p2', T + 1000], ['cs_p3', T + 1000], ['cs_p4', T + 5000]] as const) await storage.createCheckout(session(id, 'paid', created));
-    await storage.createCheckout(session('cs_p5', 'expired', T + 2000));
+    for (const [id, created] of [['cs_p1', T], ['cs_p2', T + 1000], ['cs_p3', T + 1000], ['cs_p4', T + 5000]] as const) await storage.checkouts.createCheckout(session(id, 'paid', created));
+    await storage.checkouts.createCheckout(session('cs_p5', 'expired', T + 2000));
     await storage.orders.recordPurchase('cs_p4', { ...buyer('d@example.com', 'pi_p4'), amount: '49.00', currency: 'USD' }, T + 500);
     const ids = async (period: Parameters<typeof storage.orders.inPeriod>[0]) => (await storage.orders.inPeriod(period)).map((o) => o.session.id);
     assert.equal(await ids({ from: 0, until: T + 10_000, limit: 10 }), ['cs_p1', 'cs_p4', 'cs_p2', 'cs_p3'], 'cs_p4 by its fulfilment time');

@@ -69,6 +69,34 @@ export function outboxAdminContract(test: ContractSuite): void {
     assert.is(await outbox.rotateSecret(999, NEW_SECRET, null), null);
   });
 
+  test('an endpoint change that throws keeps nothing: the test event, the rotation, the replays and the deletion are undone', async (context) => {
+    const { storage } = current(context);
+    const a = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    await storage.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    const [due] = await storage.outbox.claimDue(T0, 20_000, 10);
+    await storage.outbox.recordAttempt(due!.id, { at: T0 + 1, ...FAILED });
+    const seen = async () => ({ endpoints: await storage.outbox.listEndpoints(), deliveries: await storage.outbox.listDeliveries({ limit: 10 }) });
+    const before = await seen();
+    const failure = new Error('refused after the writes');
+    const thrown = await storage
+      .change(async (tx) => {
+        assert.ok(await tx.outbox.sendTest(a.id, {}, T0 + 2));
+        assert.ok(await tx.outbox.rotateSecret(a.id, NEW_SECRET, null));
+        assert.is((await tx.outbox.replay(due!.id, T0 + 3))?.state, 'pending');
+        assert.equal(await tx.outbox.replayFailed(T0 + 3, 10, null), { replayed: 0, remaining: 0 });
+        assert.equal((await tx.outbox.updateEndpoint(a.id, { enabled: false }))?.enabled, false);
+        assert.is((await tx.outbox.deleteEndpoint(a.id))?.dropped, 2);
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+    assert.is(thrown, failure);
+    assert.equal(await seen(), before);
+    // The old secret still signs alone, and the failed delivery replays as before.
+    assert.equal(await storage.outbox.replayFailed(T0 + 4, 10, null), { replayed: 1, remaining: 0 });
+    const [again] = await storage.outbox.claimDue(T0 + 4, 20_000, 10);
+    assert.equal([again?.id, again?.secret, again?.previousSecret], [due!.id, SECRET, null]);
+  });
+
   test('replaying the failed deliveries makes failed ones pending again, oldest first, up to the limit; of one endpoint when asked', async (context) => {
     const { outbox } = current(context).storage;
     const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));

@@ -24,12 +24,12 @@ const RELEASE = { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0
 export function outboxContract(test: ContractSuite): void {
   test('without an endpoint nothing is written; with one, each change writes one pending delivery', async (context) => {
     const { storage } = current(context);
-    await storage.addFeedback(ENTRY);
+    await storage.intake.addFeedback(ENTRY);
     await storage.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
     assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
     const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     assert.equal(added, { id: added.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
-    await storage.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
+    await storage.intake.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
     const [delivery] = await storage.outbox.listDeliveries({ limit: 10 });
     assert.ok(delivery && /^msg_[0-9a-f]{32}$/.test(delivery.eventId));
     assert.equal({ ...delivery, id: 0, eventId: '' }, {
@@ -58,8 +58,8 @@ export function outboxContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const budget = { client: 'client-hash', day: Math.floor(T0 / 86_400_000), bytes: 300, perClient: 500, total: 10_000, sharePercent: 100 };
-    assert.is(await storage.addFeedback(ENTRY, budget), null);
-    assert.is((await storage.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason, 'client');
+    assert.is(await storage.intake.addFeedback(ENTRY, budget), null);
+    assert.is((await storage.intake.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason, 'client');
     const [stored] = await storage.inbox.list({ limit: 5 });
     const due = await storage.outbox.claimDue(T0, 20_000, 10);
     assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)]);
@@ -69,7 +69,7 @@ export function outboxContract(test: ContractSuite): void {
     const { storage } = current(context);
     const a = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const b = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
-    for (const text of ['one', 'two', 'three']) await storage.addFeedback({ ...ENTRY, description: text });
+    for (const text of ['one', 'two', 'three']) await storage.intake.addFeedback({ ...ENTRY, description: text });
     const share = { perEndpoint: 2, inFlight: new Map([[b.id, 1]]) };
     const claimed = await storage.outbox.claimDue(T0, 20_000, 10, share);
     assert.equal(claimed.map((d) => d.endpointId).sort(), [a.id, a.id, b.id], 'a: 2 of 3; b: 1 of 3, one already in flight');
@@ -83,11 +83,11 @@ export function outboxContract(test: ContractSuite): void {
   test('feedback follows the endpoint changes before it: added, disabled, enabled again', async (context) => {
     const { storage } = current(context);
     const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
-    await storage.addFeedback({ ...ENTRY, description: 'after the add' });
+    await storage.intake.addFeedback({ ...ENTRY, description: 'after the add' });
     await storage.outbox.updateEndpoint(added.id, { enabled: false });
-    await storage.addFeedback({ ...ENTRY, description: 'while disabled' });
+    await storage.intake.addFeedback({ ...ENTRY, description: 'while disabled' });
     await storage.outbox.updateEndpoint(added.id, { enabled: true });
-    await storage.addFeedback({ ...ENTRY, description: 'enabled again' });
+    await storage.intake.addFeedback({ ...ENTRY, description: 'enabled again' });
     const due = await storage.outbox.claimDue(T0, 20_000, 10);
     assert.equal(due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(), ['after the add', 'enabled again']);
   });
@@ -99,7 +99,7 @@ export function outboxContract(test: ContractSuite): void {
       { type: 'general', description: 'Quotes " and \\ backslash, tab\t, new\r\nline, \u0001\u001f\u007f, \u2028 and 😀 in «Lotus»', email: null, appVersion: null, rating: 5, receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6) },
       { type: 'review', description: '</script><b>', email: 'o\'brien+x@example.com', appVersion: '10.0.0-beta.1', rating: null, receivedAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999) },
     ];
-    for (const entry of entries) await storage.addFeedback(entry);
+    for (const entry of entries) await storage.intake.addFeedback(entry);
     const stored = (await storage.inbox.list({ limit: 5 })).map((e) => e.id).sort((a, b) => a - b);
     const due = await storage.outbox.claimDue(Date.UTC(2027, 0, 1), 20_000, 10);
     assert.equal(
@@ -112,14 +112,22 @@ export function outboxContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const session = { id: 'cs_events', sku: 'standard' as const, channel: null, url: 'https://pay.example.com/cs_events', state: 'paid' as const, createdAt: T0, expiresAt: T0 + 3_600_000 };
-    await storage.createCheckout(session);
-    const paid = (saved: { keys: { standard: string | null } }) => ({ event: { type: 'order.paid' as const, data: { key: saved.keys.standard } }, at: T0 });
-    assert.equal(await storage.saveLicenses('cs_events', { standard: 'key-1', plus: null }, paid), { keys: { standard: 'key-1', plus: null }, stored: true });
-    assert.equal((await storage.saveLicenses('cs_events', { standard: 'key-2', plus: null }, paid)).stored, false);
-    const revoked = await storage.orders.override('cs_events', 'revoked', 'test', T0 + 1, ({ order }) => ({
-      event: { type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } },
-      at: T0 + 1,
-    }));
+    await storage.checkouts.createCheckout(session);
+    /** Saves keys in a change, with order.paid when this save stored them (as fulfilment does). */
+    const save = (standard: string) =>
+      storage.change(async (tx) => {
+        const saved = await tx.checkouts.saveLicenses('cs_events', { standard, plus: null });
+        if (saved.stored) await tx.outbox.enqueue({ type: 'order.paid', data: { key: saved.keys.standard } }, T0);
+        return saved;
+      });
+    assert.equal(await save('key-1'), { keys: { standard: 'key-1', plus: null }, stored: true });
+    assert.equal((await save('key-2')).stored, false);
+    const revoked = await storage.change(async (tx) => {
+      const overridden = await tx.orders.override('cs_events', 'revoked', 'test', T0 + 1);
+      const order = overridden!.order;
+      await tx.outbox.enqueue({ type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } }, T0 + 1);
+      return overridden;
+    });
     assert.is(revoked?.order.standing.override, 'revoked');
     const bodies = (await storage.outbox.claimDue(T0 + 1, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string; data: unknown });
     assert.equal(bodies, [
@@ -134,7 +142,7 @@ export function outboxContract(test: ContractSuite): void {
     const off = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/off'));
     assert.equal((await storage.outbox.updateEndpoint(off.id, { enabled: false }))?.enabled, false);
     assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }), null);
-    await storage.addFeedback(ENTRY);
+    await storage.intake.addFeedback(ENTRY);
     await storage.change(async (tx) => {
       await tx.releases.publishRelease(RELEASE);
       await tx.outbox.enqueue({ type: 'release.published', data: { version: RELEASE.version } }, T0);

@@ -30,14 +30,14 @@ const CONTENT = [feature(1), feature(2), feature(3, { visible: false })];
 export function roadmapAdminContract(test: ContractSuite): void {
   test('the config roadmap is applied where it changed since last applied; operator edits elsewhere stay', async (context) => {
     const { storage } = current(context);
-    assert.equal(await storage.syncRoadmap(CONTENT), { applied: [1, 2, 3], hidden: [], first: true });
-    assert.equal(await storage.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
+    assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [1, 2, 3], hidden: [], first: true });
+    assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
     await storage.features.update(1, { title: 'Edited by the operator', release_version: '2.6.0' });
     const added = await storage.features.create({ title: 'Added', description: '', category: 'app', visible: true, release_version: null });
     // A restart with the same config file: nothing is applied, the edit and the new feature stay.
-    assert.equal(await storage.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
+    assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
     // The config file changes feature 2 and drops feature 1: only those are applied.
-    assert.equal(await storage.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), { applied: [2], hidden: [1], first: false });
+    assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), { applied: [2], hidden: [1], first: false });
     assert.equal(await storage.features.list(), [
       stored(1, { title: 'Edited by the operator', release_version: '2.6.0', visible: false, from_config: false }),
       stored(2, { title: 'Renamed in config' }),
@@ -45,26 +45,26 @@ export function roadmapAdminContract(test: ContractSuite): void {
       stored(added.id, { title: 'Added', description: '', category: 'app', from_config: false }),
     ]);
     // Feature 1 is the operator's now: a later config file without it does not report it again.
-    assert.equal(await storage.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), { applied: [], hidden: [], first: false });
+    assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), { applied: [], hidden: [], first: false });
   });
 
   test('a created feature takes the next id above every existing one; an edit changes only what it gives', async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap([feature(1), feature(7)]);
+    await storage.roadmap.syncRoadmap([feature(1), feature(7)]);
     const added = await storage.features.create({ title: 'New', description: 'Text', category: 'app', visible: false, release_version: null });
     assert.equal(added, stored(8, { title: 'New', description: 'Text', category: 'app', visible: false, from_config: false }));
     assert.equal(await storage.features.update(8, { visible: true }), { ...added, visible: true });
     assert.equal(await storage.features.update(7, { release_version: '2.5.0' }), stored(7, { release_version: '2.5.0' }));
     assert.equal(await storage.features.update(7, { release_version: null, title: undefined }), stored(7));
     assert.is(await storage.features.update(99, { visible: false }), null);
-    assert.equal((await storage.listRoadmap('v')).map((f) => f.id), [1, 7, 8]);
+    assert.equal((await storage.roadmap.listRoadmap('v')).map((f) => f.id), [1, 7, 8]);
   });
 
   test('a merge moves the votes, one per voter, hides the duplicate and keeps counts exact', async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap(CONTENT);
-    for (const voter of ['a', 'b', 'c']) await storage.toggleVote(2, voter);
-    for (const voter of ['c', 'd']) await storage.toggleVote(1, voter);
+    await storage.roadmap.syncRoadmap(CONTENT);
+    for (const voter of ['a', 'b', 'c']) await storage.roadmap.toggleVote(2, voter);
+    for (const voter of ['c', 'd']) await storage.roadmap.toggleVote(1, voter);
     const outcome = await storage.features.merge(2, 1);
     assert.equal(outcome, {
       kind: 'merged',
@@ -72,18 +72,18 @@ export function roadmapAdminContract(test: ContractSuite): void {
       into: stored(1, { vote_count: 4 }),
       moved: 2,
     });
-    assert.equal(await storage.listRoadmap('c'), [
+    assert.equal(await storage.roadmap.listRoadmap('c'), [
       { id: 1, title: 'Feature 1', description: 'About 1', category: 'formats', vote_count: 4, voted: true, release_version: null },
     ]);
-    assert.is(await storage.toggleVote(2, 'a'), null);
-    assert.equal(await storage.toggleVote(1, 'a'), { voted: false, vote_count: 3 });
-    assert.equal(await storage.toggleVote(1, 'e'), { voted: true, vote_count: 4 });
+    assert.is(await storage.roadmap.toggleVote(2, 'a'), null);
+    assert.equal(await storage.roadmap.toggleVote(1, 'a'), { voted: false, vote_count: 3 });
+    assert.equal(await storage.roadmap.toggleVote(1, 'e'), { voted: true, vote_count: 4 });
   });
 
   test('a merge is refused for an unknown feature, one merged before, and a hidden target', async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap(CONTENT);
-    await storage.toggleVote(2, 'a');
+    await storage.roadmap.syncRoadmap(CONTENT);
+    await storage.roadmap.toggleVote(2, 'a');
     assert.equal(await storage.features.merge(9, 1), { kind: 'not_found', id: 9 });
     assert.equal(await storage.features.merge(1, 9), { kind: 'not_found', id: 9 });
     assert.equal(await storage.features.merge(2, 3), { kind: 'hidden_target', into: stored(3, { visible: false }) });
@@ -91,7 +91,7 @@ export function roadmapAdminContract(test: ContractSuite): void {
     assert.equal(await storage.features.merge(2, 1), { kind: 'already_merged', from: stored(2, { visible: false, merged_into: 1 }) });
     // Shown again, it is no longer merged and starts from no votes; its voter's vote is on feature 1.
     assert.equal(await storage.features.update(2, { visible: true }), stored(2));
-    assert.equal((await storage.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]), [
+    assert.equal((await storage.roadmap.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]), [
       [1, 1, true],
       [2, 0, false],
     ]);

@@ -10,7 +10,7 @@ import { current, type ContractSuite } from './context.ts';
 const feature = (id: number): RoadmapFeature => ({ id, title: `Feature ${id}`, description: `About ${id}`, category: 'formats', visible: true, release_version: null });
 
 /** The public roadmap as voter `a` sees it: id, count, whether a voted. */
-const shown = async (storage: Storage) => (await storage.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]);
+const shown = async (storage: Storage) => (await storage.roadmap.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]);
 
 /** Runs a change that throws once its work is done; answers what it threw. */
 const refused = (storage: Storage, work: Parameters<Storage['change']>[0]) =>
@@ -24,9 +24,9 @@ const refused = (storage: Storage, work: Parameters<Storage['change']>[0]) =>
 export function roadmapChangeContract(test: ContractSuite): void {
   test('a merge, an unmerge, an edit and a create in a change that throws are undone, votes included; committed, they are served at once', async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap([feature(1), feature(2), feature(4)]);
-    for (const voter of ['a', 'b']) await storage.toggleVote(2, voter);
-    for (const voter of ['b', 'c']) await storage.toggleVote(1, voter);
+    await storage.roadmap.syncRoadmap([feature(1), feature(2), feature(4)]);
+    for (const voter of ['a', 'b']) await storage.roadmap.toggleVote(2, voter);
+    for (const voter of ['b', 'c']) await storage.roadmap.toggleVote(1, voter);
     const before = { features: await storage.features.list(), roadmap: await shown(storage) };
     const thrown = await refused(storage, async (tx) => {
       assert.is((await tx.features.merge(2, 1)).kind, 'merged');
@@ -36,14 +36,14 @@ export function roadmapChangeContract(test: ContractSuite): void {
     });
     assert.is(thrown, 'Error: refused after the writes');
     assert.equal({ features: await storage.features.list(), roadmap: await shown(storage) }, before);
-    assert.equal(await storage.toggleVote(2, 'a'), { voted: false, vote_count: 1 }, 'the votes stayed on the duplicate');
-    assert.equal(await storage.toggleVote(2, 'a'), { voted: true, vote_count: 2 });
+    assert.equal(await storage.roadmap.toggleVote(2, 'a'), { voted: false, vote_count: 1 }, 'the votes stayed on the duplicate');
+    assert.equal(await storage.roadmap.toggleVote(2, 'a'), { voted: true, vote_count: 2 });
 
     await storage.change(async (tx) => void (await tx.features.merge(2, 1)));
     assert.equal(await shown(storage), [[1, 3, true], [4, 0, false]], 'a committed merge is served at once');
     assert.is(await refused(storage, async (tx) => assert.is((await tx.features.unmerge(2)).kind, 'unmerged')), 'Error: refused after the writes');
     assert.equal(await shown(storage), [[1, 3, true], [4, 0, false]], 'the merge stands');
-    assert.equal(await storage.toggleVote(1, 'd'), { voted: true, vote_count: 4 });
+    assert.equal(await storage.roadmap.toggleVote(1, 'd'), { voted: true, vote_count: 4 });
     // The merge's record stood too: a's vote came from 2 and goes back; b voted for both and keeps both.
     await storage.change(async (tx) => void (await tx.features.unmerge(2)));
     assert.equal(await shown(storage), [[1, 3, false], [2, 2, true], [4, 0, false]], 'a committed unmerge is served at once');

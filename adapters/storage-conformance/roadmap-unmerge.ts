@@ -16,15 +16,15 @@ const CONTENT = [feature(1), feature(2), feature(4)];
 export function roadmapUnmergeContract(test: ContractSuite): void {
   test('an unmerge shows the duplicate and moves back the votes that came from it, as their voters hold them now', async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap(CONTENT);
-    for (const voter of ['a', 'b', 'c']) await storage.toggleVote(2, voter);
-    for (const voter of ['c', 'd']) await storage.toggleVote(1, voter);
+    await storage.roadmap.syncRoadmap(CONTENT);
+    for (const voter of ['a', 'b', 'c']) await storage.roadmap.toggleVote(2, voter);
+    for (const voter of ['c', 'd']) await storage.roadmap.toggleVote(1, voter);
     assert.is((await storage.features.merge(2, 1)).kind, 'merged');
     // Since the merge: a takes the vote back, e votes for the feature that stayed.
-    assert.equal(await storage.toggleVote(1, 'a'), { voted: false, vote_count: 3 });
-    assert.equal(await storage.toggleVote(1, 'e'), { voted: true, vote_count: 4 });
+    assert.equal(await storage.roadmap.toggleVote(1, 'a'), { voted: false, vote_count: 3 });
+    assert.equal(await storage.roadmap.toggleVote(1, 'e'), { voted: true, vote_count: 4 });
     assert.equal(await storage.features.unmerge(2), { kind: 'unmerged', shown: stored(2, { vote_count: 2 }), from: stored(1, { vote_count: 3 }), restored: 2 });
-    const votedBy = async (voter: string) => (await storage.listRoadmap(voter)).filter((f) => f.voted).map((f) => f.id);
+    const votedBy = async (voter: string) => (await storage.roadmap.listRoadmap(voter)).filter((f) => f.voted).map((f) => f.id);
     assert.equal(await votedBy('a'), [], 'a vote taken back since the merge stays taken back');
     assert.equal(await votedBy('b'), [2], "b's vote came from 2: it goes back");
     assert.equal(await votedBy('c'), [1, 2], 'c voted for both: both votes again');
@@ -32,27 +32,27 @@ export function roadmapUnmergeContract(test: ContractSuite): void {
     assert.equal(await votedBy('e'), [1]);
     assert.equal((await storage.features.list()).map((f) => [f.id, f.vote_count, f.visible, f.merged_into]), [[1, 3, true, null], [2, 2, true, null], [4, 0, true, null]]);
     // The votes are ordinary votes again: toggles count from them.
-    assert.equal(await storage.toggleVote(2, 'b'), { voted: false, vote_count: 1 });
+    assert.equal(await storage.roadmap.toggleVote(2, 'b'), { voted: false, vote_count: 1 });
     assert.is((await storage.features.unmerge(2)).kind, 'not_merged');
   });
 
   test("an unmerge keeps a network's cap on what its votes count, on both features", async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap(CONTENT);
+    await storage.roadmap.syncRoadmap(CONTENT);
     const many = DEFAULT_VOTES_PER_NETWORK + 2;
-    for (let i = 0; i < many; i++) await storage.toggleVote(2, `v6-${i}`, 'net-a');
-    await storage.toggleVote(1, 'v4');
+    for (let i = 0; i < many; i++) await storage.roadmap.toggleVote(2, `v6-${i}`, 'net-a');
+    await storage.roadmap.toggleVote(1, 'v4');
     assert.is((await storage.features.merge(2, 1)).kind, 'merged');
     assert.equal((await storage.features.list())[0]!.vote_count, 1 + DEFAULT_VOTES_PER_NETWORK);
     const undone = await storage.features.unmerge(2);
     assert.equal(undone.kind === 'unmerged' && [undone.shown.vote_count, undone.from.vote_count, undone.restored], [DEFAULT_VOTES_PER_NETWORK, 1, many]);
-    assert.equal(await storage.toggleVote(1, 'v6-x', 'net-a'), { voted: true, vote_count: 2 });
+    assert.equal(await storage.roadmap.toggleVote(1, 'v6-x', 'net-a'), { voted: true, vote_count: 2 });
   });
 
   test('an unmerge is refused for an unknown feature, one not merged (or shown again by an edit), and while its target is merged', async (context) => {
     const { storage } = current(context);
-    await storage.syncRoadmap(CONTENT);
-    await storage.toggleVote(2, 'a');
+    await storage.roadmap.syncRoadmap(CONTENT);
+    await storage.roadmap.toggleVote(2, 'a');
     assert.equal(await storage.features.unmerge(9), { kind: 'not_found', id: 9 });
     assert.equal(await storage.features.unmerge(1), { kind: 'not_merged', feature: stored(1) });
     await storage.features.merge(2, 1);

@@ -61,12 +61,12 @@ export function usageContract(test: ContractSuite): void {
   test('feedback is counted by UTC day, type and rating', async (context) => {
     const { storage } = current(context);
     const start = DAY * DAY_MS;
-    await storage.addFeedback(entry(start));
-    await storage.addFeedback(entry(start + DAY_MS - 1));
-    await storage.addFeedback(entry(start + 10, { rating: 2 }));
-    await storage.addFeedback(entry(start + 20, { type: 'bug_report', rating: null }));
-    await storage.addFeedback(entry(start + DAY_MS));
-    await storage.addFeedback(entry(start - 1));
+    await storage.intake.addFeedback(entry(start));
+    await storage.intake.addFeedback(entry(start + DAY_MS - 1));
+    await storage.intake.addFeedback(entry(start + 10, { rating: 2 }));
+    await storage.intake.addFeedback(entry(start + 20, { type: 'bug_report', rating: null }));
+    await storage.intake.addFeedback(entry(start + DAY_MS));
+    await storage.intake.addFeedback(entry(start - 1));
     assert.equal(await storage.inbox.countByDay(DAY, DAY), [
       { day: DAY, type: 'bug_report', rating: null, count: 1 },
       { day: DAY, type: 'review', rating: 2, count: 1 },
@@ -86,9 +86,9 @@ export function usageContract(test: ContractSuite): void {
     const start = DAY * DAY_MS;
     const paid = async (id: string, sku: 'standard' | 'plus_bundle', at: number | null, amount: string | null = null, currency: string | null = null) => {
       const buyer = { email: null, name: null, country: null, paymentRef: null, amount, currency };
-      await storage.createCheckout({ id, sku, channel: null, url: `https://pay.example.com/${id}`, state: 'pending', createdAt: start - DAY_MS, expiresAt: start + 9 * DAY_MS });
+      await storage.checkouts.createCheckout({ id, sku, channel: null, url: `https://pay.example.com/${id}`, state: 'pending', createdAt: start - DAY_MS, expiresAt: start + 9 * DAY_MS });
       if (at === null) return;
-      await storage.advanceCheckout(id, 'paid');
+      await storage.checkouts.advanceCheckout(id, 'paid');
       await storage.orders.recordPurchase(id, buyer, at);
     };
     await paid('cs_u1', 'standard', start + 5, '49.00', 'USD');

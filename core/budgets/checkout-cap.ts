@@ -15,7 +15,7 @@ import type { Clock, Storage } from '../ports/ports.ts';
 
 /** What the gate reads: the open sessions in storage, the clock, the caps. */
 export interface CheckoutCapContext {
-  readonly storage: Pick<Storage, 'openCheckouts' | 'openCheckoutTotals'>;
+  readonly storage: { readonly checkouts: Pick<Storage['checkouts'], 'openCheckouts' | 'openCheckoutTotals'> };
   readonly clock: Clock;
   readonly openCheckoutsPerClient: number;
   readonly budgets: Pick<Budgets, 'openCheckouts' | 'clientSharePercent'>;
@@ -40,7 +40,7 @@ export function createCheckoutGate(context: CheckoutCapContext): <T>(owner: stri
 
   const admitted = async <T>(owner: string, open: () => Promise<T>): Promise<T> => {
     const now = context.clock.now();
-    const expiries = await context.storage.openCheckouts(owner, now, cap);
+    const expiries = await context.storage.checkouts.openCheckouts(owner, now, cap);
     const firstOwn = expiries[0];
     const payOrWait = (at: number) =>
       `Pay with a checkout session already opened, or retry after ${new Date(at).toISOString()}, when the oldest one expires (Retry-After gives the seconds).`;
@@ -52,7 +52,7 @@ export function createCheckoutGate(context: CheckoutCapContext): <T>(owner: stri
         retryAfter(now, firstOwn),
       );
     }
-    const totals = await context.storage.openCheckoutTotals(now, limits.total);
+    const totals = await context.storage.checkouts.openCheckoutTotals(now, limits.total);
     const refusal = refusalOf(limits, expiries.length, totals.open, 1);
     if (refusal === null) return open();
     // The total, or this client's share of it, is taken: the first open session frees a place when it

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { CoreRequest, CoreResponse } from './http.ts';
+import type { CoreRequest } from './http.ts';
 import type { Answer } from './maybe.ts';
 
 /** A routed handler; `params` holds the named segments of a pattern route. */

@@ -9,6 +9,7 @@ import { isRevoked, type OrderStanding } from '../ports/order-state.ts';
 import { licenseVerdict, orderPaid } from '../webhooks/events.ts';
 import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
+import { recordChange, type StorageChange } from '../ports/change.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
 import { keysMail, verdictMail, type MailSettings } from '../mail/messages.ts';
 
@@ -24,10 +25,19 @@ export interface FulfilmentContext {
   count(event: AppEvent, times?: number): void;
 }
 
-/** The keys of a paid session, signed and stored on first need; a race is settled by the first write. */
-export async function licensesFor(context: FulfilmentContext, session: CheckoutSession, buyer: Purchase | null = null): Promise<LicenseKeys> {
-  const stored = await context.storage.getLicenses(session.id);
-  if (stored) return stored;
+/**
+ * Opens the change that saves a session's keys: one of their own by default; reconcile's records its
+ * audit entry in it too (core/operator/orders.ts), and is opened even when the keys were stored before.
+ */
+export type KeysChange = <T>(work: (tx: StorageChange) => Promise<T>) => Promise<T>;
+
+/**
+ * The keys of a paid session, signed and stored on first need; a race is settled by the first write.
+ * They are signed before the change (a change waits for no outside service).
+ */
+export async function licensesFor(context: FulfilmentContext, session: CheckoutSession, buyer: Purchase | null = null, change?: KeysChange): Promise<LicenseKeys> {
+  const stored = await context.storage.checkouts.getLicenses(session.id);
+  if (stored) return change ? change(async () => stored) : stored;
   const issuedAt = context.clock.now();
   const sign = (product: 'standard' | 'plus') =>
     context.licenses.issue({ sessionId: session.id, sku: session.sku, product, issuedAt, simulated: context.gateway.simulated === true });
@@ -35,12 +45,15 @@ export async function licensesFor(context: FulfilmentContext, session: CheckoutS
     standard: session.sku === 'plus_addon' ? null : await sign('standard'),
     plus: session.sku === 'standard' ? null : await sign('plus'),
   };
-  // order.paid and the buyer's mail are written with the keys, by the one save that stores them.
-  const saved = await context.storage.saveLicenses(session.id, keys, (stored) => ({
-    event: orderPaid(session, stored.keys, buyer),
-    at: issuedAt,
-    mail: keysMail(context.mail, session, stored.keys, buyer, issuedAt),
-  }));
+  const run: KeysChange = change ?? ((work) => context.storage.change(work));
+  const saved = await run(async (tx) => {
+    const saved = await tx.checkouts.saveLicenses(session.id, keys);
+    // order.paid and the buyer's mail are written with the keys, by the one save that stores them.
+    if (saved.stored) {
+      await recordChange(tx, { at: issuedAt, event: orderPaid(session, saved.keys, buyer), mail: keysMail(context.mail, session, saved.keys, buyer, issuedAt) });
+    }
+    return saved;
+  });
   // Counted by the one save that stored them: racers sign the same claims at the same instant into
   // identical keys, so comparing keys would count every racer.
   if (saved.stored) context.count('license_issued', (keys.standard === null ? 0 : 1) + (keys.plus === null ? 0 : 1));
@@ -81,16 +94,17 @@ const UNKNOWN: Purchase = { email: null, name: null, country: null, paymentRef: 
  * @param context The ports.
  * @param sessionId The session.
  * @param report What the provider says.
+ * @param change Opens the keys' change (licensesFor), when the caller records more in it.
  * @returns The session afterwards, or null when this server has none with that id.
  */
-export async function fulfil(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
-  const session = (await context.storage.advanceCheckout(sessionId, report.status)) ?? (await adoptRecovered(context, sessionId, report));
+export async function fulfil(context: FulfilmentContext, sessionId: string, report: GatewayReport, change?: KeysChange): Promise<CheckoutSession | null> {
+  const session = (await context.storage.checkouts.advanceCheckout(sessionId, report.status)) ?? (await adoptRecovered(context, sessionId, report));
   if (session?.state !== 'paid') return session;
   const purchase = cleanPurchase(report.purchase ?? UNKNOWN);
   await context.storage.orders.recordPurchase(session.id, purchase, context.clock.now());
   // A refund or dispute that came before this payment was known here counts now, before any key is shown.
   if (purchase.paymentRef !== null) await applyKeptPaymentEvents(context, purchase.paymentRef, '');
-  await licensesFor(context, session, purchase);
+  await licensesFor(context, session, purchase, change);
   return session;
 }
 
@@ -99,12 +113,12 @@ export async function fulfil(context: FulfilmentContext, sessionId: string, repo
  * original's product and channel, then moved as reported. Null when it recovers no session of ours.
  */
 async function adoptRecovered(context: FulfilmentContext, sessionId: string, report: GatewayReport): Promise<CheckoutSession | null> {
-  const original = report.recoveredFrom === undefined ? null : await context.storage.getCheckout(report.recoveredFrom);
+  const original = report.recoveredFrom === undefined ? null : await context.storage.checkouts.getCheckout(report.recoveredFrom);
   if (original === null) return null;
   const now = context.clock.now();
-  await context.storage.createCheckout({ id: sessionId, sku: original.sku, channel: original.channel, url: original.url, state: 'pending', createdAt: now, expiresAt: now });
+  await context.storage.checkouts.createCheckout({ id: sessionId, sku: original.sku, channel: original.channel, url: original.url, state: 'pending', createdAt: now, expiresAt: now });
   context.logger.info('recovered checkout session adopted', { session: sessionId, recoveredFrom: original.id });
-  return context.storage.advanceCheckout(sessionId, report.status);
+  return context.storage.checkouts.advanceCheckout(sessionId, report.status);
 }
 
 /** A refund or dispute of a payment, as the provider reported it. */
@@ -156,16 +170,21 @@ export async function applyPaymentEvent(context: PaymentContext, event: PaymentE
 
 async function flagOrder(context: PaymentContext, sessionId: string, event: PaymentEvent): Promise<Order | null> {
   const { storage, logger } = context;
-  // The event and the audit row are written in the flag's own transaction.
-  const report = (result: { before: OrderStanding; order: Order }) => {
+  // The flag, with its event, its audit entry and the buyer's notice: one change.
+  const flagged = await storage.change(async (tx) => {
+    const flagged = await tx.orders.flag(sessionId, event.flag, event.dispute);
+    if (!flagged) return null;
     const at = context.clock.now();
-    const draft = licenseVerdict(result.before, result.order, event.source);
-    const change = flagChange(result.before, result.order, event);
-    if (!draft && !change) return null;
-    const mail = draft && context.mail ? verdictMail(context.mail, result.order, at) : null;
-    return { ...(draft ? { event: draft, mail } : {}), at, ...(change ? { audit: { at, ...change, requestId: event.requestId, actor: null } } : {}) };
-  };
-  const flagged = await storage.orders.flag(sessionId, event.flag, report, event.dispute);
+    const draft = licenseVerdict(flagged.before, flagged.order, event.source);
+    const change = flagChange(flagged.before, flagged.order, event);
+    await recordChange(tx, {
+      at,
+      event: draft,
+      audit: change && { at, ...change, requestId: event.requestId, actor: null },
+      mail: draft && context.mail ? verdictMail(context.mail, flagged.order, at) : null,
+    });
+    return flagged;
+  });
   if (!flagged) return null;
   const change = flagChange(flagged.before, flagged.order, event);
   if (change) logger.info('order change', { ...change, requestId: event.requestId, session: sessionId, revoked: isRevoked(flagged.order.standing) });

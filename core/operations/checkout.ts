@@ -43,7 +43,7 @@ export function createCheckout(context: AppContext): Operation {
         createdAt: now,
         expiresAt: opened.expiresAt ?? now + context.checkoutTtlMs,
       };
-      await context.storage.createCheckout(session, owner);
+      await context.storage.checkouts.createCheckout(session, owner);
       return opened;
     });
     context.count('checkout_created');
@@ -83,7 +83,7 @@ export function checkoutStatus(context: AppContext): Operation {
     const ids = new URLSearchParams(request.query ?? '').getAll('session_id');
     if (ids.length > 1) throw new ApiError('invalid_request', 'Query parameter "session_id" is given more than once.');
     const id = parseQueryOrThrow(SessionIdSchema, 'session_id', ids[0]);
-    const stored = await context.storage.getCheckout(id);
+    const stored = await context.storage.checkouts.getCheckout(id);
     if (!stored) throw new ApiError('unknown_session', 'No checkout session has this session_id.');
     const session = await refresh(context, stored);
     switch (session.state) {

@@ -42,7 +42,7 @@ export function download(context: AppContext): Operation {
     const { msiUrl, version: release } = served;
     context.usage.count('download', release, source ?? null, windows ? 'windows' : 'other');
     try {
-      await context.storage.recordDownload({
+      await context.storage.intake.recordDownload({
         at: context.clock.now(),
         source: source ?? null,
         platform: windows ? 'windows' : 'other',

@@ -51,7 +51,7 @@ export function feedback(context: AppContext): Operation {
     const bytes = feedbackBudgetBytes(entry);
     // The key the client is counted by, as the rate limit's: a storage that shares the counts stores a keyed hash of it.
     const client = clientKeyOf(request);
-    const refusal = await context.storage.addFeedback(entry, { client, day: dayOf(now), bytes, ...limits });
+    const refusal = await context.storage.intake.addFeedback(entry, { client, day: dayOf(now), bytes, ...limits });
     if (refusal) throw feedbackRefused(refusal, limits, bytes, now);
     context.count('feedback_stored');
     try {

@@ -15,7 +15,7 @@ import { clientKeyOf } from '../clients/client-ip.ts';
 export function listRoadmap(context: AppContext): Operation {
   return async (request) => {
     const voter = context.voterId(clientKeyOf(request));
-    return json(200, { features: await context.storage.listRoadmap(voter) });
+    return json(200, { features: await context.storage.roadmap.listRoadmap(voter) });
   };
 }
 
@@ -24,7 +24,7 @@ export function toggleVote(context: AppContext): Operation {
   return async (request) => {
     const { featureId } = parseOrThrow(VoteRequestSchema, readJsonObject(request, context.bodyLimit, true));
     const voter = context.voterId(clientKeyOf(request));
-    const result = await context.storage.toggleVote(featureId, voter, context.voterNetwork(request.clientIp));
+    const result = await context.storage.roadmap.toggleVote(featureId, voter, context.voterNetwork(request.clientIp));
     if (!result) throw new ApiError('feature_not_found', `No visible roadmap feature has id ${featureId}.`);
     context.count('vote_toggled');
     return json(200, result);

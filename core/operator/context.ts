@@ -5,7 +5,7 @@
  * @module
  */
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports/ports.ts';
-import type { Emit, EventDraft } from '../ports/events.ts';
+import type { EventDraft } from '../ports/events.ts';
 import { recordChange, type StorageChange } from '../ports/change.ts';
 import type { MailDraft } from '../ports/mail.ts';
 import type { AuditEntry } from '../ports/store-ports.ts';
@@ -81,45 +81,4 @@ export async function operatorChange<T>(
   const entry = made as AuditEntry | null;
   if (entry) context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
   return result;
-}
-
-/** The audit entries of one operator call, written with their changes and logged once they committed. */
-export interface AuditTrail {
-  /**
-   * `emit` (the change's event, if any) plus the audit entry `describe` makes of the change's result (null:
-   * nothing changed, no entry). The store writes both in the change's own transaction, so a change never
-   * commits without its audit row.
-   */
-  with<T>(describe: (result: T) => Described | null, emit?: Emit<T>): Emit<T>;
-  /** Writes the log line of each entry made so far (call it once the change returned). */
-  logged(): void;
-}
-
-/**
- * Writes an audit entry after a change that is not one store write of its own: it is made by what a
- * notification would do too (reconcile's fulfilment), or only queues work (a resend's message). Should the
- * entry fail, the change stands and the call answers 500. Every other change uses `auditTrail`.
- */
-export async function auditAfter(context: Pick<OperatorContext, 'clock' | 'logger' | 'storage'>, caller: Caller, change: Described): Promise<void> {
-  const entry: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId, actor: caller.actor };
-  await context.storage.audit.record(entry);
-  context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
-}
-
-/** Starts the audit trail of one operator call (every operator change goes through one). */
-export function auditTrail(context: Pick<OperatorContext, 'clock' | 'logger'>, caller: Caller): AuditTrail {
-  const made: AuditEntry[] = [];
-  return {
-    with: (describe, emit) => (result) => {
-      const pending = emit?.(result) ?? null;
-      const change = describe(result);
-      if (change === null) return pending;
-      const audit: AuditEntry = { at: context.clock.now(), ...change, requestId: caller.requestId, actor: caller.actor };
-      made.push(audit);
-      return { ...pending, at: pending?.at ?? audit.at, audit };
-    },
-    logged() {
-      for (const { action, target, requestId, actor } of made.splice(0)) context.logger.info('operator change', { action, target, requestId, actor });
-    },
-  };
 }

@@ -7,21 +7,17 @@
  */
 import * as v from 'valibot';
 import { DAY_MS } from '../budgets/budgets.ts';
-import { fulfil, licensesFor } from '../licensing/fulfilment.ts';
-import { isRevoked, type OrderOverride, type OrderStanding } from '../ports/order-state.ts';
+import { fulfil, licensesFor, type KeysChange } from '../licensing/fulfilment.ts';
+import { isRevoked, type OrderOverride } from '../ports/order-state.ts';
 import type { Order } from '../ports/store-ports.ts';
-import type { SavedLicenses } from '../ports/port-types.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
 import { upgradeMail, verdictMail } from '../mail/messages.ts';
 import { issuedForm } from '../operations/license-validate.ts';
-import { auditAfter, auditTrail, type OperatorContext } from './context.ts';
+import { operatorChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 import { orderView, OrderViewSchema } from './order-view.ts';
-
-/** An override as the store made it: the standing before (read under the order's lock) and the order after. */
-type Overridden = { before: OrderStanding; order: Order };
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
@@ -107,12 +103,13 @@ export const upgradeOrder = defineOperation({
     if (keys.plus === null) {
       const plus = await context.licenses.issue({ sessionId: session.id, sku: session.sku, product: 'plus', issuedAt: context.clock.now(), simulated: context.gateway.simulated === true });
       const at = context.clock.now();
-      const trail = auditTrail(context, caller);
-      const described = (added: SavedLicenses) => (added.stored ? { action: 'order.upgraded', target: session.id } : null);
-      const emit = (stored: SavedLicenses) => ({ event: null, at, mail: upgradeMail(context.mail, order, stored.keys, at) });
-      const saved = await context.storage.orders.addPlusKey(session.id, plus, trail.with(described, emit));
+      const saved = await operatorChange(context, caller, async (tx) => {
+        const added = await tx.orders.addPlusKey(session.id, plus);
+        // Only the call that stored its key upgraded the order (first write wins).
+        if (!added?.stored) return { result: added };
+        return { result: added, at, audit: { action: 'order.upgraded', target: session.id }, mail: upgradeMail(context.mail, order, added.keys, at) };
+      });
       if (saved?.stored) context.count('license_issued');
-      trail.logged();
     }
     return orderView((await context.storage.orders.get(session.id))!);
   },
@@ -135,18 +132,17 @@ function overrideOrder(override: OrderOverride, operationId: string, path: '/ord
       const wanted = override === 'revoked';
       if (isRevoked(order.standing) === wanted) return orderView(order);
       const reason = body.reason?.trim() ?? null;
-      const verdict = ({ before, order: changed }: Overridden) => {
+      const at = context.clock.now();
+      const after = await operatorChange(context, caller, async (tx) => {
+        const overridden = await tx.orders.override(order.session.id, override, reason, at);
+        if (!overridden) return { result: null };
+        const { before, order: changed } = overridden;
         const draft = licenseVerdict(before, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
-        const at = context.clock.now();
-        return draft && { event: draft, at, mail: verdictMail(context.mail, changed, at) };
-      };
-      // Decided on the standing read under the order's lock: of two racing revokes, one is audited and reported.
-      const described = ({ before }: Overridden) =>
-        isRevoked(before) === wanted ? null : { action: `order.${override}`, target: reason === null ? order.session.id : `${order.session.id}: ${reason}` };
-      const trail = auditTrail(context, caller);
-      const after = await context.storage.orders.override(order.session.id, override, reason, context.clock.now(), trail.with(described, verdict));
-      trail.logged();
-      return orderView(after?.order ?? order);
+        // Decided on the standing read under the order's lock: of two racing revokes, one is audited and reported.
+        const audit = isRevoked(before) === wanted ? null : { action: `order.${override}`, target: reason === null ? order.session.id : `${order.session.id}: ${reason}` };
+        return { result: changed, at, event: draft, audit, mail: draft && verdictMail(context.mail, changed, at) };
+      });
+      return orderView(after ?? order);
     },
   });
 }
@@ -201,19 +197,16 @@ export const reconcileOrders = defineOperation({
     let alreadyFulfilled = 0;
     let unknown = 0;
     for (const paid of sessions) {
+      // The keys' change records the audit entry (with the keys, when this fulfilment stored them).
+      const reconciled: KeysChange = (work) => operatorChange(context, caller, async (tx) => ({ result: await work(tx), audit: { action: 'order.reconciled', target: paid.id } }));
       const order = await context.storage.orders.get(paid.id);
       // A session this server did not create is left alone, unless it recovers one it did (fulfil adopts it).
       if (!order && paid.recoveredFrom === undefined) unknown++;
       else if (order && order.session.state === 'paid' && order.keys !== null && order.paidAt !== null) alreadyFulfilled++;
       else {
-        const session = await fulfil(context, paid.id, paid);
+        const session = await fulfil(context, paid.id, paid, reconciled);
         if (session === null) unknown++;
-        else if (session.state === 'paid') {
-          fulfilled.push(paid.id);
-          // After the fulfilment a notification would make (idempotent, reported by its order.paid event):
-          // should this row fail, running reconcile again counts the order as already fulfilled.
-          await auditAfter(context, caller, { action: 'order.reconciled', target: paid.id });
-        }
+        else if (session.state === 'paid') fulfilled.push(paid.id);
       }
     }
     return { since: new Date(since).toISOString(), checked: sessions.length, fulfilled, alreadyFulfilled, unknown, complete };

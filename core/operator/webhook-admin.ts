@@ -7,8 +7,7 @@
  */
 import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
-import type { DeletedEndpoint, Delivery, FailedReplay, WebhookEndpoint } from '../ports/events.ts';
-import { auditTrail } from './context.ts';
+import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -42,15 +41,16 @@ export const sendWebhookTest = defineOperation({
   errors: ['endpoint_not_found', 'endpoint_disabled'],
   async run(context, { params }, caller) {
     const id = idOf(params.id, 'endpoint_not_found');
-    const endpoint = (await context.storage.outbox.listEndpoints()).find((e) => e.id === id);
-    if (!endpoint) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
-    if (!endpoint.enabled) throw new OperatorError('endpoint_disabled', `Endpoint ${id} is disabled: a test event would wait until it is enabled.`);
-    const trail = auditTrail(context, caller);
-    const described = (sent: Delivery) => ({ action: 'webhook.tested', target: `${id}: ${sent.eventId} to ${sent.url}` });
+    const missing = () => new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
     const data = { endpointId: id, message: 'A test event sent by the operator: nothing happened.' };
-    const delivery = await context.storage.outbox.sendTest(id, data, context.clock.now(), trail.with(described));
-    if (!delivery) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
-    trail.logged();
+    const delivery = await operatorChange(context, caller, async (tx) => {
+      const endpoint = (await tx.outbox.listEndpoints()).find((e) => e.id === id);
+      if (!endpoint) throw missing();
+      if (!endpoint.enabled) throw new OperatorError('endpoint_disabled', `Endpoint ${id} is disabled: a test event would wait until it is enabled.`);
+      const sent = await tx.outbox.sendTest(id, data, context.clock.now());
+      if (!sent) throw missing();
+      return { result: sent, audit: { action: 'webhook.tested', target: `${id}: ${sent.eventId} to ${sent.url}` } };
+    });
     return deliveryView(delivery);
   },
 });
@@ -67,11 +67,11 @@ export const deleteWebhookEndpoint = defineOperation({
   errors: ['endpoint_not_found'],
   async run(context, { params }, caller) {
     const id = idOf(params.id, 'endpoint_not_found');
-    const trail = auditTrail(context, caller);
-    const described = ({ endpoint, dropped }: DeletedEndpoint) => ({ action: 'webhook.deleted', target: `${id}: ${endpoint.url} (${dropped} deliveries deleted)` });
-    const outcome = await context.storage.outbox.deleteEndpoint(id, trail.with(described));
-    if (!outcome) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
-    trail.logged();
+    const outcome = await operatorChange(context, caller, async (tx) => {
+      const deleted = await tx.outbox.deleteEndpoint(id);
+      if (!deleted) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
+      return { result: deleted, audit: { action: 'webhook.deleted', target: `${id}: ${deleted.endpoint.url} (${deleted.dropped} deliveries deleted)` } };
+    });
     return { deleted: endpointView(outcome.endpoint), droppedDeliveries: outcome.dropped };
   },
 });
@@ -97,11 +97,12 @@ export const rotateWebhookSecret = defineOperation({
     const grace = body.graceHours ?? DEFAULT_GRACE_HOURS;
     const until = grace === 0 ? null : context.clock.now() + grace * HOUR_MS;
     const secret = createEndpointSecret();
-    const trail = auditTrail(context, caller);
-    const described = (e: WebhookEndpoint) => ({ action: 'webhook.secret_rotated', target: `${id}: ${e.url} (old secret ${until === null ? 'ended at once' : `valid until ${new Date(until).toISOString()}`})` });
-    const endpoint = await context.storage.outbox.rotateSecret(id, secret, until, trail.with(described));
-    if (!endpoint) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
-    trail.logged();
+    const old = until === null ? 'ended at once' : `valid until ${new Date(until).toISOString()}`;
+    const endpoint = await operatorChange(context, caller, async (tx) => {
+      const rotated = await tx.outbox.rotateSecret(id, secret, until);
+      if (!rotated) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
+      return { result: rotated, audit: { action: 'webhook.secret_rotated', target: `${id}: ${rotated.url} (old secret ${old})` } };
+    });
     // The only time the new secret is shown, as on creation.
     return { ...endpointView(endpoint), secret, previousSecretValidUntil: isoOrNull(until) };
   },
@@ -122,12 +123,12 @@ export const replayFailedWebhookDeliveries = defineOperation({
   errors: [],
   async run(context, { body }, caller) {
     const endpointId = body.endpointId ?? null;
-    const trail = auditTrail(context, caller);
     const scope = endpointId === null ? 'every endpoint' : `endpoint ${endpointId}`;
-    const described = ({ replayed, remaining }: FailedReplay) =>
-      replayed === 0 ? null : { action: 'webhook.replayed_failed', target: `${replayed} failed deliveries of ${scope} (${remaining} left)` };
-    const outcome = await context.storage.outbox.replayFailed(context.clock.now(), REPLAY_FAILED_CAP, endpointId, trail.with(described));
-    trail.logged();
-    return outcome;
+    return operatorChange(context, caller, async (tx) => {
+      const outcome = await tx.outbox.replayFailed(context.clock.now(), REPLAY_FAILED_CAP, endpointId);
+      // Nothing replayed, nothing changed: no audit entry.
+      const { replayed, remaining } = outcome;
+      return { result: outcome, audit: replayed === 0 ? null : { action: 'webhook.replayed_failed', target: `${replayed} failed deliveries of ${scope} (${remaining} left)` } };
+    });
   },
 });

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
 import { DELIVERED_TYPES, EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../ports/events.ts';
-import { auditTrail, type OperatorContext } from './context.ts';
+import { operatorChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
@@ -116,10 +116,10 @@ export const addWebhookEndpoint = defineOperation({
   async run(context, { body }, caller) {
     await checkAddress(context, body.url);
     const secret = createEndpointSecret();
-    const trail = auditTrail(context, caller);
-    const described = (added: WebhookEndpoint) => ({ action: 'webhook.added', target: `${added.id}: ${added.url}` });
-    const endpoint = await context.storage.outbox.addEndpoint({ ...body, secret, createdAt: context.clock.now() }, trail.with(described));
-    trail.logged();
+    const endpoint = await operatorChange(context, caller, async (tx) => {
+      const added = await tx.outbox.addEndpoint({ ...body, secret, createdAt: context.clock.now() });
+      return { result: added, audit: { action: 'webhook.added', target: `${added.id}: ${added.url}` } };
+    });
     // The only time the secret is shown: the receiver keeps it to verify signatures.
     return { ...endpointView(endpoint), secret };
   },
@@ -137,11 +137,12 @@ export const editWebhookEndpoint = defineOperation({
   async run(context, { params, body }, caller) {
     const id = idOf(params.id, 'endpoint_not_found');
     if (body.url !== undefined) await checkAddress(context, body.url);
-    const trail = auditTrail(context, caller);
     const changes = Object.entries(body).map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('|') : String(value)}`);
-    const endpoint = await context.storage.outbox.updateEndpoint(id, body, trail.with(() => ({ action: 'webhook.edited', target: `${id}: ${changes.join(', ')}` })));
-    if (!endpoint) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
-    trail.logged();
+    const endpoint = await operatorChange(context, caller, async (tx) => {
+      const edited = await tx.outbox.updateEndpoint(id, body);
+      if (!edited) throw new OperatorError('endpoint_not_found', `No webhook endpoint has id ${id}.`);
+      return { result: edited, audit: { action: 'webhook.edited', target: `${id}: ${changes.join(', ')}` } };
+    });
     return endpointView(endpoint);
   },
 });
@@ -172,11 +173,11 @@ export const replayWebhookDelivery = defineOperation({
   errors: ['delivery_not_found'],
   async run(context, { params }, caller) {
     const id = idOf(params.id, 'delivery_not_found');
-    const trail = auditTrail(context, caller);
-    const described = (replayed: Delivery) => ({ action: 'webhook.replayed', target: `${id}: ${replayed.eventId} to ${replayed.url}` });
-    const delivery = await context.storage.outbox.replay(id, context.clock.now(), trail.with(described));
-    if (!delivery) throw new OperatorError('delivery_not_found', `No webhook delivery has id ${id}.`);
-    trail.logged();
+    const delivery = await operatorChange(context, caller, async (tx) => {
+      const replayed = await tx.outbox.replay(id, context.clock.now());
+      if (!replayed) throw new OperatorError('delivery_not_found', `No webhook delivery has id ${id}.`);
+      return { result: replayed, audit: { action: 'webhook.replayed', target: `${id}: ${replayed.eventId} to ${replayed.url}` } };
+    });
     return deliveryView(delivery);
   },
 });

@@ -13,6 +13,7 @@ import type { EventDraft, OutboxStore } from './events.ts';
 import type { MailDraft, MailStore } from './mail.ts';
 import type { FeedbackLinkStore } from './link-store.ts';
 import type { ShippingStore } from './shipping-store.ts';
+import type { CheckoutStore } from './public-stores.ts';
 
 /**
  * The stores of one change, bound to it: what they read is read inside the change, what they write
@@ -30,6 +31,8 @@ export interface StorageChange {
   readonly links: FeedbackLinkStore;
   /** When releases reached everyone, and who was told (shipping-store.ts). */
   readonly shipping: ShippingStore;
+  /** The keys of the checkout sessions: fulfilment saves them with order.paid and the keys mail. */
+  readonly checkouts: Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>;
   /**
    * Holds `table` for this change: until it ends, no other change writes it (SQL: a table lock that
    * readers do not wait for; memory: changes run one at a time). Take it before reading what a write is
@@ -46,8 +49,8 @@ export interface ChangeStore {
   /**
    * Runs `work` as one unit: committed when it resolves, with everything it wrote through `tx`; rolled
    * back, all of it, when it throws (the error is thrown on). Two changes that write the same record
-   * never interleave their read and their write of it. Public writes (feedback, votes, checkouts) do not
-   * wait for a change, and no change waits for a slow outside service: call a provider before or after.
+   * never interleave their read and their write of it. Public writes (feedback, votes, new checkouts) do
+   * not wait for a change, and no change waits for a slow outside service: call a provider before or after.
    */
   change<T>(work: (tx: StorageChange) => Promise<T>): Promise<T>;
 }

@@ -5,9 +5,6 @@
  *
  * @module
  */
-import type { AuditEntry } from './port-types.ts';
-
-import type { MailDraft } from './mail.ts';
 
 export const EVENT_TYPES = [
   'feedback.received',
@@ -42,25 +39,6 @@ export interface EventDraft {
   type: EventType;
   data: Record<string, unknown>;
 }
-
-/**
- * What a change reports, to be written with it (same statement or transaction): its outbound event (with
- * its time), its audit entry (an operator's change, core/operator/context.ts), the message it mails
- * (core/ports/mail.ts), or any of them.
- */
-export interface PendingEvent {
-  /** The event for the webhook endpoints; null or absent when the change reports none. */
-  event?: EventDraft | null | undefined;
-  at: number;
-  audit?: AuditEntry | undefined;
-  mail?: MailDraft | null | undefined;
-}
-
-/**
- * What a change reports, worked out from its result; a store writes it in the change's own statement or
- * transaction, so the change never commits without it (null: nothing to report).
- */
-export type Emit<T> = (result: T) => PendingEvent | null;
 
 /** How an endpoint wants its body: Standard Webhooks JSON, or Slack's incoming-webhook `{text}`. */
 export type EndpointFormat = 'standard' | 'slack';
@@ -160,16 +138,15 @@ export interface EndpointShare {
   inFlight: ReadonlyMap<number, number>;
 }
 
-/** The outbox and its endpoints (every storage has one). */
+/**
+ * The outbox and its endpoints (every storage has one). An operator's change of them is written in a unit
+ * of work (change.ts) with its audit entry.
+ */
 export interface OutboxStore {
-  addEndpoint(endpoint: NewEndpoint, emit?: Emit<WebhookEndpoint>): Promise<WebhookEndpoint>;
+  addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
   listEndpoints(): Promise<WebhookEndpoint[]>;
   /** Changes some of url, events, enabled; null when there is no such endpoint. */
-  updateEndpoint(
-    id: number,
-    change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined },
-    emit?: Emit<WebhookEndpoint>,
-  ): Promise<WebhookEndpoint | null>;
+  updateEndpoint(id: number, change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined }): Promise<WebhookEndpoint | null>;
   /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
   enqueue(event: EventDraft, at: number): Promise<void>;
   /**
@@ -182,21 +159,21 @@ export interface OutboxStore {
   /** Deliveries newest first. */
   listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
   /** Makes a delivery pending again, due at `at`, from its first attempt; null when there is none. */
-  replay(id: number, at: number, emit?: Emit<Delivery>): Promise<Delivery | null>;
+  replay(id: number, at: number): Promise<Delivery | null>;
   /**
    * Makes up to `limit` failed deliveries pending again (oldest first), due at `at`, from their first
    * attempt; only those to `endpointId` when given. Nothing else changes.
    */
-  replayFailed(at: number, limit: number, endpointId: number | null, emit?: Emit<FailedReplay>): Promise<FailedReplay>;
+  replayFailed(at: number, limit: number, endpointId: number | null): Promise<FailedReplay>;
   /** Writes a test event (TEST_EVENT_TYPE) and one delivery of it to that endpoint only; null when there is none. */
-  sendTest(endpointId: number, data: Record<string, unknown>, at: number, emit?: Emit<Delivery>): Promise<Delivery | null>;
+  sendTest(endpointId: number, data: Record<string, unknown>, at: number): Promise<Delivery | null>;
   /** Deletes an endpoint and its deliveries (pending ones too: they are never sent); null when there is none. */
-  deleteEndpoint(id: number, emit?: Emit<DeletedEndpoint>): Promise<DeletedEndpoint | null>;
+  deleteEndpoint(id: number): Promise<DeletedEndpoint | null>;
   /**
    * Gives an endpoint a new secret. The old one keeps signing beside it until `previousUntil` (ms), or
    * stops at once when null; null when there is no such endpoint.
    */
-  rotateSecret(id: number, secret: string, previousUntil: number | null, emit?: Emit<WebhookEndpoint>): Promise<WebhookEndpoint | null>;
+  rotateSecret(id: number, secret: string, previousUntil: number | null): Promise<WebhookEndpoint | null>;
 }
 
 /** An event's JSON body, as Standard Webhooks suggests: type, timestamp and data. */

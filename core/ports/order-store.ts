@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Emit } from './events.ts';
 import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from './port-types.ts';
@@ -48,7 +47,10 @@ export interface KeptPaymentEvent {
   dispute: string;
 }
 
-/** Where the orders are kept: columns of the checkout sessions (every storage has one). */
+/**
+ * Where the orders are kept: columns of the checkout sessions (every storage has one). A change with an
+ * event, an audit entry or a mail (a flag, an override, an upgrade) runs in a unit of work (change.ts).
+ */
 export interface OrderStore {
   /**
    * Keeps what the provider says of a paid session: fills what is not known yet (the first word wins),
@@ -80,12 +82,7 @@ export interface OrderStore {
    * Applies a provider event to an order's standing atomically (core/ports/order-state.ts withPaymentFlag);
    * the standing before and the order after, or null for an unknown session.
    */
-  flag(
-    sessionId: string,
-    flag: PaymentFlag,
-    emit?: Emit<{ before: OrderStanding; order: Order }>,
-    dispute?: string,
-  ): Promise<{ before: OrderStanding; order: Order } | null>;
+  flag(sessionId: string, flag: PaymentFlag, dispute?: string): Promise<{ before: OrderStanding; order: Order } | null>;
   /**
    * Keeps a refund or dispute of a payment no order has yet (it came before the payment was known here),
    * until `takePaymentEvents` hands it to the order that payment pays for. Idempotent.
@@ -97,16 +94,10 @@ export interface OrderStore {
    * Stores the operator's revoke or reinstate; the standing before (read under the order's lock, so that
    * of two racing overrides only one sees a change) and the order after, or null for an unknown session.
    */
-  override(
-    sessionId: string,
-    override: OrderOverride,
-    reason: string | null,
-    at: number,
-    emit?: Emit<{ before: OrderStanding; order: Order }>,
-  ): Promise<{ before: OrderStanding; order: Order } | null>;
+  override(sessionId: string, override: OrderOverride, reason: string | null, at: number): Promise<{ before: OrderStanding; order: Order } | null>;
   /**
    * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
    * or null when the session has no keys stored.
    */
-  addPlusKey(sessionId: string, key: string, emit?: Emit<SavedLicenses>): Promise<SavedLicenses | null>;
+  addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
 }

@@ -38,7 +38,13 @@ export function voteWeight(voted: boolean, network: string | null, held: number,
  * is atomic on its own; a change that reads, checks and writes several things, with its event, audit
  * entry and mail, is one unit of work (`change`, core/ports/change.ts).
  */
-export interface Storage extends IntakeStore, RoadmapVotes, CheckoutStore, ChangeStore {
+export interface Storage extends ChangeStore {
+  /** Feedback and downloads as the public API records them (core/operations/feedback.ts, download.ts). */
+  readonly intake: IntakeStore;
+  /** The public roadmap and its votes (core/operations/roadmap.ts); the operator edits it through `features`. */
+  readonly roadmap: RoadmapVotes;
+  /** Hosted-checkout sessions and the keys of the paid ones (core/operations/checkout.ts, core/licensing). */
+  readonly checkouts: CheckoutStore;
   /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 

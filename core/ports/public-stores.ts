@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { Emit } from './events.ts';
 import type { BudgetRefusal, CheckoutSession, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, LicenseKeys, OpenCheckoutTotals, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
 import type { RoadmapSyncReport } from './store-ports.ts';
 
@@ -58,8 +57,8 @@ export interface CheckoutStore {
   /**
    * Stores the keys of a session unless some were stored before (first write wins): answers the stored
    * keys, and `stored: true` only to the call whose keys they are (racing issuers may sign identical keys).
-   * `emit` is written with the keys, by that call only (order.paid).
+   * Fulfilment saves them in a unit of work (change.ts), with order.paid and the keys mail when stored.
    */
-  saveLicenses(sessionId: string, keys: LicenseKeys, emit?: Emit<SavedLicenses>): Promise<SavedLicenses>;
+  saveLicenses(sessionId: string, keys: LicenseKeys): Promise<SavedLicenses>;
   getLicenses(sessionId: string): Promise<LicenseKeys | null>;
 }

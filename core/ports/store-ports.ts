@@ -1,9 +1,9 @@
 /**
  * The stores of the back office that every storage has: the audit trail, the feedback inbox, the roadmap
  * as the operator edits it (core/operator), with the releases (release-store.ts), the orders (order-store.ts)
- * and the usage counts (usage-store.ts) re-exported. A change that reports an event takes an `emit`
- * (core/webhooks), and the store writes the event with the change. Declared here, below ports.ts and the modules that use them, so that
- * no import runs back up.
+ * and the usage counts (usage-store.ts) re-exported. A change with an event, an audit entry or a mail runs
+ * in a unit of work (change.ts), which writes them with it. Declared here, below ports.ts and the modules
+ * that use them, so that no import runs back up.
  *
  * @module
  */

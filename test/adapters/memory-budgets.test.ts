@@ -20,7 +20,7 @@ test('entries refused by the memory cap leave the day budget as it was', async (
     const e = entry(i);
     const budget = { client: `client-${i}`, day: dayOf(T0), bytes: feedbackBudgetBytes(e), perClient: 10_000, total: 4 * 266, sharePercent: 100 };
     try {
-      const refusal = await storage.addFeedback(e, budget);
+      const refusal = await storage.intake.addFeedback(e, budget);
       outcomes.push(refusal ? `refused: ${refusal.reason}, spent ${refusal.spent}` : 'stored');
     } catch (error) {
       outcomes.push(error instanceof ApiError ? error.code : String(error));

@@ -99,7 +99,7 @@ test('orders: a pasted key and part of a name find the order; its amount; the CS
 test('inbox: search by text or email, then "Mark all shown as handled" with its count', async ({ world }) => {
   const { page, running } = world;
   for (const [description, email] of [['Crash on open', null], ['Fine', null], ['A long one', 'crash.fan@example.com'], ['Also fine', null]] as const) {
-    await running.server.storage.addFeedback({ type: 'general', description, email, appVersion: null, rating: null, receivedAt: running.server.clock.now() });
+    await running.server.storage.intake.addFeedback({ type: 'general', description, email, appVersion: null, rating: null, receivedAt: running.server.clock.now() });
   }
   await page.goto(`${running.url}/pages/inbox`);
   await page.fill('#filter-search', 'CRASH');

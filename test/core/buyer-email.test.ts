@@ -57,7 +57,7 @@ test('the simulator refuses a Pay whose email is a list or a named address: 400,
 test('an address on file that is not one address (a provider gave a list) is mailed nothing, and an operator resend says why', async () => {
   const t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
   const id = await openSession(t);
-  await t.storage.advanceCheckout(id, 'paid');
+  await t.storage.checkouts.advanceCheckout(id, 'paid');
   const list = 'a@example.com, b@example.com';
   await t.storage.orders.recordPurchase(id, { email: list, name: null, country: null, paymentRef: 'pi_list', amount: null, currency: null }, t.clock.now());
   assert.is(await statusOf(t, id), 'paid');

@@ -26,7 +26,7 @@ checkout('create without a body opens a standard session with no channel; status
   const { sessionId, url } = await create(t);
   assert.match(sessionId, /^cs_sim_[A-Za-z0-9_-]{32}$/);
   assert.is(url, `http://localhost:8080/checkout/simulator/${sessionId}`);
-  const stored = await t.storage.getCheckout(sessionId);
+  const stored = await t.storage.checkouts.getCheckout(sessionId);
   assert.equal(stored, {
     id: sessionId,
     sku: 'standard',
@@ -52,7 +52,7 @@ checkout('session ids are unguessable and distinct', async () => {
 checkout('product and channel are stored as given', async () => {
   const t = await createTestApp();
   const { sessionId } = await create(t, { product: 'plus_bundle', channel: 'msi' });
-  const stored = await t.storage.getCheckout(sessionId);
+  const stored = await t.storage.checkouts.getCheckout(sessionId);
   assert.is(stored!.sku, 'plus_bundle');
   assert.is(stored!.channel, 'msi');
 });
@@ -60,7 +60,7 @@ checkout('product and channel are stored as given', async () => {
 checkout('an empty JSON object body is the same as no body', async () => {
   const t = await createTestApp();
   const { sessionId } = await create(t, {});
-  assert.is((await t.storage.getCheckout(sessionId))!.sku, 'standard');
+  assert.is((await t.storage.checkouts.getCheckout(sessionId))!.sku, 'standard');
 });
 
 for (const [name, body, message] of [
@@ -151,7 +151,7 @@ checkout('an unpaid session expires after 24 hours: 400 session_expired, and it 
     message: 'The checkout session expired before it was paid.',
     resolution: 'The checkout session expired before payment; create a new one with POST /api/v1/checkout/create.',
   });
-  assert.is((await t.storage.getCheckout(sessionId))!.state, 'expired');
+  assert.is((await t.storage.checkouts.getCheckout(sessionId))!.state, 'expired');
 });
 
 checkout('cancel leaves the session open', async () => {

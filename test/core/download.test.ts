@@ -105,7 +105,7 @@ download('the Location never comes from the query (no open redirect): only the v
 
 download('a storage fault while recording is logged and the installer is still served', async () => {
   const t = await createTestApp();
-  const failing: Storage = { ...t.storage, recordDownload: async () => Promise.reject(new Error('disk full')) };
+  const failing: Storage = { ...t.storage, intake: { ...t.storage.intake, recordDownload: async () => Promise.reject(new Error('disk full')) } };
   const broken = await createTestApp({ storage: failing });
   const response = await broken.app.handle(
     coreRequest({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS_UA, 'x-request-id': 'dl-1' } }),

@@ -27,11 +27,11 @@ function notingStorage(calls: string[], failReads = false): Storage {
     listRoadmap: (voterId: string) => {
       calls.push('list');
       if (failReads) return Promise.reject(new Error('connection reset'));
-      return storage.listRoadmap(voterId);
+      return storage.roadmap.listRoadmap(voterId);
     },
     toggleVote: (featureId: number, voterId: string) => {
       calls.push('toggle');
-      return storage.toggleVote(featureId, voterId);
+      return storage.roadmap.toggleVote(featureId, voterId);
     },
   });
 }

@@ -96,7 +96,7 @@ feedback('a description of exactly 5000 characters is accepted', async () => {
 feedback('a storage fault is 500 internal_error with nothing of the fault in the body, and is logged', async () => {
   const t = await createTestApp();
   const broken = await createTestApp({
-    storage: { ...t.storage, addFeedback: () => Promise.reject(new Error('relation "feedback" does not exist')) },
+    storage: { ...t.storage, intake: { ...t.storage.intake, addFeedback: () => Promise.reject(new Error('relation "feedback" does not exist')) } },
   });
   const { response } = await post({ description: 'x' }, broken);
   assert.is(response.status, 500);

@@ -53,10 +53,10 @@ test('events: feedback, vote, checkout, licenses, 429 and an unexpected error ar
   assert.is((await post('/api/v1/roadmap', { featureId: 1 })).status, 200);
   const created = await post('/api/v1/checkout/create', { product: 'plus_bundle' });
   const { sessionId } = JSON.parse(String(created.body)) as { sessionId: string };
-  await storage.advanceCheckout(sessionId, 'paid');
+  await storage.checkouts.advanceCheckout(sessionId, 'paid');
   const status = await t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${sessionId}` }));
   assert.is(status.status, 200);
-  storage.listRoadmap = () => {
+  storage.roadmap.listRoadmap = () => {
     throw new Error('disk on fire');
   };
   assert.is((await t.app.handle(coreRequest({ path: '/api/v1/roadmap' }))).status, 500);
@@ -76,10 +76,10 @@ test('an unexpected error is unhandled, logged with its request id; a download n
   const { observer, events } = recorder();
   const storage = createMemoryStorage();
   const t = await createTestApp({ observer, storage });
-  storage.listRoadmap = () => {
+  storage.roadmap.listRoadmap = () => {
     throw new TypeError('a bug, not the database');
   };
-  storage.recordDownload = () => Promise.reject(new Error('connection reset'));
+  storage.intake.recordDownload = () => Promise.reject(new Error('connection reset'));
   const failed = await t.app.handle(coreRequest({ path: '/api/v1/roadmap', headers: { 'x-request-id': 'bug-1' } }));
   assert.is(failed.status, 500);
   const headers = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)', 'x-request-id': 'dl-1' };

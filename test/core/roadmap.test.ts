@@ -67,7 +67,7 @@ roadmap('IPv6 callers in one /64 are one voter; IPv4-mapped addresses are their 
 roadmap('votes are stored under a keyed hash, never the raw address', async () => {
   const t = await createTestApp({ voterSecret: 'test-secret' });
   await vote(t, { featureId: 1 }, '192.0.2.7');
-  const byRawIp = await t.storage.listRoadmap('192.0.2.7');
+  const byRawIp = await t.storage.roadmap.listRoadmap('192.0.2.7');
   assert.is(byRawIp.find((f) => f.id === 1)!.voted, false);
   const other = await createTestApp({ voterSecret: 'another-secret', storage: t.storage });
   const seenWithOtherSecret = bodyJson(await list(other, '192.0.2.7')) as { features: { id: number; voted: boolean }[] };
@@ -122,7 +122,7 @@ roadmap('content sync at start: changed texts update, dropped features hide, vot
     .filter((f) => f.id !== 4)
     .map((f) => (f.id === 1 ? { ...f, title: 'Quattro Pro input' } : f));
   const restarted = await createTestApp({ storage: t.storage, content: { ...t.content, roadmap: roadmapContent }, voterSecret: 'unused' });
-  const features = (await t.storage.listRoadmap('nobody')).map((f) => [f.id, f.title, f.vote_count]);
+  const features = (await t.storage.roadmap.listRoadmap('nobody')).map((f) => [f.id, f.title, f.vote_count]);
   assert.equal(features, [
     [1, 'Quattro Pro input', 1],
     [2, 'Keep cell formulas in XLSX output', 0],

@@ -14,18 +14,9 @@ import { ROOT } from '../_spawn.ts';
 type StorageMembers = { [K in keyof Storage]-?: object extends Pick<Storage, K> ? 'optional' : 'required' };
 
 const STORAGE_MEMBERS: StorageMembers = {
-  addFeedback: 'required',
-  recordDownload: 'required',
-  syncRoadmap: 'required',
-  listRoadmap: 'required',
-  toggleVote: 'required',
-  createCheckout: 'required',
-  openCheckouts: 'required',
-  openCheckoutTotals: 'required',
-  getCheckout: 'required',
-  advanceCheckout: 'required',
-  saveLicenses: 'required',
-  getLicenses: 'required',
+  intake: 'required',
+  roadmap: 'required',
+  checkouts: 'required',
   secret: 'required',
   rateLimits: 'required',
   releases: 'required',

@@ -96,7 +96,7 @@ test('checkout sessions past their cap: 503 until retention drops unpaid ones 7 
   try {
     const paid = (await create()).json() as { sessionId: string };
     const unpaid = (await create()).json() as { sessionId: string };
-    await server.stored.advanceCheckout(paid.sessionId, 'paid');
+    await server.stored.checkouts.advanceCheckout(paid.sessionId, 'paid');
     const refused = await create();
     assert.is(refused.status, 503);
     // The unpaid session expires in 24 h and is dropped 7 days later, at the next sweep (once a second).

@@ -34,7 +34,7 @@ async function start(slow: boolean): Promise<OperatorServer> {
   const clock = manualClock();
   const storage = createMemoryStorage({ clock });
   for (let i = 1; i <= ENTRIES; i++) {
-    await storage.addFeedback({ type: 'general', description: `entry ${i}`, email: null, appVersion: null, rating: null, receivedAt: clock.now() });
+    await storage.intake.addFeedback({ type: 'general', description: `entry ${i}`, email: null, appVersion: null, rating: null, receivedAt: clock.now() });
   }
   if (slow) {
     const list = storage.inbox.list.bind(storage.inbox);

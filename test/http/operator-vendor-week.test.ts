@@ -138,7 +138,7 @@ for (const target of ALL_TARGETS) {
     const { running, opened } = c;
     const at = running.server.clock.now();
     const add = (description: string, email: string | null, type: 'bug_report' | 'review' = 'bug_report') =>
-      opened.storage.addFeedback({ type, description, email, appVersion: null, rating: type === 'review' ? 5 : null, receivedAt: at });
+      opened.storage.intake.addFeedback({ type, description, email, appVersion: null, rating: type === 'review' ? 5 : null, receivedAt: at });
     await add('Crash on open', null);
     await add('Love it', 'Crash.Test@Example.com', 'review');
     await add('Slow export', 'someone@example.com');
@@ -167,7 +167,7 @@ for (const target of ALL_TARGETS) {
   test('the Inbox page: a search box, and "Mark all shown as handled" with its count, behind the CSRF token', async (c) => {
     const { running, opened } = c;
     for (const description of ['Crash on open', 'Fine', 'crash again']) {
-      await opened.storage.addFeedback({ type: 'general', description, email: null, appVersion: null, rating: null, receivedAt: running.server.clock.now() });
+      await opened.storage.intake.addFeedback({ type: 'general', description, email: null, appVersion: null, rating: null, receivedAt: running.server.clock.now() });
     }
     const page = await signIn(running.url);
     const searched = await page.get('/pages/inbox?search=+CRASH+');

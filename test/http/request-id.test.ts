@@ -64,7 +64,7 @@ ids('error bodies stay exactly {code, message, resolution}, 429 included', async
 ids('the log line of a 500 carries the request id, and the body does not', async () => {
   const clock = manualClock();
   const storage = createMemoryStorage({ clock });
-  storage.listRoadmap = () => {
+  storage.roadmap.listRoadmap = () => {
     throw new Error('disk on fire');
   };
   server = await startInProcessServer({ storage, clock });

@@ -69,7 +69,7 @@ test('the storage face exports every named type the members of Storage reach', (
   const storage = checker.getExportsOfModule(face).find((symbol) => symbol.name === 'Storage')!;
   const reachable = namedTypesReachable(checker, checker.getDeclaredTypeOfSymbol(checker.getAliasedSymbol(storage)));
   assert.ok(reachable.size >= 60, `${reachable.size} types found: ${[...reachable].join(', ')}`);
-  for (const name of ['IntakeStore', 'BudgetLimits', 'OutboxStore', 'MailStore', 'Emit', 'PendingEvent', 'InstallSighting', 'BugReporter', 'ReporterCount', 'EndpointShare', 'MaybePromise']) {
+  for (const name of ['IntakeStore', 'BudgetLimits', 'OutboxStore', 'MailStore', 'StorageChange', 'InstallSighting', 'BugReporter', 'ReporterCount', 'EndpointShare', 'MaybePromise']) {
     assert.ok(reachable.has(name), `${name} is reached from Storage`);
   }
   assert.equal([...reachable].filter((name) => !exported.has(name)).sort(), [], 'reached from Storage, not exported by core/storage.ts');

@@ -111,8 +111,8 @@ test('a DATA_DIR held by another process stops every operator command with exit 
 async function dataDirWithFeedback(): Promise<string> {
   const dataDir = await freshPgliteDir(join(dir, 'feedback'));
   const storage = await openStorage({ kind: 'pglite', dataDir }, { logger: memoryLogger(), background: false });
-  await storage.addFeedback({ type: 'review', description: 'Works, "mostly"\nthanks', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: Date.UTC(2026, 10, 1) });
-  await storage.addFeedback({ type: 'general', description: '=1+1', email: null, appVersion: null, rating: null, receivedAt: Date.UTC(2026, 10, 2) });
+  await storage.intake.addFeedback({ type: 'review', description: 'Works, "mostly"\nthanks', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: Date.UTC(2026, 10, 1) });
+  await storage.intake.addFeedback({ type: 'general', description: '=1+1', email: null, appVersion: null, rating: null, receivedAt: Date.UTC(2026, 10, 2) });
   await storage.close();
   return dataDir;
 }

@@ -41,7 +41,7 @@ test('a receiver that hangs delays only its own deliveries', async () => {
   });
   await storage.outbox.addEndpoint(endpoint(slow.url));
   await storage.outbox.addEndpoint(endpoint(fast.url));
-  for (let i = 1; i <= 10; i++) await storage.addFeedback(entry(i));
+  for (let i = 1; i <= 10; i++) await storage.intake.addFeedback(entry(i));
   const hold = setInterval(() => {}, 60_000);
   const delivery = startEventDelivery(storage, clock, quiet, 1, { allowed: parseCidrList('127.0.0.1/32') });
   try {
@@ -62,7 +62,7 @@ test('a receiver that hangs delays only its own deliveries', async () => {
 test('a disabled endpoint gets nothing, its retries and replays included, until it is enabled again', async () => {
   const storage = createMemoryStorage();
   const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/never'));
-  await storage.addFeedback(entry(1));
+  await storage.intake.addFeedback(entry(1));
   const [first] = await storage.outbox.listDeliveries({ limit: 1 });
   await storage.outbox.updateEndpoint(added.id, { enabled: false });
   assert.equal(await storage.outbox.claimDue(5_000, 20_000, 10), [], 'pending, not claimed');

@@ -86,7 +86,7 @@ test('orders export: the CSV to stdout, or to a file; a bad --since exits 1; --j
 
 test('feedback list --search; handle several ids in one bulk mark; handle --all with the list filters', async ({ server, env, operator }) => {
   for (const description of ['Crash on open', 'Fine tool', 'crash on save', 'Slow']) {
-    await server.storage.addFeedback({ type: 'bug_report', description, email: null, appVersion: null, rating: null, receivedAt: server.clock.now() });
+    await server.storage.intake.addFeedback({ type: 'bug_report', description, email: null, appVersion: null, rating: null, receivedAt: server.clock.now() });
   }
   const listed = await runCli(['feedback', 'list', '--search', 'CRASH'], env);
   assert.equal(listed.stdout.split('\n').slice(1, -1).map((line) => line.split(/\s+/)[0]), ['3', '1']);

@@ -26,7 +26,7 @@ test.before.each(async (context) => {
   context.client = await postgresClient();
   await migrate(context.client);
   context.storage = createSqlStorage(context.client, { rateLimit: NO_RATE_LIMIT_DEADLINE });
-  await context.storage.syncRoadmap([FEATURE]);
+  await context.storage.roadmap.syncRoadmap([FEATURE]);
 });
 
 test.after.each(async (context) => {
@@ -44,10 +44,10 @@ async function storedVotes(context: Context): Promise<number> {
 for (const n of [40, 41]) {
   test(`${n} concurrent toggles by one voter run one after another and end ${n % 2 ? 'voted' : 'not voted'}`, async (context) => {
     const storage = storageOf(context);
-    const results = await Promise.all(Array.from({ length: n }, () => storage.toggleVote(7, 'one-voter')));
+    const results = await Promise.all(Array.from({ length: n }, () => storage.roadmap.toggleVote(7, 'one-voter')));
     for (const result of results) assert.equal(result, { voted: result!.voted, vote_count: result!.voted ? 1 : 0 });
     assert.is(results.filter((r) => r!.voted).length, Math.ceil(n / 2));
-    const [view] = await storage.listRoadmap('one-voter');
+    const [view] = await storage.roadmap.listRoadmap('one-voter');
     assert.equal([view!.voted, view!.vote_count], n % 2 ? [true, 1] : [false, 0]);
     assert.is(await storedVotes(context), view!.vote_count);
   });
@@ -55,28 +55,28 @@ for (const n of [40, 41]) {
 
 test('60 distinct voters at once are each counted once', async (context) => {
   const storage = storageOf(context);
-  const results = await Promise.all(Array.from({ length: 60 }, (_, i) => storage.toggleVote(7, `voter-${i}`)));
+  const results = await Promise.all(Array.from({ length: 60 }, (_, i) => storage.roadmap.toggleVote(7, `voter-${i}`)));
   assert.ok(results.every((r) => r?.voted === true));
   assert.equal(results.map((r) => r!.vote_count).sort((a, b) => a - b), Array.from({ length: 60 }, (_, i) => i + 1));
-  assert.is((await storage.listRoadmap('nobody'))[0]!.vote_count, 60);
+  assert.is((await storage.roadmap.listRoadmap('nobody'))[0]!.vote_count, 60);
   assert.is(await storedVotes(context), 60);
 });
 
 test('one batch with a voter twice, a second feature, a hidden and a missing one answers each in order', async (context) => {
   const storage = storageOf(context);
-  await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }, { ...FEATURE, id: 9, visible: false }]);
-  await storage.toggleVote(7, 'b');
+  await storage.roadmap.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }, { ...FEATURE, id: 9, visible: false }]);
+  await storage.roadmap.toggleVote(7, 'b');
   // Queued in one turn of the event loop, they go together in one statement.
   const results = await Promise.all([
-    storage.toggleVote(7, 'warm-up'),
-    storage.toggleVote(7, 'a'),
-    storage.toggleVote(8, 'a'),
-    storage.toggleVote(7, 'b'),
-    storage.toggleVote(9, 'a'),
-    storage.toggleVote(7, 'a'),
-    storage.toggleVote(12345, 'a'),
-    storage.toggleVote(7, 'a'),
-    storage.toggleVote(7, 'b'),
+    storage.roadmap.toggleVote(7, 'warm-up'),
+    storage.roadmap.toggleVote(7, 'a'),
+    storage.roadmap.toggleVote(8, 'a'),
+    storage.roadmap.toggleVote(7, 'b'),
+    storage.roadmap.toggleVote(9, 'a'),
+    storage.roadmap.toggleVote(7, 'a'),
+    storage.roadmap.toggleVote(12345, 'a'),
+    storage.roadmap.toggleVote(7, 'a'),
+    storage.roadmap.toggleVote(7, 'b'),
   ]);
   assert.equal(results, [
     { voted: true, vote_count: 2 },
@@ -89,18 +89,18 @@ test('one batch with a voter twice, a second feature, a hidden and a missing one
     { voted: true, vote_count: 2 },
     { voted: true, vote_count: 3 },
   ]);
-  const views = await storage.listRoadmap('a');
+  const views = await storage.roadmap.listRoadmap('a');
   assert.equal(views.map((v) => [v.id, v.voted, v.vote_count]), [[7, true, 3], [8, true, 1]]);
-  assert.equal((await storage.listRoadmap('b')).map((v) => v.voted), [true, false]);
+  assert.equal((await storage.roadmap.listRoadmap('b')).map((v) => v.voted), [true, false]);
   assert.is(await storedVotes(context), 3);
 });
 
 test('readers batched into one statement each see their own votes, and a vote committed before them', async (context) => {
   const storage = storageOf(context);
-  await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
-  await storage.toggleVote(8, 'b');
+  await storage.roadmap.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
+  await storage.roadmap.toggleVote(8, 'b');
   // Queued in one turn of the event loop, they are answered by one statement.
-  const [first, a, b, none, bAgain] = await Promise.all(['a', 'a', 'b', 'nobody', 'b'].map((voter) => storage.listRoadmap(voter)));
+  const [first, a, b, none, bAgain] = await Promise.all(['a', 'a', 'b', 'nobody', 'b'].map((voter) => storage.roadmap.listRoadmap(voter)));
   const seen = (views: RoadmapFeatureView[] | undefined) => views!.map((v) => [v.id, v.voted, v.vote_count]);
   assert.equal(seen(first), [[7, false, 0], [8, false, 1]]);
   assert.equal(seen(a), [[7, false, 0], [8, false, 1]]);
@@ -111,11 +111,11 @@ test('readers batched into one statement each see their own votes, and a vote co
 
 test('a merge among 120 concurrent toggles of both features leaves every count equal to its stored votes', async (context) => {
   const storage = storageOf(context);
-  await storage.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
-  for (let i = 0; i < 20; i++) await storage.toggleVote(i % 2 ? 7 : 8, `early-${i}`);
-  const toggles = Array.from({ length: 120 }, (_, i) => storage.toggleVote(i % 3 ? 8 : 7, `voter-${i % 40}`));
+  await storage.roadmap.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
+  for (let i = 0; i < 20; i++) await storage.roadmap.toggleVote(i % 2 ? 7 : 8, `early-${i}`);
+  const toggles = Array.from({ length: 120 }, (_, i) => storage.roadmap.toggleVote(i % 3 ? 8 : 7, `voter-${i % 40}`));
   const merge = storage.features.merge(8, 7);
-  const more = Array.from({ length: 60 }, (_, i) => storage.toggleVote(i % 2 ? 8 : 7, `late-${i % 20}`));
+  const more = Array.from({ length: 60 }, (_, i) => storage.roadmap.toggleVote(i % 2 ? 8 : 7, `late-${i % 20}`));
   const [outcome] = await Promise.all([merge, ...toggles, ...more]);
   assert.is(outcome.kind, 'merged');
   const counts = await context.client!.query<{ id: number; vote_count: number; stored: number }>(
@@ -124,15 +124,15 @@ test('a merge among 120 concurrent toggles of both features leaves every count e
   );
   assert.equal(counts.map((row) => [row.id, row.vote_count === row.stored]), [[7, true], [8, true]]);
   assert.equal(counts[1]!.stored, 0, 'the merged feature keeps no votes');
-  assert.is((await storage.listRoadmap('nobody'))[0]!.vote_count, counts[0]!.stored);
+  assert.is((await storage.roadmap.listRoadmap('nobody'))[0]!.vote_count, counts[0]!.stored);
 });
 
 test('30 racing saves of one session store one set of keys, every save answers it, one says it stored them', async (context) => {
   const storage = storageOf(context);
   const answers = await Promise.all(
-    Array.from({ length: 30 }, (_, i) => storage.saveLicenses('cs_race', { standard: `key/s${i}`, plus: `key/p${i}` })),
+    Array.from({ length: 30 }, (_, i) => storage.checkouts.saveLicenses('cs_race', { standard: `key/s${i}`, plus: `key/p${i}` })),
   );
-  const stored = await storage.getLicenses('cs_race');
+  const stored = await storage.checkouts.getLicenses('cs_race');
   assert.ok(stored && /^key\/s\d+$/.test(stored.standard ?? ''));
   assert.is(stored!.plus, stored!.standard!.replace('/s', '/p'));
   for (const answer of answers) assert.equal(answer.keys, stored);
@@ -149,7 +149,7 @@ test('200 concurrent feedback writes are all kept', async (context) => {
     rating: (i % 5) + 1,
     receivedAt: 1_800_000_000_000 + i,
   });
-  await Promise.all(Array.from({ length: 200 }, (_, i) => storage.addFeedback(entry(i))));
+  await Promise.all(Array.from({ length: 200 }, (_, i) => storage.intake.addFeedback(entry(i))));
   const read: FeedbackEntry[] = [];
   for await (const { id: _id, handledAt: _handledAt, ...e } of storage.feedbackEntries()) read.push(e);
   assert.equal(read.sort((a, b) => a.receivedAt - b.receivedAt), Array.from({ length: 200 }, (_, i) => entry(i)));
@@ -178,7 +178,7 @@ test('two instances never pass a feedback budget together, from the day\'s first
     const admitted = { a: 0, all: 0 };
     for (let wave = 0; wave < 20; wave++) {
       const sent = [storageOf(context), other].flatMap((storage, side) =>
-        ['a', `client-${wave}-${side}`].map(async (client, k) => [client, await storage.addFeedback(submission(wave * 4 + side * 2 + k), budget(client))] as const),
+        ['a', `client-${wave}-${side}`].map(async (client, k) => [client, await storage.intake.addFeedback(submission(wave * 4 + side * 2 + k), budget(client))] as const),
       );
       for (const [client, refusal] of await Promise.all(sent)) {
         if (refusal === null && client === 'a') admitted.a++;
@@ -226,7 +226,7 @@ test('a client first seen by two instances at once is counted once: the counts a
       await tx.query(`select 1 from budget_spent where kind = 'feedback' and day = $1::int and client = '' for update`, [day]);
       const [{ pid }] = (await tx.query<{ pid: number }>('select pg_backend_pid() as pid')) as [{ pid: number }];
       sent = [storageOf(context), other].flatMap((storage, side) =>
-        Array.from({ length: 5 }, (_, k) => storage.addFeedback(submission(side * 5 + k), budget)),
+        Array.from({ length: 5 }, (_, k) => storage.intake.addFeedback(submission(side * 5 + k), budget)),
       );
       while ((await waitingBehind(pid)) < 2) await new Promise((resolve) => setImmediate(resolve));
     });

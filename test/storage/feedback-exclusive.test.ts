@@ -39,7 +39,7 @@ const budget = (client: string, e: FeedbackEntry): FeedbackBudget => ({
   sharePercent: 100,
 });
 const add = (storage: ReturnType<typeof createSqlStorage>, client: string, description: string) =>
-  storage.addFeedback(entry(description), budget(client, entry(description)));
+  storage.intake.addFeedback(entry(description), budget(client, entry(description)));
 
 test('a storage opened again goes on from the stored total, and each client from zero', async ({ client }) => {
   const first = createSqlStorage(client!, { exclusive: {} });
@@ -60,7 +60,7 @@ test('a storage opened again goes on from the stored total, and each client from
 
 test('a submission in the same turn as an endpoint change follows it: added, disabled, enabled again', async ({ client }) => {
   const storage = createSqlStorage(client!, { exclusive: {} });
-  const submit = (description: string) => storage.addFeedback({ ...entry(description), receivedAt: T0 });
+  const submit = (description: string) => storage.intake.addFeedback({ ...entry(description), receivedAt: T0 });
   const hook = { url: 'http://127.0.0.1:9/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard' as const, createdAt: T0 };
   await submit('before any');
   const [added] = await Promise.all([storage.outbox.addEndpoint(hook), submit('after the add')]);

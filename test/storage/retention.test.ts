@@ -33,7 +33,7 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
       ['pending-open', 'pending', now + DAY],
     ];
     for (const [id, state, expiresAt] of sessions) {
-      await storage.createCheckout({ id, sku: 'standard', channel: null, url: 'https://pay.example.com/x', state, createdAt: expiresAt - DAY, expiresAt });
+      await storage.checkouts.createCheckout({ id, sku: 'standard', channel: null, url: 'https://pay.example.com/x', state, createdAt: expiresAt - DAY, expiresAt });
     }
 
     assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3, budgetCounters: 0, outboundEvents: 0, installSightings: 0 });
@@ -58,7 +58,7 @@ test('outbound events done (delivered or given up) past their retention go with 
   try {
     await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard', createdAt: Date.now() });
     const entry = { type: 'general' as const, email: null, appVersion: null, rating: null, receivedAt: Date.now() };
-    for (const description of ['delivered-old', 'failed-old', 'pending-old', 'delivered-young']) await storage.addFeedback({ ...entry, description });
+    for (const description of ['delivered-old', 'failed-old', 'pending-old', 'delivered-young']) await storage.intake.addFeedback({ ...entry, description });
     const states: [string, string, number][] = [['delivered-old', 'delivered', 31], ['failed-old', 'failed', 31], ['pending-old', 'pending', 31], ['delivered-young', 'delivered', 29]];
     for (const [description, state, days] of states) {
       await client.query(

@@ -29,7 +29,7 @@ for (const [name, open] of [['pglite', pgliteSchema], ['postgres', () => postgre
     assert.equal(await storage.features.list(), before);
     // Shown again by an edit (as the refusal's resolution says), then merged anew: that merge is recorded.
     await storage.features.update(102, { visible: true });
-    await storage.toggleVote(102, 'c');
+    await storage.roadmap.toggleVote(102, 'c');
     assert.is((await storage.features.merge(102, 101)).kind, 'merged');
     const undone = await storage.features.unmerge(102);
     assert.equal(undone.kind === 'unmerged' && [undone.shown.vote_count, undone.from.vote_count, undone.restored], [1, 2, 1]);

@@ -173,7 +173,7 @@ for (const { name, open } of STORAGES) {
     assert.is((unsigned.json() as { message: string }).message, 'The Stripe-Signature header is missing.');
 
     assert.equal((await status(context, id)).json(), PENDING, 'Stripe says open, and no refused claim counted');
-    assert.equal(await context.storage.getLicenses(id), null);
+    assert.equal(await context.storage.checkouts.getLicenses(id), null);
   });
 
   test('a delayed payment is processing, then paid on async_payment_succeeded', async (context) => {
@@ -206,7 +206,7 @@ for (const { name, open } of STORAGES) {
         resolution: 'The payment did not go through; create a new checkout session and pay with another method.',
       });
       assert.is(failed.status, 400);
-      assert.equal(await context.storage.getLicenses(id), null);
+      assert.equal(await context.storage.checkouts.getLicenses(id), null);
     }
   });
 
@@ -249,7 +249,7 @@ for (const { name, open } of STORAGES) {
       message: 'The payment provider did not answer in time.',
       resolution: RETRY_RESOLUTION,
     });
-    assert.is(await context.storage.getCheckout(String(context.f.stripe.requests[0]?.form['client_reference_id'])), null);
+    assert.is(await context.storage.checkouts.getCheckout(String(context.f.stripe.requests[0]?.form['client_reference_id'])), null);
   });
 
   // Each storage's suite closes the test databases it opened (the next one opens them again).

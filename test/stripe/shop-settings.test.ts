@@ -100,13 +100,13 @@ test('a recovered session paid after its original expired is adopted: its buyer 
     assert.is(status['status'], 'paid');
     assert.type(status['standardLicenseKey'], 'string');
     assert.type(status['plusLicenseKey'], 'string');
-    assert.equal(await server.storage.getCheckout(recovered).then((s) => [s?.sku, s?.channel, s?.state]), ['plus_bundle', 'store', 'paid']);
+    assert.equal(await server.storage.checkouts.getCheckout(recovered).then((s) => [s?.sku, s?.channel, s?.state]), ['plus_bundle', 'store', 'paid']);
     // A session of another integration on the account, not recovered from one of ours, is still left alone.
     const foreign = f.stripe.recover(sessionId);
     f.stripe.session(foreign)['recovered_from'] = 'cs_test_of_someone_else';
     f.stripe.pay(foreign);
     await deliver(f.stripe.event('checkout.session.completed', foreign));
-    assert.is(await server.storage.getCheckout(foreign), null);
+    assert.is(await server.storage.checkouts.getCheckout(foreign), null);
     // A recovered session whose notification was lost is adopted by reconcile; the stranger's is counted unknown.
     const lost = f.stripe.recover(sessionId);
     f.stripe.pay(lost);

@@ -18,7 +18,7 @@ export function exportSourceContract(test: ContractSuite): void {
       { type: 'general', description: 'x', email: null, appVersion: null, rating: null, receivedAt: T0 + 1 },
       { type: 'bug_report', description: "quote ' and \" and \\", email: null, appVersion: '1.0', rating: 1, receivedAt: T0 + DAY },
     ];
-    for (const entry of entries) await storage.addFeedback(entry);
+    for (const entry of entries) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).reverse();
     await storage.inbox.setHandled(ids[1]!, true, T0 + 5);
     const read: InboxEntry[] = [];
@@ -36,7 +36,7 @@ export function exportSourceContract(test: ContractSuite): void {
       { at: T0, source: 'blog', platform: 'other', forced: false },
       { at: T0 + 1, source: 'home', platform: 'windows', forced: false },
     ] as const;
-    for (const event of events) await storage.recordDownload(event);
+    for (const event of events) await storage.intake.recordDownload(event);
     assert.equal(await storage.downloadCounts(), [
       { day: '2026-11-21', source: 'blog', platform: 'other', forced: false, count: 1 },
       { day: '2026-11-21', source: 'home', platform: 'windows', forced: false, count: 2 },

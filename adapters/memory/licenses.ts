@@ -1,0 +1,25 @@
+/**
+ * The license keys of memory storage's checkout sessions: saved once (first write wins) and read, by
+ * the storage and by a change (fulfilment saves them with order.paid and the keys mail).
+ *
+ * @module
+ */
+import type { CheckoutStore, LicenseKeys } from '../../core/ports/ports.ts';
+import { keep, type Restorable } from './change.ts';
+
+/** Creates the keys' store over the stored keys by session id. */
+export function createMemoryLicenses(licenses: Map<string, LicenseKeys>): Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'> & Restorable {
+  return {
+    snapshot: () => keep(licenses),
+    async saveLicenses(sessionId, keys) {
+      const stored = licenses.get(sessionId);
+      if (stored) return { keys: { ...stored }, stored: false };
+      licenses.set(sessionId, { ...keys });
+      return { keys: { ...keys }, stored: true };
+    },
+    async getLicenses(sessionId) {
+      const stored = licenses.get(sessionId);
+      return stored ? { ...stored } : null;
+    },
+  };
+}
