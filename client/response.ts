@@ -58,7 +58,7 @@ export async function readAnswer(endpoint: Endpoint, url: string, response: Resp
   }
   const text = await response.text();
   if (status >= 200 && status < 300 && success.status !== 302) {
-    if ('freeForm' in success && success.mediaType === 'text/plain') return { ...meta, data: text };
+    if ('freeForm' in success && success.mediaType !== 'application/json') return { ...meta, data: text };
     const body = parseJson(text);
     if (body === undefined) throw invalid(endpoint, status, rateLimit, `${endpoint.operationId}: the ${status} answer is not JSON.`);
     if (validate && 'schema' in success) {

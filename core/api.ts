@@ -7,6 +7,8 @@
  * @module
  */
 import * as endpoints from './endpoints.ts';
+import { changelog, changelogAtom } from './operations/changelog.ts';
+import { unsubscribe, unsubscribePage } from './operations/unsubscribe.ts';
 import { checkoutStatus, createCheckout } from './operations/checkout.ts';
 import { download } from './operations/download.ts';
 import { feedback } from './operations/feedback.ts';
@@ -34,6 +36,10 @@ const ROUTES = [
   { ...endpoints.validateLicenseEndpoint, create: validateLicense },
   { ...receiveGatewayNotificationEndpoint, create: gatewayWebhook },
   { ...endpoints.resendLicensesEndpoint, create: resendLicenses },
+  { ...endpoints.getChangelogEndpoint, create: changelog },
+  { ...endpoints.getChangelogAtomEndpoint, create: changelogAtom },
+  { ...endpoints.unsubscribeEndpoint, create: unsubscribe },
+  { ...endpoints.getUnsubscribePageEndpoint, create: unsubscribePage },
 ] as const satisfies readonly ApiRoute[];
 
 /** The rows of endpoints.ts that have no binding above; the discovery documents bind theirs (operations/discovery.ts). */

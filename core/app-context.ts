@@ -20,8 +20,9 @@ import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts'
 import type { Clock, LicenseIssuer, Logger, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
-import { createReleaseView, type ServedNow, type ServedRelease } from './releases/release-view.ts';
+import { createReleaseView, type Release, type ServedNow, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
+import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from './releases/halt-rule.ts';
@@ -31,6 +32,7 @@ import { createVoterId, createVoterNetwork } from './clients/voter-id.ts';
 import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
 import { mailSettings } from './mail/messages.ts';
 import type { MailTexts } from './mail/texts.ts';
+import { createUnsubscribeTokens } from './mail/unsubscribe.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -115,7 +117,12 @@ export interface AppOptions {
    * Mail (docs/mail.md): whether a sender is configured (mails are always written to the outbox, and
    * sent only then), and texts replacing the defaults. Off, with the default texts, by default.
    */
-  mail?: { enabled?: boolean; texts?: Partial<MailTexts> };
+  mail?: {
+    enabled?: boolean;
+    texts?: Partial<MailTexts>;
+    /** false: no requester is told when their request ships (core/mail/shipped-requests.ts); on by default. */
+    requestersTold?: boolean;
+  };
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -156,7 +163,13 @@ export async function createContext(
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
   const announceSteps = createRampAnnouncements({ storage, clock, logger });
-  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, announceSteps);
+  // And a release newly live for everyone gets its time recorded (core/releases/shipped.ts).
+  const noteShipments = createShipmentNotes(storage.shipping, clock, logger);
+  const afterRead = async (read: readonly Release[]) => {
+    await announceSteps(read);
+    await noteShipments(read);
+  };
+  const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
@@ -186,6 +199,8 @@ export async function createContext(
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
     mail: mailSettings(options.content.offer.productDisplayName, options.mail?.enabled ?? false, options.mail?.texts),
+    requestersTold: options.mail?.requestersTold ?? true,
+    unsubscribeTokens: createUnsubscribeTokens(secretKey),
     usage,
     count,
   };

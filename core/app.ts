@@ -25,6 +25,7 @@ import type { Answer } from './http/maybe.ts';
 import { createRateLimiter, PUBLIC_API_POLICY } from './pipeline/rate-limit.ts';
 import { createRouter, type Handler } from './http/router.ts';
 import { createResendStep } from './mail/resend-requests.ts';
+import { createShippedRequestsStep, unsubscribeAddress } from './mail/shipped-requests.ts';
 import type { UsageTally } from './budgets/usage.ts';
 
 export type { AppOptions };
@@ -58,6 +59,13 @@ export interface App {
    * on a timer of its own, or leaves it to a server on the same database.
    */
   processResendRequests(): Promise<number>;
+  /**
+   * Tells the requesters whose linked request shipped since (core/mail/shipped-requests.ts): one mail each,
+   * once; resolves with how many were told. The standalone server's mail loop runs it every minute.
+   */
+  processShippedRequests(): Promise<number>;
+  /** The RFC 8058 one-click unsubscribe address of a message, when its recipient can stop such mail (the mail worker's `listUnsubscribe`). */
+  listUnsubscribe(mail: { kind: string; to: string }): string | undefined;
   /**
    * Reads the stored releases again now, which also announces each ramp step reached since the last read
    * (core/releases/ramp-announcements.ts). Requests read them as they come; the standalone server calls
@@ -133,6 +141,15 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
   const tokens = operatorTokensOf(options);
   const operator = tokens.length === 0 ? null : createOperatorPipeline(context, tokens, options.operatorProxies ?? null, options.operatorRoutes);
   const resendStep = createResendStep({ mail: storage.mail, orders: storage.orders, settings: context.mail, clock, logger });
+  const shippedStep = createShippedRequestsStep({
+    storage,
+    productName: context.mail.productName,
+    publicBaseUrl: context.publicBaseUrl,
+    tokens: context.unsubscribeTokens,
+    clock,
+    logger,
+    enabled: context.requestersTold,
+  });
   return {
     bodyLimit: context.bodyLimit,
     handle: pipeline.handle,
@@ -140,6 +157,8 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     drain: () => context.readiness.drain(),
     flush: () => context.usage.flush(),
     processResendRequests: resendStep,
+    processShippedRequests: shippedStep,
+    listUnsubscribe: (mail) => (mail.kind === 'shipped' ? unsubscribeAddress(context.publicBaseUrl, context.unsubscribeTokens.tokenFor(mail.to)) : undefined),
     refreshReleases: () => context.releases.refresh(),
     usage: context.usage,
     operator: operator && {
@@ -149,6 +168,8 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
       drain: () => {},
       flush: async () => {},
       processResendRequests: async () => 0,
+      processShippedRequests: async () => 0,
+      listUnsubscribe: () => undefined,
       refreshReleases: () => context.releases.refresh(),
       usage: null,
       operator: null,

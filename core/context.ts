@@ -25,6 +25,7 @@ import type { ReleaseView } from './releases/release-view.ts';
 import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
 import type { MailSettings } from './mail/messages.ts';
+import type { UnsubscribeTokens } from './mail/unsubscribe.ts';
 
 /** One public operation: a request-like input to a response-like output. */
 export type Operation = (request: CoreRequest) => Answer;
@@ -76,6 +77,10 @@ export interface AppContext {
   readonly usage: UsageTally;
   /** The mails' texts, and whether a sender is configured (core/mail). */
   readonly mail: MailSettings;
+  /** Whether requesters are told when their request ships (config `mail.requestersTold`, on by default). */
+  readonly requestersTold: boolean;
+  /** The one-click unsubscribe tokens of the shipped-request mails (core/mail/unsubscribe.ts). */
+  readonly unsubscribeTokens: UnsubscribeTokens;
   /** Counts an event for the observer's metrics; does nothing without an observer. */
   count(event: AppEvent, times?: number): void;
 }

@@ -28,10 +28,18 @@ export type SuccessResponse =
       readonly description: string;
       readonly schema: v.GenericSchema;
       readonly schemaName: string;
+      /** The JSON body's media type when it is not application/json (a JSON Feed's application/feed+json). */
+      readonly mediaType?: 'application/feed+json';
       /** Headers beyond every response's, e.g. those of a signed answer. */
       readonly extraHeaders?: readonly string[];
     }
-  | { readonly status: 200; readonly description: string; readonly mediaType: 'text/plain' | 'application/json'; readonly freeForm: true }
+  | {
+      readonly status: 200;
+      readonly description: string;
+      readonly mediaType: 'text/plain' | 'text/html' | 'application/json' | 'application/atom+xml';
+      readonly freeForm: true;
+      readonly extraHeaders?: readonly string[];
+    }
   | { readonly status: 302; readonly description: string; readonly headers: readonly string[] };
 
 /** One operation of the interface as it is documented and called. */
@@ -60,4 +68,10 @@ export interface Endpoint {
    * before the rate limiter. Metered by default.
    */
   readonly metered?: false;
+  /**
+   * A cacheable answer (the changelog): the 200 carries ETag, Last-Modified and `Cache-Control: public,
+   * max-age=<maxAgeSeconds>` instead of no-store, and a request whose If-None-Match (or If-Modified-Since)
+   * matches is answered 304 without a body.
+   */
+  readonly cacheable?: { readonly maxAgeSeconds: number };
 }

@@ -28,6 +28,8 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
+import { ChangelogFeedSchema, ChangelogSinceSchema, ConditionalHeaderSchema } from './schemas/changelog.ts';
+import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
   operationId: 'getPricing',
@@ -206,6 +208,87 @@ export const resendLicensesEndpoint = {
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_resends'],
 } as const satisfies Endpoint;
 
+export const getChangelogEndpoint = {
+  operationId: 'getChangelog',
+  method: 'GET',
+  path: '/changelog',
+  versioned: true,
+  tag: 'Changelog',
+  summary: 'Get the changelog as a JSON Feed',
+  description:
+    'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
+    '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
+    'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
+    'releases above it: the desktop app\'s "What\'s new" after an update. Cacheable: ETag, Last-Modified, 304 on ' +
+    'If-None-Match or If-Modified-Since, Cache-Control public with a short max age.',
+  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+  headers: [
+    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+  ],
+  success: {
+    status: 200,
+    description: 'The changelog as a JSON Feed 1.1.',
+    schema: ChangelogFeedSchema,
+    schemaName: 'ChangelogFeed',
+    mediaType: 'application/feed+json',
+    extraHeaders: ['ETag', 'Last-Modified'],
+  },
+  cacheable: { maxAgeSeconds: 300 },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
+export const getChangelogAtomEndpoint = {
+  operationId: 'getChangelogAtom',
+  method: 'GET',
+  path: '/changelog.atom',
+  versioned: true,
+  tag: 'Changelog',
+  summary: 'Get the changelog as an Atom feed',
+  description:
+    'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
+    'application/atom+xml), for feed readers and websites; since=<version> as there. Cacheable likewise.',
+  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+  headers: [
+    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+  ],
+  success: { status: 200, description: 'The changelog as Atom.', mediaType: 'application/atom+xml', freeForm: true, extraHeaders: ['ETag', 'Last-Modified'] },
+  cacheable: { maxAgeSeconds: 300 },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
+export const unsubscribeEndpoint = {
+  operationId: 'unsubscribe',
+  method: 'POST',
+  path: '/unsubscribe',
+  versioned: true,
+  tag: 'Mail',
+  summary: 'Stop the shipped-request mails to an address (one click)',
+  description:
+    'An addition to the spec. The List-Unsubscribe address of a mail telling a requester that their request shipped ' +
+    '(RFC 8058 one-click: the body, List-Unsubscribe=One-Click, is not needed). Stops every such mail to the ' +
+    'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html.',
+  query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
+  success: { status: 200, description: 'The address gets no more of these mails.', schema: UnsubscribedSchema, schemaName: 'Unsubscribed' },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
+export const getUnsubscribePageEndpoint = {
+  operationId: 'getUnsubscribePage',
+  method: 'GET',
+  path: '/unsubscribe',
+  versioned: true,
+  tag: 'Mail',
+  summary: 'The page of an unsubscribe address, with its button',
+  description:
+    'An addition to the spec. What a person who opens the unsubscribe address of a shipped-request mail sees: ' +
+    'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links).',
+  query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
+  success: { status: 200, description: 'The page.', mediaType: 'text/html', freeForm: true },
+  errors: ['invalid_parameter'],
+} as const satisfies Endpoint;
+
 export const getLlmsTxtEndpoint = {
   operationId: 'getLlmsTxt',
   method: 'GET',
@@ -242,6 +325,10 @@ export const PUBLIC_ENDPOINTS = [
   getCheckoutStatusEndpoint,
   validateLicenseEndpoint,
   resendLicensesEndpoint,
+  getChangelogEndpoint,
+  getChangelogAtomEndpoint,
+  unsubscribeEndpoint,
+  getUnsubscribePageEndpoint,
   getLlmsTxtEndpoint,
   getOpenApiEndpoint,
 ] as const;

@@ -35,6 +35,8 @@ export type {
   VersionFeedbackCount,
 } from './ports/store-ports.ts';
 export type { NewRelease, RampPlan, Release, ReleaseStore } from './ports/release-store.ts';
+export type { ReachedEveryone, ShippingStore } from './ports/shipping-store.ts';
+export type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest } from './ports/link-store.ts';
 export type { KeptPaymentEvent, Order, OrderCount, OrderStore } from './ports/order-store.ts';
 export type { BugReporter, InstallSighting, ReporterCount, UsageCount, UsageKind, UsageStore } from './ports/usage-store.ts';
 export type {

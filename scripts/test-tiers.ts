@@ -36,6 +36,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'core/': 'unit',
   // Reads the docs and the code only.
   'docs/doc-counts.test.ts': 'unit',
+  // The walk-through of docs/operating.md, sent to app.handle with the test's clock.
+  'docs/operating-walkthrough.test.ts': 'unit',
   // The Next.js example's route handler called in process with Requests, as Next calls it.
   'docs/nextjs-client-address.test.ts': 'unit',
   // Ramp plans and their step announcements on PGlite and two instances on one PostgreSQL.

@@ -5,7 +5,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { MAIL_KINDS } from '../core/ports/mail.ts';
+import { TEMPLATED_MAIL_KINDS } from '../core/ports/mail.ts';
 import type { MailTexts } from '../core/mail/texts.ts';
 import { ConfigError } from './config-error.ts';
 
@@ -18,10 +18,12 @@ export const MailFileSchema = v.strictObject({
   from: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/, 'must be an address, or a name and <address>'))),
   texts: v.optional(
     v.strictObject({
-      ...Object.fromEntries(MAIL_KINDS.map((kind) => [kind, v.optional(MailTextSchema)])) as Record<(typeof MAIL_KINDS)[number], v.OptionalSchema<typeof MailTextSchema, undefined>>,
+      ...Object.fromEntries(TEMPLATED_MAIL_KINDS.map((kind) => [kind, v.optional(MailTextSchema)])) as Record<(typeof TEMPLATED_MAIL_KINDS)[number], v.OptionalSchema<typeof MailTextSchema, undefined>>,
       howToEnter: v.optional(Text),
     }),
   ),
+  /** false: no requester is told when their linked request ships (docs/operating.md); true by default. */
+  requestersTold: v.optional(v.boolean()),
 });
 
 export type MailFile = v.InferOutput<typeof MailFileSchema>;
@@ -34,6 +36,8 @@ export interface MailConfig {
   from: string;
   /** The texts the file replaces. */
   texts: Partial<MailTexts>;
+  /** Whether requesters are told when their request ships (the file's `mail.requestersTold`, true by default). */
+  requestersTold: boolean;
 }
 
 /** The texts the file sets, without those it leaves to the defaults. */
@@ -51,5 +55,5 @@ export function mailTexts(file: MailFile | undefined): Partial<MailTexts> {
  */
 export function mailConfig(smtpUrl: string | null, file: MailFile | undefined, productName: string, host: string): MailConfig {
   if (/[\r\n<>"]/.test(productName)) throw new ConfigError('offer.productDisplayName cannot name a mail sender: set mail.from');
-  return { smtpUrl, from: file?.from ?? `${productName} <no-reply@${host}>`, texts: mailTexts(file) };
+  return { smtpUrl, from: file?.from ?? `${productName} <no-reply@${host}>`, texts: mailTexts(file), requestersTold: file?.requestersTold ?? true };
 }

@@ -1,6 +1,7 @@
 /**
  * Sends the mail outbox in the background, once a second: first the app's resend step (the resend
- * requests recorded since become mails in the outbox, with or without a sender), then, when a sender is
+ * requests recorded since become mails in the outbox, with or without a sender), every minute the
+ * shipped-request step (requesters told their request shipped), then, when a sender is
  * configured, the mail worker (core/mail/worker.ts) starts sending what is due into its free slots while
  * earlier attempts run on, each within its deadline. Stopping waits for the tick and the attempts under
  * way (at most the deadline); a failed tick is logged as background-loop.ts says.
@@ -24,6 +25,12 @@ export interface MailDeliveryOptions {
   from: string;
   /** The app's resend step (`App.processResendRequests`). */
   resendStep: () => Promise<unknown>;
+  /** The app's shipped-request step (`App.processShippedRequests`), run at most every `shippedEveryMs`. */
+  shippedStep?: () => Promise<unknown>;
+  /** 60 s by default: the step reads every linked request, so not every second. */
+  shippedEveryMs?: number;
+  /** A message's one-click unsubscribe address (`App.listUnsubscribe`). */
+  listUnsubscribe?: (mail: { kind: string; to: string }) => string | undefined;
   clock: Clock;
   logger: Logger;
   /** 1 s by default. */
@@ -41,9 +48,17 @@ export function senderDomain(from: string): string {
 /** Starts the resend step and, with a sender, the sending of the storage's due mails every `intervalMs`. */
 export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
   const { storage, sender, from, clock, logger } = options;
-  const worker = sender && createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger, ...options.limits });
+  const listUnsubscribe = options.listUnsubscribe;
+  const worker =
+    sender && createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger, ...options.limits, ...(listUnsubscribe ? { listUnsubscribe } : {}) });
+  const shippedEveryMs = options.shippedEveryMs ?? 60_000;
+  let shippedAt = -Infinity;
   const tick = async () => {
     await options.resendStep();
+    if (options.shippedStep && clock.now() - shippedAt >= shippedEveryMs) {
+      shippedAt = clock.now();
+      await options.shippedStep();
+    }
     // Only the claim waits: a message whose relay is slow to answer holds its own slot, not the loop.
     await worker?.start();
   };

@@ -83,14 +83,14 @@ async function openVersion(config: ServerConfig, clock: Clock, logger: Logger): 
  * shown on the order pages.
  */
 async function openMailDelivery(config: ServerConfig, storage: Storage, app: App, clock: Clock, logger: Logger): Promise<MailDelivery> {
-  const resendStep = () => app.processResendRequests();
+  const steps = { resendStep: () => app.processResendRequests(), shippedStep: () => app.processShippedRequests(), listUnsubscribe: app.listUnsubscribe };
   if (config.mail.smtpUrl === null) {
     logger.info('mail is off: SMTP_URL is not set; mails are kept in the outbox and shown on the order pages, not sent');
-    return startMailDelivery({ storage, sender: null, from: config.mail.from, resendStep, clock, logger });
+    return startMailDelivery({ storage, sender: null, from: config.mail.from, ...steps, clock, logger });
   }
   const { createSmtpSender } = await import('../adapters/smtp/index.ts');
   logger.info('mail is on', { from: config.mail.from, smtpHost: new URL(config.mail.smtpUrl).host });
-  return startMailDelivery({ storage, sender: createSmtpSender(config.mail.smtpUrl), from: config.mail.from, resendStep, clock, logger });
+  return startMailDelivery({ storage, sender: createSmtpSender(config.mail.smtpUrl), from: config.mail.from, ...steps, clock, logger });
 }
 
 /**
@@ -159,7 +159,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       logger,
       publicBaseUrl,
       webhookAddresses,
-      mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts },
+      mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts, requestersTold: config.mail.requestersTold },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorTokens: config.operator.tokens, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),

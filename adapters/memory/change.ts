@@ -78,6 +78,8 @@ export function createMemoryChange(stores: ChangeStores): ChangeStore['change'] 
       outbox: bound('outbox'),
       audit: bound('audit'),
       mail: bound('mail'),
+      links: bound('links'),
+      shipping: bound('shipping'),
       checkouts: bound('checkouts'),
       // Changes run one at a time: holding a table is holding the turn.
       lock: async () => {},

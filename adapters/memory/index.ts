@@ -25,6 +25,8 @@ import { createMemoryOrders } from './orders.ts';
 import { createMemoryAuditStore } from './audit.ts';
 import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
+import { createMemoryShipping } from './shipping.ts';
+import { createMemoryLinks } from './links.ts';
 import { createMemoryChange } from './change.ts';
 import { createMemoryLicenses } from './licenses.ts';
 
@@ -76,6 +78,8 @@ export function createMemoryStorage(
   const mail = createMemoryMail();
   const releases = createMemoryReleaseStore();
   const inbox = createMemoryInbox(feedback);
+  const links = createMemoryLinks(feedback);
+  const shipping = createMemoryShipping();
   const orders = createMemoryOrders(sessions, licenses);
   const checkouts = createMemoryLicenses(licenses);
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
@@ -121,7 +125,9 @@ export function createMemoryStorage(
     inbox,
     orders,
     mail,
-    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, checkouts }),
+    links,
+    shipping,
+    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, checkouts, links, shipping }),
 
     /** Memory always answers while the process runs. */
     async ping() {},

@@ -1,19 +1,25 @@
 /**
  * The Inbox page: feedback and reviews, newest first, filtered by type, rating and handled; each entry
- * marked handled (or not) with a button; the filtered list as a CSV file.
+ * marked handled (or not) with a button, and linked to the roadmap feature it asks for (or every entry
+ * shown at once); the filtered list as a CSV file.
  *
  * @module
  */
 import type * as v from 'valibot';
-import { FEEDBACK_EXPORT_COLUMNS, listFeedback, markFeedbackHandled, markFeedbackListHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
-import { field } from './fields.ts';
+import { FEEDBACK_EXPORT_COLUMNS, listFeedback, markFeedbackHandled, markFeedbackListHandled, type ListedEntrySchema } from '../../core/operator/inbox.ts';
+import { linkFeedbackFeature, linkFeedbackListFeature } from '../../core/operator/feedback-links.ts';
+import { listRoadmapFeatures } from '../../core/operator/roadmap.ts';
+import { field, selectField } from './fields.ts';
 import { FEEDBACK_TYPES } from '../../core/ports/port-types.ts';
 import { html, mailto, time } from './html.ts';
 import { csvFile } from './inbox-export.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, keptQuery, type PageModule, type PageRequest } from './page-module.ts';
 
-type Entry = v.InferOutput<typeof InboxEntrySchema>;
+type Entry = v.InferOutput<typeof ListedEntrySchema>;
+
+/** The features an entry may be linked to, as select options: none, then each visible, unmerged feature. */
+type FeatureOptions = readonly (readonly [string, string])[];
 
 const PATH = '/pages/inbox';
 const EXPORT_PATH = '/pages/inbox/export.csv';
@@ -48,7 +54,15 @@ ${any ? html`<option value="">Any</option>` : ''}${options.map(([value, text]) =
 </select></div>`;
 }
 
-function entryCard(entry: Entry, csrf: string, back: string) {
+/** The form that links an entry (or, with `ids`, every entry shown) to a feature. */
+function linkForm(action: string, features: FeatureOptions, chosen: number | null, csrf: string, back: string, label: string, id: string, ids?: readonly number[]) {
+  return html`<form method="post" action="${action}" class="row">${csrfField(csrf)}
+<input type="hidden" name="back" value="${back}">${ids ? html`<input type="hidden" name="ids" value="${ids.join(',')}">` : ''}
+${selectField(id, 'featureId', label, features, String(chosen ?? ''))}
+<div class="fit"><button type="submit" class="secondary">Link<span class="visually-hidden"> ${label}</span></button></div></form>`;
+}
+
+function entryCard(entry: Entry, csrf: string, back: string, features: FeatureOptions) {
   const stars = entry.rating === null ? '' : html` · <span class="badge">${entry.rating} of 5</span>`;
   const from = [entry.email ? mailto(entry.email) : null, entry.appVersion ? `app ${entry.appVersion}` : null]
     .filter((part) => part !== null)
@@ -63,6 +77,7 @@ ${entry.handledAt === null ? html` <span class="badge strong">New</span>` : ''}<
 <input type="hidden" name="back" value="${back}"><input type="hidden" name="handled" value="${mark ? 'true' : 'false'}">
 <button type="submit" class="${mark ? '' : 'secondary'}">${mark ? 'Mark handled' : 'Mark not handled'}<span class="visually-hidden"> #${entry.id}</span></button>
 </form>
+${linkForm(`${PATH}/${entry.id}/feature`, features, entry.featureId, csrf, back, `Roadmap feature of #${entry.id}`, `feature-${entry.id}`)}
 </article>`;
 }
 
@@ -75,8 +90,24 @@ function bulkForm(entries: readonly Entry[], csrf: string, back: string) {
 <button type="submit">Mark all ${open.length} shown as handled</button></form>`;
 }
 
+/** Every entry shown linked to one feature at once (after a search for what they ask, say). */
+function bulkLinkForm(entries: readonly Entry[], features: FeatureOptions, csrf: string, back: string) {
+  if (entries.length === 0) return '';
+  return html`<div class="card">${linkForm(`${PATH}/feature`, features, null, csrf, back, `Roadmap feature of all ${entries.length} shown`, 'feature-all', entries.map((e) => e.id))}</div>`;
+}
+
+async function featureOptions(page: PageRequest): Promise<FeatureOptions> {
+  const outcome = await page.operate(listRoadmapFeatures, { query: new URLSearchParams() });
+  const features = outcome.ok ? outcome.value.features.filter((f) => f.merged_into === null) : [];
+  return [['', 'No feature'], ...features.map((f) => [String(f.id), `#${f.id} ${f.title}${f.visible ? '' : ' (hidden)'}`] as const)];
+}
+
+/** The feature chosen in a link form: a feature id, or null for none. */
+const chosenFeature = (value: string | undefined): number | null => (value && /^\d{1,10}$/.test(value) ? Number(value) : null);
+
 async function render(page: PageRequest) {
   const outcome = await page.operate(listFeedback, { query: apiQuery(page.query, true) });
+  const features = await featureOptions(page);
   const shown = filterQuery(page.query, false);
   const back = shown.size > 0 ? `?${shown}` : '';
   const handled = handledChoice(page.query);
@@ -91,9 +122,9 @@ ${field('filter-search', 'search', 'Text or email', { value: page.query.get('sea
 <p>${handled === 'all' ? '' : html`<a href="${PATH}?${allLink.toString()}">Show all entries</a> · `}<a href="${EXPORT_PATH}${back}">Export these as CSV</a></p></form>`;
   if (!outcome.ok) return html`${form}${refusalBox(outcome)}`;
   const { entries, next } = outcome.value;
-  const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back));
+  const list = entries.length === 0 ? html`<p>No feedback matches these filters.</p>` : entries.map((e) => entryCard(e, page.session.csrf, back, features));
   const older = next === null ? '' : html`<p><a href="${PATH}?${new URLSearchParams([...shown, ['before', String(next)]]).toString()}">Older entries</a></p>`;
-  return html`${form}<h2>${entries.length === 0 ? 'Entries' : `Entries (${entries.length}${next === null ? '' : '+'})`}</h2>${bulkForm(entries, page.session.csrf, back)}${list}${older}`;
+  return html`${form}<h2>${entries.length === 0 ? 'Entries' : `Entries (${entries.length}${next === null ? '' : '+'})`}</h2>${bulkForm(entries, page.session.csrf, back)}${bulkLinkForm(entries, features, page.session.csrf, back)}${list}${older}`;
 }
 
 export const inboxPage: PageModule = {
@@ -111,6 +142,29 @@ export const inboxPage: PageModule = {
         const { marked, alreadyHandled, notFound } = outcome.value;
         const rest = [alreadyHandled ? `${alreadyHandled} handled already` : '', notFound ? `${notFound} not found` : ''].filter(Boolean).join(', ');
         return done(`Marked ${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} handled${rest ? ` (${rest})` : ''}.`, back);
+      },
+    },
+    {
+      path: `${PATH}/feature`,
+      async run(page, form) {
+        const back = keptQuery(form['back']);
+        const ids = (form['ids'] ?? '').split(',').filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+        const featureId = chosenFeature(form['featureId']);
+        const outcome = await page.operate(linkFeedbackListFeature, { body: { ids, featureId } });
+        if (!outcome.ok) return failed(outcome, back);
+        const { linked, unchanged } = outcome.value;
+        const to = featureId === null ? 'unlinked' : `linked to feature #${featureId}`;
+        return done(`${linked.length} ${linked.length === 1 ? 'entry' : 'entries'} ${to}${unchanged ? ` (${unchanged} already so)` : ''}.`, back);
+      },
+    },
+    {
+      path: `${PATH}/:id/feature`,
+      async run(page, form, params) {
+        const back = keptQuery(form['back']);
+        const featureId = chosenFeature(form['featureId']);
+        const outcome = await page.operate(linkFeedbackFeature, { params: { id: params['id'] ?? '' }, body: { featureId } });
+        if (!outcome.ok) return failed(outcome, back);
+        return done(`Feedback #${params['id']} is ${featureId === null ? 'not linked to a feature' : `linked to feature #${featureId}`}.`, back);
       },
     },
     {

@@ -1,19 +1,20 @@
 /**
- * The Roadmap page: every feature with its votes, hidden ones too; add one, edit one, hide or show it,
+ * The Roadmap page: every feature with its votes and its linked requests (how many left an email), hidden
+ * ones too; add one, edit one, hide or show it,
  * set the release that shipped it, merge a duplicate into another, and undo a merge.
  *
  * @module
  */
 import { ROADMAP_CATEGORIES } from '../../core/schemas/roadmap.ts';
 import type * as v from 'valibot';
-import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
+import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, type AdminFeatureSchema } from '../../core/operator/roadmap.ts';
 import { unmergeRoadmapFeature } from '../../core/operator/roadmap-unmerge.ts';
 import { field, selectField, textArea } from './fields.ts';
 import { html } from './html.ts';
 import { csrfField, refusalBox } from './layout.ts';
 import { done, failed, numberField, type PageModule, type PageRequest } from './page-module.ts';
 
-type StoredFeature = v.InferOutput<typeof StoredFeatureSchema>;
+type StoredFeature = v.InferOutput<typeof AdminFeatureSchema>;
 
 const PATH = '/pages/roadmap';
 const CATEGORIES = ROADMAP_CATEGORIES.map((c) => [c, c] as const);
@@ -23,6 +24,7 @@ const releaseOf = (text: string | undefined) => (text?.trim() ? text.trim() : nu
 
 function badges(feature: StoredFeature) {
   return html`<span class="badge strong">${feature.vote_count} ${feature.vote_count === 1 ? 'vote' : 'votes'}</span>
+<span class="badge">${feature.linked_requests.length} linked ${feature.linked_requests.length === 1 ? 'request' : 'requests'}, ${feature.linked_with_email} with an email</span>
 <span class="badge">${feature.category}</span>
 <span class="badge">${feature.visible ? 'Shown' : 'Hidden'}</span>
 ${feature.release_version ? html`<span class="badge">Shipped in ${feature.release_version}</span>` : ''}
@@ -36,6 +38,7 @@ function featureCard(feature: StoredFeature, csrf: string) {
 <h3 id="feature-${id}">#${id} ${feature.title}</h3>
 <p class="meta">${badges(feature)}</p>
 ${feature.description ? html`<p class="description">${feature.description}</p>` : ''}
+${feature.linked_requests.length ? html`<p class="meta">Asked for by feedback ${feature.linked_requests.map((request) => `#${request}`).join(', ')} (Inbox)</p>` : ''}
 <div class="actions">
 <form method="post" action="${PATH}/${id}/visibility">${csrfField(csrf)}<input type="hidden" name="visible" value="${feature.visible ? 'false' : 'true'}">
 <button type="submit" class="secondary">${feature.visible ? 'Hide' : 'Show'}<span class="visually-hidden"> #${id}</span></button></form>

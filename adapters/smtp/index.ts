@@ -38,7 +38,16 @@ export function createSmtpSender(url: string): MailSender {
       // written before the rule, or by a custom store, is refused for good rather than sent to a list).
       if (!isOneAddress(mail.to)) throw new PermanentMailError(`the recipient ${JSON.stringify(mail.to.slice(0, 100))} is not one email address`);
       try {
-        const message = { from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId };
+        const message = {
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          messageId: mail.messageId,
+          // RFC 8058 one-click unsubscribe: the address, and that a POST to it is enough.
+          ...(mail.listUnsubscribe ? { headers: { 'List-Unsubscribe': `<${mail.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+        };
         await transport.sendMail(signal ? { ...message, signal } : message);
       } catch (error) {
         const code = (error as { responseCode?: unknown }).responseCode;

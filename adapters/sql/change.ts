@@ -114,6 +114,12 @@ export function createSqlChange(client: SqlClient, stores: ChangeStores, followe
           get checkouts() {
             return store('checkouts');
           },
+          get links() {
+            return store('links');
+          },
+          get shipping() {
+            return store('shipping');
+          },
           lock: async (table) => {
             await session.query(LOCKS[table]);
           },

@@ -38,6 +38,9 @@ import { secretRotationAndRecordedMerges } from './migrations/29-secret-rotation
 import { distinctInstallsAndBugReporters } from './migrations/30-distinct-installs-and-bug-reporters.ts';
 import { resendRequests } from './migrations/31-resend-requests.ts';
 import { announcedRampSteps } from './migrations/32-announced-ramp-steps.ts';
+import { releasesReachedEveryone } from './migrations/33-releases-reached-everyone.ts';
+import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-features.ts';
+import { requestersTold } from './migrations/35-requesters-told.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -77,4 +80,7 @@ export const MIGRATIONS: readonly Migration[] = [
   distinctInstallsAndBugReporters,
   resendRequests,
   announcedRampSteps,
+  releasesReachedEveryone,
+  feedbackLinkedToFeatures,
+  requestersTold,
 ];

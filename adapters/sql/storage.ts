@@ -21,6 +21,8 @@ import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore } from './audit.ts';
 import { createSqlMail } from './mail.ts';
 import { createSqlReleaseStore } from './releases.ts';
+import { createSqlShipping } from './shipping.ts';
+import { createSqlLinks } from './links.ts';
 import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
@@ -102,6 +104,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       outbox: createSqlOutbox,
       audit: createSqlAuditStore,
       mail: createSqlMail,
+      links: createSqlLinks,
+      shipping: createSqlShipping,
       checkouts: (db) => ({ getLicenses: (sessionId) => getLicenses(db, sessionId), saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys) }),
     },
     { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
@@ -131,6 +135,8 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
     usage: createSqlUsageStore(client),
     orders: createSqlOrders(client),
     mail: createSqlMail(client),
+    links: createSqlLinks(client),
+    shipping: createSqlShipping(client),
     roadmap: mirror
       ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote }
       : { syncRoadmap: roadmap.syncRoadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) },

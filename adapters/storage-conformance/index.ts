@@ -25,6 +25,8 @@ import { roadmapAdminContract } from './roadmap-admin.ts';
 import { roadmapChangeContract } from './roadmap-change.ts';
 import { roadmapUnmergeContract } from './roadmap-unmerge.ts';
 import { secretsContract } from './secrets.ts';
+import { requestersToldContract, shippingContract } from './shipping.ts';
+import { linksContract } from './links.ts';
 import { usageContract } from './usage.ts';
 
 export { AssertionError } from './assert.ts';
@@ -48,6 +50,9 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['orders', ordersContract],
   ['audit', auditContract],
   ['audit trail', auditTrailContract],
+  ['shipping', shippingContract],
+  ['links', linksContract],
+  ['requesters told', requestersToldContract],
   ['change', changeContract],
 ];
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { isRevoked } from '../ports/order-state.ts';
-import type { MailDraft, MailKind } from '../ports/mail.ts';
+import type { MailDraft, TemplatedMailKind } from '../ports/mail.ts';
 import type { CheckoutSession, CheckoutSku, LicenseKeys, Purchase } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
@@ -44,7 +44,7 @@ function keyLines(settings: MailSettings, keys: LicenseKeys, only?: 'plus'): Mai
 
 const amountOf = (p: Pick<Purchase, 'amount' | 'currency'>) => (p.amount !== null && p.currency !== null ? `${p.amount} ${p.currency}` : 'amount not known');
 
-function draft(settings: MailSettings, kind: MailKind, cause: string, session: string | null, to: string, values: Omit<MailValues, 'howToEnter'>): MailDraft {
+function draft(settings: MailSettings, kind: TemplatedMailKind, cause: string, session: string | null, to: string, values: Omit<MailValues, 'howToEnter'>): MailDraft {
   return { cause, kind, session, to, ...renderMail(settings.texts[kind], { ...values, howToEnter: settings.texts.howToEnter }) };
 }
 

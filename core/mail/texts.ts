@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { MailKind } from '../ports/mail.ts';
+import type { TemplatedMailKind } from '../ports/mail.ts';
 
 /** One mail's subject and body (plain text; the HTML part is made from the same words). */
 export interface MailText {
@@ -13,7 +13,7 @@ export interface MailText {
   body: string;
 }
 
-export type MailTexts = Record<MailKind, MailText> & {
+export type MailTexts = Record<TemplatedMailKind, MailText> & {
   /** How to enter a key in the app, for {howToEnter}. */
   howToEnter: string;
 };

@@ -37,6 +37,8 @@ export interface MailWorkerOptions {
   deadlineMs?: number;
   /** The signal that ends an attempt after `ms`: `AbortSignal.timeout` by default; tests pass one their clock fires. */
   abortAfter?: (ms: number) => AbortSignal;
+  /** A message's one-click unsubscribe address, sent as List-Unsubscribe (App.listUnsubscribe); none by default. */
+  listUnsubscribe?: (mail: StoredMail) => string | undefined;
 }
 
 export interface MailWorker {
@@ -84,7 +86,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     const signal = abortAfter(deadlineMs);
     try {
       const { to, subject, text, html } = message;
-      const outgoing = { from: options.from, to, subject, text, html, messageId: messageIdOf(message.cause, options.messageIdHost) };
+      const unsubscribe = options.listUnsubscribe?.(message);
+      const outgoing = { from: options.from, to, subject, text, html, messageId: messageIdOf(message.cause, options.messageIdHost), ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}) };
       await within(sender.send(outgoing, signal), signal);
     } catch (failure) {
       error = signal.aborted ? `not sent within the deadline of ${deadlineMs / 1000} s (aborted)` : failure instanceof Error ? failure.message : String(failure);

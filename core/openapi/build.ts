@@ -184,6 +184,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
   Licenses: 'License keys after the sale (additions to the spec): a key\'s standing, re-checked by the desktop app, and the buyer\'s self-service resend.',
+  Changelog: 'The releases that reached every client, with the roadmap items each shipped (additions to the spec): JSON Feed 1.1 and Atom, cacheable.',
+  Mail: 'Mail a person can stop (an addition to the spec): the one-click unsubscribe address (RFC 8058) of the shipped-request mails.',
   Discovery: 'Documents that describe this API.',
   Operator:
     'Operator-facing endpoints: the payment provider\'s notifications and the load-balancer probes, never ' +

@@ -22,6 +22,9 @@ export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', '
 /** The headers of an answer outside every quota (the probes): no rate-limit state. */
 export const UNMETERED_HEADERS = ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
 
+/** The component of a cacheable answer's Cache-Control (the changelog's 200 and 304), named under Cache-Control. */
+export const PUBLIC_CACHE_CONTROL = 'Cache-Control-Public';
+
 /** The notices on every response of a deprecated /api alias. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
 
@@ -79,9 +82,31 @@ const HEADER_COMPONENTS = {
   'RateLimit-Reset': header('Seconds until the window resets (never an epoch time).', seconds, 60),
   'Retry-After': header('Seconds to wait before retrying: the time until the window resets.', seconds, 42),
   'Cache-Control': header(
-    'Always no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance).',
+    'no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance). The changelog\'s 200 and 304 alone are public (Cache-Control-Public).',
     { type: 'string', const: 'no-store' },
   ),
+  'Cache-Control-Public': header(
+    'The changelog\'s 200 and 304 answers only: public, with a short max age in seconds. Any cache may keep the feed that long ' +
+      '(the RateLimit headers it keeps with it describe the client that fetched it); every other answer is no-store.',
+    { type: 'string', pattern: '^public, max-age=[0-9]+$' },
+    'public, max-age=300',
+  ),
+  ETag: header(
+    'A strong entity tag of the body (the first 128 bits of its SHA-256, hex): send it back in If-None-Match to get 304 while unchanged.',
+    { type: 'string', pattern: '^"[0-9a-f]{32}"$' },
+    '"3f1c2a9e5b7d4e0f9a612c8d4b7e1f05"',
+  ),
+  'Last-Modified': {
+    ...header(
+      'When the newest release of the feed reached every client (an HTTP-date); absent while the feed has no item.',
+      {
+        type: 'string',
+        pattern: '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$',
+      },
+      'Fri, 01 Jan 2027 00:00:00 GMT',
+    ),
+    required: false,
+  },
   'X-Request-Id': header(
     'The id of this request, on every answer and in every server log line about it: the X-Request-Id the ' +
       'caller sent when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, otherwise a fresh UUID.',

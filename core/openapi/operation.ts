@@ -7,7 +7,7 @@
 import { V1_PREFIX } from '../endpoint.ts';
 import { COMMON_ERRORS, type ApiRoute } from '../api-route.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
-import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, UNMETERED_HEADERS } from './headers.ts';
+import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, PUBLIC_CACHE_CONTROL, UNMETERED_HEADERS } from './headers.ts';
 import { linksOf } from './links.ts';
 
 type Json = Record<string, unknown>;
@@ -37,8 +37,13 @@ function errorsByStatus(route: ApiRoute): [number, ErrorCode[]][] {
   return [...byStatus].sort(([a], [b]) => a - b);
 }
 
-function headerRefs(names: readonly string[]): Json {
-  return Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+/**
+ * The header references of a response; `publicCache`: its Cache-Control is the cacheable answer's
+ * (`Cache-Control-Public`), not no-store.
+ */
+function headerRefs(names: readonly string[], publicCache = false): Json {
+  const component = (name: string) => (publicCache && name === 'Cache-Control' ? PUBLIC_CACHE_CONTROL : name);
+  return Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${component(name)}` }]));
 }
 
 function errorResponse(codes: readonly ErrorCode[], headers: readonly string[]): Json {
@@ -63,10 +68,20 @@ function successResponse(route: ApiRoute, headers: readonly string[]): Json {
   }
   const [mediaType, schema] =
     'schemaName' in success
-      ? ['application/json', { $ref: SCHEMA_REF + success.schemaName }]
-      : [success.mediaType, success.mediaType === 'text/plain' ? { type: 'string' } : { type: 'object' }];
-  const extra = 'extraHeaders' in success ? (success.extraHeaders ?? []) : [];
-  return { description: success.description, headers: headerRefs([...headers, ...extra]), content: { [mediaType]: { schema } } };
+      ? [success.mediaType ?? 'application/json', { $ref: SCHEMA_REF + success.schemaName }]
+      : [success.mediaType, success.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' }];
+  const extra = success.extraHeaders ?? [];
+  const refs = headerRefs([...headers, ...extra], route.cacheable !== undefined);
+  return { description: success.description, headers: refs, content: { [mediaType]: { schema } } };
+}
+
+/** The 304 of a cacheable route: no body, the validators and the public Cache-Control. */
+function notModifiedResponse(route: ApiRoute, headers: readonly string[]): Json {
+  const extra = 'extraHeaders' in route.success ? (route.success.extraHeaders ?? []) : [];
+  return {
+    description: 'Not Modified: the If-None-Match (or, without it, If-Modified-Since) of the request matches the current answer.',
+    headers: headerRefs([...headers, ...extra], true),
+  };
 }
 
 /**
@@ -79,6 +94,7 @@ function responses(route: ApiRoute, common: readonly string[]): Json {
   const links = linksOf(route.operationId);
   if (links) success['links'] = links;
   const result: Json = { [String(route.success.status)]: success };
+  if (route.cacheable) result['304'] = notModifiedResponse(route, common);
   const no2xx = route.success.status >= 300;
   for (const [status, codes] of errorsByStatus(route)) {
     const key = status === 500 && no2xx ? 'default' : String(status);

@@ -7,6 +7,7 @@
  */
 import { listAudit } from './audit.ts';
 import { listFeedback, markFeedbackHandled, markFeedbackListHandled } from './inbox.ts';
+import { linkFeedbackFeature, linkFeedbackListFeature } from './feedback-links.ts';
 import { exportOrders } from './order-export.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
@@ -14,6 +15,7 @@ import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRo
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { unmergeRoadmapFeature } from './roadmap-unmerge.ts';
+import { setRequesterMails } from './requester-mails.ts';
 import { getStats } from './stats.ts';
 import { listOrderMails, resendOrderMail } from './mail.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
@@ -31,9 +33,12 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   editRoadmapFeature,
   mergeRoadmapFeature,
   unmergeRoadmapFeature,
+  setRequesterMails,
   listFeedback,
   markFeedbackHandled,
   markFeedbackListHandled,
+  linkFeedbackFeature,
+  linkFeedbackListFeature,
   listWebhookEndpoints,
   addWebhookEndpoint,
   editWebhookEndpoint,

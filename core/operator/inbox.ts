@@ -44,6 +44,9 @@ export const InboxEntrySchema = v.object({
   handledAt: v.nullable(IsoTime),
 });
 
+/** A listed entry: with the roadmap feature it is linked to (feedback-links.ts), or null. */
+export const ListedEntrySchema = v.object({ ...InboxEntrySchema.entries, featureId: v.nullable(v.number()) });
+
 const view = (e: InboxEntry): v.InferOutput<typeof InboxEntrySchema> => ({
   id: e.id,
   type: e.type,
@@ -64,13 +67,14 @@ export const listFeedback = defineOperation({
     'search (text found in the description or the email, any case); ' +
     'limit (1-500, 50 by default) and before (the next of the page before).',
   query: InboxQuerySchema,
-  output: v.object({ entries: v.array(InboxEntrySchema), next: NextCursor }),
+  output: v.object({ entries: v.array(ListedEntrySchema), next: NextCursor }),
   status: 200,
   errors: ['invalid_query'],
   async run(context, { query }) {
     const limit = query.limit ?? DEFAULT_LIMIT;
     const entries = await context.storage.inbox.list({ ...query, limit });
-    return { entries: entries.map(view), next: nextOf(entries, limit) };
+    const links = new Map((await context.storage.links.linksOf(entries.map((e) => e.id))).map((link) => [link.feedbackId, link.featureId]));
+    return { entries: entries.map((e) => ({ ...view(e), featureId: links.get(e.id) ?? null })), next: nextOf(entries, limit) };
   },
 });
 

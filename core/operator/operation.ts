@@ -29,7 +29,7 @@ export interface OperatorInput<Path extends string, Query, Body> {
 /** One operator operation, declared. */
 export interface OperatorOperation<Path extends string = string, Query = unknown, Body = unknown, Output = unknown, QueryIn = unknown, BodyIn = unknown> {
   readonly operationId: string;
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A path of the operator listener; `:name` segments are parameters. */
   readonly path: Path;
   readonly summary: string;

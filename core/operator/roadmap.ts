@@ -14,6 +14,7 @@ import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { checkShippedIn } from './shipped-in.ts';
 import { defineOperation } from './operation.ts';
+import { requestsByFeature } from '../changelog/linked-requests.ts';
 
 const fields = roadmapContentObject.entries;
 
@@ -61,6 +62,17 @@ export const StoredFeatureSchema = v.object({
   from_config: v.boolean(),
 });
 
+/**
+ * A feature as the roadmap admin lists it: with the feedback entries linked to it (those linked to a
+ * feature merged into it included) and how many of them left an email.
+ */
+export const AdminFeatureSchema = v.object({
+  ...StoredFeatureSchema.entries,
+  linked_requests: v.pipe(v.array(v.number()), v.description('The ids of the feedback entries that ask for it, ascending (links to features merged into it count here).')),
+  linked_with_email: v.pipe(v.number(), v.description('How many of them left an email: who is told when it ships.')),
+  requester_mails: v.pipe(v.boolean(), v.description('Whether its requesters are told when it ships (PUT /roadmap/{id}/requester-mails).')),
+});
+
 /** The :id of the path, or a 404 for one that cannot be a feature id. */
 export function idOf(text: string): number {
   const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
@@ -84,15 +96,20 @@ export const listRoadmapFeatures = defineOperation({
   method: 'GET',
   path: '/roadmap',
   summary:
-    'Every roadmap feature, hidden ones too, with its vote count, merged_into and from_config: in id order, ' +
+    'Every roadmap feature, hidden ones too, with its vote count, merged_into, from_config, its linked requests and how many left an email: in id order, ' +
     'or with sort=votes most votes first (equal votes in id order).',
   query: RoadmapQuerySchema,
-  output: v.object({ features: v.array(StoredFeatureSchema) }),
+  output: v.object({ features: v.array(AdminFeatureSchema) }),
   status: 200,
   errors: ['invalid_query'],
   async run(context, { query }) {
-    const features = await context.storage.features.list();
-    return { features: query.sort === 'votes' ? [...features].sort(byVotes) : features };
+    const [features, linked, off] = await Promise.all([context.storage.features.list(), context.storage.links.linked(), context.storage.shipping.mailsOff()]);
+    const requests = requestsByFeature(linked, features);
+    const listed = features.map((feature) => {
+      const counted = requests.get(feature.id);
+      return { ...feature, linked_requests: counted?.requests ?? [], linked_with_email: counted?.withEmail ?? 0, requester_mails: !off.includes(feature.id) };
+    });
+    return { features: query.sort === 'votes' ? listed.sort(byVotes) : listed };
   },
 });
 

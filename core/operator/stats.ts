@@ -87,6 +87,8 @@ export const StatsSchema = v.object({
   versions: VersionStatsSchema,
   /** Mails written in the range: sent, given up after the retries (failed), not sent yet (pending; all of them while mail is off). */
   mail: v.object({ sent: v.number(), failed: v.number(), pending: v.number() }),
+  /** Requesters told in the range that their linked request shipped (core/mail/shipped-requests.ts). */
+  requestersTold: v.number(),
 });
 
 export const getStats = defineOperation({
@@ -96,7 +98,7 @@ export const getStats = defineOperation({
   summary:
     'Downloads and update checks by day, release, source and platform, feedback by day, type and rating, ' +
     'and by version: update checks by installed version, the share on the newest release, reviews and bug reports, ' +
-    'and mails sent, failed and pending, ' +
+    'mails sent, failed and pending, and requesters told their request shipped, ' +
     'over the last `days` UTC days (1-365, 30 by default), today included.',
   query: StatsQuerySchema,
   output: StatsSchema,
@@ -108,13 +110,14 @@ export const getStats = defineOperation({
     // This instance's counts of the last seconds first, so that the numbers include them.
     await context.usage.flush();
     const [releases, baseline] = await Promise.all([context.storage.releases.listReleases(), context.releases.baseline()]);
-    const [usage, feedback, orders, byVersion, mail] = await Promise.all([
+    const [usage, feedback, orders, byVersion, mail, requestersTold] = await Promise.all([
       context.storage.usage.list(fromDay, toDay),
       // The raw tables, a month at a time (day-spans.ts); the usage counters are one row per day already.
       readInSpans(fromDay, toDay, (from, to) => context.storage.inbox.countByDay(from, to)),
       readInSpans(fromDay, toDay, (from, to) => context.storage.orders.countByDay(from, to)),
       readInSpans(fromDay, toDay, (from, to) => context.storage.inbox.countByVersion(from, to, knownVersions(releases, baseline.version))),
       context.storage.mail.counts(fromDay * DAY_MS, (toDay + 1) * DAY_MS),
+      context.storage.shipping.toldCount(fromDay * DAY_MS, (toDay + 1) * DAY_MS),
     ]);
     return {
       from: isoDay(fromDay),
@@ -138,6 +141,7 @@ export const getStats = defineOperation({
       },
       versions: versionStats(usage, byVersion, newestVersion(releases, baseline.version), fromDay, toDay),
       mail,
+      requestersTold,
     };
   },
 });

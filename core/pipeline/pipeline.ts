@@ -149,7 +149,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (decision) Object.assign(headers, decision.headers);
     headers['x-request-id'] = request.requestId!;
     // Every answer holds per-client state (rate limit) or a live state (probes): no shared cache may keep it.
-    headers['cache-control'] = 'no-store';
+    // The one exception is a cacheable endpoint's own (the changelog: endpoint.ts `cacheable`), set by its operation.
+    if (response.status !== 200 && response.status !== 304) headers['cache-control'] = 'no-store';
+    else headers['cache-control'] ??= 'no-store';
     addSecurityHeaders(headers);
     if (decision) {
       cors.decorate(request, response);

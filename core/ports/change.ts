@@ -11,6 +11,8 @@ import type { AuditEntry, AuditStore, FeatureStore, FeedbackInbox, OrderStore } 
 import type { ReleaseStore } from './release-store.ts';
 import type { EventDraft, OutboxStore } from './events.ts';
 import type { MailDraft, MailStore } from './mail.ts';
+import type { FeedbackLinkStore } from './link-store.ts';
+import type { ShippingStore } from './shipping-store.ts';
 import type { CheckoutStore } from './public-stores.ts';
 
 /**
@@ -25,6 +27,10 @@ export interface StorageChange {
   readonly outbox: OutboxStore;
   readonly audit: AuditStore;
   readonly mail: MailStore;
+  /** Feedback linked to roadmap features (link-store.ts). */
+  readonly links: FeedbackLinkStore;
+  /** When releases reached everyone, and who was told (shipping-store.ts). */
+  readonly shipping: ShippingStore;
   /** The keys of the checkout sessions: fulfilment saves them with order.paid and the keys mail. */
   readonly checkouts: Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>;
   /**

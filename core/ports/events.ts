@@ -8,6 +8,7 @@
 
 export const EVENT_TYPES = [
   'feedback.received',
+  'feedback.linked',
   'order.paid',
   'license.revoked',
   'license.reinstated',

@@ -7,8 +7,12 @@
  */
 
 /** What a message is about. */
-export const MAIL_KINDS = ['keys', 'upgrade', 'revoked', 'reinstated', 'resend'] as const;
+export const MAIL_KINDS = ['keys', 'upgrade', 'revoked', 'reinstated', 'resend', 'shipped'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** The kinds whose text the config file may replace (core/mail/texts.ts); a shipped-request mail is written from its own parts. */
+export const TEMPLATED_MAIL_KINDS = ['keys', 'upgrade', 'revoked', 'reinstated', 'resend'] as const satisfies readonly MailKind[];
+export type TemplatedMailKind = (typeof TEMPLATED_MAIL_KINDS)[number];
 
 /** A rendered message before it is written to the outbox. */
 export interface MailDraft {
@@ -109,6 +113,11 @@ export interface OutgoingMail {
   html: string;
   /** The same on every attempt (`<cause@host>`), so a receiver can tell a repeat after a lost answer. */
   messageId: string;
+  /**
+   * The one-click unsubscribe address (RFC 8058) of a mail a recipient can stop: sent as `List-Unsubscribe`
+   * with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`. Absent on transactional mail (keys, resends).
+   */
+  listUnsubscribe?: string;
 }
 
 /** Sends mail (an SMTP relay). Throws when the message was not accepted; `permanent` when retrying is pointless. */

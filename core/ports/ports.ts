@@ -6,11 +6,12 @@
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { CheckoutSku, MaybePromise, RateLimitStore } from './port-types.ts';
 import type { AnswerSigner } from './port-types.ts';
-import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, UsageStore } from './store-ports.ts';
+import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, ShippingStore, UsageStore } from './store-ports.ts';
 import type { CheckoutStore, IntakeStore, RoadmapVotes } from './public-stores.ts';
 import type { Pricing } from '../schemas/responses.ts';
 import type { OutboxStore } from './events.ts';
 import type { MailStore } from './mail.ts';
+import type { FeedbackLinkStore } from './link-store.ts';
 import type { ChangeStore } from './change.ts';
 
 export * from './port-types.ts';
@@ -64,6 +65,10 @@ export interface Storage extends ChangeStore {
   readonly orders: OrderStore;
   /** Messages to buyers and their sending (core/mail); written with their cause like events. */
   readonly mail: MailStore;
+  /** Feedback entries linked to the roadmap features they ask for (core/operator/feedback-links.ts). */
+  readonly links: FeedbackLinkStore;
+  /** When each release reached every client (core/releases/shipped.ts): the changelog's dates. */
+  readonly shipping: ShippingStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -17,6 +17,8 @@ export type { AuditEntry } from './port-types.ts';
 export type * from './release-store.ts';
 export type * from './order-store.ts';
 export type * from './usage-store.ts';
+export type * from './shipping-store.ts';
+export type * from './link-store.ts';
 
 
 

@@ -32,6 +32,10 @@ function sentence(body: string): string {
       const excerpt = text.length > 300 ? `${text.slice(0, 300)}…` : text;
       return `New ${String(data['type']).replace('_', ' ')}${stars(data['rating'])} (#${String(data['id'])}): ${excerpt}`;
     }
+    case 'feedback.linked': {
+      const ids = (data['feedbackIds'] as number[]).map((id) => `#${id}`).join(', ');
+      return data['featureId'] === null ? `Feedback ${ids} unlinked from the roadmap` : `Feedback ${ids} linked to roadmap feature ${String(data['featureId'])}`;
+    }
     case 'release.published':
       return `Release ${String(data['version'])} published to ${String(data['rolloutPercent'])}% of clients`;
     case 'release.rolled_out':

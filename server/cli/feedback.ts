@@ -1,5 +1,5 @@
 /**
- * `converter-site-api feedback list|handle|unhandle`: the feedback inbox through the operator API
+ * `converter-site-api feedback list|handle|unhandle|link|unlink`: the feedback inbox through the operator API
  * (docs/operating.md), from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json` for scripts.
  *
  * @module
@@ -7,9 +7,10 @@
 import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
 import type * as v from 'valibot';
 import { BULK_HANDLED_MAX, listFeedback, markFeedbackHandled, markFeedbackListHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { linkFeedbackFeature, linkFeedbackListFeature } from '../../core/operator/feedback-links.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api feedback <list|handle|unhandle> [options]
+const HELP = `usage: converter-site-api feedback <list|handle|unhandle|link|unlink> [options]
 
 Reads and triages the feedback and reviews of a running server, through its operator API (OPERATOR_URL,
 e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
@@ -24,12 +25,17 @@ e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
                              mark handled every entry \`feedback list --handled false\` shows with those filters
                              (the newest 50, or --limit up to ${BULK_HANDLED_MAX}): one bulk mark
   feedback unhandle <id>     mark it not handled again
+  feedback link <id> [<id>...] --feature <n>
+                             link entries to the roadmap feature they ask for (several: one bulk link, one audit row);
+                             the roadmap lists each feature's linked requests, told by mail when it ships
+  feedback unlink <id> [<id>...]
+                             take their links away
 
 For every entry as CSV or JSON: converter-site-api export feedback.
 
 ${OPERATOR_HELP_FOOTER}`;
 
-type EntryView = v.InferOutput<typeof InboxEntrySchema>;
+type EntryView = v.InferOutput<typeof InboxEntrySchema> & { featureId?: number | null };
 
 const FLAGS = {
   json: { type: 'boolean' },
@@ -41,6 +47,7 @@ const FLAGS = {
   before: { type: 'string' },
   search: { type: 'string' },
   all: { type: 'boolean' },
+  feature: { type: 'string' },
 } as const;
 
 /** One line of a description for the table: no line breaks, at most 60 characters. */
@@ -50,8 +57,8 @@ const excerpt = (text: string) => {
 };
 
 const rowsOf = (entries: readonly EntryView[]): string[][] => [
-  ['ID', 'RECEIVED', 'TYPE', 'RATING', 'HANDLED', 'EMAIL', 'DESCRIPTION'],
-  ...entries.map((e) => [String(e.id), e.receivedAt, e.type, e.rating === null ? '-' : String(e.rating), e.handledAt ? 'yes' : 'no', e.email ?? '-', excerpt(e.description)]),
+  ['ID', 'RECEIVED', 'TYPE', 'RATING', 'HANDLED', 'FEATURE', 'EMAIL', 'DESCRIPTION'],
+  ...entries.map((e) => [String(e.id), e.receivedAt, e.type, e.rating === null ? '-' : String(e.rating), e.handledAt ? 'yes' : 'no', e.featureId ? `#${e.featureId}` : '-', e.email ?? '-', excerpt(e.description)]),
 ];
 
 /** Marks the listed entries handled in one bulk mark, and says how many. */
@@ -60,6 +67,22 @@ async function markListed(ids: readonly string[], json: boolean, io: Io): Promis
   if ('exit' in answer) return answer.exit;
   const { marked, alreadyHandled, notFound } = answer.value;
   io.stdout(json ? `${answer.text.trimEnd()}\n` : `marked ${marked.length} handled${marked.length ? `: ${marked.join(', ')}` : ''}; ${alreadyHandled} handled already, ${notFound} not found\n`);
+  return EXIT.ok;
+}
+
+/** Links the listed entries to a feature (null: unlinks them): one call for one id, one bulk link for several. */
+async function linkListed(ids: readonly string[], featureId: number | null, json: boolean, io: Io): Promise<number> {
+  const to = featureId === null ? 'unlinked' : `linked to feature ${featureId}`;
+  if (ids.length === 1) {
+    const answer = await callOperator('feedback', prepare(linkFeedbackFeature, { params: { id: ids[0]! }, body: { featureId } }), io);
+    if ('exit' in answer) return answer.exit;
+    io.stdout(json ? `${answer.text.trimEnd()}\n` : `${answer.value.id} ${to}${answer.value.changed ? '' : ' already'}\n`);
+    return EXIT.ok;
+  }
+  const answer = await callOperator('feedback', prepare(linkFeedbackListFeature, { body: { ids: ids.map(Number), featureId } }), io);
+  if ('exit' in answer) return answer.exit;
+  const { linked, unchanged, notFound } = answer.value;
+  io.stdout(json ? `${answer.text.trimEnd()}\n` : `${linked.length} ${to}${linked.length ? `: ${linked.join(', ')}` : ''}; ${unchanged} so already, ${notFound} not found\n`);
   return EXIT.ok;
 }
 
@@ -78,7 +101,18 @@ export const feedback: Command = {
       const answer = await callOperator('feedback', prepare(listFeedback, { query: { type, rating, since, handled, limit, before, search } }), io);
       return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf(a.entries));
     }
-    if (action !== 'handle' && action !== 'unhandle') throw new UsageError('say what to do: list, handle or unhandle');
+    if (values.feature !== undefined && action !== 'link') throw new UsageError('--feature is an option of feedback link only');
+    if (action === 'link' || action === 'unlink') {
+      const ids = id === undefined ? [] : [id, ...more];
+      if (ids.length === 0) throw new UsageError(`feedback ${action} needs entry ids`);
+      for (const given of ids) {
+        if (!/^[1-9]\d{0,14}$/.test(given)) throw new UsageError(`feedback ${action} needs entry ids (whole numbers from 1), not ${JSON.stringify(given)}`);
+      }
+      if (action === 'unlink') return linkListed(ids, null, json, io);
+      if (values.feature === undefined || !/^[1-9]\d{0,9}$/.test(values.feature)) throw new UsageError('feedback link needs --feature <id> (a roadmap feature id)');
+      return linkListed(ids, Number(values.feature), json, io);
+    }
+    if (action !== 'handle' && action !== 'unhandle') throw new UsageError('say what to do: list, handle, unhandle, link or unlink');
     if (action === 'handle' && values.all === true) {
       if (id !== undefined) throw new UsageError('give entry ids or --all, not both');
       if (handled !== undefined || before !== undefined) throw new UsageError('feedback handle --all marks the entries not handled yet, newest first: no --handled or --before');

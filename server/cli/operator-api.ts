@@ -42,7 +42,7 @@ export function operatorApi(env: NodeJS.ProcessEnv): OperatorApi {
 
 /** One call of a declared operator operation, ready to send: its answer is typed by the operation's output schema. */
 export interface PreparedCall<Output> {
-  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path with its segments filled in and percent-encoded, and the query string. */
   readonly path: string;
   readonly body?: unknown;

@@ -5,13 +5,14 @@
  *
  * @module
  */
-import { parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
 import type * as v from 'valibot';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, ROADMAP_SORTS, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
 import { unmergeRoadmapFeature } from '../../core/operator/roadmap-unmerge.ts';
+import { setRequesterMails } from '../../core/operator/requester-mails.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge|unmerge> [options]
+const HELP = `usage: converter-site-api roadmap <list|add|edit|hide|show|merge|unmerge|requester-mails> [options]
 
 Edits the features GET /api/v1/roadmap lists and takes votes for, through the operator API of a running
 server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN). Each change is served at once.
@@ -27,6 +28,7 @@ server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN). Each chan
   roadmap merge <id> --into <id>                a duplicate: its votes move to the other (one per voter), it is hidden
   roadmap unmerge <id>                          undo a merge: shown again, the votes that came from it go back
                                                 (merges made before migration 29 cannot be undone)
+  roadmap requester-mails <id> on|off           whether its linked requesters are told when it ships (on by default)
 
 ${OPERATOR_HELP_FOOTER}`;
 
@@ -44,7 +46,7 @@ const FLAGS = {
 } as const;
 type Values = FlagValues<typeof FLAGS>;
 
-const ACTIONS = ['list', 'add', 'edit', 'hide', 'show', 'merge', 'unmerge'];
+const ACTIONS = ['list', 'add', 'edit', 'hide', 'show', 'merge', 'unmerge', 'requester-mails'];
 
 const rowsOf = (features: readonly FeatureView[]): string[][] => [
   ['ID', 'VOTES', 'STATE', 'RELEASE', 'CATEGORY', 'TITLE'],
@@ -71,7 +73,7 @@ function fieldsOf(values: Values) {
 }
 
 /** Sends what an action asks for; every mistake in the command line is a UsageError. */
-async function send(action: string, id: string | undefined, values: Values, io: Io): Promise<number> {
+async function send(action: string, id: string | undefined, values: Values, io: Io, switchTo?: string): Promise<number> {
   const json = values.json === true;
   if (action === 'list') {
     if (id !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(id)}`);
@@ -93,6 +95,13 @@ async function send(action: string, id: string | undefined, values: Values, io: 
     const answer = await callOperator('roadmap', prepare(mergeRoadmapFeature, { params: { id: feature }, body: { into: idOf(values.into, '--into') } }), io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf([a.into, a.merged]));
   }
+  if (action === 'requester-mails') {
+    if (switchTo !== 'on' && switchTo !== 'off') throw new UsageError('roadmap requester-mails needs on or off after the id');
+    const answer = await callOperator('roadmap', prepare(setRequesterMails, { params: { id: feature }, body: { enabled: switchTo === 'on' } }), io);
+    if ('exit' in answer) return answer.exit;
+    io.stdout(json ? `${answer.text.trimEnd()}\n` : `feature ${feature}: requesters ${answer.value.enabled ? 'are' : 'are not'} told when it ships\n`);
+    return EXIT.ok;
+  }
   if (action === 'unmerge') {
     const answer = await callOperator('roadmap', prepare(unmergeRoadmapFeature, { params: { id: feature } }), io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => rowsOf([a.shown, a.from]));
@@ -105,12 +114,13 @@ async function send(action: string, id: string | undefined, values: Values, io: 
 
 export const roadmap: Command = {
   name: 'roadmap',
-  summary: 'add, edit, hide, show, merge and unmerge roadmap features (operator API)',
+  summary: 'add, edit, hide, show, merge and unmerge roadmap features, switch their requester mails (operator API)',
   help: HELP,
   async run(args, io: Io) {
-    const { values, positionals } = parseCommandLine(args, FLAGS, 2);
-    const [action, id] = positionals;
-    if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: list, add, edit, hide, show, merge or unmerge');
-    return send(action, id, values, io);
+    const { values, positionals } = parseCommandLine(args, FLAGS, 3);
+    const [action, id, switchTo] = positionals;
+    if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: list, add, edit, hide, show, merge, unmerge or requester-mails');
+    if (switchTo !== undefined && action !== 'requester-mails') throw new UsageError(`unexpected argument ${JSON.stringify(switchTo)}`);
+    return send(action, id, values, io, switchTo);
   },
 };

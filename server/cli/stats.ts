@@ -47,6 +47,8 @@ function render(stats: Stats): string {
     ...(stats.orders.refunded + stats.orders.disputed > 0 ? breakdown('revenue net of refunds and disputes', stats.orders.netRevenue) : []),
     ...breakdown('feedback by type', stats.feedback.type),
     ...breakdown('feedback by rating', stats.feedback.rating),
+    // Shown once someone was told: most ranges have none.
+    ...(stats.requestersTold > 0 ? [`requesters told their request shipped: ${stats.requestersTold}`] : []),
   ];
   return `${days}\n${lines.map((line) => `${line}\n`).join('')}`;
 }

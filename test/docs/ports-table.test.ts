@@ -27,6 +27,8 @@ const STORAGE_MEMBERS: StorageMembers = {
   outbox: 'required',
   orders: 'required',
   mail: 'required',
+  links: 'required',
+  shipping: 'required',
   change: 'required',
   ping: 'required',
   close: 'optional',

@@ -196,7 +196,9 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
   assert.equal(Object.keys(doc.paths).sort(), [
     '/audit',
     '/feedback',
+    '/feedback/feature',
     '/feedback/handled',
+    '/feedback/{id}/feature',
     '/feedback/{id}/handled',
     '/orders',
     '/orders/export',
@@ -215,6 +217,7 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/roadmap',
     '/roadmap/{id}',
     '/roadmap/{id}/merge',
+    '/roadmap/{id}/requester-mails',
     '/roadmap/{id}/unmerge',
     '/stats',
     '/webhooks',

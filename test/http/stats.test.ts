@@ -111,6 +111,7 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
       ],
     },
     mail: { sent: 0, failed: 0, pending: 0 },
+    requestersTold: 0,
   });
   const yesterday = (await running.call('/stats?days=1')).json() as { downloads: { total: number }; from: string };
   assert.equal([yesterday.from, yesterday.downloads.total], ['2026-11-21', 3]);

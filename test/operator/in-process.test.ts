@@ -141,6 +141,8 @@ test('roadmap: unmerge; unknown, unmerged and target-merged features, and a merg
   for (const title of ['A', 'B', 'C']) made.push((await call(context, 'POST', '/roadmap', '/roadmap', { title, category: 'formats' })).body.id);
   const [first, second, third] = made as [number, number, number];
   assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', '/roadmap/99999/unmerge')).body.code, 'feature_not_found');
+  assert.equal((await call(context, 'PUT', '/roadmap/:id/requester-mails', `/roadmap/${first}/requester-mails`, { enabled: false })).body, { id: first, enabled: false });
+  assert.is((await call(context, 'PUT', '/roadmap/:id/requester-mails', '/roadmap/99999/requester-mails', { enabled: true })).body.code, 'feature_not_found');
   assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`)).body.code, 'feature_not_merged');
   await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${first}/merge`, { into: second });
   await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${second}/merge`, { into: third });
@@ -178,6 +180,12 @@ test('feedback: the inbox and its filters; marking an entry handled; a repeated 
   const bulk = await call(context, 'POST', '/feedback/handled', '/feedback/handled', { ids: [listed.entries[0].id, 424242] });
   assert.equal(bulk.body, { marked: [], alreadyHandled: 1, notFound: 1 });
   assert.is((await call(context, 'POST', '/feedback/handled', '/feedback/handled', { ids: [] })).body.code, 'invalid_request');
+  const id = listed.entries[0].id;
+  assert.equal((await call(context, 'PUT', '/feedback/:id/feature', `/feedback/${id}/feature`, { featureId: 2 })).body, { id, featureId: 2, changed: true });
+  assert.is((await call(context, 'PUT', '/feedback/:id/feature', '/feedback/424242/feature', { featureId: 2 })).body.code, 'feedback_not_found');
+  assert.is((await call(context, 'PUT', '/feedback/:id/feature', `/feedback/${id}/feature`, { featureId: 999 })).body.code, 'feature_not_found');
+  assert.equal((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id, 424242], featureId: null })).body, { linked: [id], unchanged: 0, notFound: 1 });
+  assert.is((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id], featureId: 999 })).body.code, 'feature_not_found');
 });
 
 test('webhooks: add, edit, list; deliveries and a replay; unknown ids and refused addresses', async (context) => {

@@ -100,7 +100,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     // Triage: the inbox as a table, one entry handled, then the handled filter.
     const inbox = await command(['feedback', 'list', '--handled', 'false'], { OPERATOR_URL: operatorUrl });
     assert.is(inbox.code, 0, inbox.stderr);
-    assert.match(inbox.stdout, /^ID +RECEIVED +TYPE +RATING +HANDLED +EMAIL +DESCRIPTION\n2 +\S+ +general +- +no +- +Second\n1 +\S+ +general +- +no +- +First, "quoted"\n$/);
+    assert.match(inbox.stdout, /^ID +RECEIVED +TYPE +RATING +HANDLED +FEATURE +EMAIL +DESCRIPTION\n2 +\S+ +general +- +no +- +- +Second\n1 +\S+ +general +- +no +- +- +First, "quoted"\n$/);
     assert.is((await command(['feedback', 'handle', '1'], { OPERATOR_URL: operatorUrl })).code, 0);
     const handled = await command(['feedback', 'list', '--handled', 'true', '--json'], { OPERATOR_URL: operatorUrl });
     assert.equal((JSON.parse(handled.stdout) as { entries: { id: number }[] }).entries.map((e) => e.id), [1]);
@@ -108,6 +108,17 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     const afterHandle = await command(['export', 'feedback', '--format', 'csv'], { DATA_DIR: dataDir, OPERATOR_URL: operatorUrl });
     assert.match(afterHandle.stdout, `\r\n1,`);
     assert.match(afterHandle.stdout, `,"First, ""quoted""",${handledAt}\r\n`);
+    // Linking to the roadmap: one entry, then both, then unlinking one; the list shows each entry's feature.
+    const linked = await command(['feedback', 'link', '2', '--feature', '3'], { OPERATOR_URL: operatorUrl });
+    assert.equal([linked.code, linked.stdout], [0, '2 linked to feature 3\n'], linked.stderr);
+    assert.equal((await command(['feedback', 'link', '1', '2', '--feature', '3'], { OPERATOR_URL: operatorUrl })).stdout, '1 linked to feature 3: 1; 1 so already, 0 not found\n');
+    assert.equal((await command(['feedback', 'unlink', '1'], { OPERATOR_URL: operatorUrl })).stdout, '1 unlinked\n');
+    const withFeature = await command(['feedback', 'list', '--json'], { OPERATOR_URL: operatorUrl });
+    assert.equal((JSON.parse(withFeature.stdout) as { entries: { id: number; featureId: number | null }[] }).entries.map((e) => [e.id, e.featureId]), [[2, 3], [1, null]]);
+    assert.is((await command(['feedback', 'link', '1'], { OPERATOR_URL: operatorUrl })).code, 64);
+    const quiet = await command(['roadmap', 'requester-mails', '3', 'off'], { OPERATOR_URL: operatorUrl });
+    assert.equal([quiet.code, quiet.stdout], [0, 'feature 3: requesters are not told when it ships\n'], quiet.stderr);
+    assert.is((await command(['roadmap', 'requester-mails', '3', 'maybe'], { OPERATOR_URL: operatorUrl })).code, 64);
     const missing = await command(['feedback', 'handle', '99'], { OPERATOR_URL: operatorUrl });
     assert.equal([missing.code, missing.stderr.split('\n')[0]], [1, 'converter-site-api feedback: No feedback has id "99". (feedback_not_found; 404)']);
     // Two update checks and two submissions so far today, no download.

@@ -41,6 +41,9 @@ const RELEASED: readonly (readonly [number, string])[] = [
   [30, '00d04f7a52d1e6c5adaee6d75c25032404e2e98ca8f0bcde372bb8e209332150'],
   [31, '8a6572a3d4c90af8e3cb8938b4cd648f2ed189ab849a40de91347b597c1b99cb'],
   [32, '930ab846e3f79aa0fa25c39911d00dc2619e71fd194cc30dc25dd465997dc404'],
+  [33, '7d502584ed5e8237c8260b0dbd2e9961eb0de6b297085cf22fa34149eb1fe0fa'],
+  [34, 'b4c8183c729e1115f6a95bad3adb2c269636b49a3b86fafe1039e5cc104341e8'],
+  [35, '36b1a8be340f060b757982eff6a45ec0d36638548c3f96e043f98b969133034a'],
 ];
 
 const test = suite('migrations as released');

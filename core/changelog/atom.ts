@@ -1,0 +1,42 @@
+/**
+ * The changelog as Atom (RFC 4287): `application/atom+xml`, the same entries as the JSON Feed.
+ *
+ * @module
+ */
+import { escapeHtmlText } from '../formats/html-text.ts';
+import { entryTitle, lastChange, type ChangelogEntry } from './entries.ts';
+import { entryHtml, entryId, type FeedHead } from './json-feed.ts';
+
+/** Text for XML content or a quoted attribute (numeric references are XML's as well as HTML's). */
+const xml = escapeHtmlText;
+
+/** The Atom document of the entries; `updated` is the newest entry's time (the epoch when there is none). */
+export function atomFeed(head: FeedHead, entries: readonly ChangelogEntry[]): string {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
+    `  <id>${xml(head.feedUrl)}</id>`,
+    `  <title>${xml(`${head.product} changelog`)}</title>`,
+    `  <subtitle>${xml(`The releases of ${head.product} that reached every user, with the roadmap items each shipped.`)}</subtitle>`,
+    `  <updated>${iso(lastChange(entries) ?? 0)}</updated>`,
+    `  <author><name>${xml(head.product)}</name></author>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(head.feedUrl)}"/>`,
+    `  <link rel="alternate" type="application/feed+json" href="${xml(head.jsonFeedUrl)}"/>`,
+  ];
+  for (const entry of entries) {
+    lines.push(
+      '  <entry>',
+      `    <id>${xml(entryId(head, entry))}</id>`,
+      `    <title>${xml(entryTitle(entry))}</title>`,
+      `    <published>${iso(entry.reachedAt)}</published>`,
+      `    <updated>${iso(entry.reachedAt)}</updated>`,
+      ...(entry.notesUrl ? [`    <link rel="alternate" href="${xml(entry.notesUrl)}"/>`] : []),
+      ...(entry.critical ? ['    <category term="critical"/>'] : []),
+      `    <content type="html">${xml(entryHtml(entry))}</content>`,
+      '  </entry>',
+    );
+  }
+  lines.push('</feed>', '');
+  return lines.join('\n');
+}

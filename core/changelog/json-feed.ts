@@ -1,0 +1,59 @@
+/**
+ * The changelog as a JSON Feed 1.1 (jsonfeed.org/version/1.1): `application/feed+json`.
+ *
+ * @module
+ */
+import { escapeHtmlText } from '../formats/html-text.ts';
+import type { ChangelogFeed } from '../schemas/changelog.ts';
+import { entryText, entryTitle, type ChangelogEntry } from './entries.ts';
+
+/** What the feeds say of themselves. */
+export interface FeedHead {
+  /** The product's display name. */
+  product: string;
+  /** The feed's own address (the JSON Feed or the Atom one). */
+  feedUrl: string;
+  /** The JSON Feed's address: the base of every item id, the same in both feeds. */
+  jsonFeedUrl: string;
+}
+
+/** An entry's id, the same in both feeds and for ever: the JSON Feed's address and the version. */
+export const entryId = (head: FeedHead, entry: ChangelogEntry): string => `${head.jsonFeedUrl}#v${entry.version}`;
+
+/** An entry's words as HTML. */
+export function entryHtml(entry: ChangelogEntry): string {
+  const parts = [`<p>Version ${escapeHtmlText(entry.version)} is out for everyone.</p>`];
+  if (entry.features.length > 0) {
+    const items = entry.features.map((f) => `<li><strong>${escapeHtmlText(f.title)}</strong>${f.description ? `: ${escapeHtmlText(f.description)}` : ''}</li>`);
+    parts.push(`<p>New:</p><ul>${items.join('')}</ul>`);
+  }
+  if (entry.notesUrl) parts.push(`<p><a href="${escapeHtmlText(entry.notesUrl)}">Release notes</a></p>`);
+  return parts.join('');
+}
+
+/** The JSON Feed of the entries. */
+export function jsonFeed(head: FeedHead, entries: readonly ChangelogEntry[]): ChangelogFeed {
+  return {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: `${head.product} changelog`,
+    description: `The releases of ${head.product} that reached every user, with the roadmap items each shipped.`,
+    feed_url: head.feedUrl,
+    language: 'en',
+    items: entries.map((entry) => ({
+      id: entryId(head, entry),
+      ...(entry.notesUrl ? { url: entry.notesUrl } : {}),
+      title: entryTitle(entry),
+      content_text: entryText(entry),
+      content_html: entryHtml(entry),
+      date_published: new Date(entry.reachedAt).toISOString(),
+      ...(entry.critical ? { tags: ['critical'] } : {}),
+      _release: {
+        version: entry.version,
+        reached_everyone_at: new Date(entry.reachedAt).toISOString(),
+        notes_url: entry.notesUrl,
+        critical: entry.critical,
+        features: entry.features.map((f) => ({ ...f })),
+      },
+    })),
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Conditional GET (RFC 9110 section 13): a strong ETag from the body's SHA-256, Last-Modified, and 304 Not
+ * Modified when the caller's copy is current. If-None-Match is evaluated first; If-Modified-Since only
+ * without it, as section 13.2.2 orders.
+ *
+ * @module
+ */
+import { headerValue, type CoreResponse, type HeaderMap } from './http.ts';
+
+/** A strong entity tag of a body: the first 128 bits of its SHA-256 in hex, quoted. */
+export async function entityTag(body: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body as Uint8Array<ArrayBuffer>));
+  return `"${[...digest.slice(0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}"`;
+}
+
+/** Whether If-None-Match names the tag (weak comparison, as RFC 9110 asks of it) or is `*`. */
+function noneMatch(field: string, tag: string): boolean {
+  const opaque = (value: string) => value.trim().replace(/^W\//, '');
+  return field.trim() === '*' || field.split(',').some((candidate) => opaque(candidate) === tag);
+}
+
+/** Whether the representation is unchanged for the caller, by its If-None-Match or else its If-Modified-Since. */
+export function notModified(headers: HeaderMap, tag: string, lastModified: number | null): boolean {
+  const ifNoneMatch = headerValue(headers, 'if-none-match');
+  if (ifNoneMatch !== undefined) return noneMatch(ifNoneMatch, tag);
+  const ifModifiedSince = headerValue(headers, 'if-modified-since');
+  if (ifModifiedSince === undefined || lastModified === null) return false;
+  const since = Date.parse(ifModifiedSince);
+  // An invalid date is ignored; Last-Modified has whole seconds.
+  return !Number.isNaN(since) && Math.floor(lastModified / 1000) * 1000 <= since;
+}
+
+/**
+ * The answer of a cacheable GET: 200 with the body, or 304 without it; both with ETag, Last-Modified (when
+ * known) and `cacheControl`.
+ */
+export async function conditionalAnswer(
+  headers: HeaderMap,
+  body: Uint8Array,
+  contentType: string,
+  lastModified: number | null,
+  cacheControl: string,
+): Promise<CoreResponse> {
+  const tag = await entityTag(body);
+  const validators: Record<string, string> = { etag: tag, 'cache-control': cacheControl };
+  if (lastModified !== null) validators['last-modified'] = new Date(lastModified).toUTCString();
+  if (notModified(headers, tag, lastModified)) return { status: 304, headers: validators, body: null };
+  return { status: 200, headers: { 'content-type': contentType, ...validators }, body };
+}

@@ -1,0 +1,96 @@
+/**
+ * The changelog as a JSON Feed 1.1 (GET /api/v1/changelog, an addition to the spec): one item per release
+ * live for everyone, with the roadmap items it shipped in the `_release` extension (JSON Feed's rule for
+ * extensions: a key that starts with an underscore).
+ *
+ * @module
+ */
+import * as v from 'valibot';
+import type { Assert, Equal } from './exact.ts';
+import { IsoTime } from './iso-time.ts';
+import { Link } from './link.ts';
+import { VersionString } from './version.ts';
+
+/** A roadmap item a release shipped, as the changelog shows it. */
+export interface ShippedFeature {
+  id: number;
+  title: string;
+  description: string;
+}
+
+/** What the desktop app and the website read of one release: the `_release` extension of an item. */
+export interface ChangelogRelease {
+  version: string;
+  /** When it reached every client (ISO 8601). */
+  reached_everyone_at: string;
+  /** Its release notes address, or null. */
+  notes_url: string | null;
+  /** Whether the app installs it without asking. */
+  critical: boolean;
+  /** The visible roadmap items whose release_version is this version, in id order. */
+  features: ShippedFeature[];
+}
+
+/** One item of the feed: one release. */
+export interface ChangelogItem {
+  id: string;
+  url?: string | undefined;
+  title: string;
+  content_text: string;
+  content_html: string;
+  date_published: string;
+  tags?: string[] | undefined;
+  _release: ChangelogRelease;
+}
+
+/** The changelog feed (JSON Feed 1.1). */
+export interface ChangelogFeed {
+  version: 'https://jsonfeed.org/version/1.1';
+  title: string;
+  description: string;
+  feed_url: string;
+  language: string;
+  items: ChangelogItem[];
+}
+
+const shippedFeature = v.strictObject({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  title: v.string(),
+  description: v.string(),
+});
+const release = v.strictObject({
+  version: VersionString,
+  reached_everyone_at: v.pipe(IsoTime, v.description('When the release reached every client: its percent in force became 100.')),
+  notes_url: v.nullable(Link),
+  critical: v.boolean(),
+  features: v.pipe(v.array(shippedFeature), v.description('The visible roadmap items whose release_version is this version, in id order.')),
+});
+const item = v.strictObject({
+  id: v.string(),
+  url: v.optional(Link),
+  title: v.string(),
+  content_text: v.string(),
+  content_html: v.string(),
+  date_published: IsoTime,
+  tags: v.optional(v.array(v.string())),
+  _release: release,
+});
+const feed = v.strictObject({
+  version: v.literal('https://jsonfeed.org/version/1.1'),
+  title: v.string(),
+  description: v.string(),
+  feed_url: Link,
+  language: v.string(),
+  items: v.pipe(v.array(item), v.description('One item per release live for everyone, highest version first.')),
+});
+type _Feature = Assert<Equal<v.InferOutput<typeof shippedFeature>, ShippedFeature>>;
+type _Release = Assert<Equal<v.InferOutput<typeof release>, ChangelogRelease>>;
+type _Item = Assert<Equal<v.InferOutput<typeof item>, ChangelogItem>>;
+type _Feed = Assert<Equal<v.InferOutput<typeof feed>, ChangelogFeed>>;
+export const ChangelogFeedSchema: v.GenericSchema<ChangelogFeed> = feed;
+
+/** `since`: only releases of a higher version than this one (the app's previous version, after an update). */
+export const ChangelogSinceSchema: v.GenericSchema<string> = v.pipe(VersionString, v.description('Only releases above this version, as Windows Installer compares versions.'));
+
+/** A conditional request header (If-None-Match, If-Modified-Since), as sent; one the server cannot read is ignored. */
+export const ConditionalHeaderSchema: v.GenericSchema<string> = v.pipe(v.string(), v.maxLength(1024));
