@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { cpuSeconds, freePort } from './process.ts';
 import { loadOf } from './load.ts';
-import { SCENARIOS, type BenchRelease } from './scenarios.ts';
+import { type BenchRelease, SCENARIOS } from './scenarios.ts';
 import { OPERATOR_ENV, operatorUrlOf, publishReleases } from './releases.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
@@ -51,12 +51,11 @@ function machine(): { busy: number; total: number } {
 async function start(tree: string, releases?: readonly BenchRelease[]): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
   const port = await freePort();
   const dataDir = storage === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-ab-')) : null;
-  const env =
-    storage === 'memory'
-      ? { STORAGE: 'memory' }
-      : dataDir
-        ? { STORAGE: 'pglite', DATA_DIR: dataDir }
-        : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
+  const env = storage === 'memory'
+    ? { STORAGE: 'memory' }
+    : dataDir
+    ? { STORAGE: 'pglite', DATA_DIR: dataDir }
+    : { STORAGE: 'postgres', DATABASE_URL: url, DATABASE_SCHEMA: schema };
   const child = spawn('taskset', ['-c', '0', process.execPath, ...program], {
     cwd: tree,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', TRUSTED_PROXIES: '127.0.0.1/32', ...(releases ? OPERATOR_ENV : {}) },

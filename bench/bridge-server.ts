@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import * as v from 'valibot';
-import { createBunHandler, type BunHandler } from '../adapters/bun/index.ts';
+import { type BunHandler, createBunHandler } from '../adapters/bun/index.ts';
 import { createDenoHandler, type DenoHandler } from '../adapters/deno/index.ts';
 import { createFetchHandler } from '../adapters/fetch/index.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
@@ -48,7 +48,10 @@ function bridgeListener(): (request: IncomingMessage, response: ServerResponse) 
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === 'string') headers.set(name, value);
     }
-    const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, { method, headers, body, duplex: 'half' } as RequestInit);
+    const webRequest = new Request(
+      `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`,
+      { method, headers, body, duplex: 'half' } as RequestInit,
+    );
     Promise.resolve(handle(webRequest, request.socket.remoteAddress ?? '')).then(async (answer) => {
       const headers: Record<string, string> = {};
       answer.headers.forEach((value, name) => (headers[name] = value));
@@ -69,11 +72,11 @@ if (mode === 'native' && runtimes.Deno) {
   ready();
 } else {
   const fixed = JSON.stringify({ version: '2.4.1' });
-  const listener =
-    mode === 'bare'
-      ? (_request: IncomingMessage, response: ServerResponse) => response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(fixed.length) }).end(fixed)
-      : mode === 'bridge'
-        ? bridgeListener()
-        : createNodeListener(app);
+  const listener = mode === 'bare'
+    ? (_request: IncomingMessage, response: ServerResponse) =>
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(fixed.length) }).end(fixed)
+    : mode === 'bridge'
+    ? bridgeListener()
+    : createNodeListener(app);
   createServer(listener).listen(port, '127.0.0.1', ready);
 }

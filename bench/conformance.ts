@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createFetchHandler } from '../adapters/fetch/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { runConformance, simulatorPayment, type ConformanceReport } from '../client/conformance/index.ts';
+import { type ConformanceReport, runConformance, simulatorPayment } from '../client/conformance/index.ts';
 import { createApp, parseCidrList, SiteContentSchema } from '../core/index.ts';
 import { EXAMPLE_CONFIG } from '../server/config.ts';
 import { RUNTIME_COMMANDS, startProcess } from './process.ts';
@@ -36,22 +36,50 @@ async function inProcess(): Promise<Row> {
   const content = v.parse(SiteContentSchema, { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] });
   const storage = createMemoryStorage();
   const publicBaseUrl = 'http://localhost:8080';
-  const app = await createApp({ content, storage, gateway: createSimulatorGateway({ storage, publicBaseUrl }), publicBaseUrl, version: { current: () => '2.4.1' } });
+  const app = await createApp({
+    content,
+    storage,
+    gateway: createSimulatorGateway({ storage, publicBaseUrl }),
+    publicBaseUrl,
+    version: { current: () => '2.4.1' },
+  });
   const handler = createFetchHandler(app, { trustedProxies: parseCidrList('127.0.0.1/32') });
   const begun = performance.now();
-  const report = await runConformance({ fetch: async (request) => handler(request, '127.0.0.1'), clientAddressHeader: 'x-forwarded-for', payCheckout: simulatorPayment });
+  const report = await runConformance({
+    fetch: async (request) => handler(request, '127.0.0.1'),
+    clientAddressHeader: 'x-forwarded-for',
+    payCheckout: simulatorPayment,
+  });
   return { scenario: 'in process (fetch, client addresses)', seconds: seconds(begun), target: '< 15 s', result: counts(report) };
 }
 
 async function overUrl(): Promise<Row> {
   const server = await startProcess('server', RUNTIME_COMMANDS.node!('server/main.ts'), { STORAGE: 'memory', TRUSTED_PROXIES: '127.0.0.1/32' });
   try {
-    const args = ['--import', 'tsx', 'server/cli/main.ts', 'conformance', '--base-url', server.url, '--client-address-header', 'x-forwarded-for', '--pay-url', PAY_URL, '--format', 'json'];
+    const args = [
+      '--import',
+      'tsx',
+      'server/cli/main.ts',
+      'conformance',
+      '--base-url',
+      server.url,
+      '--client-address-header',
+      'x-forwarded-for',
+      '--pay-url',
+      PAY_URL,
+      '--format',
+      'json',
+    ];
     const begun = performance.now();
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, args, { cwd: root, maxBuffer: 16 * 2 ** 20 }, (error, out) => (error && error.code !== 1 ? reject(error) : resolve(out))),
+      execFile(process.execPath, args, { cwd: root, maxBuffer: 16 * 2 ** 20 }, (error, out) => (error && error.code !== 1 ? reject(error) : resolve(out)))
     );
-    return { scenario: 'command at a URL, --client-address-header', seconds: seconds(begun), target: '< 30 s', result: counts(JSON.parse(stdout) as ConformanceReport) };
+    return {
+      scenario: 'command at a URL, --client-address-header',
+      seconds: seconds(begun),
+      target: '< 30 s',
+      result: counts(JSON.parse(stdout) as ConformanceReport),
+    };
   } finally {
     await server.stop();
   }
@@ -64,11 +92,22 @@ async function paced(): Promise<Row> {
     const begun = performance.now();
     const report = await runConformance({ baseUrl: server.url, payCheckout: simulatorPayment, log: (line) => (announced ||= line) });
     const limit = /up to (\d+) s waiting/.exec(announced)?.[1];
-    return { scenario: 'at a URL from one address, default quota', seconds: seconds(begun), target: `announced: up to ${limit ?? '?'} s of waiting`, result: counts(report) };
+    return {
+      scenario: 'at a URL from one address, default quota',
+      seconds: seconds(begun),
+      target: `announced: up to ${limit ?? '?'} s of waiting`,
+      result: counts(report),
+    };
   } finally {
     await server.stop();
   }
 }
 
 const rows = [await inProcess(), await overUrl(), ...(process.argv.includes('--paced') ? [await paced()] : [])];
-process.stdout.write(['| Scenario | Seconds | Target | Checks |', '|---|---|---|---|', ...rows.map((r) => `| ${r.scenario} | ${r.seconds.toFixed(1)} | ${r.target} | ${r.result} |`)].join('\n') + '\n');
+process.stdout.write(
+  [
+    '| Scenario | Seconds | Target | Checks |',
+    '|---|---|---|---|',
+    ...rows.map((r) => `| ${r.scenario} | ${r.seconds.toFixed(1)} | ${r.target} | ${r.result} |`),
+  ].join('\n') + '\n',
+);

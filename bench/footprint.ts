@@ -2,7 +2,7 @@
  * What a server costs before it answers anything: resident memory once it idles after its start, and the
  * time from its spawn to its 'listening' line, on a new data directory and again on the existing one.
  */
-import { peakRss, type BenchProcess } from './process.ts';
+import { type BenchProcess, peakRss } from './process.ts';
 
 export interface Footprint {
   /** Seconds from spawn to 'listening' on a new data directory (PGlite: initdb included) and on restart. */
@@ -54,8 +54,16 @@ export function footprintNote(storage: string, f: Footprint, peakMb: number | un
   const idleMb = Math.max(f.firstIdleMb, f.restartIdleMb);
   const mark = (text: string, ok: boolean | undefined) => (ok === undefined ? text : `${text}: ${verdict(ok)}`);
   return [
-    `Footprint on ${storage}: start to 'listening' ${f.firstStartS.toFixed(2)} s on a new data directory, ${mark(`${f.restartS.toFixed(2)} s on the existing one${target ? ` (target < ${target.restartS} s)` : ''}`, target && f.restartS < target.restartS)};`,
-    ` idle RSS ${f.firstIdleMb.toFixed(0)} MB after the first start, ${mark(`${f.restartIdleMb.toFixed(0)} MB after the restart${target ? ` (target <= ${target.idleMb} MB for both)` : ''}`, target && idleMb <= target.idleMb)}`,
-    peakMb === undefined ? '.' : `; ${mark(`peak RSS under the scenarios ${peakMb.toFixed(0)} MB${target ? ` (target <= ${target.peakMb} MB)` : ''}`, target && peakMb <= target.peakMb)}.`,
+    `Footprint on ${storage}: start to 'listening' ${f.firstStartS.toFixed(2)} s on a new data directory, ${
+      mark(`${f.restartS.toFixed(2)} s on the existing one${target ? ` (target < ${target.restartS} s)` : ''}`, target && f.restartS < target.restartS)
+    };`,
+    ` idle RSS ${f.firstIdleMb.toFixed(0)} MB after the first start, ${
+      mark(`${f.restartIdleMb.toFixed(0)} MB after the restart${target ? ` (target <= ${target.idleMb} MB for both)` : ''}`, target && idleMb <= target.idleMb)
+    }`,
+    peakMb === undefined
+      ? '.'
+      : `; ${
+        mark(`peak RSS under the scenarios ${peakMb.toFixed(0)} MB${target ? ` (target <= ${target.peakMb} MB)` : ''}`, target && peakMb <= target.peakMb)
+      }.`,
   ].join('');
 }

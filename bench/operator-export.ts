@@ -76,7 +76,11 @@ async function pricingWhile(until: Promise<unknown> | null, count = 0): Promise<
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const summary = (name: string, latencies: number[]) => {
   const sorted = [...latencies].sort((a, b) => a - b);
-  console.log(`${name}: ${sorted.length} answers, p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`);
+  console.log(
+    `${name}: ${sorted.length} answers, p50 ${quantile(sorted, 0.5).toFixed(1)} ms, p99 ${quantile(sorted, 0.99).toFixed(1)} ms, max ${
+      sorted.at(-1)?.toFixed(1)
+    } ms`,
+  );
 };
 
 try {

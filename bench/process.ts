@@ -1,9 +1,9 @@
 /**
  * Benchmark processes: the API server or the ceiling, pinned to core 0 when taskset is there.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { operatorUrlOf } from './releases.ts';
 
@@ -57,7 +57,7 @@ export const RUNTIME_COMMANDS: Record<string, (entry: string) => string[]> = {
 export async function startProcess(name: string, commandLine: string[], env: Record<string, string>): Promise<BenchProcess> {
   // A port the system just handed out can still be taken by a load-generator socket before the program
   // binds it (ephemeral ports are shared): try another one then.
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       return await startOnPort(name, commandLine, env, await freePort());
     } catch (error) {

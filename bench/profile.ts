@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOf } from './load.ts';
 import { freePort } from './process.ts';
-import { SCENARIOS, type BenchRelease } from './scenarios.ts';
+import { type BenchRelease, SCENARIOS } from './scenarios.ts';
 import { OPERATOR_ENV, operatorUrlOf, publishReleases } from './releases.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,7 +75,7 @@ async function profile(entry: string, releases?: readonly BenchRelease[]): Promi
     child.stdout!.on('data', (data: Buffer) => {
       output += String(data);
       if (/listening/.test(output)) resolve();
-    }),
+    })
   );
   // The scenario's releases, as `npm run bench` publishes them (the profile measured the baseline before).
   if (releases) await publishReleases(operatorUrlOf(output), releases);

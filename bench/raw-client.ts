@@ -29,8 +29,9 @@ export function requestBytes(scenario: Scenario, port: number, clientHeader = 'X
   const head = (i: number) =>
     `${scenario.method} ${scenario.path.replace('{n}', String(i))} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
     (body ? `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` : '');
-  return Array.from({ length: count }, (_, i) =>
-    Buffer.from(`${head(i)}${clientHeader}: ${scenario.clients === 'many' ? clientAddress(i) : '192.0.2.1'}\r\n\r\n${body}`),
+  return Array.from(
+    { length: count },
+    (_, i) => Buffer.from(`${head(i)}${clientHeader}: ${scenario.clients === 'many' ? clientAddress(i) : '192.0.2.1'}\r\n\r\n${body}`),
   );
 }
 

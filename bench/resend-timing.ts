@@ -16,7 +16,7 @@ import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { openPgliteStorage } from '../adapters/pglite/index.ts';
 import type { CoreRequest } from '../core/http/http.ts';
 import type { Storage } from '../core/ports/ports.ts';
-import { bodyJson, createTestApp, manualClock, type ManualClock } from '../test/_setup.ts';
+import { bodyJson, createTestApp, type ManualClock, manualClock } from '../test/_setup.ts';
 
 const TRIES = 250;
 const WARM_UP = 50;
@@ -70,7 +70,13 @@ async function trial(name: string): Promise<void> {
   for (let i = 0; i < BUYERS; i++) {
     // A client of its own per buyer: one client's 150 requests would pass the public quota (120 a minute).
     const clientIp = `192.0.2.${i + 1}`;
-    const created = await app.handle({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{"product":"standard"}', clientIp });
+    const created = await app.handle({
+      method: 'POST',
+      path: '/api/v1/checkout/create',
+      headers: { 'content-type': 'application/json' },
+      body: '{"product":"standard"}',
+      clientIp,
+    });
     const { sessionId } = bodyJson(created) as { sessionId: string };
     await app.handle({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: `email=buyer-${i}%40example.com`, clientIp });
     const status = await app.handle({ method: 'GET', path: '/api/v1/checkout/status', query: `session_id=${sessionId}`, headers: {}, clientIp });

@@ -13,11 +13,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { requestBytes, runRaw } from './raw-client.ts';
-import { clientAddress, SCENARIOS, type Scenario } from './scenarios.ts';
+import { clientAddress, type Scenario, SCENARIOS } from './scenarios.ts';
 import { OPERATOR_ENV, publishReleases } from './releases.ts';
 import { storageEnv } from './storage-env.ts';
 import { footprintNote, measureFootprint } from './footprint.ts';
-import { cpuSeconds, peakRss, pinSelf, RUNTIME_COMMANDS, startProcess, type BenchProcess } from './process.ts';
+import { type BenchProcess, cpuSeconds, peakRss, pinSelf, RUNTIME_COMMANDS, startProcess } from './process.ts';
 import { startWorkerdProcess } from './workerd.ts';
 import { hasWrk, runWrk } from './wrk-client.ts';
 
@@ -105,11 +105,11 @@ const workerdPorts = new Set<number>();
 /** A port's requests of one scenario, built once while that port's server runs. */
 function requestsFor(scenario: Scenario, port: number): Buffer[] {
   let byScenario = requestCache.get(port);
-  if (!byScenario) requestCache.set(port, (byScenario = new Map()));
+  if (!byScenario) requestCache.set(port, byScenario = new Map());
   let requests = byScenario.get(scenario.name);
   // The Worker's client is CF-Connecting-IP, which the edge sets: the other servers trust X-Forwarded-For.
   const clientHeader = workerdPorts.has(port) ? 'CF-Connecting-IP' : 'X-Forwarded-For';
-  if (!requests) byScenario.set(scenario.name, (requests = requestBytes(scenario, port, clientHeader)));
+  if (!requests) byScenario.set(scenario.name, requests = requestBytes(scenario, port, clientHeader));
   return requests;
 }
 
@@ -117,12 +117,11 @@ async function load(url: string, scenario: Scenario, duration: number, pid: numb
   const cpuBefore = cpuSeconds(pid);
   const port = Number(new URL(url).port);
   const clientHeader = workerdPorts.has(port) ? 'CF-Connecting-IP' : 'X-Forwarded-For';
-  const result =
-    scenario.loader === 'wrk'
-      ? await runWrk(port, scenario, connections, duration, clientHeader)
-      : client === 'raw'
-        ? await runRaw(port, requestsFor(scenario, port), connections, duration)
-        : await loadWithAutocannon(url, scenario, duration);
+  const result = scenario.loader === 'wrk'
+    ? await runWrk(port, scenario, connections, duration, clientHeader)
+    : client === 'raw'
+    ? await runRaw(port, requestsFor(scenario, port), connections, duration)
+    : await loadWithAutocannon(url, scenario, duration);
   const cpu = cpuSeconds(pid) - cpuBefore;
   return { ...result, perCpuSecond: cpu > 0 ? result.total / cpu : 0 };
 }
@@ -179,7 +178,9 @@ async function compareWithPlain(runtime: string, storage: string, scenario: Scen
     const target = scenario.name.includes('metrics') ? 0.95 : undefined;
     const verdict = target === undefined ? '' : ` (target ${target}: ${judged >= target ? 'met' : 'MISSED'})`;
     notes.push(
-      `${runtime}/${storage}: ${scenario.name}: ${r.ratio.toFixed(2)} of the req/s of the same server without it, CPU ratio ${r.cpuRatio.toFixed(2)}, paired round by round${verdict}.`,
+      `${runtime}/${storage}: ${scenario.name}: ${r.ratio.toFixed(2)} of the req/s of the same server without it, CPU ratio ${
+        r.cpuRatio.toFixed(2)
+      }, paired round by round${verdict}.`,
     );
     process.stdout.write(`${notes[notes.length - 1]}\n`);
   });
@@ -219,16 +220,17 @@ async function soak(server: BenchProcess): Promise<string> {
   await run(soakRequests - soakRequests / 5);
   const end = peakRss(server.pid, 'VmRSS');
   const change = (end - middle) / middle;
-  return `Memory soak (${soakRequests.toLocaleString('en')} GET pricing from 100,000 addresses): RSS after ${(soakRequests / 5).toLocaleString('en')} ${(middle / 2 ** 20).toFixed(1)} MB, at the end ${(end / 2 ** 20).toFixed(1)} MB (${(change * 100).toFixed(1)}%; target within 10%: ${Math.abs(change) <= 0.1 ? 'met' : 'MISSED'}).`;
+  return `Memory soak (${soakRequests.toLocaleString('en')} GET pricing from 100,000 addresses): RSS after ${(soakRequests / 5).toLocaleString('en')} ${
+    (middle / 2 ** 20).toFixed(1)
+  } MB, at the end ${(end / 2 ** 20).toFixed(1)} MB (${(change * 100).toFixed(1)}%; target within 10%: ${Math.abs(change) <= 0.1 ? 'met' : 'MISSED'}).`;
 }
 
 /** Runs `work` against a fresh server of this runtime and storage, then stops it and removes its data. */
 async function withServer(runtime: string, storage: string, work: (server: BenchProcess) => Promise<void>, extra: Record<string, string> = {}) {
   const { env, cleanup } = storageEnv(storage);
-  const server =
-    runtime === 'workerd'
-      ? await startWorkerdProcess(env)
-      : await startProcess(runtime, RUNTIME_COMMANDS[runtime]!(ENTRIES[runtime]!), { ...env, TRUSTED_PROXIES: '127.0.0.1/32', ...extra });
+  const server = runtime === 'workerd'
+    ? await startWorkerdProcess(env)
+    : await startProcess(runtime, RUNTIME_COMMANDS[runtime]!(ENTRIES[runtime]!), { ...env, TRUSTED_PROXIES: '127.0.0.1/32', ...extra });
   const port = Number(new URL(server.url).port);
   if (runtime === 'workerd') workerdPorts.add(port);
   try {
@@ -277,17 +279,18 @@ try {
           // says so instead of judging: those answers cost something else.
           const answers = Object.values(r.statuses).reduce((a, b) => a + b, 0);
           const unexpected = answers - (r.statuses[String(scenario.expect ?? 200)] ?? 0);
-          const verdict =
-            target === undefined
-              ? ''
-              : unexpected > answers / 100
-                ? `not judged: ${((100 * unexpected) / answers).toFixed(0)}% of answers not ${scenario.expect ?? 200}`
-                : `${target.toFixed(2)} ${judged >= target ? 'met' : 'MISSED'}`;
+          const verdict = target === undefined
+            ? ''
+            : unexpected > answers / 100
+            ? `not judged: ${((100 * unexpected) / answers).toFixed(0)}% of answers not ${scenario.expect ?? 200}`
+            : `${target.toFixed(2)} ${judged >= target ? 'met' : 'MISSED'}`;
           measured.set(`${runtime}/${storage}/${scenario.name}`, r.ratio);
           if (runtime === 'node') peaks.set(storage, Math.max(peaks.get(storage) ?? 0, r.peakMb));
           const codes = Object.entries(r.statuses).map(([code, n]) => `${code}: ${n}`).join(', ');
           rows.push(
-            `| ${scenario.name} | ${runtime} | ${storage} | ${Math.round(r.rps)} | ${Math.round(r.ceilingRps)} | ${r.ratio.toFixed(2)} | ${r.cpuRatio.toFixed(2)} | ${verdict} | ${r.p50} | ${r.p99} | ${r.peakMb.toFixed(0)} | ${codes} |`,
+            `| ${scenario.name} | ${runtime} | ${storage} | ${Math.round(r.rps)} | ${Math.round(r.ceilingRps)} | ${r.ratio.toFixed(2)} | ${
+              r.cpuRatio.toFixed(2)
+            } | ${verdict} | ${r.p50} | ${r.p99} | ${r.peakMb.toFixed(0)} | ${codes} |`,
           );
           process.stdout.write(`${rows[rows.length - 1]}\n`);
           if (scenario.env) await compareWithPlain(runtime, storage, scenario, server);
@@ -318,7 +321,9 @@ const memoryLimit = measured.get('node/memory/GET pricing');
 if (sharedLimit !== undefined && memoryLimit !== undefined) {
   const ratio = sharedLimit / memoryLimit;
   notes.unshift(
-    `GET pricing with the rate limit shared on Postgres: ${ratio.toFixed(2)} of the same with the memory limiter, each taken as its ratio to the ceiling (target 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'}).`,
+    `GET pricing with the rate limit shared on Postgres: ${
+      ratio.toFixed(2)
+    } of the same with the memory limiter, each taken as its ratio to the ceiling (target 0.5: ${ratio >= 0.5 ? 'met' : 'MISSED'}).`,
   );
 }
 // Issue 31: what the update check adds to the API's simplest answer under the same load (wrk, 100,000
@@ -326,14 +331,18 @@ if (sharedLimit !== undefined && memoryLimit !== undefined) {
 const staged = measured.get('node/memory/GET version, staged release, signed, wrk');
 const pricingWrk = measured.get('node/memory/GET pricing, wrk');
 if (staged !== undefined && pricingWrk !== undefined) {
-  notes.unshift(`GET version, staged release, signed: ${(staged / pricingWrk).toFixed(2)} of GET pricing, wrk, each taken as its ratio to the ceiling (no target).`);
+  notes.unshift(
+    `GET version, staged release, signed: ${(staged / pricingWrk).toFixed(2)} of GET pricing, wrk, each taken as its ratio to the ceiling (no target).`,
+  );
 }
 
 const table = [
   `# Benchmark ${new Date().toISOString()} (commit ${commit})`,
   '',
   `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Server pinned to core 0, load generator to core 1.`,
-  `Load: ${client === 'raw' ? 'bench/raw-client.ts (pre-serialized requests)' : 'autocannon'}, ${connections} connections, ${rounds} rounds of ${seconds} s in A B B A order after a 2 s warm-up; ratios are medians of the rounds' ratios.`,
+  `Load: ${
+    client === 'raw' ? 'bench/raw-client.ts (pre-serialized requests)' : 'autocannon'
+  }, ${connections} connections, ${rounds} rounds of ${seconds} s in A B B A order after a 2 s warm-up; ratios are medians of the rounds' ratios.`,
   'Clients: X-Forwarded-For from 100,000 addresses (TRUSTED_PROXIES=127.0.0.1/32), except the 429 scenario.',
   'ratio: req/s against the ceiling. CPU ratio: requests per CPU second of the server process against the',
   "ceiling's; it stays comparable when the load generator, not the server, is the bottleneck. Targets are",

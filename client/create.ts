@@ -6,7 +6,7 @@
 import type { Endpoint } from '../core/endpoint.ts';
 import { PUBLIC_ENDPOINTS, type PublicEndpoint } from '../core/endpoints.ts';
 import { ApiClientError } from './error.ts';
-import { endpointUrl, requestInit, type CallArgs } from './request.ts';
+import { type CallArgs, endpointUrl, requestInit } from './request.ts';
 import { readAnswer } from './response.ts';
 import type { Client, ClientOptions, FetchFunction, WithMeta } from './types.ts';
 
@@ -27,7 +27,7 @@ export function createClientFor<const E extends readonly Endpoint[]>(endpoints: 
 
   const call = async (endpoint: Endpoint, args: CallArgs): Promise<WithMeta<unknown>> => {
     const url = endpointUrl(options.baseUrl, endpoint, args);
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       try {
         return await readAnswer(endpoint, url, await send(url, requestInit(endpoint, args)), validate);
       } catch (error) {

@@ -14,18 +14,7 @@ export { createClient, createClientFor } from './create.ts';
 export { ApiClientError, type ClientErrorCode } from './error.ts';
 // The public table whole: each endpoint by its own name (`getPricingEndpoint`, ...) and PUBLIC_ENDPOINTS.
 export * from '../core/endpoints.ts';
-export type {
-  ArgsOf,
-  Client,
-  ClientOptions,
-  FetchFunction,
-  Method,
-  OpenApiDocument,
-  RateLimitState,
-  ResultOf,
-  RetryOptions,
-  WithMeta,
-} from './types.ts';
+export type { ArgsOf, Client, ClientOptions, FetchFunction, Method, OpenApiDocument, RateLimitState, ResultOf, RetryOptions, WithMeta } from './types.ts';
 export type { Endpoint } from '../core/endpoint.ts';
 export type { ApiErrorBody, ErrorCode } from '../core/http/errors.ts';
 export type { CheckoutCreateRequest, FeedbackRequest, VoteRequest } from '../core/schemas/requests.ts';

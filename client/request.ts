@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { V1_PREFIX, type Endpoint } from '../core/endpoint.ts';
+import { type Endpoint, V1_PREFIX } from '../core/endpoint.ts';
 
 /** The arguments of a call as the runtime sees them. */
 export type CallArgs = Record<string, unknown> | undefined;

@@ -53,7 +53,12 @@ export async function readAnswer(endpoint: Endpoint, url: string, response: Resp
     const location = headers.get('location');
     if (status >= 300 && status < 400 && location) return { ...meta, data: new URL(location, url).href };
     if (response.type === 'opaqueredirect') {
-      throw invalid(endpoint, status, rateLimit, `${endpoint.operationId}: a browser does not show a redirect's Location to scripts; link to the address of ${endpoint.operationId}Link() instead.`);
+      throw invalid(
+        endpoint,
+        status,
+        rateLimit,
+        `${endpoint.operationId}: a browser does not show a redirect's Location to scripts; link to the address of ${endpoint.operationId}Link() instead.`,
+      );
     }
   }
   const text = await response.text();
@@ -66,7 +71,12 @@ export async function readAnswer(endpoint: Endpoint, url: string, response: Resp
       if (!result.success) {
         const issue = result.issues[0];
         const path = issue.path?.map((item) => String(item.key)).join('.');
-        throw invalid(endpoint, status, rateLimit, `${endpoint.operationId}: the answer breaks ${success.schemaName}${path ? ` at ${path}` : ''}: ${issue.message}`);
+        throw invalid(
+          endpoint,
+          status,
+          rateLimit,
+          `${endpoint.operationId}: the answer breaks ${success.schemaName}${path ? ` at ${path}` : ''}: ${issue.message}`,
+        );
       }
     }
     return { ...meta, data: body };

@@ -57,36 +57,35 @@ export interface ClientOptions {
 }
 
 /** The OpenAPI document, as JSON. */
-export type OpenApiDocument = { openapi: string; info: { title: string; version: string }; paths: Record<string, unknown> } & Record<
-  string,
-  unknown
->;
+export type OpenApiDocument =
+  & { openapi: string; info: { title: string; version: string }; paths: Record<string, unknown> }
+  & Record<
+    string,
+    unknown
+  >;
 
 /** Query parameters by name: required ones required, the others optional. */
-type QueryArgs<Q extends readonly QueryParameter[]> = {
-  [P in Q[number] as P['required'] extends true ? P['name'] : never]: v.InferInput<P['schema']>;
-} & {
-  [P in Q[number] as P['required'] extends true ? never : P['name']]?: v.InferInput<P['schema']> | undefined;
-};
+type QueryArgs<Q extends readonly QueryParameter[]> =
+  & {
+    [P in Q[number] as P['required'] extends true ? P['name'] : never]: v.InferInput<P['schema']>;
+  }
+  & {
+    [P in Q[number] as P['required'] extends true ? never : P['name']]?: v.InferInput<P['schema']> | undefined;
+  };
 
 /** Flattens an intersection so editors show one object. */
 type Flat<T> = { [K in keyof T]: T[K] };
 
 /** The argument of an endpoint's method: the JSON body's fields, the query parameters, or nothing. */
-export type ArgsOf<E extends Endpoint> = E extends { body: { schema: infer S extends v.GenericSchema } }
-  ? v.InferInput<S>
-  : E extends { query: infer Q extends readonly QueryParameter[] }
-    ? Flat<QueryArgs<Q>>
-    : undefined;
+export type ArgsOf<E extends Endpoint> = E extends { body: { schema: infer S extends v.GenericSchema } } ? v.InferInput<S>
+  : E extends { query: infer Q extends readonly QueryParameter[] } ? Flat<QueryArgs<Q>>
+  : undefined;
 
 /** What an endpoint's method resolves to: the parsed JSON body, the text, or the redirect target. */
-export type ResultOf<E extends Endpoint> = E['success'] extends { schema: infer S extends v.GenericSchema }
-  ? v.InferOutput<S>
-  : E['success'] extends { mediaType: 'text/plain' }
-    ? string
-    : E['success'] extends { mediaType: 'application/json' }
-      ? OpenApiDocument
-      : string;
+export type ResultOf<E extends Endpoint> = E['success'] extends { schema: infer S extends v.GenericSchema } ? v.InferOutput<S>
+  : E['success'] extends { mediaType: 'text/plain' } ? string
+  : E['success'] extends { mediaType: 'application/json' } ? OpenApiDocument
+  : string;
 
 /**
  * The empty object type, for the test "every field of A is optional" (`Empty extends A`); deno lint's

@@ -21,8 +21,8 @@ import { version } from './operations/version.ts';
 import type { ApiRoute } from './api-route.ts';
 import type { Assert, Equal } from './schemas/exact.ts';
 
-export { ALIAS_PREFIX, OPERATOR_TAG, V1_PREFIX, type Endpoint } from './endpoint.ts';
-export { COMMON_ERRORS, type ApiRoute } from './api-route.ts';
+export { ALIAS_PREFIX, type Endpoint, OPERATOR_TAG, V1_PREFIX } from './endpoint.ts';
+export { type ApiRoute, COMMON_ERRORS } from './api-route.ts';
 
 const ROUTES = [
   { ...endpoints.getPricingEndpoint, create: pricing },

@@ -7,7 +7,7 @@
  */
 import { createAnswerSignatures } from './releases/answer-signature.ts';
 import { DEFAULT_BODY_LIMIT } from './http/body.ts';
-import { DEFAULT_BUDGETS, type Budgets } from './budgets/budgets.ts';
+import { type Budgets, DEFAULT_BUDGETS } from './budgets/budgets.ts';
 import { DEFAULT_OPEN_CHECKOUTS_PER_CLIENT } from './budgets/checkout-cap.ts';
 import type { OperatorRoutes } from './operator/app.ts';
 import type { OperatorToken } from './operator/named-tokens.ts';

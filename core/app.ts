@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX, type ApiRoute } from './api.ts';
-import { createContext, type AppOptions } from './app-context.ts';
+import { ALIAS_PREFIX, API_ROUTES, type ApiRoute, V1_PREFIX } from './api.ts';
+import { type AppOptions, createContext } from './app-context.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './http/cors.ts';
 import { deprecationHeaders } from './http/deprecation.ts';
@@ -13,7 +13,7 @@ import { AnsweringError, type ApiError } from './http/errors.ts';
 import type { CoreRequest, CoreResponse } from './http/http.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
-import { windowsOnly, WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
+import { WINDOWS_ONLY_PATH, windowsOnly } from './operations/windows-only.ts';
 import { checkoutStatus } from './operations/checkout.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';

@@ -6,16 +6,7 @@
 import type { Answer } from './http/maybe.ts';
 import type { WebhookAddressPolicy } from './webhooks/address.ts';
 import type { CoreRequest } from './http/http.ts';
-import type {
-  AppEvent,
-  Clock,
-  LicenseIssuer,
-  Logger,
-  OfferSource,
-  PaymentGateway,
-  Storage,
-  VersionSource,
-} from './ports/ports.ts';
+import type { AppEvent, Clock, LicenseIssuer, Logger, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { Budgets } from './budgets/budgets.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
 import type { Readiness } from './pipeline/readiness.ts';

@@ -24,22 +24,22 @@ export interface QueryParameter {
 /** How a successful answer looks. */
 export type SuccessResponse =
   | {
-      readonly status: 200 | 201 | 202;
-      readonly description: string;
-      readonly schema: v.GenericSchema;
-      readonly schemaName: string;
-      /** The JSON body's media type when it is not application/json (a JSON Feed's application/feed+json). */
-      readonly mediaType?: 'application/feed+json';
-      /** Headers beyond every response's, e.g. those of a signed answer. */
-      readonly extraHeaders?: readonly string[];
-    }
+    readonly status: 200 | 201 | 202;
+    readonly description: string;
+    readonly schema: v.GenericSchema;
+    readonly schemaName: string;
+    /** The JSON body's media type when it is not application/json (a JSON Feed's application/feed+json). */
+    readonly mediaType?: 'application/feed+json';
+    /** Headers beyond every response's, e.g. those of a signed answer. */
+    readonly extraHeaders?: readonly string[];
+  }
   | {
-      readonly status: 200;
-      readonly description: string;
-      readonly mediaType: 'text/plain' | 'text/html' | 'application/json' | 'application/atom+xml';
-      readonly freeForm: true;
-      readonly extraHeaders?: readonly string[];
-    }
+    readonly status: 200;
+    readonly description: string;
+    readonly mediaType: 'text/plain' | 'text/html' | 'application/json' | 'application/atom+xml';
+    readonly freeForm: true;
+    readonly extraHeaders?: readonly string[];
+  }
   | { readonly status: 302; readonly description: string; readonly headers: readonly string[] };
 
 /** One operation of the interface as it is documented and called. */

@@ -50,8 +50,7 @@ export const downloadInstallerEndpoint = {
   versioned: true,
   tag: 'Desktop app',
   summary: 'Redirect to the Windows installer',
-  description:
-    'Redirects to the current MSI installer. A client that is not Windows (by the Sec-CH-UA-Platform ' +
+  description: 'Redirects to the current MSI installer. A client that is not Windows (by the Sec-CH-UA-Platform ' +
     'client hint, else the User-Agent) is redirected to a Windows-only warning page instead, unless ' +
     'force=1. The target is always an operator-configured URL. Signed (RFC 9421) when the server signs answers; a ' +
     'redirect to the MSI names its release in Release-Version, which the app compares with the version GET /version offered.',
@@ -62,7 +61,18 @@ export const downloadInstallerEndpoint = {
   success: {
     status: 302,
     description: 'Redirect to the installer or to the Windows-only warning page.',
-    headers: ['Location', 'Cache-Control', 'Vary', 'Signature-Input', 'Signature', 'Release-Version', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
+    headers: [
+      'Location',
+      'Cache-Control',
+      'Vary',
+      'Signature-Input',
+      'Signature',
+      'Release-Version',
+      'Installer-Digest',
+      'Installer-Size',
+      'Release-Notes',
+      'Release-Critical',
+    ],
   },
   errors: ['invalid_parameter'],
 } as const satisfies Endpoint;
@@ -92,8 +102,7 @@ export const submitFeedbackEndpoint = {
   versioned: true,
   tag: 'Feedback',
   summary: 'Submit feedback or a review',
-  description:
-    'Accepts feature requests, bug reports, general feedback and reviews. Only description is required; ' +
+  description: 'Accepts feature requests, bug reports, general feedback and reviews. Only description is required; ' +
     'type defaults to general. Fields not listed are ignored.',
   body: { schema: FeedbackRequestSchema, schemaName: 'FeedbackRequest', required: true },
   success: {
@@ -124,8 +133,7 @@ export const toggleRoadmapVoteEndpoint = {
   versioned: true,
   tag: 'Roadmap',
   summary: 'Toggle the caller vote for a feature',
-  description:
-    'A first vote from the caller IP sets voted to true; the same request again removes it. IPv6 callers ' +
+  description: 'A first vote from the caller IP sets voted to true; the same request again removes it. IPv6 callers ' +
     'are recognised by their /64 prefix, and vote_count counts at most 8 votes from the /64s of one IPv6 /48.',
   body: { schema: VoteRequestSchema, schemaName: 'VoteRequest', required: true },
   success: { status: 200, description: 'The vote after the toggle.', schema: VoteResponseSchema, schemaName: 'VoteResponse' },
@@ -139,8 +147,7 @@ export const createCheckoutEndpoint = {
   versioned: true,
   tag: 'Checkout',
   summary: 'Create a hosted checkout session',
-  description:
-    'Creates a hosted checkout session for the standard product, the Plus add-on or the Plus bundle. ' +
+  description: 'Creates a hosted checkout session for the standard product, the Plus add-on or the Plus bundle. ' +
     'Without a body it buys the standard product and records no channel.',
   body: { schema: CheckoutCreateRequestSchema, schemaName: 'CheckoutCreateRequest', required: false },
   success: {
@@ -159,8 +166,7 @@ export const getCheckoutStatusEndpoint = {
   versioned: true,
   tag: 'Checkout',
   summary: 'Get the payment and license status of a checkout session',
-  description:
-    'The payment status (pending, processing, paid). License keys are issued once, when the session is ' +
+  description: 'The payment status (pending, processing, paid). License keys are issued once, when the session is ' +
     'paid, and are null before.',
   query: [{ name: 'session_id', required: true, schema: SessionIdSchema }],
   success: { status: 200, description: 'The session status.', schema: CheckoutStatusSchema, schemaName: 'CheckoutStatus' },
@@ -174,8 +180,7 @@ export const validateLicenseEndpoint = {
   versioned: true,
   tag: 'Licenses',
   summary: 'Re-check the standing of a license key',
-  description:
-    'An addition to the spec. Whether a key still stands: valid (with its product and the end of its lease), ' +
+  description: 'An addition to the spec. Whether a key still stands: valid (with its product and the end of its lease), ' +
     'revoked (its order was refunded, lost a dispute or was revoked by the operator) or unknown. Signed like ' +
     'the update answers (RFC 9421, Ed25519, covering the status, Content-Digest and License-Key-Digest, the ' +
     'SHA-256 of the key as sent; tagged "license-standing", and carrying the request\'s optional nonce as its nonce ' +
@@ -198,13 +203,17 @@ export const resendLicensesEndpoint = {
   versioned: true,
   tag: 'Licenses',
   summary: 'Mail the license keys of an address to that address',
-  description:
-    'An addition to the spec. Mails the valid (not revoked) license keys bought with this email address to that address only. ' +
+  description: 'An addition to the spec. Mails the valid (not revoked) license keys bought with this email address to that address only. ' +
     'Always 202 with the same body, whether or not the address has orders, so it tells nobody who bought. ' +
     'At most 5 requests per client per hour (429 too_many_resends), and at most 3 mails per address per ' +
     'day (further requests are answered alike and mail nothing).',
   body: { schema: LicenseResendRequestSchema, schemaName: 'LicenseResendRequest', required: true },
-  success: { status: 202, description: 'Accepted: the same answer for every address.', schema: LicenseResendAcceptedSchema, schemaName: 'LicenseResendAccepted' },
+  success: {
+    status: 202,
+    description: 'Accepted: the same answer for every address.',
+    schema: LicenseResendAcceptedSchema,
+    schemaName: 'LicenseResendAccepted',
+  },
   errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'too_many_resends'],
 } as const satisfies Endpoint;
 
@@ -215,8 +224,7 @@ export const getChangelogEndpoint = {
   versioned: true,
   tag: 'Changelog',
   summary: 'Get the changelog as a JSON Feed',
-  description:
-    'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
+  description: 'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
     '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
     'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
     'releases above it: the desktop app\'s "What\'s new" after an update. Cacheable: ETag, Last-Modified, 304 on ' +
@@ -245,8 +253,7 @@ export const getChangelogAtomEndpoint = {
   versioned: true,
   tag: 'Changelog',
   summary: 'Get the changelog as an Atom feed',
-  description:
-    'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
+  description: 'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
     'application/atom+xml), for feed readers and websites; since=<version> as there. Cacheable likewise.',
   query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
   headers: [
@@ -265,8 +272,7 @@ export const unsubscribeEndpoint = {
   versioned: true,
   tag: 'Mail',
   summary: 'Stop the shipped-request mails to an address (one click)',
-  description:
-    'An addition to the spec. The List-Unsubscribe address of a mail telling a requester that their request shipped ' +
+  description: 'An addition to the spec. The List-Unsubscribe address of a mail telling a requester that their request shipped ' +
     '(RFC 8058 one-click: the body, List-Unsubscribe=One-Click, is not needed). Stops every such mail to the ' +
     'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html.',
   query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
@@ -281,8 +287,7 @@ export const getUnsubscribePageEndpoint = {
   versioned: true,
   tag: 'Mail',
   summary: 'The page of an unsubscribe address, with its button',
-  description:
-    'An addition to the spec. What a person who opens the unsubscribe address of a shipped-request mail sees: ' +
+  description: 'An addition to the spec. What a person who opens the unsubscribe address of a shipped-request mail sees: ' +
     'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links).',
   query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
   success: { status: 200, description: 'The page.', mediaType: 'text/html', freeForm: true },

@@ -3,11 +3,11 @@
  *
  * @module
  */
-export { createApp, type App, type AppOptions } from './app.ts';
+export { type App, type AppOptions, createApp } from './app.ts';
 export { APP_PATH_PREFIXES, APP_PATHS, isAppPath } from './http/paths.ts';
 export { WINDOWS_ONLY_PATH } from './operations/windows-only.ts';
-export { API_ROUTES, ALIAS_PREFIX, V1_PREFIX, type ApiRoute, type Endpoint } from './api.ts';
-export { ApiError, ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from './http/errors.ts';
+export { ALIAS_PREFIX, API_ROUTES, type ApiRoute, type Endpoint, V1_PREFIX } from './api.ts';
+export { ApiError, type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from './http/errors.ts';
 export type { CoreRequest, CoreResponse, HeaderMap } from './http/http.ts';
 export type { Answer } from './http/maybe.ts';
 export { headerValue } from './http/http.ts';
@@ -40,61 +40,61 @@ export type {
   VersionSource,
 } from './ports/ports.ts';
 export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES } from './ports/ports.ts';
-export { canonicalIp, clientKey, resolveClientIp, type CidrSet } from './clients/client-ip.ts';
+export { canonicalIp, type CidrSet, clientKey, resolveClientIp } from './clients/client-ip.ts';
 export type { ClientAddressPolicy } from './clients/client-address.ts';
 export { parseCidrList } from './clients/cidr.ts';
 export { PUBLIC_API_POLICY, type RateLimitPolicy } from './pipeline/rate-limit.ts';
-export { SiteContentSchema, type PageLink, type SiteContent, type WindowsOnlyPage } from './schemas/content.ts';
+export { type PageLink, type SiteContent, SiteContentSchema, type WindowsOnlyPage } from './schemas/content.ts';
 export { buildOpenApi } from './openapi/build.ts';
 export type { AliasDeprecation } from './http/deprecation.ts';
 export {
+  type CompactLicensePayload,
   createLicenseIssuer,
   generateSigningKey,
-  publicKeyOf,
-  SIMULATOR_KEY_PREFIX,
-  looksLikeSimulatorKey,
-  verifyLicenseKey,
-  type CompactLicensePayload,
   type LegacyLicensePayload,
   type LicensePayload,
+  looksLikeSimulatorKey,
+  publicKeyOf,
+  SIMULATOR_KEY_PREFIX,
+  verifyLicenseKey,
 } from './licensing/license.ts';
 export { DEFAULT_BODY_LIMIT } from './http/body.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';
 export {
+  type CheckoutCreateRequest,
   CheckoutCreateRequestSchema,
   DownloadForceSchema,
   DownloadSourceSchema,
+  type FeedbackRequest,
   FeedbackRequestSchema,
   SessionIdSchema,
-  VoteRequestSchema,
-  type CheckoutCreateRequest,
-  type FeedbackRequest,
   type VoteRequest,
+  VoteRequestSchema,
 } from './schemas/requests.ts';
 export {
-  LicenseValidateRequestSchema,
-  LicenseValidationSchema,
   type LicenseStanding,
   type LicenseValidateRequest,
+  LicenseValidateRequestSchema,
   type LicenseValidation,
+  LicenseValidationSchema,
 } from './schemas/license.ts';
 // RoadmapFeature is the content port's name here (ports.ts); the answer's type is `converter-site-api/client`'s.
 export {
+  type CheckoutCreateResponse,
   CheckoutCreateResponseSchema,
+  type CheckoutStatus,
   CheckoutStatusSchema,
+  type FeedbackSuccess,
   FeedbackSuccessSchema,
+  type Pricing,
   PricingSchema,
   ROADMAP_CATEGORIES,
-  RoadmapFeatureSchema,
-  RoadmapListSchema,
-  VersionSchema,
-  VoteResponseSchema,
-  type CheckoutCreateResponse,
-  type CheckoutStatus,
-  type FeedbackSuccess,
-  type Pricing,
   type RoadmapCategory,
+  RoadmapFeatureSchema,
   type RoadmapList,
+  RoadmapListSchema,
   type Version,
+  VersionSchema,
   type VoteResponse,
+  VoteResponseSchema,
 } from './schemas/responses.ts';

@@ -43,8 +43,8 @@ function endpointLine(route: ApiRoute, base: string): string {
   const input = route.body
     ? ` JSON body: ${route.body.schemaName}${route.body.required ? '' : ' (optional)'}.`
     : route.query
-      ? ` Query: ${route.query.map((param) => param.name + (param.required ? '' : ' (optional)')).join(', ')}.`
-      : '';
+    ? ` Query: ${route.query.map((param) => param.name + (param.required ? '' : ' (optional)')).join(', ')}.`
+    : '';
   const headers = route.headers ? ` Header: ${route.headers.map((param) => param.name).join(', ')}.` : '';
   return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${input}${headers}`;
 }
@@ -96,7 +96,7 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
     ...publicRoutes.map((route) => endpointLine(route, base)),
     '',
     'Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1.' +
-      (sunset ? ` The aliases are deprecated and stop answering after ${sunset}.` : ''),
+    (sunset ? ` The aliases are deprecated and stop answering after ${sunset}.` : ''),
     '',
     '## Docs',
     '',

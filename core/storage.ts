@@ -88,15 +88,15 @@ export type { PaymentFlag, Purchase } from './ports/gateway-port.ts';
 export { DEFAULT_VOTES_PER_NETWORK, voteWeight } from './ports/ports.ts';
 export { isFinal, isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from './ports/checkout-state.ts';
 export {
+  type DisputeStates,
   GOOD_STANDING,
   isRevoked,
+  type OrderOverride,
+  type OrderStanding,
   providerRevokes,
   revocationCause,
   withPaymentEvent,
   withPaymentFlag,
-  type DisputeStates,
-  type OrderOverride,
-  type OrderStanding,
 } from './ports/order-state.ts';
 export { DAY_MS, dayOf, feedbackBudgetBytes, refusalOf } from './budgets/budgets.ts';
 /** The feedback.received event `addFeedback` writes with the entry it stores (its id is the inbox id). */

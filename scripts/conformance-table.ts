@@ -22,7 +22,9 @@ export function checksOf(clause: string): string[] {
 export function clauseTable(): string {
   const cell = (text: string) => text.replaceAll('|', '\\|');
   const rows = CLAUSES.map((clause) => {
-    const named = (check: ReturnType<typeof checksCovering>[number]) => (check.strict === undefined ? `\`${check.id}\`` : `\`${check.id}\` (strict: ${check.strict})`);
+    const named = (
+      check: ReturnType<typeof checksCovering>[number],
+    ) => (check.strict === undefined ? `\`${check.id}\`` : `\`${check.id}\` (strict: ${check.strict})`);
     const covered = clause.untestable === undefined ? checksCovering(clause.id).map(named).join(', ') : `not checkable: ${clause.untestable}`;
     return `| \`${clause.id}\` | ${cell(clause.statement)} | ${cell(covered)} |`;
   });

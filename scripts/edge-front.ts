@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { createServer, request as upstreamRequest, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, request as upstreamRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { internalError } from '../core/http/errors.ts';
 

@@ -60,9 +60,24 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
   // the keys, and so the file, are the same on every run.
   const ids = ['cs_sim_licenseVectorBundle0000000000000', 'cs_sim_licenseVectorRefunded00000000000'];
   const gateway = { ...simulator, simulated: false, createCheckout: async () => ({ sessionId: ids.shift()!, url: 'https://api.example.com/checkout' }) };
-  const app = await createApp({ content, storage, gateway, clock, version: { current: () => '2.4.1' }, licenses: await createLicenseIssuer(VECTOR_KEY), publicBaseUrl: 'https://api.example.com' });
+  const app = await createApp({
+    content,
+    storage,
+    gateway,
+    clock,
+    version: { current: () => '2.4.1' },
+    licenses: await createLicenseIssuer(VECTOR_KEY),
+    publicBaseUrl: 'https://api.example.com',
+  });
   const handle = (method: string, path: string, json?: unknown, query?: string) =>
-    app.handle({ method, path, clientIp: '203.0.113.7', headers: json === undefined ? {} : { 'content-type': 'application/json' }, ...(json === undefined ? {} : { body: JSON.stringify(json) }), ...(query ? { query } : {}) });
+    app.handle({
+      method,
+      path,
+      clientIp: '203.0.113.7',
+      headers: json === undefined ? {} : { 'content-type': 'application/json' },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      ...(query ? { query } : {}),
+    });
   const buy = async (product: string) => {
     const { sessionId } = JSON.parse(pick(await handle('POST', '/api/v1/checkout/create', { product })).body) as { sessionId: string };
     await handle('POST', `/checkout/simulator/${sessionId}/pay`);
@@ -82,7 +97,9 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
   const revoked = await validate(refunded.keys.standardLicenseKey);
   const withNonce = await validate(kept.keys.plusLicenseKey, SENT_NONCE);
   const update = pick(await handle('GET', '/api/v1/version'));
-  const unknown = await validate('202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488');
+  const unknown = await validate(
+    '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488',
+  );
   const at = Math.floor(now / 1000);
   const expires = Number(/;expires=(\d+)/.exec(valid.headers['signature-input']!)![1]);
   const lengthened = valid.body.replace(/"validUntil":"(\d{4})/, (_, year: string) => `"validUntil":"${Number(year) + 1}`);
@@ -90,7 +107,14 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
     { name: 'valid', valid: true, why: 'signature, Content-Digest, License-Key-Digest and expiry hold: run until validUntil', now: at, ...valid },
     { name: 'revoked', valid: true, why: 'a genuine answer: the order was refunded, so the app stops using the key', now: at, ...revoked },
     { name: 'unknown', valid: true, why: 'a genuine answer: no order of this server holds the key', now: at, ...unknown },
-    { name: 'tampered body', valid: false, why: 'validUntil was moved a year on: the body no longer matches Content-Digest', now: at, ...valid, body: lengthened },
+    {
+      name: 'tampered body',
+      valid: false,
+      why: 'validUntil was moved a year on: the body no longer matches Content-Digest',
+      now: at,
+      ...valid,
+      body: lengthened,
+    },
     {
       name: 'answer about another key',
       valid: false,
@@ -136,8 +160,7 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
     },
   ];
   return {
-    about:
-      'Answers of POST /api/v1/licenses/validate (RFC 9421, ed25519; Content-Digest of RFC 9530; License-Key-Digest, the SHA-256 of the key sent) ' +
+    about: 'Answers of POST /api/v1/licenses/validate (RFC 9421, ed25519; Content-Digest of RFC 9530; License-Key-Digest, the SHA-256 of the key sent) ' +
       "for the desktop app's tests: check each case at its `now` (seconds since the epoch) with `publicKey` (raw Ed25519, base64url) for its " +
       '`licenseKey`, as a license standing (tag "license-standing"), and for its `nonce` when it has one (the signature\'s nonce parameter ' +
       'must be exactly it). Made with a test-only key: never trust it outside tests. See docs/licensing.md.',

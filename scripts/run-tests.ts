@@ -24,8 +24,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { slowFactor } from '../test/_load.ts';
 import { sharedSpecMissing } from '../test/_spec.ts';
-import { fileOutcome, readSuites, type FileOutcome } from './test-report/outcome.ts';
-import { findTestFiles, TIERS, tierOf, type Tier } from './test-tiers.ts';
+import { type FileOutcome, fileOutcome, readSuites } from './test-report/outcome.ts';
+import { findTestFiles, type Tier, tierOf, TIERS } from './test-tiers.ts';
 
 const USAGE = 'usage: npm test -- [--tier unit|storage|e2e] [--list] [part of a path ...]';
 
@@ -171,7 +171,7 @@ async function runBatch(batch: { file: string; index: number }[]): Promise<Timed
 /** The chosen files, tier by tier (unit first), sorted within a tier. */
 const matches = (file: string) => choice.filters.length === 0 || choice.filters.some((filter) => file.includes(filter));
 const files = TIERS.filter((tier) => choice.tier === null || choice.tier === tier).flatMap((tier) =>
-  findTestFiles(testDir).filter((file) => tierOfFile(file) === tier && matches(file)),
+  findTestFiles(testDir).filter((file) => tierOfFile(file) === tier && matches(file))
 );
 if (choice.list) {
   for (const tier of TIERS) {

@@ -18,7 +18,8 @@ import { SiteContentSchema } from '../core/schemas/content.ts';
 /** A key made for these vectors only: it signs nothing else, and no app may trust it outside its tests. */
 export const VECTOR_KEY = 'MC4CAQAwBQYDK2VwBCIEIJ/lE81XRpU75kpzwnpf/638uy65DMqPzDn5SsL1IVnG';
 /** The test vector key of docs/licensing.md, which this server never issued: its standing is "unknown". */
-const DOCS_TEST_KEY = '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488';
+const DOCS_TEST_KEY =
+  '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488';
 /** When the vectors were signed: 2026-11-26T12:00:00Z. */
 export const SIGNED_AT = Date.UTC(2026, 10, 26, 12, 0, 0);
 export const VECTORS_PATH = new URL('../docs/vectors/update-signatures.json', import.meta.url);
@@ -39,7 +40,19 @@ export interface VectorCase {
   body: string;
 }
 
-const SIGNED = ['content-type', 'content-digest', 'location', 'release-version', 'license-key-digest', 'installer-digest', 'installer-size', 'release-notes', 'release-critical', 'signature-input', 'signature'];
+const SIGNED = [
+  'content-type',
+  'content-digest',
+  'location',
+  'release-version',
+  'license-key-digest',
+  'installer-digest',
+  'installer-size',
+  'release-notes',
+  'release-critical',
+  'signature-input',
+  'signature',
+];
 
 function pick(answer: CoreResponse): { status: number; headers: Record<string, string>; body: string } {
   const headers = Object.fromEntries(SIGNED.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
@@ -55,7 +68,15 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
   const clock = { now: () => now };
   const storage = createMemoryStorage({ clock });
   const gateway = createSimulatorGateway({ storage, publicBaseUrl: 'https://api.example.com', clock });
-  const app = await createApp({ content, storage, gateway, clock, version: { current: () => '2.4.1' }, licenses: await createLicenseIssuer(VECTOR_KEY), publicBaseUrl: 'https://api.example.com' });
+  const app = await createApp({
+    content,
+    storage,
+    gateway,
+    clock,
+    version: { current: () => '2.4.1' },
+    licenses: await createLicenseIssuer(VECTOR_KEY),
+    publicBaseUrl: 'https://api.example.com',
+  });
   await storage.releases.publishRelease({
     version: '2.6.2',
     msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.2-x64.msi',
@@ -67,8 +88,7 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
     critical: true,
   });
   now += 1000;
-  const get = async (path: string, headers: Record<string, string> = {}) =>
-    pick(await app.handle({ method: 'GET', path, headers, clientIp: '203.0.113.7' }));
+  const get = async (path: string, headers: Record<string, string> = {}) => pick(await app.handle({ method: 'GET', path, headers, clientIp: '203.0.113.7' }));
   const check = await get('/api/v1/version');
   const download = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' });
   const warning = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' });
@@ -137,8 +157,7 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
     },
   ];
   return {
-    about:
-      'Signed update answers (RFC 9421, ed25519; Content-Digest of RFC 9530) for the desktop app\'s tests: check each case at its `now` ' +
+    about: "Signed update answers (RFC 9421, ed25519; Content-Digest of RFC 9530) for the desktop app's tests: check each case at its `now` " +
       '(seconds since the epoch) with `publicKey` (raw Ed25519, base64url), as an update answer (tag "update"); a redirect to the MSI ' +
       'with `offeredVersion`, the version GET /version offered, which its signed Release-Version must name. Made with a test-only key: ' +
       'never trust it outside tests. See docs/updates.md.',

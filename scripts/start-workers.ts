@@ -75,7 +75,9 @@ async function startWorkers(config: ServerConfig, logger: Logger): Promise<Stand
     config.storage = { kind: 'memory' };
   }
   if (config.trustedProxies) {
-    logger.warn('TRUSTED_PROXIES has no meaning under workerd: the client is the connecting socket, which the local front passes as CF-Connecting-IP (on Cloudflare, its edge sets it)');
+    logger.warn(
+      'TRUSTED_PROXIES has no meaning under workerd: the client is the connecting socket, which the local front passes as CF-Connecting-IP (on Cloudflare, its edge sets it)',
+    );
     config.trustedProxies = null;
   }
   const version = readVersion(config.versionFile);
@@ -95,8 +97,10 @@ async function startWorkers(config: ServerConfig, logger: Logger): Promise<Stand
     config.bodyLimit,
   );
   const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${front.port}`;
-  const worker = await startWorkerd({ configFile: config.file }, bindings(config, version, publicBaseUrl, generated), (chunk, stream) =>
-    (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
+  const worker = await startWorkerd(
+    { configFile: config.file },
+    bindings(config, version, publicBaseUrl, generated),
+    (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
   ).catch(async (error: unknown) => {
     failed(error);
     await front.close();

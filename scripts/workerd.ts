@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,21 +34,18 @@ export type WorkerSource = { entry: string } | { configFile: string };
  * @param outfile Where the bundle goes.
  */
 async function bundleWorker(source: WorkerSource, outfile: string): Promise<void> {
-  const input =
-    'entry' in source
-      ? { entryPoints: [resolve(ROOT, source.entry)] }
-      : {
-          stdin: {
-            contents: [
-              `import config from ${JSON.stringify(source.configFile)} with { type: 'json' };`,
-              `import { createSiteWorker } from './server/worker-app.ts';`,
-              'export default createSiteWorker(config);',
-            ].join('\n'),
-            resolveDir: ROOT,
-            sourcefile: 'worker-entry.ts',
-            loader: 'ts' as const,
-          },
-        };
+  const input = 'entry' in source ? { entryPoints: [resolve(ROOT, source.entry)] } : {
+    stdin: {
+      contents: [
+        `import config from ${JSON.stringify(source.configFile)} with { type: 'json' };`,
+        `import { createSiteWorker } from './server/worker-app.ts';`,
+        'export default createSiteWorker(config);',
+      ].join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'worker-entry.ts',
+      loader: 'ts' as const,
+    },
+  };
   await build({
     ...input,
     outfile,

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import type { AppOptions } from '../core/app-context.ts';
 import type { Budgets } from '../core/budgets/budgets.ts';
 import type { AliasDeprecation } from '../core/http/deprecation.ts';
-import { siteContentObject, type SiteContent } from '../core/schemas/content.ts';
+import { type SiteContent, siteContentObject } from '../core/schemas/content.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from '../core/releases/halt-rule.ts';
 import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
@@ -48,13 +48,19 @@ export const ConfigFileSchema = v.strictObject({
   openCheckouts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000_000)), 10_000),
   clientSharePercent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 1),
   /** The GET /download `source` values counted as they are (core/budgets/usage.ts); any other is counted as "other". */
-  downloadSources: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"'))), v.maxLength(100)), []),
+  downloadSources: v.optional(
+    v.pipe(v.array(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"'))), v.maxLength(100)),
+    [],
+  ),
   /** Where the buyer's browser goes after the hosted checkout (Stripe and the simulator). */
   checkoutReturn: v.optional(CheckoutReturnSchema),
   /** Stripe's prices, used when PAYMENT_GATEWAY=stripe. */
   stripe: v.optional(StripeFileSchema),
   /** The product name of the desktop app's User-Agent token (`LegacySheetConverter/2.4.1`), counted by installed version. */
-  userAgentProduct: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'must be an HTTP token of 1 to 64 characters, such as LegacySheetConverter')), 'LegacySheetConverter'),
+  userAgentProduct: v.optional(
+    v.pipe(v.string(), v.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'must be an HTTP token of 1 to 64 characters, such as LegacySheetConverter')),
+    'LegacySheetConverter',
+  ),
   /** When a ramping release is halted (docs/releases.md "The halt rule"). */
   haltRule: v.optional(
     v.strictObject({
@@ -86,10 +92,10 @@ export function parseConfigFile(input: unknown, label: string): ConfigFile {
   const problem = !v.getDotPath(issue)
     ? issue.message
     : issue.received === 'undefined' && issue.kind === 'schema'
-      ? 'is required'
-      : issue.type === 'strict_object' && issue.expected === 'never'
-        ? 'is not a known setting'
-        : issue.message;
+    ? 'is required'
+    : issue.type === 'strict_object' && issue.expected === 'never'
+    ? 'is not a known setting'
+    : issue.message;
   throw new ConfigError(`${label}: field "${field}" ${problem}`);
 }
 

@@ -11,14 +11,14 @@ import { parseCidrList } from '../core/clients/cidr.ts';
 import type { CidrSet } from '../core/clients/client-ip.ts';
 import type { LicenseKeyFormat } from '../core/licensing/license.ts';
 import { ConfigError } from './config-error.ts';
-import { fileSettings, parseConfigFile, type FileSettings } from './config-schema.ts';
-import { httpLimits, type HttpLimits } from './http-limits.ts';
-import { observabilitySettings, type ObservabilitySettings } from './observability-config.ts';
-import { checkOperatorPort, operatorSettings, type OperatorSettings } from './operator-config.ts';
-import { paymentConfig, type PaymentConfig } from './payment-config.ts';
-import { mailConfig, type MailConfig } from './mail-config.ts';
+import { type FileSettings, fileSettings, parseConfigFile } from './config-schema.ts';
+import { type HttpLimits, httpLimits } from './http-limits.ts';
+import { type ObservabilitySettings, observabilitySettings } from './observability-config.ts';
+import { checkOperatorPort, type OperatorSettings, operatorSettings } from './operator-config.ts';
+import { type PaymentConfig, paymentConfig } from './payment-config.ts';
+import { type MailConfig, mailConfig } from './mail-config.ts';
 import { smtpUrlProblem } from '../adapters/smtp/url.ts';
-import { storageSettings, type StorageSettings } from './storage-config.ts';
+import { type StorageSettings, storageSettings } from './storage-config.ts';
 
 export { ConfigError } from './config-error.ts';
 
@@ -73,7 +73,9 @@ function cidrList(env: NodeJS.ProcessEnv, name: string): CidrSet | null {
 
 function eventRetentionDays(env: NodeJS.ProcessEnv): number {
   const text = env['EVENT_RETENTION_DAYS']?.trim() || '30';
-  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) throw new ConfigError(`EVENT_RETENTION_DAYS must be a whole number of days, at least 1, not ${JSON.stringify(text)}`);
+  if (!/^\d{1,5}$/.test(text) || Number(text) < 1) {
+    throw new ConfigError(`EVENT_RETENTION_DAYS must be a whole number of days, at least 1, not ${JSON.stringify(text)}`);
+  }
   return Number(text);
 }
 

@@ -82,7 +82,11 @@ async function verify(key: string, publicKeyFlag: string | undefined, env: NodeJ
   const publicKey = publicKeyFlag ?? (await serverPublicKey(env, cwd));
   const payload = await verifyLicenseKey(key, publicKey);
   if (!payload && looksLikeSimulatorKey(key)) {
-    return { code: EXIT.failed, stdout: '', stderr: 'INVALID: this key comes from the payment simulator: no money was taken, and no app accepts it as a license.\n' };
+    return {
+      code: EXIT.failed,
+      stdout: '',
+      stderr: 'INVALID: this key comes from the payment simulator: no money was taken, and no app accepts it as a license.\n',
+    };
   }
   if (!payload) return { code: EXIT.failed, stdout: '', stderr: 'INVALID: the key is malformed or its signature does not match this public key.\n' };
   return { code: EXIT.ok, stdout: `VALID ${JSON.stringify(payload)}\n`, stderr: '' };
@@ -108,7 +112,11 @@ export async function runLicenseCommand(args: string[], env: NodeJS.ProcessEnv, 
   const key = positionals.length > 1 ? positionals.slice(1).join(' ') : undefined;
   const publicKeyFlag = typeof values['public-key'] === 'string' ? values['public-key'] : undefined;
   if (command !== 'public-key' && command !== 'verify' && command !== 'generate-key') {
-    throw new UsageError(command === undefined ? 'say which command: public-key, verify or generate-key' : `unknown command ${JSON.stringify(command)}: public-key, verify or generate-key`);
+    throw new UsageError(
+      command === undefined
+        ? 'say which command: public-key, verify or generate-key'
+        : `unknown command ${JSON.stringify(command)}: public-key, verify or generate-key`,
+    );
   }
   if (command !== 'verify' && (key !== undefined || publicKeyFlag !== undefined)) {
     throw new UsageError(`${command} takes no ${key !== undefined ? `argument ${JSON.stringify(key)}` : '--public-key'}`);

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLicenseIssuer, generateSigningKey, publicKeyOf, type LicenseKeyFormat } from '../core/licensing/license.ts';
+import { createLicenseIssuer, generateSigningKey, type LicenseKeyFormat, publicKeyOf } from '../core/licensing/license.ts';
 import type { LicenseIssuer, Logger, Storage } from '../core/ports/ports.ts';
 import { ConfigError } from './config-error.ts';
 import { openStorage } from './open-storage.ts';

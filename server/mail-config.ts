@@ -18,7 +18,10 @@ export const MailFileSchema = v.strictObject({
   from: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/, 'must be an address, or a name and <address>'))),
   texts: v.optional(
     v.strictObject({
-      ...Object.fromEntries(TEMPLATED_MAIL_KINDS.map((kind) => [kind, v.optional(MailTextSchema)])) as Record<(typeof TEMPLATED_MAIL_KINDS)[number], v.OptionalSchema<typeof MailTextSchema, undefined>>,
+      ...Object.fromEntries(TEMPLATED_MAIL_KINDS.map((kind) => [kind, v.optional(MailTextSchema)])) as Record<
+        (typeof TEMPLATED_MAIL_KINDS)[number],
+        v.OptionalSchema<typeof MailTextSchema, undefined>
+      >,
       howToEnter: v.optional(Text),
     }),
   ),

@@ -49,8 +49,17 @@ export function senderDomain(from: string): string {
 export function startMailDelivery(options: MailDeliveryOptions): MailDelivery {
   const { storage, sender, from, clock, logger } = options;
   const listUnsubscribe = options.listUnsubscribe;
-  const worker =
-    sender && createMailWorker({ mail: storage.mail, sender, from, messageIdHost: senderDomain(from), clock, logger, ...options.limits, ...(listUnsubscribe ? { listUnsubscribe } : {}) });
+  const worker = sender &&
+    createMailWorker({
+      mail: storage.mail,
+      sender,
+      from,
+      messageIdHost: senderDomain(from),
+      clock,
+      logger,
+      ...options.limits,
+      ...(listUnsubscribe ? { listUnsubscribe } : {}),
+    });
   const shippedEveryMs = options.shippedEveryMs ?? 60_000;
   let shippedAt = -Infinity;
   const tick = async () => {

@@ -17,8 +17,11 @@ function serve(handler: Deno.ServeHandler, port: number, hostname: string) {
 }
 
 await runProgram('deno', async (config, logger) => {
-  const running = await startStandalone(config, logger, { now: () => Date.now() }, async (whenApp) =>
-    serve(handlerWhenReady(whenApp, (app) => createDenoHandler(app, { trustedProxies: config.trustedProxies })), config.port, config.host),
+  const running = await startStandalone(
+    config,
+    logger,
+    { now: () => Date.now() },
+    async (whenApp) => serve(handlerWhenReady(whenApp, (app) => createDenoHandler(app, { trustedProxies: config.trustedProxies })), config.port, config.host),
   );
   if (!running.operator || !config.operator) return running;
   let operator: ReturnType<typeof serve>;

@@ -6,7 +6,7 @@
  * @module
  */
 import { createMemoryStorage } from '../adapters/memory/index.ts';
-import { memoryExportSource, type ExportSource } from '../adapters/export/source.ts';
+import { type ExportSource, memoryExportSource } from '../adapters/export/source.ts';
 import type { MigrationReport } from '../adapters/sql/migrate.ts';
 import type { Clock, Logger, Storage } from '../core/ports/ports.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -71,7 +71,8 @@ export async function openStorage(
       tighten(settings.dataDir);
       logMigration(logger, migration);
       const close = storage.close;
-      return Object.assign(storage, { close: () =>
+      return Object.assign(storage, {
+        close: () =>
           close().finally(() => {
             try {
               tighten(settings.dataDir);

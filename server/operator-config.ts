@@ -7,7 +7,7 @@
  * @module
  */
 import { MIN_OPERATOR_TOKEN_LENGTH } from '../core/operator/app.ts';
-import { DEFAULT_OPERATOR_NAME, operatorTokenProblem, operatorTokensProblem, parseOperatorTokens, type OperatorToken } from '../core/operator/named-tokens.ts';
+import { DEFAULT_OPERATOR_NAME, type OperatorToken, operatorTokenProblem, operatorTokensProblem, parseOperatorTokens } from '../core/operator/named-tokens.ts';
 import { ConfigError } from './config-error.ts';
 
 export interface OperatorSettings {
@@ -80,5 +80,9 @@ const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
 export function checkOperatorPort(operator: OperatorSettings | null, port: number, host: string): void {
   if (!operator || operator.port === 0 || operator.port !== port) return;
   if (operator.host !== host && !ANY_ADDRESS.has(operator.host) && !ANY_ADDRESS.has(host)) return;
-  throw new ConfigError(`OPERATOR_PORT must differ from PORT (both ${port} on ${host === operator.host ? host : `${host} and ${operator.host}`}): the operator API needs a listener of its own`);
+  throw new ConfigError(
+    `OPERATOR_PORT must differ from PORT (both ${port} on ${
+      host === operator.host ? host : `${host} and ${operator.host}`
+    }): the operator API needs a listener of its own`,
+  );
 }

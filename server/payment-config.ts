@@ -76,22 +76,22 @@ export type StripeFile = v.InferOutput<typeof StripeFileSchema>;
 export type PaymentConfig =
   | { gateway: 'simulator'; returnTo: CheckoutReturn | null }
   | {
-      gateway: 'stripe';
-      secretKey: string;
-      /** Null when no webhook endpoint is set up: sessions are then settled by polling alone. */
-      webhookSecret: string | null;
-      /** Undefined for Stripe's real address. */
-      apiBase: string | undefined;
-      prices: Record<CheckoutSku, string>;
-      successUrl: string;
-      cancelUrl: string;
-      /** A test-mode key: no real money moves. */
-      testMode: boolean;
-      /** When set, the offer's amounts are read from the Prices, again after `refreshMs`. */
-      livePrices: { refreshMs: number } | null;
-      /** The Checkout features switched on. */
-      checkout: StripeCheckoutOptions;
-    };
+    gateway: 'stripe';
+    secretKey: string;
+    /** Null when no webhook endpoint is set up: sessions are then settled by polling alone. */
+    webhookSecret: string | null;
+    /** Undefined for Stripe's real address. */
+    apiBase: string | undefined;
+    prices: Record<CheckoutSku, string>;
+    successUrl: string;
+    cancelUrl: string;
+    /** A test-mode key: no real money moves. */
+    testMode: boolean;
+    /** When set, the offer's amounts are read from the Prices, again after `refreshMs`. */
+    livePrices: { refreshMs: number } | null;
+    /** The Checkout features switched on. */
+    checkout: StripeCheckoutOptions;
+  };
 
 /**
  * Reads the payment settings.
@@ -121,7 +121,9 @@ export function paymentConfig(
   const secretKey = env['STRIPE_SECRET_KEY']?.trim();
   if (!secretKey) throw new ConfigError('PAYMENT_GATEWAY=stripe needs STRIPE_SECRET_KEY (sk_live_..., sk_test_... or a restricted rk_... key)');
   if (!/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/.test(secretKey)) {
-    throw new ConfigError('STRIPE_SECRET_KEY must be a secret key (sk_live_/sk_test_) or a restricted key (rk_live_/rk_test_); a publishable pk_ key cannot create sessions');
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY must be a secret key (sk_live_/sk_test_) or a restricted key (rk_live_/rk_test_); a publishable pk_ key cannot create sessions',
+    );
   }
   const webhookSecret = env['STRIPE_WEBHOOK_SECRET']?.trim() || null;
   if (webhookSecret !== null && !webhookSecret.startsWith('whsec_')) {

@@ -21,7 +21,7 @@ export function tighten(path: string): void {
     throw error;
   }
   if ((stats.mode & 0o077) !== 0) chmodSync(path, stats.mode & 0o700);
-  if (stats.isDirectory()) for (const name of readdirSync(path)) tighten(join(path, name));
+  if (stats.isDirectory()) { for (const name of readdirSync(path)) tighten(join(path, name)); }
 }
 
 /**

@@ -39,7 +39,15 @@ export function registerProcessMetrics(registry: Registry, runtime: { name: stri
     const fds = openFds();
     return fds === null ? [] : [[NO_LABELS, fds]];
   });
-  registry.gauge('nodejs_heap_size_total_bytes', 'Process heap size from the JavaScript engine in bytes.', () => [[NO_LABELS, process.memoryUsage().heapTotal]]);
-  registry.gauge('nodejs_heap_size_used_bytes', 'Process heap size used from the JavaScript engine in bytes.', () => [[NO_LABELS, process.memoryUsage().heapUsed]]);
+  registry.gauge(
+    'nodejs_heap_size_total_bytes',
+    'Process heap size from the JavaScript engine in bytes.',
+    () => [[NO_LABELS, process.memoryUsage().heapTotal]],
+  );
+  registry.gauge(
+    'nodejs_heap_size_used_bytes',
+    'Process heap size used from the JavaScript engine in bytes.',
+    () => [[NO_LABELS, process.memoryUsage().heapUsed]],
+  );
   registry.gauge('site_api_runtime_info', 'The runtime serving the API (always 1).', () => [[{ runtime: runtime.name, version: runtime.version }, 1]]);
 }

@@ -43,7 +43,9 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
   }
   const { payment } = config;
   if (payment.gateway === 'simulator') {
-    logger.warn('payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)');
+    logger.warn(
+      'payments go to the local PAYMENT SIMULATOR: no money is taken (see https://github.com/converter-site/converter-site-api/blob/main/docs/configuration.md#payment-simulator)',
+    );
   } else {
     logger.info('payments go to Stripe Checkout', { mode: payment.testMode ? 'test' : 'live', apiBase: payment.apiBase ?? 'https://api.stripe.com' });
   }
@@ -52,12 +54,16 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
     source: running.licenseKeySource,
   });
   if (config.licenseKeyFormat === 'v1') {
-    logger.warn('license keys are issued in format version 1 (LICENSE_KEY_FORMAT=v1): set it to v2 once every supported desktop app verifies version-2 keys (docs/licensing.md)');
+    logger.warn(
+      'license keys are issued in format version 1 (LICENSE_KEY_FORMAT=v1): set it to v2 once every supported desktop app verifies version-2 keys (docs/licensing.md)',
+    );
   }
   const memory = config.storage.kind === 'memory';
   if (memory) logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
   if (memory && running.licenseKeySource === 'storage') {
-    logger.warn('the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (converter-site-api license generate-key; in a git checkout, npm run license -- generate-key) so keys keep verifying after a restart');
+    logger.warn(
+      'the license signing key was generated for this run only: set LICENSE_SIGNING_KEY (converter-site-api license generate-key; in a git checkout, npm run license -- generate-key) so keys keep verifying after a restart',
+    );
   }
   logger.info('listening', {
     url: running.url,

@@ -9,7 +9,7 @@
  */
 import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
-import { createApp, type App } from '../core/app.ts';
+import { type App, createApp } from '../core/app.ts';
 import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { appOptionsOf } from './config-schema.ts';
@@ -17,7 +17,7 @@ import { openGateway } from './gateway.ts';
 import { ownSiteConfigured } from './payment-config.ts';
 import { startEventDelivery } from './event-delivery.ts';
 import { startBackgroundLoop } from './background-loop.ts';
-import { startMailDelivery, type MailDelivery } from './mail-delivery.ts';
+import { type MailDelivery, startMailDelivery } from './mail-delivery.ts';
 import { openSigningKey } from './license-key.ts';
 import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
@@ -136,16 +136,17 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const offer = await openOffer({ payment, offer: content.offer, clock, logger });
     const observability = createObservability(config.observability);
     // Bound before the public port: a metrics port in use stops the start before any traffic is taken.
-    const metrics: MetricsListener | null =
-      observability.renderMetrics && config.observability.metrics
-        ? await listenMetrics(observability.renderMetrics, config.observability.metrics.port, config.observability.metrics.host)
-        : null;
+    const metrics: MetricsListener | null = observability.renderMetrics && config.observability.metrics
+      ? await listenMetrics(observability.renderMetrics, config.observability.metrics.port, config.observability.metrics.host)
+      : null;
     if (metrics) opened.push(() => metrics.close());
     const bound = await bind(whenApp);
     opened.push(() => bound.close());
     const publicBaseUrl = config.publicBaseUrl ?? `http://localhost:${bound.port}`;
     // This server's own listeners are never a webhook's receiver, whatever WEBHOOK_ALLOW_NETWORKS allows.
-    const ownPorts = new Set([bound.port, config.port, config.operator?.port, config.observability.metrics?.port].filter((p): p is number => p !== undefined && p > 0));
+    const ownPorts = new Set(
+      [bound.port, config.port, config.operator?.port, config.observability.metrics?.port].filter((p): p is number => p !== undefined && p > 0),
+    );
     const webhookAddresses = webhookAddressPolicy(config.webhookAllowNetworks, ownPorts);
     const gateway = makeGateway(publicBaseUrl);
     const app = await createApp({

@@ -12,8 +12,7 @@ import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import type { Clock, Logger } from '../core/ports/ports.ts';
 import type { ServerConfig } from './config.ts';
 import { connectionsCheckingInterval } from './http-limits.ts';
-import { startStandalone, type BoundServer, type Standalone } from './standalone.ts';
-
+import { type BoundServer, type Standalone, startStandalone } from './standalone.ts';
 
 /** How often a connection cap may be logged as reached: a flood must not flood the log too. */
 const REFUSAL_LOG_INTERVAL_MS = 60_000;
@@ -43,7 +42,13 @@ function timeouts(limits: ServerConfig['http']) {
  * Caps a listener's connections (adapters/node/connection-limits.ts), each kind of refusal logged at most
  * once a minute.
  */
-function capConnections(server: Server, caps: { perClient: number; total: number; exempt: ServerConfig['trustedProxies'] }, clock: Clock, logger: Logger, listener: string): void {
+function capConnections(
+  server: Server,
+  caps: { perClient: number; total: number; exempt: ServerConfig['trustedProxies'] },
+  clock: Clock,
+  logger: Logger,
+  listener: string,
+): void {
   const refusalLogged = { 'per-client': -Infinity, total: -Infinity, evicted: -Infinity };
   limitConnections(server, {
     ...caps,
@@ -77,13 +82,21 @@ export function operatorConnectionCap(maxConnections: number): number {
  * with the public listener's timeouts and per-client cap, and a total cap of its own. Its client is the
  * socket's peer (no proxy header is believed there).
  */
-async function listenOperator(running: Standalone, config: ServerConfig, logger: Logger, clock: Clock): Promise<{ url: string; close(): Promise<void> } | null> {
+async function listenOperator(
+  running: Standalone,
+  config: ServerConfig,
+  logger: Logger,
+  clock: Clock,
+): Promise<{ url: string; close(): Promise<void> } | null> {
   if (!running.operator || !config.operator) return null;
   const server = createServer(timeouts(config.http));
   server.keepAliveTimeout = config.http.keepAliveTimeout;
   const caps = { perClient: config.http.maxConnectionsPerClient, total: operatorConnectionCap(config.http.maxConnections), exempt: null };
   capConnections(server, caps, clock, logger, 'operator');
-  server.on('request', createNodeListener(running.operator, { onError: (error) => logger.error('could not answer an operator request', { error: String(error) }) }));
+  server.on(
+    'request',
+    createNodeListener(running.operator, { onError: (error) => logger.error('could not answer an operator request', { error: String(error) }) }),
+  );
   const address = await listen(server, config.operator.port, config.operator.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { url: `http://${host}:${address.port}`, close: () => close(server) };

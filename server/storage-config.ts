@@ -40,7 +40,9 @@ function schema(env: NodeJS.ProcessEnv): string {
 function diskReserveBytes(env: NodeJS.ProcessEnv): number {
   const text = env['DISK_RESERVE_BYTES']?.trim();
   if (!text) return DEFAULT_DISK_RESERVE_BYTES;
-  if (!/^\d{1,15}$/.test(text)) throw new ConfigError(`DISK_RESERVE_BYTES must be a whole number of bytes (0 turns the reserve off), not ${JSON.stringify(text)}`);
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new ConfigError(`DISK_RESERVE_BYTES must be a whole number of bytes (0 turns the reserve off), not ${JSON.stringify(text)}`);
+  }
   return Number(text);
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { lookup, promises as dns, type LookupAddress, type LookupOneOptions, type LookupAllOptions } from 'node:dns';
+import { lookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions, promises as dns } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { networkInterfaces } from 'node:os';
@@ -42,7 +42,11 @@ export function webhookAddressPolicy(allowed: CidrSet | null, ownPorts: Readonly
   };
 }
 
-type Lookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => void;
+type Lookup = (
+  hostname: string,
+  options: LookupOneOptions | LookupAllOptions,
+  callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
 
 /**
  * Sends a delivery with node:http(s): every address the host resolves to is checked when the socket
@@ -70,7 +74,13 @@ export function guardedSender(policy: WebhookAddressPolicy): DeliveryWorkerOptio
       const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
       const outgoing = send(
         target,
-        { method: init.method, headers: { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) }, lookup: checked, signal: init.signal, agent: false },
+        {
+          method: init.method,
+          headers: { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
+          lookup: checked,
+          signal: init.signal,
+          agent: false,
+        },
         (response) => {
           response.resume();
           resolve({ status: response.statusCode ?? 0 });

@@ -15,14 +15,14 @@ import { requireSchema } from '../adapters/sql/schema-version.ts';
 import { createStripeGateway, type LiveOffer } from '../adapters/stripe/index.ts';
 import { createWorker, type WorkerContext, type WorkerModule } from '../adapters/workers/index.ts';
 import { createRequestStorage, type RequestStorage } from '../adapters/workers/request-storage.ts';
-import { createApp, type App } from '../core/app.ts';
+import { type App, createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/licensing/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports/ports.ts';
-import { VersionString, type Pricing } from '../core/schemas/responses.ts';
+import { type Pricing, VersionString } from '../core/schemas/responses.ts';
 import { appOptionsOf, fileSettings, parseConfigFile } from './config-schema.ts';
 import { createLogger } from './logger.ts';
 import { openLiveOffer } from './offer.ts';
-import { ownSiteConfigured, paymentConfig, type PaymentConfig } from './payment-config.ts';
+import { ownSiteConfigured, type PaymentConfig, paymentConfig } from './payment-config.ts';
 
 /** The Worker's variables, secrets and bindings. */
 export interface SiteWorkerEnv {
@@ -79,7 +79,7 @@ function openDatabase(env: SiteWorkerEnv): RequestStorage | null {
       // Nothing is batched across requests, so concurrent votes on one feature queue for its row, one
       // statement each: 40 at once, about 25 ms each on a busy database, make the last wait 1 s.
       statementTimeoutMs: 5000,
-    }),
+    })
   );
 }
 
@@ -125,7 +125,9 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     const publicBaseUrl = env.PUBLIC_BASE_URL ?? settings.publicBaseUrl ?? 'http://localhost:8787';
     const payment = paymentConfig({ ...env } as Record<string, string | undefined>, config.stripe, 'the bundled config file', config.checkoutReturn);
     if (env.HYPERDRIVE && env.DATABASE_SCHEMA) {
-      throw new Error('DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see https://github.com/converter-site/converter-site-api/blob/main/docs/edge.md)');
+      throw new Error(
+        'DATABASE_SCHEMA is not sent through Hyperdrive: set the search_path of the database role instead (see https://github.com/converter-site/converter-site-api/blob/main/docs/edge.md)',
+      );
     }
     if (database) await requireSchema(database.current().client);
     // Memory holds what an isolate's 128 MB can spare, not the standalone server's caps (~300 MB).

@@ -17,10 +17,10 @@ export interface InProcessListener {
 }
 import { operatorPages } from '../adapters/operator-pages/index.ts';
 import type { App } from '../core/app.ts';
-import { canonicalIp, forwardedClient, type CidrSet } from '../core/clients/client-ip.ts';
+import { canonicalIp, type CidrSet, forwardedClient } from '../core/clients/client-ip.ts';
 import type { CoreRequest } from '../core/http/http.ts';
 import type { HttpInit, HttpResult } from './_client.ts';
-import { OPERATOR_TOKEN, operatorRequest, type CallInit, type OperatorListener } from './_operator.ts';
+import { type CallInit, OPERATOR_TOKEN, type OperatorListener, operatorRequest } from './_operator.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './_setup.ts';
 
 /** Sends one request to `handle` (the app's, or its operator listener's) and reads the whole answer. */
@@ -39,7 +39,7 @@ export async function handleHttp(handle: App['handle'], init: HttpInit, listener
   };
   const answer = await handle(request);
   let text = '';
-  if (answer.stream) for await (const chunk of answer.stream) text += chunk;
+  if (answer.stream) { for await (const chunk of answer.stream) text += chunk; }
   else if (answer.body !== null && request.method !== 'HEAD') {
     text = typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
   }

@@ -1,6 +1,6 @@
 /** License-key fixtures: the claims a version-2 key should carry, and version-1 keys as issued before it. */
 import { createHash } from 'node:crypto';
-import { toBase64Url, type CompactLicensePayload, type LegacyLicensePayload } from '../core/licensing/license.ts';
+import { type CompactLicensePayload, type LegacyLicensePayload, toBase64Url } from '../core/licensing/license.ts';
 
 /**
  * What `verifyLicenseKey` reads from a version-2 key, computed here independently of the issuer.

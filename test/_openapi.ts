@@ -46,9 +46,7 @@ function relink(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [
       key,
-      key === '$ref' && typeof inner === 'string'
-        ? inner.replace('#/components/schemas/', `${COMPONENTS_ID}#/$defs/`)
-        : relink(inner),
+      key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', `${COMPONENTS_ID}#/$defs/`) : relink(inner),
     ]),
   );
 }
@@ -107,7 +105,7 @@ export function createResponseValidator(
   const compiled = new WeakMap<object, ValidateFunction>();
   const compile = (schema: Json): ValidateFunction => {
     let check = compiled.get(schema);
-    if (!check) compiled.set(schema, (check = ajv.compile(relink(schema) as Json)));
+    if (!check) compiled.set(schema, check = ajv.compile(relink(schema) as Json));
     return check;
   };
 
@@ -120,9 +118,7 @@ export function createResponseValidator(
     return target;
   };
 
-  const operations = Object.values(paths).flatMap((item) =>
-    isObject(item) ? METHODS.map((m) => item[m]).filter(isObject) : [],
-  );
+  const operations = Object.values(paths).flatMap((item) => isObject(item) ? METHODS.map((m) => item[m]).filter(isObject) : []);
   // The metered operations (all but the probes, which document no 429): their headers are those of an
   // answer that belongs to no operation.
   const responses = operations
@@ -132,7 +128,7 @@ export function createResponseValidator(
   /** The headers every documented response requires: those of an answer that belongs to no operation. */
   const everyResponse = Object.fromEntries(
     Object.entries(resolve(responses[0]?.['headers'])).filter(([name]) =>
-      responses.every((response) => resolve(resolve(response['headers'])[name])['required'] === true),
+      responses.every((response) => resolve(resolve(response['headers'])[name])['required'] === true)
     ),
   );
   /** A documented 429, for a rate-limited answer on a path or method that no operation documents. */

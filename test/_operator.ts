@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { parseCidrList } from '../core/clients/cidr.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
-import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
+import { type HttpInit, type HttpResult, sendRequest } from './_client.ts';
 import type { App } from '../core/app.ts';
 import { startTestServer, type TestServer } from './_setup.ts';
 

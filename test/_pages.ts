@@ -2,7 +2,7 @@
  * Driving the operator pages over HTTP as a browser without JavaScript would: sign in with the token
  * form, keep the session cookie, read the CSRF token off a page and post forms with it.
  */
-import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
+import { type HttpInit, type HttpResult, sendRequest } from './_client.ts';
 import { OPERATOR_TOKEN } from './_operator.ts';
 
 export const PAGE_CSP =

@@ -10,7 +10,7 @@
  * takes no turn: the startup is answered at once, as a real server answers it whatever other sessions do.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;

@@ -4,7 +4,7 @@
  * is a network that stopped answering (nothing passes, nothing closes) until it heals and the held bytes
  * flow on.
  */
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 
 export type Fault = 'reset' | 'silent';
 

@@ -11,7 +11,7 @@ import type { App } from '../core/app.ts';
 import type { Storage } from '../core/ports/ports.ts';
 import { NO_RATE_LIMIT_DEADLINE, pgliteClient, postgresClient, testPostgres } from './_databases.ts';
 import { OPERATOR_TOKEN } from './_operator.ts';
-import { createTestApp, manualClock, type ManualClock } from './_setup.ts';
+import { createTestApp, type ManualClock, manualClock } from './_setup.ts';
 
 export interface Instances {
   apps: App[];

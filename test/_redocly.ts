@@ -29,4 +29,3 @@ export function redoclyLint(document: unknown): Promise<{ totals: unknown; probl
     });
   });
 }
-

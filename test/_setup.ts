@@ -5,16 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
+import { type HttpInit, type HttpResult, sendRequest } from './_client.ts';
 import * as v from 'valibot';
 import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import { createSimulatorGateway, type SimulatorOptions } from '../adapters/simulator/index.ts';
-import { createApp, type App, type AppOptions } from '../core/app.ts';
+import { type App, type AppOptions, createApp } from '../core/app.ts';
 import type { CoreRequest, CoreResponse } from '../core/http/http.ts';
 import type { Logger, PaymentGateway, RateLimitStore, VersionSource } from '../core/ports/ports.ts';
-import { SiteContentSchema, type SiteContent } from '../core/schemas/content.ts';
+import { type SiteContent, SiteContentSchema } from '../core/schemas/content.ts';
 import { EXAMPLE_CONFIG } from '../server/config.ts';
 
 /** A clock that moves only when told to. */

@@ -19,10 +19,16 @@ export function referenceSipHash(key: Uint8Array, message: Uint8Array): bigint {
   const k1 = le(key, 8, 8);
   const v = [k0 ^ 0x736f6d6570736575n, k1 ^ 0x646f72616e646f6dn, k0 ^ 0x6c7967656e657261n, k1 ^ 0x7465646279746573n];
   const round = () => {
-    v[0] = (v[0]! + v[1]!) & MASK; v[1] = rotl(v[1]!, 13n) ^ v[0]; v[0] = rotl(v[0], 32n);
-    v[2] = (v[2]! + v[3]!) & MASK; v[3] = rotl(v[3]!, 16n) ^ v[2];
-    v[0] = (v[0] + v[3]) & MASK; v[3] = rotl(v[3], 21n) ^ v[0];
-    v[2] = (v[2] + v[1]) & MASK; v[1] = rotl(v[1], 17n) ^ v[2]; v[2] = rotl(v[2], 32n);
+    v[0] = (v[0]! + v[1]!) & MASK;
+    v[1] = rotl(v[1]!, 13n) ^ v[0];
+    v[0] = rotl(v[0], 32n);
+    v[2] = (v[2]! + v[3]!) & MASK;
+    v[3] = rotl(v[3]!, 16n) ^ v[2];
+    v[0] = (v[0] + v[3]) & MASK;
+    v[3] = rotl(v[3], 21n) ^ v[0];
+    v[2] = (v[2] + v[1]) & MASK;
+    v[1] = rotl(v[1], 17n) ^ v[2];
+    v[2] = rotl(v[2], 32n);
   };
   const words: bigint[] = [];
   for (let at = 0; at + 8 <= message.length; at += 8) words.push(le(message, at, 8));

@@ -5,7 +5,7 @@
  * that drips or delays its 250) until the test lets go.
  */
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export const SMTP_USER = 'mailer';

@@ -3,7 +3,7 @@
  * runtime (spawnServer), and the server program itself (startServerProcess), whose 'listening' line
  * listeningLine reads. The one place tests start a server program.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

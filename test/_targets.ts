@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sendRequest, type HttpInit, type HttpResult } from './_client.ts';
+import { type HttpInit, type HttpResult, sendRequest } from './_client.ts';
 import { testPostgres } from './_databases.ts';
 import { listeningLine, ROOT, spawnServer } from './_spawn.ts';
 import { startWorkerd, WORKER_VARS } from './_workerd.ts';
@@ -72,7 +72,6 @@ function writeTestConfig(dir: string): { file: string; served: ServedContent } {
 }
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-
 
 /**
  * A server started by one package.json script, on a test config file, with `env` added.
@@ -157,8 +156,7 @@ const workerd: Target = {
       publicBaseUrl: WORKER_VARS.PUBLIC_BASE_URL,
       served: { offer: example.offer, download: example.download, version: WORKER_VARS.PRODUCT_VERSION },
       newClient: clientCounter(),
-      request: ({ from, headers, ...init }) =>
-        sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } }),
+      request: ({ from, headers, ...init }) => sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } }),
       fetch: (input, init) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), 'cf-connecting-ip': '127.0.0.1' } }),
       async stop() {
         await worker.stop();

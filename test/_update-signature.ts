@@ -10,7 +10,9 @@ export function parseSignatureInput(text: string) {
   const match = /^([a-z][a-z0-9_-]*)=\(((?:"[^"]*"(?: "[^"]*")*)?)\)((?:;[a-z]+=(?:\d+|"[^"]*"))*)$/.exec(text);
   if (!match) return null;
   const components = [...match[2]!.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
-  const params = Object.fromEntries([...match[3]!.matchAll(/;([a-z]+)=(\d+|"[^"]*")/g)].map((m) => [m[1]!, m[2]!.startsWith('"') ? m[2]!.slice(1, -1) : Number(m[2])]));
+  const params = Object.fromEntries(
+    [...match[3]!.matchAll(/;([a-z]+)=(\d+|"[^"]*")/g)].map((m) => [m[1]!, m[2]!.startsWith('"') ? m[2]!.slice(1, -1) : Number(m[2])]),
+  );
   return { label: match[1]!, components, params, paramsText: `(${match[2]})${match[3]}` };
 }
 
@@ -55,14 +57,15 @@ export function refusal(
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
   if (!verify(null, Buffer.from(lines.join('\n'), 'ascii'), key, Buffer.from(signature, 'base64'))) return 'the signature does not hold';
   if (typeof params['expires'] !== 'number' || nowSeconds > params['expires']) return 'expired';
-  if (expected.version !== undefined && (!components.includes('release-version') || answer.headers['release-version'] !== expected.version)) return 'another version';
+  if (expected.version !== undefined && (!components.includes('release-version') || answer.headers['release-version'] !== expected.version)) {
+    return 'another version';
+  }
   if (answer.status === 200) {
     const digest = `sha-256=:${createHash('sha256').update(answer.body, 'utf8').digest('base64')}:`;
     if (answer.headers['content-digest'] !== digest) return 'the body does not match Content-Digest';
   }
   return null;
 }
-
 
 /**
  * The app's check of a license standing (POST /licenses/validate), from the same rules: the update answer's
@@ -79,6 +82,8 @@ export function licenseRefusal(
   const refused = refusal(answer, publicKey, nowSeconds, nonce === undefined ? { tag: 'license-standing' } : { tag: 'license-standing', nonce });
   if (refused !== null) return refused;
   if (!parseSignatureInput(answer.headers['signature-input']!)!.components.includes('license-key-digest')) return 'the key is not covered';
-  if (answer.headers['license-key-digest'] !== `sha-256=:${createHash('sha256').update(licenseKey, 'utf8').digest('base64')}:`) return 'an answer about another key';
+  if (answer.headers['license-key-digest'] !== `sha-256=:${createHash('sha256').update(licenseKey, 'utf8').digest('base64')}:`) {
+    return 'an answer about another key';
+  }
   return null;
 }

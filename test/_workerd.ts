@@ -2,7 +2,7 @@
  * Running a Worker entry (server/worker.ts by default) under workerd from npm, bundled as wrangler would
  * (see scripts/workerd.ts), with the variables wrangler.toml would set.
  */
-import { startWorkerd as serveWorker, type RunningWorkerd } from '../scripts/workerd.ts';
+import { type RunningWorkerd, startWorkerd as serveWorker } from '../scripts/workerd.ts';
 
 /** The Worker's variables in the tests, as wrangler.toml would set them. */
 export const WORKER_VARS = { PRODUCT_VERSION: '2.4.1', PUBLIC_BASE_URL: 'https://api.sheets.test' } as const;

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listeningLine, ROOT, spawnServer, type Spawned } from './_spawn.ts';
+import { listeningLine, ROOT, type Spawned, spawnServer } from './_spawn.ts';
 
 /** A running `npm run start:workers`. */
 export interface WorkersProgram extends Spawned {
@@ -16,7 +16,6 @@ export interface WorkersProgram extends Spawned {
 }
 
 const command = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:workers']!;
-
 
 /**
  * Starts the program and waits for its 'listening' line.

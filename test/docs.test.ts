@@ -67,8 +67,7 @@ test('docs/errors.md gives each endpoint exactly the error codes of its route', 
 
 test('docs/configuration.md documents every environment variable that server/config.ts, payment-config.ts, storage-config.ts, http-limits.ts, observability-config.ts and operator-config.ts read', () => {
   // server/config.ts reads the process settings, server/payment-config.ts the gateway's, server/storage-config.ts the storage's.
-  const source =
-    read('server/config.ts') +
+  const source = read('server/config.ts') +
     read('server/payment-config.ts') +
     read('server/storage-config.ts') +
     read('server/http-limits.ts') +
@@ -76,7 +75,31 @@ test('docs/configuration.md documents every environment variable that server/con
     read('server/operator-config.ts');
   // env['X'], env.X, and http-limits.ts's positiveInteger(env, 'X', ...).
   const names = new Set([...source.matchAll(/env(?:\['([A-Z_]+)'\]|\.([A-Z_]+)|, '([A-Z_]+)')/g)].map((m) => m[1] ?? m[2] ?? m[3]));
-  const expected = ['PORT', 'HOST', 'STORAGE', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_SCHEMA', 'TRUSTED_PROXIES', 'CONFIG_FILE', 'PAYMENT_GATEWAY', 'STRIPE_SECRET_KEY', 'MAX_CONNECTIONS_PER_CLIENT', 'MAX_CONNECTIONS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 'LOG_LEVEL', 'LOG_REQUESTS', 'METRICS_PORT', 'METRICS_HOST', 'DRAIN_SECONDS', 'OPERATOR_PORT', 'OPERATOR_HOST', 'OPERATOR_TOKEN'];
+  const expected = [
+    'PORT',
+    'HOST',
+    'STORAGE',
+    'DATA_DIR',
+    'DATABASE_URL',
+    'DATABASE_SCHEMA',
+    'TRUSTED_PROXIES',
+    'CONFIG_FILE',
+    'PAYMENT_GATEWAY',
+    'STRIPE_SECRET_KEY',
+    'MAX_CONNECTIONS_PER_CLIENT',
+    'MAX_CONNECTIONS',
+    'HTTP_HEADERS_TIMEOUT_MS',
+    'HTTP_REQUEST_TIMEOUT_MS',
+    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    'LOG_LEVEL',
+    'LOG_REQUESTS',
+    'METRICS_PORT',
+    'METRICS_HOST',
+    'DRAIN_SECONDS',
+    'OPERATOR_PORT',
+    'OPERATOR_HOST',
+    'OPERATOR_TOKEN',
+  ];
   for (const name of expected) {
     assert.ok(names.has(name), `server/config.ts, payment-config.ts or storage-config.ts no longer reads ${name} the way this test finds it`);
   }
@@ -253,7 +276,9 @@ test("README.md's POST examples send the spec's bodies, cover every public POST,
       const pattern = expected[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<id>/g, '[A-Za-z0-9_-]+');
       assert.match(run.stdout, new RegExp(`^${pattern}\n$`), line);
     }
-    const publicPosts = API_ROUTES.filter((route) => route.method === 'POST' && !route.path.startsWith('/webhooks/')).map((route) => `${V1_PREFIX}${route.path}`);
+    const publicPosts = API_ROUTES.filter((route) => route.method === 'POST' && !route.path.startsWith('/webhooks/')).map((route) =>
+      `${V1_PREFIX}${route.path}`
+    );
     assert.equal([...posted].sort(), publicPosts.sort());
   } finally {
     await server.close();

@@ -61,7 +61,8 @@ const operatorEndpoint = (base: string) =>
 - [GET /readyz](${base}/readyz): Readiness probe (operator-facing).`;
 
 /** The endpoint list at a base address. */
-const endpoints = (base: string) => `## Endpoints
+const endpoints = (base: string) =>
+  `## Endpoints
 
 - [GET /api/v1/pricing](${base}/api/v1/pricing): Get the live offer.
 - [GET /api/v1/download](${base}/api/v1/download): Redirect to the Windows installer. Query: source (optional), force (optional).

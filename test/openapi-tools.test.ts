@@ -61,7 +61,7 @@ tools('every pattern compiles in ECMAScript with and without the u flag, and has
   }
 });
 
-tools('every pattern compiles in Python\'s re' + (hasPython() ? '' : ' (skipped: no python3 on this machine)'), ({ document }) => {
+tools("every pattern compiles in Python's re" + (hasPython() ? '' : ' (skipped: no python3 on this machine)'), ({ document }) => {
   if (!hasPython()) return;
   const script = 'import json, re, sys\nfor p in json.load(sys.stdin): re.compile(p)\nprint("ok")';
   const output = execFileSync('python3', ['-c', script], { input: JSON.stringify(patternsIn(document)), encoding: 'utf8' });
@@ -79,7 +79,7 @@ tools('the stored-text patterns say what the server checks, for every UTF-16 cod
   }
 });
 
-tools('the link of checkout create gives getCheckoutStatus the new session\'s id', async ({ server, document }) => {
+tools("the link of checkout create gives getCheckoutStatus the new session's id", async ({ server, document }) => {
   const link = document!['paths']['/api/v1/checkout/create']['post']['responses']['200']['links']['GetCheckoutStatus'];
   assert.is(link.operationId, 'getCheckoutStatus');
   const created = await server!.request({ method: 'POST', path: '/api/v1/checkout/create' });

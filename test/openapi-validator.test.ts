@@ -4,8 +4,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withValidation, type ResponseValidator, type SeenResponse } from './_openapi.ts';
-import { startTestServer, type HttpResult, type TestServer } from './_setup.ts';
+import { type ResponseValidator, type SeenResponse, withValidation } from './_openapi.ts';
+import { type HttpResult, startTestServer, type TestServer } from './_setup.ts';
 
 type Context = { server?: TestServer & { validator: ResponseValidator } };
 
@@ -26,10 +26,12 @@ function withHeaders(result: HttpResult, headers: Record<string, string | undefi
   return { status: result.status, headers: merged, text: result.text };
 }
 
-for (const [name, overrides] of [
-  ['default', {}],
-  ['aliases deprecated', { aliasDeprecation: { deprecatedAt: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2027, 0, 1) } }],
-] as const) {
+for (
+  const [name, overrides] of [
+    ['default', {}],
+    ['aliases deprecated', { aliasDeprecation: { deprecatedAt: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2027, 0, 1) } }],
+  ] as const
+) {
   const real = suite<Context>(`real answers pass (${name})`, {});
   real.before(async (context) => {
     context.server = await withValidation(await startTestServer(overrides));
@@ -66,8 +68,10 @@ for (const [name, overrides] of [
     for (let i = 0; i < 120; i++) await server!.request({ path: '/nowhere', from: '127.0.0.9' });
     const limited = await server!.request({ path: '/nowhere', from: '127.0.0.9' });
     assert.is(limited.status, 429);
-    assert.is(rejection(server!.validator, 'GET', '/nowhere', withHeaders(limited, { 'retry-after': undefined })),
-      'GET /nowhere answered 429: required header Retry-After is missing');
+    assert.is(
+      rejection(server!.validator, 'GET', '/nowhere', withHeaders(limited, { 'retry-after': undefined })),
+      'GET /nowhere answered 429: required header Retry-After is missing',
+    );
   });
 
   real.run();

@@ -52,15 +52,15 @@ async function served(overrides: Parameters<typeof startTestServer>[0] = {}): Pr
 
 /** Every operation of the document with its path and method. */
 function operations(document: Document): { path: string; method: string; op: OperationObject }[] {
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ path, method, op })),
-  );
+  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
 }
 
-for (const [name, overrides] of [
-  ['default', {}],
-  ['aliases deprecated', { aliasDeprecation: DEPRECATION }],
-] as const) {
+for (
+  const [name, overrides] of [
+    ['default', {}],
+    ['aliases deprecated', { aliasDeprecation: DEPRECATION }],
+  ] as const
+) {
   test(`${name}: the served document validates against the official OpenAPI 3.1 schema`, async () => {
     const validator = new Validator();
     const result = await validator.validate({ ...(await served(overrides)) });
@@ -157,7 +157,7 @@ test('the checkout status documents the license key format a person types', asyn
   const status = document.components.schemas['CheckoutStatus'] as { properties: Record<string, { description?: string }> };
   assert.is(
     status.properties['licenseKey']?.description,
-    'The key of the purchased product; null until paid, and while the order\'s licenses are revoked (a refund or a dispute). Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
+    "The key of the purchased product; null until paid, and while the order's licenses are revoked (a refund or a dispute). Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters " +
       '(e.g. 202GK-N4ZFF-...-FN488, 143 characters; case, dashes and spaces do not matter when typed), or key/... for a key issued ' +
       'before that format. Keys of the payment simulator start with S and are never a license.',
   );

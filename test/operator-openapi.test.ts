@@ -8,7 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from './_operator.ts';
+import { OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from './_operator.ts';
 import { redoclyLint } from './_redocly.ts';
 
 type Json = Record<string, any>;
@@ -36,7 +36,11 @@ test('redocly lint with the recommended rules reports no errors and no warnings'
 
 test('each path lists exactly its own errors: statuses and codes', ({ doc }) => {
   const codes = (path: string, method: string) =>
-    Object.fromEntries(Object.entries(doc.paths[path][method].responses).filter(([status]) => Number(status) >= 400).map(([status, r]: [string, any]) => [status, r.content['application/json'].schema.allOf[1].properties.code.enum]));
+    Object.fromEntries(
+      Object.entries(doc.paths[path][method].responses).filter(([status]) => Number(status) >= 400).map((
+        [status, r]: [string, any],
+      ) => [status, r.content['application/json'].schema.allOf[1].properties.code.enum]),
+    );
   const gate = { '401': ['unauthorized'], '403': ['forbidden'], '429': ['too_many_failures'], '500': ['internal_error'] };
   assert.equal(codes('/releases/{version}/pull', 'post'), { ...gate, '400': ['invalid_path'], '404': ['release_not_found'] });
   assert.equal(codes('/releases', 'get'), gate);
@@ -49,7 +53,12 @@ test('each path lists exactly its own errors: statuses and codes', ({ doc }) => 
   });
   assert.equal(codes('/releases/{version}/rollout', 'post')['409'], ['release_pulled']);
   assert.equal(codes('/feedback', 'get'), { ...gate, '400': ['invalid_request', 'invalid_query'] });
-  assert.equal(codes('/orders/{session}/upgrade', 'post'), { ...gate, '400': ['invalid_path'], '404': ['order_not_found'], '409': ['order_not_paid', 'order_revoked'] });
+  assert.equal(codes('/orders/{session}/upgrade', 'post'), {
+    ...gate,
+    '400': ['invalid_path'],
+    '404': ['order_not_found'],
+    '409': ['order_not_paid', 'order_revoked'],
+  });
   assert.equal(codes('/roadmap/{id}/merge', 'post')['409'], ['feature_already_merged', 'merge_target_hidden']);
 });
 

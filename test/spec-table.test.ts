@@ -141,7 +141,7 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
     return document.paths[versioned]?.[method]?.description?.startsWith('An addition to the spec.') === true;
   };
   const additions = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.keys(item).filter((method) => addition(path, method)).map((method) => `${method.toUpperCase()} ${path}`),
+    Object.keys(item).filter((method) => addition(path, method)).map((method) => `${method.toUpperCase()} ${path}`)
   );
   assert.equal(additions, [
     'POST /api/v1/licenses/validate',
@@ -160,7 +160,7 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
   const extra = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => !ENDPOINTS.some((e) => e.path === path && e.method.toLowerCase() === method) && !operator.includes(path) && !addition(path, method))
-      .map(([method]) => `${method.toUpperCase()} ${path}`),
+      .map(([method]) => `${method.toUpperCase()} ${path}`)
   );
   assert.equal(extra, []);
   assert.equal(operator, ['/api/v1/webhooks/gateway', '/api/webhooks/gateway', '/healthz', '/readyz']);
@@ -190,7 +190,7 @@ spec('past the quota every endpoint answers 429 rate_limited with Retry-After', 
   }
 });
 
-spec('the spec\'s error codes are answered with their statuses', async () => {
+spec("the spec's error codes are answered with their statuses", async () => {
   const notFound = await server.request({ path: '/api/v1/convert', from: '127.0.13.253' });
   const missing = await server.request({ ...json({ rating: 5 }), method: 'POST', path: '/api/v1/feedback', from: '127.0.13.253' });
   const seen = [notFound, missing].map((r) => ({ code: (r.json() as { code: string }).code, status: r.status }));

@@ -5,7 +5,7 @@
  * @module
  */
 import type { App } from '../../core/app.ts';
-import { resolveClientIp, type CidrSet } from '../../core/clients/client-ip.ts';
+import { type CidrSet, resolveClientIp } from '../../core/clients/client-ip.ts';
 import { internalError } from '../../core/http/errors.ts';
 import type { CoreResponse, HeaderMap } from '../../core/http/http.ts';
 import { andThen, type Answer } from '../../core/http/maybe.ts';

@@ -28,7 +28,7 @@ const copied = (value: unknown): unknown => {
  */
 export function keep(...containers: Container[]): () => void {
   const saved = containers.map((container) =>
-    container instanceof Map ? [...container].map(([key, value]) => [key, copied(value)] as const) : [...container].map(copied),
+    container instanceof Map ? [...container].map(([key, value]) => [key, copied(value)] as const) : [...container].map(copied)
   );
   return () => {
     containers.forEach((container, i) => {

@@ -3,18 +3,10 @@
  *
  * @module
  */
-import type {
-  CheckoutSession,
-  CheckoutState,
-  Clock,
-  DownloadEvent,
-  FeedbackEntry,
-  LicenseKeys,
-  Storage,
-} from '../../core/ports/ports.ts';
+import type { CheckoutSession, CheckoutState, Clock, DownloadEvent, FeedbackEntry, LicenseKeys, Storage } from '../../core/ports/ports.ts';
 import { DayLedger } from '../../core/budgets/budgets.ts';
 import { isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from '../../core/ports/checkout-state.ts';
-import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, untilRetirement, type MemoryCaps } from './caps.ts';
+import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, type MemoryCaps, untilRetirement } from './caps.ts';
 import { createMemoryRateLimitStore } from './rate-limits.ts';
 import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
@@ -31,7 +23,7 @@ import { createMemoryChange } from './change.ts';
 import { createMemoryLicenses } from './licenses.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
-export { DEFAULT_MEMORY_CAPS, WORKER_MEMORY_LIMITS, type MemoryCaps } from './caps.ts';
+export { DEFAULT_MEMORY_CAPS, type MemoryCaps, WORKER_MEMORY_LIMITS } from './caps.ts';
 
 /** How often retention looks for unpaid sessions to drop; at most once a second while sessions are full. */
 const SWEEP_EVERY_MS = 60_000;
@@ -170,7 +162,7 @@ export function createMemoryStorage(
         if (owner === undefined) return;
         ownerOf.set(session.id, owner);
         let ids = owned.get(owner);
-        if (!ids) owned.set(owner, (ids = new Set()));
+        if (!ids) owned.set(owner, ids = new Set());
         ids.add(session.id);
       },
       async openCheckouts(owner, now, limit) {

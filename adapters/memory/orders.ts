@@ -8,7 +8,7 @@ import { dayOf } from '../../core/budgets/budgets.ts';
 import { addDecimals, zeroLike } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import { keep, type Restorable } from './change.ts';
-import { GOOD_STANDING, providerRevokes, withPaymentEvent, type DisputeStates, type OrderStanding } from '../../core/ports/order-state.ts';
+import { type DisputeStates, GOOD_STANDING, type OrderStanding, providerRevokes, withPaymentEvent } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
 
@@ -36,7 +36,7 @@ export function createMemoryOrders(
   const early = new Map<string, KeptPaymentEvent[]>();
   const keptOf = (id: string): Kept => {
     let found = kept.get(id);
-    if (!found) kept.set(id, (found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING, disputes: {} }));
+    if (!found) kept.set(id, found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING, disputes: {} });
     return found;
   };
   const order = (id: string): Order | null => {
@@ -64,7 +64,9 @@ export function createMemoryOrders(
         name: k.purchase.name ?? purchase.name,
         country: k.purchase.country ?? purchase.country,
         paymentRef: k.purchase.paymentRef ?? purchase.paymentRef,
-        ...(k.purchase.amount === null ? { amount: purchase.amount, currency: purchase.currency } : { amount: k.purchase.amount, currency: k.purchase.currency }),
+        ...(k.purchase.amount === null
+          ? { amount: purchase.amount, currency: purchase.currency }
+          : { amount: k.purchase.amount, currency: k.purchase.currency }),
       };
       k.paidAt ??= at;
     },
@@ -114,7 +116,9 @@ export function createMemoryOrders(
       }
       // As SQL orders them: day, product, then currency with the unknown one first.
       const currencyOrder = (c: string | null) => (c === null ? '' : c);
-      return [...counts.values()].sort((a, b) => a.day - b.day || a.product.localeCompare(b.product) || currencyOrder(a.currency).localeCompare(currencyOrder(b.currency)));
+      return [...counts.values()].sort((a, b) =>
+        a.day - b.day || a.product.localeCompare(b.product) || currencyOrder(a.currency).localeCompare(currencyOrder(b.currency))
+      );
     },
     // One pass over the keys: memory storage is capped (docs/deploy.md), and a key is looked up rarely.
     async ofLicenseKey(key) {

@@ -5,7 +5,15 @@
  * @module
  */
 import { keep, type Restorable } from './change.ts';
-import { eventBody, TEST_EVENT_TYPE, type Delivery, type DeliveredType, type DueDelivery, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import {
+  type DeliveredType,
+  type Delivery,
+  type DueDelivery,
+  eventBody,
+  type OutboxStore,
+  TEST_EVENT_TYPE,
+  type WebhookEndpoint,
+} from '../../core/ports/events.ts';
 
 interface StoredEndpoint extends WebhookEndpoint {
   secret: string;
@@ -32,10 +40,12 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
   let nextDelivery = 1;
   let nextEndpoint = 1;
 
-  const publicEndpoint = ({ secret: _secret, previousSecret: _previous, previousUntil: _until, ...endpoint }: StoredEndpoint): WebhookEndpoint => ({ ...endpoint, events: [...endpoint.events] });
+  const publicEndpoint = ({ secret: _secret, previousSecret: _previous, previousUntil: _until, ...endpoint }: StoredEndpoint): WebhookEndpoint => ({
+    ...endpoint,
+    events: [...endpoint.events],
+  });
   const view = ({ body: _body, ...delivery }: StoredDelivery): Delivery => ({ ...delivery, url: endpoints.get(delivery.endpointId)!.url });
-  const wants = (endpoint: StoredEndpoint, type: string) =>
-    endpoint.enabled && (endpoint.events.length === 0 || (endpoint.events as string[]).includes(type));
+  const wants = (endpoint: StoredEndpoint, type: string) => endpoint.enabled && (endpoint.events.length === 0 || (endpoint.events as string[]).includes(type));
   /** Drops the oldest finished deliveries while over the cap; pending ones are never dropped. */
   const trim = () => {
     for (const [id, delivery] of deliveries) {
@@ -56,7 +66,17 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
     wants: (type) => [...endpoints.values()].some((endpoint) => wants(endpoint, type)),
     async addEndpoint(e) {
       const id = nextEndpoint++;
-      const endpoint: StoredEndpoint = { id, url: e.url, secret: e.secret, previousSecret: null, previousUntil: null, events: [...e.events], format: e.format, enabled: true, createdAt: e.createdAt };
+      const endpoint: StoredEndpoint = {
+        id,
+        url: e.url,
+        secret: e.secret,
+        previousSecret: null,
+        previousUntil: null,
+        events: [...e.events],
+        format: e.format,
+        enabled: true,
+        createdAt: e.createdAt,
+      };
       endpoints.set(id, endpoint);
       return publicEndpoint(endpoint);
     },
@@ -86,7 +106,18 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
         d.nextAttemptAt = now + leaseMs;
         const endpoint = endpoints.get(d.endpointId)!;
         const previousSecret = endpoint.previousUntil !== null && endpoint.previousUntil > now ? endpoint.previousSecret : null;
-        due.push({ id: d.id, endpointId: d.endpointId, eventId: d.eventId, type: d.type, body: d.body, url: endpoint.url, secret: endpoint.secret, previousSecret, format: endpoint.format, attempts: d.attempts });
+        due.push({
+          id: d.id,
+          endpointId: d.endpointId,
+          eventId: d.eventId,
+          type: d.type,
+          body: d.body,
+          url: endpoint.url,
+          secret: endpoint.secret,
+          previousSecret,
+          format: endpoint.format,
+          attempts: d.attempts,
+        });
       }
       return due;
     },
@@ -147,8 +178,20 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
     const ids = targets.map((endpoint) => {
       const id = nextDelivery++;
       deliveries.set(id, {
-        id, eventId, type, endpointId: endpoint.id, url: endpoint.url, state: 'pending', attempts: 0, createdAt: at,
-        nextAttemptAt: at, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null, body,
+        id,
+        eventId,
+        type,
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        state: 'pending',
+        attempts: 0,
+        createdAt: at,
+        nextAttemptAt: at,
+        lastAttemptAt: null,
+        lastStatus: null,
+        lastError: null,
+        deliveredAt: null,
+        body,
       });
       return id;
     });

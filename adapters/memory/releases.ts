@@ -23,7 +23,17 @@ export function createMemoryReleaseStore(): ReleaseStore & Restorable {
     listReleases: async () => releases.map(copy),
     async publishRelease(release) {
       if (find(release.version)) return false;
-      const stored: Release = { sha256: null, size: null, critical: false, ramp: null, ...release, pulledAt: null, haltedAt: null, haltReason: null, announcedStep: 0 };
+      const stored: Release = {
+        sha256: null,
+        size: null,
+        critical: false,
+        ramp: null,
+        ...release,
+        pulledAt: null,
+        haltedAt: null,
+        haltReason: null,
+        announcedStep: 0,
+      };
       releases.unshift(copy(stored));
       return true;
     },

@@ -4,9 +4,20 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureChange, type FeatureFields, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type StoredFeature, type VoteResult } from '../../core/ports/ports.ts';
+import {
+  DEFAULT_VOTES_PER_NETWORK,
+  type FeatureChange,
+  type FeatureFields,
+  type FeatureStore,
+  type RoadmapFeature,
+  type RoadmapFeatureView,
+  type RoadmapSyncReport,
+  type StoredFeature,
+  type VoteResult,
+  voteWeight,
+} from '../../core/ports/ports.ts';
 import { keep, type Restorable } from './change.ts';
-import { checkRoom, VOTES_TAKEN_BACK, type MemoryCaps } from './caps.ts';
+import { checkRoom, type MemoryCaps, VOTES_TAKEN_BACK } from './caps.ts';
 
 interface Feature extends FeatureFields {
   id: number;
@@ -22,8 +33,7 @@ export interface MemoryRoadmap {
   features: FeatureStore & Restorable;
 }
 
-const seedOf = (f: RoadmapFeature): string =>
-  JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
+const seedOf = (f: RoadmapFeature): string => JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
 
 /**
  * Creates an empty roadmap whose votes count against `caps.votes`. A feature's vote_count counts at most
@@ -56,7 +66,7 @@ export function createMemoryRoadmap(caps: MemoryCaps, votesPerNetwork = DEFAULT_
 
   const votersOf = (id: number): Set<string> => {
     let voters = votes.get(id);
-    if (!voters) votes.set(id, (voters = new Set()));
+    if (!voters) votes.set(id, voters = new Set());
     return voters;
   };
   const stored = (f: Feature): StoredFeature => ({

@@ -37,7 +37,7 @@ export function createMemoryUsageStore(): UsageStore {
     async addSightings(batch) {
       const fresh = batch.filter((s) => {
         let seen = sightings.get(s.day);
-        if (seen === undefined) sightings.set(s.day, (seen = new Set()));
+        if (seen === undefined) sightings.set(s.day, seen = new Set());
         const key = `${s.release}\u0000${s.clientHash}`;
         if (seen.has(key)) return false;
         seen.add(key);
@@ -50,7 +50,7 @@ export function createMemoryUsageStore(): UsageStore {
     },
     async addReporter({ release, clientHash, networkHash, at }: BugReporter) {
       let byClient = reporters.get(release);
-      if (byClient === undefined) reporters.set(release, (byClient = new Map()));
+      if (byClient === undefined) reporters.set(release, byClient = new Map());
       const found = byClient.get(clientHash);
       if (found === undefined) {
         byClient.set(clientHash, { networkHash, firstAt: at, lastAt: at });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../core/app.ts';
 import { resolveClientIp } from '../../core/clients/client-ip.ts';

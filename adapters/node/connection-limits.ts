@@ -10,7 +10,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { canonicalIp, clientKey, type CidrSet } from '../../core/clients/client-ip.ts';
+import { canonicalIp, type CidrSet, clientKey } from '../../core/clients/client-ip.ts';
 
 export interface ConnectionLimits {
   /** Open connections one client may hold (an IPv4 address, an IPv6 /64). */

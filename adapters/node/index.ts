@@ -11,9 +11,8 @@ import { internalError } from '../../core/http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
 import type { Answer } from '../../core/http/maybe.ts';
 import { clientOf, missingHost } from './odd-requests.ts';
-import { leaveLine, MAX_IN_FLIGHT, PIPELINE, waitInLine, type PipelinedSocket } from './pipeline.ts';
+import { leaveLine, MAX_IN_FLIGHT, PIPELINE, type PipelinedSocket, waitInLine } from './pipeline.ts';
 import { originForm } from './request-target.ts';
-
 
 export interface NodeHandlerOptions {
   /** Proxies whose X-Forwarded-For is believed; none by default. */
@@ -40,7 +39,7 @@ const buffers = new WeakMap<Uint8Array, Buffer>();
 function bufferOf(body: Uint8Array): Buffer {
   if (Buffer.isBuffer(body)) return body;
   let buffer = buffers.get(body);
-  if (buffer === undefined) buffers.set(body, (buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength)));
+  if (buffer === undefined) buffers.set(body, buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   return buffer;
 }
 
@@ -82,7 +81,9 @@ function write(response: ServerResponse, answer: CoreResponse, closeAfter: boole
   } catch (error) {
     if (response.headersSent) throw error;
     const requestId = answer.headers['x-request-id'];
-    onError(new Error(`a header of the answer (status ${answer.status}, request ${requestId ?? 'unknown'}) was refused; answered 500 instead: ${String(error)}`));
+    onError(
+      new Error(`a header of the answer (status ${answer.status}, request ${requestId ?? 'unknown'}) was refused; answered 500 instead: ${String(error)}`),
+    );
     // The answer's other headers (rate limit, request id, CORS) stay; those node refuses and those of the answer's own body go.
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(answer.headers)) {

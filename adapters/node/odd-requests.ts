@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../core/app.ts';
-import { canonicalIp, forwardedClient, type CidrSet } from '../../core/clients/client-ip.ts';
+import { canonicalIp, type CidrSet, forwardedClient } from '../../core/clients/client-ip.ts';
 import { ApiError } from '../../core/http/errors.ts';
 import { createClientErrorListener, serialize } from './client-error.ts';
 
@@ -51,7 +51,10 @@ export const missingHost = (): ApiError => new ApiError('malformed_request', 'An
 export function answerOddRequests(server: Server, app: App, trustedProxies: CidrSet | null = null): void {
   server.on('clientError', createClientErrorListener(app));
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const expectation = new ApiError('expectation_failed', `The Expect header ${JSON.stringify(request.headers.expect)} cannot be met; only 100-continue is understood.`);
+    const expectation = new ApiError(
+      'expectation_failed',
+      `The Expect header ${JSON.stringify(request.headers.expect)} cannot be met; only 100-continue is understood.`,
+    );
     app.reject(clientOf(request, trustedProxies), expectation).then(
       (answer) => {
         // The body the client may send anyway is never read: the connection ends with this answer.

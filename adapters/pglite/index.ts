@@ -8,7 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { SqlClient } from '../sql/client.ts';
 import type { MigrationReport } from '../sql/migrate.ts';
 import { openSqlStorage, type SqlStorage, type SqlStorageOptions } from '../sql/storage.ts';
-import { diskReserveCheck, type DiskReserve } from './disk-reserve.ts';
+import { type DiskReserve, diskReserveCheck } from './disk-reserve.ts';
 import { wrapPglite } from './wrap.ts';
 
 export { DEFAULT_DISK_RESERVE_BYTES, type DiskReserve } from './disk-reserve.ts';

@@ -185,15 +185,13 @@ export function createPostgresClient(options: PostgresOptions): SqlClient {
     prepare: sending.prepare,
     fetch_types: fetchTypes,
     onnotice: () => {},
-    ...(options.startupParameters === false
-      ? {}
-      : {
-          connection: {
-            application_name: 'converter-site-api',
-            search_path: `"${schema}"`,
-            statement_timeout: statementTimeoutMs,
-          },
-        }),
+    ...(options.startupParameters === false ? {} : {
+      connection: {
+        application_name: 'converter-site-api',
+        search_path: `"${schema}"`,
+        statement_timeout: statementTimeoutMs,
+      },
+    }),
   });
   const pooled = session(sql, sending);
   // The server's statement_timeout ends slow statements; this ends waits on a network that went silent.

@@ -4,5 +4,5 @@
  *
  * @module
  */
-export { createRegistry, EXPOSITION_TYPE, labelText, type Counter, type Histogram, type Labels, type Registry } from './registry.ts';
+export { type Counter, createRegistry, EXPOSITION_TYPE, type Histogram, type Labels, labelText, type Registry } from './registry.ts';
 export { createMetricsObserver, DURATION_BUCKETS, EVENT_METRICS, UNMATCHED_ROUTE } from './observer.ts';

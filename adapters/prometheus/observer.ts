@@ -25,8 +25,14 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** Each event's counter: name and help. */
 export const EVENT_METRICS: Record<AppEvent, readonly [string, string]> = {
   rate_limited: ['site_api_rate_limited_requests_total', 'Requests answered 429 rate_limited.'],
-  storage_error: ['site_api_storage_errors_total', 'Storage faults caught and worked around: rate-limit counter failures, download events not recorded, failed readiness pings.'],
-  unhandled: ['site_api_unhandled_errors_total', 'Requests answered 500 internal_error because something threw unexpectedly (a bug, or a storage call that failed); each is logged with its request id.'],
+  storage_error: [
+    'site_api_storage_errors_total',
+    'Storage faults caught and worked around: rate-limit counter failures, download events not recorded, failed readiness pings.',
+  ],
+  unhandled: [
+    'site_api_unhandled_errors_total',
+    'Requests answered 500 internal_error because something threw unexpectedly (a bug, or a storage call that failed); each is logged with its request id.',
+  ],
   checkout_created: ['site_api_checkout_sessions_created_total', 'Checkout sessions created.'],
   license_issued: ['site_api_licenses_issued_total', 'License keys issued (a Plus bundle issues two).'],
   feedback_stored: ['site_api_feedback_stored_total', 'Feedback submissions stored.'],
@@ -53,7 +59,7 @@ export function createMetricsObserver(registry: Registry): Required<Observer> {
   const byRoute = new Map<string | null, Map<number, HistogramSeries>[]>();
   const resolve = (route: string | null, method: number, status: number): HistogramSeries => {
     let byMethod = byRoute.get(route);
-    if (byMethod === undefined) byRoute.set(route, (byMethod = KNOWN_METHODS.map(() => new Map())));
+    if (byMethod === undefined) byRoute.set(route, byMethod = KNOWN_METHODS.map(() => new Map()));
     const byStatus = byMethod[method]!;
     let target = byStatus.get(status);
     if (target === undefined) {

@@ -119,7 +119,7 @@ export function createRegistry(): Registry {
         series(labels) {
           const key = labelText(labels);
           let data = all.get(key);
-          if (!data) all.set(key, (data = { counts: bounds.map(() => 0), sum: 0, count: 0 }));
+          if (!data) all.set(key, data = { counts: bounds.map(() => 0), sum: 0, count: 0 });
           const target = data;
           return {
             observe(value) {

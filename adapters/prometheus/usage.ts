@@ -12,7 +12,12 @@ import type { Registry } from './registry.ts';
 
 /** Registers the counters; `usage()` gives the tally once the app exists (nothing before). */
 export function registerUsageMetrics(registry: Registry, usage: () => Pick<UsageTally, 'totals'> | null): void {
-  registry.gauge('site_api_downloads_total', 'Installer downloads (GET /download) since start, by release, source and platform.', () => usage()?.totals('download') ?? [], 'counter');
+  registry.gauge(
+    'site_api_downloads_total',
+    'Installer downloads (GET /download) since start, by release, source and platform.',
+    () => usage()?.totals('download') ?? [],
+    'counter',
+  );
   registry.gauge(
     'site_api_update_checks_total',
     'Update checks (GET /version) since start, by the release served and platform.',

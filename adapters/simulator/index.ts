@@ -7,8 +7,19 @@
  */
 import { toBase64Url } from '../../core/licensing/license.ts';
 import { applyPaymentEvent, cleanPurchase } from '../../core/licensing/fulfilment.ts';
-import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
-import type { CheckoutSession, CheckoutState, Clock, GatewayPages, GatewayRoute, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../../core/ports/ports.ts';
+import { type CoreRequest, type CoreResponse, HTML_TYPE } from '../../core/http/http.ts';
+import type {
+  CheckoutSession,
+  CheckoutState,
+  Clock,
+  GatewayPages,
+  GatewayRoute,
+  Logger,
+  PaymentFlag,
+  PaymentGateway,
+  Purchase,
+  Storage,
+} from '../../core/ports/ports.ts';
 import type { Pricing } from '../../core/schemas/pricing.ts';
 import { isOneAddress, ONE_ADDRESS_RULE } from '../../core/schemas/email-address.ts';
 import { offerAmount, priceOf, renderSimulatorPage, SIMULATED_BUYER } from './page.ts';
@@ -121,7 +132,9 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
   const clock = options.clock ?? { now: () => Date.now() };
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   // The thanks page is this server's own (a path: the buyer stays on the host they use); Cancel stays here.
-  const returnTo: Returns | null = options.thanksPage ? { successUrl: `${THANKS_PATH}?session_id={CHECKOUT_SESSION_ID}`, cancelUrl: null } : (options.returnTo ?? null);
+  const returnTo: Returns | null = options.thanksPage
+    ? { successUrl: `${THANKS_PATH}?session_id={CHECKOUT_SESSION_ID}`, cancelUrl: null }
+    : (options.returnTo ?? null);
   const html = page(securityPolicy(returnTo));
   const logger = options.logger ?? SILENT;
   const view = async (session: CheckoutSession, cancelled: boolean) => ({
@@ -136,11 +149,16 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
   const load = async (id: string | undefined): Promise<CheckoutSession | null> =>
     id !== undefined && SESSION_ID.test(id) ? storage.checkouts.getCheckout(id) : null;
 
-  const isOpen = (session: CheckoutSession) =>
-    session.state === 'processing' || (session.state === 'pending' && clock.now() < session.expiresAt);
+  const isOpen = (session: CheckoutSession) => session.state === 'processing' || (session.state === 'pending' && clock.now() < session.expiresAt);
 
   const routes: GatewayRoute[] = [
-    ...(options.thanksPage ? [{ method: 'GET' as const, path: THANKS_PATH, handle: (request: CoreRequest, _params: Record<string, string>, pages: GatewayPages) => thanksPage(request, pages) }] : []),
+    ...(options.thanksPage
+      ? [{
+        method: 'GET' as const,
+        path: THANKS_PATH,
+        handle: (request: CoreRequest, _params: Record<string, string>, pages: GatewayPages) => thanksPage(request, pages),
+      }]
+      : []),
     {
       method: 'GET',
       path: `${SIMULATOR_PATH}/:id`,
@@ -206,7 +224,10 @@ export function createSimulatorGateway(options: SimulatorOptions): PaymentGatewa
       // The simulator's paid sessions are storage's: reconciling issues the keys no status read asked for.
       const orders = await storage.orders.find({ limit: limit + 1 });
       const paid = orders.filter((o) => o.session.createdAt >= since);
-      return { sessions: paid.slice(0, limit).map((o) => ({ id: o.session.id, status: 'paid' as const, purchase: o.purchase })), complete: paid.length <= limit };
+      return {
+        sessions: paid.slice(0, limit).map((o) => ({ id: o.session.id, status: 'paid' as const, purchase: o.purchase })),
+        complete: paid.length <= limit,
+      };
     },
   };
 }

@@ -7,7 +7,7 @@
 import { revocationCause } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, CheckoutSku } from '../../core/ports/ports.ts';
 import type { Order } from '../../core/ports/store-ports.ts';
-import { SKU_OFFER_FIELDS, type Pricing } from '../../core/schemas/pricing.ts';
+import { type Pricing, SKU_OFFER_FIELDS } from '../../core/schemas/pricing.ts';
 import { escapeHtmlText as escape } from '../../core/formats/html-text.ts';
 
 const PRODUCTS: Record<string, string> = {
@@ -58,8 +58,7 @@ export interface SessionView {
 export const SIMULATED_BUYER = { email: 'buyer@example.com', name: 'Sam Buyer', country: 'US' } as const;
 
 /** The buyer fields of the Pay form, filled with the simulator's buyer. */
-const BUYER_FIELDS =
-  `<label>Email <input name="email" type="email" value="${SIMULATED_BUYER.email}"></label> ` +
+const BUYER_FIELDS = `<label>Email <input name="email" type="email" value="${SIMULATED_BUYER.email}"></label> ` +
   `<label>Name <input name="name" value="${SIMULATED_BUYER.name}"></label> ` +
   `<label>Country <input name="country" value="${SIMULATED_BUYER.country}" size="2" maxlength="2"></label> `;
 
@@ -85,21 +84,21 @@ function button(id: string, action: string, label: string, fields = ''): string 
 export function renderSimulatorPage(session: CheckoutSession | null, view?: SessionView): string {
   const open = view?.open ?? false;
   const state = session ? (session.state === 'pending' && !open ? 'expired' : session.state) : null;
-  const buttons = !session
-    ? ''
-    : state === 'pending'
-      ? button(session.id, 'pay', 'Pay (simulated)', BUYER_FIELDS) +
-        button(session.id, 'delay', 'Start a delayed payment (simulated)') +
-        button(session.id, 'cancel', 'Cancel')
-      : state === 'processing'
-        ? button(session.id, 'pay', 'Complete the delayed payment', BUYER_FIELDS) + button(session.id, 'fail', 'Fail the delayed payment')
-        : state === 'paid'
-          ? (view?.order ? standingOf(view.order) : '') +
-            button(session.id, 'refund', 'Refund (simulated)') +
-            button(session.id, 'dispute', 'Dispute (simulated)') +
-            button(session.id, 'dispute-won', 'Dispute won (simulated)')
-          : '';
-  const back = session && view?.successUrl && (state === 'paid' || state === 'processing') ? `<p><a id="return" href="${escape(view.successUrl)}">Return to the site</a></p>` : '';
+  const buttons = !session ? '' : state === 'pending'
+    ? button(session.id, 'pay', 'Pay (simulated)', BUYER_FIELDS) +
+      button(session.id, 'delay', 'Start a delayed payment (simulated)') +
+      button(session.id, 'cancel', 'Cancel')
+    : state === 'processing'
+    ? button(session.id, 'pay', 'Complete the delayed payment', BUYER_FIELDS) + button(session.id, 'fail', 'Fail the delayed payment')
+    : state === 'paid'
+    ? (view?.order ? standingOf(view.order) : '') +
+      button(session.id, 'refund', 'Refund (simulated)') +
+      button(session.id, 'dispute', 'Dispute (simulated)') +
+      button(session.id, 'dispute-won', 'Dispute won (simulated)')
+    : '';
+  const back = session && view?.successUrl && (state === 'paid' || state === 'processing')
+    ? `<p><a id="return" href="${escape(view.successUrl)}">Return to the site</a></p>`
+    : '';
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment simulator</title>
@@ -109,16 +108,16 @@ form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;paddi
 <body>
 <p class="banner">PAYMENT SIMULATOR: no money is taken. This page stands in for a hosted checkout during development.</p>
 ${
-  session
-    ? `<h1>${view?.product ? `${escape(view.product)}: ` : ''}${escape(PRODUCTS[session.sku] ?? session.sku)}</h1>
+    session
+      ? `<h1>${view?.product ? `${escape(view.product)}: ` : ''}${escape(PRODUCTS[session.sku] ?? session.sku)}</h1>
 ${view?.price ? `<p id="price">Price: <strong>${escape(view.price)}</strong> (simulated: nothing is charged)</p>` : ''}
 <p>Session <code>${escape(session.id)}</code></p>
 ${view?.cancelled ? '<p id="cancelled">Payment cancelled. The session stays open until it expires, so you can still pay.</p>' : ''}
 ${view?.refused ? `<p id="refused" role="alert">${escape(view.refused)}</p>` : ''}
 <p id="state">${escape(STATE_TEXT[state === 'paid' && view?.order && revocationCause(view.order.standing) !== null ? 'revoked' : state!] ?? state!)}</p>
 ${buttons}${back}`
-    : '<h1>No such checkout session</h1><p>Start a new checkout from the site or the app.</p>'
-}
+      : '<h1>No such checkout session</h1><p>Start a new checkout from the site or the app.</p>'
+  }
 </body>
 </html>
 `;

@@ -6,7 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { HTML_TYPE, type CoreRequest, type CoreResponse } from '../../core/http/http.ts';
+import { type CoreRequest, type CoreResponse, HTML_TYPE } from '../../core/http/http.ts';
 import type { GatewayPages } from '../../core/ports/ports.ts';
 import { CheckoutStatusSchema } from '../../core/schemas/checkout.ts';
 import { escapeHtmlText as escape } from '../../core/formats/html-text.ts';
@@ -34,7 +34,9 @@ function statusPart(answer: CoreResponse): string {
   }
   const status = v.parse(CheckoutStatusSchema, json);
   if (status.status !== 'paid') {
-    return `<h1>Thank you</h1><p id="waiting">The payment is not confirmed yet (${escape(status.status)}). Reload this page in a moment to see your license keys.</p>`;
+    return `<h1>Thank you</h1><p id="waiting">The payment is not confirmed yet (${
+      escape(status.status)
+    }). Reload this page in a moment to see your license keys.</p>`;
   }
   const keys = [
     status.standardLicenseKey ? keyLine('standard-key', 'Your standard license key:', status.standardLicenseKey) : '',
@@ -70,7 +72,13 @@ site's thanks page because no site of yours is configured: set <code>checkoutRet
 `;
   return {
     status: answer.status,
-    headers: { 'content-type': HTML_TYPE, 'cache-control': 'no-store', 'content-security-policy': THANKS_CSP, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' },
+    headers: {
+      'content-type': HTML_TYPE,
+      'cache-control': 'no-store',
+      'content-security-policy': THANKS_CSP,
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+    },
     body,
   };
 }

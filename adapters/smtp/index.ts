@@ -7,7 +7,7 @@
  * @module
  */
 import nodemailer from 'nodemailer';
-import { PermanentMailError, type MailSender } from '../../core/ports/mail.ts';
+import { type MailSender, PermanentMailError } from '../../core/ports/mail.ts';
 import { isOneAddress } from '../../core/schemas/email-address.ts';
 
 /**
@@ -46,7 +46,9 @@ export function createSmtpSender(url: string): MailSender {
           html: mail.html,
           messageId: mail.messageId,
           // RFC 8058 one-click unsubscribe: the address, and that a POST to it is enough.
-          ...(mail.listUnsubscribe ? { headers: { 'List-Unsubscribe': `<${mail.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+          ...(mail.listUnsubscribe
+            ? { headers: { 'List-Unsubscribe': `<${mail.listUnsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+            : {}),
         };
         await transport.sendMail(signal ? { ...message, signal } : message);
       } catch (error) {

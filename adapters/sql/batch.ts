@@ -12,8 +12,8 @@
  * thread, so the requests that came in during it are only read then; starting the next batch in a
  * microtask would leave them all for the batch after.
  */
-export const afterIo: (work: () => void) => void =
-  (globalThis as { setImmediate?: (work: () => void) => unknown }).setImmediate ?? ((work) => void setTimeout(work, 0));
+export const afterIo: (work: () => void) => void = (globalThis as { setImmediate?: (work: () => void) => unknown }).setImmediate ??
+  ((work) => void setTimeout(work, 0));
 
 interface Queued<In, Out> {
   input: In;
@@ -111,12 +111,9 @@ export function createBatcher<In, Out>(run: (inputs: In[]) => Promise<Out[]>, op
       schedule(true);
       return true;
     };
-    const deadline =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            if (settle()) for (const queued of batch) queued.reject(new Error(`a batched statement took over ${timeoutMs} ms`));
-          }, timeoutMs);
+    const deadline = timeoutMs === undefined ? undefined : setTimeout(() => {
+      if (settle()) { for (const queued of batch) queued.reject(new Error(`a batched statement took over ${timeoutMs} ms`)); }
+    }, timeoutMs);
     run(batch.map((queued) => queued.input)).then(
       (outputs) => {
         if (!settle()) return;
@@ -128,7 +125,7 @@ export function createBatcher<In, Out>(run: (inputs: In[]) => Promise<Out[]>, op
         for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outputs[i]!);
       },
       (error: unknown) => {
-        if (settle()) for (const queued of batch) queued.reject(error);
+        if (settle()) { for (const queued of batch) queued.reject(error); }
       },
     );
     // A free slot takes whatever arrives during the next I/O turn.

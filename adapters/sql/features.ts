@@ -41,7 +41,8 @@ with moved as (
 select count(*)::int as moved from moved`;
 const DROP_VOTES = `delete from roadmap_votes where feature_id = $1::int`;
 
-const RETIRE = `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int, merge_recorded = true where id = $1::int returning ${COLUMNS}`;
+const RETIRE =
+  `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int, merge_recorded = true where id = $1::int returning ${COLUMNS}`;
 
 /** Creates the feature store over a database. */
 export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): FeatureStore {

@@ -53,9 +53,9 @@ group by 1, 2, 3 order by 1, 2, 3`;
 export function createSqlInbox(db: SqlClient): FeedbackInbox {
   return {
     countByDay: (fromDay, toDay) => db.query<FeedbackCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
-    countByVersion: (fromDay, toDay, versions) =>
-      db.query<VersionFeedbackCount>(COUNT_BY_VERSION, [fromDay * DAY_MS, (toDay + 1) * DAY_MS, [...versions]]),
-    list: (f) => db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit, f.search ?? null]),
+    countByVersion: (fromDay, toDay, versions) => db.query<VersionFeedbackCount>(COUNT_BY_VERSION, [fromDay * DAY_MS, (toDay + 1) * DAY_MS, [...versions]]),
+    list: (f) =>
+      db.query<InboxEntry>(LIST, [f.type ?? null, f.rating ?? null, f.since ?? null, f.handled ?? null, f.before ?? null, f.limit, f.search ?? null]),
     /** The mark; an entry already in that state is read. */
     async setHandled(id, handled, at): Promise<HandledChange | null> {
       const [changed] = await db.write<InboxEntry>(SET_HANDLED, [id, handled, at]);

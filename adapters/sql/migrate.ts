@@ -4,7 +4,7 @@
  * @module
  */
 import type { SqlClient } from './client.ts';
-import { MIGRATIONS, type Migration } from './migrations.ts';
+import { type Migration, MIGRATIONS } from './migrations.ts';
 
 /** What a migration run did. */
 export interface MigrationReport {

@@ -6,7 +6,7 @@
  * @module
  */
 import { DAY_MS } from '../../core/budgets/budgets.ts';
-import { withPaymentEvent, type DisputeStates, type OrderOverride, type OrderStanding } from '../../core/ports/order-state.ts';
+import { type DisputeStates, type OrderOverride, type OrderStanding, withPaymentEvent } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, SavedLicenses } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderCount, OrderStore } from '../../core/ports/store-ports.ts';
 import type { SqlClient, SqlSession, SqlValue } from './client.ts';
@@ -21,8 +21,10 @@ const SELECT = `select s.id, s.sku, s.channel, s.url, s.state, ${epochMs('s.crea
   l.session_id is not null as "hasKeys", l.standard_key as standard, l.plus_key as plus, ${STANDING}
 from checkout_sessions s left join licenses l on l.session_id = s.id`;
 
-type Row = CheckoutSession &
-  OrderStanding & {
+type Row =
+  & CheckoutSession
+  & OrderStanding
+  & {
     email: string | null;
     name: string | null;
     country: string | null;
@@ -124,8 +126,7 @@ export function createSqlOrders(client: SqlClient): OrderStore {
     },
     inPeriod: async ({ from, until, after, limit }) =>
       (await client.query<Row>(IN_PERIOD, [from, until, after?.at ?? null, after?.session ?? null, limit])).map(orderOf),
-    countByDay: (fromDay, toDay) =>
-      client.query<OrderCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
+    countByDay: (fromDay, toDay) => client.query<OrderCount>(COUNT_BY_DAY, [fromDay * DAY_MS, (toDay + 1) * DAY_MS]),
     async ofLicenseKey(key) {
       const row = (await client.query<Row>(OF_KEY, [key]))[0];
       return row ? orderOf(row) : null;

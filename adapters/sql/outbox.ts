@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { eventBody, type Delivery, type DueDelivery, type EventDraft, type FailedReplay, type OutboxStore, type WebhookEndpoint } from '../../core/ports/events.ts';
+import {
+  type Delivery,
+  type DueDelivery,
+  eventBody,
+  type EventDraft,
+  type FailedReplay,
+  type OutboxStore,
+  type WebhookEndpoint,
+} from '../../core/ports/events.ts';
 import { DELETE_ENDPOINT, ENDPOINT, REPLAY_FAILED, ROTATE_SECRET, SEND_TEST, testEventParams } from './outbox-operations.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';

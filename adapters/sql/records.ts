@@ -4,7 +4,7 @@
  * @module
  */
 import type { BudgetRefusal, DownloadEvent, FeedbackBudget, FeedbackEntry, MaybePromise } from '../../core/ports/ports.ts';
-import { createBatcher, type BatcherOptions } from './batch.ts';
+import { type BatcherOptions, createBatcher } from './batch.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 import type { EndpointsKnown } from './outbox.ts';
 import { DayLedger } from '../../core/budgets/budgets.ts';
@@ -15,7 +15,8 @@ import { fromEpochMs, iso } from './time.ts';
  * byte for byte as memory storage's JSON.stringify writes it: to_json escapes a text as JSON.stringify
  * does, and both times are Date#toISOString's form. Built in SQL so that a batch sends each text once.
  */
-const feedbackEventBody = (r: string) => `'{"type":"feedback.received","timestamp":"' || ${iso(`${r}.received_at`)}
+const feedbackEventBody = (r: string) =>
+  `'{"type":"feedback.received","timestamp":"' || ${iso(`${r}.received_at`)}
   || '","data":{"id":' || ${r}.id || ',"type":' || to_json(${r}.type)::text || ',"description":' || to_json(${r}.description)::text
   || ',"email":' || coalesce(to_json(${r}.email)::text, 'null') || ',"appVersion":' || coalesce(to_json(${r}.app_version)::text, 'null')
   || ',"rating":' || coalesce(${r}.rating::text, 'null') || ',"receivedAt":"' || ${iso(`${r}.received_at`)} || '"}}'`;
@@ -168,7 +169,7 @@ async function writeBudgeted(db: SqlClient, batch: readonly Submission[], limits
     { text: LOCK_TOTAL, params: [limits.day] },
     { text: READ_COUNTS, params: [limits.day, clients] },
   ];
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0;; attempt++) {
     const judged = await db.readThenWrite(reads, ([total, counts]) => {
       if (total!.length === 0) return { result: null };
       const ledger = new DayLedger();

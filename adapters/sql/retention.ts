@@ -139,7 +139,14 @@ export async function runRetention(db: SqlSession, options: RetentionOptions = {
   const installSightings = await drain(db, PAST_SIGHTINGS, []);
   if (options.vacuum) {
     await nextTurn();
-    const deletedFrom = { rate_limits: rateLimitWindows, checkout_sessions: checkoutSessions, budget_spent: budgetCounters, outbound_events: outboundEvents, webhook_deliveries: outboundEvents, install_sightings: installSightings };
+    const deletedFrom = {
+      rate_limits: rateLimitWindows,
+      checkout_sessions: checkoutSessions,
+      budget_spent: budgetCounters,
+      outbound_events: outboundEvents,
+      webhook_deliveries: outboundEvents,
+      install_sightings: installSightings,
+    };
     await vacuum(db, Object.entries(deletedFrom).flatMap(([table, rows]) => (rows > 0 ? [table] : [])));
   }
   return { rateLimitWindows, checkoutSessions, budgetCounters, outboundEvents, installSightings };

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, voteWeight, type FeatureStore, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports/ports.ts';
+import {
+  DEFAULT_VOTES_PER_NETWORK,
+  type FeatureStore,
+  type RoadmapFeature,
+  type RoadmapFeatureView,
+  type RoadmapSyncReport,
+  type VoteResult,
+  voteWeight,
+} from '../../core/ports/ports.ts';
 import { createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 import { featureView } from './roadmap.ts';
@@ -119,7 +127,7 @@ export function createRoadmapMirror(
   function record(voterId: string, featureId: number, voted: boolean): void {
     let chosen = votesOf.get(voterId);
     if (voted) {
-      if (!chosen) votesOf.set(voterId, (chosen = new Set()));
+      if (!chosen) votesOf.set(voterId, chosen = new Set());
       chosen.add(featureId);
     } else if (chosen) {
       chosen.delete(featureId);
@@ -145,7 +153,7 @@ export function createRoadmapMirror(
       let change = changes.get(pair);
       if (!change) {
         const before = votesOf.get(voterId)?.has(featureId) ?? false;
-        changes.set(pair, (change = { featureId, voterId, network, before, after: before }));
+        changes.set(pair, change = { featureId, voterId, network, before, after: before });
       }
       change.after = !change.after;
       const key = network === null ? null : networkKey(featureId, network);

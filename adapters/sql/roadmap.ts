@@ -4,7 +4,7 @@
  * @module
  */
 import { DEFAULT_VOTES_PER_NETWORK, type RoadmapFeature, type RoadmapFeatureView, type RoadmapSyncReport, type VoteResult } from '../../core/ports/ports.ts';
-import { createBatcher, type BatcherOptions } from './batch.ts';
+import { type BatcherOptions, createBatcher } from './batch.ts';
 import type { SqlSession } from './client.ts';
 
 /**

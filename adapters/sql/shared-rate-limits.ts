@@ -11,7 +11,7 @@ import { createKeyedHash, randomSecret } from '../../core/clients/keyed-hash.ts'
 import type { Clock, Logger, MaybePromise, RateLimitHit, RateLimitStore } from '../../core/ports/ports.ts';
 import { createMemoryRateLimitStore, type MemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { SqlSession } from './client.ts';
-import { createSqlRateLimitStore, type BatchOptions } from './rate-limits.ts';
+import { type BatchOptions, createSqlRateLimitStore } from './rate-limits.ts';
 import { secret } from './records.ts';
 
 /** The name of the stored secret of rate-limit keys (distinct from the voter secret, so the two never match). */
@@ -52,16 +52,15 @@ export interface SharedRateLimitState {
  * Synchronous, from its cache, once loaded.
  */
 export function clientKeyHash(db: SqlSession, state: SharedRateLimitState): (key: string) => MaybePromise<string> {
-  const load = (): Promise<(key: string) => string> =>
-    (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
-      .then((value) => createKeyedHash(value))
-      .then(
-        (ready) => (state.hash = ready),
-        (error: unknown) => {
-          state.hashing = null;
-          throw error;
-        },
-      ));
+  const load = (): Promise<(key: string) => string> => (state.hashing ??= secret(db, RATE_LIMIT_SECRET, randomSecret)
+    .then((value) => createKeyedHash(value))
+    .then(
+      (ready) => (state.hash = ready),
+      (error: unknown) => {
+        state.hashing = null;
+        throw error;
+      },
+    ));
   return (key) => (state.hash ? state.hash(key) : load().then((ready) => ready(key)));
 }
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { DEFAULT_VOTES_PER_NETWORK, type Clock, type Logger, type RateLimitStore, type RoadmapFeature, type Storage } from '../../core/ports/ports.ts';
+import { type Clock, DEFAULT_VOTES_PER_NETWORK, type Logger, type RateLimitStore, type RoadmapFeature, type Storage } from '../../core/ports/ports.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 import type { ExportSource } from '../export/source.ts';
 import { advanceCheckout, createCheckout, getCheckout, getLicenses, openCheckouts, openCheckoutTotals, saveLicenses } from './checkout.ts';
@@ -23,7 +23,7 @@ import { createSqlMail } from './mail.ts';
 import { createSqlReleaseStore } from './releases.ts';
 import { createSqlShipping } from './shipping.ts';
 import { createSqlLinks } from './links.ts';
-import { runRetention, scheduleRetention, type RetentionReport } from './retention.ts';
+import { type RetentionReport, runRetention, scheduleRetention } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
 import { createSqlChange } from './change.ts';
@@ -79,9 +79,9 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   };
   const stopRetention = background
     ? scheduleRetention(client, background.logger, {
-        ...retention,
-        ...(background.intervalMs === undefined ? {} : { intervalMs: background.intervalMs }),
-      })
+      ...retention,
+      ...(background.intervalMs === undefined ? {} : { intervalMs: background.intervalMs }),
+    })
     : () => {};
   // A pool runs a second batch while this process answers the first; PGlite has one connection.
   const batching = { maxInFlight: client.driver === 'postgres' ? 2 : 1 };
@@ -113,14 +113,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   return {
     change,
     client,
-    rateLimits: exclusive
-      ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() })
-      : createSharedRateLimitStore(client, {
-          batch: { ...batching, ...options.rateLimit },
-          ...(options.clock ? { clock: options.clock } : {}),
-          ...(options.logger ? { logger: options.logger } : {}),
-          state: shared,
-        }),
+    rateLimits: exclusive ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() }) : createSharedRateLimitStore(client, {
+      batch: { ...batching, ...options.rateLimit },
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      state: shared,
+    }),
     ...sqlExportSource(client),
     intake: {
       addFeedback: exclusive

@@ -5,7 +5,7 @@
  */
 import * as assert from './assert.ts';
 import type { AuditEntry } from '../../core/ports/store-ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 

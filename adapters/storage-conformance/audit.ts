@@ -5,7 +5,7 @@
  */
 import * as assert from './assert.ts';
 import { recordChange } from '../../core/ports/change.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
@@ -17,7 +17,13 @@ export function auditContract(test: ContractSuite): void {
   test('changes write their audit entries with them: endpoints, replays, marks, features, keys', async (context) => {
     const { storage } = current(context);
     const endpoint = await storage.change(async (tx) => {
-      const e = await tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/audit', secret: 'whsec_AAAA', events: ['roadmap.changed'], format: 'standard', createdAt: T0 });
+      const e = await tx.outbox.addEndpoint({
+        url: 'http://127.0.0.1:9/audit',
+        secret: 'whsec_AAAA',
+        events: ['roadmap.changed'],
+        format: 'standard',
+        createdAt: T0,
+      });
       await tx.audit.record(auditEntry('webhook.added', `${e.id}: ${e.url}`));
       return e;
     });
@@ -27,8 +33,18 @@ export function auditContract(test: ContractSuite): void {
       await tx.audit.record(auditEntry('webhook.edited', `${e.id}: enabled=${e.enabled}`));
     });
     const feature = await storage.change(async (tx) => {
-      const f = await tx.features.create({ title: 'Lotus 1-2-3 macros', description: 'Keep macros as comments.', category: 'import', visible: true, release_version: null });
-      await recordChange(tx, { at: T0, event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } }, audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' } });
+      const f = await tx.features.create({
+        title: 'Lotus 1-2-3 macros',
+        description: 'Keep macros as comments.',
+        category: 'import',
+        visible: true,
+        release_version: null,
+      });
+      await recordChange(tx, {
+        at: T0,
+        event: { type: 'roadmap.changed', data: { action: 'created', id: f.id } },
+        audit: { at: T0, action: 'roadmap.created', target: `${f.id}`, requestId: 'r-create', actor: 'grace' },
+      });
       return f;
     });
     await storage.intake.addFeedback({ type: 'bug_report', description: 'It crashed.', email: null, rating: null, appVersion: '2.4.1', receivedAt: T0 });
@@ -37,13 +53,23 @@ export function auditContract(test: ContractSuite): void {
     const mark = (id: number) =>
       storage.change(async (tx) => {
         const done = await tx.inbox.setHandled(id, true, T0);
-        if (done?.changed) await recordChange(tx, { at: T0, audit: { at: T0, action: 'feedback.true', target: String(id), requestId: 'r-mark', actor: 'ada' } });
+        if (done?.changed) {
+          await recordChange(tx, { at: T0, audit: { at: T0, action: 'feedback.true', target: String(id), requestId: 'r-mark', actor: 'ada' } });
+        }
         return done;
       });
     assert.is((await mark(entry!.id))?.changed, true);
     assert.is((await mark(entry!.id))?.changed, false);
     assert.is(await mark(entry!.id + 1000), null);
-    await storage.checkouts.createCheckout({ id: 'cs_audit', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_audit', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
+    await storage.checkouts.createCheckout({
+      id: 'cs_audit',
+      sku: 'standard',
+      channel: null,
+      url: 'https://pay.example.com/cs_audit',
+      state: 'paid',
+      createdAt: T0,
+      expiresAt: T0 + 3_600_000,
+    });
     await storage.checkouts.saveLicenses('cs_audit', { standard: 'key/s', plus: null });
     await storage.change(async (tx) => {
       const saved = (await tx.orders.addPlusKey('cs_audit', 'key/p'))!;
@@ -65,8 +91,19 @@ export function auditContract(test: ContractSuite): void {
 
   test('an override answers the standing read before it; of two, the second sees the first', async (context) => {
     const { storage } = current(context);
-    await storage.checkouts.createCheckout({ id: 'cs_twice', sku: 'standard', channel: null, url: 'https://pay.example.com/cs_twice', state: 'paid', createdAt: T0, expiresAt: T0 + 3_600_000 });
-    const [first, second] = await Promise.all([storage.orders.override('cs_twice', 'revoked', null, T0), storage.orders.override('cs_twice', 'revoked', null, T0 + 1)]);
+    await storage.checkouts.createCheckout({
+      id: 'cs_twice',
+      sku: 'standard',
+      channel: null,
+      url: 'https://pay.example.com/cs_twice',
+      state: 'paid',
+      createdAt: T0,
+      expiresAt: T0 + 3_600_000,
+    });
+    const [first, second] = await Promise.all([
+      storage.orders.override('cs_twice', 'revoked', null, T0),
+      storage.orders.override('cs_twice', 'revoked', null, T0 + 1),
+    ]);
     const befores = [first!.before.override, second!.before.override].sort();
     assert.equal(befores, ['revoked', null].sort(), 'exactly one of two racing overrides saw the order unrevoked');
   });

@@ -6,7 +6,7 @@
 import * as assert from './assert.ts';
 import { dayOf, feedbackBudgetBytes } from '../../core/budgets/budgets.ts';
 import type { FeedbackBudget, FeedbackEntry } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12);
 const HOUR = 60 * 60 * 1000;
@@ -67,7 +67,13 @@ export function budgetsContract(test: ContractSuite): void {
   test('open checkout totals count pending, unexpired sessions, up to the limit, with the earliest expiry', async (context) => {
     const { storage } = current(context);
     const session = (id: string, expiresAt: number) => ({
-      id, sku: 'standard' as const, channel: null, url: `https://pay.example/${id}`, state: 'pending' as const, createdAt: T0, expiresAt,
+      id,
+      sku: 'standard' as const,
+      channel: null,
+      url: `https://pay.example/${id}`,
+      state: 'pending' as const,
+      createdAt: T0,
+      expiresAt,
     });
     assert.equal(await storage.checkouts.openCheckoutTotals(T0, 10), { open: 0, earliestExpiry: null });
     await storage.checkouts.createCheckout(session('s1', T0 + 3 * HOUR), 'a');

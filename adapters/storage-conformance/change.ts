@@ -4,14 +4,28 @@
  * any store, and the error comes out as thrown. A change reads its own writes.
  */
 import * as assert from './assert.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 import type { Storage } from '../../core/ports/ports.ts';
 
 const T0 = Date.UTC(2026, 10, 28, 9, 0, 0, 1);
-const RELEASE = { version: '2.7.0', msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.7.0-x64.msi', notesUrl: null, rolloutPercent: 10, publishedAt: T0 };
+const RELEASE = {
+  version: '2.7.0',
+  msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.7.0-x64.msi',
+  notesUrl: null,
+  rolloutPercent: 10,
+  publishedAt: T0,
+};
 const FEATURE = { title: '.wk3 charts', description: 'Charts of .wk3 files', category: 'formats', visible: true, release_version: null };
 const AUDIT = { at: T0, action: 'release.published', target: '2.7.0 at 10%', requestId: 'r-1', actor: 'ada' };
-const MAIL = { kind: 'keys', cause: 'change:1', session: 'cs_change', to: 'buyer@example.com', subject: 'Your keys', text: 'Keys', html: '<p>Keys</p>' } as const;
+const MAIL = {
+  kind: 'keys',
+  cause: 'change:1',
+  session: 'cs_change',
+  to: 'buyer@example.com',
+  subject: 'Your keys',
+  text: 'Keys',
+  html: '<p>Keys</p>',
+} as const;
 const ENTRY = { type: 'feature_request', description: 'Charts', email: null, appVersion: null, rating: null, receivedAt: T0 } as const;
 
 /** What a change may leave behind, read outside any change. */

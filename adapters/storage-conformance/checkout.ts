@@ -4,7 +4,7 @@
 import * as assert from './assert.ts';
 import { nextCheckoutState } from '../../core/ports/checkout-state.ts';
 import type { CheckoutSession, CheckoutState } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const STATES: readonly CheckoutState[] = ['pending', 'processing', 'paid', 'expired', 'failed'];
 
@@ -51,7 +51,7 @@ export function checkoutContract(test: ContractSuite): void {
     assert.is(await current(context).storage.checkouts.advanceCheckout('cs_missing', 'paid'), null);
   });
 
-  test('openCheckouts lists the expiries of an owner\'s pending, unexpired sessions, earliest first, at most limit', async (context) => {
+  test("openCheckouts lists the expiries of an owner's pending, unexpired sessions, earliest first, at most limit", async (context) => {
     const { storage } = current(context);
     const at = (id: string, expiresAt: number, state: CheckoutState = 'pending') => ({ ...session(id, state), expiresAt });
     const t = Date.UTC(2026, 10, 22, 12, 0, 0, 0);
@@ -90,7 +90,15 @@ export function checkoutContract(test: ContractSuite): void {
         const saved = await tx.checkouts.saveLicenses('cs_race', { standard: `key/s${i}`, plus: null });
         if (saved.stored) {
           await tx.outbox.enqueue({ type: 'order.paid', data: { key: saved.keys.standard } }, at);
-          await tx.mail.enqueue({ kind: 'keys', cause: `paid:cs_race:${i}`, session: 'cs_race', to: 'ada@example.com', subject: 'Keys', text: 'Keys', html: '<p>Keys</p>' }, at);
+          await tx.mail.enqueue({
+            kind: 'keys',
+            cause: `paid:cs_race:${i}`,
+            session: 'cs_race',
+            to: 'ada@example.com',
+            subject: 'Keys',
+            text: 'Keys',
+            html: '<p>Keys</p>',
+          }, at);
         }
         return saved;
       });

@@ -4,7 +4,7 @@
  */
 import * as assert from './assert.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0, 7);
 const ENTRIES: FeedbackEntry[] = [
@@ -51,8 +51,16 @@ export function inboxContract(test: ContractSuite): void {
   test('the inbox finds text in the description or the email, any case, with the other filters and pages', async (context) => {
     const { storage } = current(context);
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
-    await storage.intake.addFeedback({ type: 'bug_report', description: 'Lotus 100% crash', email: 'Crash.Test@Example.com', appVersion: null, rating: 2, receivedAt: T0 + 4000 });
-    const found = async (filter: Omit<Parameters<typeof storage.inbox.list>[0], 'limit'>, limit = 10) => (await storage.inbox.list({ ...filter, limit })).map((e) => e.description);
+    await storage.intake.addFeedback({
+      type: 'bug_report',
+      description: 'Lotus 100% crash',
+      email: 'Crash.Test@Example.com',
+      appVersion: null,
+      rating: 2,
+      receivedAt: T0 + 4000,
+    });
+    const found = async (filter: Omit<Parameters<typeof storage.inbox.list>[0], 'limit'>, limit = 10) =>
+      (await storage.inbox.list({ ...filter, limit })).map((e) => e.description);
     assert.equal(await found({ search: 'CRASH' }), ['Lotus 100% crash', 'Crash on .wk3']);
     assert.equal(await found({ search: 'a@EXAMPLE' }), ['Great'], 'in the email');
     assert.equal(await found({ search: 'crash.test' }), ['Lotus 100% crash']);

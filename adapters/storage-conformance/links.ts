@@ -5,7 +5,7 @@
 import * as assert from './assert.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import { recordChange } from '../../core/ports/change.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0, 7);
 const ENTRIES: FeedbackEntry[] = [
@@ -20,7 +20,13 @@ export function linksContract(test: ContractSuite): void {
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
     const [ann, anon, bo] = ids as [number, number, number];
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/hook', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard', createdAt: T0 });
+    await storage.outbox.addEndpoint({
+      url: 'http://127.0.0.1:9/hook',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      events: [],
+      format: 'standard',
+      createdAt: T0,
+    });
     assert.equal(await storage.links.linksOf([bo, ann, bo + 1000]), [
       { feedbackId: ann, featureId: null },
       { feedbackId: bo, featureId: null },
@@ -28,7 +34,11 @@ export function linksContract(test: ContractSuite): void {
     const audit = { at: T0 + 5000, action: 'feedback.linked', target: '2 entries to feature 3', requestId: 'req-1', actor: 'ada' };
     await storage.change(async (tx) => {
       await tx.links.setFeature([ann, anon, bo + 1000], 3);
-      assert.equal(await tx.links.linksOf([ann, anon]), [{ feedbackId: ann, featureId: 3 }, { feedbackId: anon, featureId: 3 }], 'a change reads its own links');
+      assert.equal(
+        await tx.links.linksOf([ann, anon]),
+        [{ feedbackId: ann, featureId: 3 }, { feedbackId: anon, featureId: 3 }],
+        'a change reads its own links',
+      );
       await recordChange(tx, { at: T0 + 5000, event: { type: 'feedback.linked', data: { featureId: 3, feedbackIds: [ann, anon] } }, audit });
     });
     await storage.change((tx) => tx.links.setFeature([bo], 4));
@@ -48,10 +58,14 @@ export function linksContract(test: ContractSuite): void {
     ]);
     assert.equal((await storage.audit.list({ limit: 10, action: 'feedback.' })).map(({ id: _id, ...entry }) => entry), [audit]);
     const events = await storage.outbox.claimDue(T0 + 10_000, 1000, 10);
-    assert.equal(events.map((d) => JSON.parse(d.body)), [{ type: 'feedback.linked', timestamp: new Date(T0 + 5000).toISOString(), data: { featureId: 3, feedbackIds: [ann, anon] } }]);
+    assert.equal(events.map((d) => JSON.parse(d.body)), [{
+      type: 'feedback.linked',
+      timestamp: new Date(T0 + 5000).toISOString(),
+      data: { featureId: 3, feedbackIds: [ann, anon] },
+    }]);
   });
 
-  test('links set in a change that throws are undone, with the change\'s audit entry', async (context) => {
+  test("links set in a change that throws are undone, with the change's audit entry", async (context) => {
     const { storage } = current(context);
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);

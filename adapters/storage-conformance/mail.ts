@@ -4,7 +4,7 @@
  */
 import * as assert from './assert.ts';
 import type { MailDraft } from '../../core/ports/mail.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
 const draft = (cause: string, session: string | null = 'cs_1'): MailDraft => ({

@@ -6,7 +6,7 @@
 import * as assert from './assert.ts';
 import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, PaymentFlag } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T = Date.UTC(2026, 10, 21, 12, 0, 0, 0);
 
@@ -32,8 +32,19 @@ export function ordersContract(test: ContractSuite): void {
   test('the purchase is kept with the session, first word per field; the fulfilment time once; the public session is unchanged', async (context) => {
     const { storage } = current(context);
     await storage.checkouts.createCheckout(session('cs_o1'));
-    await storage.orders.recordPurchase('cs_o1', { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1', amount: null, currency: null }, T + 5000);
-    await storage.orders.recordPurchase('cs_o1', { email: 'other@example.com', name: 'Ada', country: 'FR', paymentRef: 'pi_2', amount: '49.00', currency: 'USD' }, T + 9000);
+    await storage.orders.recordPurchase(
+      'cs_o1',
+      { email: 'Ada@Example.com', name: null, country: 'GB', paymentRef: 'pi_1', amount: null, currency: null },
+      T + 5000,
+    );
+    await storage.orders.recordPurchase('cs_o1', {
+      email: 'other@example.com',
+      name: 'Ada',
+      country: 'FR',
+      paymentRef: 'pi_2',
+      amount: '49.00',
+      currency: 'USD',
+    }, T + 9000);
     await storage.orders.recordPurchase('cs_o1', { ...buyer('x@example.com', 'pi_3'), amount: '1.00', currency: 'EUR' }, T + 9000);
     await storage.orders.recordPurchase('cs_missing', buyer('x@example.com', 'pi_x'), T);
     const order = await storage.orders.get('cs_o1');
@@ -89,7 +100,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await storage.orders.flag('cs_missing', 'refunded'), null);
   });
 
-  test('flag answers the standing before; the operator\'s word stands until the provider\'s verdict changes', async (context) => {
+  test("flag answers the standing before; the operator's word stands until the provider's verdict changes", async (context) => {
     const { storage } = current(context);
     await storage.checkouts.createCheckout(session('cs_o'));
     const reinstated = await storage.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000);
@@ -126,13 +137,24 @@ export function ordersContract(test: ContractSuite): void {
     const failure = new Error('refused after the writes');
     const thrown = await storage
       .change(async (tx) => {
-        assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }), { keys: { standard: 'key/r1s', plus: null }, stored: true });
+        assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }), {
+          keys: { standard: 'key/r1s', plus: null },
+          stored: true,
+        });
         assert.equal(await tx.checkouts.getLicenses('cs_r1'), { standard: 'key/r1s', plus: null }, 'a change reads the keys it saved');
         assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p'))?.stored, true);
         assert.is((await tx.orders.flag('cs_r2', 'refunded'))?.order.standing.refunded, true);
         assert.is((await tx.orders.override('cs_r1', 'revoked', 'test', T + 1))?.order.standing.override, 'revoked');
         await tx.outbox.enqueue({ type: 'order.paid', data: { session: 'cs_r1' } }, T);
-        await tx.mail.enqueue({ kind: 'keys', cause: 'paid:cs_r1', session: 'cs_r1', to: 'ada@example.com', subject: 'Keys', text: 'Keys', html: '<p>Keys</p>' }, T);
+        await tx.mail.enqueue({
+          kind: 'keys',
+          cause: 'paid:cs_r1',
+          session: 'cs_r1',
+          to: 'ada@example.com',
+          subject: 'Keys',
+          text: 'Keys',
+          html: '<p>Keys</p>',
+        }, T);
         throw failure;
       })
       .catch((error: unknown) => error);
@@ -165,7 +187,7 @@ export function ordersContract(test: ContractSuite): void {
     assert.is(await found(''), null);
   });
 
-  test('find by part of the buyer\'s name, any case, with the email too; paid orders only', async (context) => {
+  test("find by part of the buyer's name, any case, with the email too; paid orders only", async (context) => {
     const { storage } = current(context);
     const named = (name: string | null, email: string, ref: string) => ({ email, name, country: null, paymentRef: ref, amount: null, currency: null });
     await storage.checkouts.createCheckout(session('cs_n1', 'paid', T));
@@ -188,7 +210,9 @@ export function ordersContract(test: ContractSuite): void {
 
   test('a period lists paid orders oldest first by fulfilment (else creation) time, in pages after a cursor', async (context) => {
     const { storage } = current(context);
-    for (const [id, created] of [['cs_p1', T], ['cs_p2', T + 1000], ['cs_p3', T + 1000], ['cs_p4', T + 5000]] as const) await storage.checkouts.createCheckout(session(id, 'paid', created));
+    for (const [id, created] of [['cs_p1', T], ['cs_p2', T + 1000], ['cs_p3', T + 1000], ['cs_p4', T + 5000]] as const) {
+      await storage.checkouts.createCheckout(session(id, 'paid', created));
+    }
     await storage.checkouts.createCheckout(session('cs_p5', 'expired', T + 2000));
     await storage.orders.recordPurchase('cs_p4', { ...buyer('d@example.com', 'pi_p4'), amount: '49.00', currency: 'USD' }, T + 500);
     const ids = async (period: Parameters<typeof storage.orders.inPeriod>[0]) => (await storage.orders.inPeriod(period)).map((o) => o.session.id);

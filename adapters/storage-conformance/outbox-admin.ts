@@ -6,12 +6,19 @@
  */
 import * as assert from './assert.ts';
 import { eventBody, type NewEndpoint } from '../../core/ports/events.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 250);
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const NEW_SECRET = 'whsec_bmV3LXNlY3JldC1mb3ItdGhlLXRlc3Q=';
-const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => ({ url, secret: SECRET, events: [], format: 'standard', createdAt: T0, ...over });
+const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => ({
+  url,
+  secret: SECRET,
+  events: [],
+  format: 'standard',
+  createdAt: T0,
+  ...over,
+});
 const FAILED = { status: 503, error: 'the endpoint answered 503', delivered: false, nextAttemptAt: null } as const;
 
 export function outboxAdminContract(test: ContractSuite): void {
@@ -21,12 +28,28 @@ export function outboxAdminContract(test: ContractSuite): void {
     await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
     const sent = await outbox.sendTest(a.id, { endpointId: a.id }, T0);
     assert.equal({ ...sent, id: 0, eventId: '' }, {
-      id: 0, eventId: '', type: 'webhook.test', endpointId: a.id, url: 'http://127.0.0.1:9/a', state: 'pending', attempts: 0,
-      createdAt: T0, nextAttemptAt: T0, lastAttemptAt: null, lastStatus: null, lastError: null, deliveredAt: null,
+      id: 0,
+      eventId: '',
+      type: 'webhook.test',
+      endpointId: a.id,
+      url: 'http://127.0.0.1:9/a',
+      state: 'pending',
+      attempts: 0,
+      createdAt: T0,
+      nextAttemptAt: T0,
+      lastAttemptAt: null,
+      lastStatus: null,
+      lastError: null,
+      deliveredAt: null,
     });
     assert.match(sent!.eventId, /^msg_[0-9a-f]{32}$/);
     const due = await outbox.claimDue(T0, 20_000, 10);
-    assert.equal(due.map((d) => [d.endpointId, d.type, d.eventId, d.body]), [[a.id, 'webhook.test', sent!.eventId, eventBody({ type: 'webhook.test', data: { endpointId: a.id } }, T0)]]);
+    assert.equal(due.map((d) => [d.endpointId, d.type, d.eventId, d.body]), [[
+      a.id,
+      'webhook.test',
+      sent!.eventId,
+      eventBody({ type: 'webhook.test', data: { endpointId: a.id } }, T0),
+    ]]);
     assert.is(await outbox.sendTest(999, {}, T0), null);
     assert.is((await outbox.listDeliveries({ limit: 10 })).length, 1);
   });
@@ -38,7 +61,10 @@ export function outboxAdminContract(test: ContractSuite): void {
     await outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
     const [inFlight] = (await outbox.claimDue(T0, 20_000, 10)).filter((d) => d.endpointId === a.id);
     await outbox.enqueue({ type: 'roadmap.changed', data: { id: 2 } }, T0 + 1);
-    assert.equal(await outbox.deleteEndpoint(a.id), { endpoint: { id: a.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 }, dropped: 2 });
+    assert.equal(await outbox.deleteEndpoint(a.id), {
+      endpoint: { id: a.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 },
+      dropped: 2,
+    });
     assert.is(await outbox.deleteEndpoint(a.id), null);
     // An attempt under way when it was deleted is recorded nowhere, and nothing of it is sent again.
     await outbox.recordAttempt(inFlight!.id, { at: T0 + 2, status: 204, error: null, delivered: true, nextAttemptAt: null });
@@ -48,7 +74,7 @@ export function outboxAdminContract(test: ContractSuite): void {
     await outbox.enqueue({ type: 'roadmap.changed', data: { id: 3 } }, T0 + 3);
     assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.endpointId), [b.id, b.id, b.id]);
     const c = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/c'));
-    assert.ok(c.id > b.id, 'a new endpoint never takes a deleted one\'s id');
+    assert.ok(c.id > b.id, "a new endpoint never takes a deleted one's id");
   });
 
   test('a rotated secret signs beside the new one until its time; rotated with no grace, it stops at once', async (context) => {
@@ -61,7 +87,14 @@ export function outboxAdminContract(test: ContractSuite): void {
       return due.map((d) => [d.secret, d.previousSecret]);
     };
     assert.equal(await claim(T0), [[SECRET, null]]);
-    assert.equal(await outbox.rotateSecret(a.id, NEW_SECRET, T0 + 3_600_000), { id: a.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
+    assert.equal(await outbox.rotateSecret(a.id, NEW_SECRET, T0 + 3_600_000), {
+      id: a.id,
+      url: 'http://127.0.0.1:9/a',
+      events: [],
+      format: 'standard',
+      enabled: true,
+      createdAt: T0,
+    });
     assert.equal(await claim(T0 + 3_599_999), [[NEW_SECRET, SECRET]]);
     assert.equal(await claim(T0 + 3_600_000), [[NEW_SECRET, null]]);
     await outbox.rotateSecret(a.id, SECRET, null);

@@ -7,7 +7,7 @@ import * as assert from './assert.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { eventBody, type NewEndpoint } from '../../core/ports/events.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
 const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => ({
@@ -18,7 +18,14 @@ const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => 
   createdAt: T0,
   ...over,
 });
-const ENTRY: FeedbackEntry = { type: 'bug_report', description: 'Crashes on a .wk3 «file»', email: 'a@example.com', appVersion: '2.4.1', rating: null, receivedAt: T0 };
+const ENTRY: FeedbackEntry = {
+  type: 'bug_report',
+  description: 'Crashes on a .wk3 «file»',
+  email: 'a@example.com',
+  appVersion: '2.4.1',
+  rating: null,
+  receivedAt: T0,
+};
 const RELEASE = { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0.msi', notesUrl: null, rolloutPercent: 10, publishedAt: T0 };
 
 export function outboxContract(test: ContractSuite): void {
@@ -96,8 +103,22 @@ export function outboxContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const entries: FeedbackEntry[] = [
-      { type: 'general', description: 'Quotes " and \\ backslash, tab\t, new\r\nline, \u0001\u001f\u007f, \u2028 and 😀 in «Lotus»', email: null, appVersion: null, rating: 5, receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6) },
-      { type: 'review', description: '</script><b>', email: 'o\'brien+x@example.com', appVersion: '10.0.0-beta.1', rating: null, receivedAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999) },
+      {
+        type: 'general',
+        description: 'Quotes " and \\ backslash, tab\t, new\r\nline, \u0001\u001f\u007f, \u2028 and 😀 in «Lotus»',
+        email: null,
+        appVersion: null,
+        rating: 5,
+        receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6),
+      },
+      {
+        type: 'review',
+        description: '</script><b>',
+        email: "o'brien+x@example.com",
+        appVersion: '10.0.0-beta.1',
+        rating: null,
+        receivedAt: Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+      },
     ];
     for (const entry of entries) await storage.intake.addFeedback(entry);
     const stored = (await storage.inbox.list({ limit: 5 })).map((e) => e.id).sort((a, b) => a - b);
@@ -111,7 +132,15 @@ export function outboxContract(test: ContractSuite): void {
   test('keys and order verdicts write their events with them: the storing save only, the override when asked', async (context) => {
     const { storage } = current(context);
     await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
-    const session = { id: 'cs_events', sku: 'standard' as const, channel: null, url: 'https://pay.example.com/cs_events', state: 'paid' as const, createdAt: T0, expiresAt: T0 + 3_600_000 };
+    const session = {
+      id: 'cs_events',
+      sku: 'standard' as const,
+      channel: null,
+      url: 'https://pay.example.com/cs_events',
+      state: 'paid' as const,
+      createdAt: T0,
+      expiresAt: T0 + 3_600_000,
+    };
     await storage.checkouts.createCheckout(session);
     /** Saves keys in a change, with order.paid when this save stored them (as fulfilment does). */
     const save = (standard: string) =>

@@ -2,7 +2,7 @@
  * Contract: fixed-window counters per key.
  */
 import * as assert from './assert.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const WINDOW = 60_000;
 

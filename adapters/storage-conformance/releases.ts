@@ -3,7 +3,7 @@
  * pulls are kept, and a pull keeps its first time. The audit trail keeps what the operator changed.
  */
 import * as assert from './assert.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 import type { StorageChange } from '../../core/ports/change.ts';
 import type { RampPlan, Release } from '../../core/ports/release-store.ts';
 
@@ -17,10 +17,41 @@ export function releasesContract(test: ContractSuite): void {
     assert.is(await releases.publishRelease({ version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 }), true);
     const notes = 'https://example.com/notes/2.5.0';
     assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1 }), true);
-    assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: 'https://other.example.com/x.msi', notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 2 }), false);
+    assert.is(
+      await releases.publishRelease({ version: '2.5.0', msiUrl: 'https://other.example.com/x.msi', notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 2 }),
+      false,
+    );
     assert.equal(await releases.listReleases(), [
-      { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 },
-      { version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 },
+      {
+        version: '2.5.0',
+        msiUrl: MSI('2.5.0'),
+        notesUrl: notes,
+        rolloutPercent: 10,
+        publishedAt: T0 + 1,
+        pulledAt: null,
+        sha256: null,
+        size: null,
+        critical: false,
+        ramp: null,
+        haltedAt: null,
+        haltReason: null,
+        announcedStep: 0,
+      },
+      {
+        version: '2.4.1',
+        msiUrl: MSI('2.4.1'),
+        notesUrl: null,
+        rolloutPercent: 100,
+        publishedAt: T0,
+        pulledAt: null,
+        sha256: null,
+        size: null,
+        critical: false,
+        ramp: null,
+        haltedAt: null,
+        haltReason: null,
+        announcedStep: 0,
+      },
     ]);
   });
 
@@ -30,14 +61,40 @@ export function releasesContract(test: ContractSuite): void {
     const size = 2 ** 40 + 3;
     await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, sha256, size, critical: true });
     assert.equal(await releases.listReleases(), [
-      { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, pulledAt: null, sha256, size, critical: true, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 },
+      {
+        version: '2.6.0',
+        msiUrl: MSI('2.6.0'),
+        notesUrl: null,
+        rolloutPercent: 5,
+        publishedAt: T0,
+        pulledAt: null,
+        sha256,
+        size,
+        critical: true,
+        ramp: null,
+        haltedAt: null,
+        haltReason: null,
+        announcedStep: 0,
+      },
     ]);
   });
 
   test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
     const { releases } = current(context).storage;
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
-    const base = { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, publishedAt: T0, sha256: null, size: null, critical: false, ramp: null, haltedAt: null, haltReason: null, announcedStep: 0 };
+    const base = {
+      version: '2.5.0',
+      msiUrl: MSI('2.5.0'),
+      notesUrl: null,
+      publishedAt: T0,
+      sha256: null,
+      size: null,
+      critical: false,
+      ramp: null,
+      haltedAt: null,
+      haltReason: null,
+      announcedStep: 0,
+    };
     assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50, pulledAt: null });
     assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10);
     assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10);
@@ -56,7 +113,18 @@ export function releasesContract(test: ContractSuite): void {
     const ramp = { steps: [1, 5, 25, 100], everyMs: 86_400_000, startAt: T0 };
     await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
     await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 - 1 });
-    const base = { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, pulledAt: null, sha256: null, size: null, critical: false, announcedStep: 0 };
+    const base = {
+      version: '2.6.0',
+      msiUrl: MSI('2.6.0'),
+      notesUrl: null,
+      rolloutPercent: 1,
+      publishedAt: T0,
+      pulledAt: null,
+      sha256: null,
+      size: null,
+      critical: false,
+      announcedStep: 0,
+    };
     assert.equal((await releases.listReleases()).find((r) => r.version === '2.6.0'), { ...base, ramp, haltedAt: null, haltReason: null });
     const { storage } = current(context);
     /** A change that writes its event only when the store changed something. */
@@ -66,15 +134,32 @@ export function releasesContract(test: ContractSuite): void {
         if (changed) await tx.outbox.enqueue({ type, data: { version: changed.version } }, T0);
         return changed;
       });
-    assert.equal(await reported('release.halted', (tx) => tx.releases.haltRelease('2.6.0', T0 + 10, '20 reports')), { ...base, ramp, haltedAt: T0 + 10, haltReason: '20 reports' });
+    assert.equal(await reported('release.halted', (tx) => tx.releases.haltRelease('2.6.0', T0 + 10, '20 reports')), {
+      ...base,
+      ramp,
+      haltedAt: T0 + 10,
+      haltReason: '20 reports',
+    });
     assert.is(await reported('release.halted', (tx) => tx.releases.haltRelease('2.6.0', T0 + 20, 'again')), null, 'halted once');
     assert.is(await releases.haltRelease('2.5.0', T0 + 20, 'no plan'), null, 'no plan, no halt');
     assert.is(await releases.resumeRelease('2.5.0', ramp), null, 'not halted');
     const moved = { ...ramp, startAt: T0 + 1000 };
-    assert.equal(await reported('release.resumed', (tx) => tx.releases.resumeRelease('2.6.0', moved)), { ...base, ramp: moved, haltedAt: null, haltReason: null });
+    assert.equal(await reported('release.resumed', (tx) => tx.releases.resumeRelease('2.6.0', moved)), {
+      ...base,
+      ramp: moved,
+      haltedAt: null,
+      haltReason: null,
+    });
     assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(), ['release.halted', 'release.resumed']);
     await releases.haltRelease('2.6.0', T0 + 30, 'once more');
-    assert.equal(await releases.pullRelease('2.6.0', T0 + 40, 5), { ...base, rolloutPercent: 5, pulledAt: T0 + 40, ramp: null, haltedAt: T0 + 30, haltReason: 'once more' });
+    assert.equal(await releases.pullRelease('2.6.0', T0 + 40, 5), {
+      ...base,
+      rolloutPercent: 5,
+      pulledAt: T0 + 40,
+      ramp: null,
+      haltedAt: T0 + 30,
+      haltReason: 'once more',
+    });
     assert.equal(await releases.restoreRelease('2.6.0'), { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null });
     await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
     assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null);

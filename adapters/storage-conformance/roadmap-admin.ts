@@ -5,7 +5,7 @@
  */
 import * as assert from './assert.ts';
 import type { RoadmapFeature, StoredFeature } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({
   id,
@@ -37,7 +37,11 @@ export function roadmapAdminContract(test: ContractSuite): void {
     // A restart with the same config file: nothing is applied, the edit and the new feature stay.
     assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
     // The config file changes feature 2 and drops feature 1: only those are applied.
-    assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), { applied: [2], hidden: [1], first: false });
+    assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), {
+      applied: [2],
+      hidden: [1],
+      first: false,
+    });
     assert.equal(await storage.features.list(), [
       stored(1, { title: 'Edited by the operator', release_version: '2.6.0', visible: false, from_config: false }),
       stored(2, { title: 'Renamed in config' }),
@@ -45,7 +49,11 @@ export function roadmapAdminContract(test: ContractSuite): void {
       stored(added.id, { title: 'Added', description: '', category: 'app', from_config: false }),
     ]);
     // Feature 1 is the operator's now: a later config file without it does not report it again.
-    assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), { applied: [], hidden: [], first: false });
+    assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), {
+      applied: [],
+      hidden: [],
+      first: false,
+    });
   });
 
   test('a created feature takes the next id above every existing one; an edit changes only what it gives', async (context) => {

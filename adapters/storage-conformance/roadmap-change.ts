@@ -5,9 +5,16 @@
  */
 import * as assert from './assert.ts';
 import type { RoadmapFeature, Storage } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
-const feature = (id: number): RoadmapFeature => ({ id, title: `Feature ${id}`, description: `About ${id}`, category: 'formats', visible: true, release_version: null });
+const feature = (id: number): RoadmapFeature => ({
+  id,
+  title: `Feature ${id}`,
+  description: `About ${id}`,
+  category: 'formats',
+  visible: true,
+  release_version: null,
+});
 
 /** The public roadmap as voter `a` sees it: id, count, whether a voted. */
 const shown = async (storage: Storage) => (await storage.roadmap.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]);
@@ -30,7 +37,11 @@ export function roadmapChangeContract(test: ContractSuite): void {
     const before = { features: await storage.features.list(), roadmap: await shown(storage) };
     const thrown = await refused(storage, async (tx) => {
       assert.is((await tx.features.merge(2, 1)).kind, 'merged');
-      assert.equal((await tx.features.list()).map((f) => [f.id, f.vote_count, f.visible]), [[1, 3, true], [2, 0, false], [4, 0, true]], 'a change reads its own merge');
+      assert.equal(
+        (await tx.features.list()).map((f) => [f.id, f.vote_count, f.visible]),
+        [[1, 3, true], [2, 0, false], [4, 0, true]],
+        'a change reads its own merge',
+      );
       await tx.features.update(4, { title: 'Renamed' });
       await tx.features.create({ title: 'New', description: '', category: 'app', visible: true, release_version: null });
     });

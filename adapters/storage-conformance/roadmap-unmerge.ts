@@ -6,10 +6,23 @@
  */
 import * as assert from './assert.ts';
 import { DEFAULT_VOTES_PER_NETWORK, type RoadmapFeature, type StoredFeature } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
-const feature = (id: number): RoadmapFeature => ({ id, title: `Feature ${id}`, description: `About ${id}`, category: 'formats', visible: true, release_version: null });
-const stored = (id: number, over: Partial<StoredFeature> = {}): StoredFeature => ({ ...feature(id), vote_count: 0, merged_into: null, from_config: true, ...over });
+const feature = (id: number): RoadmapFeature => ({
+  id,
+  title: `Feature ${id}`,
+  description: `About ${id}`,
+  category: 'formats',
+  visible: true,
+  release_version: null,
+});
+const stored = (id: number, over: Partial<StoredFeature> = {}): StoredFeature => ({
+  ...feature(id),
+  vote_count: 0,
+  merged_into: null,
+  from_config: true,
+  ...over,
+});
 
 const CONTENT = [feature(1), feature(2), feature(4)];
 
@@ -30,7 +43,12 @@ export function roadmapUnmergeContract(test: ContractSuite): void {
     assert.equal(await votedBy('c'), [1, 2], 'c voted for both: both votes again');
     assert.equal(await votedBy('d'), [1]);
     assert.equal(await votedBy('e'), [1]);
-    assert.equal((await storage.features.list()).map((f) => [f.id, f.vote_count, f.visible, f.merged_into]), [[1, 3, true, null], [2, 2, true, null], [4, 0, true, null]]);
+    assert.equal((await storage.features.list()).map((f) => [f.id, f.vote_count, f.visible, f.merged_into]), [[1, 3, true, null], [2, 2, true, null], [
+      4,
+      0,
+      true,
+      null,
+    ]]);
     // The votes are ordinary votes again: toggles count from them.
     assert.equal(await storage.roadmap.toggleVote(2, 'b'), { voted: false, vote_count: 1 });
     assert.is((await storage.features.unmerge(2)).kind, 'not_merged');

@@ -3,7 +3,7 @@
  */
 import * as assert from './assert.ts';
 import type { RoadmapFeature } from '../../core/ports/ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({
   id,

@@ -2,7 +2,7 @@
  * Contract: secrets are first-write-wins.
  */
 import * as assert from './assert.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 export function secretsContract(test: ContractSuite): void {
   test('a secret is created once: the first stored value wins and create is not called again', async (context) => {

@@ -2,7 +2,7 @@
  * Contract: when each release reached everyone is recorded once (first write wins) and listed.
  */
 import * as assert from './assert.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 export function shippingContract(test: ContractSuite): void {
   test('the time a release reached everyone is recorded once: a later record keeps the first time', async (context) => {
@@ -24,7 +24,15 @@ export function requestersToldContract(test: ContractSuite): void {
   test('a requester is told once, in a change with its mail; an unsubscribed address never; a change that throws marks nobody', async (context) => {
     const { storage } = current(context);
     const T0 = Date.UTC(2026, 10, 2, 8, 0, 0, 5);
-    const mail = (id: number) => ({ cause: `shipped:${id}`, kind: 'shipped' as const, session: null, to: 'ann@example.com', subject: 's', text: 't', html: 'h' });
+    const mail = (id: number) => ({
+      cause: `shipped:${id}`,
+      kind: 'shipped' as const,
+      session: null,
+      to: 'ann@example.com',
+      subject: 's',
+      text: 't',
+      html: 'h',
+    });
     const tell = (id: number, email: string, at: number) =>
       storage.change(async (tx) => {
         if (!(await tx.shipping.markTold(id, email, at))) return false;

@@ -5,10 +5,18 @@ import * as assert from './assert.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import { DAY_MS } from '../../core/budgets/budgets.ts';
 import type { UsageCount } from '../../core/budgets/usage.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const DAY = 20_417; // 2025-11-25
-const count = (over: Partial<UsageCount>): UsageCount => ({ day: DAY, kind: 'download', release: '2.5.0', source: 'none', platform: 'windows', count: 1, ...over });
+const count = (over: Partial<UsageCount>): UsageCount => ({
+  day: DAY,
+  kind: 'download',
+  release: '2.5.0',
+  source: 'none',
+  platform: 'windows',
+  count: 1,
+  ...over,
+});
 const entry = (receivedAt: number, over: Partial<FeedbackEntry> = {}): FeedbackEntry => ({
   type: 'review',
   description: 'ok',
@@ -37,7 +45,10 @@ export function usageContract(test: ContractSuite): void {
     const { usage } = current(context).storage;
     const seen = (clientHash: string, release = '2.6.0', day = DAY, platform: 'windows' | 'other' = 'windows') => ({ day, release, clientHash, platform });
     assert.equal(await usage.addSightings([seen('a'), seen('b', '2.6.0', DAY, 'other'), seen('a')]), [seen('a'), seen('b', '2.6.0', DAY, 'other')]);
-    const [first, second] = await Promise.all([usage.addSightings([seen('a'), seen('c'), seen('d')]), usage.addSightings([seen('c'), seen('d'), seen('a', '2.5.0')])]);
+    const [first, second] = await Promise.all([
+      usage.addSightings([seen('a'), seen('c'), seen('d')]),
+      usage.addSightings([seen('c'), seen('d'), seen('a', '2.5.0')]),
+    ]);
     assert.equal([...first!, ...second!].map((s) => `${s.release}/${s.clientHash}`).sort(), ['2.5.0/a', '2.6.0/c', '2.6.0/d']);
     assert.equal(await usage.addSightings([seen('a', '2.6.0', DAY + 1)]), [seen('a', '2.6.0', DAY + 1)]);
     assert.equal(await usage.addSightings([]), []);
@@ -49,7 +60,12 @@ export function usageContract(test: ContractSuite): void {
     const { usage } = current(context).storage;
     const T = DAY * 86_400_000;
     const report = (clientHash: string, networkHash: string, at: number, release = '2.6.0') => usage.addReporter({ release, clientHash, networkHash, at });
-    assert.equal([await report('a', 'n1', T), await report('a', 'n1', T + 50), await report('b', 'n1', T + 10), await report('c', 'n2', T + 100)], [true, false, true, true]);
+    assert.equal([await report('a', 'n1', T), await report('a', 'n1', T + 50), await report('b', 'n1', T + 10), await report('c', 'n2', T + 100)], [
+      true,
+      false,
+      true,
+      true,
+    ]);
     assert.ok(await report('a', 'n1', T + 5, '2.5.0'), 'another release: another reporter');
     assert.equal(await usage.reporters('2.6.0', T, T + 100), { clients: 3, networks: 2 });
     // Reported only before `from` (b, at T + 10) or only after `to` (c, at T + 100): not counted.
@@ -86,7 +102,15 @@ export function usageContract(test: ContractSuite): void {
     const start = DAY * DAY_MS;
     const paid = async (id: string, sku: 'standard' | 'plus_bundle', at: number | null, amount: string | null = null, currency: string | null = null) => {
       const buyer = { email: null, name: null, country: null, paymentRef: null, amount, currency };
-      await storage.checkouts.createCheckout({ id, sku, channel: null, url: `https://pay.example.com/${id}`, state: 'pending', createdAt: start - DAY_MS, expiresAt: start + 9 * DAY_MS });
+      await storage.checkouts.createCheckout({
+        id,
+        sku,
+        channel: null,
+        url: `https://pay.example.com/${id}`,
+        state: 'pending',
+        createdAt: start - DAY_MS,
+        expiresAt: start + 9 * DAY_MS,
+      });
       if (at === null) return;
       await storage.checkouts.advanceCheckout(id, 'paid');
       await storage.orders.recordPurchase(id, buyer, at);

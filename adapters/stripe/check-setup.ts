@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import type { CheckoutSku } from '../../core/ports/ports.ts';
-import { StripeError, type StripeClient } from './client.ts';
+import { type StripeClient, StripeError } from './client.ts';
 import { logFields } from './api-error.ts';
 import { cents, PriceSchema } from './price.ts';
 

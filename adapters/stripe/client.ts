@@ -142,7 +142,7 @@ export function createStripeClient(options: StripeClientOptions): StripeClient {
 
   return {
     async call(request) {
-      for (let retry = 0; ; retry++) {
+      for (let retry = 0;; retry++) {
         const response = await attempt(request);
         if (response.ok) {
           try {
@@ -153,8 +153,7 @@ export function createStripeClient(options: StripeClientOptions): StripeClient {
           }
         }
         const wait = retryWait(response, retry);
-        const retryable =
-          response.status === 429 && response.headers.get('stripe-should-retry') !== 'false' && retry < maxRetries && wait <= maxRetryWaitMs;
+        const retryable = response.status === 429 && response.headers.get('stripe-should-retry') !== 'false' && retry < maxRetries && wait <= maxRetryWaitMs;
         if (!retryable) throw await failureOf(response);
         await response.body?.cancel();
         await sleep(wait);

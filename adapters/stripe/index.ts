@@ -14,7 +14,7 @@ import { checkoutFeatureParams, type StripeCheckoutOptions } from './checkout-op
 import { createStripeClient, type StripeClientOptions } from './client.ts';
 import { readStripeEvent } from './notification.ts';
 import { CheckoutSessionSchema, reportOf } from './session.ts';
-import { verifyStripeSignature, type SignatureVerdict } from './signature.ts';
+import { type SignatureVerdict, verifyStripeSignature } from './signature.ts';
 import { createStatusCache } from './status-cache.ts';
 
 export { STRIPE_API_BASE, STRIPE_API_VERSION } from './client.ts';
@@ -124,8 +124,10 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
     async listPaid(since, limit) {
       const sessions: PaidSession[] = [];
       // Stripe lists newest first, 100 a page; complete ones that are paid are what fulfilment needs.
-      for (let after: string | null = null; ; ) {
-        const query = `status=complete&limit=100&created[gte]=${Math.floor(since / 1000)}&expand[]=data.payment_intent${after ? `&starting_after=${encodeURIComponent(after)}` : ''}`;
+      for (let after: string | null = null;;) {
+        const query = `status=complete&limit=100&created[gte]=${Math.floor(since / 1000)}&expand[]=data.payment_intent${
+          after ? `&starting_after=${encodeURIComponent(after)}` : ''
+        }`;
         let answer: unknown;
         try {
           answer = await client.call({ method: 'GET', path: `/v1/checkout/sessions?${query}` });

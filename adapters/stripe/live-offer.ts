@@ -104,10 +104,9 @@ export function createLiveOffer(options: LiveOfferOptions): LiveOffer {
     logger.info('stripe: the live offer changed', Object.fromEntries(skus.map((sku) => [sku, next[SKU_OFFER_FIELDS[sku].price]])));
   };
 
-  const refresh = (): Promise<void> =>
-    (reading ??= read()
-      .catch((error: unknown) => logger.error('stripe: the live offer could not be refreshed', { error: String(error) }))
-      .finally(() => (reading = null)));
+  const refresh = (): Promise<void> => (reading ??= read()
+    .catch((error: unknown) => logger.error('stripe: the live offer could not be refreshed', { error: String(error) }))
+    .finally(() => (reading = null)));
 
   return {
     current() {

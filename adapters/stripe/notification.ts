@@ -82,7 +82,12 @@ export function readStripeEvent(rawBody: Uint8Array): GatewayNotification {
   if (paymentOf) {
     // A partial refund, or a dispute of a payment with no PaymentIntent, changes no order.
     const { ref, flag, dispute } = paymentOf(data.object);
-    return { eventId: id, type, session: null, ...(ref !== null && flag !== null ? { payment: { ref, flag, ...(dispute === undefined ? {} : { dispute }) } } : {}) };
+    return {
+      eventId: id,
+      type,
+      session: null,
+      ...(ref !== null && flag !== null ? { payment: { ref, flag, ...(dispute === undefined ? {} : { dispute }) } } : {}),
+    };
   }
   const statusOf = EVENT_STATUS[type];
   if (!statusOf) return { eventId: id, type, session: null };

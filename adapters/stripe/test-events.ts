@@ -59,7 +59,12 @@ async function idsOf(payment: TestPayment): Promise<{ intent: string; charge: st
 }
 
 /** The `data.object` of an event, as Stripe's API version 2024-06-20 shapes it (the fields a receiver reads, and a few more). */
-function objectOf(name: TestEventName, payment: TestPayment, ids: { intent: string; charge: string; dispute: string }, created: number): Record<string, unknown> {
+function objectOf(
+  name: TestEventName,
+  payment: TestPayment,
+  ids: { intent: string; charge: string; dispute: string },
+  created: number,
+): Record<string, unknown> {
   const { amount, currency } = payment;
   if (name === 'payment-completed') {
     return {
@@ -80,10 +85,30 @@ function objectOf(name: TestEventName, payment: TestPayment, ids: { intent: stri
     };
   }
   if (name === 'refund') {
-    return { id: ids.charge, object: 'charge', amount, amount_refunded: amount, currency, livemode: false, paid: true, payment_intent: ids.intent, refunded: true };
+    return {
+      id: ids.charge,
+      object: 'charge',
+      amount,
+      amount_refunded: amount,
+      currency,
+      livemode: false,
+      paid: true,
+      payment_intent: ids.intent,
+      refunded: true,
+    };
   }
   const status = name === 'dispute-won' ? 'won' : 'needs_response';
-  return { id: ids.dispute, object: 'dispute', amount, charge: ids.charge, currency, livemode: false, payment_intent: ids.intent, reason: 'fraudulent', status };
+  return {
+    id: ids.dispute,
+    object: 'dispute',
+    amount,
+    charge: ids.charge,
+    currency,
+    livemode: false,
+    payment_intent: ids.intent,
+    reason: 'fraudulent',
+    status,
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Clock, RateLimitStore } from '../../core/ports/ports.ts';
 import { createRateLimiter, PUBLIC_API_POLICY, type RateLimiter } from '../../core/pipeline/rate-limit.ts';
 import { requestIdFor } from '../../core/http/request-id.ts';
 import { addSecurityHeaders } from '../../core/http/security-headers.ts';
-import { createFetchHandler, toWebResponse, type FetchHandler } from '../fetch/index.ts';
+import { createFetchHandler, type FetchHandler, toWebResponse } from '../fetch/index.ts';
 import { createMemoryRateLimitStore } from '../memory/rate-limits.ts';
 
 /** The part of the Workers runtime's `ctx` this project uses: work that may end after the answer. */

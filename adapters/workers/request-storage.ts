@@ -32,7 +32,22 @@ type SubStoreName = { [K in keyof Storage]-?: NonNullable<Storage[K]> extends (.
  * Every sub-store, by name. A sub-store added to the port and not listed here fails the type check below,
  * so no call can reach the isolate's storage object instead of the request's.
  */
-const SUB_STORES = ['intake', 'roadmap', 'checkouts', 'rateLimits', 'releases', 'audit', 'inbox', 'features', 'usage', 'outbox', 'orders', 'mail', 'links', 'shipping'] as const satisfies readonly SubStoreName[];
+const SUB_STORES = [
+  'intake',
+  'roadmap',
+  'checkouts',
+  'rateLimits',
+  'releases',
+  'audit',
+  'inbox',
+  'features',
+  'usage',
+  'outbox',
+  'orders',
+  'mail',
+  'links',
+  'shipping',
+] as const satisfies readonly SubStoreName[];
 const everySubStoreListed: Exclude<SubStoreName, (typeof SUB_STORES)[number]> extends never ? true : never = true;
 void everySubStoreListed;
 
@@ -52,7 +67,7 @@ function forwarding(resolve: () => Methods, subStores: ReadonlyMap<PropertyKey, 
       if (subStores.has(name)) return subStores.get(name);
       if (typeof name === 'symbol' || NOT_FORWARDED.has(name)) return undefined;
       let method = methods.get(name);
-      if (method === undefined) methods.set(name, (method = (...args) => resolve()[name]!(...args)));
+      if (method === undefined) methods.set(name, method = (...args) => resolve()[name]!(...args));
       return method;
     },
   });

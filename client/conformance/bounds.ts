@@ -4,7 +4,7 @@
  * body included) has a timeout, the run has a deadline, a body is read up to a cap, and a wait for the
  * rate-limit window is never longer than the spec's window, whatever the target says.
  */
-import { CheckFailure, type Answer } from './answer.ts';
+import { type Answer, CheckFailure } from './answer.ts';
 import type { ConformanceOptions } from './types.ts';
 
 /** 10 s a request, 10 minutes a run, 1 MiB a body. */
@@ -96,7 +96,9 @@ async function readBounded(method: string, path: string, pending: Promise<Respon
       if (size > max) {
         controller.abort();
         await reader.cancel().catch(() => undefined);
-        throw new CheckFailure(`${method} ${path} sent a body of more than ${max} bytes; the kit stops reading there (--max-body): no answer of the spec is that large`);
+        throw new CheckFailure(
+          `${method} ${path} sent a body of more than ${max} bytes; the kit stops reading there (--max-body): no answer of the spec is that large`,
+        );
       }
       text += decoder.decode(value, { stream: true });
     }

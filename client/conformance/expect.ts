@@ -1,7 +1,7 @@
 /**
  * What the checks assert, each failing with one line that says what was expected and what came.
  */
-import { describe, fail, type Answer } from './answer.ts';
+import { type Answer, describe, fail } from './answer.ts';
 
 /** The spec's quota: 120 requests per 60 seconds. */
 export const QUOTA = 120;
@@ -22,7 +22,9 @@ export function mediaType(answer: Answer): string {
 /** The answer is `status` with a JSON body (application/json); returns the body. */
 export function expectJson(answer: Answer, status: number): unknown {
   expectStatus(answer, status);
-  if (mediaType(answer) !== 'application/json') fail(`expected Content-Type application/json, got ${JSON.stringify(answer.headers.get('content-type'))}: ${describe(answer)}`);
+  if (mediaType(answer) !== 'application/json') {
+    fail(`expected Content-Type application/json, got ${JSON.stringify(answer.headers.get('content-type'))}: ${describe(answer)}`);
+  }
   if (answer.json === undefined) fail(`expected a JSON body, got: ${describe(answer)}`);
   return answer.json;
 }
@@ -71,9 +73,13 @@ export function expectRateLimitHeaders(answer: Answer): { remaining: number; res
   const limit = integer(answer, 'ratelimit-limit', 'limits.RateLimit-Limit');
   if (limit !== QUOTA) fail(`expected RateLimit-Limit ${QUOTA}, got ${limit}: ${describe(answer)}`, 'limits.RateLimit-Limit');
   const remaining = integer(answer, 'ratelimit-remaining', 'limits.RateLimit-Remaining');
-  if (Number(parts[1]) !== remaining) fail(`expected RateLimit r=${remaining} as RateLimit-Remaining, got r=${parts[1]}: ${describe(answer)}`, 'limits.RateLimit');
+  if (Number(parts[1]) !== remaining) {
+    fail(`expected RateLimit r=${remaining} as RateLimit-Remaining, got r=${parts[1]}: ${describe(answer)}`, 'limits.RateLimit');
+  }
   const reset = integer(answer, 'ratelimit-reset', 'limits.RateLimit-Reset');
-  if (answer.status !== 429 && answer.headers.has('retry-after')) fail(`expected no Retry-After on a ${answer.status}: ${describe(answer)}`, 'limits.Retry-After');
+  if (answer.status !== 429 && answer.headers.has('retry-after')) {
+    fail(`expected no Retry-After on a ${answer.status}: ${describe(answer)}`, 'limits.Retry-After');
+  }
   return { remaining, reset };
 }
 

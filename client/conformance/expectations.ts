@@ -27,7 +27,9 @@ export function readExpectations(text: string): Expectations {
     throw new Error('the expectations file is not JSON');
   }
   const failures = (parsed as { failures?: unknown } | null)?.failures;
-  if (typeof failures !== 'object' || failures === null || Array.isArray(failures)) throw new Error('the expectations file needs "failures": an object of check ids');
+  if (typeof failures !== 'object' || failures === null || Array.isArray(failures)) {
+    throw new Error('the expectations file needs "failures": an object of check ids');
+  }
   for (const [id, message] of Object.entries(failures)) {
     if (typeof message !== 'string') throw new Error(`the expectations file's failure "${id}" must be a string`);
   }
@@ -52,7 +54,10 @@ export function outcomeOf(result: CheckResult, expectations: Expectations | null
  *
  * @returns ok when no check failed unexpectedly; the unexpected failures and passes.
  */
-export function applyExpectations(report: ConformanceReport, expectations: Expectations | null): { ok: boolean; unexpectedFailures: CheckResult[]; unexpectedPasses: CheckResult[] } {
+export function applyExpectations(
+  report: ConformanceReport,
+  expectations: Expectations | null,
+): { ok: boolean; unexpectedFailures: CheckResult[]; unexpectedPasses: CheckResult[] } {
   const unexpectedFailures = report.checks.filter((check) => outcomeOf(check, expectations) === 'unexpected-failure');
   const unexpectedPasses = report.checks.filter((check) => outcomeOf(check, expectations) === 'unexpected-pass');
   return { ok: unexpectedFailures.length === 0, unexpectedFailures, unexpectedPasses };

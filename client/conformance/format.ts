@@ -1,7 +1,7 @@
 /**
  * The report as text, TAP 14, JUnit XML or JSON, with expected failures marked as such.
  */
-import { outcomeOf, type Expectations } from './expectations.ts';
+import { type Expectations, outcomeOf } from './expectations.ts';
 import type { CheckResult, ConformanceReport } from './types.ts';
 
 export const REPORT_FORMATS = ['text', 'tap', 'junit', 'json'] as const;
@@ -12,7 +12,11 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 function text(report: ConformanceReport, expectations: Expectations | null): string {
   const lines = report.checks.map((check) => {
     const outcome = outcomeOf(check, expectations);
-    const label = check.status === 'fail' && outcome === 'as-expected' ? 'FAIL (expected)' : outcome === 'unexpected-pass' ? 'PASS (expected to fail)' : check.status.toUpperCase();
+    const label = check.status === 'fail' && outcome === 'as-expected'
+      ? 'FAIL (expected)'
+      : outcome === 'unexpected-pass'
+      ? 'PASS (expected to fail)'
+      : check.status.toUpperCase();
     const detail = check.status === 'pass' ? check.title : `${check.title}: ${oneLine(check.message)}`;
     return `${label.padEnd(5)} ${check.id} [${check.clause}] ${detail}`;
   });

@@ -7,9 +7,9 @@
  * @module
  */
 export { runConformance, selectChecks } from './run.ts';
-export { CLAUSES, type Clause } from './clauses.ts';
+export { type Clause, CLAUSES } from './clauses.ts';
 export { formatReport, REPORT_FORMATS, type ReportFormat } from './format.ts';
-export { applyExpectations, readExpectations, writeExpectations, type Expectations, type ExpectedOutcome } from './expectations.ts';
-export { simulatorPayment, payByPost } from './payment.ts';
+export { applyExpectations, type Expectations, type ExpectedOutcome, readExpectations, writeExpectations } from './expectations.ts';
+export { payByPost, simulatorPayment } from './payment.ts';
 export { syntheticAddress } from './transport.ts';
 export type { CheckoutToPay, CheckResult, CheckStatus, ConformanceOptions, ConformanceReport, FetchLike, PayCheckout } from './types.ts';

@@ -1,7 +1,7 @@
 /**
  * Runs the checks against one target and reports each as pass, fail or skip.
  */
-import { CheckFailure, CheckSkip, type Answer } from './answer.ts';
+import { type Answer, CheckFailure, CheckSkip } from './answer.ts';
 import type { Check, Client, Exhausted, Tester } from './check.ts';
 import { CHECKS } from './checks/index.ts';
 import { QUOTA, WINDOW } from './expect.ts';
@@ -63,7 +63,9 @@ function announce(checks: readonly Check[], runnable: readonly Check[], options:
   const requests = runnable.reduce((sum, check) => sum + check.requests, 0);
   if (options.clientAddressHeader !== undefined) return `${counted}, about ${requests} requests over fresh client addresses: no waiting for the quota`;
   const windows = Math.ceil(requests / QUOTA);
-  return `${counted}, about ${requests} requests from one client address at ${QUOTA} per ${WINDOW} s: up to ${windows * (WINDOW + 1)} s waiting for the quota (less when the address starts with a full quota)`;
+  return `${counted}, about ${requests} requests from one client address at ${QUOTA} per ${WINDOW} s: up to ${
+    windows * (WINDOW + 1)
+  } s waiting for the quota (less when the address starts with a full quota)`;
 }
 
 /**
@@ -74,7 +76,9 @@ async function probeClientHeader(transport: Transport, options: ConformanceOptio
   const remaining = async () => (await transport.send(transport.newAddress(), { path: '/api/v1/version' })).headers.get('ratelimit-remaining');
   const [first, second] = [await remaining(), await remaining()];
   if (first !== null && second !== null && Number(second) === Number(first) - 1) {
-    options.log?.(`two fresh addresses in ${options.clientAddressHeader} share one quota (RateLimit-Remaining ${first}, then ${second}): the target seems not to trust the header, so the per-client checks will fail`);
+    options.log?.(
+      `two fresh addresses in ${options.clientAddressHeader} share one quota (RateLimit-Remaining ${first}, then ${second}): the target seems not to trust the header, so the per-client checks will fail`,
+    );
   }
 }
 

@@ -51,7 +51,9 @@ export function shapeProblem(value: unknown, shape: Shape): string | null {
     }
     const got = object[name];
     if (!hasType(got, field.type)) return `${shape.name}: expected "${name}" to be ${field.type}, got ${JSON.stringify(got)}`;
-    if (field.oneOf && !field.oneOf.includes(got as string)) return `${shape.name}: expected "${name}" one of ${field.oneOf.join(', ')}, got ${JSON.stringify(got)}`;
+    if (field.oneOf && !field.oneOf.includes(got as string)) {
+      return `${shape.name}: expected "${name}" one of ${field.oneOf.join(', ')}, got ${JSON.stringify(got)}`;
+    }
   }
   if (shape.closed) {
     const extra = Object.keys(object).filter((name) => !(name in shape.fields));

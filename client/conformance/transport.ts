@@ -4,7 +4,7 @@
  * spec's quota (120 requests per client per 60 seconds) from the rate-limit headers the target sends,
  * within the run's bounds (bounds.ts).
  */
-import { CheckFailure, type Answer } from './answer.ts';
+import { type Answer, CheckFailure } from './answer.ts';
 import { boundedAnswer, boundsOf } from './bounds.ts';
 import type { ConformanceOptions, FetchLike } from './types.ts';
 
@@ -83,7 +83,9 @@ export function createTransport(options: ConformanceOptions): Transport {
     await sleep(ms);
     quota.delete(address ?? '');
     if (said > WINDOW_SECONDS) {
-      throw new CheckFailure(`the target asked to wait ${said} s (${header}) for its quota; the spec's window is ${WINDOW_SECONDS} s, so the kit waited ${seconds} s and stops this check`);
+      throw new CheckFailure(
+        `the target asked to wait ${said} s (${header}) for its quota; the spec's window is ${WINDOW_SECONDS} s, so the kit waited ${seconds} s and stops this check`,
+      );
     }
   };
 
@@ -96,7 +98,9 @@ export function createTransport(options: ConformanceOptions): Transport {
     const answer = await boundedAnswer(bounds, method, request.path, (signal) => target(new Request(baseUrl + request.path, { ...init, signal })));
     const remaining = integerHeader(answer.headers, 'ratelimit-remaining');
     const reset = integerHeader(answer.headers, 'ratelimit-reset');
-    if (remaining !== null) quota.set(address ?? '', { remaining, reset: reset ?? WINDOW_SECONDS, header: reset === null ? 'no RateLimit-Reset' : 'RateLimit-Reset' });
+    if (remaining !== null) {
+      quota.set(address ?? '', { remaining, reset: reset ?? WINDOW_SECONDS, header: reset === null ? 'no RateLimit-Reset' : 'RateLimit-Reset' });
+    }
     return answer;
   };
 
@@ -109,7 +113,11 @@ export function createTransport(options: ConformanceOptions): Transport {
     for (let retry = 0; answer.status === 429 && retry < 2; retry++) {
       const retryAfter = integerHeader(answer.headers, 'retry-after');
       const reset = integerHeader(answer.headers, 'ratelimit-reset');
-      const [seconds, header] = retryAfter !== null ? [retryAfter, 'Retry-After'] : reset !== null ? [reset, 'RateLimit-Reset'] : [WINDOW_SECONDS, 'no Retry-After'];
+      const [seconds, header] = retryAfter !== null
+        ? [retryAfter, 'Retry-After']
+        : reset !== null
+        ? [reset, 'RateLimit-Reset']
+        : [WINDOW_SECONDS, 'no Retry-After'];
       await waitFor(address, seconds, header);
       answer = await raw(address, request);
     }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DAY_MS, dayOf, shareNow, type BudgetLimits } from './budgets.ts';
+import { type BudgetLimits, DAY_MS, dayOf, shareNow } from './budgets.ts';
 import { ApiError } from '../http/errors.ts';
 import type { BudgetRefusal } from '../ports/port-types.ts';
 

@@ -34,7 +34,6 @@ export const DEFAULT_BUDGETS: Readonly<Budgets> = {
   clientSharePercent: 1,
 };
 
-
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The UTC day of a time, as whole days since the epoch: the key of the daily counters. */

@@ -9,7 +9,7 @@
  * @module
  */
 import { retryAfter } from './budget-refusals.ts';
-import { refusalOf, shareNow, type BudgetLimits, type Budgets } from './budgets.ts';
+import { type BudgetLimits, type Budgets, refusalOf, shareNow } from './budgets.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Clock, Storage } from '../ports/ports.ts';
 
@@ -58,8 +58,7 @@ export function createCheckoutGate(context: CheckoutCapContext): <T>(owner: stri
     // The total, or this client's share of it, is taken: the first open session frees a place when it
     // expires at the latest (a total reached with none open is only a total of 0).
     const first = totals.earliestExpiry ?? now + 60_000;
-    const anyExpires =
-      `Retry after ${new Date(first).toISOString()}, when the first open checkout session of any client expires ` +
+    const anyExpires = `Retry after ${new Date(first).toISOString()}, when the first open checkout session of any client expires ` +
       `(one paid sooner frees a place sooner; Retry-After gives the seconds).`;
     if (refusal === 'total') {
       throw new ApiError(

@@ -70,7 +70,7 @@ type Cells = Map<UsageKind, Map<string, Map<string, Record<Platform, Cell>>>>;
 
 function cellsOf<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let found = map.get(key);
-  if (found === undefined) map.set(key, (found = make()));
+  if (found === undefined) map.set(key, found = make());
   return found;
 }
 
@@ -118,7 +118,12 @@ export function createUsageTally(options: UsageTallyOptions): UsageTally {
     for (let start = 0; start < batch.length; start += SIGHTINGS_PER_WRITE) {
       if (start > 0) await nextTurn();
       const slice = batch.slice(start, start + SIGHTINGS_PER_WRITE);
-      const hashed: InstallSighting[] = slice.map(({ release, clientKey, platform }) => ({ day, release, clientHash: options.clientHash(clientKey), platform }));
+      const hashed: InstallSighting[] = slice.map(({ release, clientKey, platform }) => ({
+        day,
+        release,
+        clientHash: options.clientHash(clientKey),
+        platform,
+      }));
       try {
         await store.addSightings(hashed);
       } catch (error: unknown) {
@@ -146,7 +151,7 @@ export function createUsageTally(options: UsageTallyOptions): UsageTally {
     writing = writing.then(() =>
       store.add(counts).catch((error: unknown) => {
         logger.warn('usage counts could not be written; they are lost', { counts: counts.length, error: String(error) });
-      }),
+      })
     );
     return writing;
   };
@@ -168,10 +173,10 @@ export function createUsageTally(options: UsageTallyOptions): UsageTally {
       // The metric counts checks by installed version; storage counts clients.
       cellOf('installed', release, 'none', platform).total++;
       let keys = seen.get(release);
-      if (keys === undefined) seen.set(release, (keys = new Set()));
+      if (keys === undefined) seen.set(release, keys = new Set());
       if (keys.has(clientKey)) return;
       if (seenCount >= SEEN_LIMIT) {
-        seen = new Map([[release, (keys = new Set())]]);
+        seen = new Map([[release, keys = new Set()]]);
         seenCount = 0;
       }
       keys.add(clientKey);

@@ -4,7 +4,7 @@
  * @module
  */
 import { escapeHtmlText } from '../formats/html-text.ts';
-import { entryTitle, lastChange, type ChangelogEntry } from './entries.ts';
+import { type ChangelogEntry, entryTitle, lastChange } from './entries.ts';
 import { entryHtml, entryId, type FeedHead } from './json-feed.ts';
 
 /** Text for XML content or a quoted attribute (numeric references are XML's as well as HTML's). */

@@ -5,7 +5,7 @@
  */
 import { escapeHtmlText } from '../formats/html-text.ts';
 import type { ChangelogFeed } from '../schemas/changelog.ts';
-import { entryText, entryTitle, type ChangelogEntry } from './entries.ts';
+import { type ChangelogEntry, entryText, entryTitle } from './entries.ts';
 
 /** What the feeds say of themselves. */
 export interface FeedHead {

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { ipv4Value, parseIp, parseIpv4, type CidrSet, type Groups } from './client-ip.ts';
-
+import { type CidrSet, type Groups, ipv4Value, parseIp, parseIpv4 } from './client-ip.ts';
 
 /**
  * Parses a comma-separated list of CIDR ranges or single addresses, e.g. "127.0.0.1/32, 10.0.0.0/8, ::1".

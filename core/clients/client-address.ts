@@ -31,13 +31,11 @@ const SEE = ' See docs/embedding.md, "The client address".';
 
 /** The fix for a missing address, by runtime: what the host must pass as `clientIp`. */
 export const MISSING_ADDRESS_FIX: Readonly<Record<Runtime, string>> = {
-  workers:
-    "Cloudflare's edge sets CF-Connecting-IP on every request it passes, and createWorker reads it: this request " +
+  workers: "Cloudflare's edge sets CF-Connecting-IP on every request it passes, and createWorker reads it: this request " +
     'reached the Worker another way (workerd run locally, a service binding). Send the traffic through Cloudflare.' + SEE,
   deno: 'Pass the peer address to the fetch handler: createDenoHandler reads info.remoteAddr; Hono on Deno, getConnInfo of hono/deno.' + SEE,
   bun: 'Pass the peer address to the fetch handler: createBunHandler reads server.requestIP(request); Hono on Bun, getConnInfo of hono/bun.' + SEE,
-  node:
-    'A fetch handler was called without an address. A Next.js route handler has none: behind your own proxy ' +
+  node: 'A fetch handler was called without an address. A Next.js route handler has none: behind your own proxy ' +
     'that sets X-Real-IP, pass that header (TRUST_X_REAL_IP=1 in the Next.js recipe); on Vercel, pass the ' +
     'X-Real-IP its edge sets (VERCEL=1). Hono on Node: getConnInfo(c).remote.address. createNodeListener reads the socket itself.' + SEE,
 };
@@ -59,10 +57,9 @@ export function createAddressCheck(
     count('client_address_missing');
     if (!warned) {
       warned = true;
-      const outcome =
-        policy === 'required'
-          ? "each is answered 500 client_address_missing (clientAddress: 'required')"
-          : "every such request is served as one client: one rate-limit quota, one roadmap voter (clientAddress: 'required' answers 500 instead)";
+      const outcome = policy === 'required'
+        ? "each is answered 500 client_address_missing (clientAddress: 'required')"
+        : "every such request is served as one client: one rate-limit quota, one roadmap voter (clientAddress: 'required' answers 500 instead)";
       logger.warn(`a request came with no client address: ${outcome}. Said once; each one is counted (client_address_missing)`, {
         requestId: request.requestId,
         path: request.path,

@@ -93,7 +93,7 @@ function formatV4(g: Groups): string {
 function formatV6(g: Groups): string {
   let best = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && g[j] === 0) j++;
     if (j - i > bestLength) [best, bestLength] = [i, j - i];
@@ -235,7 +235,7 @@ export function resolveClientIp(
 export function forwardedClient(peer: string, forwardedFor: string, trusted: CidrSet): string {
   let client = peer;
   // Hop by hop from the right, without splitting the header into an array first.
-  for (let end = forwardedFor.length; end > 0; ) {
+  for (let end = forwardedFor.length; end > 0;) {
     const start = forwardedFor.lastIndexOf(',', end - 1) + 1;
     const hop = forwardedAddress(forwardedFor.slice(start, end).trim());
     if (!hop) return client;

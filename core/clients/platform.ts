@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { headerValue, type HeaderMap } from '../http/http.ts';
+import { type HeaderMap, headerValue } from '../http/http.ts';
 
 /** Windows from the Sec-CH-UA-Platform client hint when sent, else from the User-Agent. */
 export function isWindowsClient(headers: HeaderMap): boolean {

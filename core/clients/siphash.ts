@@ -39,7 +39,7 @@ export function createSipHash24(key: Uint8Array): (message: string | Uint8Array)
     const whole = length - (length % 8);
     // Step by step: each whole word, then the last one (the remaining bytes with the length's low byte
     // on top), absorbed with two rounds each; then the finalization's four rounds.
-    for (let at = 0; ; at += 8) {
+    for (let at = 0;; at += 8) {
       let mh = 0, ml = 0, rounds = 2;
       if (at < whole) {
         ml = word(bytes, at);

@@ -4,7 +4,7 @@
  * @module
  */
 import { ApiError } from './errors.ts';
-import { headerValue, type CoreRequest } from './http.ts';
+import { type CoreRequest, headerValue } from './http.ts';
 
 /** The default largest body, in bytes. */
 export const DEFAULT_BODY_LIMIT = 16 * 1024;

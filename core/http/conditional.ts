@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { headerValue, type CoreResponse, type HeaderMap } from './http.ts';
+import { type CoreResponse, type HeaderMap, headerValue } from './http.ts';
 
 /** A strong entity tag of a body: the first 128 bits of its SHA-256 in hex, quoted. */
 export async function entityTag(body: Uint8Array): Promise<string> {

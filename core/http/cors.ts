@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { headerValue, type CoreRequest, type CoreResponse } from './http.ts';
+import { type CoreRequest, type CoreResponse, headerValue } from './http.ts';
 
 /** Headers a browser script may read: the rate-limit state, the request id and the deprecation notices. */
 export const EXPOSED_HEADERS = [

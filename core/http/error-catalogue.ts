@@ -8,8 +8,7 @@
 /** Every error code the API answers with: when it happens, its HTTP status and the default advice to the client. */
 export const ERROR_CATALOGUE = {
   invalid_request: {
-    when:
-      'The JSON body or a query parameter is malformed, has a wrong type, an out-of-range value or an ' +
+    when: 'The JSON body or a query parameter is malformed, has a wrong type, an out-of-range value or an ' +
       'unknown field; the message names the field.',
     status: 400,
     resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
@@ -20,9 +19,8 @@ export const ERROR_CATALOGUE = {
     resolution: 'Send a well-formed HTTP/1.1 request; most HTTP client libraries do.',
   },
   invalid_parameter: {
-    when:
-      'A download query parameter is invalid: force other than "1", or a source label over 64 characters ' +
-      'or outside A-Z a-z 0-9 . _ -; or the changelog\'s since is not a version such as 2.4.1; or an unsubscribe token is missing or not one this server made. Also when one of these is repeated.',
+    when: 'A download query parameter is invalid: force other than "1", or a source label over 64 characters ' +
+      "or outside A-Z a-z 0-9 . _ -; or the changelog's since is not a version such as 2.4.1; or an unsubscribe token is missing or not one this server made. Also when one of these is repeated.",
     status: 400,
     resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
   },
@@ -47,12 +45,10 @@ export const ERROR_CATALOGUE = {
     resolution: 'The payment did not go through; create a new checkout session and pay with another method.',
   },
   invalid_signature: {
-    when:
-      'A provider notification has a missing or malformed signature header, no signature that matches the ' +
+    when: 'A provider notification has a missing or malformed signature header, no signature that matches the ' +
       'raw body, or a signed time more than 300 seconds from the server time; nothing is changed.',
     status: 400,
-    resolution:
-      'Only the payment provider may call this path: sign the raw body with the endpoint secret as the provider documents.',
+    resolution: 'Only the payment provider may call this path: sign the raw body with the endpoint secret as the provider documents.',
   },
   not_found: {
     when: 'No API endpoint exists at the requested path; the message names the path.',
@@ -60,8 +56,7 @@ export const ERROR_CATALOGUE = {
     resolution: 'See /openapi.json for the published endpoints.',
   },
   notifications_unavailable: {
-    when:
-      'A provider notification reached a server whose payment gateway sends none (the simulator), or that ' +
+    when: 'A provider notification reached a server whose payment gateway sends none (the simulator), or that ' +
       'has no webhook secret configured (Stripe without STRIPE_WEBHOOK_SECRET).',
     status: 404,
     resolution: 'Point the provider at this path only when the server runs a gateway that sends notifications.',
@@ -107,38 +102,33 @@ export const ERROR_CATALOGUE = {
     resolution: 'Wait for the number of seconds in Retry-After (the reset time) and retry.',
   },
   too_many_checkouts: {
-    when:
-      'POST checkout/create from a client that holds the most unpaid, unexpired checkout sessions it may ' +
+    when: 'POST checkout/create from a client that holds the most unpaid, unexpired checkout sessions it may ' +
       '(openCheckoutsPerClient, 10 by default); Retry-After gives the seconds until the oldest expires.',
     status: 429,
     resolution: 'Pay with a checkout session already opened, or retry when the oldest one expires (see Retry-After).',
   },
   too_many_resends: {
-    when:
-      'POST licenses/resend from a client that asked 5 times in the last hour (a fixed window per client); ' +
+    when: 'POST licenses/resend from a client that asked 5 times in the last hour (a fixed window per client); ' +
       'Retry-After gives the seconds until the window ends.',
     status: 429,
     resolution: 'Retry after the time in Retry-After; the keys of an address go to that address only.',
   },
   too_much_feedback: {
-    when:
-      'POST feedback from a client that sent the most feedback it may today (feedbackBytesPerClientPerDay, ' +
-      '512 KiB by default), or its share of what the other clients left of the day\'s total ' +
+    when: 'POST feedback from a client that sent the most feedback it may today (feedbackBytesPerClientPerDay, ' +
+      "512 KiB by default), or its share of what the other clients left of the day's total " +
       '(clientSharePercent, 1% by default); Retry-After gives the seconds until the day (UTC) ends.',
     status: 429,
     resolution: 'Retry after the time in Retry-After, when the daily budget resets.',
   },
   budget_exhausted: {
-    when:
-      'All clients together used up a storage budget: the feedback bytes of the day (feedbackBytesPerDay, ' +
+    when: 'All clients together used up a storage budget: the feedback bytes of the day (feedbackBytesPerDay, ' +
       '64 MiB by default; Retry-After gives the seconds until the day ends), or the open checkout sessions ' +
       '(openCheckouts, 10,000 by default; Retry-After gives the seconds until the first of them expires).',
     status: 429,
     resolution: 'Retry after the time in Retry-After, when the budget has room again.',
   },
   storage_full: {
-    when:
-      'The in-memory storage (STORAGE=memory) holds as much of this kind of record as its cap allows: ' +
+    when: 'The in-memory storage (STORAGE=memory) holds as much of this kind of record as its cap allows: ' +
       'feedback, checkout sessions or roadmap votes. Nothing is stored; the server keeps serving everything else.',
     status: 503,
     resolution: 'Retry later; if the problem persists, contact support.',
@@ -149,12 +139,10 @@ export const ERROR_CATALOGUE = {
     resolution: 'Retry later; if the problem persists, contact support.',
   },
   client_address_missing: {
-    when:
-      'The host that embeds the app gave it no client address for the request, and the app is set to refuse ' +
+    when: 'The host that embeds the app gave it no client address for the request, and the app is set to refuse ' +
       "such requests (clientAddress: 'required') rather than count every such client as one.",
     status: 500,
-    resolution:
-      "Nothing is wrong with the request: the server cannot tell its clients apart. Retry later; if it persists, tell the site's operator.",
+    resolution: "Nothing is wrong with the request: the server cannot tell its clients apart. Retry later; if it persists, tell the site's operator.",
   },
   shutting_down: {
     when: 'GET /readyz on an instance that began to shut down: it still finishes what it has, but wants no new traffic.',

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { JSON_TYPE, type CoreResponse } from './http.ts';
+import { type CoreResponse, JSON_TYPE } from './http.ts';
 
 export { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue.ts';

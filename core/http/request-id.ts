@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { headerValue, type HeaderMap } from './http.ts';
+import { type HeaderMap, headerValue } from './http.ts';
 
 /** 1 to 128 characters of A-Z a-z 0-9 . _ : - (what proxies and tracing systems send, nothing to escape). */
 const ACCEPTED = /^[A-Za-z0-9._:-]{1,128}$/;

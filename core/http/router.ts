@@ -28,13 +28,13 @@ export interface RouteFlags {
 /** What a path and method lead to. `template` is the route's path (`/checkout/simulator/:id`). */
 export type Match =
   | {
-      readonly kind: 'handler';
-      readonly handler: Handler;
-      readonly params: Record<string, string>;
-      readonly template: string;
-      readonly metered: boolean;
-      readonly readsOnly: boolean;
-    }
+    readonly kind: 'handler';
+    readonly handler: Handler;
+    readonly params: Record<string, string>;
+    readonly template: string;
+    readonly metered: boolean;
+    readonly readsOnly: boolean;
+  }
   | { readonly kind: 'method_not_allowed'; readonly allow: string; readonly template: string; readonly metered: boolean }
   | { readonly kind: 'not_found'; readonly template: null; readonly metered: true };
 

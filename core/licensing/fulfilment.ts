@@ -7,11 +7,23 @@
  */
 import { isRevoked, type OrderStanding } from '../ports/order-state.ts';
 import { licenseVerdict, orderPaid } from '../webhooks/events.ts';
-import type { AppEvent, CheckoutSession, Clock, GatewayReport, LicenseIssuer, LicenseKeys, Logger, PaymentFlag, PaymentGateway, Purchase, Storage } from '../ports/ports.ts';
+import type {
+  AppEvent,
+  CheckoutSession,
+  Clock,
+  GatewayReport,
+  LicenseIssuer,
+  LicenseKeys,
+  Logger,
+  PaymentFlag,
+  PaymentGateway,
+  Purchase,
+  Storage,
+} from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { recordChange, type StorageChange } from '../ports/change.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
-import { keysMail, verdictMail, type MailSettings } from '../mail/messages.ts';
+import { keysMail, type MailSettings, verdictMail } from '../mail/messages.ts';
 
 /** What fulfilment works with (an AppContext is one). */
 export interface FulfilmentContext {
@@ -35,7 +47,12 @@ export type KeysChange = <T>(work: (tx: StorageChange) => Promise<T>) => Promise
  * The keys of a paid session, signed and stored on first need; a race is settled by the first write.
  * They are signed before the change (a change waits for no outside service).
  */
-export async function licensesFor(context: FulfilmentContext, session: CheckoutSession, buyer: Purchase | null = null, change?: KeysChange): Promise<LicenseKeys> {
+export async function licensesFor(
+  context: FulfilmentContext,
+  session: CheckoutSession,
+  buyer: Purchase | null = null,
+  change?: KeysChange,
+): Promise<LicenseKeys> {
   const stored = await context.storage.checkouts.getLicenses(session.id);
   if (stored) return change ? change(async () => stored) : stored;
   const issuedAt = context.clock.now();
@@ -50,7 +67,11 @@ export async function licensesFor(context: FulfilmentContext, session: CheckoutS
     const saved = await tx.checkouts.saveLicenses(session.id, keys);
     // order.paid and the buyer's mail are written with the keys, by the one save that stores them.
     if (saved.stored) {
-      await recordChange(tx, { at: issuedAt, event: orderPaid(session, saved.keys, buyer), mail: keysMail(context.mail, session, saved.keys, buyer, issuedAt) });
+      await recordChange(tx, {
+        at: issuedAt,
+        event: orderPaid(session, saved.keys, buyer),
+        mail: keysMail(context.mail, session, saved.keys, buyer, issuedAt),
+      });
     }
     return saved;
   });
@@ -116,7 +137,15 @@ async function adoptRecovered(context: FulfilmentContext, sessionId: string, rep
   const original = report.recoveredFrom === undefined ? null : await context.storage.checkouts.getCheckout(report.recoveredFrom);
   if (original === null) return null;
   const now = context.clock.now();
-  await context.storage.checkouts.createCheckout({ id: sessionId, sku: original.sku, channel: original.channel, url: original.url, state: 'pending', createdAt: now, expiresAt: now });
+  await context.storage.checkouts.createCheckout({
+    id: sessionId,
+    sku: original.sku,
+    channel: original.channel,
+    url: original.url,
+    state: 'pending',
+    createdAt: now,
+    expiresAt: now,
+  });
   context.logger.info('recovered checkout session adopted', { session: sessionId, recoveredFrom: original.id });
   return context.storage.checkouts.advanceCheckout(sessionId, report.status);
 }

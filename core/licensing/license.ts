@@ -8,13 +8,13 @@
  * @module
  */
 import {
+  type CompactLicensePayload,
   compactPayload,
   formatCompactKey,
   LICENSE_TAG,
   parseCompactKey,
   readCompactPayload,
   SIMULATOR_TAG,
-  type CompactLicensePayload,
 } from './license-compact.ts';
 import type { LicenseIssuer } from '../ports/ports.ts';
 
@@ -76,7 +76,10 @@ export type LicenseKeyFormat = 'v1' | 'v2';
 export async function createLicenseIssuer(pkcs8Base64: string, format: LicenseKeyFormat = 'v2'): Promise<LicenseIssuer> {
   const key = await importSigningKey(pkcs8Base64);
   // Update answers are signed with the same key: their signature base can never be a license payload (docs/decisions.md).
-  const signer = { keyId: await publicKeyOf(pkcs8Base64), sign: async (data: Uint8Array) => new Uint8Array(await crypto.subtle.sign('Ed25519', key, data as Uint8Array<ArrayBuffer>)) };
+  const signer = {
+    keyId: await publicKeyOf(pkcs8Base64),
+    sign: async (data: Uint8Array) => new Uint8Array(await crypto.subtle.sign('Ed25519', key, data as Uint8Array<ArrayBuffer>)),
+  };
   if (format === 'v1') {
     return {
       signer,

@@ -10,7 +10,7 @@ import type { MailDraft, TemplatedMailKind } from '../ports/mail.ts';
 import type { CheckoutSession, CheckoutSku, LicenseKeys, Purchase } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
-import { renderMail, type MailValues } from './render.ts';
+import { type MailValues, renderMail } from './render.ts';
 import { DEFAULT_MAIL_TEXTS, type MailTexts } from './texts.ts';
 
 /** What the mails are written with. */
@@ -44,7 +44,14 @@ function keyLines(settings: MailSettings, keys: LicenseKeys, only?: 'plus'): Mai
 
 const amountOf = (p: Pick<Purchase, 'amount' | 'currency'>) => (p.amount !== null && p.currency !== null ? `${p.amount} ${p.currency}` : 'amount not known');
 
-function draft(settings: MailSettings, kind: TemplatedMailKind, cause: string, session: string | null, to: string, values: Omit<MailValues, 'howToEnter'>): MailDraft {
+function draft(
+  settings: MailSettings,
+  kind: TemplatedMailKind,
+  cause: string,
+  session: string | null,
+  to: string,
+  values: Omit<MailValues, 'howToEnter'>,
+): MailDraft {
   return { cause, kind, session, to, ...renderMail(settings.texts[kind], { ...values, howToEnter: settings.texts.howToEnter }) };
 }
 
@@ -93,7 +100,9 @@ export function verdictMail(settings: MailSettings, order: Order, at: number): M
 export function resendMail(settings: MailSettings, email: string, orders: readonly Order[], cause: string, session: string | null = null): MailDraft | null {
   const valid = orders.filter((o) => o.session.state === 'paid' && o.keys !== null && !isRevoked(o.standing));
   if (valid.length === 0) return null;
-  const keys = valid.flatMap((o) => keyLines(settings, o.keys!).map((k) => ({ label: `${k.label} (order ${o.session.id}, ${isoDay(o.paidAt ?? o.session.createdAt)})`, key: k.key })));
+  const keys = valid.flatMap((o) =>
+    keyLines(settings, o.keys!).map((k) => ({ label: `${k.label} (order ${o.session.id}, ${isoDay(o.paidAt ?? o.session.createdAt)})`, key: k.key }))
+  );
   const values = { product: settings.productName, date: '', amount: '', session: '', keys };
   const to = valid[0]!.purchase.email ?? email;
   return mailable(to) ? draft(settings, 'resend', cause, session, to, values) : null;

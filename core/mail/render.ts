@@ -36,7 +36,9 @@ const htmlText = (text: string) =>
 function fill(template: string, values: MailValues, keys: string, escape: (text: string) => string): string {
   const parts = template.split(PLACEHOLDER);
   // split with one capture group: literal, name, literal, name, ...
-  return parts.map((part, i) => (i % 2 === 0 ? escape(part) : part === 'keys' ? keys : escape(String(values[part as Exclude<keyof MailValues, 'keys'>])))).join('');
+  return parts.map((part, i) => (i % 2 === 0 ? escape(part) : part === 'keys' ? keys : escape(String(values[part as Exclude<keyof MailValues, 'keys'>])))).join(
+    '',
+  );
 }
 
 /**
@@ -53,6 +55,8 @@ export function renderMail(template: MailText, values: MailValues): RenderedMail
   return {
     subject,
     text: `${fill(template.body, values, textKeys, (t) => t)}\n`,
-    html: `<!doctype html>\n<html><head><meta charset="utf-8"><title>${escapeHtmlText(subject)}</title></head>\n<body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`,
+    html: `<!doctype html>\n<html><head><meta charset="utf-8"><title>${
+      escapeHtmlText(subject)
+    }</title></head>\n<body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`,
   };
 }

@@ -9,7 +9,7 @@
 import type { Clock, Logger } from '../ports/ports.ts';
 import type { ClaimedResendRequest, MailStore } from '../ports/mail.ts';
 import type { OrderStore } from '../ports/order-store.ts';
-import { resendMail, type MailSettings } from './messages.ts';
+import { type MailSettings, resendMail } from './messages.ts';
 
 /** The most orders of one address a resend covers. */
 const MAX_ORDERS = 50;
@@ -51,7 +51,7 @@ export function createResendStep(options: ResendStepOptions): ResendStep {
     for (const request of taken) {
       // One failure leaves only its own request to a later claim.
       await complete(request).catch((error: unknown) =>
-        logger.warn('resend request not completed, will retry', { cause: request.cause, error: error instanceof Error ? error.message : String(error) }),
+        logger.warn('resend request not completed, will retry', { cause: request.cause, error: error instanceof Error ? error.message : String(error) })
       );
     }
     return taken.length;

@@ -72,10 +72,14 @@ export function shippedMail(options: Pick<ShippedRequestsOptions, 'productName' 
     `<html><head><meta charset="utf-8"><title>${escapeHtmlText(subject)}</title></head>`,
     '<body style="font-family:sans-serif;line-height:1.5">',
     '<p>Hello,</p>',
-    `<p>You asked for <strong>${escapeHtmlText(feature.title)}</strong> in ${escapeHtmlText(product)}. It is in version ${escapeHtmlText(release.version)}, out for everyone now.</p>`,
+    `<p>You asked for <strong>${escapeHtmlText(feature.title)}</strong> in ${escapeHtmlText(product)}. It is in version ${
+      escapeHtmlText(release.version)
+    }, out for everyone now.</p>`,
     ...(feature.description ? [`<p>${escapeHtmlText(feature.description)}</p>`] : []),
     `<p>${link(download, `Download ${product} ${release.version}`)}${release.notesUrl ? ` · ${link(release.notesUrl, 'Release notes')}` : ''}</p>`,
-    `<p style="color:#555;font-size:0.9em">You get this message once, because you left this address with your request (#${shipped.feedbackId}). ${link(unsubscribe, 'No more messages like this one')}.</p>`,
+    `<p style="color:#555;font-size:0.9em">You get this message once, because you left this address with your request (#${shipped.feedbackId}). ${
+      link(unsubscribe, 'No more messages like this one')
+    }.</p>`,
     '</body></html>',
     '',
   ].join('\n');

@@ -21,34 +21,29 @@ export type MailTexts = Record<TemplatedMailKind, MailText> & {
 export const DEFAULT_MAIL_TEXTS: MailTexts = {
   keys: {
     subject: 'Your {product} license key',
-    body:
-      'Thank you for your order of {product} on {date} ({amount}).\n\n' +
+    body: 'Thank you for your order of {product} on {date} ({amount}).\n\n' +
       'Your license:\n\n{keys}\n\n{howToEnter}\n\n' +
       'Keep this message: it is your proof of purchase. Order reference: {session}.',
   },
   upgrade: {
     subject: 'Your {product} Plus key',
-    body:
-      'Thank you for upgrading to Plus on {date} ({amount}).\n\n' +
+    body: 'Thank you for upgrading to Plus on {date} ({amount}).\n\n' +
       'Your Plus key:\n\n{keys}\n\n{howToEnter}\n\nOrder reference: {session}.',
   },
   revoked: {
     subject: 'Your {product} license was revoked',
-    body:
-      'The licenses of your order of {product} of {date} were revoked (a refund, a chargeback, or by the vendor). ' +
+    body: 'The licenses of your order of {product} of {date} were revoked (a refund, a chargeback, or by the vendor). ' +
       'These keys no longer activate:\n\n{keys}\n\n' +
       'If you think this is a mistake, reply to this message. Order reference: {session}.',
   },
   reinstated: {
     subject: 'Your {product} license is valid again',
-    body:
-      'The licenses of your order of {product} of {date} are valid again:\n\n{keys}\n\n{howToEnter}\n\n' +
+    body: 'The licenses of your order of {product} of {date} are valid again:\n\n{keys}\n\n{howToEnter}\n\n' +
       'Order reference: {session}.',
   },
   resend: {
     subject: 'Your {product} license keys',
-    body:
-      'You asked for the license keys bought with this address. Here they are:\n\n{keys}\n\n{howToEnter}\n\n' +
+    body: 'You asked for the license keys bought with this address. Here they are:\n\n{keys}\n\n{howToEnter}\n\n' +
       'If you did not ask for this message, you can ignore it: it went to this address only.',
   },
   howToEnter: 'To enter a key: open the app, choose Help > Enter license key, paste the key and choose Activate.',

@@ -87,10 +87,22 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     try {
       const { to, subject, text, html } = message;
       const unsubscribe = options.listUnsubscribe?.(message);
-      const outgoing = { from: options.from, to, subject, text, html, messageId: messageIdOf(message.cause, options.messageIdHost), ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}) };
+      const outgoing = {
+        from: options.from,
+        to,
+        subject,
+        text,
+        html,
+        messageId: messageIdOf(message.cause, options.messageIdHost),
+        ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
+      };
       await within(sender.send(outgoing, signal), signal);
     } catch (failure) {
-      error = signal.aborted ? `not sent within the deadline of ${deadlineMs / 1000} s (aborted)` : failure instanceof Error ? failure.message : String(failure);
+      error = signal.aborted
+        ? `not sent within the deadline of ${deadlineMs / 1000} s (aborted)`
+        : failure instanceof Error
+        ? failure.message
+        : String(failure);
       permanent = !signal.aborted && isPermanent(failure);
     }
     const sent = error === null;

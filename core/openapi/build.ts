@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { CHECKS_THE_SCHEMA_STATES } from '../schemas/stored-text.ts';
 import type * as v from 'valibot';
 import { ALIAS_PREFIX, V1_PREFIX } from '../endpoint.ts';
@@ -57,9 +57,7 @@ function referencedHeaders(paths: Json): Set<string> {
 function server(url: string): Json {
   const host = /^[a-z][a-z0-9+.-]*:\/\/(\[[^\]]*\]|[^/:]*)/i.exec(url)?.[1]?.toLowerCase() ?? '';
   const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host.startsWith('127.');
-  return loopback
-    ? { url: '/', description: 'The host that serves this document' }
-    : { url, description: 'This deployment' };
+  return loopback ? { url: '/', description: 'The host that serves this document' } : { url, description: 'This deployment' };
 }
 
 function deprecationNote(deprecation: AliasDeprecation): string {
@@ -74,9 +72,7 @@ function deprecationNote(deprecation: AliasDeprecation): string {
 const CONVERSION = {
   target: 'draft-2020-12',
   overrideAction: ({ valibotAction, jsonSchema }) =>
-    valibotAction.type === 'check' && CHECKS_THE_SCHEMA_STATES.has((valibotAction as { requirement?: unknown }).requirement)
-      ? jsonSchema
-      : undefined,
+    valibotAction.type === 'check' && CHECKS_THE_SCHEMA_STATES.has((valibotAction as { requirement?: unknown }).requirement) ? jsonSchema : undefined,
 } as const satisfies ConversionConfig;
 
 /**
@@ -183,12 +179,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Feedback: 'Feedback and reviews.',
   Roadmap: 'The public roadmap and its per-IP votes.',
   Checkout: 'Hosted checkout sessions, payment status and license keys.',
-  Licenses: 'License keys after the sale (additions to the spec): a key\'s standing, re-checked by the desktop app, and the buyer\'s self-service resend.',
+  Licenses: "License keys after the sale (additions to the spec): a key's standing, re-checked by the desktop app, and the buyer's self-service resend.",
   Changelog: 'The releases that reached every client, with the roadmap items each shipped (additions to the spec): JSON Feed 1.1 and Atom, cacheable.',
   Mail: 'Mail a person can stop (an addition to the spec): the one-click unsubscribe address (RFC 8058) of the shipped-request mails.',
   Discovery: 'Documents that describe this API.',
-  Operator:
-    'Operator-facing endpoints: the payment provider\'s notifications and the load-balancer probes, never ' +
+  Operator: "Operator-facing endpoints: the payment provider's notifications and the load-balancer probes, never " +
     'called by the website or the desktop app.',
   'Compatibility aliases': 'Unversioned /api paths kept for existing clients; prefer /api/v1.',
 };

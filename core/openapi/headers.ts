@@ -63,7 +63,15 @@ function signedHeader(description: string, schema: object, example?: string): He
 }
 
 /** The headers of signed update answers, in the order they are covered. */
-export const SIGNED_ANSWER_HEADERS = ['Signature-Input', 'Signature', 'Release-Version', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'] as const;
+export const SIGNED_ANSWER_HEADERS = [
+  'Signature-Input',
+  'Signature',
+  'Release-Version',
+  'Installer-Digest',
+  'Installer-Size',
+  'Release-Notes',
+  'Release-Critical',
+] as const;
 
 const HEADER_COMPONENTS = {
   RateLimit: header(
@@ -82,11 +90,11 @@ const HEADER_COMPONENTS = {
   'RateLimit-Reset': header('Seconds until the window resets (never an epoch time).', seconds, 60),
   'Retry-After': header('Seconds to wait before retrying: the time until the window resets.', seconds, 42),
   'Cache-Control': header(
-    'no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance). The changelog\'s 200 and 304 alone are public (Cache-Control-Public).',
+    "no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance). The changelog's 200 and 304 alone are public (Cache-Control-Public).",
     { type: 'string', const: 'no-store' },
   ),
   'Cache-Control-Public': header(
-    'The changelog\'s 200 and 304 answers only: public, with a short max age in seconds. Any cache may keep the feed that long ' +
+    "The changelog's 200 and 304 answers only: public, with a short max age in seconds. Any cache may keep the feed that long " +
       '(the RateLimit headers it keeps with it describe the client that fetched it); every other answer is no-store.',
     { type: 'string', pattern: '^public, max-age=[0-9]+$' },
     'public, max-age=300',
@@ -148,7 +156,7 @@ const HEADER_COMPONENTS = {
     { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
   ),
   'Release-Version': signedHeader(
-    "The version of the release whose MSI the redirect names, covered by the signature: the app installs it only when it is the version GET /version offered it.",
+    'The version of the release whose MSI the redirect names, covered by the signature: the app installs it only when it is the version GET /version offered it.',
     { type: 'string', pattern: '^[0-9]+(\\.[0-9]+){1,3}(-[0-9A-Za-z.-]{1,32})?$' },
     '2.6.2',
   ),
@@ -157,7 +165,7 @@ const HEADER_COMPONENTS = {
     { type: 'string', pattern: '^sha-256=:[A-Za-z0-9+/]{43}=:$' },
   ),
   'Installer-Size': signedHeader("The size of the release's MSI in bytes, when the operator gave it.", { type: 'string', pattern: '^[0-9]+$' }, '48234496'),
-  'Release-Notes': signedHeader("The release notes address, when the release has one.", { type: 'string', format: 'uri' }),
+  'Release-Notes': signedHeader('The release notes address, when the release has one.', { type: 'string', format: 'uri' }),
   'Release-Critical': signedHeader('?1 when the release is critical (absent otherwise).', { type: 'string', const: '?1' }),
   Deprecation: header(
     'When this alias was (or will be) deprecated, as @ and seconds since the epoch (RFC 9745).',

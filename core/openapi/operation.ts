@@ -5,7 +5,7 @@
  * @module
  */
 import { V1_PREFIX } from '../endpoint.ts';
-import { COMMON_ERRORS, type ApiRoute } from '../api-route.ts';
+import { type ApiRoute, COMMON_ERRORS } from '../api-route.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
 import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, PUBLIC_CACHE_CONTROL, UNMETERED_HEADERS } from './headers.ts';
 import { linksOf } from './links.ts';
@@ -66,10 +66,9 @@ function successResponse(route: ApiRoute, headers: readonly string[]): Json {
   if ('headers' in success) {
     return { description: success.description, headers: headerRefs([...headers, ...success.headers]) };
   }
-  const [mediaType, schema] =
-    'schemaName' in success
-      ? [success.mediaType ?? 'application/json', { $ref: SCHEMA_REF + success.schemaName }]
-      : [success.mediaType, success.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' }];
+  const [mediaType, schema] = 'schemaName' in success
+    ? [success.mediaType ?? 'application/json', { $ref: SCHEMA_REF + success.schemaName }]
+    : [success.mediaType, success.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' }];
   const extra = success.extraHeaders ?? [];
   const refs = headerRefs([...headers, ...extra], route.cacheable !== undefined);
   return { description: success.description, headers: refs, content: { [mediaType]: { schema } } };

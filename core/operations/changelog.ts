@@ -7,8 +7,8 @@
  */
 import type { AppContext, Operation } from '../context.ts';
 import { atomFeed } from '../changelog/atom.ts';
-import { changelogEntries, lastChange, type ChangelogEntry } from '../changelog/entries.ts';
-import { jsonFeed, type FeedHead } from '../changelog/json-feed.ts';
+import { changelogEntries, type ChangelogEntry, lastChange } from '../changelog/entries.ts';
+import { type FeedHead, jsonFeed } from '../changelog/json-feed.ts';
 import { getChangelogAtomEndpoint, getChangelogEndpoint } from '../endpoints.ts';
 import { V1_PREFIX } from '../endpoint.ts';
 import { conditionalAnswer } from '../http/conditional.ts';
@@ -36,7 +36,12 @@ async function entriesNow(context: AppContext, since: string | null): Promise<Ch
 }
 
 /** One feed's operation: its body from the entries, answered conditionally. */
-function feedOperation(context: AppContext, path: string, contentType: string, write: (head: FeedHead, entries: readonly ChangelogEntry[]) => string): Operation {
+function feedOperation(
+  context: AppContext,
+  path: string,
+  contentType: string,
+  write: (head: FeedHead, entries: readonly ChangelogEntry[]) => string,
+): Operation {
   const head: FeedHead = {
     product: context.content.offer.productDisplayName,
     feedUrl: `${context.publicBaseUrl}${V1_PREFIX}${path}`,

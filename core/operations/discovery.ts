@@ -27,9 +27,7 @@ export function discoveryRoutes(apiRoutes: readonly ApiRoute[]): ApiRoute[] {
   const discovery: ApiRoute[] = [
     {
       ...getLlmsTxtEndpoint,
-      create: serveOnce(TEXT_TYPE, (context) =>
-        new TextEncoder().encode(buildLlmsTxt([...apiRoutes, ...discovery], context)),
-      ),
+      create: serveOnce(TEXT_TYPE, (context) => new TextEncoder().encode(buildLlmsTxt([...apiRoutes, ...discovery], context))),
     },
     {
       ...getOpenApiEndpoint,
@@ -39,8 +37,7 @@ export function discoveryRoutes(apiRoutes: readonly ApiRoute[]): ApiRoute[] {
             serverUrl: context.publicBaseUrl,
             aliasDeprecation: context.aliasDeprecation,
           }),
-        ),
-      ),
+        )),
     },
   ];
   return discovery;

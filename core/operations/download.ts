@@ -55,7 +55,10 @@ export function download(context: AppContext): Operation {
       } else if (context.clock.now() - lastFullLog >= 60_000) {
         // A full memory storage would otherwise log every download of a flood.
         lastFullLog = context.clock.now();
-        context.logger.warn('downloads are not counted: the storage holds the most download events it may', { requestId: request.requestId, error: error.message });
+        context.logger.warn('downloads are not counted: the storage holds the most download events it may', {
+          requestId: request.requestId,
+          error: error.message,
+        });
       }
     }
     const toInstaller = windows || forced;

@@ -6,7 +6,7 @@
 import { readJsonObject } from '../http/body.ts';
 import { clientKeyOf } from '../clients/client-ip.ts';
 import { feedbackRefused } from '../budgets/budget-refusals.ts';
-import { dayOf, feedbackBudgetBytes, type BudgetLimits } from '../budgets/budgets.ts';
+import { type BudgetLimits, dayOf, feedbackBudgetBytes } from '../budgets/budgets.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { encodeJson, JSON_TYPE } from '../http/http.ts';

@@ -8,7 +8,7 @@
  * @module
  */
 import type { AppContext, Operation } from '../context.ts';
-import { OPERATOR_TAG, type Endpoint } from '../endpoint.ts';
+import { type Endpoint, OPERATOR_TAG } from '../endpoint.ts';
 import { ApiError } from '../http/errors.ts';
 import { json } from '../http/http.ts';
 import { applyPaymentEvent, fulfil } from '../licensing/fulfilment.ts';
@@ -23,8 +23,7 @@ export const receiveGatewayNotificationEndpoint = {
   versioned: true,
   tag: OPERATOR_TAG,
   summary: 'Receive a payment provider notification (operator-facing)',
-  description:
-    'Called by the payment provider, never by the website or the desktop app. The signature header is ' +
+  description: 'Called by the payment provider, never by the website or the desktop app. The signature header is ' +
     'verified over the raw body (Stripe: HMAC-SHA-256 of "<t>.<body>" with the endpoint secret, 300 s ' +
     'tolerance); anything unsigned is refused and changes nothing. A paid session gets its license keys ' +
     'here, once: a replayed event, or one racing a status poll, issues no second set.',
@@ -64,7 +63,11 @@ export function gatewayWebhook(context: AppContext): Operation {
     const session = await fulfil(context, target.id, target);
     if (!session) {
       // A session this server did not create (another integration on the same account): nothing to do.
-      logger.info('gateway notification for an unknown session ignored', { requestId: request.requestId, event: notification.eventId, type: notification.type });
+      logger.info('gateway notification for an unknown session ignored', {
+        requestId: request.requestId,
+        event: notification.eventId,
+        type: notification.type,
+      });
       return json(200, { received: true });
     }
     logger.info('gateway notification applied', {

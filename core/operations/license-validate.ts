@@ -7,7 +7,7 @@
  */
 import type { AppContext, Operation } from '../context.ts';
 import { readJsonObject } from '../http/body.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { type CoreResponse, encodeJson, JSON_TYPE } from '../http/http.ts';
 import { parseOrThrow } from '../http/validate.ts';
 import { formatCompactKey, parseCompactKey } from '../licensing/license-compact.ts';
 import { looksLikeSimulatorKey } from '../licensing/license.ts';

@@ -37,7 +37,9 @@ export function resendLicenses(context: AppContext): Operation {
     const byClient = await context.storage.rateLimits.hit(`resend-client:${clientKeyOf(request)}`, HOUR_MS, RESENDS_PER_CLIENT_PER_HOUR);
     if (byClient.count > RESENDS_PER_CLIENT_PER_HOUR) {
       const seconds = Math.max(1, Math.ceil(byClient.resetMs / 1000));
-      throw new ApiError('too_many_resends', `Too many resend requests: at most ${RESENDS_PER_CLIENT_PER_HOUR} per hour per client.`, undefined, { 'retry-after': String(seconds) });
+      throw new ApiError('too_many_resends', `Too many resend requests: at most ${RESENDS_PER_CLIENT_PER_HOUR} per hour per client.`, undefined, {
+        'retry-after': String(seconds),
+      });
     }
     const address = email.toLowerCase();
     const byAddress = await context.storage.rateLimits.hit(`resend-email:${address}`, DAY_MS, RESENDS_PER_ADDRESS_PER_DAY);

@@ -8,7 +8,7 @@ import { OPERATOR_TAG } from '../endpoint.ts';
 import type { ApiRoute } from '../api-route.ts';
 import type { AppContext } from '../context.ts';
 import { errorResponse } from '../http/errors.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { type CoreResponse, encodeJson, JSON_TYPE } from '../http/http.ts';
 import type { ReadinessState } from '../pipeline/readiness.ts';
 import { ProbeSchema } from '../schemas/probe.ts';
 
@@ -31,9 +31,8 @@ export const PROBE_ROUTES: readonly ApiRoute[] = [
     metered: false,
     tag: OPERATOR_TAG,
     summary: 'Liveness probe (operator-facing)',
-    description:
-      'Answers 200 while the process serves requests; it never touches the storage, so a database outage ' +
-      'does not get a healthy instance restarted. Outside every client\'s quota, so it carries no rate-limit ' +
+    description: 'Answers 200 while the process serves requests; it never touches the storage, so a database outage ' +
+      "does not get a healthy instance restarted. Outside every client's quota, so it carries no rate-limit " +
       'headers.',
     success: { status: 200, description: 'The process serves.', schema: ProbeSchema, schemaName: 'Probe' },
     errors: [],
@@ -47,11 +46,10 @@ export const PROBE_ROUTES: readonly ApiRoute[] = [
     metered: false,
     tag: OPERATOR_TAG,
     summary: 'Readiness probe (operator-facing)',
-    description:
-      'Answers 200 when the storage answered a trivial query within the last second, and 503 otherwise or ' +
+    description: 'Answers 200 when the storage answered a trivial query within the last second, and 503 otherwise or ' +
       'as soon as the instance begins to shut down (before it stops listening), so that a load balancer ' +
       'drains it. Answered from memory: the storage is asked at most once a second, however many balancers ' +
-      'probe. Outside every client\'s quota, so it carries no rate-limit headers.',
+      "probe. Outside every client's quota, so it carries no rate-limit headers.",
     success: { status: 200, description: 'Send traffic here.', schema: ProbeSchema, schemaName: 'Probe' },
     errors: ['shutting_down', 'storage_unavailable'],
     create: (context: AppContext) => async () => readinessAnswer(await context.readiness.check()),

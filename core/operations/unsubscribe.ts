@@ -8,7 +8,7 @@
  */
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
-import { headerValue, HTML_TYPE, json, type CoreRequest, type CoreResponse } from '../http/http.ts';
+import { type CoreRequest, type CoreResponse, headerValue, HTML_TYPE, json } from '../http/http.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
 import { escapeHtmlText as escape } from '../formats/html-text.ts';
 import { UnsubscribeTokenSchema } from '../schemas/unsubscribe.ts';

@@ -6,9 +6,9 @@
  * @module
  */
 import * as v from 'valibot';
-import { contentDigest, releaseFields, UPDATE_ANSWER, type CoveredFields, type SignatureHeaders } from '../releases/answer-signature.ts';
+import { contentDigest, type CoveredFields, releaseFields, type SignatureHeaders, UPDATE_ANSWER } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
-import { encodeJson, headerValue, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { type CoreResponse, encodeJson, headerValue, JSON_TYPE } from '../http/http.ts';
 import { andThen, type Answer } from '../http/maybe.ts';
 import type { MaybePromise } from '../ports/ports.ts';
 import type { ServedRelease } from '../releases/release-view.ts';
@@ -54,7 +54,7 @@ export function version(context: AppContext): Operation {
       if (signatures) {
         made.fields = contentDigest(body).then((digest) => (made.fields = [['content-digest', digest], ...releaseFields(served)]));
       }
-      answers.set(key, (answer = made));
+      answers.set(key, answer = made);
     }
     byRelease.set(served, answer);
     return answer;
@@ -78,7 +78,10 @@ export function version(context: AppContext): Operation {
     if (!signatures) return plain(answer);
     const window = signatures.window();
     if (answer.window === window && answer.headers !== null) return sent(answer, answer.headers);
-    return andThen(answer.fields, (fields) => andThen(signatures.sign(200, fields, UPDATE_ANSWER), (signature) => sent(answer, keep(answer, window, fields, signature))));
+    return andThen(
+      answer.fields,
+      (fields) => andThen(signatures.sign(200, fields, UPDATE_ANSWER), (signature) => sent(answer, keep(answer, window, fields, signature))),
+    );
   };
   // Answered from the release view in memory: synchronous unless a read, a bucket or a new signature must be awaited.
   return (request) =>

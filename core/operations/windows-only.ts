@@ -45,7 +45,8 @@ export function windowsOnly(context: AppContext): Operation {
   const title = wording.title ?? `${product} runs on Windows`;
   const paragraphs = (wording.paragraphs ?? defaultParagraphs(product)).map((text) => `<p>${escape(text)}</p>`).join('\n');
   const links = (wording.links ?? []).map((link) => `<li><a href="${escape(link.url)}">${escape(link.text)}</a></li>`).join('\n');
-  const page = (downloadHref: string) => `<!doctype html>
+  const page = (downloadHref: string) =>
+    `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>

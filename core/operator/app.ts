@@ -6,7 +6,7 @@
  * @module
  */
 import { createCors } from '../http/cors.ts';
-import { encodeJson, JSON_TYPE, type CoreRequest } from '../http/http.ts';
+import { type CoreRequest, encodeJson, JSON_TYPE } from '../http/http.ts';
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts';
 import { createRouter } from '../http/router.ts';
 import type { OperatorContext } from './context.ts';
@@ -17,7 +17,7 @@ import type { CidrSet } from '../clients/client-ip.ts';
 import type { Logger } from '../ports/ports.ts';
 import type { Router } from '../http/router.ts';
 import { bearerOf, createTokenChecker, createTokenGate, type TokenChecker } from './token-gate.ts';
-import { operatorTokensProblem, type OperatorToken } from './named-tokens.ts';
+import { type OperatorToken, operatorTokensProblem } from './named-tokens.ts';
 
 /** What routes beside the operator API are given: the largest body, the proxies believed, the logger. */
 export interface OperatorRouteSettings {

@@ -15,7 +15,12 @@ export const AUDIT_LIMIT = 200;
 
 /** Text of a filter: 1 to `max` characters, none of them a control character. */
 const filterText = (max: number) =>
-  v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max, `must be at most ${max} characters`), v.regex(/^[^\p{Cc}]*$/u, 'must not hold control characters'));
+  v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.regex(/^[^\p{Cc}]*$/u, 'must not hold control characters'),
+  );
 
 export const AuditQuerySchema = v.strictObject({
   actor: v.optional(v.pipe(v.string(), v.regex(OPERATOR_NAME_PATTERN, `must be an operator's name: ${OPERATOR_NAME_RULE}`))),
@@ -31,7 +36,9 @@ export const AuditEntrySchema = v.object({
   at: IsoTime,
   actor: v.pipe(
     v.nullable(v.string()),
-    v.description("The operator's name (`operator` for OPERATOR_TOKEN); null for a change no operator made (a refund or dispute the payment provider reported, the halt rule's halt), or one recorded before names were."),
+    v.description(
+      "The operator's name (`operator` for OPERATOR_TOKEN); null for a change no operator made (a refund or dispute the payment provider reported, the halt rule's halt), or one recorded before names were.",
+    ),
   ),
   action: v.string(),
   target: v.string(),
@@ -51,8 +58,7 @@ export const listAudit = defineOperation({
   operationId: 'listAudit',
   method: 'GET',
   path: '/audit',
-  summary:
-    'The changes made through the operator API, newest first: filters actor (an operator\'s name), action (its beginning, e.g. release.), ' +
+  summary: "The changes made through the operator API, newest first: filters actor (an operator's name), action (its beginning, e.g. release.), " +
     `target (text it contains); limit (1-${AUDIT_LIMIT}, ${AUDIT_LIMIT} by default) and before (the next of the page before).`,
   query: AuditQuerySchema,
   output: v.object({ entries: v.array(AuditEntrySchema), next: NextCursor }),

@@ -5,7 +5,7 @@
  * @module
  */
 import { AnsweringError, type ErrorBody } from '../http/errors.ts';
-import { encodeJson, JSON_TYPE, type CoreResponse } from '../http/http.ts';
+import { type CoreResponse, encodeJson, JSON_TYPE } from '../http/http.ts';
 
 export const OPERATOR_ERRORS = {
   unauthorized: {
@@ -20,7 +20,8 @@ export const OPERATOR_ERRORS = {
   },
   too_many_failures: {
     status: 429,
-    when: 'A wrong or missing token past the cap: 10 refused tokens from this address, or 100 from all addresses, within a minute. The right token is still accepted.',
+    when:
+      'A wrong or missing token past the cap: 10 refused tokens from this address, or 100 from all addresses, within a minute. The right token is still accepted.',
     resolution: 'Send the right token (it is always accepted), or wait for the seconds in Retry-After.',
   },
   release_exists: {
@@ -90,7 +91,7 @@ export const OPERATOR_ERRORS = {
   },
   merge_not_recorded: {
     status: 409,
-    when: 'The feature was merged before this server recorded which votes a merge moves (migration 29): its votes cannot be told apart from the target\'s.',
+    when: "The feature was merged before this server recorded which votes a merge moves (migration 29): its votes cannot be told apart from the target's.",
     resolution: 'Show it again with PATCH /roadmap/{id} {"visible": true}; its voters vote for it again themselves. Merges made since can be undone.',
   },
   unmerge_target_merged: {
@@ -111,7 +112,7 @@ export const OPERATOR_ERRORS = {
   webhook_address_refused: {
     status: 400,
     when: 'The endpoint URL is, or resolves to, a loopback, private, link-local or reserved address, or a listener of this server.',
-    resolution: 'Give the receiver\'s public address; for a receiver on your own network, allow its range in WEBHOOK_ALLOW_NETWORKS.',
+    resolution: "Give the receiver's public address; for a receiver on your own network, allow its range in WEBHOOK_ALLOW_NETWORKS.",
   },
   endpoint_not_found: {
     status: 404,
@@ -131,7 +132,7 @@ export const OPERATOR_ERRORS = {
   order_not_found: {
     status: 404,
     when: 'No checkout session has this id.',
-    resolution: 'Find the order with GET /orders?email=<the buyer\'s email> and use its session.',
+    resolution: "Find the order with GET /orders?email=<the buyer's email> and use its session.",
   },
   order_not_paid: {
     status: 409,
@@ -140,12 +141,13 @@ export const OPERATOR_ERRORS = {
   },
   order_without_email: {
     status: 409,
-    when: 'The payment provider gave no email address for the order, or one that is not exactly one address (a list, a name with brackets): there is nobody to mail its keys to.',
+    when:
+      'The payment provider gave no email address for the order, or one that is not exactly one address (a list, a name with brackets): there is nobody to mail its keys to.',
     resolution: 'Give the buyer the keys GET /orders/{session} shows by another way.',
   },
   order_revoked: {
     status: 409,
-    when: 'The order\'s licenses are revoked (a refund, a dispute, or an operator): no Plus key is issued for it, and its keys are not mailed.',
+    when: "The order's licenses are revoked (a refund, a dispute, or an operator): no Plus key is issued for it, and its keys are not mailed.",
     resolution: 'Reinstate the order first (POST /orders/{session}/reinstate) if it should hold licenses.',
   },
   reconcile_unavailable: {

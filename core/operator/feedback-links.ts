@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import { roadmapContentObject } from '../schemas/content.ts';
-import { operatorChange, type Caller, type OperatorContext } from './context.ts';
+import { type Caller, operatorChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { BULK_HANDLED_MAX } from './inbox.ts';
 import { defineOperation } from './operation.ts';
@@ -36,7 +36,13 @@ interface Linked {
  * Links (or unlinks) the listed entries in one change: refuses a feature that does not exist, writes only
  * the entries whose link changes, with one audit entry and one feedback.linked event for them all.
  */
-function link(context: OperatorContext, caller: Caller, ids: readonly number[], featureId: number | null, describe: (changed: readonly number[]) => string): Promise<Linked> {
+function link(
+  context: OperatorContext,
+  caller: Caller,
+  ids: readonly number[],
+  featureId: number | null,
+  describe: (changed: readonly number[]) => string,
+): Promise<Linked> {
   return operatorChange(context, caller, async (tx) => {
     if (featureId !== null && !(await tx.features.list()).some((feature) => feature.id === featureId)) {
       throw new OperatorError('feature_not_found', `No roadmap feature has id ${featureId}.`);
@@ -60,8 +66,7 @@ export const linkFeedbackFeature = defineOperation({
   operationId: 'linkFeedbackFeature',
   method: 'PUT',
   path: '/feedback/:id/feature',
-  summary:
-    'Link a feedback entry to the roadmap feature it asks for ({"featureId": n}), or unlink it ({"featureId": null}). ' +
+  summary: 'Link a feedback entry to the roadmap feature it asks for ({"featureId": n}), or unlink it ({"featureId": null}). ' +
     'A link to a feature later merged counts for the feature its votes went to. Linking it again to the same feature writes no audit row.',
   body: LinkFeatureSchema,
   output: v.object({ id: v.number(), featureId: v.nullable(v.number()), changed: v.boolean() }),
@@ -79,8 +84,7 @@ export const linkFeedbackListFeature = defineOperation({
   operationId: 'linkFeedbackListFeature',
   method: 'POST',
   path: '/feedback/feature',
-  summary:
-    `Link the listed entries (ids, 1-${BULK_HANDLED_MAX}) to one roadmap feature ({"featureId": n}), or unlink them (null); ` +
+  summary: `Link the listed entries (ids, 1-${BULK_HANDLED_MAX}) to one roadmap feature ({"featureId": n}), or unlink them (null); ` +
     'entries linked so already are not counted; one audit row and one feedback.linked event for those that changed.',
   body: BulkLinkSchema,
   output: v.object({
@@ -92,7 +96,8 @@ export const linkFeedbackListFeature = defineOperation({
   errors: ['feature_not_found'],
   async run(context, { body }, caller) {
     const listed = new Set(body.ids).size;
-    const describe = (changed: readonly number[]) => `${changed.length} ${changed.length === 1 ? 'entry' : 'entries'} (of ${listed} listed) to ${toFeature(body.featureId)}`;
+    const describe = (changed: readonly number[]) =>
+      `${changed.length} ${changed.length === 1 ? 'entry' : 'entries'} (of ${listed} listed) to ${toFeature(body.featureId)}`;
     const done = await link(context, caller, body.ids, body.featureId, describe);
     return { linked: done.changed, unchanged: done.found - done.changed.length, notFound: listed - done.found };
   },

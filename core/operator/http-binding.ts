@@ -5,7 +5,7 @@
  * @module
  */
 import { readJsonObject } from '../http/body.ts';
-import { json, type CoreRequest, type CoreResponse } from '../http/http.ts';
+import { type CoreRequest, type CoreResponse, json } from '../http/http.ts';
 import type { OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { invoke } from './invoke.ts';

@@ -9,7 +9,7 @@ import { FEEDBACK_TYPES } from '../ports/port-types.ts';
 import type { InboxEntry } from '../ports/store-ports.ts';
 import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
+import { isoOrNull, IsoTime, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
 export type { FeedbackInbox, InboxEntry, InboxFilter } from '../ports/store-ports.ts';
@@ -62,8 +62,7 @@ export const listFeedback = defineOperation({
   operationId: 'listFeedback',
   method: 'GET',
   path: '/feedback',
-  summary:
-    'The feedback inbox, newest first: filters type, rating (1-5), since (ISO 8601), handled (true|false), ' +
+  summary: 'The feedback inbox, newest first: filters type, rating (1-5), since (ISO 8601), handled (true|false), ' +
     'search (text found in the description or the email, any case); ' +
     'limit (1-500, 50 by default) and before (the next of the page before).',
   query: InboxQuerySchema,
@@ -82,8 +81,7 @@ export const markFeedbackHandled = defineOperation({
   operationId: 'markFeedbackHandled',
   method: 'POST',
   path: '/feedback/:id/handled',
-  summary:
-    'Mark an entry handled ({"handled": true}) or not ({"handled": false}); a repeated mark keeps the first ' +
+  summary: 'Mark an entry handled ({"handled": true}) or not ({"handled": false}); a repeated mark keeps the first ' +
     'handledAt and writes no audit row.',
   body: HandledSchema,
   output: InboxEntrySchema,
@@ -98,7 +96,11 @@ export const markFeedbackHandled = defineOperation({
       const done = await tx.inbox.setHandled(id, body.handled, at);
       if (!done) throw notFound();
       // A repeated mark changes nothing, so it leaves no audit row.
-      return { result: view(done.entry), at, audit: done.changed ? { action: body.handled ? 'feedback.handled' : 'feedback.unhandled', target: String(id) } : null };
+      return {
+        result: view(done.entry),
+        at,
+        audit: done.changed ? { action: body.handled ? 'feedback.handled' : 'feedback.unhandled', target: String(id) } : null,
+      };
     });
   },
 });
@@ -118,8 +120,7 @@ export const markFeedbackListHandled = defineOperation({
   operationId: 'markFeedbackListHandled',
   method: 'POST',
   path: '/feedback/handled',
-  summary:
-    `Mark the listed entries handled (ids, 1-${BULK_HANDLED_MAX}: those a list showed, so that entries that came since are ` +
+  summary: `Mark the listed entries handled (ids, 1-${BULK_HANDLED_MAX}: those a list showed, so that entries that came since are ` +
     'not marked unseen); entries handled already keep their handledAt and are not counted; one audit row says how many were marked.',
   body: BulkHandledSchema,
   output: v.object({
@@ -137,7 +138,9 @@ export const markFeedbackListHandled = defineOperation({
       return {
         result: { marked, alreadyHandled: found - marked.length, notFound: listed - found },
         at,
-        audit: marked.length === 0 ? null : { action: 'feedback.handled_bulk', target: `${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} (of ${listed} listed)` },
+        audit: marked.length === 0
+          ? null
+          : { action: 'feedback.handled_bulk', target: `${marked.length} ${marked.length === 1 ? 'entry' : 'entries'} (of ${listed} listed)` },
       };
     });
   },

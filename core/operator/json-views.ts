@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 
 /** Times as ISO 8601 (core/schemas/iso-time.ts, shared with the release view of core/releases/release-json.ts). */
-export { IsoTime, isoOrNull } from '../schemas/iso-time.ts';
+export { isoOrNull, IsoTime } from '../schemas/iso-time.ts';
 
 /** The `before` to give for the next page, or null on the last one. */
 export const NextCursor = v.pipe(v.nullable(v.number()), v.description('Give it as `before` for the next page; null on the last page.'));

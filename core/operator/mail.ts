@@ -10,7 +10,7 @@ import { MAIL_KINDS, type StoredMail } from '../ports/mail.ts';
 import { isRevoked } from '../ports/order-state.ts';
 import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { IsoTime, isoOrNull } from './json-views.ts';
+import { isoOrNull, IsoTime } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
 /** The most messages of one order listed. */
@@ -85,11 +85,18 @@ export const resendOrderMail = defineOperation({
       const order = await tx.orders.get(params.session);
       const id = order?.session.id;
       if (!order) throw new OperatorError('order_not_found', `No checkout session has id ${JSON.stringify(params.session)}.`);
-      if (order.session.state !== 'paid' || order.keys === null) throw new OperatorError('order_not_paid', `Checkout session ${id} is ${order.session.state}, with no keys.`);
+      if (order.session.state !== 'paid' || order.keys === null) {
+        throw new OperatorError('order_not_paid', `Checkout session ${id} is ${order.session.state}, with no keys.`);
+      }
       if (isRevoked(order.standing)) throw new OperatorError('order_revoked', `The licenses of ${id} are revoked.`);
       if (!order.purchase.email) throw new OperatorError('order_without_email', `The payment provider gave no email address for ${id}.`);
       const draft = resendMail(context.mail, order.purchase.email, [order], `resend:${id}:${caller.requestId}`, id ?? null);
-      if (!draft) throw new OperatorError('order_without_email', `The email on file for ${id} is not one address: ${JSON.stringify(order.purchase.email.slice(0, 100))}.`);
+      if (!draft) {
+        throw new OperatorError(
+          'order_without_email',
+          `The email on file for ${id} is not one address: ${JSON.stringify(order.purchase.email.slice(0, 100))}.`,
+        );
+      }
       return { result: order.session.id, audit: { action: 'order.mail_resent', target: order.session.id }, mail: draft };
     });
     const [written] = await context.storage.mail.list({ session: id, limit: 1 });

@@ -22,7 +22,9 @@ const PATH_ERRORS: readonly OperatorErrorCode[] = ['invalid_path'];
 /** What reading the query may refuse. */
 const QUERY_ERRORS: readonly (OperatorErrorCode | ErrorCode)[] = ['invalid_request', 'invalid_query'];
 
-const catalogued = (code: OperatorErrorCode | ErrorCode) => (code in OPERATOR_ERRORS ? OPERATOR_ERRORS[code as OperatorErrorCode] : ERROR_CATALOGUE[code as ErrorCode]);
+const catalogued = (
+  code: OperatorErrorCode | ErrorCode,
+) => (code in OPERATOR_ERRORS ? OPERATOR_ERRORS[code as OperatorErrorCode] : ERROR_CATALOGUE[code as ErrorCode]);
 
 const schemaOf = (schema: v.GenericSchema) => toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' });
 
@@ -91,7 +93,7 @@ export function buildOperatorOpenApi(operations: readonly AnyOperatorOperation[]
     security: [{ operatorToken: [] }],
     paths,
     components: {
-      securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN, or an operator\'s own token of OPERATOR_TOKENS' } },
+      securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer', description: "OPERATOR_TOKEN, or an operator's own token of OPERATOR_TOKENS" } },
       schemas: {
         Error: {
           type: 'object',

@@ -11,11 +11,9 @@ import type { Caller, OperatorContext } from './context.ts';
 import type { OperatorErrorCode } from './errors.ts';
 
 /** The names of a path's `:name` segments: `'/orders/:session/revoke'` gives `'session'`. */
-export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
-  ? Name | PathParams<`/${Rest}`>
-  : Path extends `${string}:${infer Name}`
-    ? Name
-    : never;
+export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}` ? Name | PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}` ? Name
+  : never;
 
 export type { Caller } from './context.ts';
 

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { zeroLike } from '../formats/decimal.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { CHECKOUT_SKUS } from '../ports/port-types.ts';
-import { IsoTime, isoOrNull, QueryDigits } from './json-views.ts';
+import { isoOrNull, IsoTime, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
 /** The columns of the orders CSV, in order: the Orders page's file and `orders export` alike. */
@@ -45,7 +45,10 @@ export const OrderRecordSchema = v.object({
     v.picklist(['paid', 'refunded', 'disputed', 'revoked']),
     v.description('refunded: refunded in full; disputed: a dispute not won; revoked: the operator revoked the licenses; else paid.'),
   ),
-  refundedAmount: v.pipe(v.nullable(v.string()), v.description('The amount when refunded in full, else zero in its decimals; null when the amount is unknown.')),
+  refundedAmount: v.pipe(
+    v.nullable(v.string()),
+    v.description('The amount when refunded in full, else zero in its decimals; null when the amount is unknown.'),
+  ),
 });
 
 export type OrderRecord = v.InferOutput<typeof OrderRecordSchema>;
@@ -78,8 +81,7 @@ export const exportOrders = defineOperation({
   operationId: 'exportOrders',
   method: 'GET',
   path: '/orders/export',
-  summary:
-    'Paid orders for accounting, oldest first, by when they were paid: since (included) and until (excluded), ' +
+  summary: 'Paid orders for accounting, oldest first, by when they were paid: since (included) and until (excluded), ' +
     'ISO 8601, all by default; limit (1-500, 500 by default) and after (the next of the page before).',
   query: OrderExportQuerySchema,
   output: v.object({

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { isRevoked, revocationCause } from '../ports/order-state.ts';
 import { CHECKOUT_CHANNELS, CHECKOUT_SKUS } from '../ports/port-types.ts';
 import type { Order } from '../ports/store-ports.ts';
-import { IsoTime, isoOrNull } from './json-views.ts';
+import { isoOrNull, IsoTime } from './json-views.ts';
 
 const KeyState = v.picklist(['valid', 'revoked']);
 

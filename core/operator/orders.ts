@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { DAY_MS } from '../budgets/budgets.ts';
-import { fulfil, licensesFor, type KeysChange } from '../licensing/fulfilment.ts';
+import { fulfil, type KeysChange, licensesFor } from '../licensing/fulfilment.ts';
 import { isRevoked, type OrderOverride } from '../ports/order-state.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
@@ -31,12 +31,21 @@ export const OrdersQuerySchema = v.strictObject({
   email: v.optional(v.pipe(v.string(), v.trim(), v.minLength(3, 'must be an email address'), v.maxLength(320, 'must be at most 320 characters'))),
   session: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(255, 'must be at most 255 characters'))),
   // A license key as a buyer pastes it: spaces and line breaks anywhere in it are dropped (a key has none).
-  key: v.optional(v.pipe(v.string(), v.transform((text) => text.replace(/\s+/g, '')), v.minLength(1, 'must be a license key'), v.maxLength(1000, 'must be at most 1000 characters'))),
+  key: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.replace(/\s+/g, '')),
+      v.minLength(1, 'must be a license key'),
+      v.maxLength(1000, 'must be at most 1000 characters'),
+    ),
+  ),
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'))),
   limit: v.optional(v.pipe(QueryDigits, v.minValue(1, `must be 1 to ${MAX_LIMIT}`), v.maxValue(MAX_LIMIT, `must be 1 to ${MAX_LIMIT}`))),
 });
 
-export const ReasonSchema = v.strictObject({ reason: v.optional(v.pipe(v.string(), v.regex(/\S/, 'must not be blank'), v.maxLength(500, 'must be at most 500 characters'))) });
+export const ReasonSchema = v.strictObject({
+  reason: v.optional(v.pipe(v.string(), v.regex(/\S/, 'must not be blank'), v.maxLength(500, 'must be at most 500 characters'))),
+});
 
 export const ReconcileSchema = v.strictObject({
   since: v.optional(v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z'))),
@@ -54,9 +63,8 @@ export const listOrders = defineOperation({
   operationId: 'listOrders',
   method: 'GET',
   path: '/orders',
-  summary:
-    'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case, spaces around it ' +
-    'ignored) and name (part of the buyer\'s name, any case) together; or session (that session whatever its ' +
+  summary: 'Paid orders, newest first, with their buyer, keys and standing: email (exact, any case, spaces around it ' +
+    "ignored) and name (part of the buyer's name, any case) together; or session (that session whatever its " +
     'state); or key (the order holding that license key, spaces and line breaks in it ignored); limit (1-500, 50 by default).',
   query: OrdersQuerySchema,
   output: v.object({ orders: v.array(OrderViewSchema) }),
@@ -101,7 +109,13 @@ export const upgradeOrder = defineOperation({
     if (isRevoked(order.standing)) throw new OperatorError('order_revoked', `The licenses of ${session.id} are revoked.`);
     const keys = order.keys ?? (await licensesFor(context, session, order.purchase));
     if (keys.plus === null) {
-      const plus = await context.licenses.issue({ sessionId: session.id, sku: session.sku, product: 'plus', issuedAt: context.clock.now(), simulated: context.gateway.simulated === true });
+      const plus = await context.licenses.issue({
+        sessionId: session.id,
+        sku: session.sku,
+        product: 'plus',
+        issuedAt: context.clock.now(),
+        simulated: context.gateway.simulated === true,
+      });
       const at = context.clock.now();
       const saved = await operatorChange(context, caller, async (tx) => {
         const added = await tx.orders.addPlusKey(session.id, plus);
@@ -139,7 +153,9 @@ function overrideOrder(override: OrderOverride, operationId: string, path: '/ord
         const { before, order: changed } = overridden;
         const draft = licenseVerdict(before, changed, reason === null ? 'by the operator' : `by the operator: ${reason}`);
         // Decided on the standing read under the order's lock: of two racing revokes, one is audited and reported.
-        const audit = isRevoked(before) === wanted ? null : { action: `order.${override}`, target: reason === null ? order.session.id : `${order.session.id}: ${reason}` };
+        const audit = isRevoked(before) === wanted
+          ? null
+          : { action: `order.${override}`, target: reason === null ? order.session.id : `${order.session.id}: ${reason}` };
         return { result: changed, at, event: draft, audit, mail: draft && verdictMail(context.mail, changed, at) };
       });
       return orderView(after ?? order);
@@ -181,8 +197,7 @@ export const reconcileOrders = defineOperation({
   operationId: 'reconcileOrders',
   method: 'POST',
   path: '/orders/reconcile',
-  summary:
-    'Fulfil the sessions the provider has as paid since `since` (7 days by default) that this server did not ' +
+  summary: 'Fulfil the sessions the provider has as paid since `since` (7 days by default) that this server did not ' +
     'fulfil, as a notification would; sessions it did not create are counted and left alone.',
   body: ReconcileSchema,
   bodyOptional: true,
@@ -198,7 +213,8 @@ export const reconcileOrders = defineOperation({
     let unknown = 0;
     for (const paid of sessions) {
       // The keys' change records the audit entry (with the keys, when this fulfilment stored them).
-      const reconciled: KeysChange = (work) => operatorChange(context, caller, async (tx) => ({ result: await work(tx), audit: { action: 'order.reconciled', target: paid.id } }));
+      const reconciled: KeysChange = (work) =>
+        operatorChange(context, caller, async (tx) => ({ result: await work(tx), audit: { action: 'order.reconciled', target: paid.id } }));
       const order = await context.storage.orders.get(paid.id);
       // A session this server did not create is left alone, unless it recovers one it did (fulfil adopts it).
       if (!order && paid.recoveredFrom === undefined) unknown++;

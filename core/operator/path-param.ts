@@ -35,7 +35,10 @@ export function decodedParam(text: string | undefined): string {
 export function pathParam(name: string, text: string): string {
   const decoded = strictlyDecoded(text);
   if (decoded === null) {
-    throw new OperatorError('invalid_path', `Path parameter "${name}" has a malformed percent escape or a NUL character: ${JSON.stringify(text.slice(0, 64))}.`);
+    throw new OperatorError(
+      'invalid_path',
+      `Path parameter "${name}" has a malformed percent escape or a NUL character: ${JSON.stringify(text.slice(0, 64))}.`,
+    );
   }
   return decoded;
 }

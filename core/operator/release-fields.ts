@@ -66,10 +66,22 @@ export const RampInputSchema = v.strictObject({
     v.description('How long each step lasts, e.g. 1440 for one step a day.'),
   ),
   haltMinClients: v.optional(
-    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(1_000_000), v.description('The halt rule\'s fewest distinct reporting clients for this release (the configured haltRule.minClients when absent).')),
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number'),
+      v.minValue(1),
+      v.maxValue(1_000_000),
+      v.description("The halt rule's fewest distinct reporting clients for this release (the configured haltRule.minClients when absent)."),
+    ),
   ),
   haltMinNetworks: v.optional(
-    v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1), v.maxValue(1_000_000), v.description('The halt rule\'s fewest distinct networks (/24, /48) they report from (haltRule.minNetworks when absent).')),
+    v.pipe(
+      v.number(),
+      v.integer('must be a whole number'),
+      v.minValue(1),
+      v.maxValue(1_000_000),
+      v.description("The halt rule's fewest distinct networks (/24, /48) they report from (haltRule.minNetworks when absent)."),
+    ),
   ),
 });
 

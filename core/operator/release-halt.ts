@@ -31,7 +31,12 @@ export const resumeRelease = defineOperation({
       if (!release) throw notHalted();
       const served = servedAfter(releases, now)(release);
       const target = `${before.version} (halted ${new Date(before.haltedAt).toISOString()}: ${before.haltReason ?? ''})`;
-      return { result: { release, served }, at: now, event: releaseEvent('release.resumed', release, served, now), audit: { action: 'release.resumed', target } };
+      return {
+        result: { release, served },
+        at: now,
+        event: releaseEvent('release.resumed', release, served, now),
+        audit: { action: 'release.resumed', target },
+      };
     });
     await context.releases.refresh();
     return releaseView(release, served, now);

@@ -13,13 +13,13 @@ import { inForce, percentInForce } from '../releases/ramp-plan.ts';
 import { releaseEvent, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
 import { downgradeRefusal, rampOf } from '../releases/publish-checks.ts';
 import type { ReleaseStore } from '../ports/release-store.ts';
-import { operatorChange, type Changed } from './context.ts';
+import { type Changed, operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';
 import { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
 
 export { PublishReleaseSchema, RolloutSchema } from './release-fields.ts';
-export { releaseView, ReleaseViewSchema, type ReleaseJson } from '../releases/release-json.ts';
+export { type ReleaseJson, releaseView, ReleaseViewSchema } from '../releases/release-json.ts';
 
 /** A release after a change, and the share it is served to then. */
 interface Served {
@@ -40,8 +40,7 @@ export const listReleases = defineOperation({
   operationId: 'listReleases',
   method: 'GET',
   path: '/releases',
-  summary:
-    'Every release, highest version first, with its rollout, the share of clients it is served to now (servedPercent) ' +
+  summary: 'Every release, highest version first, with its rollout, the share of clients it is served to now (servedPercent) ' +
     'and whether it was pulled; and the baseline.',
   output: v.object({
     releases: v.array(ReleaseViewSchema),
@@ -65,8 +64,7 @@ export const publishRelease = defineOperation({
   operationId: 'publishRelease',
   method: 'POST',
   path: '/releases',
-  summary:
-    'Publish a release above every published version to a share of the clients (rolloutPercent: that share is offered it or a newer one), ' +
+  summary: 'Publish a release above every published version to a share of the clients (rolloutPercent: that share is offered it or a newer one), ' +
     "with the MSI's sha256 and size.",
   body: PublishReleaseSchema,
   output: ReleaseViewSchema,
@@ -75,7 +73,16 @@ export const publishRelease = defineOperation({
   async run(context, { body }, caller) {
     const publishedAt = context.clock.now();
     const ramp = rampOf(body.rolloutPercent, body.ramp, publishedAt);
-    const release: Release = { ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, pulledAt: null, ramp, haltedAt: null, haltReason: null, announcedStep: 0 };
+    const release: Release = {
+      ...body,
+      sha256: body.sha256?.toLowerCase() ?? null,
+      publishedAt,
+      pulledAt: null,
+      ramp,
+      haltedAt: null,
+      haltReason: null,
+      announcedStep: 0,
+    };
     const plan = ramp ? ` on a ramp of ${ramp.steps.join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
     const served = await operatorChange(context, caller, async (tx) => {
       // Checked against every stored release while no publish, on any instance, can store one.

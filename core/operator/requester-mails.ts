@@ -19,8 +19,7 @@ export const setRequesterMails = defineOperation({
   operationId: 'setRequesterMails',
   method: 'PUT',
   path: '/roadmap/:id/requester-mails',
-  summary:
-    'Whether the requesters linked to a feature are told when it ships ({"enabled": false} turns it off for this feature; ' +
+  summary: 'Whether the requesters linked to a feature are told when it ships ({"enabled": false} turns it off for this feature; ' +
     'those told already were told). Audited.',
   body: RequesterMailsSchema,
   output: v.object({ id: v.number(), enabled: v.boolean() }),

@@ -15,8 +15,7 @@ export const unmergeRoadmapFeature = defineOperation({
   operationId: 'unmergeRoadmapFeature',
   method: 'POST',
   path: '/roadmap/:id/unmerge',
-  summary:
-    'Undo a merge: the duplicate is shown again, and each vote it had when merged goes back to it from the feature ' +
+  summary: 'Undo a merge: the duplicate is shown again, and each vote it had when merged goes back to it from the feature ' +
     'it was merged into, if that voter still votes there (a voter who had voted for both keeps both votes).',
   output: v.object({ shown: StoredFeatureSchema, from: StoredFeatureSchema, restoredVotes: v.number() }),
   status: 200,
@@ -36,7 +35,10 @@ export const unmergeRoadmapFeature = defineOperation({
             `Feature ${id} was merged into feature ${outcome.feature.merged_into} before merges recorded the votes they move: it cannot be unmerged.`,
           );
         case 'target_merged':
-          throw new OperatorError('unmerge_target_merged', `Feature ${outcome.into.id}, which ${id} was merged into, is merged into feature ${outcome.into.merged_into} now.`);
+          throw new OperatorError(
+            'unmerge_target_merged',
+            `Feature ${outcome.into.id}, which ${id} was merged into, is merged into feature ${outcome.into.merged_into} now.`,
+          );
       }
       return {
         result: { shown: outcome.shown, from: outcome.from, restoredVotes: outcome.restored },

@@ -68,7 +68,10 @@ export const StoredFeatureSchema = v.object({
  */
 export const AdminFeatureSchema = v.object({
   ...StoredFeatureSchema.entries,
-  linked_requests: v.pipe(v.array(v.number()), v.description('The ids of the feedback entries that ask for it, ascending (links to features merged into it count here).')),
+  linked_requests: v.pipe(
+    v.array(v.number()),
+    v.description('The ids of the feedback entries that ask for it, ascending (links to features merged into it count here).'),
+  ),
   linked_with_email: v.pipe(v.number(), v.description('How many of them left an email: who is told when it ships.')),
   requester_mails: v.pipe(v.boolean(), v.description('Whether its requesters are told when it ships (PUT /roadmap/{id}/requester-mails).')),
 });
@@ -86,7 +89,11 @@ function described(id: number, change: Record<string, unknown>): string {
 }
 
 /** roadmap.changed, written with the change: what was done, and the feature as it is afterwards. */
-export const changedEvent = (action: 'created' | 'edited' | 'merged' | 'unmerged', feature: StoredFeature, extra: Record<string, unknown> = {}): EventDraft => ({
+export const changedEvent = (
+  action: 'created' | 'edited' | 'merged' | 'unmerged',
+  feature: StoredFeature,
+  extra: Record<string, unknown> = {},
+): EventDraft => ({
   type: 'roadmap.changed',
   data: { action, ...feature, ...extra },
 });

@@ -95,8 +95,7 @@ export const getStats = defineOperation({
   operationId: 'getStats',
   method: 'GET',
   path: '/stats',
-  summary:
-    'Downloads and update checks by day, release, source and platform, feedback by day, type and rating, ' +
+  summary: 'Downloads and update checks by day, release, source and platform, feedback by day, type and rating, ' +
     'and by version: update checks by installed version, the share on the newest release, reviews and bug reports, ' +
     'mails sent, failed and pending, and requesters told their request shipped, ' +
     'over the last `days` UTC days (1-365, 30 by default), today included.',

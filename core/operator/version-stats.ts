@@ -14,18 +14,29 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 const Counts = v.record(v.string(), v.number());
-const Reviews = v.record(v.string(), v.object({ count: v.number(), average: v.pipe(v.nullable(v.number()), v.description('The average rating, to two decimals; null when none gave one.')) }));
+const Reviews = v.record(
+  v.string(),
+  v.object({ count: v.number(), average: v.pipe(v.nullable(v.number()), v.description('The average rating, to two decimals; null when none gave one.')) }),
+);
 
 export const VersionStatsSchema = v.object({
   newest: v.pipe(
     v.object({
       version: v.string(),
-      share: v.pipe(v.nullable(v.number()), v.description('Percent (one decimal) of the installs (distinct clients) naming a version on the last day with any; null when none.')),
+      share: v.pipe(
+        v.nullable(v.number()),
+        v.description('Percent (one decimal) of the installs (distinct clients) naming a version on the last day with any; null when none.'),
+      ),
       day: v.nullable(v.string()),
     }),
     v.description('The newest live release (or the baseline) and the share of installs running it.'),
   ),
-  installed: v.pipe(Counts, v.description('Installs by installed version over the range: distinct clients checking each day (one a client, version and day, whatever it sends), added up over the days; a known version, other, or none.')),
+  installed: v.pipe(
+    Counts,
+    v.description(
+      'Installs by installed version over the range: distinct clients checking each day (one a client, version and day, whatever it sends), added up over the days; a known version, other, or none.',
+    ),
+  ),
   reviews: Reviews,
   bugReports: Counts,
   days: v.array(
@@ -68,14 +79,20 @@ const averages = (sums: ReviewSums) =>
   );
 
 /** The section, from the `installed` usage counts and the feedback counts by version, every day of the range listed. */
-export function versionStats(usage: readonly UsageCount[], feedback: readonly VersionFeedbackCount[], newest: string, fromDay: number, toDay: number): VersionStats {
+export function versionStats(
+  usage: readonly UsageCount[],
+  feedback: readonly VersionFeedbackCount[],
+  newest: string,
+  fromDay: number,
+  toDay: number,
+): VersionStats {
   const installed: Record<string, number> = {};
   const bugReports: Record<string, number> = {};
   const reviews: ReviewSums = {};
   const days = new Map<number, { installed: Record<string, number>; bugReports: Record<string, number>; reviews: ReviewSums }>();
   const dayOf = (day: number) => {
     let found = days.get(day);
-    if (!found) days.set(day, (found = { installed: {}, bugReports: {}, reviews: {} }));
+    if (!found) days.set(day, found = { installed: {}, bugReports: {}, reviews: {} });
     return found;
   };
   for (const row of usage) {

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { IsoTime, isoOrNull } from './json-views.ts';
+import { isoOrNull, IsoTime } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 import { DeliverySchema, deliveryView, EndpointSchema, endpointView, idOf } from './webhooks.ts';
 
@@ -33,8 +33,7 @@ export const sendWebhookTest = defineOperation({
   operationId: 'sendWebhookTest',
   method: 'POST',
   path: '/webhooks/:id/test',
-  summary:
-    'Send one endpoint a webhook.test event now: signed and retried like every event, in the delivery log; ' +
+  summary: 'Send one endpoint a webhook.test event now: signed and retried like every event, in the delivery log; ' +
     'no change is made and no other endpoint gets it.',
   output: DeliverySchema,
   status: 202,
@@ -59,8 +58,7 @@ export const deleteWebhookEndpoint = defineOperation({
   operationId: 'deleteWebhookEndpoint',
   method: 'DELETE',
   path: '/webhooks/:id',
-  summary:
-    'Delete an endpoint and its delivery log: its pending deliveries are never sent, its secret is forgotten. ' +
+  summary: 'Delete an endpoint and its delivery log: its pending deliveries are never sent, its secret is forgotten. ' +
     'The audit trail keeps its address and how many deliveries went with it.',
   output: v.object({ deleted: EndpointSchema, droppedDeliveries: v.number() }),
   status: 200,
@@ -80,8 +78,7 @@ export const rotateWebhookSecret = defineOperation({
   operationId: 'rotateWebhookSecret',
   method: 'POST',
   path: '/webhooks/:id/rotate-secret',
-  summary:
-    `Give an endpoint a new signing secret, shown this once. For graceHours (0-${DEFAULT_GRACE_HOURS}, ${DEFAULT_GRACE_HOURS}) ` +
+  summary: `Give an endpoint a new signing secret, shown this once. For graceHours (0-${DEFAULT_GRACE_HOURS}, ${DEFAULT_GRACE_HOURS}) ` +
     'each attempt is signed with both, so the receiver can switch without losing an event; 0 ends the old one at once.',
   body: RotateSecretSchema,
   bodyOptional: true,
@@ -112,8 +109,7 @@ export const replayFailedWebhookDeliveries = defineOperation({
   operationId: 'replayFailedWebhookDeliveries',
   method: 'POST',
   path: '/webhooks/deliveries/replay-failed',
-  summary:
-    `After a receiver's outage: make up to ${REPLAY_FAILED_CAP} failed deliveries (oldest first; of one endpoint with ` +
+  summary: `After a receiver's outage: make up to ${REPLAY_FAILED_CAP} failed deliveries (oldest first; of one endpoint with ` +
     '{"endpointId": id}) pending again from their first attempt, same webhook-id and body. Only failed ones; ' +
     'remaining says how many failed ones are left for another call.',
   body: ReplayFailedSchema,
@@ -128,7 +124,10 @@ export const replayFailedWebhookDeliveries = defineOperation({
       const outcome = await tx.outbox.replayFailed(context.clock.now(), REPLAY_FAILED_CAP, endpointId);
       // Nothing replayed, nothing changed: no audit entry.
       const { replayed, remaining } = outcome;
-      return { result: outcome, audit: replayed === 0 ? null : { action: 'webhook.replayed_failed', target: `${replayed} failed deliveries of ${scope} (${remaining} left)` } };
+      return {
+        result: outcome,
+        audit: replayed === 0 ? null : { action: 'webhook.replayed_failed', target: `${replayed} failed deliveries of ${scope} (${remaining} left)` },
+      };
     });
   },
 });

@@ -8,10 +8,10 @@
 import * as v from 'valibot';
 import { createEndpointSecret } from '../webhooks/sign.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.ts';
-import { DELIVERED_TYPES, EVENT_TYPES, type Delivery, type WebhookEndpoint } from '../ports/events.ts';
+import { DELIVERED_TYPES, type Delivery, EVENT_TYPES, type WebhookEndpoint } from '../ports/events.ts';
 import { operatorChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
-import { IsoTime, isoOrNull, NextCursor, nextOf, QueryDigits } from './json-views.ts';
+import { isoOrNull, IsoTime, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -81,7 +81,9 @@ export const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointS
 });
 
 export function idOf(text: string, code: 'endpoint_not_found' | 'delivery_not_found'): number {
-  if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError(code, `No webhook ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
+  if (!/^[1-9]\d{0,14}$/.test(text)) {
+    throw new OperatorError(code, `No webhook ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
+  }
   return Number(text);
 }
 
@@ -106,8 +108,7 @@ export const addWebhookEndpoint = defineOperation({
   operationId: 'addWebhookEndpoint',
   method: 'POST',
   path: '/webhooks',
-  summary:
-    'Register an endpoint ({url, events?, format?}: events empty for every type; format standard or slack). ' +
+  summary: 'Register an endpoint ({url, events?, format?}: events empty for every type; format standard or slack). ' +
     'The answer holds its signing secret (whsec_...), shown this once.',
   body: AddEndpointSchema,
   output: v.object({ ...EndpointSchema.entries, secret: v.pipe(v.string(), v.description('whsec_...: shown this once.')) }),

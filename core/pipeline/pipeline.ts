@@ -24,7 +24,7 @@ import type { Answer } from '../http/maybe.ts';
 import type { RateLimitDecision, RateLimiter } from './rate-limit.ts';
 import { createRecentCache } from '../clients/recent-cache.ts';
 import { requestIdFor } from '../http/request-id.ts';
-import { trimSlashes, type Match, type Router } from '../http/router.ts';
+import { type Match, type Router, trimSlashes } from '../http/router.ts';
 import { addSecurityHeaders } from '../http/security-headers.ts';
 
 /** A gate's decision on one request: admitted or not, and the headers its answer carries. */
@@ -136,7 +136,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (match.kind === 'not_found') {
       // A client repeating an unknown path costs a lookup (the 404 speed row); distinct paths cost an insert.
       const quoted = quotedPath(request.path);
-      return errorAnswer('not_found', notFound.get(quoted) ?? notFound.set(quoted, encodeError('not_found', `No API endpoint exists at ${JSON.stringify(quoted)}.`)));
+      return errorAnswer(
+        'not_found',
+        notFound.get(quoted) ?? notFound.set(quoted, encodeError('not_found', `No API endpoint exists at ${JSON.stringify(quoted)}.`)),
+      );
     }
     if (request.method === 'OPTIONS' && match.metered) return cors.options(request, match.allow);
     const message = `${request.method} is not allowed on ${request.path}; use ${match.allow}.`;

@@ -93,7 +93,7 @@ export function createRateLimiter(
     if (resetSeconds >= stride || count < 0 || cached.size >= MAX_CACHED_DECISIONS) return build(count, resetSeconds);
     const slot = count * stride + resetSeconds;
     let decision = cached.get(slot);
-    if (decision === undefined) cached.set(slot, (decision = build(count, resetSeconds)));
+    if (decision === undefined) cached.set(slot, decision = build(count, resetSeconds));
     return decision;
   };
 

@@ -146,7 +146,10 @@ export interface OutboxStore {
   addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
   listEndpoints(): Promise<WebhookEndpoint[]>;
   /** Changes some of url, events, enabled; null when there is no such endpoint. */
-  updateEndpoint(id: number, change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined }): Promise<WebhookEndpoint | null>;
+  updateEndpoint(
+    id: number,
+    change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined },
+  ): Promise<WebhookEndpoint | null>;
   /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
   enqueue(event: EventDraft, at: number): Promise<void>;
   /**

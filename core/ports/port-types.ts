@@ -7,7 +7,7 @@
  */
 
 export type { MaybePromise } from '../http/maybe.ts';
-export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from '../schemas/catalogue.ts';
+export { CHECKOUT_CHANNELS, CHECKOUT_SKUS, type CheckoutChannel, type CheckoutSku, FEEDBACK_TYPES, type FeedbackType } from '../schemas/catalogue.ts';
 import type { CheckoutChannel, CheckoutSku, FeedbackType } from '../schemas/catalogue.ts';
 import type { MaybePromise } from '../http/maybe.ts';
 
@@ -24,7 +24,6 @@ export interface Logger {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
-
 
 /** One accepted feedback submission as stored. */
 export interface FeedbackEntry {
@@ -110,7 +109,6 @@ export interface VoteResult {
   voted: boolean;
   vote_count: number;
 }
-
 
 /** Checkout session states: pending -> processing -> paid, or -> expired / failed. The last three are final. */
 export type CheckoutState = 'pending' | 'processing' | 'paid' | 'expired' | 'failed';

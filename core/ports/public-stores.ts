@@ -5,7 +5,20 @@
  *
  * @module
  */
-import type { BudgetRefusal, CheckoutSession, CheckoutState, DownloadEvent, FeedbackBudget, FeedbackEntry, LicenseKeys, OpenCheckoutTotals, RoadmapFeature, RoadmapFeatureView, SavedLicenses, VoteResult } from './port-types.ts';
+import type {
+  BudgetRefusal,
+  CheckoutSession,
+  CheckoutState,
+  DownloadEvent,
+  FeedbackBudget,
+  FeedbackEntry,
+  LicenseKeys,
+  OpenCheckoutTotals,
+  RoadmapFeature,
+  RoadmapFeatureView,
+  SavedLicenses,
+  VoteResult,
+} from './port-types.ts';
 import type { RoadmapSyncReport } from './store-ports.ts';
 
 /** What the website and the desktop app send that is kept: feedback, and downloads for the numbers. */

@@ -53,8 +53,9 @@ export interface Release {
 }
 
 /** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
-export type NewRelease = Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'> &
-  Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
+export type NewRelease =
+  & Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
+  & Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
 /** Where releases are kept (every storage has one). */
 export interface ReleaseStore {

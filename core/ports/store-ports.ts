@@ -20,8 +20,6 @@ export type * from './usage-store.ts';
 export type * from './shipping-store.ts';
 export type * from './link-store.ts';
 
-
-
 /** A stored audit entry, with its id (the order it was written in: the paging cursor). */
 export interface AuditRow extends AuditEntry {
   id: number;

@@ -112,10 +112,9 @@ export interface HaltWindows {
 export function haltWindows(release: Release, previous: Release | null, baselineVersion: string, now: number): HaltWindows {
   const from = watchedFrom(release);
   const age = Math.max(0, now - from);
-  const before =
-    previous === null
-      ? { version: baselineVersion, from: release.publishedAt - age, to: release.publishedAt }
-      : { version: previous.version, from: previous.publishedAt, to: previous.publishedAt + age };
+  const before = previous === null
+    ? { version: baselineVersion, from: release.publishedAt - age, to: release.publishedAt }
+    : { version: previous.version, from: previous.publishedAt, to: previous.publishedAt + age };
   return { mine: { from, to: now }, before };
 }
 

@@ -30,14 +30,17 @@ export function downgradeRefusal(version: string, releases: readonly Release[]):
   if (same) {
     return {
       code: 'release_same_msi_version',
-      message: `Version ${version} differs from ${same.version} only in the fourth field: Windows Installer compares major.minor.build and would not see it as an upgrade.`,
+      message:
+        `Version ${version} differs from ${same.version} only in the fourth field: Windows Installer compares major.minor.build and would not see it as an upgrade.`,
     };
   }
   const highest = [...releases].sort(byVersionDescending)[0];
   if (highest && compareMsiVersions(version, highest.version) < 0) {
     return {
       code: 'release_not_higher',
-      message: `Version ${version} is lower than ${highest.version}, the highest published${highest.pulledAt === null ? '' : ' (pulled)'}: the clients it reached would be downgraded.`,
+      message: `Version ${version} is lower than ${highest.version}, the highest published${
+        highest.pulledAt === null ? '' : ' (pulled)'
+      }: the clients it reached would be downgraded.`,
     };
   }
   return null;
@@ -70,5 +73,11 @@ export function rampOf(rolloutPercent: number, input: RampInput | null, startAt:
   }
   const plan: RampPlan = { steps: [...steps], everyMs: everyMinutes * 60_000, startAt };
   if (haltMinClients === undefined && haltMinNetworks === undefined) return plan;
-  return { ...plan, halt: { ...(haltMinClients === undefined ? {} : { minClients: haltMinClients }), ...(haltMinNetworks === undefined ? {} : { minNetworks: haltMinNetworks }) } };
+  return {
+    ...plan,
+    halt: {
+      ...(haltMinClients === undefined ? {} : { minClients: haltMinClients }),
+      ...(haltMinNetworks === undefined ? {} : { minNetworks: haltMinNetworks }),
+    },
+  };
 }

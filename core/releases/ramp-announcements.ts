@@ -10,7 +10,7 @@
  */
 import type { Clock, Logger } from '../ports/port-types.ts';
 import type { Release } from '../ports/release-store.ts';
-import { recordChange, type ChangeStore } from '../ports/change.ts';
+import { type ChangeStore, recordChange } from '../ports/change.ts';
 import { unannouncedStep } from './ramp-plan.ts';
 import { releaseEvent, servedAfter } from './release-json.ts';
 

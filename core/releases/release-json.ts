@@ -10,7 +10,7 @@ import type { EventDraft, EventType } from '../ports/events.ts';
 import type { Release } from '../ports/release-store.ts';
 import { inForce, nextStepAt, percentInForce, stepIndexAt } from './ramp-plan.ts';
 import { servedShares } from './rollout-rule.ts';
-import { IsoTime, isoOrNull } from '../schemas/iso-time.ts';
+import { isoOrNull, IsoTime } from '../schemas/iso-time.ts';
 
 const RampViewSchema = v.object({
   steps: v.pipe(v.array(v.number()), v.description('The rollout percents of the plan, in order.')),
@@ -24,7 +24,7 @@ export const ReleaseViewSchema = v.object({
   version: v.string(),
   msiUrl: v.string(),
   notesUrl: v.nullable(v.string()),
-  rolloutPercent: v.pipe(v.number(), v.description('The rollout percent in force now: the ramp plan\'s step when it has one.')),
+  rolloutPercent: v.pipe(v.number(), v.description("The rollout percent in force now: the ramp plan's step when it has one.")),
   servedPercent: v.pipe(v.number(), v.description('The share of clients served this release now (rule: docs/releases.md).')),
   sha256: v.nullable(v.string()),
   size: v.nullable(v.number()),
@@ -52,16 +52,13 @@ export function releaseView(release: Release, servedPercent: number, now: number
     critical: release.critical,
     publishedAt: new Date(release.publishedAt).toISOString(),
     pulledAt: isoOrNull(release.pulledAt),
-    ramp:
-      ramp === null
-        ? null
-        : {
-            steps: ramp.steps,
-            everyMinutes: ramp.everyMs / 60_000,
-            startedAt: new Date(ramp.startAt).toISOString(),
-            step: stepIndexAt(ramp, halted ? Math.min(now, release.haltedAt!) : now) + 1,
-            nextStepAt: isoOrNull(nextStepAt(release, now)),
-          },
+    ramp: ramp === null ? null : {
+      steps: ramp.steps,
+      everyMinutes: ramp.everyMs / 60_000,
+      startedAt: new Date(ramp.startAt).toISOString(),
+      step: stepIndexAt(ramp, halted ? Math.min(now, release.haltedAt!) : now) + 1,
+      nextStepAt: isoOrNull(nextStepAt(release, now)),
+    },
     haltedAt: halted ? isoOrNull(release.haltedAt) : null,
     haltReason: halted ? release.haltReason : null,
   };

@@ -16,7 +16,7 @@
  */
 import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
 import { inForce, nextSwitchAt } from './ramp-plan.ts';
-import { rolloutLadder, servedFrom, type Rung } from './rollout-rule.ts';
+import { rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
 import type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
 export type { Release, ReleaseStore } from '../ports/store-ports.ts';
@@ -157,4 +157,3 @@ export function createReleaseView(
     return servedFrom(ladder, bucketOf(clientKey)) ?? servedBaseline();
   }
 }
-

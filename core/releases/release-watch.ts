@@ -13,7 +13,7 @@ import type { UsageTally } from '../budgets/usage.ts';
 import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
 import { recordChange } from '../ports/change.ts';
-import { decideHalt, daysRead, haltWindows, previousOf, type HaltRule } from './halt-rule.ts';
+import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf } from './halt-rule.ts';
 import { isRamping, percentInForce } from './ramp-plan.ts';
 import type { ReleaseView } from './release-view.ts';
 

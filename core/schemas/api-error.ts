@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { ERROR_CATALOGUE, type ApiErrorBody, type ErrorCode } from '../http/errors.ts';
+import { type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
 import type { Assert, Equal } from './exact.ts';
 
 /** Every error code the API answers with. */

@@ -90,7 +90,10 @@ type _Feed = Assert<Equal<v.InferOutput<typeof feed>, ChangelogFeed>>;
 export const ChangelogFeedSchema: v.GenericSchema<ChangelogFeed> = feed;
 
 /** `since`: only releases of a higher version than this one (the app's previous version, after an update). */
-export const ChangelogSinceSchema: v.GenericSchema<string> = v.pipe(VersionString, v.description('Only releases above this version, as Windows Installer compares versions.'));
+export const ChangelogSinceSchema: v.GenericSchema<string> = v.pipe(
+  VersionString,
+  v.description('Only releases above this version, as Windows Installer compares versions.'),
+);
 
 /** A conditional request header (If-None-Match, If-Modified-Since), as sent; one the server cannot read is ignored. */
 export const ConditionalHeaderSchema: v.GenericSchema<string> = v.pipe(v.string(), v.maxLength(1024));

@@ -38,7 +38,7 @@ export interface CheckoutStatus {
 const LicenseKey = v.nullable(v.string());
 /** Keys issued before format version 2 (`key/...`) are returned as they were issued. */
 const LICENSE_KEY_DESCRIPTION =
-  'The key of the purchased product; null until paid, and while the order\'s licenses are revoked (a refund or a dispute). Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters ' +
+  "The key of the purchased product; null until paid, and while the order's licenses are revoked (a refund or a dispute). Ed25519-signed, verified offline: 24 groups of 5 Crockford base32 characters " +
   '(e.g. 202GK-N4ZFF-...-FN488, 143 characters; case, dashes and spaces do not matter when typed), or key/... for a key issued ' +
   'before that format. Keys of the payment simulator start with S and are never a license.';
 const checkoutStatus = v.strictObject({

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
 import { Link } from './link.ts';
 import { HeaderLink } from './wire-address.ts';
-import { PricingSchema, ROADMAP_CATEGORIES, VersionString, type Pricing, type RoadmapCategory } from './responses.ts';
+import { type Pricing, PricingSchema, ROADMAP_CATEGORIES, type RoadmapCategory, VersionString } from './responses.ts';
 
 /** A roadmap feature as the operator writes it; release_version defaults to null. */
 export interface RoadmapContent {

@@ -47,7 +47,7 @@ function validateRequest() {
         v.string('must be a text of 16 to 64 base64url characters'),
         v.regex(NONCE_SHAPE, 'must be 16 to 64 base64url characters (A-Z, a-z, 0-9, - and _), such as 16 random bytes in base64url'),
         v.description(
-          'Optional: a fresh random value of the app\'s, 16 to 64 base64url characters (16 random bytes make 22). The signature ' +
+          "Optional: a fresh random value of the app's, 16 to 64 base64url characters (16 random bytes make 22). The signature " +
             'of the answer carries it as its RFC 9421 nonce parameter, so that an answer saved earlier does not verify for this request.',
         ),
       ),

@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, FEEDBACK_TYPES, type CheckoutChannel, type CheckoutSku, type FeedbackType } from './catalogue.ts';
+import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, type CheckoutChannel, type CheckoutSku, FEEDBACK_TYPES, type FeedbackType } from './catalogue.ts';
 import type { Assert, Equal } from './exact.ts';
 import { isNotBlank, NOT_BLANK_NO_CONTROL_CHARACTERS, storableText } from './stored-text.ts';
 

@@ -5,17 +5,17 @@
  *
  * @module
  */
-export { CheckoutCreateResponseSchema, CheckoutStatusSchema, type CheckoutCreateResponse, type CheckoutStatus } from './checkout.ts';
-export { FeedbackSuccessSchema, type FeedbackSuccess } from './feedback.ts';
-export { pricingObject, PricingSchema, type Pricing } from './pricing.ts';
+export { type CheckoutCreateResponse, CheckoutCreateResponseSchema, type CheckoutStatus, CheckoutStatusSchema } from './checkout.ts';
+export { type FeedbackSuccess, FeedbackSuccessSchema } from './feedback.ts';
+export { type Pricing, pricingObject, PricingSchema } from './pricing.ts';
 export {
   ROADMAP_CATEGORIES,
-  RoadmapFeatureSchema,
-  RoadmapListSchema,
-  VoteResponseSchema,
   type RoadmapCategory,
   type RoadmapFeature,
+  RoadmapFeatureSchema,
   type RoadmapList,
+  RoadmapListSchema,
   type VoteResponse,
+  VoteResponseSchema,
 } from './roadmap.ts';
-export { VersionSchema, VersionString, type Version } from './version.ts';
+export { type Version, VersionSchema, VersionString } from './version.ts';

@@ -21,8 +21,7 @@ export const NO_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL}]*$`);
 export const NOT_BLANK_NO_CONTROL_CHARACTERS = new RegExp(`^[${BLANK}]*[^${CONTROL}${BLANK}][^${CONTROL}]*$`);
 
 /** What a value breaking the rule is told, after the field's name. */
-export const STORABLE_TEXT_MESSAGE =
-  'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
+export const STORABLE_TEXT_MESSAGE = 'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

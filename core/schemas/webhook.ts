@@ -18,7 +18,7 @@ export const SignatureHeaderSchema = v.pipe(
 /** A provider event as it arrives: only the fields the server reads are described. */
 export const GatewayEventSchema = v.pipe(
   v.looseObject({
-    id: v.pipe(v.string(), v.description('The provider\'s event id.')),
+    id: v.pipe(v.string(), v.description("The provider's event id.")),
     type: v.pipe(
       v.string(),
       v.description(

@@ -7,7 +7,7 @@
  * @module
  */
 import { parseCidrList } from '../clients/cidr.ts';
-import { canonicalIp, parseIp, type CidrSet } from '../clients/client-ip.ts';
+import { canonicalIp, type CidrSet, parseIp } from '../clients/client-ip.ts';
 
 /** Addresses no public receiver has: loopback, private, shared, link-local, documentation, multicast, reserved. */
 export const NON_PUBLIC_NETWORKS: CidrSet = parseCidrList(

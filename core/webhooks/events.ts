@@ -5,7 +5,7 @@
  * @module
  */
 import type { Purchase } from '../ports/gateway-port.ts';
-import { isRevoked, revocationCause, type OrderStanding } from '../ports/order-state.ts';
+import { isRevoked, type OrderStanding, revocationCause } from '../ports/order-state.ts';
 import type { CheckoutSession, FeedbackEntry, LicenseKeys } from '../ports/port-types.ts';
 import type { Order } from '../ports/store-ports.ts';
 import type { EventDraft } from '../ports/events.ts';

@@ -26,7 +26,13 @@ async function signature(secret: string, content: Uint8Array<ArrayBuffer>): Prom
  * header holds both signatures, space-separated as Standard Webhooks allows: a receiver holding either
  * secret verifies it.
  */
-export async function signatureHeaders(secret: string, id: string, timestampSeconds: number, body: string, previousSecret: string | null = null): Promise<Record<string, string>> {
+export async function signatureHeaders(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  previousSecret: string | null = null,
+): Promise<Record<string, string>> {
   const content = new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`);
   const signatures = await Promise.all([secret, ...(previousSecret === null ? [] : [previousSecret])].map((s) => signature(s, content)));
   return {

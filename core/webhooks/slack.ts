@@ -34,7 +34,9 @@ function sentence(body: string): string {
     }
     case 'feedback.linked': {
       const ids = (data['feedbackIds'] as number[]).map((id) => `#${id}`).join(', ');
-      return data['featureId'] === null ? `Feedback ${ids} unlinked from the roadmap` : `Feedback ${ids} linked to roadmap feature ${String(data['featureId'])}`;
+      return data['featureId'] === null
+        ? `Feedback ${ids} unlinked from the roadmap`
+        : `Feedback ${ids} linked to roadmap feature ${String(data['featureId'])}`;
     }
     case 'release.published':
       return `Release ${String(data['version'])} published to ${String(data['rolloutPercent'])}% of clients`;
@@ -53,7 +55,9 @@ function sentence(body: string): string {
       return `Roadmap ${String(data['action'])}: feature ${String(data['id'])}${data['title'] ? ` "${String(data['title'])}"` : ''}`;
     case 'order.paid': {
       const buyer = data['buyer'] as { email: string | null; country: string | null };
-      return `Order ${String(data['session'])} paid: ${String(data['product'])}${buyer.email ? ` by ${buyer.email}` : ''}${buyer.country ? ` (${buyer.country})` : ''}`;
+      return `Order ${String(data['session'])} paid: ${String(data['product'])}${buyer.email ? ` by ${buyer.email}` : ''}${
+        buyer.country ? ` (${buyer.country})` : ''
+      }`;
     }
     case 'license.revoked':
     case 'license.reinstated':

@@ -20,7 +20,10 @@ export interface DeliveryWorkerOptions {
   clock: Clock;
   logger: Logger;
   /** Sends one request; the runtime's fetch in production. */
-  fetch: (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal; redirect: 'manual' }) => Promise<{ status: number }>;
+  fetch: (
+    url: string,
+    init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal; redirect: 'manual' },
+  ) => Promise<{ status: number }>;
   /** Where deliveries may go (address.ts), checked before each attempt; every non-public address refused by default. */
   addresses?: WebhookAddressPolicy;
   /** Deliveries under way at once, over every endpoint (20 by default). */

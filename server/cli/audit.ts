@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { type Command, type Io, parseCommandLine, UsageError } from './command.ts';
 import { listAudit } from '../../core/operator/audit.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 

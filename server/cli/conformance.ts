@@ -8,18 +8,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   applyExpectations,
+  type ConformanceOptions,
+  type Expectations,
   formatReport,
   payByPost,
   readExpectations,
   REPORT_FORMATS,
+  type ReportFormat,
   runConformance,
   selectChecks,
   writeExpectations,
-  type ConformanceOptions,
-  type Expectations,
-  type ReportFormat,
 } from '../../client/conformance/index.ts';
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
 
 const HELP = `usage: converter-site-api conformance --base-url <url> [options]
 
@@ -68,7 +68,9 @@ const FLAGS = {
 function positiveOf(value: string | undefined, flag: string, integer: boolean): number | undefined {
   if (value === undefined) return undefined;
   const pattern = integer ? /^\d{1,12}$/ : /^\d{1,9}(\.\d{1,3})?$/;
-  if (!pattern.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a positive ${integer ? 'whole number' : 'number'}, not ${JSON.stringify(value)}`);
+  if (!pattern.test(value) || Number(value) <= 0) {
+    throw new UsageError(`--${flag} must be a positive ${integer ? 'whole number' : 'number'}, not ${JSON.stringify(value)}`);
+  }
   return Number(value);
 }
 
@@ -110,11 +112,15 @@ export async function runConformanceCommand(args: string[], io: Io, fetchTarget?
   const format = (text(values['format']) ?? 'text') as ReportFormat;
   if (!REPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, not ${JSON.stringify(format)}`);
   const header = text(values['client-address-header']);
-  if (header !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(header)) throw new UsageError(`--client-address-header must be a header name, not ${JSON.stringify(header)}`);
+  if (header !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(header)) {
+    throw new UsageError(`--client-address-header must be a header name, not ${JSON.stringify(header)}`);
+  }
   const expectations = await expectationsOf(text(values['expect']));
   const payUrl = text(values['pay-url']);
   const only = text(values['only'])?.split(',').map((id) => id.trim()).filter((id) => id !== '');
-  if (only !== undefined && selectChecks(only).length === 0) throw new UsageError(`--only names no check or clause of the kit: ${JSON.stringify(only.join(','))}`);
+  if (only !== undefined && selectChecks(only).length === 0) {
+    throw new UsageError(`--only names no check or clause of the kit: ${JSON.stringify(only.join(','))}`);
+  }
   const timeout = positiveOf(text(values['timeout']), 'timeout', false);
   const deadline = positiveOf(text(values['deadline']), 'deadline', false);
   const maxBody = positiveOf(text(values['max-body']), 'max-body', true);

@@ -7,16 +7,16 @@
  */
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows, type ExportFormat } from '../../adapters/export/format.ts';
+import { DOWNLOAD_COLUMNS, downloadRow, type ExportFormat, FEEDBACK_COLUMNS, feedbackRow, writeRows } from '../../adapters/export/format.ts';
 import { listFeedback } from '../../core/operator/inbox.ts';
 import type { Logger } from '../../core/ports/ports.ts';
 import type { InboxEntry } from '../../core/ports/store-ports.ts';
 import { ConfigError } from '../config-error.ts';
 import { consoleLogger } from '../logger.ts';
-import { openStorage, type OpenedStorage } from '../open-storage.ts';
+import { type OpenedStorage, openStorage } from '../open-storage.ts';
 import { storageSettings } from '../storage-config.ts';
-import { EXIT, parseCommandLine, UsageError, type Command } from './command.ts';
-import { findOperatorApi, prepare, requestOperator, type OperatorApi } from './operator-api.ts';
+import { type Command, EXIT, parseCommandLine, UsageError } from './command.ts';
+import { findOperatorApi, type OperatorApi, prepare, requestOperator } from './operator-api.ts';
 
 /** Logs go to stderr so that stdout holds only the export. */
 const logger: Logger = { ...consoleLogger, info: consoleLogger.warn };
@@ -103,8 +103,7 @@ exit codes: 0 done, 1 the storage failed, 64 usage error,
     const { what, format, out } = parse(args);
     const settings = storageSettings(process.env, process.cwd());
     if (settings.kind === 'memory') logger.warn('STORAGE=memory keeps nothing between runs: the export is empty');
-    const deliver = (produce: (write: (text: string) => void) => Promise<void>) =>
-      out === undefined ? produce(io.stdout) : toFile(resolve(out), produce);
+    const deliver = (produce: (write: (text: string) => void) => Promise<void>) => out === undefined ? produce(io.stdout) : toFile(resolve(out), produce);
     let storage: OpenedStorage;
     try {
       storage = await openStorage(settings, { logger, background: false });

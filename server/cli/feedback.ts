@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
 import type * as v from 'valibot';
-import { BULK_HANDLED_MAX, listFeedback, markFeedbackHandled, markFeedbackListHandled, type InboxEntrySchema } from '../../core/operator/inbox.ts';
+import { BULK_HANDLED_MAX, type InboxEntrySchema, listFeedback, markFeedbackHandled, markFeedbackListHandled } from '../../core/operator/inbox.ts';
 import { linkFeedbackFeature, linkFeedbackListFeature } from '../../core/operator/feedback-links.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
@@ -58,7 +58,18 @@ const excerpt = (text: string) => {
 
 const rowsOf = (entries: readonly EntryView[]): string[][] => [
   ['ID', 'RECEIVED', 'TYPE', 'RATING', 'HANDLED', 'FEATURE', 'EMAIL', 'DESCRIPTION'],
-  ...entries.map((e) => [String(e.id), e.receivedAt, e.type, e.rating === null ? '-' : String(e.rating), e.handledAt ? 'yes' : 'no', e.featureId ? `#${e.featureId}` : '-', e.email ?? '-', excerpt(e.description)]),
+  ...entries.map((
+    e,
+  ) => [
+    String(e.id),
+    e.receivedAt,
+    e.type,
+    e.rating === null ? '-' : String(e.rating),
+    e.handledAt ? 'yes' : 'no',
+    e.featureId ? `#${e.featureId}` : '-',
+    e.email ?? '-',
+    excerpt(e.description),
+  ]),
 ];
 
 /** Marks the listed entries handled in one bulk mark, and says how many. */
@@ -66,7 +77,11 @@ async function markListed(ids: readonly string[], json: boolean, io: Io): Promis
   const answer = await callOperator('feedback', prepare(markFeedbackListHandled, { body: { ids: ids.map(Number) } }), io);
   if ('exit' in answer) return answer.exit;
   const { marked, alreadyHandled, notFound } = answer.value;
-  io.stdout(json ? `${answer.text.trimEnd()}\n` : `marked ${marked.length} handled${marked.length ? `: ${marked.join(', ')}` : ''}; ${alreadyHandled} handled already, ${notFound} not found\n`);
+  io.stdout(
+    json
+      ? `${answer.text.trimEnd()}\n`
+      : `marked ${marked.length} handled${marked.length ? `: ${marked.join(', ')}` : ''}; ${alreadyHandled} handled already, ${notFound} not found\n`,
+  );
   return EXIT.ok;
 }
 
@@ -82,7 +97,11 @@ async function linkListed(ids: readonly string[], featureId: number | null, json
   const answer = await callOperator('feedback', prepare(linkFeedbackListFeature, { body: { ids: ids.map(Number), featureId } }), io);
   if ('exit' in answer) return answer.exit;
   const { linked, unchanged, notFound } = answer.value;
-  io.stdout(json ? `${answer.text.trimEnd()}\n` : `${linked.length} ${to}${linked.length ? `: ${linked.join(', ')}` : ''}; ${unchanged} so already, ${notFound} not found\n`);
+  io.stdout(
+    json
+      ? `${answer.text.trimEnd()}\n`
+      : `${linked.length} ${to}${linked.length ? `: ${linked.join(', ')}` : ''}; ${unchanged} so already, ${notFound} not found\n`,
+  );
   return EXIT.ok;
 }
 
@@ -109,13 +128,17 @@ export const feedback: Command = {
         if (!/^[1-9]\d{0,14}$/.test(given)) throw new UsageError(`feedback ${action} needs entry ids (whole numbers from 1), not ${JSON.stringify(given)}`);
       }
       if (action === 'unlink') return linkListed(ids, null, json, io);
-      if (values.feature === undefined || !/^[1-9]\d{0,9}$/.test(values.feature)) throw new UsageError('feedback link needs --feature <id> (a roadmap feature id)');
+      if (values.feature === undefined || !/^[1-9]\d{0,9}$/.test(values.feature)) {
+        throw new UsageError('feedback link needs --feature <id> (a roadmap feature id)');
+      }
       return linkListed(ids, Number(values.feature), json, io);
     }
     if (action !== 'handle' && action !== 'unhandle') throw new UsageError('say what to do: list, handle, unhandle, link or unlink');
     if (action === 'handle' && values.all === true) {
       if (id !== undefined) throw new UsageError('give entry ids or --all, not both');
-      if (handled !== undefined || before !== undefined) throw new UsageError('feedback handle --all marks the entries not handled yet, newest first: no --handled or --before');
+      if (handled !== undefined || before !== undefined) {
+        throw new UsageError('feedback handle --all marks the entries not handled yet, newest first: no --handled or --before');
+      }
       const listed = await callOperator('feedback', prepare(listFeedback, { query: { type, rating, since, limit, search, handled: 'false' } }), io);
       if ('exit' in listed) return listed.exit;
       if (listed.value.entries.length === 0) {

@@ -8,7 +8,7 @@
  * @module
  */
 import { ConfigError } from '../config-error.ts';
-import { EXIT, HelpRequested, UsageError, type Command, type Io } from './command.ts';
+import { type Command, EXIT, HelpRequested, type Io, UsageError } from './command.ts';
 import { exportData } from './export.ts';
 import { license } from './license.ts';
 import { migrate } from './migrate.ts';
@@ -25,7 +25,22 @@ import { conformance } from './conformance.ts';
 import { scenarios } from './scenarios.ts';
 
 const PROGRAM = 'converter-site-api';
-const COMMANDS: readonly Command[] = [serve, migrate, exportData, license, release, roadmap, webhooks, stats, orders, payments, feedback, audit, conformance, scenarios];
+const COMMANDS: readonly Command[] = [
+  serve,
+  migrate,
+  exportData,
+  license,
+  release,
+  roadmap,
+  webhooks,
+  stats,
+  orders,
+  payments,
+  feedback,
+  audit,
+  conformance,
+  scenarios,
+];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
 

@@ -10,17 +10,16 @@ import { migrate as migrateSql } from '../../adapters/sql/migrate.ts';
 import { lockDataDir } from '../data-dir-lock.ts';
 import { consoleLogger as logger } from '../logger.ts';
 import { describeStorage } from '../open-storage.ts';
-import { storageSettings, type StorageSettings } from '../storage-config.ts';
-import { EXIT, parseCommandLine, type Command } from './command.ts';
+import { type StorageSettings, storageSettings } from '../storage-config.ts';
+import { type Command, EXIT, parseCommandLine } from './command.ts';
 
 async function migrateDatabase(settings: Exclude<StorageSettings, { kind: 'memory' }>): Promise<void> {
   if (settings.kind === 'pglite') mkdirSync(settings.dataDir, { recursive: true });
   const unlock = settings.kind === 'pglite' ? lockDataDir(settings.dataDir) : () => {};
   try {
-    const client =
-      settings.kind === 'pglite'
-        ? await (await import('../../adapters/pglite/index.ts')).createPgliteClient({ dataDir: settings.dataDir })
-        : (await import('../../adapters/postgres/index.ts')).createPostgresClient({ url: settings.url, schema: settings.schema });
+    const client = settings.kind === 'pglite'
+      ? await (await import('../../adapters/pglite/index.ts')).createPgliteClient({ dataDir: settings.dataDir })
+      : (await import('../../adapters/postgres/index.ts')).createPostgresClient({ url: settings.url, schema: settings.schema });
     try {
       const report = await migrateSql(client);
       logger.info(report.applied.length > 0 ? 'migrated' : 'already up to date', { ...describeStorage(settings), ...report });

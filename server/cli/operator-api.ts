@@ -106,20 +106,27 @@ export async function requestOperator<Output>(api: OperatorApi, call: PreparedCa
       ...(withBody ? { body: JSON.stringify(call.body) } : {}),
     });
   } catch (error) {
-    const message = `cannot reach the operator API at ${api.url} (${unreachable(error)})\nStart the server with OPERATOR_PORT set, or set OPERATOR_URL to its operator listener.`;
+    const message = `cannot reach the operator API at ${api.url} (${
+      unreachable(error)
+    })\nStart the server with OPERATOR_PORT set, or set OPERATOR_URL to its operator listener.`;
     return { ok: false, message };
   }
   const text = await response.text();
   const json = parsedJson(text);
   if (!response.ok) {
     const error = v.safeParse(ErrorBodySchema, json);
-    if (!error.success) return { ok: false, message: `the operator API answered ${response.status} without an error body; is OPERATOR_URL the operator listener?` };
+    if (!error.success) {
+      return { ok: false, message: `the operator API answered ${response.status} without an error body; is OPERATOR_URL the operator listener?` };
+    }
     return { ok: false, message: `${error.output.message} (${error.output.code}; ${response.status})\n${error.output.resolution}` };
   }
   const answer = v.safeParse(call.output, json);
   if (!answer.success) {
     const where = v.getDotPath(answer.issues[0]) ?? 'body';
-    return { ok: false, message: `the operator API answered in a shape this command does not know (${where}: ${answer.issues[0].message}); is it the same version?` };
+    return {
+      ok: false,
+      message: `the operator API answered in a shape this command does not know (${where}: ${answer.issues[0].message}); is it the same version?`,
+    };
   }
   return { ok: true, text, value: answer.output };
 }
@@ -130,7 +137,12 @@ export async function requestOperator<Output>(api: OperatorApi, call: PreparedCa
  * @param command The command's name, for the message of a refusal.
  * @returns The answer, or the exit code after printing why there is none to stderr.
  */
-export async function callOperator<Output>(command: string, call: PreparedCall<Output>, io: Io, env = process.env): Promise<{ text: string; value: Output } | { exit: number }> {
+export async function callOperator<Output>(
+  command: string,
+  call: PreparedCall<Output>,
+  io: Io,
+  env = process.env,
+): Promise<{ text: string; value: Output } | { exit: number }> {
   const answer = await requestOperator(operatorApi(env), call);
   if (answer.ok) return answer;
   io.stderr(`converter-site-api ${command}: ${answer.message}\n`);

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder, type Reconciled } from '../../core/operator/orders.ts';
+import { listOrders, type Reconciled, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
-import { resendOrderMail, type MailView } from '../../core/operator/mail.ts';
-import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, prepare, table, type PreparedCall } from './operator-api.ts';
+import { type MailView, resendOrderMail } from '../../core/operator/mail.ts';
+import { type Command, EXIT, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
+import { callOperator, OPERATOR_HELP_FOOTER, prepare, type PreparedCall, table } from './operator-api.ts';
 import { exportOrdersCsv } from './orders-export.ts';
 
 const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile|export> [options]
@@ -129,7 +129,9 @@ function send(action: string | undefined, session: string | undefined, values: F
     case 'find': {
       const { email, session: one, name, key, limit } = values;
       if (email !== undefined && one !== undefined) throw new UsageError('give --email or --session, not both');
-      if ([email ?? name, one, key].filter((given) => given !== undefined).length > 1) throw new UsageError('give --email and --name, --session, or --key: one of them');
+      if ([email ?? name, one, key].filter((given) => given !== undefined).length > 1) {
+        throw new UsageError('give --email and --name, --session, or --key: one of them');
+      }
       return print(prepare(listOrders, { query: { email, name, session: one, key, limit } }), json, io, (a) => ordersTable(a.orders));
     }
     case 'export':

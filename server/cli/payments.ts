@@ -8,9 +8,9 @@
  * @module
  */
 import { canonicalIp } from '../../core/clients/client-ip.ts';
-import { signedTestEvent, TEST_EVENTS, type SignedTestEvent, type TestEventName } from '../../adapters/stripe/test-events.ts';
+import { type SignedTestEvent, signedTestEvent, TEST_EVENTS, type TestEventName } from '../../adapters/stripe/test-events.ts';
 import { ConfigError } from '../config-error.ts';
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
 import { table } from './operator-api.ts';
 
 const NAMES = Object.keys(TEST_EVENTS) as TestEventName[];
@@ -71,7 +71,9 @@ export function isLoopbackUrl(url: URL): boolean {
 /** The server's address: --base-url, else this machine's PORT. */
 function baseUrlOf(text: string | undefined, allowRemote: boolean, env: NodeJS.ProcessEnv): URL {
   const given = text ?? `http://127.0.0.1:${env['PORT'] || '8080'}`;
-  if (!URL.canParse(given) || !/^https?:$/.test(new URL(given).protocol)) throw new UsageError(`--base-url must be an http(s) URL, not ${JSON.stringify(given)}`);
+  if (!URL.canParse(given) || !/^https?:$/.test(new URL(given).protocol)) {
+    throw new UsageError(`--base-url must be an http(s) URL, not ${JSON.stringify(given)}`);
+  }
   const url = new URL(given);
   if (!allowRemote && !isLoopbackUrl(url)) {
     throw new UsageError(`${url.origin} is not this machine: these events revoke and reinstate real orders; add --allow-remote to send them there`);
@@ -142,12 +144,17 @@ export const payments: Command = {
       sent.push({ event: name, type: event.type, id: event.id, status, answer });
       if (status >= 300) {
         const body = answer as { code?: string; message?: string; resolution?: string };
-        io.stderr(`${name} (${event.type} ${event.id}) was refused: ${status} ${body.code ?? ''} ${body.message ?? JSON.stringify(answer)} ${body.resolution ?? ''}\n`.replace(/ {2,}/g, ' '));
+        io.stderr(
+          `${name} (${event.type} ${event.id}) was refused: ${status} ${body.code ?? ''} ${body.message ?? JSON.stringify(answer)} ${body.resolution ?? ''}\n`
+            .replace(/ {2,}/g, ' '),
+        );
         break;
       }
     }
     if (values.json === true) io.stdout(`${JSON.stringify(sent)}\n`);
-    else io.stdout(table([['EVENT', 'TYPE', 'ID', 'STATUS', 'ANSWER'], ...sent.map((s) => [s.event, s.type, s.id, String(s.status), JSON.stringify(s.answer)])]));
+    else {io.stdout(
+        table([['EVENT', 'TYPE', 'ID', 'STATUS', 'ANSWER'], ...sent.map((s) => [s.event, s.type, s.id, String(s.status), JSON.stringify(s.answer)])]),
+      );}
     return sent.every((s) => s.status < 300) ? EXIT.ok : EXIT.failed;
   },
 };

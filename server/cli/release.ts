@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { type Command, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
 import { digestOfFile } from './msi-file.ts';
-import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout, type ReleaseJson } from '../../core/operator/releases.ts';
+import { listReleases, publishRelease, pullRelease, type ReleaseJson, restoreRelease, setReleaseRollout } from '../../core/operator/releases.ts';
 import { resumeRelease } from '../../core/operator/release-halt.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
@@ -81,7 +81,9 @@ function minimumOf(values: FlagValues<typeof FLAGS>, flag: 'halt-min-clients' | 
 function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } } | null {
   if (values.ramp === undefined) {
     if (values.every !== undefined) throw new UsageError('--every goes with --ramp');
-    if (values['halt-min-clients'] !== undefined || values['halt-min-networks'] !== undefined) throw new UsageError('--halt-min-clients and --halt-min-networks go with --ramp');
+    if (values['halt-min-clients'] !== undefined || values['halt-min-networks'] !== undefined) {
+      throw new UsageError('--halt-min-clients and --halt-min-networks go with --ramp');
+    }
     return null;
   }
   if (values.percent !== undefined) throw new UsageError('give --percent or --ramp, not both: the ramp starts at its first step');
@@ -92,7 +94,9 @@ function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ram
 
 function percentOf(text: string | undefined, fallback?: number, flag = '--percent'): number {
   if (text === undefined && fallback !== undefined) return fallback;
-  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) throw new UsageError(`${flag} must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
+  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) {
+    throw new UsageError(`${flag} must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
+  }
   return Number(text);
 }
 
@@ -119,7 +123,9 @@ export const release: Command = {
     const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action, version = ''] = positionals;
     const needsVersion = action === 'publish' || action === 'widen' || action === 'pull' || action === 'restore' || action === 'resume';
-    if (!action || !['list', 'publish', 'widen', 'pull', 'restore', 'resume'].includes(action)) throw new UsageError(`say what to do: list, publish, widen, pull, restore or resume`);
+    if (!action || !['list', 'publish', 'widen', 'pull', 'restore', 'resume'].includes(action)) {
+      throw new UsageError(`say what to do: list, publish, widen, pull, restore or resume`);
+    }
     if (needsVersion && !version) throw new UsageError(`release ${action} needs a version`);
     if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
     const json = values.json === true;
@@ -131,24 +137,23 @@ export const release: Command = {
     if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
     const params = { version };
     const ramp = action === 'publish' ? rampOf(values) : null;
-    const call =
-      action === 'publish'
-        ? prepare(publishRelease, {
-            body: {
-              version,
-              msiUrl: msiUrl!,
-              notesUrl: values.notes ?? null,
-              rolloutPercent: ramp?.rolloutPercent ?? percentOf(values.percent, 100),
-              ...(ramp === null ? {} : { ramp: ramp.ramp }),
-              ...(await integrityOf(values)),
-              ...(values.critical === true ? { critical: true } : {}),
-            },
-          })
-        : action === 'widen'
-          ? prepare(setReleaseRollout, { params, body: { rolloutPercent: percentOf(values.percent) } })
-          : action === 'resume'
-            ? prepare(resumeRelease, { params })
-            : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });
+    const call = action === 'publish'
+      ? prepare(publishRelease, {
+        body: {
+          version,
+          msiUrl: msiUrl!,
+          notesUrl: values.notes ?? null,
+          rolloutPercent: ramp?.rolloutPercent ?? percentOf(values.percent, 100),
+          ...(ramp === null ? {} : { ramp: ramp.ramp }),
+          ...(await integrityOf(values)),
+          ...(values.critical === true ? { critical: true } : {}),
+        },
+      })
+      : action === 'widen'
+      ? prepare(setReleaseRollout, { params, body: { rolloutPercent: percentOf(values.percent) } })
+      : action === 'resume'
+      ? prepare(resumeRelease, { params })
+      : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });
     const answer = await callOperator('release', call, io);
     return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (r) => rowsOf([r]));
   },

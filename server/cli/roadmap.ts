@@ -5,9 +5,16 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { type Command, EXIT, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
 import type * as v from 'valibot';
-import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature, ROADMAP_SORTS, type StoredFeatureSchema } from '../../core/operator/roadmap.ts';
+import {
+  createRoadmapFeature,
+  editRoadmapFeature,
+  listRoadmapFeatures,
+  mergeRoadmapFeature,
+  ROADMAP_SORTS,
+  type StoredFeatureSchema,
+} from '../../core/operator/roadmap.ts';
 import { unmergeRoadmapFeature } from '../../core/operator/roadmap-unmerge.ts';
 import { setRequesterMails } from '../../core/operator/requester-mails.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
@@ -61,7 +68,9 @@ const rowsOf = (features: readonly FeatureView[]): string[][] => [
 ];
 
 function idOf(text: string | undefined, what: string): number {
-  if (text === undefined || !/^[1-9]\d{0,9}$/.test(text)) throw new UsageError(`${what} must be a feature id (a whole number from 1), not ${JSON.stringify(text ?? '')}`);
+  if (text === undefined || !/^[1-9]\d{0,9}$/.test(text)) {
+    throw new UsageError(`${what} must be a feature id (a whole number from 1), not ${JSON.stringify(text ?? '')}`);
+  }
   return Number(text);
 }
 

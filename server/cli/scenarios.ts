@@ -6,7 +6,7 @@
  */
 import { listenScenarios } from '../scenarios/listen.ts';
 import { SCENARIO_PUBLIC_KEY } from '../scenarios/test-keys.ts';
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
 
 const HELP = `usage: converter-site-api scenarios --port <port> [--host <address>]
 
@@ -47,7 +47,9 @@ export async function runScenariosCommand(args: string[], io: Io, stopped?: Prom
   const logger = { info: () => {}, warn: () => {}, error: (message: string) => io.stderr(`${message}\n`) };
   const listening = await listenScenarios({ host, port, logger });
   io.stdout(`${listening.url}\n`);
-  io.stderr(`converter-site-api scenarios: ${listening.server.scenarios.length} scenarios at ${listening.url}/scenarios, signed with the TEST key ${SCENARIO_PUBLIC_KEY}\n`);
+  io.stderr(
+    `converter-site-api scenarios: ${listening.server.scenarios.length} scenarios at ${listening.url}/scenarios, signed with the TEST key ${SCENARIO_PUBLIC_KEY}\n`,
+  );
   await (stopped ?? new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -58,7 +60,7 @@ export async function runScenariosCommand(args: string[], io: Io, stopped?: Prom
 
 export const scenarios: Command = {
   name: 'scenarios',
-  summary: 'serve the scenarios of the desktop app\'s tests (signed with a test key)',
+  summary: "serve the scenarios of the desktop app's tests (signed with a test key)",
   help: HELP,
   run: (args: string[], io: Io) => runScenariosCommand(args, io),
 };

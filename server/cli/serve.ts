@@ -6,7 +6,7 @@
  */
 import { runProgram } from '../program.ts';
 import { startServer } from '../start.ts';
-import { EXIT, parseCommandLine, type Command } from './command.ts';
+import { type Command, EXIT, parseCommandLine } from './command.ts';
 
 /** Runs the standalone server on node:http until SIGTERM or SIGINT (then exit 0). */
 export function serveOnNode(): Promise<void> {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { EXIT, parseCommandLine, UsageError, type Command, type Io } from './command.ts';
+import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
 import type * as v from 'valibot';
 import { getStats, type StatsSchema } from '../../core/operator/stats.ts';
 import { callOperator, OPERATOR_EXIT_CODES, prepare, table } from './operator-api.ts';
@@ -43,7 +43,9 @@ function render(stats: Stats): string {
     ...breakdown('update checks by release', stats.updateChecks.release),
     ...breakdown('orders by product', stats.orders.product),
     ...breakdown('revenue', stats.orders.revenue),
-    ...(stats.orders.refunded + stats.orders.disputed > 0 ? breakdown('of these orders', { refunded: stats.orders.refunded, disputed: stats.orders.disputed }) : []),
+    ...(stats.orders.refunded + stats.orders.disputed > 0
+      ? breakdown('of these orders', { refunded: stats.orders.refunded, disputed: stats.orders.disputed })
+      : []),
     ...(stats.orders.refunded + stats.orders.disputed > 0 ? breakdown('revenue net of refunds and disputes', stats.orders.netRevenue) : []),
     ...breakdown('feedback by type', stats.feedback.type),
     ...breakdown('feedback by rating', stats.feedback.rating),
@@ -61,7 +63,9 @@ export const stats: Command = {
     const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' }, days: { type: 'string' } }, 0);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     const days = values.days ?? '30';
-    if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) throw new UsageError(`--days must be a whole number from 1 to 365, not ${JSON.stringify(days)}`);
+    if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) {
+      throw new UsageError(`--days must be a whole number from 1 to 365, not ${JSON.stringify(days)}`);
+    }
     const answer = await callOperator('stats', prepare(getStats, { query: { days } }), io);
     if ('exit' in answer) return answer.exit;
     io.stdout(values.json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(answer.value));

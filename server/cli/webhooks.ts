@@ -4,16 +4,16 @@
  *
  * @module
  */
-import { parseCommandLine, UsageError, type Command, type FlagValues, type Io } from './command.ts';
+import { type Command, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
 import type * as v from 'valibot';
 import {
   addWebhookEndpoint,
+  type DeliverySchema,
   editWebhookEndpoint,
+  type EndpointSchema,
   listWebhookDeliveries,
   listWebhookEndpoints,
   replayWebhookDelivery,
-  type DeliverySchema,
-  type EndpointSchema,
 } from '../../core/operator/webhooks.ts';
 import { deleteWebhookEndpoint, replayFailedWebhookDeliveries, rotateWebhookSecret, sendWebhookTest } from '../../core/operator/webhook-admin.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
@@ -62,11 +62,15 @@ const endpointRows = (endpoints: readonly EndpointView[]): string[][] => [
 
 const deliveryRows = (deliveries: readonly DeliveryView[]): string[][] => [
   ['ID', 'STATE', 'ATTEMPTS', 'LAST', 'NEXT', 'TYPE', 'EVENT', 'URL'],
-  ...deliveries.map((d) => [String(d.id), d.state, String(d.attempts), d.lastStatus === null ? '-' : String(d.lastStatus), d.nextAttemptAt ?? '-', d.type, d.eventId, d.url]),
+  ...deliveries.map((
+    d,
+  ) => [String(d.id), d.state, String(d.attempts), d.lastStatus === null ? '-' : String(d.lastStatus), d.nextAttemptAt ?? '-', d.type, d.eventId, d.url]),
 ];
 
 function idOf(text: string | undefined, what: string): number {
-  if (text === undefined || !/^[1-9]\d{0,14}$/.test(text)) throw new UsageError(`${what} must be an id (a whole number from 1), not ${JSON.stringify(text ?? '')}`);
+  if (text === undefined || !/^[1-9]\d{0,14}$/.test(text)) {
+    throw new UsageError(`${what} must be an id (a whole number from 1), not ${JSON.stringify(text ?? '')}`);
+  }
   return Number(text);
 }
 
@@ -105,7 +109,9 @@ async function send(action: string, argument: string | undefined, values: FlagVa
       const params = { id: String(idOf(argument, `webhooks ${action}'s argument`)) };
       if (action === 'delete') {
         const answer = await callOperator('webhooks', prepare(deleteWebhookEndpoint, { params }), io);
-        return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (a) => [['ID', 'URL', 'DELIVERIES DELETED'], [String(a.deleted.id), a.deleted.url, String(a.droppedDeliveries)]]);
+        return 'exit' in answer
+          ? answer.exit
+          : printAnswer(answer, json, io, (a) => [['ID', 'URL', 'DELIVERIES DELETED'], [String(a.deleted.id), a.deleted.url, String(a.droppedDeliveries)]]);
       }
       const answer = await callOperator('webhooks', prepare(sendWebhookTest, { params }), io);
       return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (d) => deliveryRows([d]));
@@ -116,7 +122,12 @@ async function send(action: string, argument: string | undefined, values: FlagVa
       if (grace !== undefined && !/^\d{1,2}$/.test(grace)) throw new UsageError(`--grace-hours must be whole hours from 0 to 24, not ${JSON.stringify(grace)}`);
       const body = grace === undefined ? {} : { graceHours: Number(grace) };
       const answer = await callOperator('webhooks', prepare(rotateWebhookSecret, { params, body }), io);
-      return 'exit' in answer ? answer.exit : printAnswer(answer, json, io, (e) => [['ID', 'URL', 'SECRET', 'OLD SECRET UNTIL'], [String(e.id), e.url, e.secret, e.previousSecretValidUntil ?? '- (ended)']]);
+      return 'exit' in answer ? answer.exit : printAnswer(
+        answer,
+        json,
+        io,
+        (e) => [['ID', 'URL', 'SECRET', 'OLD SECRET UNTIL'], [String(e.id), e.url, e.secret, e.previousSecretValidUntil ?? '- (ended)']],
+      );
     }
     case 'replay-failed': {
       const body = values.endpoint === undefined ? {} : { endpointId: idOf(values.endpoint, '--endpoint') };
@@ -135,7 +146,9 @@ export const webhooks: Command = {
   async run(args, io: Io) {
     const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action = '', argument] = positionals;
-    if ((action === 'list' || action === 'deliveries' || action === 'replay-failed') && argument !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(argument)}`);
+    if ((action === 'list' || action === 'deliveries' || action === 'replay-failed') && argument !== undefined) {
+      throw new UsageError(`unexpected argument ${JSON.stringify(argument)}`);
+    }
     return send(action, argument, values, io);
   },
 };

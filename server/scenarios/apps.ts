@@ -10,11 +10,11 @@ import * as v from 'valibot';
 import { createMemoryStorage, type MemoryStorage } from '../../adapters/memory/index.ts';
 import { createFetchHandler, type FetchHandler } from '../../adapters/fetch/index.ts';
 import { createSimulatorGateway } from '../../adapters/simulator/index.ts';
-import { createApp, type App } from '../../core/app.ts';
+import { type App, createApp } from '../../core/app.ts';
 import { createLicenseIssuer } from '../../core/licensing/license.ts';
 import type { RateLimitPolicy } from '../../core/pipeline/rate-limit.ts';
 import type { Clock, Logger, PaymentGateway } from '../../core/ports/ports.ts';
-import { SiteContentSchema, type SiteContent } from '../../core/schemas/content.ts';
+import { type SiteContent, SiteContentSchema } from '../../core/schemas/content.ts';
 import { EXAMPLE_CONFIG } from '../config.ts';
 import { installerBytes, installerName, sha256Hex } from './installer.ts';
 import { SCENARIO_KEY } from './test-keys.ts';
@@ -140,7 +140,13 @@ export async function buyLicense(scenario: ScenarioApp, product: 'standard' | 'p
   const created = await call('POST', '/api/v1/checkout/create', { product });
   const { sessionId } = JSON.parse(textOf(created.body)) as { sessionId: string };
   await call('POST', `/checkout/simulator/${sessionId}/pay`);
-  const status = await scenario.app.handle({ method: 'GET', path: '/api/v1/checkout/status', query: `session_id=${sessionId}`, clientIp: '192.0.2.1', headers: {} });
+  const status = await scenario.app.handle({
+    method: 'GET',
+    path: '/api/v1/checkout/status',
+    query: `session_id=${sessionId}`,
+    clientIp: '192.0.2.1',
+    headers: {},
+  });
   const keys = JSON.parse(textOf(status.body)) as { licenseKey: string | null; standardLicenseKey: string | null };
   const key = keys.standardLicenseKey ?? keys.licenseKey;
   if (key === null) throw new Error(`the scenario's purchase of ${product} issued no license key`);

@@ -6,7 +6,7 @@
  * @module
  */
 import type { FetchHandler } from '../../adapters/fetch/index.ts';
-import { buyLicense, createScenarioApp, INSTALLED_VERSION, NEW_VERSION, type AppPlace } from './apps.ts';
+import { type AppPlace, buyLicense, createScenarioApp, INSTALLED_VERSION, NEW_VERSION } from './apps.ts';
 import { digestField, installerBytes, installerName } from './installer.ts';
 import { OTHER_KEY } from './test-keys.ts';
 
@@ -91,8 +91,10 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
     {
       name: 'update-offered',
       check: 'update',
-      serves: `Release ${NEW_VERSION} at 100 %: GET version and GET download name it, signed, with its Installer-Digest and Installer-Size; the installer is served here.`,
-      correct: `Verifies GET version, then the 302 of GET download for ${NEW_VERSION} (Release-Version), downloads the installer, checks its SHA-256 and size against the signed ones, and offers the update.`,
+      serves:
+        `Release ${NEW_VERSION} at 100 %: GET version and GET download name it, signed, with its Installer-Digest and Installer-Size; the installer is served here.`,
+      correct:
+        `Verifies GET version, then the 302 of GET download for ${NEW_VERSION} (Release-Version), downloads the installer, checks its SHA-256 and size against the signed ones, and offers the update.`,
       outcome: 'update',
       handle: (await update('update-offered')).handle,
       installers: offered,
@@ -100,7 +102,8 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
     {
       name: 'staged-outside',
       check: 'update',
-      serves: `Release ${NEW_VERSION} staged at 10 %, and the rollout bucket of a client at 127.0.0.1 or ::1 is outside it: GET version names ${INSTALLED_VERSION}.`,
+      serves:
+        `Release ${NEW_VERSION} staged at 10 %, and the rollout bucket of a client at 127.0.0.1 or ::1 is outside it: GET version names ${INSTALLED_VERSION}.`,
       correct: 'Verifies the answer and installs nothing: the server decides the rollout, the app never looks past it.',
       outcome: 'no-update',
       handle: (await update('staged-outside', { releases: [{ version: NEW_VERSION, rolloutPercent: 10 }], voterSecret: STAGED_SECRET })).handle,
@@ -139,20 +142,27 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       serves: `Release ${NEW_VERSION}; the body of GET version was changed after signing (its downloadUrl names ${patchedName}, served here with other bytes).`,
       correct: 'Refuses the answer (the body does not match Content-Digest) and downloads nothing.',
       outcome: 'refuse-answer',
-      handle: rewritten((await update('tampered-body')).handle, async (response, path) =>
-        path.endsWith('/version') && response.status === 200 ? reanswer(response, (await response.text()).replace(installerName(NEW_VERSION), patchedName)) : response,
+      handle: rewritten(
+        (await update('tampered-body')).handle,
+        async (response, path) =>
+          path.endsWith('/version') && response.status === 200
+            ? reanswer(response, (await response.text()).replace(installerName(NEW_VERSION), patchedName))
+            : response,
       ),
       installers: new Map([...offered, [patchedName, other]]),
     },
     {
       name: 'tampered-installer-digest',
       check: 'update',
-      serves: `Release ${NEW_VERSION}; Installer-Digest of GET version and GET download was replaced after signing by the SHA-256 of other bytes, which the installer's address serves.`,
+      serves:
+        `Release ${NEW_VERSION}; Installer-Digest of GET version and GET download was replaced after signing by the SHA-256 of other bytes, which the installer's address serves.`,
       correct: 'Refuses both answers (the signature does not hold) and downloads nothing.',
       outcome: 'refuse-answer',
       handle: rewritten((await update('tampered-installer-digest')).handle, async (response) => {
         const forged = await digestField(other);
-        return response.headers.has('installer-digest') ? reanswer(response, response.status === 302 ? null : await response.text(), (h) => h.set('installer-digest', forged)) : response;
+        return response.headers.has('installer-digest')
+          ? reanswer(response, response.status === 302 ? null : await response.text(), (h) => h.set('installer-digest', forged))
+          : response;
       }),
       installers: new Map([...installed, [installerName(NEW_VERSION), other]]),
     },
@@ -225,7 +235,8 @@ async function licenseScenarios(place: (name: string) => AppPlace): Promise<Scen
       correct: 'Verifies the answer and keeps its lease: it runs out by itself.',
       outcome: 'keep-lease',
       // The test key of docs/licensing.md: made by the scenario key, never sold here.
-      licenseKey: '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488',
+      licenseKey:
+        '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488',
       handle: await on('license-unknown'),
       installers: none,
     },

@@ -46,8 +46,13 @@ export async function listenScenarios(options: { host: string; port: number; clo
       try {
         const body = await bodyOf(request);
         const headers = new Headers();
-        for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        const answer = await handler!.handle(new Request(new URL(request.url ?? '/', url), { method: request.method ?? 'GET', headers, body }), peerOf(request));
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+        }
+        const answer = await handler!.handle(
+          new Request(new URL(request.url ?? '/', url), { method: request.method ?? 'GET', headers, body }),
+          peerOf(request),
+        );
         const bytes = Buffer.from(await answer.arrayBuffer());
         const out: Record<string, string> = {};
         answer.headers.forEach((value, name) => void (out[name] = value));
@@ -65,7 +70,11 @@ export async function listenScenarios(options: { host: string; port: number; clo
   });
   const { address, port } = http.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  handler = await createScenarioServer({ baseUrl: url, ...(options.clock ? { clock: options.clock } : {}), ...(options.logger ? { logger: options.logger } : {}) });
+  handler = await createScenarioServer({
+    baseUrl: url,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   return {
     url,
     server: handler,

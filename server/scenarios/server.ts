@@ -50,8 +50,7 @@ export async function createScenarioServer(options: ScenarioServerOptions): Prom
   const scenarios = await createScenarios((name) => ({ prefix: prefixOf(name), clock, logger }));
   const byName = new Map(scenarios.map((scenario) => [scenario.name, scenario]));
   const listing = {
-    about:
-      'Scenarios for the desktop app\'s own tests (docs/conformance.md "Testing the desktop app"): point the app at a scenario\'s apiBase ' +
+    about: 'Scenarios for the desktop app\'s own tests (docs/conformance.md "Testing the desktop app"): point the app at a scenario\'s apiBase ' +
       '(its update check and license re-check), and check that it does what `correct` says. Signed with a test-only key: never trust it outside tests.',
     installedVersion: INSTALLED_VERSION,
     publicKey: SCENARIO_PUBLIC_KEY,
@@ -81,7 +80,9 @@ export async function createScenarioServer(options: ScenarioServerOptions): Prom
       return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'application/x-msi', 'content-length': String(bytes.length) } });
     }
     const notes = /^\/notes\/([0-9.]+)$/.exec(rest);
-    if (notes && request.method === 'GET') return new Response(`Release notes of ${notes[1]} (a scenario of converter-site-api).\n`, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    if (notes && request.method === 'GET') {
+      return new Response(`Release notes of ${notes[1]} (a scenario of converter-site-api).\n`, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    }
     const body = request.body === null ? null : new Uint8Array(await request.arrayBuffer());
     const inner = new Request(new URL(rest + url.search, url.origin), { method: request.method, headers: request.headers, body });
     return scenario.handle(inner, clientIp);

@@ -10,7 +10,14 @@ import { ApiError } from '../../core/http/errors.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 12);
-const entry = (i: number): FeedbackEntry => ({ type: 'general', description: `entry ${String(i).padStart(4, '0')}`, email: null, appVersion: null, rating: null, receivedAt: T0 });
+const entry = (i: number): FeedbackEntry => ({
+  type: 'general',
+  description: `entry ${String(i).padStart(4, '0')}`,
+  email: null,
+  appVersion: null,
+  rating: null,
+  receivedAt: T0,
+});
 
 test('entries refused by the memory cap leave the day budget as it was', async () => {
   // The cap holds two such entries (276 estimated bytes each); the day's budget four (266 budget bytes each).

@@ -97,7 +97,10 @@ test('a failing setup is retried on each request; past the quota the client gets
   broken = false;
   const served = await worker.fetch(request('203.0.113.4'), {});
   assert.is(served.status, 200);
-  assert.equal(await body(served), { version: '2.4.1', downloadUrl: 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi' });
+  assert.equal(await body(served), {
+    version: '2.4.1',
+    downloadUrl: 'https://downloads.example.com/legacy-sheet-converter/LegacySheetConverter-2.4.1-x64.msi',
+  });
 });
 
 test('a setup that throws instead of rejecting is answered the same way', async () => {

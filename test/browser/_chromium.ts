@@ -3,7 +3,7 @@
  * CHROMIUM_PATH, else `chromium` on the PATH (`apt-get install chromium`; .ci/run does it).
  */
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { slowFactor } from '../_load.ts';
 
 /** Generous: a loaded machine may take long, and nothing here waits on a clock of its own. Times TEST_SLOW. */

@@ -14,7 +14,8 @@ export interface Shop {
 
 export const INSTALLER_PATH = '/LegacySheetConverter-2.4.1-x64.msi';
 
-const pricingPage = (api: string) => `<!doctype html>
+const pricingPage = (api: string) =>
+  `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pricing</title></head>
 <body>
 <h1>Pricing</h1>
@@ -37,7 +38,8 @@ for (const button of document.querySelectorAll('button')) {
 </script>
 </body></html>`;
 
-const thanksPage = (api: string) => `<!doctype html>
+const thanksPage = (api: string) =>
+  `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Thank you</title></head>
 <body>
 <h1>Thank you</h1>

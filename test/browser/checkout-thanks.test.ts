@@ -16,7 +16,11 @@ test('npm start on the example config: Pay in the simulator ends on the thanks p
   try {
     assert.ok(api.lines.some((line) => line.includes('serving the EXAMPLE content')), 'the example config');
     const create = async (product: string) => {
-      const answer = await fetch(`${api.url}/api/v1/checkout/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+      const answer = await fetch(`${api.url}/api/v1/checkout/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ product }),
+      });
       assert.is(answer.status, 200);
       return (await answer.json()) as { sessionId: string; url: string };
     };
@@ -28,7 +32,10 @@ test('npm start on the example config: Pay in the simulator ends on the thanks p
     await page.waitForURL(`**/checkout/thanks?session_id=${bought.sessionId}`);
     assert.is(await page.innerText('h1'), 'Thank you for your purchase');
     const shown = { standard: await page.innerText('#standard-key'), plus: await page.innerText('#plus-key') };
-    const status = (await (await fetch(`${api.url}/api/v1/checkout/status?session_id=${bought.sessionId}`)).json()) as { standardLicenseKey: string; plusLicenseKey: string };
+    const status = (await (await fetch(`${api.url}/api/v1/checkout/status?session_id=${bought.sessionId}`)).json()) as {
+      standardLicenseKey: string;
+      plusLicenseKey: string;
+    };
     assert.equal(shown, { standard: status.standardLicenseKey, plus: status.plusLicenseKey });
     assert.match(shown.standard, SIMULATOR_KEY_SHAPE);
     assert.is(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0, 'the keys wrap inside the window');

@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADA, GRACE, NAMED_TOKENS, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { ADA, GRACE, NAMED_TOKENS, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { closeBrowserWorld, launchChromium, NAVIGATION_MS, signInOn } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
@@ -32,7 +32,13 @@ test.before(async (context) => {
     const at = running.server.clock.now() - 3_600_000;
     for (let i = 1; i <= EARLIER; i++) {
       const target = i === EARLIER ? `cs_test_${'a1B2c3D4'.repeat(12)} charge.refunded evt_${'9'.repeat(40)}` : `cs_test_${i}`;
-      await running.server.storage.audit.record({ at: at + i, action: i % 2 ? 'order.refunded' : 'order.revoked', target, requestId: `earlier-${i}`, actor: i % 2 ? null : 'operator' });
+      await running.server.storage.audit.record({
+        at: at + i,
+        action: i % 2 ? 'order.refunded' : 'order.revoked',
+        target,
+        requestId: `earlier-${i}`,
+        actor: i % 2 ? null : 'operator',
+      });
     }
     const browser = await launchChromium();
     const page = await (await browser.newContext({ timezoneId: 'America/New_York', locale: 'en-US' })).newPage();
@@ -53,7 +59,8 @@ test.after(({ world }) => closeBrowserWorld(world));
 const flash = (page: Page) => page.innerText('.flash');
 
 /** The Who and Action cells of the rows shown. */
-const rows = (page: Page) => page.$$eval('table.audit tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent)));
+const rows = (page: Page) =>
+  page.$$eval('table.audit tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent)));
 
 async function signInAs(world: World, token: string): Promise<void> {
   await signInOn(world.page, world.running.url, token, '/pages/releases');

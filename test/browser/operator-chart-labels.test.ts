@@ -33,10 +33,18 @@ test('the y axis labels of every chart are inside the chart and the window, at 1
           return Array.from(chart.querySelectorAll('text.tick'), (label) => {
             const box = label.getBoundingClientRect();
             const shown = getComputedStyle(label).display !== 'none';
-            return { text: label.textContent, shown, left: box.left - outer.left, right: outer.right - box.right, top: box.top - outer.top, bottom: outer.bottom - box.bottom, pageLeft: box.left, pageRight: document.documentElement.clientWidth - box.right };
+            return {
+              text: label.textContent,
+              shown,
+              left: box.left - outer.left,
+              right: outer.right - box.right,
+              top: box.top - outer.top,
+              bottom: outer.bottom - box.bottom,
+              pageLeft: box.left,
+              pageRight: document.documentElement.clientWidth - box.right,
+            };
           });
-        }),
-      );
+        }));
       const labels = boxes.filter((b) => b.shown);
       assert.ok(labels.some((b) => b.text === '20000') && labels.some((b) => b.text === '200000'), `the five- and six-digit tops are labelled at ${width} px`);
       const outside = labels.filter((b) => Math.min(b.left, b.right, b.top, b.bottom, b.pageLeft, b.pageRight) < 0);

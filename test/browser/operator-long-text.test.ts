@@ -12,7 +12,12 @@ test('a 200-character app version and email wrap inside the Inbox page at 1280 a
   const browser = await launchChromium();
   try {
     const body = { description: 'Long fields', type: 'general', appVersion: '2.4.1-'.padEnd(200, 'x'), email: `${'a'.repeat(180)}@example.com` };
-    const answer = await running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await running.server.request({
+      method: 'POST',
+      path: '/api/v1/feedback',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     assert.is(answer.status, 201, answer.text);
     const page = await browser.newPage();
     page.setDefaultTimeout(NAVIGATION_MS);

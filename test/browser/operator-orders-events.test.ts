@@ -46,7 +46,13 @@ test.before(async (context) => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     const logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
-    const worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
+    const worker = createDeliveryWorker({
+      outbox: running.server.storage.outbox,
+      clock: running.server.clock,
+      logger,
+      addresses: LOCAL_RECEIVERS,
+      fetch: (url, init) => fetch(url, init),
+    });
     const browser = await launchChromium();
     const page = await (await browser.newContext({ timezoneId: 'Europe/Berlin', locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(NAVIGATION_MS);
@@ -75,10 +81,20 @@ const flash = (page: Page) => page.innerText('.flash');
 /** A checkout paid on the simulator's page by `email`; its session id. */
 async function buy(running: OperatorServer, email: string): Promise<string> {
   const json = { 'content-type': 'application/json' };
-  const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: json, body: JSON.stringify({ product: 'standard' }) });
+  const created = await running.server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: json,
+    body: JSON.stringify({ product: 'standard' }),
+  });
   const { sessionId } = created.json() as { sessionId: string };
   const body = new URLSearchParams({ email, name: 'Ada Lovelace', country: 'gb' }).toString();
-  const paid = await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const paid = await running.server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   assert.is(paid.status, 303);
   return sessionId;
 }
@@ -126,7 +142,12 @@ test('add an endpoint (its secret shown once), see its delivery, replay it: the 
   assert.match(await flash(page), /Endpoint #1 is added[^]*shown this once[^]*whsec_/);
   // The secret is one long word: at 360 px the flash wraps it instead of widening the page.
   await checkPage(page, 'events-secret');
-  const feedback = await running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Add .wk3' }) });
+  const feedback = await running.server.request({
+    method: 'POST',
+    path: '/api/v1/feedback',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ description: 'Add .wk3' }),
+  });
   assert.is(feedback.status, 201);
   assert.is(await worker.tick(), 1);
   await page.selectOption('#filter-state', 'delivered');

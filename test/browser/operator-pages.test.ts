@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { closeBrowserWorld, launchChromium, NAVIGATION_MS } from './_chromium.ts';
 import { checkPage } from './_page-checks.ts';
 
@@ -29,11 +29,18 @@ const test = suite<{ world: World }>('the operator pages in Chromium');
 test.before(async (context) => {
   const running = await startOperatorServer();
   try {
-    for (const body of [
-      { description: 'Please add Quattro Pro files', type: 'feature_request' },
-      { description: 'Converts my old .wk1 files well', type: 'review', rating: 5, email: 'ann@example.com', appVersion: '2.4.1' },
-    ]) {
-      const answer = await running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (
+      const body of [
+        { description: 'Please add Quattro Pro files', type: 'feature_request' },
+        { description: 'Converts my old .wk1 files well', type: 'review', rating: 5, email: 'ann@example.com', appVersion: '2.4.1' },
+      ]
+    ) {
+      const answer = await running.server.request({
+        method: 'POST',
+        path: '/api/v1/feedback',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       assert.is(answer.status, 201);
     }
     const browser = await launchChromium();
@@ -65,7 +72,10 @@ test('a page without a session leads to the sign-in form; the token, typed and s
   await page.keyboard.type('a wrong token');
   await page.keyboard.press('Enter');
   await page.waitForLoadState();
-  assert.is(await flash(page), 'That is none of the operator tokens.\n\nUse your token from OPERATOR_TOKENS, or the OPERATOR_TOKEN the server was started with.');
+  assert.is(
+    await flash(page),
+    'That is none of the operator tokens.\n\nUse your token from OPERATOR_TOKENS, or the OPERATOR_TOKEN the server was started with.',
+  );
   // Chromium reports the 403 of that answer on the console; from here on, nothing may be.
   world.problems.length = 0;
   await page.fill('#token', OPERATOR_TOKEN);
@@ -103,7 +113,9 @@ test('the roadmap: two features added, one shipped, a duplicate merged; GET /api
   const { page, running } = world;
   await page.click('nav >> text=Roadmap');
   await page.waitForURL(`${running.url}/pages/roadmap`);
-  const before = (await publicJson(world, '/api/v1/roadmap')) as { features: { id: number; title: string; vote_count: number; release_version: string | null }[] };
+  const before = (await publicJson(world, '/api/v1/roadmap')) as {
+    features: { id: number; title: string; vote_count: number; release_version: string | null }[];
+  };
   const stored = ((await running.call('/roadmap')).json() as { features: { id: number }[] }).features;
   const next = Math.max(...stored.map((f) => f.id)) + 1;
   for (const title of ['Quattro Pro import', 'Open .wq1 files']) {
@@ -115,7 +127,13 @@ test('the roadmap: two features added, one shipped, a duplicate merged; GET /api
     await page.waitForURL(`${running.url}/pages/roadmap`);
   }
   assert.is(await flash(page), `Feature #${next + 1} "Open .wq1 files" is added.`);
-  const vote = await running.server.request({ method: 'POST', path: '/api/v1/roadmap', from: '127.0.0.3', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ featureId: next + 1 }) });
+  const vote = await running.server.request({
+    method: 'POST',
+    path: '/api/v1/roadmap',
+    from: '127.0.0.3',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ featureId: next + 1 }),
+  });
   assert.is(vote.status, 200);
 
   // A feature ships in a release clients can have: the one they run now (the baseline, 2.4.1).

@@ -29,19 +29,28 @@ test('a 700 MB installer on a ramp of 1-minute steps, then one of 7-day steps, p
       await page.fill('#publish-ramp', '1,5,25,100');
       await page.fill('#publish-every', every);
       await page.selectOption('#publish-every-unit', unit);
-      assert.equal(await page.$$eval('#publish-size, #publish-every', (inputs) => inputs.map((input) => (input as HTMLInputElement).validity.valid)), [true, true], 'the browser takes both');
+      assert.equal(await page.$$eval('#publish-size, #publish-every', (inputs) => inputs.map((input) => (input as HTMLInputElement).validity.valid)), [
+        true,
+        true,
+      ], 'the browser takes both');
       await page.click('button:text-is("Publish")');
       await page.waitForURL(`${running.url}/pages/releases`);
       assert.is(await page.innerText('.flash'), `${version} is published to 1% of the clients on a ramp of 1, 5, 25, 100%.`);
     };
-    assert.equal(await page.$$eval('#publish-every-unit option', (options) => options.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).selected])), [['minutes', false], ['hours', true], ['days', false]]);
+    assert.equal(
+      await page.$$eval('#publish-every-unit option', (options) => options.map((o) => [(o as HTMLOptionElement).value, (o as HTMLOptionElement).selected])),
+      [['minutes', false], ['hours', true], ['days', false]],
+    );
     await publish('2.6.0', '1', 'minutes');
     await checkPage(page, 'releases-publish-units');
     await publish('2.7.0', '7', 'days');
     const listed = (await running.call('/releases')).json() as { releases: { version: string; size: number; ramp: { everyMinutes: number } }[] };
     assert.equal(listed.releases.map((r) => [r.version, r.size, r.ramp.everyMinutes]), [['2.7.0', SIZE, 7 * 24 * 60], ['2.6.0', SIZE, 1]]);
     const lines = await page.$$eval('.ramp', (ps) => ps.map((p) => (p as HTMLElement).innerText.replace(/ · next step .*$/, '')));
-    assert.equal(lines, ['Ramp 1% → 5% → 25% → 100%, one step every 7 days: step 1 of 4 (1%)', 'Ramp 1% → 5% → 25% → 100%, one step every 1 minute: step 1 of 4 (1%)']);
+    assert.equal(lines, [
+      'Ramp 1% → 5% → 25% → 100%, one step every 7 days: step 1 of 4 (1%)',
+      'Ramp 1% → 5% → 25% → 100%, one step every 1 minute: step 1 of 4 (1%)',
+    ]);
     assert.match(await page.innerText('#release-2-7-0 ~ .description'), `${SIZE} bytes`);
   } finally {
     await browser.close();

@@ -54,10 +54,20 @@ async function check({ page, checker }: World, name: string): Promise<void> {
 
 /** A checkout paid on the simulator's page by `name`; its session id and standard key. */
 async function buy(running: OperatorServer, name: string): Promise<{ id: string; key: string }> {
-  const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{"product":"standard"}' });
+  const created = await running.server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: '{"product":"standard"}',
+  });
   const { sessionId } = created.json() as { sessionId: string };
   const body = new URLSearchParams({ email: 'buyer@example.com', name, country: 'gb' }).toString();
-  await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  await running.server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   const status = (await running.server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string };
   return { id: sessionId, key: status.standardLicenseKey };
 }
@@ -99,7 +109,14 @@ test('orders: a pasted key and part of a name find the order; its amount; the CS
 test('inbox: search by text or email, then "Mark all shown as handled" with its count', async ({ world }) => {
   const { page, running } = world;
   for (const [description, email] of [['Crash on open', null], ['Fine', null], ['A long one', 'crash.fan@example.com'], ['Also fine', null]] as const) {
-    await running.server.storage.intake.addFeedback({ type: 'general', description, email, appVersion: null, rating: null, receivedAt: running.server.clock.now() });
+    await running.server.storage.intake.addFeedback({
+      type: 'general',
+      description,
+      email,
+      appVersion: null,
+      rating: null,
+      receivedAt: running.server.clock.now(),
+    });
   }
   await page.goto(`${running.url}/pages/inbox`);
   await page.fill('#filter-search', 'CRASH');

@@ -37,19 +37,29 @@ test('the Numbers page shows the clients that checked, by installed version, and
         assert.is((await server.request({ path: '/api/v1/version', headers: { 'user-agent': agent }, from })).status, 200);
       }
     }
-    for (const body of [
-      { type: 'review', description: 'Fast', rating: 4, appVersion: '2.6.0' },
-      { type: 'review', description: 'Good', rating: 5, appVersion: '2.6.0' },
-      { type: 'bug_report', description: 'Crash on open', appVersion: '2.5.0' },
-    ]) {
-      const answer = await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (
+      const body of [
+        { type: 'review', description: 'Fast', rating: 4, appVersion: '2.6.0' },
+        { type: 'review', description: 'Good', rating: 5, appVersion: '2.6.0' },
+        { type: 'bug_report', description: 'Crash on open', appVersion: '2.5.0' },
+      ]
+    ) {
+      const answer = await server.request({
+        method: 'POST',
+        path: '/api/v1/feedback',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       assert.is(answer.status, 201, answer.text);
     }
     const page = await browser.newPage();
     page.setDefaultTimeout(NAVIGATION_MS);
     await signInOn(page, running.url, OPERATOR_TOKEN);
     await page.goto(`${running.url}/pages/numbers`);
-    const rows = await page.$$eval('#versions-installed tbody tr', (trs) => trs.map((tr) => Array.from(tr.children, (cell) => cell).map((cell) => (cell as HTMLElement).innerText.trim())));
+    const rows = await page.$$eval(
+      '#versions-installed tbody tr',
+      (trs) => trs.map((tr) => Array.from(tr.children, (cell) => cell).map((cell) => (cell as HTMLElement).innerText.trim())),
+    );
     assert.equal(rows, [
       ['2.5.0', '7', '53.8%', '0', '', '1'],
       ['2.6.0', '4', '30.8%', '2', '4.5', '0'],

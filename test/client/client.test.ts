@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiClientError, createClient, type ClientOptions } from '../../client/index.ts';
+import { ApiClientError, type ClientOptions, createClient } from '../../client/index.ts';
 import { ERROR_CATALOGUE } from '../../core/http/errors.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 
@@ -60,7 +60,10 @@ test('writes send their JSON body: feedback, a vote toggled twice, a checkout an
   assert.is.not(standard.sessionId, created.sessionId);
   // An addition to the spec: the same 202 body for any address.
   const resent = await api.withMeta.resendLicenses({ email: 'ann@example.com' });
-  assert.equal([resent.status, resent.data], [202, { accepted: true, message: 'If this address has valid licenses on file, a message with them is on its way to it.' }]);
+  assert.equal([resent.status, resent.data], [202, {
+    accepted: true,
+    message: 'If this address has valid licenses on file, a message with them is on its way to it.',
+  }]);
 });
 
 test('downloadInstaller resolves to the redirect target; downloadInstallerLink builds the address', async ({ server, base }) => {

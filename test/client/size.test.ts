@@ -17,8 +17,14 @@ test('docs/client.md states each page size within 10% of the measured one', () =
     const row = new RegExp(`^\\| ${page} \\| ([\\d.]+) KiB \\| ([\\d.]+) KiB \\|$`, 'm').exec(doc);
     assert.ok(row, `docs/client.md has no size row for "${page}"`);
     const [minified, gzipped] = [Number(row[1]) * 1024, Number(row[2]) * 1024];
-    assert.ok(Math.abs(minified - size.minified) <= size.minified * 0.1, `${page}: ${row[1]} KiB minified in the docs, ${(size.minified / 1024).toFixed(1)} measured`);
-    assert.ok(Math.abs(gzipped - size.gzipped) <= size.gzipped * 0.1, `${page}: ${row[2]} KiB gzipped in the docs, ${(size.gzipped / 1024).toFixed(1)} measured`);
+    assert.ok(
+      Math.abs(minified - size.minified) <= size.minified * 0.1,
+      `${page}: ${row[1]} KiB minified in the docs, ${(size.minified / 1024).toFixed(1)} measured`,
+    );
+    assert.ok(
+      Math.abs(gzipped - size.gzipped) <= size.gzipped * 0.1,
+      `${page}: ${row[2]} KiB gzipped in the docs, ${(size.gzipped / 1024).toFixed(1)} measured`,
+    );
   }
 });
 

@@ -1,5 +1,5 @@
 /** Broken apps for pricing, version, the discovery documents, download and the error object. */
-import { errorAnswer, everyAnswer, isOperation, pathOf, readdress, restatus, rewriteHeaders, rewriteJson, when, type Mutant } from './_mutate.ts';
+import { errorAnswer, everyAnswer, isOperation, type Mutant, pathOf, readdress, restatus, rewriteHeaders, rewriteJson, when } from './_mutate.ts';
 
 const WINDOWS_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
 const isError = (response: Response) => response.status >= 400;
@@ -33,8 +33,7 @@ export const documentMutants: Mutant[] = [
         const paths = { ...(body['paths'] as Record<string, unknown>) };
         delete paths['/api/v1/checkout/status'];
         return { ...body, paths };
-      }),
-    ),
+      })),
   },
   {
     name: 'a bearer token declared in /openapi.json',
@@ -69,12 +68,17 @@ export const documentMutants: Mutant[] = [
   {
     name: 'download refuses a source label',
     clause: 'endpoints.get-download',
-    wrap: when((r) => isOperation(r, 'GET', '/download') && new URL(r.url).searchParams.has('source'), async (r, next) => errorAnswer(await next(r), 400, 'invalid_parameter')),
+    wrap: when(
+      (r) => isOperation(r, 'GET', '/download') && new URL(r.url).searchParams.has('source'),
+      async (r, next) => errorAnswer(await next(r), 400, 'invalid_parameter'),
+    ),
   },
   {
     name: 'not_found named no_route',
     clause: 'errors.not_found',
-    wrap: everyAnswer(async (response) => (response.status === 404 ? rewriteJson(response, (body) => (body['code'] === 'not_found' ? { ...body, code: 'no_route' } : body)) : response)),
+    wrap: everyAnswer(async (
+      response,
+    ) => (response.status === 404 ? rewriteJson(response, (body) => (body['code'] === 'not_found' ? { ...body, code: 'no_route' } : body)) : response)),
   },
   {
     name: 'a 404 message that does not name the path',
@@ -89,7 +93,9 @@ export const documentMutants: Mutant[] = [
   {
     name: 'errors without a resolution',
     clause: 'error-object.fields',
-    wrap: everyAnswer(async (response) => (isError(response) ? rewriteJson(response, (body) => Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'resolution'))) : response)),
+    wrap: everyAnswer(async (
+      response,
+    ) => (isError(response) ? rewriteJson(response, (body) => Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'resolution'))) : response)),
   },
   {
     name: 'a spreadsheet upload accepted as feedback',
@@ -115,7 +121,10 @@ export const documentMutants: Mutant[] = [
   {
     name: 'a GraphQL endpoint',
     clause: 'service.no-remote-surfaces',
-    wrap: when((r) => pathOf(r) === '/api/graphql', async (r, next) => rewriteJson(await restatus(await next(new Request(new URL('/api/v1/version', r.url))), 200), () => ({ data: null }))),
+    wrap: when(
+      (r) => pathOf(r) === '/api/graphql',
+      async (r, next) => rewriteJson(await restatus(await next(new Request(new URL('/api/v1/version', r.url))), 200), () => ({ data: null })),
+    ),
   },
 ];
 

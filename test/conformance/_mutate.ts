@@ -84,7 +84,11 @@ export async function readdress(request: Request, rewrite: (url: URL) => void): 
 
 /** An error answer of the given status and code, with the response's headers. */
 export function errorAnswer(response: Response, status: number, code: string): Response {
-  return reanswer(response, { status, body: JSON.stringify({ code, message: `${code}.`, resolution: 'Try again.' }), headers: (h) => h.set('content-type', 'application/json') });
+  return reanswer(response, {
+    status,
+    body: JSON.stringify({ code, message: `${code}.`, resolution: 'Try again.' }),
+    headers: (h) => h.set('content-type', 'application/json'),
+  });
 }
 
 /** Answers requests that match with `answer`, the rest through the app. */

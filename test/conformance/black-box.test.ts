@@ -11,7 +11,9 @@ import { ROOT } from '../_spawn.ts';
 const KIT = join(ROOT, 'client/conformance');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((
+    entry,
+  ) => (entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
 }
 
 test('every import of client/conformance/ stays inside it', () => {

@@ -4,7 +4,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyExpectations, formatReport, readExpectations, writeExpectations, type ConformanceReport } from '../../client/conformance/index.ts';
+import { applyExpectations, type ConformanceReport, formatReport, readExpectations, writeExpectations } from '../../client/conformance/index.ts';
 
 const report: ConformanceReport = {
   passed: 1,
@@ -38,7 +38,10 @@ test('TAP 14: a plan, ok / not ok with # SKIP, the clause and message as YAML; k
 test('JUnit: a testcase per check named by clause, escaped; known failures as skipped', () => {
   const junit = formatReport(report, 'junit');
   assert.match(junit, '<testsuite name="converter-site-api conformance" tests="3" failures="1" skipped="1">');
-  assert.match(junit, '<testcase classname="errors.not_found" name="not-found: Unknown &lt;path&gt; &amp; #404">\n      <failure message="expected code &quot;not_found&quot;, got &quot;no_route&quot;">');
+  assert.match(
+    junit,
+    '<testcase classname="errors.not_found" name="not-found: Unknown &lt;path&gt; &amp; #404">\n      <failure message="expected code &quot;not_found&quot;, got &quot;no_route&quot;">',
+  );
   assert.match(formatReport(report, 'junit', known), 'tests="3" failures="0" skipped="2"');
 });
 

@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runConformance, type ConformanceReport } from '../../client/conformance/index.ts';
+import { type ConformanceReport, runConformance } from '../../client/conformance/index.ts';
 
 const statuses = (report: ConformanceReport) => new Set(report.checks.map((check) => check.status));
 const messages = (report: ConformanceReport) => report.checks.filter((check) => check.status === 'fail').map((check) => check.message);
@@ -84,10 +84,14 @@ test('RateLimit-Reset of 2,000,000 s: the kit waits 61 s at most, and the check 
   const report = await runConformance({ fetch: target, sleep: async (ms) => void waits.push(ms), only: ['pricing', 'rules'] });
   assert.ok(waits.length > 0);
   assert.ok(Math.max(...waits) <= 61_000, `waited ${Math.max(...waits)} ms`);
-  assert.ok(messages(report).some((message) => message.includes("the target asked to wait 2000000 s (RateLimit-Reset) for its quota; the spec's window is 60 s, so the kit waited 61 s")));
+  assert.ok(
+    messages(report).some((message) =>
+      message.includes("the target asked to wait 2000000 s (RateLimit-Reset) for its quota; the spec's window is 60 s, so the kit waited 61 s")
+    ),
+  );
 });
 
-test('past the run\'s deadline the checks left are reported as not run, each counted', async () => {
+test("past the run's deadline the checks left are reported as not run, each counted", async () => {
   let now = 0;
   // Each answer takes a second on the run's clock; the deadline is 5 s.
   const target = async () => {

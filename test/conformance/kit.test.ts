@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runConformance, simulatorPayment, type ConformanceReport } from '../../client/conformance/index.ts';
+import { type ConformanceReport, runConformance, simulatorPayment } from '../../client/conformance/index.ts';
 import { CLIENT_HEADER, referenceApp } from './_reference.ts';
 
 const DEPRECATION = { deprecatedAt: Date.UTC(2027, 0, 1), sunsetAt: Date.UTC(2027, 6, 1) };
@@ -40,14 +40,22 @@ test('an unknown session_id is an error: the reference app answers 400, and a 40
   const notFound: typeof fetch = async (request) => {
     const response = await fetch(request);
     if (response.status !== 400 || !new URL(request.url).pathname.endsWith('/checkout/status')) return response;
-    return new Response(JSON.stringify({ code: 'not_found', message: 'No such checkout session.', resolution: 'Create one.' }), { status: 404, headers: response.headers });
+    return new Response(JSON.stringify({ code: 'not_found', message: 'No such checkout session.', resolution: 'Create one.' }), {
+      status: 404,
+      headers: response.headers,
+    });
   };
   assert.is((await runConformance({ fetch: notFound, only })).passed, 1);
 });
 
 test('with deprecated aliases the deprecation check passes too', async () => {
   const { fetch } = await referenceApp({ aliasDeprecation: DEPRECATION });
-  const report = await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, payCheckout: simulatorPayment, only: ['versioning.4', 'endpoints.aliases'] });
+  const report = await runConformance({
+    fetch,
+    clientAddressHeader: CLIENT_HEADER,
+    payCheckout: simulatorPayment,
+    only: ['versioning.4', 'endpoints.aliases'],
+  });
   assert.equal(failures(report), []);
   assert.equal(skips(report), []);
 });
@@ -56,7 +64,16 @@ test('from one address and no payment hook: the per-client and paid checks skip 
   const { fetch } = await referenceApp();
   const report = await runConformance({ fetch });
   assert.equal(failures(report), []);
-  assert.equal(skips(report), ['feedback-description-required-code', 'roadmap-vote-per-address', 'checkout-paid', 'checkout-paid-license-key', 'alias-deprecation', 'no-uploads-refused', 'quota-per-window', 'quota-per-client']);
+  assert.equal(skips(report), [
+    'feedback-description-required-code',
+    'roadmap-vote-per-address',
+    'checkout-paid',
+    'checkout-paid-license-key',
+    'alias-deprecation',
+    'no-uploads-refused',
+    'quota-per-window',
+    'quota-per-client',
+  ]);
   assert.match(report.checks.find((check) => check.id === 'quota-per-client')!.message, 'give clientAddressHeader (--client-address-header)');
   assert.match(report.checks.find((check) => check.id === 'checkout-paid')!.message, 'give a payment hook');
 });
@@ -73,7 +90,10 @@ test('from one address whose quota is partly used, the kit waits for the window 
   const report = await runConformance({ fetch, sleep, log: (line) => lines.push(line) });
   assert.equal(failures(report), []);
   assert.equal(waits, [61_000]);
-  assert.is(lines[0], '60 checks (7 skipped here, 53 run), about 232 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)');
+  assert.is(
+    lines[0],
+    '60 checks (7 skipped here, 53 run), about 232 requests from one client address at 120 per 60 s: up to 122 s waiting for the quota (less when the address starts with a full quota)',
+  );
   assert.is(lines[1], 'waiting 61 s for the rate-limit window to reset');
   assert.is(report.checks.length, 60, 'the report lists as many checks as announced');
 });
@@ -101,18 +121,26 @@ test('a description that names /api/v1 as its server and its paths without it de
     const response = await fetch(request);
     if (new URL(request.url).pathname !== '/openapi.json') return response;
     const document = (await response.json()) as { paths: Record<string, unknown> };
-    const paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => path.startsWith('/api/v1/')).map(([path, item]) => [path.slice('/api/v1'.length), item]));
+    const paths = Object.fromEntries(
+      Object.entries(document.paths).filter(([path]) => path.startsWith('/api/v1/')).map(([path, item]) => [path.slice('/api/v1'.length), item]),
+    );
     return new Response(JSON.stringify({ ...document, servers: [{ url: 'https://api.example.com/api/v1' }], paths }), { headers: response.headers });
   };
   const report = await runConformance({ fetch: relative, only: ['endpoints.get-openapi-json', 'authentication.no-credentials'] });
-  assert.equal(report.checks.map((check) => [check.id, check.status]), [['openapi-version', 'pass'], ['openapi-operations', 'pass'], ['openapi-no-credentials', 'pass']]);
+  assert.equal(report.checks.map((check) => [check.id, check.status]), [['openapi-version', 'pass'], ['openapi-operations', 'pass'], [
+    'openapi-no-credentials',
+    'pass',
+  ]]);
 });
 
 test('with a client address header the target does not trust, the kit says so before the checks fail', async () => {
   const { fetch } = await referenceApp();
   const lines: string[] = [];
   const report = await runConformance({ fetch, clientAddressHeader: 'x-client-ip', only: ['rules.3'], log: (line) => lines.push(line) });
-  assert.is(lines[1], 'two fresh addresses in x-client-ip share one quota (RateLimit-Remaining 119, then 118): the target seems not to trust the header, so the per-client checks will fail');
+  assert.is(
+    lines[1],
+    'two fresh addresses in x-client-ip share one quota (RateLimit-Remaining 119, then 118): the target seems not to trust the header, so the per-client checks will fail',
+  );
   assert.is(report.failed, 0);
   const trusted: string[] = [];
   await runConformance({ fetch, clientAddressHeader: CLIENT_HEADER, only: ['rules.3'], log: (line) => trusted.push(line) });
@@ -121,7 +149,11 @@ test('with a client address header the target does not trust, the kit says so be
 
 test('a target that refuses every connection fails each check with what happened, and never passes', async () => {
   const report = await runConformance({ fetch: async () => Promise.reject(new TypeError('fetch failed')), only: ['rules.1'] });
-  assert.equal(report.checks.map((check) => [check.id, check.status, check.message]), [['pricing', 'fail', 'the check could not talk to the target: fetch failed']]);
+  assert.equal(report.checks.map((check) => [check.id, check.status, check.message]), [[
+    'pricing',
+    'fail',
+    'the check could not talk to the target: fetch failed',
+  ]]);
 });
 
 test('options without a target are refused', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SIMULATOR_KEY_PREFIX, verifyLicenseKey } from '../../core/licensing/license.ts';
-import { licenseVectorsFile, type LicenseVectors } from '../../scripts/conformance-vectors.ts';
+import { type LicenseVectors, licenseVectorsFile } from '../../scripts/conformance-vectors.ts';
 import { ROOT } from '../_spawn.ts';
 
 const text = readFileSync(join(ROOT, 'docs/vectors/license-keys.json'), 'utf8');
@@ -36,7 +36,19 @@ test('the simulator keys verify only as simulator keys, with the claims of the s
 
 test('the kinds the issue names are there: v1 and v2, simulator, flipped bits, wrong tag, case, dashes and spaces', () => {
   const ids = file.vectors.map((vector) => vector.id);
-  for (const id of ['v1-plus-bundle', 'v2-plus-bundle', 'v2-simulator', 'v2-flipped-payload-bit', 'v2-flipped-signature-bit', 'v2-wrong-tag', 'v2-lower-case', 'v2-no-dashes', 'v2-spaces']) {
+  for (
+    const id of [
+      'v1-plus-bundle',
+      'v2-plus-bundle',
+      'v2-simulator',
+      'v2-flipped-payload-bit',
+      'v2-flipped-signature-bit',
+      'v2-wrong-tag',
+      'v2-lower-case',
+      'v2-no-dashes',
+      'v2-spaces',
+    ]
+  ) {
     assert.ok(ids.includes(id), id);
   }
   assert.is(new Set(ids).size, ids.length);

@@ -88,7 +88,7 @@ export function runContract(target: Target, cleanUp: () => Promise<void> = async
     contract(`${target.name} › ${name}`, async (context) => {
       if (!context.server) throw new Error(`${target.name} is not running`);
       await run(context.server);
-    }),
+    })
   );
   contract.run();
 }

@@ -7,7 +7,7 @@
  * The kit's synthetic client addresses (198.18.0.0/15) become loopback source addresses (127.18.0.0/15),
  * so a target needs no trusted proxy: each check is a distinct client, as the other tests' `from` is.
  */
-import { runConformance, selectChecks, simulatorPayment, type ConformanceReport, type FetchLike } from '../../client/conformance/index.ts';
+import { type ConformanceReport, type FetchLike, runConformance, selectChecks, simulatorPayment } from '../../client/conformance/index.ts';
 import type { HttpInit, HttpResult } from '../_client.ts';
 import type { RunningTarget } from '../_targets.ts';
 
@@ -36,7 +36,9 @@ export function kitOptions(send: (init: HttpInit) => Promise<HttpResult>, baseUr
 
 /** The failures of a report, and its skips other than the allowed ones, one line each. */
 export function nonConformance(report: ConformanceReport): string[] {
-  return report.checks.filter((c) => c.status === 'fail' || (c.status === 'skip' && !MAY_SKIP.has(c.id))).map((c) => `${c.id} [${c.clause}] ${c.status}: ${c.message}`);
+  return report.checks.filter((c) => c.status === 'fail' || (c.status === 'skip' && !MAY_SKIP.has(c.id))).map((c) =>
+    `${c.id} [${c.clause}] ${c.status}: ${c.message}`
+  );
 }
 
 /** A fetch over `send` (an HttpInit client), from the loopback address of the kit's client. */
@@ -48,7 +50,13 @@ export function loopbackFetch(send: (init: HttpInit) => Promise<HttpResult>): Fe
     const from = loopbackOf(request.headers.get(KIT_CLIENT));
     delete headers[KIT_CLIENT];
     const body = request.body === null ? undefined : await request.text();
-    const result = await send({ method: request.method, path: url.pathname + url.search, headers, ...(body === undefined ? {} : { body }), ...(from ? { from } : {}) });
+    const result = await send({
+      method: request.method,
+      path: url.pathname + url.search,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(from ? { from } : {}),
+    });
     const empty = result.status === 204 || result.status === 304 || request.method === 'HEAD';
     return new Response(empty ? null : result.text, { status: result.status, headers: result.headers });
   };
@@ -63,7 +71,13 @@ export function registerKitChecks(register: (name: string, run: (server: Running
   let report: Promise<ConformanceReport> | null = null;
   for (const check of selectChecks(undefined)) {
     register(`conformance kit: ${check.id} [${check.clause}]`, async (server) => {
-      report ??= runConformance({ fetch: kitFetch(server), baseUrl: server.baseUrl, clientAddressHeader: KIT_CLIENT, payCheckout: simulatorPayment, strict: true });
+      report ??= runConformance({
+        fetch: kitFetch(server),
+        baseUrl: server.baseUrl,
+        clientAddressHeader: KIT_CLIENT,
+        payCheckout: simulatorPayment,
+        strict: true,
+      });
       const result = (await report).checks.find((c) => c.id === check.id);
       if (!result) throw new Error(`the kit did not run ${check.id}`);
       if (result.status === 'fail' || (result.status === 'skip' && !MAY_SKIP.has(check.id))) {

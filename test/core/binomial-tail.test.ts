@@ -20,7 +20,9 @@ function exactTail(k: number, n: number, a: bigint, b: bigint): number {
 }
 
 test('binomial upper tails match exact rationals within 1e-9 relative', () => {
-  for (const [k, n, a, b] of [[0, 5, 1n, 2n], [3, 5, 1n, 2n], [20, 21, 3n, 5n], [10, 60, 1n, 10n], [1, 1, 1n, 3n], [7, 7, 1n, 3n], [40, 200, 3n, 20n]] as const) {
+  for (
+    const [k, n, a, b] of [[0, 5, 1n, 2n], [3, 5, 1n, 2n], [20, 21, 3n, 5n], [10, 60, 1n, 10n], [1, 1, 1n, 3n], [7, 7, 1n, 3n], [40, 200, 3n, 20n]] as const
+  ) {
     const want = exactTail(k, n, a, b);
     const got = binomialUpperTail(k, n, Number(a) / Number(b));
     assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(want, 1e-300), `k=${k} n=${n} p=${a}/${b}: ${got} against ${want}`);

@@ -39,7 +39,7 @@ interface Feed {
   items: { id: string; title: string; date_published: string; _release: { version: string; features: { id: number; title: string }[] } }[];
 }
 const versionsIn = async (t: TestApp, query?: string) =>
-  ((bodyJson(await get(t, '/api/v1/changelog', {}, query)) as Feed).items).map((item) => item._release.version);
+  (bodyJson(await get(t, '/api/v1/changelog', {}, query)) as Feed).items.map((item) => item._release.version);
 
 /** 2.5.0 at 100 % (feature 2 names it), then 2.6.0 ramping 10 -> 100 % an hour later, which feature 3 names. */
 async function releases(): Promise<TestApp & { start: number }> {
@@ -47,7 +47,13 @@ async function releases(): Promise<TestApp & { start: number }> {
   const start = t.clock.now();
   await operate(t, 'POST', '/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: NOTES('2.5.0'), rolloutPercent: 100 });
   t.clock.advance(MINUTE);
-  await operate(t, 'POST', '/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 10, critical: true, ramp: { steps: [10, 100], everyMinutes: 60 } });
+  await operate(t, 'POST', '/releases', {
+    version: '2.6.0',
+    msiUrl: MSI('2.6.0'),
+    rolloutPercent: 10,
+    critical: true,
+    ramp: { steps: [10, 100], everyMinutes: 60 },
+  });
   await operate(t, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
   return { ...t, start };
 }
@@ -82,7 +88,11 @@ test('a release at 100 % is in both feeds with its shipped items; a staged one i
           reached_everyone_at: new Date(t.start).toISOString(),
           notes_url: NOTES('2.5.0'),
           critical: false,
-          features: [{ id: 2, title: 'Keep cell formulas in XLSX output', description: 'Translate 1-2-3 @functions into Excel formulas instead of writing computed values.' }],
+          features: [{
+            id: 2,
+            title: 'Keep cell formulas in XLSX output',
+            description: 'Translate 1-2-3 @functions into Excel formulas instead of writing computed values.',
+          }],
         },
       },
     ],
@@ -93,7 +103,11 @@ test('a release at 100 % is in both feeds with its shipped items; a staged one i
   assert.is(atom.headers['cache-control'], 'public, max-age=300');
   const parsed = parseAtomFeed(bodyText(atom));
   assert.is(parsed.id, `${BASE}/api/v1/changelog.atom`);
-  assert.equal(parsed.entries?.map((entry) => [entry.id, entry.title?.value, entry.updated]), [[`${BASE}/api/v1/changelog#v2.5.0`, 'Version 2.5.0', new Date(t.start).toISOString()]]);
+  assert.equal(parsed.entries?.map((entry) => [entry.id, entry.title?.value, entry.updated]), [[
+    `${BASE}/api/v1/changelog#v2.5.0`,
+    'Version 2.5.0',
+    new Date(t.start).toISOString(),
+  ]]);
 });
 
 test('the ramp reaching 100 % ships 2.6.0, dated by its plan; a pull un-ships it and a restore keeps its date', async () => {

@@ -16,8 +16,7 @@ async function create(t: T, json?: unknown): Promise<{ sessionId: string; url: s
   return bodyJson(response) as { sessionId: string; url: string };
 }
 const status = async (t: T, query: string) => t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query }));
-const press = (t: T, sessionId: string, action: string) =>
-  t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/${action}` }));
+const press = (t: T, sessionId: string, action: string) => t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/${action}` }));
 
 const NO_KEYS = { licenseKey: null, standardLicenseKey: null, plusLicenseKey: null };
 
@@ -63,12 +62,14 @@ checkout('an empty JSON object body is the same as no body', async () => {
   assert.is((await t.storage.checkouts.getCheckout(sessionId))!.sku, 'standard');
 });
 
-for (const [name, body, message] of [
-  ['an unknown product', { product: 'enterprise' }, 'Field "product" must be one of standard, plus_addon, plus_bundle.'],
-  ['an unknown channel', { channel: 'web' }, 'Field "channel" must be one of store, msi.'],
-  ['a product that is not a string', { product: 1 }, 'Field "product" must be one of standard, plus_addon, plus_bundle.'],
-  ['another field', { product: 'standard', coupon: 'FREE' }, 'Unknown field "coupon": this request accepts only product, channel.'],
-] as const) {
+for (
+  const [name, body, message] of [
+    ['an unknown product', { product: 'enterprise' }, 'Field "product" must be one of standard, plus_addon, plus_bundle.'],
+    ['an unknown channel', { channel: 'web' }, 'Field "channel" must be one of store, msi.'],
+    ['a product that is not a string', { product: 1 }, 'Field "product" must be one of standard, plus_addon, plus_bundle.'],
+    ['another field', { product: 'standard', coupon: 'FREE' }, 'Unknown field "coupon": this request accepts only product, channel.'],
+  ] as const
+) {
   checkout(`create with ${name} is 400 invalid_request`, async () => {
     const t = await createTestApp();
     const response = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: body }));
@@ -77,11 +78,13 @@ for (const [name, body, message] of [
   });
 }
 
-for (const [sku, expected] of [
-  ['standard', ['standard', null]],
-  ['plus_addon', [null, 'plus']],
-  ['plus_bundle', ['standard', 'plus']],
-] as const) {
+for (
+  const [sku, expected] of [
+    ['standard', ['standard', null]],
+    ['plus_addon', [null, 'plus']],
+    ['plus_bundle', ['standard', 'plus']],
+  ] as const
+) {
   checkout(`a paid ${sku} session gets its keys once, marked sim/: they verify only as simulator keys`, async () => {
     const t = await createTestApp();
     const { sessionId } = await create(t, { product: sku });
@@ -95,7 +98,7 @@ for (const [sku, expected] of [
     assert.is(first['licenseKey'], first['standardLicenseKey'] ?? first['plusLicenseKey']);
     const publicKey = await publicKeyOf(await t.storage.secret('license-signing-key', () => 'unused'));
     const products = [first['standardLicenseKey'], first['plusLicenseKey']].map(async (key) =>
-      key === null ? null : (await verifyLicenseKey(key!, publicKey, SIMULATOR_KEY_PREFIX))?.product ?? 'INVALID',
+      key === null ? null : (await verifyLicenseKey(key!, publicKey, SIMULATOR_KEY_PREFIX))?.product ?? 'INVALID'
     );
     assert.equal(await Promise.all(products), expected);
     assert.is(await verifyLicenseKey(first['licenseKey']!, publicKey), null);
@@ -176,12 +179,18 @@ checkout('an unknown session_id is 400 unknown_session', async () => {
   });
 });
 
-for (const [name, query, message] of [
-  ['a missing session_id', '', 'Query parameter "session_id" is required: a non-empty id of at most 255 characters.'],
-  ['an empty session_id', 'session_id=', 'Query parameter "session_id" is required: a non-empty id of at most 255 characters.'],
-  ['a session_id over 255 characters', `session_id=${'x'.repeat(256)}`, 'Query parameter "session_id" is required: a non-empty id of at most 255 characters.'],
-  ['two session_ids', 'session_id=a&session_id=b', 'Query parameter "session_id" is given more than once.'],
-] as const) {
+for (
+  const [name, query, message] of [
+    ['a missing session_id', '', 'Query parameter "session_id" is required: a non-empty id of at most 255 characters.'],
+    ['an empty session_id', 'session_id=', 'Query parameter "session_id" is required: a non-empty id of at most 255 characters.'],
+    [
+      'a session_id over 255 characters',
+      `session_id=${'x'.repeat(256)}`,
+      'Query parameter "session_id" is required: a non-empty id of at most 255 characters.',
+    ],
+    ['two session_ids', 'session_id=a&session_id=b', 'Query parameter "session_id" is given more than once.'],
+  ] as const
+) {
   checkout(`status with ${name} is 400 invalid_request`, async () => {
     const t = await createTestApp();
     const response = await status(t, query);

@@ -9,8 +9,7 @@ import { createMetricsObserver, createRegistry } from '../../adapters/prometheus
 import { MISSING_ADDRESS_FIX, runtimeOf } from '../../core/clients/client-address.ts';
 import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 
-const SHARED_WARNING =
-  'a request came with no client address: every such request is served as one client: one rate-limit quota, one roadmap ' +
+const SHARED_WARNING = 'a request came with no client address: every such request is served as one client: one rate-limit quota, one roadmap ' +
   "voter (clientAddress: 'required' answers 500 instead). Said once; each one is counted (client_address_missing)";
 
 /** The app with Prometheus metrics, and the value of the new counter. */
@@ -61,7 +60,10 @@ test("clientAddress: 'required' answers 500 client_address_missing with CORS but
   const served = await t.app.handle(coreRequest({ path: '/api/v1/pricing', clientIp: '203.0.113.7' }));
   assert.equal([served.status, served.headers['ratelimit-remaining']], [200, '119']);
   assert.equal(t.logger.lines.map((line) => [line.level, line.message]), [
-    ['warn', "a request came with no client address: each is answered 500 client_address_missing (clientAddress: 'required'). Said once; each one is counted (client_address_missing)"],
+    [
+      'warn',
+      "a request came with no client address: each is answered 500 client_address_missing (clientAddress: 'required'). Said once; each one is counted (client_address_missing)",
+    ],
   ]);
   assert.is(t.missing(), '2');
 });

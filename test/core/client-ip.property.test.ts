@@ -94,9 +94,7 @@ property('an edited spelling is refused exactly when ipaddr.js refuses it', () =
 property('the IPv4 fast path agrees with ipaddr.js on any text', () => {
   fc.assert(
     fc.property(fc.oneof(ipv4, mutated, fc.string({ maxLength: 16 })), (text) => {
-      const expected = ipaddr.IPv4.isValidFourPartDecimal(text)
-        ? ipaddr.IPv4.parse(text).toByteArray().reduce((n, b) => n * 256 + b, 0)
-        : -1;
+      const expected = ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text).toByteArray().reduce((n, b) => n * 256 + b, 0) : -1;
       return ipv4Value(text) === expected;
     }),
     RUNS,
@@ -108,10 +106,9 @@ property('the client key is the IPv4 address, or the /64 network ipaddr.js compu
     fc.property(address, (text) => {
       const canonical = canonicalIp(text)!;
       const parsed = ipaddr.parse(canonical);
-      const expected =
-        parsed.kind() === 'ipv4'
-          ? canonical
-          : `${new ipaddr.IPv6([...(parsed as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String()}/64`;
+      const expected = parsed.kind() === 'ipv4'
+        ? canonical
+        : `${new ipaddr.IPv6([...(parsed as ipaddr.IPv6).parts.slice(0, 4), 0, 0, 0, 0]).toRFC5952String()}/64`;
       return clientKey(canonical) === expected;
     }),
     RUNS,
@@ -124,9 +121,7 @@ const nearby = fc.oneof(
   fc.tuple(fc.constantFrom('2001:db8', 'fd00:0', '2001:db9'), fc.nat(3), fc.nat(0xffff)).map(([base, c, d]) => `${base}:${c}::${d.toString(16)}`),
 );
 /** A range as an operator writes it, with its prefix length. */
-const range = nearby.chain((base) =>
-  fc.integer({ min: 0, max: base.includes(':') ? 128 : 32 }).map((bits) => ({ base, bits, text: `${base}/${bits}` })),
-);
+const range = nearby.chain((base) => fc.integer({ min: 0, max: base.includes(':') ? 128 : 32 }).map((bits) => ({ base, bits, text: `${base}/${bits}` })));
 
 /** Whether ipaddr.js puts an address in one of the ranges (IPv4 ranges also hold the IPv4-mapped form). */
 function oracleTrusted(ranges: { base: string; bits: number }[], text: string): boolean {

@@ -67,16 +67,18 @@ download('each download is recorded with time, source, platform and force', asyn
   ]);
 });
 
-for (const [query, message] of [
-  ['force=0', 'Query parameter "force" must be "1" when given.'],
-  ['force=true', 'Query parameter "force" must be "1" when given.'],
-  ['force=', 'Query parameter "force" must be "1" when given.'],
-  ['force=1&force=1', 'Query parameter "force" is given more than once.'],
-  [`source=${'a'.repeat(65)}`, 'Query parameter "source" must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-".'],
-  ['source=has%20space', 'Query parameter "source" must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-".'],
-  ['source=%3Cscript%3E', 'Query parameter "source" must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-".'],
-  ['source=a&source=b', 'Query parameter "source" is given more than once.'],
-] as const) {
+for (
+  const [query, message] of [
+    ['force=0', 'Query parameter "force" must be "1" when given.'],
+    ['force=true', 'Query parameter "force" must be "1" when given.'],
+    ['force=', 'Query parameter "force" must be "1" when given.'],
+    ['force=1&force=1', 'Query parameter "force" is given more than once.'],
+    [`source=${'a'.repeat(65)}`, 'Query parameter "source" must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-".'],
+    ['source=has%20space', 'Query parameter "source" must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-".'],
+    ['source=%3Cscript%3E', 'Query parameter "source" must be at most 64 characters of A-Z, a-z, 0-9, ".", "_" or "-".'],
+    ['source=a&source=b', 'Query parameter "source" is given more than once.'],
+  ] as const
+) {
   download(`?${query.slice(0, 40)} is 400 invalid_parameter and records nothing`, async () => {
     const t = await createTestApp();
     const { response } = await get(query, { 'user-agent': WINDOWS_UA }, t);

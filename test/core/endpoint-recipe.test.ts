@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import * as client from '../../client/index.ts';
 import { createClientFor } from '../../client/index.ts';
 import { createFetchHandler } from '../../adapters/fetch/index.ts';
-import { API_ROUTES, OPERATOR_TAG, type ApiRoute } from '../../core/api.ts';
+import { API_ROUTES, type ApiRoute, OPERATOR_TAG } from '../../core/api.ts';
 import { createAppOf } from '../../core/app.ts';
 import type { Endpoint } from '../../core/endpoint.ts';
 import * as table from '../../core/endpoints.ts';
@@ -116,7 +116,13 @@ test('API_ROUTES binds every row but the two discovery documents (operations/dis
   assert.equal(bound, rows);
   for (const route of API_ROUTES) {
     const row = table.PUBLIC_ENDPOINTS.find((candidate) => candidate.operationId === route.operationId);
-    if (row) assert.equal({ ...route, create: undefined, readsOnly: undefined }, { ...row, create: undefined, readsOnly: undefined }, `${route.operationId} is its row`);
+    if (row) {
+      assert.equal(
+        { ...route, create: undefined, readsOnly: undefined },
+        { ...row, create: undefined, readsOnly: undefined },
+        `${route.operationId} is its row`,
+      );
+    }
   }
 });
 

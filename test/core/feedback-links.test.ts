@@ -14,7 +14,14 @@ const test = suite('feedback linked to the roadmap');
 const operate = async (t: TestApp, method: string, target: string, json?: unknown) => {
   const [path = target, query = ''] = target.split('?');
   const response = await t.app.operator!.handle(
-    coreRequest({ method, path, query, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-request-id': 'req-links' }, ...(json === undefined ? {} : { json }) }),
+    coreRequest({
+      method,
+      path,
+      query,
+      clientIp: '127.0.0.1',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-request-id': 'req-links' },
+      ...(json === undefined ? {} : { json }),
+    }),
   );
   return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
 };
@@ -28,7 +35,13 @@ async function setUp(): Promise<TestApp> {
   await submit(t, 'Charts in .wk3 files please', 'ann@example.com');
   await submit(t, 'wk3 charts');
   await submit(t, 'Batch whole folders', 'bo@example.com');
-  await t.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/hook', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: ['feedback.linked'], format: 'standard', createdAt: t.clock.now() });
+  await t.storage.outbox.addEndpoint({
+    url: 'http://127.0.0.1:9/hook',
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    events: ['feedback.linked'],
+    format: 'standard',
+    createdAt: t.clock.now(),
+  });
   return t;
 }
 
@@ -42,13 +55,20 @@ test('link one, link the rest in bulk, relink, unlink: the inbox and the roadmap
   const t = await setUp();
   assert.equal(await operate(t, 'PUT', '/feedback/1/feature', { featureId: 3 }), { status: 200, body: { id: 1, featureId: 3, changed: true } });
   assert.equal(await operate(t, 'PUT', '/feedback/1/feature', { featureId: 3 }), { status: 200, body: { id: 1, featureId: 3, changed: false } });
-  assert.equal(await operate(t, 'POST', '/feedback/feature', { ids: [1, 2, 9], featureId: 3 }), { status: 200, body: { linked: [2], unchanged: 1, notFound: 1 } });
+  assert.equal(await operate(t, 'POST', '/feedback/feature', { ids: [1, 2, 9], featureId: 3 }), {
+    status: 200,
+    body: { linked: [2], unchanged: 1, notFound: 1 },
+  });
   assert.equal(await features(t), [[3, [1, 2], 1], [4, [], 0]]);
   await operate(t, 'PUT', '/feedback/3/feature', { featureId: 4 });
-  assert.equal(((await operate(t, 'GET', '/feedback?handled=false')).body['entries'] as { id: number; featureId: number | null }[]).map((e) => [e.id, e.featureId]), [[3, 4], [2, 3], [1, 3]]);
+  assert.equal(
+    ((await operate(t, 'GET', '/feedback?handled=false')).body['entries'] as { id: number; featureId: number | null }[]).map((e) => [e.id, e.featureId]),
+    [[3, 4], [2, 3], [1, 3]],
+  );
   assert.equal(await operate(t, 'PUT', '/feedback/2/feature', { featureId: null }), { status: 200, body: { id: 2, featureId: null, changed: true } });
   assert.equal(await features(t), [[3, [1], 1], [4, [3], 1]]);
-  const audit = ((await operate(t, 'GET', '/audit?action=feedback.')).body['entries'] as { action: string; target: string; actor: string; requestId: string }[]).map((e) => [e.action, e.target, e.actor, e.requestId]);
+  const audit = ((await operate(t, 'GET', '/audit?action=feedback.')).body['entries'] as { action: string; target: string; actor: string; requestId: string }[])
+    .map((e) => [e.action, e.target, e.actor, e.requestId]);
   assert.equal(audit.reverse(), [
     ['feedback.linked', '1 to feature 3', 'operator', 'req-links'],
     ['feedback.linked', '1 entry (of 3 listed) to feature 3', 'operator', 'req-links'],
@@ -67,7 +87,10 @@ test('link one, link the rest in bulk, relink, unlink: the inbox and the roadmap
 test('bad input: an unknown entry or feature is a 404 JSON error and nothing changes', async () => {
   const t = await setUp();
   const missing = await operate(t, 'PUT', '/feedback/7/feature', { featureId: 3 });
-  assert.equal(missing, { status: 404, body: { code: 'feedback_not_found', message: 'No feedback has id "7".', resolution: 'List the inbox with GET /feedback and use one of its ids.' } });
+  assert.equal(missing, {
+    status: 404,
+    body: { code: 'feedback_not_found', message: 'No feedback has id "7".', resolution: 'List the inbox with GET /feedback and use one of its ids.' },
+  });
   assert.is((await operate(t, 'PUT', '/feedback/1/feature', { featureId: 99 })).body['code'], 'feature_not_found');
   assert.is((await operate(t, 'POST', '/feedback/feature', { ids: [1], featureId: 99 })).body['code'], 'feature_not_found');
   assert.is((await operate(t, 'PUT', '/feedback/1/feature', { feature: 3 })).status, 400);

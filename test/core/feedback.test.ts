@@ -48,12 +48,14 @@ feedback('fields the spec does not list are ignored, not stored', async () => {
   assert.not.ok('os' in storage.feedback[0]!);
 });
 
-for (const [name, body] of [
-  ['missing', {}],
-  ['null', { description: null }],
-  ['empty', { description: '' }],
-  ['blank', { description: ' \n\t ' }],
-] as const) {
+for (
+  const [name, body] of [
+    ['missing', {}],
+    ['null', { description: null }],
+    ['empty', { description: '' }],
+    ['blank', { description: ' \n\t ' }],
+  ] as const
+) {
   feedback(`a ${name} description is 400 description_required and nothing is stored`, async () => {
     const { response, storage } = await post(body);
     assert.is(response.status, 400);
@@ -66,20 +68,30 @@ for (const [name, body] of [
   });
 }
 
-for (const [name, body, message] of [
-  ['a non-string description', { description: 42 }, 'Field "description" must be a string.'],
-  ['a description over 5000 characters', { description: 'x'.repeat(5001) }, 'Field "description" must be at most 5000 characters long.'],
-  ['an unknown type', { description: 'x', type: 'complaint' }, 'Field "type" must be one of feature_request, bug_report, general, review.'],
-  ['a malformed email', { description: 'x', email: 'not-an-email' }, 'Field "email" must be an email address.'],
-  ['an email over 200 characters', { description: 'x', email: `${'a'.repeat(190)}@example.com` }, 'Field "email" must be at most 200 characters long.'],
-  ['an appVersion over 200 characters', { description: 'x', appVersion: '1'.repeat(201) }, 'Field "appVersion" must be at most 200 characters long.'],
-  ['a rating of 0', { description: 'x', rating: 0 }, 'Field "rating" must be an integer from 1 to 5.'],
-  ['a rating of 6', { description: 'x', rating: 6 }, 'Field "rating" must be an integer from 1 to 5.'],
-  ['a fractional rating', { description: 'x', rating: 4.5 }, 'Field "rating" must be an integer from 1 to 5.'],
-  ['a rating as a string', { description: 'x', rating: '5' }, 'Field "rating" must be an integer from 1 to 5.'],
-  ['a NUL character', { description: 'a\u0000b' }, 'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.'],
-  ['an unpaired surrogate', { description: 'a\ud800b' }, 'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.'],
-] as const) {
+for (
+  const [name, body, message] of [
+    ['a non-string description', { description: 42 }, 'Field "description" must be a string.'],
+    ['a description over 5000 characters', { description: 'x'.repeat(5001) }, 'Field "description" must be at most 5000 characters long.'],
+    ['an unknown type', { description: 'x', type: 'complaint' }, 'Field "type" must be one of feature_request, bug_report, general, review.'],
+    ['a malformed email', { description: 'x', email: 'not-an-email' }, 'Field "email" must be an email address.'],
+    ['an email over 200 characters', { description: 'x', email: `${'a'.repeat(190)}@example.com` }, 'Field "email" must be at most 200 characters long.'],
+    ['an appVersion over 200 characters', { description: 'x', appVersion: '1'.repeat(201) }, 'Field "appVersion" must be at most 200 characters long.'],
+    ['a rating of 0', { description: 'x', rating: 0 }, 'Field "rating" must be an integer from 1 to 5.'],
+    ['a rating of 6', { description: 'x', rating: 6 }, 'Field "rating" must be an integer from 1 to 5.'],
+    ['a fractional rating', { description: 'x', rating: 4.5 }, 'Field "rating" must be an integer from 1 to 5.'],
+    ['a rating as a string', { description: 'x', rating: '5' }, 'Field "rating" must be an integer from 1 to 5.'],
+    [
+      'a NUL character',
+      { description: 'a\u0000b' },
+      'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.',
+    ],
+    [
+      'an unpaired surrogate',
+      { description: 'a\ud800b' },
+      'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.',
+    ],
+  ] as const
+) {
   feedback(`${name} is 400 invalid_request naming the field`, async () => {
     const { response, storage } = await post(body);
     assert.is(response.status, 400);

@@ -23,17 +23,25 @@ const installed = async (t: Awaited<ReturnType<typeof createTestApp>>) => {
 
 test('the answer is the same with or without the token; the check is counted by the installed version it names', async () => {
   const t = await createTestApp({ signAnswers: false });
-  await t.storage.releases.publishRelease({ version: '2.5.0', msiUrl: 'https://example.com/2.5.0.msi', notesUrl: null, rolloutPercent: 100, publishedAt: t.clock.now() });
+  await t.storage.releases.publishRelease({
+    version: '2.5.0',
+    msiUrl: 'https://example.com/2.5.0.msi',
+    notesUrl: null,
+    rolloutPercent: 100,
+    publishedAt: t.clock.now(),
+  });
   const plain = await t.app.handle(check(undefined));
-  for (const agent of [
-    'LegacySheetConverter/2.5.0 (Windows NT 10.0)',
-    'LegacySheetConverter/2.4.1',
-    'Mozilla/5.0 LegacySheetConverter/2.4.1 (Windows NT 10.0)',
-    'LegacySheetConverter/9.9.9 (Windows NT 10.0)',
-    'LegacySheetConverter/2.5.0-beta (Windows NT 10.0)',
-    'NotLegacySheetConverter/2.5.0',
-    'LegacySheetConverter/' + '1'.repeat(500),
-  ]) {
+  for (
+    const agent of [
+      'LegacySheetConverter/2.5.0 (Windows NT 10.0)',
+      'LegacySheetConverter/2.4.1',
+      'Mozilla/5.0 LegacySheetConverter/2.4.1 (Windows NT 10.0)',
+      'LegacySheetConverter/9.9.9 (Windows NT 10.0)',
+      'LegacySheetConverter/2.5.0-beta (Windows NT 10.0)',
+      'NotLegacySheetConverter/2.5.0',
+      'LegacySheetConverter/' + '1'.repeat(500),
+    ]
+  ) {
     const answer = await t.app.handle(check(agent));
     assert.equal([answer.status, bodyText(answer), answer.headers['content-type']], [plain.status, bodyText(plain), plain.headers['content-type']], agent);
   }

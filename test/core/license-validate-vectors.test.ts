@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LICENSE_VECTORS_PATH, makeLicenseVectors, type LicenseVectorCase } from '../../scripts/license-validate-vectors.ts';
+import { LICENSE_VECTORS_PATH, type LicenseVectorCase, makeLicenseVectors } from '../../scripts/license-validate-vectors.ts';
 import { licenseRefusal } from '../_update-signature.ts';
 
 test('the shipped vectors are what the server makes; the independent check accepts the good ones and refuses each tampered one', async () => {

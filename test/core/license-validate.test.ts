@@ -24,14 +24,18 @@ async function setUp(context: Context, options: TestAppOptions = {}) {
 }
 test.before.each((context) => setUp(context));
 
-const plain = (headers: Record<string, string | undefined>) => Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
+const plain = (headers: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(headers).filter((e): e is [string, string] => e[1] !== undefined));
 
 /** A session of `product` paid on the simulator's page; its keys as checkout/status gives them. */
 async function buy({ t }: Context, product = 'standard'): Promise<{ id: string; standard: string | null; plus: string | null }> {
   const created = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: { product } }));
   const { sessionId } = bodyJson(created) as { sessionId: string };
   await t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay` }));
-  const status = bodyJson(await t.app.handle(coreRequest({ path: "/api/v1/checkout/status", query: `session_id=${sessionId}` }))) as Record<string, string | null>;
+  const status = bodyJson(await t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${sessionId}` }))) as Record<
+    string,
+    string | null
+  >;
   return { id: sessionId, standard: status['standardLicenseKey'] ?? null, plus: status['plusLicenseKey'] ?? null };
 }
 
@@ -45,7 +49,12 @@ const validateWith = ({ t }: Context, json: Record<string, unknown>) => t.app.ha
 /** The answer's body, after the independent verifier accepted its signature for `licenseKey`. */
 function verified(context: Context, answer: CoreResponse, licenseKey: string): unknown {
   assert.is(answer.status, 200);
-  const refused = licenseRefusal({ status: 200, headers: plain(answer.headers), body: bodyText(answer) }, context.publicKey, Math.floor(context.t.clock.now() / 1000), licenseKey);
+  const refused = licenseRefusal(
+    { status: 200, headers: plain(answer.headers), body: bodyText(answer) },
+    context.publicKey,
+    Math.floor(context.t.clock.now() / 1000),
+    licenseKey,
+  );
   assert.is(refused, null);
   return bodyJson(answer);
 }
@@ -63,12 +72,18 @@ test('a paid key is valid: its product, a lease of 14 days from now (to the seco
   assert.is(answer.headers['content-type'], 'application/json');
   assert.is(answer.headers['ratelimit-limit'], '120');
   assert.is(answer.headers['cache-control'], 'no-store');
-  assert.match(answer.headers['signature-input']!, /^update=\("@status" "content-digest" "license-key-digest"\);created=\d+;expires=\d+;keyid="[\w-]+";alg="ed25519";tag="license-standing"$/);
+  assert.match(
+    answer.headers['signature-input']!,
+    /^update=\("@status" "content-digest" "license-key-digest"\);created=\d+;expires=\d+;keyid="[\w-]+";alg="ed25519";tag="license-standing"$/,
+  );
   // A standing is never an update answer.
   assert.is(refusal({ status: 200, headers: plain(answer.headers), body: bodyText(answer) }, context.publicKey, Math.floor(now / 1000)), 'another tag');
   // The same answer for another key does not verify for it.
   const other = await buy(context);
-  assert.is(licenseRefusal({ status: 200, headers: plain(answer.headers), body: bodyText(answer) }, context.publicKey, Math.floor(now / 1000), other.standard!), 'an answer about another key');
+  assert.is(
+    licenseRefusal({ status: 200, headers: plain(answer.headers), body: bodyText(answer) }, context.publicKey, Math.floor(now / 1000), other.standard!),
+    'an answer about another key',
+  );
   assert.ok(id);
 });
 
@@ -78,7 +93,11 @@ test('a bundle has two keys: the standard one unlocks standard, the plus one plu
   assert.equal(verified(context, await validate(context, standard), standard!), { standing: 'valid', product: 'standard', validUntil: lease });
   assert.equal(verified(context, await validate(context, plus), plus!), { standing: 'valid', product: 'plus', validUntil: lease });
   const typed = ` ${plus!.replaceAll('-', '').toLowerCase().replace(/(.{10})/g, '$1 ').replaceAll('0', 'o')} `;
-  assert.equal(verified(context, await validate(context, typed), typed), { standing: 'valid', product: 'plus', validUntil: lease }, 'the digest is of the text as sent');
+  assert.equal(
+    verified(context, await validate(context, typed), typed),
+    { standing: 'valid', product: 'plus', validUntil: lease },
+    'the digest is of the text as sent',
+  );
 });
 
 test('a refund on the simulator revokes: revoked, product and validUntil null, still signed; a dispute revokes and a won one reinstates', async (context) => {
@@ -92,9 +111,15 @@ test('a refund on the simulator revokes: revoked, product and validUntil null, s
   assert.is((verified(context, await validate(context, disputed.plus), disputed.plus!) as { standing: string }).standing, 'valid');
 });
 
-test('a key no order holds is unknown, signed: another signing key\'s, a changed character, a version-1 key never issued', async (context) => {
+test("a key no order holds is unknown, signed: another signing key's, a changed character, a version-1 key never issued", async (context) => {
   const { standard } = await buy(context);
-  const foreign = await (await createLicenseIssuer(await generateSigningKey())).issue({ sessionId: 'cs_elsewhere', sku: 'standard', product: 'standard', issuedAt: context.t.clock.now(), simulated: true });
+  const foreign = await (await createLicenseIssuer(await generateSigningKey())).issue({
+    sessionId: 'cs_elsewhere',
+    sku: 'standard',
+    product: 'standard',
+    issuedAt: context.t.clock.now(),
+    simulated: true,
+  });
   const changed = `${standard!.slice(0, 20)}${standard![20] === '5' ? '6' : '5'}${standard!.slice(21)}`;
   for (const key of [foreign, changed, 'key/eyJ2IjoxfQ.c2lnbmF0dXJl']) {
     assert.equal(verified(context, await validate(context, key), key), { standing: 'unknown', product: null, validUntil: null }, key);
@@ -103,7 +128,11 @@ test('a key no order holds is unknown, signed: another signing key\'s, a changed
 
 test('a payment-simulator key is unknown to a server that takes real payments', async (context) => {
   const { standard } = await buy(context);
-  const real = await createTestApp({ storage: context.t.storage, gateway: { ...context.t.gateway, simulated: false }, licenses: await createLicenseIssuer(await generateSigningKey()) });
+  const real = await createTestApp({
+    storage: context.t.storage,
+    gateway: { ...context.t.gateway, simulated: false },
+    licenses: await createLicenseIssuer(await generateSigningKey()),
+  });
   const answer = await real.app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/validate', json: { licenseKey: standard } }));
   assert.equal(bodyJson(answer), { standing: 'unknown', product: null, validUntil: null });
 });
@@ -134,7 +163,7 @@ test('a text that is no key is refused with 400 invalid_request naming the field
   assert.equal([missing.status, (bodyJson(missing) as { code: string }).code], [400, 'invalid_request']);
 });
 
-test('a nonce the app sends is the signature\'s nonce parameter: the answer verifies for it, and not for a fresh one; none sent, none signed', async (context) => {
+test("a nonce the app sends is the signature's nonce parameter: the answer verifies for it, and not for a fresh one; none sent, none signed", async (context) => {
   const { plus } = await buy(context, 'plus_addon');
   const sent = 'q3Jx9VdJ0mYt1bR7cLw2Eg';
   const answer = await validateWith(context, { licenseKey: plus, nonce: sent });
@@ -165,12 +194,25 @@ test('a nonce that is not 16 to 64 base64url characters is refused with 400 inva
     resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
   });
   // /openapi.json states the field as the server takes it: optional, and the same pattern.
-  const doc = bodyJson(await context.t.app.handle(coreRequest({ path: '/openapi.json' }))) as { components: { schemas: Record<string, { properties: Record<string, { pattern: string }>; required: string[] }> } };
+  const doc = bodyJson(await context.t.app.handle(coreRequest({ path: '/openapi.json' }))) as {
+    components: { schemas: Record<string, { properties: Record<string, { pattern: string }>; required: string[] }> };
+  };
   const stated = doc.components.schemas['LicenseValidateRequest']!;
   assert.equal(stated.required, ['licenseKey']);
   const pattern = new RegExp(stated.properties['nonce']!.pattern);
   assert.ok(pattern.test('q3Jx9VdJ0mYt1bR7') && pattern.test('A-_z'.repeat(16)));
-  for (const nonce of ['', 'a'.repeat(15), 'a'.repeat(65), 'q3Jx9VdJ0mYt1bR7cLw2Eg==', 'q3Jx9VdJ0mYt1bR7+Lw2Eg', 'q3Jx9VdJ0mYt1bR7 Lw2Eg', 'q3Jx9VdJ0mYt1bR7"Lw2Eg', 'łłłłłłłłłłłłłłłłłłłł']) {
+  for (
+    const nonce of [
+      '',
+      'a'.repeat(15),
+      'a'.repeat(65),
+      'q3Jx9VdJ0mYt1bR7cLw2Eg==',
+      'q3Jx9VdJ0mYt1bR7+Lw2Eg',
+      'q3Jx9VdJ0mYt1bR7 Lw2Eg',
+      'q3Jx9VdJ0mYt1bR7"Lw2Eg',
+      'łłłłłłłłłłłłłłłłłłłł',
+    ]
+  ) {
     const answer = await validateWith(context, { licenseKey: standard, nonce });
     assert.equal([answer.status, bodyJson(answer)], [400, body(shape)], nonce);
     assert.is(answer.headers['signature'], undefined, 'errors are not signed');

@@ -12,7 +12,9 @@ const ACCEPTED = { accepted: true, message: 'If this address has valid licenses 
 
 test('the document gives the email a pattern and a maximum length, and no format', async () => {
   const { app } = await createTestApp();
-  const doc = bodyJson(await app.handle(coreRequest({ path: '/openapi.json' }))) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
+  const doc = bodyJson(await app.handle(coreRequest({ path: '/openapi.json' }))) as {
+    components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+  };
   const email = doc.components.schemas['LicenseResendRequest']!.properties['email']!;
   assert.equal(Object.keys(email).sort(), ['description', 'maxLength', 'pattern', 'type']);
   assert.is(email['maxLength'], 320);
@@ -20,7 +22,9 @@ test('the document gives the email a pattern and a maximum length, and no format
 
 test('an address is accepted (202) exactly when it matches the documented pattern and length', async () => {
   const { app } = await createTestApp();
-  const doc = bodyJson(await app.handle(coreRequest({ path: '/openapi.json' }))) as { components: { schemas: Record<string, { properties: Record<string, { pattern: string }> }> } };
+  const doc = bodyJson(await app.handle(coreRequest({ path: '/openapi.json' }))) as {
+    components: { schemas: Record<string, { properties: Record<string, { pattern: string }> }> };
+  };
   const documented = new RegExp(doc.components.schemas['LicenseResendRequest']!.properties['email']!.pattern);
   const addresses = [
     '0@com',
@@ -48,7 +52,9 @@ test('an address is accepted (202) exactly when it matches the documented patter
       assert.match((bodyJson(answer) as { message: string }).message, '"email"', email);
     }
   }
-  const list = await app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/resend', clientIp: '198.51.100.99', json: { email: 'a@x.com, b@y.com' } }));
+  const list = await app.handle(
+    coreRequest({ method: 'POST', path: '/api/v1/licenses/resend', clientIp: '198.51.100.99', json: { email: 'a@x.com, b@y.com' } }),
+  );
   assert.match((bodyJson(list) as { message: string }).message, 'must be one email address such as ada@example.com (no name, no brackets, no list)');
 });
 

@@ -52,7 +52,9 @@ async function buy({ t }: Context, email: string): Promise<string> {
   const { sessionId } = bodyJson(created) as { sessionId: string };
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   await t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: `email=${encodeURIComponent(email)}` }));
-  const status = bodyJson(await t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${sessionId}` }))) as { standardLicenseKey: string };
+  const status = bodyJson(await t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${sessionId}` }))) as {
+    standardLicenseKey: string;
+  };
   return status.standardLicenseKey;
 }
 
@@ -60,7 +62,9 @@ async function buy({ t }: Context, email: string): Promise<string> {
 const resendMails = async ({ storage }: Context) => (await storage.mail.list({ limit: 10 })).filter((m) => m.kind === 'resend');
 
 const resend = ({ t }: Context, email: string, clientIp: string): Promise<CoreResponse> =>
-  Promise.resolve(t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/resend', clientIp, headers: { 'x-request-id': 'same-request-id' }, json: { email } })));
+  Promise.resolve(
+    t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/licenses/resend', clientIp, headers: { 'x-request-id': 'same-request-id' }, json: { email } })),
+  );
 
 /** The answer and the storage calls made before it. */
 async function answered(context: Context, email: string, clientIp: string) {

@@ -21,7 +21,7 @@ const simulatorKey = field(/The simulator key of the same purchase[^\n]*\n\s*`([
 const legacyKey = field(/A valid plus key, version 1[^\n]*\n\s*`([^`]+)`/);
 const claims = { v: 2, product: 'plus', sku: 'plus_bundle', sidHash: '9f7bf36eae392d', issuedOn: '2026-11-21' };
 
-test('the documented public key is the documented signing key\'s, and the C# sample embeds it', async () => {
+test("the documented public key is the documented signing key's, and the C# sample embeds it", async () => {
   assert.is(await publicKeyOf(signingKey), publicKey);
   assert.ok(doc.includes(`PublicKeyBase64Url = "${publicKey}"`));
 });

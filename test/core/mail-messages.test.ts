@@ -8,12 +8,26 @@ import type { Order } from '../../core/ports/store-ports.ts';
 
 const AT = Date.UTC(2026, 10, 21, 12, 0, 0);
 const settings = mailSettings('Legacy Sheet Converter');
-const session = (sku: CheckoutSession['sku']): CheckoutSession => ({ id: `cs_${sku}`, sku, channel: null, url: 'u', state: 'paid', createdAt: AT, expiresAt: AT + 1 });
+const session = (sku: CheckoutSession['sku']): CheckoutSession => ({
+  id: `cs_${sku}`,
+  sku,
+  channel: null,
+  url: 'u',
+  state: 'paid',
+  createdAt: AT,
+  expiresAt: AT + 1,
+});
 const BUYER: Purchase = { email: 'ada@example.com', name: 'Ada', country: 'GB', paymentRef: 'pi_1', amount: '19.00', currency: 'USD' };
 
 test('a Plus add-on mails its one key as an upgrade, its subject naming Plus once', () => {
   const mail = keysMail(settings, session('plus_addon'), { standard: null, plus: 'PLUS-KEY' }, BUYER, AT)!;
-  assert.equal([mail.kind, mail.cause, mail.session, mail.to, mail.subject], ['upgrade', 'keys:cs_plus_addon', 'cs_plus_addon', 'ada@example.com', 'Your Legacy Sheet Converter Plus key']);
+  assert.equal([mail.kind, mail.cause, mail.session, mail.to, mail.subject], [
+    'upgrade',
+    'keys:cs_plus_addon',
+    'cs_plus_addon',
+    'ada@example.com',
+    'Your Legacy Sheet Converter Plus key',
+  ]);
   assert.match(mail.text, 'Thank you for upgrading to Plus on 2026-11-21 (19.00 USD).\n\nYour Plus key:\n\nLegacy Sheet Converter Plus:\nPLUS-KEY\n');
 });
 
@@ -27,7 +41,10 @@ test('the HTML part escapes every text, keeps paragraphs, and has no image, link
     { product: 'A "<Tool>"', date: '', amount: '', session: '', howToEnter: '', keys: [{ label: 'A <Tool>', key: 'K&1' }] },
   );
   assert.is(mail.subject, 'Keys for A "<Tool>" Bcc: x@example.com');
-  assert.match(mail.html, '<p>Hi &#60;b&#62;there&#60;/b&#62; &#38; welcome.</p>\n<p>A &#60;Tool&#62;:<br>\n<code style="font-size:1.1em">K&#38;1</code><br>\nline two</p>');
+  assert.match(
+    mail.html,
+    '<p>Hi &#60;b&#62;there&#60;/b&#62; &#38; welcome.</p>\n<p>A &#60;Tool&#62;:<br>\n<code style="font-size:1.1em">K&#38;1</code><br>\nline two</p>',
+  );
   assert.match(mail.html, '<title>Keys for A &#34;&#60;Tool&#62;&#34; Bcc: x@example.com</title>');
   assert.not.match(mail.html, /<img|<a |src=|url\(/i);
   assert.is(mail.text, 'Hi <b>there</b> & welcome.\n\nA <Tool>:\nK&1\nline two\n');

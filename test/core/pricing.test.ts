@@ -28,8 +28,7 @@ test('GET /api/pricing is an alias with the same body', async () => {
 
 test('an offer with only the required fields is served without the optional ones', async () => {
   const base = await createTestApp();
-  const { product, productDisplayName, currency, licensePrice, licensePriceDisplay, gatewayPaymentLink, trialFileLimit } =
-    base.content.offer;
+  const { product, productDisplayName, currency, licensePrice, licensePriceDisplay, gatewayPaymentLink, trialFileLimit } = base.content.offer;
   const offer = { product, productDisplayName, currency, licensePrice, licensePriceDisplay, gatewayPaymentLink, trialFileLimit };
   const { app } = await createTestApp({ content: { ...base.content, offer } });
   const response = await app.handle(coreRequest({ path: '/api/v1/pricing' }));

@@ -91,15 +91,22 @@ test('a plan sets its own minimums; with no installs of the previous release cou
   assert.not.ok(decideAt(strict, { clients: 29, networks: 29 }, 100).halt);
   assert.not.ok(decideAt(strict, { clients: 40, networks: 24 }, 100).halt);
   assert.ok(decideAt(strict, { clients: 30, networks: 25 }, 100).halt);
-  const none = decideHalt(ramped, haltWindows(ramped, old, '2.4.1', T0 + 60_000), { usage: installRows(500).slice(1), mine: { clients: 50, networks: 50 }, before: { clients: 0, networks: 0 } }, DEFAULT_HALT_RULE);
+  const none = decideHalt(ramped, haltWindows(ramped, old, '2.4.1', T0 + 60_000), {
+    usage: installRows(500).slice(1),
+    mine: { clients: 50, networks: 50 },
+    before: { clients: 0, networks: 0 },
+  }, DEFAULT_HALT_RULE);
   assert.equal([none.halt, none.pValue], [false, 1]);
 });
 
-test('after a resume the rule watches from the resume: its window and the previous release\'s same age start there', () => {
+test("after a resume the rule watches from the resume: its window and the previous release's same age start there", () => {
   const resumedAt = T0 + 2 * DAY;
   const resumed = { ...ramped, ramp: resumedPlan(ramped.ramp!, T0 + DAY, resumedAt) };
   const windows = haltWindows(resumed, old, '2.4.1', resumedAt + 3 * 3_600_000);
-  assert.equal(windows, { mine: { from: resumedAt, to: resumedAt + 3 * 3_600_000 }, before: { version: '2.5.0', from: old.publishedAt, to: old.publishedAt + 3 * 3_600_000 } });
+  assert.equal(windows, {
+    mine: { from: resumedAt, to: resumedAt + 3 * 3_600_000 },
+    before: { version: '2.5.0', from: old.publishedAt, to: old.publishedAt + 3 * 3_600_000 },
+  });
   assert.equal(daysRead(windows), { fromDay: dayOf(old.publishedAt), toDay: dayOf(resumedAt) });
 });
 

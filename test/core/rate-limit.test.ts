@@ -12,8 +12,7 @@ const headers = (remaining: number, reset: number) => ({
   'ratelimit-remaining': String(remaining),
   'ratelimit-reset': String(reset),
 });
-const pick = (h: Record<string, string>) =>
-  Object.fromEntries(Object.keys(headers(0, 0)).map((name) => [name, h[name]]));
+const pick = (h: Record<string, string>) => Object.fromEntries(Object.keys(headers(0, 0)).map((name) => [name, h[name]]));
 
 limit('120 requests pass with counting headers; the 121st is 429 with Retry-After; the window resets', async () => {
   const t = await createTestApp();
@@ -88,7 +87,11 @@ limit('clients are counted apart; an IPv6 /64 is one client', async () => {
 });
 
 limit('a failing counter store lets requests through with a full quota and logs once a minute', async () => {
-  const broken = { hit: () => { throw new Error('store down'); } };
+  const broken = {
+    hit: () => {
+      throw new Error('store down');
+    },
+  };
   const t = await createTestApp({ rateLimitStore: broken });
   const first = await t.app.handle(coreRequest({ path: '/api/v1/version' }));
   await t.app.handle(coreRequest({ path: '/api/v1/version' }));

@@ -10,7 +10,7 @@ import type { App } from '../../core/app.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, coreRequest } from '../_setup.ts';
-import { rampTargets, type Instances } from '../_ramp-instances.ts';
+import { type Instances, rampTargets } from '../_ramp-instances.ts';
 
 const HOUR = 60 * 60 * 1000;
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
@@ -19,7 +19,16 @@ const TARGETS = rampTargets('ramp-events-voter-secret-0123456789');
 
 const operate = async (app: App, method: string, target: string, json?: unknown) => {
   const [path = target, query = ''] = target.split('?');
-  const response = await app.operator!.handle(coreRequest({ method, path, query, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }));
+  const response = await app.operator!.handle(
+    coreRequest({
+      method,
+      path,
+      query,
+      clientIp: '127.0.0.1',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      ...(json === undefined ? {} : { json }),
+    }),
+  );
   return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
 };
 
@@ -47,7 +56,13 @@ for (const [name, open] of Object.entries(TARGETS)) {
     const instances = await open();
     const { apps, clock } = instances;
     try {
-      await instances.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: clock.now() });
+      await instances.storage.outbox.addEndpoint({
+        url: 'http://127.0.0.1:9/all',
+        secret: 'whsec_AAAA',
+        events: [],
+        format: 'standard',
+        createdAt: clock.now(),
+      });
       const start = clock.now();
       assert.is((await operate(apps[0]!, 'POST', '/releases', { version: '2.7.0', msiUrl: MSI('2.7.0'), rolloutPercent: 100 })).status, 201);
       const ramp = { steps: [10, 50, 100], everyMinutes: 60 };
@@ -87,7 +102,13 @@ for (const [name, open] of Object.entries(TARGETS)) {
     const instances = await open();
     const { apps, clock } = instances;
     try {
-      await instances.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: clock.now() });
+      await instances.storage.outbox.addEndpoint({
+        url: 'http://127.0.0.1:9/all',
+        secret: 'whsec_AAAA',
+        events: [],
+        format: 'standard',
+        createdAt: clock.now(),
+      });
       const start = clock.now();
       const ramp = { steps: [1, 5, 25, 100], everyMinutes: 60 };
       await operate(apps[0]!, 'POST', '/releases', { version: '2.8.0', msiUrl: MSI('2.8.0'), rolloutPercent: 1, ramp });
@@ -121,7 +142,13 @@ for (const [name, open] of Object.entries(TARGETS)) {
     const instances = await open();
     const { apps, clock } = instances;
     try {
-      await instances.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: clock.now() });
+      await instances.storage.outbox.addEndpoint({
+        url: 'http://127.0.0.1:9/all',
+        secret: 'whsec_AAAA',
+        events: [],
+        format: 'standard',
+        createdAt: clock.now(),
+      });
       const start = clock.now();
       await operate(apps[0]!, 'POST', '/releases', { version: '2.8.0', msiUrl: MSI('2.8.0'), rolloutPercent: 10, ramp: { steps: [10, 100], everyMinutes: 1 } });
       clock.set(start + 60_000);

@@ -11,7 +11,7 @@ import { clientKey } from '../../core/clients/client-ip.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, coreRequest } from '../_setup.ts';
-import { rampTargets, type Instances } from '../_ramp-instances.ts';
+import { type Instances, rampTargets } from '../_ramp-instances.ts';
 
 const SECRET = 'ramp-test-voter-secret-0123456789';
 const HOUR = 60 * 60 * 1000;
@@ -21,11 +21,16 @@ const CLIENTS = Array.from({ length: 200 }, (_, i) => `198.51.${Math.floor(i / 1
 const TARGETS = rampTargets(SECRET);
 
 const operate = async (app: App, method: string, path: string, json?: unknown) => {
-  const response = await app.operator!.handle(coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }));
+  const response = await app.operator!.handle(
+    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
+  );
   return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
 };
 
-const servedTo = async (app: App, ip: string) => ((bodyJson(await app.handle(coreRequest({ path: '/api/v1/version', clientIp: ip }))) as { version: string }).version);
+const servedTo = async (
+  app: App,
+  ip: string,
+) => ((bodyJson(await app.handle(coreRequest({ path: '/api/v1/version', clientIp: ip }))) as { version: string }).version);
 
 async function buckets(): Promise<Map<string, number>> {
   const bucketOf = referenceBucketOf(SECRET);
@@ -78,7 +83,13 @@ for (const [name, open] of Object.entries(TARGETS)) {
       for (const app of apps) {
         const listed = await releaseOf(app, '2.6.0');
         assert.equal([listed['rolloutPercent'], listed['servedPercent']], [50, 50]);
-        assert.equal(listed['ramp'], { steps: [10, 50, 100], everyMinutes: 60, startedAt: new Date(start).toISOString(), step: 2, nextStepAt: new Date(start + 2 * HOUR).toISOString() });
+        assert.equal(listed['ramp'], {
+          steps: [10, 50, 100],
+          everyMinutes: 60,
+          startedAt: new Date(start).toISOString(),
+          step: 2,
+          nextStepAt: new Date(start + 2 * HOUR).toISOString(),
+        });
       }
       clock.set(start + 2 * HOUR);
       await assertServed(instances, 100, 'last step');
@@ -94,12 +105,17 @@ for (const [name, open] of Object.entries(TARGETS)) {
     try {
       const start = clock.now();
       await operate(apps[0]!, 'POST', '/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 100 });
-      await operate(apps[0]!, 'POST', '/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 10, ramp: { steps: [10, 50, 100], everyMinutes: 60 } });
+      await operate(apps[0]!, 'POST', '/releases', {
+        version: '2.6.0',
+        msiUrl: MSI('2.6.0'),
+        rolloutPercent: 10,
+        ramp: { steps: [10, 50, 100], everyMinutes: 60 },
+      });
       clock.set(start + HOUR);
       const widened = await operate(apps[0]!, 'POST', '/releases/2.6.0/rollout', { rolloutPercent: 20 });
       assert.equal([widened.status, widened.body['rolloutPercent'], widened.body['ramp']], [200, 20, null]);
       clock.set(start + 5 * HOUR);
-      await assertServed(instances, 20, 'after the widen, past the plan\'s end');
+      await assertServed(instances, 20, "after the widen, past the plan's end");
     } finally {
       await instances.close();
     }

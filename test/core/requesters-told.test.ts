@@ -18,7 +18,14 @@ const NOTES = 'https://www.example.com/releases/2.6.0';
 const operate = async (t: TestApp, method: string, target: string, json?: unknown) => {
   const [path = target, query = ''] = target.split('?');
   const response = await t.app.operator!.handle(
-    coreRequest({ method, path, query, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
+    coreRequest({
+      method,
+      path,
+      query,
+      clientIp: '127.0.0.1',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      ...(json === undefined ? {} : { json }),
+    }),
   );
   assert.ok(response.status < 300, `${method} ${target}: ${response.status} ${bodyText(response)}`);
   return bodyJson(response) as Record<string, unknown>;
@@ -85,7 +92,13 @@ test('one click unsubscribes the address from every such mail; a GET only shows 
   assert.equal(await t.storage.shipping.unsubscribed(), [], 'a GET changes nothing');
   // RFC 8058: the mail client POSTs List-Unsubscribe=One-Click to the address.
   const oneClick = await t.app.handle(
-    coreRequest({ method: 'POST', path: '/api/v1/unsubscribe', query: `token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }),
+    coreRequest({
+      method: 'POST',
+      path: '/api/v1/unsubscribe',
+      query: `token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    }),
   );
   assert.is(oneClick.status, 200);
   assert.equal(bodyJson(oneClick), { unsubscribed: true, message: 'This address gets no more messages about shipped requests.' });

@@ -9,8 +9,7 @@ const INVALID = 'Fix the request body or query as the message says; /openapi.jso
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
 const list = (t: T, clientIp = '203.0.113.10') => t.app.handle(coreRequest({ path: '/api/v1/roadmap', clientIp }));
-const vote = (t: T, json: unknown, clientIp = '203.0.113.10') =>
-  t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/roadmap', json, clientIp }));
+const vote = (t: T, json: unknown, clientIp = '203.0.113.10') => t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/roadmap', json, clientIp }));
 
 const feature = (id: number, title: string, description: string, category: string, release_version: string | null) => ({
   id,
@@ -29,7 +28,13 @@ roadmap('GET lists exactly the visible features in id order, none voted yet', as
   assert.equal(bodyJson(response), {
     features: [
       feature(1, 'Quattro Pro (.wb1, .wb2, .qpw) input', 'Open Quattro Pro workbooks alongside Lotus 1-2-3 files.', 'formats', null),
-      feature(2, 'Keep cell formulas in XLSX output', 'Translate 1-2-3 @functions into Excel formulas instead of writing computed values.', 'conversion', '2.5.0'),
+      feature(
+        2,
+        'Keep cell formulas in XLSX output',
+        'Translate 1-2-3 @functions into Excel formulas instead of writing computed values.',
+        'conversion',
+        '2.5.0',
+      ),
       feature(3, 'Batch conversion of whole folders', 'Pick a folder and convert every legacy spreadsheet in it, subfolders included.', 'app', null),
       feature(4, 'Site licenses for teams', 'One license key for every PC of a team, managed in one place.', 'licensing', null),
     ],
@@ -51,7 +56,17 @@ roadmap('voted reflects the caller IP; vote_count counts every voter', async () 
   await vote(t, { featureId: 2 }, '198.51.100.2');
   const mine = bodyJson(await list(t, '198.51.100.1')) as { features: { id: number; voted: boolean; vote_count: number }[] };
   const other = bodyJson(await list(t, '198.51.100.3')) as typeof mine;
-  assert.equal(mine.features.find((f) => f.id === 2), { ...feature(2, 'Keep cell formulas in XLSX output', 'Translate 1-2-3 @functions into Excel formulas instead of writing computed values.', 'conversion', '2.5.0'), vote_count: 2, voted: true });
+  assert.equal(mine.features.find((f) => f.id === 2), {
+    ...feature(
+      2,
+      'Keep cell formulas in XLSX output',
+      'Translate 1-2-3 @functions into Excel formulas instead of writing computed values.',
+      'conversion',
+      '2.5.0',
+    ),
+    vote_count: 2,
+    voted: true,
+  });
   assert.is(other.features.find((f) => f.id === 2)!.voted, false);
   assert.is(other.features.find((f) => f.id === 2)!.vote_count, 2);
 });
@@ -97,15 +112,17 @@ for (const [name, featureId] of [['a hidden feature', 5], ['a feature that does 
   });
 }
 
-for (const [name, body, message] of [
-  ['a missing featureId', {}, 'Field "featureId" is required.'],
-  ['featureId 0', { featureId: 0 }, 'Field "featureId" must be an integer of at least 1.'],
-  ['a negative featureId', { featureId: -3 }, 'Field "featureId" must be an integer of at least 1.'],
-  ['a fractional featureId', { featureId: 1.5 }, 'Field "featureId" must be an integer of at least 1.'],
-  ['featureId as a string', { featureId: '1' }, 'Field "featureId" must be an integer of at least 1.'],
-  ['a huge featureId', { featureId: 1e20 }, 'Field "featureId" must be at most 2147483647.'],
-  ['another field', { featureId: 1, vote: true }, 'Unknown field "vote": this request accepts only featureId.'],
-] as const) {
+for (
+  const [name, body, message] of [
+    ['a missing featureId', {}, 'Field "featureId" is required.'],
+    ['featureId 0', { featureId: 0 }, 'Field "featureId" must be an integer of at least 1.'],
+    ['a negative featureId', { featureId: -3 }, 'Field "featureId" must be an integer of at least 1.'],
+    ['a fractional featureId', { featureId: 1.5 }, 'Field "featureId" must be an integer of at least 1.'],
+    ['featureId as a string', { featureId: '1' }, 'Field "featureId" must be an integer of at least 1.'],
+    ['a huge featureId', { featureId: 1e20 }, 'Field "featureId" must be at most 2147483647.'],
+    ['another field', { featureId: 1, vote: true }, 'Unknown field "vote": this request accepts only featureId.'],
+  ] as const
+) {
   roadmap(`${name} is 400 invalid_request naming the field`, async () => {
     const t = await createTestApp();
     const response = await vote(t, body);

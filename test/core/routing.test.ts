@@ -19,13 +19,15 @@ routing('an unknown path is 404 not_found naming the path and pointing to /opena
   });
 });
 
-for (const [method, path, allow] of [
-  ['GET', '/api/v1/feedback', 'POST, OPTIONS'],
-  ['DELETE', '/api/v1/roadmap', 'GET, HEAD, POST, OPTIONS'],
-  ['PUT', '/api/pricing', 'GET, HEAD, OPTIONS'],
-  ['POST', '/openapi.json', 'GET, HEAD, OPTIONS'],
-  ['GET', '/api/v1/checkout/create', 'POST, OPTIONS'],
-] as const) {
+for (
+  const [method, path, allow] of [
+    ['GET', '/api/v1/feedback', 'POST, OPTIONS'],
+    ['DELETE', '/api/v1/roadmap', 'GET, HEAD, POST, OPTIONS'],
+    ['PUT', '/api/pricing', 'GET, HEAD, OPTIONS'],
+    ['POST', '/openapi.json', 'GET, HEAD, OPTIONS'],
+    ['GET', '/api/v1/checkout/create', 'POST, OPTIONS'],
+  ] as const
+) {
   routing(`${method} ${path} is 405 method_not_allowed with Allow: ${allow}`, async () => {
     const { app } = await createTestApp();
     const response = await app.handle(coreRequest({ method, path }));
@@ -63,7 +65,12 @@ routing('every response says Cache-Control: no-store, since each holds per-clien
 
 routing('every response says X-Content-Type-Options: nosniff; only HTML gets a Referrer-Policy', async () => {
   const { app } = await createTestApp();
-  for (const request of [{ path: '/api/v1/pricing' }, { path: '/nope' }, { path: '/llms.txt' }, { path: '/api/v1/download' }, { method: 'PUT', path: '/api/v1/version' }]) {
+  for (
+    const request of [{ path: '/api/v1/pricing' }, { path: '/nope' }, { path: '/llms.txt' }, { path: '/api/v1/download' }, {
+      method: 'PUT',
+      path: '/api/v1/version',
+    }]
+  ) {
     const response = await app.handle(coreRequest(request));
     assert.is(response.headers['x-content-type-options'], 'nosniff', request.path);
     assert.is(response.headers['referrer-policy'], undefined, request.path);

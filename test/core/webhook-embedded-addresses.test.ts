@@ -43,20 +43,27 @@ test('a refused IPv4 address is refused in every embedding, naming both; a publi
   assert.is(refused('2002:808:808::1'), null, '6to4 of 8.8.8.8');
   assert.is(refused('64:ff9b::808:808'), null, 'NAT64 of 8.8.8.8 (DNS64 answers these on IPv6-only networks)');
   assert.is(addressRefusal({ allowed: parseCidrList('10.0.0.0/8') }, '2002:a00:1::', 443), null, 'an allowed IPv4 range covers its embeddings');
-  assert.is(addressRefusal({ allowed: null, isOwnListener: (ip, port) => ip === '127.0.0.1' && port === 8081 }, '2002:7f00:1::', 8081), `2002:7f00:1:: (127.0.0.1) port 8081 is a listener of this server`);
+  assert.is(
+    addressRefusal({ allowed: null, isOwnListener: (ip, port) => ip === '127.0.0.1' && port === 8081 }, '2002:7f00:1::', 8081),
+    `2002:7f00:1:: (127.0.0.1) port 8081 is a listener of this server`,
+  );
 });
 
 test('an endpoint URL with an embedding host is refused at registration, before any connection', async () => {
   assert.is(await endpointRefusal(STRICT_WEBHOOK_ADDRESSES, 'http://[2002:7f00:1::]/hooks'), `2002:7f00:1:: (127.0.0.1) ${REFUSED}`);
   const { app } = await createTestApp({ operatorToken: OPERATOR_TOKEN });
-  for (const [url, named] of [
-    ['http://[2002:7f00:1::]:8080/hooks', '2002:7f00:1:: (127.0.0.1)'],
-    // Only loopback forms are sent to the API (no address off this machine, not even a refused one); the
-    // private and link-local forms are the classifier's cases above.
-    ['https://[64:ff9b::7f00:1]/hooks', '64:ff9b::7f00:1 (127.0.0.1)'],
-    ['https://[::ffff:0:7f00:1]/latest/meta-data', '::ffff:0:7f00:1 (127.0.0.1)'],
-  ]) {
-    const answer = await app.operator!.handle(coreRequest({ method: 'POST', path: '/webhooks', clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, json: { url } }));
+  for (
+    const [url, named] of [
+      ['http://[2002:7f00:1::]:8080/hooks', '2002:7f00:1:: (127.0.0.1)'],
+      // Only loopback forms are sent to the API (no address off this machine, not even a refused one); the
+      // private and link-local forms are the classifier's cases above.
+      ['https://[64:ff9b::7f00:1]/hooks', '64:ff9b::7f00:1 (127.0.0.1)'],
+      ['https://[::ffff:0:7f00:1]/latest/meta-data', '::ffff:0:7f00:1 (127.0.0.1)'],
+    ]
+  ) {
+    const answer = await app.operator!.handle(
+      coreRequest({ method: 'POST', path: '/webhooks', clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, json: { url } }),
+    );
     assert.is(answer.status, 400, url);
     assert.equal(bodyJson(answer), {
       code: 'webhook_address_refused',

@@ -64,7 +64,9 @@ function copyFromContext(sources: string[], dest: string): void {
   };
   for (const source of sources) {
     if (source === '.') {
-      for (const entry of readdirSync(ROOT)) if (filter(join(ROOT, entry))) cpSync(join(ROOT, entry), join(dest, entry), { recursive: true, filter, verbatimSymlinks: true });
+      for (const entry of readdirSync(ROOT)) {
+        if (filter(join(ROOT, entry))) cpSync(join(ROOT, entry), join(dest, entry), { recursive: true, filter, verbatimSymlinks: true });
+      }
       continue;
     }
     assert.ok(filter(join(ROOT, source)), `COPY ${source}: .dockerignore leaves it out of the context`);

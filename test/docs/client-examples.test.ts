@@ -23,18 +23,23 @@ test.after.each(async ({ server }) => server.close());
 function run(command: string, args: string[], base: string): Promise<string> {
   // Asynchronous: the server answers in this process.
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: ROOT, env: { ...process.env, BASE_URL: base, NO_COLOR: '1' } }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${command} ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
+    execFile(
+      command,
+      args,
+      { cwd: ROOT, env: { ...process.env, BASE_URL: base, NO_COLOR: '1' } },
+      (error, stdout, stderr) => error ? reject(new Error(`${command} ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
     );
   });
 }
 
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 
-for (const [runtime, command, args] of [
-  ['Node', process.execPath, ['--import', 'tsx', 'docs/examples/client-node.ts']],
-  ['Bun', bin('bun'), ['docs/examples/client-node.ts']],
-] as const) {
+for (
+  const [runtime, command, args] of [
+    ['Node', process.execPath, ['--import', 'tsx', 'docs/examples/client-node.ts']],
+    ['Bun', bin('bun'), ['docs/examples/client-node.ts']],
+  ] as const
+) {
   test(`client-node.ts under ${runtime} prints the version, the price with the rate limit, and the error`, async ({ server, base }) => {
     const output = await run(command, [...args], base);
     assert.is(

@@ -21,8 +21,11 @@ function blockAfter(marker: string): string[] {
 
 function sh(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('/bin/sh', ['-c', line], { cwd: ROOT, env: { ...process.env, npm_config_update_notifier: 'false' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    execFile(
+      '/bin/sh',
+      ['-c', line],
+      { cwd: ROOT, env: { ...process.env, npm_config_update_notifier: 'false' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }

@@ -13,7 +13,28 @@ import { findTestFiles, tierOf, TIERS } from '../../scripts/test-tiers.ts';
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
 
-const SMALL = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const SMALL = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 /** A number below 100 as the docs spell it: "three", "twenty", "twenty-one". */
@@ -50,7 +71,7 @@ test('docs/embedding.md: the dependencies the core imports', () => {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) for (const m of read(path).matchAll(/from '([^.'][^']*)'/g)) bare.add(m[1]!);
+      else if (entry.name.endsWith('.ts')) { for (const m of read(path).matchAll(/from '([^.'][^']*)'/g)) bare.add(m[1]!); }
     }
   };
   walk('core');

@@ -43,7 +43,6 @@ function runTable(): Map<string, { install: string; run: string }> {
   return rows;
 }
 
-
 /**
  * What every example must answer, through whatever framework it is mounted in.
  *
@@ -116,7 +115,8 @@ test('cloudflare-worker.ts, bundled from the project, serves the API under worke
   try {
     await expectServes(worker.baseUrl, WORKER_VARS.PUBLIC_BASE_URL, { 'cf-connecting-ip': '203.0.113.50' });
     // Cloudflare's edge names the client in CF-Connecting-IP: the kit's loopback address goes there.
-    const send = ({ from, headers, ...init }: Parameters<typeof sendRequest>[1]) => sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } });
+    const send = ({ from, headers, ...init }: Parameters<typeof sendRequest>[1]) =>
+      sendRequest(worker.baseUrl, { ...init, headers: { ...headers, 'cf-connecting-ip': from ?? '127.0.0.1' } });
     assert.equal(nonConformance(await runConformance(kitOptions(send, worker.baseUrl))), []);
   } finally {
     await worker.stop();
@@ -190,7 +190,7 @@ console.log(JSON.stringify(report.checks.filter((check) => check.status !== 'pas
   assert.equal(JSON.parse(script.stdout()), [['alias-deprecation', 'skip', 'the aliases announce no deprecation (no Deprecation header)']]);
 });
 
-test("docs/embedding.md shows each example file as it is", () => {
+test('docs/embedding.md shows each example file as it is', () => {
   const doc = readFileSync(join(ROOT, 'docs/embedding.md'), 'utf8');
   const blocks = [...doc.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
   for (const file of readdirSync(join(ROOT, 'docs/examples')).filter((name) => !name.startsWith('client-'))) {

@@ -46,8 +46,7 @@ test('self-hosted without a proxy it trusts: every visitor shares one quota, and
   assert.equal(warnings.map((line) => JSON.parse(line)), [
     {
       level: 'warn',
-      message:
-        'a request came with no client address: every such request is served as one client: one rate-limit quota, one roadmap ' +
+      message: 'a request came with no client address: every such request is served as one client: one rate-limit quota, one roadmap ' +
         "voter (clientAddress: 'required' answers 500 instead). Said once; each one is counted (client_address_missing)",
       requestId: firstId,
       path: '/api/v1/pricing',
@@ -57,10 +56,12 @@ test('self-hosted without a proxy it trusts: every visitor shares one quota, and
   assert.match(MISSING_ADDRESS_FIX.node, 'TRUST_X_REAL_IP=1');
 });
 
-for (const [setUp, env] of [
-  ['behind a proxy that sets X-Real-IP (TRUST_X_REAL_IP=1)', { TRUST_X_REAL_IP: '1' }],
-  ['on Vercel (VERCEL=1)', { VERCEL: '1' }],
-] as const) {
+for (
+  const [setUp, env] of [
+    ['behind a proxy that sets X-Real-IP (TRUST_X_REAL_IP=1)', { TRUST_X_REAL_IP: '1' }],
+    ['on Vercel (VERCEL=1)', { VERCEL: '1' }],
+  ] as const
+) {
   test(`${setUp}: each address has a quota of its own, and nothing is warned`, async () => {
     const { remaining, warnings } = await quotas(env, ADDRESSES);
     assert.equal(remaining, [[200, '119'], [200, '119'], [200, '118']]);

@@ -100,13 +100,25 @@ test('given the body limit, a 1 MB body reaches the Worker as limit + 1 bytes, a
   try {
     const body = JSON.stringify({ description: 'x'.repeat(1024 * 1024) });
     for (let i = 0; i < 20; i++) {
-      const answer = await sendRequest(front.url, { method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body, from: '127.0.0.15' });
+      const answer = await sendRequest(front.url, {
+        method: 'POST',
+        path: '/api/v1/feedback',
+        headers: { 'content-type': 'application/json' },
+        body,
+        from: '127.0.0.15',
+      });
       assert.equal([answer.status, answer.text], [413, '{"code":"payload_too_large"}']);
     }
     assert.equal([...new Set(seen)], ['16385']);
     assert.equal(reported, []);
     // A body under the limit passes whole.
-    const small = await sendRequest(front.url, { method: 'POST', path: '/x', headers: { 'content-type': 'application/json' }, body: '{"a":1}', from: '127.0.0.15' });
+    const small = await sendRequest(front.url, {
+      method: 'POST',
+      path: '/x',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+      from: '127.0.0.15',
+    });
     assert.is(small.status, 413);
     assert.is(seen.at(-1), '7');
   } finally {

@@ -22,7 +22,10 @@ test('without DATABASE_URL: memory storage is announced, TRUSTED_PROXIES is said
   const program = await startWorkersProgram({ DATABASE_URL: '', STORAGE: '', TRUSTED_PROXIES: '10.0.0.0/8' });
   try {
     const warnings = logLines(program.output()).filter((l) => l['level'] === 'warn').map((l) => l['message']);
-    assert.ok(warnings.includes('no DATABASE_URL: the Worker uses memory storage, one per isolate; votes, feedback and licenses are lost on restart'), String(warnings));
+    assert.ok(
+      warnings.includes('no DATABASE_URL: the Worker uses memory storage, one per isolate; votes, feedback and licenses are lost on restart'),
+      String(warnings),
+    );
     assert.ok(warnings.some((m) => String(m).startsWith('TRUSTED_PROXIES has no meaning under workerd')), String(warnings));
     assert.is(program.listening['storage'], 'memory');
     assert.is(program.listening['runtime'], 'workerd');
@@ -31,20 +34,30 @@ test('without DATABASE_URL: memory storage is announced, TRUSTED_PROXIES is said
       (await sendRequest(program.url, { path: '/api/v1/version', from, headers: { 'cf-connecting-ip': claimed } })).headers['ratelimit-remaining'];
     assert.is(await remaining('127.0.0.7', '203.0.113.1'), '119');
     assert.is(await remaining('127.0.0.7', '203.0.113.2'), '118', 'a different claimed address is the same client');
-    assert.is(await remaining('127.0.0.8', '127.0.0.7'), '119', 'claiming another client\'s address does not spend its quota');
+    assert.is(await remaining('127.0.0.8', '127.0.0.7'), '119', "claiming another client's address does not spend its quota");
   } finally {
     assert.is(await program.stop(), 0);
   }
 });
 
-test('on the example config, the simulator returns the buyer to the Worker\'s own thanks page, which shows the keys', async () => {
+test("on the example config, the simulator returns the buyer to the Worker's own thanks page, which shows the keys", async () => {
   const program = await startWorkersProgram({ DATABASE_URL: '', STORAGE: '' });
   try {
-    const created = await sendRequest(program.url, { method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const created = await sendRequest(program.url, {
+      method: 'POST',
+      path: '/api/v1/checkout/create',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.is(created.status, 200, created.text);
     const { sessionId } = created.json() as { sessionId: string };
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const paid = await sendRequest(program.url, { method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com' });
+    const paid = await sendRequest(program.url, {
+      method: 'POST',
+      path: `/checkout/simulator/${sessionId}/pay`,
+      headers: form,
+      body: 'email=ada%40example.com',
+    });
     assert.equal([paid.status, paid.headers['location']], [303, `/checkout/thanks?session_id=${sessionId}`]);
     const page = await sendRequest(program.url, { path: paid.headers['location']! });
     assert.equal([page.status, page.headers['content-type']], [200, 'text/html; charset=utf-8']);
@@ -84,7 +97,9 @@ test('a Worker on a schema that is behind answers 500 and logs what to run, then
       assert.is((served.json() as { licensePrice: string }).licensePrice, '49.00');
       // The isolate's first retention pass runs after that answer, through ctx.waitUntil.
       const left = async () =>
-        (await client.query<{ n: number }>(`select (select count(*) from rate_limits where key = 'ip:192.0.2.99') + (select count(*) from checkout_sessions)::int as n`))[0]!.n;
+        (await client.query<{ n: number }>(
+          `select (select count(*) from rate_limits where key = 'ip:192.0.2.99') + (select count(*) from checkout_sessions)::int as n`,
+        ))[0]!.n;
       for (let tries = 0; tries < 50 && (await left()) > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.is(Number(await left()), 0, 'the ended window and the old unpaid session are gone');
     } finally {

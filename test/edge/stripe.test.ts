@@ -53,7 +53,7 @@ test('a purchase through start:workers on PostgreSQL: checkout, signed webhook, 
   try {
     const from = '127.0.0.9';
     const pricing = (await sendRequest(program.url, { path: '/api/v1/pricing', from })).json() as Record<string, unknown>;
-    assert.is(pricing['licensePrice'], '59.00', 'the first answer of an isolate already carries Stripe\'s amount');
+    assert.is(pricing['licensePrice'], '59.00', "the first answer of an isolate already carries Stripe's amount");
     assert.is(pricing['licensePriceDisplay'], '$59');
 
     const created = await sendRequest(program.url, { method: 'POST', path: '/api/v1/checkout/create', from });

@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import postgres from 'postgres';
-import { sendRequest, type HttpResult } from '../_client.ts';
+import { type HttpResult, sendRequest } from '../_client.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { startWorkersProgram, type WorkersProgram } from '../_workers-program.ts';
 
@@ -49,7 +49,9 @@ test('a vote cast on one is seen on the other, and 40 concurrent votes split acr
   const vote = (i: number, from: string, featureId: number) =>
     sendRequest(on(i), { method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ featureId }), from });
   assert.equal(json(await vote(0, '127.0.0.6', 1)), { voted: true, vote_count: 1 });
-  const list = (await sendRequest(on(1), { path: '/api/v1/roadmap', from: '127.0.0.6' })).json() as { features: { id: number; voted: boolean; vote_count: number }[] };
+  const list = (await sendRequest(on(1), { path: '/api/v1/roadmap', from: '127.0.0.6' })).json() as {
+    features: { id: number; voted: boolean; vote_count: number }[];
+  };
   assert.equal(list.features[0], { ...list.features[0], id: 1, voted: true, vote_count: 1 });
 
   const votes = await Promise.all(Array.from({ length: 40 }, (_, i) => vote(i, `127.0.1.${i + 1}`, 2)));
@@ -70,8 +72,7 @@ test('feedback sent to either is stored once, committed before the answer', asyn
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ description: `edge note ${i}`, type: 'general' }),
         from: `127.0.3.${i + 1}`,
-      }),
-    ),
+      })),
   );
   assert.equal(sent.map((r) => r.status), Array(10).fill(201));
   const sql = postgres(url, { max: 1, onnotice: () => {} });

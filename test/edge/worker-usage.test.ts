@@ -25,7 +25,9 @@ test('update checks counted in one request and written by a later one are stored
   const env = { PRODUCT_VERSION: '2.4.1', DATABASE_URL: pg.url, DATABASE_SCHEMA: client.schema };
   const check = async () => {
     const handed: Promise<unknown>[] = [];
-    const request = new Request('https://api.sheets.test/api/v1/version', { headers: { 'cf-connecting-ip': '203.0.113.20', 'user-agent': 'Converter/2.4.1 (Windows NT 10.0)' } });
+    const request = new Request('https://api.sheets.test/api/v1/version', {
+      headers: { 'cf-connecting-ip': '203.0.113.20', 'user-agent': 'Converter/2.4.1 (Windows NT 10.0)' },
+    });
     const response = await worker.fetch(request, env, { waitUntil: (work) => void handed.push(work) });
     assert.is(response.status, 200);
     await Promise.all(handed);

@@ -26,16 +26,22 @@ async function assertStillServing(): Promise<void> {
 const post = (path: string, body: string | Buffer, contentType = 'application/json') =>
   server.request({ method: 'POST', path, headers: { 'content-type': contentType }, body, from: from() });
 
-for (const [name, body, message] of [
-  ['malformed JSON', '{"description": "x"', 'The body is not valid JSON.'],
-  ['a JSON array', '[{"description":"x"}]', 'The body must be a JSON object.'],
-  ['a JSON string', '"hello"', 'The body must be a JSON object.'],
-  ['JSON null', 'null', 'The body must be a JSON object.'],
-  ['an empty body', '', 'A JSON object body is required.'],
-  ['wrong types', '{"description": ["x"]}', 'Field "description" must be a string.'],
-  ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 'The body is not valid UTF-8.'],
-  ['an escaped lone surrogate', '{"description": "\\ud83d"}', 'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.'],
-] as const) {
+for (
+  const [name, body, message] of [
+    ['malformed JSON', '{"description": "x"', 'The body is not valid JSON.'],
+    ['a JSON array', '[{"description":"x"}]', 'The body must be a JSON object.'],
+    ['a JSON string', '"hello"', 'The body must be a JSON object.'],
+    ['JSON null', 'null', 'The body must be a JSON object.'],
+    ['an empty body', '', 'A JSON object body is required.'],
+    ['wrong types', '{"description": ["x"]}', 'Field "description" must be a string.'],
+    ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), 'The body is not valid UTF-8.'],
+    [
+      'an escaped lone surrogate',
+      '{"description": "\\ud83d"}',
+      'Field "description" must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates.',
+    ],
+  ] as const
+) {
   badInput(`feedback with ${name}: 400 invalid_request, and the server keeps serving`, async () => {
     const result = await post('/api/v1/feedback', body);
     assert.is(result.status, 400);

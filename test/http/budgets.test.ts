@@ -96,8 +96,7 @@ for (const target of ALL_TARGETS) {
         await feedback(server, '127.0.2.1'),
         {
           code: 'too_much_feedback',
-          message:
-            "This address sent 2000 bytes of feedback today (UTC); with this entry's 1000 it would pass its share, " +
+          message: "This address sent 2000 bytes of feedback today (UTC); with this entry's 1000 it would pass its share, " +
             "1250 bytes (25% of what the other clients left of the day's 10000).",
           resolution: AT_MIDNIGHT,
         },
@@ -122,8 +121,7 @@ for (const target of ALL_TARGETS) {
         {
           code: 'budget_exhausted',
           message: 'The server holds the most open checkout sessions it may (3); no session was opened.',
-          resolution:
-            'Retry after 2026-11-22T12:00:00.000Z, when the first open checkout session of any client expires ' +
+          resolution: 'Retry after 2026-11-22T12:00:00.000Z, when the first open checkout session of any client expires ' +
             '(one paid sooner frees a place sooner; Retry-After gives the seconds).',
         },
         String(22 * 3600),

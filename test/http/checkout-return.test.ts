@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { exampleContent } from '../_setup.ts';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const RETURN_TO = { successUrl: 'https://shop.example/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/pricing' };
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://shop.example";
@@ -28,10 +28,12 @@ async function create(server: InProcessServer, product: string): Promise<string>
   return (created.json() as { sessionId: string }).sessionId;
 }
 
-for (const [product, heading, price] of [
-  ['standard', 'Legacy Sheet Converter: Standard license', '$49'],
-  ['plus_bundle', 'Legacy Sheet Converter: Plus bundle (standard + Plus)', '$64'],
-] as const) {
+for (
+  const [product, heading, price] of [
+    ['standard', 'Legacy Sheet Converter: Standard license', '$49'],
+    ['plus_bundle', 'Legacy Sheet Converter: Plus bundle (standard + Plus)', '$64'],
+  ] as const
+) {
   roundTrip(`the ${product} page names the product and its price, and Pay sends the buyer to the success address`, async ({ server }) => {
     const sessionId = await create(server, product);
     const page = await server.request({ path: `/checkout/simulator/${sessionId}` });
@@ -60,7 +62,7 @@ roundTrip('Cancel sends the buyer to the cancel address and leaves the session p
   assert.equal(status.json(), { status: 'pending', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
 });
 
-roundTrip('a delayed payment stays on the simulator, whose buttons are the developer\'s', async ({ server }) => {
+roundTrip("a delayed payment stays on the simulator, whose buttons are the developer's", async ({ server }) => {
   const sessionId = await create(server, 'standard');
   const delayed = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/delay` });
   assert.is(delayed.headers['location'], `/checkout/simulator/${sessionId}`);

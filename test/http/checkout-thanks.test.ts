@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { exampleContent } from '../_setup.ts';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -20,7 +20,12 @@ test.before.each(async (context) => {
 test.after.each(async ({ server }) => server.close());
 
 async function create(server: InProcessServer, product: string): Promise<string> {
-  const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+  const created = await server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ product }),
+  });
   assert.is(created.status, 200, created.text);
   return (created.json() as { sessionId: string }).sessionId;
 }
@@ -39,7 +44,10 @@ test('Pay sends the buyer to the thanks page, which shows the keys of the public
     'no-store',
     'no-referrer',
   ]);
-  const status = (await server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string; plusLicenseKey: string };
+  const status = (await server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as {
+    standardLicenseKey: string;
+    plusLicenseKey: string;
+  };
   assert.match(status.standardLicenseKey, SIMULATOR_KEY_SHAPE);
   assert.match(page.text, '<h1>Thank you for your purchase</h1>');
   assert.match(page.text, `<code id="standard-key">${status.standardLicenseKey}</code>`);
@@ -47,7 +55,10 @@ test('Pay sends the buyer to the thanks page, which shows the keys of the public
   assert.not.match(page.text, '<script');
   assert.match(page.text, 'set <code>checkoutReturn</code> in the config file');
   // Coming back to the simulator's page: its link leads to the thanks page.
-  assert.match((await server.request({ path: `/checkout/simulator/${sessionId}` })).text, `<a id="return" href="/checkout/thanks?session_id=${sessionId}">Return to the site</a>`);
+  assert.match(
+    (await server.request({ path: `/checkout/simulator/${sessionId}` })).text,
+    `<a id="return" href="/checkout/thanks?session_id=${sessionId}">Return to the site</a>`,
+  );
 });
 
 test('Cancel stays on the simulator page; a session not paid, a refunded one and unknown or bad ids say so', async ({ server }) => {
@@ -55,10 +66,16 @@ test('Cancel stays on the simulator page; a session not paid, a refunded one and
   const cancelled = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/cancel` });
   assert.is(cancelled.headers['location'], `/checkout/simulator/${sessionId}?cancelled=1`);
   const waiting = await server.request({ path: `/checkout/thanks?session_id=${sessionId}` });
-  assert.equal([waiting.status, waiting.text.includes('<p id="waiting">The payment is not confirmed yet (pending). Reload this page in a moment to see your license keys.</p>')], [200, true]);
+  assert.equal([
+    waiting.status,
+    waiting.text.includes('<p id="waiting">The payment is not confirmed yet (pending). Reload this page in a moment to see your license keys.</p>'),
+  ], [200, true]);
   await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: FORM, body: '' });
   await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/refund`, headers: FORM, body: '' });
-  assert.match((await server.request({ path: `/checkout/thanks?session_id=${sessionId}` })).text, '<p id="revoked">This order was paid, then refunded or disputed: it holds no license keys.</p>');
+  assert.match(
+    (await server.request({ path: `/checkout/thanks?session_id=${sessionId}` })).text,
+    '<p id="revoked">This order was paid, then refunded or disputed: it holds no license keys.</p>',
+  );
   const unknown = await server.request({ path: `/checkout/thanks?session_id=cs_sim_${'A'.repeat(32)}` });
   assert.equal([unknown.status, unknown.text.includes('<p id="refusal">No checkout session has this session_id.</p>')], [400, true]);
   const bad = await server.request({ path: '/checkout/thanks?session_id=%3Cscript%3Ealert(1)%3C/script%3E' });

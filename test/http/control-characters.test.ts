@@ -48,14 +48,16 @@ for (const target of ALL_TARGETS) {
     assert.is((answer.json() as { code: string }).code, 'unknown_session');
   });
 
-  for (const [field, value] of [
-    ['description', 'a\u0000b'],
-    ['description', 'bell \u0007'],
-    ['description', 'escape \u001b[31m'],
-    ['email', 'a\u0000@example.com'],
-    ['appVersion', '2.4\u0000'],
-    ['appVersion', '2.4\u0085'],
-  ] as const) {
+  for (
+    const [field, value] of [
+      ['description', 'a\u0000b'],
+      ['description', 'bell \u0007'],
+      ['description', 'escape \u001b[31m'],
+      ['email', 'a\u0000@example.com'],
+      ['appVersion', '2.4\u0000'],
+      ['appVersion', '2.4\u0085'],
+    ] as const
+  ) {
     test(`${target.name}: feedback ${field} ${JSON.stringify(value)} is refused with 400 naming ${field}`, async ({ server }) => {
       const answer = await server!.request(feedback({ [field]: value }));
       assert.is(answer.status, 400);

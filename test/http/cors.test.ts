@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const cors = suite('CORS over HTTP');
 let server: InProcessServer | undefined;
@@ -31,7 +31,7 @@ cors('the preflight of a POST with Content-Type and X-Request-Id allows both hea
   assert.is(answer.text, '');
 });
 
-cors('the POST that follows keeps the page\'s request id and exposes it', async () => {
+cors("the POST that follows keeps the page's request id and exposes it", async () => {
   server = await startInProcessServer({ corsOrigins: [SITE] });
   const answer = await server.request({
     method: 'POST',

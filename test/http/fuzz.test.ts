@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { API_ROUTES, V1_PREFIX, ALIAS_PREFIX } from '../../core/api.ts';
+import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../../core/api.ts';
 import type { HttpInit } from '../_client.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { startStorageServer } from '../_storage-server.ts';
@@ -81,14 +81,22 @@ function printable(r: Random): string {
 function randomJson(r: Random, depth = 0): unknown {
   if (depth === 0 && r() < 0.35) return printable(r);
   switch (int(r, depth > 1 ? 6 : 8)) {
-    case 0: return randomString(r);
-    case 1: return pick(r, [0, -1, 1, 5, 6, 2147483647, 2147483648, 1e308, -1e308, 0.5, 1e-7]);
-    case 2: return pick(r, [true, false, null]);
-    case 3: return pick(r, ['', ' ', 'standard', 'store', 'review', 'a@b.co', '1', 'cs_sim_x']);
-    case 4: return int(r, 1e9) - 5e8;
-    case 5: return String.fromCharCode(int(r, 0x10000));
-    case 6: return Array.from({ length: int(r, 4) }, () => randomJson(r, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: int(r, 4) }, () => [randomString(r).slice(0, 8), randomJson(r, depth + 1)]));
+    case 0:
+      return randomString(r);
+    case 1:
+      return pick(r, [0, -1, 1, 5, 6, 2147483647, 2147483648, 1e308, -1e308, 0.5, 1e-7]);
+    case 2:
+      return pick(r, [true, false, null]);
+    case 3:
+      return pick(r, ['', ' ', 'standard', 'store', 'review', 'a@b.co', '1', 'cs_sim_x']);
+    case 4:
+      return int(r, 1e9) - 5e8;
+    case 5:
+      return String.fromCharCode(int(r, 0x10000));
+    case 6:
+      return Array.from({ length: int(r, 4) }, () => randomJson(r, depth + 1));
+    default:
+      return Object.fromEntries(Array.from({ length: int(r, 4) }, () => [randomString(r).slice(0, 8), randomJson(r, depth + 1)]));
   }
 }
 

@@ -7,8 +7,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage, type MemoryCaps } from '../../adapters/memory/index.ts';
-import { manualClock, type HttpResult } from '../_setup.ts';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type HttpResult, manualClock } from '../_setup.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

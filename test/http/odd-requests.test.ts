@@ -117,7 +117,10 @@ odd('absolute-form request target (RFC 9112 3.2.2): served as its path and query
 });
 
 odd('absolute-form keeps its query, and an https target without a path is /', async () => {
-  const download = await exchange('GET HTTPS://127.0.0.1:8080/api/v1/download?force=1&source=wrk HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n', '127.0.11.11');
+  const download = await exchange(
+    'GET HTTPS://127.0.0.1:8080/api/v1/download?force=1&source=wrk HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n',
+    '127.0.11.11',
+  );
   assert.is(download.status, 302);
   const root = await exchange('GET http://127.0.0.1 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n', '127.0.11.12');
   assert.is(root.status, 404);

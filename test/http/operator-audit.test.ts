@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN } from '../_operator.ts';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 import { createTestApp } from '../_setup.ts';
 
@@ -23,7 +23,7 @@ test.after.each(({ running }) => running.close());
 const as = (running: InProcessOperator, token: string, requestId: string) => (path: string, json?: unknown) =>
   running.call(path, { method: json === undefined ? 'GET' : 'POST', json, headers: { authorization: `Bearer ${token}`, 'x-request-id': requestId } });
 
-test('each operator\'s token is accepted and named in the audit rows (OPERATOR_TOKEN as operator); a token of nobody is 403', async ({ running }) => {
+test("each operator's token is accepted and named in the audit rows (OPERATOR_TOKEN as operator); a token of nobody is 403", async ({ running }) => {
   const at = new Date(running.server.clock.now()).toISOString();
   assert.is((await as(running, ADA, 'r-ada')('/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 10 })).status, 201);
   assert.is((await as(running, GRACE, 'r-grace')('/releases/2.5.0/rollout', { rolloutPercent: 50 })).status, 200);
@@ -88,9 +88,14 @@ test('GET /audit in pages (limit, before = the next of the page before) and filt
   assert.is((await refused('who=ada')).code, 'invalid_request');
 });
 
-test('the pages: a session signed in with grace\'s token makes grace\'s changes; the Audit page lists and filters them without JavaScript', async ({ running }) => {
+test("the pages: a session signed in with grace's token makes grace's changes; the Audit page lists and filters them without JavaScript", async ({ running }) => {
   const { server } = running;
-  const feedback = await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Crash on .wk3' }) });
+  const feedback = await server.request({
+    method: 'POST',
+    path: '/api/v1/feedback',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ description: 'Crash on .wk3' }),
+  });
   assert.is(feedback.status, 201);
   const grace = await signIn(running.send, '127.0.0.1', GRACE);
   assert.is((await grace.post('/pages/inbox/1/handled', { handled: 'true' })).status, 303);
@@ -104,7 +109,8 @@ test('the pages: a session signed in with grace\'s token makes grace\'s changes;
   assert.match(audit.text, '<span class="who">Signed in as grace</span>');
   assert.match(audit.text, '<a href="/pages/audit" aria-current="page">Audit</a>');
   assert.match(audit.text, '<input type="text" id="filter-actor" name="actor" value="grace"');
-  const cells = /<tr id="audit-(\d+)"><td data-label="When"><time[^>]*>[^<]*<\/time><\/td><td data-label="Who">([^<]*)<\/td>\s*<td class="action" data-label="Action"><code>([^<]*)<\/code><\/td><td class="wrap" data-label="Target">([^<]*)<\/td>/g;
+  const cells =
+    /<tr id="audit-(\d+)"><td data-label="When"><time[^>]*>[^<]*<\/time><\/td><td data-label="Who">([^<]*)<\/td>\s*<td class="action" data-label="Action"><code>([^<]*)<\/code><\/td><td class="wrap" data-label="Target">([^<]*)<\/td>/g;
   const shown = [...audit.text.matchAll(cells)].map((m) => m.slice(1));
   assert.equal(shown, [['1', 'grace', 'feedback.handled', '1']]);
   assert.match(audit.text, 'Changes (1)');
@@ -116,7 +122,13 @@ test('the pages: a session signed in with grace\'s token makes grace\'s changes;
 test('the Audit page: 50 changes a page, newest first, "Older changes" keeps the filters; rows without a name show —', async ({ running }) => {
   const { audit } = running.server.storage;
   for (let i = 1; i <= 55; i++) {
-    await audit.record({ at: Date.UTC(2026, 10, 26, 9, 0, i), action: i % 2 ? 'order.refunded' : 'release.rollout', target: `t-${i}`, requestId: `r-${i}`, actor: i % 2 ? null : 'ada' });
+    await audit.record({
+      at: Date.UTC(2026, 10, 26, 9, 0, i),
+      action: i % 2 ? 'order.refunded' : 'release.rollout',
+      target: `t-${i}`,
+      requestId: `r-${i}`,
+      actor: i % 2 ? null : 'ada',
+    });
   }
   const session = await signIn(running.send);
   const first = await session.get('/pages/audit');
@@ -135,7 +147,7 @@ test('the Audit page: 50 changes a page, newest first, "Older changes" keeps the
   assert.match(none.text, 'No change matches these filters.');
 });
 
-test('an embedder\'s createApp refuses a name or token given twice, or a weak token, as the server\'s start does', async () => {
+test("an embedder's createApp refuses a name or token given twice, or a weak token, as the server's start does", async () => {
   const refused = async (operatorTokens: { name: string; token: string }[], operatorToken?: string) => {
     try {
       await createTestApp({ operatorTokens, ...(operatorToken ? { operatorToken } : {}) });

@@ -36,7 +36,13 @@ test.before.each(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const logger = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
-  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
+  worker = createDeliveryWorker({
+    outbox: running.server.storage.outbox,
+    clock: running.server.clock,
+    logger,
+    addresses: LOCAL_RECEIVERS,
+    fetch: (url, init) => fetch(url, init),
+  });
 });
 test.after.each(async () => {
   receiver.closeAllConnections();
@@ -46,14 +52,19 @@ test.after.each(async () => {
 
 const feedback = (description: string) =>
   running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description }) });
-const deliveries = async () => ((await running.call('/webhooks/deliveries')).json() as { deliveries: { id: number; state: string; attempts: number }[] }).deliveries;
-const endpoints = async () => ((await running.call('/webhooks')).json() as { endpoints: { id: number; url: string; events: string[]; format: string; enabled: boolean }[] }).endpoints;
+const deliveries = async () =>
+  ((await running.call('/webhooks/deliveries')).json() as { deliveries: { id: number; state: string; attempts: number }[] }).deliveries;
+const endpoints = async () =>
+  ((await running.call('/webhooks')).json() as { endpoints: { id: number; url: string; events: string[]; format: string; enabled: boolean }[] }).endpoints;
 
 test('an endpoint added on the page: its secret shown once; it gets the event; a replay sends the same event again', async () => {
   const session = await signIn(running.url);
   const empty = await session.get('/pages/events');
   assert.match(empty.text, '<label for="endpoint-url">Address (http or https)</label>');
-  assert.match(empty.text, '<div><label class="inline" for="event-feedback-received"><input type="checkbox" id="event-feedback-received" name="event-feedback.received" value="on"> feedback.received</label>');
+  assert.match(
+    empty.text,
+    '<div><label class="inline" for="event-feedback-received"><input type="checkbox" id="event-feedback-received" name="event-feedback.received" value="on"> feedback.received</label>',
+  );
   assert.match(empty.text, 'No delivery matches.');
 
   const added = await session.post('/pages/events/endpoints', { url: receiverUrl, 'event-feedback.received': 'on', format: 'standard' });
@@ -78,7 +89,10 @@ test('an endpoint added on the page: its secret shown once; it gets the event; a
   const replayed = await session.post('/pages/events/deliveries/1/replay', { back: '?state=delivered' });
   assert.is(replayed.status, 303);
   assert.is(replayed.headers['location'], '/pages/events?state=delivered');
-  assert.match((await session.get('/pages/events?state=pending')).text, `<p>Delivery #1 (feedback.received) will be sent again now to ${receiverUrl}, from its first attempt.</p>`);
+  assert.match(
+    (await session.get('/pages/events?state=pending')).text,
+    `<p>Delivery #1 (feedback.received) will be sent again now to ${receiverUrl}, from its first attempt.</p>`,
+  );
   assert.equal((await deliveries()).map((d) => [d.id, d.state, d.attempts]), [[1, 'pending', 0]]);
   assert.is(await worker.tick(), 1);
   assert.is(received.length, 2);
@@ -127,7 +141,13 @@ test('test event, secret rotation, replay of every failed delivery and delete, f
   assert.not.match((await session.get('/pages/events')).text, secret!, 'shown once');
 
   const failed = (await deliveries())[0]!;
-  await running.server.storage.outbox.recordAttempt(failed.id, { at: running.server.clock.now(), status: 500, error: 'the endpoint answered 500', delivered: false, nextAttemptAt: null });
+  await running.server.storage.outbox.recordAttempt(failed.id, {
+    at: running.server.clock.now(),
+    status: 500,
+    error: 'the endpoint answered 500',
+    delivered: false,
+    nextAttemptAt: null,
+  });
   assert.is((await session.post('/pages/events/deliveries/replay-failed', { back: '?state=failed' })).headers['location'], '/pages/events?state=failed');
   assert.match((await session.get('/pages/events')).text, '<p>1 failed delivery is sent again now.</p>');
   assert.equal((await deliveries()).map((d) => [d.state, d.attempts]), [['pending', 0]]);
@@ -144,7 +164,10 @@ test('test event, secret rotation, replay of every failed delivery and delete, f
 test('bad input and unknown ids show the API message; a form without its CSRF token is refused', async () => {
   const session = await signIn(running.url);
   await session.post('/pages/events/endpoints', { url: 'ftp://example.com/x', format: 'standard' });
-  assert.match((await session.get('/pages/events')).text, '<div class="flash error" role="alert"><p>Field &#34;url&#34; must be an http:// or https:// URL.</p>');
+  assert.match(
+    (await session.get('/pages/events')).text,
+    '<div class="flash error" role="alert"><p>Field &#34;url&#34; must be an http:// or https:// URL.</p>',
+  );
   await session.post('/pages/events/deliveries/99/replay', {});
   assert.match((await session.get('/pages/events')).text, '<p>No webhook delivery has id 99.</p>');
   const { body, headers } = form({ url: receiverUrl });

@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { EXPORT_TIME_LIMIT_MS } from '../../adapters/operator-pages/inbox-export.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { signIn } from '../_pages.ts';
 import { manualClock } from '../_setup.ts';
 
@@ -23,7 +23,8 @@ function get(url: string, path: string, cookie: string): Promise<{ status: numbe
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      const done = () => resolve({ status: response.statusCode ?? 0, text, complete: response.complete, chunked: response.headers['transfer-encoding'] === 'chunked' });
+      const done = () =>
+        resolve({ status: response.statusCode ?? 0, text, complete: response.complete, chunked: response.headers['transfer-encoding'] === 'chunked' });
       response.on('end', done).on('aborted', done).on('error', done);
     });
     outgoing.on('error', reject).end();

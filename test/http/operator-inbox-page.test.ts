@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('the Inbox page over HTTP');
@@ -16,7 +16,12 @@ test.before.each(async () => {
 test.after.each(() => running.close());
 
 const feedback = (description: string, email?: string) =>
-  running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description, email }) });
+  running.server.request({
+    method: 'POST',
+    path: '/api/v1/feedback',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ description, email }),
+  });
 const shownIds = (text: string) => [...text.matchAll(/<article class="card" aria-labelledby="entry-(\d+)">/g)].map((m) => Number(m[1]));
 
 test('the Inbox opens on the new entries; "All" shows every entry and stays chosen after a mark', async () => {

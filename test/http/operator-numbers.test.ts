@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { escapeHtmlText } from '../../core/formats/html-text.ts';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 import { exampleContent } from '../_setup.ts';
 
@@ -29,7 +29,7 @@ function rowsOf(page: string, id: string): string[][] {
   if (!table) throw new Error(`no table ${id}`);
   const body = /<tbody>([\s\S]*)<\/tbody>/.exec(table[1]!)![1]!;
   return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
-    [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => cell[1]!.replace(/<[^>]+>/g, '')),
+    [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => cell[1]!.replace(/<[^>]+>/g, ''))
   );
 }
 
@@ -52,7 +52,10 @@ test('counts of GET /version and GET /download on two days, in the tables with t
   assert.match(page, '<a href="/pages/numbers" aria-current="page">Numbers</a>');
   assert.match(page, '<a href="/pages/numbers?days=30" aria-current="true">Last 30 days</a>');
   assert.match(page, '<p class="meta">From 2026-10-23 to 2026-11-21 (UTC days, today included).</p>');
-  assert.match(page, '<dt>Downloads</dt><dd>3</dd></div><div><dt>Update checks</dt><dd>4</dd></div><div><dt>Paid orders</dt><dd>0</dd></div><div><dt>Feedback</dt><dd>0</dd>');
+  assert.match(
+    page,
+    '<dt>Downloads</dt><dd>3</dd></div><div><dt>Update checks</dt><dd>4</dd></div><div><dt>Paid orders</dt><dd>0</dd></div><div><dt>Feedback</dt><dd>0</dd>',
+  );
   assert.match(page, '<table id="orders-revenue" class="breakdown"><caption>Revenue</caption>');
 
   const downloads = rowsOf(page, 'downloads-table');
@@ -85,7 +88,12 @@ test('refunds and disputes on the simulator are their own figures; the revenue n
   await running.close();
   running = await startInProcessOperator({ simulator: { offer: exampleContent().offer } });
   const buy = async (product: string) => {
-    const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+    const created = await running.server.request({
+      method: 'POST',
+      path: '/api/v1/checkout/create',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product }),
+    });
     const { sessionId } = created.json() as { sessionId: string };
     assert.is((await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay` })).status, 303);
     return sessionId;

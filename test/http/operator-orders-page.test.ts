@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { form, signIn } from '../_pages.ts';
 
 const test = suite('the Orders page over HTTP');
@@ -19,14 +19,25 @@ test.after.each(() => running.close());
 /** A checkout of `product` paid on the simulator's page by Grace (or the buyer with `email`). */
 async function buy(product: string, email = 'Grace@Example.com'): Promise<string> {
   const { server } = running;
-  const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+  const created = await server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ product }),
+  });
   const { sessionId } = created.json() as { sessionId: string };
   const body = new URLSearchParams({ email, name: 'Grace Hopper', country: 'us' }).toString();
-  const paid = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const paid = await server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   assert.is(paid.status, 303);
   return sessionId;
 }
-const status = async (id: string) => (await running.server.request({ path: `/api/v1/checkout/status?session_id=${id}` })).json() as Record<string, string | null>;
+const status = async (id: string) =>
+  (await running.server.request({ path: `/api/v1/checkout/status?session_id=${id}` })).json() as Record<string, string | null>;
 const audit = async () => ((await running.call('/audit')).json() as { entries: { action: string; target: string }[] }).entries.map((e) => [e.action, e.target]);
 
 test('an order found by email, opened with its keys, revoked with a reason: the public status shows no keys', async () => {
@@ -101,7 +112,10 @@ test('an unknown order and a refused action show the API message; reconcile fulf
   const unknown = await session.get('/pages/orders?order=cs_nope');
   assert.match(unknown.text, '<div class="flash error" role="alert"><p>No checkout session has id &#34;cs_nope&#34;.</p>');
   await session.post('/pages/orders/cs_nope/revoke', { reason: 'x' });
-  assert.match((await session.get('/pages/orders?order=cs_nope')).text, '<div class="flash error" role="alert"><p>No checkout session has id &#34;cs_nope&#34;.</p>');
+  assert.match(
+    (await session.get('/pages/orders?order=cs_nope')).text,
+    '<div class="flash error" role="alert"><p>No checkout session has id &#34;cs_nope&#34;.</p>',
+  );
   const none = await session.get('/pages/orders?find=nobody%40example.com');
   assert.match(none.text, 'No paid order matches.');
 

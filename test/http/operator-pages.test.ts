@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { sendRequest } from '../_client.ts';
-import { OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { form, PAGE_CSP, sessionOf, signIn } from '../_pages.ts';
 
 const test = suite('operator pages over HTTP');
@@ -18,8 +18,7 @@ test.before.each(async () => {
 });
 test.after.each(() => running.close());
 
-const page = (path: string, headers: Record<string, string> = {}, from?: string) =>
-  sendRequest(running.url, { path, headers, ...(from ? { from } : {}) });
+const page = (path: string, headers: Record<string, string> = {}, from?: string) => sendRequest(running.url, { path, headers, ...(from ? { from } : {}) });
 const postForm = (path: string, fields: Record<string, string>, cookie?: string, from?: string) => {
   const { body, headers } = form(fields);
   return sendRequest(running.url, { method: 'POST', path, body, headers: { ...headers, ...(cookie ? { cookie } : {}) }, ...(from ? { from } : {}) });
@@ -147,7 +146,10 @@ test('an error of the API is shown with its message and resolution', async () =>
   const session = await signIn(running.url);
   await session.post('/pages/inbox/999/handled', { handled: 'true' });
   const shown = await session.get('/pages/inbox');
-  assert.match(shown.text, '<div class="flash error" role="alert"><p>No feedback has id &#34;999&#34;.</p><p>List the inbox with GET /feedback and use one of its ids.</p></div>');
+  assert.match(
+    shown.text,
+    '<div class="flash error" role="alert"><p>No feedback has id &#34;999&#34;.</p><p>List the inbox with GET /feedback and use one of its ids.</p></div>',
+  );
 });
 
 test('a refused page action shows the field the API names; a release published twice shows release_exists', async () => {
@@ -158,7 +160,10 @@ test('a refused page action shows the field the API names; a release published t
   const good = { ...publish, msiUrl: 'https://downloads.example.com/x.msi' };
   await session.post('/pages/releases', good);
   await session.post('/pages/releases', good);
-  assert.match((await session.get('/pages/releases')).text, '<p>Version 2.5.0 was published before.</p><p>Publish a new version number, or widen the existing release.</p>');
+  assert.match(
+    (await session.get('/pages/releases')).text,
+    '<p>Version 2.5.0 was published before.</p><p>Publish a new version number, or widen the existing release.</p>',
+  );
   await session.post('/pages/roadmap/merge', { from: '1', into: '1' });
   assert.match((await session.get('/pages/roadmap')).text, '<p>Feature 1 cannot be merged into itself.</p>');
   const releases = (await running.call('/releases')).json() as { releases: unknown[] };
@@ -200,7 +205,9 @@ test('a session ends after 12 idle hours, and at sign-out; the old cookie is ref
 
 test('the pages are not on the public port: the public 404, cookie or not', async () => {
   const session = await signIn(running.url);
-  for (const [method, path] of [['GET', '/pages/inbox'], ['GET', '/pages/sign-in'], ['POST', '/pages/sign-in'], ['GET', '/pages/assets/pages.css'], ['GET', '/']]) {
+  for (
+    const [method, path] of [['GET', '/pages/inbox'], ['GET', '/pages/sign-in'], ['POST', '/pages/sign-in'], ['GET', '/pages/assets/pages.css'], ['GET', '/']]
+  ) {
     const answer = await running.server.request({ method: method!, path: path!, headers: { cookie: session.cookie } });
     assert.is(answer.status, 404, `${method} ${path}`);
     assert.is((answer.json() as { code: string }).code, 'not_found');

@@ -6,7 +6,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { form, signIn } from '../_pages.ts';
 
 const test = suite('the Releases page: pull confirmation, restore, events');
@@ -21,9 +21,11 @@ test.after.each(() => running.close());
 const publish = (version: string, rolloutPercent: number) =>
   running.call('/releases', { method: 'POST', json: { version, msiUrl: MSI(version), rolloutPercent } });
 const live = async () =>
-  ((await running.call('/releases')).json() as { releases: { version: string; pulledAt: string | null; servedPercent: number }[] }).releases.map((r) => [r.version, r.pulledAt === null, r.servedPercent]);
+  ((await running.call('/releases')).json() as { releases: { version: string; pulledAt: string | null; servedPercent: number }[] }).releases.map((
+    r,
+  ) => [r.version, r.pulledAt === null, r.servedPercent]);
 
-test('Pull is a link to a confirmation that says what the pull does; the card\'s own form does not pull', async () => {
+test("Pull is a link to a confirmation that says what the pull does; the card's own form does not pull", async () => {
   await publish('2.5.0', 100);
   await publish('2.6.0', 30);
   await publish('2.7.0', 10);
@@ -39,7 +41,12 @@ test('Pull is a link to a confirmation that says what the pull does; the card\'s
   assert.is(unconfirmed.headers['location'], '/pages/releases?pull=2.7.0');
   assert.equal(await live(), [['2.7.0', true, 10], ['2.6.0', true, 20], ['2.5.0', true, 70]]);
   // Without the session's CSRF token: 403, nothing pulled.
-  const forged = await running.send({ method: 'POST', path: '/pages/releases/2.7.0/pull', ...form({ confirm: 'pull', csrf: 'x' }), headers: { ...form({}).headers, cookie: session.cookie } });
+  const forged = await running.send({
+    method: 'POST',
+    path: '/pages/releases/2.7.0/pull',
+    ...form({ confirm: 'pull', csrf: 'x' }),
+    headers: { ...form({}).headers, cookie: session.cookie },
+  });
   assert.is(forged.status, 403);
   assert.equal((await live())[0], ['2.7.0', true, 10]);
   await session.post('/pages/releases/2.7.0/pull', { confirm: 'pull' });
@@ -63,7 +70,9 @@ test('rollout, pull and restore each send their event with the release and its s
   await running.call('/releases/2.6.0/pull', { method: 'POST' });
   await running.call('/releases/2.6.0/restore', { method: 'POST' });
   const due = await storage.outbox.claimDue(running.server.clock.now() + 1, 1000, 100);
-  const events = due.map((d) => JSON.parse(d.body) as { type: string; data: { version: string; rolloutPercent: number; servedPercent: number; pulledAt: string | null } });
+  const events = due.map((d) =>
+    JSON.parse(d.body) as { type: string; data: { version: string; rolloutPercent: number; servedPercent: number; pulledAt: string | null } }
+  );
   assert.equal(
     events.map((e) => [e.type, e.data.version, e.data.rolloutPercent, e.data.servedPercent, e.data.pulledAt !== null]),
     [

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('the Releases page: ramp plans');
@@ -22,7 +22,14 @@ test('a plan published on the page is shown with its step in force and the next;
   const { clock, storage } = running.server;
   const start = clock.now();
   let session = await signIn(running.send);
-  await session.post('/pages/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: '10', ramp: '1, 5, 25, 100', every: '24', everyUnit: 'hours' });
+  await session.post('/pages/releases', {
+    version: '2.6.0',
+    msiUrl: MSI('2.6.0'),
+    rolloutPercent: '10',
+    ramp: '1, 5, 25, 100',
+    every: '24',
+    everyUnit: 'hours',
+  });
   let page = (await session.get('/pages/releases')).text;
   assert.match(page, '2.6.0 is published to 1% of the clients on a ramp of 1, 5, 25, 100%.');
   const next = new Date(start + 24 * HOUR).toISOString();

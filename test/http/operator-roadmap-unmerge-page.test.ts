@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
 const test = suite('the Roadmap page: unmerge');
@@ -18,7 +18,12 @@ test.after.each(() => running.close());
 
 test('a merged feature is unmerged from its card: shown again, its vote back, on the public roadmap too', async () => {
   const session = await signIn(running.send);
-  const vote = await running.server.request({ method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: '{"featureId":2}' });
+  const vote = await running.server.request({
+    method: 'POST',
+    path: '/api/v1/roadmap',
+    headers: { 'content-type': 'application/json' },
+    body: '{"featureId":2}',
+  });
   assert.is(vote.status, 200);
   await session.post('/pages/roadmap/merge', { from: '2', into: '1' });
   const merged = await session.get('/pages/roadmap');

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 
 const test = suite('operator roadmap');
 let running: InProcessOperator;

@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { signIn } from '../_pages.ts';
 import { exampleContent } from '../_setup.ts';
 import { ALL_TARGETS, type OpenStorage } from '../storage/_targets.ts';
@@ -23,7 +23,12 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 /** A checkout paid on the simulator's page by `name`; its session id and standard key. */
 async function buy({ running }: Context, product: string, name: string): Promise<{ id: string; key: string }> {
   const { server } = running;
-  const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+  const created = await server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ product }),
+  });
   const { sessionId } = created.json() as { sessionId: string };
   const body = new URLSearchParams({ email: 'buyer@example.com', name, country: 'gb' }).toString();
   assert.is((await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: FORM, body })).status, 303);
@@ -93,8 +98,17 @@ for (const target of ALL_TARGETS) {
     assert.is((await running.call(`/orders/${revoked.id}/revoke`, { method: 'POST', json: { reason: 'fraud' } })).status, 200);
 
     const all = await json(running, '/orders/export');
-    const row = (sessionId: string, paidAt: string, name: string, sku: string, amount: string, state: string, refundedAmount: string) =>
-      ({ sessionId, paidAt, email: 'buyer@example.com', name, sku, amount, currency: 'USD', state, refundedAmount });
+    const row = (sessionId: string, paidAt: string, name: string, sku: string, amount: string, state: string, refundedAmount: string) => ({
+      sessionId,
+      paidAt,
+      email: 'buyer@example.com',
+      name,
+      sku,
+      amount,
+      currency: 'USD',
+      state,
+      refundedAmount,
+    });
     assert.equal(all, {
       status: 200,
       body: {
@@ -119,7 +133,11 @@ for (const target of ALL_TARGETS) {
     const orders = await page.get('/pages/orders');
     assert.match(orders.text, '<form method="get" action="/pages/orders/export.csv" class="card" aria-label="Export orders">');
     const csv = await page.get('/pages/orders/export.csv');
-    assert.equal([csv.status, csv.headers['content-type'], csv.headers['content-disposition']], [200, 'text/csv; charset=utf-8', 'attachment; filename="orders.csv"']);
+    assert.equal([csv.status, csv.headers['content-type'], csv.headers['content-disposition']], [
+      200,
+      'text/csv; charset=utf-8',
+      'attachment; filename="orders.csv"',
+    ]);
     assert.is(
       csv.text,
       'sessionId,paidAt,email,name,sku,amount,currency,state,refundedAmount\r\n' +
@@ -131,7 +149,10 @@ for (const target of ALL_TARGETS) {
     const ofDay = await page.get(`/pages/orders/export.csv?from=${day}&to=${day}`);
     assert.is(ofDay.text.split('\r\n').length, 5, 'both UTC days included: the header and the 3 orders of that day');
     const refused = await page.get('/pages/orders/export.csv?from=someday');
-    assert.equal([refused.status, refused.text], [400, 'Field "since" must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z.\nFix the request body or query as the message says; /openapi.json describes every field.\n']);
+    assert.equal([refused.status, refused.text], [
+      400,
+      'Field "since" must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z.\nFix the request body or query as the message says; /openapi.json describes every field.\n',
+    ]);
   });
 
   test('inbox: search by text or email with the filters and pages; a bulk mark writes one audit row, a repeat none', async (c) => {
@@ -167,7 +188,14 @@ for (const target of ALL_TARGETS) {
   test('the Inbox page: a search box, and "Mark all shown as handled" with its count, behind the CSRF token', async (c) => {
     const { running, opened } = c;
     for (const description of ['Crash on open', 'Fine', 'crash again']) {
-      await opened.storage.intake.addFeedback({ type: 'general', description, email: null, appVersion: null, rating: null, receivedAt: running.server.clock.now() });
+      await opened.storage.intake.addFeedback({
+        type: 'general',
+        description,
+        email: null,
+        appVersion: null,
+        rating: null,
+        receivedAt: running.server.clock.now(),
+      });
     }
     const page = await signIn(running.url);
     const searched = await page.get('/pages/inbox?search=+CRASH+');

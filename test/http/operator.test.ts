@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN as TOKEN } from '../_operator.ts';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import type { InProcessServer } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 
@@ -173,7 +173,16 @@ test('the feedback inbox: what the public port stored, newest first, filtered, m
 });
 
 test('marking an entry handled (or not) twice changes it once: one audit row per real change, the first time kept', async () => {
-  assert.is((await server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description: 'Great app', type: 'review', rating: 5 }), from: '127.0.0.21' })).status, 201);
+  assert.is(
+    (await server.request({
+      method: 'POST',
+      path: '/api/v1/feedback',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'Great app', type: 'review', rating: 5 }),
+      from: '127.0.0.21',
+    })).status,
+    201,
+  );
   const [entry] = ((await call('/feedback')).json() as { entries: { id: number }[] }).entries;
   const mark = (handled: boolean) => call(`/feedback/${entry!.id}/handled`, { method: 'POST', json: { handled } });
   const first = new Date(server.clock.now()).toISOString();
@@ -231,7 +240,9 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
   assert.equal(Object.keys(doc.paths['/roadmap/{id}']!), ['patch']);
   assert.equal(Object.keys(doc.paths['/webhooks/{id}']!), ['patch', 'delete']);
   assert.equal(Object.keys(doc.paths['/releases']!).sort(), ['get', 'post']);
-  assert.equal(doc.components.securitySchemes, { operatorToken: { type: 'http', scheme: 'bearer', description: "OPERATOR_TOKEN, or an operator's own token of OPERATOR_TOKENS" } });
+  assert.equal(doc.components.securitySchemes, {
+    operatorToken: { type: 'http', scheme: 'bearer', description: "OPERATOR_TOKEN, or an operator's own token of OPERATOR_TOKENS" },
+  });
 });
 
 test.run();

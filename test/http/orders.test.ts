@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN } from '../_operator.ts';
-import { inProcessOperatorListener, startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { inProcessOperatorListener, type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 interface Context {
   server: InProcessServer;
@@ -29,15 +29,21 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** A checkout paid on the simulator's page with `form` as its buyer fields. */
 async function buy({ server }: Context, product: string, form = 'email=Grace%40Example.com&name=Grace+Hopper&country=us'): Promise<string> {
-  const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+  const created = await server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ product }),
+  });
   const { sessionId } = created.json() as { sessionId: string };
   const paid = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: FORM, body: form });
   assert.is(paid.status, 303);
   return sessionId;
 }
-const status = async ({ server }: Context, id: string) => (await server.request({ path: `/api/v1/checkout/status?session_id=${id}` })).json() as Record<string, string | null>;
+const status = async ({ server }: Context, id: string) =>
+  (await server.request({ path: `/api/v1/checkout/status?session_id=${id}` })).json() as Record<string, string | null>;
 
-test('find by email (any case) or session, newest first; show one with its keys; the buyer is the Pay form\'s', async (context) => {
+test("find by email (any case) or session, newest first; show one with its keys; the buyer is the Pay form's", async (context) => {
   const { operator, server } = context;
   const first = await buy(context, 'standard');
   server.clock.advance(1000);
@@ -123,7 +129,11 @@ test('bad input names the field; unknown and unpaid sessions are 404 and 409; th
   const bad = await operator.call('/orders?limit=0');
   assert.equal([bad.status, bad.json()], [
     400,
-    { code: 'invalid_request', message: 'Field "limit" must be 1 to 500.', resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.' },
+    {
+      code: 'invalid_request',
+      message: 'Field "limit" must be 1 to 500.',
+      resolution: 'Fix the request body or query as the message says; /openapi.json describes every field.',
+    },
   ]);
   assert.is((await operator.call('/orders?email=a%40b.c&email=d%40e.f')).status, 400);
   assert.is((await operator.call('/orders?colour=red')).status, 400);
@@ -145,7 +155,7 @@ test('bad input names the field; unknown and unpaid sessions are 404 and 409; th
   assert.ok(document.paths['/orders/reconcile']?.['post']?.responses['501']);
 });
 
-test('the simulator\'s Refund, Dispute and Dispute won buttons revoke and reinstate, shown on its page and by the status', async (context) => {
+test("the simulator's Refund, Dispute and Dispute won buttons revoke and reinstate, shown on its page and by the status", async (context) => {
   const { server, operator } = context;
   const id = await buy(context, 'standard', '');
   const keys = await status(context, id);

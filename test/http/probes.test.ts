@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { withValidation } from '../_openapi.ts';
 import { manualClock } from '../_setup.ts';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const probes = suite('probes over HTTP');
 let server: InProcessServer | undefined;

@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { referenceBucketOf } from '../_siphash.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 
 const test = suite('the halt rule');
 const HOUR = 3600_000;
@@ -28,11 +28,18 @@ test.before.each(async () => {
     { rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
     { trustedProxies: parseCidrList('127.0.0.1/32') },
   );
-  await running.server.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/hook', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: running.server.clock.now() });
+  await running.server.storage.outbox.addEndpoint({
+    url: 'http://127.0.0.1:9/hook',
+    secret: 'whsec_AAAA',
+    events: [],
+    format: 'standard',
+    createdAt: running.server.clock.now(),
+  });
 });
 test.after.each(() => running.close());
 
-const check = (client: string, version: string) => running.server.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': client, 'user-agent': agent(version) } });
+const check = (client: string, version: string) =>
+  running.server.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': client, 'user-agent': agent(version) } });
 const bugReport = (client: string, appVersion: string) =>
   running.server.request({
     method: 'POST',
@@ -82,8 +89,7 @@ const counted = async (kind: string, version: string) =>
 const installs = (version: string) => counted('installed', version);
 const deliveries = async () => ((await running.call('/webhooks/deliveries')).json() as { deliveries: { type: string }[] }).deliveries.map((d) => d.type);
 
-const REASON =
-  '2.6.0: 18 reporting clients from 18 networks, of 500 installs on its first day (36.0 per 1,000), against 2.5.0: 1 of 1,000 (1.0 per 1,000) ' +
+const REASON = '2.6.0: 18 reporting clients from 18 networks, of 500 installs on its first day (36.0 per 1,000), against 2.5.0: 1 of 1,000 (1.0 per 1,000) ' +
   'at the same age; p = 0.00083 for more than 3× its rate. The rule halts with at least 10 reporting clients from 10 networks and p below 0.0010 (99.9% confidence).';
 
 test('reports from 20 of its 500 clients on 20 networks halt 2.6.0 at 50 % at the 18th, with the figures, an event and an audit entry', async () => {
@@ -104,7 +110,12 @@ test('reports from 20 of its 500 clients on 20 networks halt 2.6.0 at 50 % at th
   const resumed = await running.call('/releases/2.6.0/resume', { method: 'POST' });
   assert.is(resumed.status, 200, resumed.text);
   const body = resumed.json() as { haltedAt: null; rolloutPercent: number; ramp: { step: number; nextStepAt: string } };
-  assert.equal([body.haltedAt, body.rolloutPercent, body.ramp.step, body.ramp.nextStepAt], [null, 50, 1, new Date(running.server.clock.now() + 24 * HOUR - 1000).toISOString()]);
+  assert.equal([body.haltedAt, body.rolloutPercent, body.ramp.step, body.ramp.nextStepAt], [
+    null,
+    50,
+    1,
+    new Date(running.server.clock.now() + 24 * HOUR - 1000).toISOString(),
+  ]);
   assert.ok((await deliveries()).includes('release.resumed'));
   // A resume starts a new watch: the 20 reports before it count no more, and one more report (old client or new) halts nothing.
   assert.is((await bugReport(reporters[0]!, '2.6.0')).status, 201);
@@ -131,7 +142,12 @@ test('one address halts nothing with any number of reports, nor ten addresses of
 });
 
 test('a plan sets its own minimums: with 30 clients from 25 networks, 20 reporting clients do not halt it', async () => {
-  const refused = await publish({ version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: 50, ramp: { steps: [50, 100], everyMinutes: 60, haltMinClients: 0 } });
+  const refused = await publish({
+    version: '2.6.0',
+    msiUrl: MSI('2.6.0'),
+    rolloutPercent: 50,
+    ramp: { steps: [50, 100], everyMinutes: 60, haltMinClients: 0 },
+  });
   assert.is(refused.status, 400);
   assert.match((refused.json() as { message: string }).message, /ramp\.haltMinClients/);
   assert.is((await publish({ version: '2.5.0', msiUrl: MSI('2.5.0'), rolloutPercent: 100 })).status, 201);
@@ -147,7 +163,10 @@ test('a plan sets its own minimums: with 30 clients from 25 networks, 20 reporti
   for (let i = 0; i < 20; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
   assert.is((await release('2.6.0'))['haltedAt'], null);
   for (let i = 20; i < 30; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
-  assert.match(String((await release('2.6.0'))['haltReason']), /^2\.6\.0: 30 reporting clients from 30 networks.*at least 30 reporting clients from 25 networks/);
+  assert.match(
+    String((await release('2.6.0'))['haltReason']),
+    /^2\.6\.0: 30 reporting clients from 30 networks.*at least 30 reporting clients from 25 networks/,
+  );
 });
 
 test('the same 20 bug reports for 2.5.0 do not halt 2.6.0', async () => {

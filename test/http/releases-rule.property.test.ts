@@ -9,8 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { referenceBucketOf } from '../_siphash.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
-import { signIn, type SignedIn } from '../_pages.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
+import { type SignedIn, signIn } from '../_pages.ts';
 import { bodyJson, coreRequest } from '../_setup.ts';
 
 const test = suite('the rollout rule against a reference model');
@@ -31,7 +31,10 @@ function modelServes(model: readonly ModelRelease[], bucket: number): string {
   let best: ModelRelease | undefined;
   for (const r of model) {
     if (r.pulled || r.percent <= bucket) continue;
-    if (!best || r.fields[0] > best.fields[0] || (r.fields[0] === best.fields[0] && (r.fields[1] > best.fields[1] || (r.fields[1] === best.fields[1] && r.fields[2] > best.fields[2])))) best = r;
+    if (
+      !best || r.fields[0] > best.fields[0] ||
+      (r.fields[0] === best.fields[0] && (r.fields[1] > best.fields[1] || (r.fields[1] === best.fields[1] && r.fields[2] > best.fields[2])))
+    ) best = r;
   }
   return best?.version ?? BASELINE;
 }
@@ -87,14 +90,21 @@ async function checkAgainst(model: readonly ModelRelease[], label: string): Prom
     assert.is(download.headers['location'], msiOf(expected), `${label}: download of bucket ${bucket}`);
   }
   const shares = modelShares(model);
-  const listed = (await running.call('/releases')).json() as { releases: { version: string; servedPercent: number }[]; baseline: { version: string; servedPercent: number } };
+  const listed = (await running.call('/releases')).json() as {
+    releases: { version: string; servedPercent: number }[];
+    baseline: { version: string; servedPercent: number };
+  };
   assert.equal(
     Object.fromEntries([...listed.releases.map((r) => [r.version, r.servedPercent]), [listed.baseline.version, listed.baseline.servedPercent]]),
     Object.fromEntries(shares),
     `${label}: the list's shares`,
   );
   const page = (await session.get('/pages/releases')).text;
-  const shown = Object.fromEntries([...page.matchAll(/<h3 id="release-[^"]+">([\d.]+) <span class="badge strong">[^<]+<\/span> <span class="badge">served to (\d+)% of clients/g)].map((m) => [m[1]!, Number(m[2])]));
+  const shown = Object.fromEntries(
+    [...page.matchAll(/<h3 id="release-[^"]+">([\d.]+) <span class="badge strong">[^<]+<\/span> <span class="badge">served to (\d+)% of clients/g)].map((
+      m,
+    ) => [m[1]!, Number(m[2])]),
+  );
   const baselineShown = /The baseline, ([\d.]+) .*?, is served to (\d+)% of clients/.exec(page);
   assert.equal({ ...shown, [baselineShown![1]!]: Number(baselineShown![2]) }, Object.fromEntries(shares), `${label}: the page's shares`);
 }
@@ -109,7 +119,9 @@ test('every step serves, lists and shows what the model says', async () => {
         assert.ok(clients.size >= 90, `${clients.size} buckets reached`);
         const model: ModelRelease[] = [];
         let build = 0;
-        for (const [i, s] of steps.entries()) await apply(s, model, () => (build += s.kind === 'publish' ? s.up + 1 : 0), `run ${runs}, step ${i} ${JSON.stringify(s)}`);
+        for (const [i, s] of steps.entries()) {
+          await apply(s, model, () => (build += s.kind === 'publish' ? s.up + 1 : 0), `run ${runs}, step ${i} ${JSON.stringify(s)}`);
+        }
       } finally {
         await running.close();
       }

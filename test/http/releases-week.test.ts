@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { referenceBucketOf } from '../_siphash.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { type OperatorServer, startOperatorServer } from '../_operator.ts';
 
 const test = suite('the second week of releases');
 const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
@@ -36,14 +36,20 @@ const publish = (version: string, rolloutPercent: number, msiUrl = MSI(version))
 async function servedCounts(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const client of CLIENTS) {
-    const answer = (await running.server.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': client } })).json() as { version: string; downloadUrl: string };
+    const answer = (await running.server.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': client } })).json() as {
+      version: string;
+      downloadUrl: string;
+    };
     counts[answer.version] = (counts[answer.version] ?? 0) + 1;
   }
   return counts;
 }
 
 const listed = async () => {
-  const list = (await running.call('/releases')).json() as { releases: { version: string; rolloutPercent: number; servedPercent: number }[]; baseline: { servedPercent: number } };
+  const list = (await running.call('/releases')).json() as {
+    releases: { version: string; rolloutPercent: number; servedPercent: number }[];
+    baseline: { servedPercent: number };
+  };
   return [...list.releases.map((r) => [r.version, r.rolloutPercent, r.servedPercent]), ['baseline', null, list.baseline.servedPercent]];
 };
 
@@ -81,7 +87,10 @@ test('a lower version, one that differs only in the fourth field, and a malforme
   });
   const fourth = await publish('2.5.0.1', 100);
   assert.is(fourth.status, 409);
-  assert.equal((fourth.json() as { code: string; message: string }).message, 'Version 2.5.0.1 differs from 2.5.0 only in the fourth field: Windows Installer compares major.minor.build and would not see it as an upgrade.');
+  assert.equal(
+    (fourth.json() as { code: string; message: string }).message,
+    'Version 2.5.0.1 differs from 2.5.0 only in the fourth field: Windows Installer compares major.minor.build and would not see it as an upgrade.',
+  );
   for (const version of ['2.6', '2.6.0-beta', '256.0.0', '2.6.65536', '02.6.0', '9'.repeat(10_000)]) {
     const answer = await publish(version, 100, MSI('2.6.0'));
     assert.is(answer.status, 400, version.slice(0, 20));
@@ -97,7 +106,10 @@ test('addresses with a CR, whitespace or 15,000 characters, and http ones, are r
     assert.is(answer.status, 400, JSON.stringify(msiUrl.slice(0, 60)));
     assert.match((answer.json() as { message: string }).message, /^Field "msiUrl" must be/);
   }
-  const notes = await running.call('/releases', { method: 'POST', json: { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: `${base}notes\n`, rolloutPercent: 1 } });
+  const notes = await running.call('/releases', {
+    method: 'POST',
+    json: { version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: `${base}notes\n`, rolloutPercent: 1 },
+  });
   assert.is((notes.json() as { message: string }).message, 'Field "notesUrl" must be an https:// URL with no whitespace or control characters.');
   assert.equal(((await running.call('/releases')).json() as { releases: unknown[] }).releases, []);
 });
@@ -124,12 +136,22 @@ test('a pulled release is not widened (409), and is served again once restored',
 
 test('an address stored with a CR (before fields were checked) costs its downloads a logged 500; the server keeps serving', async () => {
   const { server } = running;
-  await server.storage.releases.publishRelease({ version: '2.5.0', msiUrl: `${MSI('2.5.0')}\r`, notesUrl: null, rolloutPercent: 100, publishedAt: server.clock.now() });
+  await server.storage.releases.publishRelease({
+    version: '2.5.0',
+    msiUrl: `${MSI('2.5.0')}\r`,
+    notesUrl: null,
+    rolloutPercent: 100,
+    publishedAt: server.clock.now(),
+  });
   server.clock.advance(1000);
   for (let i = 0; i < 3; i++) {
     const download = await server.request({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS } });
     assert.is(download.status, 500);
-    assert.equal(download.json(), { code: 'internal_error', message: 'The server failed to handle the request.', resolution: 'Retry later; if the problem persists, contact support.' });
+    assert.equal(download.json(), {
+      code: 'internal_error',
+      message: 'The server failed to handle the request.',
+      resolution: 'Retry later; if the problem persists, contact support.',
+    });
     assert.ok(download.headers['x-request-id'], 'the request id says which request failed');
     assert.ok(download.headers['ratelimit-policy'], 'the rate-limit headers stay');
   }

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { withValidation } from '../_openapi.ts';
 import { manualClock } from '../_setup.ts';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const ids = suite('request ids over HTTP');
 let server: InProcessServer | undefined;
@@ -33,16 +33,18 @@ ids('a well-formed X-Request-Id is echoed, on successes, errors and probes alike
 ids('a missing, empty, too long or unsafe X-Request-Id is replaced by a fresh UUID', async () => {
   server = await withValidation(await startInProcessServer());
   const seen = new Set<string>();
-  for (const headers of [
-    {},
-    { 'x-request-id': '' },
-    { 'x-request-id': 'x'.repeat(129) },
-    { 'x-request-id': 'has space' },
-    { 'x-request-id': 'new\\nline' },
-    { 'x-request-id': '"quoted"' },
-    { 'x-request-id': 'Root=1-5759e988' },
-    { 'x-request-id': 'ünï' },
-  ]) {
+  for (
+    const headers of [
+      {},
+      { 'x-request-id': '' },
+      { 'x-request-id': 'x'.repeat(129) },
+      { 'x-request-id': 'has space' },
+      { 'x-request-id': 'new\\nline' },
+      { 'x-request-id': '"quoted"' },
+      { 'x-request-id': 'Root=1-5759e988' },
+      { 'x-request-id': 'ünï' },
+    ]
+  ) {
     const answer = await server.request({ path: '/api/v1/version', headers });
     const id = answer.headers['x-request-id']!;
     assert.match(id, UUID, JSON.stringify(headers));

@@ -15,7 +15,7 @@ import { ALL_TARGETS } from '../storage/_targets.ts';
 
 type Json = Record<string, any>;
 
-const VALID_EMAILS = ['o\'brien@example.com', 'a&b@example.com', 'user@example.xn--p1ai', '0@com', 'x+tag@sub.example.org', 'a.b@example.com'];
+const VALID_EMAILS = ["o'brien@example.com", 'a&b@example.com', 'user@example.xn--p1ai', '0@com', 'x+tag@sub.example.org', 'a.b@example.com'];
 
 const feedback = (body: unknown) => ({
   method: 'POST',
@@ -34,7 +34,24 @@ agree.after(async (context) => context.server?.close());
 
 agree('feedback descriptions: the schema allows exactly what the server answers 201', async ({ server, ajv }) => {
   const schemaAllows = ajv!.getSchema(componentId('FeedbackRequest'))!;
-  for (const description of [' ', '\t', '\r\n', '\u00A0', '\u3000', '\uFEFF', ' \u2028 ', 'a', ' a ', '\u00A0x', '\t\ud83d\ude00', 'a\u0000', 'x'.repeat(5000), 'x'.repeat(5001)]) {
+  for (
+    const description of [
+      ' ',
+      '\t',
+      '\r\n',
+      '\u00A0',
+      '\u3000',
+      '\uFEFF',
+      ' \u2028 ',
+      'a',
+      ' a ',
+      '\u00A0x',
+      '\t\ud83d\ude00',
+      'a\u0000',
+      'x'.repeat(5000),
+      'x'.repeat(5001),
+    ]
+  ) {
     const allowed = schemaAllows({ description });
     const answer = await server!.request(feedback({ description }));
     assert.is(answer.status, allowed ? 201 : 400, JSON.stringify(description));

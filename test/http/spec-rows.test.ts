@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { HttpInit, HttpResult } from '../_client.ts';
 import { SIMULATOR_KEY_SHAPE } from '../_licenses.ts';
 import { withValidation } from '../_openapi.ts';
-import { startInProcessServer, type InProcessServer } from '../_in-process.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 
 const rows = suite('spec rows over HTTP');
 let server: InProcessServer;
@@ -59,12 +59,14 @@ rows('feedback: every type, ratings 1 and 5, an email and an appVersion are 201 
 
 rows('feedback: rating 0 and 6, an unknown type, a malformed email are 400 naming the field', async () => {
   const rating = 'Field "rating" must be an integer from 1 to 5.';
-  for (const [body, message] of [
-    [{ description: 'd', rating: 0 }, rating],
-    [{ description: 'd', rating: 6 }, rating],
-    [{ description: 'd', type: 'praise' }, 'Field "type" must be one of feature_request, bug_report, general, review.'],
-    [{ description: 'd', email: 'ann' }, 'Field "email" must be an email address.'],
-  ] as const) {
+  for (
+    const [body, message] of [
+      [{ description: 'd', rating: 0 }, rating],
+      [{ description: 'd', rating: 6 }, rating],
+      [{ description: 'd', type: 'praise' }, 'Field "type" must be one of feature_request, bug_report, general, review.'],
+      [{ description: 'd', email: 'ann' }, 'Field "email" must be an email address.'],
+    ] as const
+  ) {
     assertJson(await post('/api/v1/feedback', body), 400, { code: 'invalid_request', message, resolution: INVALID });
   }
   assert.is(server.storage.feedback.length, 0);
@@ -80,11 +82,13 @@ rows('feedback: an empty description (minimum length 1) is 400 description_requi
 
 rows('roadmap vote: featureId 0, 1.5 or missing is 400; featureId 1 (the minimum) toggles', async () => {
   const atLeastOne = 'Field "featureId" must be an integer of at least 1.';
-  for (const [body, message] of [
-    [{ featureId: 0 }, atLeastOne],
-    [{ featureId: 1.5 }, atLeastOne],
-    [{}, 'Field "featureId" is required.'],
-  ] as const) {
+  for (
+    const [body, message] of [
+      [{ featureId: 0 }, atLeastOne],
+      [{ featureId: 1.5 }, atLeastOne],
+      [{}, 'Field "featureId" is required.'],
+    ] as const
+  ) {
     assertJson(await post('/api/v1/roadmap', body), 400, { code: 'invalid_request', message, resolution: INVALID });
   }
   assertJson(await post('/api/v1/roadmap', { featureId: 1 }), 200, { voted: true, vote_count: 1 });

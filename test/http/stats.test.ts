@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startInProcessOperator, type InProcessOperator } from '../_in-process.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { exampleContent } from '../_setup.ts';
 
 const test = suite('operator stats');
@@ -47,7 +47,12 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
   assert.is((await feedback({ type: 'bug_report', description: 'Crash' })).status, 201);
   assert.is((await feedback({ type: 'review', description: 'Meh', rating: 3 })).status, 201);
   for (const product of ['standard', 'plus_bundle', 'standard']) {
-    const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product }) });
+    const created = await running.server.request({
+      method: 'POST',
+      path: '/api/v1/checkout/create',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product }),
+    });
     const { sessionId } = created.json() as { sessionId: string };
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     assert.is((await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: '' })).status, 303);

@@ -14,7 +14,7 @@ import { parseCidrList } from '../../core/clients/cidr.ts';
 import { addressRefusal, STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from '../../core/webhooks/address.ts';
 import { createDeliveryWorker } from '../../core/webhooks/worker.ts';
 import { guardedSender } from '../../server/webhook-addresses.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { type OperatorServer, startOperatorServer } from '../_operator.ts';
 
 const test = suite('webhook addresses');
 let running: OperatorServer | null = null;
@@ -51,12 +51,20 @@ test('every loopback spelling is refused by default, at registration and at an e
 
 test('private, link-local, reserved and unspecified addresses are non-public, however written (the classifier alone)', () => {
   const refused = (ip: string) => addressRefusal(STRICT_WEBHOOK_ADDRESSES, ip, 443);
-  for (const [ip, canonical] of [['::ffff:192.168.1.1', '192.168.1.1'], ['169.254.169.254', '169.254.169.254'], ['10.1.2.3', '10.1.2.3'], ['0.0.0.0', '0.0.0.0'], ['fd00::1', 'fd00::1']]) {
+  for (
+    const [ip, canonical] of [['::ffff:192.168.1.1', '192.168.1.1'], ['169.254.169.254', '169.254.169.254'], ['10.1.2.3', '10.1.2.3'], ['0.0.0.0', '0.0.0.0'], [
+      'fd00::1',
+      'fd00::1',
+    ]]
+  ) {
     assert.is(refused(ip!), `${canonical} is a loopback, private, link-local or reserved address`, ip);
   }
   assert.is(refused('198.51.100.7'), '198.51.100.7 is a loopback, private, link-local or reserved address', 'documentation ranges are reserved');
   assert.is(addressRefusal({ allowed: parseCidrList('10.0.0.0/8') }, '10.1.2.3', 443), null, 'an allowed range');
-  assert.is(addressRefusal({ allowed: parseCidrList('10.0.0.0/8'), isOwnListener: (ip, port) => ip === '10.0.0.8' && port === 8081 }, '10.0.0.8', 8081), '10.0.0.8 port 8081 is a listener of this server');
+  assert.is(
+    addressRefusal({ allowed: parseCidrList('10.0.0.0/8'), isOwnListener: (ip, port) => ip === '10.0.0.8' && port === 8081 }, '10.0.0.8', 8081),
+    '10.0.0.8 port 8081 is a listener of this server',
+  );
 });
 
 test('a name that resolves to a refused address is refused; an allowed range is accepted; own listeners never', async () => {
@@ -67,8 +75,15 @@ test('a name that resolves to a refused address is refused; an allowed range is 
   };
   running = await startOperatorServer({ webhookAddresses: addresses });
   const mixed = await running.call('/webhooks', { method: 'POST', json: { url: 'https://mixed.test/hooks' } });
-  assert.equal([mixed.status, mixed.json()], [400, refusedBody('https://mixed.test/hooks', 'mixed.test resolves to 127.0.0.3 is a loopback, private, link-local or reserved address')]);
-  assert.is((await running.call('/webhooks', { method: 'POST', json: { url: 'https://receiver.test/hooks' } })).status, 201, 'resolves into the allowed 127.0.0.2/32');
+  assert.equal([mixed.status, mixed.json()], [
+    400,
+    refusedBody('https://mixed.test/hooks', 'mixed.test resolves to 127.0.0.3 is a loopback, private, link-local or reserved address'),
+  ]);
+  assert.is(
+    (await running.call('/webhooks', { method: 'POST', json: { url: 'https://receiver.test/hooks' } })).status,
+    201,
+    'resolves into the allowed 127.0.0.2/32',
+  );
   assert.is((await running.call('/webhooks', { method: 'POST', json: { url: 'http://127.0.0.2:9000/hooks' } })).status, 201);
   const own = await running.call('/webhooks', { method: 'POST', json: { url: 'http://127.0.0.2:8081/webhooks' } });
   assert.equal([own.status, own.json()], [400, refusedBody('http://127.0.0.2:8081/webhooks', '127.0.0.2 port 8081 is a listener of this server')]);
@@ -83,7 +98,12 @@ test('at delivery the address is checked again: a name that now resolves to a re
   await running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: '{"description":"hello"}' });
   let sent = 0;
   const logger = { info() {}, warn() {}, error() {} };
-  const worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, addresses, fetch: async () => {
+  const worker = createDeliveryWorker({
+    outbox: running.server.storage.outbox,
+    clock: running.server.clock,
+    logger,
+    addresses,
+    fetch: async () => {
       sent++;
       return { status: 200 };
     },
@@ -91,7 +111,10 @@ test('at delivery the address is checked again: a name that now resolves to a re
   assert.is(await worker.tick(), 1);
   assert.is(sent, 0, 'nothing sent');
   const [delivery] = ((await running.call('/webhooks/deliveries')).json() as { deliveries: { state: string; lastError: string }[] }).deliveries;
-  assert.equal([delivery?.state, delivery?.lastError], ['pending', 'refused: hooks.test resolves to 127.0.0.3 is a loopback, private, link-local or reserved address']);
+  assert.equal([delivery?.state, delivery?.lastError], [
+    'pending',
+    'refused: hooks.test resolves to 127.0.0.3 is a loopback, private, link-local or reserved address',
+  ]);
 });
 
 async function listen(server: Server): Promise<string> {
@@ -107,7 +130,13 @@ test("the server's sender follows no redirect, and checks the addresses a name r
   const redirectingUrl = await listen(redirecting);
   try {
     const send = guardedSender({ allowed: parseCidrList('127.0.0.1/32') });
-    const init = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(60_000), redirect: 'manual' as const };
+    const init = {
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      signal: AbortSignal.timeout(60_000),
+      redirect: 'manual' as const,
+    };
     assert.equal(await send(`${redirectingUrl}/hooks`, init), { status: 307 });
     assert.is(followed, 0, 'the redirect was not followed');
     const strict = guardedSender({ allowed: null });

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createDeliveryWorker, RETRY_SCHEDULE_MS, type DeliveryWorker } from '../../core/webhooks/worker.ts';
+import { createDeliveryWorker, type DeliveryWorker, RETRY_SCHEDULE_MS } from '../../core/webhooks/worker.ts';
 import { LOCAL_RECEIVERS, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { exampleContent } from '../_setup.ts';
 
@@ -50,7 +50,14 @@ test.before.each(async () => {
   logged = [];
   const logger = { info: () => {}, warn: (m: string) => void logged.push(`warn ${m}`), error: (m: string) => void logged.push(`error ${m}`), debug: () => {} };
   // Five events at once to the one receiver: more than the default share of an endpoint (4).
-  worker = createDeliveryWorker({ outbox: running.server.storage.outbox, clock: running.server.clock, logger, perEndpoint: 5, addresses: LOCAL_RECEIVERS, fetch: (url, init) => fetch(url, init) });
+  worker = createDeliveryWorker({
+    outbox: running.server.storage.outbox,
+    clock: running.server.clock,
+    logger,
+    perEndpoint: 5,
+    addresses: LOCAL_RECEIVERS,
+    fetch: (url, init) => fetch(url, init),
+  });
 });
 test.after.each(async () => {
   receiver.closeAllConnections();
@@ -88,7 +95,15 @@ test('an event sent at once verifies with standardwebhooks; its body is the stor
   assert.equal(payload, {
     type: 'feedback.received',
     timestamp: entry!.receivedAt,
-    data: { id: entry!.id, type: 'bug_report', description: 'The .wk4 import drops a sheet', email: null, appVersion: null, rating: null, receivedAt: entry!.receivedAt },
+    data: {
+      id: entry!.id,
+      type: 'bug_report',
+      description: 'The .wk4 import drops a sheet',
+      email: null,
+      appVersion: null,
+      rating: null,
+      receivedAt: entry!.receivedAt,
+    },
   });
   assert.is(received[0]!.headers['content-type'], 'application/json');
   assert.is(await worker.tick(), 0, 'delivered once');
@@ -98,7 +113,10 @@ test('a receiver down for a while, then back, gets every event exactly once deli
   const { secret } = await register();
   answer = 503;
   for (const text of ['one', 'two', 'three']) assert.is((await postFeedback(text)).status, 201);
-  const published = await running.call('/releases', { method: 'POST', json: { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0.msi', rolloutPercent: 10 } });
+  const published = await running.call('/releases', {
+    method: 'POST',
+    json: { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0.msi', rolloutPercent: 10 },
+  });
   assert.is(published.status, 201);
   assert.is((await running.call('/roadmap', { method: 'POST', json: { title: 'Symphony input', category: 'formats' } })).status, 201);
   assert.is(await worker.tick(), 5);
@@ -201,9 +219,19 @@ test('Slack text is escaped: public text mentions no channel and disguises no li
 test('order.paid carries the keys the buyer sees; a refund and the operator revoke and reinstate, each once', async () => {
   const { secret } = await register({ events: ['order.paid', 'license.revoked', 'license.reinstated'] });
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  const created = await running.server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{"product":"plus_bundle"}' });
+  const created = await running.server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: '{"product":"plus_bundle"}',
+  });
   const { sessionId } = created.json() as { sessionId: string };
-  const pay = await running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com&name=Ada&country=gb' });
+  const pay = await running.server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: form,
+    body: 'email=ada%40example.com&name=Ada&country=gb',
+  });
   assert.is(pay.status, 303);
   const keys = (await running.server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as Record<string, string>;
   const press = (action: string) => running.server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/${action}`, headers: form, body: '' });
@@ -307,13 +335,19 @@ test('a rotated secret: the new one is shown once and signs at once; the old one
   assert.equal(after.headers['webhook-signature']!.split(' '), [signedWith(secret)], 'the new secret only');
   assert.is.not(signedWith(old), signedWith(secret));
   // With no grace, the old secret ends at once.
-  const again = (await (await running.call(`/webhooks/${id}/rotate-secret`, { method: 'POST', json: { graceHours: 0 } })).json()) as { secret: string; previousSecretValidUntil: null };
+  const again = (await (await running.call(`/webhooks/${id}/rotate-secret`, { method: 'POST', json: { graceHours: 0 } })).json()) as {
+    secret: string;
+    previousSecretValidUntil: null;
+  };
   assert.is(again.previousSecretValidUntil, null);
   const now = await sendOne();
   assert.is(now.headers['webhook-signature']!.split(' ').length, 1);
   assertSigned(again.secret, now);
   const audit = ((await running.call('/audit')).json() as Audit).entries.filter((e) => e.action === 'webhook.secret_rotated');
-  assert.equal(audit.map((e) => e.target), [`${id}: ${receiverUrl} (old secret ended at once)`, `${id}: ${receiverUrl} (old secret valid until ${previousSecretValidUntil})`]);
+  assert.equal(audit.map((e) => e.target), [
+    `${id}: ${receiverUrl} (old secret ended at once)`,
+    `${id}: ${receiverUrl} (old secret valid until ${previousSecretValidUntil})`,
+  ]);
 });
 
 test('after an outage, one call replays every failed delivery (only failed ones), with one audit row counting them', async () => {
@@ -342,7 +376,11 @@ test('after an outage, one call replays every failed delivery (only failed ones)
   const audit = ((await running.call('/audit')).json() as Audit).entries;
   assert.equal(audit.filter((e) => e.action === 'webhook.replayed_failed').map((e) => e.target), ['3 failed deliveries of every endpoint (0 left)']);
   assert.equal((await running.call('/webhooks/deliveries/replay-failed', { method: 'POST', json: { endpointId: 1 } })).json(), { replayed: 0, remaining: 0 });
-  assert.is(((await running.call('/audit')).json() as Audit).entries.filter((e) => e.action === 'webhook.replayed_failed').length, 1, 'nothing replayed: no row');
+  assert.is(
+    ((await running.call('/audit')).json() as Audit).entries.filter((e) => e.action === 'webhook.replayed_failed').length,
+    1,
+    'nothing replayed: no row',
+  );
 });
 
 test('bad endpoint input is a clear 400 or 404', async () => {

@@ -27,7 +27,10 @@ test('the shipped page says what the product is and why Windows, and downloads a
     assert.ok(page.headers['ratelimit'], 'rate-limited like every public answer');
     assert.match(page.text, '<html lang="en">');
     assert.match(page.text, '<title>Legacy Sheet Converter runs on Windows</title>');
-    assert.match(page.text, '<p>Legacy Sheet Converter converts legacy spreadsheets (.123, .wk1, .wk3, .wk4, .wks) to XLSX, PDF, HTML, Markdown, CSV and XLS.</p>');
+    assert.match(
+      page.text,
+      '<p>Legacy Sheet Converter converts legacy spreadsheets (.123, .wk1, .wk3, .wk4, .wks) to XLSX, PDF, HTML, Markdown, CSV and XLS.</p>',
+    );
     assert.match(page.text, 'It is a Windows desktop app: the conversion runs on your own PC');
     assert.match(page.text, '<a id="download-anyway" href="/api/v1/download?force=1">Download anyway</a>');
     assert.not.match(page.text, '<script');

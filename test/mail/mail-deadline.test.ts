@@ -12,9 +12,9 @@ import { createMailWorker, MAIL_DEADLINE_MS, MAIL_RETRY_SCHEDULE_MS, type MailWo
 import type { MailDraft } from '../../core/ports/mail.ts';
 import { startMailDelivery } from '../../server/mail-delivery.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { clockDeadlines, type ClockDeadlines } from '../_deadlines.ts';
-import { manualClock, memoryLogger, type ManualClock } from '../_setup.ts';
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../_smtp.ts';
+import { type ClockDeadlines, clockDeadlines } from '../_deadlines.ts';
+import { type ManualClock, manualClock, memoryLogger } from '../_setup.ts';
+import { type ReceivedMail, startTestSmtp, type TestSmtp } from '../_smtp.ts';
 import { ALL_TARGETS, type OpenStorage } from '../storage/_targets.ts';
 
 const FROM = 'Legacy Sheet Converter <licenses@converter.test>';
@@ -76,7 +76,15 @@ async function enqueue(c: Context, others: number, from = 1): Promise<void> {
 
 /** An instance's mail worker: its own SMTP client, deadlines on the test's clock. */
 const worker = (c: Context): MailWorker =>
-  createMailWorker({ mail: c.opened.storage.mail, sender: createSmtpSender(c.smtp.url), from: FROM, messageIdHost: 'converter.test', clock: c.clock, logger: c.logger, abortAfter: c.deadlines.abortAfter });
+  createMailWorker({
+    mail: c.opened.storage.mail,
+    sender: createSmtpSender(c.smtp.url),
+    from: FROM,
+    messageIdHost: 'converter.test',
+    clock: c.clock,
+    logger: c.logger,
+    abortAfter: c.deadlines.abortAfter,
+  });
 
 const ids = (mails: readonly ReceivedMail[]) => mails.map((m) => m.parsed.messageId).sort();
 

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { createSmtpSender } from '../../adapters/smtp/index.ts';
 import { createMailWorker, MAIL_RETRY_SCHEDULE_MS, type MailWorker } from '../../core/mail/worker.ts';
 import { RESEND_ACCEPTED } from '../../core/schemas/licenses-resend.ts';
-import { startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { exampleContent, memoryLogger } from '../_setup.ts';
 import { startTestSmtp, type TestSmtp } from '../_smtp.ts';
@@ -32,7 +32,13 @@ async function buy(c: Context, product: string, email: string, from = '127.0.0.2
   const { server } = c.running;
   const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: JSON_TYPE, body: JSON.stringify({ product }), from });
   const { sessionId } = created.json() as { sessionId: string };
-  const pay = await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: FORM, body: `email=${encodeURIComponent(email)}&name=Ada&country=gb`, from });
+  const pay = await server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: FORM,
+    body: `email=${encodeURIComponent(email)}&name=Ada&country=gb`,
+    from,
+  });
   assert.is(pay.status, 303);
   const status = await server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}`, from });
   return { sessionId, keys: status.json() as Keys };
@@ -89,7 +95,10 @@ for (const target of ALL_TARGETS) {
     assert.match(text, 'Help > Enter license key');
     assert.match(html, 'Help &#62; Enter license key');
     assert.not.match(html, /<img|src=|https?:\/\//i);
-    const mails = (await c.running.call(`/orders/${sessionId}/mails`)).json() as { mailOn: boolean; mails: { kind: string; state: string; attempts: number }[] };
+    const mails = (await c.running.call(`/orders/${sessionId}/mails`)).json() as {
+      mailOn: boolean;
+      mails: { kind: string; state: string; attempts: number }[];
+    };
     assert.equal([mails.mailOn, mails.mails.map((m) => [m.kind, m.state, m.attempts])], [true, [['keys', 'sent', 1]]]);
     assert.equal(((await c.running.call('/stats?days=1')).json() as { mail: unknown }).mail, { sent: 1, failed: 0, pending: 0 });
   });
@@ -104,7 +113,13 @@ for (const target of ALL_TARGETS) {
 
     const known = await resend(c, 'bob@EXAMPLE.com');
     const unknown = await resend(c, 'nobody@example.com');
-    const alias = await c.running.server.request({ method: 'POST', path: '/api/licenses/resend', headers: JSON_TYPE, body: '{"email":"nobody@example.com"}', from: '127.0.0.3' });
+    const alias = await c.running.server.request({
+      method: 'POST',
+      path: '/api/licenses/resend',
+      headers: JSON_TYPE,
+      body: '{"email":"nobody@example.com"}',
+      from: '127.0.0.3',
+    });
     for (const answer of [known, unknown, alias]) {
       assert.is(answer.status, 202);
       assert.equal(answer.json(), RESEND_ACCEPTED);
@@ -133,7 +148,8 @@ for (const target of ALL_TARGETS) {
     const { sessionId, keys } = await buy(c, 'standard', 'carol@example.com');
     assert.ok(keys.standardLicenseKey, 'the buyer still gets the keys on the page');
     assert.is(await c.worker.tick(), 1);
-    const listed = async () => ((await c.running.call(`/orders/${sessionId}/mails`)).json() as { mails: { state: string; attempts: number; lastError: string | null }[] }).mails;
+    const listed = async () =>
+      ((await c.running.call(`/orders/${sessionId}/mails`)).json() as { mails: { state: string; attempts: number; lastError: string | null }[] }).mails;
     const [failed] = await listed();
     assert.equal([failed!.state, failed!.attempts], ['pending', 1]);
     assert.match(failed!.lastError ?? '', /ECONNREFUSED|connect/i);

@@ -14,7 +14,9 @@ import { startTestSmtp } from '../_smtp.ts';
 const FROM = 'Legacy Sheet Converter <licenses@converter.test>';
 
 const operate = async (t: TestApp, method: string, path: string, json?: unknown) => {
-  const response = await t.app.operator!.handle(coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }));
+  const response = await t.app.operator!.handle(
+    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
+  );
   assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${bodyText(response)}`);
 };
 
@@ -27,10 +29,22 @@ test('the mail of a shipped request arrives with its text, HTML and one-click un
     }
     await operate(t, 'PUT', '/feedback/1/feature', { featureId: 3 });
     await operate(t, 'PUT', '/feedback/2/feature', { featureId: 4 });
-    await operate(t, 'POST', '/releases', { version: '2.6.0', msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi', rolloutPercent: 100 });
+    await operate(t, 'POST', '/releases', {
+      version: '2.6.0',
+      msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi',
+      rolloutPercent: 100,
+    });
     await operate(t, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
     assert.is(await t.app.processShippedRequests(), 1);
-    const worker = createMailWorker({ mail: t.storage.mail, sender: createSmtpSender(smtp.url), from: FROM, messageIdHost: 'converter.test', clock: t.clock, logger: t.logger, listUnsubscribe: t.app.listUnsubscribe });
+    const worker = createMailWorker({
+      mail: t.storage.mail,
+      sender: createSmtpSender(smtp.url),
+      from: FROM,
+      messageIdHost: 'converter.test',
+      clock: t.clock,
+      logger: t.logger,
+      listUnsubscribe: t.app.listUnsubscribe,
+    });
     assert.is(await worker.tick(), 1);
     await smtp.receivedCount(1);
     const [mail] = smtp.received;
@@ -46,7 +60,13 @@ test('the mail of a shipped request arrives with its text, HTML and one-click un
     // The mail client's one-click POST (RFC 8058) to the address, as the app answers it.
     const url = new URL(address);
     const post = await t.app.handle(
-      coreRequest({ method: 'POST', path: url.pathname, query: url.search.slice(1), headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }),
+      coreRequest({
+        method: 'POST',
+        path: url.pathname,
+        query: url.search.slice(1),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      }),
     );
     assert.equal([post.status, (bodyJson(post) as { unsubscribed: boolean }).unsubscribed], [200, true]);
     await operate(t, 'PATCH', '/roadmap/4', { release_version: '2.6.0' });

@@ -10,7 +10,7 @@ import type { SqlStorage } from '../../adapters/sql/storage.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { ADA, LOCAL_RECEIVERS, NAMED_TOKENS } from '../_operator.ts';
 import { bodyJson, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
-import { pgliteTarget, postgresTarget, type OpenStorage } from '../storage/_targets.ts';
+import { type OpenStorage, pgliteTarget, postgresTarget } from '../storage/_targets.ts';
 
 const TOKEN = 'audit-atomic-0123456789'.padEnd(40, 'a');
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -37,7 +37,12 @@ for (const target of [pgliteTarget, postgresTarget]) {
   const test = suite<Context>(`operator changes and their audit rows: ${target.name}`, {} as Context);
   test.before.each(async (context) => {
     context.open = await target.open();
-    context.test = await createTestApp({ operatorToken: TOKEN, operatorTokens: NAMED_TOKENS, storage: context.open.storage, webhookAddresses: LOCAL_RECEIVERS });
+    context.test = await createTestApp({
+      operatorToken: TOKEN,
+      operatorTokens: NAMED_TOKENS,
+      storage: context.open.storage,
+      webhookAddresses: LOCAL_RECEIVERS,
+    });
   });
   test.after.each(async (context) => {
     await context.open.close();
@@ -63,7 +68,10 @@ for (const target of [pgliteTarget, postgresTarget]) {
   test('of two racing revokes, one is audited and sends license.revoked', async ({ open, test: t }) => {
     await call(t, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/events', events: ['license.revoked'] });
     const session = await paidSession(t);
-    const answers = await Promise.all([call(t, 'POST', `/orders/${session}/revoke`, { reason: 'chargeback' }), call(t, 'POST', `/orders/${session}/revoke`, { reason: 'chargeback' })]);
+    const answers = await Promise.all([
+      call(t, 'POST', `/orders/${session}/revoke`, { reason: 'chargeback' }),
+      call(t, 'POST', `/orders/${session}/revoke`, { reason: 'chargeback' }),
+    ]);
     assert.equal(answers.map((a) => a.status), [200, 200]);
     const actions = (bodyJson(await call(t, 'GET', '/audit')) as { entries: { action: string; target: string }[] }).entries;
     assert.equal(actions.map((e) => `${e.action} ${e.target}`), [`order.revoked ${session}: chargeback`, 'webhook.added 1: http://127.0.0.1:9/events']);

@@ -28,7 +28,16 @@ const TARGETS: Record<string, () => Promise<{ storage?: Storage; drop(): Promise
 
 const ask = async (app: App, method: string, target: string) => {
   const [path = target, query = ''] = target.split('?');
-  const response = await app.operator!.handle(coreRequest({ method, path, query, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(method === 'POST' ? { json: {} } : {}) }));
+  const response = await app.operator!.handle(
+    coreRequest({
+      method,
+      path,
+      query,
+      clientIp: '127.0.0.1',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      ...(method === 'POST' ? { json: {} } : {}),
+    }),
+  );
   return { status: response.status, type: response.headers['content-type'], body: bodyJson(response) };
 };
 
@@ -43,54 +52,74 @@ for (const [name, open] of Object.entries(TARGETS)) {
     await context.drop();
   });
 
-  for (const [path, parameter] of [
-    ['/feedback?search=%00', 'search'],
-    ['/feedback?search=a%00b&handled=false', 'search'],
-    ['/orders?email=ada%00%40example.com', 'email'],
-    ['/orders?name=%00', 'name'],
-    ['/orders?session=cs_%00', 'session'],
-    ['/audit?target=2.5%00', 'target'],
-    ['/feedback?search=%zz', 'search'],
-    ['/feedback?search=%E0%A4%A', 'search'],
-    ['/orders?name=%FF', 'name'],
-    ['/audit?tar%zzget=x', 'tar%zzget'],
-  ] as const) {
+  for (
+    const [path, parameter] of [
+      ['/feedback?search=%00', 'search'],
+      ['/feedback?search=a%00b&handled=false', 'search'],
+      ['/orders?email=ada%00%40example.com', 'email'],
+      ['/orders?name=%00', 'name'],
+      ['/orders?session=cs_%00', 'session'],
+      ['/audit?target=2.5%00', 'target'],
+      ['/feedback?search=%zz', 'search'],
+      ['/feedback?search=%E0%A4%A', 'search'],
+      ['/orders?name=%FF', 'name'],
+      ['/audit?tar%zzget=x', 'tar%zzget'],
+    ] as const
+  ) {
     test(`GET ${path} is 400 invalid_query naming ${parameter}`, async ({ t }) => {
       const answer = await ask(t.app, 'GET', path);
       assert.equal(answer, {
         status: 400,
         type: 'application/json',
-        body: { code: 'invalid_query', message: `Query parameter "${parameter}" has a malformed percent escape or a NUL character.`, resolution: QUERY_RESOLUTION },
+        body: {
+          code: 'invalid_query',
+          message: `Query parameter "${parameter}" has a malformed percent escape or a NUL character.`,
+          resolution: QUERY_RESOLUTION,
+        },
       });
       assert.equal(t.logger.lines.filter((line) => line.level === 'error'), []);
     });
   }
 
-  for (const [method, path, parameter, shown] of [
-    ['POST', '/releases/%zz/pull', 'version', '%zz'],
-    ['POST', '/releases/%E0%A4%A/rollout', 'version', '%E0%A4%A'],
-    ['POST', '/releases/2.5.0%00/restore', 'version', '2.5.0%00'],
-    ['GET', '/orders/cs_%00', 'session', 'cs_%00'],
-    ['POST', '/orders/cs_%FF/revoke', 'session', 'cs_%FF'],
-  ] as const) {
+  for (
+    const [method, path, parameter, shown] of [
+      ['POST', '/releases/%zz/pull', 'version', '%zz'],
+      ['POST', '/releases/%E0%A4%A/rollout', 'version', '%E0%A4%A'],
+      ['POST', '/releases/2.5.0%00/restore', 'version', '2.5.0%00'],
+      ['GET', '/orders/cs_%00', 'session', 'cs_%00'],
+      ['POST', '/orders/cs_%FF/revoke', 'session', 'cs_%FF'],
+    ] as const
+  ) {
     test(`${method} ${path} is 400 invalid_path naming ${parameter}`, async ({ t }) => {
       const answer = await ask(t.app, method, path);
       assert.equal(answer, {
         status: 400,
         type: 'application/json',
-        body: { code: 'invalid_path', message: `Path parameter "${parameter}" has a malformed percent escape or a NUL character: "${shown}".`, resolution: PATH_RESOLUTION },
+        body: {
+          code: 'invalid_path',
+          message: `Path parameter "${parameter}" has a malformed percent escape or a NUL character: "${shown}".`,
+          resolution: PATH_RESOLUTION,
+        },
       });
     });
   }
 
-  for (const [path, json, field] of [
-    ['/roadmap', { title: 'a\u0000b', category: 'formats' }, 'title'],
-    ['/webhooks', { url: 'http://127.0.0.1:9/\u0000' }, 'url'],
-    ['/orders/reconcile', { since: '2026-11-01T00:00:00Z\u0000' }, 'since'],
-  ] as const) {
+  for (
+    const [path, json, field] of [
+      ['/roadmap', { title: 'a\u0000b', category: 'formats' }, 'title'],
+      ['/webhooks', { url: 'http://127.0.0.1:9/\u0000' }, 'url'],
+      ['/orders/reconcile', { since: '2026-11-01T00:00:00Z\u0000' }, 'since'],
+    ] as const
+  ) {
     test(`a NUL in the body of POST ${path} is 400 invalid_request naming ${field}`, async ({ t }) => {
-      const response = await t.app.operator!.handle(coreRequest({ method: 'POST', path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, json }));
-      assert.equal([response.status, bodyJson(response)], [400, { code: 'invalid_request', message: `Field "${field}" has a NUL character.`, resolution: BODY_RESOLUTION }]);
+      const response = await t.app.operator!.handle(
+        coreRequest({ method: 'POST', path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, json }),
+      );
+      assert.equal([response.status, bodyJson(response)], [400, {
+        code: 'invalid_request',
+        message: `Field "${field}" has a NUL character.`,
+        resolution: BODY_RESOLUTION,
+      }]);
       assert.equal(t.logger.lines.filter((line) => line.level === 'error'), []);
     });
   }

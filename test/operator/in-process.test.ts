@@ -53,7 +53,9 @@ function operationOf(method: string, template: string): AnyOperatorOperation {
 async function call({ operator }: Context, method: string, template: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
   const operation = operationOf(method, template);
   const [pathOnly, query] = path.split('?');
-  const response = await operator.handle(coreRequest({ method, path: pathOnly!, ...(query ? { query } : {}), headers: AUTH, ...(json === undefined ? {} : { json }) }));
+  const response = await operator.handle(
+    coreRequest({ method, path: pathOnly!, ...(query ? { query } : {}), headers: AUTH, ...(json === undefined ? {} : { json }) }),
+  );
   const body = bodyJson(response) as any;
   const codes = seen.get(operation.operationId) ?? new Set<string>();
   seen.set(operation.operationId, codes);
@@ -76,7 +78,9 @@ async function paidSession({ test: t }: Context): Promise<string> {
   const created = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/checkout/create', json: { product: 'standard' } }));
   const { sessionId } = bodyJson(created) as { sessionId: string };
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  const paid = await t.app.handle(coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com' }));
+  const paid = await t.app.handle(
+    coreRequest({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=ada%40example.com' }),
+  );
   assert.is(paid.status, 303);
   // The keys are issued when the payment is first seen: the status poll a website or the app makes.
   assert.is((await t.app.handle(coreRequest({ path: '/api/v1/checkout/status', query: `session_id=${sessionId}` }))).status, 200);
@@ -103,7 +107,10 @@ test('releases: publish, list, widen, pull; a second publish of a version and an
   assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/3.0.0/resume')).body.code, 'release_not_found');
   const ramp = { steps: [5, 100], everyMinutes: 60 };
   assert.equal((await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.6.0', rolloutPercent: 5, ramp })).body.ramp.steps, [5, 100]);
-  assert.is((await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.7.0', rolloutPercent: 5, ramp: { ...ramp, steps: [5, 5] } })).body.code, 'invalid_request');
+  assert.is(
+    (await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.7.0', rolloutPercent: 5, ramp: { ...ramp, steps: [5, 5] } })).body.code,
+    'invalid_request',
+  );
   await context.test.storage.releases.haltRelease('2.6.0', context.test.clock.now(), 'a test halt');
   assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/2.6.0/resume')).body.haltedAt, null);
 });
@@ -116,13 +123,18 @@ test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are
   assert.is((await call(context, 'PATCH', '/roadmap/:id', '/roadmap/99999', { title: 'x' })).body.code, 'feature_not_found');
   // release_version names a release clients can have: the baseline (2.4.1), history below it, a live release.
   assert.is((await call(context, 'POST', '/roadmap', '/roadmap', { title: 'N', category: 'formats', release_version: '9.9.9' })).body.code, 'release_not_live');
-  for (const version of ['2.4.1', '2.3.0']) assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: version })).body.release_version, version);
+  for (const version of ['2.4.1', '2.3.0']) {
+    assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: version })).body.release_version, version);
+  }
   const refused = await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: '2.7.0' });
   assert.equal([refused.status, refused.body.message], [409, 'Version 2.7.0 is not a published release (the baseline is 2.4.1): no client can install it.']);
   await call(context, 'POST', '/releases', '/releases', { version: '2.7.0', msiUrl: 'https://downloads.example.com/2.7.0.msi', rolloutPercent: 10 });
   assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${a.id}`, { release_version: '2.7.0' })).body.release_version, '2.7.0');
   await call(context, 'POST', '/releases/:version/pull', '/releases/2.7.0/pull');
-  assert.is((await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${b.id}`, { release_version: '2.7.0' })).body.message, 'Version 2.7.0 is pulled: no client can install it.');
+  assert.is(
+    (await call(context, 'PATCH', '/roadmap/:id', `/roadmap/${b.id}`, { release_version: '2.7.0' })).body.message,
+    'Version 2.7.0 is pulled: no client can install it.',
+  );
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: a.id })).body.code, 'merge_into_itself');
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: 99999 })).body.code, 'feature_not_found');
   assert.is((await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${a.id}/merge`, { into: hidden.id })).body.code, 'merge_target_hidden');
@@ -141,13 +153,20 @@ test('roadmap: unmerge; unknown, unmerged and target-merged features, and a merg
   for (const title of ['A', 'B', 'C']) made.push((await call(context, 'POST', '/roadmap', '/roadmap', { title, category: 'formats' })).body.id);
   const [first, second, third] = made as [number, number, number];
   assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', '/roadmap/99999/unmerge')).body.code, 'feature_not_found');
-  assert.equal((await call(context, 'PUT', '/roadmap/:id/requester-mails', `/roadmap/${first}/requester-mails`, { enabled: false })).body, { id: first, enabled: false });
+  assert.equal((await call(context, 'PUT', '/roadmap/:id/requester-mails', `/roadmap/${first}/requester-mails`, { enabled: false })).body, {
+    id: first,
+    enabled: false,
+  });
   assert.is((await call(context, 'PUT', '/roadmap/:id/requester-mails', '/roadmap/99999/requester-mails', { enabled: true })).body.code, 'feature_not_found');
   assert.is((await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`)).body.code, 'feature_not_merged');
   await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${first}/merge`, { into: second });
   await call(context, 'POST', '/roadmap/:id/merge', `/roadmap/${second}/merge`, { into: third });
   const blocked = await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`);
-  assert.equal([blocked.status, blocked.body.code, blocked.body.message], [409, 'unmerge_target_merged', `Feature ${second}, which ${first} was merged into, is merged into feature ${third} now.`]);
+  assert.equal([blocked.status, blocked.body.code, blocked.body.message], [
+    409,
+    'unmerge_target_merged',
+    `Feature ${second}, which ${first} was merged into, is merged into feature ${third} now.`,
+  ]);
   assert.equal((await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${second}/unmerge`)).body.shown.visible, true);
   const undone = (await call(context, 'POST', '/roadmap/:id/unmerge', `/roadmap/${first}/unmerge`)).body;
   assert.equal([undone.shown.id, undone.shown.merged_into, undone.from.id, undone.restoredVotes], [first, null, second, 0]);
@@ -167,7 +186,9 @@ test('roadmap: unmerge; unknown, unmerged and target-merged features, and a merg
 });
 
 test('feedback: the inbox and its filters; marking an entry handled; a repeated query parameter is refused', async (context) => {
-  const sent = await context.test.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description: 'Works', type: 'review', rating: 5 } }));
+  const sent = await context.test.app.handle(
+    coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description: 'Works', type: 'review', rating: 5 } }),
+  );
   assert.is(sent.status, 201);
   const listed = (await call(context, 'GET', '/feedback', '/feedback', undefined)).body;
   assert.is(listed.entries.length, 1);
@@ -184,7 +205,11 @@ test('feedback: the inbox and its filters; marking an entry handled; a repeated 
   assert.equal((await call(context, 'PUT', '/feedback/:id/feature', `/feedback/${id}/feature`, { featureId: 2 })).body, { id, featureId: 2, changed: true });
   assert.is((await call(context, 'PUT', '/feedback/:id/feature', '/feedback/424242/feature', { featureId: 2 })).body.code, 'feedback_not_found');
   assert.is((await call(context, 'PUT', '/feedback/:id/feature', `/feedback/${id}/feature`, { featureId: 999 })).body.code, 'feature_not_found');
-  assert.equal((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id, 424242], featureId: null })).body, { linked: [id], unchanged: 0, notFound: 1 });
+  assert.equal((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id, 424242], featureId: null })).body, {
+    linked: [id],
+    unchanged: 0,
+    notFound: 1,
+  });
   assert.is((await call(context, 'POST', '/feedback/feature', '/feedback/feature', { ids: [id], featureId: 999 })).body.code, 'feature_not_found');
 });
 
@@ -213,10 +238,16 @@ test('webhooks: add, edit, list; deliveries and a replay; unknown ids and refuse
   assert.match(rotated.secret, /^whsec_/);
   assert.is.not(rotated.secret, added.secret);
   assert.is(rotated.previousSecretValidUntil, new Date(context.test.clock.now() + 2 * 3_600_000).toISOString());
-  assert.is((await call(context, 'POST', '/webhooks/:id/rotate-secret', `/webhooks/${added.id}/rotate-secret`, { graceHours: 25 })).body.code, 'invalid_request');
+  assert.is(
+    (await call(context, 'POST', '/webhooks/:id/rotate-secret', `/webhooks/${added.id}/rotate-secret`, { graceHours: 25 })).body.code,
+    'invalid_request',
+  );
   assert.is((await call(context, 'POST', '/webhooks/:id/rotate-secret', '/webhooks/777/rotate-secret')).body.code, 'endpoint_not_found');
   assert.equal((await call(context, 'POST', '/webhooks/deliveries/replay-failed', '/webhooks/deliveries/replay-failed')).body, { replayed: 0, remaining: 0 });
-  assert.is((await call(context, 'POST', '/webhooks/deliveries/replay-failed', '/webhooks/deliveries/replay-failed', { endpointId: 0 })).body.code, 'invalid_request');
+  assert.is(
+    (await call(context, 'POST', '/webhooks/deliveries/replay-failed', '/webhooks/deliveries/replay-failed', { endpointId: 0 })).body.code,
+    'invalid_request',
+  );
   const deleted = (await call(context, 'DELETE', '/webhooks/:id', `/webhooks/${added.id}`)).body;
   assert.equal([deleted.deleted.id, deleted.droppedDeliveries], [added.id, 1]);
   assert.is((await call(context, 'DELETE', '/webhooks/:id', `/webhooks/${added.id}`)).body.code, 'endpoint_not_found');
@@ -231,7 +262,10 @@ test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unp
   assert.is((await call(context, 'POST', '/orders/:session/upgrade', `/orders/${unpaid.sessionId}/upgrade`)).body.code, 'order_not_paid');
   assert.is((await call(context, 'POST', '/orders/:session/revoke', `/orders/${unpaid.sessionId}/revoke`, {})).body.code, 'order_not_paid');
   for (const action of ['upgrade', 'revoke', 'reinstate']) {
-    assert.is((await call(context, 'POST', `/orders/:session/${action}`, `/orders/cs_unknown/${action}`, action === 'upgrade' ? undefined : {})).body.code, 'order_not_found');
+    assert.is(
+      (await call(context, 'POST', `/orders/:session/${action}`, `/orders/cs_unknown/${action}`, action === 'upgrade' ? undefined : {})).body.code,
+      'order_not_found',
+    );
   }
   assert.is((await call(context, 'POST', '/orders/:session/reinstate', `/orders/${unpaid.sessionId}/reinstate`, {})).body.code, 'order_not_paid');
   assert.is((await call(context, 'POST', '/orders/:session/upgrade', `/orders/${session}/upgrade`)).body.keys.length, 2);
@@ -250,7 +284,11 @@ test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unp
 test("an order's mails: listed (mail off), resent once per request; unknown, unpaid, revoked and address-less orders are refused", async (context) => {
   const session = await paidSession(context);
   const listed = (await call(context, 'GET', '/orders/:session/mails', `/orders/${session}/mails`)).body;
-  assert.equal([listed.mailOn, listed.mails.map((m: { kind: string; state: string; to: string }) => [m.kind, m.state, m.to])], [false, [['keys', 'pending', 'ada@example.com']]]);
+  assert.equal([listed.mailOn, listed.mails.map((m: { kind: string; state: string; to: string }) => [m.kind, m.state, m.to])], [false, [[
+    'keys',
+    'pending',
+    'ada@example.com',
+  ]]]);
   assert.is((await call(context, 'GET', '/orders/:session/mails', '/orders/cs_unknown/mails')).body.code, 'order_not_found');
   const resent = await call(context, 'POST', '/orders/:session/resend', `/orders/${session}/resend`);
   assert.equal([resent.status, resent.body.kind, resent.body.to, resent.body.state], [202, 'resend', 'ada@example.com', 'pending']);
@@ -272,7 +310,10 @@ test('reconcile with a gateway that cannot list its paid sessions is refused', a
   const t = await createTestApp({ operatorToken: TOKEN });
   const { listPaid: _, ...gateway } = t.gateway;
   const without = await createTestApp({ operatorToken: TOKEN, gateway });
-  assert.is((await call({ test: without, operator: without.app.operator! }, 'POST', '/orders/reconcile', '/orders/reconcile', {})).body.code, 'reconcile_unavailable');
+  assert.is(
+    (await call({ test: without, operator: without.app.operator! }, 'POST', '/orders/reconcile', '/orders/reconcile', {})).body.code,
+    'reconcile_unavailable',
+  );
 });
 
 test('stats and the audit trail', async (context) => {
@@ -280,7 +321,10 @@ test('stats and the audit trail', async (context) => {
   assert.is((await call(context, 'GET', '/stats', '/stats?days=7')).body.downloads.days.length, 7);
   assert.is((await call(context, 'GET', '/stats', '/stats?days=366')).body.code, 'invalid_request');
   assert.is((await call(context, 'GET', '/stats', '/stats?days=1&days=2')).body.code, 'invalid_query');
-  assert.equal((await call(context, 'GET', '/audit', '/audit')).body.entries.map((e: { action: string; actor: string }) => [e.actor, e.action]), [['operator', 'roadmap.created']]);
+  assert.equal((await call(context, 'GET', '/audit', '/audit')).body.entries.map((e: { action: string; actor: string }) => [e.actor, e.action]), [[
+    'operator',
+    'roadmap.created',
+  ]]);
   assert.equal((await call(context, 'GET', '/audit', '/audit?action=roadmap.&actor=operator&limit=1')).body.next, 1);
   assert.is((await call(context, 'GET', '/audit', '/audit?actor=Ada')).body.code, 'invalid_request');
   assert.is((await call(context, 'GET', '/audit', '/audit?limit=1&limit=2')).body.code, 'invalid_query');

@@ -13,7 +13,16 @@ const MSI = 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi';
 
 const operate = async (app: App, method: string, target: string, json?: unknown) => {
   const [path = target, query = ''] = target.split('?');
-  const response = await app.operator!.handle(coreRequest({ method, path, query, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }));
+  const response = await app.operator!.handle(
+    coreRequest({
+      method,
+      path,
+      query,
+      clientIp: '127.0.0.1',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+      ...(json === undefined ? {} : { json }),
+    }),
+  );
   return { status: response.status, body: bodyJson(response) };
 };
 
@@ -37,7 +46,11 @@ test('pulling twice and restoring twice: the same answers, one audit row and one
     ['release.pulled', '2.6.0'],
     ['release.restored', '2.6.0'],
   ]);
-  assert.equal((await t.storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(), ['release.published', 'release.pulled', 'release.restored']);
+  assert.equal((await t.storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(), [
+    'release.published',
+    'release.pulled',
+    'release.restored',
+  ]);
 });
 
 test('restoring a release never pulled changes nothing and writes nothing', async () => {

@@ -16,7 +16,14 @@ test('a 365-day GET /stats reads spans of at most 31 days, end to end, and count
   // One review on each of 40 days spread over the year, the first on the range's first day.
   const days = Array.from({ length: 40 }, (_, i) => today - 364 + i * 9);
   for (const day of days) {
-    await t.storage.intake.addFeedback({ type: 'review', description: `day ${day}`, email: null, appVersion: null, rating: 5, receivedAt: day * DAY_MS + 3_600_000 });
+    await t.storage.intake.addFeedback({
+      type: 'review',
+      description: `day ${day}`,
+      email: null,
+      appVersion: null,
+      rating: 5,
+      receivedAt: day * DAY_MS + 3_600_000,
+    });
   }
   const spans: [string, number, number][] = [];
   const inbox = t.storage.inbox;

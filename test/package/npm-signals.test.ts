@@ -66,7 +66,7 @@ async function assertStopsOnSigterm(run: Run & { port: number }): Promise<void> 
   assert.not.ok(await answers(run.port), 'the port is closed');
 }
 
-test('npx converter-site-api (the README\'s command for the release) stops when npx gets SIGTERM', async () => {
+test("npx converter-site-api (the README's command for the release) stops when npx gets SIGTERM", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'npx-signal-'));
   try {
     const project = join(dir, 'site');
@@ -77,7 +77,7 @@ test('npx converter-site-api (the README\'s command for the release) stops when 
   }
 });
 
-test('npm start (the README\'s command in a checkout) stops when npm gets SIGTERM', async () => {
+test("npm start (the README's command in a checkout) stops when npm gets SIGTERM", async () => {
   await assertStopsOnSigterm(await runNpm(['npm', 'start'], ROOT));
 });
 

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateSigningKey } from '../../core/licensing/license.ts';
-import { listeningLine, ROOT, spawnServer, type Spawned } from '../_spawn.ts';
+import { listeningLine, ROOT, type Spawned, spawnServer } from '../_spawn.ts';
 import { walkEndpoints } from './_endpoints.ts';
 import { installProject, packedTarball } from './_packed.ts';
 
@@ -135,7 +135,10 @@ test('npx converter-site-api --help lists the commands; an unknown flag exits 64
     assert.unreachable('an unknown flag was accepted');
   } catch (error) {
     const { status, stderr } = error as { status: number; stderr: string };
-    assert.equal({ status, stderr }, { status: 64, stderr: "converter-site-api serve: Unknown option '--port'\nRun `converter-site-api serve --help` for usage.\n" });
+    assert.equal({ status, stderr }, {
+      status: 64,
+      stderr: "converter-site-api serve: Unknown option '--port'\nRun `converter-site-api serve --help` for usage.\n",
+    });
   }
 });
 
@@ -205,7 +208,10 @@ test('converter-site-api scenarios, from the package, serves the scenarios with 
     const url = address(scenarios.stdout())!;
     const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: { name: string; apiBase: string }[] };
     assert.is(listing.scenarios.length, 15);
-    const download = await fetch(`${listing.scenarios[1]!.apiBase}/download`, { headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }, redirect: 'manual' });
+    const download = await fetch(`${listing.scenarios[1]!.apiBase}/download`, {
+      headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' },
+      redirect: 'manual',
+    });
     assert.is(download.status, 302);
     const installer = await fetch(download.headers.get('location')!);
     assert.is(installer.status, 200);

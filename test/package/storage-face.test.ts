@@ -43,10 +43,10 @@ function namedTypesReachable(checker: ts.TypeChecker, root: ts.Type): Set<string
         for (const base of checker.getBaseTypes(type as ts.InterfaceType)) visit(base);
       }
     }
-    if (type.isUnionOrIntersection()) for (const part of type.types) visit(part);
+    if (type.isUnionOrIntersection()) { for (const part of type.types) visit(part); }
     if (type.flags & ts.TypeFlags.Object) {
       const object = type as ts.ObjectType;
-      if (object.objectFlags & ts.ObjectFlags.Reference) for (const argument of checker.getTypeArguments(object as ts.TypeReference)) visit(argument);
+      if (object.objectFlags & ts.ObjectFlags.Reference) { for (const argument of checker.getTypeArguments(object as ts.TypeReference)) visit(argument); }
       for (const signature of [...type.getCallSignatures(), ...type.getConstructSignatures()]) {
         for (const parameter of signature.getParameters()) visit(checker.getTypeOfSymbol(parameter));
         visit(signature.getReturnType());
@@ -69,7 +69,20 @@ test('the storage face exports every named type the members of Storage reach', (
   const storage = checker.getExportsOfModule(face).find((symbol) => symbol.name === 'Storage')!;
   const reachable = namedTypesReachable(checker, checker.getDeclaredTypeOfSymbol(checker.getAliasedSymbol(storage)));
   assert.ok(reachable.size >= 60, `${reachable.size} types found: ${[...reachable].join(', ')}`);
-  for (const name of ['IntakeStore', 'BudgetLimits', 'OutboxStore', 'MailStore', 'StorageChange', 'InstallSighting', 'BugReporter', 'ReporterCount', 'EndpointShare', 'MaybePromise']) {
+  for (
+    const name of [
+      'IntakeStore',
+      'BudgetLimits',
+      'OutboxStore',
+      'MailStore',
+      'StorageChange',
+      'InstallSighting',
+      'BugReporter',
+      'ReporterCount',
+      'EndpointShare',
+      'MaybePromise',
+    ]
+  ) {
     assert.ok(reachable.has(name), `${name} is reached from Storage`);
   }
   assert.equal([...reachable].filter((name) => !exported.has(name)).sort(), [], 'reached from Storage, not exported by core/storage.ts');

@@ -35,7 +35,10 @@ test('the report gives each export its kind, and counts type-only exports of val
   const dir = mkdtempSync(join(tmpdir(), 'api-report-'));
   try {
     writeFileSync(join(dir, 'deno.json'), JSON.stringify({ exports: { '.': './index.ts', './extra': './extra.ts' } }));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', allowImportingTsExtensions: true, noEmit: true } }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'esnext', moduleResolution: 'bundler', allowImportingTsExtensions: true, noEmit: true } }),
+    );
     writeFileSync(
       join(dir, 'lib.ts'),
       'export class Thing {}\nexport function make(): Thing { return new Thing(); }\nexport const LIMIT = 3;\nexport interface Shape { a: number }\nexport type Alias = string;\n',
@@ -51,7 +54,10 @@ test('the report gives each export its kind, and counts type-only exports of val
       ],
     );
     const report = formatReport(faces);
-    assert.match(report, '| [`converter-site-api`](#converter-site-api) | `index.ts` | 2 | 3 |\n| [`converter-site-api/extra`](#converter-site-apiextra) | `extra.ts` | 3 | 2 |\n');
+    assert.match(
+      report,
+      '| [`converter-site-api`](#converter-site-api) | `index.ts` | 2 | 3 |\n| [`converter-site-api/extra`](#converter-site-apiextra) | `extra.ts` | 3 | 2 |\n',
+    );
     assert.equal(rows(report).slice(0, 2), ['converter-site-api | `Alias` | type |', 'converter-site-api | `LIMIT` | const |']);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -124,7 +124,10 @@ runner('a skip, .only, a throwing before hook, a hang, a crash and no test each 
       'skip-and-fail.test.ts': 'FAILED (0 passed, 1 failed, 1 skipped)',
     });
     assert.match(stdout, `!! ${dir}/only.test.ts: suite "focused" marks 1 test(s) with .only, which skips the others: remove it`);
-    assert.match(stdout, `!! ${dir}/setup-throws.test.ts: suite "needs a database": its before hook threw, so none of its 2 tests ran: Error: database is down`);
+    assert.match(
+      stdout,
+      `!! ${dir}/setup-throws.test.ts: suite "needs a database": its before hook threw, so none of its 2 tests ran: Error: database is down`,
+    );
     assert.match(stdout, 'SETUP FAILED  suite "needs a database": a before hook threw');
     assert.match(stdout, `!! ${dir}/hangs.test.ts: stopped after ${TIMEOUT_SECONDS} s (TEST_TIMEOUT)`);
     assert.match(stdout, `!! ${dir}/skip-and-fail.test.ts: 1 test(s) failed`);

@@ -5,7 +5,7 @@
 import { relative } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findTestFiles, TIER_TABLE, TIERS, tierEntry, tierOf, type Tier } from '../../scripts/test-tiers.ts';
+import { findTestFiles, type Tier, TIER_TABLE, tierEntry, tierOf, TIERS } from '../../scripts/test-tiers.ts';
 
 const testDir = new URL('..', import.meta.url).pathname;
 const files = findTestFiles(testDir).map((file) => relative(testDir, file));

@@ -51,7 +51,7 @@ export function openConnection(port: number, from = '127.0.0.1'): Promise<RawCon
         isClosed = true;
         for (const wake of waiters.splice(0)) wake();
         done(data);
-      }),
+      })
     );
     socket.on('error', () => undefined);
     const responses = (count: number) =>

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN, startOperatorServer, type OperatorServer } from '../_operator.ts';
+import { ADA, GRACE, NAMED_TOKENS, OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
 import { runCli } from '../_spawn.ts';
 
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
@@ -20,7 +20,13 @@ test.before(async (context) => {
   assert.is((await as(ADA, 'r-1', '/releases', { version: '2.5.0', msiUrl: MSI, rolloutPercent: 10 })).status, 201);
   assert.is((await as(GRACE, 'r-2', '/releases/2.5.0/rollout', { rolloutPercent: 50 })).status, 200);
   assert.is((await as(OPERATOR_TOKEN, 'r-3', '/roadmap', { title: 'Quattro Pro charts', category: 'formats' })).status, 201);
-  await running.server.storage.audit.record({ at: running.server.clock.now(), action: 'order.refunded', target: 'cs_1 charge.refunded', requestId: 'r-4', actor: null });
+  await running.server.storage.audit.record({
+    at: running.server.clock.now(),
+    action: 'order.refunded',
+    target: 'cs_1 charge.refunded',
+    requestId: 'r-4',
+    actor: null,
+  });
 });
 test.after(({ running }) => running.close());
 
@@ -54,10 +60,13 @@ test('list: a table of who changed what (- when no name was recorded), the filte
   assert.equal(page.stdout.split('\n').slice(1, -1).map((line) => line.split(/ {2,}/)[0]), ['4', '3']);
   assert.is(page.stderr, 'older changes: add --before 3\n');
   assert.is(json.code, 0);
-  assert.equal(JSON.parse(json.stdout), { entries: [{ id: 2, at, actor: 'grace', action: 'release.rollout', target: '2.5.0 at 50%', requestId: 'r-2' }], next: 2 });
+  assert.equal(JSON.parse(json.stdout), {
+    entries: [{ id: 2, at, actor: 'grace', action: 'release.rollout', target: '2.5.0 at 50%', requestId: 'r-2' }],
+    next: 2,
+  });
 });
 
-test('--help; a refused filter exits 1 with the API\'s words; usage mistakes 64; no OPERATOR_URL 78; a token of nobody 1', async ({ running }) => {
+test("--help; a refused filter exits 1 with the API's words; usage mistakes 64; no OPERATOR_URL 78; a token of nobody 1", async ({ running }) => {
   const env = { OPERATOR_URL: running.url, OPERATOR_TOKEN: ADA };
   const [help, bad, none, extra, flag, noUrl, nobody] = await Promise.all([
     audit(['--help'], {}),

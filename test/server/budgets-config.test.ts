@@ -49,8 +49,10 @@ test('feedbackBytesPerClientPerDay and openCheckouts from the config file hold o
 
 test('a budget out of range stops the start with the field named', () => {
   const file = configWith({ clientSharePercent: 0 });
-  assert.throws(() => loadConfig(env(file), process.cwd()), (error: Error) =>
-    error.message === `${file}: field "clientSharePercent" Invalid value: Expected >=1 but received 0`);
+  assert.throws(
+    () => loadConfig(env(file), process.cwd()),
+    (error: Error) => error.message === `${file}: field "clientSharePercent" Invalid value: Expected >=1 but received 0`,
+  );
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

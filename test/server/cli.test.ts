@@ -111,14 +111,20 @@ test('a DATA_DIR held by another process stops every operator command with exit 
 async function dataDirWithFeedback(): Promise<string> {
   const dataDir = await freshPgliteDir(join(dir, 'feedback'));
   const storage = await openStorage({ kind: 'pglite', dataDir }, { logger: memoryLogger(), background: false });
-  await storage.intake.addFeedback({ type: 'review', description: 'Works, "mostly"\nthanks', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: Date.UTC(2026, 10, 1) });
+  await storage.intake.addFeedback({
+    type: 'review',
+    description: 'Works, "mostly"\nthanks',
+    email: 'a@example.com',
+    appVersion: '2.4.1',
+    rating: 5,
+    receivedAt: Date.UTC(2026, 10, 1),
+  });
   await storage.intake.addFeedback({ type: 'general', description: '=1+1', email: null, appVersion: null, rating: null, receivedAt: Date.UTC(2026, 10, 2) });
   await storage.close();
   return dataDir;
 }
 
-const CSV =
-  'id,receivedAt,type,rating,appVersion,email,description,handledAt\r\n' +
+const CSV = 'id,receivedAt,type,rating,appVersion,email,description,handledAt\r\n' +
   '1,2026-11-01T00:00:00.000Z,review,5,2.4.1,a@example.com,"Works, ""mostly""\nthanks",\r\n' +
   "2,2026-11-02T00:00:00.000Z,general,,,,'=1+1,\r\n";
 
@@ -151,7 +157,11 @@ test('migrate on an empty PGlite database logs what it applied on stdout and exi
   const result = await program(['migrate'], { DATA_DIR: await freshPgliteDir(join(dir, 'fresh')) });
   assert.is(result.code, 0, result.stderr);
   const line = JSON.parse(result.stdout) as { message: string; storage: string; version: number; latest: number };
-  assert.equal({ message: line.message, storage: line.storage, current: line.version === line.latest }, { message: 'migrated', storage: 'pglite', current: true });
+  assert.equal({ message: line.message, storage: line.storage, current: line.version === line.latest }, {
+    message: 'migrated',
+    storage: 'pglite',
+    current: true,
+  });
 });
 
 test.run();

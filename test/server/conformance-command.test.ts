@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runConformanceCommand } from '../../server/cli/conformance.ts';
-import { UsageError, type Io } from '../../server/cli/command.ts';
+import { type Io, UsageError } from '../../server/cli/command.ts';
 import { runCli, startServerProcess } from '../_spawn.ts';
 import { documentMutants } from '../conformance/_mutants-documents.ts';
 import { referenceApp } from '../conformance/_reference.ts';
@@ -38,7 +38,9 @@ test('against the server program (npm start with TRUSTED_PROXIES=127.0.0.1/32): 
     const lines = stdout.split('\n');
     assert.equal(lines.slice(0, 2), ['TAP version 14', '1..60']);
     assert.equal(lines.filter((line) => line.startsWith('not ok')), []);
-    assert.equal(lines.filter((line) => line.includes('# SKIP')), ['ok 46 - alias-deprecation: When an alias announces its deprecation, Deprecation is "@<epoch seconds>" (RFC 9745) and Sunset an HTTP-date # SKIP the aliases announce no deprecation (no Deprecation header)']);
+    assert.equal(lines.filter((line) => line.includes('# SKIP')), [
+      'ok 46 - alias-deprecation: When an alias announces its deprecation, Deprecation is "@<epoch seconds>" (RFC 9745) and Sunset an HTTP-date # SKIP the aliases announce no deprecation (no Deprecation header)',
+    ]);
     assert.is(stderr, '60 checks, about 251 requests over fresh client addresses: no waiting for the quota\n');
   } finally {
     await server.stop();
@@ -50,7 +52,10 @@ test('a failing check fails the run (exit 1) with its clause and message; --upda
   const base = ['--base-url', 'http://127.0.0.1:9', ...FULL_SPEED];
   const first = capture();
   assert.is(await runConformanceCommand(base, first, fetch), 1);
-  assert.match(first.out, 'FAIL  pricing [rules.1] GET pricing is 200 JSON with the Pricing payload: required fields, their types, currency "USD": Pricing payload: expected "currency" one of USD, got "EUR"\n');
+  assert.match(
+    first.out,
+    'FAIL  pricing [rules.1] GET pricing is 200 JSON with the Pricing payload: required fields, their types, currency "USD": Pricing payload: expected "currency" one of USD, got "EUR"\n',
+  );
   assert.match(first.out, '\n\n58 passed, 1 failed, 1 skipped\n');
   // The kit never connects: the fetch given replaces the network.
   const file = join(dir, 'expect.json');
@@ -68,7 +73,11 @@ test('a known failure that passes is reported on stderr and does not fail the ru
   const file = join(dir, 'stale.json');
   writeFileSync(file, JSON.stringify({ failures: { version: 'once failed' } }));
   const io = capture();
-  const code = await runConformanceCommand(['--base-url', 'http://127.0.0.1:9', '--expect', file, '--only', 'rules.3', '--format', 'json'], io, (await referenceApp()).fetch);
+  const code = await runConformanceCommand(
+    ['--base-url', 'http://127.0.0.1:9', '--expect', file, '--only', 'rules.3', '--format', 'json'],
+    io,
+    (await referenceApp()).fetch,
+  );
   assert.is(code, 0);
   assert.match(io.err, 'version passed but is listed as a known failure: remove it from the expectations file\n');
   const report = JSON.parse(io.out) as { passed: number; checks: { id: string; status: string }[] };

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/start.ts';
-import { manualClock, memoryLogger, sendHttp, type ManualClock } from '../_setup.ts';
+import { type RunningServer, startServer } from '../../server/start.ts';
+import { type ManualClock, manualClock, memoryLogger, sendHttp } from '../_setup.ts';
 import { KEEP_ALIVE_GET, openConnection, parseResponse, type RawConnection } from './_raw-http.ts';
 
 const caps = suite('connection caps of the node:http server');
@@ -106,7 +106,9 @@ caps('at MAX_CONNECTIONS, a new connection closes the stalled one (a slow upload
   const bystander = await sendHttp(port, { path: '/api/v1/version', from: '127.0.9.16' });
   assert.is(bystander.status, 200);
   assert.is(await slow[0]!.closed, '', 'the slow upload open longest was closed, unanswered');
-  const warning = logger.lines.find((l) => l.message === 'connection cap reached; a stalled connection of the client holding the most is closed for each new one');
+  const warning = logger.lines.find((l) =>
+    l.message === 'connection cap reached; a stalled connection of the client holding the most is closed for each new one'
+  );
   assert.equal(warning?.fields, { cap: 'total', limit: 4, closed: '127.0.9.11' });
 });
 
@@ -131,7 +133,12 @@ caps('a flood of slow uploads from a few addresses cannot keep a bystander out',
 });
 
 caps('the operator listener has the caps too: a fourth connection from one address is closed; its total is a sixteenth (at least 8)', async () => {
-  const server = await start({ MAX_CONNECTIONS_PER_CLIENT: '3', MAX_CONNECTIONS: '40', OPERATOR_PORT: '0', OPERATOR_TOKEN: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8' });
+  const server = await start({
+    MAX_CONNECTIONS_PER_CLIENT: '3',
+    MAX_CONNECTIONS: '40',
+    OPERATOR_PORT: '0',
+    OPERATOR_TOKEN: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8',
+  });
   const port = Number(new URL(server.operatorUrl!).port);
   const openApi = 'GET /openapi.json HTTP/1.1\r\nHost: t\r\n\r\n';
   const holdOperator = async (from: string) => {

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendRequest, type HttpResult } from '../_client.ts';
+import { type HttpResult, sendRequest } from '../_client.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
-import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const test = suite('a server killed during a burst of writes');
 

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { ConfigError } from '../../server/config-error.ts';
 import { lockDataDir } from '../../server/data-dir-lock.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'site-api-lock-'));
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ function loose(dir: string): string[] {
   const walk = (path: string) => {
     const stats = statSync(path);
     if ((stats.mode & 0o077) !== 0) found.push(`${path} ${(stats.mode & 0o777).toString(8)}`);
-    if (stats.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    if (stats.isDirectory()) { for (const name of readdirSync(path)) walk(join(path, name)); }
   };
   walk(dir);
   return found;

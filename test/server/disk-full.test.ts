@@ -16,8 +16,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { diskReserveCheck } from '../../adapters/pglite/disk-reserve.ts';
 import { ApiError } from '../../core/http/errors.ts';
-import { sendRequest, type HttpResult } from '../_client.ts';
-import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { type HttpResult, sendRequest } from '../_client.ts';
+import { type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const test = suite('PGlite on a full disk');
 

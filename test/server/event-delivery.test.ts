@@ -10,7 +10,12 @@ import { startEventDelivery } from '../../server/event-delivery.ts';
 
 test('a failing outbox is logged once a minute, with how many ticks failed', async () => {
   const storage = createMemoryStorage();
-  const clock = { t: Date.UTC(2026, 10, 25, 12), now() { return this.t; } };
+  const clock = {
+    t: Date.UTC(2026, 10, 25, 12),
+    now() {
+      return this.t;
+    },
+  };
   const lines: unknown[] = [];
   const logger: Logger = { info() {}, warn: (message, fields) => lines.push({ message, ...fields }), error() {} };
   // The outbox refuses every time; the fifth call comes a minute after the first, then it is asked 8 times in all.

@@ -10,9 +10,9 @@ import { rmSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendRequest, type HttpResult } from '../_client.ts';
+import { type HttpResult, sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { freePort, listeningLine, runCli, startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { freePort, listeningLine, runCli, type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'events-kill-operator-token-00000000000';
 const BURST = 40;

@@ -4,7 +4,16 @@ import { DOWNLOAD_COLUMNS, downloadRow, FEEDBACK_COLUMNS, feedbackRow, writeRows
 import type { InboxEntry } from '../../core/ports/store-ports.ts';
 
 const entries: InboxEntry[] = [
-  { id: 7, type: 'review', description: 'Says "hi", then\r\nbye', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6), handledAt: Date.UTC(2026, 0, 3) },
+  {
+    id: 7,
+    type: 'review',
+    description: 'Says "hi", then\r\nbye',
+    email: 'a@example.com',
+    appVersion: '2.4.1',
+    rating: 5,
+    receivedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6),
+    handledAt: Date.UTC(2026, 0, 3),
+  },
   { id: 8, type: 'general', description: '=HYPERLINK("http://x")', email: null, appVersion: null, rating: null, receivedAt: 0, handledAt: null },
 ];
 
@@ -27,8 +36,26 @@ test('JSON is an array of the same rows, one per line', async () => {
   const text = await render('json');
   assert.is(text.split('\n').length, 5);
   assert.equal(JSON.parse(text), [
-    { id: 7, receivedAt: '2026-01-02T03:04:05.006Z', type: 'review', rating: 5, appVersion: '2.4.1', email: 'a@example.com', description: 'Says "hi", then\r\nbye', handledAt: '2026-01-03T00:00:00.000Z' },
-    { id: 8, receivedAt: '1970-01-01T00:00:00.000Z', type: 'general', rating: null, appVersion: null, email: null, description: '=HYPERLINK("http://x")', handledAt: null },
+    {
+      id: 7,
+      receivedAt: '2026-01-02T03:04:05.006Z',
+      type: 'review',
+      rating: 5,
+      appVersion: '2.4.1',
+      email: 'a@example.com',
+      description: 'Says "hi", then\r\nbye',
+      handledAt: '2026-01-03T00:00:00.000Z',
+    },
+    {
+      id: 8,
+      receivedAt: '1970-01-01T00:00:00.000Z',
+      type: 'general',
+      rating: null,
+      appVersion: null,
+      email: null,
+      description: '=HYPERLINK("http://x")',
+      handledAt: null,
+    },
   ]);
 });
 

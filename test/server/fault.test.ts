@@ -4,10 +4,10 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendHttp, type HttpResult } from '../_setup.ts';
+import { type HttpResult, sendHttp } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
-import { cuttableProxy, type CuttableProxy, type Fault } from '../_proxy.ts';
-import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { type CuttableProxy, cuttableProxy, type Fault } from '../_proxy.ts';
+import { type ServerProcess, startServerProcess } from '../_spawn.ts';
 import { loadScaled } from '../_load.ts';
 
 const INTERNAL_ERROR = {
@@ -73,8 +73,7 @@ for (const [index, fault] of (['reset', 'silent'] as Fault[]).entries()) {
     const back = await sendHttp(port, { path: '/api/v1/roadmap', from: from(3) });
     assert.is(back.status, 200);
     // The shared counters take over again at the first probe that the database answers (one a second).
-    const resumed = () =>
-      context.server!.lines.filter((line) => line.includes('rate limit database answers again')).length > index;
+    const resumed = () => context.server!.lines.filter((line) => line.includes('rate limit database answers again')).length > index;
     const deadline = Date.now() + loadScaled(10_000);
     while (!resumed() && Date.now() < deadline) await sendHttp(port, { path: '/api/v1/pricing', from: from(3) });
     assert.ok(resumed(), 'the shared counters count again');

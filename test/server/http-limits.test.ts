@@ -39,12 +39,14 @@ test('the environment sets every limit', () => {
   });
 });
 
-for (const [env, message] of [
-  [{ MAX_CONNECTIONS: 'lots' }, 'MAX_CONNECTIONS must be a whole number of at least 1, not "lots"'],
-  [{ MAX_CONNECTIONS_PER_CLIENT: '0' }, 'MAX_CONNECTIONS_PER_CLIENT must be a whole number of at least 1, not "0"'],
-  [{ HTTP_HEADERS_TIMEOUT_MS: '-5' }, 'HTTP_HEADERS_TIMEOUT_MS must be a whole number of at least 1, not "-5"'],
-  [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS (40000) must not be longer than HTTP_REQUEST_TIMEOUT_MS (30000)'],
-] as const) {
+for (
+  const [env, message] of [
+    [{ MAX_CONNECTIONS: 'lots' }, 'MAX_CONNECTIONS must be a whole number of at least 1, not "lots"'],
+    [{ MAX_CONNECTIONS_PER_CLIENT: '0' }, 'MAX_CONNECTIONS_PER_CLIENT must be a whole number of at least 1, not "0"'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '-5' }, 'HTTP_HEADERS_TIMEOUT_MS must be a whole number of at least 1, not "-5"'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, 'HTTP_HEADERS_TIMEOUT_MS (40000) must not be longer than HTTP_REQUEST_TIMEOUT_MS (30000)'],
+  ] as const
+) {
   test(`${Object.keys(env)[0]}=${Object.values(env)[0]} is refused as a configuration error`, () => {
     assert.throws(() => httpLimits(env, 1024), (error: unknown) => error instanceof ConfigError && error.message === message);
   });

@@ -48,8 +48,7 @@ test('public-key on PGlite reads the key the server keeps in DATA_DIR, and says 
     assert.equal(await runLicenseCommand(['public-key'], env, cwd), {
       code: 78,
       stdout: '',
-      stderr:
-        `LICENSE_SIGNING_KEY is not set, and DATA_DIR ${dataDir} holds no database yet.\n` +
+      stderr: `LICENSE_SIGNING_KEY is not set, and DATA_DIR ${dataDir} holds no database yet.\n` +
         'The server generates and keeps one on its first start with this storage; or set LICENSE_SIGNING_KEY (`converter-site-api license generate-key`).\n',
     });
     assert.not.ok(existsSync(join(dataDir, 'PG_VERSION')), 'the command created no database');
@@ -88,7 +87,13 @@ test('public-key and verify on Postgres read the key the server keeps in its sch
     const publicKey = await startOnce(env);
     assert.equal(await runLicenseCommand(['public-key'], env, cwd), { code: 0, stdout: `${publicKey}\n`, stderr: '' });
     const storage = await openStorage(storageSettings(env, cwd), { logger: memoryLogger(), background: false });
-    const license = await (await openSigningKey(undefined, storage)).issuer.issue({ sessionId: 'cs_pg', sku: 'standard', product: 'standard', issuedAt: 1_795_000_000_000, simulated: false });
+    const license = await (await openSigningKey(undefined, storage)).issuer.issue({
+      sessionId: 'cs_pg',
+      sku: 'standard',
+      product: 'standard',
+      issuedAt: 1_795_000_000_000,
+      simulated: false,
+    });
     await storage.close();
     assert.equal(await runLicenseCommand(['verify', license], env, cwd), {
       code: 0,
@@ -114,7 +119,13 @@ test('verify accepts a key issued with the signing key and prints its payload; a
   assert.equal(await runLicenseCommand(['verify', bare], env, cwd), valid);
   assert.equal(await runLicenseCommand(['verify', bare.slice(0, 40), bare.slice(40, 80), `${bare.slice(80)}-`], env, cwd), valid);
   assert.equal(await runLicenseCommand(['verify', `${license.slice(0, 60)} ${license.slice(60)}`], env, cwd), valid);
-  const legacy = await issueLegacyLicenseKey(key, { sessionId: 'cs_test_1', sku: 'plus_bundle', product: 'plus', issuedAt: 1_795_000_000_000, simulated: false });
+  const legacy = await issueLegacyLicenseKey(key, {
+    sessionId: 'cs_test_1',
+    sku: 'plus_bundle',
+    product: 'plus',
+    issuedAt: 1_795_000_000_000,
+    simulated: false,
+  });
   assert.equal(await runLicenseCommand(['verify', legacy], env, cwd), {
     code: 0,
     stdout: 'VALID {"v":1,"product":"plus","sku":"plus_bundle","sid":"cs_test_1","iat":1795000000}\n',

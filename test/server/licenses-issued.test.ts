@@ -41,9 +41,7 @@ async function payAndPoll(first: TestServer, instances: readonly TestServer[]): 
   assert.is((await first.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay` })).status, 303);
   const polls = await Promise.all(
     instances.flatMap((server, s) =>
-      Array.from({ length: POLLS }, (_, i) =>
-        server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}`, from: `127.0.${s + 1}.${i + 1}` }),
-      ),
+      Array.from({ length: POLLS }, (_, i) => server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}`, from: `127.0.${s + 1}.${i + 1}` }))
     ),
   );
   const bodies = new Set(polls.map((poll) => poll.text));
@@ -71,9 +69,7 @@ for (const target of ALL_TARGETS) {
 test(`two instances on one PostgreSQL: ${POLLS} polls on each count 2 keys issued in all`, async () => {
   const pg = await testPostgres();
   const schema = await pg.freshSchema();
-  const storages = [createPostgresClient({ url: pg.url, schema }), createPostgresClient({ url: pg.url, schema })].map((client) =>
-    createSqlStorage(client),
-  );
+  const storages = [createPostgresClient({ url: pg.url, schema }), createPostgresClient({ url: pg.url, schema })].map((client) => createSqlStorage(client));
   await migrate(storages[0]!.client);
   const servers = [await instance(storages[0]!), await instance(storages[1]!)];
   try {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXAMPLE_CONFIG, loadConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/start.ts';
+import { type RunningServer, startServer } from '../../server/start.ts';
 import { createResponseValidator } from '../_openapi.ts';
 import { exampleContent, manualClock, memoryLogger, sendHttp } from '../_setup.ts';
 import { startStripeStandIn, type StripeStandIn } from '../stripe/_stand-in.ts';
@@ -48,7 +48,16 @@ function standIn(clock: { now(): number }): Promise<StripeStandIn> {
 
 /** Starts the server on the given config file and Stripe address. */
 function start(file: string, apiBase: string, logger: ReturnType<typeof memoryLogger>, clock: ReturnType<typeof manualClock>): Promise<RunningServer> {
-  const env = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: file, PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: 'whsec_liveOffer', STRIPE_API_BASE: apiBase };
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STORAGE: 'memory',
+    CONFIG_FILE: file,
+    PAYMENT_GATEWAY: 'stripe',
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: 'whsec_liveOffer',
+    STRIPE_API_BASE: apiBase,
+  };
   return startServer(loadConfig(env, process.cwd()), logger, clock);
 }
 
@@ -102,7 +111,7 @@ test('with stripe.livePrices, the first answer already carries the amounts of th
   }
 });
 
-test('with stripe.livePrices and Stripe unreachable at startup, the server starts on the config file\'s amounts', async () => {
+test("with stripe.livePrices and Stripe unreachable at startup, the server starts on the config file's amounts", async () => {
   const clock = manualClock();
   const logger = memoryLogger();
   const stripe = await standIn(clock);

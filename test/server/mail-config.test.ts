@@ -10,9 +10,14 @@ test('without SMTP_URL mail is off, with the default sender and texts', () => {
   assert.equal(loadConfig({}, process.cwd()).mail, { smtpUrl: null, from: 'Legacy Sheet Converter <no-reply@localhost>', texts: {}, requestersTold: true });
 });
 
-test('SMTP_URL alone turns mail on, sending from no-reply at the SMTP host (or publicBaseUrl\'s host)', () => {
+test("SMTP_URL alone turns mail on, sending from no-reply at the SMTP host (or publicBaseUrl's host)", () => {
   const url = 'smtps://mailer:secret@smtp.mail.test:465';
-  assert.equal(loadConfig({ SMTP_URL: url }, process.cwd()).mail, { smtpUrl: url, from: 'Legacy Sheet Converter <no-reply@smtp.mail.test>', texts: {}, requestersTold: true });
+  assert.equal(loadConfig({ SMTP_URL: url }, process.cwd()).mail, {
+    smtpUrl: url,
+    from: 'Legacy Sheet Converter <no-reply@smtp.mail.test>',
+    texts: {},
+    requestersTold: true,
+  });
   const file = configFile((c) => void (c['publicBaseUrl'] = 'https://www.converter.example'));
   assert.is(loadConfig({ SMTP_URL: url, CONFIG_FILE: file }, process.cwd()).mail.from, 'Legacy Sheet Converter <no-reply@converter.example>');
 });

@@ -12,7 +12,7 @@ import { sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
 import { logLines } from '../_log-lines.ts';
 import { startTestSmtp } from '../_smtp.ts';
-import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const ORDERS = 3;
 
@@ -31,15 +31,31 @@ test('on PGlite: SIGKILL while SMTP is down loses no mail (nor an accepted resen
     const bought = new Map<string, string>();
     for (let i = 0; i < ORDERS; i++) {
       const email = `buyer${i}@example.com`;
-      const created = await sendRequest(server.url, { method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{}', from: `127.0.8.${i + 1}` });
+      const created = await sendRequest(server.url, {
+        method: 'POST',
+        path: '/api/v1/checkout/create',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        from: `127.0.8.${i + 1}`,
+      });
       const { sessionId } = created.json() as { sessionId: string };
       const body = new URLSearchParams({ email }).toString();
-      const paid = await sendRequest(server.url, { method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+      const paid = await sendRequest(server.url, {
+        method: 'POST',
+        path: `/checkout/simulator/${sessionId}/pay`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
       assert.is(paid.status, 303);
       const status = (await sendRequest(server.url, { path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string };
       bought.set(email, status.standardLicenseKey);
     }
-    const resent = await sendRequest(server.url, { method: 'POST', path: '/api/v1/licenses/resend', headers: { 'content-type': 'application/json' }, body: '{"email":"buyer0@example.com"}' });
+    const resent = await sendRequest(server.url, {
+      method: 'POST',
+      path: '/api/v1/licenses/resend',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":"buyer0@example.com"}',
+    });
     assert.is(resent.status, 202);
     server.child.kill('SIGKILL');
     await server.exited;

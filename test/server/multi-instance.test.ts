@@ -4,9 +4,9 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendHttp, type HttpResult } from '../_setup.ts';
+import { type HttpResult, sendHttp } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
-import { startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 let servers: ServerProcess[] = [];
 let schema = '';
@@ -75,8 +75,7 @@ test('40 concurrent votes from distinct IPs split across both are each counted o
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ featureId: 2 }),
         from: `127.0.1.${i + 1}`,
-      }),
-    ),
+      })),
   );
   assert.ok(votes.every((v) => v.status === 200 && (v.json() as { voted: boolean }).voted));
   const counts = votes.map((v) => (v.json() as { vote_count: number }).vote_count).sort((a, b) => a - b);

@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { logLines } from '../_log-lines.ts';
-import { sendRequest, type HttpResult } from '../_client.ts';
-import { freePort, listeningLine, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
+import { type HttpResult, sendRequest } from '../_client.ts';
+import { freePort, listeningLine, ROOT, runToExit, type Spawned, spawnServer } from '../_spawn.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as const;
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: join(ROOT, 'example/config.json') };
 const ENV = { ...BASE_ENV, LOG_REQUESTS: 'true', METRICS_PORT: '0', DRAIN_SECONDS: '2' };
-
 
 const listening = (server: Spawned) => listeningLine(server.stdout());
 
@@ -143,12 +142,14 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
 const config = suite('observability settings');
 
 config('LOG_LEVEL, LOG_REQUESTS, METRICS_PORT and DRAIN_SECONDS with a bad value stop the start with exit 78', async () => {
-  for (const [env, expected] of [
-    [{ LOG_LEVEL: 'verbose' }, 'configuration error: LOG_LEVEL="verbose" is not one of debug, info, warn, error'],
-    [{ LOG_REQUESTS: 'yes' }, 'configuration error: LOG_REQUESTS="yes" is not one of true, false'],
-    [{ METRICS_PORT: '99999' }, 'configuration error: METRICS_PORT must be a port number from 0 to 65535, not "99999"'],
-    [{ DRAIN_SECONDS: '1.5' }, 'configuration error: DRAIN_SECONDS must be whole seconds from 0 to 300, not "1.5"'],
-  ] as const) {
+  for (
+    const [env, expected] of [
+      [{ LOG_LEVEL: 'verbose' }, 'configuration error: LOG_LEVEL="verbose" is not one of debug, info, warn, error'],
+      [{ LOG_REQUESTS: 'yes' }, 'configuration error: LOG_REQUESTS="yes" is not one of true, false'],
+      [{ METRICS_PORT: '99999' }, 'configuration error: METRICS_PORT must be a port number from 0 to 65535, not "99999"'],
+      [{ DRAIN_SECONDS: '1.5' }, 'configuration error: DRAIN_SECONDS must be whole seconds from 0 to 300, not "1.5"'],
+    ] as const
+  ) {
     const { code, stderr } = await runToExit(scripts['start']!, { ...BASE_ENV, ...env });
     assert.is(code, 78, stderr);
     assert.equal(logLines(stderr).map((l) => l.message), [expected]);
@@ -165,8 +166,10 @@ config('LOG_LEVEL=debug keeps the info lines; LOG_LEVEL=warn drops them and keep
   const port = await freePort();
   // The last warning is logged once the port is bound ('listening', an info line, is not printed).
   const lastWarning = 'the license signing key was generated for this run only';
-  const quiet = await spawnServer(scripts['start']!, { ...BASE_ENV, PORT: String(port), LOG_LEVEL: 'warn', LOG_REQUESTS: 'true' }, (o) =>
-    o.includes(lastWarning),
+  const quiet = await spawnServer(
+    scripts['start']!,
+    { ...BASE_ENV, PORT: String(port), LOG_LEVEL: 'warn', LOG_REQUESTS: 'true' },
+    (o) => o.includes(lastWarning),
   );
   try {
     assert.is((await sendRequest(`http://127.0.0.1:${port}`, { path: '/api/v1/pricing' })).status, 200);

@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
-import { listeningLine, ROOT, runCli, runProgramToExit, startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { listeningLine, ROOT, runCli, runProgramToExit, type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'operator-program-0123456789-abcdefghij';
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
@@ -28,14 +28,20 @@ test('OPERATOR_PORT without a token, or with one of fewer than 32 characters, st
   const short = await runProgramToExit({ OPERATOR_PORT: '0', OPERATOR_TOKEN: 'x'.repeat(31) });
   assert.is(short.code, 78);
   const same = await runProgramToExit({ OPERATOR_PORT: '0', OPERATOR_TOKEN: 'x'.repeat(32) });
-  assert.equal(same, { code: 78, stderr: 'configuration error: OPERATOR_TOKEN must have at least 8 different characters (it repeats a few) (for example: openssl rand -hex 32)' });
+  assert.equal(same, {
+    code: 78,
+    stderr: 'configuration error: OPERATOR_TOKEN must have at least 8 different characters (it repeats a few) (for example: openssl rand -hex 32)',
+  });
 });
 
 test('OPERATOR_PORT equal to PORT is refused at once with exit 78, before the storage is opened', async () => {
   const dataDir = await freshPgliteDir();
   rmSync(dataDir, { recursive: true, force: true });
   const clash = await runProgramToExit({ PORT: '18080', OPERATOR_PORT: '18080', OPERATOR_TOKEN: TOKEN, DATA_DIR: dataDir });
-  assert.equal(clash, { code: 78, stderr: 'configuration error: OPERATOR_PORT must differ from PORT (both 18080 on 127.0.0.1): the operator API needs a listener of its own' });
+  assert.equal(clash, {
+    code: 78,
+    stderr: 'configuration error: OPERATOR_PORT must differ from PORT (both 18080 on 127.0.0.1): the operator API needs a listener of its own',
+  });
   assert.not.ok(existsSync(dataDir), 'nothing was migrated');
 });
 
@@ -54,7 +60,10 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.is((await releaseCommand(['widen', '2.5.0', '--percent', '100'], operatorUrl)).code, 0);
     assert.equal((await sendRequest(server.url, { path: '/api/v1/version' })).json(), { version: '2.5.0', downloadUrl: MSI });
     const listed = await releaseCommand(['list', '--json'], operatorUrl);
-    assert.equal((JSON.parse(listed.stdout) as { releases: { version: string; rolloutPercent: number }[] }).releases.map((r) => [r.version, r.rolloutPercent]), [['2.5.0', 100]]);
+    assert.equal(
+      (JSON.parse(listed.stdout) as { releases: { version: string; rolloutPercent: number }[] }).releases.map((r) => [r.version, r.rolloutPercent]),
+      [['2.5.0', 100]],
+    );
     assert.is((await releaseCommand(['pull', '2.5.0'], operatorUrl)).code, 0);
     assert.is(((await sendRequest(server.url, { path: '/api/v1/version' })).json() as { version: string }).version, '2.4.1');
     assert.is((await releaseCommand(['restore', '2.5.0'], operatorUrl)).code, 0);
@@ -63,20 +72,32 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     const msiFile = join(dataDir, 'LegacySheetConverter-2.6.0-x64.msi');
     const bytes = Buffer.alloc(200_000, 7);
     writeFileSync(msiFile, bytes);
-    const withFile = await releaseCommand(['publish', '2.6.0', '--msi', MSI.replace('2.5.0', '2.6.0'), '--file', msiFile, '--percent', '0', '--json'], operatorUrl);
+    const withFile = await releaseCommand(
+      ['publish', '2.6.0', '--msi', MSI.replace('2.5.0', '2.6.0'), '--file', msiFile, '--percent', '0', '--json'],
+      operatorUrl,
+    );
     assert.is(withFile.code, 0, withFile.stderr);
     const stored = JSON.parse(withFile.stdout) as { sha256: string; size: number };
     assert.equal([stored.sha256, stored.size], [createHash('sha256').update(bytes).digest('hex'), 200_000]);
     const missingFile = await releaseCommand(['publish', '2.7.0', '--msi', MSI, '--file', join(dataDir, 'none.msi')], operatorUrl);
-    assert.equal([missingFile.code, missingFile.stderr.split('\n')[0]], [64, `converter-site-api release: --file ${join(dataDir, 'none.msi')} cannot be read (ENOENT)`]);
+    assert.equal([missingFile.code, missingFile.stderr.split('\n')[0]], [
+      64,
+      `converter-site-api release: --file ${join(dataDir, 'none.msi')} cannot be read (ENOENT)`,
+    ]);
     // A ramp plan: --ramp and --every; the list shows the plan and the step in force.
-    const ramped = await releaseCommand(['publish', '2.7.0', '--msi', MSI.replace('2.5.0', '2.7.0'), '--ramp', '1,5,25,100', '--every', '24h', '--json'], operatorUrl);
+    const ramped = await releaseCommand(
+      ['publish', '2.7.0', '--msi', MSI.replace('2.5.0', '2.7.0'), '--ramp', '1,5,25,100', '--every', '24h', '--json'],
+      operatorUrl,
+    );
     assert.is(ramped.code, 0, ramped.stderr);
     const plan = JSON.parse(ramped.stdout) as { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number; step: number } };
     assert.equal([plan.rolloutPercent, plan.ramp.steps, plan.ramp.everyMinutes, plan.ramp.step], [1, [1, 5, 25, 100], 1440, 1]);
     assert.match((await releaseCommand(['list'], operatorUrl)).stdout, /\n2\.7\.0 +1% +\d+% +live +1,5,25,100 \/1440m step 1, next \d{4}-/);
     const badEvery = await releaseCommand(['publish', '2.8.0', '--msi', MSI, '--ramp', '1,100', '--every', 'daily'], operatorUrl);
-    assert.equal([badEvery.code, badEvery.stderr.split('\n')[0]], [64, 'converter-site-api release: --every must be a whole number of minutes, hours or days such as 24h, not "daily"']);
+    assert.equal([badEvery.code, badEvery.stderr.split('\n')[0]], [
+      64,
+      'converter-site-api release: --every must be a whole number of minutes, hours or days such as 24h, not "daily"',
+    ]);
     const notHalted = await releaseCommand(['resume', '2.7.0'], operatorUrl);
     assert.equal([notHalted.code, notHalted.stderr.includes('(release_not_halted; 409)')], [notHalted.code, true]);
     const onPublic = await sendRequest(server.url, { path: '/releases', headers: { authorization: `Bearer ${TOKEN}` } });
@@ -100,7 +121,10 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     // Triage: the inbox as a table, one entry handled, then the handled filter.
     const inbox = await command(['feedback', 'list', '--handled', 'false'], { OPERATOR_URL: operatorUrl });
     assert.is(inbox.code, 0, inbox.stderr);
-    assert.match(inbox.stdout, /^ID +RECEIVED +TYPE +RATING +HANDLED +FEATURE +EMAIL +DESCRIPTION\n2 +\S+ +general +- +no +- +- +Second\n1 +\S+ +general +- +no +- +- +First, "quoted"\n$/);
+    assert.match(
+      inbox.stdout,
+      /^ID +RECEIVED +TYPE +RATING +HANDLED +FEATURE +EMAIL +DESCRIPTION\n2 +\S+ +general +- +no +- +- +Second\n1 +\S+ +general +- +no +- +- +First, "quoted"\n$/,
+    );
     assert.is((await command(['feedback', 'handle', '1'], { OPERATOR_URL: operatorUrl })).code, 0);
     const handled = await command(['feedback', 'list', '--handled', 'true', '--json'], { OPERATOR_URL: operatorUrl });
     assert.equal((JSON.parse(handled.stdout) as { entries: { id: number }[] }).entries.map((e) => e.id), [1]);
@@ -111,10 +135,16 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     // Linking to the roadmap: one entry, then both, then unlinking one; the list shows each entry's feature.
     const linked = await command(['feedback', 'link', '2', '--feature', '3'], { OPERATOR_URL: operatorUrl });
     assert.equal([linked.code, linked.stdout], [0, '2 linked to feature 3\n'], linked.stderr);
-    assert.equal((await command(['feedback', 'link', '1', '2', '--feature', '3'], { OPERATOR_URL: operatorUrl })).stdout, '1 linked to feature 3: 1; 1 so already, 0 not found\n');
+    assert.equal(
+      (await command(['feedback', 'link', '1', '2', '--feature', '3'], { OPERATOR_URL: operatorUrl })).stdout,
+      '1 linked to feature 3: 1; 1 so already, 0 not found\n',
+    );
     assert.equal((await command(['feedback', 'unlink', '1'], { OPERATOR_URL: operatorUrl })).stdout, '1 unlinked\n');
     const withFeature = await command(['feedback', 'list', '--json'], { OPERATOR_URL: operatorUrl });
-    assert.equal((JSON.parse(withFeature.stdout) as { entries: { id: number; featureId: number | null }[] }).entries.map((e) => [e.id, e.featureId]), [[2, 3], [1, null]]);
+    assert.equal((JSON.parse(withFeature.stdout) as { entries: { id: number; featureId: number | null }[] }).entries.map((e) => [e.id, e.featureId]), [[2, 3], [
+      1,
+      null,
+    ]]);
     assert.is((await command(['feedback', 'link', '1'], { OPERATOR_URL: operatorUrl })).code, 64);
     const quiet = await command(['roadmap', 'requester-mails', '3', 'off'], { OPERATOR_URL: operatorUrl });
     assert.equal([quiet.code, quiet.stdout], [0, 'feature 3: requesters are not told when it ships\n'], quiet.stderr);
@@ -131,7 +161,6 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
-
 
 test('on PGlite: roadmap edits made with the roadmap command survive a restart; a config file edit is applied at start and named in the log', async () => {
   const dataDir = await freshPgliteDir();

@@ -22,7 +22,10 @@ for (const [runtime, script] of [['deno', 'start:deno'], ['bun', 'start:bun']] a
       const operatorUrl = String(line['operator']);
       assert.match(operatorUrl, /^http:\/\/127\.0\.0\.1:\d+$/, server.output());
       const bearer = { authorization: `Bearer ${TOKEN}` };
-      const listed = (await sendRequest(operatorUrl, { path: '/releases', headers: bearer })).json() as { releases: unknown[]; baseline: { version: string; servedPercent: number } };
+      const listed = (await sendRequest(operatorUrl, { path: '/releases', headers: bearer })).json() as {
+        releases: unknown[];
+        baseline: { version: string; servedPercent: number };
+      };
       assert.equal([listed.releases, listed.baseline.version, listed.baseline.servedPercent], [[], '2.4.1', 100]);
       assert.is((await sendRequest(operatorUrl, { path: '/releases' })).status, 401);
       const created = await sendRequest(operatorUrl, {

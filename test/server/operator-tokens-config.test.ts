@@ -37,7 +37,10 @@ test('bad entries of OPERATOR_TOKENS are refused at start, naming the entry, nev
     [`ada lovelace:${ADA}`, 'OPERATOR_TOKENS: name "ada lovelace" must be a lower-case letter, then up to 31 lower-case letters, digits or hyphens'],
     [`${'a'.repeat(33)}:${ADA}`, `OPERATOR_TOKENS: name "${'a'.repeat(33)}" must be a lower-case letter, then up to 31 lower-case letters, digits or hyphens`],
     ['ada:short-token', 'OPERATOR_TOKENS: token of ada must be at least 32 characters (for example: openssl rand -hex 32)'],
-    [`ada:${'ab'.repeat(20)}`, 'OPERATOR_TOKENS: token of ada must have at least 8 different characters (it repeats a few) (for example: openssl rand -hex 32)'],
+    [
+      `ada:${'ab'.repeat(20)}`,
+      'OPERATOR_TOKENS: token of ada must have at least 8 different characters (it repeats a few) (for example: openssl rand -hex 32)',
+    ],
     [`ada:${ADA},ada:${GRACE}`, 'OPERATOR_TOKENS: name ada is given twice'],
     [`ada:${ADA},grace:${ADA}`, "OPERATOR_TOKENS: token of grace is also another name's token (each person needs a token of their own)"],
   ];
@@ -47,12 +50,18 @@ test('bad entries of OPERATOR_TOKENS are refused at start, naming the entry, nev
     for (const secret of [ADA, GRACE]) assert.not.ok(said.includes(secret), `no token printed: ${tokens}`);
   }
   assert.is(env(`operator:${ADA}`, { OPERATOR_TOKEN: SHARED }), 'OPERATOR_TOKENS: name operator is given twice (OPERATOR_TOKEN is the token of operator)');
-  assert.is(env(`ada:${SHARED}`, { OPERATOR_TOKEN: SHARED }), "OPERATOR_TOKENS: token of ada is also another name's token (each person needs a token of their own)");
+  assert.is(
+    env(`ada:${SHARED}`, { OPERATOR_TOKEN: SHARED }),
+    "OPERATOR_TOKENS: token of ada is also another name's token (each person needs a token of their own)",
+  );
   assert.match(env(`ada:${ADA}`, { OPERATOR_TOKEN: 'too-short' }), /^OPERATOR_TOKEN must be at least 32 characters when OPERATOR_PORT is set/);
 });
 
 test('without OPERATOR_PORT the tokens are refused; with it, no token at all is refused', () => {
-  assert.is(configError({ OPERATOR_TOKENS: `ada:${ADA}` }), 'OPERATOR_TOKENS is set but OPERATOR_PORT is not: set OPERATOR_PORT to serve the operator API, or unset the tokens');
+  assert.is(
+    configError({ OPERATOR_TOKENS: `ada:${ADA}` }),
+    'OPERATOR_TOKENS is set but OPERATOR_PORT is not: set OPERATOR_PORT to serve the operator API, or unset the tokens',
+  );
   assert.is(
     configError({ OPERATOR_PORT: '0' }),
     'OPERATOR_TOKEN must be at least 32 characters when OPERATOR_PORT is set (for example: openssl rand -hex 32), or give each operator a token of their own in OPERATOR_TOKENS',

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { runCli } from '../_spawn.ts';
 
@@ -39,7 +39,12 @@ async function paidOrder(server: TestServer): Promise<{ id: string; standardKey:
   const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create' });
   const { sessionId } = created.json() as { sessionId: string };
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: form, body: 'email=grace%40example.com&name=Grace+Hopper&country=US' });
+  await server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: form,
+    body: 'email=grace%40example.com&name=Grace+Hopper&country=US',
+  });
   const status = (await server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string };
   return { id: sessionId, standardKey: status.standardLicenseKey };
 }
@@ -84,7 +89,10 @@ test('find by email as a table and as JSON; show; revoke and reinstate with a re
   assert.equal(JSON.parse(json.stdout), (await operator.call('/orders?email=grace%40example.com')).json());
   assert.match(shown.stdout, `buyer    Grace Hopper, grace@example.com, US\n`);
   assert.match(shown.stdout, `standard  valid  ${standardKey}`);
-  assert.equal([missing.code, missing.stderr], [1, `converter-site-api orders: No checkout session has id "cs_sim_nope". (order_not_found; 404)\n${"Find the order with GET /orders?email=<the buyer's email> and use its session."}\n`]);
+  assert.equal([missing.code, missing.stderr], [
+    1,
+    `converter-site-api orders: No checkout session has id "cs_sim_nope". (order_not_found; 404)\n${"Find the order with GET /orders?email=<the buyer's email> and use its session."}\n`,
+  ]);
 
   const revoked = await orders(['revoke', id, '--reason', 'refunded by hand'], env);
   assert.is(revoked.code, 0, revoked.stderr);
@@ -97,7 +105,10 @@ test('find by email as a table and as JSON; show; revoke and reinstate with a re
   assert.is(resent.code, 0, resent.stderr);
   assert.match(resent.stdout, /^queued mail \d+ \(resend\) to grace@example\.com: Your Legacy Sheet Converter license keys\n$/);
   const reconciled = await orders(['reconcile', '--since', '2026-01-01T00:00:00Z'], env);
-  assert.is(reconciled.stdout, 'checked 1 paid session(s) since 2026-01-01T00:00:00.000Z\nfulfilled now: 0\nalready fulfilled: 1\nnot created by this server: 0\n');
+  assert.is(
+    reconciled.stdout,
+    'checked 1 paid session(s) since 2026-01-01T00:00:00.000Z\nfulfilled now: 0\nalready fulfilled: 1\nnot created by this server: 0\n',
+  );
 });
 
 test.run();

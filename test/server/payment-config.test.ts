@@ -29,14 +29,28 @@ test('PAYMENT_GATEWAY=stripe reads the secrets from the environment and the rest
     cancelUrl: 'http://localhost:3000/pricing',
     testMode: true,
     livePrices: null,
-    checkout: { automaticTax: false, taxIdCollection: false, promotionCodes: false, invoiceCreation: false, abandonedCheckoutRecovery: false, promotionsConsent: false },
+    checkout: {
+      automaticTax: false,
+      taxIdCollection: false,
+      promotionCodes: false,
+      invoiceCreation: false,
+      abandonedCheckoutRecovery: false,
+      promotionsConsent: false,
+    },
   });
   const live = loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'rk_live_51Abc', STRIPE_WEBHOOK_SECRET: '' }, process.cwd()).payment;
   assert.equal(live.gateway === 'stripe' && [live.testMode, live.webhookSecret, live.apiBase], [false, null, undefined]);
 });
 
 test('the "stripe" section\'s Checkout switches are read; recovery without STRIPE_WEBHOOK_SECRET is refused', () => {
-  const switches = { automaticTax: true, taxIdCollection: true, promotionCodes: true, invoiceCreation: true, abandonedCheckoutRecovery: true, promotionsConsent: true };
+  const switches = {
+    automaticTax: true,
+    taxIdCollection: true,
+    promotionCodes: true,
+    invoiceCreation: true,
+    abandonedCheckoutRecovery: true,
+    promotionsConsent: true,
+  };
   const on = configFile((config) => Object.assign(config['stripe'] as object, switches));
   const payment = loadConfig({ ...STRIPE, CONFIG_FILE: on }, process.cwd()).payment;
   assert.equal(payment.gateway === 'stripe' && payment.checkout, switches);
@@ -88,9 +102,14 @@ test('"checkoutReturn" is given once, for Stripe and the simulator alike; the su
     Object.assign(config['stripe'] as object, { successUrl: 'https://shop.example/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/' });
   });
   const fromStripe = loadConfig({ ...STRIPE, CONFIG_FILE: older }, process.cwd()).payment;
-  assert.equal(fromStripe.gateway === 'stripe' && [fromStripe.successUrl, fromStripe.cancelUrl], ['https://shop.example/ok?s={CHECKOUT_SESSION_ID}', 'https://shop.example/']);
+  assert.equal(fromStripe.gateway === 'stripe' && [fromStripe.successUrl, fromStripe.cancelUrl], [
+    'https://shop.example/ok?s={CHECKOUT_SESSION_ID}',
+    'https://shop.example/',
+  ]);
   // ...but never beside "checkoutReturn".
-  const twice = configFile((config) => Object.assign(config['stripe'] as object, { successUrl: 'https://shop.example/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/' }));
+  const twice = configFile((config) =>
+    Object.assign(config['stripe'] as object, { successUrl: 'https://shop.example/ok?s={CHECKOUT_SESSION_ID}', cancelUrl: 'https://shop.example/' })
+  );
   assert.is(
     configError({ CONFIG_FILE: twice }),
     `${twice}: give the return addresses once, in "checkoutReturn"; drop "stripe.successUrl" and "stripe.cancelUrl"`,
@@ -100,7 +119,9 @@ test('"checkoutReturn" is given once, for Stripe and the simulator alike; the su
     configError({ CONFIG_FILE: noPlaceholder }),
     `${noPlaceholder}: field "checkoutReturn.successUrl" must carry {CHECKOUT_SESSION_ID}, which is replaced by the session id`,
   );
-  const cancelPlaceholder = configFile((config) => ((config['checkoutReturn'] as Record<string, unknown>)['cancelUrl'] = 'https://www.example.com/?s={CHECKOUT_SESSION_ID}'));
+  const cancelPlaceholder = configFile((
+    config,
+  ) => ((config['checkoutReturn'] as Record<string, unknown>)['cancelUrl'] = 'https://www.example.com/?s={CHECKOUT_SESSION_ID}'));
   assert.is(
     configError({ CONFIG_FILE: cancelPlaceholder }),
     `${cancelPlaceholder}: field "checkoutReturn.cancelUrl" cannot carry {CHECKOUT_SESSION_ID}: Stripe fills it in successUrl only`,
@@ -127,10 +148,12 @@ test('a site of the vendor\'s own: "checkoutReturn" set, and not the example\'s 
     const config = loadConfig(env, process.cwd());
     return ownSiteConfigured(config.payment.gateway === 'simulator' ? config.payment.returnTo : null, config.isExample);
   };
-  assert.equal(EXAMPLE_CHECKOUT_RETURN, EXAMPLE_RETURN, 'the constant is the example file\'s');
+  assert.equal(EXAMPLE_CHECKOUT_RETURN, EXAMPLE_RETURN, "the constant is the example file's");
   assert.is(own({}), false, 'the example as shipped');
-  assert.is(own({ CONFIG_FILE: configFile((config) => (config['exampleContent'] = false)) }), true, 'a copy made the vendor\'s own');
-  const edited = configFile((config) => (config['checkoutReturn'] = { successUrl: 'http://localhost:5173/thanks?s={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/' }));
+  assert.is(own({ CONFIG_FILE: configFile((config) => (config['exampleContent'] = false)) }), true, "a copy made the vendor's own");
+  const edited = configFile((
+    config,
+  ) => (config['checkoutReturn'] = { successUrl: 'http://localhost:5173/thanks?s={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/' }));
   assert.is(own({ CONFIG_FILE: edited }), true, 'the example with its own addresses');
   assert.is(own({ CONFIG_FILE: configFile((config) => delete config['checkoutReturn']) }), false, 'no return addresses');
 });

@@ -9,10 +9,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isLoopbackUrl } from '../../server/cli/payments.ts';
-import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { runCli } from '../_spawn.ts';
-import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from '../stripe/_fixtures.ts';
+import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from '../stripe/_fixtures.ts';
 
 interface Context {
   f: StripeFixture;
@@ -38,12 +38,24 @@ const trigger = (server: TestServer, args: string[], secret = WEBHOOK_SECRET) =>
   runCli(['payments', 'trigger', ...args, '--base-url', `http://127.0.0.1:${server.port}`], { STRIPE_WEBHOOK_SECRET: secret });
 
 const create = async (server: TestServer): Promise<string> => {
-  const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create', headers: { 'content-type': 'application/json' }, body: '{"product":"standard"}' });
+  const created = await server.request({
+    method: 'POST',
+    path: '/api/v1/checkout/create',
+    headers: { 'content-type': 'application/json' },
+    body: '{"product":"standard"}',
+  });
   return (created.json() as { sessionId: string }).sessionId;
 };
 
 const orderOf = async (operator: OperatorListener, id: string) =>
-  (await operator.call(`/orders/${id}`)).json() as { buyer: { email: string }; amount: string; currency: string; paymentRef: string; licenses: string; revokedBecause: string | null };
+  (await operator.call(`/orders/${id}`)).json() as {
+    buyer: { email: string };
+    amount: string;
+    currency: string;
+    paymentRef: string;
+    licenses: string;
+    revokedBecause: string | null;
+  };
 
 const publicStatus = async (server: TestServer, id: string) => (await server.request({ path: `/api/v1/checkout/status?session_id=${id}` })).json();
 
@@ -60,7 +72,13 @@ test('a refund sent before its payment: the order is paid, its licenses revoked;
   const [sent] = JSON.parse(paid.stdout) as { event: string; type: string; status: number; answer: unknown }[];
   assert.equal([sent?.event, sent?.type, sent?.status, sent?.answer], ['payment-completed', 'checkout.session.completed', 200, { received: true }]);
   const order = await orderOf(operator, id);
-  assert.equal([order.buyer.email, order.amount, order.currency, order.licenses, order.revokedBecause], ['ada@example.com', '49.00', 'USD', 'revoked', 'refund']);
+  assert.equal([order.buyer.email, order.amount, order.currency, order.licenses, order.revokedBecause], [
+    'ada@example.com',
+    '49.00',
+    'USD',
+    'revoked',
+    'refund',
+  ]);
   assert.match(order.paymentRef, /^pi_test_[0-9a-f]{24}$/);
   assert.equal(await publicStatus(server, id), { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null });
 });
@@ -79,7 +97,11 @@ test('a dispute opened and won, then the payment, in one run: the licenses stand
   assert.is((await publicStatus(server, id) as { status: string }).status, 'paid');
   const opened = await trigger(server, ['dispute-opened', '--session', id]);
   assert.is(opened.code, 0, opened.stderr);
-  assert.equal([(await orderOf(operator, id)).licenses, (await orderOf(operator, id)).revokedBecause], ['valid', null], 'the same dispute, opened again after it was won, stays won');
+  assert.equal(
+    [(await orderOf(operator, id)).licenses, (await orderOf(operator, id)).revokedBecause],
+    ['valid', null],
+    'the same dispute, opened again after it was won, stays won',
+  );
 });
 
 test('signed with another secret: the server refuses it (400 invalid_signature), the command exits 1 and says so', async ({ server }) => {
@@ -119,8 +141,12 @@ test('--help; usage mistakes exit 64, a missing or wrong secret 78, a server tha
 });
 
 test('only this machine unless --allow-remote (the check alone: nothing is sent elsewhere)', () => {
-  for (const url of ['http://127.0.0.1:8080', 'http://127.8.0.1', 'http://[::1]:8080', 'http://localhost:8080', 'http://app.localhost']) assert.ok(isLoopbackUrl(new URL(url)), url);
-  for (const url of ['https://shop.example.com', 'http://10.0.0.5:8080', 'http://[::ffff:a00:1]', 'http://0.0.0.0:8080']) assert.not.ok(isLoopbackUrl(new URL(url)), url);
+  for (const url of ['http://127.0.0.1:8080', 'http://127.8.0.1', 'http://[::1]:8080', 'http://localhost:8080', 'http://app.localhost']) {
+    assert.ok(isLoopbackUrl(new URL(url)), url);
+  }
+  for (const url of ['https://shop.example.com', 'http://10.0.0.5:8080', 'http://[::ffff:a00:1]', 'http://0.0.0.0:8080']) {
+    assert.not.ok(isLoopbackUrl(new URL(url)), url);
+  }
 });
 
 test.run();

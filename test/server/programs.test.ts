@@ -11,14 +11,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { logLines } from '../_log-lines.ts';
 import { sendRequest } from '../_client.ts';
-import { listeningLine, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
+import { listeningLine, ROOT, runToExit, type Spawned, spawnServer } from '../_spawn.ts';
 import { startStripeStandIn, type StripeStandIn } from '../stripe/_stand-in.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as const;
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', STORAGE: 'memory', CONFIG_FILE: join(ROOT, 'example/config.json') };
 const STRIPE_KEY = 'sk_test_51ProgramRuntimes';
-
 
 function standIn(): Promise<StripeStandIn> {
   const prices = [
@@ -32,8 +31,7 @@ function standIn(): Promise<StripeStandIn> {
 for (const [runtime, script] of Object.entries(RUNTIMES)) {
   const command = scripts[script]!;
   const program = suite(`${runtime} program (npm run ${script})`);
-  const start = (env: Record<string, string> = {}): Promise<Spawned> =>
-    spawnServer(command, { ...BASE_ENV, ...env }, listeningLine);
+  const start = (env: Record<string, string> = {}): Promise<Spawned> => spawnServer(command, { ...BASE_ENV, ...env }, listeningLine);
   const listening = (server: Spawned) => listeningLine(server.stdout())!;
 
   program(`${runtime}: the startup log says what is served, and 'listening' comes last with the bound port`, async () => {

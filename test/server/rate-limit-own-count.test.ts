@@ -11,7 +11,7 @@ import { migrate } from '../../adapters/sql/migrate.ts';
 import type { SharedRateLimitStore } from '../../adapters/sql/shared-rate-limits.ts';
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
-import { cuttableProxy, type CuttableProxy } from '../_proxy.ts';
+import { type CuttableProxy, cuttableProxy } from '../_proxy.ts';
 import { manualClock, memoryLogger, startTestServer, type TestServer } from '../_setup.ts';
 
 const test = suite('the own count beside the shared rate limit');

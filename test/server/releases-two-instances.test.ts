@@ -52,7 +52,10 @@ test('PostgreSQL: a change made through instance A is served by instance B withi
   const versionsOfB = async (): Promise<Set<string>> => {
     const seen = new Set<string>();
     for (let i = 0; i < 50; i++) {
-      const answer = (await b.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': `198.51.100.${i}` } })).json() as { version: string; downloadUrl: string };
+      const answer = (await b.request({ path: '/api/v1/version', headers: { 'x-forwarded-for': `198.51.100.${i}` } })).json() as {
+        version: string;
+        downloadUrl: string;
+      };
       if (answer.version !== '2.4.1') assert.is(answer.downloadUrl, PAIRS.get(answer.version), `${answer.version} with its own MSI`);
       seen.add(answer.version);
     }

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { runCli } from '../_spawn.ts';
 
@@ -30,7 +30,12 @@ const roadmap = (args: string[], operator: OperatorListener) => runCli(['roadmap
 
 test('roadmap list --sort votes: most votes first, the table and --json alike; a wrong --sort is a usage error (64)', async ({ server, operator }) => {
   const ids = (await operator.call('/roadmap').then((a) => a.json() as { features: { id: number }[] })).features.map((f) => f.id);
-  const vote = await server.request({ method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ featureId: ids[1] }) });
+  const vote = await server.request({
+    method: 'POST',
+    path: '/api/v1/roadmap',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ featureId: ids[1] }),
+  });
   assert.is(vote.status, 200);
   const [table, json, wrong, help] = await Promise.all([
     roadmap(['list', '--sort', 'votes'], operator),
@@ -47,15 +52,32 @@ test('roadmap list --sort votes: most votes first, the table and --json alike; a
 });
 
 test('roadmap unmerge <id>: the duplicate shown again with its votes; a feature not merged is refused with the reason', async ({ server, operator }) => {
-  const add = (title: string) => operator.call('/roadmap', { method: 'POST', json: { title, category: 'formats' } }).then((a) => (a.json() as { id: number }).id);
+  const add = (title: string) =>
+    operator.call('/roadmap', { method: 'POST', json: { title, category: 'formats' } }).then((a) => (a.json() as { id: number }).id);
   const [kept, duplicate] = [await add('Quattro Pro import'), await add('QPW files')];
-  const vote = await server.request({ method: 'POST', path: '/api/v1/roadmap', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ featureId: duplicate }) });
+  const vote = await server.request({
+    method: 'POST',
+    path: '/api/v1/roadmap',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ featureId: duplicate }),
+  });
   assert.is(vote.status, 200);
   assert.is((await operator.call(`/roadmap/${duplicate}/merge`, { method: 'POST', json: { into: kept } })).status, 200);
   const undone = await roadmap(['unmerge', String(duplicate), '--json'], operator);
   assert.is(undone.code, 0, undone.stderr);
-  const answer = JSON.parse(undone.stdout) as { shown: { id: number; vote_count: number; visible: boolean }; from: { id: number; vote_count: number }; restoredVotes: number };
-  assert.equal([answer.shown.id, answer.shown.vote_count, answer.shown.visible, answer.from.id, answer.from.vote_count, answer.restoredVotes], [duplicate, 1, true, kept, 0, 1]);
+  const answer = JSON.parse(undone.stdout) as {
+    shown: { id: number; vote_count: number; visible: boolean };
+    from: { id: number; vote_count: number };
+    restoredVotes: number;
+  };
+  assert.equal([answer.shown.id, answer.shown.vote_count, answer.shown.visible, answer.from.id, answer.from.vote_count, answer.restoredVotes], [
+    duplicate,
+    1,
+    true,
+    kept,
+    0,
+    1,
+  ]);
   const again = await roadmap(['unmerge', String(duplicate)], operator);
   assert.is(again.code, 1);
   assert.match(again.stderr, `Feature ${duplicate} is not merged into another: there is no merge to undo.`);

@@ -8,9 +8,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sendRequest, type HttpResult } from '../_client.ts';
+import { type HttpResult, sendRequest } from '../_client.ts';
 import { closeTestDatabases, freshPgliteDir, testPostgres } from '../_databases.ts';
-import { listeningLine, ROOT, runToExit, spawnServer, type Spawned } from '../_spawn.ts';
+import { listeningLine, ROOT, runToExit, type Spawned, spawnServer } from '../_spawn.ts';
 
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const RUNTIMES = { node: 'start', deno: 'start:deno', bun: 'start:bun' } as const;

@@ -96,7 +96,11 @@ async function updateCheck(send: Send, now: number): Promise<string> {
 /** The desktop app's license re-check, as docs/licensing.md writes it: a fresh nonce, a genuine standing about this key. */
 async function licenseCheck(send: Send, now: number, licenseKey: string): Promise<string> {
   const nonce = randomBytes(16).toString('base64url');
-  const answer = await send('/api/v1/licenses/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey, nonce }) });
+  const answer = await send('/api/v1/licenses/validate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ licenseKey, nonce }),
+  });
   if (answer.status !== 200) return `retry-later: ${answer.status}`;
   const refused = licenseRefusal(answer, PUBLIC_KEY, now, licenseKey, nonce);
   if (refused !== null) return `refuse-answer: ${refused}`;
@@ -121,7 +125,7 @@ async function startInProcess() {
   return { clock, server, from, listing };
 }
 
-test('GET /scenarios lists every scenario with its address, what a correct app does and its outcome, under the docs\' test key', async () => {
+test("GET /scenarios lists every scenario with its address, what a correct app does and its outcome, under the docs' test key", async () => {
   const { listing } = await startInProcess();
   assert.is(listing.publicKey, PUBLIC_KEY);
   assert.is(listing.installedVersion, INSTALLED);
@@ -134,7 +138,7 @@ test('GET /scenarios lists every scenario with its address, what a correct app d
   }
 });
 
-test('each scenario, driven by the app of the docs\' recipes, ends in its outcome', async () => {
+test("each scenario, driven by the app of the docs' recipes, ends in its outcome", async () => {
   const { clock, from, listing } = await startInProcess();
   const now = Math.floor(clock.now() / 1000);
   for (const scenario of listing.scenarios) {
@@ -154,7 +158,7 @@ test('staged-outside: the loopback clients of both families are outside the 10 %
   assert.is((JSON.parse(pulled.body) as { version: string }).version, '2.7.0');
 });
 
-test('the forgeries are what they say: the tampered digest names the bytes served, the mismatched installer is other bytes, the other key\'s standing is genuine under that key', async () => {
+test("the forgeries are what they say: the tampered digest names the bytes served, the mismatched installer is other bytes, the other key's standing is genuine under that key", async () => {
   const { clock, from, listing } = await startInProcess();
   const now = Math.floor(clock.now() / 1000);
   const get = (path: string, init?: RequestInit) => from('127.0.0.1')(path, init);
@@ -167,7 +171,11 @@ test('the forgeries are what they say: the tampered digest names the bytes serve
   assert.match(swapped.body, 'NOT the release: other bytes');
   assert.is(String(swapped.bytes.length), genuine.headers['installer-size'], 'other bytes of the same size: only the digest tells them apart');
   const licenseKey = listing.scenarios.find((s) => s.name === 'license-other-key')!.licenseKey!;
-  const other = await get('/scenario/license-other-key/api/v1/licenses/validate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey }) });
+  const other = await get('/scenario/license-other-key/api/v1/licenses/validate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ licenseKey }),
+  });
   assert.is(licenseRefusal(other, OTHER_PUBLIC_KEY, now, licenseKey), null);
   assert.is(JSON.parse(other.body).standing, 'valid');
 });

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { sendHttp } from '../_setup.ts';
-import { listeningLine, runProgramToExit as runToExit, startServerProcess, type ServerProcess } from '../_spawn.ts';
+import { listeningLine, runProgramToExit as runToExit, type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const standalone = suite('standalone server');
 
@@ -56,8 +56,9 @@ standalone('request headers over 16 KiB are refused with a JSON 431', async () =
   const server = await startServerProcess();
   try {
     const raw = await new Promise<string>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port: server.port }, () =>
-        socket.write(`GET /api/v1/pricing HTTP/1.1\r\nHost: t\r\nX-Big: ${'x'.repeat(17 * 1024)}\r\n\r\n`),
+      const socket = connect(
+        { host: '127.0.0.1', port: server.port },
+        () => socket.write(`GET /api/v1/pricing HTTP/1.1\r\nHost: t\r\nX-Big: ${'x'.repeat(17 * 1024)}\r\n\r\n`),
       );
       let data = '';
       socket.on('data', (d) => (data += d));
@@ -83,33 +84,35 @@ function configWith(change: (config: Record<string, unknown>) => void): { file: 
   return { file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-for (const [name, change, expected] of [
-  [
-    'a price that is not a decimal string',
-    (c: Record<string, unknown>) => ((c['offer'] as Record<string, unknown>)['licensePrice'] = '49'),
-    'field "offer.licensePrice" must be a decimal string with two decimals, e.g. "49.00"',
-  ],
-  [
-    'an unknown setting',
-    (c: Record<string, unknown>) => (c['colour'] = 'blue'),
-    'field "colour" is not a known setting',
-  ],
-  [
-    'a required setting missing',
-    (c: Record<string, unknown>) => delete (c['offer'] as Record<string, unknown>)['licensePrice'],
-    'field "offer.licensePrice" is required',
-  ],
-  [
-    'a roadmap category outside the list',
-    (c: Record<string, unknown>) => ((c['roadmap'] as Record<string, unknown>[])[0]!['category'] = 'misc'),
-    'field "roadmap.0.category" must be one of formats, conversion, app, licensing, other',
-  ],
-  [
-    'a missing version file',
-    (c: Record<string, unknown>) => (c['versionFile'] = 'nope.txt'),
-    'nope.txt: ENOENT',
-  ],
-] as const) {
+for (
+  const [name, change, expected] of [
+    [
+      'a price that is not a decimal string',
+      (c: Record<string, unknown>) => ((c['offer'] as Record<string, unknown>)['licensePrice'] = '49'),
+      'field "offer.licensePrice" must be a decimal string with two decimals, e.g. "49.00"',
+    ],
+    [
+      'an unknown setting',
+      (c: Record<string, unknown>) => (c['colour'] = 'blue'),
+      'field "colour" is not a known setting',
+    ],
+    [
+      'a required setting missing',
+      (c: Record<string, unknown>) => delete (c['offer'] as Record<string, unknown>)['licensePrice'],
+      'field "offer.licensePrice" is required',
+    ],
+    [
+      'a roadmap category outside the list',
+      (c: Record<string, unknown>) => ((c['roadmap'] as Record<string, unknown>[])[0]!['category'] = 'misc'),
+      'field "roadmap.0.category" must be one of formats, conversion, app, licensing, other',
+    ],
+    [
+      'a missing version file',
+      (c: Record<string, unknown>) => (c['versionFile'] = 'nope.txt'),
+      'nope.txt: ENOENT',
+    ],
+  ] as const
+) {
   standalone(`a config file with ${name} stops the server with exit 78 naming the field`, async () => {
     const { file, cleanup } = configWith(change);
     try {
@@ -122,7 +125,7 @@ for (const [name, change, expected] of [
   });
 }
 
-standalone('without HOST the server listens on loopback only (127.0.0.1), as the README\'s localhost says', async () => {
+standalone("without HOST the server listens on loopback only (127.0.0.1), as the README's localhost says", async () => {
   const server = await startServerProcess({ HOST: undefined });
   try {
     assert.is(new URL(server.url).hostname, '127.0.0.1');
@@ -152,13 +155,15 @@ standalone('a config file without download.nonWindowsUrl (optional) starts and s
   }
 });
 
-for (const [env, expected] of [
-  [{ PORT: 'eighty' }, 'configuration error: PORT must be a port number from 0 to 65535, not "eighty"'],
-  [{ TRUSTED_PROXIES: '10.0.0.0/8, proxy' }, 'configuration error: TRUSTED_PROXIES: "proxy" is not an IP address or CIDR range'],
-  [{ STORAGE: 'redis' }, 'configuration error: STORAGE="redis" is not one of memory, pglite, postgres'],
-  [{ CONFIG_FILE: '/nonexistent/config.json' }, 'cannot read /nonexistent/config.json: ENOENT'],
-  [{ LICENSE_SIGNING_KEY: 'bm90IGEga2V5' }, 'LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key'],
-] as const) {
+for (
+  const [env, expected] of [
+    [{ PORT: 'eighty' }, 'configuration error: PORT must be a port number from 0 to 65535, not "eighty"'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8, proxy' }, 'configuration error: TRUSTED_PROXIES: "proxy" is not an IP address or CIDR range'],
+    [{ STORAGE: 'redis' }, 'configuration error: STORAGE="redis" is not one of memory, pglite, postgres'],
+    [{ CONFIG_FILE: '/nonexistent/config.json' }, 'cannot read /nonexistent/config.json: ENOENT'],
+    [{ LICENSE_SIGNING_KEY: 'bm90IGEga2V5' }, 'LICENSE_SIGNING_KEY is not a base64 PKCS#8 Ed25519 private key'],
+  ] as const
+) {
   standalone(`${Object.keys(env)[0]}=${Object.values(env)[0]} stops the server with exit 78`, async () => {
     const { code, stderr } = await runToExit(env);
     assert.is(code, 78);

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateSigningKey, publicKeyOf, verifyLicenseKey } from '../../core/licensing/license.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/start.ts';
+import { type RunningServer, startServer } from '../../server/start.ts';
 import { freshPgliteDir } from '../_databases.ts';
 import { compactClaims } from '../_licenses.ts';
 import { manualClock, memoryLogger, sendHttp } from '../_setup.ts';

@@ -15,7 +15,13 @@ test('DATA_DIR is resolved from the working directory', () => {
 });
 
 test('DATABASE_URL alone implies postgres in schema public', () => {
-  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), { kind: 'postgres', url: URL_, schema: 'public', rateLimitTimeoutMs: 300, preparedStatements: true });
+  assert.equal(storageSettings({ DATABASE_URL: URL_ }, '/'), {
+    kind: 'postgres',
+    url: URL_,
+    schema: 'public',
+    rateLimitTimeoutMs: 300,
+    preparedStatements: true,
+  });
   assert.equal(storageSettings({ DATABASE_URL: URL_, DATABASE_SCHEMA: 'site_api' }, '/'), {
     kind: 'postgres',
     url: URL_,

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadConfig } from '../../server/config.ts';
-import { startServer, type RunningServer } from '../../server/start.ts';
+import { type RunningServer, startServer } from '../../server/start.ts';
 import { memoryLogger } from '../_setup.ts';
 import { KEEP_ALIVE_GET, openConnection, parseResponse } from './_raw-http.ts';
 import { loadScaled } from '../_load.ts';

@@ -41,7 +41,10 @@ test('a burst of new clients is hashed and written a thousand at a time, each co
   const clock = manualClock();
   const storage = createMemoryStorage({ clock });
   const slices: number[] = [];
-  const store = { ...storage.usage, addSightings: (batch: Parameters<typeof storage.usage.addSightings>[0]) => (slices.push(batch.length), storage.usage.addSightings(batch)) };
+  const store = {
+    ...storage.usage,
+    addSightings: (batch: Parameters<typeof storage.usage.addSightings>[0]) => (slices.push(batch.length), storage.usage.addSightings(batch)),
+  };
   const tally = createUsageTally({ store, clock, logger: quiet, sources: [], clientHash: (key) => `h:${key}` });
   for (let i = 0; i < 2500; i++) tally.installed('2.4.1', `10.0.${Math.floor(i / 250)}.${i % 250}`, 'windows');
   for (let i = 0; i < 100; i++) tally.installed('2.4.1', '10.0.0.0', 'windows');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { exampleContent, startTestServer, type TestServer } from '../_setup.ts';
 import { runCli } from '../_spawn.ts';
 
@@ -18,7 +18,7 @@ interface Context {
   env: Record<string, string>;
 }
 
-const test = suite<Context>('the commands of a vendor\'s week', {} as Context);
+const test = suite<Context>("the commands of a vendor's week", {} as Context);
 
 test.before.each(async (context) => {
   context.server = await startTestServer({ operatorToken: OPERATOR_TOKEN, simulator: { offer: exampleContent().offer } });
@@ -35,7 +35,12 @@ async function paid(server: TestServer, name: string): Promise<{ id: string; key
   const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create' });
   const { sessionId } = created.json() as { sessionId: string };
   const body = new URLSearchParams({ email: 'ada@example.com', name, country: 'GB' }).toString();
-  await server.request({ method: 'POST', path: `/checkout/simulator/${sessionId}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  await server.request({
+    method: 'POST',
+    path: `/checkout/simulator/${sessionId}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   const status = (await server.request({ path: `/api/v1/checkout/status?session_id=${sessionId}` })).json() as { standardLicenseKey: string };
   return { id: sessionId, key: status.standardLicenseKey };
 }
@@ -55,7 +60,10 @@ test('orders find --key (as pasted) and --name (part, any case); one way of find
   assert.equal(byName.stdout.split('\n').slice(1, -1).map((line) => line.split(/\s+/)[0]), [ada.id]);
   assert.not.match(byName.stdout, other.id);
   assert.is((JSON.parse(keyJson.stdout) as { orders: { amount: string }[] }).orders[0]?.amount, '49.00');
-  assert.equal([both.code, both.stderr], [64, 'converter-site-api orders: give --email and --name, --session, or --key: one of them\nRun `converter-site-api orders --help` for usage.\n']);
+  assert.equal([both.code, both.stderr], [
+    64,
+    'converter-site-api orders: give --email and --name, --session, or --key: one of them\nRun `converter-site-api orders --help` for usage.\n',
+  ]);
   const shown = await runCli(['orders', 'show', ada.id], env);
   assert.match(shown.stdout, 'amount   49.00 USD\n');
 });
@@ -63,7 +71,8 @@ test('orders find --key (as pasted) and --name (part, any case); one way of find
 test('orders export: the CSV to stdout, or to a file; a bad --since exits 1; --json is a usage mistake', async ({ server, env }) => {
   const first = await paid(server, '@SUM(A1)');
   const paidAt = new Date(server.clock.now()).toISOString();
-  const expected = `sessionId,paidAt,email,name,sku,amount,currency,state,refundedAmount\r\n${first.id},${paidAt},ada@example.com,'@SUM(A1),standard,49.00,USD,paid,0.00\r\n`;
+  const expected =
+    `sessionId,paidAt,email,name,sku,amount,currency,state,refundedAmount\r\n${first.id},${paidAt},ada@example.com,'@SUM(A1),standard,49.00,USD,paid,0.00\r\n`;
   const dir = mkdtempSync(join(tmpdir(), 'orders-export-'));
   try {
     const out = join(dir, 'orders.csv');
@@ -77,8 +86,14 @@ test('orders export: the CSV to stdout, or to a file; a bad --since exits 1; --j
     assert.equal([piped.code, piped.stdout], [0, expected]);
     assert.equal([toFile.code, toFile.stdout, readFileSync(out, 'utf8')], [0, '', expected]);
     assert.equal([later.code, later.stdout], [0, 'sessionId,paidAt,email,name,sku,amount,currency,state,refundedAmount\r\n']);
-    assert.equal([bad.code, bad.stderr], [1, 'converter-site-api orders: Field "since" must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z. (invalid_request; 400)\nFix the request body or query as the message says; /openapi.json describes every field.\n']);
-    assert.equal([asJson.code, asJson.stderr], [64, 'converter-site-api orders: orders export writes CSV: no --json\nRun `converter-site-api orders --help` for usage.\n']);
+    assert.equal([bad.code, bad.stderr], [
+      1,
+      'converter-site-api orders: Field "since" must be an ISO 8601 timestamp such as 2026-11-01T00:00:00Z. (invalid_request; 400)\nFix the request body or query as the message says; /openapi.json describes every field.\n',
+    ]);
+    assert.equal([asJson.code, asJson.stderr], [
+      64,
+      'converter-site-api orders: orders export writes CSV: no --json\nRun `converter-site-api orders --help` for usage.\n',
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -97,16 +112,28 @@ test('feedback list --search; handle several ids in one bulk mark; handle --all 
   const none = await runCli(['feedback', 'handle', '--all', '--search', 'crash'], env);
   assert.equal([none.code, none.stdout], [0, 'no entry to mark\n']);
   const audit = (await operator.call('/audit')).json() as { entries: { action: string; target: string }[] };
-  assert.equal(audit.entries.map((e) => `${e.action} ${e.target}`), ['feedback.handled_bulk 1 entry (of 1 listed)', 'feedback.handled_bulk 2 entries (of 2 listed)']);
+  assert.equal(audit.entries.map((e) => `${e.action} ${e.target}`), [
+    'feedback.handled_bulk 1 entry (of 1 listed)',
+    'feedback.handled_bulk 2 entries (of 2 listed)',
+  ]);
   const [unhandleMany, allAndIds, allUnhandle, withHandled] = await Promise.all([
     runCli(['feedback', 'unhandle', '1', '2'], env),
     runCli(['feedback', 'handle', '--all', '4'], env),
     runCli(['feedback', 'unhandle', '--all'], env),
     runCli(['feedback', 'handle', '--all', '--handled', 'true'], env),
   ]);
-  assert.equal([unhandleMany.code, unhandleMany.stderr], [64, 'converter-site-api feedback: feedback unhandle takes one entry id\nRun `converter-site-api feedback --help` for usage.\n']);
-  assert.equal([allAndIds.code, allAndIds.stderr], [64, 'converter-site-api feedback: give entry ids or --all, not both\nRun `converter-site-api feedback --help` for usage.\n']);
-  assert.equal([allUnhandle.code, allUnhandle.stderr], [64, 'converter-site-api feedback: --all is an option of feedback handle only\nRun `converter-site-api feedback --help` for usage.\n']);
+  assert.equal([unhandleMany.code, unhandleMany.stderr], [
+    64,
+    'converter-site-api feedback: feedback unhandle takes one entry id\nRun `converter-site-api feedback --help` for usage.\n',
+  ]);
+  assert.equal([allAndIds.code, allAndIds.stderr], [
+    64,
+    'converter-site-api feedback: give entry ids or --all, not both\nRun `converter-site-api feedback --help` for usage.\n',
+  ]);
+  assert.equal([allUnhandle.code, allUnhandle.stderr], [
+    64,
+    'converter-site-api feedback: --all is an option of feedback handle only\nRun `converter-site-api feedback --help` for usage.\n',
+  ]);
   assert.is(withHandled.code, 64);
 });
 

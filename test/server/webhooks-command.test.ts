@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { LOCAL_RECEIVERS, OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { LOCAL_RECEIVERS, OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { runCli } from '../_spawn.ts';
 
@@ -33,7 +33,11 @@ test('test, rotate-secret, replay-failed and delete, each the API answer; wrong 
   const id = String(added.id);
   const sent = await webhooks(['test', id, '--json'], operator);
   assert.is(sent.code, 0, sent.stderr);
-  assert.equal((({ type, state, endpointId }) => [type, state, endpointId])(JSON.parse(sent.stdout) as { type: string; state: string; endpointId: number }), ['webhook.test', 'pending', added.id]);
+  assert.equal((({ type, state, endpointId }) => [type, state, endpointId])(JSON.parse(sent.stdout) as { type: string; state: string; endpointId: number }), [
+    'webhook.test',
+    'pending',
+    added.id,
+  ]);
   const rotated = await webhooks(['rotate-secret', id, '--grace-hours', '0'], operator);
   assert.is(rotated.code, 0, rotated.stderr);
   const [header, row] = rotated.stdout.trim().split('\n');

@@ -14,7 +14,7 @@ import { manualClock } from '../_setup.ts';
 const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
 const get = (path: string) => new Request(`https://api.sheets.test${path}`, { headers: { 'cf-connecting-ip': '203.0.113.20' } });
 
-test('the config file\'s alias deprecation, docs address and public address are honoured', async () => {
+test("the config file's alias deprecation, docs address and public address are honoured", async () => {
   const worker = createSiteWorker({
     ...example,
     publicBaseUrl: 'https://api.sheets.test',
@@ -49,7 +49,7 @@ test("the config file's downloadSources are counted by name, as on the standalon
   assert.equal(sources.sort(), ['newsletter 2', 'other 1']);
 });
 
-test('PUBLIC_BASE_URL wins over the config file\'s address', async () => {
+test("PUBLIC_BASE_URL wins over the config file's address", async () => {
   const worker = createSiteWorker({ ...example, publicBaseUrl: 'https://old.sheets.test' });
   const created = await worker.fetch(new Request('https://api.sheets.test/api/v1/checkout/create', { method: 'POST' }), {
     PRODUCT_VERSION: '2.4.1',
@@ -59,7 +59,7 @@ test('PUBLIC_BASE_URL wins over the config file\'s address', async () => {
   assert.is(url, `https://api.sheets.test/checkout/simulator/${sessionId}`);
 });
 
-test('on memory storage the Worker keeps 16 MiB of feedback, an isolate\'s cap, not the standalone server\'s 64 MiB', async () => {
+test("on memory storage the Worker keeps 16 MiB of feedback, an isolate's cap, not the standalone server's 64 MiB", async () => {
   const worker = createSiteWorker(example);
   const env = { PRODUCT_VERSION: '2.4.1' };
   // Each entry is estimated at 256 + 2 x 5,000 bytes: 1,635 fit in 16 MiB. One client each, to stay in quota.
@@ -122,11 +122,21 @@ test('DATABASE_SCHEMA with Hyperdrive is refused: 500 internal_error, and the lo
   }
 });
 
-for (const [name, change, message] of [
-  ['a body limit over 1 MiB', { bodyLimitBytes: 2 * 1024 * 1024 }, 'the bundled config file: field "bodyLimitBytes" Invalid value: Expected <=1048576 but received 2097152'],
-  ['a CORS origin with a path', { corsOrigins: ['https://www.example.com/shop'] }, 'the bundled config file: field "corsOrigins.0" must be "*" or an origin such as https://www.example.com'],
-  ['a setting neither knows', { bodyLimit: 2048 }, 'the bundled config file: field "bodyLimit" is not a known setting'],
-] as const) {
+for (
+  const [name, change, message] of [
+    [
+      'a body limit over 1 MiB',
+      { bodyLimitBytes: 2 * 1024 * 1024 },
+      'the bundled config file: field "bodyLimitBytes" Invalid value: Expected <=1048576 but received 2097152',
+    ],
+    [
+      'a CORS origin with a path',
+      { corsOrigins: ['https://www.example.com/shop'] },
+      'the bundled config file: field "corsOrigins.0" must be "*" or an origin such as https://www.example.com',
+    ],
+    ['a setting neither knows', { bodyLimit: 2048 }, 'the bundled config file: field "bodyLimit" is not a known setting'],
+  ] as const
+) {
   test(`the Worker refuses what the standalone server refuses: ${name}`, async () => {
     const errors: unknown[][] = [];
     const original = console.error;

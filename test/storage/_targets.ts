@@ -3,7 +3,7 @@
  * PGlite stand-in served over the wire protocol). Each open gives a fresh, empty storage.
  */
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import { memoryExportSource, type ExportSource } from '../../adapters/export/source.ts';
+import { type ExportSource, memoryExportSource } from '../../adapters/export/source.ts';
 import type { SqlClient } from '../../adapters/sql/client.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
@@ -32,9 +32,7 @@ async function sqlTarget(client: SqlClient, drop: () => Promise<void>, exclusive
   return {
     storage,
     endWindows: async () =>
-      exclusive
-        ? clock.advance(24 * 60 * 60 * 1000)
-        : void (await client.query(`update rate_limits set reset_at = now() - interval '1 millisecond'`)),
+      exclusive ? clock.advance(24 * 60 * 60 * 1000) : void (await client.query(`update rate_limits set reset_at = now() - interval '1 millisecond'`)),
     close: async () => {
       await storage.close();
       await drop();

@@ -18,7 +18,9 @@ for (const [name, open] of [['pglite', pgliteSchema], ['postgres', postgresSchem
     const { client, drop } = await open();
     try {
       await migrate(client, MIGRATIONS.filter((m) => m.version <= 26));
-      await client.query(`insert into audit (at, action, target, request_id) values (to_timestamp(${T0 / 1000}), 'release.published', '2.5.0 at 10%', 'r-old')`);
+      await client.query(
+        `insert into audit (at, action, target, request_id) values (to_timestamp(${T0 / 1000}), 'release.published', '2.5.0 at 10%', 'r-old')`,
+      );
       assert.equal((await migrate(client, MIGRATIONS.filter((m) => m.version <= 27))).applied, [27]);
       const audit = createSqlAuditStore(client);
       await audit.record({ at: T0 + 1, action: 'release.pulled', target: '2.5.0', requestId: 'r-new', actor: 'ada' });

@@ -167,10 +167,17 @@ test('two stores on one database (two instances) share one counter exactly', asy
   }
 });
 
-test('two instances never pass a feedback budget together, from the day\'s first batch on', async (context) => {
+test("two instances never pass a feedback budget together, from the day's first batch on", async (context) => {
   const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }), { rateLimit: NO_RATE_LIMIT_DEADLINE });
   const at = Date.UTC(2026, 10, 25, 12);
-  const submission = (i: number): FeedbackEntry => ({ type: 'general', description: `entry ${String(i).padStart(4, '0')}`, email: null, appVersion: null, rating: null, receivedAt: at });
+  const submission = (i: number): FeedbackEntry => ({
+    type: 'general',
+    description: `entry ${String(i).padStart(4, '0')}`,
+    email: null,
+    appVersion: null,
+    rating: null,
+    receivedAt: at,
+  });
   // 266 bytes an entry: client "a" may add 10 a day, all clients together 25.
   const budget = (client: string) => ({ client, day: dayOf(at), bytes: 266, perClient: 2_660, total: 6_650, sharePercent: 100 });
   try {
@@ -178,7 +185,9 @@ test('two instances never pass a feedback budget together, from the day\'s first
     const admitted = { a: 0, all: 0 };
     for (let wave = 0; wave < 20; wave++) {
       const sent = [storageOf(context), other].flatMap((storage, side) =>
-        ['a', `client-${wave}-${side}`].map(async (client, k) => [client, await storage.intake.addFeedback(submission(wave * 4 + side * 2 + k), budget(client))] as const),
+        ['a', `client-${wave}-${side}`].map(async (client, k) =>
+          [client, await storage.intake.addFeedback(submission(wave * 4 + side * 2 + k), budget(client))] as const
+        )
       );
       for (const [client, refusal] of await Promise.all(sent)) {
         if (refusal === null && client === 'a') admitted.a++;
@@ -205,7 +214,14 @@ test('a client first seen by two instances at once is counted once: the counts a
   const other = createSqlStorage(await postgresClient({ schema: context.client!.schema }), { rateLimit: NO_RATE_LIMIT_DEADLINE });
   const at = Date.UTC(2026, 10, 25, 12);
   const day = dayOf(at);
-  const submission = (i: number): FeedbackEntry => ({ type: 'general', description: `entry ${i}`, email: null, appVersion: null, rating: null, receivedAt: at });
+  const submission = (i: number): FeedbackEntry => ({
+    type: 'general',
+    description: `entry ${i}`,
+    email: null,
+    appVersion: null,
+    rating: null,
+    receivedAt: at,
+  });
   // 263 bytes an entry: client "b" may add 5 a day; the total is no limit here.
   const budget = { client: 'b', day, bytes: 263, perClient: 1_315, total: 1_000_000, sharePercent: 100 };
   /** Sessions waiting behind `holder`, directly or behind one that waits for it. */
@@ -226,7 +242,7 @@ test('a client first seen by two instances at once is counted once: the counts a
       await tx.query(`select 1 from budget_spent where kind = 'feedback' and day = $1::int and client = '' for update`, [day]);
       const [{ pid }] = (await tx.query<{ pid: number }>('select pg_backend_pid() as pid')) as [{ pid: number }];
       sent = [storageOf(context), other].flatMap((storage, side) =>
-        Array.from({ length: 5 }, (_, k) => storage.intake.addFeedback(submission(side * 5 + k), budget)),
+        Array.from({ length: 5 }, (_, k) => storage.intake.addFeedback(submission(side * 5 + k), budget))
       );
       while ((await waitingBehind(pid)) < 2) await new Promise((resolve) => setImmediate(resolve));
     });

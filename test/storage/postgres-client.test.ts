@@ -45,35 +45,38 @@ test('statements are prepared on their connection by default, and not with prepa
 
 for (const [name, open] of [['postgres.js', overTheWire], ['PGlite', inProcess]] as const) {
   test(`${name}: readThenWrite hands the reads to decide and commits the write it decided`, async () => {
-  await withClient(open, {}, async (client) => {
-    await client.query(`insert into t values (1, 'one')`);
-    const result = await client.readThenWrite(
-      [{ text: 'select id, note from t where id = $1::int', params: [1] }, { text: 'select count(*)::int as n from t' }],
-      ([one, count]) => ({ result: [one, count], write: { text: 'insert into t values ($1::int, $2::text)', params: [2, 'two'] } }),
-    );
-    assert.equal(result, [[{ id: 1, note: 'one' }], [{ n: 1 }]]);
-    assert.equal(await client.query('select id, note from t order by id'), [{ id: 1, note: 'one' }, { id: 2, note: 'two' }]);
+    await withClient(open, {}, async (client) => {
+      await client.query(`insert into t values (1, 'one')`);
+      const result = await client.readThenWrite(
+        [{ text: 'select id, note from t where id = $1::int', params: [1] }, { text: 'select count(*)::int as n from t' }],
+        ([one, count]) => ({ result: [one, count], write: { text: 'insert into t values ($1::int, $2::text)', params: [2, 'two'] } }),
+      );
+      assert.equal(result, [[{ id: 1, note: 'one' }], [{ n: 1 }]]);
+      assert.equal(await client.query('select id, note from t order by id'), [{ id: 1, note: 'one' }, { id: 2, note: 'two' }]);
+    });
   });
-});
 
   test(`${name}: readThenWrite with nothing to write, or a write that fails, changes nothing and leaves the connection usable`, async () => {
-  await withClient(open, {}, async (client) => {
-    await client.query(`insert into t values (1, 'one')`);
-    assert.is(await client.readThenWrite([{ text: `update t set note = 'read' where id = 1 returning id` }], () => ({ result: 'none' })), 'none');
-    const duplicate = { text: `insert into t values (1, 'again')` };
-    const failed = await client.readThenWrite([{ text: `update t set note = 'changed' where id = 1 returning id` }], () => ({ result: 'written', write: duplicate })).then(
-      () => 'resolved',
-      (error: { code?: string }) => error.code,
-    );
-    assert.is(failed, '23505');
-    const badRead = await client.readThenWrite([{ text: 'select nope from t' }], () => ({ result: 'decided' })).then(
-      () => 'resolved',
-      (error: { code?: string }) => error.code,
-    );
-    assert.is(badRead, '42703');
-    assert.equal(await client.query('select id, note from t order by id'), [{ id: 1, note: 'one' }]);
+    await withClient(open, {}, async (client) => {
+      await client.query(`insert into t values (1, 'one')`);
+      assert.is(await client.readThenWrite([{ text: `update t set note = 'read' where id = 1 returning id` }], () => ({ result: 'none' })), 'none');
+      const duplicate = { text: `insert into t values (1, 'again')` };
+      const failed = await client.readThenWrite(
+        [{ text: `update t set note = 'changed' where id = 1 returning id` }],
+        () => ({ result: 'written', write: duplicate }),
+      ).then(
+        () => 'resolved',
+        (error: { code?: string }) => error.code,
+      );
+      assert.is(failed, '23505');
+      const badRead = await client.readThenWrite([{ text: 'select nope from t' }], () => ({ result: 'decided' })).then(
+        () => 'resolved',
+        (error: { code?: string }) => error.code,
+      );
+      assert.is(badRead, '42703');
+      assert.equal(await client.query('select id, note from t order by id'), [{ id: 1, note: 'one' }]);
+    });
   });
-});
 }
 
 test.after(closeTestDatabases);

@@ -12,7 +12,9 @@ import { bodyText, coreRequest } from '../_setup.ts';
 import { rampTargets } from '../_ramp-instances.ts';
 
 const operate = async (app: App, method: string, path: string, json?: unknown) => {
-  const response = await app.operator!.handle(coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }));
+  const response = await app.operator!.handle(
+    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
+  );
   assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${bodyText(response)}`);
 };
 
@@ -30,7 +32,11 @@ for (const [name, open] of Object.entries(rampTargets('told-instances-voter-secr
       }
       const ids = (await storage.inbox.list({ limit: 10 })).map((entry) => entry.id);
       await operate(first, 'POST', '/feedback/feature', { ids, featureId: 3 });
-      await operate(first, 'POST', '/releases', { version: '2.6.0', msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi', rolloutPercent: 100 });
+      await operate(first, 'POST', '/releases', {
+        version: '2.6.0',
+        msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi',
+        rolloutPercent: 100,
+      });
       await operate(first, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
       const told = await Promise.all([...apps, ...apps].map((app) => app.processShippedRequests()));
       assert.is(told.reduce((sum, n) => sum + n, 0), 2, `told by each sweep: ${told}`);

@@ -68,7 +68,7 @@ test('pglite: the tables a pass deleted from are vacuumed, and untouched ones ar
   }
 });
 
-test('pglite: a table past autovacuum\'s threshold of dead rows is vacuumed too (votes taken back)', async () => {
+test("pglite: a table past autovacuum's threshold of dead rows is vacuumed too (votes taken back)", async () => {
   const server = await startStorageServer(pgliteTarget);
   try {
     const { client, runRetention } = server.opened.storage as unknown as SqlStorage;

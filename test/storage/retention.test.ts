@@ -33,7 +33,15 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
       ['pending-open', 'pending', now + DAY],
     ];
     for (const [id, state, expiresAt] of sessions) {
-      await storage.checkouts.createCheckout({ id, sku: 'standard', channel: null, url: 'https://pay.example.com/x', state, createdAt: expiresAt - DAY, expiresAt });
+      await storage.checkouts.createCheckout({
+        id,
+        sku: 'standard',
+        channel: null,
+        url: 'https://pay.example.com/x',
+        state,
+        createdAt: expiresAt - DAY,
+        expiresAt,
+      });
     }
 
     assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3, budgetCounters: 0, outboundEvents: 0, installSightings: 0 });
@@ -56,16 +64,29 @@ test('outbound events done (delivered or given up) past their retention go with 
   const storage = createSqlStorage(client);
   const longer = createSqlStorage(client, { retention: { logger: quiet, intervalMs: 3_600_000, eventRetentionDays: 60 } });
   try {
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard', createdAt: Date.now() });
+    await storage.outbox.addEndpoint({
+      url: 'http://127.0.0.1:9/a',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      events: [],
+      format: 'standard',
+      createdAt: Date.now(),
+    });
     const entry = { type: 'general' as const, email: null, appVersion: null, rating: null, receivedAt: Date.now() };
     for (const description of ['delivered-old', 'failed-old', 'pending-old', 'delivered-young']) await storage.intake.addFeedback({ ...entry, description });
-    const states: [string, string, number][] = [['delivered-old', 'delivered', 31], ['failed-old', 'failed', 31], ['pending-old', 'pending', 31], ['delivered-young', 'delivered', 29]];
+    const states: [string, string, number][] = [['delivered-old', 'delivered', 31], ['failed-old', 'failed', 31], ['pending-old', 'pending', 31], [
+      'delivered-young',
+      'delivered',
+      29,
+    ]];
     for (const [description, state, days] of states) {
       await client.query(
         `update webhook_deliveries d set state = $2::text from outbound_events e where e.id = d.event_id and e.body like '%' || $1::text || '%'`,
         [description, state],
       );
-      await client.query(`update outbound_events set created_at = now() - make_interval(days => $2::int) where body like '%' || $1::text || '%'`, [description, days]);
+      await client.query(`update outbound_events set created_at = now() - make_interval(days => $2::int) where body like '%' || $1::text || '%'`, [
+        description,
+        days,
+      ]);
     }
     assert.equal((await longer.runRetention()).outboundEvents, 0, 'EVENT_RETENTION_DAYS=60 keeps them all');
     assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0, outboundEvents: 2, installSightings: 0 });
@@ -82,7 +103,7 @@ test('outbound events done (delivered or given up) past their retention go with 
   }
 });
 
-test('install sightings of days before yesterday go (the install counts stay); today\'s and yesterday\'s stay', async () => {
+test("install sightings of days before yesterday go (the install counts stay); today's and yesterday's stay", async () => {
   const client = await postgresClient();
   await migrate(client);
   const storage = createSqlStorage(client);

@@ -3,7 +3,7 @@
  * clock, with the waits between retries recorded instead of slept.
  */
 import { createStripeGateway, type StripeGateway } from '../../adapters/stripe/index.ts';
-import { manualClock, memoryLogger, type ManualClock } from '../_setup.ts';
+import { type ManualClock, manualClock, memoryLogger } from '../_setup.ts';
 import { startStripeStandIn, type StripeStandIn } from './_stand-in.ts';
 import { loadScaled } from '../_load.ts';
 

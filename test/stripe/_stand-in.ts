@@ -13,18 +13,18 @@ import {
   authorizationFault,
   chargeEventJson,
   customerDetails,
-  sessionListPage,
-  type StandInBuyer,
   eventJson,
+  type Fault,
   formFields,
   newSession,
   priceObject,
+  type Session,
+  sessionListPage,
   signatureHeader,
+  type StandInBuyer,
+  type StandInPrice,
   stripeError,
   versionFault,
-  type Fault,
-  type Session,
-  type StandInPrice,
 } from './_stripe-objects.ts';
 
 export type { Fault, StandInBuyer, StandInPrice } from './_stripe-objects.ts';
@@ -70,7 +70,11 @@ export interface StripeStandIn {
    * cents), `charge.dispute.created` (needs_response), `charge.dispute.closed` (`status`: won or lost);
    * the dispute's id is `disputeId` when given (a second dispute of the same charge), else one per charge.
    */
-  chargeEvent(type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed', sessionId: string, options?: { amountRefunded?: number; status?: string; disputeId?: string }): string;
+  chargeEvent(
+    type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed',
+    sessionId: string,
+    options?: { amountRefunded?: number; status?: string; disputeId?: string },
+  ): string;
   /** The Stripe-Signature header for a body, computed as Stripe documents. */
   sign(body: string, secret: string, timestampSeconds: number, extraSignatures?: string[]): string;
   close(): Promise<void>;
@@ -109,9 +113,7 @@ export async function startStripeStandIn(options: {
   };
 
   const withIntent = (session: Session, expand: boolean): Session =>
-    expand && typeof session.payment_intent === 'string'
-      ? { ...session, payment_intent: intents.get(session.payment_intent) ?? null }
-      : { ...session };
+    expand && typeof session.payment_intent === 'string' ? { ...session, payment_intent: intents.get(session.payment_intent) ?? null } : { ...session };
 
   const authorized = (req: IncomingMessage): Fault | null =>
     authorizationFault(req.headers.authorization, options.secretKey) ?? versionFault(req.headers['stripe-version']);
@@ -125,7 +127,8 @@ export async function startStripeStandIn(options: {
     if (saved && saved.body !== rawBody) {
       return stripeError(400, {
         type: 'idempotency_error',
-        message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+        message:
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
       });
     }
     if (saved) return { status: saved.status, answer: saved.answer };
@@ -220,8 +223,7 @@ export async function startStripeStandIn(options: {
     url: `http://127.0.0.1:${port}`,
     requests,
     failNext: (fault) => void faults.push(fault),
-    whenStalled: (count) =>
-      stalled.size >= count ? Promise.resolve() : new Promise<void>((resolve) => void stallWaiters.push({ count, resolve })),
+    whenStalled: (count) => stalled.size >= count ? Promise.resolve() : new Promise<void>((resolve) => void stallWaiters.push({ count, resolve })),
     dropStalled() {
       for (const res of stalled) res.socket?.destroy();
       stalled.clear();
@@ -255,7 +257,18 @@ export async function startStripeStandIn(options: {
       const expired = session(sessionId);
       const copy = id('cs_test');
       const now = seconds();
-      sessions.set(copy, { ...expired, id: copy, status: 'open', payment_status: 'unpaid', payment_intent: null, customer_details: null, recovered_from: sessionId, created: now, expires_at: now + 24 * 3600, url: `https://checkout.stripe.com/c/pay/${copy}` });
+      sessions.set(copy, {
+        ...expired,
+        id: copy,
+        status: 'open',
+        payment_status: 'unpaid',
+        payment_intent: null,
+        customer_details: null,
+        recovered_from: sessionId,
+        created: now,
+        expires_at: now + 24 * 3600,
+        url: `https://checkout.stripe.com/c/pay/${copy}`,
+      });
       return copy;
     },
     event: (type, sessionId) => eventJson(type, session(sessionId), seconds()),

@@ -31,7 +31,12 @@ export const STAND_IN_API_VERSION = '2024-06-20';
  */
 export function versionFault(header: string | string[] | undefined): Fault | null {
   if (header === STAND_IN_API_VERSION) return null;
-  if (header === undefined) return stripeError(400, { type: 'invalid_request_error', message: `The stand-in answers Stripe API version ${STAND_IN_API_VERSION} only: send Stripe-Version.` });
+  if (header === undefined) {
+    return stripeError(400, {
+      type: 'invalid_request_error',
+      message: `The stand-in answers Stripe API version ${STAND_IN_API_VERSION} only: send Stripe-Version.`,
+    });
+  }
   return stripeError(400, { type: 'invalid_request_error', message: `Invalid Stripe API version: ${String(header)}` });
 }
 
@@ -222,10 +227,9 @@ export function chargeEventJson(
   if (typeof intentId !== 'string' || session['payment_status'] !== 'paid') throw new Error(`stand-in: session ${session.id} is not paid`);
   const chargeId = `ch_${intentId.slice(3)}`;
   const amount = Number(session['amount_total']);
-  const object =
-    type === 'charge.refunded'
-      ? chargeObject(chargeId, intentId, amount, options.amountRefunded ?? amount, nowSeconds)
-      : disputeObject(chargeId, intentId, amount, type === 'charge.dispute.created' ? 'needs_response' : (options.status ?? 'won'), nowSeconds);
+  const object = type === 'charge.refunded'
+    ? chargeObject(chargeId, intentId, amount, options.amountRefunded ?? amount, nowSeconds)
+    : disputeObject(chargeId, intentId, amount, type === 'charge.dispute.created' ? 'needs_response' : (options.status ?? 'won'), nowSeconds);
   if (options.disputeId !== undefined && type !== 'charge.refunded') object['id'] = options.disputeId;
   return objectEventJson(type, object, nowSeconds);
 }

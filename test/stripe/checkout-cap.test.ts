@@ -10,7 +10,7 @@ import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
-import { stripeFixture, type StripeFixture } from './_fixtures.ts';
+import { type StripeFixture, stripeFixture } from './_fixtures.ts';
 
 interface Context {
   f: StripeFixture;
@@ -49,8 +49,7 @@ for (const { name, open } of STORAGES) {
       body: '{"product":"standard","channel":"msi"}',
       from,
     });
-  const providerCreates = ({ f }: Context) =>
-    f.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').length;
+  const providerCreates = ({ f }: Context) => f.stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').length;
 
   test('ten addresses sending 15 creates each at once get 10 sessions each: 100 provider calls, 50 refusals', async (context) => {
     const addresses = Array.from({ length: 10 }, (_, i) => `127.0.4.${i + 1}`);

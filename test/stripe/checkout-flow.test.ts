@@ -13,9 +13,9 @@ import type { Storage } from '../../core/ports/ports.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { compactClaims } from '../_licenses.ts';
 import { withValidation } from '../_openapi.ts';
-import { startTestServer, type HttpResult, type TestServer } from '../_setup.ts';
+import { type HttpResult, startTestServer, type TestServer } from '../_setup.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
-import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from './_fixtures.ts';
+import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from './_fixtures.ts';
 
 /** A fresh storage for one test, and how to throw it away. */
 interface FlowStorage {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { RETRY_RESOLUTION } from '../../adapters/stripe/api-error.ts';
 import { ApiError } from '../../core/http/errors.ts';
 import type { CheckoutSession } from '../../core/ports/ports.ts';
-import { CANCEL_URL, SECRET_KEY, STRIPE_TIMEOUT_MS, stripeFixture, SUCCESS_URL, type StripeFixture } from './_fixtures.ts';
+import { CANCEL_URL, SECRET_KEY, STRIPE_TIMEOUT_MS, type StripeFixture, stripeFixture, SUCCESS_URL } from './_fixtures.ts';
 import { loadScaled } from '../_load.ts';
 
 const test = suite<{ f: StripeFixture }>('stripe gateway against the stand-in', {} as { f: StripeFixture });
@@ -133,7 +133,10 @@ test('an answer that never comes ends at the timeout as a 500 that says to retry
   const elapsed = performance.now() - started;
   assert.is(error.code, 'internal_error');
   assert.is(error.resolution, RETRY_RESOLUTION);
-  assert.ok(elapsed >= STRIPE_TIMEOUT_MS - 50 && elapsed < STRIPE_TIMEOUT_MS + loadScaled(2500), `gave up after ${elapsed} ms with a ${STRIPE_TIMEOUT_MS} ms timeout`);
+  assert.ok(
+    elapsed >= STRIPE_TIMEOUT_MS - 50 && elapsed < STRIPE_TIMEOUT_MS + loadScaled(2500),
+    `gave up after ${elapsed} ms with a ${STRIPE_TIMEOUT_MS} ms timeout`,
+  );
   assert.match(String(f.logger.lines.at(-1)?.fields?.['detail']), `no answer within ${STRIPE_TIMEOUT_MS} ms`);
 });
 

@@ -10,7 +10,7 @@ import { createLiveOffer, type LiveOffer } from '../../adapters/stripe/index.ts'
 import type { Pricing } from '../../core/schemas/responses.ts';
 import { withValidation } from '../_openapi.ts';
 import { coreRequest, exampleContent, startTestServer, type TestServer } from '../_setup.ts';
-import { PRICES, SECRET_KEY, stripeFixture, type StripeFixture } from './_fixtures.ts';
+import { PRICES, SECRET_KEY, type StripeFixture, stripeFixture } from './_fixtures.ts';
 
 const REFRESH_MS = 10 * 60_000;
 const CONFIGURED = exampleContent().offer;

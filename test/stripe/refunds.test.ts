@@ -10,10 +10,10 @@ import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import type { Storage } from '../../core/ports/ports.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { withValidation } from '../_openapi.ts';
-import { OPERATOR_TOKEN, startOperatorListener, type OperatorListener } from '../_operator.ts';
+import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
-import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from './_fixtures.ts';
+import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from './_fixtures.ts';
 import { publicKeyOf } from '../../core/licensing/license.ts';
 import { licenseRefusal } from '../_update-signature.ts';
 
@@ -125,7 +125,13 @@ for (const { name, open } of STORAGES) {
     const key = (await status(context, id))['licenseKey'] as string;
     const publicKey = await publicKeyOf(await context.storage.secret('license-signing-key', () => 'unused'));
     const validate = async () => {
-      const answer = await context.server.request({ method: 'POST', path: '/api/v1/licenses/validate', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ licenseKey: key }), from: from(context) });
+      const answer = await context.server.request({
+        method: 'POST',
+        path: '/api/v1/licenses/validate',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ licenseKey: key }),
+        from: from(context),
+      });
       const headers = Object.fromEntries(Object.entries(answer.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
       assert.is(licenseRefusal({ status: answer.status, headers, body: answer.text }, publicKey, Math.floor(context.f.clock.now() / 1000), key), null);
       return answer.json();
@@ -169,7 +175,10 @@ for (const { name, open } of STORAGES) {
       }
     }
     const audit = (await context.operator.call('/audit')).json() as { entries: { action: string; target: string }[] };
-    assert.ok(audit.entries.some((e) => e.action === 'order.refunded' && / licenses revoked \(charge\.refunded evt_/.test(e.target)), 'a revocation is in the audit trail');
+    assert.ok(
+      audit.entries.some((e) => e.action === 'order.refunded' && / licenses revoked \(charge\.refunded evt_/.test(e.target)),
+      'a revocation is in the audit trail',
+    );
   });
 
   test('completed, refund, dispute created and dispute closed in every order end the same, polled or reconciled', async (context) => {
@@ -178,10 +187,12 @@ for (const { name, open } of STORAGES) {
     const deliverStep = (id: string, step: Step) =>
       step === 'completed' ? deliver(context, f.stripe.event('checkout.session.completed', id)) : send(context, id, step);
     const revokedStatus = { status: 'paid', licenseKey: null, standardLicenseKey: null, plusLicenseKey: null };
-    for (const [set, revoked] of [
-      [['completed', 'refund', 'dispute', 'dispute won'], true],
-      [['completed', 'dispute', 'dispute won'], false],
-    ] as const) {
+    for (
+      const [set, revoked] of [
+        [['completed', 'refund', 'dispute', 'dispute won'], true],
+        [['completed', 'dispute', 'dispute won'], false],
+      ] as const
+    ) {
       for (const sequence of permutations<Step>(set)) {
         const id = await create(context);
         f.stripe.pay(id, BUYER);
@@ -263,7 +274,10 @@ for (const { name, open } of STORAGES) {
     });
     const reconciled = await order(context, missed);
     assert.equal([reconciled.licenses, reconciled.buyer.email], ['valid', 'late@example.com']);
-    const again = (await operator.call('/orders/reconcile', { method: 'POST', json: { since: '2026-01-01T00:00:00Z' } })).json() as { fulfilled: string[]; alreadyFulfilled: number };
+    const again = (await operator.call('/orders/reconcile', { method: 'POST', json: { since: '2026-01-01T00:00:00Z' } })).json() as {
+      fulfilled: string[];
+      alreadyFulfilled: number;
+    };
     assert.equal([again.fulfilled, again.alreadyFulfilled], [[], 2]);
     const list = f.stripe.requests.filter((r) => r.method === 'GET' && r.path === '/v1/checkout/sessions');
     assert.equal(list.at(-1)?.query.get('created[gte]'), String(Date.parse('2026-01-01T00:00:00Z') / 1000));

@@ -12,11 +12,19 @@ import type { CheckoutSession } from '../../core/ports/ports.ts';
 import { OPERATOR_TOKEN, startOperatorListener } from '../_operator.ts';
 import { startTestServer } from '../_setup.ts';
 import { STAND_IN_API_VERSION } from './_stripe-objects.ts';
-import { stripeFixture, WEBHOOK_SECRET, type StripeFixture } from './_fixtures.ts';
+import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from './_fixtures.ts';
 
 const test = suite('Stripe for a real shop');
 
-const stored = (id: string): CheckoutSession => ({ id, sku: 'standard', channel: null, url: 'https://checkout.stripe.com/x', state: 'pending', createdAt: 0, expiresAt: 0 });
+const stored = (id: string): CheckoutSession => ({
+  id,
+  sku: 'standard',
+  channel: null,
+  url: 'https://checkout.stripe.com/x',
+  state: 'pending',
+  createdAt: 0,
+  expiresAt: 0,
+});
 
 /** The session parameters a switch adds: the form of a created session minus the ones every session has. */
 async function featureParams(checkout: StripeCheckoutOptions): Promise<Record<string, string>> {
@@ -24,7 +32,9 @@ async function featureParams(checkout: StripeCheckoutOptions): Promise<Record<st
   try {
     await f.gateway.createCheckout({ sku: 'standard', channel: null });
     const form = { ...f.stripe.requests[0]!.form };
-    for (const key of ['mode', 'line_items[0][price]', 'line_items[0][quantity]', 'success_url', 'cancel_url', 'client_reference_id', 'metadata[sku]']) delete form[key];
+    for (const key of ['mode', 'line_items[0][price]', 'line_items[0][quantity]', 'success_url', 'cancel_url', 'client_reference_id', 'metadata[sku]']) {
+      delete form[key];
+    }
     return form;
   } finally {
     await f.close();
@@ -57,7 +67,9 @@ test('every call asks for the pinned Stripe-Version, the one the stand-in is wri
 test('the stand-in refuses a call without the version, as Stripe refuses an unknown one', async () => {
   const f = await stripeFixture();
   try {
-    const answer = await fetch(`${f.stripe.url}/v1/prices/price_standard`, { headers: { authorization: 'Bearer sk_test_51StandInKey0000000000', 'stripe-version': '2099-01-01' } });
+    const answer = await fetch(`${f.stripe.url}/v1/prices/price_standard`, {
+      headers: { authorization: 'Bearer sk_test_51StandInKey0000000000', 'stripe-version': '2099-01-01' },
+    });
     assert.equal([answer.status, await answer.json()], [400, { error: { type: 'invalid_request_error', message: 'Invalid Stripe API version: 2099-01-01' } }]);
   } finally {
     await f.close();
@@ -79,7 +91,7 @@ test('each Checkout switch sends exactly its session parameters; none by default
   });
 });
 
-test('a recovered session paid after its original expired is adopted: its buyer gets the original product\'s keys; a stranger\'s stays unknown', async () => {
+test("a recovered session paid after its original expired is adopted: its buyer gets the original product's keys; a stranger's stays unknown", async () => {
   const f: StripeFixture = await stripeFixture({ checkout: { abandonedCheckoutRecovery: true } });
   const server = await startTestServer({ gateway: f.gateway, clock: f.clock, operatorToken: OPERATOR_TOKEN });
   const operator = await startOperatorListener(server.app);
@@ -87,7 +99,9 @@ test('a recovered session paid after its original expired is adopted: its buyer 
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
       server.request({ method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body });
     const deliver = async (body: string) => {
-      const answer = await post('/api/v1/webhooks/gateway', body, { 'stripe-signature': f.stripe.sign(body, WEBHOOK_SECRET, Math.floor(f.clock.now() / 1000)) });
+      const answer = await post('/api/v1/webhooks/gateway', body, {
+        'stripe-signature': f.stripe.sign(body, WEBHOOK_SECRET, Math.floor(f.clock.now() / 1000)),
+      });
       assert.is(answer.status, 200);
     };
     const { sessionId } = (await post('/api/v1/checkout/create', '{"product":"plus_bundle","channel":"store"}')).json() as { sessionId: string };
@@ -110,7 +124,11 @@ test('a recovered session paid after its original expired is adopted: its buyer 
     // A recovered session whose notification was lost is adopted by reconcile; the stranger's is counted unknown.
     const lost = f.stripe.recover(sessionId);
     f.stripe.pay(lost);
-    const reconciled = (await operator.call('/orders/reconcile', { method: 'POST' })).json() as { fulfilled: string[]; alreadyFulfilled: number; unknown: number };
+    const reconciled = (await operator.call('/orders/reconcile', { method: 'POST' })).json() as {
+      fulfilled: string[];
+      alreadyFulfilled: number;
+      unknown: number;
+    };
     assert.equal([reconciled.fulfilled, reconciled.alreadyFulfilled, reconciled.unknown], [[lost], 1, 1]);
   } finally {
     await operator.close();

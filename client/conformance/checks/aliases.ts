@@ -1,6 +1,6 @@
 /** The unversioned /api aliases (Endpoints, Versioning 3 and 4): same method, same behaviour. */
-import { CheckSkip, describe, fail, type Answer } from '../answer.ts';
-import { ALIAS, MACOS, V1, WINDOWS, type Check } from '../check.ts';
+import { type Answer, CheckSkip, describe, fail } from '../answer.ts';
+import { ALIAS, type Check, MACOS, V1, WINDOWS } from '../check.ts';
 import { expectRateLimitHeaders, mediaType } from '../expect.ts';
 import { create, status } from './checkout.ts';
 import { features, firstFeature, vote } from './roadmap.ts';
@@ -13,10 +13,13 @@ function expectSame(v1: Answer, alias: Answer): void {
   const what = `${alias.method} ${alias.path} and ${v1.path}`;
   if (alias.status !== v1.status) fail(`${what}: expected the same status, got ${alias.status} and ${v1.status}`);
   if (mediaType(alias) !== mediaType(v1)) fail(`${what}: expected the same Content-Type, got ${mediaType(alias)} and ${mediaType(v1)}`);
-  if (alias.headers.get('location') !== v1.headers.get('location')) fail(`${what}: expected the same Location, got ${alias.headers.get('location')} and ${v1.headers.get('location')}`);
-  const same =
-    v1.json === undefined ? alias.text === v1.text
-    : v1.status >= 400 ? codeOf(alias) === codeOf(v1)
+  if (alias.headers.get('location') !== v1.headers.get('location')) {
+    fail(`${what}: expected the same Location, got ${alias.headers.get('location')} and ${v1.headers.get('location')}`);
+  }
+  const same = v1.json === undefined
+    ? alias.text === v1.text
+    : v1.status >= 400
+    ? codeOf(alias) === codeOf(v1)
     : JSON.stringify(sorted(alias.json)) === JSON.stringify(sorted(v1.json));
   if (!same) fail(`${what}: expected the same body, got: ${describe(alias)} and: ${describe(v1)}`);
   expectRateLimitHeaders(alias);
@@ -72,7 +75,9 @@ export const aliasChecks: readonly Check[] = [
       const feature = await firstFeature(client);
       const first = await vote(client, feature.id, `${ALIAS}/roadmap`);
       const second = await vote(client, feature.id, `${V1}/roadmap`);
-      if (first.voted === second.voted || second.vote_count !== feature.vote_count) fail(`expected the /api/v1 vote to take back the /api vote, got ${JSON.stringify(first)} then ${JSON.stringify(second)}`);
+      if (first.voted === second.voted || second.vote_count !== feature.vote_count) {
+        fail(`expected the /api/v1 vote to take back the /api vote, got ${JSON.stringify(first)} then ${JSON.stringify(second)}`);
+      }
     },
   },
   {
@@ -85,7 +90,9 @@ export const aliasChecks: readonly Check[] = [
       const client = t.client();
       const { sessionId } = await create(client, { product: 'standard' }, `${ALIAS}/checkout/create`);
       const [alias, v1] = [await status(client, sessionId, `${ALIAS}/checkout/status`), await status(client, sessionId)];
-      if (JSON.stringify(sorted(alias)) !== JSON.stringify(sorted(v1))) fail(`expected the same status on both paths, got ${JSON.stringify(alias)} and ${JSON.stringify(v1)}`);
+      if (JSON.stringify(sorted(alias)) !== JSON.stringify(sorted(v1))) {
+        fail(`expected the same status on both paths, got ${JSON.stringify(alias)} and ${JSON.stringify(v1)}`);
+      }
     },
   },
   {
@@ -99,8 +106,9 @@ export const aliasChecks: readonly Check[] = [
       if (deprecation === null) throw new CheckSkip('the aliases announce no deprecation (no Deprecation header)');
       if (!/^@-?\d+$/.test(deprecation.trim())) fail(`expected Deprecation "@<epoch seconds>", got ${JSON.stringify(deprecation)}`);
       const sunset = answer.headers.get('sunset');
-      if (sunset !== null && !/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(sunset.trim())) fail(`expected Sunset as an HTTP-date, got ${JSON.stringify(sunset)}`);
+      if (sunset !== null && !/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(sunset.trim())) {
+        fail(`expected Sunset as an HTTP-date, got ${JSON.stringify(sunset)}`);
+      }
     },
   },
 ];
-

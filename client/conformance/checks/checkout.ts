@@ -1,6 +1,6 @@
 /** POST checkout/create and GET checkout/status (rules 7 and 8), and the paid state through the hook. */
 import { describe, fail } from '../answer.ts';
-import { V1, type Check, type Client, type Tester } from '../check.ts';
+import { type Check, type Client, type Tester, V1 } from '../check.ts';
 import { expectApiError, expectObject } from '../expect.ts';
 import { CHECKOUT_CREATED, CHECKOUT_STATUS, expectShape } from '../shape.ts';
 
@@ -98,7 +98,9 @@ export const checkoutChecks: readonly Check[] = [
     strict: 'rule 8 returns "any issued license keys", so a paid session may have none yet',
     async run(t) {
       const body = await paid(t);
-      if (!KEYS.some((key) => typeof body[key] === 'string' && body[key] !== '')) fail(`expected an issued license key after payment, got ${JSON.stringify(body)}`);
+      if (!KEYS.some((key) => typeof body[key] === 'string' && body[key] !== '')) {
+        fail(`expected an issued license key after payment, got ${JSON.stringify(body)}`);
+      }
     },
   },
 ];

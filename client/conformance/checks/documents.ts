@@ -1,6 +1,6 @@
 /** Pricing, version and the two discovery documents. */
 import { describe, fail } from '../answer.ts';
-import { V1, type Check } from '../check.ts';
+import { type Check, V1 } from '../check.ts';
 import { expectApiError, expectObject, expectStatus, mediaType } from '../expect.ts';
 import { expectShape, PRICING, VERSION } from '../shape.ts';
 
@@ -11,13 +11,16 @@ import { expectShape, PRICING, VERSION } from '../shape.ts';
 function operationOf(document: Record<string, unknown>, method: string, path: string): { security?: unknown } | undefined {
   const paths = (document['paths'] ?? {}) as Record<string, Record<string, { security?: unknown } | undefined> | undefined>;
   const servers = Array.isArray(document['servers']) ? (document['servers'] as { url?: unknown }[]) : [];
-  const prefixes = ['', ...servers.flatMap((server) => {
-    try {
-      return typeof server.url === 'string' ? [new URL(server.url, 'http://conformance.test').pathname.replace(/\/+$/, '')] : [];
-    } catch {
-      return [];
-    }
-  })];
+  const prefixes = [
+    '',
+    ...servers.flatMap((server) => {
+      try {
+        return typeof server.url === 'string' ? [new URL(server.url, 'http://conformance.test').pathname.replace(/\/+$/, '')] : [];
+      } catch {
+        return [];
+      }
+    }),
+  ];
   for (const prefix of prefixes) {
     if (prefix !== '' && !path.startsWith(`${prefix}/`)) continue;
     const operation = paths[path.slice(prefix.length)]?.[method];
@@ -80,7 +83,9 @@ export const documentChecks: readonly Check[] = [
     requests: 1,
     async run(t) {
       const document = expectObject(await t.client().get('/openapi.json'), 200);
-      if (typeof document['openapi'] !== 'string' || !/^3\.1(\.\d+)?$/.test(document['openapi'])) fail(`expected "openapi": "3.1.x", got ${JSON.stringify(document['openapi'])}`);
+      if (typeof document['openapi'] !== 'string' || !/^3\.1(\.\d+)?$/.test(document['openapi'])) {
+        fail(`expected "openapi": "3.1.x", got ${JSON.stringify(document['openapi'])}`);
+      }
       const info = document['info'] as Record<string, unknown> | undefined;
       if (info?.['version'] !== '1.0.0') fail(`expected info.version "1.0.0", got ${JSON.stringify(info?.['version'])}`);
     },
@@ -92,7 +97,9 @@ export const documentChecks: readonly Check[] = [
     requests: 1,
     async run(t) {
       const document = expectObject(await t.client().get('/openapi.json'), 200);
-      const missing = OPERATIONS.filter(([method, path]) => !operationOf(document, method, V1 + path)).map(([method, path]) => `${method.toUpperCase()} ${V1}${path}`);
+      const missing = OPERATIONS.filter(([method, path]) => !operationOf(document, method, V1 + path)).map(([method, path]) =>
+        `${method.toUpperCase()} ${V1}${path}`
+      );
       if (missing.length > 0) fail(`expected /openapi.json to describe ${missing.join(', ')}, got no such operation`);
     },
   },

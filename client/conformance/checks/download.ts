@@ -1,6 +1,6 @@
 /** GET download: the installer redirect (rule 2). */
-import { fail, type Answer } from '../answer.ts';
-import { MACOS, V1, WINDOWS, type Check, type Client } from '../check.ts';
+import { type Answer, fail } from '../answer.ts';
+import { type Check, type Client, MACOS, V1, WINDOWS } from '../check.ts';
 import { expectStatus } from '../expect.ts';
 
 /** The Location of a 302, which must be a URI (relative ones resolved against the request). */

@@ -1,6 +1,6 @@
 /** The Errors section and the error object. */
 import { CheckSkip, describe, fail } from '../answer.ts';
-import { ALIAS, V1, type Check } from '../check.ts';
+import { ALIAS, type Check, V1 } from '../check.ts';
 import { expectApiError, expectRateLimitHeaders } from '../expect.ts';
 
 const UNKNOWN = 'conformance-no-such-endpoint';
@@ -16,7 +16,9 @@ export const errorChecks: readonly Check[] = [
       const answer = await t.client().get(path);
       const body = expectApiError(answer, 404, 'not_found');
       if (!body['message']!.includes(path)) fail(`expected the message to name ${path}, got ${JSON.stringify(body['message'])}`);
-      if (!/openapi/i.test(body['resolution']!)) fail(`expected the resolution to point to the interface description, got ${JSON.stringify(body['resolution'])}`);
+      if (!/openapi/i.test(body['resolution']!)) {
+        fail(`expected the resolution to point to the interface description, got ${JSON.stringify(body['resolution'])}`);
+      }
     },
   },
   {
@@ -74,7 +76,9 @@ export const errorChecks: readonly Check[] = [
       if (!limited) throw new CheckSkip('no 429 came (see quota-enforced)');
       expectApiError(limited, 429, 'rate_limited');
       const retryAfter = limited.headers.get('retry-after');
-      if (retryAfter === null || !/^\d+$/.test(retryAfter.trim())) fail(`expected Retry-After in integer seconds, got ${JSON.stringify(retryAfter)}: ${describe(limited)}`);
+      if (retryAfter === null || !/^\d+$/.test(retryAfter.trim())) {
+        fail(`expected Retry-After in integer seconds, got ${JSON.stringify(retryAfter)}: ${describe(limited)}`);
+      }
       expectRateLimitHeaders(limited);
     },
   },

@@ -1,6 +1,6 @@
 /** POST feedback (rule 4) and its request's limits. */
 import { fail } from '../answer.ts';
-import { V1, type Check, type Client } from '../check.ts';
+import { type Check, type Client, V1 } from '../check.ts';
 import { expectApiError, expectObject } from '../expect.ts';
 import { expectShape, FEEDBACK_SUCCESS } from '../shape.ts';
 
@@ -40,7 +40,13 @@ export const feedbackChecks: readonly Check[] = [
       const client = t.client();
       const types = ['feature_request', 'bug_report', 'general', 'review'];
       for (const [i, type] of types.entries()) {
-        await accepted(client, { description: `conformance kit: ${type}`, type, email: 'tester@example.com', appVersion: '1.0.0', rating: i % 2 === 0 ? 1 : 5 });
+        await accepted(client, {
+          description: `conformance kit: ${type}`,
+          type,
+          email: 'tester@example.com',
+          appVersion: '1.0.0',
+          rating: i % 2 === 0 ? 1 : 5,
+        });
       }
     },
   },

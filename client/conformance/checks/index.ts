@@ -13,7 +13,17 @@ import { rateLimitChecks } from './rate-limit.ts';
 import { roadmapChecks } from './roadmap.ts';
 import { serviceChecks } from './service.ts';
 
-const all = [...documentChecks, ...downloadChecks, ...feedbackChecks, ...roadmapChecks, ...checkoutChecks, ...aliasChecks, ...serviceChecks, ...errorChecks, ...rateLimitChecks];
+const all = [
+  ...documentChecks,
+  ...downloadChecks,
+  ...feedbackChecks,
+  ...roadmapChecks,
+  ...checkoutChecks,
+  ...aliasChecks,
+  ...serviceChecks,
+  ...errorChecks,
+  ...rateLimitChecks,
+];
 const last = new Set(['rate-limited', 'quota-enforced', 'quota-per-window', 'quota-per-client']);
 
 export const CHECKS: readonly Check[] = [...all.filter((check) => !last.has(check.id)), ...all.filter((check) => last.has(check.id))];

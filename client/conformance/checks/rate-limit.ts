@@ -1,6 +1,6 @@
 /** The Limits section: the rate-limit headers and the quota. */
-import { describe, fail, type Answer } from '../answer.ts';
-import { V1, WINDOWS, type Check, type Client } from '../check.ts';
+import { type Answer, describe, fail } from '../answer.ts';
+import { type Check, type Client, V1, WINDOWS } from '../check.ts';
 import { expectRateLimitHeaders, expectStatus, QUOTA, WINDOW } from '../expect.ts';
 
 /** One answer of every endpoint, successes and the discovery documents. */
@@ -65,7 +65,9 @@ export const rateLimitChecks: readonly Check[] = [
       const { answers, limited } = await t.exhausted();
       if (!limited) fail(`expected a 429 within ${answers.length} requests of one client, got none`);
       const before = answers[answers.length - 2];
-      if (before && expectRateLimitHeaders(before).remaining !== 0) fail(`expected the 429 only after RateLimit-Remaining 0, got it after ${describe(before)} with remaining ${before.headers.get('ratelimit-remaining')}`);
+      if (before && expectRateLimitHeaders(before).remaining !== 0) {
+        fail(`expected the 429 only after RateLimit-Remaining 0, got it after ${describe(before)} with remaining ${before.headers.get('ratelimit-remaining')}`);
+      }
     },
   },
   {
@@ -80,7 +82,9 @@ export const rateLimitChecks: readonly Check[] = [
       if (!first) fail('expected answers');
       const { remaining } = expectRateLimitHeaders(first);
       if (remaining !== QUOTA - 1) fail(`expected RateLimit-Remaining ${QUOTA - 1} on a fresh client's first request, got ${remaining}`);
-      if (!limited || answers.length !== QUOTA + 1) fail(`expected the 429 on request ${QUOTA + 1}, got ${limited ? `it on request ${answers.length}` : 'none'}`);
+      if (!limited || answers.length !== QUOTA + 1) {
+        fail(`expected the 429 on request ${QUOTA + 1}, got ${limited ? `it on request ${answers.length}` : 'none'}`);
+      }
     },
   },
   {

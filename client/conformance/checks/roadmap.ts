@@ -1,6 +1,6 @@
 /** GET and POST roadmap (rules 5 and 6): the visible features and the per-address vote toggle. */
 import { CheckSkip, fail } from '../answer.ts';
-import { V1, type Check, type Client } from '../check.ts';
+import { type Check, type Client, V1 } from '../check.ts';
 import { expectApiError, expectObject } from '../expect.ts';
 import { expectShape, ROADMAP_FEATURE, ROADMAP_LIST, VOTE_RESPONSE } from '../shape.ts';
 

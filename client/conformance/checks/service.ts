@@ -1,6 +1,6 @@
 /** "What the service does": no uploads, no remote conversion, OAuth, GraphQL or MCP surface. */
-import { describe, fail, type Answer } from '../answer.ts';
-import { ALIAS, V1, type Check } from '../check.ts';
+import { type Answer, describe, fail } from '../answer.ts';
+import { ALIAS, type Check, V1 } from '../check.ts';
 import { expectApiError, expectClientError, expectObject } from '../expect.ts';
 import { CHECKOUT_CREATED, expectShape } from '../shape.ts';
 import type { Send } from '../transport.ts';
@@ -10,7 +10,8 @@ const SPREADSHEET = 'WK1 spreadsheet bytes';
 /** A multipart/form-data request carrying a .wk1 spreadsheet as a file. */
 function upload(path: string): Send {
   const boundary = 'conformance-kit';
-  const body = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="budget.wk1"\r\nContent-Type: application/vnd.lotus-1-2-3\r\n\r\n${SPREADSHEET}\r\n--${boundary}--\r\n`;
+  const body =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="budget.wk1"\r\nContent-Type: application/vnd.lotus-1-2-3\r\n\r\n${SPREADSHEET}\r\n--${boundary}--\r\n`;
   return { method: 'POST', path: V1 + path, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
 }
 
@@ -24,7 +25,8 @@ export const serviceChecks: readonly Check[] = [
   {
     id: 'no-uploads',
     clause: 'service.no-uploads',
-    title: 'A spreadsheet sent as a multipart upload is refused by POST feedback and roadmap with a 4xx error object; POST checkout/create refuses it or ignores it',
+    title:
+      'A spreadsheet sent as a multipart upload is refused by POST feedback and roadmap with a 4xx error object; POST checkout/create refuses it or ignores it',
     requests: 3,
     async run(t) {
       const client = t.client();
@@ -40,7 +42,7 @@ export const serviceChecks: readonly Check[] = [
     clause: 'service.no-uploads',
     title: 'POST checkout/create refuses a spreadsheet sent as a multipart upload with a 4xx error object',
     requests: 1,
-    strict: 'the endpoint\'s row lists no 400, so a server that ignores the file and creates a session also accepts no upload',
+    strict: "the endpoint's row lists no 400, so a server that ignores the file and creates a session also accepts no upload",
     async run(t) {
       refused(await t.client().send(upload('/checkout/create')));
     },

@@ -7,17 +7,19 @@ import { JSON_BODY } from './_expect.ts';
 const PER_ANSWER = ['date', 'connection', 'keep-alive', 'x-request-id'];
 
 export const aliasesSpec: Spec = (it) => {
-  for (const [method, path, body] of [
-    ['GET', '/pricing', undefined],
-    ['GET', '/version', undefined],
-    ['GET', '/download?force=1', undefined],
-    ['GET', '/download?force=yes', undefined],
-    ['GET', '/roadmap', undefined],
-    ['POST', '/roadmap', { featureId: 99 }],
-    ['POST', '/feedback', { description: '' }],
-    ['POST', '/checkout/create', { product: 'gold' }],
-    ['GET', '/checkout/status?session_id=nope', undefined],
-  ] as const) {
+  for (
+    const [method, path, body] of [
+      ['GET', '/pricing', undefined],
+      ['GET', '/version', undefined],
+      ['GET', '/download?force=1', undefined],
+      ['GET', '/download?force=yes', undefined],
+      ['GET', '/roadmap', undefined],
+      ['POST', '/roadmap', { featureId: 99 }],
+      ['POST', '/feedback', { description: '' }],
+      ['POST', '/checkout/create', { product: 'gold' }],
+      ['GET', '/checkout/status?session_id=nope', undefined],
+    ] as const
+  ) {
     it(`${method} /api${path} answers exactly like /api/v1${path}`, async (server) => {
       const send = (prefix: string) =>
         server.request({

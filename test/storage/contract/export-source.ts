@@ -5,7 +5,7 @@
 import * as assert from 'uvu/assert';
 import type { FeedbackEntry } from '../../../core/ports/ports.ts';
 import type { InboxEntry } from '../../../core/ports/store-ports.ts';
-import { current, type ContractSuite } from './context.ts';
+import { type ContractSuite, current } from './context.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 21, 23, 59, 59, 999);
@@ -16,7 +16,7 @@ export function exportSourceContract(test: ContractSuite): void {
     const entries: FeedbackEntry[] = [
       { type: 'review', description: 'Great 👍 «ok»\nline two', email: 'a@example.com', appVersion: '2.4.1', rating: 5, receivedAt: T0 },
       { type: 'general', description: 'x', email: null, appVersion: null, rating: null, receivedAt: T0 + 1 },
-      { type: 'bug_report', description: "quote ' and \" and \\", email: null, appVersion: '1.0', rating: 1, receivedAt: T0 + DAY },
+      { type: 'bug_report', description: 'quote \' and " and \\', email: null, appVersion: '1.0', rating: 1, receivedAt: T0 + DAY },
     ];
     for (const entry of entries) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).reverse();
