@@ -1,6 +1,7 @@
 /**
  * `npm run lint` (deno lint over the whole repository, deno.json's rules, then `deno fmt --check` over the
- * TypeScript) finds nothing. The formatter leaves out Markdown (the docs wrap by hand) and the files whose
+ * TypeScript) finds nothing. The formatter leaves out Markdown (the docs wrap by hand), docs/examples/ (shown
+ * verbatim in the docs, test/docs/examples.test.ts) and the files whose
  * `html` tagged templates are output (the operator pages, one browser test): it would reformat the HTML they
  * send. Two lint rules are off,
  * on purpose: `require-await` (the memory storage and the fakes implement async ports with async functions

@@ -5,4 +5,6 @@ import { createMemoryStorage, WORKER_MEMORY_LIMITS } from 'converter-site-api/me
 import { createWorker } from 'converter-site-api/workers';
 import { createSiteApp } from './site.ts';
 
-export default createWorker((env: { PUBLIC_BASE_URL?: string }) => createSiteApp(env.PUBLIC_BASE_URL, createMemoryStorage(WORKER_MEMORY_LIMITS)));
+export default createWorker((env: { PUBLIC_BASE_URL?: string }) =>
+  createSiteApp(env.PUBLIC_BASE_URL, createMemoryStorage(WORKER_MEMORY_LIMITS)),
+);

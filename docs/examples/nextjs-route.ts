@@ -12,4 +12,4 @@ const trustRealIp = process.env['VERCEL'] === '1' || process.env['TRUST_X_REAL_I
 const handler = createSiteApp(publicBaseUrl).then((app) => createFetchHandler(app));
 const handle = async (request: Request) => (await handler)(request, (trustRealIp && request.headers.get('x-real-ip')) || '');
 
-export { handle as GET, handle as HEAD, handle as OPTIONS, handle as POST };
+export { handle as GET, handle as POST, handle as HEAD, handle as OPTIONS };

@@ -1,7 +1,7 @@
 // The app every example serves: your content, memory storage and the payment simulator. Swap in your own
 // storage and gateway when they exist. Content read from a file is checked with
 // `v.parse(SiteContentSchema, data)` (valibot); the fields are those of the config file (docs/configuration.md).
-import { type App, createApp, type SiteContent } from 'converter-site-api';
+import { createApp, type App, type SiteContent } from 'converter-site-api';
 import { createMemoryStorage } from 'converter-site-api/memory';
 import { createSimulatorGateway } from 'converter-site-api/simulator';
 
