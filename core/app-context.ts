@@ -32,6 +32,7 @@ import { createVoterId, createVoterNetwork } from './clients/voter-id.ts';
 import { STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './webhooks/address.ts';
 import { mailSettings } from './mail/messages.ts';
 import type { MailTexts } from './mail/texts.ts';
+import type { MailHtml } from './ports/mail.ts';
 import { createUnsubscribeTokens } from './mail/unsubscribe.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
@@ -123,6 +124,11 @@ export interface AppOptions {
     /** false: no requester is told when their request ships (core/mail/shipped-requests.ts); on by default. */
     requestersTold?: boolean;
   };
+  /**
+   * Renders the mails' HTML part (docs/mail.md): `mailHtml` of `converter-site-api/mail-html`, or your own.
+   * Without one, mails are written with an empty HTML part and sent as text only.
+   */
+  mailHtml?: MailHtml;
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -198,7 +204,7 @@ export async function createContext(
     signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),
     webhookAddresses: options.webhookAddresses ?? STRICT_WEBHOOK_ADDRESSES,
-    mail: mailSettings(options.content.offer.productDisplayName, options.mail?.enabled ?? false, options.mail?.texts),
+    mail: mailSettings(options.content.offer.productDisplayName, options.mail?.enabled ?? false, options.mail?.texts, options.mailHtml ?? null),
     requestersTold: options.mail?.requestersTold ?? true,
     unsubscribeTokens: createUnsubscribeTokens(secretKey),
     usage,

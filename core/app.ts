@@ -146,6 +146,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     productName: context.mail.productName,
     publicBaseUrl: context.publicBaseUrl,
     tokens: context.unsubscribeTokens,
+    html: context.mail.html,
     clock,
     logger,
     enabled: context.requestersTold,

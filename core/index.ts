@@ -10,6 +10,7 @@ export { ALIAS_PREFIX, API_ROUTES, type ApiRoute, type Endpoint, V1_PREFIX } fro
 export { ApiError, type ApiErrorBody, ERROR_CATALOGUE, type ErrorCode } from './http/errors.ts';
 export type { CoreRequest, CoreResponse, HeaderMap } from './http/http.ts';
 export type { Answer } from './http/maybe.ts';
+export type { MailBlock, MailContent, MailHtml, MailParagraph, MailPart } from './ports/mail.ts';
 export { headerValue } from './http/http.ts';
 // The ports an embedder hands createApp and the records they carry. What an implementer of Storage needs
 // besides (its sub-stores, their records, the rules every storage applies) is `converter-site-api/storage`.

@@ -8,6 +8,7 @@
  * @module
  */
 import { operatorPages } from '../adapters/operator-pages/index.ts';
+import { mailHtml } from '../adapters/mail-html/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { type App, createApp } from '../core/app.ts';
 import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.ts';
@@ -161,6 +162,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       publicBaseUrl,
       webhookAddresses,
       mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts, requestersTold: config.mail.requestersTold },
+      mailHtml,
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorTokens: config.operator.tokens, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),

@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import { WORKER_MEMORY_LIMITS } from '../adapters/memory/caps.ts';
+import { mailHtml } from '../adapters/mail-html/index.ts';
 import { createMemoryStorage } from '../adapters/memory/index.ts';
 import { createPostgresClient } from '../adapters/postgres/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
@@ -142,6 +143,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       clock,
       logger,
       publicBaseUrl,
+      mailHtml,
       ...(live ? { offer: live } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),

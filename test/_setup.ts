@@ -7,12 +7,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type HttpInit, type HttpResult, sendRequest } from './_client.ts';
 import * as v from 'valibot';
+import { mailHtml } from '../adapters/mail-html/index.ts';
 import { createMemoryStorage, type MemoryStorage } from '../adapters/memory/index.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { answerOddRequests } from '../adapters/node/odd-requests.ts';
 import { createSimulatorGateway, type SimulatorOptions } from '../adapters/simulator/index.ts';
 import { type App, type AppOptions, createApp } from '../core/app.ts';
 import type { CoreRequest, CoreResponse } from '../core/http/http.ts';
+import type { MailHtml } from '../core/ports/mail.ts';
 import type { Logger, PaymentGateway, RateLimitStore, VersionSource } from '../core/ports/ports.ts';
 import { type SiteContent, SiteContentSchema } from '../core/schemas/content.ts';
 import { EXAMPLE_CONFIG } from '../server/config.ts';
@@ -60,7 +62,9 @@ export interface TestApp {
 }
 
 /** App options, and the simulator's return addresses and offer. */
-export type TestAppOptions = Partial<AppOptions> & {
+export type TestAppOptions = Partial<Omit<AppOptions, 'mailHtml'>> & {
+  /** The mails' HTML renderer: adapters/mail-html by default (the standalone server's); null for text-only mail. */
+  mailHtml?: MailHtml | null;
   simulator?: Pick<SimulatorOptions, 'returnTo' | 'offer' | 'thanksPage'>;
   /** Counters in place of the storage's own (a store that fails, or answers later). */
   rateLimitStore?: RateLimitStore;
@@ -68,7 +72,7 @@ export type TestAppOptions = Partial<AppOptions> & {
 
 /** An app on fresh memory storage with the simulator, a manual clock and the example content. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { simulator, rateLimitStore, ...overrides } = options;
+  const { simulator, rateLimitStore, mailHtml: html = mailHtml, ...overrides } = options;
   const clock = manualClock();
   const logger = memoryLogger();
   const storage = createMemoryStorage({ clock });
@@ -78,7 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const gateway = createSimulatorGateway({ storage: overrides.storage ?? storage, publicBaseUrl: 'http://localhost:8080', clock, ...simulator });
   const chosen = overrides.storage ?? storage;
   const appStorage = rateLimitStore ? (Object.assign(Object.create(chosen), { rateLimits: rateLimitStore }) as typeof chosen) : chosen;
-  const app = await createApp({ content, version, gateway, clock, logger, ...overrides, storage: appStorage });
+  const app = await createApp({ content, version, gateway, clock, logger, ...(html ? { mailHtml: html } : {}), ...overrides, storage: appStorage });
   return { app, storage, clock, logger, version, gateway, content };
 }
 

@@ -43,7 +43,8 @@ export function createSmtpSender(url: string): MailSender {
           to: mail.to,
           subject: mail.subject,
           text: mail.text,
-          html: mail.html,
+          // An empty HTML part (no renderer, createApp without mailHtml) is left out: text only.
+          ...(mail.html ? { html: mail.html } : {}),
           messageId: mail.messageId,
           // RFC 8058 one-click unsubscribe: the address, and that a POST to it is enough.
           ...(mail.listUnsubscribe

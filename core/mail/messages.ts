@@ -6,7 +6,7 @@
  * @module
  */
 import { isRevoked } from '../ports/order-state.ts';
-import type { MailDraft, TemplatedMailKind } from '../ports/mail.ts';
+import { type MailDraft, type MailHtml, mailHtmlOf, type TemplatedMailKind } from '../ports/mail.ts';
 import type { CheckoutSession, CheckoutSku, LicenseKeys, Purchase } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
@@ -20,11 +20,13 @@ export interface MailSettings {
   readonly texts: MailTexts;
   /** The product's name, e.g. "Legacy Sheet Converter" (the offer's productDisplayName). */
   readonly productName: string;
+  /** Renders the HTML part (adapters/mail-html); null: mails are text only, their `html` empty. */
+  readonly html: MailHtml | null;
 }
 
 /** Mail settings with the default texts. */
-export function mailSettings(productName: string, enabled = false, texts: Partial<MailTexts> = {}): MailSettings {
-  return { enabled, productName, texts: { ...DEFAULT_MAIL_TEXTS, ...texts } };
+export function mailSettings(productName: string, enabled = false, texts: Partial<MailTexts> = {}, html: MailHtml | null = null): MailSettings {
+  return { enabled, productName, texts: { ...DEFAULT_MAIL_TEXTS, ...texts }, html };
 }
 
 const isoDay = (at: number) => new Date(at).toISOString().slice(0, 10);
@@ -52,7 +54,8 @@ function draft(
   to: string,
   values: Omit<MailValues, 'howToEnter'>,
 ): MailDraft {
-  return { cause, kind, session, to, ...renderMail(settings.texts[kind], { ...values, howToEnter: settings.texts.howToEnter }) };
+  const { subject, text, content } = renderMail(settings.texts[kind], { ...values, howToEnter: settings.texts.howToEnter });
+  return { cause, kind, session, to, subject, text, html: mailHtmlOf(settings.html, content) };
 }
 
 /** Whether an address on file may be mailed: one address (schemas/email-address.ts), never a list a mail library would split. */

@@ -1,11 +1,11 @@
 /**
- * A mail's text and HTML parts from one template (texts.ts): the plain text with its placeholders
- * filled, and the same words as HTML, escaped, with the keys as code. No images, no links that track,
- * no remote content.
+ * A mail's text and content from one template (texts.ts): the plain text with its placeholders filled,
+ * and the same words as mail content (core/ports/mail.ts), its paragraphs and line breaks kept, the keys
+ * as code, for the HTML renderer.
  *
  * @module
  */
-import { escapeHtmlText } from '../formats/html-text.ts';
+import type { MailContent, MailPart } from '../ports/mail.ts';
 import type { MailText } from './texts.ts';
 
 /** The values of a mail's placeholders; `keys` are lines "label: key". */
@@ -21,24 +21,42 @@ export interface MailValues {
 export interface RenderedMail {
   subject: string;
   text: string;
-  html: string;
+  content: MailContent;
 }
 
 const PLACEHOLDER = /\{(product|date|amount|session|howToEnter|keys)\}/g;
 
-/** Escaped text with its paragraphs (a blank line) and line breaks kept. */
-const htmlText = (text: string) =>
-  escapeHtmlText(text)
-    .split(/\n{2,}/)
-    .map((paragraph) => paragraph.replaceAll('\n', '<br>\n'))
-    .join('</p>\n<p>');
+/** A template split at its placeholders: literal, name, literal, name, ... (one capture group). */
+const pieces = (template: string) => template.split(PLACEHOLDER);
 
-function fill(template: string, values: MailValues, keys: string, escape: (text: string) => string): string {
-  const parts = template.split(PLACEHOLDER);
-  // split with one capture group: literal, name, literal, name, ...
-  return parts.map((part, i) => (i % 2 === 0 ? escape(part) : part === 'keys' ? keys : escape(String(values[part as Exclude<keyof MailValues, 'keys'>])))).join(
-    '',
-  );
+const valueOf = (values: MailValues, name: string) => String(values[name as Exclude<keyof MailValues, 'keys'>]);
+
+function fillText(template: string, values: MailValues, keys: string): string {
+  return pieces(template).map((piece, i) => (i % 2 === 0 ? piece : piece === 'keys' ? keys : valueOf(values, piece))).join('');
+}
+
+/** The body as paragraphs of lines: a blank line starts a paragraph, a newline a line; each key is a paragraph "label:", its key as code. */
+function paragraphs(template: string, values: MailValues): MailPart[][][] {
+  const found: MailPart[][][] = [[[]]];
+  const paragraph = () => found[found.length - 1]!;
+  const add = (part: MailPart) => paragraph()[paragraph().length - 1]!.push(part);
+  const addText = (text: string) =>
+    text.split(/\n{2,}/).forEach((chunk, p) => {
+      if (p > 0) found.push([[]]);
+      chunk.split('\n').forEach((line, l) => {
+        if (l > 0) paragraph().push([]);
+        if (line !== '') add(line);
+      });
+    });
+  pieces(template).forEach((piece, i) => {
+    if (i % 2 === 0 || piece !== 'keys') return addText(i % 2 === 0 ? piece : valueOf(values, piece));
+    values.keys.forEach((k, n) => {
+      if (n > 0) found.push([[]]);
+      add(`${k.label}:`);
+      paragraph().push([{ code: k.key }]);
+    });
+  });
+  return found;
 }
 
 /**
@@ -49,14 +67,7 @@ function fill(template: string, values: MailValues, keys: string, escape: (text:
  */
 export function renderMail(template: MailText, values: MailValues): RenderedMail {
   const textKeys = values.keys.map((k) => `${k.label}:\n${k.key}`).join('\n\n');
-  const htmlKeys = values.keys.map((k) => `${escapeHtmlText(k.label)}:<br>\n<code style="font-size:1.1em">${escapeHtmlText(k.key)}</code>`).join('</p>\n<p>');
-  const subject = fill(template.subject, values, values.keys.map((k) => k.label).join(', '), (t) => t).replaceAll(/[\r\n]+/g, ' ');
-  const body = `<p>${fill(template.body, values, htmlKeys, htmlText)}</p>`;
-  return {
-    subject,
-    text: `${fill(template.body, values, textKeys, (t) => t)}\n`,
-    html: `<!doctype html>\n<html><head><meta charset="utf-8"><title>${
-      escapeHtmlText(subject)
-    }</title></head>\n<body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`,
-  };
+  const subject = fillText(template.subject, values, values.keys.map((k) => k.label).join(', ')).replaceAll(/[\r\n]+/g, ' ');
+  const blocks = paragraphs(template.body, values).map((lines) => ({ kind: 'paragraph' as const, lines }));
+  return { subject, text: `${fillText(template.body, values, textKeys)}\n`, content: { subject, blocks } };
 }

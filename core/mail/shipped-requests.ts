@@ -10,12 +10,11 @@
  * @module
  */
 import type { Clock, Logger, Storage } from '../ports/ports.ts';
-import type { MailDraft } from '../ports/mail.ts';
+import { type MailDraft, type MailHtml, mailHtmlOf, type MailPart } from '../ports/mail.ts';
 import type { Release } from '../ports/release-store.ts';
 import type { StoredFeature } from '../ports/store-ports.ts';
 import { recordChange } from '../ports/change.ts';
 import { countedFeature } from '../changelog/linked-requests.ts';
-import { escapeHtmlText } from '../formats/html-text.ts';
 import { shippedReleases } from '../releases/shipped.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
 import type { UnsubscribeTokens } from './unsubscribe.ts';
@@ -27,6 +26,8 @@ export interface ShippedRequestsOptions {
   /** This API's public address: the download, and the unsubscribe address. */
   publicBaseUrl: string;
   tokens: UnsubscribeTokens;
+  /** Renders the HTML part (adapters/mail-html); null: text only. */
+  html: MailHtml | null;
   clock: Clock;
   logger: Logger;
   /** false: the vendor turned these mails off (config `mail.requestersTold`); the step does nothing. */
@@ -47,8 +48,8 @@ interface Shipped {
   release: Release;
 }
 
-/** The mail of one request: text and HTML, the same words. */
-export function shippedMail(options: Pick<ShippedRequestsOptions, 'productName' | 'publicBaseUrl' | 'tokens'>, shipped: Shipped): MailDraft {
+/** The mail of one request: its text, and the same words as content for the HTML part. */
+export function shippedMail(options: Pick<ShippedRequestsOptions, 'productName' | 'publicBaseUrl' | 'tokens' | 'html'>, shipped: Shipped): MailDraft {
   const { feature, release } = shipped;
   const product = options.productName;
   const download = `${options.publicBaseUrl}/api/v1/download?source=shipped-mail`;
@@ -65,24 +66,24 @@ export function shippedMail(options: Pick<ShippedRequestsOptions, 'productName' 
     `You get this message once, because you left this address with your request (#${shipped.feedbackId}).`,
     `To get no more messages like this one: ${unsubscribe}`,
   ];
-  const link = (href: string, text: string) => `<a href="${escapeHtmlText(href)}">${escapeHtmlText(text)}</a>`;
+  const link = (href: string, text: string): MailPart => ({ link: { href, text } });
   const subject = `${feature.title}: in ${product} ${release.version}`.replaceAll(/[\r\n]+/g, ' ');
-  const html = [
-    '<!doctype html>',
-    `<html><head><meta charset="utf-8"><title>${escapeHtmlText(subject)}</title></head>`,
-    '<body style="font-family:sans-serif;line-height:1.5">',
-    '<p>Hello,</p>',
-    `<p>You asked for <strong>${escapeHtmlText(feature.title)}</strong> in ${escapeHtmlText(product)}. It is in version ${
-      escapeHtmlText(release.version)
-    }, out for everyone now.</p>`,
-    ...(feature.description ? [`<p>${escapeHtmlText(feature.description)}</p>`] : []),
-    `<p>${link(download, `Download ${product} ${release.version}`)}${release.notesUrl ? ` · ${link(release.notesUrl, 'Release notes')}` : ''}</p>`,
-    `<p style="color:#555;font-size:0.9em">You get this message once, because you left this address with your request (#${shipped.feedbackId}). ${
-      link(unsubscribe, 'No more messages like this one')
-    }.</p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  const paragraph = (...parts: MailPart[]) => ({ kind: 'paragraph' as const, lines: [parts] });
+  const blocks = [
+    paragraph('Hello,'),
+    paragraph('You asked for ', { strong: feature.title }, ` in ${product}. It is in version ${release.version}, out for everyone now.`),
+    ...(feature.description ? [paragraph(feature.description)] : []),
+    paragraph(link(download, `Download ${product} ${release.version}`), ...(release.notesUrl ? [' · ', link(release.notesUrl, 'Release notes')] : [])),
+    {
+      ...paragraph(
+        `You get this message once, because you left this address with your request (#${shipped.feedbackId}). `,
+        link(unsubscribe, 'No more messages like this one'),
+        '.',
+      ),
+      aside: true,
+    },
+  ];
+  const html = mailHtmlOf(options.html, { subject, blocks });
   return { cause: `shipped:${shipped.feedbackId}`, kind: 'shipped', session: null, to: shipped.to, subject, text: `${lines.join('\n')}\n`, html };
 }
 

@@ -14,6 +14,33 @@ export type MailKind = (typeof MAIL_KINDS)[number];
 export const TEMPLATED_MAIL_KINDS = ['keys', 'upgrade', 'revoked', 'reinstated', 'resend'] as const satisfies readonly MailKind[];
 export type TemplatedMailKind = (typeof TEMPLATED_MAIL_KINDS)[number];
 
+/** A piece of a mail's line: text, a strong title, a key as code, or a link. */
+export type MailPart = string | { strong: string } | { code: string } | { link: { href: string; text: string } };
+
+/** A paragraph: lines (each its parts) broken by line breaks; `aside` is a footnote (smaller, grey). */
+export interface MailParagraph {
+  kind: 'paragraph';
+  lines: MailPart[][];
+  aside?: boolean;
+}
+
+export type MailBlock = MailParagraph;
+
+/** A mail's body as data: what an HTML renderer (the `MailHtml` port) turns into the HTML part. */
+export interface MailContent {
+  subject: string;
+  blocks: MailBlock[];
+}
+
+/**
+ * Renders a mail's HTML part (adapters/mail-html). Without one (`createApp` without `mailHtml`), mails
+ * are written with an empty HTML part and sent as text only.
+ */
+export type MailHtml = (content: MailContent) => string;
+
+/** The HTML part of a mail: rendered, or empty without a renderer. */
+export const mailHtmlOf = (html: MailHtml | null, content: MailContent): string => (html ? html(content) : '');
+
 /** A rendered message before it is written to the outbox. */
 export interface MailDraft {
   /**

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
+import { mailHtml } from '../../adapters/mail-html/index.ts';
 import { createMemoryStorage, type MemoryStorage } from '../../adapters/memory/index.ts';
 import { createFetchHandler, type FetchHandler } from '../../adapters/fetch/index.ts';
 import { createSimulatorGateway } from '../../adapters/simulator/index.ts';
@@ -102,6 +103,7 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
     version: { current: setup.failing ? failing : () => INSTALLED_VERSION },
     licenses: await createLicenseIssuer(setup.signingKey ?? SCENARIO_KEY),
     publicBaseUrl: place.prefix,
+    mailHtml,
     ...(setup.rateLimit ? { rateLimit: setup.rateLimit } : {}),
     ...(setup.voterSecret ? { voterSecret: setup.voterSecret } : {}),
   });
