@@ -70,15 +70,13 @@ export async function operatorChange<T>(
   caller: Caller,
   work: (tx: StorageChange) => Promise<Changed<T>>,
 ): Promise<T> {
-  let made: AuditEntry | null = null;
-  const result = await context.storage.change(async (tx) => {
+  const { result, entry } = await context.storage.change(async (tx) => {
     const changed = await work(tx);
     const at = changed.at ?? context.clock.now();
-    made = changed.audit ? { at, ...changed.audit, requestId: caller.requestId, actor: caller.actor } : null;
-    await recordChange(tx, { at, event: changed.event, audit: made, mail: changed.mail });
-    return changed.result;
+    const entry: AuditEntry | null = changed.audit ? { at, ...changed.audit, requestId: caller.requestId, actor: caller.actor } : null;
+    await recordChange(tx, { at, event: changed.event, audit: entry, mail: changed.mail });
+    return { result: changed.result, entry };
   });
-  const entry = made as AuditEntry | null;
   if (entry) context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
   return result;
 }
