@@ -72,6 +72,20 @@ export const SCENARIOS: Scenario[] = [
       { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
     ],
   },
+  // Issue 43: the installer redirect the app follows under the same staged release, signed: what the
+  // signatures kept per window earn where nothing else keeps them (GET version also keeps headers per answer).
+  {
+    name: 'GET download, staged release, signed, wrk',
+    method: 'GET',
+    path: '/api/v1/download?force=1',
+    clients: 'many',
+    loader: 'wrk',
+    expect: 302,
+    releases: [
+      { version: '2.5.0', rolloutPercent: 100, sha256: 'ab'.repeat(32), size: 48_234_496 },
+      { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
+    ],
+  },
 ];
 
 /** The n-th of ~100,000 distinct client addresses (10.x.y.z). */
