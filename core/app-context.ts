@@ -155,11 +155,7 @@ export async function createContext(
   const { version, content } = options;
   const { msiUrl, msiSha256, msiSize } = content.download;
   const integrity = { sha256: msiSha256?.toLowerCase() ?? null, size: msiSize ?? null };
-  // The same object while the version is the same: the version operation finds its answer by the object
-  // (a new one per request cost each update check served the baseline a key string and a map lookup).
-  let served: ServedRelease | null = null;
-  const servedOf = (current: string): ServedRelease =>
-    served !== null && served.version === current ? served : (served = { version: current, msiUrl, ...integrity });
+  const servedOf = (current: string): ServedRelease => ({ version: current, msiUrl, ...integrity });
   const baseline = (): ServedNow => {
     const current = version.current();
     return typeof current === 'string' ? servedOf(current) : current.then(servedOf);

@@ -35,20 +35,14 @@ interface KeptAnswer {
  */
 export function version(context: AppContext): Operation {
   const answers = new Map<string, KeptAnswer>();
-  // A stored release is the same object from one read of the store to the next: found without a key.
-  let byRelease = new WeakMap<ServedRelease, KeptAnswer>();
   const { signatures } = context;
+  // Found by what it serves. Finding it by the release object instead (a WeakMap) earned nothing on bench:ab (issue 43).
   const answerOf = (served: ServedRelease): KeptAnswer => {
-    const known = byRelease.get(served);
-    if (known !== undefined) return known;
     const key = `${served.version}\n${served.msiUrl}\n${served.sha256 ?? ''}\n${served.size ?? ''}\n${served.notesUrl ?? ''}\n${served.critical === true}`;
     let answer = answers.get(key);
     if (answer === undefined) {
       if (!v.is(VersionString, served.version)) throw new Error(`the version source gave ${JSON.stringify(served.version)}, not a version`);
-      if (answers.size >= ANSWERS) {
-        answers.clear();
-        byRelease = new WeakMap();
-      }
+      if (answers.size >= ANSWERS) answers.clear();
       const body = encodeJson({ version: served.version, downloadUrl: served.msiUrl });
       const made: KeptAnswer = { body, fields: [], window: -1, headers: null };
       if (signatures) {
@@ -56,7 +50,6 @@ export function version(context: AppContext): Operation {
       }
       answers.set(key, answer = made);
     }
-    byRelease.set(served, answer);
     return answer;
   };
   const plain = (answer: KeptAnswer): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: answer.body });
