@@ -52,9 +52,9 @@ export function createChangelogReads({ storage, clock, changes }: ChangelogReadP
     const value = readEntries().then((entries) => {
       // Entries equal to the kept ones keep their array, so the bodies made from it stay kept.
       const text = JSON.stringify(entries);
-      const same = kept !== null && kept.value.text === text ? kept.value.entries : entries;
-      if (kept === null || begun.order > kept.order) kept = { ...begun, value: { entries: same, text } };
-      return same;
+      const served = kept !== null && kept.value.text === text ? kept.value.entries : entries;
+      if (kept === null || begun.order > kept.order) kept = { ...begun, value: { entries: served, text } };
+      return served;
     });
     const under = { ...begun, value };
     reading = under;

@@ -50,6 +50,8 @@ function keptBodies(make: (entries: readonly ChangelogEntry[]) => Promise<Repres
     if (bodies.size >= KEPT_BODIES) bodies.clear();
     const made = make(since === null ? all : all.filter((entry) => isAbove(entry.version, since)));
     bodies.set(key, made);
+    // A body whose hash failed is not kept: the next request makes it again.
+    made.catch(() => bodies.get(key) === made && bodies.delete(key));
     return made;
   };
 }
