@@ -34,6 +34,8 @@ import { mailSettings } from './mail/messages.ts';
 import type { MailTexts } from './mail/texts.ts';
 import type { MailHtml } from './ports/mail.ts';
 import { createUnsubscribeTokens } from './mail/unsubscribe.ts';
+import { countCommittedChanges } from './ports/change.ts';
+import { createChangelogReads } from './changelog/reads.ts';
 
 /** Everything an app is made of. Only content, version, storage and gateway are required. */
 export interface AppOptions {
@@ -173,7 +175,9 @@ export async function createContext(
   };
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
-  const watchPorts = { releases, storage, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
+  // Counted by each change this app commits: the changelog's reads are read again after one.
+  const changes = countCommittedChanges();
+  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {
     content: options.content,
@@ -196,6 +200,8 @@ export async function createContext(
     voterNetwork,
     rolloutBucket: bucketOf,
     releases,
+    changes,
+    changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),
     signatures: options.signAnswers !== false && licenses.signer ? createAnswerSignatures(licenses.signer, clock) : null,
     readiness: createReadiness(() => storage.ping(), () => clock.now(), logger, storageFault),

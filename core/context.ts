@@ -17,6 +17,8 @@ import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
 import type { MailSettings } from './mail/messages.ts';
 import type { UnsubscribeTokens } from './mail/unsubscribe.ts';
+import type { CommittedChanges } from './ports/change.ts';
+import type { ChangelogReads } from './changelog/reads.ts';
 
 /** One public operation: a request-like input to a response-like output. */
 export type Operation = (request: CoreRequest) => Answer;
@@ -31,6 +33,10 @@ export interface AppContext {
   readonly releases: ReleaseView;
   /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
   readonly releaseWatch: ReleaseWatch;
+  /** The changes this app committed, counted (core/ports/change.ts): operator changes and the autopilot's halts. */
+  readonly changes: CommittedChanges;
+  /** The changelog's entries, read at most once a second and at once after a change (core/changelog/reads.ts). */
+  readonly changelog: ChangelogReads;
   /** Signs GET /version and GET /download answers (RFC 9421); null when the license issuer has no signer or signing is off. */
   readonly signatures: AnswerSignatures | null;
   readonly storage: Storage;

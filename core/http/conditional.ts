@@ -30,18 +30,24 @@ export function notModified(headers: HeaderMap, tag: string, lastModified: numbe
   return !Number.isNaN(since) && Math.floor(lastModified / 1000) * 1000 <= since;
 }
 
+/** A body with its validators, worked out once and answered from as often as asked. */
+export interface Representation {
+  body: Uint8Array;
+  tag: string;
+  /** When it last changed (ms), or null when unknown. */
+  lastModified: number | null;
+}
+
+/** A body with its strong ETag. */
+export async function representation(body: Uint8Array, lastModified: number | null): Promise<Representation> {
+  return { body, tag: await entityTag(body), lastModified };
+}
+
 /**
- * The answer of a cacheable GET: 200 with the body, or 304 without it; both with ETag, Last-Modified (when
- * known) and `cacheControl`.
+ * The answer of a cacheable GET from a representation: 200 with the body, or 304 without it; both with
+ * ETag, Last-Modified (when known) and `cacheControl`.
  */
-export async function conditionalAnswer(
-  headers: HeaderMap,
-  body: Uint8Array,
-  contentType: string,
-  lastModified: number | null,
-  cacheControl: string,
-): Promise<CoreResponse> {
-  const tag = await entityTag(body);
+export function answerOf(headers: HeaderMap, { body, tag, lastModified }: Representation, contentType: string, cacheControl: string): CoreResponse {
   const validators: Record<string, string> = { etag: tag, 'cache-control': cacheControl };
   if (lastModified !== null) validators['last-modified'] = new Date(lastModified).toUTCString();
   if (notModified(headers, tag, lastModified)) return { status: 304, headers: validators, body: null };

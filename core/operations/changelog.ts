@@ -1,21 +1,22 @@
 /**
  * GET /api/v1/changelog (JSON Feed 1.1) and GET /api/v1/changelog.atom (Atom), additions to the spec: the
  * releases live for everyone with the roadmap items each shipped (core/changelog), cacheable: ETag,
- * Last-Modified, 304, and a short public max age.
+ * Last-Modified, 304, and a short public max age. The entries are read at most once a second, and at once
+ * after a change made through this app (core/changelog/reads.ts); each feed's bodies and ETags are kept
+ * per `since` until the entries change.
  *
  * @module
  */
 import type { AppContext, Operation } from '../context.ts';
 import { atomFeed } from '../changelog/atom.ts';
-import { changelogEntries, type ChangelogEntry, lastChange } from '../changelog/entries.ts';
+import { type ChangelogEntry, isAbove, lastChange } from '../changelog/entries.ts';
 import { type FeedHead, jsonFeed } from '../changelog/json-feed.ts';
 import { getChangelogAtomEndpoint, getChangelogEndpoint } from '../endpoints.ts';
 import { V1_PREFIX } from '../endpoint.ts';
-import { conditionalAnswer } from '../http/conditional.ts';
+import { answerOf, type Representation, representation } from '../http/conditional.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
-import { shippedReleases } from '../releases/shipped.ts';
 import { ChangelogSinceSchema } from '../schemas/changelog.ts';
 
 const encoder = new TextEncoder();
@@ -28,11 +29,31 @@ function sinceOf(request: CoreRequest): string | null {
   return since ? parseQueryOrThrow(ChangelogSinceSchema, 'since', since, 'invalid_parameter') : null;
 }
 
-/** The entries of the changelog now, read from storage (a release newly live for everyone gets its time recorded). */
-async function entriesNow(context: AppContext, since: string | null): Promise<ChangelogEntry[]> {
-  const { storage, clock } = context;
-  const [releases, features] = await Promise.all([storage.releases.listReleases(), storage.features.list()]);
-  return changelogEntries(await shippedReleases(releases, storage.shipping, clock.now()), features, since);
+/** The most bodies kept per feed: `since` is the caller's choice, so the kept ones start over when full. */
+const KEPT_BODIES = 32;
+
+/**
+ * A feed's bodies with their validators, kept per `since` while the entries are the same array (reads.ts
+ * keeps it while they do not change): a request answered from them costs no serialization and no hash.
+ */
+function keptBodies(make: (entries: readonly ChangelogEntry[]) => Promise<Representation>) {
+  let keptFor: readonly ChangelogEntry[] | null = null;
+  const bodies = new Map<string, Promise<Representation>>();
+  return (all: readonly ChangelogEntry[], since: string | null): Promise<Representation> => {
+    if (all !== keptFor) {
+      bodies.clear();
+      keptFor = all;
+    }
+    const key = since ?? '';
+    const kept = bodies.get(key);
+    if (kept !== undefined) return kept;
+    if (bodies.size >= KEPT_BODIES) bodies.clear();
+    const made = make(since === null ? all : all.filter((entry) => isAbove(entry.version, since)));
+    bodies.set(key, made);
+    // A body whose hash failed is not kept: the next request makes it again.
+    made.catch(() => bodies.get(key) === made && bodies.delete(key));
+    return made;
+  };
 }
 
 /** One feed's operation: its body from the entries, answered conditionally. */
@@ -48,9 +69,11 @@ function feedOperation(
     jsonFeedUrl: `${context.publicBaseUrl}${V1_PREFIX}${getChangelogEndpoint.path}`,
   };
   const cacheControl = `public, max-age=${getChangelogEndpoint.cacheable.maxAgeSeconds}`;
+  const bodyOf = keptBodies((entries) => representation(encoder.encode(write(head, entries)), lastChange(entries)));
   return async (request): Promise<CoreResponse> => {
-    const entries = await entriesNow(context, sinceOf(request));
-    return conditionalAnswer(request.headers, encoder.encode(write(head, entries)), contentType, lastChange(entries), cacheControl);
+    const since = sinceOf(request);
+    const kept = await bodyOf(await context.changelog.current(), since);
+    return answerOf(request.headers, kept, contentType, cacheControl);
   };
 }
 

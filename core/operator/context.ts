@@ -6,7 +6,7 @@
  */
 import type { AppEvent, Clock, LicenseIssuer, Logger, PaymentGateway, Storage } from '../ports/ports.ts';
 import type { EventDraft } from '../ports/events.ts';
-import { recordChange, type StorageChange } from '../ports/change.ts';
+import { type CommittedChanges, recordChange, type StorageChange } from '../ports/change.ts';
 import type { MailDraft } from '../ports/mail.ts';
 import type { AuditEntry } from '../ports/store-ports.ts';
 import type { ReleaseView } from '../releases/release-view.ts';
@@ -31,6 +31,8 @@ export interface OperatorContext {
   readonly mail: MailSettings;
   /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
+  /** The changes this app committed, counted (what keeps storage's answers in memory reads again after one). */
+  readonly changes: CommittedChanges;
   count(event: AppEvent, times?: number): void;
 }
 
@@ -63,10 +65,10 @@ export interface Changed<T> {
 /**
  * Runs one operator change as a unit of work (core/ports/change.ts): `work` reads, checks and writes
  * through `tx` and says what it changed; its event, audit entry and mail are written with it, in that
- * order, and committed together. The audit entry is logged once the change committed.
+ * order, and committed together. Once committed, it is counted in `changes` and its audit entry is logged.
  */
 export async function operatorChange<T>(
-  context: Pick<OperatorContext, 'clock' | 'logger' | 'storage'>,
+  context: Pick<OperatorContext, 'changes' | 'clock' | 'logger' | 'storage'>,
   caller: Caller,
   work: (tx: StorageChange) => Promise<Changed<T>>,
 ): Promise<T> {
@@ -77,6 +79,7 @@ export async function operatorChange<T>(
     await recordChange(tx, { at, event: changed.event, audit: entry, mail: changed.mail });
     return { result: changed.result, entry };
   });
+  context.changes.committed();
   if (entry) context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
   return result;
 }

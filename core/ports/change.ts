@@ -70,3 +70,26 @@ export async function recordChange(tx: Pick<StorageChange, 'outbox' | 'audit' | 
   if (record.audit) await tx.audit.record(record.audit);
   if (record.mail) await tx.mail.enqueue(record.mail, record.at);
 }
+
+/**
+ * The changes an app committed, counted: what it keeps read from storage for a while (the changelog's
+ * feeds, core/changelog/reads.ts) is read again after one, so a change made through this app is served at
+ * once. `operatorChange` and the autopilot's halt count theirs once committed.
+ */
+export interface CommittedChanges {
+  /** How many changes this app has committed so far. */
+  count(): number;
+  /** Counts one more, after its commit. */
+  committed(): void;
+}
+
+/** Creates a count of committed changes, at 0. */
+export function countCommittedChanges(): CommittedChanges {
+  let count = 0;
+  return {
+    count: () => count,
+    committed: () => {
+      count += 1;
+    },
+  };
+}

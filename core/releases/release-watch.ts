@@ -12,7 +12,7 @@ import { clientKeyOf, reportNetworkKey } from '../clients/client-ip.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
-import { recordChange } from '../ports/change.ts';
+import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf } from './halt-rule.ts';
 import { isRamping, percentInForce } from './ramp-plan.ts';
 import type { ReleaseView } from './release-view.ts';
@@ -30,6 +30,8 @@ export interface ReleaseWatch {
 export interface ReleaseWatchPorts {
   releases: ReleaseView;
   storage: Storage;
+  /** Counts the halt once committed (core/ports/change.ts). */
+  changes: CommittedChanges;
   usage: UsageTally;
   clock: Clock;
   logger: Logger;
@@ -80,6 +82,7 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
       return held;
     });
     if (!halted) return;
+    ports.changes.committed();
     logger.warn('release halted', { version: release.version, reason: decision.reason, requestId });
     await releases.refresh();
   };
