@@ -85,6 +85,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/stats.test.ts': 'unit',
   'http/windows-only.test.ts': 'unit',
   'scripts/': 'unit',
+  // The spec's tables against the app in process (test/_in-process.ts).
+  'spec-table.test.ts': 'unit',
   // Runs the runner on fixture files, each in its own process.
   'scripts/run-tests.test.ts': 'e2e',
   'stripe/': 'e2e',

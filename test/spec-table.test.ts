@@ -1,16 +1,19 @@
 /**
  * The spec's own tables, read from the repository's copy spec/public-api.md (not from core/api.ts): every
- * endpoint, method and status listed there is in /openapi.json, and the live server answers each of them.
+ * endpoint, method and status listed there is in /openapi.json, and the app answers each of them, in
+ * process through app.handle (nothing here needs a socket).
  * The copy is checked against ../shared/spec/public-api.md when that is beside the clone, and that one
  * check is skipped, saying why, when it is not (test/_spec.ts).
  */
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createMemoryStorage } from '../adapters/memory/index.ts';
 import type { HttpInit } from './_client.ts';
+import { type InProcessServer, startInProcessServer } from './_in-process.ts';
 import { withValidation } from './_openapi.ts';
-import { startTestServer, type TestServer } from './_setup.ts';
 import { readSpec, SHARED_SPEC, sharedSpecMissing, SPEC_COPY } from './_spec.ts';
+import { storageOutage } from './_storage-outage.ts';
 
 const spec = suite('the spec tables (spec/public-api.md) against /openapi.json and live answers');
 
@@ -51,9 +54,9 @@ const QUOTA = /(\d+) requests per client IP per (\d+) seconds/.exec(specText);
 
 /**
  * A request that gets each status of an endpoint, by the spec's rules (per versioned path; the alias takes
- * the same). 429 is reached by using up the quota, and 500 needs a failing storage: neither is listed.
+ * the same). 429 is reached by using up the quota, and 500 by taking the storage down: neither is listed.
  */
-const REQUESTS: Record<string, Record<number, (server: TestServer) => Promise<HttpInit>>> = {
+const REQUESTS: Record<string, Record<number, (server: InProcessServer) => Promise<HttpInit>>> = {
   'GET /api/v1/pricing': { 200: async () => ({ path: '' }) },
   'GET /api/v1/download': { 302: async () => ({ path: '?force=1' }), 400: async () => ({ path: '?force=2' }) },
   'GET /api/v1/version': { 200: async () => ({ path: '' }) },
@@ -77,23 +80,30 @@ function json(body: unknown): HttpInit {
 }
 
 const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
-let server: TestServer;
+let server: InProcessServer;
 let client = 0;
 
 spec.before.each(async () => {
-  server = await withValidation(await startTestServer());
+  server = await withValidation(await startInProcessServer());
 });
 spec.after.each(async () => {
   await server.close();
 });
 
-/** Sends the request for one status of one endpoint from a fresh client. */
-async function answer(endpoint: SpecEndpoint, status: number, from = `127.0.13.${++client}`) {
-  const versioned = endpoint.path.replace(/^\/api\/(?!v1\/)/, '/api/v1/');
-  const make = REQUESTS[`${endpoint.method} ${versioned}`]?.[status];
+/** The /api/v1 path of an endpoint (an alias's path with /api/v1 put back). */
+const versionedPath = (endpoint: SpecEndpoint) => endpoint.path.replace(/^\/api\/(?!v1\/)/, '/api/v1/');
+
+/** The request for one status of one endpoint, from a fresh client. */
+async function requestFor(endpoint: SpecEndpoint, status: number, from = `127.0.13.${++client}`): Promise<HttpInit> {
+  const make = REQUESTS[`${endpoint.method} ${versionedPath(endpoint)}`]?.[status];
   if (!make) throw new Error(`no request for ${status} of ${endpoint.method} ${endpoint.path}: add one to REQUESTS`);
   const init = await make(server);
-  return server.request({ ...init, method: endpoint.method, path: endpoint.path + init.path, from });
+  return { ...init, method: endpoint.method, path: endpoint.path + init.path, from };
+}
+
+/** Sends the request for one status of one endpoint from a fresh client. */
+async function answer(endpoint: SpecEndpoint, status: number, from?: string) {
+  return server.request(await requestFor(endpoint, status, from));
 }
 
 const missing = sharedSpecMissing();
@@ -115,11 +125,21 @@ spec('the tables parse: 10 endpoints and their 8 aliases, three error codes, the
   assert.equal(QUOTA?.slice(1), ['120', '60']);
 });
 
-spec('/openapi.json has every endpoint and method of the spec, with its success status and every error status', async () => {
+spec('/openapi.json has every endpoint and method of the spec, with its success status and every error status, and declares no credentials', async () => {
   const document = (await server.request({ path: '/openapi.json', from: '127.0.13.251' })).json() as {
-    paths: Record<string, Record<string, { responses: Record<string, unknown>; tags?: string[]; description?: string }>>;
-    components: { schemas: { ApiError: { properties: { code: { enum: string[] } } } } };
+    security?: unknown;
+    paths: Record<string, Record<string, { responses: Record<string, unknown>; tags?: string[]; description?: string; security?: unknown }>>;
+    components: { schemas: { ApiError: { properties: { code: { enum: string[] } } } }; securitySchemes?: unknown };
   };
+  // Authentication: no security scheme and no credential requirement (an empty list requires none), for
+  // the document or any operation.
+  const requiresNothing = (security: unknown) => security === undefined || (Array.isArray(security) && security.length === 0);
+  assert.ok(requiresNothing(document.security), JSON.stringify(document.security));
+  assert.is(document.components.securitySchemes, undefined);
+  const secured = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).filter(([, op]) => !requiresNothing(op.security)).map(([method]) => `${method.toUpperCase()} ${path}`)
+  );
+  assert.equal(secured, []);
   for (const endpoint of ENDPOINTS) {
     const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()];
     assert.ok(operation, `${endpoint.method} ${endpoint.path} is not in /openapi.json`);
@@ -187,6 +207,36 @@ spec('past the quota every endpoint answers 429 rate_limited with Retry-After', 
     assert.is(result.status, 429, `${endpoint.method} ${endpoint.path}`);
     assert.is((result.json() as { code: string }).code, 'rate_limited');
     assert.match(result.headers['retry-after'] ?? '', /^[1-9]\d*$/);
+  }
+});
+
+/**
+ * GET pricing lists 500, but serves the configured offer from memory: with the storage down it has nothing
+ * that can fail, so it answers its success.
+ */
+const SERVED_WITHOUT_STORAGE = ['GET /api/v1/pricing'];
+
+spec('with the storage down, each endpoint whose row lists 500 answers 500 internal_error with the rate-limit headers; the others still answer', async () => {
+  const outage = storageOutage(createMemoryStorage());
+  server = await withValidation(await startInProcessServer({ storage: outage.storage }));
+  // The requests first (the status request needs a session created while the storage is up), then the outage.
+  const requests = [];
+  for (const endpoint of ENDPOINTS) requests.push({ endpoint, init: await requestFor(endpoint, endpoint.success) });
+  outage.down();
+  for (const { endpoint, init } of requests) {
+    const what = `${endpoint.method} ${endpoint.path}`;
+    const fails = endpoint.errors.includes(500) && !SERVED_WITHOUT_STORAGE.includes(`${endpoint.method} ${versionedPath(endpoint)}`);
+    const result = await server.request(init);
+    assert.is(result.status, fails ? 500 : endpoint.success, `${what}: ${result.text}`);
+    assert.is(result.headers['ratelimit-policy'], `"public-api";q=${QUOTA![1]};w=${QUOTA![2]}`, what);
+    assert.is(result.headers['ratelimit-remaining'], String(Number(QUOTA![1]) - 1), what);
+    if (!fails) continue;
+    assert.is(result.headers['content-type'], 'application/json', what);
+    assert.equal(result.json(), {
+      code: 'internal_error',
+      message: 'The server failed to handle the request.',
+      resolution: 'Retry later; if the problem persists, contact support.',
+    }, what);
   }
 });
 

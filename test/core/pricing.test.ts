@@ -76,4 +76,16 @@ test('an offer source that breaks the schema is logged once and the last good of
   ]);
 });
 
+test('currency is the constant "USD": an offer source in another currency is refused and the USD offer served', async () => {
+  const configured = exampleContent().offer;
+  const source = movableOffer(configured);
+  const { app } = await createTestApp({ offer: source });
+  // The schema's type says USD; the source here stands for one whose provider answers otherwise.
+  source.set({ ...configured, currency: 'EUR' } as unknown as Pricing);
+  const response = await app.handle(coreRequest({ path: '/api/v1/pricing' }));
+  assert.is(response.status, 200);
+  assert.equal(bodyJson(response), configured);
+  assert.is(configured.currency, 'USD');
+});
+
 test.run();

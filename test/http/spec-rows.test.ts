@@ -1,8 +1,9 @@
 /**
  * Rows and rules of spec/public-api.md that the endpoint and contract tests do not reach over a
- * real socket: the not_found resolution, the field limits of each request, the values of every enum the
- * spec lists, the warning page for a client that names no platform, and the pending -> processing -> paid
- * status with the keys of each product.
+ * real socket: the not_found resolution, the surfaces the service does not have (uploads, conversion,
+ * GraphQL, OAuth, MCP, versioned discovery documents), the field limits of each request, the values of
+ * every enum the spec lists, the warning page for a client that names no platform, and the pending ->
+ * processing -> paid status with the keys of each product.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -46,6 +47,51 @@ rows('not_found: the message names the path, the resolution points to /openapi.j
   });
   assert.is(result.headers['ratelimit'], '"public-api";r=119;t=60');
   assert.is(result.headers['retry-after'], undefined);
+});
+
+rows('no remote surfaces: a conversion, GraphQL, OAuth or MCP path is 404 not_found, on /api/v1 and /api', async () => {
+  for (
+    const path of ['/api/v1/convert', '/api/convert', '/api/v1/graphql', '/api/graphql', '/api/v1/oauth/token', '/api/oauth/token', '/api/v1/mcp', '/api/mcp']
+  ) {
+    const result = await server.request({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}', from: nextClient() });
+    assertJson(result, 404, {
+      code: 'not_found',
+      message: `No API endpoint exists at "${path}".`,
+      resolution: 'See /openapi.json for the published endpoints.',
+    });
+  }
+});
+
+rows('the discovery documents have no versioned form: /api/v1/llms.txt and /api/v1/openapi.json are 404 not_found', async () => {
+  for (const path of ['/api/v1/llms.txt', '/api/v1/openapi.json']) {
+    assertJson(await server.request({ path, from: nextClient() }), 404, {
+      code: 'not_found',
+      message: `No API endpoint exists at "${path}".`,
+      resolution: 'See /openapi.json for the published endpoints.',
+    });
+  }
+});
+
+rows('no uploads: a .wk1 spreadsheet sent as multipart/form-data is 415 to every POST endpoint, and nothing is stored', async () => {
+  const boundary = 'spec-rows';
+  const type = `multipart/form-data; boundary=${boundary}`;
+  const body =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="budget.wk1"\r\nContent-Type: application/vnd.lotus-1-2-3\r\n\r\nWK1\r\n--${boundary}--\r\n`;
+  for (const path of ['/api/v1/feedback', '/api/v1/roadmap', '/api/v1/checkout/create', '/api/checkout/create']) {
+    const result = await server.request({ method: 'POST', path, headers: { 'content-type': type }, body, from: nextClient() });
+    assertJson(result, 415, {
+      code: 'unsupported_media_type',
+      message: `The body must be sent as application/json, not "${type}".`,
+      resolution: 'Send the body as JSON with the header Content-Type: application/json.',
+    });
+  }
+  assert.is(server.storage.feedback.length, 0);
+  assert.equal(
+    (await server.request({ path: '/api/v1/roadmap', from: nextClient() }).then((r) => r.json() as { features: { vote_count: number }[] })).features.map((f) =>
+      f.vote_count
+    ),
+    [0, 0, 0, 0],
+  );
 });
 
 rows('feedback: every type, ratings 1 and 5, an email and an appVersion are 201 {success: true}', async () => {
