@@ -14,14 +14,15 @@
  * took 136 to 222 s on the loaded machine) times TEST_SLOW (a factor, 1 by default: test/_load.ts).
  *
  * Usage: node --import tsx scripts/run-tests.ts [--tier unit|storage|e2e] [--list] [filter ...]
- * A filter is part of a path: the files matching any of them run. `--tier` keeps one tier's files; `--list`
+ * A filter is part of a path from the test folder's parent (`test/http/...`), so that the name of the checkout
+ * (a worktree named after its branch) matches nothing: the files matching any of them run. `--tier` keeps one tier's files; `--list`
  * prints the chosen files by tier and runs nothing. Any other flag is refused (exit 64).
  * TEST_DIR picks another folder of tests (`test` by default); VERBOSE=1 shows the output of passing files.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { slowFactor } from '../test/_load.ts';
 import { sharedSpecMissing } from '../test/_spec.ts';
 import { type FileOutcome, fileOutcome, readSuites } from './test-report/outcome.ts';
@@ -169,7 +170,9 @@ async function runBatch(batch: { file: string; index: number }[]): Promise<Timed
 }
 
 /** The chosen files, tier by tier (unit first), sorted within a tier. */
-const matches = (file: string) => choice.filters.length === 0 || choice.filters.some((filter) => file.includes(filter));
+/** The part of a file's path a filter is matched against: from the test folder's parent on. */
+const filterable = (file: string) => relative(dirname(testDir), file);
+const matches = (file: string) => choice.filters.length === 0 || choice.filters.some((filter) => filterable(file).includes(filter));
 const files = TIERS.filter((tier) => choice.tier === null || choice.tier === tier).flatMap((tier) =>
   findTestFiles(testDir).filter((file) => tierOfFile(file) === tier && matches(file))
 );
@@ -181,7 +184,7 @@ if (choice.list) {
   process.stdout.write(`${files.length} test files\n`);
   process.exit(0);
 }
-const unmatched = choice.filters.filter((filter) => !files.some((file) => file.includes(filter)));
+const unmatched = choice.filters.filter((filter) => !files.some((file) => filterable(file).includes(filter)));
 if (unmatched.length > 0) {
   const where = choice.tier === null ? '' : ` of the ${choice.tier} tier`;
   process.stderr.write(`no test file${where} matches ${unmatched.map((filter) => JSON.stringify(filter)).join(', ')}\n${USAGE}\n`);

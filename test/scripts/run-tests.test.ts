@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadScaled } from '../_load.ts';
@@ -165,6 +165,12 @@ runner('every filter given runs its files; a filter that matches none is refused
     assert.is(typo.code, 64);
     assert.is(typo.stdout, '');
     assert.match(typo.stderr, 'no test file matches "pas-typo"');
+    // A part of the folders above the test folder's parent (here the temporary folder) matches nothing:
+    // a checkout named after its branch once ran the whole suite for a filter it shared with a test's name.
+    const above = basename(dirname(dir));
+    const outside = await runRunner(dir, [above]);
+    assert.is(outside.code, 64);
+    assert.match(outside.stderr, `no test file matches "${above}"`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
