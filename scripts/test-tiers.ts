@@ -85,8 +85,10 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/stats.test.ts': 'unit',
   'http/windows-only.test.ts': 'unit',
   'scripts/': 'unit',
-  // The spec's tables against the app in process (test/_in-process.ts).
+  // The spec's tables and /llms.txt against the app in process (test/_in-process.ts); openapi.test.ts
+  // asks the app in process too, but runs redocly in a child process.
   'spec-table.test.ts': 'unit',
+  'llms-txt.test.ts': 'unit',
   // Runs the runner on fixture files, each in its own process.
   'scripts/run-tests.test.ts': 'e2e',
   'stripe/': 'e2e',

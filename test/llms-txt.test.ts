@@ -6,11 +6,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API_ROUTES, OPERATOR_TAG, V1_PREFIX } from '../core/api.ts';
 import { withValidation } from './_openapi.ts';
-import { startTestServer } from './_setup.ts';
+import { startInProcessServer } from './_in-process.ts';
 
 /** GET /llms.txt from a fresh server with these options; the answer is validated against /openapi.json. */
-async function llmsTxt(overrides: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await withValidation(await startTestServer(overrides));
+async function llmsTxt(overrides: Parameters<typeof startInProcessServer>[0] = {}) {
+  const server = await withValidation(await startInProcessServer(overrides));
   try {
     return await server.request({ path: '/llms.txt' });
   } finally {

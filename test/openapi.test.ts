@@ -9,7 +9,7 @@ import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../core/api.ts';
 import { ERROR_CATALOGUE } from '../core/http/errors.ts';
 import { componentId, componentsAjv, fetchOpenApi } from './_openapi.ts';
 import { redoclyLint } from './_redocly.ts';
-import { startTestServer } from './_setup.ts';
+import { startInProcessServer } from './_in-process.ts';
 
 /** The parts of the document these tests read. */
 interface ResponseObject {
@@ -37,8 +37,8 @@ const RATE_LIMIT = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLim
 const PROBES = ['/healthz', '/readyz'];
 
 /** The document served by a fresh server with these options, fetched over its socket. */
-async function served(overrides: Parameters<typeof startTestServer>[0] = {}): Promise<Document> {
-  const server = await startTestServer(overrides);
+async function served(overrides: Parameters<typeof startInProcessServer>[0] = {}): Promise<Document> {
+  const server = await startInProcessServer(overrides);
   try {
     const response = await server.request({ path: '/openapi.json' });
     assert.is(response.status, 200);
