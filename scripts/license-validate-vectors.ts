@@ -7,15 +7,9 @@
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as v from 'valibot';
-import { createMemoryStorage } from '../adapters/memory/index.ts';
-import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { createApp } from '../core/app.ts';
 import type { CoreResponse } from '../core/http/http.ts';
-import { createLicenseIssuer, publicKeyOf } from '../core/licensing/license.ts';
-import { SiteContentSchema } from '../core/schemas/content.ts';
-import { SIGNED_AT, VECTOR_KEY } from './signature-vectors.ts';
+import { publicKeyOf } from '../core/licensing/license.ts';
+import { createVectorApp, keptAnswer, VECTOR_KEY, writeVectors } from './vector-app.ts';
 
 /** The nonce the app sent with one request (16 random bytes in base64url), and a later one's. */
 const SENT_NONCE = 'q3Jx9VdJ0mYt1bR7cLw2Eg';
@@ -42,33 +36,18 @@ export interface LicenseVectorCase {
 
 const SIGNED = ['content-type', 'content-digest', 'license-key-digest', 'signature-input', 'signature'];
 
-function pick(answer: CoreResponse): { status: number; headers: Record<string, string>; body: string } {
-  const headers = Object.fromEntries(SIGNED.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
-  const body = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
-  return { status: answer.status, headers, body };
-}
+const pick = (answer: CoreResponse) => keptAnswer(answer, SIGNED);
 
 /** The vectors as this code makes them: keys bought and refunded through the payment simulator, at a fixed time. */
 export async function makeLicenseVectors(): Promise<{ about: string; publicKey: string; leaseDays: number; cases: LicenseVectorCase[] }> {
-  const config = JSON.parse(readFileSync(new URL('../example/config.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-  const content = v.parse(SiteContentSchema, { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] });
-  let now = SIGNED_AT;
-  const clock = { now: () => now };
-  const storage = createMemoryStorage({ clock });
-  const simulator = createSimulatorGateway({ storage, publicBaseUrl: 'https://api.example.com', clock });
   // The simulator's pages with fixed session ids and keys that are licenses (not simulator keys), so that
   // the keys, and so the file, are the same on every run.
   const ids = ['cs_sim_licenseVectorBundle0000000000000', 'cs_sim_licenseVectorRefunded00000000000'];
-  const gateway = { ...simulator, simulated: false, createCheckout: async () => ({ sessionId: ids.shift()!, url: 'https://api.example.com/checkout' }) };
-  const app = await createApp({
-    content,
-    storage,
-    gateway,
-    clock,
-    version: { current: () => '2.4.1' },
-    licenses: await createLicenseIssuer(VECTOR_KEY),
-    publicBaseUrl: 'https://api.example.com',
-  });
+  const { app, now, advance } = await createVectorApp((simulator) => ({
+    ...simulator,
+    simulated: false,
+    createCheckout: async () => ({ sessionId: ids.shift()!, url: 'https://api.example.com/checkout' }),
+  }));
   const handle = (method: string, path: string, json?: unknown, query?: string) =>
     app.handle({
       method,
@@ -87,7 +66,7 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
   const kept = await buy('plus_bundle');
   const refunded = await buy('standard');
   await handle('POST', `/checkout/simulator/${refunded.sessionId}/refund`);
-  now += 1000;
+  advance(1000);
   const validate = async (licenseKey: string, nonce?: string) => ({
     licenseKey,
     ...(nonce === undefined ? {} : { nonce }),
@@ -100,7 +79,7 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
   const unknown = await validate(
     '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488',
   );
-  const at = Math.floor(now / 1000);
+  const at = Math.floor(now() / 1000);
   const expires = Number(/;expires=(\d+)/.exec(valid.headers['signature-input']!)![1]);
   const lengthened = valid.body.replace(/"validUntil":"(\d{4})/, (_, year: string) => `"validUntil":"${Number(year) + 1}`);
   const cases: LicenseVectorCase[] = [
@@ -170,7 +149,4 @@ export async function makeLicenseVectors(): Promise<{ about: string; publicKey: 
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(LICENSE_VECTORS_PATH, `${JSON.stringify(await makeLicenseVectors(), null, 2)}\n`);
-  console.log(`wrote ${LICENSE_VECTORS_PATH.pathname}`);
-}
+if (import.meta.url === `file://${process.argv[1]}`) writeVectors(LICENSE_VECTORS_PATH, await makeLicenseVectors());

@@ -6,22 +6,12 @@
  *
  * @module
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import * as v from 'valibot';
-import { createMemoryStorage } from '../adapters/memory/index.ts';
-import { createSimulatorGateway } from '../adapters/simulator/index.ts';
-import { createApp } from '../core/app.ts';
-import type { CoreResponse } from '../core/http/http.ts';
-import { createLicenseIssuer, publicKeyOf } from '../core/licensing/license.ts';
-import { SiteContentSchema } from '../core/schemas/content.ts';
+import { publicKeyOf } from '../core/licensing/license.ts';
+import { createVectorApp, keptAnswer, SIGNED_AT, VECTOR_KEY, writeVectors } from './vector-app.ts';
 
-/** A key made for these vectors only: it signs nothing else, and no app may trust it outside its tests. */
-export const VECTOR_KEY = 'MC4CAQAwBQYDK2VwBCIEIJ/lE81XRpU75kpzwnpf/638uy65DMqPzDn5SsL1IVnG';
 /** The test vector key of docs/licensing.md, which this server never issued: its standing is "unknown". */
 const DOCS_TEST_KEY =
   '202GK-N4ZFF-SPXBH-S5Q94-Q6YRP-EX2MH-7RQ99-K6NHH-TM0W7-M04FT-NPEKP-20BCM-Z4DYN-BHB34-NA23S-HMYH6-VDF90-Z8TFG-9SVN6-ZDZQR-8BE0P-BYH9M-579CT-FN488';
-/** When the vectors were signed: 2026-11-26T12:00:00Z. */
-export const SIGNED_AT = Date.UTC(2026, 10, 26, 12, 0, 0);
 export const VECTORS_PATH = new URL('../docs/vectors/update-signatures.json', import.meta.url);
 
 export interface VectorCase {
@@ -54,29 +44,9 @@ const SIGNED = [
   'signature',
 ];
 
-function pick(answer: CoreResponse): { status: number; headers: Record<string, string>; body: string } {
-  const headers = Object.fromEntries(SIGNED.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
-  const body = answer.body === null ? '' : typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body);
-  return { status: answer.status, headers, body };
-}
-
 /** The vectors as this code makes them. */
 export async function makeVectors(): Promise<{ about: string; publicKey: string; keyid: string; cases: VectorCase[] }> {
-  const config = JSON.parse(readFileSync(new URL('../example/config.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-  const content = v.parse(SiteContentSchema, { offer: config['offer'], download: config['download'], roadmap: config['roadmap'] });
-  let now = SIGNED_AT;
-  const clock = { now: () => now };
-  const storage = createMemoryStorage({ clock });
-  const gateway = createSimulatorGateway({ storage, publicBaseUrl: 'https://api.example.com', clock });
-  const app = await createApp({
-    content,
-    storage,
-    gateway,
-    clock,
-    version: { current: () => '2.4.1' },
-    licenses: await createLicenseIssuer(VECTOR_KEY),
-    publicBaseUrl: 'https://api.example.com',
-  });
+  const { app, storage, now, advance } = await createVectorApp();
   await storage.releases.publishRelease({
     version: '2.6.2',
     msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.2-x64.msi',
@@ -87,12 +57,13 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
     size: 48_234_496,
     critical: true,
   });
-  now += 1000;
-  const get = async (path: string, headers: Record<string, string> = {}) => pick(await app.handle({ method: 'GET', path, headers, clientIp: '203.0.113.7' }));
+  advance(1000);
+  const get = async (path: string, headers: Record<string, string> = {}) =>
+    keptAnswer(await app.handle({ method: 'GET', path, headers, clientIp: '203.0.113.7' }), SIGNED);
   const check = await get('/api/v1/version');
   const download = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' });
   const warning = await get('/api/v1/download', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' });
-  const standing = pick(
+  const standing = keptAnswer(
     await app.handle({
       method: 'POST',
       path: '/api/v1/licenses/validate',
@@ -100,8 +71,9 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
       body: JSON.stringify({ licenseKey: DOCS_TEST_KEY }),
       clientIp: '203.0.113.7',
     }),
+    SIGNED,
   );
-  const at = Math.floor(now / 1000);
+  const at = Math.floor(now() / 1000);
   const expires = Number(/;expires=(\d+)/.exec(check.headers['signature-input']!)![1]);
   const cases: VectorCase[] = [
     { name: 'good update check', valid: true, why: 'signature, Content-Digest and expiry all hold', now: at, ...check },
@@ -172,7 +144,4 @@ async function digestHeader(text: string): Promise<string> {
   return `sha-256=:${btoa(String.fromCharCode(...hash))}:`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(VECTORS_PATH, `${JSON.stringify(await makeVectors(), null, 2)}\n`);
-  console.log(`wrote ${VECTORS_PATH.pathname}`);
-}
+if (import.meta.url === `file://${process.argv[1]}`) writeVectors(VECTORS_PATH, await makeVectors());

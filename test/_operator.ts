@@ -4,12 +4,13 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as assert from 'uvu/assert';
 import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { parseCidrList } from '../core/clients/cidr.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { type HttpInit, type HttpResult, sendRequest } from './_client.ts';
 import type { App } from '../core/app.ts';
-import { startTestServer, type TestServer } from './_setup.ts';
+import { bodyJson, bodyText, coreRequest, startTestServer, type TestServer } from './_setup.ts';
 
 export const OPERATOR_TOKEN = 'op-0123456789abcdef-'.padEnd(40, 'x');
 
@@ -101,4 +102,45 @@ export async function startOperatorListener(app: App): Promise<OperatorListener>
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** An answer of the operator API asked in process: its status and its JSON body. */
+export interface OperatorAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** Asks `app.operator` in process (no socket) from 127.0.0.1 with the operator token; `target` may carry a query. */
+function askOperator(app: App, method: string, target: string, json: unknown, headers: Record<string, string>) {
+  const [path = target, query = ''] = target.split('?');
+  return app.operator!.handle(
+    coreRequest({
+      method,
+      path,
+      query,
+      clientIp: '127.0.0.1',
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...headers },
+      ...(json === undefined ? {} : { json }),
+    }),
+  );
+}
+
+/**
+ * One request to the operator API of `app` (made with `operatorToken: OPERATOR_TOKEN`), in process.
+ *
+ * @param target The path, with its query when it has one.
+ * @param json The body, sent as JSON when given.
+ * @param headers Sent beside the token.
+ * @returns The status and the JSON body.
+ */
+export async function operate(app: App, method: string, target: string, json?: unknown, headers: Record<string, string> = {}): Promise<OperatorAnswer> {
+  const response = await askOperator(app, method, target, json, headers);
+  return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
+}
+
+/** `operate` for a request that must succeed: its JSON body; the test fails, showing the answer, when the status is 300 or more. */
+export async function operateOk(app: App, method: string, target: string, json?: unknown): Promise<Record<string, unknown>> {
+  const response = await askOperator(app, method, target, json, {});
+  assert.ok(response.status < 300, `${method} ${target}: ${response.status} ${bodyText(response)}`);
+  return bodyJson(response) as Record<string, unknown>;
 }

@@ -33,21 +33,22 @@ delete from checkout_sessions where id in (
   limit ${BATCH} for update skip locked
 )`;
 
-/** Budget counters of days before yesterday (UTC, by the database clock; yesterday stays for clock skew). */
-const PAST_BUDGET_DAYS = `
-delete from budget_spent where (kind, day, client) in (
-  select kind, day, client from budget_spent
+/**
+ * The rows of a day-keyed table (its `day` a UTC day number) of days before yesterday, by the database
+ * clock (yesterday stays for clock skew), found by `key`, the table's primary key.
+ */
+const pastDays = (table: string, key: string) => `
+delete from ${table} where (${key}) in (
+  select ${key} from ${table}
   where day < floor(extract(epoch from now()) / 86400)::int - 1
   limit ${BATCH} for update skip locked
 )`;
 
-/** Install sightings of days before yesterday (UTC, database clock): the usage counts hold them (migration 30). */
-const PAST_SIGHTINGS = `
-delete from install_sightings where (day, release, client_hash) in (
-  select day, release, client_hash from install_sightings
-  where day < floor(extract(epoch from now()) / 86400)::int - 1
-  limit ${BATCH} for update skip locked
-)`;
+/** Budget counters of past days. */
+const PAST_BUDGET_DAYS = pastDays('budget_spent', 'kind, day, client');
+
+/** Install sightings of past days: the usage counts hold them (migration 30). */
+const PAST_SIGHTINGS = pastDays('install_sightings', 'day, release, client_hash');
 
 /** How long an outbound event is kept once none of its deliveries is pending: 30 days (EVENT_RETENTION_DAYS). */
 export const DEFAULT_EVENT_RETENTION_DAYS = 30;

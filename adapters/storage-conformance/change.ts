@@ -6,15 +6,10 @@
 import * as assert from './assert.ts';
 import { type ContractSuite, current } from './context.ts';
 import type { Storage } from '../../core/ports/ports.ts';
+import { newRelease } from './fixtures.ts';
 
 const T0 = Date.UTC(2026, 10, 28, 9, 0, 0, 1);
-const RELEASE = {
-  version: '2.7.0',
-  msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.7.0-x64.msi',
-  notesUrl: null,
-  rolloutPercent: 10,
-  publishedAt: T0,
-};
+const RELEASE = newRelease('2.7.0', 10, T0);
 const FEATURE = { title: '.wk3 charts', description: 'Charts of .wk3 files', category: 'formats', visible: true, release_version: null };
 const AUDIT = { at: T0, action: 'release.published', target: '2.7.0 at 10%', requestId: 'r-1', actor: 'ada' };
 const MAIL = {

@@ -5,97 +5,40 @@
 import * as assert from './assert.ts';
 import { type ContractSuite, current } from './context.ts';
 import type { StorageChange } from '../../core/ports/change.ts';
+import type { NewEndpoint } from '../../core/ports/events.ts';
 import type { RampPlan, Release } from '../../core/ports/release-store.ts';
+import { newRelease, storedRelease } from './fixtures.ts';
 
 const T0 = Date.UTC(2026, 10, 24, 12, 0, 0, 5);
-const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
+/** An endpoint that takes every event, so that the events a change writes are kept. */
+const ENDPOINT: NewEndpoint = { url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 };
 
 export function releasesContract(test: ContractSuite): void {
   test('releases come back newest first with every field; a version is published once', async (context) => {
     const { releases } = current(context).storage;
+    const older = newRelease('2.4.1', 100, T0);
+    const newer = newRelease('2.5.0', 10, T0 + 1, { notesUrl: 'https://example.com/notes/2.5.0' });
     assert.equal(await releases.listReleases(), []);
-    assert.is(await releases.publishRelease({ version: '2.4.1', msiUrl: MSI('2.4.1'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 }), true);
-    const notes = 'https://example.com/notes/2.5.0';
-    assert.is(await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: notes, rolloutPercent: 10, publishedAt: T0 + 1 }), true);
-    assert.is(
-      await releases.publishRelease({ version: '2.5.0', msiUrl: 'https://other.example.com/x.msi', notesUrl: null, rolloutPercent: 100, publishedAt: T0 + 2 }),
-      false,
-    );
-    assert.equal(await releases.listReleases(), [
-      {
-        version: '2.5.0',
-        msiUrl: MSI('2.5.0'),
-        notesUrl: notes,
-        rolloutPercent: 10,
-        publishedAt: T0 + 1,
-        pulledAt: null,
-        sha256: null,
-        size: null,
-        critical: false,
-        ramp: null,
-        haltedAt: null,
-        haltReason: null,
-        announcedStep: 0,
-      },
-      {
-        version: '2.4.1',
-        msiUrl: MSI('2.4.1'),
-        notesUrl: null,
-        rolloutPercent: 100,
-        publishedAt: T0,
-        pulledAt: null,
-        sha256: null,
-        size: null,
-        critical: false,
-        ramp: null,
-        haltedAt: null,
-        haltReason: null,
-        announcedStep: 0,
-      },
-    ]);
+    assert.is(await releases.publishRelease(older), true);
+    assert.is(await releases.publishRelease(newer), true);
+    assert.is(await releases.publishRelease(newRelease('2.5.0', 100, T0 + 2, { msiUrl: 'https://other.example.com/x.msi' })), false);
+    assert.equal(await releases.listReleases(), [storedRelease(newer), storedRelease(older)]);
   });
 
   test('the installer digest, size and critical flag are kept exactly', async (context) => {
     const { releases } = current(context).storage;
     const sha256 = 'ab'.repeat(32);
     const size = 2 ** 40 + 3;
-    await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 5, publishedAt: T0, sha256, size, critical: true });
-    assert.equal(await releases.listReleases(), [
-      {
-        version: '2.6.0',
-        msiUrl: MSI('2.6.0'),
-        notesUrl: null,
-        rolloutPercent: 5,
-        publishedAt: T0,
-        pulledAt: null,
-        sha256,
-        size,
-        critical: true,
-        ramp: null,
-        haltedAt: null,
-        haltReason: null,
-        announcedStep: 0,
-      },
-    ]);
+    await releases.publishRelease(newRelease('2.6.0', 5, T0, { sha256, size, critical: true }));
+    assert.equal(await releases.listReleases(), [storedRelease(newRelease('2.6.0', 5, T0), { sha256, size, critical: true })]);
   });
 
   test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
     const { releases } = current(context).storage;
-    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
-    const base = {
-      version: '2.5.0',
-      msiUrl: MSI('2.5.0'),
-      notesUrl: null,
-      publishedAt: T0,
-      sha256: null,
-      size: null,
-      critical: false,
-      ramp: null,
-      haltedAt: null,
-      haltReason: null,
-      announcedStep: 0,
-    };
-    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50, pulledAt: null });
+    const published = newRelease('2.5.0', 10, T0);
+    await releases.publishRelease(published);
+    const base = storedRelease(published);
+    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50 });
     assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10);
     assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10);
     assert.is(await releases.setRollout('2.5.0', 100), null, 'a pulled release keeps its percent');
@@ -103,28 +46,17 @@ export function releasesContract(test: ContractSuite): void {
     assert.is(await releases.pullRelease('9.9.9', T0), null);
     assert.is(await releases.restoreRelease('9.9.9'), null);
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, T0 + 10]]);
-    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50, pulledAt: null });
+    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50 });
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, null]]);
   });
 
   test('a ramp plan is kept; a halt holds once; a resume moves the plan; a pull ends it at the percent given; a widen ends it', async (context) => {
     const { releases, outbox } = current(context).storage;
-    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await outbox.addEndpoint(ENDPOINT);
     const ramp = { steps: [1, 5, 25, 100], everyMs: 86_400_000, startAt: T0 };
-    await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
-    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 - 1 });
-    const base = {
-      version: '2.6.0',
-      msiUrl: MSI('2.6.0'),
-      notesUrl: null,
-      rolloutPercent: 1,
-      publishedAt: T0,
-      pulledAt: null,
-      sha256: null,
-      size: null,
-      critical: false,
-      announcedStep: 0,
-    };
+    await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
+    await releases.publishRelease(newRelease('2.5.0', 100, T0 - 1));
+    const base = storedRelease(newRelease('2.6.0', 1, T0));
     assert.equal((await releases.listReleases()).find((r) => r.version === '2.6.0'), { ...base, ramp, haltedAt: null, haltReason: null });
     const { storage } = current(context);
     /** A change that writes its event only when the store changed something. */
@@ -161,15 +93,15 @@ export function releasesContract(test: ContractSuite): void {
       haltReason: 'once more',
     });
     assert.equal(await releases.restoreRelease('2.6.0'), { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null });
-    await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    await releases.publishRelease(newRelease('2.7.0', 1, T0, { ramp }));
     assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null);
   });
 
   test('a ramp step is announced once, only while the plan is the one given; its event is written with it', async (context) => {
     const { releases, outbox } = current(context).storage;
-    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await outbox.addEndpoint(ENDPOINT);
     const ramp = { steps: [1, 5, 25, 100], everyMs: 3_600_000, startAt: T0 };
-    await releases.publishRelease({ version: '2.6.0', msiUrl: MSI('2.6.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
     const { storage } = current(context);
     const announce = (version: string, step: number, plan: RampPlan) =>
       storage.change(async (tx) => {
@@ -185,7 +117,7 @@ export function releasesContract(test: ContractSuite): void {
     assert.equal((await releases.listReleases()).map((r) => [r.version, r.announcedStep]), [['2.6.0', 2]]);
     await releases.setRollout('2.6.0', 30);
     assert.is(await announce('2.6.0', 3, ramp), null, 'a widen ended the plan');
-    await releases.publishRelease({ version: '2.7.0', msiUrl: MSI('2.7.0'), notesUrl: null, rolloutPercent: 1, publishedAt: T0, ramp });
+    await releases.publishRelease(newRelease('2.7.0', 1, T0, { ramp }));
     await releases.pullRelease('2.7.0', T0 + 1);
     assert.is(await announce('2.7.0', 1, ramp), null, 'pulled');
     assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['release.rolled_out']);
@@ -194,8 +126,8 @@ export function releasesContract(test: ContractSuite): void {
   test('a publish checked in a change that holds the releases: a refusal stores nothing and sends no event', async (context) => {
     const { storage } = current(context);
     const { releases, outbox } = storage;
-    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
-    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: T0 });
+    await outbox.addEndpoint(ENDPOINT);
+    await releases.publishRelease(newRelease('2.5.0', 100, T0));
     const seen: string[][] = [];
     /** Publishes unless a stored release is higher (by text, enough here), as core's check does. */
     const publish = (version: string) =>
@@ -204,7 +136,7 @@ export function releasesContract(test: ContractSuite): void {
         const stored = (await tx.releases.listReleases()).map((r) => r.version);
         seen.push(stored);
         if (stored.some((v) => v > version)) throw new Error(`lower than ${stored[0]}`);
-        if (!(await tx.releases.publishRelease({ version, msiUrl: MSI(version), notesUrl: null, rolloutPercent: 10, publishedAt: T0 }))) return false;
+        if (!(await tx.releases.publishRelease(newRelease(version, 10, T0)))) return false;
         await tx.outbox.enqueue({ type: 'release.published', data: { version } }, T0);
         return true;
       });
@@ -219,8 +151,8 @@ export function releasesContract(test: ContractSuite): void {
   test('a rollout change, a pull and a restore write their events with them, in one change each', async (context) => {
     const { storage } = current(context);
     const { releases, outbox } = storage;
-    await outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
-    await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 10, publishedAt: T0 });
+    await outbox.addEndpoint(ENDPOINT);
+    await releases.publishRelease(newRelease('2.5.0', 10, T0));
     const reported = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored', write: (tx: StorageChange) => Promise<Release | null>) =>
       storage.change(async (tx) => {
         const r = (await write(tx))!;

@@ -4,26 +4,8 @@
  * merge moves votes exactly, one per voter, and hides the duplicate.
  */
 import * as assert from './assert.ts';
-import type { RoadmapFeature, StoredFeature } from '../../core/ports/ports.ts';
 import { type ContractSuite, current } from './context.ts';
-
-const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({
-  id,
-  title: `Feature ${id}`,
-  description: `About ${id}`,
-  category: 'formats',
-  visible: true,
-  release_version: null,
-  ...over,
-});
-
-const stored = (id: number, over: Partial<StoredFeature> = {}): StoredFeature => ({
-  ...feature(id),
-  vote_count: 0,
-  merged_into: null,
-  from_config: true,
-  ...over,
-});
+import { feature, storedFeature as stored } from './fixtures.ts';
 
 const CONTENT = [feature(1), feature(2), feature(3, { visible: false })];
 

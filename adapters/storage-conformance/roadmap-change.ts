@@ -4,17 +4,9 @@
  * record are as before, and the public roadmap never showed them. One that commits is served at once.
  */
 import * as assert from './assert.ts';
-import type { RoadmapFeature, Storage } from '../../core/ports/ports.ts';
+import type { Storage } from '../../core/ports/ports.ts';
 import { type ContractSuite, current } from './context.ts';
-
-const feature = (id: number): RoadmapFeature => ({
-  id,
-  title: `Feature ${id}`,
-  description: `About ${id}`,
-  category: 'formats',
-  visible: true,
-  release_version: null,
-});
+import { feature } from './fixtures.ts';
 
 /** The public roadmap as voter `a` sees it: id, count, whether a voted. */
 const shown = async (storage: Storage) => (await storage.roadmap.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]);

@@ -5,24 +5,9 @@
  * merged, and a target merged itself since.
  */
 import * as assert from './assert.ts';
-import { DEFAULT_VOTES_PER_NETWORK, type RoadmapFeature, type StoredFeature } from '../../core/ports/ports.ts';
+import { DEFAULT_VOTES_PER_NETWORK } from '../../core/ports/ports.ts';
 import { type ContractSuite, current } from './context.ts';
-
-const feature = (id: number): RoadmapFeature => ({
-  id,
-  title: `Feature ${id}`,
-  description: `About ${id}`,
-  category: 'formats',
-  visible: true,
-  release_version: null,
-});
-const stored = (id: number, over: Partial<StoredFeature> = {}): StoredFeature => ({
-  ...feature(id),
-  vote_count: 0,
-  merged_into: null,
-  from_config: true,
-  ...over,
-});
+import { feature, storedFeature as stored } from './fixtures.ts';
 
 const CONTENT = [feature(1), feature(2), feature(4)];
 

@@ -2,18 +2,8 @@
  * Contract: the roadmap sync, the per-voter list and the vote toggle.
  */
 import * as assert from './assert.ts';
-import type { RoadmapFeature } from '../../core/ports/ports.ts';
 import { type ContractSuite, current } from './context.ts';
-
-const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({
-  id,
-  title: `Feature ${id}`,
-  description: `About ${id}`,
-  category: 'export',
-  visible: true,
-  release_version: null,
-  ...over,
-});
+import { feature } from './fixtures.ts';
 
 const CONTENT = [feature(3), feature(1, { release_version: '2.5' }), feature(2, { visible: false })];
 
@@ -22,8 +12,8 @@ export function roadmapContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.roadmap.syncRoadmap(CONTENT);
     assert.equal(await storage.roadmap.listRoadmap('voter-a'), [
-      { id: 1, title: 'Feature 1', description: 'About 1', category: 'export', vote_count: 0, voted: false, release_version: '2.5' },
-      { id: 3, title: 'Feature 3', description: 'About 3', category: 'export', vote_count: 0, voted: false, release_version: null },
+      { id: 1, title: 'Feature 1', description: 'About 1', category: 'formats', vote_count: 0, voted: false, release_version: '2.5' },
+      { id: 3, title: 'Feature 3', description: 'About 3', category: 'formats', vote_count: 0, voted: false, release_version: null },
     ]);
   });
 
@@ -62,7 +52,7 @@ export function roadmapContract(test: ContractSuite): void {
     await storage.roadmap.syncRoadmap([feature(1, { title: 'Renamed', category: 'import', release_version: null }), feature(2)]);
     assert.equal(await storage.roadmap.listRoadmap('voter-a'), [
       { id: 1, title: 'Renamed', description: 'About 1', category: 'import', vote_count: 1, voted: true, release_version: null },
-      { id: 2, title: 'Feature 2', description: 'About 2', category: 'export', vote_count: 0, voted: false, release_version: null },
+      { id: 2, title: 'Feature 2', description: 'About 2', category: 'formats', vote_count: 0, voted: false, release_version: null },
     ]);
     assert.is(await storage.roadmap.toggleVote(3, 'voter-a'), null);
     await storage.roadmap.syncRoadmap(CONTENT);

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { createAttemptWorker } from '../attempts.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
 import type { MailSender, MailStore, StoredMail } from '../ports/mail.ts';
 
@@ -75,7 +76,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const concurrency = options.concurrency ?? 4;
   const deadlineMs = options.deadlineMs ?? MAIL_DEADLINE_MS;
   const abortAfter = options.abortAfter ?? ((ms: number) => AbortSignal.timeout(ms));
-  const running = new Set<Promise<void>>();
   /** Slots a claim under way may fill: a second claim meanwhile counts them as taken. */
   let claiming = 0;
 
@@ -116,36 +116,22 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     else logger.warn('mail not sent, will retry', { ...fields, nextAttemptAt: new Date(nextAttemptAt).toISOString() });
   };
 
-  /** Claims what is due into the free slots and starts each attempt; their promises, never rejected. */
-  const startDue = async (): Promise<Promise<void>[]> => {
-    const free = concurrency - running.size - claiming;
+  /** Claims what is due into the free slots: those neither running nor held by another claim under way. */
+  const claim = async (running: number): Promise<StoredMail[]> => {
+    const free = concurrency - running - claiming;
     if (free <= 0) return [];
     claiming += free;
-    let due: StoredMail[];
     try {
       // Leased for twice the deadline: each attempt starts now and is over by the deadline.
-      due = await mail.claimDue(clock.now(), 2 * deadlineMs, free);
+      return await mail.claimDue(clock.now(), 2 * deadlineMs, free);
     } finally {
       claiming -= free;
     }
-    return due.map((message) => {
-      const done = attempt(message)
-        .catch((error: unknown) => logger.error('mail attempt could not be recorded', { mail: message.id, error: String(error) }))
-        .finally(() => running.delete(done));
-      running.add(done);
-      return done;
-    });
   };
 
-  return {
-    async tick() {
-      const started = await startDue();
-      await Promise.all(started);
-      return started.length;
-    },
-    start: async () => (await startDue()).length,
-    async settled() {
-      while (running.size > 0) await Promise.all([...running]);
-    },
-  };
+  return createAttemptWorker({
+    claim,
+    attempt,
+    unrecorded: (message, error) => logger.error('mail attempt could not be recorded', { mail: message.id, error: String(error) }),
+  });
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { createAttemptWorker } from '../attempts.ts';
 import { describeFetchFailure } from '../http/fetch-failure.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
 import type { DueDelivery, OutboxStore } from '../ports/events.ts';
@@ -60,7 +61,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const timeoutMs = options.timeoutMs ?? 10_000;
   const addresses = options.addresses ?? STRICT_WEBHOOK_ADDRESSES;
   const inFlight = new Map<number, number>();
-  const running = new Set<Promise<void>>();
 
   const attempt = async (delivery: DueDelivery): Promise<void> => {
     const at = clock.now();
@@ -95,35 +95,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     else logger.warn('event delivery failed, will retry', { ...fields, nextAttemptAt: new Date(nextAttemptAt).toISOString() });
   };
 
-  /** Starts the attempts of what is due; their promises, each settled (never rejected). */
-  const startDue = async (): Promise<Promise<void>[]> => {
-    const free = batch - running.size;
-    if (free <= 0) return [];
-    const due = await outbox.claimDue(clock.now(), 2 * timeoutMs, free, { perEndpoint, inFlight });
-    return due.map((delivery) => {
-      inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1);
-      const done = attempt(delivery)
-        .catch((error: unknown) => logger.error('event delivery could not be recorded', { delivery: delivery.id, error: String(error) }))
-        .finally(() => {
-          const left = (inFlight.get(delivery.endpointId) ?? 1) - 1;
-          if (left === 0) inFlight.delete(delivery.endpointId);
-          else inFlight.set(delivery.endpointId, left);
-          running.delete(done);
-        });
-      running.add(done);
-      return done;
-    });
-  };
-
-  return {
-    async tick() {
-      const started = await startDue();
-      await Promise.all(started);
-      return started.length;
+  return createAttemptWorker({
+    /** What is due, within the free slots overall and each endpoint's free slots (`inFlight`). */
+    claim: async (running) => {
+      const free = batch - running;
+      if (free <= 0) return [];
+      return await outbox.claimDue(clock.now(), 2 * timeoutMs, free, { perEndpoint, inFlight });
     },
-    start: async () => (await startDue()).length,
-    async settled() {
-      while (running.size > 0) await Promise.all([...running]);
+    attempt,
+    unrecorded: (delivery, error) => logger.error('event delivery could not be recorded', { delivery: delivery.id, error: String(error) }),
+    started: (delivery) => inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1),
+    ended: (delivery) => {
+      const left = (inFlight.get(delivery.endpointId) ?? 1) - 1;
+      if (left === 0) inFlight.delete(delivery.endpointId);
+      else inFlight.set(delivery.endpointId, left);
     },
-  };
+  });
 }

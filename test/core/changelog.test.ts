@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseAtomFeed, parseJsonFeed } from 'feedsmith';
-import { OPERATOR_TOKEN } from '../_operator.ts';
+import { operateOk, OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 import { JSON_FEED_1_1_SCHEMA } from '../_json-feed-schema.ts';
 
@@ -23,14 +23,6 @@ const BASE = 'http://localhost:8080';
 const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
 addFormats(ajv);
 const validJsonFeed = ajv.compile(JSON_FEED_1_1_SCHEMA);
-
-const operate = async (t: TestApp, method: string, path: string, json?: unknown) => {
-  const response = await t.app.operator!.handle(
-    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
-  );
-  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${bodyText(response)}`);
-  return bodyJson(response) as Record<string, unknown>;
-};
 
 const get = (t: TestApp, path: string, headers: Record<string, string> = {}, query?: string) =>
   t.app.handle(coreRequest({ path, headers, ...(query === undefined ? {} : { query }) }));
@@ -45,16 +37,16 @@ const versionsIn = async (t: TestApp, query?: string) =>
 async function releases(): Promise<TestApp & { start: number }> {
   const t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
   const start = t.clock.now();
-  await operate(t, 'POST', '/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: NOTES('2.5.0'), rolloutPercent: 100 });
+  await operateOk(t.app, 'POST', '/releases', { version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: NOTES('2.5.0'), rolloutPercent: 100 });
   t.clock.advance(MINUTE);
-  await operate(t, 'POST', '/releases', {
+  await operateOk(t.app, 'POST', '/releases', {
     version: '2.6.0',
     msiUrl: MSI('2.6.0'),
     rolloutPercent: 10,
     critical: true,
     ramp: { steps: [10, 100], everyMinutes: 60 },
   });
-  await operate(t, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
+  await operateOk(t.app, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
   return { ...t, start };
 }
 
@@ -120,10 +112,10 @@ test('the ramp reaching 100 % ships 2.6.0, dated by its plan; a pull un-ships it
   assert.is(feed.items[0]!.title, 'Version 2.6.0 (critical update)');
   assert.equal(feed.items[0]!.tags, ['critical']);
   assert.equal(feed.items[0]!._release.features.map((f) => f.id), [3]);
-  await operate(t, 'POST', '/releases/2.6.0/pull');
+  await operateOk(t.app, 'POST', '/releases/2.6.0/pull');
   assert.equal(await versionsIn(t), ['2.5.0']);
   t.clock.advance(24 * 60 * MINUTE);
-  await operate(t, 'POST', '/releases/2.6.0/restore');
+  await operateOk(t.app, 'POST', '/releases/2.6.0/restore');
   assert.equal(await versionsIn(t), ['2.6.0', '2.5.0']);
   assert.is((bodyJson(await get(t, '/api/v1/changelog')) as Feed).items[0]!.date_published, new Date(full).toISOString());
 });

@@ -6,25 +6,13 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN } from '../_operator.ts';
-import { bodyJson, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
+import { operate as operateOn, OPERATOR_TOKEN } from '../_operator.ts';
+import { coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 
 const test = suite('feedback linked to the roadmap');
 
-const operate = async (t: TestApp, method: string, target: string, json?: unknown) => {
-  const [path = target, query = ''] = target.split('?');
-  const response = await t.app.operator!.handle(
-    coreRequest({
-      method,
-      path,
-      query,
-      clientIp: '127.0.0.1',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-request-id': 'req-links' },
-      ...(json === undefined ? {} : { json }),
-    }),
-  );
-  return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
-};
+/** An operator request with the request id the audit rows are checked for. */
+const operate = (t: TestApp, method: string, target: string, json?: unknown) => operateOn(t.app, method, target, json, { 'x-request-id': 'req-links' });
 
 const submit = (t: TestApp, description: string, email?: string) =>
   t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description, type: 'feature_request', ...(email ? { email } : {}) } }));

@@ -8,29 +8,14 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { App } from '../../core/app.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { OPERATOR_TOKEN } from '../_operator.ts';
-import { bodyJson, coreRequest } from '../_setup.ts';
+import { operate } from '../_operator.ts';
+import { coreRequest } from '../_setup.ts';
 import { type Instances, rampTargets } from '../_ramp-instances.ts';
 
 const HOUR = 60 * 60 * 1000;
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
 const TARGETS = rampTargets('ramp-events-voter-secret-0123456789');
-
-const operate = async (app: App, method: string, target: string, json?: unknown) => {
-  const [path = target, query = ''] = target.split('?');
-  const response = await app.operator!.handle(
-    coreRequest({
-      method,
-      path,
-      query,
-      clientIp: '127.0.0.1',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      ...(json === undefined ? {} : { json }),
-    }),
-  );
-  return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
-};
 
 /** An update check on every instance (each reads the releases when its last read is a second old). */
 const checkEverywhere = async (instances: Instances) => {

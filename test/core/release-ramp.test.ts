@@ -9,7 +9,7 @@ import { referenceBucketOf } from '../_siphash.ts';
 import type { App } from '../../core/app.ts';
 import { clientKey } from '../../core/clients/client-ip.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { OPERATOR_TOKEN } from '../_operator.ts';
+import { operate } from '../_operator.ts';
 import { bodyJson, coreRequest } from '../_setup.ts';
 import { type Instances, rampTargets } from '../_ramp-instances.ts';
 
@@ -19,13 +19,6 @@ const MSI = (version: string) => `https://downloads.example.com/LegacySheetConve
 const CLIENTS = Array.from({ length: 200 }, (_, i) => `198.51.${Math.floor(i / 100)}.${i % 100}`);
 
 const TARGETS = rampTargets(SECRET);
-
-const operate = async (app: App, method: string, path: string, json?: unknown) => {
-  const response = await app.operator!.handle(
-    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
-  );
-  return { status: response.status, body: bodyJson(response) as Record<string, unknown> };
-};
 
 const servedTo = async (
   app: App,

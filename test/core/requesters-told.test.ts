@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN } from '../_operator.ts';
+import { operateOk, OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp, type TestAppOptions } from '../_setup.ts';
 
 const test = suite('requesters told when their request ships');
@@ -15,21 +15,8 @@ const MINUTE = 60_000;
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi';
 const NOTES = 'https://www.example.com/releases/2.6.0';
 
-const operate = async (t: TestApp, method: string, target: string, json?: unknown) => {
-  const [path = target, query = ''] = target.split('?');
-  const response = await t.app.operator!.handle(
-    coreRequest({
-      method,
-      path,
-      query,
-      clientIp: '127.0.0.1',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      ...(json === undefined ? {} : { json }),
-    }),
-  );
-  assert.ok(response.status < 300, `${method} ${target}: ${response.status} ${bodyText(response)}`);
-  return bodyJson(response) as Record<string, unknown>;
-};
+/** An operator change that must succeed: its body. */
+const operate = (t: TestApp, method: string, target: string, json?: unknown) => operateOk(t.app, method, target, json);
 
 const submit = (t: TestApp, description: string, email?: string) =>
   t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description, type: 'feature_request', ...(email ? { email } : {}) } }));

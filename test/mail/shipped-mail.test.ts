@@ -7,18 +7,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSmtpSender } from '../../adapters/smtp/index.ts';
 import { createMailWorker } from '../../core/mail/worker.ts';
-import { OPERATOR_TOKEN } from '../_operator.ts';
-import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
+import { operateOk, OPERATOR_TOKEN } from '../_operator.ts';
+import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
 import { startTestSmtp } from '../_smtp.ts';
 
 const FROM = 'Legacy Sheet Converter <licenses@converter.test>';
-
-const operate = async (t: TestApp, method: string, path: string, json?: unknown) => {
-  const response = await t.app.operator!.handle(
-    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
-  );
-  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${bodyText(response)}`);
-};
 
 test('the mail of a shipped request arrives with its text, HTML and one-click unsubscribe headers; the POST stops the next one', async () => {
   const smtp = await startTestSmtp();
@@ -27,14 +20,14 @@ test('the mail of a shipped request arrives with its text, HTML and one-click un
     for (const description of ['Folders please', 'And subfolders']) {
       await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description, type: 'feature_request', email: 'ann@example.com' } }));
     }
-    await operate(t, 'PUT', '/feedback/1/feature', { featureId: 3 });
-    await operate(t, 'PUT', '/feedback/2/feature', { featureId: 4 });
-    await operate(t, 'POST', '/releases', {
+    await operateOk(t.app, 'PUT', '/feedback/1/feature', { featureId: 3 });
+    await operateOk(t.app, 'PUT', '/feedback/2/feature', { featureId: 4 });
+    await operateOk(t.app, 'POST', '/releases', {
       version: '2.6.0',
       msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi',
       rolloutPercent: 100,
     });
-    await operate(t, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
+    await operateOk(t.app, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
     assert.is(await t.app.processShippedRequests(), 1);
     const worker = createMailWorker({
       mail: t.storage.mail,
@@ -69,7 +62,7 @@ test('the mail of a shipped request arrives with its text, HTML and one-click un
       }),
     );
     assert.equal([post.status, (bodyJson(post) as { unsubscribed: boolean }).unsubscribed], [200, true]);
-    await operate(t, 'PATCH', '/roadmap/4', { release_version: '2.6.0' });
+    await operateOk(t.app, 'PATCH', '/roadmap/4', { release_version: '2.6.0' });
     assert.is(await t.app.processShippedRequests(), 0, 'unsubscribed: the second request is not told');
     assert.is(await worker.tick(), 0);
     assert.is(smtp.received.length, 1);

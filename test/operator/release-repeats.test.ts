@@ -5,26 +5,10 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { App } from '../../core/app.ts';
-import { OPERATOR_TOKEN } from '../_operator.ts';
-import { bodyJson, coreRequest, createTestApp } from '../_setup.ts';
+import { operate, OPERATOR_TOKEN } from '../_operator.ts';
+import { createTestApp } from '../_setup.ts';
 
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi';
-
-const operate = async (app: App, method: string, target: string, json?: unknown) => {
-  const [path = target, query = ''] = target.split('?');
-  const response = await app.operator!.handle(
-    coreRequest({
-      method,
-      path,
-      query,
-      clientIp: '127.0.0.1',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
-      ...(json === undefined ? {} : { json }),
-    }),
-  );
-  return { status: response.status, body: bodyJson(response) };
-};
 
 test('pulling twice and restoring twice: the same answers, one audit row and one event each', async () => {
   const t = await createTestApp({ operatorToken: OPERATOR_TOKEN });

@@ -5,18 +5,10 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { App } from '../../core/app.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { OPERATOR_TOKEN } from '../_operator.ts';
-import { bodyText, coreRequest } from '../_setup.ts';
+import { operateOk } from '../_operator.ts';
+import { coreRequest } from '../_setup.ts';
 import { rampTargets } from '../_ramp-instances.ts';
-
-const operate = async (app: App, method: string, path: string, json?: unknown) => {
-  const response = await app.operator!.handle(
-    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
-  );
-  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${bodyText(response)}`);
-};
 
 for (const [name, open] of Object.entries(rampTargets('told-instances-voter-secret-0123456789'))) {
   const test = suite(`requesters told once on ${name}`);
@@ -31,17 +23,17 @@ for (const [name, open] of Object.entries(rampTargets('told-instances-voter-secr
         await first.handle(coreRequest({ method: 'POST', path: '/api/v1/feedback', json: { description: 'Folders please', type: 'feature_request', email } }));
       }
       const ids = (await storage.inbox.list({ limit: 10 })).map((entry) => entry.id);
-      await operate(first, 'POST', '/feedback/feature', { ids, featureId: 3 });
-      await operate(first, 'POST', '/releases', {
+      await operateOk(first, 'POST', '/feedback/feature', { ids, featureId: 3 });
+      await operateOk(first, 'POST', '/releases', {
         version: '2.6.0',
         msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi',
         rolloutPercent: 100,
       });
-      await operate(first, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
+      await operateOk(first, 'PATCH', '/roadmap/3', { release_version: '2.6.0' });
       const told = await Promise.all([...apps, ...apps].map((app) => app.processShippedRequests()));
       assert.is(told.reduce((sum, n) => sum + n, 0), 2, `told by each sweep: ${told}`);
-      await operate(first, 'POST', '/releases/2.6.0/pull');
-      await operate(first, 'POST', '/releases/2.6.0/restore');
+      await operateOk(first, 'POST', '/releases/2.6.0/pull');
+      await operateOk(first, 'POST', '/releases/2.6.0/restore');
       assert.equal(await Promise.all(apps.map((app) => app.processShippedRequests())), apps.map(() => 0));
       const mails = (await storage.mail.list({ limit: 10 })).filter((mail) => mail.kind === 'shipped');
       assert.equal(mails.map((mail) => mail.to).sort(), ['ann@example.com', 'bo@example.com']);
