@@ -1,8 +1,10 @@
 /**
  * Attempts under way, as the mail worker (mail/worker.ts) and the webhook delivery worker
  * (webhooks/worker.ts) keep them: each started from what a claim returned, settled however it ends, and
- * waited for by `tick` and `settled`. How many slots are free, and how a claim takes them, stay with
- * each worker.
+ * waited for by `tick` and `settled`. Claims take turns: a claim asked for while another is under way (a
+ * tick beside the loop's start) begins once the first one's attempts have started, so it sees their
+ * slots taken, overall and in whatever each worker counts per attempt (the webhook worker's deliveries
+ * per endpoint). What a claim takes stays with each worker.
  *
  * @module
  */
@@ -18,8 +20,10 @@ export interface AttemptWorker {
 }
 
 export interface AttemptOptions<T> {
-  /** Claims what is due into the free slots, given the attempts under way (none when no slot is free). */
-  claim(running: number): Promise<T[]>;
+  /** Attempts under way at once, at most. */
+  slots: number;
+  /** Claims at most `free` of what is due (never asked with no slot free). */
+  claim(free: number): Promise<T[]>;
   /** Makes one attempt and records its outcome. */
   attempt(item: T): Promise<void>;
   /** Logs an attempt whose outcome could not be recorded (the attempt still ends). */
@@ -38,21 +42,29 @@ export interface AttemptOptions<T> {
  */
 export function createAttemptWorker<T>(options: AttemptOptions<T>): AttemptWorker {
   const running = new Set<Promise<void>>();
+  /** The last claim asked for, settled: the next one waits for it. */
+  let turn: Promise<unknown> = Promise.resolve();
 
-  /** Claims what is due and starts each attempt; their promises, never rejected. */
-  const startDue = async (): Promise<Promise<void>[]> => {
-    const due = await options.claim(running.size);
-    return due.map((item) => {
-      options.started?.(item);
-      const done = options.attempt(item)
-        .catch((error: unknown) => options.unrecorded(item, error))
-        .finally(() => {
-          options.ended?.(item);
-          running.delete(done);
-        });
-      running.add(done);
-      return done;
+  const begin = (item: T): Promise<void> => {
+    options.started?.(item);
+    const done = options.attempt(item)
+      .catch((error: unknown) => options.unrecorded(item, error))
+      .finally(() => {
+        options.ended?.(item);
+        running.delete(done);
+      });
+    running.add(done);
+    return done;
+  };
+
+  /** Claims what is due into the free slots, after any claim under way, and starts each attempt; their promises, never rejected. */
+  const startDue = (): Promise<Promise<void>[]> => {
+    const started = turn.then(async () => {
+      const free = options.slots - running.size;
+      return free > 0 ? (await options.claim(free)).map(begin) : [];
     });
+    turn = started.catch(() => undefined);
+    return started;
   };
 
   return {

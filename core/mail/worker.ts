@@ -76,8 +76,6 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const concurrency = options.concurrency ?? 4;
   const deadlineMs = options.deadlineMs ?? MAIL_DEADLINE_MS;
   const abortAfter = options.abortAfter ?? ((ms: number) => AbortSignal.timeout(ms));
-  /** Slots a claim under way may fill: a second claim meanwhile counts them as taken. */
-  let claiming = 0;
 
   const attempt = async (message: StoredMail): Promise<void> => {
     const at = clock.now();
@@ -116,21 +114,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     else logger.warn('mail not sent, will retry', { ...fields, nextAttemptAt: new Date(nextAttemptAt).toISOString() });
   };
 
-  /** Claims what is due into the free slots: those neither running nor held by another claim under way. */
-  const claim = async (running: number): Promise<StoredMail[]> => {
-    const free = concurrency - running - claiming;
-    if (free <= 0) return [];
-    claiming += free;
-    try {
-      // Leased for twice the deadline: each attempt starts now and is over by the deadline.
-      return await mail.claimDue(clock.now(), 2 * deadlineMs, free);
-    } finally {
-      claiming -= free;
-    }
-  };
-
   return createAttemptWorker({
-    claim,
+    slots: concurrency,
+    // Leased for twice the deadline: each attempt starts now and is over by the deadline.
+    claim: (free) => mail.claimDue(clock.now(), 2 * deadlineMs, free),
     attempt,
     unrecorded: (message, error) => logger.error('mail attempt could not be recorded', { mail: message.id, error: String(error) }),
   });

@@ -96,12 +96,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   };
 
   return createAttemptWorker({
+    slots: batch,
     /** What is due, within the free slots overall and each endpoint's free slots (`inFlight`). */
-    claim: async (running) => {
-      const free = batch - running;
-      if (free <= 0) return [];
-      return await outbox.claimDue(clock.now(), 2 * timeoutMs, free, { perEndpoint, inFlight });
-    },
+    claim: (free) => outbox.claimDue(clock.now(), 2 * timeoutMs, free, { perEndpoint, inFlight }),
     attempt,
     unrecorded: (delivery, error) => logger.error('event delivery could not be recorded', { delivery: delivery.id, error: String(error) }),
     started: (delivery) => inFlight.set(delivery.endpointId, (inFlight.get(delivery.endpointId) ?? 0) + 1),

@@ -109,6 +109,41 @@ test('an event sent at once verifies with standardwebhooks; its body is the stor
   assert.is(await worker.tick(), 0, 'delivered once');
 });
 
+test("a tick beside the loop's start takes no more than an endpoint's share: the second claim waits for the first", async () => {
+  await register();
+  for (let i = 0; i < 6; i++) assert.is((await postFeedback(`Sheet ${i} is lost`)).status, 201);
+  // The receiver holds every answer until released, so the attempts stay under way.
+  const held: (() => void)[] = [];
+  let holding = true;
+  receiver.removeAllListeners('request');
+  receiver.on('request', (request: IncomingMessage, response) => {
+    request.resume();
+    request.on('end', () => {
+      received.push({ headers: request.headers as Record<string, string>, body: '' });
+      const answer = () => response.writeHead(204).end();
+      if (holding) held.push(answer);
+      else answer();
+    });
+  });
+  const shared = createDeliveryWorker({
+    outbox: running.server.storage.outbox,
+    clock: running.server.clock,
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+    perEndpoint: 2,
+    addresses: LOCAL_RECEIVERS,
+    fetch: (url, init) => fetch(url, init),
+  });
+  const [first, second] = await Promise.all([shared.start(), shared.start()]);
+  assert.equal([first, second], [2, 0]);
+  while (received.length < 2) await new Promise((resolve) => setImmediate(resolve));
+  assert.is(await shared.start(), 0, 'the share stays taken while both are under way');
+  assert.is(received.length, 2);
+  holding = false;
+  for (const release of held.splice(0)) release();
+  await shared.settled();
+  assert.is(await shared.tick(), 2, 'the next two once the first are answered');
+});
+
 test('a receiver down for a while, then back, gets every event exactly once delivered, each attempt signed, same webhook-id', async () => {
   const { secret } = await register();
   answer = 503;
