@@ -1,7 +1,9 @@
 /**
  * `npm run bench:instructions -- <scenario> [tree ...]`: instructions a request costs in process, counted
  * by valgrind's callgrind, for each built tree (this checkout by default; another checkout's root, after
- * `npm run build` there). Unlike times, these do not move with the machine or with what else runs.
+ * `npm run build` there). These do not move with the machine or with what else runs, but they do from
+ * build to build (garbage collection and the per-client sets' growth fall differently in each build's
+ * window: docs/performance.md), so only a difference of several times says something.
  *
  * Each tree's built library (dist/index.js, dist/memory.js, dist/simulator.js) answers `app.handle` on
  * memory storage with a clock that stands still, so no background read, flush or window change falls in
