@@ -62,17 +62,6 @@ function signedHeader(description: string, schema: object, example?: string): He
   return { ...header(description, schema, example), required: false };
 }
 
-/** The headers of signed update answers, in the order they are covered. */
-export const SIGNED_ANSWER_HEADERS = [
-  'Signature-Input',
-  'Signature',
-  'Release-Version',
-  'Installer-Digest',
-  'Installer-Size',
-  'Release-Notes',
-  'Release-Critical',
-] as const;
-
 const HEADER_COMPONENTS = {
   RateLimit: header(
     'Remaining requests and seconds until the window resets, as in draft-ietf-httpapi-ratelimit-headers-08 ' +
