@@ -28,7 +28,9 @@ export interface PostgresOptions {
   startupParameters?: boolean;
   /**
    * Whether postgres.js reads the database's array types when it connects: one more round trip per
-   * connection; true by default. Without it, array parameters are sent as array literals.
+   * connection; false by default. postgres.js (3.4.9) drops the promise of that read, so a connection lost
+   * during it ends a Node process with an unhandled rejection (porsager/postgres#1192). Without it, array
+   * parameters are sent as array literals and array columns are read as JSON; nothing else changes.
    */
   fetchTypes?: boolean;
   /**
@@ -176,7 +178,7 @@ function pipelinedReadThenWrite(sql: postgres.Sql, sending: Sending, deadlineMs:
 export function createPostgresClient(options: PostgresOptions): SqlClient {
   const schema = checkSchemaName(options.schema ?? 'public');
   const statementTimeoutMs = options.statementTimeoutMs ?? 1000;
-  const fetchTypes = options.fetchTypes ?? true;
+  const fetchTypes = options.fetchTypes ?? false;
   const sending: Sending = { literalArrays: !fetchTypes, prepare: options.preparedStatements ?? true };
   const sql = postgres(options.url, {
     max: options.maxConnections ?? 10,

@@ -10,7 +10,7 @@ import type { SqlValue } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
 /** An endpoint as the port gives it (never its secrets). */
-export const ENDPOINT = `id, url, events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
+export const ENDPOINT = `id, url, to_json(events) as events, format, enabled, ${epochMs('created_at')} as "createdAt"`;
 
 /** Up to $2 failed deliveries (of endpoint $3, or any), oldest first, pending again at $1; and the failed ones left. */
 export const REPLAY_FAILED = `

@@ -1,5 +1,5 @@
 /**
- * Contract: the outbox's upkeep. A test event goes to its one endpoint only; deleting an endpoint deletes
+ * Contract: the outbox's upkeep. An endpoint's event types come back as a list; a test event goes to its one endpoint only; deleting an endpoint deletes
  * its deliveries (pending ones are never claimed) and nothing of the others'; a rotated secret signs beside
  * the new one until its time, or not at all; replaying the failed deliveries touches failed ones only,
  * oldest first, up to the limit, of one endpoint when asked.
@@ -22,6 +22,24 @@ const endpoint = (url: string, over: Partial<NewEndpoint> = {}): NewEndpoint => 
 const FAILED = { status: 503, error: 'the endpoint answered 503', delivered: false, nextAttemptAt: null } as const;
 
 export function outboxAdminContract(test: ContractSuite): void {
+  test('an endpoint gives back the event types it asked for as a list, added, listed and changed', async (context) => {
+    const { outbox } = current(context).storage;
+    const added = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a', { events: ['release.published', 'feedback.received'] }));
+    const all = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
+    const expected = {
+      id: added.id,
+      url: 'http://127.0.0.1:9/a',
+      events: ['release.published', 'feedback.received'],
+      format: 'standard',
+      enabled: true,
+      createdAt: T0,
+    };
+    assert.equal(added, expected);
+    assert.equal(all.events, []);
+    assert.equal((await outbox.listEndpoints()).map((e) => e.events), [['release.published', 'feedback.received'], []]);
+    assert.equal((await outbox.updateEndpoint(all.id, { events: ['order.paid'] }))?.events, ['order.paid']);
+  });
+
   test('a test event is written for its one endpoint only, whatever the types it asked for; an unknown endpoint gets none', async (context) => {
     const { outbox } = current(context).storage;
     const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a', { events: ['release.published'] }));
