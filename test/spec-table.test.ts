@@ -218,6 +218,8 @@ const SERVED_WITHOUT_STORAGE = ['GET /api/v1/pricing'];
 
 spec('with the storage down, each endpoint whose row lists 500 answers 500 internal_error with the rate-limit headers; the others still answer', async () => {
   const outage = storageOutage(createMemoryStorage());
+  // This test's own server, on the storage it takes down: the one made before each test is closed first.
+  await server.close();
   server = await withValidation(await startInProcessServer({ storage: outage.storage }));
   // The requests first (the status request needs a session created while the storage is up), then the outage.
   const requests = [];

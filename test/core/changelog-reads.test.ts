@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage, type MemoryStorage } from '../../adapters/memory/index.ts';
-import { OPERATOR_TOKEN } from '../_operator.ts';
+import { operateOk, OPERATOR_TOKEN } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type ManualClock, manualClock, type TestApp } from '../_setup.ts';
 
 const test = suite('changelog reads');
@@ -40,12 +40,8 @@ function countedStorage(storage: MemoryStorage) {
   return { storage: counted, reads, state };
 }
 
-const operate = async (t: TestApp, method: string, path: string, json?: unknown) => {
-  const response = await t.app.operator!.handle(
-    coreRequest({ method, path, clientIp: '127.0.0.1', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, ...(json === undefined ? {} : { json }) }),
-  );
-  assert.ok(response.status < 300, `${method} ${path}: ${response.status} ${bodyText(response)}`);
-};
+/** An operator change that must succeed. */
+const operate = (t: TestApp, method: string, path: string, json?: unknown) => operateOk(t.app, method, path, json);
 
 const get = (t: TestApp, path = '/api/v1/changelog', headers: Record<string, string> = {}) => t.app.handle(coreRequest({ path, headers }));
 
