@@ -19,6 +19,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BENCH_OPERATOR_TOKEN, releaseBody } from './releases.ts';
+import { STAGED_RELEASES } from './scenarios.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const SCENARIOS = ['version-staged', 'version', 'pricing'] as const;
@@ -38,22 +40,24 @@ async function serve(tree: string, scenario: Scenario, count: number): Promise<v
   const quiet = { info() {}, warn() {}, error() {} };
   const storage = createMemoryStorage({ clock });
   const gateway = createSimulatorGateway({ storage, publicBaseUrl: 'http://localhost:8080', clock });
-  const token = 'instructions-operator-token-0123456789abcdef';
-  const app = await createApp({ content, version: { current: () => '2.4.1' }, storage, gateway, clock, logger: quiet, operatorToken: token });
+  const app = await createApp({
+    content,
+    version: { current: () => '2.4.1' },
+    storage,
+    gateway,
+    clock,
+    logger: quiet,
+    operatorToken: BENCH_OPERATOR_TOKEN,
+  });
   if (scenario === 'version-staged') {
-    for (
-      const release of [
-        { version: '2.5.0', rolloutPercent: 100, sha256: 'ab'.repeat(32), size: 48_234_496 },
-        { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
-      ]
-    ) {
-      const body = JSON.stringify({ ...release, msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi` });
+    // The releases of the wrk rows, published as bench/releases.ts publishes them, in process.
+    for (const release of STAGED_RELEASES) {
       const answer = await app.operator.handle({
         method: 'POST',
         path: '/releases',
         clientIp: '127.0.0.1',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body,
+        headers: { authorization: `Bearer ${BENCH_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
+        body: releaseBody(release),
       });
       if (answer.status !== 201) throw new Error(`publishing ${release.version} answered ${answer.status}`);
     }

@@ -17,15 +17,19 @@ export function operatorUrlOf(output: string): string | undefined {
   return /"operator":"(http:\/\/[^"]+)"/.exec(output)?.[1];
 }
 
+/** The body of POST /releases for `release`: its fields and its installer's address. */
+export function releaseBody(release: BenchRelease): string {
+  return JSON.stringify({ msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi`, ...release });
+}
+
 /** Publishes each release in order through the operator listener at `operatorUrl`; throws when the server refuses one. */
 export async function publishReleases(operatorUrl: string | undefined, releases: readonly BenchRelease[]): Promise<void> {
   if (!operatorUrl) throw new Error('the server has no operator listener (OPERATOR_PORT)');
   for (const release of releases) {
-    const body = { msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi`, ...release };
     const answer = await fetch(`${operatorUrl}/releases`, {
       method: 'POST',
       headers: { authorization: `Bearer ${BENCH_OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: releaseBody(release),
     });
     if (answer.status !== 201) throw new Error(`publishing ${release.version} answered ${answer.status}: ${await answer.text()}`);
   }

@@ -35,6 +35,12 @@ export interface BenchRelease {
   notesUrl?: string;
 }
 
+/** A release at 100 % and a newer one staged at 10 %, both with installer digests: every client gets a bucket. */
+export const STAGED_RELEASES: readonly BenchRelease[] = [
+  { version: '2.5.0', rolloutPercent: 100, sha256: 'ab'.repeat(32), size: 48_234_496 },
+  { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
+];
+
 export const SCENARIOS: Scenario[] = [
   { name: 'GET pricing', method: 'GET', path: '/api/v1/pricing', clients: 'many' },
   // Issue 18: the same requests formatted anew each time, as wrk sends them (Host, X-Forwarded-For).
@@ -67,10 +73,7 @@ export const SCENARIOS: Scenario[] = [
     path: '/api/v1/version',
     clients: 'many',
     loader: 'wrk',
-    releases: [
-      { version: '2.5.0', rolloutPercent: 100, sha256: 'ab'.repeat(32), size: 48_234_496 },
-      { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
-    ],
+    releases: STAGED_RELEASES,
   },
   // Issue 43: the installer redirect the app follows under the same staged release, signed: what the
   // signatures kept per window earn where nothing else keeps them (GET version also keeps headers per answer).
@@ -81,10 +84,7 @@ export const SCENARIOS: Scenario[] = [
     clients: 'many',
     loader: 'wrk',
     expect: 302,
-    releases: [
-      { version: '2.5.0', rolloutPercent: 100, sha256: 'ab'.repeat(32), size: 48_234_496 },
-      { version: '2.6.0', rolloutPercent: 10, sha256: 'cd'.repeat(32), size: 48_300_032, notesUrl: 'https://www.example.com/releases/2.6.0' },
-    ],
+    releases: STAGED_RELEASES,
   },
 ];
 
