@@ -169,10 +169,10 @@ async function runBatch(batch: { file: string; index: number }[]): Promise<Timed
   return timed;
 }
 
-/** The chosen files, tier by tier (unit first), sorted within a tier. */
 /** The part of a file's path a filter is matched against: from the test folder's parent on. */
 const filterable = (file: string) => relative(dirname(testDir), file);
 const matches = (file: string) => choice.filters.length === 0 || choice.filters.some((filter) => filterable(file).includes(filter));
+/** The chosen files, tier by tier (unit first), sorted within a tier. */
 const files = TIERS.filter((tier) => choice.tier === null || choice.tier === tier).flatMap((tier) =>
   findTestFiles(testDir).filter((file) => tierOfFile(file) === tier && matches(file))
 );
