@@ -166,7 +166,9 @@ export async function createContext(
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
   const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
-  const announceSteps = createRampAnnouncements({ storage, clock, logger });
+  // Every change this app opens, counted once committed: the changelog's reads are read again after one.
+  const changes = countCommittedChanges(storage);
+  const announceSteps = createRampAnnouncements({ changes, clock, logger });
   // And a release newly live for everyone gets its time recorded (core/releases/shipped.ts).
   const noteShipments = createShipmentNotes(storage.shipping, clock, logger);
   const afterRead = async (read: readonly Release[]) => {
@@ -175,8 +177,6 @@ export async function createContext(
   };
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
-  // Counted by each change this app commits: the changelog's reads are read again after one.
-  const changes = countCommittedChanges();
   const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {

@@ -143,6 +143,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
   const resendStep = createResendStep({ mail: storage.mail, orders: storage.orders, settings: context.mail, clock, logger });
   const shippedStep = createShippedRequestsStep({
     storage,
+    changes: context.changes,
     productName: context.mail.productName,
     publicBaseUrl: context.publicBaseUrl,
     tokens: context.unsubscribeTokens,

@@ -21,13 +21,15 @@ import type {
   Storage,
 } from '../ports/ports.ts';
 import type { Order } from '../ports/store-ports.ts';
-import { recordChange, type StorageChange } from '../ports/change.ts';
+import { type CommittedChanges, recordChange, type StorageChange } from '../ports/change.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
 import { keysMail, type MailSettings, verdictMail } from '../mail/messages.ts';
 
 /** What fulfilment works with (an AppContext is one). */
 export interface FulfilmentContext {
   readonly storage: Storage;
+  /** Opens the changes that store the keys (core/ports/change.ts). */
+  readonly changes: Pick<CommittedChanges, 'change'>;
   readonly licenses: LicenseIssuer;
   readonly gateway: Pick<PaymentGateway, 'simulated'>;
   readonly clock: Clock;
@@ -62,7 +64,7 @@ export async function licensesFor(
     standard: session.sku === 'plus_addon' ? null : await sign('standard'),
     plus: session.sku === 'standard' ? null : await sign('plus'),
   };
-  const run: KeysChange = change ?? ((work) => context.storage.change(work));
+  const run: KeysChange = change ?? ((work) => context.changes.change(work));
   const saved = await run(async (tx) => {
     const saved = await tx.checkouts.saveLicenses(session.id, keys);
     // order.paid and the buyer's mail are written with the keys, by the one save that stores them.
@@ -163,7 +165,13 @@ export interface PaymentEvent {
 }
 
 /** The ports a payment event needs; without mail settings (the simulator's own buttons) no notice is mailed. */
-type PaymentContext = { readonly storage: Storage; readonly clock: Clock; readonly logger: Logger; readonly mail?: MailSettings | undefined };
+type PaymentContext = {
+  readonly storage: Storage;
+  readonly changes: Pick<CommittedChanges, 'change'>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly mail?: MailSettings | undefined;
+};
 
 /**
  * Applies the refunds and disputes kept for a payment that had no order when they came (each is taken
@@ -198,9 +206,9 @@ export async function applyPaymentEvent(context: PaymentContext, event: PaymentE
 }
 
 async function flagOrder(context: PaymentContext, sessionId: string, event: PaymentEvent): Promise<Order | null> {
-  const { storage, logger } = context;
+  const { logger } = context;
   // The flag, with its event, its audit entry and the buyer's notice: one change.
-  const flagged = await storage.change(async (tx) => {
+  const flagged = await context.changes.change(async (tx) => {
     const flagged = await tx.orders.flag(sessionId, event.flag, event.dispute);
     if (!flagged) return null;
     const at = context.clock.now();

@@ -13,7 +13,7 @@ import type { Clock, Logger, Storage } from '../ports/ports.ts';
 import { type MailDraft, type MailHtml, mailHtmlOf, type MailPart } from '../ports/mail.ts';
 import type { Release } from '../ports/release-store.ts';
 import type { StoredFeature } from '../ports/store-ports.ts';
-import { recordChange } from '../ports/change.ts';
+import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { countedFeature } from '../changelog/linked-requests.ts';
 import { shippedReleases } from '../releases/shipped.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
@@ -21,6 +21,8 @@ import type { UnsubscribeTokens } from './unsubscribe.ts';
 
 export interface ShippedRequestsOptions {
   storage: Storage;
+  /** Opens the change that marks a request told with its mail (core/ports/change.ts). */
+  changes: Pick<CommittedChanges, 'change'>;
   /** The product's name. */
   productName: string;
   /** This API's public address: the download, and the unsubscribe address. */
@@ -123,7 +125,7 @@ export function createShippedRequestsStep(options: ShippedRequestsOptions): Ship
     for (const request of await due(now)) {
       const draft = shippedMail(options, request);
       // The mark and the mail commit together; an instance that lost the race writes neither.
-      const marked = await storage.change(async (tx) => {
+      const marked = await options.changes.change(async (tx) => {
         if (!(await tx.shipping.markTold(request.feedbackId, request.to, now))) return false;
         await recordChange(tx, { at: now, mail: draft });
         return true;

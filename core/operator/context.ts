@@ -31,7 +31,7 @@ export interface OperatorContext {
   readonly mail: MailSettings;
   /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
-  /** The changes this app committed, counted (what keeps storage's answers in memory reads again after one). */
+  /** Opens each change and counts it once committed (what keeps storage's answers in memory reads again after one). */
   readonly changes: CommittedChanges;
   count(event: AppEvent, times?: number): void;
 }
@@ -65,21 +65,21 @@ export interface Changed<T> {
 /**
  * Runs one operator change as a unit of work (core/ports/change.ts): `work` reads, checks and writes
  * through `tx` and says what it changed; its event, audit entry and mail are written with it, in that
- * order, and committed together. Once committed, it is counted in `changes` and its audit entry is logged.
+ * order, and committed together (opened through `changes`, which counts it). Once committed, its audit
+ * entry is logged.
  */
 export async function operatorChange<T>(
-  context: Pick<OperatorContext, 'changes' | 'clock' | 'logger' | 'storage'>,
+  context: Pick<OperatorContext, 'changes' | 'clock' | 'logger'>,
   caller: Caller,
   work: (tx: StorageChange) => Promise<Changed<T>>,
 ): Promise<T> {
-  const { result, entry } = await context.storage.change(async (tx) => {
+  const { result, entry } = await context.changes.change(async (tx) => {
     const changed = await work(tx);
     const at = changed.at ?? context.clock.now();
     const entry: AuditEntry | null = changed.audit ? { at, ...changed.audit, requestId: caller.requestId, actor: caller.actor } : null;
     await recordChange(tx, { at, event: changed.event, audit: entry, mail: changed.mail });
     return { result: changed.result, entry };
   });
-  context.changes.committed();
   if (entry) context.logger.info('operator change', { action: entry.action, target: entry.target, requestId: entry.requestId, actor: caller.actor });
   return result;
 }

@@ -72,24 +72,27 @@ export async function recordChange(tx: Pick<StorageChange, 'outbox' | 'audit' | 
 }
 
 /**
- * The changes an app committed, counted: what it keeps read from storage for a while (the changelog's
- * feeds, core/changelog/reads.ts) is read again after one, so a change made through this app is served at
- * once. `operatorChange` and the autopilot's halt count theirs once committed.
+ * The changes of an app, opened and counted in one place: core opens every change through `change`, never
+ * `storage.change` (test/core/changes-counted.test.ts), so each one committed is counted, whoever made it.
+ * What the app keeps read from storage for a while (the changelog's feeds, core/changelog/reads.ts) is
+ * read again after one, so a change made through this app is served at once.
  */
 export interface CommittedChanges {
   /** How many changes this app has committed so far. */
   count(): number;
-  /** Counts one more, after its commit. */
-  committed(): void;
+  /** Runs `work` as one change of the storage (`ChangeStore.change`) and counts it once committed. */
+  change<T>(work: (tx: StorageChange) => Promise<T>): Promise<T>;
 }
 
-/** Creates a count of committed changes, at 0. */
-export function countCommittedChanges(): CommittedChanges {
+/** Creates the changes of `storage`, counted from 0. */
+export function countCommittedChanges(storage: ChangeStore): CommittedChanges {
   let count = 0;
   return {
     count: () => count,
-    committed: () => {
+    async change(work) {
+      const result = await storage.change(work);
       count += 1;
+      return result;
     },
   };
 }

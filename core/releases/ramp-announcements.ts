@@ -10,13 +10,13 @@
  */
 import type { Clock, Logger } from '../ports/port-types.ts';
 import type { Release } from '../ports/release-store.ts';
-import { type ChangeStore, recordChange } from '../ports/change.ts';
+import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { unannouncedStep } from './ramp-plan.ts';
 import { releaseEvent, servedAfter } from './release-json.ts';
 
-/** What an announcement needs: the storage it marks the step in (one change each), the clock, the log. */
+/** What an announcement needs: the changes it marks the step in (one each), the clock, the log. */
 export interface RampAnnouncementPorts {
-  storage: ChangeStore;
+  changes: Pick<CommittedChanges, 'change'>;
   clock: Clock;
   logger: Logger;
 }
@@ -25,7 +25,7 @@ export interface RampAnnouncementPorts {
  * Creates the check run after each read of the releases: it writes only when a step is due, and never
  * throws (a failed write is logged, and tried again at the next read).
  */
-export function createRampAnnouncements({ storage, clock, logger }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
+export function createRampAnnouncements({ changes, clock, logger }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
   return async (releases) => {
     const now = clock.now();
     for (const release of releases) {
@@ -34,7 +34,7 @@ export function createRampAnnouncements({ storage, clock, logger }: RampAnnounce
       const { ramp } = release;
       const requestId = crypto.randomUUID();
       const target = `${release.version} at ${ramp.steps[step] ?? 0}% (ramp step ${step + 1} of ${ramp.steps.length})`;
-      const announce = storage.change(async (tx) => {
+      const announce = changes.change(async (tx) => {
         const announced = await tx.releases.announceStep(release.version, step, ramp);
         if (!announced) return false;
         const event = releaseEvent('release.rolled_out', announced, servedAfter(releases, now)(announced), now);

@@ -30,8 +30,8 @@ export interface ReleaseWatch {
 export interface ReleaseWatchPorts {
   releases: ReleaseView;
   storage: Storage;
-  /** Counts the halt once committed (core/ports/change.ts). */
-  changes: CommittedChanges;
+  /** Opens the halt's change (core/ports/change.ts). */
+  changes: Pick<CommittedChanges, 'change'>;
   usage: UsageTally;
   clock: Clock;
   logger: Logger;
@@ -76,13 +76,12 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
     if (!decision.halt) return;
     // The event and the audit entry are written with the halt, by the one instance whose halt applies.
     const audit = { at: now, action: 'release.halted', target: decision.reason, requestId, actor: null };
-    const halted = await storage.change(async (tx) => {
+    const halted = await ports.changes.change(async (tx) => {
       const held = await tx.releases.haltRelease(release.version, now, decision.reason);
       if (held) await recordChange(tx, { at: now, event: { type: 'release.halted', data: haltedEventData(held, now) }, audit });
       return held;
     });
     if (!halted) return;
-    ports.changes.committed();
     logger.warn('release halted', { version: release.version, reason: decision.reason, requestId });
     await releases.refresh();
   };
