@@ -59,6 +59,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/payment-config.test.ts': 'unit',
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',
+  'server/start-warnings.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
   // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
