@@ -99,5 +99,7 @@ export {
   withPaymentFlag,
 } from './ports/order-state.ts';
 export { DAY_MS, dayOf, feedbackBudgetBytes, refusalOf } from './budgets/budgets.ts';
+/** What a published release is before anything changes it: the fields a `NewRelease` leaves out. */
+export { publishedRelease } from './ports/release-store.ts';
 /** The feedback.received event `addFeedback` writes with the entry it stores (its id is the inbox id). */
 export { feedbackReceived } from './webhooks/events.ts';

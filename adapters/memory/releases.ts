@@ -4,7 +4,7 @@
  * @module
  */
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
-import type { RampPlan } from '../../core/ports/release-store.ts';
+import { publishedRelease, type RampPlan } from '../../core/ports/release-store.ts';
 import { keep, type Restorable } from './change.ts';
 
 /** Whether a stored plan is still the one given (not ended, resumed or replaced). */
@@ -23,18 +23,7 @@ export function createMemoryReleaseStore(): ReleaseStore & Restorable {
     listReleases: async () => releases.map(copy),
     async publishRelease(release) {
       if (find(release.version)) return false;
-      const stored: Release = {
-        sha256: null,
-        size: null,
-        critical: false,
-        ramp: null,
-        ...release,
-        pulledAt: null,
-        haltedAt: null,
-        haltReason: null,
-        announcedStep: 0,
-      };
-      releases.unshift(copy(stored));
+      releases.unshift(copy(publishedRelease(release)));
       return true;
     },
     async setRollout(version, rolloutPercent) {

@@ -57,6 +57,25 @@ export type NewRelease =
   & Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
   & Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
+/**
+ * A release as a storage keeps it once published: what `release` leaves out is null, false or null (no
+ * digest, no size, not critical, no plan), and it is neither pulled, halted nor announced beyond publication.
+ * The rule every storage applies when it publishes (`ReleaseStore.publishRelease`).
+ */
+export function publishedRelease(release: NewRelease): Release {
+  return {
+    sha256: null,
+    size: null,
+    critical: false,
+    ramp: null,
+    ...release,
+    pulledAt: null,
+    haltedAt: null,
+    haltReason: null,
+    announcedStep: 0,
+  };
+}
+
 /** Where releases are kept (every storage has one). */
 export interface ReleaseStore {
   /** Every release, newest first. */
