@@ -39,7 +39,7 @@ async function everything(storage: Storage) {
 export function changeContract(test: ContractSuite): void {
   test('what a change writes, with its event, audit entry and mail, is kept together once it resolves', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 }));
     const answer = await storage.change(async (tx) => {
       assert.is(await tx.releases.publishRelease(RELEASE), true);
       assert.equal((await tx.releases.listReleases()).map((r) => r.version), ['2.7.0'], 'a change reads its own writes');
@@ -62,9 +62,9 @@ export function changeContract(test: ContractSuite): void {
 
   test('a change that throws keeps nothing of what it wrote, in any store, and the error comes out', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 }));
     await storage.intake.addFeedback(ENTRY);
-    await storage.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 });
+    await storage.change((tx) => tx.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 }));
     const before = await everything(storage);
     const failure = new Error('refused after the writes');
     const thrown = await storage
@@ -82,7 +82,7 @@ export function changeContract(test: ContractSuite): void {
       .catch((error: unknown) => error);
     assert.is(thrown, failure, 'the very error the work threw');
     assert.equal(await everything(storage), before);
-    assert.is(await storage.mail.enqueue(MAIL, T0), true, 'the rolled-back mail left no trace of its cause');
+    assert.is(await storage.change((tx) => tx.mail.enqueue(MAIL, T0)), true, 'the rolled-back mail left no trace of its cause');
     // The storage goes on: the next change commits.
     await storage.change(async (tx) => void (await tx.releases.publishRelease(RELEASE)));
     assert.equal((await storage.releases.listReleases()).map((r) => r.version), ['2.7.0', '2.6.0']);
@@ -90,7 +90,7 @@ export function changeContract(test: ContractSuite): void {
 
   test('two changes of one record at once: the second reads what the first wrote', async (context) => {
     const { storage } = current(context);
-    await storage.releases.publishRelease(RELEASE);
+    await storage.change((tx) => tx.releases.publishRelease(RELEASE));
     /** Widens by 10 points, from what the change reads (a lost update would leave 20). */
     const widen = () =>
       storage.change(async (tx) => {

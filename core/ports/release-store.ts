@@ -76,10 +76,14 @@ export function publishedRelease(release: NewRelease): Release {
   };
 }
 
-/** Where releases are kept (every storage has one). */
-export interface ReleaseStore {
+/** What is read of the releases. */
+export interface ReleaseReads {
   /** Every release, newest first. */
   listReleases(): Promise<Release[]>;
+}
+
+/** Where releases are kept (every storage has one), whole as a change has it. */
+export interface ReleaseStore extends ReleaseReads {
   /** Stores a new release; false when that version exists already (pulled or not). */
   publishRelease(release: NewRelease): Promise<boolean>;
   /**
