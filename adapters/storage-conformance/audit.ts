@@ -101,8 +101,8 @@ export function auditContract(test: ContractSuite): void {
       expiresAt: T0 + 3_600_000,
     });
     const [first, second] = await Promise.all([
-      storage.orders.override('cs_twice', 'revoked', null, T0),
-      storage.orders.override('cs_twice', 'revoked', null, T0 + 1),
+      storage.change((tx) => tx.orders.override('cs_twice', 'revoked', null, T0)),
+      storage.change((tx) => tx.orders.override('cs_twice', 'revoked', null, T0 + 1)),
     ]);
     const befores = [first!.before.override, second!.before.override].sort();
     assert.equal(befores, ['revoked', null].sort(), 'exactly one of two racing overrides saw the order unrevoked');

@@ -136,13 +136,15 @@ test('a pulled release is not widened (409), and is served again once restored',
 
 test('an address stored with a CR (before fields were checked) costs its downloads a logged 500; the server keeps serving', async () => {
   const { server } = running;
-  await server.storage.releases.publishRelease({
-    version: '2.5.0',
-    msiUrl: `${MSI('2.5.0')}\r`,
-    notesUrl: null,
-    rolloutPercent: 100,
-    publishedAt: server.clock.now(),
-  });
+  await server.storage.change((tx) =>
+    tx.releases.publishRelease({
+      version: '2.5.0',
+      msiUrl: `${MSI('2.5.0')}\r`,
+      notesUrl: null,
+      rolloutPercent: 100,
+      publishedAt: server.clock.now(),
+    })
+  );
   server.clock.advance(1000);
   for (let i = 0; i < 3; i++) {
     const download = await server.request({ path: '/api/v1/download', headers: { 'user-agent': WINDOWS } });
