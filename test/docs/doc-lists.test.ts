@@ -5,7 +5,7 @@
  * TypeScript checker from core/storage.ts, the package's face for implementers, wherever their
  * declarations move; the contract's cases are counted by asking the published contract for them. Also the
  * house rules docs/architecture.md states: its table cells stay short, `server/cli/` is the top of the
- * server, and the program's comment names its operator commands. Reads files only.
+ * server, and the program's comment names its operator commands; and the docs' code awaits `createApp`. Reads files only.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -188,6 +188,22 @@ test('README.md and docs/ name a path of docs/ or example/ only when the package
     }
   }
   assert.equal(unshipped, [], 'named in a shipped doc, not shipped, and not linked in the repository');
+});
+
+test("the docs' code blocks await createApp, which returns a promise of the app", () => {
+  const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const unawaited: string[] = [];
+  let seen = 0;
+  for (const doc of docs) {
+    for (const [block] of read(doc).matchAll(/```(?:ts|js|typescript|javascript)\n[\s\S]*?```/g)) {
+      for (const [line] of block.matchAll(/^.*=\s*(?:await\s+)?createApp\(.*$/gm)) {
+        seen++;
+        if (!/=\s*await\s+createApp\(/.test(line)) unawaited.push(`${doc}: ${line.trim()}`);
+      }
+    }
+  }
+  assert.ok(seen >= 3, `${seen} assignments of createApp in the docs' code blocks`);
+  assert.equal(unawaited, [], 'createApp assigned without await');
 });
 
 test.run();
