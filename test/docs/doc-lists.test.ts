@@ -5,7 +5,8 @@
  * TypeScript checker from core/storage.ts, the package's face for implementers, wherever their
  * declarations move; the contract's cases are counted by asking the published contract for them. Also the
  * house rules docs/architecture.md states: its table cells stay short, `server/cli/` is the top of the
- * server, and the program's comment names its operator commands; and the docs' code awaits `createApp`. Reads files only.
+ * server, and the program's comment names its operator commands; and the docs' code awaits `createApp`.
+ * Reads files only.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
