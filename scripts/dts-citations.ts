@@ -2,7 +2,8 @@
  * The package's .d.ts comments cite the repository's files the way the docs do (README.md): a file the
  * package does not ship (`core/ports/change.ts`, `test/core/changes-counted.test.ts`) by its repository URL,
  * so that a reader of node_modules/converter-site-api/dist can open it. The sources keep the short path,
- * which is what a reader of the repository wants; `npm run build` runs this after tsup over dist/*.d.ts.
+ * which is what a reader of the repository wants. npm runs this after `npm run build` (the `postbuild` script),
+ * so `npm run build -- --no-dts` (the Dockerfile's) still hands its flag to tsup; without .d.ts it changes nothing.
  * test/package/shipped-citations.test.ts checks the packed files, test/scripts/dts-citations.test.ts this rewrite.
  *
  * Usage: node --import tsx scripts/dts-citations.ts [dist]
@@ -53,6 +54,7 @@ export function citeRepositoryInDist(root: string, dist: string): number {
     return statSync(full).isDirectory() ? 'folder' : 'file';
   };
   let changed = 0;
+  if (!existsSync(dist)) return 0;
   for (const name of readdirSync(dist).filter((file) => file.endsWith('.d.ts'))) {
     const path = join(dist, name);
     const before = readFileSync(path, 'utf8');
