@@ -9,7 +9,6 @@ import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
-/** An emit that reports only an audit entry, named after the change. */
 /** An audit entry of a change, named after it. */
 const auditEntry = (action: string, target: string) => ({ at: T0, action, target, requestId: `r-${action}`, actor: 'ada' });
 

@@ -54,7 +54,7 @@ type Methods = Record<PropertyKey, (...args: unknown[]) => unknown>;
 
 /**
  * An object whose every method runs on `resolve()`'s object of the moment, with all its arguments: a
- * method added to the port, or a parameter added to one (an emit), is forwarded with no line written here.
+ * method added to the port, or a parameter added to one, is forwarded with no line written here.
  */
 function forwarding(resolve: () => Methods, subStores: ReadonlyMap<PropertyKey, unknown> = new Map()): Methods {
   const methods = new Map<PropertyKey, (...args: unknown[]) => unknown>();
