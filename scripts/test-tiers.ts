@@ -61,6 +61,10 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/storage-config.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
+  // In process through app.handle on memory, PGlite and PostgreSQL (startInProcessStorageServer).
+  'http/budgets.test.ts': 'storage',
+  'http/control-characters.test.ts': 'storage',
+  'http/fuzz.test.ts': 'storage',
   // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
   'http/checkout-return.test.ts': 'unit',
   'http/checkout-thanks.test.ts': 'unit',
