@@ -84,9 +84,12 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/probes.test.ts': 'unit',
   'http/release-halt.test.ts': 'unit',
   'http/releases-rule.property.test.ts': 'unit',
+  'http/releases-week.test.ts': 'unit',
+  'http/releases.test.ts': 'unit',
   'http/request-id.test.ts': 'unit',
   'http/spec-rows.test.ts': 'unit',
   'http/stats.test.ts': 'unit',
+  'http/votes-per-network.test.ts': 'unit',
   'http/windows-only.test.ts': 'unit',
   'scripts/': 'unit',
   // The spec's tables and /llms.txt against the app in process (test/_in-process.ts); openapi.test.ts
