@@ -65,6 +65,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/budgets.test.ts': 'storage',
   'http/control-characters.test.ts': 'storage',
   'http/fuzz.test.ts': 'storage',
+  'http/operator-vendor-week.test.ts': 'storage',
+  'http/schema-agreement.test.ts': 'storage',
   // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
   'http/checkout-return.test.ts': 'unit',
   'http/checkout-thanks.test.ts': 'unit',
