@@ -98,6 +98,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   // asks the app in process too, but runs redocly in a child process.
   'spec-table.test.ts': 'unit',
   'llms-txt.test.ts': 'unit',
+  // The response validator of test/_openapi.ts, against the app's answers in process.
+  'openapi-validator.test.ts': 'unit',
   // Runs the runner on fixture files, each in its own process.
   'scripts/run-tests.test.ts': 'e2e',
   'stripe/': 'e2e',
