@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Budgets } from '../../core/budgets/budgets.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import type { HttpResult } from '../_setup.ts';
-import { startInProcessStorageServer, type InProcessStorageServer } from '../_storage-server.ts';
+import { type InProcessStorageServer, startInProcessStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const HOUR = 3600 * 1000;

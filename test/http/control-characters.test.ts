@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeTestDatabases } from '../_databases.ts';
-import { startInProcessStorageServer, type InProcessStorageServer } from '../_storage-server.ts';
+import { type InProcessStorageServer, startInProcessStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const RULE = 'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
