@@ -68,6 +68,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator-vendor-week.test.ts': 'storage',
   'http/schema-agreement.test.ts': 'storage',
   // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
+  'http/bad-input.test.ts': 'unit',
   'http/checkout-return.test.ts': 'unit',
   'http/checkout-thanks.test.ts': 'unit',
   'http/cors.test.ts': 'unit',
@@ -84,6 +85,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator.test.ts': 'unit',
   'http/orders.test.ts': 'unit',
   'http/probes.test.ts': 'unit',
+  'http/rate-limit.test.ts': 'unit',
   'http/release-halt.test.ts': 'unit',
   'http/releases-rule.property.test.ts': 'unit',
   'http/releases-week.test.ts': 'unit',
