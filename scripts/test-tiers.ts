@@ -77,6 +77,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator-inbox-page.test.ts': 'unit',
   'http/operator-numbers.test.ts': 'unit',
   'http/operator-orders-page.test.ts': 'unit',
+  'http/operator-pages.test.ts': 'unit',
   'http/operator-releases-page.test.ts': 'unit',
   'http/operator-releases-ramp-page.test.ts': 'unit',
   'http/operator-roadmap-sort.test.ts': 'unit',
