@@ -61,6 +61,14 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/storage-config.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
+  // The app, a command or the Worker in process on PGlite and PostgreSQL (a cuttable proxy in front of the
+  // database for the outages): storage is what they need, not a socket of their own.
+  'edge/worker-usage.test.ts': 'storage',
+  'server/license-command.test.ts': 'storage',
+  'server/licenses-issued.test.ts': 'storage',
+  'server/rate-limit-outage.test.ts': 'storage',
+  'server/rate-limit-own-count.test.ts': 'storage',
+  'server/readiness-storage.test.ts': 'storage',
   // In process through app.handle on memory, PGlite and PostgreSQL (startInProcessStorageServer).
   'http/budgets.test.ts': 'storage',
   'http/control-characters.test.ts': 'storage',
