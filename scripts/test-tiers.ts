@@ -69,6 +69,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/rate-limit-outage.test.ts': 'storage',
   'server/rate-limit-own-count.test.ts': 'storage',
   'server/readiness-storage.test.ts': 'storage',
+  'server/releases-two-instances.test.ts': 'storage',
   // In process through app.handle on memory, PGlite and PostgreSQL (startInProcessStorageServer).
   'http/budgets.test.ts': 'storage',
   'http/control-characters.test.ts': 'storage',
