@@ -44,14 +44,14 @@ async function onStorage<S extends TestServer | InProcessServer>(
   const opened = await target.open();
   try {
     const server = await start(opened.storage);
-    return {
-      ...server,
+    const close = server.close;
+    return Object.assign(server, {
       opened,
       close: async () => {
-        await server.close();
+        await close();
         await opened.close();
       },
-    };
+    });
   } catch (error) {
     await opened.close();
     throw error;
