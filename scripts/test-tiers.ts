@@ -6,8 +6,9 @@
  *   the conformance kit in process. No child process, no socket (not even to 127.0.0.1), no database, no
  *   browser: the runner refuses them in this tier (scripts/test-report/unit-guard.ts) and runs its files
  *   several to a process.
- * - `storage`: the storage contract and the other tests whose subject is storage, on memory, PGlite and
- *   PostgreSQL (DATABASE_URL, or PGlite served over the wire protocol on 127.0.0.1).
+ * - `storage`: the storage contract and the other tests whose subject is storage, and the app in process
+ *   where it must hold on every storage: on memory, PGlite and PostgreSQL (DATABASE_URL, or PGlite served
+ *   over the wire protocol on 127.0.0.1).
  * - `e2e`: servers, runtimes (Deno, Bun, workerd), the CLI, packing, browsers, and anything else that opens
  *   a socket or starts a process.
  *
