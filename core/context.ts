@@ -68,9 +68,9 @@ export interface AppContext {
   rolloutBucket(clientKey: string): number;
   /** Whether this instance should get traffic (GET /readyz). */
   readonly readiness: Readiness;
-  /** Downloads and update checks by day, release, source and platform (core/budgets/usage.ts). */
   /** Where webhooks may be sent (core/webhooks/address.ts). */
   readonly webhookAddresses: WebhookAddressPolicy;
+  /** Downloads and update checks by day, release, source and platform (core/budgets/usage.ts). */
   readonly usage: UsageTally;
   /** The mails' texts, and whether a sender is configured (core/mail). */
   readonly mail: MailSettings;

@@ -36,7 +36,6 @@ export type {
   PaymentFlag,
   PaymentGateway,
   Purchase,
-  RoadmapFeature,
   Storage,
   VersionSource,
 } from './ports/ports.ts';
@@ -79,7 +78,7 @@ export {
   type LicenseValidation,
   LicenseValidationSchema,
 } from './schemas/license.ts';
-// RoadmapFeature is the content port's name here (ports.ts); the answer's type is `converter-site-api/client`'s.
+// A roadmap feature's types: the answer's is `converter-site-api/client`'s, the content port's `converter-site-api/storage`'s.
 export {
   type CheckoutCreateResponse,
   CheckoutCreateResponseSchema,

@@ -7,18 +7,20 @@
  * @module
  */
 
-// The port: public sub-stores (public-stores.ts), the back office's (store-ports.ts and the files it
-// re-exports), the outboxes of events and mail, the rate limiter.
+// The port: public sub-stores (public-stores.ts), the stores a change writes (the roster, change.ts
+// `ChangedStores`: each whole in a change, its reads and named outside writes on `Storage`), the rate limiter.
 export type { Storage } from './ports/ports.ts';
-export type { ChangeRecord, ChangeStore, LockedTable, StorageChange } from './ports/change.ts';
+export type { ChangedStoreName, ChangedStores, ChangeRecord, ChangeStore, LockedTable, OutsideStores, StorageChange, WholeStores } from './ports/change.ts';
 export { recordChange } from './ports/change.ts';
 export type { CheckoutStore, IntakeStore, RoadmapVotes } from './ports/public-stores.ts';
 export type {
   AuditFilter,
+  AuditReads,
   AuditRow,
   AuditStore,
   FeatureChange,
   FeatureFields,
+  FeatureReads,
   FeatureStore,
   FeedbackCount,
   FeedbackInbox,
@@ -26,6 +28,7 @@ export type {
   HandledChange,
   InboxEntry,
   InboxFilter,
+  InboxReads,
   MergeOutcome,
   OrderFilter,
   PaidPeriod,
@@ -34,10 +37,10 @@ export type {
   UnmergeOutcome,
   VersionFeedbackCount,
 } from './ports/store-ports.ts';
-export type { NewRelease, RampPlan, Release, ReleaseStore } from './ports/release-store.ts';
-export type { ReachedEveryone, ShippingStore } from './ports/shipping-store.ts';
-export type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest } from './ports/link-store.ts';
-export type { KeptPaymentEvent, Order, OrderCount, OrderStore } from './ports/order-store.ts';
+export type { NewRelease, RampPlan, Release, ReleaseReads, ReleaseStore } from './ports/release-store.ts';
+export type { ReachedEveryone, ShippingReads, ShippingRecords, ShippingStore } from './ports/shipping-store.ts';
+export type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest, LinkReads } from './ports/link-store.ts';
+export type { KeptPaymentEvent, Order, OrderCount, OrderReads, OrderStore, PaymentRecords } from './ports/order-store.ts';
 export type { BugReporter, InstallSighting, ReporterCount, UsageCount, UsageKind, UsageStore } from './ports/usage-store.ts';
 export type {
   AttemptOutcome,
@@ -46,6 +49,7 @@ export type {
   Delivery,
   DeliveryFilter,
   DeliveryState,
+  DeliveryWork,
   DueDelivery,
   EndpointFormat,
   EndpointShare,
@@ -53,11 +57,24 @@ export type {
   EventType,
   FailedReplay,
   NewEndpoint,
+  OutboxReads,
   OutboxStore,
   WebhookEndpoint,
 } from './ports/events.ts';
 export { DELIVERED_TYPES, EVENT_TYPES, eventBody, TEST_EVENT_TYPE } from './ports/events.ts';
-export type { ClaimedResendRequest, MailAttempt, MailCounts, MailDraft, MailKind, MailState, MailStore, ResendRequest, StoredMail } from './ports/mail.ts';
+export type {
+  ClaimedResendRequest,
+  MailAttempt,
+  MailCounts,
+  MailDraft,
+  MailKind,
+  MailReads,
+  MailState,
+  MailStore,
+  MailWork,
+  ResendRequest,
+  StoredMail,
+} from './ports/mail.ts';
 export { MAIL_KINDS } from './ports/mail.ts';
 export type {
   AuditEntry,
@@ -99,5 +116,7 @@ export {
   withPaymentFlag,
 } from './ports/order-state.ts';
 export { DAY_MS, dayOf, feedbackBudgetBytes, refusalOf } from './budgets/budgets.ts';
+/** What a published release is before anything changes it: the fields a `NewRelease` leaves out. */
+export { publishedRelease } from './ports/release-store.ts';
 /** The feedback.received event `addFeedback` writes with the entry it stores (its id is the inbox id). */
 export { feedbackReceived } from './webhooks/events.ts';

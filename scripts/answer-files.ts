@@ -2,7 +2,7 @@
  * Which source files one operator answer runs code in: `node --import tsx scripts/answer-files.ts`.
  * It publishes a release through the operator app in process, on PGlite (the SQL path), after a warm-up
  * publish, and reads V8's precise coverage of that one answer: a file counts when any of its functions
- * ran. The count behind docs/architecture.md's "files a publish crosses".
+ * ran. The count behind the changelog's files a publish runs code in (CHANGELOG.md, issue 52's entry).
  *
  * @module
  */

@@ -47,15 +47,17 @@ const SIGNED = [
 /** The vectors as this code makes them. */
 export async function makeVectors(): Promise<{ about: string; publicKey: string; keyid: string; cases: VectorCase[] }> {
   const { app, storage, now, advance } = await createVectorApp();
-  await storage.releases.publishRelease({
-    version: '2.6.2',
-    msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.2-x64.msi',
-    notesUrl: 'https://www.example.com/releases/2.6.2',
-    rolloutPercent: 100,
-    publishedAt: SIGNED_AT - 60_000,
-    sha256: 'd2a84f4b8b650937ec8f73cd8be2c74add5a911ba64df27458ed8229da804a26',
-    size: 48_234_496,
-    critical: true,
+  await storage.change(async (tx) => {
+    await tx.releases.publishRelease({
+      version: '2.6.2',
+      msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.2-x64.msi',
+      notesUrl: 'https://www.example.com/releases/2.6.2',
+      rolloutPercent: 100,
+      publishedAt: SIGNED_AT - 60_000,
+      sha256: 'd2a84f4b8b650937ec8f73cd8be2c74add5a911ba64df27458ed8229da804a26',
+      size: 48_234_496,
+      critical: true,
+    });
   });
   advance(1000);
   const get = async (path: string, headers: Record<string, string> = {}) =>

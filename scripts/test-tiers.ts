@@ -6,8 +6,9 @@
  *   the conformance kit in process. No child process, no socket (not even to 127.0.0.1), no database, no
  *   browser: the runner refuses them in this tier (scripts/test-report/unit-guard.ts) and runs its files
  *   several to a process.
- * - `storage`: the storage contract and the other tests whose subject is storage, on memory, PGlite and
- *   PostgreSQL (DATABASE_URL, or PGlite served over the wire protocol on 127.0.0.1).
+ * - `storage`: the storage contract and the other tests whose subject is storage, and the app in process
+ *   where it must hold on every storage: on memory, PGlite and PostgreSQL (DATABASE_URL, or PGlite served
+ *   over the wire protocol on 127.0.0.1).
  * - `e2e`: servers, runtimes (Deno, Bun, workerd), the CLI, packing, browsers, and anything else that opens
  *   a socket or starts a process.
  *
@@ -36,6 +37,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'core/': 'unit',
   // Reads the docs and the code only.
   'docs/doc-counts.test.ts': 'unit',
+  'docs/doc-lists.test.ts': 'unit',
   // The walk-through of docs/operating.md, sent to app.handle with the test's clock.
   'docs/operating-walkthrough.test.ts': 'unit',
   // The Next.js example's route handler called in process with Requests, as Next calls it.
@@ -62,7 +64,23 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/start-warnings.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
+  // The app, a command or the Worker in process on PGlite and PostgreSQL (a cuttable proxy in front of the
+  // database for the outages): storage is what they need, not a socket of their own.
+  'edge/worker-usage.test.ts': 'storage',
+  'server/license-command.test.ts': 'storage',
+  'server/licenses-issued.test.ts': 'storage',
+  'server/rate-limit-outage.test.ts': 'storage',
+  'server/rate-limit-own-count.test.ts': 'storage',
+  'server/readiness-storage.test.ts': 'storage',
+  'server/releases-two-instances.test.ts': 'storage',
+  // In process through app.handle on memory, PGlite and PostgreSQL (startInProcessStorageServer).
+  'http/budgets.test.ts': 'storage',
+  'http/control-characters.test.ts': 'storage',
+  'http/fuzz.test.ts': 'storage',
+  'http/operator-vendor-week.test.ts': 'storage',
+  'http/schema-agreement.test.ts': 'storage',
   // In process through app.handle (test/_in-process.ts); the rest of http/ is about the server itself.
+  'http/bad-input.test.ts': 'unit',
   'http/checkout-return.test.ts': 'unit',
   'http/checkout-thanks.test.ts': 'unit',
   'http/cors.test.ts': 'unit',
@@ -71,6 +89,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator-inbox-page.test.ts': 'unit',
   'http/operator-numbers.test.ts': 'unit',
   'http/operator-orders-page.test.ts': 'unit',
+  'http/operator-pages.test.ts': 'unit',
   'http/operator-releases-page.test.ts': 'unit',
   'http/operator-releases-ramp-page.test.ts': 'unit',
   'http/operator-roadmap-sort.test.ts': 'unit',
@@ -79,17 +98,23 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator.test.ts': 'unit',
   'http/orders.test.ts': 'unit',
   'http/probes.test.ts': 'unit',
+  'http/rate-limit.test.ts': 'unit',
   'http/release-halt.test.ts': 'unit',
   'http/releases-rule.property.test.ts': 'unit',
+  'http/releases-week.test.ts': 'unit',
+  'http/releases.test.ts': 'unit',
   'http/request-id.test.ts': 'unit',
   'http/spec-rows.test.ts': 'unit',
   'http/stats.test.ts': 'unit',
+  'http/votes-per-network.test.ts': 'unit',
   'http/windows-only.test.ts': 'unit',
   'scripts/': 'unit',
   // The spec's tables and /llms.txt against the app in process (test/_in-process.ts); openapi.test.ts
   // asks the app in process too, but runs redocly in a child process.
   'spec-table.test.ts': 'unit',
   'llms-txt.test.ts': 'unit',
+  // The response validator of test/_openapi.ts, against the app's answers in process.
+  'openapi-validator.test.ts': 'unit',
   // Runs the runner on fixture files, each in its own process.
   'scripts/run-tests.test.ts': 'e2e',
   'stripe/': 'e2e',

@@ -1,8 +1,10 @@
 /**
- * The standalone server program: `npm start` (the `serve` command of server/cli/main.ts).
+ * The standalone server program on node:http: `npm start` (the same program as the `serve` command of
+ * server/cli/main.ts, which the `converter-site-api` binary runs).
  *
  * @module
  */
-import { serveOnNode } from './cli/serve.ts';
+import { runProgram } from './program.ts';
+import { startServer } from './start.ts';
 
-await serveOnNode();
+await runProgram('node', (config, logger) => startServer(config, logger));

@@ -158,8 +158,8 @@ test('every npm script is named in README.md or docs/ the way it is run', () => 
   const docs = docFiles.map(read).join('\n');
   const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts);
   assert.ok(scripts.includes('migrate') && scripts.includes('export'), 'package.json lost the operator commands');
-  // prepack is npm's lifecycle hook of `npm pack`, not a command anyone types.
-  for (const name of scripts.filter((script) => script !== 'prepack')) {
+  // prepack and postbuild are npm's lifecycle hooks of `npm pack` and `npm run build`, not commands anyone types.
+  for (const name of scripts.filter((script) => script !== 'prepack' && script !== 'postbuild')) {
     const command = name === 'start' || name === 'test' ? `npm ${name}` : `npm run ${name}`;
     assert.ok(docs.includes(`\`${command}`), `no document names \`${command}\``);
   }

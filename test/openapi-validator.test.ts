@@ -1,13 +1,15 @@
 /**
- * The response validator of test/_openapi.ts: real answers of every kind pass, and a wrong body, a missing
- * or malformed header, an undocumented status or a wrong Content-Type are rejected with a precise message.
+ * The response validator of test/_openapi.ts: real answers of every kind (the app's, in process) pass, and
+ * a wrong body, a missing or malformed header, an undocumented status or a wrong Content-Type are rejected
+ * with a precise message.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ResponseValidator, type SeenResponse, withValidation } from './_openapi.ts';
-import { type HttpResult, startTestServer, type TestServer } from './_setup.ts';
+import { type InProcessServer, startInProcessServer } from './_in-process.ts';
+import type { HttpResult } from './_setup.ts';
 
-type Context = { server?: TestServer & { validator: ResponseValidator } };
+type Context = { server?: InProcessServer & { validator: ResponseValidator } };
 
 /** The message the validator throws, or undefined when it accepts. */
 function rejection(validator: ResponseValidator, method: string, path: string, result: SeenResponse): string | undefined {
@@ -34,7 +36,7 @@ for (
 ) {
   const real = suite<Context>(`real answers pass (${name})`, {});
   real.before(async (context) => {
-    context.server = await withValidation(await startTestServer(overrides));
+    context.server = await withValidation(await startInProcessServer(overrides));
   });
   real.after(async (context) => context.server?.close());
 
@@ -79,7 +81,7 @@ for (
 
 const wrong = suite<Context>('wrong answers are rejected', {});
 wrong.before(async (context) => {
-  context.server = await withValidation(await startTestServer({ aliasDeprecation: { deprecatedAt: 0, sunsetAt: Date.UTC(2027, 0, 1) } }));
+  context.server = await withValidation(await startInProcessServer({ aliasDeprecation: { deprecatedAt: 0, sunsetAt: Date.UTC(2027, 0, 1) } }));
 });
 wrong.after(async (context) => context.server?.close());
 

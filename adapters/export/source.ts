@@ -5,7 +5,7 @@
  * @module
  */
 import type { DownloadEvent, FeedbackEntry } from '../../core/ports/ports.ts';
-import type { FeedbackInbox, InboxEntry } from '../../core/ports/store-ports.ts';
+import type { InboxEntry, InboxReads } from '../../core/ports/store-ports.ts';
 
 /** Downloads of one UTC day with one source, platform and forced flag. */
 export interface DownloadCount {
@@ -35,7 +35,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function memoryExportSource(records: {
   readonly feedback: readonly FeedbackEntry[];
   readonly downloads: readonly DownloadEvent[];
-  readonly inbox: FeedbackInbox;
+  readonly inbox: InboxReads;
 }): ExportSource {
   return {
     async *feedbackEntries() {

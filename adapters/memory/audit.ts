@@ -6,7 +6,7 @@
  * @module
  */
 import type { AuditFilter, AuditRow, AuditStore } from '../../core/ports/store-ports.ts';
-import { keep, type Restorable } from './change.ts';
+import { addRecord, type MemoryFace } from './undo.ts';
 
 /** Whether a row is one the filter asks for (the same tests as the SQL storage's query). */
 function matches(row: AuditRow, filter: AuditFilter): boolean {
@@ -18,17 +18,16 @@ function matches(row: AuditRow, filter: AuditFilter): boolean {
   );
 }
 
-export function createMemoryAuditStore(): AuditStore & Restorable {
+export function createMemoryAuditStore(): MemoryFace<AuditStore> {
   const rows: AuditRow[] = [];
-  return {
-    snapshot: () => keep(rows),
+  return (undo) => ({
     async record(entry) {
-      rows.push({ ...entry, id: rows.length + 1 });
+      addRecord(rows, { ...entry, id: rows.length + 1 }, 'last', undo);
     },
     async list(filter) {
       const found: AuditRow[] = [];
       for (let i = rows.length - 1; i >= 0 && found.length < filter.limit; i--) if (matches(rows[i]!, filter)) found.push({ ...rows[i]! });
       return found;
     },
-  };
+  });
 }

@@ -7,14 +7,13 @@ import type { FeedbackInbox, InboxEntry } from '../../core/operator/inbox.ts';
 import type { FeedbackEntry } from '../../core/ports/ports.ts';
 import type { FeedbackCount, VersionFeedbackCount } from '../../core/ports/store-ports.ts';
 import { dayOf } from '../../core/budgets/budgets.ts';
-import { keep, type Restorable } from './change.ts';
+import { deleteKey, type MemoryFace, setKey } from './undo.ts';
 
 /** Creates the inbox over the stored entries (in arrival order). */
-export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackInbox & Restorable {
+export function createMemoryInbox(feedback: readonly FeedbackEntry[]): MemoryFace<FeedbackInbox> {
   const handledAt = new Map<number, number>();
   const entry = (id: number): InboxEntry => ({ ...feedback[id - 1]!, id, handledAt: handledAt.get(id) ?? null });
-  return {
-    snapshot: () => keep(handledAt),
+  return (undo) => ({
     async countByVersion(fromDay, toDay, versions) {
       const known = new Set(versions);
       const counts = new Map<string, VersionFeedbackCount>();
@@ -66,15 +65,15 @@ export function createMemoryInbox(feedback: readonly FeedbackEntry[]): FeedbackI
     async setHandled(id, handled, at) {
       if (!Number.isSafeInteger(id) || id < 1 || id > feedback.length) return null;
       const changed = handledAt.has(id) !== handled;
-      if (!handled) handledAt.delete(id);
-      else if (changed) handledAt.set(id, at);
+      if (!handled) deleteKey(handledAt, id, undo);
+      else if (changed) setKey(handledAt, id, at, undo);
       return { entry: entry(id), changed };
     },
     async markHandled(ids, at) {
       const listed = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id >= 1 && id <= feedback.length).sort((a, b) => a - b);
       const marked = listed.filter((id) => !handledAt.has(id));
-      for (const id of marked) handledAt.set(id, at);
+      for (const id of marked) setKey(handledAt, id, at, undo);
       return { marked, found: listed.length };
     },
-  };
+  });
 }

@@ -19,7 +19,7 @@ import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
 import { createMemoryShipping } from './shipping.ts';
 import { createMemoryLinks } from './links.ts';
-import { createMemoryChange } from './change.ts';
+import { createMemoryChange, facesOf, type MemoryStores } from './change.ts';
 import { createMemoryLicenses } from './licenses.ts';
 
 export { createMemoryRateLimitStore } from './rate-limits.ts';
@@ -65,16 +65,25 @@ export function createMemoryStorage(
   const retirement = { at: null as number | null, foundAt: -Infinity, size: -1 };
   /** The feedback budget's counts of its current UTC day: per client (keyed hash) and in total. */
   const ledger = new DayLedger();
-  const audit = createMemoryAuditStore();
-  const outbox = createMemoryOutbox();
-  const mail = createMemoryMail();
-  const releases = createMemoryReleaseStore();
-  const inbox = createMemoryInbox(feedback);
-  const links = createMemoryLinks(feedback);
-  const shipping = createMemoryShipping();
-  const orders = createMemoryOrders(sessions, licenses);
-  const checkouts = createMemoryLicenses(licenses);
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
+  const outbox = createMemoryOutbox();
+  const keys = createMemoryLicenses(licenses);
+  // The roster of the stores a change writes: the change's faces and the storage's are made from it.
+  const changed: MemoryStores = {
+    releases: createMemoryReleaseStore(),
+    features: roadmap.features,
+    inbox: createMemoryInbox(feedback),
+    orders: createMemoryOrders(sessions, licenses),
+    outbox,
+    audit: createMemoryAuditStore(),
+    mail: createMemoryMail(),
+    links: createMemoryLinks(feedback),
+    shipping: createMemoryShipping(),
+    checkouts: keys,
+  };
+  /** The outbox addFeedback writes its event to: outside any change, never undone. */
+  const events = outbox();
+  const licenseKeys = keys();
 
   /** Drops retired sessions: once a minute, or once a second while the cap is reached. */
   const retire = (now: number): void => {
@@ -107,19 +116,12 @@ export function createMemoryStorage(
   };
 
   return {
+    ...facesOf(changed),
     feedback,
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
-    outbox,
     usage: createMemoryUsageStore(),
-    releases,
-    audit,
-    inbox,
-    orders,
-    mail,
-    links,
-    shipping,
-    change: createMemoryChange({ releases, features: roadmap.features, inbox, orders, outbox, audit, mail, checkouts, links, shipping }),
+    change: createMemoryChange(changed),
 
     /** Memory always answers while the process runs. */
     async ping() {},
@@ -139,7 +141,7 @@ export function createMemoryStorage(
         feedbackBytes += size;
         // Synchronous in effect: the memory outbox writes before its first await. The event is drafted only
         // for a listener (its date is a measurable part of a submission's cost).
-        if (outbox.wants('feedback.received')) void outbox.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
+        if (events.wants('feedback.received')) void events.enqueue(feedbackReceived(entry, feedback.length), entry.receivedAt);
         return null;
       },
       async recordDownload(event) {
@@ -149,7 +151,6 @@ export function createMemoryStorage(
     },
 
     roadmap: { syncRoadmap: roadmap.syncRoadmap, listRoadmap: roadmap.listRoadmap, toggleVote: roadmap.toggleVote },
-    features: roadmap.features,
 
     checkouts: {
       async createCheckout(session, owner) {
@@ -195,8 +196,8 @@ export function createMemoryStorage(
         if (session.state !== 'pending') pending.delete(id);
         return { ...session };
       },
-      saveLicenses: checkouts.saveLicenses,
-      getLicenses: checkouts.getLicenses,
+      saveLicenses: licenseKeys.saveLicenses,
+      getLicenses: licenseKeys.getLicenses,
     },
 
     async secret(name, create) {

@@ -5,21 +5,20 @@
  * @module
  */
 import type { CheckoutStore, LicenseKeys } from '../../core/ports/ports.ts';
-import { keep, type Restorable } from './change.ts';
+import { type MemoryFace, setKey } from './undo.ts';
 
 /** Creates the keys' store over the stored keys by session id. */
-export function createMemoryLicenses(licenses: Map<string, LicenseKeys>): Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'> & Restorable {
-  return {
-    snapshot: () => keep(licenses),
+export function createMemoryLicenses(licenses: Map<string, LicenseKeys>): MemoryFace<Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>> {
+  return (undo) => ({
     async saveLicenses(sessionId, keys) {
       const stored = licenses.get(sessionId);
       if (stored) return { keys: { ...stored }, stored: false };
-      licenses.set(sessionId, { ...keys });
+      setKey(licenses, sessionId, { ...keys }, undo);
       return { keys: { ...keys }, stored: true };
     },
     async getLicenses(sessionId) {
       const stored = licenses.get(sessionId);
       return stored ? { ...stored } : null;
     },
-  };
+  });
 }

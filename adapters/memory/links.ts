@@ -6,13 +6,13 @@
  */
 import type { FeedbackEntry } from '../../core/ports/port-types.ts';
 import type { FeedbackLinkStore } from '../../core/ports/link-store.ts';
-import { keep, type Restorable } from './change.ts';
+import { deleteKey, type MemoryFace, setKey } from './undo.ts';
 
-/** Creates the link store over the stored entries; a change that throws puts its links back (change.ts). */
-export function createMemoryLinks(feedback: readonly FeedbackEntry[]): FeedbackLinkStore & Restorable {
+/** Creates the link store over the stored entries; a change's face undoes its own writes when the change throws. */
+export function createMemoryLinks(feedback: readonly FeedbackEntry[]): MemoryFace<FeedbackLinkStore> {
   const featureOf = new Map<number, number>();
   const exists = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= feedback.length;
-  return {
+  return (undo) => ({
     async linksOf(ids) {
       return [...new Set(ids)].filter(exists).sort((a, b) => a - b).map((feedbackId) => ({ feedbackId, featureId: featureOf.get(feedbackId) ?? null }));
     },
@@ -21,10 +21,9 @@ export function createMemoryLinks(feedback: readonly FeedbackEntry[]): FeedbackL
     },
     async setFeature(ids, featureId) {
       for (const id of ids.filter(exists)) {
-        if (featureId === null) featureOf.delete(id);
-        else featureOf.set(id, featureId);
+        if (featureId === null) deleteKey(featureOf, id, undo);
+        else setKey(featureOf, id, featureId, undo);
       }
     },
-    snapshot: () => keep(featureOf),
-  };
+  });
 }

@@ -6,13 +6,13 @@
  * @module
  */
 import type { ClaimedResendRequest, MailStore, StoredMail } from '../../core/ports/mail.ts';
-import { keep, type Restorable } from './change.ts';
+import { addMember, deleteKey, type MemoryFace, patch, setKey, type Undo } from './undo.ts';
 
 const MAX_MAILS = 10_000;
 const MAX_REQUESTS = 10_000;
 
 /** Creates an empty mail outbox. */
-export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUESTS): MailStore & Restorable {
+export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUESTS): MemoryFace<MailStore> {
   const mails = new Map<number, StoredMail>();
   const requests = new Map<number, ClaimedResendRequest & { dueAt: number }>();
   let nextRequest = 1;
@@ -20,70 +20,75 @@ export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUEST
   let nextId = 1;
   const copy = (mail: StoredMail): StoredMail => ({ ...mail });
   /** Drops the oldest finished messages while over the cap; pending ones are never dropped (their causes stay known). */
-  const trim = () => {
+  const trim = (undo: Undo | undefined) => {
     for (const [id, mail] of mails) {
       if (mails.size <= maxMails) return;
-      if (mail.state !== 'pending') mails.delete(id);
+      if (mail.state !== 'pending') deleteKey(mails, id, undo);
     }
   };
-  const enqueue = (draft: Parameters<MailStore['enqueue']>[0], at: number): boolean => {
+  // Ids are not given back by a change that throws (as a SQL sequence's are not).
+  const enqueue = (draft: Parameters<MailStore['enqueue']>[0], at: number, undo: Undo | undefined): boolean => {
     if (causes.has(draft.cause)) return false;
-    causes.add(draft.cause);
+    addMember(causes, draft.cause, undo);
     const id = nextId++;
-    mails.set(id, { ...draft, id, state: 'pending', attempts: 0, createdAt: at, nextAttemptAt: at, lastAttemptAt: null, lastError: null, sentAt: null });
-    trim();
+    const mail: StoredMail = {
+      ...draft,
+      id,
+      state: 'pending',
+      attempts: 0,
+      createdAt: at,
+      nextAttemptAt: at,
+      lastAttemptAt: null,
+      lastError: null,
+      sentAt: null,
+    };
+    setKey(mails, id, mail, undo);
+    trim(undo);
     return true;
   };
-  return {
-    snapshot() {
-      const restore = keep(mails, requests, causes);
-      const ids = { nextId, nextRequest };
-      return () => {
-        restore();
-        ({ nextId, nextRequest } = ids);
-      };
-    },
+  return (undo) => ({
     async enqueue(draft, at) {
-      return enqueue(draft, at);
+      return enqueue(draft, at, undo);
     },
     async requestResend(request, at) {
       const id = nextRequest++;
-      requests.set(id, { ...request, id, requestedAt: at, attempts: 0, dueAt: at });
+      setKey(requests, id, { ...request, id, requestedAt: at, attempts: 0, dueAt: at }, undo);
       for (const oldest of requests.keys()) {
         if (requests.size <= maxRequests) break;
-        requests.delete(oldest);
+        deleteKey(requests, oldest, undo);
       }
     },
     async claimResendRequests(now, leaseMs, limit) {
       const due = [...requests.values()].filter((r) => r.dueAt <= now).slice(0, limit);
       return due.map((r) => {
         const { dueAt: _, ...claimed } = r;
-        r.dueAt = now + leaseMs;
-        r.attempts++;
+        patch(r, { dueAt: now + leaseMs, attempts: r.attempts + 1 }, undo);
         return claimed;
       });
     },
     async completeResendRequest(id, draft, at) {
-      if (!requests.delete(id)) return;
-      if (draft) enqueue(draft, at);
+      if (!deleteKey(requests, id, undo)) return;
+      if (draft) enqueue(draft, at, undo);
     },
     async claimDue(now, leaseMs, limit) {
       const due = [...mails.values()]
         .filter((m) => m.state === 'pending' && m.nextAttemptAt !== null && m.nextAttemptAt <= now)
         .sort((a, b) => a.nextAttemptAt! - b.nextAttemptAt! || a.id - b.id)
         .slice(0, limit);
-      for (const mail of due) mail.nextAttemptAt = now + leaseMs;
+      for (const mail of due) patch(mail, { nextAttemptAt: now + leaseMs }, undo);
       return due.map(copy);
     },
     async recordAttempt(id, attempt) {
       const mail = mails.get(id);
       if (!mail) return;
-      mail.attempts++;
-      mail.lastAttemptAt = attempt.at;
-      mail.lastError = attempt.error;
-      mail.state = attempt.sent ? 'sent' : attempt.nextAttemptAt === null ? 'failed' : 'pending';
-      mail.sentAt = attempt.sent ? attempt.at : null;
-      mail.nextAttemptAt = attempt.nextAttemptAt;
+      patch(mail, {
+        attempts: mail.attempts + 1,
+        lastAttemptAt: attempt.at,
+        lastError: attempt.error,
+        state: attempt.sent ? 'sent' : attempt.nextAttemptAt === null ? 'failed' : 'pending',
+        sentAt: attempt.sent ? attempt.at : null,
+        nextAttemptAt: attempt.nextAttemptAt,
+      }, undo);
     },
     async list({ session, limit }) {
       return [...mails.values()]
@@ -97,5 +102,5 @@ export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUEST
       for (const mail of mails.values()) if (mail.createdAt >= from && mail.createdAt < to) counts[mail.state]++;
       return counts;
     },
-  };
+  });
 }

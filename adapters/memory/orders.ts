@@ -7,7 +7,7 @@
 import { dayOf } from '../../core/budgets/budgets.ts';
 import { addDecimals, zeroLike } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
-import { keep, type Restorable } from './change.ts';
+import { deleteKey, type MemoryFace, patch, setKey, type Undo } from './undo.ts';
 import { type DisputeStates, GOOD_STANDING, type OrderStanding, providerRevokes, withPaymentEvent } from '../../core/ports/order-state.ts';
 import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
@@ -30,13 +30,13 @@ const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country
 export function createMemoryOrders(
   sessions: ReadonlyMap<string, CheckoutSession>,
   licenses: Map<string, LicenseKeys>,
-): OrderStore & Restorable {
+): MemoryFace<OrderStore> {
   const kept = new Map<string, Kept>();
   /** Refunds and disputes of payments no order has yet, by payment. */
   const early = new Map<string, KeptPaymentEvent[]>();
-  const keptOf = (id: string): Kept => {
+  const keptOf = (id: string, undo: Undo | undefined): Kept => {
     let found = kept.get(id);
-    if (!found) kept.set(id, found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING, disputes: {} });
+    if (!found) setKey(kept, id, found = { purchase: { ...NOTHING_KNOWN }, paidAt: null, standing: GOOD_STANDING, disputes: {} }, undo);
     return found;
   };
   const order = (id: string): Order | null => {
@@ -54,12 +54,11 @@ export function createMemoryOrders(
   };
   const newest = (o: Order) => o.paidAt ?? o.session.createdAt;
 
-  return {
-    snapshot: () => keep(kept, early, licenses),
+  return (undo) => ({
     async recordPurchase(id, purchase, at) {
       if (!sessions.has(id)) return;
-      const k = keptOf(id);
-      k.purchase = {
+      const k = keptOf(id, undo);
+      const known = {
         email: k.purchase.email ?? purchase.email,
         name: k.purchase.name ?? purchase.name,
         country: k.purchase.country ?? purchase.country,
@@ -68,7 +67,7 @@ export function createMemoryOrders(
           ? { amount: purchase.amount, currency: purchase.currency }
           : { amount: k.purchase.amount, currency: k.purchase.currency }),
       };
-      k.paidAt ??= at;
+      patch(k, { purchase: known, paidAt: k.paidAt ?? at }, undo);
     },
     get: async (id) => order(id),
     async find(filter) {
@@ -131,34 +130,33 @@ export function createMemoryOrders(
     },
     async flag(id, flag, dispute) {
       if (!sessions.has(id)) return null;
-      const k = keptOf(id);
+      const k = keptOf(id, undo);
       const before = k.standing;
-      ({ standing: k.standing, disputes: k.disputes } = withPaymentEvent(before, k.disputes, flag, dispute));
+      patch(k, withPaymentEvent(before, k.disputes, flag, dispute), undo);
       return { before: { ...before }, order: order(id)! };
     },
     async keepPaymentEvent(ref, event) {
       const events = early.get(ref) ?? [];
-      if (!events.some((e) => e.flag === event.flag && e.dispute === event.dispute)) events.push({ ...event });
-      early.set(ref, events);
+      if (!events.some((e) => e.flag === event.flag && e.dispute === event.dispute)) setKey(early, ref, [...events, { ...event }], undo);
     },
     async takePaymentEvents(ref) {
       const events = early.get(ref) ?? [];
-      early.delete(ref);
+      deleteKey(early, ref, undo);
       return events;
     },
     async override(id, override, reason, at) {
       if (!sessions.has(id)) return null;
-      const k = keptOf(id);
+      const k = keptOf(id, undo);
       const before = k.standing;
-      k.standing = { ...before, override, overrideReason: reason, overrideAt: at };
+      patch(k, { standing: { ...before, override, overrideReason: reason, overrideAt: at } }, undo);
       return { before: { ...before }, order: order(id)! };
     },
     async addPlusKey(id, key) {
       const keys = licenses.get(id);
       if (!keys) return null;
       if (keys.plus !== null) return { keys: { ...keys }, stored: false };
-      keys.plus = key;
+      patch(keys, { plus: key }, undo);
       return { keys: { ...keys }, stored: true };
     },
-  };
+  });
 }

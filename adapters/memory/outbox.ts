@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { keep, type Restorable } from './change.ts';
+import { deleteKey, type MemoryFace, patch, setKey, type Undo } from './undo.ts';
 import {
   type DeliveredType,
   type Delivery,
@@ -28,13 +28,13 @@ interface StoredDelivery extends Delivery {
 const MAX_DELIVERIES = 10_000;
 
 /** The memory outbox, which also says whether an event of a type would be delivered anywhere. */
-export interface MemoryOutbox extends OutboxStore, Restorable {
+export interface MemoryOutbox extends OutboxStore {
   /** Whether an enabled endpoint subscribes to `type`: a change with no listener need not draft its event. */
   wants(type: string): boolean;
 }
 
-/** Creates an empty outbox. */
-export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox {
+/** Creates an empty outbox; a change's face of it undoes its own writes when the change throws. */
+export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryFace<MemoryOutbox> {
   const endpoints = new Map<number, StoredEndpoint>();
   const deliveries = new Map<number, StoredDelivery>();
   let nextDelivery = 1;
@@ -47,22 +47,42 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
   const view = ({ body: _body, ...delivery }: StoredDelivery): Delivery => ({ ...delivery, url: endpoints.get(delivery.endpointId)!.url });
   const wants = (endpoint: StoredEndpoint, type: string) => endpoint.enabled && (endpoint.events.length === 0 || (endpoint.events as string[]).includes(type));
   /** Drops the oldest finished deliveries while over the cap; pending ones are never dropped. */
-  const trim = () => {
+  const trim = (undo: Undo | undefined) => {
     for (const [id, delivery] of deliveries) {
       if (deliveries.size <= maxDeliveries) return;
-      if (delivery.state !== 'pending') deliveries.delete(id);
+      if (delivery.state !== 'pending') deleteKey(deliveries, id, undo);
     }
   };
 
-  const outbox: MemoryOutbox = {
-    snapshot() {
-      const restore = keep(endpoints, deliveries);
-      const ids = { nextDelivery, nextEndpoint };
-      return () => {
-        restore();
-        ({ nextDelivery, nextEndpoint } = ids);
-      };
-    },
+  /** Writes one event's deliveries to `targets` (none when there is none); their ids. */
+  function write(type: DeliveredType, body: string, at: number, targets: readonly StoredEndpoint[], undo: Undo | undefined): number[] {
+    const eventId = `msg_${crypto.randomUUID().replaceAll('-', '')}`;
+    const ids = targets.map((endpoint) => {
+      const id = nextDelivery++;
+      setKey(deliveries, id, {
+        id,
+        eventId,
+        type,
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        state: 'pending',
+        attempts: 0,
+        createdAt: at,
+        nextAttemptAt: at,
+        lastAttemptAt: null,
+        lastStatus: null,
+        lastError: null,
+        deliveredAt: null,
+        body,
+      }, undo);
+      return id;
+    });
+    trim(undo);
+    return ids;
+  }
+
+  // Ids are not given back by a change that throws (as a SQL sequence's are not).
+  return (undo) => ({
     wants: (type) => [...endpoints.values()].some((endpoint) => wants(endpoint, type)),
     async addEndpoint(e) {
       const id = nextEndpoint++;
@@ -77,20 +97,20 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
         enabled: true,
         createdAt: e.createdAt,
       };
-      endpoints.set(id, endpoint);
+      setKey(endpoints, id, endpoint, undo);
       return publicEndpoint(endpoint);
     },
     listEndpoints: async () => [...endpoints.values()].map(publicEndpoint),
     async updateEndpoint(id, change) {
       const endpoint = endpoints.get(id);
       if (!endpoint) return null;
-      if (change.url !== undefined) endpoint.url = change.url;
-      if (change.events !== undefined) endpoint.events = [...change.events];
-      if (change.enabled !== undefined) endpoint.enabled = change.enabled;
+      if (change.url !== undefined) patch(endpoint, { url: change.url }, undo);
+      if (change.events !== undefined) patch(endpoint, { events: [...change.events] }, undo);
+      if (change.enabled !== undefined) patch(endpoint, { enabled: change.enabled }, undo);
       return publicEndpoint(endpoint);
     },
     async enqueue(event, at) {
-      write(event.type, eventBody(event, at), at, [...endpoints.values()].filter((endpoint) => wants(endpoint, event.type)));
+      write(event.type, eventBody(event, at), at, [...endpoints.values()].filter((endpoint) => wants(endpoint, event.type)), undo);
     },
     async claimDue(now, leaseMs, limit, share) {
       const due: DueDelivery[] = [];
@@ -103,7 +123,7 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
         const busy = taken.get(d.endpointId) ?? 0;
         if (share && busy >= share.perEndpoint) continue;
         taken.set(d.endpointId, busy + 1);
-        d.nextAttemptAt = now + leaseMs;
+        patch(d, { nextAttemptAt: now + leaseMs }, undo);
         const endpoint = endpoints.get(d.endpointId)!;
         const previousSecret = endpoint.previousUntil !== null && endpoint.previousUntil > now ? endpoint.previousSecret : null;
         due.push({
@@ -124,13 +144,15 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
     async recordAttempt(id, o) {
       const d = deliveries.get(id);
       if (!d) return;
-      d.attempts++;
-      d.lastAttemptAt = o.at;
-      d.lastStatus = o.status;
-      d.lastError = o.error;
-      d.state = o.delivered ? 'delivered' : o.nextAttemptAt === null ? 'failed' : 'pending';
-      d.deliveredAt = o.delivered ? o.at : null;
-      d.nextAttemptAt = o.nextAttemptAt;
+      patch(d, {
+        attempts: d.attempts + 1,
+        lastAttemptAt: o.at,
+        lastStatus: o.status,
+        lastError: o.error,
+        state: o.delivered ? 'delivered' : o.nextAttemptAt === null ? 'failed' : 'pending',
+        deliveredAt: o.delivered ? o.at : null,
+        nextAttemptAt: o.nextAttemptAt,
+      }, undo);
     },
     async listDeliveries(f) {
       return [...deliveries.values()]
@@ -142,61 +164,34 @@ export function createMemoryOutbox(maxDeliveries = MAX_DELIVERIES): MemoryOutbox
     async replay(id, at) {
       const d = deliveries.get(id);
       if (!d) return null;
-      Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
+      patch(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null }, undo);
       return view(d);
     },
     async replayFailed(at, limit, endpointId) {
       const failed = [...deliveries.values()].filter((d) => d.state === 'failed' && (endpointId === null || d.endpointId === endpointId));
       const chosen = failed.sort((a, b) => a.id - b.id).slice(0, limit);
-      for (const d of chosen) Object.assign(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null });
+      for (const d of chosen) patch(d, { state: 'pending', attempts: 0, nextAttemptAt: at, deliveredAt: null }, undo);
       return { replayed: chosen.length, remaining: failed.length - chosen.length };
     },
     async sendTest(endpointId, data, at) {
       const endpoint = endpoints.get(endpointId);
       if (!endpoint) return null;
-      const [id] = write(TEST_EVENT_TYPE, eventBody({ type: TEST_EVENT_TYPE, data }, at), at, [endpoint]);
+      const [id] = write(TEST_EVENT_TYPE, eventBody({ type: TEST_EVENT_TYPE, data }, at), at, [endpoint], undo);
       return view(deliveries.get(id!)!);
     },
     async deleteEndpoint(id) {
       const endpoint = endpoints.get(id);
       if (!endpoint) return null;
       let dropped = 0;
-      for (const [key, d] of deliveries) if (d.endpointId === id && deliveries.delete(key)) dropped++;
-      endpoints.delete(id);
+      for (const [key, d] of deliveries) if (d.endpointId === id && deleteKey(deliveries, key, undo)) dropped++;
+      deleteKey(endpoints, id, undo);
       return { endpoint: publicEndpoint(endpoint), dropped };
     },
     async rotateSecret(id, secret, previousUntil) {
       const endpoint = endpoints.get(id);
       if (!endpoint) return null;
-      Object.assign(endpoint, { previousSecret: previousUntil === null ? null : endpoint.secret, previousUntil, secret });
+      patch(endpoint, { previousSecret: previousUntil === null ? null : endpoint.secret, previousUntil, secret }, undo);
       return publicEndpoint(endpoint);
     },
-  };
-  /** Writes one event's deliveries to `targets` (none when there is none); their ids. */
-  const write = (type: DeliveredType, body: string, at: number, targets: readonly StoredEndpoint[]): number[] => {
-    const eventId = `msg_${crypto.randomUUID().replaceAll('-', '')}`;
-    const ids = targets.map((endpoint) => {
-      const id = nextDelivery++;
-      deliveries.set(id, {
-        id,
-        eventId,
-        type,
-        endpointId: endpoint.id,
-        url: endpoint.url,
-        state: 'pending',
-        attempts: 0,
-        createdAt: at,
-        nextAttemptAt: at,
-        lastAttemptAt: null,
-        lastStatus: null,
-        lastError: null,
-        deliveredAt: null,
-        body,
-      });
-      return id;
-    });
-    trim();
-    return ids;
-  };
-  return outbox;
+  });
 }

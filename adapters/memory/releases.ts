@@ -4,73 +4,61 @@
  * @module
  */
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
-import type { RampPlan } from '../../core/ports/release-store.ts';
-import { keep, type Restorable } from './change.ts';
+import { publishedRelease, type RampPlan } from '../../core/ports/release-store.ts';
+import { addRecord, type MemoryFace, patch } from './undo.ts';
 
 /** Whether a stored plan is still the one given (not ended, resumed or replaced). */
 const samePlan = (stored: RampPlan | null, plan: RampPlan): boolean =>
   stored !== null && stored.startAt === plan.startAt && stored.everyMs === plan.everyMs && stored.steps.join() === plan.steps.join();
 
-/** Creates an in-process release store. */
-export function createMemoryReleaseStore(): ReleaseStore & Restorable {
+/** Creates an in-process release store; a change's face of it undoes its own writes when the change throws. */
+export function createMemoryReleaseStore(): MemoryFace<ReleaseStore> {
   const releases: Release[] = [];
   const find = (version: string) => releases.find((release) => release.version === version);
   // Copies out, so that a caller cannot change what is stored.
   const copy = (release: Release): Release => ({ ...release, ramp: release.ramp && { ...release.ramp, steps: [...release.ramp.steps] } });
   const changed = async (release: Release | undefined): Promise<Release | null> => (release ? copy(release) : null);
-  return {
-    snapshot: () => keep(releases),
+  return (undo) => ({
     listReleases: async () => releases.map(copy),
     async publishRelease(release) {
       if (find(release.version)) return false;
-      const stored: Release = {
-        sha256: null,
-        size: null,
-        critical: false,
-        ramp: null,
-        ...release,
-        pulledAt: null,
-        haltedAt: null,
-        haltReason: null,
-        announcedStep: 0,
-      };
-      releases.unshift(copy(stored));
+      addRecord(releases, copy(publishedRelease(release)), 'first', undo);
       return true;
     },
     async setRollout(version, rolloutPercent) {
       const release = find(version);
       if (!release || release.pulledAt !== null) return null;
-      Object.assign(release, { rolloutPercent, ramp: null, haltedAt: null, haltReason: null });
+      patch(release, { rolloutPercent, ramp: null, haltedAt: null, haltReason: null }, undo);
       return changed(release);
     },
     async pullRelease(version, at, rolloutPercent) {
       const release = find(version);
-      if (release && release.pulledAt === null) release.pulledAt = at;
-      if (release && rolloutPercent !== undefined) Object.assign(release, { rolloutPercent, ramp: null });
+      if (release && release.pulledAt === null) patch(release, { pulledAt: at }, undo);
+      if (release && rolloutPercent !== undefined) patch(release, { rolloutPercent, ramp: null }, undo);
       return changed(release);
     },
     async restoreRelease(version) {
       const release = find(version);
-      if (release) Object.assign(release, { pulledAt: null, haltedAt: null, haltReason: null });
+      if (release) patch(release, { pulledAt: null, haltedAt: null, haltReason: null }, undo);
       return changed(release);
     },
     async haltRelease(version, at, reason) {
       const release = find(version);
       if (!release || release.ramp === null || release.pulledAt !== null || release.haltedAt !== null) return null;
-      Object.assign(release, { haltedAt: at, haltReason: reason });
+      patch(release, { haltedAt: at, haltReason: reason }, undo);
       return changed(release);
     },
     async resumeRelease(version, ramp) {
       const release = find(version);
       if (!release || release.haltedAt === null || release.pulledAt !== null) return null;
-      Object.assign(release, { ramp: { ...ramp, steps: [...ramp.steps] }, haltedAt: null, haltReason: null });
+      patch(release, { ramp: { ...ramp, steps: [...ramp.steps] }, haltedAt: null, haltReason: null }, undo);
       return changed(release);
     },
     async announceStep(version, step, ramp) {
       const release = find(version);
       if (!release || release.pulledAt !== null || !samePlan(release.ramp, ramp) || release.announcedStep >= step) return null;
-      release.announcedStep = step;
+      patch(release, { announcedStep: step }, undo);
       return changed(release);
     },
-  };
+  });
 }

@@ -16,7 +16,7 @@ import {
   type VoteResult,
   voteWeight,
 } from '../../core/ports/ports.ts';
-import { keep, type Restorable } from './change.ts';
+import { addMember, deleteKey, deleteMember, type MemoryFace, patch, setKey, type Undo } from './undo.ts';
 import { checkRoom, type MemoryCaps, VOTES_TAKEN_BACK } from './caps.ts';
 
 interface Feature extends FeatureFields {
@@ -30,7 +30,8 @@ export interface MemoryRoadmap {
   syncRoadmap(features: readonly RoadmapFeature[]): Promise<RoadmapSyncReport>;
   listRoadmap(voterId: string): Promise<RoadmapFeatureView[]>;
   toggleVote(featureId: number, voterId: string, network?: string | null): Promise<VoteResult | null>;
-  features: FeatureStore & Restorable;
+  /** The operator's edits: a change's face undoes its own writes when the change throws. */
+  features: MemoryFace<FeatureStore>;
 }
 
 const seedOf = (f: RoadmapFeature): string => JSON.stringify([f.title, f.description, f.category, f.visible, f.release_version]);
@@ -64,10 +65,15 @@ export function createMemoryRoadmap(caps: MemoryCaps, votesPerNetwork = DEFAULT_
   /** Counts are kept per feature, changed by each toggle's weight. */
   const counts = new Map<number, number>();
 
-  const votersOf = (id: number): Set<string> => {
+  const votersOf = (id: number, undo?: Undo): Set<string> => {
     let voters = votes.get(id);
-    if (!voters) votes.set(id, voters = new Set());
+    if (!voters) setKey(votes, id, voters = new Set(), undo);
     return voters;
+  };
+  /** Moves the total of votes held by `by`; undone by the opposite move. */
+  const countVotes = (by: number, undo: Undo | undefined): void => {
+    voteCount += by;
+    undo?.(() => (voteCount -= by));
   };
   const stored = (f: Feature): StoredFeature => ({
     id: f.id,
@@ -152,29 +158,21 @@ export function createMemoryRoadmap(caps: MemoryCaps, votesPerNetwork = DEFAULT_
       counts.set(featureId, count);
       return { voted, vote_count: count };
     },
-    features: {
-      snapshot() {
-        const restore = keep(features, votes, networkOf, networkVotes, counts, recorded);
-        const total = voteCount;
-        return () => {
-          restore();
-          voteCount = total;
-        };
-      },
+    features: (undo) => ({
       list: async () => byId().map(stored),
       async create(fields) {
         const id = Math.max(0, ...features.keys()) + 1;
         const feature: Feature = { id, ...pick(fields), merged_into: null, seeded: null };
-        features.set(id, feature);
+        setKey(features, id, feature, undo);
         return stored(feature);
       },
       async update(id, fields) {
         const feature = features.get(id);
         if (!feature) return null;
-        Object.assign(feature, pick(fields));
+        patch(feature, pick(fields) as Partial<Feature>, undo);
         if (fields.visible === true) {
-          feature.merged_into = null;
-          recorded.delete(id);
+          patch(feature, { merged_into: null }, undo);
+          deleteKey(recorded, id, undo);
         }
         return stored(feature);
       },
@@ -185,17 +183,18 @@ export function createMemoryRoadmap(caps: MemoryCaps, votesPerNetwork = DEFAULT_
         if (!target) return { kind: 'not_found', id: into };
         if (source.merged_into !== null) return { kind: 'already_merged', from: stored(source) };
         if (!target.visible) return { kind: 'hidden_target', into: stored(target) };
+        // Undone last: the counts follow the votes as they are once put back (toggles made meanwhile included).
+        undo?.(() => recount(from, into));
         const moving = votes.get(from) ?? new Set<string>();
-        const voters = votersOf(into);
+        const voters = votersOf(into, undo);
         const record = [...moving].map((voter) => ({ voter, moved: !voters.has(voter) }));
-        recorded.set(from, record);
-        for (const voter of moving) voters.add(voter);
+        setKey(recorded, from, record, undo);
+        for (const voter of moving) addMember(voters, voter, undo);
         const moved = record.filter((r) => r.moved).length;
-        voteCount -= moving.size - moved;
-        votes.delete(from);
+        countVotes(moved - moving.size, undo);
+        deleteKey(votes, from, undo);
         recount(from, into);
-        source.visible = false;
-        source.merged_into = into;
+        patch(source, { visible: false, merged_into: into }, undo);
         return { kind: 'merged', from: stored(source), into: stored(target), moved };
       },
       async unmerge(id) {
@@ -207,22 +206,22 @@ export function createMemoryRoadmap(caps: MemoryCaps, votesPerNetwork = DEFAULT_
         const into = feature.merged_into;
         const target = features.get(into)!;
         if (target.merged_into !== null) return { kind: 'target_merged', into: stored(target) };
-        const voters = votersOf(into);
-        const back = votersOf(id);
+        undo?.(() => recount(id, into));
+        const voters = votersOf(into, undo);
+        const back = votersOf(id, undo);
         for (const { voter, moved } of record) {
           // A vote taken back from the target since the merge stays taken back.
           if (!voters.has(voter)) continue;
-          if (moved) voters.delete(voter);
-          else voteCount++;
-          back.add(voter);
+          if (moved) deleteMember(voters, voter, undo);
+          else countVotes(1, undo);
+          addMember(back, voter, undo);
         }
-        recorded.delete(id);
+        deleteKey(recorded, id, undo);
         recount(id, into);
-        feature.visible = true;
-        feature.merged_into = null;
+        patch(feature, { visible: true, merged_into: null }, undo);
         return { kind: 'unmerged', shown: stored(feature), from: stored(target), restored: back.size };
       },
-    },
+    }),
   };
 }
 

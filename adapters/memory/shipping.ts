@@ -5,38 +5,37 @@
  * @module
  */
 import type { ShippingStore } from '../../core/ports/shipping-store.ts';
-import { keep, type Restorable } from './change.ts';
+import { addMember, deleteMember, type MemoryFace, setKey } from './undo.ts';
 
-/** Creates an in-process shipping store; a change that throws puts it back (change.ts). */
-export function createMemoryShipping(): ShippingStore & Restorable {
+/** Creates an in-process shipping store; a change's face undoes its own writes when the change throws. */
+export function createMemoryShipping(): MemoryFace<ShippingStore> {
   const reached = new Map<string, number>();
   const told = new Map<number, number>();
   const unsubscribed = new Map<string, number>();
   const off = new Set<number>();
-  return {
-    snapshot: () => keep(reached, told, unsubscribed, off),
+  return (undo) => ({
     reachedEveryone: async () => [...reached].map(([version, at]) => ({ version, at })),
     async recordReachedEveryone(version, at) {
       const known = reached.get(version);
       if (known !== undefined) return known;
-      reached.set(version, at);
+      setKey(reached, version, at, undo);
       return at;
     },
     told: async () => [...told.keys()].sort((a, b) => a - b),
     async markTold(feedbackId, email, at) {
       if (told.has(feedbackId) || unsubscribed.has(email.toLowerCase())) return false;
-      told.set(feedbackId, at);
+      setKey(told, feedbackId, at, undo);
       return true;
     },
     toldCount: async (from, to) => [...told.values()].filter((at) => at >= from && at < to).length,
     async unsubscribe(email, at) {
-      if (!unsubscribed.has(email.toLowerCase())) unsubscribed.set(email.toLowerCase(), at);
+      if (!unsubscribed.has(email.toLowerCase())) setKey(unsubscribed, email.toLowerCase(), at, undo);
     },
     unsubscribed: async () => [...unsubscribed.keys()].sort(),
     async setFeatureMails(featureId, enabled) {
-      if (enabled) off.delete(featureId);
-      else off.add(featureId);
+      if (enabled) deleteMember(off, featureId, undo);
+      else addMember(off, featureId, undo);
     },
     mailsOff: async () => [...off].sort((a, b) => a - b),
-  };
+  });
 }

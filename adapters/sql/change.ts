@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ChangeStore, LockedTable, StorageChange } from '../../core/ports/change.ts';
+import type { ChangedStoreName, ChangeStore, LockedTable, OutsideStores, StorageChange, WholeStores } from '../../core/ports/change.ts';
 import type { SqlClient, SqlSession } from './client.ts';
 
 const LOCKS: Record<LockedTable, string> = {
@@ -12,8 +12,32 @@ const LOCKS: Record<LockedTable, string> = {
   releases: 'lock table releases in share row exclusive mode',
 };
 
-/** How each store of a change is built over its transaction (only those the change uses are built). */
-export type ChangeStores = { [K in Exclude<keyof StorageChange, 'lock'>]: (db: SqlClient) => StorageChange[K] };
+/**
+ * What the stores that feed a cache beside the database say of their writes (instead of being watched):
+ * the features store that it wrote the roadmap, the outbox that an endpoint changed.
+ */
+export interface ChangeTouches {
+  /** Features were written (PGlite's roadmap mirror reloads them); `votes` when votes moved too (merge, unmerge). */
+  features(votes: boolean): void;
+  /** The outbox's endpoints: `forget()` when one is added, changed or deleted (outbox.ts EndpointsKnown). */
+  readonly endpoints: { forget(): void };
+}
+
+/** What a store says of its writes outside a change: nothing to follow (the storage's own faces). */
+export const UNFOLLOWED: ChangeTouches = { features: () => {}, endpoints: { forget: () => {} } };
+
+/**
+ * The SQL storage's roster of the stores a change writes: how each is built over a client (the
+ * database for the storage's face, a transaction for a change's), serving both faces.
+ */
+export type SqlStores = { readonly [K in ChangedStoreName]: (db: SqlClient, touches: ChangeTouches) => WholeStores[K] & OutsideStores[K] };
+
+/** Every store of the roster, built over `db`: the storage's faces. */
+export function storesOver(stores: SqlStores, db: SqlClient, touches: ChangeTouches): OutsideStores {
+  const built: Partial<Record<ChangedStoreName, unknown>> = {};
+  for (const name of Object.keys(stores) as ChangedStoreName[]) built[name] = stores[name](db, touches);
+  return built as OutsideStores;
+}
 
 /** What the storage keeps in memory beside the database, told of a change's writes. */
 export interface ChangeFollowers {
@@ -46,84 +70,40 @@ function inTransaction(session: SqlSession, client: SqlClient): SqlClient {
   };
 }
 
-const ENDPOINT_CHANGES = new Set<PropertyKey>(['addEndpoint', 'updateEndpoint', 'deleteEndpoint']);
-const VOTE_CHANGES = new Set<PropertyKey>(['merge', 'unmerge']);
-
-/** `store` with `seen(member)` called before each of its methods runs. */
-function watched<S extends object>(store: S, seen: (member: PropertyKey) => void): S {
-  return new Proxy(store, {
-    get(target, member) {
-      const value = Reflect.get(target, member) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        seen(member);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-}
-
 /**
  * Creates `Storage.change` over a database.
  *
  * @param client The database.
- * @param stores Builds each of the change's stores over a client (the transaction).
+ * @param stores The roster: each of the change's stores, built over its transaction on first use.
  * @param followers What memory keeps beside the database (PGlite).
  */
-export function createSqlChange(client: SqlClient, stores: ChangeStores, followers: ChangeFollowers = {}): ChangeStore['change'] {
+export function createSqlChange(client: SqlClient, stores: SqlStores, followers: ChangeFollowers = {}): ChangeStore['change'] {
   return async <T>(work: (tx: StorageChange) => Promise<T>): Promise<T> => {
     const touched = { features: false, votes: false, endpoints: false };
+    const touches: ChangeTouches = {
+      features(votes) {
+        touched.features = true;
+        if (votes) touched.votes = true;
+      },
+      endpoints: {
+        forget() {
+          touched.endpoints = true;
+          followers.endpointsChanged?.();
+        },
+      },
+    };
     const once = () =>
       client.transaction(async (session) => {
         const db = inTransaction(session, client);
-        const built = new Map<keyof ChangeStores, unknown>();
-        /** A store of the change, built on first use. */
-        const store = <K extends keyof ChangeStores>(name: K, watch?: (member: PropertyKey) => void): StorageChange[K] => {
-          if (!built.has(name)) built.set(name, watch ? watched(stores[name](db), watch) : stores[name](db));
-          return built.get(name) as StorageChange[K];
-        };
-        const tx: StorageChange = {
-          get releases() {
-            return store('releases');
-          },
-          get features() {
-            return store('features', (member) => {
-              if (member !== 'list') touched.features = true;
-              if (VOTE_CHANGES.has(member)) touched.votes = true;
-            });
-          },
-          get inbox() {
-            return store('inbox');
-          },
-          get orders() {
-            return store('orders');
-          },
-          get outbox() {
-            return store('outbox', (member) => {
-              if (!ENDPOINT_CHANGES.has(member)) return;
-              touched.endpoints = true;
-              followers.endpointsChanged?.();
-            });
-          },
-          get audit() {
-            return store('audit');
-          },
-          get mail() {
-            return store('mail');
-          },
-          get checkouts() {
-            return store('checkouts');
-          },
-          get links() {
-            return store('links');
-          },
-          get shipping() {
-            return store('shipping');
-          },
-          lock: async (table) => {
+        const tx = {
+          lock: async (table: LockedTable) => {
             await session.query(LOCKS[table]);
           },
-        };
+        } as StorageChange;
+        for (const name of Object.keys(stores) as ChangedStoreName[]) {
+          let built: unknown;
+          Object.defineProperty(tx, name, { enumerable: true, get: () => (built ??= stores[name](db, touches)) });
+        }
         return work(tx);
       });
     try {

@@ -7,6 +7,7 @@
  */
 import { DEFAULT_VOTES_PER_NETWORK, type FeatureFields, type FeatureStore, type MergeOutcome, type StoredFeature } from '../../core/ports/ports.ts';
 import type { SqlClient } from './client.ts';
+import { type ChangeTouches, UNFOLLOWED } from './change.ts';
 import { COLUMNS, LOCK_BOTH, RECOUNT } from './feature-rows.ts';
 import { RECORD_MERGE, unmergeFeature } from './unmerge.ts';
 
@@ -44,11 +45,12 @@ const DROP_VOTES = `delete from roadmap_votes where feature_id = $1::int`;
 const RETIRE =
   `update roadmap_features set visible = false, vote_count = 0, merged_into = $2::int, merge_recorded = true where id = $1::int returning ${COLUMNS}`;
 
-/** Creates the feature store over a database. */
-export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK): FeatureStore {
+/** Creates the feature store over a database; each write says so to `touches` (change.ts). */
+export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_VOTES_PER_NETWORK, touches: ChangeTouches = UNFOLLOWED): FeatureStore {
   return {
     list: () => db.query<StoredFeature>(LIST),
     async create(f: FeatureFields) {
+      touches.features(false);
       return db.transaction(async (tx) => {
         await tx.query('lock table roadmap_features in share row exclusive mode');
         const [row] = await tx.query<StoredFeature>(CREATE, [f.title, f.description, f.category, f.visible, f.release_version]);
@@ -56,6 +58,7 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
       });
     },
     async update(id, f) {
+      touches.features(false);
       const params = [
         id,
         f.title ?? null,
@@ -68,6 +71,7 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
       return (await db.write<StoredFeature>(UPDATE, params))[0] ?? null;
     },
     merge(from, into) {
+      touches.features(true);
       return db.transaction(async (tx): Promise<MergeOutcome> => {
         const locked = await tx.query<StoredFeature>(LOCK_BOTH, [from, into]);
         const source = locked.find((f) => f.id === from);
@@ -84,6 +88,9 @@ export function createSqlFeatureStore(db: SqlClient, votesPerNetwork = DEFAULT_V
         return { kind: 'merged', from: retired!, into: merged!, moved };
       });
     },
-    unmerge: (id) => db.transaction((tx) => unmergeFeature(tx, id, votesPerNetwork)),
+    unmerge(id) {
+      touches.features(true);
+      return db.transaction((tx) => unmergeFeature(tx, id, votesPerNetwork));
+    },
   };
 }

@@ -120,7 +120,7 @@ export class EndpointsKnown {
  *
  * @param known What to tell when endpoints change (an exclusive storage's `EndpointsKnown`).
  */
-export function createSqlOutbox(db: SqlClient, known?: EndpointsKnown): OutboxStore {
+export function createSqlOutbox(db: SqlClient, known?: Pick<EndpointsKnown, 'forget'>): OutboxStore {
   const delivery = async (session: SqlSession, id: number) =>
     (await session.query<Delivery>(`select ${DELIVERY} from ${FROM_DELIVERIES} where d.id = $1::bigint`, [id]))[0] ?? null;
   return {

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Release, ReleaseStore } from '../../core/releases/release-view.ts';
+import { publishedRelease } from '../../core/ports/release-store.ts';
 import type { SqlClient, SqlValue } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -36,9 +37,10 @@ export function createSqlReleaseStore(db: SqlClient): ReleaseStore {
   const change = async (statement: string, params: readonly SqlValue[]): Promise<Release | null> => (await db.write<Release>(statement, params))[0] ?? null;
   return {
     listReleases: () => db.query<Release>(LIST),
-    async publishRelease(r) {
-      const ramp = r.ramp ? JSON.stringify(r.ramp) : null;
-      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, r.sha256 ?? null, r.size ?? null, r.critical ?? false, ramp];
+    async publishRelease(release) {
+      // The columns of pulled_at, halted_at, halt_reason and announced_step start as the rule's values.
+      const r = publishedRelease(release);
+      const params = [r.version, r.msiUrl, r.notesUrl, r.rolloutPercent, r.publishedAt, r.sha256, r.size, r.critical, r.ramp && JSON.stringify(r.ramp)];
       return (await db.write(PUBLISH, params)).length === 1;
     },
     setRollout: (version, rolloutPercent) => change(SET_ROLLOUT, [version, rolloutPercent]),

@@ -26,7 +26,7 @@ import { createSqlLinks } from './links.ts';
 import { type RetentionReport, runRetention, scheduleRetention } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
-import { createSqlChange } from './change.ts';
+import { createSqlChange, type SqlStores, storesOver, UNFOLLOWED } from './change.ts';
 
 /** Storage on SQL, with the export and the clean-up. */
 export interface SqlStorage extends Storage, ExportSource {
@@ -87,6 +87,27 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const batching = { maxInFlight: client.driver === 'postgres' ? 2 : 1 };
   const perNetwork = options.votesPerNetwork ?? DEFAULT_VOTES_PER_NETWORK;
   const roadmap = { syncRoadmap: (features: readonly RoadmapFeature[]) => syncRoadmap(client, features), features: createSqlFeatureStore(client, perNetwork) };
+  // The roster of the stores a change writes: the change builds them over its transaction, the storage over the client.
+  const changed: SqlStores = {
+    releases: createSqlReleaseStore,
+    features: (db, touches) => createSqlFeatureStore(db, perNetwork, touches),
+    inbox: createSqlInbox,
+    orders: createSqlOrders,
+    outbox: (db, touches) => createSqlOutbox(db, touches.endpoints),
+    audit: createSqlAuditStore,
+    mail: createSqlMail,
+    links: createSqlLinks,
+    shipping: createSqlShipping,
+    checkouts: (db) => ({
+      createCheckout: (session, owner) => createCheckout(db, session, owner),
+      openCheckouts: (owner, now, limit) => openCheckouts(db, owner, now, limit),
+      openCheckoutTotals: (now, limit) => openCheckoutTotals(db, now, limit),
+      getCheckout: (id) => getCheckout(db, id),
+      advanceCheckout: (id, state) => advanceCheckout(db, id, state),
+      saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys),
+      getLicenses: (sessionId) => getLicenses(db, sessionId),
+    }),
+  };
   const { exclusive } = options;
   const endpoints = exclusive ? new EndpointsKnown(client) : undefined;
   // The shared tables key clients by one keyed hash: the rate limits' and the feedback budgets'.
@@ -94,23 +115,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
   const hashClient = clientKeyHash(client, shared);
   const mirror = exclusive ? createRoadmapMirror(client, roadmap, perNetwork) : null;
   // A change's stores are built again over its transaction, as it uses them (change.ts): closures, no state.
-  const change = createSqlChange(
-    client,
-    {
-      releases: createSqlReleaseStore,
-      features: (db) => createSqlFeatureStore(db, perNetwork),
-      inbox: createSqlInbox,
-      orders: createSqlOrders,
-      outbox: createSqlOutbox,
-      audit: createSqlAuditStore,
-      mail: createSqlMail,
-      links: createSqlLinks,
-      shipping: createSqlShipping,
-      checkouts: (db) => ({ getLicenses: (sessionId) => getLicenses(db, sessionId), saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys) }),
-    },
-    { ...(mirror ? { roadmap: mirror.followChange } : {}), ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}) },
-  );
+  const change = createSqlChange(client, changed, {
+    ...(mirror ? { roadmap: mirror.followChange } : {}),
+    ...(endpoints ? { endpointsChanged: () => endpoints.forget() } : {}),
+  });
   return {
+    ...storesOver(changed, client, endpoints ? { ...UNFOLLOWED, endpoints } : UNFOLLOWED),
     change,
     client,
     rateLimits: exclusive ? createMemoryRateLimitStore(exclusive.clock ?? { now: () => Date.now() }) : createSharedRateLimitStore(client, {
@@ -126,28 +136,12 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
         : createFeedbackWriter(client, batching, { hashClient: async (key) => hashClient(key) }),
       recordDownload: (event) => recordDownload(client, event),
     },
-    releases: createSqlReleaseStore(client),
-    audit: createSqlAuditStore(client),
-    inbox: createSqlInbox(client),
-    outbox: createSqlOutbox(client, endpoints),
     usage: createSqlUsageStore(client),
-    orders: createSqlOrders(client),
-    mail: createSqlMail(client),
-    links: createSqlLinks(client),
-    shipping: createSqlShipping(client),
     roadmap: mirror
       ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote }
       : { syncRoadmap: roadmap.syncRoadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) },
-    features: mirror ? mirror.features : roadmap.features,
-    checkouts: {
-      createCheckout: (session, owner) => createCheckout(client, session, owner),
-      openCheckouts: (owner, now, limit) => openCheckouts(client, owner, now, limit),
-      openCheckoutTotals: (now, limit) => openCheckoutTotals(client, now, limit),
-      getCheckout: (id) => getCheckout(client, id),
-      advanceCheckout: (id, state) => advanceCheckout(client, id, state),
-      saveLicenses: (sessionId, keys) => saveLicenses(client, sessionId, keys),
-      getLicenses: (sessionId) => getLicenses(client, sessionId),
-    },
+    // PGlite's roadmap is read from memory (roadmap-mirror.ts).
+    ...(mirror ? { features: mirror.features } : {}),
     secret: (name, create) => secret(client, name, create),
     // A round trip that reads nothing: the readiness probe's question, at most once a second.
     ping: async () => {

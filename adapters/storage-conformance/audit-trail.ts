@@ -5,7 +5,7 @@
  */
 import * as assert from './assert.ts';
 import type { AuditEntry } from '../../core/ports/store-ports.ts';
-import { type ContractSuite, current } from './context.ts';
+import { type ContractSuite, current, oneChangeEach } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
@@ -20,7 +20,7 @@ const ENTRIES: AuditEntry[] = [
 
 export function auditTrailContract(test: ContractSuite): void {
   test('the actor kept (null too), pages by id newest first, filters by actor, action prefix and target text', async (context) => {
-    const { audit } = current(context).storage;
+    const { audit } = oneChangeEach(current(context).storage);
     for (const entry of ENTRIES) await audit.record(entry);
     const ids = async (filter: Parameters<typeof audit.list>[0]) => (await audit.list(filter)).map((row) => row.id);
 

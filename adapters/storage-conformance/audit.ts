@@ -9,7 +9,6 @@ import { type ContractSuite, current } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 7);
 
-/** An emit that reports only an audit entry, named after the change. */
 /** An audit entry of a change, named after it. */
 const auditEntry = (action: string, target: string) => ({ at: T0, action, target, requestId: `r-${action}`, actor: 'ada' });
 
@@ -101,8 +100,8 @@ export function auditContract(test: ContractSuite): void {
       expiresAt: T0 + 3_600_000,
     });
     const [first, second] = await Promise.all([
-      storage.orders.override('cs_twice', 'revoked', null, T0),
-      storage.orders.override('cs_twice', 'revoked', null, T0 + 1),
+      storage.change((tx) => tx.orders.override('cs_twice', 'revoked', null, T0)),
+      storage.change((tx) => tx.orders.override('cs_twice', 'revoked', null, T0 + 1)),
     ]);
     const befores = [first!.before.override, second!.before.override].sort();
     assert.equal(befores, ['revoked', null].sort(), 'exactly one of two racing overrides saw the order unrevoked');

@@ -1,7 +1,8 @@
 /**
  * Contract: a change (`Storage.change`) is one unit of work. What it writes through its stores, with its
  * event, audit entry and mail, commits together when it resolves; when it throws, none of it is kept, in
- * any store, and the error comes out as thrown. A change reads its own writes.
+ * any store, and the error comes out as thrown; only its own writes are undone (a feedback entry and its
+ * event written outside it meanwhile stay). A change reads its own writes.
  */
 import * as assert from './assert.ts';
 import { type ContractSuite, current } from './context.ts';
@@ -39,7 +40,7 @@ async function everything(storage: Storage) {
 export function changeContract(test: ContractSuite): void {
   test('what a change writes, with its event, audit entry and mail, is kept together once it resolves', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 }));
     const answer = await storage.change(async (tx) => {
       assert.is(await tx.releases.publishRelease(RELEASE), true);
       assert.equal((await tx.releases.listReleases()).map((r) => r.version), ['2.7.0'], 'a change reads its own writes');
@@ -62,9 +63,9 @@ export function changeContract(test: ContractSuite): void {
 
   test('a change that throws keeps nothing of what it wrote, in any store, and the error comes out', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 });
+    await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 }));
     await storage.intake.addFeedback(ENTRY);
-    await storage.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 });
+    await storage.change((tx) => tx.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 }));
     const before = await everything(storage);
     const failure = new Error('refused after the writes');
     const thrown = await storage
@@ -82,15 +83,43 @@ export function changeContract(test: ContractSuite): void {
       .catch((error: unknown) => error);
     assert.is(thrown, failure, 'the very error the work threw');
     assert.equal(await everything(storage), before);
-    assert.is(await storage.mail.enqueue(MAIL, T0), true, 'the rolled-back mail left no trace of its cause');
+    assert.is(await storage.change((tx) => tx.mail.enqueue(MAIL, T0)), true, 'the rolled-back mail left no trace of its cause');
     // The storage goes on: the next change commits.
     await storage.change(async (tx) => void (await tx.releases.publishRelease(RELEASE)));
     assert.equal((await storage.releases.listReleases()).map((r) => r.version), ['2.7.0', '2.6.0']);
   });
 
+  test('a change that throws undoes only its own writes: a feedback entry and its event written while it waited stay', async (context) => {
+    const { storage } = current(context);
+    await storage.change((tx) =>
+      tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/feedback', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 })
+    );
+    await storage.intake.addFeedback(ENTRY);
+    const failure = new Error('refused after waiting');
+    let meanwhile: Promise<unknown> | null = null;
+    const thrown = await storage
+      .change(async (tx) => {
+        await tx.inbox.setHandled(1, true, T0 + 1);
+        await tx.outbox.enqueue({ type: 'release.published', data: { version: '2.7.0' } }, T0 + 1);
+        // A public write while the change waits: started, not awaited (one connection waits for the change).
+        meanwhile = storage.intake.addFeedback({ ...ENTRY, description: 'Written meanwhile', receivedAt: T0 + 2 });
+        // A timer lets other work in (as a signature or a provider's answer would); no deadline.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+    await meanwhile;
+    assert.is(thrown, failure, 'the very error the work threw');
+    const rule = 'a change that throws undoes only its own writes; writes made outside it meanwhile stay';
+    const entries = (await storage.inbox.list({ limit: 10 })).map((e) => [e.id, e.description, e.handledAt]);
+    assert.equal(entries, [[2, 'Written meanwhile', null], [1, 'Charts', null]], `${rule}: the feedback written meanwhile stays, the mark goes`);
+    const deliveries = (await storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type);
+    assert.equal(deliveries, ['feedback.received', 'feedback.received'], `${rule}: its feedback.received event stays, the change's event goes`);
+  });
+
   test('two changes of one record at once: the second reads what the first wrote', async (context) => {
     const { storage } = current(context);
-    await storage.releases.publishRelease(RELEASE);
+    await storage.change((tx) => tx.releases.publishRelease(RELEASE));
     /** Widens by 10 points, from what the change reads (a lost update would leave 20). */
     const widen = () =>
       storage.change(async (tx) => {

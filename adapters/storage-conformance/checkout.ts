@@ -83,7 +83,7 @@ export function checkoutContract(test: ContractSuite): void {
   test('racing saves in changes: one stores the keys and writes its event and mail, every save answers its keys', async (context) => {
     const { storage } = current(context);
     const at = Date.UTC(2026, 10, 21, 12, 5, 0, 0);
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: at });
+    await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: at }));
     /** A fulfilment's save: order.paid and the keys mail only by the call that stored them. */
     const save = (i: number) =>
       storage.change(async (tx) => {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Storage } from '../../core/ports/ports.ts';
+import type { ChangedStoreName, Storage, WholeStores } from '../../core/ports/ports.ts';
 
 /** One case's storage and hooks. */
 export interface ContractContext {
@@ -24,4 +24,17 @@ export interface ContractSuite {
 /** The storage of the running case, and its hooks. */
 export function current(context: ContractContext): ContractContext {
   return context;
+}
+
+/**
+ * The stores a change writes, whole, where each call runs in a change of its own: how a part checks one
+ * store's writes and reads one call at a time (`Storage` has those writes only in a change).
+ */
+export function oneChangeEach(storage: Storage): WholeStores {
+  const store = (name: PropertyKey) =>
+    new Proxy({}, {
+      get: (_, method) => (...args: unknown[]) =>
+        storage.change((tx) => (tx[name as ChangedStoreName] as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>)[method]!(...args)),
+    });
+  return new Proxy({} as WholeStores, { get: (_, name) => store(name) });
 }

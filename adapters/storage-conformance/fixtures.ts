@@ -3,7 +3,7 @@
  * storage, and what the storage must give back when nothing else changed it.
  */
 import type { RoadmapFeature, StoredFeature } from '../../core/ports/ports.ts';
-import type { NewRelease, Release } from '../../core/ports/release-store.ts';
+import { type NewRelease, publishedRelease, type Release } from '../../core/ports/release-store.ts';
 
 /** The installer address of a release. */
 export const msiUrl = (version: string): string => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
@@ -18,19 +18,8 @@ export const newRelease = (version: string, rolloutPercent: number, publishedAt:
   ...over,
 });
 
-/** `release` as the storage gives it back once published: never pulled, halted or announced. */
-export const storedRelease = (release: NewRelease, over: Partial<Release> = {}): Release => ({
-  sha256: null,
-  size: null,
-  critical: false,
-  ramp: null,
-  ...release,
-  pulledAt: null,
-  haltedAt: null,
-  haltReason: null,
-  announcedStep: 0,
-  ...over,
-});
+/** `release` as the storage gives it back once published (core's rule, `publishedRelease`), with `over` changed since. */
+export const storedRelease = (release: NewRelease, over: Partial<Release> = {}): Release => ({ ...publishedRelease(release), ...over });
 
 /** A roadmap feature as the config file gives it: "Feature 1", "About 1", visible, in no release. */
 export const feature = (id: number, over: Partial<RoadmapFeature> = {}): RoadmapFeature => ({

@@ -35,7 +35,7 @@ export function inboxContract(test: ContractSuite): void {
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const [newest] = await storage.inbox.list({ limit: 1 });
     const mark = async (handled: boolean, at: number) => {
-      const done = await storage.inbox.setHandled(newest!.id, handled, at);
+      const done = await storage.change((tx) => tx.inbox.setHandled(newest!.id, handled, at));
       return [done?.entry.handledAt, done?.changed];
     };
     assert.equal(await mark(true, T0 + 10), [T0 + 10, true]);
@@ -44,8 +44,8 @@ export function inboxContract(test: ContractSuite): void {
     assert.equal((await storage.inbox.list({ handled: false, limit: 10 })).length, 3);
     assert.equal(await mark(false, T0 + 30), [null, true]);
     assert.equal(await mark(false, T0 + 40), [null, false]);
-    assert.is(await storage.inbox.setHandled(newest!.id + 1000, true, T0), null);
-    assert.is(await storage.inbox.setHandled(newest!.id + 1000, false, T0), null);
+    assert.is(await storage.change((tx) => tx.inbox.setHandled(newest!.id + 1000, true, T0)), null);
+    assert.is(await storage.change((tx) => tx.inbox.setHandled(newest!.id + 1000, false, T0)), null);
   });
 
   test('the inbox finds text in the description or the email, any case, with the other filters and pages', async (context) => {
@@ -76,20 +76,20 @@ export function inboxContract(test: ContractSuite): void {
     const { storage } = current(context);
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
-    await storage.inbox.setHandled(ids[1]!, true, T0 + 5);
-    const batch = await storage.inbox.markHandled([ids[3]!, ids[0]!, ids[1]!, ids[0]!, ids[3]! + 1000], T0 + 10);
+    await storage.change((tx) => tx.inbox.setHandled(ids[1]!, true, T0 + 5));
+    const batch = await storage.change((tx) => tx.inbox.markHandled([ids[3]!, ids[0]!, ids[1]!, ids[0]!, ids[3]! + 1000], T0 + 10));
     assert.equal(batch, { marked: [ids[0]!, ids[3]!], found: 3 });
     const handled = await storage.inbox.list({ handled: true, limit: 10 });
     assert.equal(handled.map((e) => [e.id, e.handledAt]), [[ids[3]!, T0 + 10], [ids[1]!, T0 + 5], [ids[0]!, T0 + 10]], 'the one handled before keeps its time');
-    assert.equal(await storage.inbox.markHandled([ids[0]!, ids[3]!], T0 + 20), { marked: [], found: 2 }, 'a repeat marks none');
-    assert.equal(await storage.inbox.markHandled([ids[3]! + 1], T0 + 20), { marked: [], found: 0 });
+    assert.equal(await storage.change((tx) => tx.inbox.markHandled([ids[0]!, ids[3]!], T0 + 20)), { marked: [], found: 2 }, 'a repeat marks none');
+    assert.equal(await storage.change((tx) => tx.inbox.markHandled([ids[3]! + 1], T0 + 20)), { marked: [], found: 0 });
   });
 
   test('marks in a change that throws are undone: the entries are as before', async (context) => {
     const { storage } = current(context);
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
-    await storage.inbox.setHandled(ids[0]!, true, T0 + 5);
+    await storage.change((tx) => tx.inbox.setHandled(ids[0]!, true, T0 + 5));
     const before = await storage.inbox.list({ limit: 10 });
     const thrown = await storage
       .change(async (tx) => {
@@ -101,6 +101,6 @@ export function inboxContract(test: ContractSuite): void {
       .catch((error: unknown) => String(error));
     assert.is(thrown, 'Error: refused after the marks');
     assert.equal(await storage.inbox.list({ limit: 10 }), before);
-    assert.equal(await storage.inbox.markHandled(ids, T0 + 20), { marked: ids.slice(1), found: 4 }, 'the same marks commit afterwards');
+    assert.equal(await storage.change((tx) => tx.inbox.markHandled(ids, T0 + 20)), { marked: ids.slice(1), found: 4 }, 'the same marks commit afterwards');
   });
 }

@@ -20,13 +20,15 @@ export function linksContract(test: ContractSuite): void {
     for (const entry of ENTRIES) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).sort((a, b) => a - b);
     const [ann, anon, bo] = ids as [number, number, number];
-    await storage.outbox.addEndpoint({
-      url: 'http://127.0.0.1:9/hook',
-      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      events: [],
-      format: 'standard',
-      createdAt: T0,
-    });
+    await storage.change((tx) =>
+      tx.outbox.addEndpoint({
+        url: 'http://127.0.0.1:9/hook',
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        events: [],
+        format: 'standard',
+        createdAt: T0,
+      })
+    );
     assert.equal(await storage.links.linksOf([bo, ann, bo + 1000]), [
       { feedbackId: ann, featureId: null },
       { feedbackId: bo, featureId: null },

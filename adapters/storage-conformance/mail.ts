@@ -4,7 +4,7 @@
  */
 import * as assert from './assert.ts';
 import type { MailDraft } from '../../core/ports/mail.ts';
-import { type ContractSuite, current } from './context.ts';
+import { type ContractSuite, current, oneChangeEach } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 9, 30, 0, 123);
 const draft = (cause: string, session: string | null = 'cs_1'): MailDraft => ({
@@ -19,7 +19,7 @@ const draft = (cause: string, session: string | null = 'cs_1'): MailDraft => ({
 
 export function mailContract(test: ContractSuite): void {
   test('one message per cause, leased, retried, sent; listed by order and counted by state', async (context) => {
-    const { mail } = current(context).storage;
+    const { mail } = oneChangeEach(current(context).storage);
     assert.is(await mail.enqueue(draft('keys:cs_1'), T0), true);
     assert.is(await mail.enqueue(draft('keys:cs_1'), T0 + 5), false);
     assert.is(await mail.enqueue(draft('resend:r1', null), T0 + 10), true);
@@ -54,7 +54,7 @@ export function mailContract(test: ContractSuite): void {
   });
 
   test('resend requests are recorded, leased oldest first, and completed once with their mail', async (context) => {
-    const { mail } = current(context).storage;
+    const { mail } = oneChangeEach(current(context).storage);
     await mail.requestResend({ cause: 'resend:a', email: 'ada@example.com' }, T0);
     await mail.requestResend({ cause: 'resend:b', email: 'nobody@example.com' }, T0 + 1);
     // Not due before it was made.

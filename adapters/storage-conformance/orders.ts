@@ -90,45 +90,45 @@ export function ordersContract(test: ContractSuite): void {
       for (const order of permutations([...set, set[0]!])) {
         const id = `cs_f${n++}`;
         await storage.checkouts.createCheckout(session(id));
-        for (const flag of order) await storage.orders.flag(id, flag);
+        for (const flag of order) await storage.change((tx) => tx.orders.flag(id, flag));
         results.push((await storage.orders.get(id))!.standing);
       }
       for (const standing of results) assert.equal(standing, results[0], set.join('+'));
       const expected = set.includes('refunded') || !set.includes('dispute_won');
       assert.is(isRevoked(results[0]!), expected, `${set.join('+')} revokes: ${expected}`);
     }
-    assert.is(await storage.orders.flag('cs_missing', 'refunded'), null);
+    assert.is(await storage.change((tx) => tx.orders.flag('cs_missing', 'refunded')), null);
   });
 
   test("flag answers the standing before; the operator's word stands until the provider's verdict changes", async (context) => {
     const { storage } = current(context);
     await storage.checkouts.createCheckout(session('cs_o'));
-    const reinstated = await storage.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000);
+    const reinstated = await storage.change((tx) => tx.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000));
     assert.equal(reinstated?.before, GOOD_STANDING);
     assert.equal(reinstated?.order.standing, { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 });
-    const disputed = await storage.orders.flag('cs_o', 'disputed');
+    const disputed = await storage.change((tx) => tx.orders.flag('cs_o', 'disputed'));
     assert.equal(disputed?.before, reinstated?.order.standing);
     assert.equal(disputed?.order.standing, { ...GOOD_STANDING, disputed: true }, 'a new verdict drops the override');
-    const overridden = await storage.orders.override('cs_o', 'reinstated', null, T + 2000);
+    const overridden = await storage.change((tx) => tx.orders.override('cs_o', 'reinstated', null, T + 2000));
     assert.equal(overridden?.before, { ...GOOD_STANDING, disputed: true }, 'the standing before is the one stored last');
-    const again = await storage.orders.flag('cs_o', 'disputed');
+    const again = await storage.change((tx) => tx.orders.flag('cs_o', 'disputed'));
     assert.is(again?.order.standing.override, 'reinstated', 'a repeated event changes nothing');
-    assert.is(await storage.orders.override('cs_missing', 'revoked', null, T), null);
+    assert.is(await storage.change((tx) => tx.orders.override('cs_missing', 'revoked', null, T)), null);
   });
 
   test('a Plus key is added once, to stored keys only', async (context) => {
     const { storage } = current(context);
     await storage.checkouts.createCheckout(session('cs_u'));
-    assert.is(await storage.orders.addPlusKey('cs_u', 'key/p1'), null);
+    assert.is(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p1')), null);
     await storage.checkouts.saveLicenses('cs_u', { standard: 'key/s', plus: null });
-    assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p1'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: true });
-    assert.equal(await storage.orders.addPlusKey('cs_u', 'key/p2'), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false });
+    assert.equal(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p1')), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: true });
+    assert.equal(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p2')), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false });
     assert.equal(await storage.checkouts.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
   });
 
   test('an order change that throws keeps nothing: neither the keys, the Plus key, the flag, the override, nor their event and mail', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T });
+    await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T }));
     await storage.checkouts.createCheckout(session('cs_r1'));
     await storage.checkouts.createCheckout(session('cs_r2'));
     await storage.orders.recordPurchase('cs_r2', buyer('ada@example.com', 'pi_r2'), T);
@@ -174,7 +174,7 @@ export function ordersContract(test: ContractSuite): void {
     await storage.checkouts.createCheckout(session('cs_k3'));
     await storage.checkouts.saveLicenses('cs_k1', { standard: 'key/k1s', plus: 'key/k1p' });
     await storage.checkouts.saveLicenses('cs_k2', { standard: 'key/k2s', plus: null });
-    await storage.orders.flag('cs_k2', 'refunded');
+    await storage.change((tx) => tx.orders.flag('cs_k2', 'refunded'));
     const found = async (key: string) => {
       const order = await storage.orders.ofLicenseKey(key);
       return order && [order.session.id, order.keys, isRevoked(order.standing)];

@@ -6,7 +6,7 @@
  */
 import * as assert from './assert.ts';
 import { eventBody, type NewEndpoint } from '../../core/ports/events.ts';
-import { type ContractSuite, current } from './context.ts';
+import { type ContractSuite, current, oneChangeEach } from './context.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0, 250);
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -23,7 +23,7 @@ const FAILED = { status: 503, error: 'the endpoint answered 503', delivered: fal
 
 export function outboxAdminContract(test: ContractSuite): void {
   test('an endpoint gives back the event types it asked for as a list, added, listed and changed', async (context) => {
-    const { outbox } = current(context).storage;
+    const { outbox } = oneChangeEach(current(context).storage);
     const added = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a', { events: ['release.published', 'feedback.received'] }));
     const all = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
     const expected = {
@@ -41,7 +41,7 @@ export function outboxAdminContract(test: ContractSuite): void {
   });
 
   test('a test event is written for its one endpoint only, whatever the types it asked for; an unknown endpoint gets none', async (context) => {
-    const { outbox } = current(context).storage;
+    const { outbox } = oneChangeEach(current(context).storage);
     const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a', { events: ['release.published'] }));
     await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
     const sent = await outbox.sendTest(a.id, { endpointId: a.id }, T0);
@@ -73,7 +73,7 @@ export function outboxAdminContract(test: ContractSuite): void {
   });
 
   test('deleting an endpoint deletes it and its deliveries, pending ones too; the other endpoints keep theirs', async (context) => {
-    const { outbox } = current(context).storage;
+    const { outbox } = oneChangeEach(current(context).storage);
     const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const b = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
     await outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
@@ -96,7 +96,7 @@ export function outboxAdminContract(test: ContractSuite): void {
   });
 
   test('a rotated secret signs beside the new one until its time; rotated with no grace, it stops at once', async (context) => {
-    const { outbox } = current(context).storage;
+    const { outbox } = oneChangeEach(current(context).storage);
     const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const claim = async (at: number) => {
       await outbox.sendTest(a.id, {}, at);
@@ -122,8 +122,8 @@ export function outboxAdminContract(test: ContractSuite): void {
 
   test('an endpoint change that throws keeps nothing: the test event, the rotation, the replays and the deletion are undone', async (context) => {
     const { storage } = current(context);
-    const a = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
-    await storage.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    const a = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
+    await storage.change((tx) => tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0));
     const [due] = await storage.outbox.claimDue(T0, 20_000, 10);
     await storage.outbox.recordAttempt(due!.id, { at: T0 + 1, ...FAILED });
     const seen = async () => ({ endpoints: await storage.outbox.listEndpoints(), deliveries: await storage.outbox.listDeliveries({ limit: 10 }) });
@@ -143,13 +143,13 @@ export function outboxAdminContract(test: ContractSuite): void {
     assert.is(thrown, failure);
     assert.equal(await seen(), before);
     // The old secret still signs alone, and the failed delivery replays as before.
-    assert.equal(await storage.outbox.replayFailed(T0 + 4, 10, null), { replayed: 1, remaining: 0 });
+    assert.equal(await storage.change((tx) => tx.outbox.replayFailed(T0 + 4, 10, null)), { replayed: 1, remaining: 0 });
     const [again] = await storage.outbox.claimDue(T0 + 4, 20_000, 10);
     assert.equal([again?.id, again?.secret, again?.previousSecret], [due!.id, SECRET, null]);
   });
 
   test('replaying the failed deliveries makes failed ones pending again, oldest first, up to the limit; of one endpoint when asked', async (context) => {
-    const { outbox } = current(context).storage;
+    const { outbox } = oneChangeEach(current(context).storage);
     const a = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
     const b = await outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
     for (let i = 0; i < 3; i++) await outbox.enqueue({ type: 'roadmap.changed', data: { id: i } }, T0 + i);

@@ -32,9 +32,9 @@ export function outboxContract(test: ContractSuite): void {
   test('without an endpoint nothing is written; with one, each change writes one pending delivery', async (context) => {
     const { storage } = current(context);
     await storage.intake.addFeedback(ENTRY);
-    await storage.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    await storage.change((tx) => tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0));
     assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
-    const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    const added = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
     assert.equal(added, { id: added.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
     await storage.intake.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
     const [delivery] = await storage.outbox.listDeliveries({ limit: 10 });
@@ -63,7 +63,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('feedback stored within a budget writes its event too; a refused one writes none', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
     const budget = { client: 'client-hash', day: Math.floor(T0 / 86_400_000), bytes: 300, perClient: 500, total: 10_000, sharePercent: 100 };
     assert.is(await storage.intake.addFeedback(ENTRY, budget), null);
     assert.is((await storage.intake.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason, 'client');
@@ -74,26 +74,26 @@ export function outboxContract(test: ContractSuite): void {
 
   test('a disabled endpoint is sent nothing, replays included; two endpoints get at most their share each', async (context) => {
     const { storage } = current(context);
-    const a = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
-    const b = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/b'));
+    const a = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
+    const b = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/b')));
     for (const text of ['one', 'two', 'three']) await storage.intake.addFeedback({ ...ENTRY, description: text });
     const share = { perEndpoint: 2, inFlight: new Map([[b.id, 1]]) };
     const claimed = await storage.outbox.claimDue(T0, 20_000, 10, share);
     assert.equal(claimed.map((d) => d.endpointId).sort(), [a.id, a.id, b.id], 'a: 2 of 3; b: 1 of 3, one already in flight');
-    await storage.outbox.updateEndpoint(a.id, { enabled: false });
-    await storage.outbox.replay(claimed[0]!.id, T0);
+    await storage.change((tx) => tx.outbox.updateEndpoint(a.id, { enabled: false }));
+    await storage.change((tx) => tx.outbox.replay(claimed[0]!.id, T0));
     assert.equal((await storage.outbox.claimDue(T0 + 20_000, 20_000, 10)).map((d) => d.endpointId), [b.id, b.id, b.id], 'only b: a is disabled');
-    await storage.outbox.updateEndpoint(a.id, { enabled: true });
+    await storage.change((tx) => tx.outbox.updateEndpoint(a.id, { enabled: true }));
     assert.equal((await storage.outbox.claimDue(T0 + 40_000, 20_000, 10)).map((d) => d.endpointId).sort(), [a.id, a.id, a.id, b.id, b.id, b.id]);
   });
 
   test('feedback follows the endpoint changes before it: added, disabled, enabled again', async (context) => {
     const { storage } = current(context);
-    const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    const added = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
     await storage.intake.addFeedback({ ...ENTRY, description: 'after the add' });
-    await storage.outbox.updateEndpoint(added.id, { enabled: false });
+    await storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: false }));
     await storage.intake.addFeedback({ ...ENTRY, description: 'while disabled' });
-    await storage.outbox.updateEndpoint(added.id, { enabled: true });
+    await storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: true }));
     await storage.intake.addFeedback({ ...ENTRY, description: 'enabled again' });
     const due = await storage.outbox.claimDue(T0, 20_000, 10);
     assert.equal(due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(), ['after the add', 'enabled again']);
@@ -101,7 +101,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('feedback.received bodies are byte for byte what JSON.stringify writes, whatever the text holds', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
     const entries: FeedbackEntry[] = [
       {
         type: 'general',
@@ -131,7 +131,7 @@ export function outboxContract(test: ContractSuite): void {
 
   test('keys and order verdicts write their events with them: the storing save only, the override when asked', async (context) => {
     const { storage } = current(context);
-    await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+    await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
     const session = {
       id: 'cs_events',
       sku: 'standard' as const,
@@ -167,10 +167,10 @@ export function outboxContract(test: ContractSuite): void {
 
   test('an endpoint gets only the types it asked for, and a disabled one none', async (context) => {
     const { storage } = current(context);
-    const releases = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/releases', { events: ['release.published'] }));
-    const off = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/off'));
-    assert.equal((await storage.outbox.updateEndpoint(off.id, { enabled: false }))?.enabled, false);
-    assert.is(await storage.outbox.updateEndpoint(999, { enabled: false }), null);
+    const releases = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/releases', { events: ['release.published'] })));
+    const off = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/off')));
+    assert.equal((await storage.change((tx) => tx.outbox.updateEndpoint(off.id, { enabled: false })))?.enabled, false);
+    assert.is(await storage.change((tx) => tx.outbox.updateEndpoint(999, { enabled: false })), null);
     await storage.intake.addFeedback(ENTRY);
     await storage.change(async (tx) => {
       await tx.releases.publishRelease(RELEASE);
@@ -191,8 +191,10 @@ export function outboxContract(test: ContractSuite): void {
   test('a claim leases; attempts are recorded; a finished delivery is replayed from the start', async (context) => {
     const { storage } = current(context);
     const { outbox } = storage;
-    await outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
-    await outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    await storage.change(async (tx) => {
+      await tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a'));
+      await tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
+    });
     const [first] = await outbox.claimDue(T0, 20_000, 10);
     assert.ok(first);
     assert.equal(await outbox.claimDue(T0 + 19_999, 20_000, 10), [], 'leased: not due again while an attempt may run');
@@ -204,9 +206,9 @@ export function outboxContract(test: ContractSuite): void {
     const [done] = await outbox.listDeliveries({ state: 'delivered', limit: 10 });
     assert.equal([done?.state, done?.attempts, done?.lastStatus, done?.deliveredAt, done?.nextAttemptAt], ['delivered', 2, 204, T0 + 7000, null]);
     assert.equal(await outbox.listDeliveries({ state: 'pending', limit: 10 }), []);
-    const replayed = await outbox.replay(first.id, T0 + 9000);
+    const replayed = await storage.change((tx) => tx.outbox.replay(first.id, T0 + 9000));
     assert.equal([replayed?.state, replayed?.attempts, replayed?.nextAttemptAt, replayed?.eventId], ['pending', 0, T0 + 9000, first.eventId]);
-    assert.is(await outbox.replay(999_999, T0), null);
+    assert.is(await storage.change((tx) => tx.outbox.replay(999_999, T0)), null);
     await outbox.recordAttempt(first.id, { at: T0 + 9000, status: null, error: 'connect ECONNREFUSED', delivered: false, nextAttemptAt: null });
     const [failed] = await outbox.listDeliveries({ state: 'failed', limit: 10 });
     assert.equal([failed?.state, failed?.lastError, failed?.lastStatus], ['failed', 'connect ECONNREFUSED', null]);

@@ -3,7 +3,7 @@
  * pulls are kept, and a pull keeps its first time. The audit trail keeps what the operator changed.
  */
 import * as assert from './assert.ts';
-import { type ContractSuite, current } from './context.ts';
+import { type ContractSuite, current, oneChangeEach } from './context.ts';
 import type { StorageChange } from '../../core/ports/change.ts';
 import type { NewEndpoint } from '../../core/ports/events.ts';
 import type { RampPlan, Release } from '../../core/ports/release-store.ts';
@@ -15,7 +15,7 @@ const ENDPOINT: NewEndpoint = { url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA
 
 export function releasesContract(test: ContractSuite): void {
   test('releases come back newest first with every field; a version is published once', async (context) => {
-    const { releases } = current(context).storage;
+    const { releases } = oneChangeEach(current(context).storage);
     const older = newRelease('2.4.1', 100, T0);
     const newer = newRelease('2.5.0', 10, T0 + 1, { notesUrl: 'https://example.com/notes/2.5.0' });
     assert.equal(await releases.listReleases(), []);
@@ -26,7 +26,7 @@ export function releasesContract(test: ContractSuite): void {
   });
 
   test('the installer digest, size and critical flag are kept exactly', async (context) => {
-    const { releases } = current(context).storage;
+    const { releases } = oneChangeEach(current(context).storage);
     const sha256 = 'ab'.repeat(32);
     const size = 2 ** 40 + 3;
     await releases.publishRelease(newRelease('2.6.0', 5, T0, { sha256, size, critical: true }));
@@ -34,7 +34,7 @@ export function releasesContract(test: ContractSuite): void {
   });
 
   test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
-    const { releases } = current(context).storage;
+    const { releases } = oneChangeEach(current(context).storage);
     const published = newRelease('2.5.0', 10, T0);
     await releases.publishRelease(published);
     const base = storedRelease(published);
@@ -51,7 +51,7 @@ export function releasesContract(test: ContractSuite): void {
   });
 
   test('a ramp plan is kept; a halt holds once; a resume moves the plan; a pull ends it at the percent given; a widen ends it', async (context) => {
-    const { releases, outbox } = current(context).storage;
+    const { releases, outbox } = oneChangeEach(current(context).storage);
     await outbox.addEndpoint(ENDPOINT);
     const ramp = { steps: [1, 5, 25, 100], everyMs: 86_400_000, startAt: T0 };
     await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
@@ -98,7 +98,7 @@ export function releasesContract(test: ContractSuite): void {
   });
 
   test('a ramp step is announced once, only while the plan is the one given; its event is written with it', async (context) => {
-    const { releases, outbox } = current(context).storage;
+    const { releases, outbox } = oneChangeEach(current(context).storage);
     await outbox.addEndpoint(ENDPOINT);
     const ramp = { steps: [1, 5, 25, 100], everyMs: 3_600_000, startAt: T0 };
     await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
@@ -126,8 +126,10 @@ export function releasesContract(test: ContractSuite): void {
   test('a publish checked in a change that holds the releases: a refusal stores nothing and sends no event', async (context) => {
     const { storage } = current(context);
     const { releases, outbox } = storage;
-    await outbox.addEndpoint(ENDPOINT);
-    await releases.publishRelease(newRelease('2.5.0', 100, T0));
+    await storage.change(async (tx) => {
+      await tx.outbox.addEndpoint(ENDPOINT);
+      await tx.releases.publishRelease(newRelease('2.5.0', 100, T0));
+    });
     const seen: string[][] = [];
     /** Publishes unless a stored release is higher (by text, enough here), as core's check does. */
     const publish = (version: string) =>
@@ -150,9 +152,11 @@ export function releasesContract(test: ContractSuite): void {
 
   test('a rollout change, a pull and a restore write their events with them, in one change each', async (context) => {
     const { storage } = current(context);
-    const { releases, outbox } = storage;
-    await outbox.addEndpoint(ENDPOINT);
-    await releases.publishRelease(newRelease('2.5.0', 10, T0));
+    const { outbox } = storage;
+    await storage.change(async (tx) => {
+      await tx.outbox.addEndpoint(ENDPOINT);
+      await tx.releases.publishRelease(newRelease('2.5.0', 10, T0));
+    });
     const reported = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored', write: (tx: StorageChange) => Promise<Release | null>) =>
       storage.change(async (tx) => {
         const r = (await write(tx))!;
@@ -166,7 +170,7 @@ export function releasesContract(test: ContractSuite): void {
   });
 
   test('the audit trail keeps every field and lists the latest first, at most the limit', async (context) => {
-    const { audit } = current(context).storage;
+    const { audit } = oneChangeEach(current(context).storage);
     const entries = [
       { at: T0, action: 'release.published', target: '2.5.0 at 10%', requestId: 'r-1', actor: 'ada' },
       { at: T0 + 1, action: 'release.rollout', target: '2.5.0 at 100% «ok»', requestId: 'r-2', actor: null },

@@ -14,8 +14,8 @@ export function roadmapAdminContract(test: ContractSuite): void {
     const { storage } = current(context);
     assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [1, 2, 3], hidden: [], first: true });
     assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
-    await storage.features.update(1, { title: 'Edited by the operator', release_version: '2.6.0' });
-    const added = await storage.features.create({ title: 'Added', description: '', category: 'app', visible: true, release_version: null });
+    await storage.change((tx) => tx.features.update(1, { title: 'Edited by the operator', release_version: '2.6.0' }));
+    const added = await storage.change((tx) => tx.features.create({ title: 'Added', description: '', category: 'app', visible: true, release_version: null }));
     // A restart with the same config file: nothing is applied, the edit and the new feature stay.
     assert.equal(await storage.roadmap.syncRoadmap(CONTENT), { applied: [], hidden: [], first: false });
     // The config file changes feature 2 and drops feature 1: only those are applied.
@@ -41,12 +41,14 @@ export function roadmapAdminContract(test: ContractSuite): void {
   test('a created feature takes the next id above every existing one; an edit changes only what it gives', async (context) => {
     const { storage } = current(context);
     await storage.roadmap.syncRoadmap([feature(1), feature(7)]);
-    const added = await storage.features.create({ title: 'New', description: 'Text', category: 'app', visible: false, release_version: null });
+    const added = await storage.change((tx) =>
+      tx.features.create({ title: 'New', description: 'Text', category: 'app', visible: false, release_version: null })
+    );
     assert.equal(added, stored(8, { title: 'New', description: 'Text', category: 'app', visible: false, from_config: false }));
-    assert.equal(await storage.features.update(8, { visible: true }), { ...added, visible: true });
-    assert.equal(await storage.features.update(7, { release_version: '2.5.0' }), stored(7, { release_version: '2.5.0' }));
-    assert.equal(await storage.features.update(7, { release_version: null, title: undefined }), stored(7));
-    assert.is(await storage.features.update(99, { visible: false }), null);
+    assert.equal(await storage.change((tx) => tx.features.update(8, { visible: true })), { ...added, visible: true });
+    assert.equal(await storage.change((tx) => tx.features.update(7, { release_version: '2.5.0' })), stored(7, { release_version: '2.5.0' }));
+    assert.equal(await storage.change((tx) => tx.features.update(7, { release_version: null, title: undefined })), stored(7));
+    assert.is(await storage.change((tx) => tx.features.update(99, { visible: false })), null);
     assert.equal((await storage.roadmap.listRoadmap('v')).map((f) => f.id), [1, 7, 8]);
   });
 
@@ -55,7 +57,7 @@ export function roadmapAdminContract(test: ContractSuite): void {
     await storage.roadmap.syncRoadmap(CONTENT);
     for (const voter of ['a', 'b', 'c']) await storage.roadmap.toggleVote(2, voter);
     for (const voter of ['c', 'd']) await storage.roadmap.toggleVote(1, voter);
-    const outcome = await storage.features.merge(2, 1);
+    const outcome = await storage.change((tx) => tx.features.merge(2, 1));
     assert.equal(outcome, {
       kind: 'merged',
       from: stored(2, { visible: false, merged_into: 1 }),
@@ -74,13 +76,13 @@ export function roadmapAdminContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.roadmap.syncRoadmap(CONTENT);
     await storage.roadmap.toggleVote(2, 'a');
-    assert.equal(await storage.features.merge(9, 1), { kind: 'not_found', id: 9 });
-    assert.equal(await storage.features.merge(1, 9), { kind: 'not_found', id: 9 });
-    assert.equal(await storage.features.merge(2, 3), { kind: 'hidden_target', into: stored(3, { visible: false }) });
-    assert.equal((await storage.features.merge(2, 1)).kind, 'merged');
-    assert.equal(await storage.features.merge(2, 1), { kind: 'already_merged', from: stored(2, { visible: false, merged_into: 1 }) });
+    assert.equal(await storage.change((tx) => tx.features.merge(9, 1)), { kind: 'not_found', id: 9 });
+    assert.equal(await storage.change((tx) => tx.features.merge(1, 9)), { kind: 'not_found', id: 9 });
+    assert.equal(await storage.change((tx) => tx.features.merge(2, 3)), { kind: 'hidden_target', into: stored(3, { visible: false }) });
+    assert.equal((await storage.change((tx) => tx.features.merge(2, 1))).kind, 'merged');
+    assert.equal(await storage.change((tx) => tx.features.merge(2, 1)), { kind: 'already_merged', from: stored(2, { visible: false, merged_into: 1 }) });
     // Shown again, it is no longer merged and starts from no votes; its voter's vote is on feature 1.
-    assert.equal(await storage.features.update(2, { visible: true }), stored(2));
+    assert.equal(await storage.change((tx) => tx.features.update(2, { visible: true })), stored(2));
     assert.equal((await storage.roadmap.listRoadmap('a')).map((f) => [f.id, f.vote_count, f.voted]), [
       [1, 1, true],
       [2, 0, false],

@@ -17,11 +17,16 @@ export function roadmapUnmergeContract(test: ContractSuite): void {
     await storage.roadmap.syncRoadmap(CONTENT);
     for (const voter of ['a', 'b', 'c']) await storage.roadmap.toggleVote(2, voter);
     for (const voter of ['c', 'd']) await storage.roadmap.toggleVote(1, voter);
-    assert.is((await storage.features.merge(2, 1)).kind, 'merged');
+    assert.is((await storage.change((tx) => tx.features.merge(2, 1))).kind, 'merged');
     // Since the merge: a takes the vote back, e votes for the feature that stayed.
     assert.equal(await storage.roadmap.toggleVote(1, 'a'), { voted: false, vote_count: 3 });
     assert.equal(await storage.roadmap.toggleVote(1, 'e'), { voted: true, vote_count: 4 });
-    assert.equal(await storage.features.unmerge(2), { kind: 'unmerged', shown: stored(2, { vote_count: 2 }), from: stored(1, { vote_count: 3 }), restored: 2 });
+    assert.equal(await storage.change((tx) => tx.features.unmerge(2)), {
+      kind: 'unmerged',
+      shown: stored(2, { vote_count: 2 }),
+      from: stored(1, { vote_count: 3 }),
+      restored: 2,
+    });
     const votedBy = async (voter: string) => (await storage.roadmap.listRoadmap(voter)).filter((f) => f.voted).map((f) => f.id);
     assert.equal(await votedBy('a'), [], 'a vote taken back since the merge stays taken back');
     assert.equal(await votedBy('b'), [2], "b's vote came from 2: it goes back");
@@ -36,7 +41,7 @@ export function roadmapUnmergeContract(test: ContractSuite): void {
     ]]);
     // The votes are ordinary votes again: toggles count from them.
     assert.equal(await storage.roadmap.toggleVote(2, 'b'), { voted: false, vote_count: 1 });
-    assert.is((await storage.features.unmerge(2)).kind, 'not_merged');
+    assert.is((await storage.change((tx) => tx.features.unmerge(2))).kind, 'not_merged');
   });
 
   test("an unmerge keeps a network's cap on what its votes count, on both features", async (context) => {
@@ -45,9 +50,9 @@ export function roadmapUnmergeContract(test: ContractSuite): void {
     const many = DEFAULT_VOTES_PER_NETWORK + 2;
     for (let i = 0; i < many; i++) await storage.roadmap.toggleVote(2, `v6-${i}`, 'net-a');
     await storage.roadmap.toggleVote(1, 'v4');
-    assert.is((await storage.features.merge(2, 1)).kind, 'merged');
+    assert.is((await storage.change((tx) => tx.features.merge(2, 1))).kind, 'merged');
     assert.equal((await storage.features.list())[0]!.vote_count, 1 + DEFAULT_VOTES_PER_NETWORK);
-    const undone = await storage.features.unmerge(2);
+    const undone = await storage.change((tx) => tx.features.unmerge(2));
     assert.equal(undone.kind === 'unmerged' && [undone.shown.vote_count, undone.from.vote_count, undone.restored], [DEFAULT_VOTES_PER_NETWORK, 1, many]);
     assert.equal(await storage.roadmap.toggleVote(1, 'v6-x', 'net-a'), { voted: true, vote_count: 2 });
   });
@@ -56,21 +61,21 @@ export function roadmapUnmergeContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.roadmap.syncRoadmap(CONTENT);
     await storage.roadmap.toggleVote(2, 'a');
-    assert.equal(await storage.features.unmerge(9), { kind: 'not_found', id: 9 });
-    assert.equal(await storage.features.unmerge(1), { kind: 'not_merged', feature: stored(1) });
-    await storage.features.merge(2, 1);
-    await storage.features.merge(1, 4);
-    assert.equal(await storage.features.unmerge(2), { kind: 'target_merged', into: stored(1, { visible: false, merged_into: 4 }) });
-    assert.equal(await storage.features.unmerge(1), { kind: 'unmerged', shown: stored(1, { vote_count: 1 }), from: stored(4), restored: 1 });
-    assert.equal(await storage.features.unmerge(2), { kind: 'unmerged', shown: stored(2, { vote_count: 1 }), from: stored(1), restored: 1 });
+    assert.equal(await storage.change((tx) => tx.features.unmerge(9)), { kind: 'not_found', id: 9 });
+    assert.equal(await storage.change((tx) => tx.features.unmerge(1)), { kind: 'not_merged', feature: stored(1) });
+    await storage.change((tx) => tx.features.merge(2, 1));
+    await storage.change((tx) => tx.features.merge(1, 4));
+    assert.equal(await storage.change((tx) => tx.features.unmerge(2)), { kind: 'target_merged', into: stored(1, { visible: false, merged_into: 4 }) });
+    assert.equal(await storage.change((tx) => tx.features.unmerge(1)), { kind: 'unmerged', shown: stored(1, { vote_count: 1 }), from: stored(4), restored: 1 });
+    assert.equal(await storage.change((tx) => tx.features.unmerge(2)), { kind: 'unmerged', shown: stored(2, { vote_count: 1 }), from: stored(1), restored: 1 });
     // Merged, then shown by an edit: that ended the merge (the vote stays where it moved), nothing to undo.
-    await storage.features.merge(2, 1);
-    await storage.features.update(2, { visible: true });
-    assert.equal(await storage.features.unmerge(2), { kind: 'not_merged', feature: stored(2) });
+    await storage.change((tx) => tx.features.merge(2, 1));
+    await storage.change((tx) => tx.features.update(2, { visible: true }));
+    assert.equal(await storage.change((tx) => tx.features.unmerge(2)), { kind: 'not_merged', feature: stored(2) });
     assert.equal((await storage.features.list()).map((f) => f.vote_count), [1, 0, 0]);
     // A new merge records afresh.
-    await storage.features.merge(1, 2);
-    assert.equal((await storage.features.unmerge(1)).kind, 'unmerged');
+    await storage.change((tx) => tx.features.merge(1, 2));
+    assert.equal((await storage.change((tx) => tx.features.unmerge(1))).kind, 'unmerged');
     assert.equal((await storage.features.list()).map((f) => f.vote_count), [1, 0, 0]);
   });
 }

@@ -93,7 +93,7 @@ export function roadmapContract(test: ContractSuite): void {
     for (let i = 0; i < 6; i++) await storage.roadmap.toggleVote(1, `m-${i}`, 'net-m');
     for (let i = 3; i < 10; i++) await storage.roadmap.toggleVote(3, `m-${i}`, 'net-m');
     await storage.roadmap.toggleVote(3, 'ipv4-hash');
-    const outcome = await storage.features.merge(3, 1);
+    const outcome = await storage.change((tx) => tx.features.merge(3, 1));
     assert.is(outcome.kind === 'merged' && outcome.into.vote_count, 9);
     assert.is((await storage.roadmap.listRoadmap('m-9'))[0]!.vote_count, 9);
     assert.equal(await storage.roadmap.toggleVote(1, 'm-0', 'net-m'), { voted: false, vote_count: 9 });

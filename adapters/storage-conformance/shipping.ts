@@ -2,11 +2,11 @@
  * Contract: when each release reached everyone is recorded once (first write wins) and listed.
  */
 import * as assert from './assert.ts';
-import { type ContractSuite, current } from './context.ts';
+import { type ContractSuite, current, oneChangeEach } from './context.ts';
 
 export function shippingContract(test: ContractSuite): void {
   test('the time a release reached everyone is recorded once: a later record keeps the first time', async (context) => {
-    const { shipping } = current(context).storage;
+    const { shipping } = oneChangeEach(current(context).storage);
     assert.equal(await shipping.reachedEveryone(), []);
     const first = Date.UTC(2026, 10, 1, 9, 30, 0, 123);
     assert.is(await shipping.recordReachedEveryone('2.6.0', first), first);
@@ -59,7 +59,7 @@ export function requestersToldContract(test: ContractSuite): void {
   });
 
   test('the requester mails of a feature turn off and on again', async (context) => {
-    const { shipping } = current(context).storage;
+    const { shipping } = oneChangeEach(current(context).storage);
     await shipping.setFeatureMails(4, false);
     await shipping.setFeatureMails(2, false);
     await shipping.setFeatureMails(4, false);

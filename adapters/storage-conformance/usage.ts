@@ -129,10 +129,10 @@ export function usageContract(test: ContractSuite): void {
       { day: DAY + 1, product: 'standard', currency: null, count: 1, revenue: null, ...none, netRevenue: null },
     ]);
     // Refunds and disputes count on the day of their payment; what they took back is not net revenue.
-    await storage.orders.flag('cs_u1', 'refunded');
-    await storage.orders.flag('cs_u6', 'disputed');
-    await storage.orders.flag('cs_u3', 'disputed');
-    await storage.orders.flag('cs_u3', 'dispute_won');
+    await storage.change((tx) => tx.orders.flag('cs_u1', 'refunded'));
+    await storage.change((tx) => tx.orders.flag('cs_u6', 'disputed'));
+    await storage.change((tx) => tx.orders.flag('cs_u3', 'disputed'));
+    await storage.change((tx) => tx.orders.flag('cs_u3', 'dispute_won'));
     assert.equal(await storage.orders.countByDay(DAY, DAY), [
       { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00', refunded: 0, disputed: 1, netRevenue: '64.00' },
       { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000', refunded: 0, disputed: 1, netRevenue: '0' },

@@ -25,31 +25,27 @@ interface Scope {
   background: Promise<unknown>[];
 }
 
-/** The names of Storage's sub-stores (its members that are objects of methods, not methods). */
-type SubStoreName = { [K in keyof Storage]-?: NonNullable<Storage[K]> extends (...args: never[]) => unknown ? never : K }[keyof Storage];
+/** A client never used: the SQL storage built over it only shows its members (nothing runs at construction). */
+const UNUSED: SqlClient = {
+  driver: 'postgres',
+  schema: 'public',
+  query: () => Promise.reject(new Error('unused')),
+  write: () => Promise.reject(new Error('unused')),
+  exec: () => Promise.reject(new Error('unused')),
+  transaction: () => Promise.reject(new Error('unused')),
+  readThenWrite: () => Promise.reject(new Error('unused')),
+  close: async () => {},
+};
 
 /**
- * Every sub-store, by name. A sub-store added to the port and not listed here fails the type check below,
- * so no call can reach the isolate's storage object instead of the request's.
+ * The names of the storage's sub-stores: the members of a SQL storage that are objects of methods, read
+ * from one built over an unused client. A store added to the SQL storage (to its roster of the stores a
+ * change writes, or beside it) is forwarded with no line written here, so no call can reach the
+ * isolate's storage object instead of the request's. The request's `client` is its own, never forwarded.
  */
-const SUB_STORES = [
-  'intake',
-  'roadmap',
-  'checkouts',
-  'rateLimits',
-  'releases',
-  'audit',
-  'inbox',
-  'features',
-  'usage',
-  'outbox',
-  'orders',
-  'mail',
-  'links',
-  'shipping',
-] as const satisfies readonly SubStoreName[];
-const everySubStoreListed: Exclude<SubStoreName, (typeof SUB_STORES)[number]> extends never ? true : never = true;
-void everySubStoreListed;
+export function subStoreNames(storage: SqlStorage): string[] {
+  return Object.entries(storage).filter(([name, member]) => name !== 'client' && typeof member === 'object' && member !== null).map(([name]) => name);
+}
 
 /** Members never forwarded: the client is closed per request (`settle`), and the storage is no promise. */
 const NOT_FORWARDED = new Set<PropertyKey>(['close', 'then']);
@@ -58,7 +54,7 @@ type Methods = Record<PropertyKey, (...args: unknown[]) => unknown>;
 
 /**
  * An object whose every method runs on `resolve()`'s object of the moment, with all its arguments: a
- * method added to the port, or a parameter added to one (an emit), is forwarded with no line written here.
+ * method added to the port, or a parameter added to one, is forwarded with no line written here.
  */
 function forwarding(resolve: () => Methods, subStores: ReadonlyMap<PropertyKey, unknown> = new Map()): Methods {
   const methods = new Map<PropertyKey, (...args: unknown[]) => unknown>();
@@ -118,7 +114,8 @@ export function createRequestStorage(open: () => SqlClient): RequestStorage {
   };
 
   const methodsOf = (value: unknown) => value as Methods;
-  const subStores = new Map(SUB_STORES.map((name) => [name, forwarding(() => methodsOf(current()[name]))] as const));
+  const names = subStoreNames(createSqlStorage(UNUSED));
+  const subStores = new Map(names.map((name) => [name, forwarding(() => methodsOf(current()[name as keyof SqlStorage]))] as const));
   const storage = forwarding(() => methodsOf(current()), subStores) as unknown as Storage;
 
   return {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Clock, Logger } from '../ports/ports.ts';
-import type { ClaimedResendRequest, MailStore } from '../ports/mail.ts';
+import type { ClaimedResendRequest, MailWork } from '../ports/mail.ts';
 import type { OrderStore } from '../ports/order-store.ts';
 import { type MailSettings, resendMail } from './messages.ts';
 
@@ -17,7 +17,7 @@ const MAX_ORDERS = 50;
 const MAX_ATTEMPTS = 5;
 
 export interface ResendStepOptions {
-  mail: MailStore;
+  mail: MailWork;
   orders: Pick<OrderStore, 'find'>;
   settings: MailSettings;
   clock: Clock;

@@ -12,7 +12,7 @@
  */
 import { createAttemptWorker } from '../attempts.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
-import type { MailSender, MailStore, StoredMail } from '../ports/mail.ts';
+import type { MailSender, MailWork, StoredMail } from '../ports/mail.ts';
 
 /** The wait after each failed attempt: 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts, ~27.6 h). */
 export const MAIL_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -21,7 +21,7 @@ export const MAIL_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800
 export const MAIL_DEADLINE_MS = 60_000;
 
 export interface MailWorkerOptions {
-  mail: MailStore;
+  mail: MailWork;
   sender: MailSender;
   /** The sender address, e.g. `Converter <licenses@example.com>`. */
   from: string;

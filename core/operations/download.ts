@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { releaseFields, UPDATE_ANSWER } from '../releases/answer-signature.ts';
+import { redirectFields, UPDATE_ANSWER, withSignature } from '../releases/answer-signature.ts';
 import type { AppContext, Operation } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { DownloadSourceSchema } from '../schemas/requests.ts';
@@ -65,12 +65,9 @@ export function download(context: AppContext): Operation {
     const location = toInstaller ? msiUrl : (nonWindowsUrl ?? windowsOnlyUrl(context.publicBaseUrl, source));
     const headers: Record<string, string> = { location, vary: 'User-Agent, Sec-CH-UA-Platform' };
     if (context.signatures) {
-      // The redirect to the MSI is signed with the release's version and headers, so that it verifies only for
-      // the version the app was offered; the one to the warning page with its Location only.
-      const installer: [string, string][] = toInstaller ? [['release-version', release], ...releaseFields(served)] : [];
-      const fields: [string, string][] = [['location', location], ...installer];
-      for (const [name, value] of fields) headers[name] = value;
-      Object.assign(headers, await context.signatures.sign(302, fields, UPDATE_ANSWER));
+      // Signed as core/releases/answer-signature.ts signs every update answer.
+      const fields = redirectFields(location, toInstaller ? served : null);
+      withSignature(headers, fields, await context.signatures.sign(302, fields, UPDATE_ANSWER));
     }
     return { status: 302, headers, body: null };
   };

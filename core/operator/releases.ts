@@ -12,7 +12,7 @@ import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from 
 import { inForce, percentInForce } from '../releases/ramp-plan.ts';
 import { releaseEvent, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
 import { downgradeRefusal, rampOf } from '../releases/publish-checks.ts';
-import type { ReleaseStore } from '../ports/release-store.ts';
+import { publishedRelease, type ReleaseStore } from '../ports/release-store.ts';
 import { type Changed, operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { defineOperation } from './operation.ts';
@@ -73,16 +73,7 @@ export const publishRelease = defineOperation({
   async run(context, { body }, caller) {
     const publishedAt = context.clock.now();
     const ramp = rampOf(body.rolloutPercent, body.ramp, publishedAt);
-    const release: Release = {
-      ...body,
-      sha256: body.sha256?.toLowerCase() ?? null,
-      publishedAt,
-      pulledAt: null,
-      ramp,
-      haltedAt: null,
-      haltReason: null,
-      announcedStep: 0,
-    };
+    const release = publishedRelease({ ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, ramp });
     const plan = ramp ? ` on a ramp of ${ramp.steps.join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
     const served = await operatorChange(context, caller, async (tx) => {
       // Checked against every stored release while no publish, on any instance, can store one.

@@ -7,32 +7,53 @@
  *
  * @module
  */
-import type { AuditEntry, AuditStore, FeatureStore, FeedbackInbox, OrderStore } from './store-ports.ts';
-import type { ReleaseStore } from './release-store.ts';
-import type { EventDraft, OutboxStore } from './events.ts';
-import type { MailDraft, MailStore } from './mail.ts';
-import type { FeedbackLinkStore } from './link-store.ts';
-import type { ShippingStore } from './shipping-store.ts';
+import type { AuditEntry, AuditReads, AuditStore, FeatureReads, FeatureStore, FeedbackInbox, InboxReads } from './store-ports.ts';
+import type { OrderReads, OrderStore, PaymentRecords } from './order-store.ts';
+import type { ReleaseReads, ReleaseStore } from './release-store.ts';
+import type { DeliveryWork, EventDraft, OutboxReads, OutboxStore } from './events.ts';
+import type { MailDraft, MailReads, MailStore, MailWork } from './mail.ts';
+import type { FeedbackLinkStore, LinkReads } from './link-store.ts';
+import type { ShippingReads, ShippingRecords, ShippingStore } from './shipping-store.ts';
 import type { CheckoutStore } from './public-stores.ts';
+
+/**
+ * The stores a change writes, by name: the one roster of them. Each is `whole` in a change (`StorageChange`,
+ * every write it has), and `outside` on `Storage`: what is read outside a change, with the few writes that
+ * are made outside one (a face named for who makes them). An operator's write exists only in a change.
+ */
+export interface ChangedStores {
+  releases: { whole: ReleaseStore; outside: ReleaseReads };
+  features: { whole: FeatureStore; outside: FeatureReads };
+  inbox: { whole: FeedbackInbox; outside: InboxReads };
+  /** Outside a change: what the payment path records (order-store.ts PaymentRecords). */
+  orders: { whole: OrderStore; outside: OrderReads & PaymentRecords };
+  /** Outside a change: the webhook worker's bookkeeping (events.ts DeliveryWork). */
+  outbox: { whole: OutboxStore; outside: OutboxReads & DeliveryWork };
+  audit: { whole: AuditStore; outside: AuditReads };
+  /** Outside a change: resend requests and the mail worker's bookkeeping (mail.ts MailWork). */
+  mail: { whole: MailStore; outside: MailReads & MailWork };
+  /** Feedback linked to roadmap features (link-store.ts). */
+  links: { whole: FeedbackLinkStore; outside: LinkReads };
+  /** When releases reached everyone, and who was told (shipping-store.ts); outside a change, its first-write-wins records. */
+  shipping: { whole: ShippingStore; outside: ShippingReads & ShippingRecords };
+  /** The checkout sessions: a change saves the keys (with order.paid and the keys mail); the public API has them whole. */
+  checkouts: { whole: Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>; outside: CheckoutStore };
+}
+
+/** The name of a store a change writes. */
+export type ChangedStoreName = keyof ChangedStores;
+
+/** Each store a change writes, whole. */
+export type WholeStores = { readonly [K in ChangedStoreName]: ChangedStores[K]['whole'] };
+
+/** Each store a change writes, as `Storage` has it outside a change. */
+export type OutsideStores = { readonly [K in ChangedStoreName]: ChangedStores[K]['outside'] };
 
 /**
  * The stores of one change, bound to it: what they read is read inside the change, what they write
  * commits with it.
  */
-export interface StorageChange {
-  readonly releases: ReleaseStore;
-  readonly features: FeatureStore;
-  readonly inbox: FeedbackInbox;
-  readonly orders: OrderStore;
-  readonly outbox: OutboxStore;
-  readonly audit: AuditStore;
-  readonly mail: MailStore;
-  /** Feedback linked to roadmap features (link-store.ts). */
-  readonly links: FeedbackLinkStore;
-  /** When releases reached everyone, and who was told (shipping-store.ts). */
-  readonly shipping: ShippingStore;
-  /** The keys of the checkout sessions: fulfilment saves them with order.paid and the keys mail. */
-  readonly checkouts: Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>;
+export interface StorageChange extends WholeStores {
   /**
    * Holds `table` for this change: until it ends, no other change writes it (SQL: a table lock that
    * readers do not wait for; memory: changes run one at a time). Take it before reading what a write is
@@ -48,9 +69,12 @@ export type LockedTable = 'releases';
 export interface ChangeStore {
   /**
    * Runs `work` as one unit: committed when it resolves, with everything it wrote through `tx`; rolled
-   * back, all of it, when it throws (the error is thrown on). Two changes that write the same record
-   * never interleave their read and their write of it. Public writes (feedback, votes, new checkouts) do
-   * not wait for a change, and no change waits for a slow outside service: call a provider before or after.
+   * back, all of it, when it throws (the error is thrown on). A change that throws undoes only its own
+   * writes; writes made outside it meanwhile stay (a feedback entry and its event, a payment event kept, a
+   * worker's attempt): a storage never puts back a snapshot of what it held when the change began. Two
+   * changes that write the same record never interleave their read and their write of it. Public writes
+   * (feedback, votes, new checkouts) do not wait for a change, and no change waits for a slow outside
+   * service: call a provider before or after.
    */
   change<T>(work: (tx: StorageChange) => Promise<T>): Promise<T>;
 }

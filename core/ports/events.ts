@@ -138,20 +138,15 @@ export interface EndpointShare {
   inFlight: ReadonlyMap<number, number>;
 }
 
-/**
- * The outbox and its endpoints (every storage has one). An operator's change of them is written in a unit
- * of work (change.ts) with its audit entry.
- */
-export interface OutboxStore {
-  addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
+/** What the back office reads of the outbox: the endpoints and the deliveries. */
+export interface OutboxReads {
   listEndpoints(): Promise<WebhookEndpoint[]>;
-  /** Changes some of url, events, enabled; null when there is no such endpoint. */
-  updateEndpoint(
-    id: number,
-    change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined },
-  ): Promise<WebhookEndpoint | null>;
-  /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
-  enqueue(event: EventDraft, at: number): Promise<void>;
+  /** Deliveries newest first. */
+  listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
+}
+
+/** The outbox's writes made outside a change: the webhook worker's bookkeeping of its deliveries. */
+export interface DeliveryWork {
   /**
    * Takes up to `limit` pending deliveries due at `now` to enabled endpoints (within `share` per endpoint)
    * and leases them until `now + leaseMs`, so that another instance does not send them meanwhile
@@ -159,8 +154,21 @@ export interface OutboxStore {
    */
   claimDue(now: number, leaseMs: number, limit: number, share?: EndpointShare): Promise<DueDelivery[]>;
   recordAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
-  /** Deliveries newest first. */
-  listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
+}
+
+/**
+ * The outbox and its endpoints (every storage has one), whole as a change has it: an operator's change of
+ * them is written in a unit of work (change.ts) with its audit entry.
+ */
+export interface OutboxStore extends OutboxReads, DeliveryWork {
+  addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
+  /** Changes some of url, events, enabled; null when there is no such endpoint. */
+  updateEndpoint(
+    id: number,
+    change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined },
+  ): Promise<WebhookEndpoint | null>;
+  /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
+  enqueue(event: EventDraft, at: number): Promise<void>;
   /** Makes a delivery pending again, due at `at`, from its first attempt; null when there is none. */
   replay(id: number, at: number): Promise<Delivery | null>;
   /**

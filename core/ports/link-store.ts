@@ -21,12 +21,16 @@ export interface LinkedRequest {
   email: string | null;
 }
 
-/** Where the links are kept. */
-export interface FeedbackLinkStore {
+/** What is read of the links. */
+export interface LinkReads {
   /** The link of each listed entry that exists, in id order; ids with no entry are left out. */
   linksOf(ids: readonly number[]): Promise<FeedbackLinkState[]>;
   /** Every linked entry, in id order. */
   linked(): Promise<LinkedRequest[]>;
+}
+
+/** Where the links are kept, whole as a change has it. */
+export interface FeedbackLinkStore extends LinkReads {
   /**
    * Links the listed entries to `featureId` (null: unlinks them); ids with no entry are skipped. Called in
    * a change (core/ports/change.ts), with the change's event and audit entry.

@@ -106,17 +106,22 @@ export interface ClaimedResendRequest extends ResendRequest {
   attempts: number;
 }
 
-/** The mail outbox (every storage has one). */
-export interface MailStore {
-  /** Writes a message unless one with its cause was written before; whether this call wrote it. */
-  enqueue(mail: MailDraft, at: number): Promise<boolean>;
-  /** Takes up to `limit` pending messages due at `now` and leases them until `now + leaseMs`. */
-  claimDue(now: number, leaseMs: number, limit: number): Promise<StoredMail[]>;
-  recordAttempt(id: number, attempt: MailAttempt): Promise<void>;
+/** What the back office reads of the mail outbox. */
+export interface MailReads {
   /** Messages newest first: those about one order, or all. */
   list(filter: { session?: string | undefined; limit: number }): Promise<StoredMail[]>;
   /** Messages written from `from` (inclusive) to `to` (exclusive), ms, by state. */
   counts(from: number, to: number): Promise<MailCounts>;
+}
+
+/**
+ * The mail outbox's writes made outside a change: the resend requests the public API files, and the mail
+ * worker's bookkeeping (claims and attempts of messages and of resend requests).
+ */
+export interface MailWork {
+  /** Takes up to `limit` pending messages due at `now` and leases them until `now + leaseMs`. */
+  claimDue(now: number, leaseMs: number, limit: number): Promise<StoredMail[]>;
+  recordAttempt(id: number, attempt: MailAttempt): Promise<void>;
   /**
    * Records a resend request, due at once: one write whatever the address (no lookup), so that the
    * answer takes the same path for an address with orders and one without.
@@ -129,6 +134,12 @@ export interface MailStore {
    * request with its address. A request whose step died before this is claimed again once its lease ends.
    */
   completeResendRequest(id: number, mail: MailDraft | null, at: number): Promise<void>;
+}
+
+/** The mail outbox (every storage has one), whole as a change has it: a message is written with its cause. */
+export interface MailStore extends MailReads, MailWork {
+  /** Writes a message unless one with its cause was written before; whether this call wrote it. */
+  enqueue(mail: MailDraft, at: number): Promise<boolean>;
 }
 
 /** One message as a sender gets it. */

@@ -47,16 +47,8 @@ export interface KeptPaymentEvent {
   dispute: string;
 }
 
-/**
- * Where the orders are kept: columns of the checkout sessions (every storage has one). A change with an
- * event, an audit entry or a mail (a flag, an override, an upgrade) runs in a unit of work (change.ts).
- */
-export interface OrderStore {
-  /**
-   * Keeps what the provider says of a paid session: fills what is not known yet (the first word wins),
-   * and the fulfilment time once. No-op for an unknown session.
-   */
-  recordPurchase(sessionId: string, purchase: Purchase, at: number): Promise<void>;
+/** What is read of the orders. */
+export interface OrderReads {
   /** One order (any stored session), or null. */
   get(sessionId: string): Promise<Order | null>;
   /**
@@ -78,11 +70,18 @@ export interface OrderStore {
   ofLicenseKey(key: string): Promise<Order | null>;
   /** The session paid by a provider payment, or null. */
   sessionOfPayment(paymentRef: string): Promise<string | null>;
+}
+
+/**
+ * The orders' writes made outside a change, on the payment path: what the provider says of a purchase as
+ * fulfilment learns it, and the refunds and disputes that come before their payment is known.
+ */
+export interface PaymentRecords {
   /**
-   * Applies a provider event to an order's standing atomically (core/ports/order-state.ts withPaymentFlag);
-   * the standing before and the order after, or null for an unknown session.
+   * Keeps what the provider says of a paid session: fills what is not known yet (the first word wins),
+   * and the fulfilment time once. No-op for an unknown session.
    */
-  flag(sessionId: string, flag: PaymentFlag, dispute?: string): Promise<{ before: OrderStanding; order: Order } | null>;
+  recordPurchase(sessionId: string, purchase: Purchase, at: number): Promise<void>;
   /**
    * Keeps a refund or dispute of a payment no order has yet (it came before the payment was known here),
    * until `takePaymentEvents` hands it to the order that payment pays for. Idempotent.
@@ -90,6 +89,19 @@ export interface OrderStore {
   keepPaymentEvent(paymentRef: string, event: KeptPaymentEvent, at: number): Promise<void>;
   /** The kept events of a payment, deleted as they are handed over (each to one caller). */
   takePaymentEvents(paymentRef: string): Promise<KeptPaymentEvent[]>;
+}
+
+/**
+ * Where the orders are kept: columns of the checkout sessions (every storage has one), whole as a change
+ * has it. A change with an event, an audit entry or a mail (a flag, an override, an upgrade) runs in a
+ * unit of work (change.ts).
+ */
+export interface OrderStore extends OrderReads, PaymentRecords {
+  /**
+   * Applies a provider event to an order's standing atomically (core/ports/order-state.ts withPaymentFlag);
+   * the standing before and the order after, or null for an unknown session.
+   */
+  flag(sessionId: string, flag: PaymentFlag, dispute?: string): Promise<{ before: OrderStanding; order: Order } | null>;
   /**
    * Stores the operator's revoke or reinstate; the standing before (read under the order's lock, so that
    * of two racing overrides only one sees a change) and the order after, or null for an unknown session.

@@ -6,18 +6,15 @@
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { CheckoutSku, MaybePromise, RateLimitStore } from './port-types.ts';
 import type { AnswerSigner } from './port-types.ts';
-import type { AuditStore, FeatureStore, FeedbackInbox, OrderStore, ReleaseStore, ShippingStore, UsageStore } from './store-ports.ts';
-import type { CheckoutStore, IntakeStore, RoadmapVotes } from './public-stores.ts';
+import type { UsageStore } from './store-ports.ts';
+import type { IntakeStore, RoadmapVotes } from './public-stores.ts';
 import type { Pricing } from '../schemas/responses.ts';
-import type { OutboxStore } from './events.ts';
-import type { MailStore } from './mail.ts';
-import type { FeedbackLinkStore } from './link-store.ts';
-import type { ChangeStore } from './change.ts';
+import type { ChangeStore, OutsideStores } from './change.ts';
 
 export * from './port-types.ts';
 export type * from './store-ports.ts';
 export type * from './public-stores.ts';
-export type { ChangeRecord, ChangeStore, LockedTable, StorageChange } from './change.ts';
+export type { ChangedStoreName, ChangedStores, ChangeRecord, ChangeStore, LockedTable, OutsideStores, StorageChange, WholeStores } from './change.ts';
 
 /** How many votes of one IPv6 /48 a feature's vote_count counts at most, unless a storage is told otherwise. */
 export const DEFAULT_VOTES_PER_NETWORK = 8;
@@ -33,42 +30,25 @@ export function voteWeight(voted: boolean, network: string | null, held: number,
 }
 
 /**
- * Everything the core keeps, by concern: the public API's stores (public-stores.ts), the back office's
- * (store-ports.ts, and the outbox and mail), the rate limiter, and a few members of its own. Every write
- * is atomic on its own; a change that reads, checks and writes several things, with its event, audit
- * entry and mail, is one unit of work (`change`, core/ports/change.ts).
+ * Everything the core keeps, by concern: the public API's stores (public-stores.ts), the stores a change
+ * writes (change.ts `ChangedStores`: the releases, the roadmap as the operator edits it, the inbox, the
+ * orders, the outbox, the audit trail, the mail, the links, the shipping records, the checkouts), the
+ * usage counts, the rate limiter, and a few members of its own. Every write is atomic on its own; a change
+ * that reads, checks and writes several things, with its event, audit entry and mail, is one unit of work
+ * (`change`, core/ports/change.ts). Outside a change, the stores a change writes are read-only but for the
+ * writes made outside one by type (`OutsideStores`): an operator's write exists only in a change.
  */
-export interface Storage extends ChangeStore {
+export interface Storage extends ChangeStore, OutsideStores {
   /** Feedback and downloads as the public API records them (core/operations/feedback.ts, download.ts). */
   readonly intake: IntakeStore;
-  /** The public roadmap and its votes (core/operations/roadmap.ts); the operator edits it through `features`. */
+  /** The public roadmap and its votes (core/operations/roadmap.ts); the operator edits it in a change (`features`). */
   readonly roadmap: RoadmapVotes;
-  /** Hosted-checkout sessions and the keys of the paid ones (core/operations/checkout.ts, core/licensing). */
-  readonly checkouts: CheckoutStore;
   /** A named secret kept with the data: the stored one, or `create()` stored on first use (first write wins). */
   secret(name: string, create: () => MaybePromise<string>): Promise<string>;
 
   readonly rateLimits: RateLimitStore;
-  /** The desktop releases GET /version and GET /download serve (core/releases/release-view.ts). */
-  readonly releases: ReleaseStore;
-  /** Every change made through the operator API (core/operator). */
-  readonly audit: AuditStore;
-  /** The stored feedback as the operator reads and marks it (core/operator/inbox.ts). */
-  readonly inbox: FeedbackInbox;
-  /** The roadmap as the operator edits it (core/operator/roadmap.ts). */
-  readonly features: FeatureStore;
-  /** Downloads and update checks by day (core/budgets/usage.ts). */
+  /** Downloads and update checks by day, install sightings and bug reporters (core/budgets/usage.ts): the usage batcher's writes. */
   readonly usage: UsageStore;
-  /** Outbound events and their deliveries (core/webhooks); addFeedback writes feedback.received itself. */
-  readonly outbox: OutboxStore;
-  /** The paid sessions with their buyer, keys and standing (core/operator/orders.ts). */
-  readonly orders: OrderStore;
-  /** Messages to buyers and their sending (core/mail); written with their cause like events. */
-  readonly mail: MailStore;
-  /** Feedback entries linked to the roadmap features they ask for (core/operator/feedback-links.ts). */
-  readonly links: FeedbackLinkStore;
-  /** When each release reached every client (core/releases/shipped.ts): the changelog's dates. */
-  readonly shipping: ShippingStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

@@ -57,10 +57,33 @@ export type NewRelease =
   & Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
   & Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
-/** Where releases are kept (every storage has one). */
-export interface ReleaseStore {
+/**
+ * A release as a storage keeps it once published: what `release` leaves out is null, false or null (no
+ * digest, no size, not critical, no plan), and it is neither pulled, halted nor announced beyond publication.
+ * The rule every storage applies when it publishes (`ReleaseStore.publishRelease`).
+ */
+export function publishedRelease(release: NewRelease): Release {
+  return {
+    sha256: null,
+    size: null,
+    critical: false,
+    ramp: null,
+    ...release,
+    pulledAt: null,
+    haltedAt: null,
+    haltReason: null,
+    announcedStep: 0,
+  };
+}
+
+/** What is read of the releases. */
+export interface ReleaseReads {
   /** Every release, newest first. */
   listReleases(): Promise<Release[]>;
+}
+
+/** Where releases are kept (every storage has one), whole as a change has it. */
+export interface ReleaseStore extends ReleaseReads {
   /** Stores a new release; false when that version exists already (pulled or not). */
   publishRelease(release: NewRelease): Promise<boolean>;
   /**

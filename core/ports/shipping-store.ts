@@ -16,32 +16,43 @@ export interface ReachedEveryone {
   at: number;
 }
 
-/** Where the shipping records are kept. */
-export interface ShippingStore {
+/** What is read of the shipping records. */
+export interface ShippingReads {
   /** Every release recorded as having reached everyone (pulled ones included), in no particular order. */
   reachedEveryone(): Promise<ReachedEveryone[]>;
+  /** The feedback entries whose requester was told, in id order. */
+  told(): Promise<number[]>;
+  /** How many requesters were told from `from` (inclusive) to `to` (exclusive), ms. */
+  toldCount(from: number, to: number): Promise<number>;
+  /** The addresses that asked for no more of these mails, lower-cased. */
+  unsubscribed(): Promise<string[]>;
+  /** The features whose requesters are not to be told, in id order. */
+  mailsOff(): Promise<number[]>;
+}
+
+/**
+ * The shipping records written outside a change, each first write wins: a release seen live for everyone
+ * (by whichever read sees it first: the changelog, the release view), and an unsubscribe (the public API).
+ */
+export interface ShippingRecords {
   /**
    * Records that `version` reached everyone at `at`, unless it was recorded before (first write wins).
    *
    * @returns The time stored for it: `at`, or the earlier record's.
    */
   recordReachedEveryone(version: string, at: number): Promise<number>;
-  /** The feedback entries whose requester was told, in id order. */
-  told(): Promise<number[]>;
+  /** Stops every shipped-request mail to an address (lower-cased; kept once, the first time). */
+  unsubscribe(email: string, at: number): Promise<void>;
+}
+
+/** Where the shipping records are kept, whole as a change has it. */
+export interface ShippingStore extends ShippingReads, ShippingRecords {
   /**
    * Marks an entry's requester told at `at`, unless it was before or its address (lower-cased) asked for
    * no more mails. Called in a change with the mail it writes: whether this call marked it (so of two
    * instances telling at once, one mails).
    */
   markTold(feedbackId: number, email: string, at: number): Promise<boolean>;
-  /** How many requesters were told from `from` (inclusive) to `to` (exclusive), ms. */
-  toldCount(from: number, to: number): Promise<number>;
-  /** Stops every shipped-request mail to an address (lower-cased; kept once, the first time). */
-  unsubscribe(email: string, at: number): Promise<void>;
-  /** The addresses that asked for no more of these mails, lower-cased. */
-  unsubscribed(): Promise<string[]>;
   /** Turns the mails of one feature's requesters off (false) or on again (true). */
   setFeatureMails(featureId: number, enabled: boolean): Promise<void>;
-  /** The features whose requesters are not to be told, in id order. */
-  mailsOff(): Promise<number[]>;
 }

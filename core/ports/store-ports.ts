@@ -38,11 +38,15 @@ export interface AuditFilter {
   target?: string | undefined;
 }
 
-/** Where the audit trail is kept (every storage has one). */
-export interface AuditStore {
-  record(entry: AuditEntry): Promise<void>;
+/** What is read of the audit trail. */
+export interface AuditReads {
   /** The latest entries that match the filter, newest first. */
   list(filter: AuditFilter): Promise<AuditRow[]>;
+}
+
+/** Where the audit trail is kept (every storage has one), whole as a change has it. */
+export interface AuditStore extends AuditReads {
+  record(entry: AuditEntry): Promise<void>;
 }
 
 /** One stored submission, with its id and when it was marked handled. */
@@ -71,17 +75,21 @@ export interface VersionFeedbackCount {
   rated: number;
 }
 
-/**
- * Where the inbox reads and marks (every storage has one). Each mark is one statement; an operator's mark,
- * with its audit entry, runs in a unit of work (change.ts).
- */
-export interface FeedbackInbox {
+/** What the inbox reads. */
+export interface InboxReads {
   /** Reviews and bug reports by UTC day and app version, of the days from `fromDay` to `toDay`; versions not in `versions` as `other`. */
   countByVersion(fromDay: number, toDay: number, versions: readonly string[]): Promise<VersionFeedbackCount[]>;
   /** Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included. */
   countByDay(fromDay: number, toDay: number): Promise<FeedbackCount[]>;
   /** Entries matching the filter, newest (highest id) first, at most `limit`. */
   list(filter: InboxFilter): Promise<InboxEntry[]>;
+}
+
+/**
+ * Where the inbox reads and marks (every storage has one), whole as a change has it. Each mark is one
+ * statement; an operator's mark, with its audit entry, runs in a unit of work (change.ts).
+ */
+export interface FeedbackInbox extends InboxReads {
   /**
    * Marks an entry handled (at `at`, kept when it was handled already) or not.
    *
@@ -139,13 +147,17 @@ export type UnmergeOutcome =
   | { kind: 'not_recorded'; feature: StoredFeature }
   | { kind: 'target_merged'; into: StoredFeature };
 
-/**
- * Where the operator edits the roadmap (every storage has one); GET /api/v1/roadmap reflects each change
- * at once, made in a unit of work (change.ts) or on its own.
- */
-export interface FeatureStore {
+/** What is read of the roadmap as the operator edits it. */
+export interface FeatureReads {
   /** Every feature, hidden ones too, in id order. */
   list(): Promise<StoredFeature[]>;
+}
+
+/**
+ * Where the operator edits the roadmap (every storage has one), whole as a change has it; GET
+ * /api/v1/roadmap reflects each change at once, once committed.
+ */
+export interface FeatureStore extends FeatureReads {
   /** Adds a feature with the next free id (above every existing one). */
   create(fields: FeatureFields): Promise<StoredFeature>;
   /** Changes some fields; the feature afterwards, or null when there is none. Showing it clears merged_into. */

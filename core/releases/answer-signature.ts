@@ -13,9 +13,15 @@
  * one kind of answer never verifies as the other, and carries the caller's `nonce` when it sent one, so that
  * an answer saved earlier does not verify for a request that asked with a fresh nonce.
  *
+ * The update answers are signed here too, both of them: GET /version's, kept whole per release and window
+ * (`keptVersionAnswers`), and GET /download's redirect (`redirectFields`, `withSignature`).
+ *
  * @module
  */
+import { type CoreResponse, JSON_TYPE } from '../http/http.ts';
+import { andThen, type Answer } from '../http/maybe.ts';
 import type { Clock, MaybePromise } from '../ports/ports.ts';
+import type { ServedRelease } from './release-view.ts';
 
 /** Signs bytes with the Ed25519 key whose public half (base64url) is `keyId`. */
 export type { AnswerSigner } from '../ports/port-types.ts';
@@ -169,4 +175,94 @@ export function releaseFields(served: { sha256?: string | null; size?: number | 
   if (served.notesUrl) fields.push(['release-notes', served.notesUrl]);
   if (served.critical === true) fields.push(['release-critical', '?1']);
   return fields;
+}
+
+/**
+ * Adds a signed answer's covered fields, in order, then `Signature-Input` and `Signature`, to its headers.
+ *
+ * @param headers The answer's headers, written to.
+ * @param fields The covered fields the signature was made over.
+ * @param signature The signature of those fields.
+ * @returns `headers`.
+ */
+export function withSignature(headers: Record<string, string>, fields: CoveredFields, signature: SignatureHeaders): Record<string, string> {
+  for (const [name, value] of fields) headers[name] = value;
+  headers['signature-input'] = signature['signature-input'];
+  headers['signature'] = signature.signature;
+  return headers;
+}
+
+/**
+ * The covered fields of GET /download's redirect: its Location, and on the redirect to the MSI the
+ * release's version and headers, so that it verifies only for the version the app was offered (the one to
+ * the warning page is signed with its Location only).
+ *
+ * @param location The redirect's Location.
+ * @param installer The release whose MSI the Location is, or null for the warning page.
+ */
+export function redirectFields(location: string, installer: ServedRelease | null): CoveredFields {
+  if (installer === null) return [['location', location]];
+  return [['location', location], ['release-version', installer.version], ...releaseFields(installer)];
+}
+
+/** GET /version's answers kept at most: the releases served now and the baseline, with room for changes. */
+const KEPT_ANSWERS = 8;
+
+/** One distinct answer of GET /version: its body, and once worked out, the covered fields of its signature. */
+interface KeptAnswer {
+  body: Uint8Array;
+  /** Content-Digest first, then the release's own headers; a promise until the digest is known. */
+  fields: MaybePromise<CoveredFields>;
+  /** The signed headers of the window `window`, kept so that a request of that window only copies them. */
+  window: number;
+  headers: Record<string, string> | null;
+}
+
+/**
+ * GET /version's answers, each kept per distinct release: its body serialized once and digested once, and
+ * its signed headers per signature window, so that a request of a window that signed it already only
+ * copies them.
+ *
+ * @param signatures The app's signatures, or null when it signs no answer.
+ * @param bodyOf The JSON body of a release's answer, called once per distinct release; what it throws, the answer throws.
+ * @returns The answer that serves a release: at once, unless a digest or a new window's signature is awaited.
+ */
+export function keptVersionAnswers(signatures: AnswerSignatures | null, bodyOf: (served: ServedRelease) => Uint8Array): (served: ServedRelease) => Answer {
+  const answers = new Map<string, KeptAnswer>();
+  // Found by what it serves. Finding it by the release object instead (a WeakMap) earned nothing on bench:ab (issue 43).
+  const answerOf = (served: ServedRelease): KeptAnswer => {
+    const key = `${served.version}\n${served.msiUrl}\n${served.sha256 ?? ''}\n${served.size ?? ''}\n${served.notesUrl ?? ''}\n${served.critical === true}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      const body = bodyOf(served);
+      if (answers.size >= KEPT_ANSWERS) answers.clear();
+      const made: KeptAnswer = { body, fields: [], window: -1, headers: null };
+      if (signatures) {
+        made.fields = contentDigest(body).then((digest) => (made.fields = [['content-digest', digest], ...releaseFields(served)]));
+      }
+      answers.set(key, answer = made);
+    }
+    return answer;
+  };
+  const plain = (answer: KeptAnswer): CoreResponse => ({ status: 200, headers: { 'content-type': JSON_TYPE }, body: answer.body });
+  const keep = (answer: KeptAnswer, window: number, fields: CoveredFields, signature: SignatureHeaders): Record<string, string> => {
+    const headers = withSignature({ 'content-type': JSON_TYPE }, fields, signature);
+    answer.window = window;
+    answer.headers = headers;
+    return headers;
+  };
+  // Each answer gets its own copy: the pipeline and the adapters add their headers to it. Copied with
+  // Object.assign, not a spread: V8 gave each spread copy of these keyed headers a shape of its own, and the
+  // ten headers the pipeline adds then cost 10-20 us a request (measured, issue 31).
+  const sent = (answer: KeptAnswer, headers: Record<string, string>): CoreResponse => ({ status: 200, headers: Object.assign({}, headers), body: answer.body });
+  return (served) => {
+    const answer = answerOf(served);
+    if (!signatures) return plain(answer);
+    const window = signatures.window();
+    if (answer.window === window && answer.headers !== null) return sent(answer, answer.headers);
+    return andThen(
+      answer.fields,
+      (fields) => andThen(signatures.sign(200, fields, UPDATE_ANSWER), (signature) => sent(answer, keep(answer, window, fields, signature))),
+    );
+  };
 }

@@ -17,7 +17,7 @@
 import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
 import { inForce, nextSwitchAt } from './ramp-plan.ts';
 import { rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
-import type { Release, ReleaseStore } from '../ports/store-ports.ts';
+import type { Release, ReleaseReads } from '../ports/store-ports.ts';
 
 export type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
@@ -66,7 +66,7 @@ export type ServedNow = MaybePromise<ServedRelease>;
  *   announcements, ramp-announcements.ts); it must not throw.
  */
 export function createReleaseView(
-  store: ReleaseStore,
+  store: ReleaseReads,
   baseline: () => ServedNow,
   bucketOf: (clientKey: string) => number,
   clock: Clock,

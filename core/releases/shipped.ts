@@ -2,7 +2,7 @@
  * What "shipped" means (docs/releases.md "Shipped"): a release is live for everyone when it is not pulled
  * and its percent in force is 100 (ramp-plan.ts); a roadmap item is shipped when its `release_version`
  * names such a release. A staged release ships nothing yet, a pull un-ships, a restore ships again. The
- * moment a release reached everyone is recorded once (ShippingStore, first write wins) by the first
+ * moment a release reached everyone is recorded once (ShippingRecords, first write wins) by the first
  * instance to see it: the view's reads (after each change through this instance, and at most every
  * 500 ms while clients ask for updates), the changelog's reads and the mail loop's sweep.
  *
@@ -10,7 +10,7 @@
  */
 import type { Clock, Logger } from '../ports/port-types.ts';
 import type { Release } from '../ports/release-store.ts';
-import type { ShippingStore } from '../ports/shipping-store.ts';
+import type { ShippingReads, ShippingRecords } from '../ports/shipping-store.ts';
 import { percentInForce, type RampedEntry } from './ramp-plan.ts';
 
 /** Whether a release is served to every client at `now`: not pulled, 100 % in force. */
@@ -39,7 +39,7 @@ export interface ShippedRelease {
  * The releases live for everyone at `now`, each with its recorded time; one not recorded yet is recorded
  * now (first write wins, so two instances agree on the time).
  */
-export async function shippedReleases(releases: readonly Release[], store: ShippingStore, now: number): Promise<ShippedRelease[]> {
+export async function shippedReleases(releases: readonly Release[], store: ShippingReads & ShippingRecords, now: number): Promise<ShippedRelease[]> {
   const live = releases.filter((release) => isLiveForEveryone(release, now));
   if (live.length === 0) return [];
   const recorded = new Map((await store.reachedEveryone()).map((entry) => [entry.version, entry.at]));
@@ -57,7 +57,7 @@ export async function shippedReleases(releases: readonly Release[], store: Shipp
  * everyone. It remembers what it recorded, so a read writes only when something new reached everyone,
  * and it never throws (a failed write is logged and tried again at the next read).
  */
-export function createShipmentNotes(store: ShippingStore, clock: Clock, logger: Logger): (releases: readonly Release[]) => Promise<void> {
+export function createShipmentNotes(store: ShippingReads & ShippingRecords, clock: Clock, logger: Logger): (releases: readonly Release[]) => Promise<void> {
   const noted = new Set<string>();
   return async (releases) => {
     const now = clock.now();

@@ -8,7 +8,7 @@
 import { createAttemptWorker } from '../attempts.ts';
 import { describeFetchFailure } from '../http/fetch-failure.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
-import type { DueDelivery, OutboxStore } from '../ports/events.ts';
+import type { DeliveryWork, DueDelivery } from '../ports/events.ts';
 import { signatureHeaders } from './sign.ts';
 import { slackText } from './slack.ts';
 import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } from './address.ts';
@@ -17,7 +17,7 @@ import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES, type WebhookAddressPolicy } 
 export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 export interface DeliveryWorkerOptions {
-  outbox: OutboxStore;
+  outbox: DeliveryWork;
   clock: Clock;
   logger: Logger;
   /** Sends one request; the runtime's fetch in production. */

@@ -1,9 +1,9 @@
 /**
- * `converter-site-api license <command>` (`npm run license`); the commands are in license-command.ts.
+ * `converter-site-api license <command>` (`npm run license`); the commands are in license-command.ts beside it.
  *
  * @module
  */
-import { LICENSE_HELP, runLicenseCommand } from '../license-command.ts';
+import { LICENSE_HELP, runLicenseCommand } from './license-command.ts';
 import type { Command } from './command.ts';
 
 export const license: Command = {

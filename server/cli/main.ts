@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `converter-site-api` program: `serve` (the default), `migrate`, `export`, `license`, the operator
- * commands `release` and `orders`, `payments trigger` (test provider events), `conformance` and `scenarios`
- * (the two sides of the test kit), each with `--help`. Data
- * goes to stdout, messages to stderr; exit codes are those of command.ts in every command.
+ * commands `release`, `roadmap`, `webhooks`, `stats`, `orders`, `feedback` and `audit` (clients of the
+ * operator API), `payments trigger` (test provider events), `conformance` and `scenarios` (the two sides
+ * of the test kit), each with `--help`. Data goes to stdout, messages to stderr; exit codes are those of
+ * command.ts in every command.
  *
  * @module
  */

@@ -107,20 +107,26 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
     ...(setup.rateLimit ? { rateLimit: setup.rateLimit } : {}),
     ...(setup.voterSecret ? { voterSecret: setup.voterSecret } : {}),
   });
-  for (const release of setup.releases ?? []) {
+  // The scenario's own set-up, in one change as the operator's publishes are.
+  const published = await Promise.all((setup.releases ?? []).map(async (release) => {
     const bytes = installerBytes(release.version);
-    await storage.releases.publishRelease({
-      version: release.version,
-      msiUrl: `${place.prefix}/installer/${installerName(release.version)}`,
-      notesUrl: `${place.prefix}/notes/${release.version}`,
-      rolloutPercent: release.rolloutPercent,
-      publishedAt: clock.now(),
-      sha256: await sha256Hex(bytes),
-      size: bytes.length,
-      critical: release.critical ?? false,
-    });
-    if (release.pulled) await storage.releases.pullRelease(release.version, clock.now());
-  }
+    return { release, sha256: await sha256Hex(bytes), size: bytes.length };
+  }));
+  await storage.change(async (tx) => {
+    for (const { release, sha256, size } of published) {
+      await tx.releases.publishRelease({
+        version: release.version,
+        msiUrl: `${place.prefix}/installer/${installerName(release.version)}`,
+        notesUrl: `${place.prefix}/notes/${release.version}`,
+        rolloutPercent: release.rolloutPercent,
+        publishedAt: clock.now(),
+        sha256,
+        size,
+        critical: release.critical ?? false,
+      });
+      if (release.pulled) await tx.releases.pullRelease(release.version, clock.now());
+    }
+  });
   await app.refreshReleases();
   return { app, handle: createFetchHandler(app), storage };
 }

@@ -32,13 +32,15 @@ test.before(async (context) => {
     const at = running.server.clock.now() - 3_600_000;
     for (let i = 1; i <= EARLIER; i++) {
       const target = i === EARLIER ? `cs_test_${'a1B2c3D4'.repeat(12)} charge.refunded evt_${'9'.repeat(40)}` : `cs_test_${i}`;
-      await running.server.storage.audit.record({
-        at: at + i,
-        action: i % 2 ? 'order.refunded' : 'order.revoked',
-        target,
-        requestId: `earlier-${i}`,
-        actor: i % 2 ? null : 'operator',
-      });
+      await running.server.storage.change((tx) =>
+        tx.audit.record({
+          at: at + i,
+          action: i % 2 ? 'order.refunded' : 'order.revoked',
+          target,
+          requestId: `earlier-${i}`,
+          actor: i % 2 ? null : 'operator',
+        })
+      );
     }
     const browser = await launchChromium();
     const page = await (await browser.newContext({ timezoneId: 'America/New_York', locale: 'en-US' })).newPage();

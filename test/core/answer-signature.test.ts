@@ -26,16 +26,18 @@ test('GET /version and both redirects of GET /download verify independently, wit
   const publicKey = await publicKeyOf(key);
   const msi = Buffer.alloc(1000, 3);
   const sha256 = createHash('sha256').update(msi).digest('hex');
-  await storage.releases.publishRelease({
-    version: '2.6.0',
-    msiUrl: 'https://downloads.example.com/2.6.0.msi',
-    notesUrl: 'https://www.example.com/notes/2.6.0',
-    rolloutPercent: 100,
-    publishedAt: clock.now(),
-    sha256,
-    size: 1000,
-    critical: true,
-  });
+  await storage.change((tx) =>
+    tx.releases.publishRelease({
+      version: '2.6.0',
+      msiUrl: 'https://downloads.example.com/2.6.0.msi',
+      notesUrl: 'https://www.example.com/notes/2.6.0',
+      rolloutPercent: 100,
+      publishedAt: clock.now(),
+      sha256,
+      size: 1000,
+      critical: true,
+    })
+  );
   clock.advance(1000);
   const now = Math.floor(clock.now() / 1000);
   const check = await app.handle(coreRequest({ path: '/api/v1/version' }));
@@ -107,20 +109,24 @@ test('one signature per distinct answer and window: 200 checks of two releases s
     licenses: { issue: issuer.issue, signer: counting },
     rateLimit: { name: 't', limit: 1e6, windowSeconds: 60 },
   });
-  await storage.releases.publishRelease({
-    version: '2.5.0',
-    msiUrl: 'https://downloads.example.com/2.5.0.msi',
-    notesUrl: null,
-    rolloutPercent: 100,
-    publishedAt: clock.now(),
-  });
-  await storage.releases.publishRelease({
-    version: '2.6.0',
-    msiUrl: 'https://downloads.example.com/2.6.0.msi',
-    notesUrl: null,
-    rolloutPercent: 50,
-    publishedAt: clock.now(),
-  });
+  await storage.change((tx) =>
+    tx.releases.publishRelease({
+      version: '2.5.0',
+      msiUrl: 'https://downloads.example.com/2.5.0.msi',
+      notesUrl: null,
+      rolloutPercent: 100,
+      publishedAt: clock.now(),
+    })
+  );
+  await storage.change((tx) =>
+    tx.releases.publishRelease({
+      version: '2.6.0',
+      msiUrl: 'https://downloads.example.com/2.6.0.msi',
+      notesUrl: null,
+      rolloutPercent: 50,
+      publishedAt: clock.now(),
+    })
+  );
   clock.advance(1000);
   const signatures = new Set<string>();
   await Promise.all(

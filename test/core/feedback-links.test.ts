@@ -23,13 +23,15 @@ async function setUp(): Promise<TestApp> {
   await submit(t, 'Charts in .wk3 files please', 'ann@example.com');
   await submit(t, 'wk3 charts');
   await submit(t, 'Batch whole folders', 'bo@example.com');
-  await t.storage.outbox.addEndpoint({
-    url: 'http://127.0.0.1:9/hook',
-    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-    events: ['feedback.linked'],
-    format: 'standard',
-    createdAt: t.clock.now(),
-  });
+  await t.storage.change((tx) =>
+    tx.outbox.addEndpoint({
+      url: 'http://127.0.0.1:9/hook',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      events: ['feedback.linked'],
+      format: 'standard',
+      createdAt: t.clock.now(),
+    })
+  );
   return t;
 }
 

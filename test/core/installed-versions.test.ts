@@ -23,13 +23,15 @@ const installed = async (t: Awaited<ReturnType<typeof createTestApp>>) => {
 
 test('the answer is the same with or without the token; the check is counted by the installed version it names', async () => {
   const t = await createTestApp({ signAnswers: false });
-  await t.storage.releases.publishRelease({
-    version: '2.5.0',
-    msiUrl: 'https://example.com/2.5.0.msi',
-    notesUrl: null,
-    rolloutPercent: 100,
-    publishedAt: t.clock.now(),
-  });
+  await t.storage.change((tx) =>
+    tx.releases.publishRelease({
+      version: '2.5.0',
+      msiUrl: 'https://example.com/2.5.0.msi',
+      notesUrl: null,
+      rolloutPercent: 100,
+      publishedAt: t.clock.now(),
+    })
+  );
   const plain = await t.app.handle(check(undefined));
   for (
     const agent of [

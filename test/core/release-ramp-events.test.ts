@@ -41,13 +41,15 @@ for (const [name, open] of Object.entries(TARGETS)) {
     const instances = await open();
     const { apps, clock } = instances;
     try {
-      await instances.storage.outbox.addEndpoint({
-        url: 'http://127.0.0.1:9/all',
-        secret: 'whsec_AAAA',
-        events: [],
-        format: 'standard',
-        createdAt: clock.now(),
-      });
+      await instances.storage.change((tx) =>
+        tx.outbox.addEndpoint({
+          url: 'http://127.0.0.1:9/all',
+          secret: 'whsec_AAAA',
+          events: [],
+          format: 'standard',
+          createdAt: clock.now(),
+        })
+      );
       const start = clock.now();
       assert.is((await operate(apps[0]!, 'POST', '/releases', { version: '2.7.0', msiUrl: MSI('2.7.0'), rolloutPercent: 100 })).status, 201);
       const ramp = { steps: [10, 50, 100], everyMinutes: 60 };
@@ -87,13 +89,15 @@ for (const [name, open] of Object.entries(TARGETS)) {
     const instances = await open();
     const { apps, clock } = instances;
     try {
-      await instances.storage.outbox.addEndpoint({
-        url: 'http://127.0.0.1:9/all',
-        secret: 'whsec_AAAA',
-        events: [],
-        format: 'standard',
-        createdAt: clock.now(),
-      });
+      await instances.storage.change((tx) =>
+        tx.outbox.addEndpoint({
+          url: 'http://127.0.0.1:9/all',
+          secret: 'whsec_AAAA',
+          events: [],
+          format: 'standard',
+          createdAt: clock.now(),
+        })
+      );
       const start = clock.now();
       const ramp = { steps: [1, 5, 25, 100], everyMinutes: 60 };
       await operate(apps[0]!, 'POST', '/releases', { version: '2.8.0', msiUrl: MSI('2.8.0'), rolloutPercent: 1, ramp });
@@ -127,13 +131,15 @@ for (const [name, open] of Object.entries(TARGETS)) {
     const instances = await open();
     const { apps, clock } = instances;
     try {
-      await instances.storage.outbox.addEndpoint({
-        url: 'http://127.0.0.1:9/all',
-        secret: 'whsec_AAAA',
-        events: [],
-        format: 'standard',
-        createdAt: clock.now(),
-      });
+      await instances.storage.change((tx) =>
+        tx.outbox.addEndpoint({
+          url: 'http://127.0.0.1:9/all',
+          secret: 'whsec_AAAA',
+          events: [],
+          format: 'standard',
+          createdAt: clock.now(),
+        })
+      );
       const start = clock.now();
       await operate(apps[0]!, 'POST', '/releases', { version: '2.8.0', msiUrl: MSI('2.8.0'), rolloutPercent: 10, ramp: { steps: [10, 100], everyMinutes: 1 } });
       clock.set(start + 60_000);

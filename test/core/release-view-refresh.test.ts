@@ -6,18 +6,21 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createReleaseView } from '../../core/releases/release-view.ts';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
-import type { Release, ReleaseStore } from '../../core/ports/release-store.ts';
+import type { Release, ReleaseReads } from '../../core/ports/release-store.ts';
 import { manualClock, memoryLogger } from '../_setup.ts';
 
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
 test('a refresh while an older read is under way reads again: the pulled release is no longer served', async () => {
   const clock = manualClock();
-  const { releases } = createMemoryStorage({ clock });
-  await releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: clock.now() });
+  const storage = createMemoryStorage({ clock });
+  const { releases } = storage;
+  await storage.change((tx) =>
+    tx.releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: clock.now() })
+  );
   /** The store, with each list held until `release()`: the answer it gives is what was stored when it was asked. */
   const held: (() => void)[] = [];
-  const store: ReleaseStore = {
+  const store: ReleaseReads = {
     ...releases,
     listReleases: async () => {
       const answer = await releases.listReleases();
@@ -37,7 +40,7 @@ test('a refresh while an older read is under way reads again: the pulled release
   clock.advance(600);
   view.pick('client'); // starts a background read, which lists before the pull
   await Promise.resolve();
-  await releases.pullRelease('2.5.0', clock.now());
+  await storage.change((tx) => tx.releases.pullRelease('2.5.0', clock.now()));
   const refreshed = view.refresh();
   for (let i = 0; i < 5; i++) {
     release();

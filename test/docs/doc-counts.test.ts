@@ -84,11 +84,4 @@ test('docs/decisions.md: the number of error codes', () => {
   assert.is(Number(stated('docs/decisions.md', /\| (\d+) codes, listed in/)[1]), Object.keys(ERROR_CATALOGUE).length);
 });
 
-test("docs/architecture.md: the files and lines of core's releases room", () => {
-  const files = readdirSync(join(ROOT, 'core/releases')).filter((name) => name.endsWith('.ts'));
-  const lines = files.reduce((sum, name) => sum + read(`core/releases/${name}`).split('\n').length - 1, 0);
-  const [, count, total] = stated('docs/architecture.md', /\. (\d+) files, ([\d,]+) lines \(/);
-  assert.equal([Number(count), Number(total!.replace(',', ''))], [files.length, lines]);
-});
-
 test.run();

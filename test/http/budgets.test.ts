@@ -1,5 +1,5 @@
 /**
- * Storage budgets (issue 20, item 6), over a real socket on memory, PGlite and PostgreSQL, time from the
+ * Storage budgets (issue 20, item 6), in process (app.handle) on memory, PGlite and PostgreSQL, time from the
  * app's manual clock (2026-11-21T12:00Z): feedback bytes per client per UTC day and in total, open
  * checkout sessions in total, and each client's share of what the others left, so that a few addresses
  * cannot take a whole cap while a bystander is still served. Every refusal is 429 with Retry-After and a
@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Budgets } from '../../core/budgets/budgets.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import type { HttpResult } from '../_setup.ts';
-import { startStorageServer, type StorageServer } from '../_storage-server.ts';
+import { type InProcessStorageServer, startInProcessStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const HOUR = 3600 * 1000;
@@ -23,11 +23,11 @@ const AT_MIDNIGHT = `Retry after ${MIDNIGHT}, when the daily budget resets (Retr
 for (const target of ALL_TARGETS) {
   const test = suite(`storage budgets on ${target.name}`);
 
-  const serve = (budgets: Partial<Budgets>, openCheckoutsPerClient = 10) => startStorageServer(target, { budgets, openCheckoutsPerClient });
-  const post = (server: StorageServer, path: string, body: unknown, from: string) =>
+  const serve = (budgets: Partial<Budgets>, openCheckoutsPerClient = 10) => startInProcessStorageServer(target, { budgets, openCheckoutsPerClient });
+  const post = (server: InProcessStorageServer, path: string, body: unknown, from: string) =>
     server.request({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), from });
-  const feedback = (server: StorageServer, from: string, body: unknown = KB_ENTRY) => post(server, '/api/v1/feedback', body, from);
-  const stored = async (server: StorageServer) => (await server.opened.storage.inbox.list({ limit: 500 })).length;
+  const feedback = (server: InProcessStorageServer, from: string, body: unknown = KB_ENTRY) => post(server, '/api/v1/feedback', body, from);
+  const stored = async (server: InProcessStorageServer) => (await server.opened.storage.inbox.list({ limit: 500 })).length;
   const refusedWith = (answer: HttpResult, body: unknown, retryAfter: string) => {
     assert.is(answer.status, 429);
     assert.equal(answer.json(), body);

@@ -1,12 +1,12 @@
 /**
  * Control characters never reach a storage: every string that would be stored passes one rule
  * (`storableText` in core/schemas/stored-text.ts), so a NUL, another C0 control, DEL or a C1 control gets a 400 naming the field, on
- * memory, PGlite and Postgres alike, over a real socket; tab and line breaks are kept.
+ * memory, PGlite and Postgres alike, in process (app.handle); tab and line breaks are kept.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeTestDatabases } from '../_databases.ts';
-import { startStorageServer, type StorageServer } from '../_storage-server.ts';
+import { type InProcessStorageServer, startInProcessStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const RULE = 'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
@@ -24,9 +24,9 @@ const feedback = (fields: Record<string, unknown>) => ({
 });
 
 for (const target of ALL_TARGETS) {
-  const test = suite<{ server: StorageServer | null }>(`control characters on ${target.name}`, { server: null });
+  const test = suite<{ server: InProcessStorageServer | null }>(`control characters on ${target.name}`, { server: null });
   test.before(async (context) => {
-    context.server = await startStorageServer(target);
+    context.server = await startInProcessStorageServer(target);
   });
   test.after(async (context) => {
     await context.server?.close();

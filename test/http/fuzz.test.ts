@@ -1,6 +1,6 @@
 /**
  * Fuzz: random bytes and values thrown at every query parameter and body field of every route in
- * API_ROUTES (and at whole bodies), over a real socket, on memory, PGlite and Postgres. Whatever comes
+ * API_ROUTES (and at whole bodies), in process (app.handle), on memory, PGlite and Postgres. Whatever comes
  * in, the answer is never a 5xx, a 4xx is the JSON error object and nothing else, and nothing is logged
  * as an unhandled error. Seeded and reproducible: the seed is printed; FUZZ_SEED=<seed> replays a run
  * and FUZZ_CASES=<n> changes the number of requests per storage.
@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { ALIAS_PREFIX, API_ROUTES, V1_PREFIX } from '../../core/api.ts';
 import type { HttpInit } from '../_client.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { startStorageServer } from '../_storage-server.ts';
+import { startInProcessStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 32));
@@ -151,7 +151,7 @@ function randomRequest(r: Random): HttpInit & { what: string } {
 for (const target of ALL_TARGETS) {
   const test = suite(`fuzz on ${target.name}`);
   test(`${target.name}: ${CASES} random requests, no 5xx, every 4xx a JSON error object (seed ${SEED})`, async () => {
-    const server = await startStorageServer(target, { rateLimit: { name: 'public-api', limit: 1_000_000, windowSeconds: 60 } });
+    const server = await startInProcessStorageServer(target, { rateLimit: { name: 'public-api', limit: 1_000_000, windowSeconds: 60 } });
     const random = prng(SEED);
     try {
       for (let i = 0; i < CASES; i++) {

@@ -1,27 +1,33 @@
 /**
- * The operator pages over real sockets, as a browser without JavaScript: sign-in with the token form for
- * a session cookie, the headers of every page, sessions that expire or end, CSRF on every form, the
- * slow-down of wrong tokens, and the pages absent from the public port.
+ * The operator pages in process (app.handle), as a browser without JavaScript sends them to the operator
+ * listener at localhost:8081: sign-in with the token form for a session cookie, the headers of every page,
+ * sessions that expire or end, CSRF on every form, the slow-down of wrong tokens, and the pages absent
+ * from the public port.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { sendRequest } from '../_client.ts';
-import { OPERATOR_TOKEN, type OperatorServer, startOperatorServer } from '../_operator.ts';
+import type { HttpInit } from '../_client.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
+import { OPERATOR_TOKEN } from '../_operator.ts';
 import { form, PAGE_CSP, sessionOf, signIn } from '../_pages.ts';
 
 const test = suite('operator pages over HTTP');
-let running: OperatorServer;
+let running: InProcessOperator;
+/** The port the browser came to, as its Host header says: the session cookie is named for it. */
+const port = '8081';
 
 test.before.each(async () => {
-  running = await startOperatorServer({ operatorProxies: parseCidrList('127.0.0.9/32') });
+  running = await startInProcessOperator({ operatorProxies: parseCidrList('127.0.0.9/32') });
 });
 test.after.each(() => running.close());
 
-const page = (path: string, headers: Record<string, string> = {}, from?: string) => sendRequest(running.url, { path, headers, ...(from ? { from } : {}) });
+/** One request to the operator listener, with the Host a browser sends to it. */
+const sendRequest = (init: HttpInit) => running.send({ ...init, headers: { host: `localhost:${port}`, ...init.headers } });
+const page = (path: string, headers: Record<string, string> = {}, from?: string) => sendRequest({ path, headers, ...(from ? { from } : {}) });
 const postForm = (path: string, fields: Record<string, string>, cookie?: string, from?: string) => {
   const { body, headers } = form(fields);
-  return sendRequest(running.url, { method: 'POST', path, body, headers: { ...headers, ...(cookie ? { cookie } : {}) }, ...(from ? { from } : {}) });
+  return sendRequest({ method: 'POST', path, body, headers: { ...headers, ...(cookie ? { cookie } : {}) }, ...(from ? { from } : {}) });
 };
 const feedback = (description: string) =>
   running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ description }) });
@@ -48,7 +54,6 @@ test('the sign-in page: HTML with a labelled token field and the strict headers'
 });
 
 test('no session, a wrong session or only the bearer token: a page redirects to the sign-in form', async () => {
-  const port = new URL(running.url).port;
   for (const headers of [{}, { cookie: `operator_session_${port}=forged` }, { authorization: `Bearer ${OPERATOR_TOKEN}` }]) {
     const answer = await page('/pages/inbox', headers);
     assert.is(answer.status, 303, JSON.stringify(headers));
@@ -61,16 +66,15 @@ test('no session, a wrong session or only the bearer token: a page redirects to 
 });
 
 test('the right token gives an HttpOnly, SameSite=Strict session cookie named for its port; __Host- and Secure only over https from a trusted proxy', async () => {
-  const port = new URL(running.url).port;
   const plain = await postForm('/pages/sign-in', { token: OPERATOR_TOKEN });
   assert.is(plain.status, 303);
   assert.is(plain.headers['location'], '/pages/inbox');
   const id = sessionOf(plain);
   assert.match(id, /^[A-Za-z0-9_-]{43}$/);
   assert.is(plain.headers['set-cookie'], `operator_session_${port}=${id}; HttpOnly; SameSite=Strict; Path=/`);
-  const untrusted = await sendRequest(running.url, { method: 'POST', path: '/pages/sign-in', ...withProto(form({ token: OPERATOR_TOKEN })) });
+  const untrusted = await sendRequest({ method: 'POST', path: '/pages/sign-in', ...withProto(form({ token: OPERATOR_TOKEN })) });
   assert.not.match(untrusted.headers['set-cookie']!, 'Secure');
-  const proxied = await sendRequest(running.url, { method: 'POST', path: '/pages/sign-in', from: '127.0.0.9', ...withProto(form({ token: OPERATOR_TOKEN })) });
+  const proxied = await sendRequest({ method: 'POST', path: '/pages/sign-in', from: '127.0.0.9', ...withProto(form({ token: OPERATOR_TOKEN })) });
   const secureId = sessionOf(proxied);
   assert.is(proxied.headers['set-cookie'], `__Host-operator_session=${secureId}; HttpOnly; SameSite=Strict; Path=/; Secure`);
   const signedIn = await page('/pages/inbox', { cookie: `operator_session_${port}=${id}` });
@@ -111,7 +115,7 @@ test("a browser's own icon requests are answered 204 and never count as refused 
 test('a form without its CSRF token, or with another, is refused and changes nothing; with it, 303 back with a flash', async () => {
   await feedback('Converts my .wk1 files');
   const [entry] = await inbox();
-  const session = await signIn(running.url);
+  const session = await signIn(sendRequest);
   for (const fields of [{ handled: 'true' }, { handled: 'true', csrf: 'x'.repeat(43) }]) {
     const forged = await postForm(`/pages/inbox/${entry!.id}/handled`, fields, session.cookie);
     assert.is(forged.status, 403);
@@ -143,7 +147,7 @@ test('a form without its CSRF token, or with another, is refused and changes not
 });
 
 test('an error of the API is shown with its message and resolution', async () => {
-  const session = await signIn(running.url);
+  const session = await signIn(sendRequest);
   await session.post('/pages/inbox/999/handled', { handled: 'true' });
   const shown = await session.get('/pages/inbox');
   assert.match(
@@ -153,7 +157,7 @@ test('an error of the API is shown with its message and resolution', async () =>
 });
 
 test('a refused page action shows the field the API names; a release published twice shows release_exists', async () => {
-  const session = await signIn(running.url);
+  const session = await signIn(sendRequest);
   const publish = { version: '2.5.0', msiUrl: 'http://plain.example.com/x.msi', rolloutPercent: '10', notesUrl: '' };
   assert.is((await session.post('/pages/releases', publish)).headers['location'], '/pages/releases');
   assert.match((await session.get('/pages/releases')).text, '<p>Field &#34;msiUrl&#34; must be an https:// URL with no whitespace or control characters.</p>');
@@ -173,7 +177,7 @@ test('a refused page action shows the field the API names; a release published t
 test('the inbox as CSV: every matching entry, formulas defused', async () => {
   await feedback('=HYPERLINK("x")');
   await feedback('plain, with a comma');
-  const session = await signIn(running.url);
+  const session = await signIn(sendRequest);
   const csv = await session.get('/pages/inbox/export.csv?type=general');
   assert.is(csv.status, 200);
   assert.is(csv.headers['content-type'], 'text/csv; charset=utf-8');
@@ -188,23 +192,23 @@ test('the inbox as CSV: every matching entry, formulas defused', async () => {
 });
 
 test('a session ends after 12 idle hours, and at sign-out; the old cookie is refused', async () => {
-  const first = await signIn(running.url);
+  const first = await signIn(sendRequest);
   running.server.clock.advance(12 * 60 * 60 * 1000 - 1);
   assert.is((await first.get('/pages/inbox')).status, 200, 'a request restarts the idle time');
   running.server.clock.advance(12 * 60 * 60 * 1000);
   assert.is((await first.get('/pages/inbox')).headers['location'], '/pages/sign-in?next=%2Fpages%2Finbox');
 
-  const second = await signIn(running.url);
+  const second = await signIn(sendRequest);
   const out = await second.post('/pages/sign-out', {});
   assert.is(out.status, 303);
   assert.is(out.headers['location'], '/pages/sign-in?signed-out');
-  assert.is(out.headers['set-cookie'], `operator_session_${new URL(running.url).port}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`);
+  assert.is(out.headers['set-cookie'], `operator_session_${port}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`);
   assert.is((await second.get('/pages/inbox')).headers['location'], '/pages/sign-in?next=%2Fpages%2Finbox');
   assert.match((await page('/pages/sign-in?signed-out')).text, 'You are signed out.');
 });
 
 test('the pages are not on the public port: the public 404, cookie or not', async () => {
-  const session = await signIn(running.url);
+  const session = await signIn(sendRequest);
   for (
     const [method, path] of [['GET', '/pages/inbox'], ['GET', '/pages/sign-in'], ['POST', '/pages/sign-in'], ['GET', '/pages/assets/pages.css'], ['GET', '/']]
   ) {

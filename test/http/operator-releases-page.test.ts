@@ -61,7 +61,7 @@ test("Pull is a link to a confirmation that says what the pull does; the card's 
 
 test('rollout, pull and restore each send their event with the release and its share after the change', async () => {
   const { storage } = running.server;
-  await storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: 0 });
+  await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/r', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: 0 }));
   await publish('2.5.0', 100);
   await publish('2.6.0', 10);
   await running.call('/releases/2.6.0/rollout', { method: 'POST', json: { rolloutPercent: 40 } });

@@ -40,7 +40,7 @@ test('a plan published on the page is shown with its step in force and the next;
   page = (await session.get('/pages/releases')).text;
   assert.match(page, 'step 2 of 4 (5%)');
   assert.match(page, '<span class="badge">served to 5% of clients</span>');
-  await storage.releases.haltRelease('2.6.0', clock.now(), '2.6.0: 12 bug reports from 300 installs (40.0 per 1,000)');
+  await storage.change((tx) => tx.releases.haltRelease('2.6.0', clock.now(), '2.6.0: 12 bug reports from 300 installs (40.0 per 1,000)'));
   page = (await session.get('/pages/releases')).text;
   assert.match(page, '<span class="badge strong">Halted</span>');
   assert.match(page, 'at 5%: 2.6.0: 12 bug reports from 300 installs (40.0 per 1,000)</p>');

@@ -1,13 +1,13 @@
 // deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
- * What a vendor looked for in the back office (issue 33), over real sockets on memory, PGlite and PostgreSQL:
+ * What a vendor looked for in the back office (issue 33), in process (app.handle) on memory, PGlite and PostgreSQL:
  * orders found by a pasted license key and by part of the buyer's name; the paid orders as CSV for accounting
  * (amount, state, refunded amount; injection-safe) on the API and the Orders page; the Inbox searched by text
  * or email; one bulk "mark handled" with one audit row, and a repeated mark (bulk or single) with none.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type OperatorServer, startOperatorServer } from '../_operator.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { signIn } from '../_pages.ts';
 import { exampleContent } from '../_setup.ts';
 import { ALL_TARGETS, type OpenStorage } from '../storage/_targets.ts';
@@ -15,7 +15,7 @@ import { closeTestDatabases } from '../_databases.ts';
 
 interface Context {
   opened: OpenStorage;
-  running: OperatorServer;
+  running: InProcessOperator;
 }
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -36,19 +36,19 @@ async function buy({ running }: Context, product: string, name: string): Promise
   return { id: sessionId, key: status.standardLicenseKey };
 }
 
-const json = async (running: OperatorServer, path: string, init?: Parameters<OperatorServer['call']>[1]) => {
+const json = async (running: InProcessOperator, path: string, init?: Parameters<InProcessOperator['call']>[1]) => {
   const answer = await running.call(path, init);
   return { status: answer.status, body: answer.json() as any };
 };
 const sessions = (body: { orders: { session: string }[] }) => body.orders.map((o) => o.session);
-const auditActions = async (running: OperatorServer) =>
+const auditActions = async (running: InProcessOperator) =>
   ((await json(running, '/audit')).body.entries as { action: string; target: string }[]).map((e) => `${e.action} ${e.target}`);
 
 for (const target of ALL_TARGETS) {
   const test = suite<Context>(`a vendor's week in the back office on ${target.name}`, {} as Context);
   test.before.each(async (c) => {
     c.opened = await target.open();
-    c.running = await startOperatorServer({ storage: c.opened.storage, simulator: { offer: exampleContent().offer } });
+    c.running = await startInProcessOperator({ storage: c.opened.storage, simulator: { offer: exampleContent().offer } });
   });
   test.after.each(async (c) => {
     await c.running.close();
@@ -70,7 +70,7 @@ for (const target of ALL_TARGETS) {
     const blank = await json(c.running, '/orders?name=%20');
     assert.equal([blank.status, blank.body.code, blank.body.message], [400, 'invalid_request', 'Field "name" must not be empty.']);
 
-    const page = await signIn(c.running.url);
+    const page = await signIn(c.running.send);
     const byKey = await page.get(`/pages/orders?find=${encodeURIComponent(pasted)}`);
     assert.match(byKey.text, `<a href="/pages/orders?order=${ada.id}">${ada.id}</a>`);
     assert.match(byKey.text, 'paid ');
@@ -129,7 +129,7 @@ for (const target of ALL_TARGETS) {
     const bad = await json(running, '/orders/export?after=nonsense');
     assert.equal([bad.status, bad.body.code, bad.body.message], [400, 'invalid_request', 'Field "after" must be the next of the page before.']);
 
-    const page = await signIn(running.url);
+    const page = await signIn(running.send);
     const orders = await page.get('/pages/orders');
     assert.match(orders.text, '<form method="get" action="/pages/orders/export.csv" class="card" aria-label="Export orders">');
     const csv = await page.get('/pages/orders/export.csv');
@@ -197,7 +197,7 @@ for (const target of ALL_TARGETS) {
         receivedAt: running.server.clock.now(),
       });
     }
-    const page = await signIn(running.url);
+    const page = await signIn(running.send);
     const searched = await page.get('/pages/inbox?search=+CRASH+');
     assert.match(searched.text, '<input type="text" id="filter-search" name="search" value="CRASH">');
     assert.equal([...searched.text.matchAll(/aria-labelledby="entry-(\d+)"/g)].map((m) => Number(m[1])), [3, 1]);

@@ -28,13 +28,15 @@ test.before.each(async () => {
     { rateLimit: { name: 'test', limit: 1e9, windowSeconds: 60 } },
     { trustedProxies: parseCidrList('127.0.0.1/32') },
   );
-  await running.server.storage.outbox.addEndpoint({
-    url: 'http://127.0.0.1:9/hook',
-    secret: 'whsec_AAAA',
-    events: [],
-    format: 'standard',
-    createdAt: running.server.clock.now(),
-  });
+  await running.server.storage.change((tx) =>
+    tx.outbox.addEndpoint({
+      url: 'http://127.0.0.1:9/hook',
+      secret: 'whsec_AAAA',
+      events: [],
+      format: 'standard',
+      createdAt: running.server.clock.now(),
+    })
+  );
 });
 test.after.each(() => running.close());
 

@@ -1,7 +1,7 @@
 // deno-lint-ignore-file no-explicit-any -- the test walks parsed JSON documents of arbitrary shape
 /**
  * What a schema-driven tester (Schemathesis) checks: every value /openapi.json allows is accepted, every
- * value it refuses is answered 400, for the feedback fields and the download source, over a real socket.
+ * value it refuses is answered 400, for the feedback fields and the download source, in process (app.handle).
  * Valid email addresses are accepted and stored on memory, PGlite and Postgres.
  */
 import { suite } from 'uvu';
@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { closeTestDatabases } from '../_databases.ts';
 import { componentId, componentsAjv } from '../_openapi.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
-import { startStorageServer, type StorageServer } from '../_storage-server.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import { type InProcessStorageServer, startInProcessStorageServer } from '../_storage-server.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 type Json = Record<string, any>;
@@ -24,9 +24,9 @@ const feedback = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-const agree = suite<{ server?: TestServer; document?: Json; ajv?: Ajv2020 }>('/openapi.json and the server agree', {});
+const agree = suite<{ server?: InProcessServer; document?: Json; ajv?: Ajv2020 }>('/openapi.json and the server agree', {});
 agree.before(async (context) => {
-  context.server = await startTestServer();
+  context.server = await startInProcessServer();
   context.document = (await context.server.request({ path: '/openapi.json' })).json() as Json;
   context.ajv = componentsAjv(context.document['components']['schemas']);
 });
@@ -100,9 +100,9 @@ agree('emails: the addresses a tester generates from format "email" are accepted
 agree.run();
 
 for (const target of ALL_TARGETS) {
-  const stored = suite<{ server?: StorageServer }>(`valid email addresses are stored on ${target.name}`, {});
+  const stored = suite<{ server?: InProcessStorageServer }>(`valid email addresses are stored on ${target.name}`, {});
   stored.before(async (context) => {
-    context.server = await startStorageServer(target);
+    context.server = await startInProcessStorageServer(target);
   });
   stored.after(async (context) => context.server?.close());
   stored(`${target.name}: each address is answered 201 and stored as sent`, async ({ server }) => {

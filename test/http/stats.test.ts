@@ -31,13 +31,15 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
   assert.is((await feedback({ type: 'review', description: 'Great', rating: 5 })).status, 201);
   // 2026-11-21: a new release for everyone, a source nobody configured, a Mac.
   running.server.clock.advance(24 * 3600_000);
-  await running.server.storage.releases.publishRelease({
-    version: '2.5.0',
-    msiUrl: 'https://downloads.example.com/2.5.0.msi',
-    notesUrl: null,
-    rolloutPercent: 100,
-    publishedAt: running.server.clock.now(),
-  });
+  await running.server.storage.change((tx) =>
+    tx.releases.publishRelease({
+      version: '2.5.0',
+      msiUrl: 'https://downloads.example.com/2.5.0.msi',
+      notesUrl: null,
+      rolloutPercent: 100,
+      publishedAt: running.server.clock.now(),
+    })
+  );
   running.server.clock.advance(1000);
   assert.is((await get('/api/v1/version', WINDOWS)).status, 200);
   assert.is((await get('/api/v1/version', MAC)).status, 200);

@@ -1,14 +1,15 @@
 /**
- * Votes from IPv6 clients over a real socket (X-Forwarded-For from a trusted proxy): each /64 is one
- * voter, and one /48 adds at most 8 to a feature's count, however many of its /64s vote.
+ * Votes from IPv6 clients, in process (X-Forwarded-For from a trusted proxy, resolved as the node adapter
+ * resolves it): each /64 is one voter, and one /48 adds at most 8 to a feature's count, however many of
+ * its /64s vote.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { startTestServer } from '../_setup.ts';
+import { startInProcessServer } from '../_in-process.ts';
 
 test('30 /64s of one /48 count as 8 votes; another /48 and an IPv4 client count as before', async () => {
-  const server = await startTestServer({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
+  const server = await startInProcessServer({}, { trustedProxies: parseCidrList('127.0.0.1/32') });
   try {
     const vote = async (client: string) => {
       const answer = await server.request({

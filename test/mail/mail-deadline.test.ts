@@ -70,8 +70,8 @@ const draft = (session: string): MailDraft => ({
 
 /** Writes the slow message first, then `others` more (cs_1, cs_2, ...). */
 async function enqueue(c: Context, others: number, from = 1): Promise<void> {
-  if (from === 1) await c.opened.storage.mail.enqueue(draft('cs_slow'), c.clock.now());
-  for (let i = from; i < from + others; i++) await c.opened.storage.mail.enqueue(draft(`cs_${i}`), c.clock.now());
+  if (from === 1) await c.opened.storage.change((tx) => tx.mail.enqueue(draft('cs_slow'), c.clock.now()));
+  for (let i = from; i < from + others; i++) await c.opened.storage.change((tx) => tx.mail.enqueue(draft(`cs_${i}`), c.clock.now()));
 }
 
 /** An instance's mail worker: its own SMTP client, deadlines on the test's clock. */

@@ -1,14 +1,14 @@
 /**
- * Mail end to end, on every storage: a purchase through the simulator over a real socket, the mail worker
- * sending through nodemailer to a real SMTP server on 127.0.0.1, the message read as received. Deliveries
- * are driven by explicit ticks and the test clock, never by sleeping.
+ * Mail end to end, on every storage: a purchase through the simulator in process (app.handle), the mail
+ * worker sending through nodemailer to a real SMTP server on 127.0.0.1, the message read as received.
+ * Deliveries are driven by explicit ticks and the test clock, never by sleeping.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createSmtpSender } from '../../adapters/smtp/index.ts';
 import { createMailWorker, MAIL_RETRY_SCHEDULE_MS, type MailWorker } from '../../core/mail/worker.ts';
 import { RESEND_ACCEPTED } from '../../core/schemas/licenses-resend.ts';
-import { type OperatorServer, startOperatorServer } from '../_operator.ts';
+import { type InProcessOperator, startInProcessOperator } from '../_in-process.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { exampleContent, memoryLogger } from '../_setup.ts';
 import { startTestSmtp, type TestSmtp } from '../_smtp.ts';
@@ -20,7 +20,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 interface Context {
   opened: OpenStorage;
-  running: OperatorServer;
+  running: InProcessOperator;
   smtp: TestSmtp;
   worker: MailWorker;
   close(): Promise<void>;
@@ -56,7 +56,7 @@ for (const target of ALL_TARGETS) {
   test.before.each(async (c) => {
     c.opened = await target.open();
     c.smtp = await startTestSmtp();
-    c.running = await startOperatorServer({ storage: c.opened.storage, mail: { enabled: true }, simulator: { offer: exampleContent().offer } });
+    c.running = await startInProcessOperator({ storage: c.opened.storage, mail: { enabled: true }, simulator: { offer: exampleContent().offer } });
     c.worker = createMailWorker({
       mail: c.opened.storage.mail,
       sender: createSmtpSender(c.smtp.url),

@@ -111,7 +111,7 @@ test('releases: publish, list, widen, pull; a second publish of a version and an
     (await call(context, 'POST', '/releases', '/releases', { ...release, version: '2.7.0', rolloutPercent: 5, ramp: { ...ramp, steps: [5, 5] } })).body.code,
     'invalid_request',
   );
-  await context.test.storage.releases.haltRelease('2.6.0', context.test.clock.now(), 'a test halt');
+  await context.test.storage.change((tx) => tx.releases.haltRelease('2.6.0', context.test.clock.now(), 'a test halt'));
   assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/2.6.0/resume')).body.haltedAt, null);
 });
 

@@ -12,7 +12,9 @@ const MSI = 'https://downloads.example.com/LegacySheetConverter-2.6.0-x64.msi';
 
 test('pulling twice and restoring twice: the same answers, one audit row and one event each', async () => {
   const t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
-  await t.storage.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: t.clock.now() });
+  await t.storage.change((tx) =>
+    tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: t.clock.now() })
+  );
   assert.is((await operate(t.app, 'POST', '/releases', { version: '2.6.0', msiUrl: MSI, rolloutPercent: 10 })).status, 201);
   t.clock.advance(1000);
   const pulled = await operate(t.app, 'POST', '/releases/2.6.0/pull');

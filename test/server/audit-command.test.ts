@@ -20,13 +20,15 @@ test.before(async (context) => {
   assert.is((await as(ADA, 'r-1', '/releases', { version: '2.5.0', msiUrl: MSI, rolloutPercent: 10 })).status, 201);
   assert.is((await as(GRACE, 'r-2', '/releases/2.5.0/rollout', { rolloutPercent: 50 })).status, 200);
   assert.is((await as(OPERATOR_TOKEN, 'r-3', '/roadmap', { title: 'Quattro Pro charts', category: 'formats' })).status, 201);
-  await running.server.storage.audit.record({
-    at: running.server.clock.now(),
-    action: 'order.refunded',
-    target: 'cs_1 charge.refunded',
-    requestId: 'r-4',
-    actor: null,
-  });
+  await running.server.storage.change((tx) =>
+    tx.audit.record({
+      at: running.server.clock.now(),
+      action: 'order.refunded',
+      target: 'cs_1 charge.refunded',
+      requestId: 'r-4',
+      actor: null,
+    })
+  );
 });
 test.after(({ running }) => running.close());
 

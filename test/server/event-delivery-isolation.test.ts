@@ -39,8 +39,8 @@ test('a receiver that hangs delays only its own deliveries', async () => {
     response.writeHead(204).end();
     if (++quick === 10) allQuick();
   });
-  await storage.outbox.addEndpoint(endpoint(slow.url));
-  await storage.outbox.addEndpoint(endpoint(fast.url));
+  await storage.change((tx) => tx.outbox.addEndpoint(endpoint(slow.url)));
+  await storage.change((tx) => tx.outbox.addEndpoint(endpoint(fast.url)));
   for (let i = 1; i <= 10; i++) await storage.intake.addFeedback(entry(i));
   const hold = setInterval(() => {}, 60_000);
   const delivery = startEventDelivery(storage, clock, quiet, 1, { allowed: parseCidrList('127.0.0.1/32') });
@@ -61,14 +61,14 @@ test('a receiver that hangs delays only its own deliveries', async () => {
 
 test('a disabled endpoint gets nothing, its retries and replays included, until it is enabled again', async () => {
   const storage = createMemoryStorage();
-  const added = await storage.outbox.addEndpoint(endpoint('http://127.0.0.1:9/never'));
+  const added = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/never')));
   await storage.intake.addFeedback(entry(1));
   const [first] = await storage.outbox.listDeliveries({ limit: 1 });
-  await storage.outbox.updateEndpoint(added.id, { enabled: false });
+  await storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: false }));
   assert.equal(await storage.outbox.claimDue(5_000, 20_000, 10), [], 'pending, not claimed');
-  await storage.outbox.replay(first!.id, 6_000);
+  await storage.change((tx) => tx.outbox.replay(first!.id, 6_000));
   assert.equal(await storage.outbox.claimDue(7_000, 20_000, 10), [], 'a replay waits too');
-  await storage.outbox.updateEndpoint(added.id, { enabled: true });
+  await storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: true }));
   assert.equal((await storage.outbox.claimDue(7_000, 20_000, 10)).map((d) => d.id), [first!.id]);
 });
 

@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createLicenseIssuer, generateSigningKey, publicKeyOf } from '../../core/licensing/license.ts';
 import { UsageError } from '../../server/cli/command.ts';
-import { runLicenseCommand } from '../../server/license-command.ts';
+import { runLicenseCommand } from '../../server/cli/license-command.ts';
 import { openSigningKey } from '../../server/license-key.ts';
 import { openStorage } from '../../server/open-storage.ts';
 import { storageSettings } from '../../server/storage-config.ts';

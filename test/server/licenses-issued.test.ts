@@ -11,15 +11,15 @@ import { createMetricsObserver, createRegistry, type Registry } from '../../adap
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import type { Storage } from '../../core/ports/ports.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { ALL_TARGETS } from '../storage/_targets.ts';
 
 const POLLS = 12;
 
-async function instance(storage: Storage): Promise<TestServer & { registry: Registry }> {
+async function instance(storage: Storage): Promise<InProcessServer & { registry: Registry }> {
   const registry = createRegistry();
-  const server = await startTestServer({ storage, observer: createMetricsObserver(registry) });
+  const server = await startInProcessServer({ storage, observer: createMetricsObserver(registry) });
   return { ...server, registry };
 }
 
@@ -29,7 +29,7 @@ function issued(registry: Registry): number {
 }
 
 /** Opens a Plus bundle checkout on `first`, pays it in the simulator, then polls its status from every instance at once. */
-async function payAndPoll(first: TestServer, instances: readonly TestServer[]): Promise<void> {
+async function payAndPoll(first: InProcessServer, instances: readonly InProcessServer[]): Promise<void> {
   const created = await first.request({
     method: 'POST',
     path: '/api/v1/checkout/create',

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fromCrockfordBase32, toCrockfordBase32 } from '../../core/licensing/crockford-base32.ts';
 import { publicKeyOf, verifyLicenseKey } from '../../core/licensing/license.ts';
-import { runLicenseCommand } from '../../server/license-command.ts';
+import { runLicenseCommand } from '../../server/cli/license-command.ts';
 import { sendRequest } from '../_client.ts';
 import { runProgramToExit as runToExit, startServerProcess } from '../_spawn.ts';
 

@@ -9,7 +9,8 @@ import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import type { SharedRateLimitStore } from '../../adapters/sql/shared-rate-limits.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
-import { manualClock, memoryLogger, startTestServer } from '../_setup.ts';
+import { startInProcessServer } from '../_in-process.ts';
+import { manualClock, memoryLogger } from '../_setup.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { cuttableProxy } from '../_proxy.ts';
 
@@ -30,7 +31,7 @@ test('during an outage the limit holds per instance on its own count; afterwards
     opened.push(() => storage.close());
     const other = createSqlStorage(createPostgresClient({ url: pg.url, schema }));
     opened.push(() => other.close());
-    const server = await startTestServer({ storage, clock, logger });
+    const server = await startInProcessServer({ storage, clock, logger });
     opened.push(() => server.close());
     const pricing = (from: string) => server.request({ path: '/api/v1/pricing', from });
 

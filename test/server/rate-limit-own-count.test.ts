@@ -12,13 +12,14 @@ import type { SharedRateLimitStore } from '../../adapters/sql/shared-rate-limits
 import { createSqlStorage, type SqlStorage } from '../../adapters/sql/storage.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { type CuttableProxy, cuttableProxy } from '../_proxy.ts';
-import { manualClock, memoryLogger, startTestServer, type TestServer } from '../_setup.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import { manualClock, memoryLogger } from '../_setup.ts';
 
 const test = suite('the own count beside the shared rate limit');
 let schema = '';
 let proxy: CuttableProxy;
 let storage: SqlStorage;
-let server: TestServer;
+let server: InProcessServer;
 
 test.before.each(async () => {
   const pg = await testPostgres();
@@ -28,7 +29,7 @@ test.before.each(async () => {
   await migrate(client);
   const clock = manualClock();
   storage = createSqlStorage(client, { clock, logger: memoryLogger() });
-  server = await startTestServer({ storage, clock, logger: memoryLogger() });
+  server = await startInProcessServer({ storage, clock, logger: memoryLogger() });
 });
 
 // Each step even when one before it failed, or when before.each stopped halfway (after.each runs then
@@ -74,10 +75,10 @@ test("an embedder's quota holds across instances: the own count short-cuts only 
   };
   const a = open(proxy.url);
   const b = open(pg.url);
-  const first = await startTestServer({ storage: a.storage, clock: a.clock, logger: memoryLogger(), rateLimit: policy });
-  const second = await startTestServer({ storage: b.storage, clock: b.clock, logger: memoryLogger(), rateLimit: policy });
+  const first = await startInProcessServer({ storage: a.storage, clock: a.clock, logger: memoryLogger(), rateLimit: policy });
+  const second = await startInProcessServer({ storage: b.storage, clock: b.clock, logger: memoryLogger(), rateLimit: policy });
   try {
-    const send = async (to: TestServer, n: number) => {
+    const send = async (to: InProcessServer, n: number) => {
       const statuses: number[] = [];
       for (let i = 0; i < n; i++) statuses.push((await to.request({ path: '/api/v1/version', from: '127.0.14.4' })).status);
       return [200, 429].map((status) => statuses.filter((s) => s === status).length);

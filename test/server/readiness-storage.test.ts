@@ -12,7 +12,8 @@ import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import { createMetricsObserver, createRegistry } from '../../adapters/prometheus/index.ts';
 import { closeTestDatabases, testPostgres } from '../_databases.ts';
 import { cuttableProxy } from '../_proxy.ts';
-import { manualClock, startTestServer } from '../_setup.ts';
+import { startInProcessServer } from '../_in-process.ts';
+import { manualClock } from '../_setup.ts';
 
 const test = suite('readiness on PostgreSQL');
 
@@ -33,7 +34,7 @@ test('PostgreSQL: the database going away turns /readyz 503 within a second of t
     await migrate(client);
     const registry = createRegistry();
     const clock = manualClock();
-    const server = await startTestServer({ storage: createSqlStorage(client), clock, observer: createMetricsObserver(registry) });
+    const server = await startInProcessServer({ storage: createSqlStorage(client), clock, observer: createMetricsObserver(registry) });
     opened.push(() => server.close());
     assert.is((await server.request({ path: '/readyz' })).status, 200);
     await proxy.cut('reset');

@@ -2,20 +2,16 @@
  * Two instances on one PostgreSQL (DATABASE_URL, else PGlite over the wire): a release published and
  * pulled through one instance's operator API is served by the other within a second of its clock, and
  * no answer of either pairs one release's version with another's MSI; a roadmap change is served by the
- * other at once. Clocks are injected; no sleeps.
+ * other at once. Both apps answer in process (app.handle); clocks are injected; no sleeps.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createNodeListener } from '../../adapters/node/index.ts';
 import { createPostgresClient } from '../../adapters/postgres/index.ts';
 import { migrate } from '../../adapters/sql/migrate.ts';
 import { createSqlStorage } from '../../adapters/sql/storage.ts';
 import { parseCidrList } from '../../core/clients/cidr.ts';
-import { sendRequest } from '../_client.ts';
 import { closeTestDatabases, NO_RATE_LIMIT_DEADLINE, testPostgres } from '../_databases.ts';
-import { startTestServer } from '../_setup.ts';
+import { handleHttp, startInProcessServer } from '../_in-process.ts';
 
 const TOKEN = 'two-instances-operator-token-000000';
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
@@ -36,13 +32,10 @@ test('PostgreSQL: a change made through instance A is served by instance B withi
   };
   const [clientA, clientB] = [await open(), await open()];
   const trusted = { trustedProxies: parseCidrList('127.0.0.1/32') };
-  const a = await startTestServer({ storage: createSqlStorage(clientA, { rateLimit: NO_RATE_LIMIT_DEADLINE }), operatorToken: TOKEN }, trusted);
-  const b = await startTestServer({ storage: createSqlStorage(clientB, { rateLimit: NO_RATE_LIMIT_DEADLINE }) }, trusted);
-  const operator: Server = createServer(createNodeListener(a.app.operator!));
-  await new Promise<void>((resolve) => operator.listen(0, '127.0.0.1', resolve));
-  const operatorUrl = `http://127.0.0.1:${(operator.address() as AddressInfo).port}`;
+  const a = await startInProcessServer({ storage: createSqlStorage(clientA, { rateLimit: NO_RATE_LIMIT_DEADLINE }), operatorToken: TOKEN }, trusted);
+  const b = await startInProcessServer({ storage: createSqlStorage(clientB, { rateLimit: NO_RATE_LIMIT_DEADLINE }) }, trusted);
   const change = (path: string, json?: unknown, method = 'POST') =>
-    sendRequest(operatorUrl, {
+    handleHttp(a.app.operator!.handle, {
       method,
       path,
       headers: { authorization: `Bearer ${TOKEN}`, ...(json ? { 'content-type': 'application/json' } : {}) },
@@ -84,8 +77,6 @@ test('PostgreSQL: a change made through instance A is served by instance B withi
     assert.is((await change(`/roadmap/${id}`, { visible: false }, 'PATCH')).status, 200);
     assert.equal(await roadmapOfB(), before);
   } finally {
-    operator.closeAllConnections();
-    await new Promise((resolve) => operator.close(resolve));
     await a.close();
     await b.close();
     await clientA.close();

@@ -114,7 +114,7 @@ test('a merge among 120 concurrent toggles of both features leaves every count e
   await storage.roadmap.syncRoadmap([FEATURE, { ...FEATURE, id: 8 }]);
   for (let i = 0; i < 20; i++) await storage.roadmap.toggleVote(i % 2 ? 7 : 8, `early-${i}`);
   const toggles = Array.from({ length: 120 }, (_, i) => storage.roadmap.toggleVote(i % 3 ? 8 : 7, `voter-${i % 40}`));
-  const merge = storage.features.merge(8, 7);
+  const merge = storage.change((tx) => tx.features.merge(8, 7));
   const more = Array.from({ length: 60 }, (_, i) => storage.roadmap.toggleVote(i % 2 ? 8 : 7, `late-${i % 20}`));
   const [outcome] = await Promise.all([merge, ...toggles, ...more]);
   assert.is(outcome.kind, 'merged');

@@ -63,9 +63,9 @@ test('a submission in the same turn as an endpoint change follows it: added, dis
   const submit = (description: string) => storage.intake.addFeedback({ ...entry(description), receivedAt: T0 });
   const hook = { url: 'http://127.0.0.1:9/a', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', events: [], format: 'standard' as const, createdAt: T0 };
   await submit('before any');
-  const [added] = await Promise.all([storage.outbox.addEndpoint(hook), submit('after the add')]);
-  await Promise.all([storage.outbox.updateEndpoint(added.id, { enabled: false }), submit('while disabled')]);
-  await Promise.all([storage.outbox.updateEndpoint(added.id, { enabled: true }), submit('enabled again')]);
+  const [added] = await Promise.all([storage.change((tx) => tx.outbox.addEndpoint(hook)), submit('after the add')]);
+  await Promise.all([storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: false })), submit('while disabled')]);
+  await Promise.all([storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: true })), submit('enabled again')]);
   const due = await storage.outbox.claimDue(T0, 20_000, 10);
   assert.equal(due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(), ['after the add', 'enabled again']);
 });

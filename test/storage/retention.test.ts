@@ -64,13 +64,15 @@ test('outbound events done (delivered or given up) past their retention go with 
   const storage = createSqlStorage(client);
   const longer = createSqlStorage(client, { retention: { logger: quiet, intervalMs: 3_600_000, eventRetentionDays: 60 } });
   try {
-    await storage.outbox.addEndpoint({
-      url: 'http://127.0.0.1:9/a',
-      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-      events: [],
-      format: 'standard',
-      createdAt: Date.now(),
-    });
+    await storage.change((tx) =>
+      tx.outbox.addEndpoint({
+        url: 'http://127.0.0.1:9/a',
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        events: [],
+        format: 'standard',
+        createdAt: Date.now(),
+      })
+    );
     const entry = { type: 'general' as const, email: null, appVersion: null, rating: null, receivedAt: Date.now() };
     for (const description of ['delivered-old', 'failed-old', 'pending-old', 'delivered-young']) await storage.intake.addFeedback({ ...entry, description });
     const states: [string, string, number][] = [['delivered-old', 'delivered', 31], ['failed-old', 'failed', 31], ['pending-old', 'pending', 31], [

@@ -24,14 +24,14 @@ for (const [name, open] of [['pglite', pgliteSchema], ['postgres', () => postgre
     const storage = createSqlStorage(opened.client);
     const before = await storage.features.list();
     assert.equal(before.map((f) => [f.id, f.vote_count, f.visible, f.merged_into]), [[101, 2, true, null], [102, 0, false, 101]]);
-    const refused = await storage.features.unmerge(102);
+    const refused = await storage.change((tx) => tx.features.unmerge(102));
     assert.equal(refused, { kind: 'not_recorded', feature: before[1] });
     assert.equal(await storage.features.list(), before);
     // Shown again by an edit (as the refusal's resolution says), then merged anew: that merge is recorded.
-    await storage.features.update(102, { visible: true });
+    await storage.change((tx) => tx.features.update(102, { visible: true }));
     await storage.roadmap.toggleVote(102, 'c');
-    assert.is((await storage.features.merge(102, 101)).kind, 'merged');
-    const undone = await storage.features.unmerge(102);
+    assert.is((await storage.change((tx) => tx.features.merge(102, 101))).kind, 'merged');
+    const undone = await storage.change((tx) => tx.features.unmerge(102));
     assert.equal(undone.kind === 'unmerged' && [undone.shown.vote_count, undone.from.vote_count, undone.restored], [1, 2, 1]);
   });
 

@@ -8,13 +8,13 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { closeTestDatabases } from '../_databases.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
 import { type StripeFixture, stripeFixture } from './_fixtures.ts';
 
 interface Context {
   f: StripeFixture;
-  server: TestServer;
+  server: InProcessServer;
   close: () => Promise<void>;
 }
 
@@ -32,7 +32,7 @@ for (const { name, open } of STORAGES) {
   test.before.each(async (context) => {
     context.f = await stripeFixture();
     const opened = await open(context.f);
-    context.server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: opened.storage });
+    context.server = await startInProcessServer({ gateway: context.f.gateway, clock: context.f.clock, storage: opened.storage });
     context.close = opened.close;
   });
   test.after.each(async ({ f, server, close }) => {

@@ -1,8 +1,8 @@
 /**
- * The whole purchase over HTTP on a real socket, with Stripe played by the stand-in: create, pending,
- * paid by notification or by polling alone, keys that verify with the public key only, replays and
- * forgeries that change nothing, and delayed payments. One suite, run once per storage; every answer is
- * validated against the served /openapi.json.
+ * The whole purchase in process (app.handle), with Stripe played by the stand-in over a real socket:
+ * create, pending, paid by notification or by polling alone, keys that verify with the public key only,
+ * replays and forgeries that change nothing, and delayed payments. One suite, run once per storage; every
+ * answer is validated against the served /openapi.json.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,7 +13,8 @@ import type { Storage } from '../../core/ports/ports.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { compactClaims } from '../_licenses.ts';
 import { withValidation } from '../_openapi.ts';
-import { type HttpResult, startTestServer, type TestServer } from '../_setup.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import type { HttpResult } from '../_setup.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
 import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from './_fixtures.ts';
 
@@ -35,7 +36,7 @@ const STORAGES: { name: string; open: (f: StripeFixture) => Promise<FlowStorage>
 
 interface Context {
   f: StripeFixture;
-  server: TestServer;
+  server: InProcessServer;
   opened: FlowStorage;
   storage: Storage;
 }
@@ -50,7 +51,7 @@ for (const { name, open } of STORAGES) {
     context.opened = await open(context.f);
     context.storage = context.opened.storage;
     // Every answer, the notification endpoint's included, is checked against the served /openapi.json.
-    const server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: context.storage });
+    const server = await startInProcessServer({ gateway: context.f.gateway, clock: context.f.clock, storage: context.storage });
     context.server = await withValidation(server);
   });
   test.after.each(async ({ f, server, opened }) => {

@@ -1,6 +1,6 @@
 /**
- * The live offer over HTTP on a real socket, with Stripe's Prices played by the stand-in: Stripe's
- * amounts after a refresh, the last good offer at once while Stripe is down or slow, Stripe's new
+ * The live offer in process (app.handle), with Stripe's Prices played by the stand-in over a real socket:
+ * Stripe's amounts after a refresh, the last good offer at once while Stripe is down or slow, Stripe's new
  * amounts when it is back, and the same serialized bytes while nothing changes. Every HTTP answer is
  * validated against the served /openapi.json.
  */
@@ -9,7 +9,8 @@ import * as assert from 'uvu/assert';
 import { createLiveOffer, type LiveOffer } from '../../adapters/stripe/index.ts';
 import type { Pricing } from '../../core/schemas/responses.ts';
 import { withValidation } from '../_openapi.ts';
-import { coreRequest, exampleContent, startTestServer, type TestServer } from '../_setup.ts';
+import { type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import { coreRequest, exampleContent } from '../_setup.ts';
 import { PRICES, SECRET_KEY, type StripeFixture, stripeFixture } from './_fixtures.ts';
 
 const REFRESH_MS = 10 * 60_000;
@@ -20,7 +21,7 @@ const SAME_AS_CONFIG = CONFIGURED;
 interface Context {
   f: StripeFixture;
   live: LiveOffer;
-  server: TestServer;
+  server: InProcessServer;
 }
 
 const test = suite<Context>('live offer from Stripe prices', {} as Context);
@@ -39,7 +40,7 @@ test.before.each(async (context) => {
     // Long enough that a GET pricing waiting for Stripe could not go unnoticed.
     timeoutMs: 60_000,
   });
-  context.server = await withValidation(await startTestServer({ offer: context.live, clock: f.clock, logger: f.logger }));
+  context.server = await withValidation(await startInProcessServer({ offer: context.live, clock: f.clock, logger: f.logger }));
 });
 test.after.each(async ({ f, server }) => {
   await server.close();

@@ -1,8 +1,9 @@
 /**
- * Orders with Stripe played by the stand-in, over real sockets, on memory, PGlite and Postgres: the
- * buyer kept at fulfilment (by notification or by polling) and found through the operator API but never
- * on the public status; refunds and disputes delivered in every order revoke or reinstate the same way;
- * and `orders reconcile` fulfilling what no notification told.
+ * Orders with Stripe played by the stand-in (the gateway calls it over a real socket; the app answers in
+ * process, app.handle), on memory, PGlite and Postgres: the buyer kept at fulfilment (by notification or
+ * by polling) and found through the operator API but never on the public status; refunds and disputes
+ * delivered in every order revoke or reinstate the same way; and `orders reconcile` fulfilling what no
+ * notification told.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,8 +11,8 @@ import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import type { Storage } from '../../core/ports/ports.ts';
 import { closeTestDatabases } from '../_databases.ts';
 import { withValidation } from '../_openapi.ts';
-import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
+import { inProcessOperatorListener, type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import { OPERATOR_TOKEN } from '../_operator.ts';
 import { pgliteTarget, postgresTarget } from '../storage/_targets.ts';
 import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from './_fixtures.ts';
 import { publicKeyOf } from '../../core/licensing/license.ts';
@@ -29,8 +30,8 @@ interface Context {
   f: StripeFixture;
   /** The storage the server runs on. */
   storage: Storage;
-  server: TestServer;
-  operator: OperatorListener;
+  server: InProcessServer;
+  operator: ReturnType<typeof inProcessOperatorListener>;
   close(): Promise<void>;
 }
 
@@ -60,9 +61,9 @@ for (const { name, open } of STORAGES) {
     context.f = await stripeFixture();
     const opened = await open(context.f);
     context.storage = opened.storage;
-    const server = await startTestServer({ gateway: context.f.gateway, clock: context.f.clock, storage: opened.storage, operatorToken: OPERATOR_TOKEN });
+    const server = await startInProcessServer({ gateway: context.f.gateway, clock: context.f.clock, storage: opened.storage, operatorToken: OPERATOR_TOKEN });
     context.server = await withValidation(server);
-    context.operator = await startOperatorListener(server.app);
+    context.operator = inProcessOperatorListener(server.app);
     context.close = async () => {
       await context.operator.close();
       await server.close();

@@ -20,7 +20,7 @@ export function exportSourceContract(test: ContractSuite): void {
     ];
     for (const entry of entries) await storage.intake.addFeedback(entry);
     const ids = (await storage.inbox.list({ limit: 10 })).map((e) => e.id).reverse();
-    await storage.inbox.setHandled(ids[1]!, true, T0 + 5);
+    await storage.change((tx) => tx.inbox.setHandled(ids[1]!, true, T0 + 5));
     const read: InboxEntry[] = [];
     for await (const entry of storage.feedbackEntries()) read.push(entry);
     // The same id and handled time as the inbox (and so the Inbox page's CSV) shows.

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { generateSigningKey, looksLikeSimulatorKey, publicKeyOf, verifyLicenseKey } from '../core/licensing/license.ts';
-import { EXIT, parseCommandLine, UsageError } from './cli/command.ts';
-import { ConfigError } from './config-error.ts';
-import { NoStoredSigningKey, readStoredSigningKey } from './license-key.ts';
-import { storageSettings } from './storage-config.ts';
+import { generateSigningKey, looksLikeSimulatorKey, publicKeyOf, verifyLicenseKey } from '../../core/licensing/license.ts';
+import { EXIT, parseCommandLine, UsageError } from './command.ts';
+import { ConfigError } from '../config-error.ts';
+import { NoStoredSigningKey, readStoredSigningKey } from '../license-key.ts';
+import { storageSettings } from '../storage-config.ts';
 
 /** The help text of `converter-site-api license`. */
 export const LICENSE_HELP = `usage: converter-site-api license <command>
