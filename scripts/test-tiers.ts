@@ -61,6 +61,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/payment-config.test.ts': 'unit',
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',
+  'server/start-warnings.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
   // The app, a command or the Worker in process on PGlite and PostgreSQL (a cuttable proxy in front of the

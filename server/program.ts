@@ -10,7 +10,11 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { stopWithNpmParent } from './npm-parent.ts';
 import { describeStorage } from './open-storage.ts';
+import { OTHER_PUBLIC_KEY, SCENARIO_PUBLIC_KEY } from './scenarios/test-keys.ts';
 import type { Standalone } from './standalone.ts';
+
+/** The public halves of the test keys the docs publish (their private halves are public too). */
+const PUBLISHED_TEST_KEYS: ReadonlySet<string> = new Set([SCENARIO_PUBLIC_KEY, OTHER_PUBLIC_KEY]);
 
 /** Starts the standalone server for a configuration on one runtime. */
 export type Start = (config: ServerConfig, logger: Logger) => Promise<Standalone>;
@@ -37,7 +41,17 @@ function onSignals(logger: Logger, running: () => Standalone | undefined): void 
   stopWithNpmParent(() => stop('npm exited'));
 }
 
-function announce(runtime: string, config: ServerConfig, running: Standalone, logger: Logger): void {
+/**
+ * Says at start what is served and what the operator should know (the warnings), the 'listening' line last.
+ *
+ * @param running What started: only its addresses and license key are read.
+ */
+export function announce(
+  runtime: string,
+  config: ServerConfig,
+  running: Pick<Standalone, 'url' | 'publicBaseUrl' | 'metricsUrl' | 'licensePublicKey' | 'licenseKeySource'>,
+  logger: Logger,
+): void {
   if (config.isExample) {
     logger.warn('serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json');
   }
@@ -56,6 +70,18 @@ function announce(runtime: string, config: ServerConfig, running: Standalone, lo
   if (config.licenseKeyFormat === 'v1') {
     logger.warn(
       'license keys are issued in format version 1 (LICENSE_KEY_FORMAT=v1): set it to v2 once every supported desktop app verifies version-2 keys (docs/licensing.md)',
+    );
+  }
+  if (payment.gateway !== 'simulator' && !payment.testMode && PUBLISHED_TEST_KEYS.has(running.licensePublicKey)) {
+    logger.warn(
+      'license keys and update answers are signed with a PUBLISHED TEST KEY (docs/conformance.md) while payments are live: anyone can sign keys this app accepts; set LICENSE_SIGNING_KEY to a key of your own (converter-site-api license generate-key)',
+      { publicKey: running.licensePublicKey },
+    );
+  }
+  if (config.mail.smtpUrl !== null && config.publicBaseUrl === null) {
+    logger.warn(
+      "mail is on but publicBaseUrl is not set: the links in mails (unsubscribe, the checkout thanks page) name this instance's own address; set publicBaseUrl in the config file to the address buyers reach",
+      { linksTo: running.publicBaseUrl },
     );
   }
   const memory = config.storage.kind === 'memory';

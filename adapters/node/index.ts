@@ -10,7 +10,7 @@ import type { CidrSet } from '../../core/clients/client-ip.ts';
 import { internalError } from '../../core/http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../../core/http/http.ts';
 import type { Answer } from '../../core/http/maybe.ts';
-import { clientOf, missingHost } from './odd-requests.ts';
+import { clientOf, hostRepeated, missingHost } from './odd-requests.ts';
 import { leaveLine, MAX_IN_FLIGHT, PIPELINE, type PipelinedSocket, waitInLine } from './pipeline.ts';
 import { originForm } from './request-target.ts';
 
@@ -215,9 +215,11 @@ export function createNodeListener(app: App, options: NodeHandlerOptions = {}): 
       requestId: undefined as string | undefined,
       clientKey: undefined as string | undefined,
     };
-    if (request.headers.host === undefined && request.httpVersion === '1.1') {
-      // Reaches here only on a server created with requireHostHeader: false (see answerOddRequests).
-      app.reject(core.clientIp, missingHost()).then(
+    const host = request.headers.host === undefined ? (request.httpVersion === '1.1' ? missingHost() : null) : hostRepeated(request.rawHeaders);
+    if (host !== null) {
+      // No Host reaches here only on a server created with requireHostHeader: false (see answerOddRequests);
+      // node:http keeps the first of several Host headers, which RFC 9112 says to refuse.
+      app.reject(core.clientIp, host).then(
         (answer) => {
           const head = core.method === 'HEAD';
           send(request, response, head ? { ...answer, body: null } : answer, head, true, onError);

@@ -41,6 +41,21 @@ export function clientOf(request: IncomingMessage, trusted: CidrSet | null): str
 export const missingHost = (): ApiError => new ApiError('malformed_request', 'An HTTP/1.1 request must carry a Host header.');
 
 /**
+ * The answer to a request with more than one Host header (RFC 9112 section 3.2: 400), or null for one.
+ * node:http keeps the first and drops the rest, so they are counted in the raw headers.
+ *
+ * @param raw The request's raw headers, name and value alternating.
+ */
+export function hostRepeated(raw: readonly string[]): ApiError | null {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count > 1 ? new ApiError('malformed_request', `An HTTP request must carry one Host header, not ${count}.`) : null;
+}
+
+/**
  * Registers the answers on a server (created with `requireHostHeader: false`, so that a request without
  * Host reaches the request listener, which answers it).
  *

@@ -41,6 +41,10 @@ export const EVENT_METRICS: Record<AppEvent, readonly [string, string]> = {
     'site_api_requests_without_client_address_total',
     "Requests the host gave no client address: served as one shared client, or answered 500 client_address_missing with clientAddress: 'required'.",
   ],
+  gateway_event_ignored: [
+    'site_api_gateway_events_ignored_total',
+    'Signed payment provider events acknowledged and ignored: a test event (livemode false) on a live key, or a live one on a test key.',
+  ],
 };
 
 /**

@@ -12,7 +12,7 @@ import { toApiError } from './api-error.ts';
 import { checkStripeSetup, type SetupReport } from './check-setup.ts';
 import { checkoutFeatureParams, type StripeCheckoutOptions } from './checkout-options.ts';
 import { createStripeClient, type StripeClientOptions } from './client.ts';
-import { readStripeEvent } from './notification.ts';
+import { isLiveKey, readStripeEvent } from './notification.ts';
 import { CheckoutSessionSchema, reportOf } from './session.ts';
 import { type SignatureVerdict, verifyStripeSignature } from './signature.ts';
 import { createStatusCache } from './status-cache.ts';
@@ -71,6 +71,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
   const client = createStripeClient(options);
   const cache = createStatusCache<GatewayReport>(clock, options.statusCacheMs ?? 3000);
   const webhookSecret = options.webhookSecret;
+  const livemode = isLiveKey(options.secretKey);
   const features = checkoutFeatureParams(options.checkout);
 
   const gateway: StripeGateway = {
@@ -157,7 +158,7 @@ export function createStripeGateway(options: StripeGatewayOptions): StripeGatewa
         logger.warn('stripe: notification refused', { reason: verdict });
         throw new ApiError('invalid_signature', REFUSALS[verdict]);
       }
-      const notification = readStripeEvent(rawBody);
+      const notification = readStripeEvent(rawBody, livemode);
       if (notification.session) cache.forget(notification.session.id);
       return notification;
     },

@@ -13,6 +13,7 @@ import { CheckoutSessionSchema, purchaseOf, statusOfSession, type StripeCheckout
 const EventSchema = v.looseObject({
   id: v.string(),
   type: v.string(),
+  livemode: v.optional(v.boolean()),
   data: v.looseObject({ object: v.looseObject({}) }),
 });
 
@@ -61,14 +62,24 @@ function parseOrRefuse<S extends v.GenericSchema>(schema: S, value: unknown, typ
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Whether a Stripe API key is live (true), test (false), or neither form (null). */
+export function isLiveKey(key: string): boolean | null {
+  if (/^(sk|rk)_live_/.test(key)) return true;
+  if (/^(sk|rk)_test_/.test(key)) return false;
+  return null;
+}
+
 /**
  * Reads a verified event.
  *
  * @param rawBody The body whose signature was verified.
+ * @param livemode Whether the server's API key is live (`sk_live_`, `rk_live_`), test, or unknown (null): an
+ *   event whose `livemode` says the other is ignored (`payments trigger` signs `livemode: false` events with
+ *   the real webhook secret; they must never touch live orders).
  * @returns The notification for the core.
  * @throws ApiError invalid_request when the signed body is not an event.
  */
-export function readStripeEvent(rawBody: Uint8Array): GatewayNotification {
+export function readStripeEvent(rawBody: Uint8Array, livemode: boolean | null = null): GatewayNotification {
   let value: unknown;
   try {
     value = JSON.parse(utf8.decode(rawBody));
@@ -78,6 +89,9 @@ export function readStripeEvent(rawBody: Uint8Array): GatewayNotification {
   const event = v.safeParse(EventSchema, value);
   if (!event.success) throw new ApiError('invalid_request', 'The notification body is not a Stripe event.');
   const { id, type, data } = event.output;
+  if (livemode !== null && event.output.livemode !== undefined && event.output.livemode !== livemode) {
+    return { eventId: id, type, session: null, ignored: 'livemode_mismatch' };
+  }
   const paymentOf = PAYMENT_EVENTS[type];
   if (paymentOf) {
     // A partial refund, or a dispute of a payment with no PaymentIntent, changes no order.

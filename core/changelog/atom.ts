@@ -3,12 +3,12 @@
  *
  * @module
  */
-import { escapeHtmlText } from '../formats/html-text.ts';
+import { escapeXmlText } from '../formats/xml-text.ts';
 import { type ChangelogEntry, entryTitle, lastChange } from './entries.ts';
 import { entryHtml, entryId, type FeedHead } from './json-feed.ts';
 
-/** Text for XML content or a quoted attribute (numeric references are XML's as well as HTML's). */
-const xml = escapeHtmlText;
+/** Text for XML content or a quoted attribute, without the characters XML 1.0 cannot carry. */
+const xml = escapeXmlText;
 
 /** The Atom document of the entries; `updated` is the newest entry's time (the epoch when there is none). */
 export function atomFeed(head: FeedHead, entries: readonly ChangelogEntry[]): string {

@@ -50,6 +50,12 @@ export function gatewayWebhook(context: AppContext): Operation {
     }
     const notification = await gateway.readNotification(request.headers, raw);
     const requestId = request.requestId ?? '';
+    if (notification.ignored) {
+      // Acknowledged, so the provider does not resend it for days; nothing of it is kept.
+      context.count('gateway_event_ignored');
+      logger.warn('gateway notification ignored', { requestId, event: notification.eventId, type: notification.type, reason: notification.ignored });
+      return json(200, { received: true });
+    }
     if (notification.payment) {
       const { ref, flag, dispute } = notification.payment;
       await applyPaymentEvent(context, { ref, flag, dispute, source: `${notification.type} ${notification.eventId}`, requestId });

@@ -70,6 +70,12 @@ export interface GatewayNotification {
    * dispute, in any order, end the same; a new dispute after a won one counts again); absent for other events.
    */
   payment?: { ref: string; flag: PaymentFlag; dispute?: string | undefined } | undefined;
+  /**
+   * Why a correctly signed event must change nothing, when it must not: `livemode_mismatch`, a test event
+   * sent to a server on a live key or a live event to one on a test key. The core acknowledges it (200, so
+   * the provider does not retry for days), stores nothing, counts it and logs it.
+   */
+  ignored?: 'livemode_mismatch' | undefined;
 }
 
 /** A session the provider has as paid (for reconciliation). */

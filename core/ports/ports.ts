@@ -96,7 +96,9 @@ export type AppEvent =
   | 'feedback_stored'
   | 'vote_toggled'
   /** A metered request with no client address (core/clients/client-address.ts). */
-  | 'client_address_missing';
+  | 'client_address_missing'
+  /** A signed provider event acknowledged and ignored: a test event on a live key, or the reverse. */
+  | 'gateway_event_ignored';
 
 /**
  * Watches the app (metrics, the access log). Called synchronously on the request path: an observer must

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
 import { Link } from './link.ts';
 import { HeaderLink } from './wire-address.ts';
+import { storableText, XML_TEXT, XML_TEXT_MESSAGE } from './stored-text.ts';
 import { type Pricing, PricingSchema, ROADMAP_CATEGORIES, type RoadmapCategory, VersionString } from './responses.ts';
 
 /** A roadmap feature as the operator writes it; release_version defaults to null. */
@@ -57,8 +58,8 @@ export interface SiteContent {
 /** The roadmap feature object, for reading its fields. */
 export const roadmapContentObject = v.strictObject({
   id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2147483647)),
-  title: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  description: v.pipe(v.string(), v.maxLength(2000)),
+  title: v.pipe(v.string(), v.minLength(1), v.maxLength(200), ...storableText(XML_TEXT, XML_TEXT_MESSAGE)),
+  description: v.pipe(v.string(), v.maxLength(2000), ...storableText(XML_TEXT, XML_TEXT_MESSAGE)),
   category: v.picklist(ROADMAP_CATEGORIES, `must be one of ${ROADMAP_CATEGORIES.join(', ')}`),
   visible: v.boolean(),
   release_version: v.optional(v.nullable(VersionString), null),

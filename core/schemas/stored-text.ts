@@ -20,6 +20,16 @@ export const NO_CONTROL_CHARACTERS = new RegExp(`^[^${CONTROL}]*$`);
 /** `NO_CONTROL_CHARACTERS`, and at least one character that is not white space. Linear: the classes are disjoint. */
 export const NOT_BLANK_NO_CONTROL_CHARACTERS = new RegExp(`^[${BLANK}]*[^${CONTROL}${BLANK}][^${CONTROL}]*$`);
 
+/**
+ * `NO_CONTROL_CHARACTERS`, and neither U+FFFE nor U+FFFF: text XML 1.0 can carry (with `isWellFormed`), as
+ * the Atom changelog must (roadmap titles and descriptions).
+ */
+export const XML_TEXT = new RegExp(`^[^${CONTROL}\\uFFFE\\uFFFF]*$`);
+
+/** What a value breaking `XML_TEXT` is told, after the field's name. */
+export const XML_TEXT_MESSAGE = 'must not contain control characters (other than tab, line feed and carriage return), U+FFFE, U+FFFF or unpaired surrogates: ' +
+  'the Atom changelog (XML 1.0) cannot carry them';
+
 /** What a value breaking the rule is told, after the field's name. */
 export const STORABLE_TEXT_MESSAGE = 'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
 
@@ -48,9 +58,10 @@ export const CHECKS_THE_SCHEMA_STATES: ReadonlySet<unknown> = new Set<unknown>([
  * The pipe items of a stored string: no control characters, valid Unicode.
  *
  * @param pattern `NO_CONTROL_CHARACTERS`, or a stricter pattern that implies it.
+ * @param message What a value breaking it is told, after the field's name.
  * @returns A regex and a check, to spread into a `v.pipe`.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function storableText(pattern: RegExp = NO_CONTROL_CHARACTERS) {
-  return [v.regex(pattern, STORABLE_TEXT_MESSAGE), v.check(isWellFormed, STORABLE_TEXT_MESSAGE)] as const;
+export function storableText(pattern: RegExp = NO_CONTROL_CHARACTERS, message: string = STORABLE_TEXT_MESSAGE) {
+  return [v.regex(pattern, message), v.check(isWellFormed, message)] as const;
 }

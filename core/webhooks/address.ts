@@ -15,8 +15,9 @@ export const NON_PUBLIC_NETWORKS: CidrSet = parseCidrList(
     '0.0.0.0/8, 10.0.0.0/8, 100.64.0.0/10, 127.0.0.0/8, 169.254.0.0/16, 172.16.0.0/12, 192.0.0.0/24, 192.0.2.0/24',
     '192.168.0.0/16, 198.18.0.0/15, 198.51.100.0/24, 203.0.113.0/24, 224.0.0.0/3',
     // 64:ff9b:1::/48 is local-use NAT64 (RFC 8215), whose prefix length is the network's own choice; 2001::/32
-    // is Teredo, whose relay and client are not the receiver (its IPv4 is obfuscated).
-    '::/128, ::1/128, 64:ff9b:1::/48, 100::/64, 2001::/32, 2001:db8::/32, fc00::/7, fe80::/10, ff00::/8',
+    // is Teredo, whose relay and client are not the receiver (its IPv4 is obfuscated); fec0::/10 is the
+    // deprecated site-local range (RFC 3879), which older networks still route inside a site.
+    '::/128, ::1/128, 64:ff9b:1::/48, 100::/64, 2001::/32, 2001:db8::/32, fc00::/7, fe80::/10, fec0::/10, ff00::/8',
   ].join(', '),
 );
 

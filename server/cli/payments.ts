@@ -33,6 +33,8 @@ options:
   --base-url <url>        the server (http://127.0.0.1:$PORT, 8080 by default); only a loopback address
                           unless --allow-remote
   --allow-remote          send to a server elsewhere: these events revoke and reinstate its real orders
+  --live-session          send events about a live session (cs_live_...); a server on a live key ignores
+                          them all the same, as they say livemode: false
   --payment-intent <id>   the payment's PaymentIntent (pi_...), for a payment Stripe made; by default one made
                           from the session id, the same in every run
   --email <address>       the buyer of payment-completed (buyer@example.com)
@@ -42,7 +44,9 @@ options:
 
 environment: STRIPE_WEBHOOK_SECRET (whsec_..., the server's), PORT
 
-exit codes: 0 every event accepted, 1 the server refused one or did not answer, 64 usage error,
+A redirect is never followed: the events go to the address given or nowhere (a 3xx is printed as refused).
+
+exit codes: 0 every event accepted, 1 the server refused one, redirected it or did not answer, 64 usage error,
             78 STRIPE_WEBHOOK_SECRET missing or not a whsec_ secret
 `;
 
@@ -50,6 +54,7 @@ const FLAGS = {
   session: { type: 'string' },
   'base-url': { type: 'string' },
   'allow-remote': { type: 'boolean' },
+  'live-session': { type: 'boolean' },
   'payment-intent': { type: 'string' },
   email: { type: 'string' },
   amount: { type: 'string' },
@@ -100,6 +105,8 @@ async function send(url: URL, event: SignedTestEvent): Promise<{ status: number;
   const target = new URL('/api/v1/webhooks/gateway', url);
   const response = await fetch(target, {
     method: 'POST',
+    // A signed event re-sent to wherever a redirect points could reach another server's orders.
+    redirect: 'manual',
     headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': event.signature, 'user-agent': 'converter-site-api payments trigger' },
     body: event.body,
     signal: AbortSignal.timeout(30_000),
@@ -107,6 +114,11 @@ async function send(url: URL, event: SignedTestEvent): Promise<{ status: number;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     throw new Error(`${target.href} did not answer (${cause}): is the server running there?`);
   });
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    return { status: response.status, answer: `a redirect${location ? ` to ${location}` : ''}, not followed: send the events to the server's own address` };
+  }
   const text = await response.text();
   let answer: unknown = text;
   try {
@@ -130,6 +142,9 @@ export const payments: Command = {
     if (unknown !== undefined) throw new UsageError(`unknown event ${JSON.stringify(unknown)}; the events are ${NAMES.join(', ')}`);
     const session = values.session?.trim();
     if (!session) throw new UsageError('--session is needed: the checkout session id (cs_test_...)');
+    if (session.startsWith('cs_live_') && values['live-session'] !== true) {
+      throw new UsageError(`${session} is a live session: these are test events (livemode: false); add --live-session to send them about it`);
+    }
     const amount = values.amount ?? '4900';
     if (!/^\d{1,12}$/.test(amount)) throw new UsageError(`--amount must be a whole number of cents, not ${JSON.stringify(amount)}`);
     const currency = (values.currency ?? 'usd').toLowerCase();
@@ -143,11 +158,9 @@ export const payments: Command = {
       const { status, answer } = await send(url, event);
       sent.push({ event: name, type: event.type, id: event.id, status, answer });
       if (status >= 300) {
-        const body = answer as { code?: string; message?: string; resolution?: string };
-        io.stderr(
-          `${name} (${event.type} ${event.id}) was refused: ${status} ${body.code ?? ''} ${body.message ?? JSON.stringify(answer)} ${body.resolution ?? ''}\n`
-            .replace(/ {2,}/g, ' '),
-        );
+        const body = (typeof answer === 'object' && answer !== null ? answer : {}) as { code?: string; message?: string; resolution?: string };
+        const said = typeof answer === 'string' ? answer : (body.message ?? JSON.stringify(answer));
+        io.stderr(`${name} (${event.type} ${event.id}) was refused: ${status} ${body.code ?? ''} ${said} ${body.resolution ?? ''}\n`.replace(/ {2,}/g, ' '));
         break;
       }
     }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { stopWithNpmParent } from '../npm-parent.ts';
 import { listenScenarios } from '../scenarios/listen.ts';
 import { SCENARIO_PUBLIC_KEY } from '../scenarios/test-keys.ts';
 import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
@@ -45,15 +46,19 @@ export async function runScenariosCommand(args: string[], io: Io, stopped?: Prom
   const port = portOf(values.port);
   const host = values.host ?? '127.0.0.1';
   const logger = { info: () => {}, warn: () => {}, error: (message: string) => io.stderr(`${message}\n`) };
+  // Watched from the start, as the server's are (program.ts): a stop that comes early still stops it.
+  const signalled = stopped ?? new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    // Under npm run scenarios, npm exits on SIGTERM without passing it on: stop with it (npm-parent.ts).
+    stopWithNpmParent(() => resolve());
+  });
   const listening = await listenScenarios({ host, port, logger });
   io.stdout(`${listening.url}\n`);
   io.stderr(
     `converter-site-api scenarios: ${listening.server.scenarios.length} scenarios at ${listening.url}/scenarios, signed with the TEST key ${SCENARIO_PUBLIC_KEY}\n`,
   );
-  await (stopped ?? new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  }));
+  await (stopped ?? signalled);
   await listening.close();
   return EXIT.ok;
 }

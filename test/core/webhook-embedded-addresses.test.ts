@@ -40,6 +40,7 @@ test('a refused IPv4 address is refused in every embedding, naming both; a publi
   assert.is(refused('::ffff:7f00:1'), `127.0.0.1 ${REFUSED}`, 'IPv4-mapped, unwrapped as before');
   assert.is(refused('64:ff9b:1::a00:1'), `64:ff9b:1::a00:1 ${REFUSED}`, 'local-use NAT64: refused whole');
   assert.is(refused('2001:0:4136:e378:8000:63bf:3fff:fdd2'), `2001:0:4136:e378:8000:63bf:3fff:fdd2 ${REFUSED}`, 'Teredo');
+  for (const ip of ['fec0::1', 'fec0:0:0:ffff::1', 'feff:ffff::1']) assert.is(refused(ip), `${ip} ${REFUSED}`, 'site-local (deprecated, RFC 3879)');
   assert.is(refused('2002:808:808::1'), null, '6to4 of 8.8.8.8');
   assert.is(refused('64:ff9b::808:808'), null, 'NAT64 of 8.8.8.8 (DNS64 answers these on IPv6-only networks)');
   assert.is(addressRefusal({ allowed: parseCidrList('10.0.0.0/8') }, '2002:a00:1::', 443), null, 'an allowed IPv4 range covers its embeddings');

@@ -1,0 +1,61 @@
+/**
+ * What the start says to the operator: a warning when license keys are signed with one of the test keys
+ * the docs publish while payments are live (anyone can sign keys the app accepts), and when mail is on
+ * without publicBaseUrl (the mails' links would name the instance's own address). Neither warning when
+ * the configuration is right. The configuration is loaded as the server loads it; the start's other lines
+ * are left to the tests of the program.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { loadConfig } from '../../server/config.ts';
+import { announce } from '../../server/program.ts';
+import { OTHER_PUBLIC_KEY, SCENARIO_PUBLIC_KEY } from '../../server/scenarios/test-keys.ts';
+import { exampleConfigFiles } from '../_config-files.ts';
+import { memoryLogger } from '../_setup.ts';
+
+const test = suite('start warnings');
+const { configFile, removeAll } = exampleConfigFiles('start-warnings');
+test.after(removeAll);
+
+const OWN_KEY = 'x7Qe3JkYc5wVnB8sTg2LpD4rHf6ZmA1uKy9oEi0WjXc';
+const LIVE = { PAYMENT_GATEWAY: 'stripe', STRIPE_SECRET_KEY: 'sk_live_51Abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+const TEST = { ...LIVE, STRIPE_SECRET_KEY: 'sk_test_51Abc' };
+
+/** The warnings the start gives for this environment and config file, with this license key. */
+function warnings(env: Record<string, string>, publicKey = OWN_KEY, change: (config: Record<string, unknown>) => void = () => {}): string[] {
+  const logger = memoryLogger();
+  const config = loadConfig({ CONFIG_FILE: configFile(change), ...env }, process.cwd());
+  const running = {
+    url: 'http://127.0.0.1:8080',
+    publicBaseUrl: config.publicBaseUrl ?? 'http://localhost:8080',
+    metricsUrl: null,
+    licensePublicKey: publicKey,
+    licenseKeySource: 'LICENSE_SIGNING_KEY' as const,
+  };
+  announce('node', config, running, logger);
+  return logger.lines.filter((line) => line.level === 'warn').map((line) => line.message);
+}
+
+const PUBLISHED =
+  'license keys and update answers are signed with a PUBLISHED TEST KEY (docs/conformance.md) while payments are live: anyone can sign keys this app accepts; set LICENSE_SIGNING_KEY to a key of your own (converter-site-api license generate-key)';
+const NO_BASE_URL =
+  "mail is on but publicBaseUrl is not set: the links in mails (unsubscribe, the checkout thanks page) name this instance's own address; set publicBaseUrl in the config file to the address buyers reach";
+
+test('a published test key with a live Stripe key: warned, for either published key', () => {
+  for (const key of [SCENARIO_PUBLIC_KEY, OTHER_PUBLIC_KEY]) assert.ok(warnings(LIVE, key).includes(PUBLISHED), key);
+});
+
+test('a published test key with a test Stripe key or the simulator, or a key of its own when live: no such warning', () => {
+  assert.not.ok(warnings(TEST, SCENARIO_PUBLIC_KEY).includes(PUBLISHED), 'test mode');
+  assert.not.ok(warnings({}, SCENARIO_PUBLIC_KEY).includes(PUBLISHED), 'simulator');
+  assert.not.ok(warnings(LIVE, OWN_KEY).includes(PUBLISHED), 'its own key');
+});
+
+test('mail on without publicBaseUrl: warned; with it, or with mail off: not', () => {
+  const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
+  assert.ok(warnings(smtp).includes(NO_BASE_URL));
+  assert.not.ok(warnings(smtp, OWN_KEY, (config) => void (config['publicBaseUrl'] = 'https://api.example.com')).includes(NO_BASE_URL));
+  assert.not.ok(warnings({}).includes(NO_BASE_URL));
+});
+
+test.run();
