@@ -60,11 +60,15 @@ export function createMemoryUsageStore(): UsageStore {
       found.lastAt = Math.max(found.lastAt, at);
       return false;
     },
-    async reporters(release, from, to) {
+    async reporters(release, from, to, discountedBefore) {
       const networks = new Set<string>();
+      const byClient = [...(reporters.get(release)?.values() ?? [])];
+      const discounted = discountedBefore === undefined
+        ? new Set<string>()
+        : new Set(byClient.filter((r) => r.firstAt < discountedBefore).map((r) => r.networkHash));
       let clients = 0;
-      for (const r of reporters.get(release)?.values() ?? []) {
-        if (r.firstAt > to || r.lastAt < from) continue;
+      for (const r of byClient) {
+        if (r.firstAt > to || r.lastAt < from || discounted.has(r.networkHash)) continue;
         clients++;
         networks.add(r.networkHash);
       }

@@ -53,8 +53,11 @@ on conflict (release, client_hash) do update
 returning (xmax = 0) as first`;
 
 const REPORTERS = `
-select count(*)::int as clients, count(distinct network_hash)::int as networks from bug_reporters
-where release = $1::text and first_at <= ${fromEpochMs('$3')} and last_at >= ${fromEpochMs('$2')}`;
+select count(*)::int as clients, count(distinct network_hash)::int as networks from bug_reporters b
+where release = $1::text and first_at <= ${fromEpochMs('$3')} and last_at >= ${fromEpochMs('$2')}
+  and ($4::float8 is null or not exists (
+    select 1 from bug_reporters d
+    where d.release = b.release and d.network_hash = b.network_hash and d.first_at < ${fromEpochMs('$4')}))`;
 
 export function createSqlUsageStore(db: SqlSession): UsageStore {
   return {
@@ -71,8 +74,8 @@ export function createSqlUsageStore(db: SqlSession): UsageStore {
       const [row] = await db.write<{ first: boolean }>(ADD_REPORTER, [release, clientHash, networkHash, at]);
       return row?.first === true;
     },
-    async reporters(release, from, to) {
-      const [row] = await db.query<ReporterCount>(REPORTERS, [release, from, to]);
+    async reporters(release, from, to, discountedBefore) {
+      const [row] = await db.query<ReporterCount>(REPORTERS, [release, from, to, discountedBefore ?? null]);
       return row ?? { clients: 0, networks: 0 };
     },
   };

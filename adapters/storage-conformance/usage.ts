@@ -74,6 +74,31 @@ export function usageContract(test: ContractSuite): void {
     assert.equal(await usage.reporters('2.4.0', T, T + 100), { clients: 0, networks: 0 });
   });
 
+  test('bug reporters after a resume: a network of which a client reported before it counts no more, with all its clients', async (context) => {
+    const { usage } = current(context).storage;
+    const T = DAY * 86_400_000;
+    const report = (clientHash: string, networkHash: string, at: number) => usage.addReporter({ release: '2.6.0', clientHash, networkHash, at });
+    // Before the resume at T + 100: a and b of n1, c of n2. After it: a again, d of n1, e of n3, f of n4.
+    for (
+      const [client, network, at] of [['a', 'n1', T], ['b', 'n1', T + 10], ['c', 'n2', T + 20], ['a', 'n1', T + 150], ['d', 'n1', T + 160], [
+        'e',
+        'n3',
+        T + 170,
+      ], ['f', 'n4', T + 180]] as const
+    ) {
+      await report(client, network, at);
+    }
+    await usage.addReporter({ release: '2.5.0', clientHash: 'g', networkHash: 'n3', at: T });
+    assert.equal(await usage.reporters('2.6.0', T + 100, T + 200), { clients: 4, networks: 3 }, 'without the discount: a, d, e, f of n1, n3, n4');
+    assert.equal(
+      await usage.reporters('2.6.0', T + 100, T + 200, T + 100),
+      { clients: 2, networks: 2 },
+      'n1 reported before the resume: its clients a and d count no more; n3 reported only another release before it',
+    );
+    assert.equal(await usage.reporters('2.6.0', T + 100, T + 200, T + 175), { clients: 1, networks: 1 }, 'a later resume: only f of n4 is new');
+    assert.equal(await usage.reporters('2.6.0', T, T + 200, T), { clients: 6, networks: 4 }, 'nothing reported before T');
+  });
+
   test('feedback is counted by UTC day, type and rating', async (context) => {
     const { storage } = current(context);
     const start = DAY * DAY_MS;

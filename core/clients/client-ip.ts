@@ -81,7 +81,7 @@ export function parseIp(text: string): Groups | null {
   return [...head, ...new Array<number>(8 - given).fill(0), ...back];
 }
 
-function isMappedV4(g: Groups): boolean {
+export function isMappedV4(g: Groups): boolean {
   return g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
 }
 
@@ -90,7 +90,7 @@ function formatV4(g: Groups): string {
 }
 
 /** IPv6 text as RFC 5952 writes it: lower case, the longest run of two or more zero groups as "::". */
-function formatV6(g: Groups): string {
+export function formatV6(g: Groups): string {
   let best = -1;
   let bestLength = 1;
   for (let i = 0; i < 8;) {
@@ -149,19 +149,6 @@ export function networkKey(ip: string): string | null {
   if (ipv4Value(ip) >= 0) return null;
   const g = parseIp(ip);
   if (!g || isMappedV4(g)) return null;
-  return `${formatV6([...g.slice(0, 3), 0, 0, 0, 0, 0])}/48`;
-}
-
-/**
- * The network a bug report counts from, for the halt rule (docs/releases.md): an IPv4 client's /24, an
- * IPv6 client's /48; the client key itself for anything that is no address.
- *
- * @returns e.g. "203.0.113.0/24" or "2001:db8:1::/48".
- */
-export function reportNetworkKey(ip: string): string {
-  const g = parseIp(ip);
-  if (!g) return clientKey(ip);
-  if (isMappedV4(g)) return `${formatV4([0, 0, 0, 0, 0, 0xffff, g[6]!, g[7]! & 0xff00])}/24`;
   return `${formatV6([...g.slice(0, 3), 0, 0, 0, 0, 0])}/48`;
 }
 

@@ -69,6 +69,9 @@ export interface UsageStore {
   /**
    * The distinct clients of `release` that reported between `from` and `to` (ms, both included: a
    * client's first report at or before `to` and its latest at or after `from`), and their distinct networks.
+   * With `discountedBefore`, a network of which any client first reported this release before that time is
+   * left out, with all its clients, whenever they reported (the halt rule after a resume: the networks that
+   * reported before it count no more for that release, for good).
    */
-  reporters(release: string, from: number, to: number): Promise<ReporterCount>;
+  reporters(release: string, from: number, to: number, discountedBefore?: number): Promise<ReporterCount>;
 }

@@ -5,7 +5,9 @@
  * - enough distinct reporting clients (`minClients`) from enough distinct networks (`minNetworks`, a /24
  *   or /48 each), so that one address, or many in one network, can never halt it;
  * - a rate significantly above `factor` times the previous release's: a one-sided exact conditional test
- *   of two Poisson rates (binomial-tail.ts) at `confidence`.
+ *   of two Poisson rates (binomial-tail.ts) at `confidence`, whose counts are the reporting networks
+ *   (parties, core/clients/party.ts), not clients: many clients of one network weigh as one.
+ * After a resume, the networks that reported before it count no more for that release.
  * Pure: the figures are the distinct counts of storage (usage-store.ts), the age comes from the clock.
  *
  * @module
@@ -91,6 +93,12 @@ export function watchedFrom(release: Release): number {
   return release.ramp?.watchFrom ?? release.publishedAt;
 }
 
+/** When the release was last resumed after a halt, or null: the networks that reported before then count no more. */
+export function resumedAt(release: Release): number | null {
+  const from = watchedFrom(release);
+  return from > release.publishedAt ? from : null;
+}
+
 /** The rule in force for a release: the settings, with what its plan sets. */
 export function ruleFor(release: Release, rule: HaltRule): HaltRule {
   const own = release.ramp?.halt;
@@ -141,7 +149,8 @@ export function decideHalt(release: Release, windows: HaltWindows, read: HaltFig
   const before = figures(b.version, installsOf(read.usage, b.version, dayOf(b.from), dayOf(b.to)), read.before);
   const installsMine = Math.max(mine.installs, mine.reporters, 1);
   // With no installs counted for the previous release there is nothing to compare with: the test cannot reject.
-  const pValue = before.installs === 0 ? 1 : excessPValue(mine.reporters, installsMine, before.reporters, before.installs, rule.factor);
+  // k counts parties, not clients: each network once, however many of its clients reported.
+  const pValue = before.installs === 0 ? 1 : excessPValue(mine.networks, installsMine, before.networks, before.installs, rule.factor);
   const enough = mine.reporters >= rule.minClients && mine.networks >= rule.minNetworks;
   const halt = enough && pValue < 1 - rule.confidence;
   const days = Math.floor((m.to - m.from) / DAY_MS);

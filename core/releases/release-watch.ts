@@ -8,12 +8,13 @@
  * @module
  */
 import type { CoreRequest } from '../http/http.ts';
-import { clientKeyOf, reportNetworkKey } from '../clients/client-ip.ts';
+import { clientKeyOf } from '../clients/client-ip.ts';
+import { reportParty } from '../clients/party.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
 import { type CommittedChanges, recordChange } from '../ports/change.ts';
-import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf } from './halt-rule.ts';
+import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf, resumedAt } from './halt-rule.ts';
 import { isRamping, percentInForce } from './ramp-plan.ts';
 import type { ReleaseView } from './release-view.ts';
 
@@ -69,7 +70,8 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
     const { fromDay, toDay } = daysRead(windows);
     const read = {
       usage: await storage.usage.list(fromDay, toDay),
-      mine: await storage.usage.reporters(release.version, windows.mine.from, windows.mine.to),
+      // After a resume, the networks that reported before it count no more (docs/releases.md).
+      mine: await storage.usage.reporters(release.version, windows.mine.from, windows.mine.to, resumedAt(release) ?? undefined),
       before: await storage.usage.reporters(windows.before.version, windows.before.from, windows.before.to),
     };
     const decision = decideHalt(release, windows, read, rule);
@@ -98,8 +100,10 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
       const platform = windows ? 'windows' : 'other';
       /** Records the reporting client (once per release) and counts its first report. */
       const reporter = async (version: string) => {
-        const clientHash = ports.clientHash(clientKeyOf(request));
-        const networkHash = ports.clientHash(reportNetworkKey(request.clientIp));
+        // A party (core/clients/party.ts): an address carrying an IPv4 one counts as that IPv4.
+        const party = reportParty(request.clientIp);
+        const clientHash = ports.clientHash(party.client);
+        const networkHash = ports.clientHash(party.network);
         if (await storage.usage.addReporter({ release: version, clientHash, networkHash, at: now })) usage.count('bug_report', version, null, platform);
       };
       const release = releases.known().find((r) => r.version === entry.appVersion && r.pulledAt === null);

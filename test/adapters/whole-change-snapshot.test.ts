@@ -98,7 +98,8 @@ test('a storage that puts back a whole-state snapshot fails the contract on the 
     failed[0]!,
     'storage conformance: "change: a change that throws undoes only its own writes: a feedback entry and its event written while it waited stay" failed: a change that throws undoes only its own writes; writes made outside it meanwhile stay: the feedback written meanwhile stays, the mark goes',
   );
-  assert.is(cases.length, 81, 'every case ran but the one that ends rate-limit windows (no hook given)');
+  const withHook = storageConformanceCases({ create: () => createMemoryStorage(), endRateLimitWindows: () => {} }).length;
+  assert.is(cases.length, withHook - 1, 'every case ran but the one that ends rate-limit windows (no hook given)');
 });
 
 test('the memory storage passes that case: its change undoes its own writes only', async () => {

@@ -125,6 +125,41 @@ test('reports from 20 of its 500 clients on 20 networks halt 2.6.0 at 50 % at th
   assert.is((await release('2.6.0'))['haltedAt'], null);
 });
 
+test('after a resume, the networks that reported before it count no more, for good: 18 new ones halt it again', async () => {
+  const { offered, reporters } = await theExample();
+  for (let i = 0; i < 20; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
+  assert.ok((await release('2.6.0'))['haltedAt'], 'halted by the first 20 networks');
+  running.server.clock.advance(HOUR);
+  assert.is((await running.call('/releases/2.6.0/resume', { method: 'POST' })).status, 200);
+  running.server.clock.advance(1000);
+  for (const client of offered.slice(0, 500)) assert.is((await check(client, '2.6.0')).status, 200);
+  // Every offered client of the first 20 networks reports: the same reporters and their neighbours.
+  const used = new Set(reporters.slice(0, 20).map(networkOf));
+  const again = offered.filter((ip) => used.has(networkOf(ip)));
+  assert.ok(again.length > 40, `${again.length} clients of those networks`);
+  for (const ip of again) assert.is((await bugReport(ip, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null, 'the networks that halted it before count no more');
+  for (let i = 20; i < 37; i++) assert.is((await bugReport(reporters[i]!, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null, '17 new networks: not yet significant');
+  assert.is((await bugReport(reporters[37]!, '2.6.0')).status, 201);
+  const halted = await release('2.6.0');
+  assert.ok(halted['haltedAt'], 'the 18th new network halts it again');
+  assert.match(String(halted['haltReason']), /^2\.6\.0: 18 reporting clients from 18 networks, of 500 installs on its first day since it resumed/);
+});
+
+test('addresses of one party count once: 6to4 forms of one IPv4 /24, and /48s of one tunnel broker, halt nothing', async () => {
+  const { isOffered } = await theExample();
+  const hex = (n: number) => n.toString(16);
+  // 203.0.113.1-254 as 6to4 (2002:cb00:71xx::/48), each on a /48 of its own: one /24.
+  const sixToFour = Array.from({ length: 254 }, (_, i) => `2002:cb00:71${hex(i + 1).padStart(2, '0')}:1::1`).filter(isOffered).slice(0, 30);
+  const broker = Array.from({ length: 200 }, (_, i) => `2001:470:${hex(0x1000 + i)}::2`).filter(isOffered).slice(0, 30);
+  assert.equal([sixToFour.length, broker.length], [30, 30]);
+  for (const ip of [...sixToFour, ...broker]) assert.is((await bugReport(ip, '2.6.0')).status, 201);
+  assert.is((await release('2.6.0'))['haltedAt'], null);
+  await running.server.app.flush?.();
+  assert.is(await counted('bug_report', '2.6.0'), 60, 'each address still counts once as a client');
+});
+
 test('one address halts nothing with any number of reports, nor ten addresses of one /24, nor 120 forged checks', async () => {
   const { reporters, isOffered } = await theExample();
   const one = reporters[0]!;
