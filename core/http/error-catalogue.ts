@@ -20,7 +20,7 @@ export const ERROR_CATALOGUE = {
   },
   invalid_parameter: {
     when: 'A download query parameter is invalid: force other than "1", or a source label over 64 characters ' +
-      "or outside A-Z a-z 0-9 . _ -; or the changelog's since is not a version such as 2.4.1; or an unsubscribe token is missing or not one this server made. Also when one of these is repeated.",
+      "or outside A-Z a-z 0-9 . _ -; or the changelog's since is not a release version such as 2.5.0 (major.minor.build, an optional fourth field, no leading zeros); or an unsubscribe token is missing or not one this server made. Also when one of these is repeated.",
     status: 400,
     resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
   },

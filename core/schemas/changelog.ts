@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import type { Assert, Equal } from './exact.ts';
 import { IsoTime } from './iso-time.ts';
 import { Link } from './link.ts';
-import { VersionString } from './version.ts';
+import { RELEASE_VERSION, VersionString } from './version.ts';
 
 /** A roadmap item a release shipped, as the changelog shows it. */
 export interface ShippedFeature {
@@ -89,10 +89,19 @@ type _Item = Assert<Equal<v.InferOutput<typeof item>, ChangelogItem>>;
 type _Feed = Assert<Equal<v.InferOutput<typeof feed>, ChangelogFeed>>;
 export const ChangelogFeedSchema: v.GenericSchema<ChangelogFeed> = feed;
 
+/** The changelog's release-version parameters' message: the grammar the operator publishes releases in. */
+const RELEASE_VERSION_MESSAGE = 'must be a release version: major.minor.build such as 2.5.0, with an optional fourth field, ' +
+  'no leading zeros, at most 255.255.65535.65535';
+
 /** `since`: only releases of a higher version than this one (the app's previous version, after an update). */
 export const ChangelogSinceSchema: v.GenericSchema<string> = v.pipe(
-  VersionString,
-  v.description('Only releases above this version, as Windows Installer compares versions.'),
+  v.string(),
+  v.regex(RELEASE_VERSION, RELEASE_VERSION_MESSAGE),
+  v.description(
+    'Only releases above this version, as Windows Installer compares versions. A release version (major.minor.build with an ' +
+      'optional fourth field, no leading zeros), as releases are published. A version between two releases answers as the ' +
+      'highest release at or below it does.',
+  ),
 );
 
 /** A conditional request header (If-None-Match, If-Modified-Since), as sent; one the server cannot read is ignored. */

@@ -19,6 +19,8 @@ const MINUTE = 60_000;
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const NOTES = (version: string) => `https://www.example.com/releases/${version}`;
 const BASE = 'http://localhost:8080';
+const SINCE_GRAMMAR = 'Query parameter "since" must be a release version: major.minor.build such as 2.5.0, with an optional fourth ' +
+  'field, no leading zeros, at most 255.255.65535.65535.';
 
 const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
 addFormats(ajv);
@@ -136,9 +138,28 @@ test('since=<version> gives only the releases above it; a bad or repeated since 
   }
   assert.equal(bodyJson(await get(t, '/api/v1/changelog', {}, 'since=latest')), {
     code: 'invalid_parameter',
-    message: 'Query parameter "since" must be a version such as 2.4.1.',
+    message: SINCE_GRAMMAR,
     resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
   });
+});
+
+test('since is read with the release version grammar: 03.2.0, 3.2 and 4.0 are 400, not a release above every other', async () => {
+  const t = await releases();
+  t.clock.advance(2 * 60 * MINUTE);
+  for (const path of ['/api/v1/changelog', '/api/v1/changelog.atom', '/api/changelog']) {
+    for (const since of ['03.2.0', '3.2', '4.0', '2.5.0.01', '256.0.0', '2.5.0-beta.1']) {
+      const response = await get(t, path, {}, `since=${since}`);
+      assert.is(response.status, 400, `${path} since=${since}`);
+      assert.equal(bodyJson(response), {
+        code: 'invalid_parameter',
+        message: SINCE_GRAMMAR,
+        resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
+      });
+    }
+  }
+  // The grammar's own spellings still answer, the fourth field included.
+  assert.equal(await versionsIn(t, 'since=2.5.0.1'), ['2.6.0']);
+  assert.equal(await versionsIn(t, 'since=0.0.0'), ['2.6.0', '2.5.0']);
 });
 
 test('If-None-Match with the ETag, or If-Modified-Since at Last-Modified, is 304 without a body; a change gives a new ETag', async () => {
