@@ -274,10 +274,11 @@ export const unsubscribeEndpoint = {
   summary: 'Stop the shipped-request mails to an address (one click)',
   description: 'An addition to the spec. The List-Unsubscribe address of a mail telling a requester that their request shipped ' +
     '(RFC 8058 one-click: the body, List-Unsubscribe=One-Click, is not needed). Stops every such mail to the ' +
-    'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html.',
+    'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html. ' +
+    'A token of the right shape that this server did not make is 404 token_not_found: no such address exists.',
   query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
   success: { status: 200, description: 'The address gets no more of these mails.', schema: UnsubscribedSchema, schemaName: 'Unsubscribed' },
-  errors: ['invalid_parameter'],
+  errors: ['invalid_parameter', 'token_not_found'],
 } as const satisfies Endpoint;
 
 export const getUnsubscribePageEndpoint = {
@@ -288,10 +289,11 @@ export const getUnsubscribePageEndpoint = {
   tag: 'Mail',
   summary: 'The page of an unsubscribe address, with its button',
   description: 'An addition to the spec. What a person who opens the unsubscribe address of a shipped-request mail sees: ' +
-    'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links).',
+    'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links). A token of the right ' +
+    'shape that this server did not make is 404 token_not_found, as for the POST.',
   query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
   success: { status: 200, description: 'The page.', mediaType: 'text/html', freeForm: true },
-  errors: ['invalid_parameter'],
+  errors: ['invalid_parameter', 'token_not_found'],
 } as const satisfies Endpoint;
 
 export const getLlmsTxtEndpoint = {
