@@ -28,7 +28,7 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
-import { ChangelogFeedSchema, ChangelogSinceSchema, ConditionalHeaderSchema } from './schemas/changelog.ts';
+import { ChangelogFeedSchema, ChangelogSinceSchema, IfModifiedSinceSchema, IfNoneMatchSchema } from './schemas/changelog.ts';
 import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
@@ -228,11 +228,12 @@ export const getChangelogEndpoint = {
     '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
     'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
     'releases above it: the desktop app\'s "What\'s new" after an update. Cacheable: ETag, Last-Modified, 304 on ' +
-    'If-None-Match or If-Modified-Since, Cache-Control public with a short max age.',
+    'If-None-Match or If-Modified-Since, Cache-Control public with a short max age. An If-None-Match that is not * or ' +
+    'a list of entity-tags (RFC 9110) is 400 invalid_parameter; an If-Modified-Since that is not an HTTP-date is ignored.',
   query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
   headers: [
-    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
-    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
+    { name: 'If-Modified-Since', required: false, schema: IfModifiedSinceSchema },
   ],
   success: {
     status: 200,
@@ -257,8 +258,8 @@ export const getChangelogAtomEndpoint = {
     'application/atom+xml), for feed readers and websites; since=<version> as there. Cacheable likewise.',
   query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
   headers: [
-    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
-    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
+    { name: 'If-Modified-Since', required: false, schema: IfModifiedSinceSchema },
   ],
   success: { status: 200, description: 'The changelog as Atom.', mediaType: 'application/atom+xml', freeForm: true, extraHeaders: ['ETag', 'Last-Modified'] },
   cacheable: { maxAgeSeconds: 300 },

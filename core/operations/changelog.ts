@@ -7,6 +7,7 @@
  *
  * @module
  */
+import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
 import { atomFeed } from '../changelog/atom.ts';
 import { type ChangelogEntry, isAbove, lastChange } from '../changelog/entries.ts';
@@ -17,7 +18,7 @@ import { answerOf, type Representation, representation } from '../http/condition
 import { ApiError } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
-import { ChangelogSinceSchema } from '../schemas/changelog.ts';
+import { ChangelogSinceSchema, IfNoneMatchSchema } from '../schemas/changelog.ts';
 
 const encoder = new TextEncoder();
 
@@ -27,6 +28,19 @@ function sinceOf(request: CoreRequest): string | null {
   if (values.length > 1) throw new ApiError('invalid_parameter', 'Query parameter "since" is given more than once.');
   const since = values[0];
   return since ? parseQueryOrThrow(ChangelogSinceSchema, 'since', since, 'invalid_parameter') : null;
+}
+
+const IF_NONE_MATCH_RESOLUTION = 'Send the ETag of an earlier answer as it came (or several, comma-separated, or *), or leave the header out.';
+
+/** If-None-Match, checked: absent, or as RFC 9110 writes it (what /openapi.json declares); 400 invalid_parameter else. */
+function checkIfNoneMatch(request: CoreRequest): void {
+  const value = request.headers['if-none-match'];
+  if (value === undefined) return;
+  const field = typeof value === 'string' ? value : value.join(', ');
+  const checked = v.safeParse(IfNoneMatchSchema, field);
+  if (!checked.success) {
+    throw new ApiError('invalid_parameter', `Header "If-None-Match" ${checked.issues[0].message}.`, IF_NONE_MATCH_RESOLUTION);
+  }
 }
 
 /** The most bodies kept per feed: `since` is the caller's choice, so the kept ones start over when full. */
@@ -72,6 +86,7 @@ function feedOperation(
   const bodyOf = keptBodies((entries) => representation(encoder.encode(write(head, entries)), lastChange(entries)));
   return async (request): Promise<CoreResponse> => {
     const since = sinceOf(request);
+    checkIfNoneMatch(request);
     const kept = await bodyOf(await context.changelog.current(), since);
     return answerOf(request.headers, kept, contentType, cacheControl);
   };

@@ -104,5 +104,35 @@ export const ChangelogSinceSchema: v.GenericSchema<string> = v.pipe(
   ),
 );
 
-/** A conditional request header (If-None-Match, If-Modified-Since), as sent; one the server cannot read is ignored. */
-export const ConditionalHeaderSchema: v.GenericSchema<string> = v.pipe(v.string(), v.maxLength(1024));
+/** An entity-tag (RFC 9110 section 8.8.3): optionally W/, then a quoted string of etagc. */
+const ENTITY_TAG = '(?:W/)?"[\\x21\\x23-\\x7E\\x80-\\xFF]*"';
+
+/**
+ * If-None-Match as RFC 9110 section 13.1.2 defines it: `*`, or a comma-separated list of entity-tags, weak or
+ * strong (empty list elements and optional white space allowed, as section 5.6.1 asks a recipient to accept),
+ * at most 1,024 characters. A value outside it is 400 invalid_parameter: the document and the server agree.
+ */
+export const IfNoneMatchSchema: v.GenericSchema<string> = v.pipe(
+  v.string(),
+  v.maxLength(1024, 'must be at most 1024 characters'),
+  v.regex(
+    new RegExp(`^[ \\t]*(?:\\*|(?:${ENTITY_TAG})?(?:[ \\t]*,[ \\t]*(?:${ENTITY_TAG})?)*)[ \\t]*$`),
+    'must be * or a list of entity-tags such as "3f2a" or W/"3f2a" (RFC 9110 section 13.1.2)',
+  ),
+  v.description(
+    'The ETag of a copy the caller holds (or *, or several, comma-separated; weak ones compare too): 304 without a body ' +
+      'while the answer is unchanged. At most 1,024 characters; any other value is 400 invalid_parameter.',
+  ),
+);
+
+/**
+ * If-Modified-Since: an HTTP-date. Any string is accepted, and one that is not an HTTP-date is ignored, as RFC 9110
+ * section 13.1.3 requires; it is read only without If-None-Match.
+ */
+export const IfModifiedSinceSchema: v.GenericSchema<string> = v.pipe(
+  v.string(),
+  v.description(
+    'An HTTP-date such as Tue, 01 Dec 2026 10:00:00 GMT: 304 without a body when the answer has not changed since. Read ' +
+      'only without If-None-Match; a value that is not an HTTP-date is ignored (RFC 9110 section 13.1.3).',
+  ),
+);

@@ -185,6 +185,52 @@ test('If-None-Match with the ETag, or If-Modified-Since at Last-Modified, is 304
   assert.is.not(after.headers['etag'], before);
 });
 
+/** A header parameter's JSON Schema, as /openapi.json declares it for an operation. */
+async function headerSchema(t: TestApp, operationId: string, name: string): Promise<object> {
+  const doc = bodyJson(await get(t, '/openapi.json')) as {
+    paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema: object }[] }>>;
+  };
+  const operation = Object.values(doc.paths).flatMap((path) => Object.values(path)).find((op) => op.operationId === operationId)!;
+  return operation.parameters!.find((parameter) => parameter.in === 'header' && parameter.name === name)!.schema;
+}
+
+test('If-None-Match is declared as RFC 9110 writes it, and the server accepts exactly that (400 for anything else)', async () => {
+  const t = await releases();
+  const etag = (await get(t, '/api/v1/changelog')).headers['etag']!;
+  const accepted = ['*', etag, `W/${etag}`, ` "other" , W/${etag} `, `"a,b", ${etag}`, '"other"', '""', '', ', ,', `"other",,${etag}`];
+  const refused = ['abc', `${etag.slice(1, -1)}`, `${etag} ${etag}`, `*, ${etag}`, 'W/abc', '"a"b"', 'w/"a"', `"${'a'.repeat(1030)}"`, '"\u0000"'];
+  for (const operationId of ['getChangelog', 'getChangelogAtom']) {
+    const declared = ajv.compile(await headerSchema(t, operationId, 'If-None-Match'));
+    for (const value of accepted) assert.ok(declared(value), `${operationId} declares ${value}`);
+    for (const value of refused) assert.not.ok(declared(value), `${operationId} refuses ${value}`);
+    // If-Modified-Since takes any string: one that is not an HTTP-date is ignored (RFC 9110 13.1.3).
+    const modified = ajv.compile(await headerSchema(t, operationId, 'If-Modified-Since'));
+    assert.ok(modified('x'.repeat(2000)));
+  }
+  for (const path of ['/api/v1/changelog', '/api/v1/changelog.atom', '/api/changelog']) {
+    const tag = (await get(t, path)).headers['etag']!;
+    for (const value of ['*', tag, `W/${tag}`, ` "other" , W/${tag} `, `"other",,${tag}`]) {
+      assert.is((await get(t, path, { 'if-none-match': value })).status, 304, `${path} ${value}`);
+    }
+    for (const value of ['"other"', '""', '', ', ,', `"${tag.slice(1, -1)},x"`]) {
+      assert.is((await get(t, path, { 'if-none-match': value })).status, 200, `${path} ${value}`);
+    }
+    for (const value of refused) {
+      const response = await get(t, path, { 'if-none-match': value });
+      assert.is(response.status, 400, `${path} ${value}`);
+      assert.is(response.headers['cache-control'], 'no-store');
+      assert.equal(bodyJson(response), {
+        code: 'invalid_parameter',
+        message: value.length > 1024
+          ? 'Header "If-None-Match" must be at most 1024 characters.'
+          : 'Header "If-None-Match" must be * or a list of entity-tags such as "3f2a" or W/"3f2a" (RFC 9110 section 13.1.2).',
+        resolution: 'Send the ETag of an earlier answer as it came (or several, comma-separated, or *), or leave the header out.',
+      }, `${path} ${value}`);
+    }
+    assert.is((await get(t, path, { 'if-modified-since': 'x'.repeat(2000) })).status, 200, path);
+  }
+});
+
 test('with no release live for everyone: an empty feed, no Last-Modified, still valid', async () => {
   const t = await createTestApp();
   const response = await get(t, '/api/v1/changelog');
