@@ -28,7 +28,7 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
-import { ChangelogFeedSchema, ChangelogSinceSchema, IfModifiedSinceSchema, IfNoneMatchSchema } from './schemas/changelog.ts';
+import { ChangelogBeforeSchema, ChangelogFeedSchema, ChangelogSinceSchema, IfModifiedSinceSchema, IfNoneMatchSchema } from './schemas/changelog.ts';
 import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
@@ -227,10 +227,15 @@ export const getChangelogEndpoint = {
   description: 'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
     '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
     'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
-    'releases above it: the desktop app\'s "What\'s new" after an update. Cacheable: ETag, Last-Modified, 304 on ' +
+    'releases above it: the desktop app\'s "What\'s new" after an update. At most 50 items a page: next_url names the next ' +
+    "page (the same since, before=<the last item's version>). since and before are normalised onto the releases (since to " +
+    'the highest at or below it, before to the lowest at or above it), so values between two releases answer alike. Cacheable: ETag, Last-Modified, 304 on ' +
     'If-None-Match or If-Modified-Since, Cache-Control public with a short max age. An If-None-Match that is not * or ' +
     'a list of entity-tags (RFC 9110) is 400 invalid_parameter; an If-Modified-Since that is not an HTTP-date is ignored.',
-  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+  query: [
+    { name: 'since', required: false, schema: ChangelogSinceSchema },
+    { name: 'before', required: false, schema: ChangelogBeforeSchema },
+  ],
   headers: [
     { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
     { name: 'If-Modified-Since', required: false, schema: IfModifiedSinceSchema },
@@ -255,8 +260,12 @@ export const getChangelogAtomEndpoint = {
   tag: 'Changelog',
   summary: 'Get the changelog as an Atom feed',
   description: 'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
-    'application/atom+xml), for feed readers and websites; since=<version> as there. Cacheable likewise.',
-  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+    'application/atom+xml), for feed readers and websites; since and before as there, 50 entries a page, and a ' +
+    'link rel="next" (RFC 5005) to the next page when there is one. Cacheable likewise.',
+  query: [
+    { name: 'since', required: false, schema: ChangelogSinceSchema },
+    { name: 'before', required: false, schema: ChangelogBeforeSchema },
+  ],
   headers: [
     { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
     { name: 'If-Modified-Since', required: false, schema: IfModifiedSinceSchema },

@@ -49,9 +49,14 @@ export interface ChangelogFeed {
   title: string;
   description: string;
   feed_url: string;
+  /** The next page (`?before=` the last item's version), when more releases follow this page's 50. */
+  next_url?: string | undefined;
   language: string;
   items: ChangelogItem[];
 }
+
+/** The most items of a page of the changelog (core/changelog/pages.ts). */
+export const CHANGELOG_PAGE_SIZE = 50;
 
 const shippedFeature = v.strictObject({
   id: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -80,8 +85,21 @@ const feed = v.strictObject({
   title: v.string(),
   description: v.string(),
   feed_url: Link,
+  next_url: v.optional(
+    v.pipe(
+      Link,
+      v.description(
+        'The next page: the same since and before=<the version of the last item here>. Present only when more releases ' +
+          'follow this page.',
+      ),
+    ),
+  ),
   language: v.string(),
-  items: v.pipe(v.array(item), v.description('One item per release live for everyone, highest version first.')),
+  items: v.pipe(
+    v.array(item),
+    v.maxLength(CHANGELOG_PAGE_SIZE),
+    v.description(`One item per release live for everyone, highest version first: at most ${CHANGELOG_PAGE_SIZE} a page.`),
+  ),
 });
 type _Feature = Assert<Equal<v.InferOutput<typeof shippedFeature>, ShippedFeature>>;
 type _Release = Assert<Equal<v.InferOutput<typeof release>, ChangelogRelease>>;
@@ -100,7 +118,18 @@ export const ChangelogSinceSchema: v.GenericSchema<string> = v.pipe(
   v.description(
     'Only releases above this version, as Windows Installer compares versions. A release version (major.minor.build with an ' +
       'optional fourth field, no leading zeros), as releases are published. A version between two releases answers as the ' +
-      'highest release at or below it does.',
+      'highest release at or below it does (the same body, ETag and next_url).',
+  ),
+);
+
+/** `before`: only releases below this version; the cursor of the next page (a page's next_url carries it). */
+export const ChangelogBeforeSchema: v.GenericSchema<string> = v.pipe(
+  v.string(),
+  v.regex(RELEASE_VERSION, RELEASE_VERSION_MESSAGE),
+  v.description(
+    'Only releases below this version: the cursor of the next page, as next_url (JSON Feed) or the rel="next" link ' +
+      '(Atom) gives it. A release version, as since; a version between two releases answers as the lowest release at ' +
+      'or above it does.',
   ),
 );
 
