@@ -40,7 +40,7 @@ function checkIfNoneMatch(request: CoreRequest): void {
   const value = request.headers['if-none-match'];
   if (value === undefined) return;
   const field = typeof value === 'string' ? value : value.join(', ');
-  const checked = v.safeParse(IfNoneMatchSchema, field);
+  const checked = v.safeParse(IfNoneMatchSchema, field, { abortPipeEarly: true });
   if (!checked.success) {
     throw new ApiError('invalid_parameter', `Header "If-None-Match" ${checked.issues[0].message}.`, IF_NONE_MATCH_RESOLUTION);
   }

@@ -199,6 +199,8 @@ test('If-None-Match is declared as RFC 9110 writes it, and the server accepts ex
   const etag = (await get(t, '/api/v1/changelog')).headers['etag']!;
   const accepted = ['*', etag, `W/${etag}`, ` "other" , W/${etag} `, `"a,b", ${etag}`, '"other"', '""', '', ', ,', `"other",,${etag}`];
   const refused = ['abc', `${etag.slice(1, -1)}`, `${etag} ${etag}`, `*, ${etag}`, 'W/abc', '"a"b"', 'w/"a"', `"${'a'.repeat(1030)}"`, '"\u0000"'];
+  // Commas and spaces that a regex with two readings of each space took 2^500 steps over: answered at once.
+  refused.push(`${' ,'.repeat(500)}x`, `${', \t'.repeat(300)}"`);
   for (const operationId of ['getChangelog', 'getChangelogAtom']) {
     const declared = ajv.compile(await headerSchema(t, operationId, 'If-None-Match'));
     for (const value of accepted) assert.ok(declared(value), `${operationId} declares ${value}`);
