@@ -28,7 +28,7 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
-import { ChangelogFeedSchema, ChangelogSinceSchema, ConditionalHeaderSchema } from './schemas/changelog.ts';
+import { ChangelogBeforeSchema, ChangelogFeedSchema, ChangelogSinceSchema, IfModifiedSinceSchema, IfNoneMatchSchema } from './schemas/changelog.ts';
 import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
@@ -227,12 +227,18 @@ export const getChangelogEndpoint = {
   description: 'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
     '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
     'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
-    'releases above it: the desktop app\'s "What\'s new" after an update. Cacheable: ETag, Last-Modified, 304 on ' +
-    'If-None-Match or If-Modified-Since, Cache-Control public with a short max age.',
-  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+    'releases above it: the desktop app\'s "What\'s new" after an update. At most 50 items a page: next_url names the next ' +
+    "page (the same since, before=<the last item's version>). since and before are normalised onto the releases (since to " +
+    'the highest at or below it, before to the lowest at or above it), so values between two releases answer alike. Cacheable: ETag, Last-Modified, 304 on ' +
+    'If-None-Match or If-Modified-Since, Cache-Control public with a short max age. An If-None-Match that is not * or ' +
+    'a list of entity-tags (RFC 9110) is 400 invalid_parameter; an If-Modified-Since that is not an HTTP-date is ignored.',
+  query: [
+    { name: 'since', required: false, schema: ChangelogSinceSchema },
+    { name: 'before', required: false, schema: ChangelogBeforeSchema },
+  ],
   headers: [
-    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
-    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
+    { name: 'If-Modified-Since', required: false, schema: IfModifiedSinceSchema },
   ],
   success: {
     status: 200,
@@ -254,11 +260,15 @@ export const getChangelogAtomEndpoint = {
   tag: 'Changelog',
   summary: 'Get the changelog as an Atom feed',
   description: 'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
-    'application/atom+xml), for feed readers and websites; since=<version> as there. Cacheable likewise.',
-  query: [{ name: 'since', required: false, schema: ChangelogSinceSchema }],
+    'application/atom+xml), for feed readers and websites; since and before as there, 50 entries a page, and a ' +
+    'link rel="next" (RFC 5005) to the next page when there is one. Cacheable likewise.',
+  query: [
+    { name: 'since', required: false, schema: ChangelogSinceSchema },
+    { name: 'before', required: false, schema: ChangelogBeforeSchema },
+  ],
   headers: [
-    { name: 'If-None-Match', required: false, schema: ConditionalHeaderSchema },
-    { name: 'If-Modified-Since', required: false, schema: ConditionalHeaderSchema },
+    { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
+    { name: 'If-Modified-Since', required: false, schema: IfModifiedSinceSchema },
   ],
   success: { status: 200, description: 'The changelog as Atom.', mediaType: 'application/atom+xml', freeForm: true, extraHeaders: ['ETag', 'Last-Modified'] },
   cacheable: { maxAgeSeconds: 300 },
@@ -274,10 +284,11 @@ export const unsubscribeEndpoint = {
   summary: 'Stop the shipped-request mails to an address (one click)',
   description: 'An addition to the spec. The List-Unsubscribe address of a mail telling a requester that their request shipped ' +
     '(RFC 8058 one-click: the body, List-Unsubscribe=One-Click, is not needed). Stops every such mail to the ' +
-    'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html.',
+    'address of the token, for good; a repeat answers the same. JSON, or a page when the request accepts text/html. ' +
+    'A token of the right shape that this server did not make is 404 token_not_found: no such address exists.',
   query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
   success: { status: 200, description: 'The address gets no more of these mails.', schema: UnsubscribedSchema, schemaName: 'Unsubscribed' },
-  errors: ['invalid_parameter'],
+  errors: ['invalid_parameter', 'token_not_found'],
 } as const satisfies Endpoint;
 
 export const getUnsubscribePageEndpoint = {
@@ -288,10 +299,11 @@ export const getUnsubscribePageEndpoint = {
   tag: 'Mail',
   summary: 'The page of an unsubscribe address, with its button',
   description: 'An addition to the spec. What a person who opens the unsubscribe address of a shipped-request mail sees: ' +
-    'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links).',
+    'the address and a button that POSTs to it. A GET changes nothing (link checkers fetch links). A token of the right ' +
+    'shape that this server did not make is 404 token_not_found, as for the POST.',
   query: [{ name: 'token', required: true, schema: UnsubscribeTokenSchema }],
   success: { status: 200, description: 'The page.', mediaType: 'text/html', freeForm: true },
-  errors: ['invalid_parameter'],
+  errors: ['invalid_parameter', 'token_not_found'],
 } as const satisfies Endpoint;
 
 export const getLlmsTxtEndpoint = {

@@ -4,14 +4,20 @@
  * @module
  */
 import { escapeXmlText } from '../formats/xml-text.ts';
-import { type ChangelogEntry, entryTitle, lastChange } from './entries.ts';
-import { entryHtml, entryId, type FeedHead } from './json-feed.ts';
+import { entryTitle, lastChange } from './entries.ts';
+import { entryHtml, entryId, type FeedHead, nextPageUrl, pageUrl } from './json-feed.ts';
+import type { ChangelogPage } from './pages.ts';
 
 /** Text for XML content or a quoted attribute, without the characters XML 1.0 cannot carry. */
 const xml = escapeXmlText;
 
-/** The Atom document of the entries; `updated` is the newest entry's time (the epoch when there is none). */
-export function atomFeed(head: FeedHead, entries: readonly ChangelogEntry[]): string {
+/**
+ * The Atom document of a page; `updated` is the newest entry's time (the epoch when there is none). A page with
+ * more after it links to the next one (`rel="next"`, RFC 5005 section 3); `self` is the page's own address.
+ */
+export function atomFeed(head: FeedHead, page: ChangelogPage): string {
+  const { entries } = page;
+  const next = nextPageUrl(head.feedUrl, page);
   const iso = (ms: number) => new Date(ms).toISOString();
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
@@ -21,8 +27,9 @@ export function atomFeed(head: FeedHead, entries: readonly ChangelogEntry[]): st
     `  <subtitle>${xml(`The releases of ${head.product} that reached every user, with the roadmap items each shipped.`)}</subtitle>`,
     `  <updated>${iso(lastChange(entries) ?? 0)}</updated>`,
     `  <author><name>${xml(head.product)}</name></author>`,
-    `  <link rel="self" type="application/atom+xml" href="${xml(head.feedUrl)}"/>`,
-    `  <link rel="alternate" type="application/feed+json" href="${xml(head.jsonFeedUrl)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(pageUrl(head.feedUrl, page))}"/>`,
+    `  <link rel="alternate" type="application/feed+json" href="${xml(pageUrl(head.jsonFeedUrl, page))}"/>`,
+    ...(next === null ? [] : [`  <link rel="next" type="application/atom+xml" href="${xml(next)}"/>`]),
   ];
   for (const entry of entries) {
     lines.push(

@@ -6,6 +6,7 @@
 import { escapeHtmlText } from '../formats/html-text.ts';
 import type { ChangelogFeed } from '../schemas/changelog.ts';
 import { type ChangelogEntry, entryText, entryTitle } from './entries.ts';
+import { type ChangelogPage, pageQueryString } from './pages.ts';
 
 /** What the feeds say of themselves. */
 export interface FeedHead {
@@ -16,6 +17,16 @@ export interface FeedHead {
   /** The JSON Feed's address: the base of every item id, the same in both feeds. */
   jsonFeedUrl: string;
 }
+
+/** The address of a page of the feed at `feedUrl`: the feed's own address for the first page of everything. */
+export function pageUrl(feedUrl: string, page: Pick<ChangelogPage, 'since' | 'before'>): string {
+  const query = pageQueryString(page);
+  return query === '' ? feedUrl : `${feedUrl}?${query}`;
+}
+
+/** The address of the page after `page`, or null when it is the last. */
+export const nextPageUrl = (feedUrl: string, page: ChangelogPage): string | null =>
+  page.next === null ? null : pageUrl(feedUrl, { since: page.since, before: page.next });
 
 /** An entry's id, the same in both feeds and for ever: the JSON Feed's address and the version. */
 export const entryId = (head: FeedHead, entry: ChangelogEntry): string => `${head.jsonFeedUrl}#v${entry.version}`;
@@ -31,15 +42,17 @@ export function entryHtml(entry: ChangelogEntry): string {
   return parts.join('');
 }
 
-/** The JSON Feed of the entries. */
-export function jsonFeed(head: FeedHead, entries: readonly ChangelogEntry[]): ChangelogFeed {
+/** The JSON Feed of a page; `next_url` names the next page when there is one. */
+export function jsonFeed(head: FeedHead, page: ChangelogPage): ChangelogFeed {
+  const next = nextPageUrl(head.feedUrl, page);
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: `${head.product} changelog`,
     description: `The releases of ${head.product} that reached every user, with the roadmap items each shipped.`,
     feed_url: head.feedUrl,
+    ...(next === null ? {} : { next_url: next }),
     language: 'en',
-    items: entries.map((entry) => ({
+    items: page.entries.map((entry) => ({
       id: entryId(head, entry),
       ...(entry.notesUrl ? { url: entry.notesUrl } : {}),
       title: entryTitle(entry),

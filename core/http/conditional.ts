@@ -13,16 +13,25 @@ export async function entityTag(body: Uint8Array): Promise<string> {
   return `"${[...digest.slice(0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}"`;
 }
 
-/** Whether If-None-Match names the tag (weak comparison, as RFC 9110 asks of it) or is `*`. */
+/** The entity-tags of an If-None-Match list, each as its opaque part (with the quotes, without W/). */
+const ENTITY_TAGS = /(?:W\/)?("[^"]*")/g;
+
+/**
+ * Whether If-None-Match names the tag (weak comparison, as RFC 9110 asks of it) or is `*`. The field is read
+ * as RFC 9110 section 13.1.2 writes it (the operation refuses any other, core/schemas/changelog.ts), so a
+ * comma inside a quoted tag is part of the tag.
+ */
 function noneMatch(field: string, tag: string): boolean {
-  const opaque = (value: string) => value.trim().replace(/^W\//, '');
-  return field.trim() === '*' || field.split(',').some((candidate) => opaque(candidate) === tag);
+  if (field.trim() === '*') return true;
+  for (const [, opaque] of field.matchAll(ENTITY_TAGS)) if (opaque === tag) return true;
+  return false;
 }
 
 /** Whether the representation is unchanged for the caller, by its If-None-Match or else its If-Modified-Since. */
 export function notModified(headers: HeaderMap, tag: string, lastModified: number | null): boolean {
-  const ifNoneMatch = headerValue(headers, 'if-none-match');
-  if (ifNoneMatch !== undefined) return noneMatch(ifNoneMatch, tag);
+  const ifNoneMatch = headers['if-none-match'];
+  // A field sent on several lines is one list (RFC 9110 section 5.3).
+  if (ifNoneMatch !== undefined) return noneMatch(typeof ifNoneMatch === 'string' ? ifNoneMatch : ifNoneMatch.join(', '), tag);
   const ifModifiedSince = headerValue(headers, 'if-modified-since');
   if (ifModifiedSince === undefined || lastModified === null) return false;
   const since = Date.parse(ifModifiedSince);

@@ -20,7 +20,7 @@ export const ERROR_CATALOGUE = {
   },
   invalid_parameter: {
     when: 'A download query parameter is invalid: force other than "1", or a source label over 64 characters ' +
-      "or outside A-Z a-z 0-9 . _ -; or the changelog's since is not a version such as 2.4.1; or an unsubscribe token is missing or not one this server made. Also when one of these is repeated.",
+      "or outside A-Z a-z 0-9 . _ -; or the changelog's since or before is not a release version such as 2.5.0 (major.minor.build, an optional fourth field, no leading zeros); or an unsubscribe token is missing or not shaped like one (the base64url of an address, a dot, 22 base64url characters). Also when one of these is repeated, and when the changelog's If-None-Match header is neither * nor a list of entity-tags (RFC 9110 section 13.1.2).",
     status: 400,
     resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
   },
@@ -54,6 +54,12 @@ export const ERROR_CATALOGUE = {
     when: 'No API endpoint exists at the requested path; the message names the path.',
     status: 404,
     resolution: 'See /openapi.json for the published endpoints.',
+  },
+  token_not_found: {
+    when: 'An unsubscribe token is well-formed but no unsubscribe address of this server has it: it was not made by this ' +
+      'server (or was made under another voter secret), or it was altered.',
+    status: 404,
+    resolution: 'Use the unsubscribe address exactly as the mail gave it; nothing was changed.',
   },
   notifications_unavailable: {
     when: 'A provider notification reached a server whose payment gateway sends none (the simulator), or that ' +

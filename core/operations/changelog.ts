@@ -1,67 +1,63 @@
 /**
  * GET /api/v1/changelog (JSON Feed 1.1) and GET /api/v1/changelog.atom (Atom), additions to the spec: the
- * releases live for everyone with the roadmap items each shipped (core/changelog), cacheable: ETag,
+ * releases live for everyone with the roadmap items each shipped (core/changelog), 50 a page, cacheable: ETag,
  * Last-Modified, 304, and a short public max age. The entries are read at most once a second, and at once
- * after a change made through this app (core/changelog/reads.ts); each feed's bodies and ETags are kept
- * per `since` until the entries change.
+ * after a change made through this app (core/changelog/reads.ts); `since` and `before` are normalised onto
+ * the entries' versions (core/changelog/pages.ts), and each feed keeps its bodies and ETags per normalised
+ * page, at most `KEPT_BYTES` of them (core/changelog/kept-bodies.ts), until the entries change.
  *
  * @module
  */
+import * as v from 'valibot';
 import type { AppContext, Operation } from '../context.ts';
 import { atomFeed } from '../changelog/atom.ts';
-import { type ChangelogEntry, isAbove, lastChange } from '../changelog/entries.ts';
+import { type ChangelogEntry, lastChange } from '../changelog/entries.ts';
 import { type FeedHead, jsonFeed } from '../changelog/json-feed.ts';
+import { createKeptBodies } from '../changelog/kept-bodies.ts';
+import { type ChangelogPage, changelogPage, normalisePage, pageKey } from '../changelog/pages.ts';
 import { getChangelogAtomEndpoint, getChangelogEndpoint } from '../endpoints.ts';
 import { V1_PREFIX } from '../endpoint.ts';
-import { answerOf, type Representation, representation } from '../http/conditional.ts';
+import { answerOf, representation } from '../http/conditional.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
-import { ChangelogSinceSchema } from '../schemas/changelog.ts';
+import { ChangelogBeforeSchema, ChangelogSinceSchema, IfNoneMatchSchema } from '../schemas/changelog.ts';
 
 const encoder = new TextEncoder();
 
-/** `since`, checked: a version, given at most once; null when absent or empty. */
-function sinceOf(request: CoreRequest): string | null {
-  const values = new URLSearchParams(request.query ?? '').getAll('since');
-  if (values.length > 1) throw new ApiError('invalid_parameter', 'Query parameter "since" is given more than once.');
-  const since = values[0];
-  return since ? parseQueryOrThrow(ChangelogSinceSchema, 'since', since, 'invalid_parameter') : null;
+/** A version parameter (`since`, `before`), checked: given at most once, in the release grammar; null when absent or empty. */
+function versionOf(request: CoreRequest, name: string, schema: v.GenericSchema<string>): string | null {
+  const values = new URLSearchParams(request.query ?? '').getAll(name);
+  if (values.length > 1) throw new ApiError('invalid_parameter', `Query parameter "${name}" is given more than once.`);
+  const value = values[0];
+  return value ? parseQueryOrThrow(schema, name, value, 'invalid_parameter') : null;
 }
 
-/** The most bodies kept per feed: `since` is the caller's choice, so the kept ones start over when full. */
-const KEPT_BODIES = 32;
+const IF_NONE_MATCH_RESOLUTION = 'Send the ETag of an earlier answer as it came (or several, comma-separated, or *), or leave the header out.';
+
+/** If-None-Match, checked: absent, or as RFC 9110 writes it (what /openapi.json declares); 400 invalid_parameter else. */
+function checkIfNoneMatch(request: CoreRequest): void {
+  const value = request.headers['if-none-match'];
+  if (value === undefined) return;
+  const field = typeof value === 'string' ? value : value.join(', ');
+  const checked = v.safeParse(IfNoneMatchSchema, field, { abortPipeEarly: true });
+  if (!checked.success) {
+    throw new ApiError('invalid_parameter', `Header "If-None-Match" ${checked.issues[0].message}.`, IF_NONE_MATCH_RESOLUTION);
+  }
+}
 
 /**
- * A feed's bodies with their validators, kept per `since` while the entries are the same array (reads.ts
- * keeps it while they do not change): a request answered from them costs no serialization and no hash.
+ * The most bytes of bodies each feed keeps (about a hundred typical pages, four of the largest): `since` and
+ * `before` are the caller's choice, so what is kept is capped, the least recently asked going first.
  */
-function keptBodies(make: (entries: readonly ChangelogEntry[]) => Promise<Representation>) {
-  let keptFor: readonly ChangelogEntry[] | null = null;
-  const bodies = new Map<string, Promise<Representation>>();
-  return (all: readonly ChangelogEntry[], since: string | null): Promise<Representation> => {
-    if (all !== keptFor) {
-      bodies.clear();
-      keptFor = all;
-    }
-    const key = since ?? '';
-    const kept = bodies.get(key);
-    if (kept !== undefined) return kept;
-    if (bodies.size >= KEPT_BODIES) bodies.clear();
-    const made = make(since === null ? all : all.filter((entry) => isAbove(entry.version, since)));
-    bodies.set(key, made);
-    // A body whose hash failed is not kept: the next request makes it again.
-    made.catch(() => bodies.get(key) === made && bodies.delete(key));
-    return made;
-  };
-}
+export const KEPT_BYTES = 2 * 1024 * 1024;
 
 /** One feed's operation: its body from the entries, answered conditionally. */
 function feedOperation(
   context: AppContext,
   path: string,
   contentType: string,
-  write: (head: FeedHead, entries: readonly ChangelogEntry[]) => string,
+  write: (head: FeedHead, page: ChangelogPage) => string,
 ): Operation {
   const head: FeedHead = {
     product: context.content.offer.productDisplayName,
@@ -69,17 +65,29 @@ function feedOperation(
     jsonFeedUrl: `${context.publicBaseUrl}${V1_PREFIX}${getChangelogEndpoint.path}`,
   };
   const cacheControl = `public, max-age=${getChangelogEndpoint.cacheable.maxAgeSeconds}`;
-  const bodyOf = keptBodies((entries) => representation(encoder.encode(write(head, entries)), lastChange(entries)));
+  const kept = createKeptBodies(KEPT_BYTES);
+  let keptFor: readonly ChangelogEntry[] | null = null;
   return async (request): Promise<CoreResponse> => {
-    const since = sinceOf(request);
-    const kept = await bodyOf(await context.changelog.current(), since);
-    return answerOf(request.headers, kept, contentType, cacheControl);
+    const query = { since: versionOf(request, 'since', ChangelogSinceSchema), before: versionOf(request, 'before', ChangelogBeforeSchema) };
+    checkIfNoneMatch(request);
+    const all = await context.changelog.current();
+    // The entries are the same array while they do not change (reads.ts): another array, other bodies.
+    if (all !== keptFor) {
+      kept.clear();
+      keptFor = all;
+    }
+    const page = normalisePage(all, query);
+    const body = await kept.body(pageKey(page), () => {
+      const made = changelogPage(all, page);
+      return representation(encoder.encode(write(head, made)), lastChange(made.entries));
+    });
+    return answerOf(request.headers, body, contentType, cacheControl);
   };
 }
 
 /** GET /api/v1/changelog: the JSON Feed. */
 export const changelog = (context: AppContext): Operation =>
-  feedOperation(context, getChangelogEndpoint.path, 'application/feed+json', (head, entries) => JSON.stringify(jsonFeed(head, entries)));
+  feedOperation(context, getChangelogEndpoint.path, 'application/feed+json', (head, page) => JSON.stringify(jsonFeed(head, page)));
 
 /** GET /api/v1/changelog.atom: the same as Atom. */
 export const changelogAtom = (context: AppContext): Operation =>

@@ -15,13 +15,16 @@ import { UnsubscribeTokenSchema } from '../schemas/unsubscribe.ts';
 
 const DONE = 'This address gets no more messages about shipped requests.';
 
-/** The address of the request's token; 400 invalid_parameter when it is missing, repeated or not one of this server's. */
+/**
+ * The address of the request's token: 400 invalid_parameter when it is missing, repeated or not shaped like a
+ * token; 404 token_not_found when it is shaped like one but no unsubscribe address of this server has it.
+ */
 function emailOf(context: AppContext, request: CoreRequest): string {
   const tokens = new URLSearchParams(request.query ?? '').getAll('token');
   if (tokens.length !== 1) throw new ApiError('invalid_parameter', 'Query parameter "token" must be given once.');
   const token = parseQueryOrThrow(UnsubscribeTokenSchema, 'token', tokens[0], 'invalid_parameter');
   const email = context.unsubscribeTokens.emailOf(token);
-  if (email === null) throw new ApiError('invalid_parameter', 'Query parameter "token" is not the token of an unsubscribe address of this server.');
+  if (email === null) throw new ApiError('token_not_found', 'No unsubscribe address of this server has this token.');
   return email;
 }
 

@@ -5,10 +5,8 @@
  * @module
  */
 import * as v from 'valibot';
+import { RELEASE_VERSION } from '../schemas/version.ts';
 import { asciiOnTheWire } from '../schemas/wire-address.ts';
-
-const BYTE = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const WORD = '(6553[0-5]|655[0-2]\\d|65[0-4]\\d\\d|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9]\\d{0,3}|0)';
 
 /**
  * A release version as an MSI ProductVersion carries it: major.minor.build with an optional fourth field
@@ -18,7 +16,7 @@ const WORD = '(6553[0-5]|655[0-2]\\d|65[0-4]\\d\\d|6[0-4]\\d{3}|[1-5]\\d{4}|[1-9
 export const ReleaseVersion = v.pipe(
   v.string(),
   v.regex(
-    new RegExp(`^${BYTE}\\.${BYTE}\\.${WORD}(\\.${WORD})?$`),
+    RELEASE_VERSION,
     'must be major.minor.build such as 2.5.0, at most 255.255.65535, with an optional fourth field: what an MSI ProductVersion holds',
   ),
 );

@@ -19,6 +19,8 @@ const MINUTE = 60_000;
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const NOTES = (version: string) => `https://www.example.com/releases/${version}`;
 const BASE = 'http://localhost:8080';
+const SINCE_GRAMMAR = 'Query parameter "since" must be a release version: major.minor.build such as 2.5.0, with an optional fourth ' +
+  'field, no leading zeros, at most 255.255.65535.65535.';
 
 const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
 addFormats(ajv);
@@ -136,9 +138,28 @@ test('since=<version> gives only the releases above it; a bad or repeated since 
   }
   assert.equal(bodyJson(await get(t, '/api/v1/changelog', {}, 'since=latest')), {
     code: 'invalid_parameter',
-    message: 'Query parameter "since" must be a version such as 2.4.1.',
+    message: SINCE_GRAMMAR,
     resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
   });
+});
+
+test('since is read with the release version grammar: 03.2.0, 3.2 and 4.0 are 400, not a release above every other', async () => {
+  const t = await releases();
+  t.clock.advance(2 * 60 * MINUTE);
+  for (const path of ['/api/v1/changelog', '/api/v1/changelog.atom', '/api/changelog']) {
+    for (const since of ['03.2.0', '3.2', '4.0', '2.5.0.01', '256.0.0', '2.5.0-beta.1']) {
+      const response = await get(t, path, {}, `since=${since}`);
+      assert.is(response.status, 400, `${path} since=${since}`);
+      assert.equal(bodyJson(response), {
+        code: 'invalid_parameter',
+        message: SINCE_GRAMMAR,
+        resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
+      });
+    }
+  }
+  // The grammar's own spellings still answer, the fourth field included.
+  assert.equal(await versionsIn(t, 'since=2.5.0.1'), ['2.6.0']);
+  assert.equal(await versionsIn(t, 'since=0.0.0'), ['2.6.0', '2.5.0']);
 });
 
 test('If-None-Match with the ETag, or If-Modified-Since at Last-Modified, is 304 without a body; a change gives a new ETag', async () => {
@@ -162,6 +183,54 @@ test('If-None-Match with the ETag, or If-Modified-Since at Last-Modified, is 304
   const after = await get(t, '/api/v1/changelog', { 'if-none-match': before! });
   assert.is(after.status, 200);
   assert.is.not(after.headers['etag'], before);
+});
+
+/** A header parameter's JSON Schema, as /openapi.json declares it for an operation. */
+async function headerSchema(t: TestApp, operationId: string, name: string): Promise<object> {
+  const doc = bodyJson(await get(t, '/openapi.json')) as {
+    paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema: object }[] }>>;
+  };
+  const operation = Object.values(doc.paths).flatMap((path) => Object.values(path)).find((op) => op.operationId === operationId)!;
+  return operation.parameters!.find((parameter) => parameter.in === 'header' && parameter.name === name)!.schema;
+}
+
+test('If-None-Match is declared as RFC 9110 writes it, and the server accepts exactly that (400 for anything else)', async () => {
+  const t = await releases();
+  const etag = (await get(t, '/api/v1/changelog')).headers['etag']!;
+  const accepted = ['*', etag, `W/${etag}`, ` "other" , W/${etag} `, `"a,b", ${etag}`, '"other"', '""', '', ', ,', `"other",,${etag}`];
+  const refused = ['abc', `${etag.slice(1, -1)}`, `${etag} ${etag}`, `*, ${etag}`, 'W/abc', '"a"b"', 'w/"a"', `"${'a'.repeat(1030)}"`, '"\u0000"'];
+  // Commas and spaces that a regex with two readings of each space took 2^500 steps over: answered at once.
+  refused.push(`${' ,'.repeat(500)}x`, `${', \t'.repeat(300)}"`);
+  for (const operationId of ['getChangelog', 'getChangelogAtom']) {
+    const declared = ajv.compile(await headerSchema(t, operationId, 'If-None-Match'));
+    for (const value of accepted) assert.ok(declared(value), `${operationId} declares ${value}`);
+    for (const value of refused) assert.not.ok(declared(value), `${operationId} refuses ${value}`);
+    // If-Modified-Since takes any string: one that is not an HTTP-date is ignored (RFC 9110 13.1.3).
+    const modified = ajv.compile(await headerSchema(t, operationId, 'If-Modified-Since'));
+    assert.ok(modified('x'.repeat(2000)));
+  }
+  for (const path of ['/api/v1/changelog', '/api/v1/changelog.atom', '/api/changelog']) {
+    const tag = (await get(t, path)).headers['etag']!;
+    for (const value of ['*', tag, `W/${tag}`, ` "other" , W/${tag} `, `"other",,${tag}`]) {
+      assert.is((await get(t, path, { 'if-none-match': value })).status, 304, `${path} ${value}`);
+    }
+    for (const value of ['"other"', '""', '', ', ,', `"${tag.slice(1, -1)},x"`]) {
+      assert.is((await get(t, path, { 'if-none-match': value })).status, 200, `${path} ${value}`);
+    }
+    for (const value of refused) {
+      const response = await get(t, path, { 'if-none-match': value });
+      assert.is(response.status, 400, `${path} ${value}`);
+      assert.is(response.headers['cache-control'], 'no-store');
+      assert.equal(bodyJson(response), {
+        code: 'invalid_parameter',
+        message: value.length > 1024
+          ? 'Header "If-None-Match" must be at most 1024 characters.'
+          : 'Header "If-None-Match" must be * or a list of entity-tags such as "3f2a" or W/"3f2a" (RFC 9110 section 13.1.2).',
+        resolution: 'Send the ETag of an earlier answer as it came (or several, comma-separated, or *), or leave the header out.',
+      }, `${path} ${value}`);
+    }
+    assert.is((await get(t, path, { 'if-modified-since': 'x'.repeat(2000) })).status, 200, path);
+  }
 });
 
 test('with no release live for everyone: an empty feed, no Last-Modified, still valid', async () => {

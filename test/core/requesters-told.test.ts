@@ -66,7 +66,7 @@ test('told once when the release reaches 100 %: not at 10 %, not again after a p
   assert.is((await operate(t, 'GET', '/stats?days=1'))['requestersTold'], 1);
 });
 
-test('one click unsubscribes the address from every such mail; a GET only shows the button; a bad token is 400', async () => {
+test('one click unsubscribes the address from every such mail; a GET only shows the button; a bad token is 400, an unknown one 404', async () => {
   const t = await setUp();
   t.clock.advance(60 * MINUTE);
   await t.app.processShippedRequests();
@@ -98,7 +98,10 @@ test('one click unsubscribes the address from every such mail; a GET only shows 
   await operate(t, 'PUT', '/feedback/4/feature', { featureId: 3 });
   assert.is(await t.app.processShippedRequests(), 0);
   const forged = `${token.split('.')[0]!.slice(0, -2)}AA.${token.split('.')[1]}`;
-  for (const query of [`token=${forged}`, 'token=nonsense', '']) {
+  const unknown = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/unsubscribe', query: `token=${forged}` }));
+  assert.is(unknown.status, 404);
+  assert.is((bodyJson(unknown) as { code: string }).code, 'token_not_found');
+  for (const query of ['token=nonsense', '']) {
     const refused = await t.app.handle(coreRequest({ method: 'POST', path: '/api/v1/unsubscribe', query }));
     assert.is(refused.status, 400, query);
     assert.is((bodyJson(refused) as { code: string }).code, 'invalid_parameter');
