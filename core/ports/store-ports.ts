@@ -40,7 +40,7 @@ export interface AuditFilter {
 
 /** What is read of the audit trail. */
 export interface AuditReads {
-  /** The latest entries that match the filter, newest first. */
+  /** The latest entries that match the filter, newest (highest id: ids count up from 1 as written) first. */
   list(filter: AuditFilter): Promise<AuditRow[]>;
 }
 
@@ -79,9 +79,12 @@ export interface VersionFeedbackCount {
 export interface InboxReads {
   /** Reviews and bug reports by UTC day and app version, of the days from `fromDay` to `toDay`; versions not in `versions` as `other`. */
   countByVersion(fromDay: number, toDay: number, versions: readonly string[]): Promise<VersionFeedbackCount[]>;
-  /** Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included. */
+  /**
+   * Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included, in a
+   * fixed order: by day, then type, then rating with no rating first.
+   */
   countByDay(fromDay: number, toDay: number): Promise<FeedbackCount[]>;
-  /** Entries matching the filter, newest (highest id) first, at most `limit`. */
+  /** Entries matching the filter, newest (highest id: ids grow with arrival) first, at most `limit`. */
   list(filter: InboxFilter): Promise<InboxEntry[]>;
 }
 
@@ -98,7 +101,8 @@ export interface FeedbackInbox extends InboxReads {
   setHandled(id: number, handled: boolean, at: number): Promise<HandledChange | null>;
   /**
    * Marks the listed entries handled at `at`, all in one write; an entry handled already keeps its time
-   * and is not counted as marked.
+   * and is not counted as marked. Answers the ids it marked, in id order (each once), and how many of the
+   * listed ids exist.
    */
   markHandled(ids: readonly number[], at: number): Promise<HandledBatch>;
 }
@@ -158,7 +162,7 @@ export interface FeatureReads {
  * /api/v1/roadmap reflects each change at once, once committed.
  */
 export interface FeatureStore extends FeatureReads {
-  /** Adds a feature with the next free id (above every existing one). */
+  /** Adds a feature, not the config's (`from_config` false), with the next free id (above every existing one). */
   create(fields: FeatureFields): Promise<StoredFeature>;
   /** Changes some fields; the feature afterwards, or null when there is none. Showing it clears merged_into. */
   update(id: number, fields: FeatureChange): Promise<StoredFeature | null>;
