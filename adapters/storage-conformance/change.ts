@@ -86,7 +86,11 @@ export function changeContract(test: ContractSuite): void {
     assert.is(await storage.change((tx) => tx.mail.enqueue(MAIL, T0)), true, 'the rolled-back mail left no trace of its cause');
     // The storage goes on: the next change commits.
     await storage.change(async (tx) => void (await tx.releases.publishRelease(RELEASE)));
-    assert.equal((await storage.releases.listReleases()).map((r) => r.version), ['2.7.0', '2.6.0']);
+    assert.equal(
+      (await storage.releases.listReleases()).map((r) => r.version),
+      ['2.7.0', '2.6.0'],
+      'the next change commits; equal publish times list the later published first: listReleases() versions',
+    );
   });
 
   test('a change that throws undoes only its own writes: a feedback entry and its event written while it waited stay', async (context) => {

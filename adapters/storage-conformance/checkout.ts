@@ -71,12 +71,18 @@ export function checkoutContract(test: ContractSuite): void {
 
   test('licenses are saved once: the first keys win and are what every later save answers', async (context) => {
     const { storage } = current(context);
-    assert.is(await storage.checkouts.getLicenses('cs_1'), null);
+    // No session cs_1 is stored: keys of a session never created are kept the same way.
+    const rule = 'keys are saved once, for a session never created too; the first keys win';
+    assert.is(await storage.checkouts.getLicenses('cs_1'), null, 'no keys saved: getLicenses() is null');
     const first = { standard: 'key/a', plus: 'key/b' };
-    assert.equal(await storage.checkouts.saveLicenses('cs_1', first), { keys: first, stored: true });
-    assert.equal(await storage.checkouts.saveLicenses('cs_1', { standard: 'key/c', plus: null }), { keys: first, stored: false });
+    assert.equal(await storage.checkouts.saveLicenses('cs_1', first), { keys: first, stored: true }, `${rule}: the first saveLicenses()`);
+    assert.equal(
+      await storage.checkouts.saveLicenses('cs_1', { standard: 'key/c', plus: null }),
+      { keys: first, stored: false },
+      `${rule}: a second saveLicenses()`,
+    );
     assert.equal(await storage.checkouts.saveLicenses('cs_1', first), { keys: first, stored: false }, 'identical keys saved again are not stored again');
-    assert.equal(await storage.checkouts.getLicenses('cs_1'), first);
+    assert.equal(await storage.checkouts.getLicenses('cs_1'), first, `${rule}: getLicenses()`);
     assert.equal(await storage.checkouts.saveLicenses('cs_2', { standard: null, plus: 'key/p' }), { keys: { standard: null, plus: 'key/p' }, stored: true });
   });
 

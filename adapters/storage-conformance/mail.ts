@@ -21,13 +21,13 @@ export function mailContract(test: ContractSuite): void {
   test('one message per cause, leased, retried, sent; listed by order and counted by state', async (context) => {
     const { mail } = oneChangeEach(current(context).storage);
     assert.is(await mail.enqueue(draft('keys:cs_1'), T0), true);
-    assert.is(await mail.enqueue(draft('keys:cs_1'), T0 + 5), false);
+    assert.is(await mail.enqueue(draft('keys:cs_1'), T0 + 5), false, 'a second write of a cause is ignored: enqueue()');
     assert.is(await mail.enqueue(draft('resend:r1', null), T0 + 10), true);
     const due = await mail.claimDue(T0 + 10, 60_000, 10);
     assert.equal(due.map((m) => [m.cause, m.state, m.attempts, m.nextAttemptAt]), [
       ['keys:cs_1', 'pending', 0, T0 + 10 + 60_000],
       ['resend:r1', 'pending', 0, T0 + 10 + 60_000],
-    ]);
+    ], "a claimed mail's lease ends at its nextAttemptAt, oldest first, still pending: claimDue() [cause, state, attempts, nextAttemptAt]");
     assert.equal({ ...due[0]!, id: 0 }, {
       ...draft('keys:cs_1'),
       id: 0,
@@ -40,7 +40,7 @@ export function mailContract(test: ContractSuite): void {
       sentAt: null,
     });
     // Leased: not due again until the lease ends.
-    assert.equal(await mail.claimDue(T0 + 20, 60_000, 10), []);
+    assert.equal(await mail.claimDue(T0 + 20, 60_000, 10), [], 'a claimed mail is not due again before its lease ends: claimDue()');
     await mail.recordAttempt(due[0]!.id, { at: T0 + 30, error: 'connect ECONNREFUSED', sent: false, nextAttemptAt: T0 + 90 });
     await mail.recordAttempt(due[1]!.id, { at: T0 + 30, error: '550 no such user', sent: false, nextAttemptAt: null });
     const retried = await mail.claimDue(T0 + 90, 60_000, 10);
@@ -71,7 +71,11 @@ export function mailContract(test: ContractSuite): void {
     await mail.completeResendRequest(second[0]!.id, null, T0 + 70_000);
     // A second completion of the same request (two steps after a lease ran out) writes nothing.
     await mail.completeResendRequest(first[0]!.id, draft('resend:a-again', null), T0 + 70_001);
-    assert.equal((await mail.list({ limit: 10 })).map((m) => [m.cause, m.state, m.createdAt]), [['resend:a', 'pending', T0 + 70_000]]);
+    assert.equal(
+      (await mail.list({ limit: 10 })).map((m) => [m.cause, m.state, m.createdAt]),
+      [['resend:a', 'pending', T0 + 70_000]],
+      'a second completion of a resend request writes no mail: list() [cause, state, createdAt]',
+    );
     assert.equal(await mail.claimResendRequests(T0 + 10 * 60_000, 60_000, 10), []);
   });
 }

@@ -60,7 +60,7 @@ export function outboxAdminContract(test: ContractSuite): void {
       lastError: null,
       deliveredAt: null,
     });
-    assert.match(sent!.eventId, /^msg_[0-9a-f]{32}$/);
+    assert.match(sent!.eventId, /^msg_[0-9a-f]{32}$/, 'an event id is msg_ and 32 lower-case hex digits: sendTest().eventId');
     const due = await outbox.claimDue(T0, 20_000, 10);
     assert.equal(due.map((d) => [d.endpointId, d.type, d.eventId, d.body]), [[
       a.id,
@@ -131,8 +131,8 @@ export function outboxAdminContract(test: ContractSuite): void {
     const failure = new Error('refused after the writes');
     const thrown = await storage
       .change(async (tx) => {
-        assert.ok(await tx.outbox.sendTest(a.id, {}, T0 + 2));
-        assert.ok(await tx.outbox.rotateSecret(a.id, NEW_SECRET, null));
+        assert.ok(await tx.outbox.sendTest(a.id, {}, T0 + 2), 'a test event is written for a known endpoint: sendTest()');
+        assert.ok(await tx.outbox.rotateSecret(a.id, NEW_SECRET, null), "a known endpoint's secret is rotated: rotateSecret()");
         assert.is((await tx.outbox.replay(due!.id, T0 + 3))?.state, 'pending');
         assert.equal(await tx.outbox.replayFailed(T0 + 3, 10, null), { replayed: 0, remaining: 0 });
         assert.equal((await tx.outbox.updateEndpoint(a.id, { enabled: false }))?.enabled, false);

@@ -38,7 +38,7 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal(added, { id: added.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
     await storage.intake.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
     const [delivery] = await storage.outbox.listDeliveries({ limit: 10 });
-    assert.ok(delivery && /^msg_[0-9a-f]{32}$/.test(delivery.eventId));
+    assert.match(String(delivery?.eventId), /^msg_[0-9a-f]{32}$/, 'an event id is msg_ and 32 lower-case hex digits: listDeliveries()[0].eventId');
     assert.equal({ ...delivery, id: 0, eventId: '' }, {
       id: 0,
       eventId: '',
@@ -196,7 +196,7 @@ export function outboxContract(test: ContractSuite): void {
       await tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
     });
     const [first] = await outbox.claimDue(T0, 20_000, 10);
-    assert.ok(first);
+    assert.ok(first, 'a pending delivery due at now is claimed: claimDue()');
     assert.equal(await outbox.claimDue(T0 + 19_999, 20_000, 10), [], 'leased: not due again while an attempt may run');
     await outbox.recordAttempt(first.id, { at: T0 + 1000, status: 503, error: 'the endpoint answered 503', delivered: false, nextAttemptAt: T0 + 6000 });
     assert.equal(await outbox.claimDue(T0 + 5999, 20_000, 10), []);

@@ -21,8 +21,12 @@ export function releasesContract(test: ContractSuite): void {
     assert.equal(await releases.listReleases(), []);
     assert.is(await releases.publishRelease(older), true);
     assert.is(await releases.publishRelease(newer), true);
-    assert.is(await releases.publishRelease(newRelease('2.5.0', 100, T0 + 2, { msiUrl: 'https://other.example.com/x.msi' })), false);
-    assert.equal(await releases.listReleases(), [storedRelease(newer), storedRelease(older)]);
+    assert.is(
+      await releases.publishRelease(newRelease('2.5.0', 100, T0 + 2, { msiUrl: 'https://other.example.com/x.msi' })),
+      false,
+      'a version is published once: a second publishRelease()',
+    );
+    assert.equal(await releases.listReleases(), [storedRelease(newer), storedRelease(older)], 'releases list newest first, every field kept: listReleases()');
   });
 
   test('the installer digest, size and critical flag are kept exactly', async (context) => {
@@ -146,7 +150,11 @@ export function releasesContract(test: ContractSuite): void {
     // Two at once: the second reads what the first stored (it waits for the first's hold on the releases).
     assert.equal(await Promise.all([publish('2.6.0'), publish('2.6.0')]), [true, false]);
     assert.equal(seen, [['2.5.0'], ['2.5.0'], ['2.6.0', '2.5.0']]);
-    assert.equal((await releases.listReleases()).map((r) => r.version), ['2.6.0', '2.5.0']);
+    assert.equal(
+      (await releases.listReleases()).map((r) => r.version),
+      ['2.6.0', '2.5.0'],
+      'equal publish times list the later published first: listReleases() versions',
+    );
     assert.equal((await outbox.listDeliveries({ limit: 10 })).length, 1, 'only 2.6.0 sent its event, once');
   });
 

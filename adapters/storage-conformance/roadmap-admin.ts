@@ -24,18 +24,24 @@ export function roadmapAdminContract(test: ContractSuite): void {
       hidden: [1],
       first: false,
     });
+    const dropped = "a feature the config drops is hidden and no longer the config's (from_config false)";
     assert.equal(await storage.features.list(), [
       stored(1, { title: 'Edited by the operator', release_version: '2.6.0', visible: false, from_config: false }),
       stored(2, { title: 'Renamed in config' }),
       stored(3, { visible: false }),
       stored(added.id, { title: 'Added', description: '', category: 'app', from_config: false }),
-    ]);
+    ], `${dropped}; a created one is not the config's either: features.list()`);
     // Feature 1 is the operator's now: a later config file without it does not report it again.
     assert.equal(await storage.roadmap.syncRoadmap([feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })]), {
       applied: [],
       hidden: [],
       first: false,
-    });
+    }, `${dropped}: a later file without it does not report it again: syncRoadmap()`);
+    // Listed again, it is applied and is the config's again.
+    const regained = "a feature the config lists again is applied and is the config's again (from_config true)";
+    const again = [feature(1), feature(2, { title: 'Renamed in config' }), feature(3, { visible: false })];
+    assert.equal(await storage.roadmap.syncRoadmap(again), { applied: [1], hidden: [], first: false }, `${regained}: syncRoadmap()`);
+    assert.equal((await storage.features.list())[0], stored(1), `${regained}: features.list()[0]`);
   });
 
   test('a created feature takes the next id above every existing one; an edit changes only what it gives', async (context) => {

@@ -37,7 +37,7 @@ export function usageContract(test: ContractSuite): void {
       count({ count: 7 }),
       count({ kind: 'update_check', release: '2.6.0', count: 5 }),
       count({ day: DAY + 1, source: 'blog', platform: 'other' }),
-    ]);
+    ], 'usage counts sum per day and label set, by day, then kind, release, source and platform: list()');
     assert.equal(await usage.list(DAY + 2, DAY + 4), []);
   });
 
@@ -53,7 +53,11 @@ export function usageContract(test: ContractSuite): void {
     assert.equal(await usage.addSightings([seen('a', '2.6.0', DAY + 1)]), [seen('a', '2.6.0', DAY + 1)]);
     assert.equal(await usage.addSightings([]), []);
     const installs = (await usage.list(DAY, DAY + 1)).filter((c) => c.kind === 'installed').map((c) => [c.day, c.release, c.platform, c.count]);
-    assert.equal(installs, [[DAY, '2.5.0', 'windows', 1], [DAY, '2.6.0', 'other', 1], [DAY, '2.6.0', 'windows', 3], [DAY + 1, '2.6.0', 'windows', 1]]);
+    assert.equal(
+      installs,
+      [[DAY, '2.5.0', 'windows', 1], [DAY, '2.6.0', 'other', 1], [DAY, '2.6.0', 'windows', 3], [DAY + 1, '2.6.0', 'windows', 1]],
+      'one install per sighting kept, by day, then release and platform: list() installed [day, release, platform, count]',
+    );
   });
 
   test('bug reporters count once per client and release, with their networks, by the time of their reports', async (context) => {
@@ -83,18 +87,19 @@ export function usageContract(test: ContractSuite): void {
     await storage.intake.addFeedback(entry(start + 20, { type: 'bug_report', rating: null }));
     await storage.intake.addFeedback(entry(start + DAY_MS));
     await storage.intake.addFeedback(entry(start - 1));
+    const rule = 'feedback counts by UTC day, then type, then rating with no rating first';
     assert.equal(await storage.inbox.countByDay(DAY, DAY), [
       { day: DAY, type: 'bug_report', rating: null, count: 1 },
       { day: DAY, type: 'review', rating: 2, count: 1 },
       { day: DAY, type: 'review', rating: 5, count: 2 },
-    ]);
+    ], `${rule}: countByDay()`);
     assert.equal((await storage.inbox.countByDay(DAY - 1, DAY + 1)).map((c) => [c.day, c.count]), [
       [DAY - 1, 1],
       [DAY, 1],
       [DAY, 1],
       [DAY, 2],
       [DAY + 1, 1],
-    ]);
+    ], `${rule}, both days included: countByDay() [day, count]`);
   });
 
   test('paid orders are counted by the UTC day they were fulfilled, product and currency, with their exact sum', async (context) => {
@@ -122,12 +127,13 @@ export function usageContract(test: ContractSuite): void {
     await paid('cs_u5', 'standard', null);
     await paid('cs_u6', 'standard', start + 9, '5000', 'JPY');
     const none = { refunded: 0, disputed: 0 };
+    const rule = 'paid orders count by UTC day of fulfilment, then product, then currency with the unknown first';
     assert.equal(await storage.orders.countByDay(DAY, DAY + 1), [
       { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00', ...none, netRevenue: '64.00' },
       { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000', ...none, netRevenue: '5000' },
       { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50', ...none, netRevenue: '98.50' },
       { day: DAY + 1, product: 'standard', currency: null, count: 1, revenue: null, ...none, netRevenue: null },
-    ]);
+    ], `${rule}: countByDay()`);
     // Refunds and disputes count on the day of their payment; what they took back is not net revenue.
     await storage.change((tx) => tx.orders.flag('cs_u1', 'refunded'));
     await storage.change((tx) => tx.orders.flag('cs_u6', 'disputed'));
@@ -137,7 +143,7 @@ export function usageContract(test: ContractSuite): void {
       { day: DAY, product: 'plus_bundle', currency: 'USD', count: 1, revenue: '64.00', refunded: 0, disputed: 1, netRevenue: '64.00' },
       { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000', refunded: 0, disputed: 1, netRevenue: '0' },
       { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50', refunded: 1, disputed: 0, netRevenue: '49.50' },
-    ]);
+    ], `${rule}; refunds and disputes on the day of their payment: countByDay()`);
     assert.equal(await storage.orders.countByDay(DAY + 2, DAY + 3), []);
   });
 }
