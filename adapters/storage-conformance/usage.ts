@@ -38,20 +38,28 @@ export function usageContract(test: ContractSuite): void {
       count({ kind: 'update_check', release: '2.6.0', count: 5 }),
       count({ day: DAY + 1, source: 'blog', platform: 'other' }),
     ], 'usage counts sum per day and label set, by day, then kind, release, source and platform: list()');
-    assert.equal(await usage.list(DAY + 2, DAY + 4), []);
+    assert.equal(await usage.list(DAY + 2, DAY + 4), [], 'days with no counts list none: list()');
   });
 
   test('a sighting of a client, version and day is kept and counted as an install once, also when added at once twice', async (context) => {
     const { usage } = current(context).storage;
     const seen = (clientHash: string, release = '2.6.0', day = DAY, platform: 'windows' | 'other' = 'windows') => ({ day, release, clientHash, platform });
-    assert.equal(await usage.addSightings([seen('a'), seen('b', '2.6.0', DAY, 'other'), seen('a')]), [seen('a'), seen('b', '2.6.0', DAY, 'other')]);
+    assert.equal(
+      await usage.addSightings([seen('a'), seen('b', '2.6.0', DAY, 'other'), seen('a')]),
+      [seen('a'), seen('b', '2.6.0', DAY, 'other')],
+      'a sighting is kept once, a repeat in the batch is not returned: addSightings()',
+    );
     const [first, second] = await Promise.all([
       usage.addSightings([seen('a'), seen('c'), seen('d')]),
       usage.addSightings([seen('c'), seen('d'), seen('a', '2.5.0')]),
     ]);
-    assert.equal([...first!, ...second!].map((s) => `${s.release}/${s.clientHash}`).sort(), ['2.5.0/a', '2.6.0/c', '2.6.0/d']);
-    assert.equal(await usage.addSightings([seen('a', '2.6.0', DAY + 1)]), [seen('a', '2.6.0', DAY + 1)]);
-    assert.equal(await usage.addSightings([]), []);
+    assert.equal(
+      [...first!, ...second!].map((s) => `${s.release}/${s.clientHash}`).sort(),
+      ['2.5.0/a', '2.6.0/c', '2.6.0/d'],
+      'two batches at once keep each sighting once: addSightings() [release/client]',
+    );
+    assert.equal(await usage.addSightings([seen('a', '2.6.0', DAY + 1)]), [seen('a', '2.6.0', DAY + 1)], 'another day is another sighting: addSightings()');
+    assert.equal(await usage.addSightings([]), [], 'an empty batch keeps nothing: addSightings()');
     const installs = (await usage.list(DAY, DAY + 1)).filter((c) => c.kind === 'installed').map((c) => [c.day, c.release, c.platform, c.count]);
     assert.equal(
       installs,
@@ -69,13 +77,21 @@ export function usageContract(test: ContractSuite): void {
       false,
       true,
       true,
-    ]);
+    ], "a client's first report of a release is true, a later one false: addReporter()");
     assert.ok(await report('a', 'n1', T + 5, '2.5.0'), 'another release: another reporter');
-    assert.equal(await usage.reporters('2.6.0', T, T + 100), { clients: 3, networks: 2 });
+    assert.equal(
+      await usage.reporters('2.6.0', T, T + 100),
+      { clients: 3, networks: 2 },
+      'distinct clients and networks that reported in the range: reporters()',
+    );
     // Reported only before `from` (b, at T + 10) or only after `to` (c, at T + 100): not counted.
-    assert.equal(await usage.reporters('2.6.0', T + 20, T + 99), { clients: 1, networks: 1 });
-    assert.equal(await usage.reporters('2.6.0', T + 101, T + 200), { clients: 0, networks: 0 });
-    assert.equal(await usage.reporters('2.4.0', T, T + 100), { clients: 0, networks: 0 });
+    assert.equal(
+      await usage.reporters('2.6.0', T + 20, T + 99),
+      { clients: 1, networks: 1 },
+      'a client counts when its first report is at or before `to` and its latest at or after `from`: reporters()',
+    );
+    assert.equal(await usage.reporters('2.6.0', T + 101, T + 200), { clients: 0, networks: 0 }, 'no report in the range, none counted: reporters()');
+    assert.equal(await usage.reporters('2.4.0', T, T + 100), { clients: 0, networks: 0 }, "another release's reports do not count: reporters()");
   });
 
   test('feedback is counted by UTC day, type and rating', async (context) => {
@@ -144,6 +160,6 @@ export function usageContract(test: ContractSuite): void {
       { day: DAY, product: 'standard', currency: 'JPY', count: 1, revenue: '5000', refunded: 0, disputed: 1, netRevenue: '0' },
       { day: DAY, product: 'standard', currency: 'USD', count: 2, revenue: '98.50', refunded: 1, disputed: 0, netRevenue: '49.50' },
     ], `${rule}; refunds and disputes on the day of their payment: countByDay()`);
-    assert.equal(await storage.orders.countByDay(DAY + 2, DAY + 3), []);
+    assert.equal(await storage.orders.countByDay(DAY + 2, DAY + 3), [], 'days with no paid order list none: countByDay()');
   });
 }
