@@ -76,27 +76,31 @@ test('a failed check throws an AssertionError naming the rule, what came back an
   };
   assert.equal(
     [
-      thrown(() => check.is(1, '1')),
+      thrown(() => check.is(1, '1', 'a vote counts once: toggleVote().vote_count')),
       thrown(() => check.ok(0, 'ids grow with arrival')),
       thrown(() => check.ok(undefined, 'a pending delivery due at now is claimed: claimDue()')),
       thrown(() => check.match('msg_x', /^msg_[0-9a-f]{32}$/, 'an event id is msg_ and 32 lower-case hex digits: eventId')),
     ],
     [
-      'expected values to be the same: got 1, expected "1"',
+      'a vote counts once: toggleVote().vote_count: got 1, expected "1"',
       'ids grow with arrival: got 0, expected a truthy value',
       'a pending delivery due at now is claimed: claimDue(): got undefined, expected a truthy value',
       'an event id is msg_ and 32 lower-case hex digits: eventId: got "msg_x", expected text matching /^msg_[0-9a-f]{32}$/',
     ],
   );
   check.match('msg_00000000000000000000000000000000', /^msg_[0-9a-f]{32}$/, 'an event id');
-  check.is(NaN, NaN);
+  check.is(NaN, NaN, 'NaN is NaN');
 });
 
-test('ok and match cannot go without a message that names the rule (by type)', () => {
+test('no check can go without a message that names the rule (by type)', () => {
   // @ts-expect-error: the message is required
   check.ok(1);
   // @ts-expect-error: the message is required
   check.match('a', 'a');
+  // @ts-expect-error: the message is required
+  check.is(1, 1);
+  // @ts-expect-error: the message is required
+  check.equal([1], [1]);
 });
 
 test.run();
