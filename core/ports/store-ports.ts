@@ -34,7 +34,7 @@ export interface AuditFilter {
   actor?: string | undefined;
   /** Only actions that start with this, e.g. "release." (case-sensitive). */
   action?: string | undefined;
-  /** Only targets that contain this text (case-sensitive). */
+  /** Only targets that contain this text (case-sensitive; `%` and `_` are plain text). */
   target?: string | undefined;
 }
 
@@ -168,14 +168,18 @@ export interface FeatureStore extends FeatureReads {
   update(id: number, fields: FeatureChange): Promise<StoredFeature | null>;
   /**
    * Merges duplicate `from` into `into`, in one transaction: `from`'s votes move to `into` (a voter who
-   * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
+   * voted for both keeps one vote), `into`'s count is exact (a network's cap included, as the toggles
+   * count), and `from` is hidden with merged_into set. Refused, changing nothing: `not_found` for an
+   * unknown feature (either one), `already_merged` for one merged before, `hidden_target` for a hidden `into`.
    */
   merge(from: number, into: number): Promise<MergeOutcome>;
   /**
    * Undoes the merge of `id`, in one transaction: it is shown again, and each vote it had when merged
    * goes back to it from the feature it was merged into, if that voter still votes there (a moved vote
    * leaves that feature; a voter who had voted for both keeps both). Only a merge that recorded its votes
-   * (every merge since migration 29) can be undone, and not while the target is merged itself.
+   * (every merge since migration 29) can be undone, and not while the target is merged itself. Refused,
+   * changing nothing: `not_found` for an unknown feature, `not_merged` for one not merged (or shown again
+   * by an edit since, which ended its merge), `target_merged` while its target is merged.
    */
   unmerge(id: number): Promise<UnmergeOutcome>;
 }
