@@ -1,7 +1,9 @@
 /**
  * The few assertions the storage contract uses, with the meaning uvu/assert gives them (`equal` is deep
  * equality as dequal defines it), so that the suite needs no test library and runs on every runtime the
- * package does (Node, Deno, Bun, Workers).
+ * package does (Node, Deno, Bun, Workers). A failure reads `<rule>: got <what came back>, expected <what
+ * the rule wants>`: each check names the rule it checks (the words of the port's doc comment) and the
+ * call it read, and cannot go without (the message is a required argument of every assertion).
  *
  * @module
  */
@@ -23,6 +25,7 @@ export class AssertionError extends Error {
 
 /** A value as a line of a message: JSON, with undefined, bigints, maps and sets written out. */
 export function show(value: unknown): string {
+  if (value === undefined) return 'undefined';
   try {
     const text = JSON.stringify(value, (_key, item: unknown) => {
       if (item === undefined) return '<undefined>';
@@ -87,27 +90,44 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return Object.keys(right).length === count;
 }
 
-function fail(message: string | undefined, actual: unknown, expected: unknown, operator: string, why: string): never {
-  throw new AssertionError(`${message ?? why}\n  actual:   ${show(actual)}\n  expected: ${show(expected)}`, actual, expected, operator);
+/** Throws the failure of a check: the rule it checks, what came back, and what the rule wants. */
+function fail(message: string, actual: unknown, expected: unknown, operator: string, wanted: string): never {
+  throw new AssertionError(`${message}: got ${show(actual)}, expected ${wanted}`, actual, expected, operator);
 }
 
-/** `actual` and `expected` are deeply equal. */
-export function equal(actual: unknown, expected: unknown, message?: string): void {
-  if (!deepEqual(actual, expected)) fail(message, actual, expected, 'equal', 'expected values to be deeply equal');
+/**
+ * `actual` and `expected` are deeply equal.
+ *
+ * @param message The rule checked and what was read, e.g. "equal publish times list the later published first: listReleases()".
+ */
+export function equal(actual: unknown, expected: unknown, message: string): void {
+  if (!deepEqual(actual, expected)) fail(message, actual, expected, 'equal', show(expected));
 }
 
-/** `actual` is `expected` (Object.is). */
-export function is(actual: unknown, expected: unknown, message?: string): void {
-  if (!Object.is(actual, expected)) fail(message, actual, expected, 'is', 'expected values to be the same');
+/**
+ * `actual` is `expected` (Object.is).
+ *
+ * @param message The rule checked and what was read.
+ */
+export function is(actual: unknown, expected: unknown, message: string): void {
+  if (!Object.is(actual, expected)) fail(message, actual, expected, 'is', show(expected));
 }
 
-/** `value` is truthy. */
-export function ok(value: unknown, message?: string): asserts value {
-  if (!value) fail(message, value, true, 'ok', 'expected a truthy value');
+/**
+ * `value` is truthy.
+ *
+ * @param message The rule checked and what was read.
+ */
+export function ok(value: unknown, message: string): asserts value {
+  if (!value) fail(message, value, true, 'ok', 'a truthy value');
 }
 
-/** `text` matches `pattern`, or contains it. */
-export function match(text: string, pattern: RegExp | string, message?: string): void {
+/**
+ * `text` matches `pattern`, or contains it.
+ *
+ * @param message The rule checked and what was read.
+ */
+export function match(text: string, pattern: RegExp | string, message: string): void {
   const found = typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
-  if (!found) fail(message, text, String(pattern), 'match', 'expected the text to match');
+  if (!found) fail(message, text, String(pattern), 'match', `text matching ${String(pattern)}`);
 }

@@ -26,19 +26,19 @@ export function auditTrailContract(test: ContractSuite): void {
 
     const all = await audit.list({ limit: 10 });
     assert.equal(all, ENTRIES.map((entry, i) => ({ ...entry, id: i + 1 })).reverse(), 'every field, the actor null where none was recorded');
-    assert.equal(await ids({ limit: 2 }), [6, 5]);
-    assert.equal(await ids({ limit: 2, before: 5 }), [4, 3]);
-    assert.equal(await ids({ limit: 2, before: 3 }), [2, 1]);
-    assert.equal(await ids({ limit: 2, before: 1 }), []);
-    assert.equal(await ids({ limit: 10, actor: 'ada' }), [6, 1]);
-    assert.equal(await ids({ limit: 10, actor: 'nobody' }), []);
+    assert.equal(await ids({ limit: 2 }), [6, 5], 'pages by id newest first, at most the limit: list() ids');
+    assert.equal(await ids({ limit: 2, before: 5 }), [4, 3], 'a page below `before`: list() ids');
+    assert.equal(await ids({ limit: 2, before: 3 }), [2, 1], 'a page below `before`: list() ids');
+    assert.equal(await ids({ limit: 2, before: 1 }), [], 'nothing below the first id: list() ids');
+    assert.equal(await ids({ limit: 10, actor: 'ada' }), [6, 1], 'by actor (exact name): list() ids');
+    assert.equal(await ids({ limit: 10, actor: 'nobody' }), [], 'an unknown actor has no entries: list() ids');
     assert.equal(await ids({ limit: 10, action: 'release.' }), [6, 3, 1], 'a prefix: releaseX.other does not start with "release."');
     assert.equal(await ids({ limit: 10, action: 'Release.' }), [], 'case-sensitive');
-    assert.equal(await ids({ limit: 10, target: '2.5.0' }), [6, 3, 1]);
+    assert.equal(await ids({ limit: 10, target: '2.5.0' }), [6, 3, 1], 'targets that contain the text: list() ids');
     assert.equal(await ids({ limit: 10, target: '2_5' }), [5], '_ is a plain character');
     assert.equal(await ids({ limit: 10, target: '0%' }), [3, 1], '% is a plain character');
-    assert.equal(await ids({ limit: 10, action: 'release', target: '%' }), [3, 1]);
-    assert.equal(await ids({ limit: 1, actor: 'grace', action: 'r', target: '2.5' }), [3]);
-    assert.equal(await ids({ limit: 10, actor: 'grace', before: 3 }), [2]);
+    assert.equal(await ids({ limit: 10, action: 'release', target: '%' }), [3, 1], "an action prefix and a target's text at once, % plain: list() ids");
+    assert.equal(await ids({ limit: 1, actor: 'grace', action: 'r', target: '2.5' }), [3], 'every filter at once, at most the limit: list() ids');
+    assert.equal(await ids({ limit: 10, actor: 'grace', before: 3 }), [2], 'by actor below `before`: list() ids');
   });
 }

@@ -57,9 +57,9 @@ export function auditContract(test: ContractSuite): void {
         }
         return done;
       });
-    assert.is((await mark(entry!.id))?.changed, true);
-    assert.is((await mark(entry!.id))?.changed, false);
-    assert.is(await mark(entry!.id + 1000), null);
+    assert.is((await mark(entry!.id))?.changed, true, 'marking an entry handled changes it: setHandled().changed');
+    assert.is((await mark(entry!.id))?.changed, false, 'marking an entry handled again changes nothing: setHandled().changed');
+    assert.is(await mark(entry!.id + 1000), null, 'an unknown entry is null: setHandled()');
     await storage.checkouts.createCheckout({
       id: 'cs_audit',
       sku: 'standard',
@@ -83,6 +83,7 @@ export function auditContract(test: ContractSuite): void {
         `ada webhook.edited ${endpoint.id}: enabled=true`,
         `ada webhook.added ${endpoint.id}: http://127.0.0.1:9/audit`,
       ],
+      "a change's audit entries are written with it, newest first: audit.list() [actor action target]",
     );
     const bodies = (await storage.outbox.claimDue(T0, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string });
     assert.equal(bodies.map((b) => b.type), ['roadmap.changed'], 'an audit-only report writes no event');

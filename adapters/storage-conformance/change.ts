@@ -42,11 +42,11 @@ export function changeContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 }));
     const answer = await storage.change(async (tx) => {
-      assert.is(await tx.releases.publishRelease(RELEASE), true);
+      assert.is(await tx.releases.publishRelease(RELEASE), true, 'a change publishes: publishRelease() in the change');
       assert.equal((await tx.releases.listReleases()).map((r) => r.version), ['2.7.0'], 'a change reads its own writes');
       await tx.outbox.enqueue({ type: 'release.published', data: { version: '2.7.0' } }, T0);
       await tx.audit.record(AUDIT);
-      assert.is(await tx.mail.enqueue(MAIL, T0), true);
+      assert.is(await tx.mail.enqueue(MAIL, T0), true, 'a change writes a mail with its cause: mail.enqueue() in the change');
       return 'done';
     });
     assert.is(answer, 'done', 'the change answers what its work answered');
@@ -58,7 +58,7 @@ export function changeContract(test: ContractSuite): void {
       deliveries: ['release.published'],
       audit: ['release.published'],
       mail: ['change:1'],
-    });
+    }, 'what a change writes, with its event, audit entry and mail, is kept together once it resolves: every store read after it');
   });
 
   test('a change that throws keeps nothing of what it wrote, in any store, and the error comes out', async (context) => {
@@ -82,11 +82,15 @@ export function changeContract(test: ContractSuite): void {
       })
       .catch((error: unknown) => error);
     assert.is(thrown, failure, 'the very error the work threw');
-    assert.equal(await everything(storage), before);
+    assert.equal(await everything(storage), before, 'a change that throws keeps nothing of what it wrote, in any store: every store read after it');
     assert.is(await storage.change((tx) => tx.mail.enqueue(MAIL, T0)), true, 'the rolled-back mail left no trace of its cause');
     // The storage goes on: the next change commits.
     await storage.change(async (tx) => void (await tx.releases.publishRelease(RELEASE)));
-    assert.equal((await storage.releases.listReleases()).map((r) => r.version), ['2.7.0', '2.6.0']);
+    assert.equal(
+      (await storage.releases.listReleases()).map((r) => r.version),
+      ['2.7.0', '2.6.0'],
+      'the next change commits; equal publish times list the later published first: listReleases() versions',
+    );
   });
 
   test('a change that throws undoes only its own writes: a feedback entry and its event written while it waited stay', async (context) => {
@@ -127,7 +131,11 @@ export function changeContract(test: ContractSuite): void {
         const [release] = await tx.releases.listReleases();
         return (await tx.releases.setRollout(release!.version, release!.rolloutPercent + 10))!.rolloutPercent;
       });
-    assert.equal((await Promise.all([widen(), widen()])).sort(), [20, 30]);
-    assert.is((await storage.releases.listReleases())[0]!.rolloutPercent, 30);
+    assert.equal(
+      (await Promise.all([widen(), widen()])).sort(),
+      [20, 30],
+      'two changes of one record at once: the second reads what the first wrote: the percents they set',
+    );
+    assert.is((await storage.releases.listReleases())[0]!.rolloutPercent, 30, 'no lost update: listReleases()[0].rolloutPercent');
   });
 }

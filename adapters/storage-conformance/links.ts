@@ -32,7 +32,7 @@ export function linksContract(test: ContractSuite): void {
     assert.equal(await storage.links.linksOf([bo, ann, bo + 1000]), [
       { feedbackId: ann, featureId: null },
       { feedbackId: bo, featureId: null },
-    ]);
+    ], 'linksOf lists the entries that exist, in id order, unlinked as null: linksOf()');
     const audit = { at: T0 + 5000, action: 'feedback.linked', target: '2 entries to feature 3', requestId: 'req-1', actor: 'ada' };
     await storage.change(async (tx) => {
       await tx.links.setFeature([ann, anon, bo + 1000], 3);
@@ -48,7 +48,7 @@ export function linksContract(test: ContractSuite): void {
       { feedbackId: ann, featureId: 3, email: 'ann@example.com' },
       { feedbackId: anon, featureId: 3, email: null },
       { feedbackId: bo, featureId: 4, email: 'bo@example.com' },
-    ]);
+    ], 'entries link to a feature in changes; every linked entry in id order, with its email: linked()');
     await storage.change(async (tx) => {
       await tx.links.setFeature([anon], 4);
       await tx.links.setFeature([bo], null);
@@ -57,14 +57,18 @@ export function linksContract(test: ContractSuite): void {
       { feedbackId: ann, featureId: 3 },
       { feedbackId: anon, featureId: 4 },
       { feedbackId: bo, featureId: null },
-    ]);
-    assert.equal((await storage.audit.list({ limit: 10, action: 'feedback.' })).map(({ id: _id, ...entry }) => entry), [audit]);
+    ], 'a relink and an unlink in a change: linksOf()');
+    assert.equal(
+      (await storage.audit.list({ limit: 10, action: 'feedback.' })).map(({ id: _id, ...entry }) => entry),
+      [audit],
+      'the audit entry commits with the links: audit.list()',
+    );
     const events = await storage.outbox.claimDue(T0 + 10_000, 1000, 10);
     assert.equal(events.map((d) => JSON.parse(d.body)), [{
       type: 'feedback.linked',
       timestamp: new Date(T0 + 5000).toISOString(),
       data: { featureId: 3, feedbackIds: [ann, anon] },
-    }]);
+    }], 'the event commits with the links: claimDue() bodies');
   });
 
   test("links set in a change that throws are undone, with the change's audit entry", async (context) => {
@@ -79,8 +83,12 @@ export function linksContract(test: ContractSuite): void {
         throw new Error('refused after the writes');
       })
       .catch((error: unknown) => String(error));
-    assert.is(thrown, 'Error: refused after the writes');
-    assert.equal(await storage.links.linked(), [{ feedbackId: ids[0]!, featureId: 2, email: 'ann@example.com' }]);
-    assert.equal(await storage.audit.list({ limit: 10 }), []);
+    assert.is(thrown, 'Error: refused after the writes', "the change's error comes out as thrown");
+    assert.equal(
+      await storage.links.linked(),
+      [{ feedbackId: ids[0]!, featureId: 2, email: 'ann@example.com' }],
+      'links set in a change that throws are undone: linked()',
+    );
+    assert.equal(await storage.audit.list({ limit: 10 }), [], 'the audit entry of a change that throws is undone: audit.list()');
   });
 }

@@ -54,11 +54,11 @@ export function ordersContract(test: ContractSuite): void {
       paidAt: T + 5000,
       keys: null,
       standing: GOOD_STANDING,
-    });
+    }, 'the purchase is kept with the session, the first word per field, the fulfilment time once: get()');
     assert.equal(await storage.checkouts.getCheckout('cs_o1'), session('cs_o1'), 'the buyer is not part of the session the public API reads');
-    assert.is(await storage.orders.get('cs_missing'), null);
+    assert.is(await storage.orders.get('cs_missing'), null, 'an unknown session has no order: get()');
     await storage.checkouts.saveLicenses('cs_o1', { standard: 'key/s', plus: null });
-    assert.equal((await storage.orders.get('cs_o1'))?.keys, { standard: 'key/s', plus: null });
+    assert.equal((await storage.orders.get('cs_o1'))?.keys, { standard: 'key/s', plus: null }, "an order holds its session's keys: get().keys");
   });
 
   test('find lists paid orders newest first, by email exactly but for case, or one session whatever its state', async (context) => {
@@ -72,13 +72,17 @@ export function ordersContract(test: ContractSuite): void {
     await storage.orders.recordPurchase('cs_pending', buyer('ada@example.com', 'pi_p'), T + 20_000);
     const ids = async (filter: Parameters<typeof storage.orders.find>[0]) => (await storage.orders.find(filter)).map((o) => o.session.id);
     assert.equal(await ids({ limit: 10 }), ['cs_a', 'cs_b', 'cs_c'], 'by fulfilment time, else creation time');
-    assert.equal(await ids({ email: 'Ada@Example.com', limit: 10 }), ['cs_a', 'cs_b']);
+    assert.equal(
+      await ids({ email: 'Ada@Example.com', limit: 10 }),
+      ['cs_a', 'cs_b'],
+      'paid orders by email, exactly but for case, newest first: find({ email }) ids',
+    );
     assert.equal(await ids({ email: 'ada@example.co', limit: 10 }), [], 'no partial match');
-    assert.equal(await ids({ email: 'ada@example.com', limit: 1 }), ['cs_a']);
-    assert.equal(await ids({ session: 'cs_pending', limit: 10 }), ['cs_pending']);
-    assert.equal(await ids({ session: 'cs_none', limit: 10 }), []);
-    assert.is(await storage.orders.sessionOfPayment('pi_b'), 'cs_b');
-    assert.is(await storage.orders.sessionOfPayment('pi_none'), null);
+    assert.equal(await ids({ email: 'ada@example.com', limit: 1 }), ['cs_a'], 'at most the limit: find({ email }) ids');
+    assert.equal(await ids({ session: 'cs_pending', limit: 10 }), ['cs_pending'], 'one session whatever its state: find({ session }) ids');
+    assert.equal(await ids({ session: 'cs_none', limit: 10 }), [], 'an unknown session finds none: find({ session }) ids');
+    assert.is(await storage.orders.sessionOfPayment('pi_b'), 'cs_b', 'a payment maps to its session: sessionOfPayment()');
+    assert.is(await storage.orders.sessionOfPayment('pi_none'), null, 'an unknown payment is null: sessionOfPayment()');
   });
 
   test('refund and dispute flags end the same in every order of delivery, repeats included', async (context) => {
@@ -97,33 +101,45 @@ export function ordersContract(test: ContractSuite): void {
       const expected = set.includes('refunded') || !set.includes('dispute_won');
       assert.is(isRevoked(results[0]!), expected, `${set.join('+')} revokes: ${expected}`);
     }
-    assert.is(await storage.change((tx) => tx.orders.flag('cs_missing', 'refunded')), null);
+    assert.is(await storage.change((tx) => tx.orders.flag('cs_missing', 'refunded')), null, 'an unknown session is null: flag()');
   });
 
   test("flag answers the standing before; the operator's word stands until the provider's verdict changes", async (context) => {
     const { storage } = current(context);
     await storage.checkouts.createCheckout(session('cs_o'));
     const reinstated = await storage.change((tx) => tx.orders.override('cs_o', 'reinstated', 'proved the purchase', T + 1000));
-    assert.equal(reinstated?.before, GOOD_STANDING);
-    assert.equal(reinstated?.order.standing, { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 });
+    assert.equal(reinstated?.before, GOOD_STANDING, 'an override answers the standing before: override().before');
+    assert.equal(
+      reinstated?.order.standing,
+      { ...GOOD_STANDING, override: 'reinstated', overrideReason: 'proved the purchase', overrideAt: T + 1000 },
+      'an override is stored with its reason and time: override().order.standing',
+    );
     const disputed = await storage.change((tx) => tx.orders.flag('cs_o', 'disputed'));
-    assert.equal(disputed?.before, reinstated?.order.standing);
+    assert.equal(disputed?.before, reinstated?.order.standing, 'flag answers the standing stored last: flag().before');
     assert.equal(disputed?.order.standing, { ...GOOD_STANDING, disputed: true }, 'a new verdict drops the override');
     const overridden = await storage.change((tx) => tx.orders.override('cs_o', 'reinstated', null, T + 2000));
     assert.equal(overridden?.before, { ...GOOD_STANDING, disputed: true }, 'the standing before is the one stored last');
     const again = await storage.change((tx) => tx.orders.flag('cs_o', 'disputed'));
     assert.is(again?.order.standing.override, 'reinstated', 'a repeated event changes nothing');
-    assert.is(await storage.change((tx) => tx.orders.override('cs_missing', 'revoked', null, T)), null);
+    assert.is(await storage.change((tx) => tx.orders.override('cs_missing', 'revoked', null, T)), null, 'an unknown session is null: override()');
   });
 
   test('a Plus key is added once, to stored keys only', async (context) => {
     const { storage } = current(context);
     await storage.checkouts.createCheckout(session('cs_u'));
-    assert.is(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p1')), null);
+    assert.is(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p1')), null, 'no keys stored, no Plus key added: addPlusKey()');
     await storage.checkouts.saveLicenses('cs_u', { standard: 'key/s', plus: null });
-    assert.equal(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p1')), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: true });
-    assert.equal(await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p2')), { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false });
-    assert.equal(await storage.checkouts.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' });
+    assert.equal(
+      await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p1')),
+      { keys: { standard: 'key/s', plus: 'key/p1' }, stored: true },
+      'a Plus key is added to stored keys: addPlusKey()',
+    );
+    assert.equal(
+      await storage.change((tx) => tx.orders.addPlusKey('cs_u', 'key/p2')),
+      { keys: { standard: 'key/s', plus: 'key/p1' }, stored: false },
+      'a Plus key is added once, the first wins: a second addPlusKey()',
+    );
+    assert.equal(await storage.checkouts.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' }, 'the keys with the first Plus key: getLicenses()');
   });
 
   test('an order change that throws keeps nothing: neither the keys, the Plus key, the flag, the override, nor their event and mail', async (context) => {
@@ -140,11 +156,15 @@ export function ordersContract(test: ContractSuite): void {
         assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }), {
           keys: { standard: 'key/r1s', plus: null },
           stored: true,
-        });
+        }, 'keys are saved in a change: saveLicenses()');
         assert.equal(await tx.checkouts.getLicenses('cs_r1'), { standard: 'key/r1s', plus: null }, 'a change reads the keys it saved');
-        assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p'))?.stored, true);
-        assert.is((await tx.orders.flag('cs_r2', 'refunded'))?.order.standing.refunded, true);
-        assert.is((await tx.orders.override('cs_r1', 'revoked', 'test', T + 1))?.order.standing.override, 'revoked');
+        assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p'))?.stored, true, 'a Plus key is added in a change: addPlusKey().stored');
+        assert.is((await tx.orders.flag('cs_r2', 'refunded'))?.order.standing.refunded, true, 'a flag in a change: flag().order.standing.refunded');
+        assert.is(
+          (await tx.orders.override('cs_r1', 'revoked', 'test', T + 1))?.order.standing.override,
+          'revoked',
+          'an override in a change: override().order.standing.override',
+        );
         await tx.outbox.enqueue({ type: 'order.paid', data: { session: 'cs_r1' } }, T);
         await tx.mail.enqueue({
           kind: 'keys',
@@ -158,13 +178,21 @@ export function ordersContract(test: ContractSuite): void {
         throw failure;
       })
       .catch((error: unknown) => error);
-    assert.is(thrown, failure);
-    assert.equal(await Promise.all([storage.orders.get('cs_r1'), storage.orders.get('cs_r2')]), before);
-    assert.equal(await storage.checkouts.getLicenses('cs_r1'), null);
-    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
-    assert.equal(await storage.mail.list({ limit: 10 }), []);
+    assert.is(thrown, failure, "the change's error comes out as thrown");
+    assert.equal(
+      await Promise.all([storage.orders.get('cs_r1'), storage.orders.get('cs_r2')]),
+      before,
+      'an order change that throws keeps nothing: get() of both orders',
+    );
+    assert.equal(await storage.checkouts.getLicenses('cs_r1'), null, 'the keys a change that throws saved are not kept: getLicenses()');
+    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), [], 'the event of a change that throws is not kept: listDeliveries()');
+    assert.equal(await storage.mail.list({ limit: 10 }), [], 'the mail of a change that throws is not kept: mail.list()');
     // The keys the rolled-back change saved were never stored: the next save is the first.
-    assert.is((await storage.checkouts.saveLicenses('cs_r1', { standard: 'key/r1b', plus: null })).stored, true);
+    assert.is(
+      (await storage.checkouts.saveLicenses('cs_r1', { standard: 'key/r1b', plus: null })).stored,
+      true,
+      'the next save is the first: saveLicenses().stored',
+    );
   });
 
   test('a key finds its order, by the standard or the plus key as issued; any other text finds none', async (context) => {
@@ -179,12 +207,20 @@ export function ordersContract(test: ContractSuite): void {
       const order = await storage.orders.ofLicenseKey(key);
       return order && [order.session.id, order.keys, isRevoked(order.standing)];
     };
-    assert.equal(await found('key/k1s'), ['cs_k1', { standard: 'key/k1s', plus: 'key/k1p' }, false]);
-    assert.equal(await found('key/k1p'), ['cs_k1', { standard: 'key/k1s', plus: 'key/k1p' }, false]);
+    assert.equal(
+      await found('key/k1s'),
+      ['cs_k1', { standard: 'key/k1s', plus: 'key/k1p' }, false],
+      'a standard key finds its order: ofLicenseKey() [session, keys, revoked]',
+    );
+    assert.equal(
+      await found('key/k1p'),
+      ['cs_k1', { standard: 'key/k1s', plus: 'key/k1p' }, false],
+      'a plus key finds its order: ofLicenseKey() [session, keys, revoked]',
+    );
     assert.equal(await found('key/k2s'), ['cs_k2', { standard: 'key/k2s', plus: null }, true], 'a refunded order is found, revoked');
     assert.is(await found('KEY/K1S'), null, 'exactly equal: no case folding');
     assert.is(await found('key/k1'), null, 'no prefix match');
-    assert.is(await found(''), null);
+    assert.is(await found(''), null, "empty text finds none: ofLicenseKey('')");
   });
 
   test("find by part of the buyer's name, any case, with the email too; paid orders only", async (context) => {
@@ -199,13 +235,13 @@ export function ordersContract(test: ContractSuite): void {
     await storage.orders.recordPurchase('cs_n3', named(null, 'ada@example.com', 'pi_n3'), T + 2000);
     await storage.orders.recordPurchase('cs_n4', named('Ada Pending', 'ada@example.com', 'pi_n4'), T + 3000);
     const ids = async (filter: Parameters<typeof storage.orders.find>[0]) => (await storage.orders.find(filter)).map((o) => o.session.id);
-    assert.equal(await ids({ name: 'ada', limit: 10 }), ['cs_n1']);
-    assert.equal(await ids({ name: 'bAbBaGe', limit: 10 }), ['cs_n2']);
+    assert.equal(await ids({ name: 'ada', limit: 10 }), ['cs_n1'], "part of the buyer's name, any case: find({ name }) ids");
+    assert.equal(await ids({ name: 'bAbBaGe', limit: 10 }), ['cs_n2'], "part of the buyer's name, any case: find({ name }) ids");
     assert.equal(await ids({ name: 'e', limit: 10 }), ['cs_n2', 'cs_n1'], 'a substring, newest first');
     assert.equal(await ids({ name: '%', limit: 10 }), [], 'no pattern characters');
-    assert.equal(await ids({ name: '_', limit: 10 }), []);
+    assert.equal(await ids({ name: '_', limit: 10 }), [], "no pattern characters: find({ name: '_' }) ids");
     assert.equal(await ids({ name: 'Ada', email: 'ADA@example.com', limit: 10 }), ['cs_n1'], 'both filters at once');
-    assert.equal(await ids({ name: 'Ada', email: 'cb@example.com', limit: 10 }), []);
+    assert.equal(await ids({ name: 'Ada', email: 'cb@example.com', limit: 10 }), [], 'name and email must both match: find({ name, email }) ids');
   });
 
   test('a period lists paid orders oldest first by fulfilment (else creation) time, in pages after a cursor', async (context) => {
@@ -218,10 +254,18 @@ export function ordersContract(test: ContractSuite): void {
     const ids = async (period: Parameters<typeof storage.orders.inPeriod>[0]) => (await storage.orders.inPeriod(period)).map((o) => o.session.id);
     assert.equal(await ids({ from: 0, until: T + 10_000, limit: 10 }), ['cs_p1', 'cs_p4', 'cs_p2', 'cs_p3'], 'cs_p4 by its fulfilment time');
     assert.equal(await ids({ from: T + 500, until: T + 1000, limit: 10 }), ['cs_p4'], 'from included, until excluded');
-    assert.equal(await ids({ from: 0, until: T + 10_000, limit: 2 }), ['cs_p1', 'cs_p4']);
-    assert.equal(await ids({ from: 0, until: T + 10_000, after: { at: T + 500, session: 'cs_p4' }, limit: 2 }), ['cs_p2', 'cs_p3']);
+    assert.equal(await ids({ from: 0, until: T + 10_000, limit: 2 }), ['cs_p1', 'cs_p4'], 'at most the limit, oldest first: inPeriod() ids');
+    assert.equal(
+      await ids({ from: 0, until: T + 10_000, after: { at: T + 500, session: 'cs_p4' }, limit: 2 }),
+      ['cs_p2', 'cs_p3'],
+      'the page after a cursor: inPeriod({ after }) ids',
+    );
     assert.equal(await ids({ from: 0, until: T + 10_000, after: { at: T + 1000, session: 'cs_p2' }, limit: 2 }), ['cs_p3'], 'the same time: by session id');
     const [first] = await storage.orders.inPeriod({ from: T + 500, until: T + 501, limit: 1 });
-    assert.equal([first?.paidAt, first?.purchase.amount, first?.purchase.currency], [T + 500, '49.00', 'USD']);
+    assert.equal(
+      [first?.paidAt, first?.purchase.amount, first?.purchase.currency],
+      [T + 500, '49.00', 'USD'],
+      'an order of a period holds its fulfilment time and amount: inPeriod()[0] [paidAt, amount, currency]',
+    );
   });
 }

@@ -33,12 +33,16 @@ export function outboxContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.intake.addFeedback(ENTRY);
     await storage.change((tx) => tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0));
-    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), []);
+    assert.equal(await storage.outbox.listDeliveries({ limit: 10 }), [], 'without an endpoint an event writes nothing: listDeliveries()');
     const added = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
-    assert.equal(added, { id: added.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 });
+    assert.equal(
+      added,
+      { id: added.id, url: 'http://127.0.0.1:9/a', events: [], format: 'standard', enabled: true, createdAt: T0 },
+      'an endpoint is added enabled, as given: addEndpoint()',
+    );
     await storage.intake.addFeedback({ ...ENTRY, receivedAt: T0 + 1 });
     const [delivery] = await storage.outbox.listDeliveries({ limit: 10 });
-    assert.ok(delivery && /^msg_[0-9a-f]{32}$/.test(delivery.eventId));
+    assert.match(String(delivery?.eventId), /^msg_[0-9a-f]{32}$/, 'an event id is msg_ and 32 lower-case hex digits: listDeliveries()[0].eventId');
     assert.equal({ ...delivery, id: 0, eventId: '' }, {
       id: 0,
       eventId: '',
@@ -53,23 +57,35 @@ export function outboxContract(test: ContractSuite): void {
       lastStatus: null,
       lastError: null,
       deliveredAt: null,
-    });
+    }, 'each change writes one pending delivery, due at once: listDeliveries()[0]');
     // The body names the stored entry's id, byte for byte as every storage writes it.
     const [claimed] = await storage.outbox.claimDue(T0 + 1, 20_000, 10);
     const [stored] = await storage.inbox.list({ limit: 1 });
-    assert.is(claimed!.body, eventBody(feedbackReceived({ ...ENTRY, receivedAt: T0 + 1 }, stored!.id), T0 + 1));
-    assert.equal([claimed!.secret, claimed!.format, claimed!.attempts], ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'standard', 0]);
+    assert.is(
+      claimed!.body,
+      eventBody(feedbackReceived({ ...ENTRY, receivedAt: T0 + 1 }, stored!.id), T0 + 1),
+      "the body is the event's JSON, byte for byte, naming the stored entry's id: claimDue()[0].body",
+    );
+    assert.equal(
+      [claimed!.secret, claimed!.format, claimed!.attempts],
+      ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'standard', 0],
+      "a claimed delivery carries its endpoint's secret and format, attempts 0: claimDue()[0] [secret, format, attempts]",
+    );
   });
 
   test('feedback stored within a budget writes its event too; a refused one writes none', async (context) => {
     const { storage } = current(context);
     await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/a')));
     const budget = { client: 'client-hash', day: Math.floor(T0 / 86_400_000), bytes: 300, perClient: 500, total: 10_000, sharePercent: 100 };
-    assert.is(await storage.intake.addFeedback(ENTRY, budget), null);
-    assert.is((await storage.intake.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason, 'client');
+    assert.is(await storage.intake.addFeedback(ENTRY, budget), null, 'feedback within its budget is stored: addFeedback()');
+    assert.is(
+      (await storage.intake.addFeedback({ ...ENTRY, description: 'refused' }, budget))?.reason,
+      'client',
+      'feedback past its budget is refused: addFeedback().reason',
+    );
     const [stored] = await storage.inbox.list({ limit: 5 });
     const due = await storage.outbox.claimDue(T0, 20_000, 10);
-    assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)]);
+    assert.equal(due.map((d) => d.body), [eventBody(feedbackReceived(ENTRY, stored!.id), T0)], 'only the stored feedback wrote its event: claimDue() bodies');
   });
 
   test('a disabled endpoint is sent nothing, replays included; two endpoints get at most their share each', async (context) => {
@@ -84,7 +100,11 @@ export function outboxContract(test: ContractSuite): void {
     await storage.change((tx) => tx.outbox.replay(claimed[0]!.id, T0));
     assert.equal((await storage.outbox.claimDue(T0 + 20_000, 20_000, 10)).map((d) => d.endpointId), [b.id, b.id, b.id], 'only b: a is disabled');
     await storage.change((tx) => tx.outbox.updateEndpoint(a.id, { enabled: true }));
-    assert.equal((await storage.outbox.claimDue(T0 + 40_000, 20_000, 10)).map((d) => d.endpointId).sort(), [a.id, a.id, a.id, b.id, b.id, b.id]);
+    assert.equal(
+      (await storage.outbox.claimDue(T0 + 40_000, 20_000, 10)).map((d) => d.endpointId).sort(),
+      [a.id, a.id, a.id, b.id, b.id, b.id],
+      'an endpoint enabled again gets its deliveries, replays included: claimDue() endpoint ids',
+    );
   });
 
   test('feedback follows the endpoint changes before it: added, disabled, enabled again', async (context) => {
@@ -96,7 +116,11 @@ export function outboxContract(test: ContractSuite): void {
     await storage.change((tx) => tx.outbox.updateEndpoint(added.id, { enabled: true }));
     await storage.intake.addFeedback({ ...ENTRY, description: 'enabled again' });
     const due = await storage.outbox.claimDue(T0, 20_000, 10);
-    assert.equal(due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(), ['after the add', 'enabled again']);
+    assert.equal(
+      due.map((d) => (JSON.parse(d.body) as { data: { description: string } }).data.description).sort(),
+      ['after the add', 'enabled again'],
+      'feedback writes a delivery only while its endpoint is enabled: claimDue() descriptions',
+    );
   });
 
   test('feedback.received bodies are byte for byte what JSON.stringify writes, whatever the text holds', async (context) => {
@@ -126,6 +150,7 @@ export function outboxContract(test: ContractSuite): void {
     assert.equal(
       due.map((d) => d.body).sort(),
       entries.map((e, i) => eventBody(feedbackReceived(e, stored[i]!), e.receivedAt)).sort(),
+      'feedback.received bodies are byte for byte what JSON.stringify writes: claimDue() bodies',
     );
   });
 
@@ -149,28 +174,32 @@ export function outboxContract(test: ContractSuite): void {
         if (saved.stored) await tx.outbox.enqueue({ type: 'order.paid', data: { key: saved.keys.standard } }, T0);
         return saved;
       });
-    assert.equal(await save('key-1'), { keys: { standard: 'key-1', plus: null }, stored: true });
-    assert.equal((await save('key-2')).stored, false);
+    assert.equal(await save('key-1'), { keys: { standard: 'key-1', plus: null }, stored: true }, 'the first save stores the keys: saveLicenses()');
+    assert.equal((await save('key-2')).stored, false, 'a second save stores nothing: saveLicenses().stored');
     const revoked = await storage.change(async (tx) => {
       const overridden = await tx.orders.override('cs_events', 'revoked', 'test', T0 + 1);
       const order = overridden!.order;
       await tx.outbox.enqueue({ type: 'license.revoked', data: { session: order.session.id, override: order.standing.override } }, T0 + 1);
       return overridden;
     });
-    assert.is(revoked?.order.standing.override, 'revoked');
+    assert.is(revoked?.order.standing.override, 'revoked', 'an override in a change: override().order.standing.override');
     const bodies = (await storage.outbox.claimDue(T0 + 1, 20_000, 10)).map((d) => JSON.parse(d.body) as { type: string; data: unknown });
     assert.equal(bodies, [
       { type: 'order.paid', timestamp: new Date(T0).toISOString(), data: { key: 'key-1' } },
       { type: 'license.revoked', timestamp: new Date(T0 + 1).toISOString(), data: { session: 'cs_events', override: 'revoked' } },
-    ]);
+    ], "the storing save's event and the override's are written, nothing else: claimDue() bodies");
   });
 
   test('an endpoint gets only the types it asked for, and a disabled one none', async (context) => {
     const { storage } = current(context);
     const releases = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/releases', { events: ['release.published'] })));
     const off = await storage.change((tx) => tx.outbox.addEndpoint(endpoint('http://127.0.0.1:9/off')));
-    assert.equal((await storage.change((tx) => tx.outbox.updateEndpoint(off.id, { enabled: false })))?.enabled, false);
-    assert.is(await storage.change((tx) => tx.outbox.updateEndpoint(999, { enabled: false })), null);
+    assert.equal(
+      (await storage.change((tx) => tx.outbox.updateEndpoint(off.id, { enabled: false })))?.enabled,
+      false,
+      'an endpoint is disabled: updateEndpoint().enabled',
+    );
+    assert.is(await storage.change((tx) => tx.outbox.updateEndpoint(999, { enabled: false })), null, 'an unknown endpoint is null: updateEndpoint()');
     await storage.intake.addFeedback(ENTRY);
     await storage.change(async (tx) => {
       await tx.releases.publishRelease(RELEASE);
@@ -179,13 +208,21 @@ export function outboxContract(test: ContractSuite): void {
       await tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: feature.id } }, T0);
     });
     const deliveries = await storage.outbox.listDeliveries({ limit: 10 });
-    assert.equal(deliveries.map((d) => [d.type, d.endpointId]), [['release.published', releases.id]]);
+    assert.equal(
+      deliveries.map((d) => [d.type, d.endpointId]),
+      [['release.published', releases.id]],
+      'an endpoint gets only the types it asked for, a disabled one none: listDeliveries() [type, endpoint]',
+    );
     const [due] = await storage.outbox.claimDue(T0, 20_000, 10);
-    assert.is(due!.body, '{"type":"release.published","timestamp":"2026-11-25T09:30:00.123Z","data":{"version":"2.6.0"}}');
+    assert.is(
+      due!.body,
+      '{"type":"release.published","timestamp":"2026-11-25T09:30:00.123Z","data":{"version":"2.6.0"}}',
+      "the body is the event's JSON, byte for byte: claimDue()[0].body",
+    );
     assert.equal((await storage.outbox.listEndpoints()).map((e) => [e.url, e.events, e.enabled]), [
       ['http://127.0.0.1:9/releases', ['release.published'], true],
       ['http://127.0.0.1:9/off', [], false],
-    ]);
+    ], 'every endpoint in the order added, with its types and state: listEndpoints() [url, events, enabled]');
   });
 
   test('a claim leases; attempts are recorded; a finished delivery is replayed from the start', async (context) => {
@@ -196,21 +233,33 @@ export function outboxContract(test: ContractSuite): void {
       await tx.outbox.enqueue({ type: 'roadmap.changed', data: { id: 1 } }, T0);
     });
     const [first] = await outbox.claimDue(T0, 20_000, 10);
-    assert.ok(first);
+    assert.ok(first, 'a pending delivery due at now is claimed: claimDue()');
     assert.equal(await outbox.claimDue(T0 + 19_999, 20_000, 10), [], 'leased: not due again while an attempt may run');
     await outbox.recordAttempt(first.id, { at: T0 + 1000, status: 503, error: 'the endpoint answered 503', delivered: false, nextAttemptAt: T0 + 6000 });
-    assert.equal(await outbox.claimDue(T0 + 5999, 20_000, 10), []);
+    assert.equal(await outbox.claimDue(T0 + 5999, 20_000, 10), [], 'a failed attempt is not due before its next attempt: claimDue()');
     const [second] = await outbox.claimDue(T0 + 6000, 20_000, 10);
-    assert.equal([second?.id, second?.attempts], [first.id, 1]);
+    assert.equal([second?.id, second?.attempts], [first.id, 1], 'a retry is claimed when due, its attempts counted: claimDue()[0] [id, attempts]');
     await outbox.recordAttempt(first.id, { at: T0 + 7000, status: 204, error: null, delivered: true, nextAttemptAt: null });
     const [done] = await outbox.listDeliveries({ state: 'delivered', limit: 10 });
-    assert.equal([done?.state, done?.attempts, done?.lastStatus, done?.deliveredAt, done?.nextAttemptAt], ['delivered', 2, 204, T0 + 7000, null]);
-    assert.equal(await outbox.listDeliveries({ state: 'pending', limit: 10 }), []);
+    assert.equal(
+      [done?.state, done?.attempts, done?.lastStatus, done?.deliveredAt, done?.nextAttemptAt],
+      ['delivered', 2, 204, T0 + 7000, null],
+      "a delivered attempt is recorded, no next attempt: listDeliveries({ state: 'delivered' })[0] [state, attempts, lastStatus, deliveredAt, nextAttemptAt]",
+    );
+    assert.equal(await outbox.listDeliveries({ state: 'pending', limit: 10 }), [], "nothing pending once delivered: listDeliveries({ state: 'pending' })");
     const replayed = await storage.change((tx) => tx.outbox.replay(first.id, T0 + 9000));
-    assert.equal([replayed?.state, replayed?.attempts, replayed?.nextAttemptAt, replayed?.eventId], ['pending', 0, T0 + 9000, first.eventId]);
-    assert.is(await storage.change((tx) => tx.outbox.replay(999_999, T0)), null);
+    assert.equal(
+      [replayed?.state, replayed?.attempts, replayed?.nextAttemptAt, replayed?.eventId],
+      ['pending', 0, T0 + 9000, first.eventId],
+      'a replay is pending from the start, due at once, with the same event id: replay() [state, attempts, nextAttemptAt, eventId]',
+    );
+    assert.is(await storage.change((tx) => tx.outbox.replay(999_999, T0)), null, 'an unknown delivery is null: replay()');
     await outbox.recordAttempt(first.id, { at: T0 + 9000, status: null, error: 'connect ECONNREFUSED', delivered: false, nextAttemptAt: null });
     const [failed] = await outbox.listDeliveries({ state: 'failed', limit: 10 });
-    assert.equal([failed?.state, failed?.lastError, failed?.lastStatus], ['failed', 'connect ECONNREFUSED', null]);
+    assert.equal(
+      [failed?.state, failed?.lastError, failed?.lastStatus],
+      ['failed', 'connect ECONNREFUSED', null],
+      "an attempt with no next attempt fails the delivery: listDeliveries({ state: 'failed' })[0] [state, lastError, lastStatus]",
+    );
   });
 }

@@ -18,11 +18,15 @@ export function releasesContract(test: ContractSuite): void {
     const { releases } = oneChangeEach(current(context).storage);
     const older = newRelease('2.4.1', 100, T0);
     const newer = newRelease('2.5.0', 10, T0 + 1, { notesUrl: 'https://example.com/notes/2.5.0' });
-    assert.equal(await releases.listReleases(), []);
-    assert.is(await releases.publishRelease(older), true);
-    assert.is(await releases.publishRelease(newer), true);
-    assert.is(await releases.publishRelease(newRelease('2.5.0', 100, T0 + 2, { msiUrl: 'https://other.example.com/x.msi' })), false);
-    assert.equal(await releases.listReleases(), [storedRelease(newer), storedRelease(older)]);
+    assert.equal(await releases.listReleases(), [], 'no release, none listed: listReleases()');
+    assert.is(await releases.publishRelease(older), true, 'a new version is published: publishRelease()');
+    assert.is(await releases.publishRelease(newer), true, 'a new version is published: publishRelease()');
+    assert.is(
+      await releases.publishRelease(newRelease('2.5.0', 100, T0 + 2, { msiUrl: 'https://other.example.com/x.msi' })),
+      false,
+      'a version is published once: a second publishRelease()',
+    );
+    assert.equal(await releases.listReleases(), [storedRelease(newer), storedRelease(older)], 'releases list newest first, every field kept: listReleases()');
   });
 
   test('the installer digest, size and critical flag are kept exactly', async (context) => {
@@ -30,7 +34,11 @@ export function releasesContract(test: ContractSuite): void {
     const sha256 = 'ab'.repeat(32);
     const size = 2 ** 40 + 3;
     await releases.publishRelease(newRelease('2.6.0', 5, T0, { sha256, size, critical: true }));
-    assert.equal(await releases.listReleases(), [storedRelease(newRelease('2.6.0', 5, T0), { sha256, size, critical: true })]);
+    assert.equal(
+      await releases.listReleases(),
+      [storedRelease(newRelease('2.6.0', 5, T0), { sha256, size, critical: true })],
+      'the installer digest, size and critical flag are kept exactly: listReleases()',
+    );
   });
 
   test('a rollout change, a pull and a restore are kept; pulling twice keeps the first time; a pulled one is not widened', async (context) => {
@@ -38,16 +46,24 @@ export function releasesContract(test: ContractSuite): void {
     const published = newRelease('2.5.0', 10, T0);
     await releases.publishRelease(published);
     const base = storedRelease(published);
-    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50 });
-    assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10);
-    assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10);
+    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50 }, 'a rollout change answers the release afterwards: setRollout()');
+    assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10, 'a pull keeps its time: pullRelease().pulledAt');
+    assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10, 'pulling twice keeps the first time: pullRelease().pulledAt');
     assert.is(await releases.setRollout('2.5.0', 100), null, 'a pulled release keeps its percent');
-    assert.is(await releases.setRollout('9.9.9', 50), null);
-    assert.is(await releases.pullRelease('9.9.9', T0), null);
-    assert.is(await releases.restoreRelease('9.9.9'), null);
-    assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, T0 + 10]]);
-    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50 });
-    assert.equal((await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]), [['2.5.0', 50, null]]);
+    assert.is(await releases.setRollout('9.9.9', 50), null, 'an unknown version is null: setRollout()');
+    assert.is(await releases.pullRelease('9.9.9', T0), null, 'an unknown version is null: pullRelease()');
+    assert.is(await releases.restoreRelease('9.9.9'), null, 'an unknown version is null: restoreRelease()');
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]),
+      [['2.5.0', 50, T0 + 10]],
+      'a pulled release keeps its percent: listReleases() [version, rolloutPercent, pulledAt]',
+    );
+    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50 }, 'a restore serves the release again: restoreRelease()');
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]),
+      [['2.5.0', 50, null]],
+      'a restored release is not pulled: listReleases() [version, rolloutPercent, pulledAt]',
+    );
   });
 
   test('a ramp plan is kept; a halt holds once; a resume moves the plan; a pull ends it at the percent given; a widen ends it', async (context) => {
@@ -57,7 +73,11 @@ export function releasesContract(test: ContractSuite): void {
     await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
     await releases.publishRelease(newRelease('2.5.0', 100, T0 - 1));
     const base = storedRelease(newRelease('2.6.0', 1, T0));
-    assert.equal((await releases.listReleases()).find((r) => r.version === '2.6.0'), { ...base, ramp, haltedAt: null, haltReason: null });
+    assert.equal(
+      (await releases.listReleases()).find((r) => r.version === '2.6.0'),
+      { ...base, ramp, haltedAt: null, haltReason: null },
+      'a ramp plan is kept: listReleases() 2.6.0',
+    );
     const { storage } = current(context);
     /** A change that writes its event only when the store changed something. */
     const reported = (type: 'release.halted' | 'release.resumed', write: (tx: StorageChange) => Promise<Release | null>) =>
@@ -71,7 +91,7 @@ export function releasesContract(test: ContractSuite): void {
       ramp,
       haltedAt: T0 + 10,
       haltReason: '20 reports',
-    });
+    }, 'a halt holds the ramp at its time with its reason: haltRelease()');
     assert.is(await reported('release.halted', (tx) => tx.releases.haltRelease('2.6.0', T0 + 20, 'again')), null, 'halted once');
     assert.is(await releases.haltRelease('2.5.0', T0 + 20, 'no plan'), null, 'no plan, no halt');
     assert.is(await releases.resumeRelease('2.5.0', ramp), null, 'not halted');
@@ -81,8 +101,12 @@ export function releasesContract(test: ContractSuite): void {
       ramp: moved,
       haltedAt: null,
       haltReason: null,
-    });
-    assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(), ['release.halted', 'release.resumed']);
+    }, 'a resume moves the plan and clears the halt: resumeRelease()');
+    assert.equal(
+      (await outbox.listDeliveries({ limit: 10 })).map((d) => d.type).reverse(),
+      ['release.halted', 'release.resumed'],
+      'the halt and the resume wrote their events with them, once each: listDeliveries() types, oldest first',
+    );
     await releases.haltRelease('2.6.0', T0 + 30, 'once more');
     assert.equal(await releases.pullRelease('2.6.0', T0 + 40, 5), {
       ...base,
@@ -91,10 +115,14 @@ export function releasesContract(test: ContractSuite): void {
       ramp: null,
       haltedAt: T0 + 30,
       haltReason: 'once more',
-    });
-    assert.equal(await releases.restoreRelease('2.6.0'), { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null });
+    }, 'a pull with the percent in force ends the plan at it: pullRelease()');
+    assert.equal(
+      await releases.restoreRelease('2.6.0'),
+      { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null },
+      'a restore clears the halt: restoreRelease()',
+    );
     await releases.publishRelease(newRelease('2.7.0', 1, T0, { ramp }));
-    assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null);
+    assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null, 'a widen ends the plan: setRollout().ramp');
   });
 
   test('a ramp step is announced once, only while the plan is the one given; its event is written with it', async (context) => {
@@ -110,17 +138,25 @@ export function releasesContract(test: ContractSuite): void {
         return announced;
       });
     assert.is(await announce('2.6.0', 2, { ...ramp, startAt: T0 + 1 }), null, 'another plan (resumed meanwhile)');
-    assert.is((await announce('2.6.0', 2, ramp))?.announcedStep, 2);
+    assert.is((await announce('2.6.0', 2, ramp))?.announcedStep, 2, 'a ramp step is announced: announceStep().announcedStep');
     assert.is(await announce('2.6.0', 2, ramp), null, 'announced once');
     assert.is(await announce('2.6.0', 1, ramp), null, 'never back');
-    assert.is(await announce('9.9.9', 1, ramp), null);
-    assert.equal((await releases.listReleases()).map((r) => [r.version, r.announcedStep]), [['2.6.0', 2]]);
+    assert.is(await announce('9.9.9', 1, ramp), null, 'an unknown version is null: announceStep()');
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.announcedStep]),
+      [['2.6.0', 2]],
+      'the step announced is kept: listReleases() [version, announcedStep]',
+    );
     await releases.setRollout('2.6.0', 30);
     assert.is(await announce('2.6.0', 3, ramp), null, 'a widen ended the plan');
     await releases.publishRelease(newRelease('2.7.0', 1, T0, { ramp }));
     await releases.pullRelease('2.7.0', T0 + 1);
     assert.is(await announce('2.7.0', 1, ramp), null, 'pulled');
-    assert.equal((await outbox.listDeliveries({ limit: 10 })).map((d) => d.type), ['release.rolled_out']);
+    assert.equal(
+      (await outbox.listDeliveries({ limit: 10 })).map((d) => d.type),
+      ['release.rolled_out'],
+      "an announced step's event is written with it, once: listDeliveries() types",
+    );
   });
 
   test('a publish checked in a change that holds the releases: a refusal stores nothing and sends no event', async (context) => {
@@ -142,11 +178,23 @@ export function releasesContract(test: ContractSuite): void {
         await tx.outbox.enqueue({ type: 'release.published', data: { version } }, T0);
         return true;
       });
-    assert.is(await publish('2.4.0').catch((error: unknown) => String(error)), 'Error: lower than 2.5.0');
+    assert.is(
+      await publish('2.4.0').catch((error: unknown) => String(error)),
+      'Error: lower than 2.5.0',
+      'a publish lower than a stored release is refused in its change: the error it threw',
+    );
     // Two at once: the second reads what the first stored (it waits for the first's hold on the releases).
-    assert.equal(await Promise.all([publish('2.6.0'), publish('2.6.0')]), [true, false]);
-    assert.equal(seen, [['2.5.0'], ['2.5.0'], ['2.6.0', '2.5.0']]);
-    assert.equal((await releases.listReleases()).map((r) => r.version), ['2.6.0', '2.5.0']);
+    assert.equal(
+      await Promise.all([publish('2.6.0'), publish('2.6.0')]),
+      [true, false],
+      'a version is published once, of two at once: publishRelease() in two changes',
+    );
+    assert.equal(seen, [['2.5.0'], ['2.5.0'], ['2.6.0', '2.5.0']], 'the second change reads what the first stored: the versions each change read');
+    assert.equal(
+      (await releases.listReleases()).map((r) => r.version),
+      ['2.6.0', '2.5.0'],
+      'equal publish times list the later published first: listReleases() versions',
+    );
     assert.equal((await outbox.listDeliveries({ limit: 10 })).length, 1, 'only 2.6.0 sent its event, once');
   });
 
@@ -166,7 +214,11 @@ export function releasesContract(test: ContractSuite): void {
     await reported('release.pulled', (tx) => tx.releases.pullRelease('2.5.0', T0 + 1));
     await reported('release.restored', (tx) => tx.releases.restoreRelease('2.5.0'));
     const deliveries = await outbox.listDeliveries({ limit: 10 });
-    assert.equal(deliveries.map((d) => d.type).reverse(), ['release.rolled_out', 'release.pulled', 'release.restored']);
+    assert.equal(
+      deliveries.map((d) => d.type).reverse(),
+      ['release.rolled_out', 'release.pulled', 'release.restored'],
+      'a rollout change, a pull and a restore write their events with them: listDeliveries() types, oldest first',
+    );
   });
 
   test('the audit trail keeps every field and lists the latest first, at most the limit', async (context) => {
@@ -178,7 +230,7 @@ export function releasesContract(test: ContractSuite): void {
     ];
     for (const entry of entries) await audit.record(entry);
     const rows = entries.map((entry, i) => ({ ...entry, id: i + 1 }));
-    assert.equal(await audit.list({ limit: 2 }), [rows[2], rows[1]]);
-    assert.equal(await audit.list({ limit: 10 }), [...rows].reverse());
+    assert.equal(await audit.list({ limit: 2 }), [rows[2], rows[1]], 'the audit trail lists the latest first, at most the limit: audit.list()');
+    assert.equal(await audit.list({ limit: 10 }), [...rows].reverse(), 'the audit trail keeps every field: audit.list()');
   });
 }

@@ -12,9 +12,9 @@ export function secretsContract(test: ContractSuite): void {
       calls++;
       return value;
     };
-    assert.is(await storage.secret('voter-secret', create('first')), 'first');
-    assert.is(await storage.secret('voter-secret', create('second')), 'first');
-    assert.is(calls, 1);
-    assert.is(await storage.secret('other', async () => 'async value'), 'async value');
+    assert.is(await storage.secret('voter-secret', create('first')), 'first', 'a secret is created on first use: secret()');
+    assert.is(await storage.secret('voter-secret', create('second')), 'first', 'a secret is created once, the first value wins: a second secret()');
+    assert.is(calls, 1, 'create is not called again: calls of create');
+    assert.is(await storage.secret('other', async () => 'async value'), 'async value', 'create may answer a promise: secret()');
   });
 }

@@ -67,7 +67,10 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed';
 /** One event's delivery to one endpoint, as the operator sees it. */
 export interface Delivery {
   id: number;
-  /** The webhook-id header: the same on every attempt and replay. */
+  /**
+   * The webhook-id header: `msg_` and 32 lower-case hex digits (a random UUID's, without its dashes), one
+   * per event, the same on every attempt and replay.
+   */
   eventId: string;
   type: DeliveredType;
   endpointId: number;
@@ -86,6 +89,7 @@ export interface Delivery {
 export interface DueDelivery {
   id: number;
   endpointId: number;
+  /** The delivery's `eventId` (`msg_` and 32 lower-case hex digits). */
   eventId: string;
   type: DeliveredType;
   /** The event as JSON text, exactly as stored: every attempt sends and signs the same bytes. */
@@ -140,8 +144,9 @@ export interface EndpointShare {
 
 /** What the back office reads of the outbox: the endpoints and the deliveries. */
 export interface OutboxReads {
+  /** Every endpoint, in the order they were added (id order). */
   listEndpoints(): Promise<WebhookEndpoint[]>;
-  /** Deliveries newest first. */
+  /** Deliveries newest first (highest id first). */
   listDeliveries(filter: DeliveryFilter): Promise<Delivery[]>;
 }
 
@@ -150,9 +155,15 @@ export interface DeliveryWork {
   /**
    * Takes up to `limit` pending deliveries due at `now` to enabled endpoints (within `share` per endpoint)
    * and leases them until `now + leaseMs`, so that another instance does not send them meanwhile
-   * (PostgreSQL: skip locked). A disabled endpoint's deliveries wait, retries and replays included.
+   * (PostgreSQL: skip locked). A disabled endpoint's deliveries wait, retries and replays included. A
+   * claimed delivery is not due again before the lease ends; `attempts` counts the attempts recorded before.
    */
   claimDue(now: number, leaseMs: number, limit: number, share?: EndpointShare): Promise<DueDelivery[]>;
+  /**
+   * Records one attempt: `attempts` goes up by one; delivered, the delivery is `delivered` at `at` with no
+   * next attempt; else `pending` again, due at `nextAttemptAt`, or `failed` when that is null. An attempt of
+   * a delivery deleted meanwhile (with its endpoint) is recorded nowhere.
+   */
   recordAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
 }
 
@@ -161,24 +172,37 @@ export interface DeliveryWork {
  * them is written in a unit of work (change.ts) with its audit entry.
  */
 export interface OutboxStore extends OutboxReads, DeliveryWork {
+  /** Adds an endpoint, enabled, with an id above every endpoint's before (a deleted one's too). */
   addEndpoint(endpoint: NewEndpoint): Promise<WebhookEndpoint>;
   /** Changes some of url, events, enabled; null when there is no such endpoint. */
   updateEndpoint(
     id: number,
     change: { url?: string | undefined; events?: EventType[] | undefined; enabled?: boolean | undefined },
   ): Promise<WebhookEndpoint | null>;
-  /** Writes an event and one delivery per enabled endpoint that wants it (nothing when none does). */
+  /**
+   * Writes an event, with a new event id, and one pending delivery, due at `at`, per enabled endpoint
+   * that wants its type (an endpoint with no `events` wants every type); nothing when none does.
+   */
   enqueue(event: EventDraft, at: number): Promise<void>;
-  /** Makes a delivery pending again, due at `at`, from its first attempt; null when there is none. */
+  /**
+   * Makes a delivery pending again, due at `at`, from its first attempt (attempts 0), with the same event
+   * id; the delivery afterwards, or null when there is none.
+   */
   replay(id: number, at: number): Promise<Delivery | null>;
   /**
    * Makes up to `limit` failed deliveries pending again (oldest first), due at `at`, from their first
    * attempt; only those to `endpointId` when given. Nothing else changes.
    */
   replayFailed(at: number, limit: number, endpointId: number | null): Promise<FailedReplay>;
-  /** Writes a test event (TEST_EVENT_TYPE) and one delivery of it to that endpoint only; null when there is none. */
+  /**
+   * Writes a test event (TEST_EVENT_TYPE) and one delivery of it to that endpoint only, whatever the types
+   * it asked for, due at `at`; the delivery, or null when there is no such endpoint.
+   */
   sendTest(endpointId: number, data: Record<string, unknown>, at: number): Promise<Delivery | null>;
-  /** Deletes an endpoint and its deliveries (pending ones too: they are never sent); null when there is none. */
+  /**
+   * Deletes an endpoint and its deliveries (pending ones too: they are never sent); null when there is
+   * none (a second delete of the same id answers null).
+   */
   deleteEndpoint(id: number): Promise<DeletedEndpoint | null>;
   /**
    * Gives an endpoint a new secret. The old one keeps signing beside it until `previousUntil` (ms), or

@@ -110,11 +110,11 @@ export interface ClaimedResendRequest extends ResendRequest {
 
 /** What the back office reads of the mail outbox. */
 export interface MailReads {
-  /** Messages newest first (highest id first): those about one order, or all; only those in `state` when given. */
+  /** Messages newest first (highest id first): those about one order, or all; only those in `state` when given; at most `limit`. */
   list(filter: { session?: string | undefined; state?: MailState | undefined; limit: number }): Promise<StoredMail[]>;
   /** One message by its id, or null when there is none. */
   get(id: number): Promise<StoredMail | null>;
-  /** Messages written from `from` (inclusive) to `to` (exclusive), ms, by state. */
+  /** Messages written (`createdAt`) from `from` (inclusive) to `to` (exclusive), ms, by state; 0 for a state with none. */
   counts(from: number, to: number): Promise<MailCounts>;
 }
 
@@ -123,19 +123,31 @@ export interface MailReads {
  * worker's bookkeeping (claims and attempts of messages and of resend requests).
  */
 export interface MailWork {
-  /** Takes up to `limit` pending messages due at `now` and leases them until `now + leaseMs`. */
+  /**
+   * Takes up to `limit` pending messages due at `now`, oldest first, and leases them until `now + leaseMs`:
+   * they come back with the lease's end as their `nextAttemptAt`, and are not due again before it; their state stays pending and `attempts` counts the attempts recorded before.
+   */
   claimDue(now: number, leaseMs: number, limit: number): Promise<StoredMail[]>;
+  /**
+   * Records one attempt: `attempts` goes up by one, `lastAttemptAt` and `lastError` are the attempt's;
+   * sent, the message is `sent` at `at` with no next attempt; else `pending` again, due at
+   * `nextAttemptAt`, or `failed` when that is null.
+   */
   recordAttempt(id: number, attempt: MailAttempt): Promise<void>;
   /**
    * Records a resend request, due at once: one write whatever the address (no lookup), so that the
    * answer takes the same path for an address with orders and one without.
    */
   requestResend(request: ResendRequest, at: number): Promise<void>;
-  /** Takes up to `limit` resend requests due at `now`, oldest first, and leases them until `now + leaseMs`. */
+  /**
+   * Takes up to `limit` resend requests due at `now` (not before they were made), oldest first, and leases
+   * them until `now + leaseMs`: not due again before the lease ends. `attempts` counts the claims before.
+   */
   claimResendRequests(now: number, leaseMs: number, limit: number): Promise<ClaimedResendRequest[]>;
   /**
    * Completes a claimed request in one unit: writes its mail, if any (as `enqueue`), and deletes the
    * request with its address. A request whose step died before this is claimed again once its lease ends.
+   * A second completion of the same request (two steps after a lease ran out) writes nothing: no mail.
    */
   completeResendRequest(id: number, mail: MailDraft | null, at: number): Promise<void>;
 }

@@ -52,8 +52,8 @@ export interface OrderReads {
   /** One order (any stored session), or null. */
   get(sessionId: string): Promise<Order | null>;
   /**
-   * Paid orders, newest first (by fulfilment, else creation), at most `limit`; with `session`, that one
-   * session whatever its state.
+   * Paid orders, newest first (by fulfilment, else creation, time; of equal times, the higher session id
+   * first), at most `limit`; with `session`, that one session whatever its state.
    */
   find(filter: OrderFilter): Promise<Order[]>;
   /**
@@ -61,7 +61,10 @@ export interface OrderReads {
    * fulfilment times were: migration 13), then by session id.
    */
   inPeriod(period: PaidPeriod): Promise<Order[]>;
-  /** Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay` to `toDay`. */
+  /**
+   * Paid orders by the UTC day this server fulfilled them, product and currency, of the days from `fromDay`
+   * to `toDay`, in a fixed order: by day, then product, then currency with the unknown currency first.
+   */
   countByDay(fromDay: number, toDay: number): Promise<OrderCount[]>;
   /**
    * The order that holds a license key (its standard or its plus key, as issued: exactly equal), or null.

@@ -148,7 +148,9 @@ export interface RateLimitHit {
 export interface RateLimitStore {
   /**
    * Counts one hit of `key` in its window. `limit` is the policy's quota: a store may answer a client it
-   * knows to be past it from what it holds, without asking anyone else.
+   * knows to be past it from what it holds, without asking anyone else. A window starts at a key's first
+   * hit and keeps its end: each hit in it answers its own count (1, 2, ...; concurrent hits too) and the
+   * time left (`resetMs`, at most `windowMs`); after it ends, the next hit counts 1 in a full window.
    */
   hit(key: string, windowMs: number, limit: number): MaybePromise<RateLimitHit>;
 }

@@ -78,17 +78,20 @@ export function publishedRelease(release: NewRelease): Release {
 
 /** What is read of the releases. */
 export interface ReleaseReads {
-  /** Every release, newest first. */
+  /**
+   * Every release, newest first: the latest publish time first; of equal publish times, the one published
+   * later first. Each with every field as published (publishedRelease) and changed since.
+   */
   listReleases(): Promise<Release[]>;
 }
 
 /** Where releases are kept (every storage has one), whole as a change has it. */
 export interface ReleaseStore extends ReleaseReads {
-  /** Stores a new release; false when that version exists already (pulled or not). */
+  /** Stores a new release as `publishedRelease` has it; false, storing nothing, when that version exists already (pulled or not). */
   publishRelease(release: NewRelease): Promise<boolean>;
   /**
    * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
-   * there is no live one of that version.
+   * there is no live one of that version (a pulled release keeps its percent).
    */
   setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
   /**

@@ -34,13 +34,13 @@ export interface AuditFilter {
   actor?: string | undefined;
   /** Only actions that start with this, e.g. "release." (case-sensitive). */
   action?: string | undefined;
-  /** Only targets that contain this text (case-sensitive). */
+  /** Only targets that contain this text (case-sensitive; `%` and `_` are plain text). */
   target?: string | undefined;
 }
 
 /** What is read of the audit trail. */
 export interface AuditReads {
-  /** The latest entries that match the filter, newest first. */
+  /** The latest entries that match the filter, newest (highest id: ids count up from 1 as written) first. */
   list(filter: AuditFilter): Promise<AuditRow[]>;
 }
 
@@ -79,9 +79,12 @@ export interface VersionFeedbackCount {
 export interface InboxReads {
   /** Reviews and bug reports by UTC day and app version, of the days from `fromDay` to `toDay`; versions not in `versions` as `other`. */
   countByVersion(fromDay: number, toDay: number, versions: readonly string[]): Promise<VersionFeedbackCount[]>;
-  /** Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included. */
+  /**
+   * Submissions by UTC day, type and rating, of the days from `fromDay` to `toDay`, both included, in a
+   * fixed order: by day, then type, then rating with no rating first.
+   */
   countByDay(fromDay: number, toDay: number): Promise<FeedbackCount[]>;
-  /** Entries matching the filter, newest (highest id) first, at most `limit`. */
+  /** Entries matching the filter, newest (highest id: ids grow with arrival) first, at most `limit`. */
   list(filter: InboxFilter): Promise<InboxEntry[]>;
 }
 
@@ -98,7 +101,8 @@ export interface FeedbackInbox extends InboxReads {
   setHandled(id: number, handled: boolean, at: number): Promise<HandledChange | null>;
   /**
    * Marks the listed entries handled at `at`, all in one write; an entry handled already keeps its time
-   * and is not counted as marked.
+   * and is not counted as marked. Answers the ids it marked, in id order (each once), and how many of the
+   * listed ids exist.
    */
   markHandled(ids: readonly number[], at: number): Promise<HandledBatch>;
 }
@@ -158,20 +162,24 @@ export interface FeatureReads {
  * /api/v1/roadmap reflects each change at once, once committed.
  */
 export interface FeatureStore extends FeatureReads {
-  /** Adds a feature with the next free id (above every existing one). */
+  /** Adds a feature, not the config's (`from_config` false), with the next free id (above every existing one). */
   create(fields: FeatureFields): Promise<StoredFeature>;
   /** Changes some fields; the feature afterwards, or null when there is none. Showing it clears merged_into. */
   update(id: number, fields: FeatureChange): Promise<StoredFeature | null>;
   /**
    * Merges duplicate `from` into `into`, in one transaction: `from`'s votes move to `into` (a voter who
-   * voted for both keeps one vote), `into`'s count is exact, and `from` is hidden with merged_into set.
+   * voted for both keeps one vote), `into`'s count is exact (a network's cap included, as the toggles
+   * count), and `from` is hidden with merged_into set. Refused, changing nothing: `not_found` for an
+   * unknown feature (either one), `already_merged` for one merged before, `hidden_target` for a hidden `into`.
    */
   merge(from: number, into: number): Promise<MergeOutcome>;
   /**
    * Undoes the merge of `id`, in one transaction: it is shown again, and each vote it had when merged
    * goes back to it from the feature it was merged into, if that voter still votes there (a moved vote
    * leaves that feature; a voter who had voted for both keeps both). Only a merge that recorded its votes
-   * (every merge since migration 29) can be undone, and not while the target is merged itself.
+   * (every merge since migration 29) can be undone, and not while the target is merged itself. Refused,
+   * changing nothing: `not_found` for an unknown feature, `not_merged` for one not merged (or shown again
+   * by an edit since, which ended its merge), `target_merged` while its target is merged.
    */
   unmerge(id: number): Promise<UnmergeOutcome>;
 }

@@ -12,14 +12,14 @@ export interface InboxFilter {
   /** Received at or after, ms since the epoch. */
   since?: number | undefined;
   handled?: boolean | undefined;
-  /** Text found in the description or the email, any case (a substring). */
+  /** Text found in the description or the email, any case (a substring; `%` and `_` are plain text). */
   search?: string | undefined;
   /** Entries with a smaller id only: the `next` of the page before. */
   before?: number | undefined;
   limit: number;
 }
 
-/** What one bulk mark did: the ids it marked (ascending), and how many of the listed ids exist. */
+/** What one bulk mark did: the ids it marked (ascending, each once), and how many of the listed ids exist. */
 export interface HandledBatch {
   marked: number[];
   found: number;
@@ -30,7 +30,7 @@ export interface OrderFilter {
   email?: string | undefined;
   /** One session, whatever its state. */
   session?: string | undefined;
-  /** Text found in the buyer's name, any case (a substring). */
+  /** Text found in the buyer's name, any case (a substring; `%` and `_` are plain text); with `email`, both must match. */
   name?: string | undefined;
   limit: number;
 }

@@ -53,11 +53,15 @@ export interface ReporterCount {
 export interface UsageStore {
   /** Adds counts to the stored ones (one batch, atomic). */
   add(counts: readonly UsageCount[]): Promise<void>;
-  /** Every stored count of the days from `fromDay` to `toDay`, both included. */
+  /**
+   * Every stored count of the days from `fromDay` to `toDay`, both included, one per day and label set
+   * (the counts added for it summed), in a fixed order: by day, then kind, release, source and platform.
+   */
   list(fromDay: number, toDay: number): Promise<UsageCount[]>;
   /**
    * Keeps the sightings of a client, version and day not kept yet, and adds one `installed` count (source
-   * `none`) for each of those, in one atomic batch; returns them. Sightings of days before yesterday may
+   * `none`) for each of those, in one atomic batch; returns them (a sighting repeated in the batch, or
+   * kept before, or by a batch added at the same time, is not returned again). Sightings of days before yesterday may
    * be forgotten: the counts hold them.
    */
   addSightings(sightings: readonly InstallSighting[]): Promise<InstallSighting[]>;

@@ -1,7 +1,7 @@
 /**
  * The storage contract's own assertions (adapters/storage-conformance/assert.ts) judge as uvu/assert did
  * before the contract was published: `equal` agrees with uvu/assert's `equal` (dequal) on every pair below,
- * and a failed check says what it found and what it wanted.
+ * and a failed check names the rule, what came back and what the rule wants.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -52,25 +52,55 @@ test("equal agrees with uvu/assert's equal on every pair", () => {
   );
 });
 
-test('a failed check throws an AssertionError with the message, what was found and what was wanted', () => {
+test('a failed check throws an AssertionError naming the rule, what came back and what the rule wants', () => {
   try {
-    check.equal({ voted: true, vote_count: 1 }, { voted: true, vote_count: 2 }, 'the second vote counts');
+    check.equal({ voted: true, vote_count: 1 }, { voted: true, vote_count: 2 }, 'the second vote counts: toggleVote()');
     assert.unreachable('equal passed');
   } catch (error) {
     assert.instance(error, check.AssertionError);
     const { message, actual, expected, operator } = error as check.AssertionError;
     assert.equal({ message, actual, expected, operator }, {
-      message: 'the second vote counts\n  actual:   {"voted":true,"vote_count":1}\n  expected: {"voted":true,"vote_count":2}',
+      message: 'the second vote counts: toggleVote(): got {"voted":true,"vote_count":1}, expected {"voted":true,"vote_count":2}',
       actual: { voted: true, vote_count: 1 },
       expected: { voted: true, vote_count: 2 },
       operator: 'equal',
     });
   }
-  assert.throws(() => check.is(1, '1'), /expected values to be the same\n {2}actual: {3}1\n {2}expected: "1"/);
-  assert.throws(() => check.ok(0), /expected a truthy value/);
-  assert.throws(() => check.match('msg_x', /^msg_[0-9a-f]{32}$/), /expected the text to match/);
-  check.match('msg_00000000000000000000000000000000', /^msg_[0-9a-f]{32}$/);
-  check.is(NaN, NaN);
+  const thrown = (check: () => void) => {
+    try {
+      check();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'passed';
+  };
+  assert.equal(
+    [
+      thrown(() => check.is(1, '1', 'a vote counts once: toggleVote().vote_count')),
+      thrown(() => check.ok(0, 'ids grow with arrival')),
+      thrown(() => check.ok(undefined, 'a pending delivery due at now is claimed: claimDue()')),
+      thrown(() => check.match('msg_x', /^msg_[0-9a-f]{32}$/, 'an event id is msg_ and 32 lower-case hex digits: eventId')),
+    ],
+    [
+      'a vote counts once: toggleVote().vote_count: got 1, expected "1"',
+      'ids grow with arrival: got 0, expected a truthy value',
+      'a pending delivery due at now is claimed: claimDue(): got undefined, expected a truthy value',
+      'an event id is msg_ and 32 lower-case hex digits: eventId: got "msg_x", expected text matching /^msg_[0-9a-f]{32}$/',
+    ],
+  );
+  check.match('msg_00000000000000000000000000000000', /^msg_[0-9a-f]{32}$/, 'an event id');
+  check.is(NaN, NaN, 'NaN is NaN');
+});
+
+test('no check can go without a message that names the rule (by type)', () => {
+  // @ts-expect-error: the message is required
+  check.ok(1);
+  // @ts-expect-error: the message is required
+  check.match('a', 'a');
+  // @ts-expect-error: the message is required
+  check.is(1, 1);
+  // @ts-expect-error: the message is required
+  check.equal([1], [1]);
 });
 
 test.run();
