@@ -29,6 +29,7 @@ export const MailViewSchema = v.object({
   nextAttemptAt: v.nullable(IsoTime),
   sentAt: v.nullable(IsoTime),
   lastError: v.nullable(v.string()),
+  retriedAt: v.pipe(v.nullable(IsoTime), v.description('When the operator last sent it again after it failed (POST /mails/{id}/retry), or null.')),
 });
 
 export type MailView = v.InferOutput<typeof MailViewSchema>;
@@ -47,6 +48,7 @@ export function mailView(m: StoredMail): MailView {
     nextAttemptAt: isoOrNull(m.nextAttemptAt),
     sentAt: isoOrNull(m.sentAt),
     lastError: m.lastError,
+    retriedAt: isoOrNull(m.retriedAt),
   };
 }
 
