@@ -19,6 +19,7 @@ const LISTED = 50;
 export const MailViewSchema = v.object({
   id: v.number(),
   kind: v.picklist(MAIL_KINDS),
+  session: v.pipe(v.nullable(v.string()), v.description('The checkout session (order) it is about, or null (a resend of several orders, a requester told).')),
   to: v.string(),
   subject: v.string(),
   text: v.string(),
@@ -38,6 +39,7 @@ export function mailView(m: StoredMail): MailView {
   return {
     id: m.id,
     kind: m.kind,
+    session: m.session,
     to: m.to,
     subject: m.subject,
     text: m.text,

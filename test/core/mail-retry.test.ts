@@ -37,6 +37,7 @@ test('GET /mails lists the failed mails with what the relay said', async () => {
     mails: [{
       id: t.failed,
       kind: 'keys',
+      session: 'cs_a',
       to: 'ada@example.com',
       subject: 'Your key',
       text: 'KEY\n',
