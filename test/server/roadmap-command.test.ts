@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
+import { runCommand } from '../_cli.ts';
 import { runCli } from '../_spawn.ts';
 
 interface Context {
@@ -26,7 +27,9 @@ test.after(async ({ server, operator }) => {
 });
 
 /** `converter-site-api roadmap ...` with the operator API's variables. */
-const roadmap = (args: string[], operator: OperatorListener) => runCli(['roadmap', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
+/** The command in process (test/_cli.ts); `program` is the program itself, a child process. */
+const roadmap = (args: string[], operator: OperatorListener) => runCommand(['roadmap', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
+const program = (args: string[], operator: OperatorListener) => runCli(['roadmap', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
 
 test('roadmap list --sort votes: most votes first, the table and --json alike; a wrong --sort is a usage error (64)', async ({ server, operator }) => {
   const ids = (await operator.call('/roadmap').then((a) => a.json() as { features: { id: number }[] })).features.map((f) => f.id);
@@ -38,7 +41,7 @@ test('roadmap list --sort votes: most votes first, the table and --json alike; a
   });
   assert.is(vote.status, 200);
   const [table, json, wrong, help] = await Promise.all([
-    roadmap(['list', '--sort', 'votes'], operator),
+    program(['list', '--sort', 'votes'], operator),
     roadmap(['list', '--sort', 'votes', '--json'], operator),
     roadmap(['list', '--sort', 'title'], operator),
     roadmap(['--help'], operator),

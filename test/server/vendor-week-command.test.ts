@@ -2,15 +2,17 @@
  * The commands of what a vendor looked for (issue 33), as an operator types them against the operator listener
  * of a server on a real socket: `orders find --key/--name`, `orders export` (CSV to stdout or a file),
  * `feedback list --search`, `feedback handle <id> <id>...` and `feedback handle --all`; their usage mistakes (64).
+ * The commands run in process (test/_cli.ts); orders-command.test.ts and operator-program.test.ts run the
+ * program itself.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runCommand } from '../_cli.ts';
 import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { exampleContent, startTestServer, type TestServer } from '../_setup.ts';
-import { runCli } from '../_spawn.ts';
 
 interface Context {
   server: TestServer;
@@ -50,10 +52,10 @@ test('orders find --key (as pasted) and --name (part, any case); one way of find
   server.clock.advance(1000);
   const other = await paid(server, 'Someone Else');
   const [byKey, byName, keyJson, both] = await Promise.all([
-    runCli(['orders', 'find', '--key', `  ${ada.key.slice(0, 20)}\n${ada.key.slice(20)}\n`], env),
-    runCli(['orders', 'find', '--name', 'LOVELACE'], env),
-    runCli(['orders', 'find', '--key', ada.key, '--json'], env),
-    runCli(['orders', 'find', '--key', ada.key, '--session', ada.id], env),
+    runCommand(['orders', 'find', '--key', `  ${ada.key.slice(0, 20)}\n${ada.key.slice(20)}\n`], env),
+    runCommand(['orders', 'find', '--name', 'LOVELACE'], env),
+    runCommand(['orders', 'find', '--key', ada.key, '--json'], env),
+    runCommand(['orders', 'find', '--key', ada.key, '--session', ada.id], env),
   ]);
   assert.is(byKey.code, 0, byKey.stderr);
   assert.equal(byKey.stdout.split('\n').slice(1, -1).map((line) => line.split(/\s+/)[0]), [ada.id]);
@@ -64,7 +66,7 @@ test('orders find --key (as pasted) and --name (part, any case); one way of find
     64,
     'converter-site-api orders: give --email and --name, --session, or --key: one of them\nRun `converter-site-api orders --help` for usage.\n',
   ]);
-  const shown = await runCli(['orders', 'show', ada.id], env);
+  const shown = await runCommand(['orders', 'show', ada.id], env);
   assert.match(shown.stdout, 'amount   49.00 USD\n');
 });
 
@@ -77,11 +79,11 @@ test('orders export: the CSV to stdout, or to a file; a bad --since exits 1; --j
   try {
     const out = join(dir, 'orders.csv');
     const [piped, toFile, later, bad, asJson] = await Promise.all([
-      runCli(['orders', 'export'], env),
-      runCli(['orders', 'export', '--out', out], env),
-      runCli(['orders', 'export', '--since', new Date(server.clock.now() + 1).toISOString()], env),
-      runCli(['orders', 'export', '--since', 'last week'], env),
-      runCli(['orders', 'export', '--json'], env),
+      runCommand(['orders', 'export'], env),
+      runCommand(['orders', 'export', '--out', out], env),
+      runCommand(['orders', 'export', '--since', new Date(server.clock.now() + 1).toISOString()], env),
+      runCommand(['orders', 'export', '--since', 'last week'], env),
+      runCommand(['orders', 'export', '--json'], env),
     ]);
     assert.equal([piped.code, piped.stdout], [0, expected]);
     assert.equal([toFile.code, toFile.stdout, readFileSync(out, 'utf8')], [0, '', expected]);
@@ -103,13 +105,13 @@ test('feedback list --search; handle several ids in one bulk mark; handle --all 
   for (const description of ['Crash on open', 'Fine tool', 'crash on save', 'Slow']) {
     await server.storage.intake.addFeedback({ type: 'bug_report', description, email: null, appVersion: null, rating: null, receivedAt: server.clock.now() });
   }
-  const listed = await runCli(['feedback', 'list', '--search', 'CRASH'], env);
+  const listed = await runCommand(['feedback', 'list', '--search', 'CRASH'], env);
   assert.equal(listed.stdout.split('\n').slice(1, -1).map((line) => line.split(/\s+/)[0]), ['3', '1']);
-  const several = await runCli(['feedback', 'handle', '3', '2', '3'], env);
+  const several = await runCommand(['feedback', 'handle', '3', '2', '3'], env);
   assert.equal([several.code, several.stdout], [0, 'marked 2 handled: 2, 3; 0 handled already, 0 not found\n']);
-  const all = await runCli(['feedback', 'handle', '--all', '--search', 'crash', '--json'], env);
+  const all = await runCommand(['feedback', 'handle', '--all', '--search', 'crash', '--json'], env);
   assert.equal([all.code, JSON.parse(all.stdout)], [0, { marked: [1], alreadyHandled: 0, notFound: 0 }]);
-  const none = await runCli(['feedback', 'handle', '--all', '--search', 'crash'], env);
+  const none = await runCommand(['feedback', 'handle', '--all', '--search', 'crash'], env);
   assert.equal([none.code, none.stdout], [0, 'no entry to mark\n']);
   const audit = (await operator.call('/audit')).json() as { entries: { action: string; target: string }[] };
   assert.equal(audit.entries.map((e) => `${e.action} ${e.target}`), [
@@ -117,10 +119,10 @@ test('feedback list --search; handle several ids in one bulk mark; handle --all 
     'feedback.handled_bulk 2 entries (of 2 listed)',
   ]);
   const [unhandleMany, allAndIds, allUnhandle, withHandled] = await Promise.all([
-    runCli(['feedback', 'unhandle', '1', '2'], env),
-    runCli(['feedback', 'handle', '--all', '4'], env),
-    runCli(['feedback', 'unhandle', '--all'], env),
-    runCli(['feedback', 'handle', '--all', '--handled', 'true'], env),
+    runCommand(['feedback', 'unhandle', '1', '2'], env),
+    runCommand(['feedback', 'handle', '--all', '4'], env),
+    runCommand(['feedback', 'unhandle', '--all'], env),
+    runCommand(['feedback', 'handle', '--all', '--handled', 'true'], env),
   ]);
   assert.equal([unhandleMany.code, unhandleMany.stderr], [
     64,

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { LOCAL_RECEIVERS, OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
+import { runCommand } from '../_cli.ts';
 import { runCli } from '../_spawn.ts';
 
 interface Context {
@@ -26,12 +27,14 @@ test.after(async ({ server, operator }) => {
   await server.close();
 });
 
-const webhooks = (args: string[], operator: OperatorListener) => runCli(['webhooks', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
+/** The command in process (test/_cli.ts); `program` is the program itself, a child process. */
+const webhooks = (args: string[], operator: OperatorListener) => runCommand(['webhooks', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
+const program = (args: string[], operator: OperatorListener) => runCli(['webhooks', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
 
 test('test, rotate-secret, replay-failed and delete, each the API answer; wrong arguments are usage errors (64)', async ({ operator }) => {
   const added = (await operator.call('/webhooks', { method: 'POST', json: { url: HOOK } })).json() as { id: number };
   const id = String(added.id);
-  const sent = await webhooks(['test', id, '--json'], operator);
+  const sent = await program(['test', id, '--json'], operator);
   assert.is(sent.code, 0, sent.stderr);
   assert.equal((({ type, state, endpointId }) => [type, state, endpointId])(JSON.parse(sent.stdout) as { type: string; state: string; endpointId: number }), [
     'webhook.test',
