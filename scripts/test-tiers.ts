@@ -62,6 +62,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
+  // The program in process (test/_cli.ts), its operator API answered by the app in process.
+  'server/vendor-week-command.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
   // The app, a command or the Worker in process on PGlite and PostgreSQL (a cuttable proxy in front of the
   // database for the outages): storage is what they need, not a socket of their own.

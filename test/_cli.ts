@@ -8,7 +8,13 @@
  * What a command writes to process.stdout or process.stderr itself (its logger's lines) is captured with
  * what it writes to `io`, as a user's terminal shows both. Calls run one at a time (each swaps process.env
  * and those two writers for its own), in the order they were made.
+ *
+ * `apps` answers the command's requests to an origin in process, through the fetch binding
+ * (adapters/fetch, the one Deno, Bun and Workers run): an operator listener with no socket, so that the
+ * test runs in the unit tier. Requests to any other origin go to the network as before.
  */
+import { createFetchHandler } from '../adapters/fetch/index.ts';
+import type { App } from '../core/app.ts';
 import { runProgram } from '../server/cli/program.ts';
 
 /** What a command printed and its exit code, as `runCli` gives them. */
@@ -25,10 +31,12 @@ let last: Promise<unknown> = Promise.resolve();
  *
  * @param args The words after the program's name.
  * @param env The environment besides PATH.
+ * @param apps Origins (`http://operator.test`) answered by an app in process, from 127.0.0.1.
  */
-export function runCommand(args: string[], env: Record<string, string>): Promise<CommandRun> {
+export function runCommand(args: string[], env: Record<string, string>, apps: Record<string, App> = {}): Promise<CommandRun> {
+  const handlers = new Map(Object.entries(apps).map(([origin, app]) => [new URL(origin).origin, createFetchHandler(app)]));
   const run = last.then(async () => {
-    const saved = { env: process.env, stdout: process.stdout.write, stderr: process.stderr.write };
+    const saved = { env: process.env, stdout: process.stdout.write, stderr: process.stderr.write, fetch: globalThis.fetch };
     const out = { stdout: '', stderr: '' };
     const writer = (stream: 'stdout' | 'stderr') => (chunk: string | Uint8Array, ...rest: unknown[]) => {
       out[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
@@ -39,6 +47,13 @@ export function runCommand(args: string[], env: Record<string, string>): Promise
     process.env = { PATH: saved.env['PATH'] ?? '', ...env };
     process.stdout.write = writer('stdout') as typeof process.stdout.write;
     process.stderr.write = writer('stderr') as typeof process.stderr.write;
+    if (handlers.size > 0) {
+      globalThis.fetch = async (input, init) => {
+        const request = new Request(input, init);
+        const handler = handlers.get(new URL(request.url).origin);
+        return handler ? await handler(request, '127.0.0.1') : saved.fetch(request);
+      };
+    }
     try {
       const code = await runProgram(args, { stdout: (text) => void (out.stdout += text), stderr: (text) => void (out.stderr += text) });
       return { code, ...out };
@@ -46,6 +61,7 @@ export function runCommand(args: string[], env: Record<string, string>): Promise
       process.env = saved.env;
       process.stdout.write = saved.stdout;
       process.stderr.write = saved.stderr;
+      globalThis.fetch = saved.fetch;
     }
   });
   last = run.catch(() => undefined);
