@@ -20,7 +20,7 @@
  * TEST_DIR picks another folder of tests (`test` by default); VERBOSE=1 shows the output of passing files.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { slowFactor } from '../test/_load.ts';
@@ -213,7 +213,59 @@ const indexed = files.map((file, index) => ({ file, index }));
 const unitFiles = indexed.filter(({ file }) => tierOfFile(file) === 'unit');
 const batchCount = Math.min(BATCHES, Math.ceil(unitFiles.length / 2));
 const batches = Array.from({ length: batchCount }, (_, b) => unitFiles.filter((_file, i) => i % batchCount === b));
-const queue = [...batches, ...indexed.filter(({ file }) => tierOfFile(file) !== 'unit').map((job) => [job])];
+/**
+ * The e2e files that install the packed package (test/package/_packed.ts): the runner packs it once, as
+ * the first job of the e2e tier (scripts/test-report/pack.ts), and hands them the tarball in
+ * TEST_PACKED_TARBALL; each waits for it, while the other files run beside the pack.
+ */
+const installsPackage = (file: string) => tierOfFile(file) === 'e2e' && /\b(packedTarball|measureClient)\(/.test(readFileSync(file, 'utf8'));
+const packUsers = new Set(files.filter(installsPackage));
+type Job = { file: string; index: number }[] | 'pack';
+const queue: Job[] = [...batches, ...indexed.filter(({ file }) => tierOfFile(file) !== 'unit').map((job) => [job])];
+/** The pack, once its job is taken; packDone once it ended (packed or not). */
+let packed: Promise<void> | null = null;
+let packDone = packUsers.size === 0;
+if (packUsers.size > 0) {
+  const firstE2e = queue.findIndex((job) => job !== 'pack' && tierOfFile(job[0]!.file) === 'e2e');
+  queue.splice(firstE2e, 0, 'pack');
+}
+/** Packs the package for the run; on failure the files pack it themselves (and show why it fails). */
+async function pack(): Promise<void> {
+  const started = performance.now();
+  const env = { ...process.env };
+  delete env['TEST_PACKED_TARBALL'];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'test-report', 'pack.ts'), reports], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (code === 0) {
+    process.env['TEST_PACKED_TARBALL'] = stdout.trim();
+    process.stdout.write(`\n-- the package, packed once for ${packUsers.size} files, in ${seconds} s\n`);
+  } else process.stdout.write(`\n-- packing the package failed (exit ${code}); each file packs it itself:\n${stdout}${stderr}\n`);
+}
+/**
+ * The next job: the first one in the queue that may start (a file that installs the package waits for
+ * the pack); when only those are left, it waits for the pack.
+ */
+async function nextJob(): Promise<Job | undefined> {
+  const ready = queue.findIndex((job) => job === 'pack' || packDone || !job.some(({ file }) => packUsers.has(file)));
+  if (ready >= 0) {
+    const job = queue.splice(ready, 1)[0]!;
+    if (job === 'pack') packed = pack().finally(() => (packDone = true));
+    return job;
+  }
+  if (queue.length === 0) return undefined;
+  // Only files that wait for the pack are left, and the pack job (queued before them) was taken.
+  await packed;
+  return nextJob();
+}
 const outcomes: FileOutcome[] = [];
 /** When each tier's first file started and its last one ended (tiers overlap by at most a file per worker). */
 const spans = new Map<Tier, { start: number; end: number }>();
@@ -228,8 +280,14 @@ function show({ outcome, seconds }: Timed): void {
 }
 
 const workers = Array.from({ length: Math.min(2, availableParallelism()) }, async () => {
-  for (let job = queue.shift(); job; job = queue.shift()) {
+  for (let job = await nextJob(); job; job = await nextJob()) {
     const started = performance.now();
+    if (job === 'pack') {
+      await packed;
+      const span = spans.get('e2e');
+      spans.set('e2e', { start: Math.min(span?.start ?? started, started), end: Math.max(span?.end ?? started, performance.now()) });
+      continue;
+    }
     const together = job.length > 1 ? await runBatch(job) : null;
     if (together) together.forEach(show);
     else {

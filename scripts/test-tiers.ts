@@ -63,6 +63,10 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/storage-config.test.ts': 'unit',
   'server/start-warnings.test.ts': 'unit',
   'server/usage-writer.test.ts': 'unit',
+  // The program in process (test/_cli.ts), its operator API answered by the app in process.
+  'server/roadmap-command.test.ts': 'unit',
+  'server/vendor-week-command.test.ts': 'unit',
+  'server/webhooks-command.test.ts': 'unit',
   'server/worker-app.test.ts': 'unit',
   // The app, a command or the Worker in process on PGlite and PostgreSQL (a cuttable proxy in front of the
   // database for the outages): storage is what they need, not a socket of their own.

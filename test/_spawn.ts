@@ -204,7 +204,11 @@ export async function runProgramToExit(env: ProgramEnv): Promise<{ code: number 
   return { code, stderr: messages.join('\n') };
 }
 
-/** `converter-site-api <command> ...` from the repository, as the docs show it, with PATH and `env` only. */
+/**
+ * `converter-site-api <command> ...` from the repository, as the docs show it, with PATH and `env` only: the
+ * program as a process. A test of what a command prints and exits with runs it in process instead
+ * (test/_cli.ts's runCommand, the same answer).
+ */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(

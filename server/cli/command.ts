@@ -24,7 +24,7 @@ export class UsageError extends Error {
 
 /**
  * `--help` or `-h` was given: thrown by parseCommandLine, so that no command handles it itself; the
- * program prints the command's help and exits 0 (server/cli/main.ts).
+ * program prints the command's help and exits 0 (server/cli/program.ts).
  */
 export class HelpRequested extends Error {
   override name = 'HelpRequested';

@@ -166,17 +166,17 @@ test('the import check sees a static and a dynamic import', () => {
   assert.equal(specifiers("import { EXIT } from './cli/command.ts';\nconst m = await import('../cli/x.ts');"), ['./cli/command.ts', '../cli/x.ts']);
 });
 
-test("server/cli/main.ts's comment names every operator command the program has", () => {
+test("server/cli/program.ts's comment names every operator command the program has", () => {
   const operator = tsFiles('server/cli').flatMap((file) =>
     [...read(file).matchAll(/name: '([\w-]+)',\s*summary: ['"][^\n]*\(operator API\)['"]/g)].map((match) => match[1]!)
   );
   assert.ok(operator.length >= 7, `${operator.length} operator commands: ${operator.join(', ')}`);
-  const main = read('server/cli/main.ts');
+  const main = read('server/cli/program.ts');
   const comment = main.slice(main.indexOf('/**'), main.indexOf('*/'));
   const commands = main.slice(main.indexOf('const COMMANDS'), main.indexOf('];'));
   for (const name of operator) {
     assert.ok(new RegExp(`\\b${name === 'export' ? 'exportData' : name}\\b`).test(commands), `${name} is not in COMMANDS`);
-    assert.ok(comment.includes(`\`${name}\``), `the comment of server/cli/main.ts does not name \`${name}\``);
+    assert.ok(comment.includes(`\`${name}\``), `the comment of server/cli/program.ts does not name \`${name}\``);
   }
 });
 

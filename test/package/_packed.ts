@@ -1,7 +1,9 @@
 /**
  * The packed package, built once per state of the sources: `npm pack` (which builds with tsup) runs
  * under a lock, and its tarball is kept in node_modules/.cache under a hash of what goes into it, so the
- * test files that install it (the pack test, the docs examples) share one build.
+ * test files that install it (the pack test, the docs examples) share one build. `npm test` packs once
+ * before those files (scripts/test-report/pack.ts) and names the tarball in TEST_PACKED_TARBALL; a file run
+ * alone packs here.
  *
  * Installing is done by hand: `npm install --offline` needs the registry metadata of every dependency in
  * npm's cache, which `npm ci` on a fresh machine does not put there, and tests reach nothing beyond
@@ -45,11 +47,14 @@ function pause(ms: number): void {
 }
 
 /**
- * The tarball of the current sources, packed by this call or an earlier one.
+ * The tarball of the current sources: the one `npm test` packed for its run (TEST_PACKED_TARBALL, set by
+ * scripts/run-tests.ts), else packed by this call or an earlier one.
  *
  * @returns Its path.
  */
 export function packedTarball(): string {
+  const packedForTheRun = process.env['TEST_PACKED_TARBALL'];
+  if (packedForTheRun) return packedForTheRun;
   const tarball = join(CACHE, `${sourceHash()}.tgz`);
   const lock = join(CACHE, 'lock');
   mkdirSync(CACHE, { recursive: true });

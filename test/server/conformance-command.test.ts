@@ -12,6 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runConformanceCommand } from '../../server/cli/conformance.ts';
 import { type Io, UsageError } from '../../server/cli/command.ts';
+import { runCommand } from '../_cli.ts';
 import { runCli, startServerProcess } from '../_spawn.ts';
 import { documentMutants } from '../conformance/_mutants-documents.ts';
 import { referenceApp } from '../conformance/_reference.ts';
@@ -101,7 +102,7 @@ test('usage errors exit 64 and name the flag', async () => {
     assert.instance(error, UsageError, args.join(' '));
     assert.is((error as Error).message, message);
   }
-  const { code, stderr } = await runCli(['conformance', '--format', 'xml'], {});
+  const { code, stderr } = await runCommand(['conformance', '--format', 'xml'], {});
   assert.is(code, 64);
   assert.is(stderr, 'converter-site-api conformance: --base-url is required\nRun `converter-site-api conformance --help` for usage.\n');
 });
@@ -131,10 +132,10 @@ test('a target on a real socket that accepts and never answers: each request is 
 });
 
 test('--help lists the options; the program lists the command', async () => {
-  const help = await runCli(['conformance', '--help'], {});
+  const help = await runCommand(['conformance', '--help'], {});
   assert.is(help.code, 0);
   assert.match(help.stdout, 'usage: converter-site-api conformance --base-url <url> [options]');
-  const program = await runCli(['--help'], {});
+  const program = await runCommand(['--help'], {});
   assert.match(program.stdout, '  conformance check an implementation of the public API spec at a base URL\n');
 });
 

@@ -12,6 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type HttpResult, sendRequest } from '../_client.ts';
 import { freshPgliteDir } from '../_databases.ts';
+import { runCommand } from '../_cli.ts';
 import { freePort, listeningLine, runCli, type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'events-kill-operator-token-00000000000';
@@ -37,8 +38,11 @@ test('on PGlite: SIGKILL during a burst while the receiver is down loses no even
   try {
     const first = (server = await startServerProcess(env));
     const operatorUrl = String(listeningLine(first.stdout())!['operator']);
-    const cli = (args: string[]) => runCli(['webhooks', ...args], { OPERATOR_URL: operatorUrl, OPERATOR_TOKEN: TOKEN });
-    const added = await cli(['add', `http://127.0.0.1:${receiverPort}/hooks`, '--events', 'feedback.received']);
+    // The program itself, a child process, for the webhooks commands (test/server/webhooks-command.test.ts runs them in process).
+    const added = await runCli(['webhooks', 'add', `http://127.0.0.1:${receiverPort}/hooks`, '--events', 'feedback.received'], {
+      OPERATOR_URL: operatorUrl,
+      OPERATOR_TOKEN: TOKEN,
+    });
     assert.is(added.code, 0, added.stderr);
     const secret = /whsec_[A-Za-z0-9+/=]+/.exec(added.stdout)?.[0];
     assert.match(added.stdout, /^ID +STATE +FORMAT +EVENTS +URL +SECRET\n1 +on +standard +feedback\.received +http:\/\/127\.0\.0\.1:\d+\/hooks +whsec_/);
@@ -72,7 +76,7 @@ test('on PGlite: SIGKILL during a burst while the receiver is down loses no even
     const descriptions = () => new Set([...received.values()].map((got) => (JSON.parse(got.body) as { data: { description: string } }).data.description));
     while (!answered.every((description) => descriptions().has(description))) await once(receiver, 'stored');
     for (const got of received.values()) new Webhook(secret!).verify(got.body, got.headers);
-    const log = await runCli(['webhooks', 'deliveries', '--state', 'delivered', '--json'], {
+    const log = await runCommand(['webhooks', 'deliveries', '--state', 'delivered', '--json'], {
       OPERATOR_URL: String(listeningLine(server.stdout())!['operator']),
       OPERATOR_TOKEN: TOKEN,
     });

@@ -9,13 +9,19 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sendRequest } from '../_client.ts';
+import { runCommand } from '../_cli.ts';
 import { freshPgliteDir } from '../_databases.ts';
 import { listeningLine, ROOT, runCli, runProgramToExit, type ServerProcess, startServerProcess } from '../_spawn.ts';
 
 const TOKEN = 'operator-program-0123456789-abcdefghij';
 const MSI = 'https://downloads.example.com/LegacySheetConverter-2.5.0-x64.msi';
 
-const command = (args: string[], env: Record<string, string>) => runCli(args, { OPERATOR_TOKEN: TOKEN, ...env });
+/**
+ * A command as the program runs it, in this process (test/_cli.ts); `program` runs it as a child process,
+ * once per command family, for the program itself.
+ */
+const command = (args: string[], env: Record<string, string>) => runCommand(args, { OPERATOR_TOKEN: TOKEN, ...env });
+const program = (args: string[], env: Record<string, string>) => runCli(args, { OPERATOR_TOKEN: TOKEN, ...env });
 
 const roadmapCommand = (args: string[], operatorUrl: string) => command(['roadmap', ...args], { OPERATOR_URL: operatorUrl });
 
@@ -51,7 +57,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
   try {
     const operatorUrl = String(listeningLine(server.stdout())!['operator']);
     assert.match(operatorUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const published = await releaseCommand(['publish', '2.5.0', '--msi', MSI, '--percent', '10'], operatorUrl);
+    const published = await program(['release', 'publish', '2.5.0', '--msi', MSI, '--percent', '10'], { OPERATOR_URL: operatorUrl });
     assert.is(published.code, 0, published.stderr);
     assert.match(published.stdout, /^VERSION +ROLLOUT +SERVED +STATE +PLAN +PUBLISHED +MSI\n2\.5\.0 +10% +10% +live +- /);
     const again = await releaseCommand(['publish', '2.5.0', '--msi', MSI], operatorUrl);
@@ -119,7 +125,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.match(lines[2]!, /^2,\S+,general,,,,Second,$/);
     assert.match(exported.stderr, 'reading the feedback through its operator API');
     // Triage: the inbox as a table, one entry handled, then the handled filter.
-    const inbox = await command(['feedback', 'list', '--handled', 'false'], { OPERATOR_URL: operatorUrl });
+    const inbox = await program(['feedback', 'list', '--handled', 'false'], { OPERATOR_URL: operatorUrl });
     assert.is(inbox.code, 0, inbox.stderr);
     assert.match(
       inbox.stdout,
@@ -152,7 +158,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     const missing = await command(['feedback', 'handle', '99'], { OPERATOR_URL: operatorUrl });
     assert.equal([missing.code, missing.stderr.split('\n')[0]], [1, 'converter-site-api feedback: No feedback has id "99". (feedback_not_found; 404)']);
     // Two update checks and two submissions so far today, no download.
-    const stats = await command(['stats', '--days', '1'], { OPERATOR_URL: operatorUrl });
+    const stats = await program(['stats', '--days', '1'], { OPERATOR_URL: operatorUrl });
     assert.is(stats.code, 0, stats.stderr);
     assert.match(stats.stdout, /^DAY +DOWNLOADS +UPDATE CHECKS +ORDERS +FEEDBACK\n\d{4}-\d\d-\d\d +0 +3 +0 +2\nTOTAL +0 +3 +0 +2\n/);
     assert.match(stats.stdout, 'update checks by release: 2.5.0 2, 2.4.1 1');
@@ -178,7 +184,7 @@ test('on PGlite: roadmap edits made with the roadmap command survive a restart; 
     server = await startServerProcess(env);
     let operatorUrl = String(listeningLine(server.stdout())!['operator']);
     assert.not.ok(server.lines.some((line) => seeded.test(line)), 'seeding the empty storage changes nothing stored: no line');
-    const added = await roadmapCommand(['add', '--title', 'Symphony (.wrk) input', '--category', 'formats'], operatorUrl);
+    const added = await program(['roadmap', 'add', '--title', 'Symphony (.wrk) input', '--category', 'formats'], { OPERATOR_URL: operatorUrl });
     assert.is(added.code, 0, added.stderr);
     assert.match(added.stdout, /^ID +VOTES +STATE +RELEASE +CATEGORY +TITLE\n6 +0 +shown +- +formats +Symphony \(\.wrk\) input\n$/);
     assert.is((await roadmapCommand(['edit', '1', '--title', 'Quattro Pro input', '--release', '2.4.1'], operatorUrl)).code, 0);

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
+import { runCommand } from '../_cli.ts';
 import { runCli } from '../_spawn.ts';
 
 interface Run {
@@ -32,7 +33,9 @@ test.after(async ({ server, operator }) => {
 });
 
 /** `converter-site-api orders ...` with the operator API's variables unless told otherwise. */
-const orders = (args: string[], env: Record<string, string>): Promise<Run> => runCli(['orders', ...args], env);
+const orders = (args: string[], env: Record<string, string>): Promise<Run> => runCommand(['orders', ...args], env);
+/** The same as the program itself, a child process: for its help and exit codes. */
+const program = (args: string[], env: Record<string, string>): Promise<Run> => runCli(['orders', ...args], env);
 
 /** A standard order paid on the simulator by Grace, with its keys issued by a status read. */
 async function paidOrder(server: TestServer): Promise<{ id: string; standardKey: string }> {
@@ -52,12 +55,12 @@ async function paidOrder(server: TestServer): Promise<{ id: string; standardKey:
 test('--help, and the exit codes of a usage mistake (64) and of missing variables (78)', async ({ operator }) => {
   const env = { OPERATOR_URL: operator.url, OPERATOR_TOKEN };
   const [help, none, noSession, both, wrongFlag, noUrl] = await Promise.all([
-    orders(['--help'], {}),
-    orders([], env),
+    program(['--help'], {}),
+    program([], env),
     orders(['show'], env),
     orders(['find', '--email', 'a@b.c', '--session', 'cs_1'], env),
     orders(['upgrade', 'cs_1', '--reason', 'x'], env),
-    orders(['find'], { OPERATOR_TOKEN }),
+    program(['find'], { OPERATOR_TOKEN }),
   ]);
   assert.is(help.code, 0);
   assert.match(help.stdout, 'usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile|export> [options]');

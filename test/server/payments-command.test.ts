@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { isLoopbackUrl } from '../../server/cli/payments.ts';
 import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
+import { runCommand } from '../_cli.ts';
 import { runCli } from '../_spawn.ts';
 import { type StripeFixture, stripeFixture, WEBHOOK_SECRET } from '../stripe/_fixtures.ts';
 
@@ -35,7 +36,7 @@ test.after(async ({ f, server, operator }) => {
 });
 
 const trigger = (server: TestServer, args: string[], secret = WEBHOOK_SECRET) =>
-  runCli(['payments', 'trigger', ...args, '--base-url', `http://127.0.0.1:${server.port}`], { STRIPE_WEBHOOK_SECRET: secret });
+  runCommand(['payments', 'trigger', ...args, '--base-url', `http://127.0.0.1:${server.port}`], { STRIPE_WEBHOOK_SECRET: secret });
 
 const create = async (server: TestServer): Promise<string> => {
   const created = await server.request({
@@ -117,13 +118,14 @@ test('--help; usage mistakes exit 64, a missing or wrong secret 78, a server tha
   const port = `http://127.0.0.1:${server.port}`;
   const [help, none, unknown, noSession, badAmount, noSecret, apiKey, down] = await Promise.all([
     runCli(['payments', '--help'], {}),
-    runCli(['payments', 'trigger', '--session', 'cs_1'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
-    runCli(['payments', 'trigger', 'refunded', '--session', 'cs_1'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
-    runCli(['payments', 'trigger', 'refund', '--base-url', port], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
-    runCli(['payments', 'trigger', 'refund', '--session', 'cs_1', '--amount', '49.00'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
+    runCommand(['payments', 'trigger', '--session', 'cs_1'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
+    runCommand(['payments', 'trigger', 'refunded', '--session', 'cs_1'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
+    runCommand(['payments', 'trigger', 'refund', '--base-url', port], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
+    runCommand(['payments', 'trigger', 'refund', '--session', 'cs_1', '--amount', '49.00'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
+    // The program itself, a child process: its exit code and stderr as a user sees them.
     runCli(['payments', 'trigger', 'refund', '--session', 'cs_1', '--base-url', port], {}),
-    runCli(['payments', 'trigger', 'refund', '--session', 'cs_1', '--base-url', port], { STRIPE_WEBHOOK_SECRET: 'sk_test_123' }),
-    runCli(['payments', 'trigger', 'refund', '--session', 'cs_1', '--base-url', 'http://127.0.0.1:9'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
+    runCommand(['payments', 'trigger', 'refund', '--session', 'cs_1', '--base-url', port], { STRIPE_WEBHOOK_SECRET: 'sk_test_123' }),
+    runCommand(['payments', 'trigger', 'refund', '--session', 'cs_1', '--base-url', 'http://127.0.0.1:9'], { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }),
   ]);
   assert.is(help.code, 0);
   assert.match(help.stdout, 'usage: converter-site-api payments trigger <event>... --session <id> [options]');

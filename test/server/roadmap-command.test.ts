@@ -1,32 +1,37 @@
 /**
- * `converter-site-api roadmap list --sort votes` as an operator types it, against the operator listener
- * of a server on a real socket: most votes first, as GET /roadmap?sort=votes; a wrong --sort exits 64.
- * `roadmap unmerge` undoes a merge, and says why it cannot (409: exit 1 with the API's message).
+ * `converter-site-api roadmap list --sort votes` as an operator types it, against the operator API: most
+ * votes first, as GET /roadmap?sort=votes; a wrong --sort exits 64. `roadmap unmerge` undoes a merge, and
+ * says why it cannot (409: exit 1 with the API's message). The program runs in process and the app answers
+ * its calls in process (test/_cli.ts); test/server/operator-program.test.ts runs the program and its listener.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
-import { startTestServer, type TestServer } from '../_setup.ts';
-import { runCli } from '../_spawn.ts';
+import { OPERATOR_TOKEN } from '../_operator.ts';
+import { inProcessOperatorListener, type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import { runCommand } from '../_cli.ts';
 
 interface Context {
-  server: TestServer;
-  operator: OperatorListener;
+  server: InProcessServer;
+  operator: ReturnType<typeof inProcessOperatorListener>;
 }
 
 const test = suite<Context>('roadmap command', {} as Context);
 
 test.before(async (context) => {
-  context.server = await startTestServer({ operatorToken: OPERATOR_TOKEN });
-  context.operator = await startOperatorListener(context.server.app);
+  context.server = await startInProcessServer({ operatorToken: OPERATOR_TOKEN });
+  context.operator = inProcessOperatorListener(context.server.app);
 });
 test.after(async ({ server, operator }) => {
   await operator.close();
   await server.close();
 });
 
-/** `converter-site-api roadmap ...` with the operator API's variables. */
-const roadmap = (args: string[], operator: OperatorListener) => runCli(['roadmap', ...args], { OPERATOR_URL: operator.url, OPERATOR_TOKEN });
+/** Where the command finds the operator API: answered in process by the app (test/_cli.ts), never on the network. */
+const OPERATOR_URL = 'http://operator.test';
+
+/** `converter-site-api roadmap ...` in process, its operator API calls answered by `server`'s app. */
+const roadmap = (args: string[], server: InProcessServer) =>
+  runCommand(['roadmap', ...args], { OPERATOR_URL, OPERATOR_TOKEN }, { [OPERATOR_URL]: server.app.operator! });
 
 test('roadmap list --sort votes: most votes first, the table and --json alike; a wrong --sort is a usage error (64)', async ({ server, operator }) => {
   const ids = (await operator.call('/roadmap').then((a) => a.json() as { features: { id: number }[] })).features.map((f) => f.id);
@@ -38,10 +43,10 @@ test('roadmap list --sort votes: most votes first, the table and --json alike; a
   });
   assert.is(vote.status, 200);
   const [table, json, wrong, help] = await Promise.all([
-    roadmap(['list', '--sort', 'votes'], operator),
-    roadmap(['list', '--sort', 'votes', '--json'], operator),
-    roadmap(['list', '--sort', 'title'], operator),
-    roadmap(['--help'], operator),
+    roadmap(['list', '--sort', 'votes'], server),
+    roadmap(['list', '--sort', 'votes', '--json'], server),
+    roadmap(['list', '--sort', 'title'], server),
+    roadmap(['--help'], server),
   ]);
   assert.is(table.code, 0, table.stderr);
   const rows = table.stdout.trim().split('\n').slice(1).map((line) => Number(line.split(/ +/)[0]));
@@ -63,7 +68,7 @@ test('roadmap unmerge <id>: the duplicate shown again with its votes; a feature 
   });
   assert.is(vote.status, 200);
   assert.is((await operator.call(`/roadmap/${duplicate}/merge`, { method: 'POST', json: { into: kept } })).status, 200);
-  const undone = await roadmap(['unmerge', String(duplicate), '--json'], operator);
+  const undone = await roadmap(['unmerge', String(duplicate), '--json'], server);
   assert.is(undone.code, 0, undone.stderr);
   const answer = JSON.parse(undone.stdout) as {
     shown: { id: number; vote_count: number; visible: boolean };
@@ -78,7 +83,7 @@ test('roadmap unmerge <id>: the duplicate shown again with its votes; a feature 
     0,
     1,
   ]);
-  const again = await roadmap(['unmerge', String(duplicate)], operator);
+  const again = await roadmap(['unmerge', String(duplicate)], server);
   assert.is(again.code, 1);
   assert.match(again.stderr, `Feature ${duplicate} is not merged into another: there is no merge to undo.`);
 });

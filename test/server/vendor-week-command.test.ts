@@ -1,37 +1,46 @@
 /**
- * The commands of what a vendor looked for (issue 33), as an operator types them against the operator listener
- * of a server on a real socket: `orders find --key/--name`, `orders export` (CSV to stdout or a file),
- * `feedback list --search`, `feedback handle <id> <id>...` and `feedback handle --all`; their usage mistakes (64).
+ * The commands of what a vendor looked for (issue 33), as an operator types them against the operator listener:
+ * `orders find --key/--name`, `orders export` (CSV to stdout or a file), `feedback list --search`,
+ * `feedback handle <id> <id>...` and `feedback handle --all`; their usage mistakes (64). The program runs
+ * in process (test/_cli.ts) and its operator API calls are answered by the app in process (the fetch
+ * binding); orders-command.test.ts and operator-program.test.ts run the program and its listener for real.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OPERATOR_TOKEN, type OperatorListener, startOperatorListener } from '../_operator.ts';
-import { exampleContent, startTestServer, type TestServer } from '../_setup.ts';
-import { runCli } from '../_spawn.ts';
+import { runCommand } from '../_cli.ts';
+import { inProcessOperatorListener, type InProcessServer, startInProcessServer } from '../_in-process.ts';
+import { OPERATOR_TOKEN } from '../_operator.ts';
+import { exampleContent } from '../_setup.ts';
+
+/** Where the commands find the operator API: answered in process (`run`), never on the network. */
+const OPERATOR_URL = 'http://operator.test';
 
 interface Context {
-  server: TestServer;
-  operator: OperatorListener;
+  server: InProcessServer;
+  operator: ReturnType<typeof inProcessOperatorListener>;
   env: Record<string, string>;
 }
 
 const test = suite<Context>("the commands of a vendor's week", {} as Context);
 
 test.before.each(async (context) => {
-  context.server = await startTestServer({ operatorToken: OPERATOR_TOKEN, simulator: { offer: exampleContent().offer } });
-  context.operator = await startOperatorListener(context.server.app);
-  context.env = { OPERATOR_URL: context.operator.url, OPERATOR_TOKEN };
+  context.server = await startInProcessServer({ operatorToken: OPERATOR_TOKEN, simulator: { offer: exampleContent().offer } });
+  context.operator = inProcessOperatorListener(context.server.app);
+  context.env = { OPERATOR_URL, OPERATOR_TOKEN };
 });
 test.after.each(async ({ server, operator }) => {
   await operator.close();
   await server.close();
 });
 
+/** `converter-site-api <args...>` in process, its operator API calls answered by `server`'s app. */
+const run = (server: InProcessServer, args: string[], env: Record<string, string>) => runCommand(args, env, { [OPERATOR_URL]: server.app.operator! });
+
 /** A standard order paid on the simulator by `name`, with its keys issued by a status read. */
-async function paid(server: TestServer, name: string): Promise<{ id: string; key: string }> {
+async function paid(server: InProcessServer, name: string): Promise<{ id: string; key: string }> {
   const created = await server.request({ method: 'POST', path: '/api/v1/checkout/create' });
   const { sessionId } = created.json() as { sessionId: string };
   const body = new URLSearchParams({ email: 'ada@example.com', name, country: 'GB' }).toString();
@@ -50,10 +59,10 @@ test('orders find --key (as pasted) and --name (part, any case); one way of find
   server.clock.advance(1000);
   const other = await paid(server, 'Someone Else');
   const [byKey, byName, keyJson, both] = await Promise.all([
-    runCli(['orders', 'find', '--key', `  ${ada.key.slice(0, 20)}\n${ada.key.slice(20)}\n`], env),
-    runCli(['orders', 'find', '--name', 'LOVELACE'], env),
-    runCli(['orders', 'find', '--key', ada.key, '--json'], env),
-    runCli(['orders', 'find', '--key', ada.key, '--session', ada.id], env),
+    run(server, ['orders', 'find', '--key', `  ${ada.key.slice(0, 20)}\n${ada.key.slice(20)}\n`], env),
+    run(server, ['orders', 'find', '--name', 'LOVELACE'], env),
+    run(server, ['orders', 'find', '--key', ada.key, '--json'], env),
+    run(server, ['orders', 'find', '--key', ada.key, '--session', ada.id], env),
   ]);
   assert.is(byKey.code, 0, byKey.stderr);
   assert.equal(byKey.stdout.split('\n').slice(1, -1).map((line) => line.split(/\s+/)[0]), [ada.id]);
@@ -64,7 +73,7 @@ test('orders find --key (as pasted) and --name (part, any case); one way of find
     64,
     'converter-site-api orders: give --email and --name, --session, or --key: one of them\nRun `converter-site-api orders --help` for usage.\n',
   ]);
-  const shown = await runCli(['orders', 'show', ada.id], env);
+  const shown = await run(server, ['orders', 'show', ada.id], env);
   assert.match(shown.stdout, 'amount   49.00 USD\n');
 });
 
@@ -77,11 +86,11 @@ test('orders export: the CSV to stdout, or to a file; a bad --since exits 1; --j
   try {
     const out = join(dir, 'orders.csv');
     const [piped, toFile, later, bad, asJson] = await Promise.all([
-      runCli(['orders', 'export'], env),
-      runCli(['orders', 'export', '--out', out], env),
-      runCli(['orders', 'export', '--since', new Date(server.clock.now() + 1).toISOString()], env),
-      runCli(['orders', 'export', '--since', 'last week'], env),
-      runCli(['orders', 'export', '--json'], env),
+      run(server, ['orders', 'export'], env),
+      run(server, ['orders', 'export', '--out', out], env),
+      run(server, ['orders', 'export', '--since', new Date(server.clock.now() + 1).toISOString()], env),
+      run(server, ['orders', 'export', '--since', 'last week'], env),
+      run(server, ['orders', 'export', '--json'], env),
     ]);
     assert.equal([piped.code, piped.stdout], [0, expected]);
     assert.equal([toFile.code, toFile.stdout, readFileSync(out, 'utf8')], [0, '', expected]);
@@ -103,13 +112,13 @@ test('feedback list --search; handle several ids in one bulk mark; handle --all 
   for (const description of ['Crash on open', 'Fine tool', 'crash on save', 'Slow']) {
     await server.storage.intake.addFeedback({ type: 'bug_report', description, email: null, appVersion: null, rating: null, receivedAt: server.clock.now() });
   }
-  const listed = await runCli(['feedback', 'list', '--search', 'CRASH'], env);
+  const listed = await run(server, ['feedback', 'list', '--search', 'CRASH'], env);
   assert.equal(listed.stdout.split('\n').slice(1, -1).map((line) => line.split(/\s+/)[0]), ['3', '1']);
-  const several = await runCli(['feedback', 'handle', '3', '2', '3'], env);
+  const several = await run(server, ['feedback', 'handle', '3', '2', '3'], env);
   assert.equal([several.code, several.stdout], [0, 'marked 2 handled: 2, 3; 0 handled already, 0 not found\n']);
-  const all = await runCli(['feedback', 'handle', '--all', '--search', 'crash', '--json'], env);
+  const all = await run(server, ['feedback', 'handle', '--all', '--search', 'crash', '--json'], env);
   assert.equal([all.code, JSON.parse(all.stdout)], [0, { marked: [1], alreadyHandled: 0, notFound: 0 }]);
-  const none = await runCli(['feedback', 'handle', '--all', '--search', 'crash'], env);
+  const none = await run(server, ['feedback', 'handle', '--all', '--search', 'crash'], env);
   assert.equal([none.code, none.stdout], [0, 'no entry to mark\n']);
   const audit = (await operator.call('/audit')).json() as { entries: { action: string; target: string }[] };
   assert.equal(audit.entries.map((e) => `${e.action} ${e.target}`), [
@@ -117,10 +126,10 @@ test('feedback list --search; handle several ids in one bulk mark; handle --all 
     'feedback.handled_bulk 2 entries (of 2 listed)',
   ]);
   const [unhandleMany, allAndIds, allUnhandle, withHandled] = await Promise.all([
-    runCli(['feedback', 'unhandle', '1', '2'], env),
-    runCli(['feedback', 'handle', '--all', '4'], env),
-    runCli(['feedback', 'unhandle', '--all'], env),
-    runCli(['feedback', 'handle', '--all', '--handled', 'true'], env),
+    run(server, ['feedback', 'unhandle', '1', '2'], env),
+    run(server, ['feedback', 'handle', '--all', '4'], env),
+    run(server, ['feedback', 'unhandle', '--all'], env),
+    run(server, ['feedback', 'handle', '--all', '--handled', 'true'], env),
   ]);
   assert.equal([unhandleMany.code, unhandleMany.stderr], [
     64,
