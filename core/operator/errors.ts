@@ -127,7 +127,7 @@ export const OPERATOR_ERRORS = {
   mail_not_found: {
     status: 404,
     when: 'No mail has this id.',
-    resolution: 'List the failed mails with GET /mails?state=failed (or an order\'s with GET /orders/{session}/mails) and use one of their ids.',
+    resolution: "List the failed mails with GET /mails?state=failed (or an order's with GET /orders/{session}/mails) and use one of their ids.",
   },
   mail_not_failed: {
     status: 409,

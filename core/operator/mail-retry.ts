@@ -71,7 +71,10 @@ export const retryMail = defineOperation({
       if (!found) throw new OperatorError('mail_not_found', `No mail has id ${id}.`);
       if (found.state !== 'failed') throw new OperatorError('mail_not_failed', `Mail ${id} is ${found.state}, not failed.`);
       const again = new Date(found.retriedAt! + RETRY_EVERY_MS).toISOString();
-      throw new OperatorError('mail_retried_recently', `Mail ${id} was sent again at ${new Date(found.retriedAt!).toISOString()}; it may be sent again from ${again}.`);
+      throw new OperatorError(
+        'mail_retried_recently',
+        `Mail ${id} was sent again at ${new Date(found.retriedAt!).toISOString()}; it may be sent again from ${again}.`,
+      );
     });
     return mailView(mail);
   },

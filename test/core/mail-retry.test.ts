@@ -17,7 +17,15 @@ const HOUR = 3_600_000;
 async function withMails(): Promise<TestApp & { failed: number; sent: number }> {
   const t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
   const now = t.clock.now();
-  const draft = (cause: string) => ({ cause, kind: 'keys' as const, session: `cs_${cause}`, to: 'ada@example.com', subject: 'Your key', text: 'KEY\n', html: '<p>KEY</p>' });
+  const draft = (cause: string) => ({
+    cause,
+    kind: 'keys' as const,
+    session: `cs_${cause}`,
+    to: 'ada@example.com',
+    subject: 'Your key',
+    text: 'KEY\n',
+    html: '<p>KEY</p>',
+  });
   await t.storage.change(async (tx) => {
     await tx.mail.enqueue(draft('a'), now);
     await tx.mail.enqueue(draft('b'), now);

@@ -119,7 +119,12 @@ test('mail on: a failed mail is listed with its order and sent again from the pa
   const refused = await session.post(`/pages/orders/mails/${keysMail!.id}/retry`, {});
   assert.is(refused.status, 303);
   const told = await session.get('/pages/orders');
-  assert.match(told.text, `Mail ${keysMail!.id} was sent again at ${new Date(clock.now()).toISOString()}; it may be sent again from ${new Date(clock.now() + 3_600_000).toISOString()}.`);
+  assert.match(
+    told.text,
+    `Mail ${keysMail!.id} was sent again at ${new Date(clock.now()).toISOString()}; it may be sent again from ${
+      new Date(clock.now() + 3_600_000).toISOString()
+    }.`,
+  );
 });
 
 test('reinstate and upgrade to Plus from the page; the public status shows both keys', async () => {
