@@ -58,6 +58,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/http-limits.test.ts': 'unit',
   'server/mail-config.test.ts': 'unit',
   'server/operator-tokens-config.test.ts': 'unit',
+  'server/mail-retry-command.test.ts': 'unit',
   'server/payment-config.test.ts': 'unit',
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',

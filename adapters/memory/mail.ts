@@ -41,6 +41,7 @@ export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUEST
       lastAttemptAt: null,
       lastError: null,
       sentAt: null,
+      retriedAt: null,
     };
     setKey(mails, id, mail, undo);
     trim(undo);
@@ -90,9 +91,19 @@ export function createMemoryMail(maxMails = MAX_MAILS, maxRequests = MAX_REQUEST
         nextAttemptAt: attempt.nextAttemptAt,
       }, undo);
     },
-    async list({ session, limit }) {
+    async retryFailed(id, at, notSince) {
+      const mail = mails.get(id);
+      if (!mail || mail.state !== 'failed' || (mail.retriedAt !== null && mail.retriedAt > notSince)) return null;
+      patch(mail, { state: 'pending', nextAttemptAt: at, retriedAt: at }, undo);
+      return copy(mail);
+    },
+    async get(id) {
+      const mail = mails.get(id);
+      return mail ? copy(mail) : null;
+    },
+    async list({ session, state, limit }) {
       return [...mails.values()]
-        .filter((m) => session === undefined || m.session === session)
+        .filter((m) => (session === undefined || m.session === session) && (state === undefined || m.state === state))
         .sort((a, b) => b.id - a.id)
         .slice(0, limit)
         .map(copy);

@@ -7,7 +7,8 @@
  */
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
 import { listOrderMails, resendOrderMail } from '../../core/operator/mail.ts';
-import { orderMails } from './order-mails.ts';
+import { failedMails, orderMails } from './order-mails.ts';
+import { listFailedMails, retryMail } from '../../core/operator/mail-retry.ts';
 import { exportForm, ordersExportFile } from './orders-export.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
 import { decodedParam } from '../../core/operator/path-param.ts';
@@ -112,15 +113,17 @@ async function render(page: PageRequest): Promise<Html> {
     detail = shown.ok ? orderDetail(shown.value, csrf) : refusalBox(shown);
     if (shown.ok) {
       const mails = await page.operate(listOrderMails, { params: { session: encodeURIComponent(chosen) } });
-      detail = html`${detail}${mails.ok ? orderMails(mails.value) : refusalBox(mails)}`;
+      detail = html`${detail}${mails.ok ? orderMails(mails.value, PATH, csrf) : refusalBox(mails)}`;
     }
   }
+  const failing = await page.operate(listFailedMails, { query: new URLSearchParams() });
+  const failed = failing.ok ? failedMails(failing.value.mails, PATH, csrf) : refusalBox(failing);
   const listed = await page.operate(listOrders, { query: searchQuery(find) });
-  if (!listed.ok) return html`${searchForm(find)}${refusalBox(listed)}${detail}${reconcileForm(csrf)}`;
+  if (!listed.ok) return html`${searchForm(find)}${refusalBox(listed)}${detail}${failed}${reconcileForm(csrf)}`;
   const { orders } = listed.value;
   const heading = find.trim() ? `Orders of ${find.trim()} (${orders.length})` : `Latest paid orders (${orders.length})`;
   const list = orders.length === 0 ? html`<p>No paid order matches.</p>` : orders.map(orderCard);
-  return html`${searchForm(find)}${detail}<h2>${heading}</h2>${list}<h2>Export for accounting</h2>${exportForm()}<h2>Reconcile with the provider</h2>${reconcileForm(csrf)}`;
+  return html`${searchForm(find)}${detail}${failed}<h2>${heading}</h2>${list}<h2>Export for accounting</h2>${exportForm()}<h2>Reconcile with the provider</h2>${reconcileForm(csrf)}`;
 }
 
 /** An action on one order: the operation, then back to that order with what it did. */
@@ -164,6 +167,16 @@ export const ordersPage: PageModule = {
     orderChange('upgrade', (o) => `${o.session} has its Plus key.`),
     orderChange('revoke', (o) => `The licenses of ${o.session} are revoked.`),
     orderChange('reinstate', (o) => `The licenses of ${o.session} are reinstated.`),
+    {
+      path: `${PATH}/mails/:id/retry`,
+      async run(page: PageRequest, _form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {
+        const outcome = await page.operate(retryMail, { params: { id: params['id'] ?? '' } });
+        if (!outcome.ok) return failed(outcome);
+        const mail = outcome.value;
+        const back = mail.session === null ? undefined : `?${new URLSearchParams([['order', mail.session]]).toString()}`;
+        return done(`Mail ${mail.id} to ${mail.to} is queued to be sent again.`, back);
+      },
+    },
     {
       path: `${PATH}/:session/resend`,
       async run(page: PageRequest, _form: Record<string, string>, params: Record<string, string>): Promise<ActionResult> {

@@ -12,7 +12,8 @@ import { epochMs, fromEpochMs } from './time.ts';
 /** The columns of a StoredMail, of the table named `m`. */
 const MAIL = `m.id::int as id, m.cause, m.kind, m.session_id as session, m.recipient as "to", m.subject, m.text_body as text,
   m.html_body as html, m.state, m.attempts, ${epochMs('m.created_at')} as "createdAt", ${epochMs('m.next_attempt_at')} as "nextAttemptAt",
-  ${epochMs('m.last_attempt_at')} as "lastAttemptAt", m.last_error as "lastError", ${epochMs('m.sent_at')} as "sentAt"`;
+  ${epochMs('m.last_attempt_at')} as "lastAttemptAt", m.last_error as "lastError", ${epochMs('m.sent_at')} as "sentAt",
+  ${epochMs('m.retried_at')} as "retriedAt"`;
 
 const ENQUEUE = `
 insert into mail_outbox (cause, kind, session_id, recipient, subject, text_body, html_body, created_at, next_attempt_at)
@@ -37,7 +38,15 @@ update mail_outbox set
   next_attempt_at = ${fromEpochMs('$5')}
 where id = $1::bigint`;
 
-const LIST = `select ${MAIL} from mail_outbox m where ($1::text is null or m.session_id = $1::text) order by m.id desc limit $2::int`;
+const LIST = `select ${MAIL} from mail_outbox m where ($1::text is null or m.session_id = $1::text)
+  and ($3::text is null or m.state = $3::text) order by m.id desc limit $2::int`;
+
+const GET = `select ${MAIL} from mail_outbox m where m.id = $1::bigint`;
+
+const RETRY_FAILED = `
+update mail_outbox m set state = 'pending', next_attempt_at = ${fromEpochMs('$2')}, retried_at = ${fromEpochMs('$2')}
+where m.id = $1::bigint and m.state = 'failed' and (m.retried_at is null or m.retried_at <= ${fromEpochMs('$3')})
+returning ${MAIL}`;
 
 const COUNTS = `select count(*) filter (where state = 'sent')::int as sent, count(*) filter (where state = 'failed')::int as failed,
   count(*) filter (where state = 'pending')::int as pending
@@ -72,7 +81,15 @@ export function createSqlMail(db: SqlClient): MailStore {
     async recordAttempt(id, a) {
       await db.write(RECORD_ATTEMPT, [id, a.at, a.error, a.sent, a.nextAttemptAt]);
     },
-    list: ({ session, limit }) => db.query<StoredMail>(LIST, [session ?? null, limit]),
+    list: ({ session, state, limit }) => db.query<StoredMail>(LIST, [session ?? null, limit, state ?? null]),
+    async get(id) {
+      const [mail] = await db.query<StoredMail>(GET, [id]);
+      return mail ?? null;
+    },
+    async retryFailed(id, at, notSince) {
+      const [mail] = await db.write<StoredMail>(RETRY_FAILED, [id, at, notSince]);
+      return mail ?? null;
+    },
     async counts(from, to) {
       const row = (await db.query<{ sent: number; failed: number; pending: number }>(COUNTS, [from, to]))[0];
       return { sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0), pending: Number(row?.pending ?? 0) };

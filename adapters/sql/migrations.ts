@@ -41,6 +41,7 @@ import { announcedRampSteps } from './migrations/32-announced-ramp-steps.ts';
 import { releasesReachedEveryone } from './migrations/33-releases-reached-everyone.ts';
 import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-features.ts';
 import { requestersTold } from './migrations/35-requesters-told.ts';
+import { mailRetries } from './migrations/36-mail-retries.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -83,4 +84,5 @@ export const MIGRATIONS: readonly Migration[] = [
   releasesReachedEveryone,
   feedbackLinkedToFeatures,
   requestersTold,
+  mailRetries,
 ];

@@ -38,6 +38,7 @@ export function mailContract(test: ContractSuite): void {
       lastAttemptAt: null,
       lastError: null,
       sentAt: null,
+      retriedAt: null,
     }, 'a claimed message is every field as written, leased: claimDue()[0]');
     // Leased: not due again until the lease ends.
     assert.equal(await mail.claimDue(T0 + 20, 60_000, 10), [], 'a claimed mail is not due again before its lease ends: claimDue()');
@@ -101,5 +102,34 @@ export function mailContract(test: ContractSuite): void {
       'a second completion of a resend request writes no mail: list() [cause, state, createdAt]',
     );
     assert.equal(await mail.claimResendRequests(T0 + 10 * 60_000, 60_000, 10), [], 'a completed request is gone: claimResendRequests()');
+  });
+
+  test('a failed message is sent again once: pending, due at once, its cause and attempts kept; not again if it was retried after notSince', async (context) => {
+    const { mail } = oneChangeEach(current(context).storage);
+    await mail.enqueue(draft('keys:cs_1'), T0);
+    await mail.enqueue(draft('keys:cs_2', 'cs_2'), T0);
+    const [first, second] = await mail.claimDue(T0, 60_000, 10);
+    await mail.recordAttempt(first!.id, { at: T0 + 1, error: '550 mailbox unavailable', sent: false, nextAttemptAt: null });
+    await mail.recordAttempt(second!.id, { at: T0 + 1, error: null, sent: true, nextAttemptAt: null });
+    assert.equal((await mail.list({ state: 'failed', limit: 10 })).map((m) => m.cause), ['keys:cs_1'], 'list by state: only the failed one');
+    assert.equal(await mail.retryFailed(second!.id, T0 + 10, T0 - 3_600_000), null, 'a sent message is not sent again');
+    assert.equal(await mail.retryFailed(first!.id + second!.id + 1, T0 + 10, T0), null, 'no such message');
+    const retried = await mail.retryFailed(first!.id, T0 + 10, T0 + 10 - 3_600_000);
+    assert.equal(
+      retried && [retried.cause, retried.state, retried.attempts, retried.nextAttemptAt, retried.retriedAt, retried.lastError],
+      ['keys:cs_1', 'pending', 1, T0 + 10, T0 + 10, '550 mailbox unavailable'],
+      'the message afterwards: pending, due at once, retried at, attempts and last error kept',
+    );
+    assert.equal(await mail.get(first!.id), retried, 'get answers the message as stored');
+    assert.equal(await mail.get(first!.id + second!.id + 1), null, 'get of no message: null');
+    // It fails again; within the hour it is not sent again, after it it is.
+    await mail.claimDue(T0 + 10, 60_000, 10);
+    await mail.recordAttempt(first!.id, { at: T0 + 20, error: '550 again', sent: false, nextAttemptAt: null });
+    assert.equal(await mail.retryFailed(first!.id, T0 + 30, T0 + 30 - 3_600_000), null, 'retried at T0 + 10, within the hour');
+    assert.equal(
+      (await mail.retryFailed(first!.id, T0 + 10 + 3_600_000, T0 + 10))?.retriedAt,
+      T0 + 10 + 3_600_000,
+      'retried at notSince, an hour before: again',
+    );
   });
 }

@@ -18,6 +18,7 @@ import { unmergeRoadmapFeature } from './roadmap-unmerge.ts';
 import { setRequesterMails } from './requester-mails.ts';
 import { getStats } from './stats.ts';
 import { listOrderMails, resendOrderMail } from './mail.ts';
+import { listFailedMails, retryMail } from './mail-retry.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
 import { deleteWebhookEndpoint, replayFailedWebhookDeliveries, rotateWebhookSecret, sendWebhookTest } from './webhook-admin.ts';
 
@@ -58,5 +59,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   reinstateOrder,
   listOrderMails,
   resendOrderMail,
+  listFailedMails,
+  retryMail,
   listAudit,
 ];

@@ -124,6 +124,21 @@ export const OPERATOR_ERRORS = {
     when: 'The webhook endpoint is disabled: a test event would wait, unsent, until it is enabled.',
     resolution: 'Enable it first (PATCH /webhooks/{id} with {"enabled": true}), then send the test.',
   },
+  mail_not_found: {
+    status: 404,
+    when: 'No mail has this id.',
+    resolution: "List the failed mails with GET /mails?state=failed (or an order's with GET /orders/{session}/mails) and use one of their ids.",
+  },
+  mail_not_failed: {
+    status: 409,
+    when: 'The mail is not failed: it is sent, or still pending (its retries go on by themselves).',
+    resolution: 'Only a failed mail is sent again; a pending one is tried again at its nextAttemptAt.',
+  },
+  mail_retried_recently: {
+    status: 409,
+    when: 'The mail was sent again less than an hour ago (each failed mail at most once an hour, so a relay that refuses it is not hammered).',
+    resolution: 'Fix what the lastError says (the relay, the address), then send it again after the time the message names.',
+  },
   delivery_not_found: {
     status: 404,
     when: 'No webhook delivery has this id.',

@@ -19,6 +19,7 @@ const LISTED = 50;
 export const MailViewSchema = v.object({
   id: v.number(),
   kind: v.picklist(MAIL_KINDS),
+  session: v.pipe(v.nullable(v.string()), v.description('The checkout session (order) it is about, or null (a resend of several orders, a requester told).')),
   to: v.string(),
   subject: v.string(),
   text: v.string(),
@@ -29,6 +30,7 @@ export const MailViewSchema = v.object({
   nextAttemptAt: v.nullable(IsoTime),
   sentAt: v.nullable(IsoTime),
   lastError: v.nullable(v.string()),
+  retriedAt: v.pipe(v.nullable(IsoTime), v.description('When the operator last sent it again after it failed (POST /mails/{id}/retry), or null.')),
 });
 
 export type MailView = v.InferOutput<typeof MailViewSchema>;
@@ -37,6 +39,7 @@ export function mailView(m: StoredMail): MailView {
   return {
     id: m.id,
     kind: m.kind,
+    session: m.session,
     to: m.to,
     subject: m.subject,
     text: m.text,
@@ -47,6 +50,7 @@ export function mailView(m: StoredMail): MailView {
     nextAttemptAt: isoOrNull(m.nextAttemptAt),
     sentAt: isoOrNull(m.sentAt),
     lastError: m.lastError,
+    retriedAt: isoOrNull(m.retriedAt),
   };
 }
 

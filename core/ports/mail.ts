@@ -69,6 +69,8 @@ export interface StoredMail extends MailDraft {
   lastAttemptAt: number | null;
   lastError: string | null;
   sentAt: number | null;
+  /** When the operator last sent it again after it failed (`retryFailed`), or null. */
+  retriedAt: number | null;
 }
 
 /** What one attempt came to. */
@@ -108,8 +110,10 @@ export interface ClaimedResendRequest extends ResendRequest {
 
 /** What the back office reads of the mail outbox. */
 export interface MailReads {
-  /** Messages newest first (highest id first): those about one order, or all; at most `limit`. */
-  list(filter: { session?: string | undefined; limit: number }): Promise<StoredMail[]>;
+  /** Messages newest first (highest id first): those about one order, or all; only those in `state` when given; at most `limit`. */
+  list(filter: { session?: string | undefined; state?: MailState | undefined; limit: number }): Promise<StoredMail[]>;
+  /** One message by its id, or null when there is none. */
+  get(id: number): Promise<StoredMail | null>;
   /** Messages written (`createdAt`) from `from` (inclusive) to `to` (exclusive), ms, by state; 0 for a state with none. */
   counts(from: number, to: number): Promise<MailCounts>;
 }
@@ -152,6 +156,14 @@ export interface MailWork {
 export interface MailStore extends MailReads, MailWork {
   /** Writes a message unless one with its cause was written before; whether this call wrote it. */
   enqueue(mail: MailDraft, at: number): Promise<boolean>;
+  /**
+   * Puts a failed message back to be sent: pending, due at `at`, `retriedAt` set to `at`; its cause (so its
+   * Message-ID), attempts and last error are kept. Only when it is failed and was not retried after
+   * `notSince` (one conditional write: of two racing retries one wins).
+   *
+   * @returns The message afterwards, or null when it is not failed, was retried after `notSince`, or does not exist.
+   */
+  retryFailed(id: number, at: number, notSince: number): Promise<StoredMail | null>;
 }
 
 /** One message as a sender gets it. */

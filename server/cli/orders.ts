@@ -1,5 +1,5 @@
 /**
- * `converter-site-api orders find|show|upgrade|revoke|reinstate|resend|reconcile`: the operator API's orders
+ * `converter-site-api orders find|show|upgrade|revoke|reinstate|resend|failed-mails|retry-mail|reconcile|export`: the operator API's orders
  * (docs/operating.md), from OPERATOR_URL with OPERATOR_TOKEN. A table for people, `--json` for scripts.
  *
  * @module
@@ -7,11 +7,12 @@
 import { listOrders, type Reconciled, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
 import { type MailView, resendOrderMail } from '../../core/operator/mail.ts';
+import { listFailedMails, retryMail } from '../../core/operator/mail-retry.ts';
 import { type Command, EXIT, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, type PreparedCall, table } from './operator-api.ts';
 import { exportOrdersCsv } from './orders-export.ts';
 
-const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile|export> [options]
+const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|failed-mails|retry-mail|reconcile|export> [options]
 
 Finds and changes the orders (paid checkout sessions and their license keys) through the operator API
 of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
@@ -29,6 +30,8 @@ of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKE
   orders reinstate <session> [--reason <text>]
                                         reinstate them
   orders resend <session>               mail the order's valid keys to its buyer again (docs/mail.md)
+  orders failed-mails [--limit <n>]     the mails the relay refused for good, newest first, with its error
+  orders retry-mail <mail id>           send a failed mail again, with the same Message-ID (once an hour)
   orders reconcile [--since <ISO 8601>] fulfil the sessions the payment provider has as paid since then
                                         (7 days ago by default) that this server never fulfilled
   orders export [--since <ISO 8601>] [--until <ISO 8601>] [--out FILE]
@@ -86,6 +89,12 @@ function mailQueued(m: MailView): string {
   return `queued mail ${m.id} (${m.kind}) to ${m.to}: ${m.subject}\n`;
 }
 
+function failedMailsTable(mails: readonly MailView[]): string {
+  if (mails.length === 0) return 'no failed mails\n';
+  const rows = mails.map((m) => [String(m.id), m.createdAt, m.kind, dash(m.session), m.to, dash(m.retriedAt), dash(m.lastError)]);
+  return table([['ID', 'WRITTEN', 'KIND', 'SESSION', 'TO', 'SENT AGAIN', 'LAST ERROR'], ...rows]);
+}
+
 function reconcileSummary(r: Reconciled): string {
   const more = r.complete ? '' : ' (more remain: run it again with a later --since)';
   const lines = [
@@ -107,13 +116,19 @@ async function print<Output>(call: PreparedCall<Output>, json: boolean, io: Io, 
 
 /** Does what a command line asks for; every mistake in it is a UsageError. */
 function send(action: string | undefined, session: string | undefined, values: FlagValues<typeof FLAGS>, io: Io): Promise<number> {
-  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'resend', 'reconcile', 'export'];
-  if (!action || !ACTIONS.includes(action)) throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate, resend, reconcile or export');
-  const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate' || action === 'resend';
-  if (takesSession && !session) throw new UsageError(`orders ${action} needs a session id`);
+  const ACTIONS = ['find', 'show', 'upgrade', 'revoke', 'reinstate', 'resend', 'failed-mails', 'retry-mail', 'reconcile', 'export'];
+  if (!action || !ACTIONS.includes(action)) {
+    throw new UsageError('say what to do: find, show, upgrade, revoke, reinstate, resend, failed-mails, retry-mail, reconcile or export');
+  }
+  const takesSession = action === 'show' || action === 'upgrade' || action === 'revoke' || action === 'reinstate' || action === 'resend' ||
+    action === 'retry-mail';
+  if (takesSession && !session) {
+    throw new UsageError(`orders ${action} needs ${action === 'retry-mail' ? 'a mail id (orders failed-mails lists them)' : 'a session id'}`);
+  }
   if (!takesSession && session) throw new UsageError(`unexpected argument ${JSON.stringify(session)}`);
   const allowed: Record<string, string[]> = {
     find: ['email', 'session', 'limit', 'name', 'key'],
+    'failed-mails': ['limit'],
     revoke: ['reason'],
     reinstate: ['reason'],
     reconcile: ['since'],
@@ -147,6 +162,10 @@ function send(action: string | undefined, session: string | undefined, values: F
       return print(prepare(reinstateOrder, { params, body: reason }), json, io, orderDetails);
     case 'resend':
       return print(prepare(resendOrderMail, { params }), json, io, mailQueued);
+    case 'failed-mails':
+      return print(prepare(listFailedMails, { query: { limit: values.limit } }), json, io, (a) => failedMailsTable(a.mails));
+    case 'retry-mail':
+      return print(prepare(retryMail, { params: { id: session ?? '' } }), json, io, mailQueued);
     default:
       return print(prepare(reconcileOrders, { body: values.since === undefined ? {} : { since: values.since } }), json, io, reconcileSummary);
   }
@@ -154,7 +173,7 @@ function send(action: string | undefined, session: string | undefined, values: F
 
 export const orders: Command = {
   name: 'orders',
-  summary: 'find orders by email, name or key, show, upgrade, revoke, reinstate, resend keys, reconcile, export CSV (operator API)',
+  summary: 'find orders by email, name or key, show, upgrade, revoke, reinstate, resend keys, send failed mails again, reconcile, export CSV (operator API)',
   help: HELP,
   async run(args, io: Io) {
     const { values, positionals } = parseCommandLine(args, FLAGS, 2);

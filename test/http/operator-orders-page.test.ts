@@ -90,6 +90,43 @@ test('mail off: the order shows what would have been sent, and "Mail the keys ag
   assert.equal(await audit(), [['order.mail_resent', id]]);
 });
 
+test('mail on: a failed mail is listed with its order and sent again from the page, once an hour', async () => {
+  await running.close();
+  running = await startInProcessOperator({ mail: { enabled: true } });
+  const id = await buy('standard');
+  assert.ok((await status(id))['standardLicenseKey'], 'fulfilled: its keys mail is written');
+  const { storage, clock } = running.server;
+  const [keysMail] = await storage.mail.claimDue(clock.now(), 60_000, 10);
+  await storage.mail.recordAttempt(keysMail!.id, { at: clock.now(), error: '550 5.1.1 mailbox unavailable', sent: false, nextAttemptAt: null });
+  const session = await signIn(running.send);
+  const list = await session.get('/pages/orders');
+  assert.match(list.text, '<h2 id="failed-mails">Failed mails (1)</h2>');
+  assert.match(list.text, `<a href="/pages/orders?order=${id}">order</a> · 550 5.1.1 mailbox unavailable`);
+  assert.match(list.text, `<form method="post" action="/pages/orders/mails/${keysMail!.id}/retry" class="row">`);
+  const shown = await session.get(`/pages/orders?order=${id}`);
+  assert.match(shown.text, '<span class="badge">Failed (given up)</span> Your Legacy Sheet Converter license key · to Grace@Example.com');
+  assert.match(shown.text, 'Send again</button>');
+  const retried = await session.post(`/pages/orders/mails/${keysMail!.id}/retry`, {});
+  assert.is(retried.status, 303);
+  const after = await session.get(`/pages/orders?order=${id}`);
+  assert.match(after.text, `<p>Mail ${keysMail!.id} to Grace@Example.com is queued to be sent again.</p>`);
+  assert.match(after.text, '<span class="badge">Not sent yet</span> Your Legacy Sheet Converter license key');
+  assert.not.match(after.text, 'Failed mails');
+  assert.equal(await audit(), [['mail.retried', `${keysMail!.id}: keys of ${id}`]]);
+  // Failed again within the hour: the page says when it may be sent again.
+  const [again] = await storage.mail.claimDue(clock.now(), 60_000, 10);
+  await storage.mail.recordAttempt(again!.id, { at: clock.now(), error: '550 again', sent: false, nextAttemptAt: null });
+  const refused = await session.post(`/pages/orders/mails/${keysMail!.id}/retry`, {});
+  assert.is(refused.status, 303);
+  const told = await session.get('/pages/orders');
+  assert.match(
+    told.text,
+    `Mail ${keysMail!.id} was sent again at ${new Date(clock.now()).toISOString()}; it may be sent again from ${
+      new Date(clock.now() + 3_600_000).toISOString()
+    }.`,
+  );
+});
+
 test('reinstate and upgrade to Plus from the page; the public status shows both keys', async () => {
   const id = await buy('standard');
   const session = await signIn(running.send);

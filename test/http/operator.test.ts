@@ -209,6 +209,8 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/feedback/handled',
     '/feedback/{id}/feature',
     '/feedback/{id}/handled',
+    '/mails',
+    '/mails/{id}/retry',
     '/orders',
     '/orders/export',
     '/orders/reconcile',
