@@ -306,6 +306,28 @@ test("an order's mails: listed (mail off), resent once per request; unknown, unp
   assert.is((await call(context, 'POST', '/orders/:session/resend', `/orders/${anonymous}/resend`)).body.code, 'order_without_email');
 });
 
+test('failed mails: listed, one sent again once an hour; a sent one, no such mail and a retry within the hour are refused', async (context) => {
+  const session = await paidSession(context);
+  const storage = context.test.storage;
+  const now = context.test.clock.now();
+  const [keys] = await storage.mail.claimDue(now, 60_000, 10);
+  await storage.mail.recordAttempt(keys!.id, { at: now, error: '550 no such user', sent: false, nextAttemptAt: null });
+  const listed = (await call(context, 'GET', '/mails', '/mails')).body;
+  assert.equal(listed.mails.map((m: { session: string; state: string }) => [m.session, m.state]), [[session, 'failed']]);
+  assert.is((await call(context, 'GET', '/mails', '/mails?limit=0')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/mails', '/mails?limit=1&limit=2')).body.code, 'invalid_query');
+  const retried = await call(context, 'POST', '/mails/:id/retry', `/mails/${keys!.id}/retry`);
+  assert.equal([retried.status, retried.body.state], [202, 'pending']);
+  await storage.mail.claimDue(now, 60_000, 10);
+  await storage.mail.recordAttempt(keys!.id, { at: now, error: '550 again', sent: false, nextAttemptAt: null });
+  assert.is((await call(context, 'POST', '/mails/:id/retry', `/mails/${keys!.id}/retry`)).body.code, 'mail_retried_recently');
+  const resent = await call(context, 'POST', '/orders/:session/resend', `/orders/${session}/resend`);
+  const [due] = await storage.mail.claimDue(now, 60_000, 10);
+  await storage.mail.recordAttempt(due!.id, { at: now, error: null, sent: true, nextAttemptAt: null });
+  assert.is((await call(context, 'POST', '/mails/:id/retry', `/mails/${resent.body.id}/retry`)).body.code, 'mail_not_failed');
+  assert.is((await call(context, 'POST', '/mails/:id/retry', '/mails/999999/retry')).body.code, 'mail_not_found');
+});
+
 test('reconcile with a gateway that cannot list its paid sessions is refused', async () => {
   const t = await createTestApp({ operatorToken: TOKEN });
   const { listPaid: _, ...gateway } = t.gateway;

@@ -19,6 +19,7 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/feedback/feature', 'roadmap feature'],
   ['/feedback/', 'feedback'],
   ['/orders/', 'checkout session'],
+  ['/mails/', 'mail'],
 ];
 
 test("each operator 404 says which resource has no such id, in the path's own words", () => {
