@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import { openPgliteStorage } from '../adapters/pglite/index.ts';
 import { createNodeListener } from '../adapters/node/index.ts';
 import { createSimulatorGateway } from '../adapters/simulator/index.ts';
+import { operatorPages } from '../adapters/operator-pages/index.ts';
 import { createApp, SiteContentSchema } from '../core/index.ts';
 
 const entries = Number(process.argv[2] ?? 300_000);
@@ -32,6 +33,8 @@ const app = await createApp({
   publicBaseUrl,
   logger: quiet,
   operatorToken: TOKEN,
+  // The pages are an adapter a host adds (the standalone server does): the export is one of them.
+  operatorRoutes: operatorPages,
   rateLimit: { name: 'bench', limit: 1e9, windowSeconds: 60 },
   version: { current: () => '2.4.1' },
 });
