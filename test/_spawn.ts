@@ -4,7 +4,7 @@
  * listeningLine reads. The one place tests start a server program.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScaled } from './_load.ts';
@@ -217,5 +217,16 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
       { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
+  });
+}
+
+/** Whether something accepts connections on 127.0.0.1:port (a server that should have stopped, say). */
+export function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }

@@ -11,6 +11,7 @@ import { OperatorError } from './errors.ts';
 import { QueryDigits } from './json-views.ts';
 import { mailView, MailViewSchema } from './mail.ts';
 import { defineOperation } from './operation.ts';
+import { storedIdOf } from './path-param.ts';
 
 /** How long after a retry the same mail may be sent again. */
 export const RETRY_EVERY_MS = 60 * 60 * 1000;
@@ -44,12 +45,6 @@ export const listFailedMails = defineOperation({
   },
 });
 
-/** A mail id as the path gives it: a positive whole number, else no such mail. */
-function mailIdOf(text: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError('mail_not_found', `No mail has id ${JSON.stringify(text.slice(0, 64))}.`);
-  return Number(text);
-}
-
 export const retryMail = defineOperation({
   operationId: 'retryMail',
   method: 'POST',
@@ -59,7 +54,7 @@ export const retryMail = defineOperation({
   status: 202,
   errors: ['mail_not_found', 'mail_not_failed', 'mail_retried_recently'],
   async run(context, { params }, caller) {
-    const id = mailIdOf(params.id);
+    const id = storedIdOf(params.id, 'mail_not_found', 'mail');
     const now = context.clock.now();
     const mail = await operatorChange(context, caller, async (tx) => {
       const retried = await tx.mail.retryFailed(id, now, now - RETRY_EVERY_MS);

@@ -56,3 +56,19 @@ export function refuseBadQuery(query: string): void {
     throw new OperatorError('invalid_query', `Query parameter ${shown} has a malformed percent escape or a NUL character.`);
   }
 }
+
+/**
+ * A numeric id as a path gives it (a stored row's: 1 to 15 digits, no leading zero), else no such resource.
+ *
+ * @param code The operation's 404 code.
+ * @param resource What has no such id, as the message names it ("webhook delivery", "mail").
+ * @throws OperatorError `code` for anything else.
+ */
+export function storedIdOf<Code extends 'endpoint_not_found' | 'delivery_not_found' | 'mail_not_found'>(
+  text: string,
+  code: Code,
+  resource: string,
+): number {
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new OperatorError(code, `No ${resource} has id ${JSON.stringify(text.slice(0, 64))}.`);
+  return Number(text);
+}

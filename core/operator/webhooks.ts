@@ -11,6 +11,7 @@ import { endpointRefusal, STRICT_WEBHOOK_ADDRESSES } from '../webhooks/address.t
 import { DELIVERED_TYPES, type Delivery, EVENT_TYPES, type WebhookEndpoint } from '../ports/events.ts';
 import { operatorChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
+import { storedIdOf } from './path-param.ts';
 import { isoOrNull, IsoTime, NextCursor, nextOf, QueryDigits } from './json-views.ts';
 import { defineOperation } from './operation.ts';
 
@@ -80,11 +81,9 @@ export const endpointView = (e: WebhookEndpoint): v.InferOutput<typeof EndpointS
   createdAt: new Date(e.createdAt).toISOString(),
 });
 
+/** A webhook endpoint's or delivery's id as the path gives it, else 404 with `code`. */
 export function idOf(text: string, code: 'endpoint_not_found' | 'delivery_not_found'): number {
-  if (!/^[1-9]\d{0,14}$/.test(text)) {
-    throw new OperatorError(code, `No webhook ${code === 'endpoint_not_found' ? 'endpoint' : 'delivery'} has id ${JSON.stringify(text)}.`);
-  }
-  return Number(text);
+  return storedIdOf(text, code, code === 'endpoint_not_found' ? 'webhook endpoint' : 'webhook delivery');
 }
 
 export const listWebhookEndpoints = defineOperation({

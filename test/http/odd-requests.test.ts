@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCidrList } from '../../core/clients/cidr.ts';
 import { startTestServer, type TestServer } from '../_setup.ts';
-import { openConnection, parseResponse } from '../server/_raw-http.ts';
+import { exchange as exchangeOn, openConnection } from '../server/_raw-http.ts';
 
 const odd = suite('odd requests over HTTP');
 let server: TestServer;
@@ -19,12 +19,7 @@ odd.after.each(async () => {
 });
 
 /** Sends raw bytes from an address and returns the answer the server sent before closing. */
-async function exchange(bytes: string, from: string) {
-  const connection = await openConnection(server.port, from);
-  connection.socket.write(bytes);
-  const raw = await connection.closed;
-  return { raw, ...parseResponse(raw) };
-}
+const exchange = (bytes: string, from: string) => exchangeOn(server.port, bytes, from);
 
 /** The quota the client has left, seen on its next request. */
 async function remainingAfter(from: string): Promise<string | undefined> {

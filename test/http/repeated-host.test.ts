@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../_setup.ts';
-import { openConnection, parseResponse } from '../server/_raw-http.ts';
+import { exchange as exchangeOn } from '../server/_raw-http.ts';
 
 const test = suite('repeated Host');
 let server: TestServer;
@@ -19,12 +19,7 @@ test.after.each(async () => {
   await server.close();
 });
 
-async function exchange(bytes: string, from: string) {
-  const connection = await openConnection(server.port, from);
-  connection.socket.write(bytes);
-  const raw = await connection.closed;
-  return parseResponse(raw);
-}
+const exchange = (bytes: string, from: string) => exchangeOn(server.port, bytes, from);
 
 for (const [name, second] of [['Host', 'Host: other.example'], ['host (another case)', 'hOST: t']] as const) {
   test(`two Host headers (the second as ${name}): 400 malformed_request as JSON with the rate-limit headers, connection closed`, async () => {

@@ -6,13 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadScaled } from '../_load.ts';
-import { ROOT } from '../_spawn.ts';
+import { portAnswers, ROOT } from '../_spawn.ts';
 import { installProject, packedTarball } from './_packed.ts';
 
 interface Run {
@@ -44,26 +43,15 @@ function runNpm(args: string[], cwd: string): Promise<Run & { port: number }> {
   });
 }
 
-/** Whether something accepts connections on 127.0.0.1:port. */
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** SIGTERM to npm; then the server stops on its own, says so, and its port is closed. */
 async function assertStopsOnSigterm(run: Run & { port: number }): Promise<void> {
-  assert.ok(await answers(run.port), 'the server answers before the signal');
+  assert.ok(await portAnswers(run.port), 'the server answers before the signal');
   run.kill('SIGTERM');
   await run.closed;
   const lines = run.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { message: string; signal?: string });
   assert.ok(lines.some((line) => line.message === 'stopping: finishing requests in flight' && line.signal === 'npm exited'), run.output());
   assert.is(lines.at(-1)?.message, 'stopped');
-  assert.not.ok(await answers(run.port), 'the port is closed');
+  assert.not.ok(await portAnswers(run.port), 'the port is closed');
 }
 
 test("npx converter-site-api (the README's command for the release) stops when npx gets SIGTERM", async () => {

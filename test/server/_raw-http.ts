@@ -78,3 +78,11 @@ export function parseResponse(raw: string): { status: number; headers: Record<st
 
 /** A GET that keeps the connection open. */
 export const KEEP_ALIVE_GET = 'GET /api/v1/version HTTP/1.1\r\nHost: t\r\n\r\n';
+
+/** Sends raw bytes to a server on 127.0.0.1 from an address and returns what it answered before closing. */
+export async function exchange(port: number, bytes: string, from: string): Promise<{ raw: string } & ReturnType<typeof parseResponse>> {
+  const connection = await openConnection(port, from);
+  connection.socket.write(bytes);
+  const raw = await connection.closed;
+  return { raw, ...parseResponse(raw) };
+}

@@ -5,12 +5,11 @@
  * SIGTERM (npm exits without passing it on, and the server held its port as an orphan).
  */
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listenScenarios } from '../../server/scenarios/listen.ts';
 import { createScenarioServer } from '../../server/scenarios/server.ts';
-import { ROOT } from '../_spawn.ts';
+import { portAnswers, ROOT } from '../_spawn.ts';
 
 const test = suite('scenario server lifecycle');
 
@@ -51,17 +50,6 @@ test('a body over 64 KiB is 413 payload_too_large as JSON', async () => {
   }
 });
 
-/** Whether something accepts connections on 127.0.0.1:port. */
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 test('npm run scenarios stops when npm gets SIGTERM: the port is closed', async () => {
   const child = spawn('npm', ['run', '--silent', 'scenarios', '--', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -76,10 +64,10 @@ test('npm run scenarios stops when npm gets SIGTERM: the port is closed', async 
     child.once('close', () => reject(new Error(`npm run scenarios ended before listening:\n${output}`)));
   });
   const port = Number(url.port);
-  assert.ok(await answers(port), 'it listens');
+  assert.ok(await portAnswers(port), 'it listens');
   child.kill('SIGTERM');
   await closed;
-  assert.not.ok(await answers(port), `the port is closed once npm has gone:\n${output}`);
+  assert.not.ok(await portAnswers(port), `the port is closed once npm has gone:\n${output}`);
 });
 
 test.run();
