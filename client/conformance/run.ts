@@ -90,6 +90,16 @@ async function probeClientHeader(transport: Transport, options: ConformanceOptio
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const transport = createTransport(options);
+  try {
+    return await runChecks(transport, options);
+  } finally {
+    // Nothing of the run outlives its report: a request or wait still pending is aborted, the deadline's
+    // timer cleared.
+    transport.close();
+  }
+}
+
+async function runChecks(transport: Transport, options: ConformanceOptions): Promise<ConformanceReport> {
   const checks = selectChecks(options.only);
   const runnable = checks.filter((check) => missing(check, options) === null);
   options.log?.(announce(checks, runnable, options));

@@ -37,6 +37,10 @@ export interface Transport {
   remaining(): number;
   /** The run's deadline, in ms. */
   readonly deadlineMs: number;
+  /** Aborted at the run's deadline or its end. */
+  readonly signal: AbortSignal;
+  /** Ends the run: whatever is still pending is aborted, the deadline's timer cleared. */
+  close(): void;
 }
 
 /** Addresses in 198.18.0.0/15. */
@@ -65,9 +69,20 @@ export function createTransport(options: ConformanceOptions): Transport {
   const baseUrl = (options.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, '');
   const target: FetchLike = options.fetch ?? ((request) => fetch(request));
   const header = options.clientAddressHeader?.toLowerCase();
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const log = options.log ?? (() => undefined);
   const bounds = boundsOf(options);
+  // The run's end (its deadline, or the report) ends a wait at once: no timer of the run outlives it.
+  const sleep = options.sleep ?? ((ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        bounds.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      bounds.signal.addEventListener('abort', done, { once: true });
+      if (bounds.signal.aborted) done();
+    }));
   /** Per address: the quota left and the seconds to the reset (from `header`), as last answered. */
   const quota = new Map<string, { remaining: number; reset: number; header: string }>();
 
@@ -131,6 +146,8 @@ export function createTransport(options: ConformanceOptions): Transport {
     send,
     remaining: () => bounds.remaining(),
     deadlineMs: bounds.deadlineMs,
+    signal: bounds.signal,
+    close: () => bounds.close(),
     fetchAs: (address) => async (request) => {
       const url = new URL(request.url);
       const body = request.body === null ? undefined : await request.text();

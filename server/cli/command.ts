@@ -52,6 +52,11 @@ export interface Command {
    * @throws UsageError, ConfigError, or anything else (exit 1).
    */
   run(args: string[], io: Io): Promise<number>;
+  /**
+   * True for a command that ends the program when it returns, its output flushed, whatever handles are
+   * still open: `conformance`, whose target may hold its connections open (a CI job must not wait for it).
+   */
+  endsProcess?: boolean;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
