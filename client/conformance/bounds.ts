@@ -41,6 +41,9 @@ const positive = (value: number | undefined, name: string, fallback: number): nu
 export function boundsOf(options: ConformanceOptions): Bounds {
   const now = options.now ?? (() => Date.now());
   const deadlineMs = positive(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS);
+  const timeoutMs = positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const maxBodyBytes = positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES);
+  // Every option is checked before the deadline's timer is armed: a refused option leaves no timer behind.
   const endsAt = now() + deadlineMs;
   const run = new AbortController();
   const deadline = options.now === undefined ? setTimeout(() => run.abort(), deadlineMs) : undefined;
@@ -50,9 +53,9 @@ export function boundsOf(options: ConformanceOptions): Bounds {
       clearTimeout(deadline);
       run.abort();
     },
-    timeoutMs: positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    timeoutMs,
     deadlineMs,
-    maxBodyBytes: positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
+    maxBodyBytes,
     remaining: () => Math.max(0, endsAt - now()),
     after(ms) {
       let timer: ReturnType<typeof setTimeout> | undefined;
