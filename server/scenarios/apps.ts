@@ -32,6 +32,8 @@ export interface ScenarioRelease {
   critical?: boolean;
   /** Pulled after it was published: served to nobody. */
   pulled?: boolean;
+  /** Published without its installer's SHA-256 and size: its answers carry no Installer-Digest nor Installer-Size. */
+  unhashed?: boolean;
 }
 
 /** How one scenario's app is made. */
@@ -120,8 +122,7 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
         notesUrl: `${place.prefix}/notes/${release.version}`,
         rolloutPercent: release.rolloutPercent,
         publishedAt: clock.now(),
-        sha256,
-        size,
+        ...(release.unhashed ? {} : { sha256, size }),
         critical: release.critical ?? false,
       });
       if (release.pulled) await tx.releases.pullRelease(release.version, clock.now());

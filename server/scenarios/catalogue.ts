@@ -176,6 +176,17 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       installers: new Map([...installed, [installerName(NEW_VERSION), other]]),
     },
     {
+      name: 'no-installer-digest',
+      check: 'update',
+      serves:
+        `Release ${NEW_VERSION} published without its installer's SHA-256 and size: GET version and GET download are genuinely signed but carry no Installer-Digest nor Installer-Size; the installer is served here.`,
+      correct:
+        'Verifies both answers, finds no Installer-Digest among the signed headers, and installs nothing: an answer that says nothing of the installer cannot vouch for the bytes downloaded.',
+      outcome: 'refuse-installer',
+      handle: (await update('no-installer-digest', { releases: [{ ...release, unhashed: true }] })).handle,
+      installers: offered,
+    },
+    {
       name: 'rate-limited',
       check: 'update',
       serves: 'Every request is 429 rate_limited with Retry-After (and a license re-check too).',
