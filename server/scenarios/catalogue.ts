@@ -187,6 +187,19 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       installers: offered,
     },
     {
+      name: 'replayed-download',
+      check: 'update',
+      serves:
+        `GET version offers ${NEW_VERSION}; GET download is a genuine, unexpired redirect to ${INSTALLED_VERSION} (Release-Version: ${INSTALLED_VERSION}), as a network replaying a saved answer would serve it.`,
+      correct: `Verifies the redirect, finds its Release-Version is not the ${NEW_VERSION} GET version offered, and downloads nothing.`,
+      outcome: 'refuse-answer',
+      handle: await (async (): Promise<FetchHandler> => {
+        const [offering, replaying] = [(await update('replayed-download')).handle, (await update('replayed-download', {})).handle];
+        return (request, clientIp) => (new URL(request.url).pathname.endsWith('/download') ? replaying : offering)(request, clientIp);
+      })(),
+      installers: offered,
+    },
+    {
       name: 'rate-limited',
       check: 'update',
       serves: 'Every request is 429 rate_limited with Retry-After (and a license re-check too).',

@@ -36,6 +36,7 @@ const OUTCOMES: Record<string, string> = {
   'tampered-installer-digest': 'refuse-answer: the signature does not hold',
   'installer-mismatch': 'refuse-installer 2.7.0',
   'no-installer-digest': 'refuse-installer 2.7.0',
+  'replayed-download': 'refuse-answer: another version',
   'rate-limited': 'retry-later after 60 s',
   'server-error': 'retry-later: internal_error',
   'license-valid': 'lease-renewed to 2026-12-05T12:00:00Z',
@@ -182,6 +183,17 @@ test("the example config's baseline names an installer digest and size (those of
   assert.is(download.msiSize, standIn.length);
 });
 
+test('replayed-download: the redirect to 2.6.2 is genuine and unexpired, so only an app that compares Release-Version with the offered version refuses it', async () => {
+  const { clock, from } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  const send: Send = (path, init) => from('127.0.0.1')(`/scenario/replayed-download${path}`, init);
+  assert.is((JSON.parse((await send('/api/v1/version')).body) as { version: string }).version, '2.7.0');
+  const download = await send('/api/v1/download', { headers: WINDOWS });
+  assert.is(download.headers['release-version'], '2.6.2');
+  assert.is(checked(download, now, { tag: 'update' }), null, 'the careless app, which checks the signature only, would follow it');
+  assert.is(checked(download, now, { tag: 'update', version: '2.7.0' }), 'another version');
+});
+
 test('staged-outside: the loopback clients of both families are outside the 10 % stage; pulled-release never offers 2.8.0', async () => {
   const { clock, from } = await startInProcess();
   const now = Math.floor(clock.now() / 1000);
@@ -223,7 +235,7 @@ test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer ove
   const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
   const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  assert.match(err, `16 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  assert.match(err, `17 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
   const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
   assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
   const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });
