@@ -100,9 +100,13 @@ function announceSessions(runnable: readonly Check[], options: ConformanceOption
     `give --pay-url to have them paid, or --client-address-header for a fresh address per check`;
 }
 
-/** Pays the sessions the run opened and left unpaid, while the run has time: none is left to count against the next run. */
+/**
+ * Pays the sessions the run opened from its one address and left unpaid, while the run has time: none is
+ * left to count against the next run. Sessions of fresh addresses (clientAddressHeader) count against no
+ * address the kit uses again, and are left as they are.
+ */
 async function payOpened(opened: Opened, transport: Transport, options: ConformanceOptions): Promise<void> {
-  if (!options.payCheckout || opened.size === 0) return;
+  if (!options.payCheckout || opened.size === 0 || transport.distinctClients) return;
   let paid = 0;
   for (const { checkout, address } of opened.values()) {
     if (transport.remaining() <= 0) break;
