@@ -100,6 +100,17 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       installers: offered,
     },
     {
+      name: 'older-release',
+      check: 'update',
+      serves:
+        `A server whose version is 2.6.1, below the installed ${INSTALLED_VERSION}: GET version and GET download name 2.6.1, genuinely signed, with its Installer-Digest.`,
+      correct:
+        `Verifies the answer, sees a version lower than the ${INSTALLED_VERSION} it has (compared as the server does), and installs nothing: never a downgrade.`,
+      outcome: 'no-update',
+      handle: (await update('older-release', { baselineVersion: '2.6.1' })).handle,
+      installers: genuineInstallers(INSTALLED_VERSION, '2.6.1'),
+    },
+    {
       name: 'staged-outside',
       check: 'update',
       serves:

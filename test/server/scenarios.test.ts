@@ -28,6 +28,7 @@ const BASE = 'http://127.0.0.1:8787';
 const OUTCOMES: Record<string, string> = {
   'no-update': 'no-update',
   'update-offered': 'update 2.7.0',
+  'older-release': 'no-update',
   'staged-outside': 'no-update',
   'critical-update': 'critical-update 2.7.0',
   'pulled-release': 'update 2.7.0',
@@ -194,6 +195,18 @@ test('replayed-download: the redirect to 2.6.2 is genuine and unexpired, so only
   assert.is(checked(download, now, { tag: 'update', version: '2.7.0' }), 'another version');
 });
 
+test('older-release: a genuine answer below the installed version; an app that updates whenever the version differs would downgrade', async () => {
+  const { clock, from } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  const send: Send = (path, init) => from('127.0.0.1')(path.startsWith('http') ? path : `/scenario/older-release${path}`, init);
+  const version = await send('/api/v1/version');
+  assert.is(checked(version, now), null);
+  const offered = (JSON.parse(version.body) as { version: string }).version;
+  assert.is(offered, '2.6.1');
+  assert.ok(offered !== INSTALLED, 'the careless app, which updates when the version differs, would install it');
+  assert.is(await updateCheck(send, now), 'no-update');
+});
+
 test('staged-outside: the loopback clients of both families are outside the 10 % stage; pulled-release never offers 2.8.0', async () => {
   const { clock, from } = await startInProcess();
   const now = Math.floor(clock.now() / 1000);
@@ -235,7 +248,7 @@ test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer ove
   const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
   const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  assert.match(err, `17 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  assert.match(err, `18 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
   const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
   assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
   const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });
