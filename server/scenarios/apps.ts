@@ -39,7 +39,7 @@ export interface ScenarioRelease {
 /** How one scenario's app is made. */
 export interface AppSetup {
   releases?: readonly ScenarioRelease[];
-  /** The app's clock runs this far behind the server's (its signatures are that much older). */
+  /** The app's clock runs this far behind the server's (its signatures are that much older); negative: ahead. */
   behindMs?: number;
   rateLimit?: RateLimitPolicy;
   /** Fixes the rollout buckets (a keyed hash of each client under this secret). */

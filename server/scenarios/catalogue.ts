@@ -148,6 +148,16 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       installers: offered,
     },
     {
+      name: 'future-signature',
+      check: 'update',
+      serves:
+        `Release ${NEW_VERSION}, answered by a server whose clock is 10 minutes ahead: each signature's created is 10 minutes in the future (expires 20).`,
+      correct: 'Refuses the answer (created is more than the 5 minutes of allowed skew ahead of now) and installs nothing.',
+      outcome: 'refuse-answer',
+      handle: (await update('future-signature', { releases: [release], behindMs: -600_000 })).handle,
+      installers: offered,
+    },
+    {
       name: 'tampered-body',
       check: 'update',
       serves: `Release ${NEW_VERSION}; the body of GET version was changed after signing (its downloadUrl names ${patchedName}, served here with other bytes).`,

@@ -33,6 +33,7 @@ const OUTCOMES: Record<string, string> = {
   'critical-update': 'critical-update 2.7.0',
   'pulled-release': 'update 2.7.0',
   'expired-signature': 'refuse-answer: expired',
+  'future-signature': 'refuse-answer: from the future',
   'tampered-body': 'refuse-answer: the body does not match Content-Digest',
   'tampered-installer-digest': 'refuse-answer: the signature does not hold',
   'installer-mismatch': 'refuse-installer 2.7.0',
@@ -248,7 +249,7 @@ test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer ove
   const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
   const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  assert.match(err, `18 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  assert.match(err, `19 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
   const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
   assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
   const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });
