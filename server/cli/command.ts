@@ -54,7 +54,9 @@ export interface Command {
   run(args: string[], io: Io): Promise<number>;
   /**
    * True for a command that ends the program when it returns, its output flushed, whatever handles are
-   * still open: `conformance`, whose target may hold its connections open (a CI job must not wait for it).
+   * still open: `conformance`, whose target may hold its connections open, and whose runtime may keep one
+   * after an aborted request (undici since 8.10.1 opens a fresh idle connection after an aborted streaming
+   * response, nodejs/undici#5845): a CI job must not wait for either.
    */
   endsProcess?: boolean;
 }
