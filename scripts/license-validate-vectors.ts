@@ -34,7 +34,9 @@ export interface LicenseVectorCase {
   body: string;
 }
 
-const SIGNED = ['content-type', 'content-digest', 'license-key-digest', 'signature-input', 'signature'];
+// With the update answer's installer headers (the example's baseline has them): every header a case's
+// signature covers is in the case, so a case is refused for its own reason only.
+const SIGNED = ['content-type', 'content-digest', 'license-key-digest', 'installer-digest', 'installer-size', 'signature-input', 'signature'];
 
 const pick = (answer: CoreResponse) => keptAnswer(answer, SIGNED);
 

@@ -38,6 +38,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   // Reads the docs and the code only.
   'docs/doc-counts.test.ts': 'unit',
   'docs/doc-lists.test.ts': 'unit',
+  'docs/app-steps.test.ts': 'unit',
   // The walk-through of docs/operating.md, sent to app.handle with the test's clock.
   'docs/operating-walkthrough.test.ts': 'unit',
   // The Next.js example's route handler called in process with Requests, as Next calls it.

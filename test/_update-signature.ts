@@ -57,6 +57,8 @@ export function refusal(
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
   if (!verify(null, Buffer.from(lines.join('\n'), 'ascii'), key, Buffer.from(signature, 'base64'))) return 'the signature does not hold';
   if (typeof params['expires'] !== 'number' || nowSeconds > params['expires']) return 'expired';
+  // docs/updates.md: accepted from 5 minutes before created (the recipe's Skew).
+  if (typeof params['created'] !== 'number' || params['created'] > nowSeconds + 300) return 'from the future';
   if (expected.version !== undefined && (!components.includes('release-version') || answer.headers['release-version'] !== expected.version)) {
     return 'another version';
   }

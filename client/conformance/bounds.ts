@@ -21,6 +21,14 @@ export interface Bounds {
   remaining(): number;
   /** Resolves after `ms` (the timer of timeouts); `cancel` ends it early. */
   after(ms: number): { done: Promise<void>; cancel(): void };
+  /**
+   * Aborted when the run's deadline passes (on the real clock; with an injected `now`, only by `close`) or
+   * when the run ends: every request and every wait of the run listens to it, so nothing of the run
+   * outlives its deadline.
+   */
+  signal: AbortSignal;
+  /** Ends the run: aborts `signal` (what is still pending gives up) and clears the deadline's timer. */
+  close(): void;
 }
 
 const positive = (value: number | undefined, name: string, fallback: number): number => {
@@ -33,11 +41,21 @@ const positive = (value: number | undefined, name: string, fallback: number): nu
 export function boundsOf(options: ConformanceOptions): Bounds {
   const now = options.now ?? (() => Date.now());
   const deadlineMs = positive(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS);
+  const timeoutMs = positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const maxBodyBytes = positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES);
+  // Every option is checked before the deadline's timer is armed: a refused option leaves no timer behind.
   const endsAt = now() + deadlineMs;
+  const run = new AbortController();
+  const deadline = options.now === undefined ? setTimeout(() => run.abort(), deadlineMs) : undefined;
   return {
-    timeoutMs: positive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    signal: run.signal,
+    close() {
+      clearTimeout(deadline);
+      run.abort();
+    },
+    timeoutMs,
     deadlineMs,
-    maxBodyBytes: positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES),
+    maxBodyBytes,
     remaining: () => Math.max(0, endsAt - now()),
     after(ms) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -63,21 +81,32 @@ export async function boundedAnswer(bounds: Bounds, method: string, path: string
   const limit = Math.min(bounds.timeoutMs, left);
   const byDeadline = limit < bounds.timeoutMs;
   const controller = new AbortController();
-  const timer = bounds.after(limit);
-  const expired = timer.done.then(() => {
-    controller.abort();
-    throw new CheckFailure(
-      byDeadline
-        ? `${method} ${path} had no whole answer when the run's deadline of ${seconds(bounds.deadlineMs)} passed (--deadline)`
-        : `${method} ${path} had no whole answer within ${seconds(bounds.timeoutMs)} (--timeout): the spec's clients would give up too`,
-    );
+  let expire: (deadline: boolean) => void = () => undefined;
+  const expired = new Promise<never>((_, reject) => {
+    expire = (deadline) => {
+      controller.abort();
+      reject(
+        new CheckFailure(
+          deadline
+            ? `${method} ${path} had no whole answer when the run's deadline of ${seconds(bounds.deadlineMs)} passed (--deadline)`
+            : `${method} ${path} had no whole answer within ${seconds(bounds.timeoutMs)} (--timeout): the spec's clients would give up too`,
+        ),
+      );
+    };
   });
   // Whichever loses the race must not surface as an unhandled rejection.
   expired.catch(() => undefined);
+  const timer = bounds.after(limit);
+  void timer.done.then(() => expire(byDeadline));
+  // The run's end aborts this request too, whatever its own timer says.
+  const onRunEnd = () => expire(true);
+  bounds.signal.addEventListener('abort', onRunEnd, { once: true });
+  if (bounds.signal.aborted) onRunEnd();
   try {
     return await Promise.race([readBounded(method, path, send(controller.signal), bounds.maxBodyBytes, controller), expired]);
   } finally {
     timer.cancel();
+    bounds.signal.removeEventListener('abort', onRunEnd);
   }
 }
 

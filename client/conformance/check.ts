@@ -48,6 +48,11 @@ export interface Check {
   title: string;
   /** About how many requests it sends (for the announced duration). */
   requests: number;
+  /**
+   * How many checkout sessions it may open on the target (for the announcement: a target may cap the
+   * unpaid sessions one address holds, and sessions the run leaves unpaid count against the next run).
+   */
+  sessions?: number;
   needs?: readonly Need[];
   /**
    * Set on a check whose rule the spec does not state (it only implies it, or leaves room for another

@@ -6,10 +6,25 @@ import type { Check, Client, Exhausted, Tester } from './check.ts';
 import { CHECKS } from './checks/index.ts';
 import { QUOTA, WINDOW } from './expect.ts';
 import { createTransport, type Transport } from './transport.ts';
-import type { CheckResult, ConformanceOptions, ConformanceReport } from './types.ts';
+import type { CheckoutToPay, CheckResult, ConformanceOptions, ConformanceReport } from './types.ts';
 
-function clientOf(transport: Transport, address: string | null): Client {
-  const send: Client['send'] = (request) => transport.send(address, request);
+/** The checkout sessions the run opened and has not paid, by session id. */
+type Opened = Map<string, { checkout: CheckoutToPay; address: string | null }>;
+
+const CHECKOUT_CREATE = /\/checkout\/create$/;
+
+function clientOf(transport: Transport, address: string | null, opened: Opened): Client {
+  const send: Client['send'] = async (request) => {
+    const answer = await transport.send(address, request);
+    const body = answer.json as Partial<CheckoutToPay> | undefined;
+    if (
+      request.method === 'POST' && CHECKOUT_CREATE.test(request.path) && answer.status === 200 && typeof body?.sessionId === 'string' &&
+      typeof body.url === 'string'
+    ) {
+      opened.set(body.sessionId, { checkout: { sessionId: body.sessionId, url: body.url }, address });
+    }
+    return answer;
+  };
   return {
     address,
     send,
@@ -69,6 +84,43 @@ function announce(checks: readonly Check[], runnable: readonly Check[], options:
 }
 
 /**
+ * What the run leaves on the target, when one address holds it all: the checkout sessions it opens, which
+ * a target may cap per address (this server: 10 unpaid at once, each open a day), so that a second run
+ * from the same address fails the checkout checks. Null when nothing is left or each check has its own
+ * address.
+ */
+function announceSessions(runnable: readonly Check[], options: ConformanceOptions): string | null {
+  const sessions = runnable.reduce((sum, check) => sum + (check.sessions ?? 0), 0);
+  if (sessions === 0 || options.clientAddressHeader !== undefined) return null;
+  if (options.payCheckout !== undefined) {
+    return `it opens up to ${sessions} checkout sessions from this address and pays them through the payment hook: it leaves none open`;
+  }
+  return `it opens up to ${sessions} checkout sessions from this address and leaves them unpaid; a target may cap the unpaid sessions per address ` +
+    `(this server: 10 at once, each open a day), so a second run from this address may fail the checkout checks with too_many_checkouts: ` +
+    `give --pay-url to have them paid, or --client-address-header for a fresh address per check`;
+}
+
+/**
+ * Pays the sessions the run opened from its one address and left unpaid, while the run has time: none is
+ * left to count against the next run. Sessions of fresh addresses (clientAddressHeader) count against no
+ * address the kit uses again, and are left as they are.
+ */
+async function payOpened(opened: Opened, transport: Transport, options: ConformanceOptions): Promise<void> {
+  if (!options.payCheckout || opened.size === 0 || transport.distinctClients) return;
+  let paid = 0;
+  for (const { checkout, address } of opened.values()) {
+    if (transport.remaining() <= 0) break;
+    try {
+      await options.payCheckout(checkout, transport.fetchAs(address));
+      paid++;
+    } catch (error) {
+      options.log?.(`could not pay checkout session ${checkout.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  options.log?.(`paid ${paid} of the ${opened.size} checkout sessions the run left unpaid`);
+}
+
+/**
  * Warns when two fresh client addresses share one quota: the target does not take the client address
  * from the header, and the per-client checks will fail for that reason.
  */
@@ -90,18 +142,32 @@ async function probeClientHeader(transport: Transport, options: ConformanceOptio
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const transport = createTransport(options);
+  try {
+    return await runChecks(transport, options);
+  } finally {
+    // Nothing of the run outlives its report: a request or wait still pending is aborted, the deadline's
+    // timer cleared.
+    transport.close();
+  }
+}
+
+async function runChecks(transport: Transport, options: ConformanceOptions): Promise<ConformanceReport> {
   const checks = selectChecks(options.only);
   const runnable = checks.filter((check) => missing(check, options) === null);
   options.log?.(announce(checks, runnable, options));
+  const sessions = announceSessions(runnable, options);
+  if (sessions !== null) options.log?.(sessions);
   if (transport.distinctClients && runnable.length > 0) await probeClientHeader(transport, options);
   let exhausted: Promise<Exhausted> | null = null;
+  const opened: Opened = new Map();
   const tester: Tester = {
-    client: () => clientOf(transport, transport.newAddress()),
+    client: () => clientOf(transport, transport.newAddress(), opened),
     distinctClients: transport.distinctClients,
-    exhausted: () => (exhausted ??= exhaust(clientOf(transport, transport.newAddress()))),
+    exhausted: () => (exhausted ??= exhaust(clientOf(transport, transport.newAddress(), opened))),
     async pay(checkout, client) {
       if (!options.payCheckout) throw new CheckSkip('no payment hook');
       await options.payCheckout(checkout, transport.fetchAs(client.address));
+      opened.delete(checkout.sessionId);
     },
   };
   const results: CheckResult[] = [];
@@ -127,6 +193,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       else results.push({ id, clause, title, status: 'fail', message: `the check could not talk to the target: ${message}` });
     }
   }
+  await payOpened(opened, transport, options);
   const count = (status: CheckResult['status']) => results.filter((result) => result.status === status).length;
   return { passed: count('pass'), failed: count('fail'), skipped: count('skip'), checks: results };
 }

@@ -37,6 +37,10 @@ export interface Transport {
   remaining(): number;
   /** The run's deadline, in ms. */
   readonly deadlineMs: number;
+  /** Aborted at the run's deadline or its end. */
+  readonly signal: AbortSignal;
+  /** Ends the run: whatever is still pending is aborted, the deadline's timer cleared. */
+  close(): void;
 }
 
 /** Addresses in 198.18.0.0/15. */
@@ -46,6 +50,31 @@ const SYNTHETIC_RANGE = 0x20000;
 export function syntheticAddress(n: number): string {
   const value = 0xc6120000 + (n % SYNTHETIC_RANGE);
   return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
+}
+
+/**
+ * Why a 429 is not the rate limit, or null: an error code other than rate_limited is a cap on what one
+ * client holds (too_many_checkouts, too_much_feedback, budget_exhausted), which no wait of a window lifts.
+ */
+function capRefusal(answer: Answer): string | null {
+  if (answer.status !== 429) return null;
+  const body = answer.json;
+  const field = (name: string) => {
+    const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const code = field('code');
+  if (code === undefined || code === 'rate_limited') return null;
+  const retryAfter = answer.headers.get('retry-after');
+  const said = `${answer.method} ${answer.path} was refused 429 ${code}${field('message') === undefined ? '' : ` ("${field('message')!.slice(0, 200)}")`}`;
+  const wait = retryAfter === null ? 'until it lifts' : `${retryAfter} s (Retry-After)`;
+  if (code === 'too_many_checkouts') {
+    return `${said}: not the rate limit but the target's cap on the unpaid checkout sessions one address holds. ` +
+      `A run of the kit leaves the sessions it opens unpaid, so an earlier run from this address may have used the cap: ` +
+      `run with --client-address-header (a fresh address per check) or --pay-url (the kit pays the sessions it opens), ` +
+      `or wait ${wait} for them to expire`;
+  }
+  return `${said}: not the rate limit but a cap of the target on what one client holds, so the kit does not wait for it; wait ${wait}, or run with --client-address-header`;
 }
 
 function integerHeader(headers: Headers, name: string): number | null {
@@ -65,9 +94,20 @@ export function createTransport(options: ConformanceOptions): Transport {
   const baseUrl = (options.baseUrl ?? IN_PROCESS_ORIGIN).replace(/\/+$/, '');
   const target: FetchLike = options.fetch ?? ((request) => fetch(request));
   const header = options.clientAddressHeader?.toLowerCase();
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const log = options.log ?? (() => undefined);
   const bounds = boundsOf(options);
+  // The run's end (its deadline, or the report) ends a wait at once: no timer of the run outlives it.
+  const sleep = options.sleep ?? ((ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        bounds.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      bounds.signal.addEventListener('abort', done, { once: true });
+      if (bounds.signal.aborted) done();
+    }));
   /** Per address: the quota left and the seconds to the reset (from `header`), as last answered. */
   const quota = new Map<string, { remaining: number; reset: number; header: string }>();
 
@@ -109,6 +149,8 @@ export function createTransport(options: ConformanceOptions): Transport {
     const known = quota.get(address ?? '');
     if (known && known.remaining <= 0) await waitFor(address, known.reset, known.header);
     let answer = await raw(address, request);
+    const cap = capRefusal(answer);
+    if (cap !== null) throw new CheckFailure(cap);
     // A 429 no check asked for: the quota was used elsewhere; wait as the target says, twice at most.
     for (let retry = 0; answer.status === 429 && retry < 2; retry++) {
       const retryAfter = integerHeader(answer.headers, 'retry-after');
@@ -120,6 +162,8 @@ export function createTransport(options: ConformanceOptions): Transport {
         : [WINDOW_SECONDS, 'no Retry-After'];
       await waitFor(address, seconds, header);
       answer = await raw(address, request);
+      const cap = capRefusal(answer);
+      if (cap !== null) throw new CheckFailure(cap);
     }
     return answer;
   };
@@ -131,6 +175,8 @@ export function createTransport(options: ConformanceOptions): Transport {
     send,
     remaining: () => bounds.remaining(),
     deadlineMs: bounds.deadlineMs,
+    signal: bounds.signal,
+    close: () => bounds.close(),
     fetchAs: (address) => async (request) => {
       const url = new URL(request.url);
       const body = request.body === null ? undefined : await request.text();

@@ -52,6 +52,13 @@ export interface Command {
    * @throws UsageError, ConfigError, or anything else (exit 1).
    */
   run(args: string[], io: Io): Promise<number>;
+  /**
+   * True for a command that ends the program when it returns, its output flushed, whatever handles are
+   * still open: `conformance`, whose target may hold its connections open, and whose runtime may keep one
+   * after an aborted request (undici since 8.10.1 opens a fresh idle connection after an aborted streaming
+   * response, nodejs/undici#5845): a CI job must not wait for either.
+   */
+  endsProcess?: boolean;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

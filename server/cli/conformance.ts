@@ -154,4 +154,5 @@ export const conformance: Command = {
   summary: 'check an implementation of the public API spec at a base URL',
   help: HELP,
   run: (args: string[], io: Io) => runConformanceCommand(args, io),
+  endsProcess: true,
 };

@@ -66,6 +66,19 @@ function choose(args: string[]): { command: Command | undefined; rest: string[] 
 }
 
 /**
+ * Whether the command these arguments name ends the process once its output is written (`endsProcess`:
+ * the conformance kit, whatever its target still holds open); false for any other, or arguments that
+ * name none.
+ */
+export function endsTheProcess(args: string[]): boolean {
+  try {
+    return choose(args).command?.endsProcess === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Runs the program: chooses the command from the first word, runs it, and turns what it throws into a
  * message on stderr and an exit code (command.ts). server/cli/main.ts calls it with the process's
  * arguments, stdout and stderr; tests call it in process with a captured `io`.

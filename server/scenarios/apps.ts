@@ -32,18 +32,22 @@ export interface ScenarioRelease {
   critical?: boolean;
   /** Pulled after it was published: served to nobody. */
   pulled?: boolean;
+  /** Published without its installer's SHA-256 and size: its answers carry no Installer-Digest nor Installer-Size. */
+  unhashed?: boolean;
 }
 
 /** How one scenario's app is made. */
 export interface AppSetup {
   releases?: readonly ScenarioRelease[];
-  /** The app's clock runs this far behind the server's (its signatures are that much older). */
+  /** The app's clock runs this far behind the server's (its signatures are that much older); negative: ahead. */
   behindMs?: number;
   rateLimit?: RateLimitPolicy;
   /** Fixes the rollout buckets (a keyed hash of each client under this secret). */
   voterSecret?: string;
   /** Its version source fails: every update check is a 500. */
   failing?: boolean;
+  /** The version of its version file and baseline installer: the installed version by default. */
+  baselineVersion?: string;
   /** The key it signs with (and issues license keys with): the scenario key by default. */
   signingKey?: string;
   /** Storage shared with another scenario's app (the same orders under another key). */
@@ -83,10 +87,11 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
   const behind = setup.behindMs ?? 0;
   const clock: Clock = behind === 0 ? place.clock : { now: () => place.clock.now() - behind };
   const storage = setup.storage ?? createMemoryStorage({ clock });
-  const baseline = installerBytes(INSTALLED_VERSION);
+  const baselineVersion = setup.baselineVersion ?? INSTALLED_VERSION;
+  const baseline = installerBytes(baselineVersion);
   const site: SiteContent = {
     ...exampleContent(),
-    download: { msiUrl: `${place.prefix}/installer/${installerName(INSTALLED_VERSION)}`, msiSha256: await sha256Hex(baseline), msiSize: baseline.length },
+    download: { msiUrl: `${place.prefix}/installer/${installerName(baselineVersion)}`, msiSha256: await sha256Hex(baseline), msiSize: baseline.length },
   };
   const simulator = createSimulatorGateway({ storage, publicBaseUrl: place.prefix, clock });
   // Keys that are licenses, not simulator keys, so that the app under test takes them as it would a buyer's.
@@ -100,7 +105,7 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
     gateway,
     clock,
     logger: place.logger,
-    version: { current: setup.failing ? failing : () => INSTALLED_VERSION },
+    version: { current: setup.failing ? failing : () => baselineVersion },
     licenses: await createLicenseIssuer(setup.signingKey ?? SCENARIO_KEY),
     publicBaseUrl: place.prefix,
     mailHtml,
@@ -120,8 +125,7 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
         notesUrl: `${place.prefix}/notes/${release.version}`,
         rolloutPercent: release.rolloutPercent,
         publishedAt: clock.now(),
-        sha256,
-        size,
+        ...(release.unhashed ? {} : { sha256, size }),
         critical: release.critical ?? false,
       });
       if (release.pulled) await tx.releases.pullRelease(release.version, clock.now());

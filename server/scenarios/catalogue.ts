@@ -100,6 +100,17 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       installers: offered,
     },
     {
+      name: 'older-release',
+      check: 'update',
+      serves:
+        `A server whose version is 2.6.1, below the installed ${INSTALLED_VERSION}: GET version and GET download name 2.6.1, genuinely signed, with its Installer-Digest.`,
+      correct:
+        `Verifies the answer, sees a version lower than the ${INSTALLED_VERSION} it has (compared as the server does), and installs nothing: never a downgrade.`,
+      outcome: 'no-update',
+      handle: (await update('older-release', { baselineVersion: '2.6.1' })).handle,
+      installers: genuineInstallers(INSTALLED_VERSION, '2.6.1'),
+    },
+    {
       name: 'staged-outside',
       check: 'update',
       serves:
@@ -134,6 +145,16 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       correct: 'Refuses the answer (now is past its expires) and installs nothing.',
       outcome: 'refuse-answer',
       handle: (await update('expired-signature', { releases: [release], behindMs: 3_600_000 })).handle,
+      installers: offered,
+    },
+    {
+      name: 'future-signature',
+      check: 'update',
+      serves:
+        `Release ${NEW_VERSION}, answered by a server whose clock is 10 minutes ahead: each signature's created is 10 minutes in the future (expires 20).`,
+      correct: 'Refuses the answer (created is more than the 5 minutes of allowed skew ahead of now) and installs nothing.',
+      outcome: 'refuse-answer',
+      handle: (await update('future-signature', { releases: [release], behindMs: -600_000 })).handle,
       installers: offered,
     },
     {
@@ -174,6 +195,30 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       outcome: 'refuse-installer',
       handle: (await update('installer-mismatch')).handle,
       installers: new Map([...installed, [installerName(NEW_VERSION), other]]),
+    },
+    {
+      name: 'no-installer-digest',
+      check: 'update',
+      serves:
+        `Release ${NEW_VERSION} published without its installer's SHA-256 and size: GET version and GET download are genuinely signed but carry no Installer-Digest nor Installer-Size; the installer is served here.`,
+      correct:
+        'Verifies both answers, finds no Installer-Digest among the signed headers, and installs nothing: an answer that says nothing of the installer cannot vouch for the bytes downloaded.',
+      outcome: 'refuse-installer',
+      handle: (await update('no-installer-digest', { releases: [{ ...release, unhashed: true }] })).handle,
+      installers: offered,
+    },
+    {
+      name: 'replayed-download',
+      check: 'update',
+      serves:
+        `GET version offers ${NEW_VERSION}; GET download is a genuine, unexpired redirect to ${INSTALLED_VERSION} (Release-Version: ${INSTALLED_VERSION}), as a network replaying a saved answer would serve it.`,
+      correct: `Verifies the redirect, finds its Release-Version is not the ${NEW_VERSION} GET version offered, and downloads nothing.`,
+      outcome: 'refuse-answer',
+      handle: await (async (): Promise<FetchHandler> => {
+        const [offering, replaying] = [(await update('replayed-download')).handle, (await update('replayed-download', {})).handle];
+        return (request, clientIp) => (new URL(request.url).pathname.endsWith('/download') ? replaying : offering)(request, clientIp);
+      })(),
+      installers: offered,
     },
     {
       name: 'rate-limited',

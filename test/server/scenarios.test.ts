@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runScenariosCommand } from '../../server/cli/scenarios.ts';
+import { installerBytes, installerName } from '../../server/scenarios/installer.ts';
 import { createScenarioServer } from '../../server/scenarios/server.ts';
 import { manualClock } from '../_setup.ts';
 import { ROOT } from '../_spawn.ts';
@@ -27,13 +28,17 @@ const BASE = 'http://127.0.0.1:8787';
 const OUTCOMES: Record<string, string> = {
   'no-update': 'no-update',
   'update-offered': 'update 2.7.0',
+  'older-release': 'no-update',
   'staged-outside': 'no-update',
   'critical-update': 'critical-update 2.7.0',
   'pulled-release': 'update 2.7.0',
   'expired-signature': 'refuse-answer: expired',
+  'future-signature': 'refuse-answer: from the future',
   'tampered-body': 'refuse-answer: the body does not match Content-Digest',
   'tampered-installer-digest': 'refuse-answer: the signature does not hold',
   'installer-mismatch': 'refuse-installer 2.7.0',
+  'no-installer-digest': 'refuse-installer 2.7.0',
+  'replayed-download': 'refuse-answer: another version',
   'rate-limited': 'retry-later after 60 s',
   'server-error': 'retry-later: internal_error',
   'license-valid': 'lease-renewed to 2026-12-05T12:00:00Z',
@@ -148,6 +153,61 @@ test("each scenario, driven by the app of the docs' recipes, ends in its outcome
   }
 });
 
+test('no-installer-digest: genuine answers without Installer-Digest; an app that checks the digest only when present installs it, one that requires it does not', async () => {
+  const { clock, from } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  const send: Send = (path, init) => from('127.0.0.1')(path.startsWith('http') ? path : `/scenario/no-installer-digest${path}`, init);
+  const version = await send('/api/v1/version');
+  const download = await send('/api/v1/download', { headers: WINDOWS });
+  assert.is(checked(version, now), null);
+  assert.is(checked(download, now, { tag: 'update', version: '2.7.0' }), null);
+  for (const answer of [version, download]) {
+    assert.is(answer.headers['installer-digest'], undefined);
+    assert.is(answer.headers['installer-size'], undefined);
+  }
+  // The careless app: compares the digest only when the answer has one.
+  const installer = await send(download.headers['location']!);
+  const digest = `sha-256=:${createHash('sha256').update(installer.bytes).digest('base64')}:`;
+  const careless = download.headers['installer-digest'] === undefined || download.headers['installer-digest'] === digest
+    ? 'update 2.7.0'
+    : 'refuse-installer 2.7.0';
+  assert.is(careless, 'update 2.7.0', 'the careless app would install it: the scenario tells the two apart');
+  assert.is(await updateCheck(send, now), 'refuse-installer 2.7.0');
+});
+
+test("the example config's baseline names an installer digest and size (those of the stand-in installer for 2.4.1), so an app that requires Installer-Digest accepts it", async () => {
+  const { download } = JSON.parse(readFileSync(join(ROOT, 'example/config.json'), 'utf8')) as {
+    download: { msiUrl: string; msiSha256: string; msiSize: number };
+  };
+  const standIn = installerBytes('2.4.1');
+  assert.ok(download.msiUrl.endsWith(installerName('2.4.1')), download.msiUrl);
+  assert.is(download.msiSha256, createHash('sha256').update(standIn).digest('hex'));
+  assert.is(download.msiSize, standIn.length);
+});
+
+test('replayed-download: the redirect to 2.6.2 is genuine and unexpired, so only an app that compares Release-Version with the offered version refuses it', async () => {
+  const { clock, from } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  const send: Send = (path, init) => from('127.0.0.1')(`/scenario/replayed-download${path}`, init);
+  assert.is((JSON.parse((await send('/api/v1/version')).body) as { version: string }).version, '2.7.0');
+  const download = await send('/api/v1/download', { headers: WINDOWS });
+  assert.is(download.headers['release-version'], '2.6.2');
+  assert.is(checked(download, now, { tag: 'update' }), null, 'the careless app, which checks the signature only, would follow it');
+  assert.is(checked(download, now, { tag: 'update', version: '2.7.0' }), 'another version');
+});
+
+test('older-release: a genuine answer below the installed version; an app that updates whenever the version differs would downgrade', async () => {
+  const { clock, from } = await startInProcess();
+  const now = Math.floor(clock.now() / 1000);
+  const send: Send = (path, init) => from('127.0.0.1')(path.startsWith('http') ? path : `/scenario/older-release${path}`, init);
+  const version = await send('/api/v1/version');
+  assert.is(checked(version, now), null);
+  const offered = (JSON.parse(version.body) as { version: string }).version;
+  assert.is(offered, '2.6.1');
+  assert.ok(offered !== INSTALLED, 'the careless app, which updates when the version differs, would install it');
+  assert.is(await updateCheck(send, now), 'no-update');
+});
+
 test('staged-outside: the loopback clients of both families are outside the 10 % stage; pulled-release never offers 2.8.0', async () => {
   const { clock, from } = await startInProcess();
   const now = Math.floor(clock.now() / 1000);
@@ -189,7 +249,7 @@ test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer ove
   const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
   const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  assert.match(err, `15 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  assert.match(err, `19 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
   const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
   assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
   const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });

@@ -86,6 +86,7 @@ export const aliasChecks: readonly Check[] = [
     also: ['versioning.3'],
     title: 'POST /api/checkout/create creates a session, and GET /api/checkout/status reads it as /api/v1 does',
     requests: 3,
+    sessions: 1,
     async run(t) {
       const client = t.client();
       const { sessionId } = await create(client, { product: 'standard' }, `${ALIAS}/checkout/create`);

@@ -28,6 +28,7 @@ export const checkoutChecks: readonly Check[] = [
     also: ['checkout-create-response.fields', 'endpoints.post-checkout-create', 'rules.7'],
     title: 'POST checkout/create without a body is 200 with exactly {sessionId, url (URI)}',
     requests: 1,
+    sessions: 1,
     async run(t) {
       await create(t.client());
     },
@@ -38,6 +39,7 @@ export const checkoutChecks: readonly Check[] = [
     also: ['checkout-create-request.values'],
     title: 'POST checkout/create takes each product (standard, plus_addon, plus_bundle) and channel (store, msi), and {}',
     requests: 4,
+    sessions: 4,
     async run(t) {
       const client = t.client();
       for (const body of [{ product: 'standard', channel: 'store' }, { product: 'plus_addon', channel: 'msi' }, { product: 'plus_bundle' }, {}]) {
@@ -51,6 +53,7 @@ export const checkoutChecks: readonly Check[] = [
     also: ['checkout-status.fields', 'states.checkout-status', 'endpoints.get-checkout-status'],
     title: 'GET checkout/status of a new session is 200 with a status of pending, processing or paid, keys string or null',
     requests: 2,
+    sessions: 1,
     async run(t) {
       const client = t.client();
       await status(client, (await create(client)).sessionId);
@@ -84,6 +87,7 @@ export const checkoutChecks: readonly Check[] = [
     also: ['states.checkout-status'],
     title: 'After payment (through the payment hook), GET checkout/status says paid',
     requests: 5,
+    sessions: 1,
     needs: ['payment'],
     async run(t) {
       await paid(t);
@@ -94,6 +98,7 @@ export const checkoutChecks: readonly Check[] = [
     clause: 'rules.8',
     title: 'After payment (through the payment hook), GET checkout/status gives an issued license key',
     requests: 5,
+    sessions: 1,
     needs: ['payment'],
     strict: 'rule 8 returns "any issued license keys", so a paid session may have none yet',
     async run(t) {

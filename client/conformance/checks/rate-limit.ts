@@ -24,6 +24,7 @@ export const rateLimitChecks: readonly Check[] = [
     also: ['limits.RateLimit', 'limits.RateLimit-Policy', 'limits.RateLimit-Limit', 'limits.Retry-After'],
     title: 'Every endpoint answers with RateLimit, RateLimit-Policy, RateLimit-Limit, -Remaining, -Reset, and no Retry-After',
     requests: 8,
+    sessions: 1,
     async run(t) {
       for (const answer of await everyEndpoint(t.client())) {
         if (answer.status >= 400) fail(`expected a success, got: ${describe(answer)}`);

@@ -28,6 +28,7 @@ export const serviceChecks: readonly Check[] = [
     title:
       'A spreadsheet sent as a multipart upload is refused by POST feedback and roadmap with a 4xx error object; POST checkout/create refuses it or ignores it',
     requests: 3,
+    sessions: 1,
     async run(t) {
       const client = t.client();
       for (const path of ['/feedback', '/roadmap']) refused(await client.send(upload(path)));
@@ -42,6 +43,7 @@ export const serviceChecks: readonly Check[] = [
     clause: 'service.no-uploads',
     title: 'POST checkout/create refuses a spreadsheet sent as a multipart upload with a 4xx error object',
     requests: 1,
+    sessions: 1,
     strict: "the endpoint's row lists no 400, so a server that ignores the file and creates a session also accepts no upload",
     async run(t) {
       refused(await t.client().send(upload('/checkout/create')));
