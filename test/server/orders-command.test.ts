@@ -63,7 +63,7 @@ test('--help, and the exit codes of a usage mistake (64) and of missing variable
     program(['find'], { OPERATOR_TOKEN }),
   ]);
   assert.is(help.code, 0);
-  assert.match(help.stdout, 'usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|reconcile|export> [options]');
+  assert.match(help.stdout, 'usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|failed-mails|retry-mail|reconcile|export> [options]');
   assert.equal([none.code, noSession.code, both.code, wrongFlag.code], [64, 64, 64, 64]);
   assert.match(noSession.stderr, 'converter-site-api orders: orders show needs a session id');
   assert.match(wrongFlag.stderr, '--reason is not an option of orders upgrade');
