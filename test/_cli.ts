@@ -11,11 +11,13 @@
  *
  * `apps` answers the command's requests to an origin in process, through the fetch binding
  * (adapters/fetch, the one Deno, Bun and Workers run): an operator listener with no socket, so that the
- * test runs in the unit tier. Requests to any other origin go to the network as before.
+ * test runs in the unit tier. Requests to any other origin go to the network only when it is this machine
+ * (loopback); any other fails as an unreachable address does.
  */
 import { createFetchHandler } from '../adapters/fetch/index.ts';
 import type { App } from '../core/app.ts';
 import { runProgram } from '../server/cli/program.ts';
+import { isLoopbackUrl } from '../server/cli/payments.ts';
 
 /** What a command printed and its exit code, as `runCli` gives them. */
 export interface CommandRun {
@@ -47,13 +49,15 @@ export function runCommand(args: string[], env: Record<string, string>, apps: Re
     process.env = { PATH: saved.env['PATH'] ?? '', ...env };
     process.stdout.write = writer('stdout') as typeof process.stdout.write;
     process.stderr.write = writer('stderr') as typeof process.stderr.write;
-    if (handlers.size > 0) {
-      globalThis.fetch = async (input, init) => {
-        const request = new Request(input, init);
-        const handler = handlers.get(new URL(request.url).origin);
-        return handler ? await handler(request, '127.0.0.1') : saved.fetch(request);
-      };
-    }
+    // Nothing leaves this machine: an origin no app answers goes to the network only when it is loopback.
+    globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const handler = handlers.get(url.origin);
+      if (handler) return await handler(request, '127.0.0.1');
+      if (!isLoopbackUrl(url)) throw new TypeError(`fetch failed: ${url.origin} is neither answered in process nor on this machine`);
+      return saved.fetch(request);
+    };
     try {
       const code = await runProgram(args, { stdout: (text) => void (out.stdout += text), stderr: (text) => void (out.stderr += text) });
       return { code, ...out };
