@@ -152,6 +152,30 @@ export function networkKey(ip: string): string | null {
   return `${formatV6([...g.slice(0, 3), 0, 0, 0, 0, 0])}/48`;
 }
 
+/**
+ * The IPv4 address an IPv6 one stands for, which a packet to it reaches: NAT64's well-known prefix
+ * (64:ff9b::/96, RFC 6052), 6to4 (2002:AABB:CCDD::/48, RFC 3056: the relay forwards to AA.BB.CC.DD),
+ * IPv4-translated (::ffff:0:a.b.c.d, RFC 2765) and IPv4-compatible (::a.b.c.d, RFC 4291; not ::
+ * and ::1), from its parsed groups; null for any other. IPv4-mapped ones (::ffff:a.b.c.d) are IPv4
+ * already (canonicalIp). Where webhooks may go (core/webhooks/address.ts) and who reports a bug
+ * (core/clients/party.ts) both judge such an address as its IPv4.
+ */
+export function embeddedIpv4OfGroups(g: Groups): string | null {
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!);
+  if (zeros(0, 6) && (g[6]! > 0 || g[7]! > 1)) return v4(g[6]!, g[7]!);
+  return null;
+}
+
+/** `embeddedIpv4OfGroups` of an address's text; null for text that is no address. */
+export function embeddedIpv4(ip: string): string | null {
+  const g = parseIp(ip);
+  return g ? embeddedIpv4OfGroups(g) : null;
+}
+
 /** A set of address ranges. */
 export interface CidrSet {
   has(ip: string): boolean;

@@ -5,14 +5,15 @@
  * - IPv4: the client is the address, the network its /24.
  * - IPv6 that carries an IPv4 address counts as that IPv4, client and network alike: 6to4 (2002::/16, the
  *   IPv4 in bits 16-47), Teredo (2001::/32, the client's public IPv4 as the last 32 bits XOR ffffffff) and
- *   NAT64 (64:ff9b::/96, the last 32 bits). Otherwise ten 6to4 forms of one IPv4 /24 were ten networks.
+ *   NAT64 (64:ff9b::/96, the last 32 bits), and the IPv4-translated and IPv4-compatible forms, as the
+ *   webhook address policy reads them. Otherwise ten 6to4 forms of one IPv4 /24 were ten networks.
  * - IPv6 from a tunnel broker, where one free account gets several /48s (`TUNNEL_BROKERS`): the network is
  *   the broker's /32, so all of that broker's tunnels are one party.
  * - Any other IPv6: the client is its /64, the network its /48 (what a provider gives one customer).
  *
  * @module
  */
-import { clientKey, formatV6, isMappedV4, parseIp } from './client-ip.ts';
+import { clientKey, embeddedIpv4OfGroups, formatV6, type Groups, isMappedV4, parseIp } from './client-ip.ts';
 
 /** The IPv6 ranges where one account gets many /48s, each counted as one network (docs/releases.md). */
 export const TUNNEL_BROKERS: readonly { prefix: readonly [number, number]; name: string }[] = [
@@ -30,13 +31,13 @@ export interface ReportParty {
 
 const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 
-/** The IPv4 address an IPv6 one carries for the halt rule (6to4, Teredo, NAT64), or null. */
-export function carriedIpv4(groups: readonly number[]): string | null {
-  const g = groups;
-  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+/**
+ * The IPv4 address an IPv6 one carries for the halt rule, or null: Teredo's client (the last 32 bits XOR
+ * ffffffff), else what a packet to it reaches (6to4, NAT64 and the rest: client-ip.ts `embeddedIpv4OfGroups`).
+ */
+export function carriedIpv4(g: Groups): string | null {
   if (g[0] === 0x2001 && g[1] === 0) return v4(g[6]! ^ 0xffff, g[7]! ^ 0xffff);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) return v4(g[6]!, g[7]!);
-  return null;
+  return embeddedIpv4OfGroups(g);
 }
 
 const ipv4Party = (address: string): ReportParty => ({ client: address, network: `${address.slice(0, address.lastIndexOf('.'))}.0/24` });

@@ -7,7 +7,7 @@
  * @module
  */
 import { parseCidrList } from '../clients/cidr.ts';
-import { canonicalIp, type CidrSet, parseIp } from '../clients/client-ip.ts';
+import { canonicalIp, type CidrSet, embeddedIpv4 } from '../clients/client-ip.ts';
 
 /** Addresses no public receiver has: loopback, private, shared, link-local, documentation, multicast, reserved. */
 export const NON_PUBLIC_NETWORKS: CidrSet = parseCidrList(
@@ -21,23 +21,7 @@ export const NON_PUBLIC_NETWORKS: CidrSet = parseCidrList(
   ].join(', '),
 );
 
-/**
- * The IPv4 address an IPv6 one stands for, which a packet to it reaches: NAT64's well-known prefix
- * (64:ff9b::/96, RFC 6052), 6to4 (2002:AABB:CCDD::/48, RFC 3056: the relay forwards to AA.BB.CC.DD),
- * IPv4-translated (::ffff:0:a.b.c.d, RFC 2765) and IPv4-compatible (::a.b.c.d, RFC 4291; not ::
- * and ::1); null for any other. IPv4-mapped ones (::ffff:a.b.c.d) are IPv4 already (canonicalIp).
- */
-export function embeddedIpv4(ip: string): string | null {
-  const g = parseIp(ip);
-  if (!g) return null;
-  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  const zeros = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!);
-  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
-  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!);
-  if (zeros(0, 6) && (g[6]! > 0 || g[7]! > 1)) return v4(g[6]!, g[7]!);
-  return null;
-}
+export { embeddedIpv4 } from '../clients/client-ip.ts';
 
 /** What decides where webhooks may go. */
 export interface WebhookAddressPolicy {
