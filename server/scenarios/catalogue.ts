@@ -8,6 +8,8 @@
 import type { FetchHandler } from '../../adapters/fetch/index.ts';
 import { type AppPlace, buyLicense, createScenarioApp, INSTALLED_VERSION, NEW_VERSION } from './apps.ts';
 import { digestField, installerBytes, installerName } from './installer.ts';
+import { checkedLicenseScenarios, checkedUpdateScenarios } from './checked.ts';
+import { rewritten } from './forge.ts';
 import { OTHER_KEY } from './test-keys.ts';
 
 /** What a correct app concludes, in one word (the `outcome` of GET /scenarios). */
@@ -50,15 +52,6 @@ export const STAGED_SECRET = 'converter-site-api scenarios: staged release';
 /** The installer of each version, genuine. */
 function genuineInstallers(...versions: string[]): Map<string, Uint8Array> {
   return new Map(versions.map((version) => [installerName(version), installerBytes(version)]));
-}
-
-/** A handler whose answers to GET version and GET download are rewritten after the app signed them. */
-function rewritten(handle: FetchHandler, rewrite: (response: Response, path: string) => Promise<Response>): FetchHandler {
-  return async (request, clientIp) => {
-    const response = await handle(request, clientIp);
-    const path = new URL(request.url).pathname;
-    return /\/(version|download)$/.test(path) ? rewrite(response, path) : response;
-  };
 }
 
 /** A copy of a response with headers changed and its body as `body`. */
@@ -220,6 +213,7 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       })(),
       installers: offered,
     },
+    ...(await checkedUpdateScenarios(update, offered)),
     {
       name: 'rate-limited',
       check: 'update',
@@ -295,5 +289,6 @@ async function licenseScenarios(place: (name: string) => AppPlace): Promise<Scen
       handle: await on('license-other-key', OTHER_KEY),
       installers: none,
     },
+    ...(await checkedLicenseScenarios(on, valid, revoked)),
   ];
 }

@@ -64,12 +64,12 @@ test("the README's `npm run scenarios -- --port 8787` serves the scenarios from 
   });
   try {
     const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: { name: string }[] };
-    assert.is(listing.scenarios.length, 19);
+    assert.is(listing.scenarios.length, 27);
   } finally {
     process.kill(-child.pid!, 'SIGTERM');
     await closed;
   }
-  assert.match(output, `19 scenarios at ${url}/scenarios`);
+  assert.match(output, `27 scenarios at ${url}/scenarios`);
 });
 
 test.run();

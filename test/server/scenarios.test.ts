@@ -5,7 +5,7 @@
  * the RFCs, none of the server's signing code) with the public key the docs publish. Every scenario ends
  * in the outcome GET /scenarios promises; then the command serves them on a real loopback socket.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -15,13 +15,10 @@ import { installerBytes, installerName } from '../../server/scenarios/installer.
 import { createScenarioServer } from '../../server/scenarios/server.ts';
 import { manualClock } from '../_setup.ts';
 import { ROOT } from '../_spawn.ts';
-import { licenseRefusal, refusal } from '../_update-signature.ts';
+import { checked, INSTALLED, licenseCheck, PUBLIC_KEY, read, type Send, updateCheck, WINDOWS } from '../_scenario-app.ts';
+import { licenseRefusal } from '../_update-signature.ts';
 
-/** The test key's public half, as the docs publish it (the C# recipes' constant). */
-const PUBLIC_KEY = (JSON.parse(readFileSync(join(ROOT, 'docs/vectors/license-keys.json'), 'utf8')) as { publicKey: string }).publicKey;
 const OTHER_PUBLIC_KEY = (JSON.parse(readFileSync(join(ROOT, 'docs/vectors/update-signatures.json'), 'utf8')) as { publicKey: string }).publicKey;
-const INSTALLED = '2.6.2';
-const WINDOWS = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' };
 const BASE = 'http://127.0.0.1:8787';
 
 /** What each scenario must end in, as the docs' table says. */
@@ -39,79 +36,21 @@ const OUTCOMES: Record<string, string> = {
   'installer-mismatch': 'refuse-installer 2.7.0',
   'no-installer-digest': 'refuse-installer 2.7.0',
   'replayed-download': 'refuse-answer: another version',
+  'update-other-key': 'refuse-answer: another algorithm or key',
+  'other-algorithm': 'refuse-answer: another algorithm or key',
+  'standing-signature': 'refuse-answer: another tag',
+  'body-not-covered': 'refuse-answer: the body or the Location is not covered',
+  'unsigned-critical': 'update 2.7.0',
   'rate-limited': 'retry-later after 60 s',
   'server-error': 'retry-later: internal_error',
   'license-valid': 'lease-renewed to 2026-12-05T12:00:00Z',
   'license-revoked': 'stop',
   'license-unknown': 'keep-lease',
   'license-other-key': 'refuse-answer: another algorithm or key',
+  'license-replayed': 'refuse-answer: another nonce',
+  'license-swapped-key': 'refuse-answer: an answer about another key',
+  'license-update-signature': 'refuse-answer: another tag',
 };
-
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  bytes: Uint8Array;
-}
-
-type Send = (path: string, init?: RequestInit) => Promise<Answer>;
-
-async function read(response: Response): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => void (headers[name] = value));
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return { status: response.status, headers, body: new TextDecoder().decode(bytes), bytes };
-}
-
-/** Major.minor.build(.revision) compared as Windows Installer does. */
-const newer = (a: string, b: string) => {
-  const [x, y] = [a.split('.').map(Number), b.split('.').map(Number)];
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0);
-  return false;
-};
-
-const checked = (answer: Answer, now: number, expected?: { tag: string; version?: string }) => {
-  try {
-    return refusal(answer, PUBLIC_KEY, now, expected);
-  } catch (error) {
-    return (error as Error).message;
-  }
-};
-
-/** The desktop app's update check, as docs/updates.md orders it: verify version, verify the redirect, check the installer. */
-async function updateCheck(send: Send, now: number): Promise<string> {
-  const version = await send('/api/v1/version');
-  if (version.status === 429) return `retry-later after ${version.headers['retry-after']} s`;
-  if (version.status !== 200) return `retry-later: ${(JSON.parse(version.body) as { code: string }).code}`;
-  const refused = checked(version, now);
-  if (refused !== null) return `refuse-answer: ${refused}`;
-  const offered = (JSON.parse(version.body) as { version: string }).version;
-  if (!newer(offered, INSTALLED)) return 'no-update';
-  const download = await send('/api/v1/download', { headers: WINDOWS });
-  const redirect = download.status === 302 ? checked(download, now, { tag: 'update', version: offered }) : `status ${download.status}`;
-  if (redirect !== null) return `refuse-answer: ${redirect}`;
-  const installer = await send(download.headers['location']!);
-  const digest = `sha-256=:${createHash('sha256').update(installer.bytes).digest('base64')}:`;
-  if (installer.status !== 200 || digest !== download.headers['installer-digest'] || String(installer.bytes.length) !== download.headers['installer-size']) {
-    return `refuse-installer ${offered}`;
-  }
-  return `${download.headers['release-critical'] === '?1' ? 'critical-update' : 'update'} ${offered}`;
-}
-
-/** The desktop app's license re-check, as docs/licensing.md writes it: a fresh nonce, a genuine standing about this key. */
-async function licenseCheck(send: Send, now: number, licenseKey: string): Promise<string> {
-  const nonce = randomBytes(16).toString('base64url');
-  const answer = await send('/api/v1/licenses/validate', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ licenseKey, nonce }),
-  });
-  if (answer.status !== 200) return `retry-later: ${answer.status}`;
-  const refused = licenseRefusal(answer, PUBLIC_KEY, now, licenseKey, nonce);
-  if (refused !== null) return `refuse-answer: ${refused}`;
-  const standing = JSON.parse(answer.body) as { standing: string; validUntil: string | null };
-  return standing.standing === 'valid' ? `lease-renewed to ${standing.validUntil}` : standing.standing === 'revoked' ? 'stop' : 'keep-lease';
-}
 
 interface Listed {
   name: string;
@@ -249,7 +188,7 @@ test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer ove
   const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
   const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  assert.match(err, `19 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  assert.match(err, `27 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
   const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
   assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
   const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });
