@@ -4,9 +4,10 @@
  *
  * A pass never blocks serving: it deletes in small batches with SKIP LOCKED (no table lock, never waits
  * for live requests), and gives the event loop a turn between two batches, which matters on PGlite,
- * whose statements run on the main thread. On PGlite, which has no autovacuum, the pass vacuums the
- * tables it deleted from and any other whose dead rows pass autovacuum's threshold, so the files stay as
- * large as the live rows need.
+ * whose statements run on the main thread. On PGlite, which has no autovacuum, the pass does its work:
+ * it vacuums the tables it deleted from and any other whose dead rows pass autovacuum's threshold, so the
+ * files stay as large as the live rows need, and analyzes those whose changed rows pass autoanalyze's, so
+ * the planner has statistics (without them it sorted a whole 60,000-row inbox for each page of an export).
  *
  * @module
  */
@@ -83,7 +84,7 @@ export interface RetentionReport {
 export interface RetentionOptions {
   /** Days an outbound event is kept once its deliveries are done; DEFAULT_EVENT_RETENTION_DAYS by default. */
   eventRetentionDays?: number;
-  /** Whether the pass vacuums what it deleted and what autovacuum would: for PGlite, which has none. */
+  /** Whether the pass vacuums and analyzes what autovacuum would (and what it deleted from): for PGlite, which has none. */
   vacuum?: boolean;
 }
 
@@ -101,6 +102,12 @@ async function drain(db: SqlSession, text: string, params: readonly number[]): P
 }
 
 /**
+ * PGlite reports its activity counters (pg_stat_user_tables) only when asked to: without this they read
+ * 0 for good, and no table ever passed the rules below. The statement after it reads them current.
+ */
+const FLUSH_COUNTERS = 'select pg_stat_force_next_flush()';
+
+/**
  * Autovacuum's rule, for a database that has none: the tables of this schema whose dead rows (deleted or
  * replaced: votes taken back, sessions that moved on, counters) pass 50 + 20% of their live rows.
  */
@@ -109,16 +116,35 @@ select relname::text as name from pg_stat_user_tables
 where schemaname = current_schema() and n_dead_tup > 50 + 0.2 * n_live_tup
 order by relname`;
 
+/**
+ * Autoanalyze's rule: the tables whose rows inserted, updated or deleted since their last ANALYZE pass 50
+ * + 10% of their live rows. A table never analyzed has no statistics, and the planner guesses (one row in
+ * 200 for `handled_at is null`), which made each page of the inbox a sort of the whole table.
+ */
+const UNANALYZED = `
+select relname::text as name from pg_stat_user_tables
+where schemaname = current_schema() and n_mod_since_analyze > 50 + 0.1 * n_live_tup
+order by relname`;
+
 /** A table name from the catalogue that needs no quoting rules beyond double quotes. */
 const PLAIN_NAME = /^[a-z_][a-z0-9_]*$/;
 
-/** Vacuums the tables the pass deleted from and those past autovacuum's threshold, one statement each. */
+/**
+ * Vacuums the tables the pass deleted from and those past autovacuum's threshold, then analyzes those past
+ * autoanalyze's, one statement each (ANALYZE reads a sample of at most 30,000 rows, so each is bounded).
+ */
 async function vacuum(db: SqlSession, deletedFrom: readonly string[]): Promise<void> {
-  const bloated = (await db.query<{ name: string }>(BLOATED)).map((row) => row.name);
-  for (const table of new Set([...deletedFrom, ...bloated])) {
-    if (!PLAIN_NAME.test(table)) continue;
+  const names = async (text: string) => {
+    await db.query(FLUSH_COUNTERS);
+    return (await db.query<{ name: string }>(text)).map((row) => row.name).filter((name) => PLAIN_NAME.test(name));
+  };
+  for (const table of new Set([...deletedFrom.filter((name) => PLAIN_NAME.test(name)), ...(await names(BLOATED))])) {
     await nextTurn();
     await db.exec(`vacuum "${table}"`);
+  }
+  for (const table of await names(UNANALYZED)) {
+    await nextTurn();
+    await db.exec(`analyze "${table}"`);
   }
 }
 
