@@ -19,6 +19,7 @@ import { createMemoryMail } from './mail.ts';
 import { createMemoryReleaseStore } from './releases.ts';
 import { createMemoryShipping } from './shipping.ts';
 import { createMemoryLinks } from './links.ts';
+import { createMemoryUpdateFiles } from './update-files.ts';
 import { createMemoryChange, facesOf, type MemoryStores } from './change.ts';
 import { createMemoryLicenses } from './licenses.ts';
 
@@ -80,6 +81,7 @@ export function createMemoryStorage(
     links: createMemoryLinks(feedback),
     shipping: createMemoryShipping(),
     checkouts: keys,
+    updateFiles: createMemoryUpdateFiles(),
   };
   /** The outbox addFeedback writes its event to: outside any change, never undone. */
   const events = outbox();

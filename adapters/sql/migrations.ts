@@ -42,6 +42,7 @@ import { releasesReachedEveryone } from './migrations/33-releases-reached-everyo
 import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-features.ts';
 import { requestersTold } from './migrations/35-requesters-told.ts';
 import { mailRetries } from './migrations/36-mail-retries.ts';
+import { updateFiles } from './migrations/37-update-files.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -85,4 +86,5 @@ export const MIGRATIONS: readonly Migration[] = [
   feedbackLinkedToFeatures,
   requestersTold,
   mailRetries,
+  updateFiles,
 ];

@@ -23,6 +23,7 @@ import { createSqlMail } from './mail.ts';
 import { createSqlReleaseStore } from './releases.ts';
 import { createSqlShipping } from './shipping.ts';
 import { createSqlLinks } from './links.ts';
+import { createSqlUpdateFiles } from './update-files.ts';
 import { type RetentionReport, runRetention, scheduleRetention } from './retention.ts';
 import { createRoadmapMirror } from './roadmap-mirror.ts';
 import { createRoadmapReader, createVoteToggle, syncRoadmap } from './roadmap.ts';
@@ -107,6 +108,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys),
       getLicenses: (sessionId) => getLicenses(db, sessionId),
     }),
+    updateFiles: createSqlUpdateFiles,
   };
   const { exclusive } = options;
   const endpoints = exclusive ? new EndpointsKnown(client) : undefined;

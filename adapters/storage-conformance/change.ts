@@ -22,6 +22,14 @@ const MAIL = {
   text: 'Keys',
   html: '<p>Keys</p>',
 } as const;
+const UPDATE_FILE = {
+  channel: 'stable',
+  role: 'timestamp',
+  version: 1,
+  text: '{"signed":{"_type":"timestamp","version":1}}',
+  storedAt: T0,
+  expiresAt: T0 + 86_400_000,
+} as const;
 const ENTRY = { type: 'feature_request', description: 'Charts', email: null, appVersion: null, rating: null, receivedAt: T0 } as const;
 
 /** What a change may leave behind, read outside any change. */
@@ -34,6 +42,7 @@ async function everything(storage: Storage) {
     deliveries: (await storage.outbox.listDeliveries({ limit: 10 })).map((d) => d.type),
     audit: (await storage.audit.list({ limit: 10 })).map((a) => a.action),
     mail: (await storage.mail.list({ limit: 10 })).map((m) => m.cause),
+    updateFiles: (await storage.updateFiles.listUpdateFiles('stable')).map((f) => [f.role, f.version]),
   };
 }
 
@@ -47,6 +56,7 @@ export function changeContract(test: ContractSuite): void {
       await tx.outbox.enqueue({ type: 'release.published', data: { version: '2.7.0' } }, T0);
       await tx.audit.record(AUDIT);
       assert.is(await tx.mail.enqueue(MAIL, T0), true, 'a change writes a mail with its cause: mail.enqueue() in the change');
+      assert.is(await tx.updateFiles.putUpdateFile(UPDATE_FILE), true, 'a change stores an update file: updateFiles.putUpdateFile() in the change');
       return 'done';
     });
     assert.is(answer, 'done', 'the change answers what its work answered');
@@ -58,6 +68,7 @@ export function changeContract(test: ContractSuite): void {
       deliveries: ['release.published'],
       audit: ['release.published'],
       mail: ['change:1'],
+      updateFiles: [['timestamp', 1]],
     }, 'what a change writes, with its event, audit entry and mail, is kept together once it resolves: every store read after it');
   });
 
@@ -78,6 +89,7 @@ export function changeContract(test: ContractSuite): void {
         await tx.outbox.enqueue({ type: 'release.published', data: { version: '2.7.0' } }, T0);
         await tx.audit.record(AUDIT);
         await tx.mail.enqueue(MAIL, T0);
+        await tx.updateFiles.putUpdateFile(UPDATE_FILE);
         throw failure;
       })
       .catch((error: unknown) => error);

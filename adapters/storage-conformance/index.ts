@@ -28,6 +28,7 @@ import { secretsContract } from './secrets.ts';
 import { requestersToldContract, shippingContract } from './shipping.ts';
 import { linksContract } from './links.ts';
 import { usageContract } from './usage.ts';
+import { updateFilesContract } from './update-files.ts';
 
 export { AssertionError } from './assert.ts';
 
@@ -53,6 +54,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['shipping', shippingContract],
   ['links', linksContract],
   ['requesters told', requestersToldContract],
+  ['update files', updateFilesContract],
   ['change', changeContract],
 ];
 

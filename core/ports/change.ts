@@ -15,6 +15,7 @@ import type { MailDraft, MailReads, MailStore, MailWork } from './mail.ts';
 import type { FeedbackLinkStore, LinkReads } from './link-store.ts';
 import type { ShippingReads, ShippingRecords, ShippingStore } from './shipping-store.ts';
 import type { CheckoutStore } from './public-stores.ts';
+import type { UpdateFileReads, UpdateFileStore } from './update-files.ts';
 
 /**
  * The stores a change writes, by name: the one roster of them. Each is `whole` in a change (`StorageChange`,
@@ -38,6 +39,8 @@ export interface ChangedStores {
   shipping: { whole: ShippingStore; outside: ShippingReads & ShippingRecords };
   /** The checkout sessions: a change saves the keys (with order.paid and the keys mail); the public API has them whole. */
   checkouts: { whole: Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>; outside: CheckoutStore };
+  /** The signed update files (update-files.ts): a publish stores targets, snapshot and timestamp in one change. */
+  updateFiles: { whole: UpdateFileStore; outside: UpdateFileReads };
 }
 
 /** The name of a store a change writes. */

@@ -29,6 +29,7 @@ const STORAGE_MEMBERS: StorageMembers = {
   mail: 'required',
   links: 'required',
   shipping: 'required',
+  updateFiles: 'required',
   change: 'required',
   ping: 'required',
   close: 'optional',
