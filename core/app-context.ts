@@ -22,6 +22,8 @@ import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
 import { createReleaseView, type Release, type ServedNow, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
+import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
+import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
 import { createReleaseWatch, DEFAULT_USER_AGENT_PRODUCT } from './releases/release-watch.ts';
@@ -131,6 +133,11 @@ export interface AppOptions {
    * Without one, mails are written with an empty HTML part and sent as text only.
    */
   mailHtml?: MailHtml;
+  /**
+   * The update files under /updates/{channel}/ (issue 54, docs/updates.md "The update files"): the channels
+   * that exist (`stable` by default) and the timestamp's max-age in seconds (60 by default).
+   */
+  updates?: { channels?: readonly string[]; timestampMaxAge?: number };
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -176,6 +183,10 @@ export async function createContext(
     await noteShipments(read);
   };
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
+  const timestampMaxAge = options.updates?.timestampMaxAge ?? DEFAULT_TIMESTAMP_MAX_AGE;
+  // A superseded file stays served twice the timestamp's max-age, plus the clock skew allowed.
+  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS);
+  await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
@@ -200,6 +211,8 @@ export async function createContext(
     voterNetwork,
     rolloutBucket: bucketOf,
     releases,
+    updateFiles,
+    timestampMaxAge,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

@@ -14,6 +14,7 @@ import type { CoreRequest, CoreResponse } from './http/http.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { WINDOWS_ONLY_PATH, windowsOnly } from './operations/windows-only.ts';
+import { updateFileHandlers, UPDATES_PREFIX } from './updates/files-route.ts';
 import { checkoutStatus } from './operations/checkout.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
@@ -68,8 +69,9 @@ export interface App {
   listUnsubscribe(mail: { kind: string; to: string }): string | undefined;
   /**
    * Reads the stored releases again now, which also announces each ramp step reached since the last read
-   * (core/releases/ramp-announcements.ts). Requests read them as they come; the standalone server calls
-   * this every second, so that an instance nobody asks announces a step too.
+   * (core/releases/ramp-announcements.ts), and the update files stored since the last read (the files under
+   * /updates/ are served from memory only). Requests read releases as they come; the standalone server
+   * calls this every second, so that an instance nobody asks announces a step and serves new files too.
    */
   refreshReleases(): Promise<void>;
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
@@ -161,7 +163,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     processResendRequests: resendStep,
     processShippedRequests: shippedStep,
     listUnsubscribe: (mail) => (mail.kind === 'shipped' ? unsubscribeAddress(context.publicBaseUrl, context.unsubscribeTokens.tokenFor(mail.to)) : undefined),
-    refreshReleases: () => context.releases.refresh(),
+    refreshReleases: () => refresh(context),
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -172,11 +174,17 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
       processResendRequests: async () => 0,
       processShippedRequests: async () => 0,
       listUnsubscribe: () => undefined,
-      refreshReleases: () => context.releases.refresh(),
+      refreshReleases: () => refresh(context),
       usage: null,
       operator: null,
     },
   };
+}
+
+/** Reads the stored releases and update files again (the standalone server does it every second). */
+async function refresh(context: AppContext): Promise<void> {
+  await context.releases.refresh();
+  await context.updateFiles.refresh(context.clock.now());
 }
 
 /** An operation's answer, a refusal included (as the pipeline would send it). */
@@ -211,6 +219,11 @@ function routeEndpoints(context: AppContext, gateway: PaymentGateway, apiRoutes:
     }
   }
   router.add('GET', WINDOWS_ONLY_PATH, windowsOnly(context));
+  // The update files: outside every quota, but their errors are metered (docs/decisions.md "The update files are files").
+  const updates = updateFileHandlers(context.updateFiles, context.timestampMaxAge);
+  const filesOnly = { metered: false, meteredOnError: true };
+  router.add('GET', `${UPDATES_PREFIX}:channel/targets/:file`, updates.target, filesOnly);
+  router.add('GET', `${UPDATES_PREFIX}:channel/:file`, updates.file, filesOnly);
   const status = checkoutStatus(context);
   const pages: GatewayPages = { checkoutStatus: (request) => answered(status, request) };
   for (const route of gateway.routes ?? []) {

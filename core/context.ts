@@ -13,6 +13,7 @@ import type { Readiness } from './pipeline/readiness.ts';
 import type { UsageTally } from './budgets/usage.ts';
 import type { AnswerSignatures } from './releases/answer-signature.ts';
 import type { ReleaseView } from './releases/release-view.ts';
+import type { ServedFiles } from './updates/served-files.ts';
 import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
 import type { MailSettings } from './mail/messages.ts';
@@ -31,6 +32,10 @@ export interface AppContext {
   readonly version: VersionSource;
   /** The stored releases and the configured baseline, as GET /version and GET /download serve them. */
   readonly releases: ReleaseView;
+  /** The update files of each channel, held in memory (core/updates/served-files.ts). */
+  readonly updateFiles: ServedFiles;
+  /** The max-age of timestamp.json, in seconds. */
+  readonly timestampMaxAge: number;
   /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
   readonly releaseWatch: ReleaseWatch;
   /** The changes this app committed, counted (core/ports/change.ts): operator changes and the autopilot's halts. */

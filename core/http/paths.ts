@@ -7,10 +7,10 @@
 
 /**
  * Prefixes of the paths answered: `/api/` (every operation, its `/api` alias and the provider's
- * notifications) and `/checkout/` (the hosted-checkout pages a gateway serves itself, such as the
- * payment simulator's `/checkout/simulator/<id>`).
+ * notifications), `/checkout/` (the hosted-checkout pages a gateway serves itself, such as the
+ * payment simulator's `/checkout/simulator/<id>`) and `/updates/` (the signed update files, issue 54).
  */
-export const APP_PATH_PREFIXES: readonly string[] = ['/api/', '/checkout/'];
+export const APP_PATH_PREFIXES: readonly string[] = ['/api/', '/checkout/', '/updates/'];
 
 /** Single paths answered: the discovery documents, the probes and the shipped Windows-only page. */
 export const APP_PATHS: readonly string[] = ['/llms.txt', '/openapi.json', '/healthz', '/readyz', '/windows-only'];

@@ -23,6 +23,12 @@ export interface RouteFlags {
    * rate-limit hit instead of after it (see `readsOnly` in api.ts).
    */
   readsOnly?: boolean;
+  /**
+   * With `metered: false`: its 2xx and 3xx answers are outside every quota and carry nothing per client
+   * (a cache may hand them to anyone: the update files), but an error answer is counted and given the
+   * rate-limit headers like every error.
+   */
+  meteredOnError?: boolean;
 }
 
 /** What a path and method lead to. `template` is the route's path (`/checkout/simulator/:id`). */
@@ -34,6 +40,7 @@ export type Match =
     readonly template: string;
     readonly metered: boolean;
     readonly readsOnly: boolean;
+    readonly meteredOnError?: boolean;
   }
   | { readonly kind: 'method_not_allowed'; readonly allow: string; readonly template: string; readonly metered: boolean }
   | { readonly kind: 'not_found'; readonly template: null; readonly metered: true };
@@ -100,6 +107,7 @@ interface PatternRoute {
   path: string;
   metered: boolean;
   readsOnly: boolean;
+  meteredOnError: boolean;
 }
 
 /** Creates an empty router. */
@@ -111,10 +119,13 @@ export function createRouter(): Router {
     add(method, path, handler, flags = {}) {
       const metered = flags.metered ?? true;
       const readsOnly = flags.readsOnly ?? false;
+      const meteredOnError = flags.meteredOnError ?? false;
+      if (meteredOnError && metered) throw new Error(`route ${method} ${path}: meteredOnError is for a route that is not metered`);
       if (path.includes(':')) {
-        patterns.push({ method, regex: compilePattern(path), handler, path, metered, readsOnly });
+        patterns.push({ method, regex: compilePattern(path), handler, path, metered, readsOnly, meteredOnError });
         return router;
       }
+      if (meteredOnError) throw new Error(`route ${method} ${path}: meteredOnError is for pattern routes`);
       const entry = exact.get(path) ?? { byMethod: new Map<string, Match>(), notAllowed: NOT_FOUND, metered };
       if (entry.metered !== metered) throw new Error(`route ${method} ${path}: every method of a path is metered alike`);
       entry.byMethod.set(method, Object.freeze({ kind: 'handler', handler, params: NO_PARAMS, template: path, metered, readsOnly }));
@@ -135,12 +146,16 @@ export function createRouter(): Router {
         const found = route.regex.exec(path);
         if (!found) continue;
         if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
-          const { handler, readsOnly } = route;
-          return { kind: 'handler', handler, params: { ...found.groups }, template: route.path, metered: route.metered, readsOnly };
+          const { handler, readsOnly, meteredOnError } = route;
+          const params = { ...found.groups };
+          return meteredOnError
+            ? { kind: 'handler', handler, params, template: route.path, metered: false, readsOnly, meteredOnError }
+            : { kind: 'handler', handler, params, template: route.path, metered: route.metered, readsOnly };
         }
         allowed.push(route.method);
         template = route.path;
-        metered = route.metered;
+        // A wrong method is an error: metered on a route whose errors are.
+        metered = route.metered || route.meteredOnError;
       }
       if (allowed.length === 0) return NOT_FOUND;
       return { kind: 'method_not_allowed', allow: allowList(allowed, metered), template, metered };

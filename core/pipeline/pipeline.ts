@@ -152,8 +152,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (decision) Object.assign(headers, decision.headers);
     headers['x-request-id'] = request.requestId!;
     // Every answer holds per-client state (rate limit) or a live state (probes): no shared cache may keep it.
-    // The one exception is a cacheable endpoint's own (the changelog: endpoint.ts `cacheable`), set by its operation.
-    if (response.status !== 200 && response.status !== 304) headers['cache-control'] = 'no-store';
+    // The exceptions are a cacheable endpoint's own (the changelog: endpoint.ts `cacheable`) and the update
+    // files' (a 200, 304 or 302 with nothing per client), each set by its operation.
+    if (response.status >= 400 || (decision !== null && response.status !== 200 && response.status !== 304)) headers['cache-control'] = 'no-store';
     else headers['cache-control'] ??= 'no-store';
     addSecurityHeaders(headers);
     if (decision) {
@@ -202,6 +203,27 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     return decision.then((d) => decided(request, match, d, started)).catch((error: unknown) => outside(request, error));
   };
 
+  /**
+   * A route whose errors alone are metered (the update files): its answer first; a 2xx or 3xx goes out as
+   * it is, with nothing per client; an error is counted like every error, and refused when over the quota.
+   */
+  const meteredIfError = (request: CoreRequest, match: Match): Answer => {
+    const settle = (response: CoreResponse): Answer => {
+      if (response.status < 400) return decorate(request, response, null);
+      const refused = checkAddress?.(request) ?? null;
+      if (refused !== null) return decorate(request, refused, NOT_ADMITTED);
+      const decision = gate.check(request);
+      if (!(decision instanceof Promise)) return metered(decision);
+      return decision.then(metered).catch((error: unknown) => outside(request, error));
+      function metered(d: GateDecision): CoreResponse {
+        return d.allowed ? decorate(request, response, d) : decorate(request, gate.refuse(d, request), d);
+      }
+    };
+    const operated = operate(request, match);
+    if (!(operated instanceof Promise)) return settle(operated);
+    return operated.then(settle, (error: unknown) => settle(fault(request, error)));
+  };
+
   /** A fault outside every operation (a bug in a step): a bare 500 with the request id. */
   const outside = (request: CoreRequest, error: unknown): CoreResponse => {
     count('unhandled');
@@ -227,7 +249,11 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     try {
       identify(request);
       match = router.match(request.method, request.path);
-      result = match.metered ? admit(request, match) : answer(request, match, null);
+      result = match.metered
+        ? admit(request, match)
+        : match.kind === 'handler' && match.meteredOnError
+        ? meteredIfError(request, match)
+        : answer(request, match, null);
     } catch (error) {
       result = outside(request, error);
     }

@@ -1,0 +1,136 @@
+/**
+ * The update files as an instance serves them (issue 54): every stored file of each channel held in
+ * memory, read again on each refresh, so that an update check, a version never stored and a hash never
+ * listed are answered from memory, never with a database statement. Only stored bytes are served: the
+ * instance that signed a file serves it as every other does, from storage.
+ *
+ * @module
+ */
+import { entityTag } from '../http/conditional.ts';
+import type { UpdateFile, UpdateFileReads, UpdateFileRole } from '../ports/update-files.ts';
+
+/** One file ready to serve. */
+export interface ServedFile {
+  role: UpdateFileRole;
+  version: number;
+  body: Uint8Array;
+  /** Its strong ETag (the first 128 bits of its SHA-256). */
+  tag: string;
+  storedAt: number;
+  expiresAt: number;
+}
+
+/** The files of one channel. */
+export interface ChannelFiles {
+  /** The file of a role's highest version, or null when the channel has none yet. */
+  newest(role: UpdateFileRole): ServedFile | null;
+  /** One version of a role, or null when it was never stored (or is no longer kept). */
+  file(role: UpdateFileRole, version: number): ServedFile | null;
+  /** The installer address of a target listed by a kept targets file, by its consistent-snapshot name `<sha256>.<name>`. */
+  targetUrl(hashedName: string): string | null;
+}
+
+/** The files of every channel, kept current by `refresh`. */
+export interface ServedFiles {
+  /** A channel's files, or null for a channel that does not exist. */
+  channel(name: string): ChannelFiles | null;
+  /** Reads what was stored since the last refresh, and forgets superseded files older than `keepMs`. */
+  refresh(now: number): Promise<void>;
+}
+
+/**
+ * How far back each refresh reads again: files stored by another instance whose clock runs behind are
+ * found all the same (a file is never stored twice, so reading it again changes nothing).
+ */
+export const UPDATE_SKEW_MS = 10 * 60 * 1000;
+
+const encoder = new TextEncoder();
+
+interface Kept {
+  byRole: Map<UpdateFileRole, Map<number, ServedFile>>;
+  newest: Map<UpdateFileRole, ServedFile>;
+  targets: Map<string, string>;
+  /** Targets names by the targets version that listed them, so that forgetting a version forgets its names. */
+  targetNames: Map<number, string[]>;
+  readSince: number | undefined;
+}
+
+/** The `<sha256>.<name>` and address of each target of a targets file; none when it cannot be read. */
+function targetsOf(text: string): [string, string][] {
+  try {
+    const targets = (JSON.parse(text) as { signed?: { targets?: Record<string, { hashes?: { sha256?: unknown }; custom?: { url?: unknown } }> } })
+      .signed?.targets ?? {};
+    return Object.entries(targets).flatMap(([name, target]) => {
+      const sha256 = target.hashes?.sha256;
+      const url = target.custom?.url;
+      return typeof sha256 === 'string' && typeof url === 'string' ? [[`${sha256}.${name}`, url] as [string, string]] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Creates the served files of `channels`, empty until the first refresh.
+ *
+ * @param reads Where the files are stored.
+ * @param channels The channels that exist.
+ * @param keepMs How long a superseded timestamp, snapshot or targets file stays served after it was
+ *   stored (roots stay for good): at least twice the timestamp's max-age plus the clock skew allowed.
+ */
+export function createServedFiles(reads: UpdateFileReads, channels: readonly string[], keepMs: number): ServedFiles {
+  const kept = new Map<string, Kept>(
+    channels.map((name) => [name, { byRole: new Map(), newest: new Map(), targets: new Map(), targetNames: new Map(), readSince: undefined }]),
+  );
+
+  async function add(files: Kept, file: UpdateFile): Promise<void> {
+    const versions = files.byRole.get(file.role) ?? new Map<number, ServedFile>();
+    files.byRole.set(file.role, versions);
+    if (versions.has(file.version)) return;
+    const body = encoder.encode(file.text);
+    const served: ServedFile = { role: file.role, version: file.version, body, tag: await entityTag(body), storedAt: file.storedAt, expiresAt: file.expiresAt };
+    versions.set(file.version, served);
+    if ((files.newest.get(file.role)?.version ?? 0) < file.version) files.newest.set(file.role, served);
+    if (file.role === 'targets') {
+      const listed = targetsOf(file.text);
+      for (const [name, url] of listed) files.targets.set(name, url);
+      files.targetNames.set(file.version, listed.map(([name]) => name));
+    }
+  }
+
+  function forget(files: Kept, before: number): void {
+    for (const [role, versions] of files.byRole) {
+      if (role === 'root') continue;
+      const newest = files.newest.get(role)?.version;
+      for (const [version, file] of versions) {
+        if (version === newest || file.storedAt >= before) continue;
+        versions.delete(version);
+        if (role === 'targets') files.targetNames.delete(version);
+      }
+    }
+    // A target stays addressable while any kept targets file lists it.
+    const listed = new Set([...files.targetNames.values()].flat());
+    for (const name of files.targets.keys()) if (!listed.has(name)) files.targets.delete(name);
+  }
+
+  return {
+    channel(name) {
+      const files = kept.get(name);
+      if (!files) return null;
+      return {
+        newest: (role) => files.newest.get(role) ?? null,
+        file: (role, version) => files.byRole.get(role)?.get(version) ?? null,
+        targetUrl: (hashedName) => files.targets.get(hashedName) ?? null,
+      };
+    },
+    async refresh(now) {
+      for (const [name, files] of kept) {
+        const stored = await reads.listUpdateFiles(name, files.readSince);
+        for (const file of stored) await add(files, file);
+        const latest = stored.reduce((max, file) => Math.max(max, file.storedAt), files.readSince ?? 0);
+        files.readSince = stored.length > 0 || files.readSince !== undefined ? Math.max(0, latest - UPDATE_SKEW_MS) : undefined;
+        forget(files, now - keepMs);
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The update files' surface (issue 54, core/updates/files-route.ts): stored bytes served from memory with
+ * the caching headers of a file (no rate-limit headers on a 200, 304 or 302, which a cache hands to
+ * everyone), while a 400 or 404 is metered like every error; nothing stored is read per request.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { UpdateFile } from '../../core/ports/update-files.ts';
+import { bodyText, coreRequest, createTestApp } from '../_setup.ts';
+
+const SHA = 'ab'.repeat(32);
+const stored = (role: UpdateFile['role'], version: number, signed: Record<string, unknown>, storedAt = 1_000): UpdateFile => ({
+  channel: 'stable',
+  role,
+  version,
+  text: JSON.stringify({ signatures: [], signed: { _type: role, version, ...signed } }),
+  storedAt,
+  expiresAt: Date.UTC(2027, 0, 1),
+});
+const targets = {
+  targets: { 'LegacySheetConverter-2.7.0-x64.msi': { length: 4096, hashes: { sha256: SHA }, custom: { url: 'https://downloads.example.com/2.7.0.msi' } } },
+};
+
+async function appWithFiles(files: readonly UpdateFile[]) {
+  const made = await createTestApp();
+  await made.storage.change(async (tx) => {
+    for (const file of files) assert.ok(await tx.updateFiles.putUpdateFile(file));
+  });
+  await made.app.refreshReleases();
+  const get = async (path: string, headers: Record<string, string> = {}) => made.app.handle(coreRequest({ path, headers }));
+  return { ...made, get };
+}
+
+const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
+const perClient = (headers: Record<string, string | string[]>) => Object.keys(headers).filter((name) => RATE_LIMIT_HEADERS.includes(name));
+
+test('timestamp.json: the stored bytes, public for 60 s with a strong ETag, and nothing per client; its ETag answers 304', async () => {
+  const { get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {}), stored('timestamp', 2, {})]);
+  const first = await get('/updates/stable/timestamp.json');
+  assert.is(first.status, 200);
+  assert.is(bodyText(first), JSON.stringify({ signatures: [], signed: { _type: 'timestamp', version: 2 } }));
+  assert.is(first.headers['content-type'], 'application/json');
+  assert.is(first.headers['cache-control'], 'public, max-age=60');
+  assert.match(String(first.headers['etag']), /^"[0-9a-f]{32}"$/);
+  assert.equal(perClient(first.headers), []);
+  const again = await get('/updates/stable/timestamp.json', { 'if-none-match': String(first.headers['etag']) });
+  assert.is(again.status, 304);
+  assert.is(again.body, null);
+  assert.is(again.headers['cache-control'], 'public, max-age=60');
+  assert.equal(perClient(again.headers), []);
+});
+
+test('a versioned file is immutable for a year; root.json is the newest root, public for the max-age', async () => {
+  const { get } = await appWithFiles([stored('root', 1, {}), stored('root', 2, {}), stored('snapshot', 3, {}), stored('targets', 3, targets)]);
+  const snapshot = await get('/updates/stable/3.snapshot.json');
+  assert.is(snapshot.status, 200);
+  assert.is(snapshot.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.is(JSON.parse(bodyText(await get('/updates/stable/1.root.json'))).signed.version, 1);
+  const root = await get('/updates/stable/root.json');
+  assert.is(JSON.parse(bodyText(root)).signed.version, 2);
+  assert.is(root.headers['cache-control'], 'public, max-age=60');
+});
+
+test("a target's consistent-snapshot name redirects to its installer, with nothing per client", async () => {
+  const { get } = await appWithFiles([stored('root', 1, {}), stored('targets', 1, targets)]);
+  const target = await get(`/updates/stable/targets/${SHA}.LegacySheetConverter-2.7.0-x64.msi`);
+  assert.is(target.status, 302);
+  assert.is(target.headers['location'], 'https://downloads.example.com/2.7.0.msi');
+  assert.is(target.headers['cache-control'], 'public, max-age=86400');
+  assert.equal(perClient(target.headers), []);
+});
+
+test('errors are JSON and metered: a bad channel name 400, an unknown channel, version or hash 404, each with the rate-limit headers', async () => {
+  const { get } = await appWithFiles([stored('root', 1, {}), stored('targets', 1, targets)]);
+  const cases: [string, number, string, string][] = [
+    ['/updates/Stable!/timestamp.json', 400, 'invalid_parameter', 'The channel "Stable!" is not a channel name: 1 to 32 of a-z, 0-9 and -.'],
+    ['/updates/beta/timestamp.json', 404, 'not_found', 'No update channel is named "beta".'],
+    ['/updates/stable/9.snapshot.json', 404, 'not_found', 'No /updates/stable/9.snapshot.json is served here.'],
+    [
+      '/updates/stable/timestamp.json',
+      404,
+      'not_found',
+      'No /updates/stable/timestamp.json yet: the channel has no root (docs/updates.md, "Setting up the update files") is served here.',
+    ],
+    ['/updates/stable/../secret.json', 404, 'not_found', 'No API endpoint exists at "/updates/stable/../secret.json".'],
+    [
+      `/updates/stable/targets/${'cd'.repeat(32)}.LegacySheetConverter-2.7.0-x64.msi`,
+      404,
+      'not_found',
+      `No target of channel "stable" is named "${'cd'.repeat(32)}.LegacySheetConverter-2.7.0-x64.msi".`,
+    ],
+  ];
+  for (const [path, status, code, message] of cases) {
+    const answer = await get(path);
+    assert.is(answer.status, status, path);
+    const body = JSON.parse(bodyText(answer));
+    assert.is(body.code, code, path);
+    assert.is(body.message, message, path);
+    assert.is(answer.headers['cache-control'], 'no-store', path);
+    assert.equal(perClient(answer.headers).sort(), [...RATE_LIMIT_HEADERS].sort(), path);
+  }
+});
+
+test('a client past its quota of errors gets 429 for the next error, while files are still served to it', async () => {
+  const { get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {})]);
+  for (let i = 0; i < 120; i++) assert.is((await get('/updates/stable/7.root.json')).status, 404);
+  const refused = await get('/updates/stable/7.root.json');
+  assert.is(refused.status, 429);
+  assert.is(JSON.parse(bodyText(refused)).code, 'rate_limited');
+  assert.is((await get('/updates/stable/timestamp.json')).status, 200);
+});
+
+test('nothing stored is read per request: files, unknown versions and hashes come from memory; a refresh reads new files', async () => {
+  const { storage, app, get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {})]);
+  let reads = 0;
+  const files = storage.updateFiles;
+  for (const name of ['getUpdateFile', 'newestUpdateFile', 'listUpdateFiles'] as const) {
+    const read = files[name].bind(files) as (...args: unknown[]) => Promise<unknown>;
+    (files as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (reads++, read(...args));
+  }
+  for (const path of ['/updates/stable/timestamp.json', '/updates/stable/5.targets.json', `/updates/stable/targets/${SHA}.x.msi`]) await get(path);
+  assert.is(reads, 0);
+  await storage.change(async (tx) => void (await tx.updateFiles.putUpdateFile(stored('timestamp', 2, {}, 2_000))));
+  assert.is(JSON.parse(bodyText(await get('/updates/stable/timestamp.json'))).signed.version, 1, 'not read yet');
+  await app.refreshReleases();
+  assert.is(reads, 1);
+  assert.is(JSON.parse(bodyText(await get('/updates/stable/timestamp.json'))).signed.version, 2);
+});
+
+test.run();
