@@ -23,6 +23,7 @@ import { createReadiness } from './pipeline/readiness.ts';
 import { createReleaseView, type Release, type ServedNow, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
+import type { TufSigner } from './tuf/keys.ts';
 import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
@@ -137,7 +138,15 @@ export interface AppOptions {
    * The update files under /updates/{channel}/ (issue 54, docs/updates.md "The update files"): the channels
    * that exist (`stable` by default) and the timestamp's max-age in seconds (60 by default).
    */
-  updates?: { channels?: readonly string[]; timestampMaxAge?: number };
+  updates?: {
+    channels?: readonly string[];
+    timestampMaxAge?: number;
+    /**
+     * The online key, which signs timestamp, snapshot and targets once a root names it: without one this
+     * app signs no update file (it serves those another instance stored).
+     */
+    signer?: TufSigner;
+  };
 }
 
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
@@ -213,6 +222,7 @@ export async function createContext(
     releases,
     updateFiles,
     timestampMaxAge,
+    updateSigner: options.updates?.signer ?? null,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),
