@@ -24,6 +24,7 @@ import { createReleaseView, type Release, type ServedNow, type ServedRelease } f
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
 import type { TufSigner } from './tuf/keys.ts';
+import { cohortSeeds, createUpdatePublisher } from './updates/publisher.ts';
 import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
@@ -180,7 +181,8 @@ export async function createContext(
   };
   const licenses = options.licenses ?? (await createLicenseIssuer(await storage.secret('license-signing-key', generateSigningKey)));
   // A keyed hash of the client key under the voter secret: stable, and alike on every instance.
-  const bucketOf = createRolloutBucket(createKeyedMac(secretKey));
+  const secretMac = createKeyedMac(secretKey);
+  const bucketOf = createRolloutBucket(secretMac);
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
   // Every change this app opens, counted once committed: the changelog's reads are read again after one.
   const changes = countCommittedChanges(storage);
@@ -223,6 +225,9 @@ export async function createContext(
     updateFiles,
     timestampMaxAge,
     updateSigner: options.updates?.signer ?? null,
+    updatePublisher: options.updates?.signer
+      ? createUpdatePublisher({ storage, signer: options.updates.signer, clock, logger, feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) } })
+      : null,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

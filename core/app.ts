@@ -181,10 +181,25 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
   };
 }
 
-/** Reads the stored releases and update files again (the standalone server does it every second). */
+/**
+ * Reads the stored releases and update files again (the standalone server does it every second), and
+ * signs the update files that are due. A failed signing is logged and tried at the next refresh: the
+ * files stored before stay served until they expire.
+ */
 async function refresh(context: AppContext): Promise<void> {
   await context.releases.refresh();
-  await context.updateFiles.refresh(context.clock.now());
+  const files = context.updateFiles;
+  await files.refresh(context.clock.now());
+  const publish = context.updatePublisher;
+  if (publish === null) return;
+  for (const channel of files.names) {
+    try {
+      const outcome = await publish(channel, files.channel(channel)!, context.releases.known());
+      if (outcome.kind === 'signed' || outcome.kind === 'lost-race') await files.refresh(context.clock.now());
+    } catch (error) {
+      context.logger.warn('update files: signing failed; the stored files stay served, and it is tried again', { channel, error: String(error) });
+    }
+  }
 }
 
 /** An operation's answer, a refusal included (as the pipeline would send it). */

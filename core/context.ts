@@ -15,6 +15,7 @@ import type { AnswerSignatures } from './releases/answer-signature.ts';
 import type { ReleaseView } from './releases/release-view.ts';
 import type { ServedFiles } from './updates/served-files.ts';
 import type { TufSigner } from './tuf/keys.ts';
+import type { UpdatePublisher } from './updates/publisher.ts';
 import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
 import type { MailSettings } from './mail/messages.ts';
@@ -39,6 +40,8 @@ export interface AppContext {
   readonly timestampMaxAge: number;
   /** The update files' online key (signs timestamp, snapshot and targets); null: this app signs none. */
   readonly updateSigner: TufSigner | null;
+  /** Signs and stores a channel's update files when they are due (core/updates/publisher.ts); null without an online key. */
+  readonly updatePublisher: UpdatePublisher | null;
   /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
   readonly releaseWatch: ReleaseWatch;
   /** The changes this app committed, counted (core/ports/change.ts): operator changes and the autopilot's halts. */

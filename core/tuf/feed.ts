@@ -111,13 +111,22 @@ function targetNames(listed: readonly Release[]): Map<Release, string> {
   return names;
 }
 
-/** The releases listed, highest version first (see the module comment). */
-export function listedReleases(releases: readonly Release[]): Release[] {
+/**
+ * The releases listed, highest version first (see the module comment). With `now`, the floor is the newest
+ * release whose schedule has reached 10000 by then (a ramp still under way is listed above the release it
+ * will replace, which stays listed for the installs outside its steps); without, the newest whose
+ * schedule ends at 10000.
+ */
+export function listedReleases(releases: readonly Release[], now?: number): Release[] {
   const candidates = releases
     .filter((release) => release.pulledAt === null && release.sha256 !== null && SHA256.test(release.sha256))
     .filter((release) => release.size !== null && Number.isSafeInteger(release.size) && release.size >= 0)
     .sort(byVersionDescending);
-  const floorIndex = candidates.findIndex((release) => release.haltedAt === null && scheduleOf(release).at(-1)?.basisPoints === 10000);
+  const reached = (release: Release) => {
+    const steps = scheduleOf(release).filter((step) => now === undefined || Date.parse(step.at) <= now);
+    return steps.at(-1)?.basisPoints === 10000;
+  };
+  const floorIndex = candidates.findIndex((release) => release.haltedAt === null && reached(release));
   if (floorIndex < 0) return candidates;
   const floor = candidates[floorIndex]!;
   const listed = candidates.slice(0, floorIndex + 1);
@@ -136,11 +145,12 @@ export function listedReleases(releases: readonly Release[]): Release[] {
  *
  * @param releases Every release of the channel (pulled ones and those without a digest or size are left out).
  * @param options The summaries and the seeds of the lines.
+ * @param now When the targets are signed: the floor is the newest release at 10000 by then (`listedReleases`).
  * @returns Target name to target, as `buildTargets` takes them.
  * @throws Error when a line's seed is not hex.
  */
-export function feedTargets(releases: readonly Release[], options: FeedOptions): Record<string, ReleaseTarget> {
-  const listed = listedReleases(releases);
+export function feedTargets(releases: readonly Release[], options: FeedOptions, now?: number): Record<string, ReleaseTarget> {
+  const listed = listedReleases(releases, now);
   const names = targetNames(listed);
   const targets: Record<string, ReleaseTarget> = {};
   for (const release of listed) {

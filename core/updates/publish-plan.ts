@@ -37,7 +37,7 @@ export interface PlanInput {
   targetsChanged: boolean;
   /** The keyids the newest root names for each online role. */
   rootKeyids: Readonly<Record<OnlineRole, readonly string[]>>;
-  newest: Readonly<Partial<Record<OnlineRole, NewestFile>>>;
+  newest: Readonly<Partial<Record<OnlineRole, NewestFile | undefined>>>;
 }
 
 /** The roles to sign again, children first (targets, snapshot, timestamp); empty when all are current. */

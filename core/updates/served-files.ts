@@ -34,6 +34,8 @@ export interface ChannelFiles {
 export interface ServedFiles {
   /** A channel's files, or null for a channel that does not exist. */
   channel(name: string): ChannelFiles | null;
+  /** The channels that exist. */
+  readonly names: readonly string[];
   /** Reads what was stored since the last refresh, and forgets superseded files older than `keepMs`. */
   refresh(now: number): Promise<void>;
 }
@@ -114,6 +116,7 @@ export function createServedFiles(reads: UpdateFileReads, channels: readonly str
   }
 
   return {
+    names: [...channels],
     channel(name) {
       const files = kept.get(name);
       if (!files) return null;

@@ -87,6 +87,13 @@ test('a plan is a schedule in basis points at each step; it ends at 10000, so it
   assert.equal(targets['converter-2.6.3.msi']!.custom.schedule.map((step) => step.basisPoints), [500, 5000, 10000]);
 });
 
+test('signed at a time: a ramp still under way is listed above the release at 100 % below it, which leaves once the ramp reaches 100 %', () => {
+  const releases = [release('2.6.1'), release('2.6.2', { rolloutPercent: 5, ramp: { steps: [5, 100], everyMs: HOUR, startAt: T0 } })];
+  const at = (now: number) => Object.values(feedTargets(releases, options, now)).map((target) => target.custom.version);
+  assert.equal(at(T0 + HOUR - 1), ['2.6.2', '2.6.1']);
+  assert.equal(at(T0 + HOUR), ['2.6.2']);
+});
+
 test('pulled releases and releases without a digest or a size are never listed', () => {
   const releases = [
     release('2.6.0'),

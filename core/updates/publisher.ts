@@ -1,0 +1,161 @@
+/**
+ * Signs a channel's update files (issue 54): once a root names this app's online key, the releases become
+ * a targets file, a snapshot naming it and a timestamp naming the snapshot, signed once and stored in one
+ * change with the next versions. Run after each refresh (every second in the standalone server): it signs
+ * only what `publishPlan` asks for (the list changed, a file nears its expiry, a root named another key),
+ * and of two instances signing the same versions at once, the one whose change commits first is stored;
+ * the other's change stores nothing and it serves the stored files, as every instance does.
+ *
+ * @module
+ */
+import type { Release } from '../ports/release-store.ts';
+import type { Clock, Logger, Storage } from '../ports/ports.ts';
+import type { UpdateFile, UpdateFileRole } from '../ports/update-files.ts';
+import { toHex } from '../formats/hex.ts';
+import { canonicalJson } from '../tuf/canonical-json.ts';
+import { type FeedOptions, feedTargets, type ReleaseTarget } from '../tuf/feed.ts';
+import type { TufSigner } from '../tuf/keys.ts';
+import {
+  buildSnapshot,
+  buildTargets,
+  buildTimestamp,
+  envelopeText,
+  expiresMs,
+  type MetaEntry,
+  metaEntryOf,
+  type RootSigned,
+  signEnvelope,
+} from '../tuf/metadata.ts';
+import { LIFETIMES, type NewestFile, type OnlineRole, publishPlan } from './publish-plan.ts';
+import type { ChannelFiles, ServedFile } from './served-files.ts';
+
+/** What one publish did. */
+export type PublishOutcome =
+  | { kind: 'no-root' }
+  | { kind: 'not-our-key'; rootVersion: number }
+  | { kind: 'current' }
+  | { kind: 'signed'; roles: OnlineRole[]; versions: Partial<Record<OnlineRole, number>> }
+  | { kind: 'lost-race' };
+
+export interface PublisherPorts {
+  storage: Storage;
+  signer: TufSigner;
+  clock: Clock;
+  logger: Logger;
+  feed: FeedOptions;
+}
+
+const decoder = new TextDecoder();
+
+/** Another instance stored one of these versions first: roll the change back. */
+class LostRace extends Error {
+  override name = 'LostRace';
+}
+
+interface Parsed<T> {
+  file: ServedFile;
+  signed: T;
+  signedBy: string[];
+}
+
+function parse<T>(file: ServedFile | null): Parsed<T> | null {
+  if (file === null) return null;
+  const envelope = JSON.parse(decoder.decode(file.body)) as { signed: T; signatures: { keyid: string }[] };
+  return { file, signed: envelope.signed, signedBy: envelope.signatures.map((signature) => signature.keyid) };
+}
+
+const newestOf = (parsed: Parsed<unknown> | null): NewestFile | undefined =>
+  parsed === null ? undefined : { version: parsed.file.version, expiresAt: parsed.file.expiresAt, signedBy: parsed.signedBy };
+
+/** Publishes one channel from the releases: `files` as this app serves them, `releases` every stored release. */
+export type UpdatePublisher = (channel: string, files: ChannelFiles, releases: readonly Release[]) => Promise<PublishOutcome>;
+
+/**
+ * The cohort seed of each major.minor line: 128 bits of a keyed hash of the line under the voter secret, so
+ * every instance draws the same seed, a new line a new one, and nobody can choose which installs go first.
+ *
+ * @param secretMac HMAC-SHA-256 under the voter secret (core/clients/keyed-hash.ts createKeyedMac).
+ */
+export function cohortSeeds(secretMac: (subject: string) => Uint8Array): (line: string) => string {
+  return (line) => toHex(secretMac(`converter-site-api update cohort seed\n${line}`).slice(0, 16));
+}
+
+/** Creates the publisher of one app. */
+export function createUpdatePublisher(ports: PublisherPorts): UpdatePublisher {
+  const { storage, signer, clock, logger } = ports;
+  const warned = new Set<string>();
+
+  return async function publish(channel: string, files: ChannelFiles, releases: readonly Release[]): Promise<PublishOutcome> {
+    const root = parse<RootSigned>(files.newest('root'));
+    if (root === null) return { kind: 'no-root' };
+    const roles = root.signed.roles;
+    if (![roles.timestamp, roles.snapshot, roles.targets].every((role) => role.keyids.includes(signer.keyid))) {
+      const note = `${channel} ${root.file.version}`;
+      if (!warned.has(note)) {
+        warned.add(note);
+        logger.warn('update files: the newest root does not name this online key; another instance signs them, or none does', {
+          channel,
+          rootVersion: root.file.version,
+          onlineKeyid: signer.keyid,
+        });
+      }
+      return { kind: 'not-our-key', rootVersion: root.file.version };
+    }
+    const now = clock.now();
+    const wanted = feedTargets(releases, ports.feed, now);
+    const targets = parse<{ targets: Record<string, ReleaseTarget> }>(files.newest('targets'));
+    const snapshot = parse<unknown>(files.newest('snapshot'));
+    const timestamp = parse<unknown>(files.newest('timestamp'));
+    const plan = publishPlan({
+      now,
+      targetsChanged: targets === null || canonicalJson(targets.signed.targets) !== canonicalJson(wanted),
+      rootKeyids: { timestamp: roles.timestamp.keyids, snapshot: roles.snapshot.keyids, targets: roles.targets.keyids },
+      newest: { targets: newestOf(targets), snapshot: newestOf(snapshot), timestamp: newestOf(timestamp) },
+    });
+    if (plan.length === 0) return { kind: 'current' };
+
+    const made: UpdateFile[] = [];
+    const store = (role: UpdateFileRole, version: number, text: string) => {
+      made.push({ channel, role, version, text, storedAt: now, expiresAt: expiresMs((JSON.parse(text) as { signed: { expires: string } }).signed.expires) });
+      return text;
+    };
+    const expires = (role: OnlineRole) => now + LIFETIMES[role].validMs;
+    const versions: Partial<Record<OnlineRole, number>> = {};
+    let targetsEntry: MetaEntry | null = targets === null ? null : await metaEntryOf(decoder.decode(targets.file.body));
+    if (plan.includes('targets')) {
+      const version = (targets?.file.version ?? 0) + 1;
+      versions.targets = version;
+      const text = store(
+        'targets',
+        version,
+        envelopeText(await signEnvelope(buildTargets({ version, expires: expires('targets'), targets: wanted }), [signer])),
+      );
+      targetsEntry = await metaEntryOf(text);
+    }
+    let snapshotEntry: MetaEntry | null = snapshot === null ? null : await metaEntryOf(decoder.decode(snapshot.file.body));
+    if (plan.includes('snapshot')) {
+      const version = (snapshot?.file.version ?? 0) + 1;
+      versions.snapshot = version;
+      const signed = buildSnapshot({ version, expires: expires('snapshot'), targets: targetsEntry! });
+      snapshotEntry = await metaEntryOf(store('snapshot', version, envelopeText(await signEnvelope(signed, [signer]))));
+    }
+    const version = (timestamp?.file.version ?? 0) + 1;
+    versions.timestamp = version;
+    store(
+      'timestamp',
+      version,
+      envelopeText(await signEnvelope(buildTimestamp({ version, expires: expires('timestamp'), snapshot: snapshotEntry! }), [signer])),
+    );
+
+    try {
+      await storage.change(async (tx) => {
+        for (const file of made) if (!(await tx.updateFiles.putUpdateFile(file))) throw new LostRace();
+      });
+    } catch (error) {
+      if (error instanceof LostRace) return { kind: 'lost-race' };
+      throw error;
+    }
+    logger.info('update files signed', { channel, ...versions });
+    return { kind: 'signed', roles: plan, versions };
+  };
+}
