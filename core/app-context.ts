@@ -226,7 +226,7 @@ export async function createContext(
     timestampMaxAge,
     updateSigner: options.updates?.signer ?? null,
     updatePublisher: options.updates?.signer
-      ? createUpdatePublisher({ storage, signer: options.updates.signer, clock, logger, feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) } })
+      ? createUpdatePublisher({ changes, signer: options.updates.signer, clock, logger, feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) } })
       : null,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),

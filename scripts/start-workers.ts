@@ -118,6 +118,8 @@ async function startWorkers(config: ServerConfig, logger: Logger): Promise<Stand
     gateway: config.payment.gateway,
     licensePublicKey: signing.publicKey,
     licenseKeySource: signing.source,
+    // The Worker signs no update file: it serves those a server on the same database stored.
+    updates: null,
     stop: () => (stopping ??= front.close().then(async () => void (await worker.stop()))),
   };
 }

@@ -73,6 +73,14 @@ export const ConfigFileSchema = v.strictObject({
   ),
   /** The mails' sender and texts (docs/mail.md); SMTP_URL in the environment turns sending on. */
   mail: v.optional(MailFileSchema),
+  /** The update files under /updates/ (docs/updates.md "The update files"). */
+  updates: v.optional(
+    v.strictObject({
+      /** The max-age of timestamp.json: how long a cache may serve it before asking again. */
+      timestampMaxAgeSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600)), 60),
+    }),
+    {},
+  ),
 });
 
 export type ConfigFile = v.InferOutput<typeof ConfigFileSchema>;
@@ -120,6 +128,11 @@ export function appOptionsOf(settings: FileSettings) {
   } satisfies Partial<AppOptions>;
 }
 
+/** The update files' options of a validated file; the server adds the online key. */
+export function updateOptionsOf(settings: FileSettings) {
+  return { timestampMaxAge: settings.updates.timestampMaxAgeSeconds } satisfies NonNullable<AppOptions['updates']>;
+}
+
 /**
  * The app settings of a validated file, in the units createApp takes. Their types are read off the
  * schema (`ConfigFile`) through this mapping: `FileSettings` and the server's `ServerConfig` derive from
@@ -157,6 +170,8 @@ export function fileSettings(config: ConfigFile) {
     userAgentProduct: config.userAgentProduct,
     /** When a ramping release is halted (core/releases/halt-rule.ts). */
     haltRule,
+    /** The update files (core/updates). */
+    updates: config.updates,
   };
 }
 

@@ -43,6 +43,8 @@ export interface ServerConfig extends FileSettings {
   versionFile: string;
   voterSecret: string | undefined;
   licenseSigningKey: string | undefined;
+  /** UPDATES_ONLINE_KEY: the online key of the update files (base64 PKCS#8 Ed25519); else one kept in storage. */
+  updatesOnlineKey: string | undefined;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */
   licenseKeyFormat: LicenseKeyFormat;
   payment: PaymentConfig;
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     versionFile: resolve(dirname(file), config.versionFile),
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
+    updatesOnlineKey: env['UPDATES_ONLINE_KEY'] || undefined,
     licenseKeyFormat: licenseKeyFormat(env),
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),

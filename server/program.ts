@@ -49,8 +49,9 @@ function onSignals(logger: Logger, running: () => Standalone | undefined): void 
 export function announce(
   runtime: string,
   config: ServerConfig,
-  running: Pick<Standalone, 'url' | 'publicBaseUrl' | 'metricsUrl' | 'licensePublicKey' | 'licenseKeySource'>,
+  running: Pick<Standalone, 'url' | 'publicBaseUrl' | 'metricsUrl' | 'licensePublicKey' | 'licenseKeySource'> & Partial<Pick<Standalone, 'updates'>>,
   logger: Logger,
+  now: number = Date.now(),
 ): void {
   if (config.isExample) {
     logger.warn('serving the EXAMPLE content shipped with the server; set CONFIG_FILE or create ./config.json');
@@ -84,6 +85,7 @@ export function announce(
       { linksTo: running.publicBaseUrl },
     );
   }
+  if (running.updates) announceUpdateFiles(running.updates, logger, now);
   const memory = config.storage.kind === 'memory';
   if (memory) logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
   if (memory && running.licenseKeySource === 'storage') {
@@ -103,6 +105,33 @@ export function announce(
     logLevel: config.observability.logLevel,
     logRequests: config.observability.logRequests,
   });
+}
+
+/** A root this close to its expiry is named at every start: an app refuses an expired root's files. */
+const ROOT_WARNING_MS = 30 * 86_400_000;
+
+/** What the start log says of the update files: the online key a root must name, and each channel's root. */
+function announceUpdateFiles(updates: NonNullable<Standalone['updates']>, logger: Logger, now: number): void {
+  logger.info('update files are signed with this online key once a root names it (docs/operating.md, "Setting up the update files")', {
+    onlineKey: updates.onlineKey,
+    keyid: updates.onlineKeyid,
+    source: updates.source,
+  });
+  for (const { channel, root } of updates.roots) {
+    if (root === null) {
+      logger.info(
+        `update files: channel ${channel} has no root yet, so /updates/${channel}/ answers 404 (converter-site-api updates sign-root, then publish-root)`,
+      );
+    } else if (root.expiresAt - now <= ROOT_WARNING_MS) {
+      const days = Math.max(0, Math.floor((root.expiresAt - now) / 86_400_000));
+      logger.warn(
+        `update files: root ${root.version} of channel ${channel} expires in ${days} days (${new Date(root.expiresAt).toISOString()}): sign and publish root ${
+          root.version + 1
+        } before then, or every app refuses the channel's files`,
+        { channel, rootVersion: root.version, expires: new Date(root.expiresAt).toISOString() },
+      );
+    }
+  }
 }
 
 /**

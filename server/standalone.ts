@@ -13,13 +13,14 @@ import { openVersionFile } from '../adapters/node/version-file.ts';
 import { type App, createApp } from '../core/app.ts';
 import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
-import { appOptionsOf } from './config-schema.ts';
+import { appOptionsOf, updateOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';
 import { ownSiteConfigured } from './payment-config.ts';
 import { startEventDelivery } from './event-delivery.ts';
 import { startBackgroundLoop } from './background-loop.ts';
 import { type MailDelivery, startMailDelivery } from './mail-delivery.ts';
 import { openSigningKey } from './license-key.ts';
+import { type ChannelRoot, newestRoots, type OnlineKey, openOnlineKey } from './updates-key.ts';
 import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
@@ -61,6 +62,11 @@ export interface Standalone {
   licensePublicKey: string;
   /** Where the signing key came from. */
   licenseKeySource: 'LICENSE_SIGNING_KEY' | 'storage';
+  /**
+   * The update files' online key (hex public key and keyid), where it came from, and each channel's newest
+   * root at start; null where nothing signs them (the Worker serves the files its server stored).
+   */
+  updates: { onlineKey: string; onlineKeyid: string; source: OnlineKey['source']; roots: ChannelRoot[] } | null;
   /**
    * Turns readiness to 503 at once, stops accepting connections, lets requests in flight finish, then
    * closes the metrics listener and storage.
@@ -130,6 +136,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
     const storage = await openStorage(config.storage, { logger, clock, eventRetentionDays: config.eventRetentionDays });
     opened.push(() => storage.close());
     const signing = await openSigningKey(config.licenseSigningKey, storage, config.licenseKeyFormat);
+    const online = await openOnlineKey(config.updatesOnlineKey, storage);
     const version = await openVersion(config, clock, logger);
     const { payment, content } = config;
     const thanksPage = payment.gateway === 'simulator' && !ownSiteConfigured(payment.returnTo, config.isExample);
@@ -163,6 +170,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       webhookAddresses,
       mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts, requestersTold: config.mail.requestersTold },
       mailHtml,
+      updates: { ...updateOptionsOf(config), signer: online.signer },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorTokens: config.operator.tokens, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
@@ -198,6 +206,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       gateway: gateway.name,
       licensePublicKey: signing.publicKey,
       licenseKeySource: signing.source,
+      updates: { onlineKey: online.signer.key.keyval.public, onlineKeyid: online.signer.keyid, source: online.source, roots: await newestRoots(storage) },
       // Readiness turns 503 at once, so balancers drain this instance; it keeps serving for DRAIN_SECONDS
       // (0 by default) while they notice. Then at least one turn of the event loop: a request whose bytes
       // arrived with the signal is read, and so in flight, before the server stops (Deno.serve and

@@ -9,7 +9,8 @@
  * @module
  */
 import type { Release } from '../ports/release-store.ts';
-import type { Clock, Logger, Storage } from '../ports/ports.ts';
+import type { CommittedChanges } from '../ports/change.ts';
+import type { Clock, Logger } from '../ports/ports.ts';
 import type { UpdateFile, UpdateFileRole } from '../ports/update-files.ts';
 import { toHex } from '../formats/hex.ts';
 import { canonicalJson } from '../tuf/canonical-json.ts';
@@ -38,7 +39,8 @@ export type PublishOutcome =
   | { kind: 'lost-race' };
 
 export interface PublisherPorts {
-  storage: Storage;
+  /** The app's changes (core/ports/change.ts): the files are stored in one. */
+  changes: CommittedChanges;
   signer: TufSigner;
   clock: Clock;
   logger: Logger;
@@ -82,7 +84,7 @@ export function cohortSeeds(secretMac: (subject: string) => Uint8Array): (line: 
 
 /** Creates the publisher of one app. */
 export function createUpdatePublisher(ports: PublisherPorts): UpdatePublisher {
-  const { storage, signer, clock, logger } = ports;
+  const { changes, signer, clock, logger } = ports;
   const warned = new Set<string>();
 
   return async function publish(channel: string, files: ChannelFiles, releases: readonly Release[]): Promise<PublishOutcome> {
@@ -148,7 +150,7 @@ export function createUpdatePublisher(ports: PublisherPorts): UpdatePublisher {
     );
 
     try {
-      await storage.change(async (tx) => {
+      await changes.change(async (tx) => {
         for (const file of made) if (!(await tx.updateFiles.putUpdateFile(file))) throw new LostRace();
       });
     } catch (error) {

@@ -58,4 +58,35 @@ test('mail on without publicBaseUrl: warned; with it, or with mail off: not', ()
   assert.not.ok(warnings({}).includes(NO_BASE_URL));
 });
 
+/** The lines the start gives of the update files, with `roots` as each channel's newest root. */
+function updateLines(roots: { channel: string; root: { version: number; expiresAt: number } | null }[], now: number) {
+  const logger = memoryLogger();
+  const config = loadConfig({ CONFIG_FILE: configFile(() => {}) }, process.cwd());
+  const running = {
+    url: 'http://127.0.0.1:8080',
+    publicBaseUrl: 'http://localhost:8080',
+    metricsUrl: null,
+    licensePublicKey: OWN_KEY,
+    licenseKeySource: 'LICENSE_SIGNING_KEY' as const,
+    updates: { onlineKey: 'ab'.repeat(32), onlineKeyid: 'cd'.repeat(32), source: 'storage' as const, roots },
+  };
+  announce('node', config, running, logger, now);
+  return logger.lines.filter((line) => line.message.includes('update files')).map((line) => `${line.level} ${line.message}`);
+}
+
+test('the update files: the online key always; a channel without a root said so; a root within 30 days of its expiry warned, with its date', () => {
+  const now = Date.UTC(2026, 11, 7);
+  const day = 86_400_000;
+  const onlineKey = 'info update files are signed with this online key once a root names it (docs/operating.md, "Setting up the update files")';
+  assert.equal(updateLines([{ channel: 'stable', root: null }], now), [
+    onlineKey,
+    'info update files: channel stable has no root yet, so /updates/stable/ answers 404 (converter-site-api updates sign-root, then publish-root)',
+  ]);
+  assert.equal(updateLines([{ channel: 'stable', root: { version: 3, expiresAt: now + 20 * day } }], now), [
+    onlineKey,
+    "warn update files: root 3 of channel stable expires in 20 days (2026-12-27T00:00:00.000Z): sign and publish root 4 before then, or every app refuses the channel's files",
+  ]);
+  assert.equal(updateLines([{ channel: 'stable', root: { version: 3, expiresAt: now + 31 * day } }], now), [onlineKey]);
+});
+
 test.run();
