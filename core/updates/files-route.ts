@@ -40,10 +40,8 @@ const notFound = (message: string) =>
 /** The two routes' handlers over the served files. */
 export function updateFileHandlers(files: ServedFiles, timestampMaxAge = DEFAULT_TIMESTAMP_MAX_AGE) {
   const current = `public, max-age=${timestampMaxAge}`;
-  const served = (request: CoreRequest, file: ServedFile | null, cacheControl: string, what: string): CoreResponse =>
-    file === null
-      ? notFound(`No ${what} is served here.`)
-      : answerOf(request.headers, { body: file.body, tag: file.tag, lastModified: null }, JSON_TYPE, cacheControl);
+  const served = (request: CoreRequest, file: ServedFile | null, cacheControl: string, missing: string): CoreResponse =>
+    file === null ? notFound(missing) : answerOf(request.headers, { body: file.body, tag: file.tag, lastModified: null }, JSON_TYPE, cacheControl);
 
   /** The channel, or the error that answers a request for it. */
   const channelOf = (name: string) => {
@@ -62,11 +60,14 @@ export function updateFileHandlers(files: ServedFiles, timestampMaxAge = DEFAULT
       const where = `/updates/${params['channel']}/${name}`;
       if (name === 'timestamp.json' || name === 'root.json') {
         const role: UpdateFileRole = name === 'root.json' ? 'root' : 'timestamp';
-        return served(request, channel.newest(role), current, `${where} yet: the channel has no root (docs/updates.md, "Setting up the update files")`);
+        const missing = `Channel ${
+          JSON.stringify(params['channel'])
+        } has no ${name} yet: no root of it is published (docs/operating.md, "Setting up the update files").`;
+        return served(request, channel.newest(role), current, missing);
       }
       const versioned = VERSIONED.exec(name);
       if (!versioned) return notFound(`No update file is named ${JSON.stringify(where)}.`);
-      return served(request, channel.file(versioned[2] as UpdateFileRole, Number(versioned[1])), IMMUTABLE, where);
+      return served(request, channel.file(versioned[2] as UpdateFileRole, Number(versioned[1])), IMMUTABLE, `No ${where} is served here.`);
     },
     /** `/updates/:channel/targets/:file`. */
     target(_request: CoreRequest, params: Record<string, string>): CoreResponse {
