@@ -80,7 +80,7 @@ test('errors are JSON and metered: a bad channel name 400, an unknown channel, v
       '/updates/stable/timestamp.json',
       404,
       'not_found',
-      'No /updates/stable/timestamp.json yet: the channel has no root (docs/updates.md, "Setting up the update files") is served here.',
+      'Channel "stable" has no timestamp.json yet: no root of it is published (docs/operating.md, "Setting up the update files").',
     ],
     ['/updates/stable/../secret.json', 404, 'not_found', 'No API endpoint exists at "/updates/stable/../secret.json".'],
     [
