@@ -196,7 +196,8 @@ export async function createContext(
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
   const timestampMaxAge = options.updates?.timestampMaxAge ?? DEFAULT_TIMESTAMP_MAX_AGE;
   // A superseded file stays served twice the timestamp's max-age, plus the clock skew allowed.
-  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS);
+  const keepMs = 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS;
+  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], keepMs);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
@@ -226,7 +227,14 @@ export async function createContext(
     timestampMaxAge,
     updateSigner: options.updates?.signer ?? null,
     updatePublisher: options.updates?.signer
-      ? createUpdatePublisher({ changes, signer: options.updates.signer, clock, logger, feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) } })
+      ? createUpdatePublisher({
+        changes,
+        keepMs,
+        signer: options.updates.signer,
+        clock,
+        logger,
+        feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) },
+      })
       : null,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),

@@ -39,6 +39,8 @@ export type PublishOutcome =
   | { kind: 'lost-race' };
 
 export interface PublisherPorts {
+  /** How long a superseded timestamp, snapshot or targets file stays stored (and served) after a newer one. */
+  keepMs: number;
   /** The app's changes (core/ports/change.ts): the files are stored in one. */
   changes: CommittedChanges;
   signer: TufSigner;
@@ -152,6 +154,8 @@ export function createUpdatePublisher(ports: PublisherPorts): UpdatePublisher {
     try {
       await changes.change(async (tx) => {
         for (const file of made) if (!(await tx.updateFiles.putUpdateFile(file))) throw new LostRace();
+        // What no cached timestamp can name any more goes with the change that supersedes it (roots stay).
+        await tx.updateFiles.pruneUpdateFiles(channel, now - ports.keepMs);
       });
     } catch (error) {
       if (error instanceof LostRace) return { kind: 'lost-race' };

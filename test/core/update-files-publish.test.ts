@@ -152,7 +152,7 @@ test('nothing due: a refresh signs nothing; a halt signs a new targets, snapshot
   }
 });
 
-test('the timestamp alone is signed again once 12 hours are left of its 24, and a pulled release leaves the targets', async () => {
+test('the timestamp alone is signed again once 12 hours are left of its 24 (the old one pruned), and a pulled release leaves the targets', async () => {
   const { app, clock, storage, publish, versions } = await setUp();
   await publish('2.6.2');
   await publish('2.7.0');
@@ -163,6 +163,8 @@ test('the timestamp alone is signed again once 12 hours are left of its 24, and 
   clock.advance(1000);
   await app.refreshReleases();
   assert.equal(await versions(), { targets: 1, snapshot: 1, timestamp: 2 });
+  const kept = async () => (await storage.updateFiles.listUpdateFiles('stable')).map((file) => `${file.role} ${file.version}`).sort();
+  assert.equal(await kept(), ['root 1', 'snapshot 1', 'targets 1', 'timestamp 2'], 'timestamp 1, 12 hours old, went with the change that superseded it');
   await storage.change(async (tx) => void (await tx.releases.pullRelease('2.7.0', clock.now())));
   await app.refreshReleases();
   assert.equal(await versions(), { targets: 2, snapshot: 2, timestamp: 3 });
