@@ -19,8 +19,11 @@ import { generateSigningKey } from '../../core/licensing/license.ts';
 import type { UpdateFile } from '../../core/ports/update-files.ts';
 import { buildRoot, createTufSigner, envelopeText, expiresMs, type ReleaseCustom, signEnvelope, type TufSigner } from '../../core/tuf/index.ts';
 import { bodyText, coreRequest, createTestApp, manualClock } from '../_setup.ts';
+import { type StorageOutage, storageOutage } from '../_storage-outage.ts';
 
 const BASE = 'http://updates.test/updates/stable/';
+/** The last setUp's storage switch: `down()` makes every store call fail, as a lost database does. */
+let outage: StorageOutage;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const msi = (version: string) => new TextEncoder().encode(`the installer of ${version}\n`.repeat(64));
@@ -75,7 +78,8 @@ async function setUp() {
       });
     });
   };
-  const made = await createTestApp({ storage, clock, updates: { signer: online } });
+  outage = storageOutage(storage);
+  const made = await createTestApp({ storage: outage.storage, clock, updates: { signer: online } });
   const client = async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tuf-client-'));
     mkdirSync(join(dir, 'metadata'));
@@ -195,6 +199,21 @@ test('without a root that names its online key, an app signs nothing and says so
   await app.refreshReleases();
   assert.equal((await storage.updateFiles.listUpdateFiles('stable')).map((file) => file.role), ['root']);
   assert.is(logger.lines.filter((line) => line.message.startsWith('update files: the newest root does not name this online key')).length, 1);
+});
+
+test('a database outage keeps the signed files served from memory, byte for byte', async () => {
+  const { app, publish } = await setUp();
+  await publish('2.7.0');
+  await app.refreshReleases();
+  const paths = ['/updates/stable/timestamp.json', '/updates/stable/1.snapshot.json', '/updates/stable/1.targets.json', '/updates/stable/1.root.json'];
+  const before = await Promise.all(paths.map(async (path) => bodyText(await app.handle(coreRequest({ path })))));
+  outage.down();
+  await app.refreshReleases().then(() => assert.unreachable('the refresh reads a storage that is down'), () => {});
+  for (const [i, path] of paths.entries()) {
+    const answer = await app.handle(coreRequest({ path }));
+    assert.is(answer.status, 200, path);
+    assert.is(bodyText(answer), before[i], path);
+  }
 });
 
 test.run();
