@@ -201,6 +201,18 @@ test('without a root that names its online key, an app signs nothing and says so
   assert.is(logger.lines.filter((line) => line.message.startsWith('update files: the newest root does not name this online key')).length, 1);
 });
 
+test('sizes: the timestamp is at most 1 KiB, and targets listing 10 releases at most 10 KiB', async () => {
+  const { app, storage, publish } = await setUp();
+  for (let minor = 0; minor < 10; minor++) await publish(`3.${minor}.12`, { notesUrl: `https://www.example.com/releases/3.${minor}.12` });
+  await app.refreshReleases();
+  const newest = async (role: 'timestamp' | 'targets') => (await storage.updateFiles.newestUpdateFile('stable', role))!.text;
+  const targets = JSON.parse(await newest('targets')) as { signed: { targets: Record<string, unknown> } };
+  assert.is(Object.keys(targets.signed.targets).length, 10, 'the newest of each of ten lines');
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  assert.ok(bytes(await newest('timestamp')) <= 1024, `timestamp: ${bytes(await newest('timestamp'))} bytes`);
+  assert.ok(bytes(await newest('targets')) <= 10 * 1024, `targets: ${bytes(await newest('targets'))} bytes`);
+});
+
 test('a database outage keeps the signed files served from memory, byte for byte', async () => {
   const { app, publish } = await setUp();
   await publish('2.7.0');

@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Updater } from 'tuf-js';
@@ -179,6 +179,22 @@ test("the pre-install check reaches the origin at once and sees a halt the cache
     signed: { targets: Record<string, { custom: ReleaseCustom }> };
   };
   assert.match(String(targets.signed.targets['LegacySheetConverter-2.8.0-x64.msi']!.custom.haltedAt), /^\d{4}-\d\d-\d\dT/);
+});
+
+test("a 304 of the timestamp is at most 400 bytes on the wire, the origin's own answer", async (context) => {
+  const address = context.origin.address() as AddressInfo;
+  const etag = (await fetch(`http://127.0.0.1:${address.port}/updates/stable/timestamp.json`)).headers.get('etag')!;
+  const wire = await new Promise<string>((resolve, reject) => {
+    const socket = connect(address.port, '127.0.0.1', () => {
+      socket.end(`GET /updates/stable/timestamp.json HTTP/1.1\r\nHost: updates.example.com\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`);
+    });
+    let received = '';
+    socket.on('data', (chunk: Buffer) => void (received += chunk.toString('latin1')));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+  assert.match(wire, /^HTTP\/1\.1 304 /);
+  assert.ok(wire.length <= 400, `${wire.length} bytes:\n${wire}`);
 });
 
 test('tuf-js, pinned to root 1, refreshes through the cache and downloads an installer through the redirect, hash checked', async ({ cache, rootText }) => {
