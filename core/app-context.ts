@@ -194,7 +194,8 @@ export async function createContext(
   const releases = createReleaseView(storage.releases, baseline, bucketOf, clock, logger, afterRead);
   const timestampMaxAge = options.updates?.timestampMaxAge ?? DEFAULT_TIMESTAMP_MAX_AGE;
   // A superseded file stays served twice the timestamp's max-age, plus the clock skew allowed.
-  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS);
+  const updateChannels = options.updates?.channels ?? ['stable'];
+  const updateFiles = createServedFiles(storage.updateFiles, updateChannels, 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
@@ -223,6 +224,7 @@ export async function createContext(
     updateFiles,
     timestampMaxAge,
     updateSigner: options.updates?.signer ?? null,
+    updateChannels,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

@@ -39,6 +39,8 @@ export interface AppContext {
   readonly timestampMaxAge: number;
   /** The update files' online key (signs timestamp, snapshot and targets); null: this app signs none. */
   readonly updateSigner: TufSigner | null;
+  /** The update channels that exist (`options.updates.channels`, `['stable']` by default). */
+  readonly updateChannels: readonly string[];
   /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
   readonly releaseWatch: ReleaseWatch;
   /** The changes this app committed, counted (core/ports/change.ts): operator changes and the autopilot's halts. */

@@ -51,6 +51,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   // The operator operations through `handle` on PGlite and PostgreSQL.
   'operator/': 'storage',
   'operator/stats-spans.test.ts': 'unit',
+  // The update roots' operations through `handle` on memory storage.
+  'operator/update-roots.test.ts': 'unit',
   // Three of these serve an app on a real socket, because answering while storage works is their point.
   'storage/': 'storage',
   'server/': 'e2e',
