@@ -35,6 +35,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'adapters/': 'unit',
   'conformance/': 'unit',
   'core/': 'unit',
+  // The program's commands in process (test/_cli.ts), the operator API answered by an app in process.
+  'cli/': 'unit',
   // Reads the docs and the code only.
   'docs/doc-counts.test.ts': 'unit',
   'docs/doc-lists.test.ts': 'unit',
