@@ -197,7 +197,8 @@ export async function createContext(
   const timestampMaxAge = options.updates?.timestampMaxAge ?? DEFAULT_TIMESTAMP_MAX_AGE;
   // A superseded file stays served twice the timestamp's max-age, plus the clock skew allowed.
   const keepMs = 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS;
-  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], keepMs);
+  const updateChannels = options.updates?.channels ?? ['stable'];
+  const updateFiles = createServedFiles(storage.updateFiles, updateChannels, keepMs);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
@@ -236,6 +237,7 @@ export async function createContext(
         feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) },
       })
       : null,
+    updateChannels,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

@@ -35,6 +35,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'adapters/': 'unit',
   'conformance/': 'unit',
   'core/': 'unit',
+  // The program's commands in process (test/_cli.ts), the operator API answered by an app in process.
+  'cli/': 'unit',
   // Reads the docs and the code only.
   'docs/doc-counts.test.ts': 'unit',
   'docs/doc-lists.test.ts': 'unit',
@@ -51,6 +53,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   // The operator operations through `handle` on PGlite and PostgreSQL.
   'operator/': 'storage',
   'operator/stats-spans.test.ts': 'unit',
+  // The update roots' operations through `handle` on memory storage.
+  'operator/update-roots.test.ts': 'unit',
   // Three of these serve an app on a real socket, because answering while storage works is their point.
   'storage/': 'storage',
   'server/': 'e2e',

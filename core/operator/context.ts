@@ -13,6 +13,7 @@ import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
 import type { MailSettings } from '../mail/messages.ts';
+import type { TufSigner } from '../tuf/keys.ts';
 
 export type { AuditEntry, AuditStore } from '../ports/store-ports.ts';
 
@@ -31,6 +32,10 @@ export interface OperatorContext {
   readonly mail: MailSettings;
   /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
+  /** The update files' online key, which a published root must name for timestamp, snapshot and targets; null: none. */
+  readonly updateSigner: TufSigner | null;
+  /** The update channels that exist. */
+  readonly updateChannels: readonly string[];
   /** Opens each change and counts it once committed (what keeps storage's answers in memory reads again after one). */
   readonly changes: CommittedChanges;
   count(event: AppEvent, times?: number): void;

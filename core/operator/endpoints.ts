@@ -19,6 +19,7 @@ import { setRequesterMails } from './requester-mails.ts';
 import { getStats } from './stats.ts';
 import { listOrderMails, resendOrderMail } from './mail.ts';
 import { listFailedMails, retryMail } from './mail-retry.ts';
+import { publishUpdateRoot, updateFilesStatus } from './update-roots.ts';
 import { addWebhookEndpoint, editWebhookEndpoint, listWebhookDeliveries, listWebhookEndpoints, replayWebhookDelivery } from './webhooks.ts';
 import { deleteWebhookEndpoint, replayFailedWebhookDeliveries, rotateWebhookSecret, sendWebhookTest } from './webhook-admin.ts';
 
@@ -29,6 +30,8 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   pullRelease,
   restoreRelease,
   resumeRelease,
+  updateFilesStatus,
+  publishUpdateRoot,
   listRoadmapFeatures,
   createRoadmapFeature,
   editRoadmapFeature,

@@ -170,6 +170,27 @@ export const OPERATOR_ERRORS = {
     when: 'The payment gateway of this server cannot list the sessions it has as paid.',
     resolution: 'Reconcile with a gateway that lists its sessions (Stripe, the simulator).',
   },
+  channel_not_found: {
+    status: 404,
+    when: 'No update channel has this name: the channels are those the server was configured with (stable by default).',
+    resolution: 'Name a configured channel, such as stable.',
+  },
+  invalid_root: {
+    status: 400,
+    when:
+      "The root file is not one a TUF 1.0 client would walk to from the channel's newest root: its shape, keys, version (the newest's plus one, or 1), expiry or signatures; the message says which.",
+    resolution: 'Sign the root again with `converter-site-api updates sign-root` (a rotation with --previous-key too), as the message says.',
+  },
+  root_version_exists: {
+    status: 409,
+    when: 'A root of this version was stored for the channel by another request at the same time: a version is stored once.',
+    resolution: 'Read the channel with GET /update-files/{channel} and sign the next version.',
+  },
+  root_online_key_unknown: {
+    status: 409,
+    when: "The root does not name this server's online key for timestamp, snapshot and targets, or the server has none: it could sign none of them.",
+    resolution: 'Sign the root with `converter-site-api updates sign-root --online-key <hex>`, the key `converter-site-api updates status` prints.',
+  },
 } as const satisfies Record<string, { status: number; when: string; resolution: string }>;
 
 export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;

@@ -40,4 +40,5 @@ export {
   SUMMARY_MAX,
   versionLine,
 } from './feed.ts';
+export { checkNewRoot, type RootCheck, verifyEnvelope } from './verify.ts';
 export { basisPointsAt, chooseTarget, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from './cohort.ts';

@@ -63,8 +63,10 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** The values of a command's flags: a string for each flag that takes one, true for a switch given. */
-export type FlagValues<O extends Options> = { [K in keyof O]?: O[K]['type'] extends 'string' ? string : boolean };
+/** The values of a command's flags: a string for each flag that takes one (every one given, for a `multiple` flag), true for a switch given. */
+export type FlagValues<O extends Options> = {
+  [K in keyof O]?: O[K]['type'] extends 'string' ? (O[K] extends { multiple: true } ? string[] : string) : boolean;
+};
 
 /** A parsed command line. */
 export interface ParsedCommandLine<O extends Options = Options> {

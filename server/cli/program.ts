@@ -1,8 +1,9 @@
 /**
  * The `converter-site-api` program, which server/cli/main.ts runs: `serve` (the default), `migrate`,
  * `export`, `license`, the operator commands `release`, `roadmap`, `webhooks`, `stats`, `orders`,
- * `feedback` and `audit` (clients of the operator API), `payments trigger` (test provider events),
- * `conformance` and `scenarios` (the two sides of the test kit), each with `--help`. Data goes to stdout,
+ * `feedback`, `audit` and `updates` (clients of the operator API; `updates` also signs roots offline),
+ * `payments trigger` (test provider events), `conformance` and `scenarios` (the two sides of the test
+ * kit), each with `--help`. Data goes to stdout,
  * messages to stderr; exit codes are those of command.ts in every command.
  *
  * @module
@@ -20,6 +21,7 @@ import { webhooks } from './webhooks.ts';
 import { stats } from './stats.ts';
 import { feedback } from './feedback.ts';
 import { audit } from './audit.ts';
+import { updates } from './updates.ts';
 import { serve } from './serve.ts';
 import { conformance } from './conformance.ts';
 import { scenarios } from './scenarios.ts';
@@ -38,6 +40,7 @@ const COMMANDS: readonly Command[] = [
   payments,
   feedback,
   audit,
+  updates,
   conformance,
   scenarios,
 ];

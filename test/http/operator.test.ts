@@ -231,6 +231,8 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/roadmap/{id}/requester-mails',
     '/roadmap/{id}/unmerge',
     '/stats',
+    '/update-files/{channel}',
+    '/update-roots/{channel}',
     '/webhooks',
     '/webhooks/deliveries',
     '/webhooks/deliveries/replay-failed',

@@ -19,6 +19,9 @@ import { closeTestDatabases, pgliteSchema } from '../_databases.ts';
 import { withOldMerge } from '../_old-merge.ts';
 import { LOCAL_RECEIVERS } from '../_operator.ts';
 import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
+import { generateSigningKey } from '../../core/licensing/license.ts';
+import type { UpdateFile } from '../../core/ports/update-files.ts';
+import { buildRoot, createTufSigner, envelopeText, signEnvelope } from '../../core/tuf/index.ts';
 
 const TOKEN = 'in-process-0123456789-'.padEnd(40, 't');
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -350,6 +353,40 @@ test('stats and the audit trail', async (context) => {
   assert.equal((await call(context, 'GET', '/audit', '/audit?action=roadmap.&actor=operator&limit=1')).body.next, 1);
   assert.is((await call(context, 'GET', '/audit', '/audit?actor=Ada')).body.code, 'invalid_request');
   assert.is((await call(context, 'GET', '/audit', '/audit?limit=1&limit=2')).body.code, 'invalid_query');
+});
+
+test("update roots: published and read; an unknown channel, a bad root, a root without the server's online key, a repeated version", async (context) => {
+  const rootKey = await createTufSigner(await generateSigningKey());
+  const online = await createTufSigner(await generateSigningKey());
+  const rootFile = async (version: number, onlineKey = online.key) =>
+    JSON.parse(
+      envelopeText(
+        await signEnvelope(await buildRoot({ version, expires: context.test.clock.now() + 86_400_000, rootKeys: [rootKey.key], rootThreshold: 1, onlineKey }), [
+          rootKey,
+        ]),
+      ),
+    );
+  assert.is((await call(context, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(1))).body.code, 'root_online_key_unknown');
+  const signing = await createTestApp({ operatorToken: TOKEN, updates: { signer: online } });
+  const withKey = { test: signing, operator: signing.app.operator! };
+  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/beta', await rootFile(1))).body.code, 'channel_not_found');
+  assert.is((await call(withKey, 'GET', '/update-files/:channel', '/update-files/beta')).body.code, 'channel_not_found');
+  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(2))).body.code, 'invalid_root');
+  const stranger = (await createTufSigner(await generateSigningKey())).key;
+  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(1, stranger))).body.code, 'root_online_key_unknown');
+  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(1))).body.version, 1);
+  assert.is((await call(withKey, 'GET', '/update-files/:channel', '/update-files/stable')).body.roles.root.version, 1);
+  // Another request stored version 2 between this one's read of the newest root and its insert.
+  const racing = await rootFile(2);
+  const { storage } = signing;
+  const change = storage.change.bind(storage);
+  storage.change = (work) =>
+    change((tx) => {
+      const put = tx.updateFiles.putUpdateFile.bind(tx.updateFiles);
+      const updateFiles = Object.assign(Object.create(tx.updateFiles), { putUpdateFile: async (file: UpdateFile) => (await put(file), put(file)) });
+      return work(Object.assign(Object.create(tx), { updateFiles }));
+    });
+  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/stable', racing)).body.code, 'root_version_exists');
 });
 
 test('every operation is called above, and every error it declares is provoked', () => {

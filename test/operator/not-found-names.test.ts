@@ -20,6 +20,8 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/feedback/', 'feedback'],
   ['/orders/', 'checkout session'],
   ['/mails/', 'mail'],
+  ['/update-roots/', 'update channel'],
+  ['/update-files/', 'update channel'],
 ];
 
 test("each operator 404 says which resource has no such id, in the path's own words", () => {
