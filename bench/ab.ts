@@ -22,7 +22,7 @@ import postgres from 'postgres';
 import { cpuSeconds, freePort } from './process.ts';
 import { loadOf } from './load.ts';
 import { type BenchRelease, SCENARIOS } from './scenarios.ts';
-import { OPERATOR_ENV, operatorUrlOf, publishReleases } from './releases.ts';
+import { OPERATOR_ENV, operatorUrlOf, publishReleases, publishUpdateFiles } from './releases.ts';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const trees = { A: process.env['AB_BEFORE'] ?? here, B: here };
@@ -48,7 +48,7 @@ function machine(): { busy: number; total: number } {
   return { busy, total: busy + idle + iowait };
 }
 
-async function start(tree: string, releases?: readonly BenchRelease[]): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
+async function start(tree: string, releases?: readonly BenchRelease[], updateFiles = false): Promise<{ port: number; stop: () => Promise<void>; pid: number }> {
   const port = await freePort();
   const dataDir = storage === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-ab-')) : null;
   const env = storage === 'memory'
@@ -72,6 +72,7 @@ async function start(tree: string, releases?: readonly BenchRelease[]): Promise<
   });
   // A scenario's releases, published as npm run bench does.
   if (releases) await publishReleases(operatorUrlOf(output), releases);
+  if (updateFiles) await publishUpdateFiles(operatorUrlOf(output), `http://127.0.0.1:${port}`);
   return {
     port,
     pid: child.pid!,
@@ -91,7 +92,7 @@ for (const name of process.argv.slice(2)) {
   const seen = { A: [] as number[][], B: [] as number[][] };
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
-      const server = await start(trees[side], scenario.releases);
+      const server = await start(trees[side], scenario.releases, scenario.updateFiles === true);
       const load = loadOf(scenario, server.port);
       await load(2);
       const [cpu, committed, busy] = [cpuSeconds(server.pid), await commits(), machine()];

@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { generateSigningKey } from '../core/licensing/license.ts';
+import { buildRoot, createTufSigner, envelopeText, signEnvelope, type TufKey } from '../core/tuf/index.ts';
 import type { BenchRelease } from './scenarios.ts';
 
 /** The operator token of benchmarked servers that publish releases. */
@@ -33,4 +35,32 @@ export async function publishReleases(operatorUrl: string | undefined, releases:
     });
     if (answer.status !== 201) throw new Error(`publishing ${release.version} answered ${answer.status}: ${await answer.text()}`);
   }
+}
+
+/**
+ * Sets up a server's update files as an operator would (docs/operating.md "Setting up the update files"):
+ * reads its online key, signs root 1 with a root key made here, publishes it, and waits until the server
+ * serves its signed timestamp (its refresh signs within a second). After the releases, so that the first
+ * targets list them.
+ *
+ * @param operatorUrl The operator listener.
+ * @param publicUrl The public listener, where the files are served.
+ */
+export async function publishUpdateFiles(operatorUrl: string | undefined, publicUrl: string): Promise<void> {
+  if (!operatorUrl) throw new Error('the server has no operator listener (OPERATOR_PORT)');
+  const headers = { authorization: `Bearer ${BENCH_OPERATOR_TOKEN}`, 'content-type': 'application/json' };
+  const status = (await (await fetch(`${operatorUrl}/update-files/stable`, { headers })).json()) as { onlineKey: TufKey | null };
+  if (!status.onlineKey) throw new Error('the server has no online key for its update files');
+  const rootKey = await createTufSigner(await generateSigningKey());
+  const signed = await buildRoot({
+    version: 1,
+    expires: Date.now() + 365 * 86_400_000,
+    rootKeys: [rootKey.key],
+    rootThreshold: 1,
+    onlineKey: status.onlineKey,
+  });
+  const answer = await fetch(`${operatorUrl}/update-roots/stable`, { method: 'POST', headers, body: envelopeText(await signEnvelope(signed, [rootKey])) });
+  if (answer.status !== 201) throw new Error(`publishing root 1 answered ${answer.status}: ${await answer.text()}`);
+  // The server's refresh signs within a second: wait for it, on the real clock (a benchmark, not a test).
+  while ((await fetch(`${publicUrl}/updates/stable/timestamp.json`)).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { requestBytes, runRaw } from './raw-client.ts';
 import { clientAddress, type Scenario, SCENARIOS } from './scenarios.ts';
-import { OPERATOR_ENV, publishReleases } from './releases.ts';
+import { OPERATOR_ENV, publishReleases, publishUpdateFiles } from './releases.ts';
 import { storageEnv } from './storage-env.ts';
 import { footprintNote, measureFootprint } from './footprint.ts';
 import { type BenchProcess, cpuSeconds, peakRss, pinSelf, RUNTIME_COMMANDS, startProcess } from './process.ts';
@@ -270,6 +270,7 @@ try {
         const config = scenarioConfig(runtime === 'workerd' ? undefined : scenario.config);
         await withServer(runtime, storage, async (server) => {
           if (scenario.releases) await publishReleases(server.operatorUrl, scenario.releases);
+          if (scenario.updateFiles) await publishUpdateFiles(server.operatorUrl, server.url);
           const r = await compare(server, ceiling, scenario);
           const target = targetOf(runtime, storage, scenario.name);
           // Judged on the lower of the two ratios: throughput flatters the server when the load generator

@@ -25,6 +25,8 @@ export interface Scenario {
   loader?: 'raw' | 'wrk';
   /** Releases published through the operator API before the load (bench/releases.ts), in order. */
   releases?: readonly BenchRelease[];
+  /** The update files set up after the releases (a root published, bench/releases.ts publishUpdateFiles). */
+  updateFiles?: true;
 }
 
 export interface BenchRelease {
@@ -85,6 +87,23 @@ export const SCENARIOS: Scenario[] = [
     loader: 'wrk',
     expect: 302,
     releases: STAGED_RELEASES,
+  },
+  // Issue 54: the update files, what any cache in front keeps: no per-client work, so at least GET pricing's pace.
+  {
+    name: 'GET update timestamp',
+    method: 'GET',
+    path: '/updates/stable/timestamp.json',
+    clients: 'many',
+    releases: STAGED_RELEASES,
+    updateFiles: true,
+  },
+  {
+    name: 'GET versioned update file',
+    method: 'GET',
+    path: '/updates/stable/1.targets.json',
+    clients: 'many',
+    releases: STAGED_RELEASES,
+    updateFiles: true,
   },
 ];
 
