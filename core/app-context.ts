@@ -25,6 +25,7 @@ import { createRampAnnouncements } from './releases/ramp-announcements.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
 import type { TufSigner } from './tuf/keys.ts';
 import { cohortSeeds, createUpdatePublisher } from './updates/publisher.ts';
+import { createReleaseSummaries } from './updates/summaries.ts';
 import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
@@ -234,7 +235,8 @@ export async function createContext(
         signer: options.updates.signer,
         clock,
         logger,
-        feed: { summaryOf: () => null, seedOf: cohortSeeds(secretMac) },
+        summaries: createReleaseSummaries(storage.features, clock, changes),
+        seedOf: cohortSeeds(secretMac),
       })
       : null,
     updateChannels,

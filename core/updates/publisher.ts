@@ -29,6 +29,7 @@ import {
 } from '../tuf/metadata.ts';
 import { LIFETIMES, type NewestFile, type OnlineRole, publishPlan } from './publish-plan.ts';
 import type { ChannelFiles, ServedFile } from './served-files.ts';
+import type { ReleaseSummaries } from './summaries.ts';
 
 /** What one publish did. */
 export type PublishOutcome =
@@ -46,7 +47,10 @@ export interface PublisherPorts {
   signer: TufSigner;
   clock: Clock;
   logger: Logger;
-  feed: FeedOptions;
+  /** Each release's summary (summaries.ts), read again here before the targets are worked out. */
+  summaries: ReleaseSummaries;
+  /** The cohort seed of a major.minor line (`cohortSeeds`). */
+  seedOf(line: string): string;
 }
 
 const decoder = new TextDecoder();
@@ -106,7 +110,8 @@ export function createUpdatePublisher(ports: PublisherPorts): UpdatePublisher {
       return { kind: 'not-our-key', rootVersion: root.file.version };
     }
     const now = clock.now();
-    const wanted = feedTargets(releases, ports.feed, now);
+    await ports.summaries.refresh();
+    const wanted = feedTargets(releases, { summaryOf: ports.summaries.summaryOf, seedOf: ports.seedOf }, now);
     const targets = parse<{ targets: Record<string, ReleaseTarget> }>(files.newest('targets'));
     const snapshot = parse<unknown>(files.newest('snapshot'));
     const timestamp = parse<unknown>(files.newest('timestamp'));

@@ -201,6 +201,33 @@ test('without a root that names its online key, an app signs nothing and says so
   assert.is(logger.lines.filter((line) => line.message.startsWith('update files: the newest root does not name this online key')).length, 1);
 });
 
+test("a target's summary: the titles of the visible roadmap items that name its version, read again within a minute", async () => {
+  const { app, clock, storage, publish } = await setUp();
+  const feature = (title: string, visible: boolean) => ({ title, description: '', category: 'import', visible, release_version: '2.7.0' });
+  await storage.change(async (tx) => {
+    await tx.features.create(feature('Quattro Pro input', true));
+    await tx.features.create(feature('A hidden idea', false));
+  });
+  await publish('2.7.0');
+  await app.refreshReleases();
+  const summary = async () => {
+    const targets = JSON.parse((await storage.updateFiles.newestUpdateFile('stable', 'targets'))!.text) as {
+      signed: { targets: Record<string, { custom: ReleaseCustom }> };
+    };
+    return targets.signed.targets['LegacySheetConverter-2.7.0-x64.msi']!.custom.summary;
+  };
+  assert.is(await summary(), 'Quattro Pro input');
+  // The change that stored the files is one of this app's: the next refresh reads the items again.
+  await app.refreshReleases();
+  await storage.change(async (tx) => void (await tx.features.create(feature('Faster PDF export', true))));
+  clock.advance(59_000);
+  await app.refreshReleases();
+  assert.is(await summary(), 'Quattro Pro input', 'read at most once a minute');
+  clock.advance(1_000);
+  await app.refreshReleases();
+  assert.is(await summary(), 'Quattro Pro input; Faster PDF export');
+});
+
 test('sizes: the timestamp is at most 1 KiB, and targets listing 10 releases at most 10 KiB', async () => {
   const { app, storage, publish } = await setUp();
   for (let minor = 0; minor < 10; minor++) await publish(`3.${minor}.12`, { notesUrl: `https://www.example.com/releases/3.${minor}.12` });
