@@ -20,7 +20,7 @@ import { type App, createApp } from '../core/app.ts';
 import { createLicenseIssuer } from '../core/licensing/license.ts';
 import type { Clock, Logger, PaymentGateway, Storage } from '../core/ports/ports.ts';
 import { type Pricing, VersionString } from '../core/schemas/responses.ts';
-import { appOptionsOf, fileSettings, parseConfigFile } from './config-schema.ts';
+import { appOptionsOf, fileSettings, parseConfigFile, updateOptionsOf } from './config-schema.ts';
 import { createLogger } from './logger.ts';
 import { openLiveOffer } from './offer.ts';
 import { ownSiteConfigured, type PaymentConfig, paymentConfig } from './payment-config.ts';
@@ -97,6 +97,9 @@ function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: st
 }
 
 /** What tests change in a Worker. */
+/** How often an isolate reads the releases and update files again (after an answer, never in the background). */
+const FILES_READ_EVERY_MS = 1000;
+
 export interface SiteWorkerOptions {
   /** Where time comes from for the live offer, Stripe's status cache and its signatures; the system's by default. */
   clock?: Clock;
@@ -116,6 +119,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
   let database: RequestStorage | null | undefined;
   let live: LiveOffer | null = null;
   let retentionDueAt = 0;
+  let filesDueAt = 0;
   /** The app once built (null before, and on a schema the Worker refused: no retention pass then). */
   let built: App | null = null;
 
@@ -144,6 +148,7 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       logger,
       publicBaseUrl,
       mailHtml,
+      updates: updateOptionsOf(settings),
       ...(live ? { offer: live } : {}),
       ...(env.VOTER_SECRET ? { voterSecret: env.VOTER_SECRET } : {}),
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
@@ -170,6 +175,19 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
     );
   };
 
+  /**
+   * The stored releases and update files read again at most once a second per isolate, after an answer:
+   * a Worker has no background loop, and it serves the update files from memory (it signs none).
+   */
+  const refreshFiles = (ctx: WorkerContext, db: RequestStorage | null): void => {
+    const now = clock.now();
+    if (!built || now < filesDueAt) return;
+    filesDueAt = now + FILES_READ_EVERY_MS;
+    const reading = built.refreshReleases().catch((error: unknown) => logger.warn('could not read the releases and update files', { error: String(error) }));
+    if (db) db.background(reading);
+    else ctx.waitUntil(reading);
+  };
+
   /** A read of the live prices this request started (or found under way) may end after the answer. */
   const keepReading = (ctx: WorkerContext, db: RequestStorage | null): void => {
     const reading = live?.pending();
@@ -186,12 +204,14 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       if (!db) {
         const response = await inner.fetch(request, env, ctx);
         keepReading(ctx, null);
+        refreshFiles(ctx, null);
         return response;
       }
       return db.run(ctx, async () => {
         const response = await inner.fetch(request, env, ctx);
         keepReading(ctx, db);
         retention(db);
+        refreshFiles(ctx, db);
         // The usage counts this request wrote (core/budgets/usage.ts) go on the request's client: keep it open for them.
         if (built?.usage) db.background(built.usage.writing());
         return response;

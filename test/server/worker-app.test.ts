@@ -49,6 +49,39 @@ test("the config file's downloadSources are counted by name, as on the standalon
   assert.equal(sources.sort(), ['newsletter 2', 'other 1']);
 });
 
+test("the Worker serves the update files a server stored, reading new ones at most once a second after an answer, with the config's max-age", async () => {
+  const clock = manualClock();
+  const storage = createMemoryStorage({ clock });
+  const file = (role: 'root' | 'timestamp', version: number) => ({
+    channel: 'stable',
+    role,
+    version,
+    text: JSON.stringify({ signatures: [], signed: { _type: role, version } }),
+    storedAt: clock.now(),
+    expiresAt: clock.now() + 86_400_000,
+  });
+  await storage.change(async (tx) => {
+    await tx.updateFiles.putUpdateFile(file('root', 1));
+    await tx.updateFiles.putUpdateFile(file('timestamp', 1));
+  });
+  const worker = createSiteWorker({ ...example, updates: { timestampMaxAgeSeconds: 30 } }, { storage, clock });
+  const env = { PRODUCT_VERSION: '2.4.1' };
+  const pending: Promise<unknown>[] = [];
+  const ctx = { waitUntil: (promise: Promise<unknown>) => void pending.push(promise) };
+  const timestamp = async () => {
+    const answer = await worker.fetch(get('/updates/stable/timestamp.json'), env, ctx);
+    await Promise.all(pending.splice(0));
+    return { version: (JSON.parse(await answer.text()) as { signed: { version: number } }).signed.version, cacheControl: answer.headers.get('cache-control') };
+  };
+  assert.equal(await timestamp(), { version: 1, cacheControl: 'public, max-age=30' });
+  await storage.change(async (tx) => void (await tx.updateFiles.putUpdateFile(file('timestamp', 2))));
+  clock.advance(999);
+  assert.is((await timestamp()).version, 1, 'not read again within the second');
+  clock.advance(1);
+  assert.is((await timestamp()).version, 1, 'read again after this answer');
+  assert.is((await timestamp()).version, 2);
+});
+
 test("PUBLIC_BASE_URL wins over the config file's address", async () => {
   const worker = createSiteWorker({ ...example, publicBaseUrl: 'https://old.sheets.test' });
   const created = await worker.fetch(new Request('https://api.sheets.test/api/v1/checkout/create', { method: 'POST' }), {
