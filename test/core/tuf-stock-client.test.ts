@@ -199,16 +199,22 @@ test('an installer whose bytes differ from the listed hash is refused', async (c
   assert.match(error.message, /^Expected hash [0-9a-f]{64} but got [0-9a-f]{64}$/);
 });
 
-test('a rotated root, signed by the old and the new root keys, is walked: metadata signed by its new online key verifies', async (context) => {
+/** Root 2 of the repository, with a new root key (returned) and the repository's online key as it is now. */
+async function secondRoot(context: Context) {
   const newRootKey = await createTufSigner(await generateSigningKey());
-  context.repo.online = await createTufSigner(await generateSigningKey());
-  const root2 = await buildRoot({
+  const signed = await buildRoot({
     version: 2,
     expires: context.repo.now + 365 * DAY,
     rootKeys: [newRootKey.key],
     rootThreshold: 1,
     onlineKey: context.repo.online.key,
   });
+  return { newRootKey, signed };
+}
+
+test('a rotated root, signed by the old and the new root keys, is walked: metadata signed by its new online key verifies', async (context) => {
+  context.repo.online = await createTufSigner(await generateSigningKey());
+  const { newRootKey, signed: root2 } = await secondRoot(context);
   const root2Text = await context.repo.root(root2, [context.rootKey, newRootKey]);
   await context.repo.timestamp(2, await context.repo.snapshot(2, await context.repo.targets(2, context.targets)));
   const updater = updaterOf(context);
@@ -218,14 +224,7 @@ test('a rotated root, signed by the old and the new root keys, is walked: metada
 });
 
 test('a rotated root signed by the new root key only is refused', async (context) => {
-  const newRootKey = await createTufSigner(await generateSigningKey());
-  const root2 = await buildRoot({
-    version: 2,
-    expires: context.repo.now + 365 * DAY,
-    rootKeys: [newRootKey.key],
-    rootThreshold: 1,
-    onlineKey: context.repo.online.key,
-  });
+  const { newRootKey, signed: root2 } = await secondRoot(context);
   await context.repo.root(root2, [newRootKey]);
   const error = await refused(updaterOf(context).refresh());
   assert.instance(error, UnsignedMetadataError);
