@@ -5,12 +5,14 @@
  * @module
  */
 import type { AppContext, Operation } from './context.ts';
+import type { Handler } from './http/router.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { ErrorCode } from './http/errors.ts';
 
 /** One public operation as it is routed and documented: its endpoint and the operation that answers it. */
 export interface ApiRoute extends Endpoint {
-  create: (context: AppContext) => Operation;
+  /** The operation; one with `pathParameters` reads them from its second argument (the router's params). */
+  create: (context: AppContext) => Operation | Handler;
   /**
    * The operation only reads storage: with counters that answer later (PostgreSQL), it starts beside the
    * rate-limit hit instead of after it, and its answer is dropped when the hit is refused. One round trip

@@ -5,6 +5,7 @@
  * @module
  */
 import { ALIAS_PREFIX, API_ROUTES, type ApiRoute, V1_PREFIX } from './api.ts';
+import { routerPath } from './endpoint.ts';
 import { type AppOptions, createContext } from './app-context.ts';
 import type { AppContext, Operation } from './context.ts';
 import { createCors } from './http/cors.ts';
@@ -14,7 +15,7 @@ import type { CoreRequest, CoreResponse } from './http/http.ts';
 import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { WINDOWS_ONLY_PATH, windowsOnly } from './operations/windows-only.ts';
-import { updateFileHandlers, UPDATES_PREFIX } from './updates/files-route.ts';
+import { UPDATE_FILE_ROUTES } from './updates/files-endpoints.ts';
 import { checkoutStatus } from './operations/checkout.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
@@ -213,18 +214,23 @@ async function answered(operation: Operation, request: CoreRequest): Promise<Cor
 }
 
 /**
- * The router of one app: every public endpoint under /api/v1 and its /api alias, the probes (not
- * metered), the discovery documents, the Windows-only page and the gateway's pages.
+ * The router of one app: every public endpoint under /api/v1 and its /api alias, the update files (metered
+ * on error only), the probes (not metered), the discovery documents, the Windows-only page and the
+ * gateway's pages.
  */
 function routeEndpoints(context: AppContext, gateway: PaymentGateway, apiRoutes: readonly ApiRoute[]) {
   const router = createRouter();
   const aliasNotices = new Map<string, Record<string, string>>();
-  const routes: ApiRoute[] = [...apiRoutes, ...PROBE_ROUTES, ...discoveryRoutes([...apiRoutes, ...PROBE_ROUTES])];
+  const documented = [...apiRoutes, ...UPDATE_FILE_ROUTES, ...PROBE_ROUTES];
+  const routes: ApiRoute[] = [...documented, ...discoveryRoutes(documented)];
   for (const route of routes) {
     const handler: Handler = route.create(context);
-    const flags = { metered: route.metered !== false, readsOnly: route.readsOnly === true };
+    // 'errors' (the update files): outside every quota, but their errors are metered (docs/decisions.md "The update files are files").
+    const flags = route.metered === 'errors'
+      ? { metered: false, meteredOnError: true }
+      : { metered: route.metered !== false, readsOnly: route.readsOnly === true };
     if (!route.versioned) {
-      router.add(route.method, route.path, handler, flags);
+      router.add(route.method, routerPath(route.path), handler, flags);
       continue;
     }
     router.add(route.method, V1_PREFIX + route.path, handler, flags);
@@ -234,11 +240,6 @@ function routeEndpoints(context: AppContext, gateway: PaymentGateway, apiRoutes:
     }
   }
   router.add('GET', WINDOWS_ONLY_PATH, windowsOnly(context));
-  // The update files: outside every quota, but their errors are metered (docs/decisions.md "The update files are files").
-  const updates = updateFileHandlers(context.updateFiles, context.timestampMaxAge);
-  const filesOnly = { metered: false, meteredOnError: true };
-  router.add('GET', `${UPDATES_PREFIX}:channel/targets/:file`, updates.target, filesOnly);
-  router.add('GET', `${UPDATES_PREFIX}:channel/:file`, updates.file, filesOnly);
   const status = checkoutStatus(context);
   const pages: GatewayPages = { checkoutStatus: (request) => answered(status, request) };
   for (const route of gateway.routes ?? []) {

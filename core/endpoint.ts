@@ -14,6 +14,15 @@ export const ALIAS_PREFIX = '/api';
 /** The tag of the routes called by the payment provider or the load balancer, never by the website or the desktop app. */
 export const OPERATOR_TAG = 'Operator';
 
+/**
+ * The router's pattern of a documented path: each `{name}` segment becomes `:name`.
+ *
+ * @param path A path as /openapi.json writes it.
+ */
+export function routerPath(path: string): string {
+  return path.replace(/\{([A-Za-z_]\w*)\}/g, ':$1');
+}
+
 /** A documented query parameter. */
 export interface QueryParameter {
   readonly name: string;
@@ -56,6 +65,11 @@ export interface Endpoint {
   readonly query?: readonly QueryParameter[];
   /** Documented request headers. */
   readonly headers?: readonly QueryParameter[];
+  /**
+   * The `{name}` segments of `path` (`/updates/{channel}/{file}`), each one path segment; the router
+   * matches them as `:name` (`routerPath`).
+   */
+  readonly pathParameters?: readonly QueryParameter[];
   readonly body?: { readonly schema: v.GenericSchema; readonly schemaName: string; readonly required: boolean };
   readonly success: SuccessResponse;
   /**
@@ -65,9 +79,11 @@ export interface Endpoint {
   readonly errors: readonly ErrorCode[];
   /**
    * false: outside every client's quota (the probes): never counted, no rate-limit headers, answered
-   * before the rate limiter. Metered by default.
+   * before the rate limiter. 'errors': a file for caches (the update files): its 2xx and 3xx answers are
+   * outside every quota and carry nothing per client, its errors are metered like every error (the
+   * router's `meteredOnError`). Metered by default.
    */
-  readonly metered?: false;
+  readonly metered?: false | 'errors';
   /**
    * A cacheable answer (the changelog): the 200 carries ETag, Last-Modified and `Cache-Control: public,
    * max-age=<maxAgeSeconds>` instead of no-store, and a request whose If-None-Match (or If-Modified-Since)

@@ -16,7 +16,11 @@ const CLIENT_DOCS = [
   ['Rate limiting', 'rate-limiting.md', 'The quota, the algorithm, the headers and how client IPs are told apart'],
   ['Decisions', 'decisions.md', 'What the service does where the public contract is silent'],
   ['License keys', 'licensing.md', 'The license key format and how the desktop app verifies a key offline'],
-  ['Signed update answers', 'updates.md', 'The RFC 9421 signatures of GET /version and GET /download, and how the desktop app checks them'],
+  [
+    'Signed update answers',
+    'updates.md',
+    'The RFC 9421 signatures of GET /version and GET /download, the update files (TUF 1.0), and how the desktop app checks them',
+  ],
   ['Conformance', 'conformance.md', 'The conformance kit: check an implementation of the spec clause by clause; test vectors for clients'],
 ] as const;
 /** The documents for someone running their own copy. */
@@ -46,7 +50,8 @@ function endpointLine(route: ApiRoute, base: string): string {
     ? ` Query: ${route.query.map((param) => param.name + (param.required ? '' : ' (optional)')).join(', ')}.`
     : '';
   const headers = route.headers ? ` Header: ${route.headers.map((param) => param.name).join(', ')}.` : '';
-  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${input}${headers}`;
+  const segments = route.pathParameters ? ` Path: ${route.pathParameters.map((param) => param.name).join(', ')}.` : '';
+  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${segments}${input}${headers}`;
 }
 
 function docLines(docsUrl: string, docs: readonly (readonly [string, string, string])[]): string[] {
@@ -89,7 +94,8 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
     'public endpoint requires credentials (the operator endpoints under Optional are the notifications signed',
     'by the payment provider and the load-balancer probes). Each client IP has a request quota (120 requests',
     'per 60 seconds by default); every response carries RateLimit headers and a 429 carries Retry-After',
-    '(the probes are outside the quota). Errors are JSON objects {code, message, resolution}.',
+    "(the probes, and the update files' 200, 304 and 302, are outside the quota). Errors are JSON objects",
+    '{code, message, resolution}.',
     '',
     '## Endpoints',
     '',
@@ -97,6 +103,10 @@ export function buildLlmsTxt(routes: readonly ApiRoute[], context: AppContext): 
     '',
     'Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1.' +
     (sunset ? ` The aliases are deprecated and stop answering after ${sunset}.` : ''),
+    '',
+    'The update files under /updates/{channel}/ (additions to the spec) are TUF 1.0 metadata for HTTP caches, which the',
+    'desktop app verifies and chooses its release from: no /api alias; their 200, 304 and 302 answers carry no RateLimit',
+    'headers (a cache hands them to everyone), their 400 and 404 answers are metered like every error.',
     '',
     '## Docs',
     '',

@@ -119,12 +119,20 @@ export function createResponseValidator(
   };
 
   const operations = Object.values(paths).flatMap((item) => isObject(item) ? METHODS.map((m) => item[m]).filter(isObject) : []);
-  // The metered operations (all but the probes, which document no 429): their headers are those of an
-  // answer that belongs to no operation.
+  // The errors of the metered operations (all but the probes, which document no 429): their headers are
+  // those of an answer that belongs to no operation. (An update file's 200, 304 and 302 carry none of the
+  // rate-limit headers, its errors all of them.)
   const responses = operations
     .map((op) => resolve(op['responses']))
     .filter((documented) => '429' in documented)
-    .flatMap((documented) => Object.values(documented).map(resolve));
+    .flatMap((documented) => Object.entries(documented).filter(([status]) => status === 'default' || Number(status) >= 400).map(([, r]) => resolve(r)));
+  /** The templated paths (`/updates/{channel}/{file}`): each `{name}` matches one non-empty segment. */
+  const templates = Object.keys(paths).filter((path) => path.includes('{')).map((path) => ({
+    path,
+    regex: new RegExp(`^${path.split('/').map((segment) => /^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('/')}$`),
+  }));
+  /** The path item of a request path: its own, or the templated one it matches. */
+  const pathItem = (path: string): unknown => paths[path] ?? paths[templates.find((template) => template.regex.test(path))?.path ?? ''];
   /** The headers every documented response requires: those of an answer that belongs to no operation. */
   const everyResponse = Object.fromEntries(
     Object.entries(resolve(responses[0]?.['headers'])).filter(([name]) =>
@@ -195,7 +203,7 @@ export function createResponseValidator(
       if (method === 'OPTIONS' || outsideApi.some((prefix) => path.startsWith(prefix))) return;
       const where = `${method} ${rawPath} answered ${result.status}`;
       const head = method === 'HEAD';
-      const item = paths[path];
+      const item = pathItem(path);
       const operation = isObject(item) ? item[head ? 'get' : method.toLowerCase()] : undefined;
       if (!isObject(operation) && result.status === 429 && rateLimited) return check(where, rateLimited, result, head);
       if (!isObject(item)) {

@@ -52,7 +52,8 @@ is NO conversion API: files are never sent to a server. There is no OAuth, Graph
 public endpoint requires credentials (the operator endpoints under Optional are the notifications signed
 by the payment provider and the load-balancer probes). Each client IP has a request quota (120 requests
 per 60 seconds by default); every response carries RateLimit headers and a 429 carries Retry-After
-(the probes are outside the quota). Errors are JSON objects {code, message, resolution}.`;
+(the probes, and the update files' 200, 304 and 302, are outside the quota). Errors are JSON objects
+{code, message, resolution}.`;
 
 /** The operator-facing endpoints, listed under Optional: a visitor's or an app's agent never calls them. */
 const operatorEndpoint = (base: string) =>
@@ -78,6 +79,8 @@ const endpoints = (base: string) =>
 - [GET /api/v1/changelog.atom](${base}/api/v1/changelog.atom): Get the changelog as an Atom feed. Query: since (optional), before (optional). Header: If-None-Match, If-Modified-Since.
 - [POST /api/v1/unsubscribe](${base}/api/v1/unsubscribe): Stop the shipped-request mails to an address (one click). Query: token.
 - [GET /api/v1/unsubscribe](${base}/api/v1/unsubscribe): The page of an unsubscribe address, with its button. Query: token.
+- [GET /updates/{channel}/{file}](${base}/updates/{channel}/{file}): Get an update file (TUF 1.0 metadata). Path: channel, file. Header: If-None-Match.
+- [GET /updates/{channel}/targets/{file}](${base}/updates/{channel}/targets/{file}): Redirect to an update target's installer. Path: channel, file.
 - [GET /llms.txt](${base}/llms.txt): Get the plain-text summary for automated agents.
 - [GET /openapi.json](${base}/openapi.json): Get the OpenAPI description of this API.`;
 
@@ -94,6 +97,10 @@ ${INTRO}
 ${endpoints('http://localhost:8080')}
 
 Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1.
+
+The update files under /updates/{channel}/ (additions to the spec) are TUF 1.0 metadata for HTTP caches, which the
+desktop app verifies and chooses its release from: no /api alias; their 200, 304 and 302 answers carry no RateLimit
+headers (a cache hands them to everyone), their 400 and 404 answers are metered like every error.
 
 ## Docs
 
@@ -123,6 +130,10 @@ ${endpoints('https://api.sheets.test')}
 
 Each /api/v1 path also answers at the unversioned /api path (a compatibility alias); prefer /api/v1. The aliases are deprecated and stop answering after 2027-01-01.
 
+The update files under /updates/{channel}/ (additions to the spec) are TUF 1.0 metadata for HTTP caches, which the
+desktop app verifies and chooses its release from: no /api alias; their 200, 304 and 302 answers carry no RateLimit
+headers (a cache hands them to everyone), their 400 and 404 answers are metered like every error.
+
 ## Docs
 
 - [OpenAPI description](https://api.sheets.test/openapi.json): OpenAPI 3.1 reference of every endpoint, schema, error code and header.
@@ -132,7 +143,7 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 - [Rate limiting](${docs}/rate-limiting.md): The quota, the algorithm, the headers and how client IPs are told apart.
 - [Decisions](${docs}/decisions.md): What the service does where the public contract is silent.
 - [License keys](${docs}/licensing.md): The license key format and how the desktop app verifies a key offline.
-- [Signed update answers](${docs}/updates.md): The RFC 9421 signatures of GET /version and GET /download, and how the desktop app checks them.
+- [Signed update answers](${docs}/updates.md): The RFC 9421 signatures of GET /version and GET /download, the update files (TUF 1.0), and how the desktop app checks them.
 - [Conformance](${docs}/conformance.md): The conformance kit: check an implementation of the spec clause by clause; test vectors for clients.
 
 ## Optional

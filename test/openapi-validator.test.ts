@@ -66,6 +66,40 @@ for (
     );
   });
 
+  real("the update files' answers pass: 200, 304 and 302 without rate-limit headers, 400 and 404 with them", async ({ server }) => {
+    const sha = 'ab'.repeat(32);
+    const stored = (role: 'root' | 'timestamp' | 'targets', version: number, signed: Record<string, unknown> = {}) => ({
+      channel: 'stable',
+      role,
+      version,
+      text: JSON.stringify({ signatures: [], signed: { _type: role, version, ...signed } }),
+      storedAt: 1_000,
+      expiresAt: Date.UTC(2027, 0, 1),
+    });
+    const msi = { 'LegacySheetConverter-2.7.0-x64.msi': { length: 4096, hashes: { sha256: sha }, custom: { url: 'https://downloads.example.com/2.7.0.msi' } } };
+    await server!.storage.change(async (tx) => {
+      for (const file of [stored('root', 1), stored('timestamp', 1), stored('targets', 1, { targets: msi })]) await tx.updateFiles.putUpdateFile(file);
+    });
+    await server!.app.refreshReleases();
+    const request = server!.request;
+    const timestamp = await request({ path: '/updates/stable/timestamp.json' });
+    const seen = [
+      timestamp,
+      await request({ path: '/updates/stable/timestamp.json', headers: { 'if-none-match': String(timestamp.headers['etag']) } }),
+      await request({ path: '/updates/stable/1.targets.json' }),
+      await request({ method: 'HEAD', path: '/updates/stable/1.root.json' }),
+      await request({ path: `/updates/stable/targets/${sha}.LegacySheetConverter-2.7.0-x64.msi` }),
+      await request({ path: '/updates/Stable!/timestamp.json' }),
+      await request({ path: '/updates/stable/9.snapshot.json' }),
+      await request({ path: `/updates/stable/targets/${'cd'.repeat(32)}.x.msi` }),
+    ];
+    assert.equal(seen.map((result) => result.status), [200, 304, 200, 200, 302, 400, 404, 404]);
+    assert.is(
+      rejection(server!.validator, 'GET', '/updates/stable/timestamp.json', withHeaders(timestamp, { 'cache-control': 'no-store' })),
+      'GET /updates/stable/timestamp.json answered 200: header Cache-Control is "no-store", but value must match pattern "^public, max-age=[0-9]+(, immutable)?$"',
+    );
+  });
+
   real('a 429 on an undocumented path is checked as the documented 429', async ({ server }) => {
     for (let i = 0; i < 120; i++) await server!.request({ path: '/nowhere', from: '127.0.0.9' });
     const limited = await server!.request({ path: '/nowhere', from: '127.0.0.9' });

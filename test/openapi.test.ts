@@ -35,6 +35,7 @@ interface Document {
 const DEPRECATION = { deprecatedAt: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2027, 0, 1) };
 const RATE_LIMIT = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const PROBES = ['/healthz', '/readyz'];
+const UPDATE_FILES = ['/updates/{channel}/{file}', '/updates/{channel}/targets/{file}'];
 
 /** The document served by a fresh server with these options, fetched over its socket. */
 async function served(overrides: Parameters<typeof startInProcessServer>[0] = {}): Promise<Document> {
@@ -89,6 +90,8 @@ test('the document is OpenAPI 3.1, interface version 1.0.0, and lists exactly th
   const expected = [
     ...API_ROUTES.map((route) => `${route.method} ${V1_PREFIX}${route.path}`),
     ...API_ROUTES.map((route) => `${route.method} ${ALIAS_PREFIX}${route.path}`),
+    'GET /updates/{channel}/{file}',
+    'GET /updates/{channel}/targets/{file}',
     'GET /healthz',
     'GET /readyz',
     'GET /llms.txt',
@@ -118,8 +121,9 @@ test('every error code of the catalogue is documented with its status', async ()
   }
   // The answers that belong to no operation are described in info.description and in ApiError.code.
   const unattached = codes.filter((code) => !perOperation.has(code));
-  assert.equal(unattached, ['malformed_request', 'not_found', 'method_not_allowed', 'request_timeout', 'expectation_failed', 'headers_too_large']);
-  for (const code of unattached) assert.match(document.info.description, `\`${code}\``);
+  // not_found is the update files' own too (an unknown channel, version or target), besides any unlisted path's.
+  assert.equal(unattached, ['malformed_request', 'method_not_allowed', 'request_timeout', 'expectation_failed', 'headers_too_large']);
+  for (const code of [...unattached, 'not_found']) assert.match(document.info.description, `\`${code}\``);
   assert.match(document.info.description, '**404 `not_found`** for any path not listed');
   assert.match(document.info.description, '**405 `method_not_allowed`** for a listed path');
 });
@@ -130,6 +134,8 @@ test('every response documents the five rate-limit headers and X-Request-Id, and
     if (PROBES.includes(path)) continue;
     assert.ok('429' in op.responses, `${method} ${path} documents its 429`);
     for (const [status, response] of Object.entries(op.responses)) {
+      // The update files' answers that are not errors carry nothing per client (the test below).
+      if (UPDATE_FILES.includes(path) && Number(status) < 400) continue;
       const headers = Object.keys(response.headers);
       for (const header of [...RATE_LIMIT, 'X-Request-Id']) assert.ok(headers.includes(header), `${method} ${path} ${status} ${header}`);
       assert.is(headers.includes('Retry-After'), status === '429', `${method} ${path} ${status}`);
@@ -150,6 +156,36 @@ test('the probes are operator-facing, outside the quota: no rate-limit headers, 
     assert.match(op.description, 'no rate-limit headers');
   }
   assert.match(document.info.description, 'The operator probes GET /healthz and GET /readyz are the one exception');
+});
+
+test('the update files are additions outside the quota but for their errors: no rate-limit headers on 200, 304 and 302, metered 400 and 404', async () => {
+  const document = await served();
+  const [file, target] = UPDATE_FILES.map((path) =>
+    document.paths[path]!['get']! as OperationObject & { tags: string[]; parameters: { name: string; in: string; schema: { pattern: string } }[] }
+  );
+  for (const op of [file!, target!]) {
+    assert.equal(op.tags, ['Update files']);
+    assert.ok(op.description.startsWith('An addition to the spec.'));
+    assert.match(op.description, 'no /api alias');
+    assert.equal(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p.schema.pattern.slice(0, 18)]), [['channel', '^[a-z0-9-]{1,32}$'], [
+      'file',
+      op === file ? '^(?:timestamp\\.jso' : '^[0-9a-f]{64}\\.[A-',
+    ]]);
+    for (const [status, response] of Object.entries(op.responses)) {
+      const headers = Object.keys(response.headers);
+      if (Number(status) < 400) {
+        assert.equal(headers.filter((h) => RATE_LIMIT.includes(h)), [], status);
+        assert.equal((response.headers['Cache-Control'] as { $ref: string }).$ref, '#/components/headers/Cache-Control-File', status);
+      } else {
+        for (const header of [...RATE_LIMIT, 'X-Request-Id']) assert.ok(headers.includes(header), `${status} ${header}`);
+      }
+    }
+  }
+  assert.equal(Object.keys(file!.responses), ['200', '304', '400', '404', '429', '500']);
+  assert.equal(Object.keys(target!.responses), ['302', '400', '404', '429', 'default']);
+  assert.equal(file!.parameters.find((p) => p.in === 'header')?.name, 'If-None-Match');
+  assert.ok(Object.keys(document.paths).every((path) => !path.startsWith('/api/updates') && !path.startsWith('/api/v1/updates')), 'no /api alias');
+  assert.match(document.info.description, 'The update files under /updates/{channel}/');
 });
 
 test('the checkout status documents the license key format a person types', async () => {

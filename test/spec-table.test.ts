@@ -170,6 +170,8 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
     'GET /api/v1/changelog.atom',
     'POST /api/v1/unsubscribe',
     'GET /api/v1/unsubscribe',
+    'GET /updates/{channel}/{file}',
+    'GET /updates/{channel}/targets/{file}',
     'POST /api/licenses/validate',
     'POST /api/licenses/resend',
     'GET /api/changelog',

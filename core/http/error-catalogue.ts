@@ -51,7 +51,7 @@ export const ERROR_CATALOGUE = {
     resolution: 'Only the payment provider may call this path: sign the raw body with the endpoint secret as the provider documents.',
   },
   not_found: {
-    when: 'No API endpoint exists at the requested path; the message names the path.',
+    when: 'No API endpoint exists at the requested path, or an update channel, file version or target is not served; the message names it.',
     status: 404,
     resolution: 'See /openapi.json for the published endpoints.',
   },

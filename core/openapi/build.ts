@@ -145,6 +145,11 @@ that load balancers probing every second cost no client anything, and therefore 
 headers (there is no quota state to report, and reading a client's counter would put a storage query on
 every probe).
 
+The update files under /updates/{channel}/ (tag Update files, an addition) are files for HTTP caches, not
+endpoints of the API: their 200, 304 and 302 answers count against no quota and carry no rate-limit
+headers (a cache hands one client's copy to every other), while their 400 and 404 answers are counted and
+carry them like every error.
+
 ## Request ids
 
 Every response carries X-Request-Id: the caller's own X-Request-Id when it is 1 to 128 characters of
@@ -182,6 +187,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Licenses: "License keys after the sale (additions to the spec): a key's standing, re-checked by the desktop app, and the buyer's self-service resend.",
   Changelog: 'The releases that reached every client, with the roadmap items each shipped (additions to the spec): JSON Feed 1.1 and Atom, cacheable.',
   Mail: 'Mail a person can stop (an addition to the spec): the one-click unsubscribe address (RFC 8058) of the shipped-request mails.',
+  'Update files': 'The TUF 1.0 metadata of each update channel (additions to the spec): files for HTTP caches, with no /api alias and ' +
+    'outside the quota but for their errors. The desktop app verifies them and decides its staged rollout on its own (docs/updates.md).',
   Discovery: 'Documents that describe this API.',
   Operator: "Operator-facing endpoints: the payment provider's notifications and the load-balancer probes, never " +
     'called by the website or the desktop app.',

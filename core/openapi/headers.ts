@@ -25,6 +25,9 @@ export const UNMETERED_HEADERS = ['Cache-Control', 'X-Content-Type-Options', 'X-
 /** The component of a cacheable answer's Cache-Control (the changelog's 200 and 304), named under Cache-Control. */
 export const PUBLIC_CACHE_CONTROL = 'Cache-Control-Public';
 
+/** The component of an update file's Cache-Control (its 200, 304 and 302), named under Cache-Control. */
+export const FILE_CACHE_CONTROL = 'Cache-Control-File';
+
 /** The notices on every response of a deprecated /api alias. */
 export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
 
@@ -79,7 +82,8 @@ const HEADER_COMPONENTS = {
   'RateLimit-Reset': header('Seconds until the window resets (never an epoch time).', seconds, 60),
   'Retry-After': header('Seconds to wait before retrying: the time until the window resets.', seconds, 42),
   'Cache-Control': header(
-    "no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance). The changelog's 200 and 304 alone are public (Cache-Control-Public).",
+    "no-store: every answer carries per-client rate-limit state (or, from a probe, the state of this instance). The changelog's 200 and 304 " +
+      "(Cache-Control-Public) and the update files' 200, 304 and 302 (Cache-Control-File) alone are public.",
     { type: 'string', const: 'no-store' },
   ),
   'Cache-Control-Public': header(
@@ -87,6 +91,12 @@ const HEADER_COMPONENTS = {
       '(the RateLimit headers it keeps with it describe the client that fetched it); every other answer is no-store.',
     { type: 'string', pattern: '^public, max-age=[0-9]+$' },
     'public, max-age=300',
+  ),
+  'Cache-Control-File': header(
+    "The update files' 200, 304 and 302 only (they carry nothing per client): public. timestamp.json and root.json for a short max age in " +
+      "seconds (60 by default), the versioned files for a year and immutable (a version's bytes never change), a target's redirect for a day.",
+    { type: 'string', pattern: '^public, max-age=[0-9]+(, immutable)?$' },
+    'public, max-age=60',
   ),
   ETag: header(
     'A strong entity tag of the body (the first 128 bits of its SHA-256, hex): send it back in If-None-Match to get 304 while unchanged.',
@@ -115,7 +125,7 @@ const HEADER_COMPONENTS = {
     { type: 'string', const: 'nosniff' },
   ),
   Location: header(
-    'The redirect target: the MSI installer or the Windows-only warning page, both set by the operator.',
+    "The redirect target: the MSI installer or the Windows-only warning page, both set by the operator (an update target's: its installer).",
     { type: 'string', format: 'uri' },
   ),
   Vary: header(

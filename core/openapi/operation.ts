@@ -7,7 +7,7 @@
 import { V1_PREFIX } from '../endpoint.ts';
 import { type ApiRoute, COMMON_ERRORS } from '../api-route.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
-import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, PUBLIC_CACHE_CONTROL, UNMETERED_HEADERS } from './headers.ts';
+import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, FILE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, UNMETERED_HEADERS } from './headers.ts';
 import { linksOf } from './links.ts';
 
 type Json = Record<string, unknown>;
@@ -37,12 +37,19 @@ function errorsByStatus(route: ApiRoute): [number, ErrorCode[]][] {
   return [...byStatus].sort(([a], [b]) => a - b);
 }
 
+/** Which Cache-Control a response carries: no-store, the changelog's public one, or an update file's. */
+type CacheControl = 'no-store' | 'public' | 'file';
+
+/** Whether a route is a file for caches (the update files): its 2xx and 3xx carry nothing per client, its errors are metered. */
+const isFile = (route: ApiRoute) => route.metered === 'errors';
+
 /**
- * The header references of a response; `publicCache`: its Cache-Control is the cacheable answer's
- * (`Cache-Control-Public`), not no-store.
+ * The header references of a response; `cache`: its Cache-Control is no-store, the cacheable answer's
+ * (`Cache-Control-Public`) or an update file's (`Cache-Control-File`).
  */
-function headerRefs(names: readonly string[], publicCache = false): Json {
-  const component = (name: string) => (publicCache && name === 'Cache-Control' ? PUBLIC_CACHE_CONTROL : name);
+function headerRefs(names: readonly string[], cache: CacheControl = 'no-store'): Json {
+  const replaced = cache === 'public' ? PUBLIC_CACHE_CONTROL : cache === 'file' ? FILE_CACHE_CONTROL : 'Cache-Control';
+  const component = (name: string) => (name === 'Cache-Control' ? replaced : name);
   return Object.fromEntries([...new Set(names)].map((name) => [name, { $ref: `#/components/headers/${component(name)}` }]));
 }
 
@@ -64,22 +71,25 @@ function errorResponse(codes: readonly ErrorCode[], headers: readonly string[]):
 function successResponse(route: ApiRoute, headers: readonly string[]): Json {
   const success = route.success;
   if ('headers' in success) {
-    return { description: success.description, headers: headerRefs([...headers, ...success.headers]) };
+    return { description: success.description, headers: headerRefs([...headers, ...success.headers], isFile(route) ? 'file' : 'no-store') };
   }
   const [mediaType, schema] = 'schemaName' in success
     ? [success.mediaType ?? 'application/json', { $ref: SCHEMA_REF + success.schemaName }]
     : [success.mediaType, success.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' }];
   const extra = success.extraHeaders ?? [];
-  const refs = headerRefs([...headers, ...extra], route.cacheable !== undefined);
+  const refs = headerRefs([...headers, ...extra], isFile(route) ? 'file' : route.cacheable !== undefined ? 'public' : 'no-store');
   return { description: success.description, headers: refs, content: { [mediaType]: { schema } } };
 }
 
-/** The 304 of a cacheable route: no body, the validators and the public Cache-Control. */
+/** The 304 of a cacheable route or an update file: no body, the validators and the public Cache-Control. */
 function notModifiedResponse(route: ApiRoute, headers: readonly string[]): Json {
   const extra = 'extraHeaders' in route.success ? (route.success.extraHeaders ?? []) : [];
+  const file = isFile(route);
   return {
-    description: 'Not Modified: the If-None-Match (or, without it, If-Modified-Since) of the request matches the current answer.',
-    headers: headerRefs([...headers, ...extra], true),
+    description: file
+      ? 'Not Modified: the If-None-Match of the request names the ETag of the file this name serves now.'
+      : 'Not Modified: the If-None-Match (or, without it, If-Modified-Since) of the request matches the current answer.',
+    headers: headerRefs([...headers, ...extra], file ? 'file' : 'public'),
   };
 }
 
@@ -89,11 +99,13 @@ function notModifiedResponse(route: ApiRoute, headers: readonly string[]): Json 
  * it is how OpenAPI tools recognise an operation without a 2xx answer.
  */
 function responses(route: ApiRoute, common: readonly string[]): Json {
-  const success = successResponse(route, common);
+  // An update file's 200, 304 and 302 carry nothing per client; its errors carry what every error does.
+  const answered = isFile(route) ? UNMETERED_HEADERS : common;
+  const success = successResponse(route, answered);
   const links = linksOf(route.operationId);
   if (links) success['links'] = links;
   const result: Json = { [String(route.success.status)]: success };
-  if (route.cacheable) result['304'] = notModifiedResponse(route, common);
+  if (route.cacheable || (isFile(route) && route.success.status === 200)) result['304'] = notModifiedResponse(route, answered);
   const no2xx = route.success.status >= 300;
   for (const [status, codes] of errorsByStatus(route)) {
     const key = status === 500 && no2xx ? 'default' : String(status);
@@ -125,6 +137,7 @@ export function buildOperation(route: ApiRoute, options: OperationOptions): Json
   };
   if (deprecated) op['deprecated'] = true;
   const parameters = [
+    ...(route.pathParameters ?? []).map((param) => ({ param, in: 'path' })),
     ...(route.query ?? []).map((param) => ({ param, in: 'query' })),
     ...(route.headers ?? []).map((param) => ({ param, in: 'header' })),
   ];

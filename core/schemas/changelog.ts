@@ -143,6 +143,9 @@ const ENTITY_TAG = '(?:W/)?"[\\x21\\x23-\\x7E\\x80-\\xFF]*"';
  */
 const LIST_ELEMENT = `[ \\t]*(?:${ENTITY_TAG}[ \\t]*)?`;
 
+/** An If-None-Match field as RFC 9110 section 13.1.2 writes it: `*` or a list of entity-tags. */
+export const IF_NONE_MATCH_FIELD = new RegExp(`^(?:[ \\t]*\\*[ \\t]*|${LIST_ELEMENT}(?:,${LIST_ELEMENT})*)$`);
+
 /**
  * If-None-Match as RFC 9110 section 13.1.2 defines it: `*`, or a comma-separated list of entity-tags, weak or
  * strong (empty list elements and optional white space allowed, as section 5.6.1 asks a recipient to accept),
@@ -152,7 +155,7 @@ export const IfNoneMatchSchema: v.GenericSchema<string> = v.pipe(
   v.string(),
   v.maxLength(1024, 'must be at most 1024 characters'),
   v.regex(
-    new RegExp(`^(?:[ \\t]*\\*[ \\t]*|${LIST_ELEMENT}(?:,${LIST_ELEMENT})*)$`),
+    IF_NONE_MATCH_FIELD,
     'must be * or a list of entity-tags such as "3f2a" or W/"3f2a" (RFC 9110 section 13.1.2)',
   ),
   v.description(

@@ -30,8 +30,10 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The timestamp's max-age by default, in seconds. */
 export const DEFAULT_TIMESTAMP_MAX_AGE = 60;
 
-const VERSIONED = /^([1-9][0-9]{0,9})\.(root|snapshot|targets)\.json$/;
-const TARGET = /^[0-9a-f]{64}\.[A-Za-z0-9._-]{1,128}$/;
+/** A versioned file's name: `{n}.root.json`, `{n}.snapshot.json`, `{n}.targets.json`. */
+export const VERSIONED = /^([1-9][0-9]{0,9})\.(root|snapshot|targets)\.json$/;
+/** A target's consistent-snapshot name: `{sha256}.{name}`. */
+export const TARGET = /^[0-9a-f]{64}\.[A-Za-z0-9._-]{1,128}$/;
 const JSON_TYPE = 'application/json';
 
 const notFound = (message: string) =>
