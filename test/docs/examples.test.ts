@@ -126,7 +126,7 @@ test('cloudflare-worker.ts, bundled from the project, serves the API under worke
 /** The route files the doc's Next.js section lists, with the path each answers. */
 function nextRouteFiles(): Map<string, string> {
   const doc = readFileSync(join(ROOT, 'docs/embedding.md'), 'utf8');
-  return new Map([...doc.matchAll(/^\| `(app\/[^`]+\/route\.ts)` \| `([^`]+)` \|$/gm)].map((m) => [m[2]!, m[1]!]));
+  return new Map([...doc.matchAll(/^\| `(app\/[^`]+\/route\.ts)` \| `([^`]+)`[^|]*\|$/gm)].map((m) => [m[2]!, m[1]!]));
 }
 
 test("the Next.js section lists one route file per path the app answers, and each file's directory serves it", () => {
