@@ -40,4 +40,4 @@ export {
   SUMMARY_MAX,
   versionLine,
 } from './feed.ts';
-export { basisPointsAt, chooseTarget, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from './cohort.ts';
+export { basisPointsAt, chooseTarget, chooseTargetByBucket, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from './cohort.ts';
