@@ -2,7 +2,8 @@
  * The `converter-site-api` program, which server/cli/main.ts runs: `serve` (the default), `migrate`,
  * `export`, `license`, the operator commands `release`, `roadmap`, `webhooks`, `stats`, `orders`,
  * `feedback` and `audit` (clients of the operator API), `payments trigger` (test provider events),
- * `conformance` and `scenarios` (the two sides of the test kit), each with `--help`. Data goes to stdout,
+ * `conformance` and `scenarios` (the two sides of the test kit) and `simulate` (the update files at
+ * scale), each with `--help`. Data goes to stdout,
  * messages to stderr; exit codes are those of command.ts in every command.
  *
  * @module
@@ -23,6 +24,7 @@ import { audit } from './audit.ts';
 import { serve } from './serve.ts';
 import { conformance } from './conformance.ts';
 import { scenarios } from './scenarios.ts';
+import { simulate } from './simulate.ts';
 
 const PROGRAM = 'converter-site-api';
 const COMMANDS: readonly Command[] = [
@@ -40,6 +42,7 @@ const COMMANDS: readonly Command[] = [
   audit,
   conformance,
   scenarios,
+  simulate,
 ];
 
 const HELP = `usage: ${PROGRAM} [command] [options]
