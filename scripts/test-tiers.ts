@@ -60,6 +60,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'storage/': 'storage',
   'server/': 'e2e',
   'server/event-delivery.test.ts': 'unit',
+  // The simulation command in process: the app, a cache model and the installs, on a simulated clock.
+  'server/simulate-command.test.ts': 'unit',
   'server/export-format.test.ts': 'unit',
   'server/http-limits.test.ts': 'unit',
   'server/mail-config.test.ts': 'unit',

@@ -74,16 +74,29 @@ export async function chooseTarget(
   installId: string,
   atMs: number,
 ): Promise<{ name: string; target: ReleaseTarget } | null> {
+  const seeds = [...new Set(Object.values(targets).map((target) => target.custom.seed))];
+  const buckets = new Map(await Promise.all(seeds.map(async (seed) => [seed, await cohortBucket(seed, installId)] as const)));
+  return chooseTargetByBucket(targets, installedVersion, (seed) => buckets.get(seed)!, atMs);
+}
+
+/**
+ * `chooseTarget` over buckets the app already has: an install's bucket for a line never changes, so an
+ * app (or a simulation of a million of them) may compute it once per seed and decide synchronously.
+ *
+ * @param bucketOf The install's bucket (`cohortBucket`) for a line's seed.
+ */
+export function chooseTargetByBucket(
+  targets: Readonly<Record<string, ReleaseTarget>>,
+  installedVersion: string,
+  bucketOf: (seedHex: string) => number,
+  atMs: number,
+): { name: string; target: ReleaseTarget } | null {
   const newer = Object.entries(targets)
     .filter(([, target]) => compareMsiVersions(target.custom.version, installedVersion) > 0)
     .sort(([, a], [, b]) => byVersionDescending(a.custom, b.custom));
-  const buckets = new Map<string, number>();
   for (const [name, target] of newer) {
     const basisPoints = basisPointsAt(target.custom, atMs);
-    if (basisPoints === 0) continue;
-    let bucket = buckets.get(target.custom.seed);
-    if (bucket === undefined) buckets.set(target.custom.seed, bucket = await cohortBucket(target.custom.seed, installId));
-    if (bucket < basisPoints) return { name, target };
+    if (basisPoints > 0 && bucketOf(target.custom.seed) < basisPoints) return { name, target };
   }
   return null;
 }

@@ -41,4 +41,4 @@ export {
   versionLine,
 } from './feed.ts';
 export { checkNewRoot, type RootCheck, verifyEnvelope } from './verify.ts';
-export { basisPointsAt, chooseTarget, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from './cohort.ts';
+export { basisPointsAt, chooseTarget, chooseTargetByBucket, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from './cohort.ts';

@@ -3,7 +3,7 @@
  * `export`, `license`, the operator commands `release`, `roadmap`, `webhooks`, `stats`, `orders`,
  * `feedback`, `audit` and `updates` (clients of the operator API; `updates` also signs roots offline),
  * `payments trigger` (test provider events), `conformance` and `scenarios` (the two sides of the test
- * kit), each with `--help`. Data goes to stdout,
+ * kit) and `simulate` (the update files at scale), each with `--help`. Data goes to stdout,
  * messages to stderr; exit codes are those of command.ts in every command.
  *
  * @module
@@ -25,6 +25,7 @@ import { updates } from './updates.ts';
 import { serve } from './serve.ts';
 import { conformance } from './conformance.ts';
 import { scenarios } from './scenarios.ts';
+import { simulate } from './simulate.ts';
 
 const PROGRAM = 'converter-site-api';
 const COMMANDS: readonly Command[] = [
@@ -43,6 +44,7 @@ const COMMANDS: readonly Command[] = [
   updates,
   conformance,
   scenarios,
+  simulate,
 ];
 
 const HELP = `usage: ${PROGRAM} [command] [options]

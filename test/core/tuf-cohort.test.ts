@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { basisPointsAt, chooseTarget, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from '../../core/tuf/cohort.ts';
+import { basisPointsAt, chooseTarget, chooseTargetByBucket, cohortBucket, evaluationTime, installIdOk, TIMESTAMP_LIFETIME_MS } from '../../core/tuf/cohort.ts';
 import type { ReleaseCustom, ReleaseTarget } from '../../core/tuf/feed.ts';
 
 const test = suite('TUF cohort rule');
@@ -104,6 +104,22 @@ test('chosen: the highest version above the installed one whose basis points exc
   assert.is((await chooseTarget({ ...withoutC, 'b.msi': target('2.6.1', [[T0, 1579]]) }, '2.5.0', id, T0))?.name, 'b.msi');
   assert.is((await chooseTarget(targets, '2.6.0.7', id, T0))?.name, 'c.msi');
   assert.is(await chooseTarget({}, '2.5.0', id, T0), null);
+});
+
+test('chooseTargetByBucket decides as chooseTarget does, from buckets the app keeps', async () => {
+  const id = 'AAAAAAAAAAAAAAAAAAAAAA';
+  const bucketFf = nodeBucket('ff', id);
+  const targets = {
+    'a.msi': target('2.6.0', [[T0, 10000]]),
+    'b.msi': target('2.6.1', [[T0, 1578]]),
+    'c.msi': target('2.7.0', [[T0, bucketFf + 1]], { seed: 'ff' }),
+  };
+  const kept = new Map([[targets['a.msi'].custom.seed, nodeBucket(targets['a.msi'].custom.seed, id)], ['ff', bucketFf]]);
+  for (const installed of ['2.5.0', '2.6.0', '2.6.1', '2.7.0']) {
+    const synchronous = chooseTargetByBucket(targets, installed, (seed) => kept.get(seed)!, T0)?.name ?? null;
+    assert.is(synchronous, (await chooseTarget(targets, installed, id, T0))?.name ?? null, installed);
+  }
+  assert.is(chooseTargetByBucket(targets, '2.5.0', () => 9999, T0)?.name, 'a.msi', 'the last bucket: only a 10000 step');
 });
 
 test("one seed per line: the installs in a release's 5 % step are exactly those in its hotfix's 5 % step", async () => {

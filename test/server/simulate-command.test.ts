@@ -1,0 +1,104 @@
+/**
+ * `converter-site-api simulate updates` in process (server/cli/simulate.ts): 2,000 installs for 3 simulated
+ * days end in the one line of figures, each bar holding; the same seed repeats the run; a client whose
+ * bucket is computed over another seed (an internal option, never a flag) makes the equality figure, and
+ * only it, fail with exit 1; and the usage errors exit 64.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runCommand } from '../_cli.ts';
+import { runSimulateCommand } from '../../server/cli/simulate.ts';
+import { cohortBucket } from '../../core/tuf/cohort.ts';
+
+const FINAL = new RegExp(
+  [
+    /^installs (?<installs>[\d,]+), days (?<days>\d+)/,
+    / cache hit ratio (?<hit>\d+\.\d{4}) % \(bar >= 99\.99 %(?<applies> applies from 1,000,000 installs)?\)/,
+    / origin requests (?<origin>[\d,]+) \((?<perHour>\d+\.\d) per simulated hour, bound (?<bound>[\d,]+) whatever the installs\)/,
+    / database statements per check (?<db>\d+(?:\.\d+)?)/,
+    / installs of the halted release after the halt (?<halted>\d+)/,
+    / first-5 % cohorts overlap (?<overlap>\d+\.\d\d) % of (?<cohort>[\d,]+) \(chance 5 % ± (?<error>\d+\.\d\d) %\)/,
+    / 2\.7\.0 first-step clients in 2\.7\.1 first step (?<inHotfix>[\d,]+)\/(?<staged>[\d,]+)/,
+    / client rule equal to the server's model (?<equal>yes|no) \((?<agreed>[\d,]+)\/(?<polls>[\d,]+) polls\)/,
+    / (?<verdict>every bar holds|FAILED: .+)$/,
+  ].map((part) => part.source).join(';'),
+);
+
+const number = (text: string | undefined) => Number((text ?? 'NaN').replace(/,/g, ''));
+
+function figures(stdout: string) {
+  const lines = stdout.trimEnd().split('\n');
+  const match = FINAL.exec(lines.at(-1)!);
+  assert.ok(match?.groups, `the last line has every figure in order:\n${lines.at(-1)}`);
+  return { lines, figures: match!.groups! };
+}
+
+test('2,000 installs for 3 days: the scenario, then one line with each figure, every bar holding (exit 0)', async () => {
+  const run = await runCommand(['simulate', 'updates', '--installs', '2000', '--days', '3'], {});
+  assert.is(run.code, 0, run.stdout + run.stderr);
+  const { lines, figures: f } = figures(run.stdout);
+  assert.ok(lines.length >= 5, 'lines describing the scenario come first');
+  assert.match(lines[0]!, /^simulate updates: 2,000 installs/);
+  assert.match(run.stdout, /^scenario: /m);
+  assert.is(number(f['installs']), 2000);
+  assert.is(number(f['days']), 3);
+  assert.ok(f['applies'], "at 2,000 installs the 99.99 % bar does not apply: the origin's share is about 60 requests an hour of 2,000");
+  assert.ok(number(f['hit']) > 95);
+  assert.ok(number(f['origin']) <= number(f['bound']), `origin ${f['origin']} within ${f['bound']}`);
+  assert.ok(number(f['perHour']) <= 62, 'about one revalidation per max-age (60 s), plus the new files');
+  assert.is(number(f['db']), 0);
+  assert.is(number(f['halted']), 0);
+  assert.ok(Math.abs(number(f['overlap']) - 5) <= 4 * number(f['error']), `${f['overlap']} % within sampling error of 5 %`);
+  assert.ok(number(f['staged']) > 0);
+  assert.is(f['inHotfix'], f['staged']);
+  assert.is(f['equal'], 'yes');
+  assert.is(number(f['polls']), 2000 * 72);
+  assert.is(f['agreed'], f['polls']);
+  assert.is(f['verdict'], 'every bar holds');
+  assert.match(run.stdout, /0 verification failures, 0 rollbacks refused, 0 polls on expired files/);
+});
+
+test('the same seed repeats the run line for line; another seed draws other installs', async () => {
+  const args = ['simulate', 'updates', '--installs', '300', '--days', '3'];
+  const [a, b, c] = [await runCommand(args, {}), await runCommand(args, {}), await runCommand([...args, '--seed', 'other'], {})];
+  assert.is(a.code, 0, a.stdout);
+  assert.is(b.stdout, a.stdout);
+  assert.is.not(c.stdout, a.stdout);
+  assert.is(c.code, 0, c.stdout);
+});
+
+test('a client rule that buckets over another seed: the equality figure fails, and only it (exit 1)', async () => {
+  const out = { stdout: '', stderr: '' };
+  const io = { stdout: (text: string) => void (out.stdout += text), stderr: (text: string) => void (out.stderr += text) };
+  const otherSeed = (seed: string, id: string) => cohortBucket(`${seed}00`, id);
+  const code = await runSimulateCommand(['updates', '--installs', '300', '--days', '3'], io, { clientBucket: otherSeed });
+  assert.is(code, 1);
+  const { figures: f } = figures(out.stdout);
+  assert.is(f['equal'], 'no');
+  assert.ok(number(f['agreed']) < number(f['polls']));
+  assert.is(f['verdict'], 'FAILED: client rule equal to the server model');
+  assert.match(out.stdout, /^first disagreement: install [A-Za-z0-9_-]{22} at /m);
+});
+
+test('usage: what to simulate, the ranges of --installs and --days, and --help', async () => {
+  for (
+    const [args, message] of [
+      [[], /say what to simulate: updates/],
+      [['versions'], /unknown simulation "versions"/],
+      [['updates', '--installs', '5'], /--installs must be a whole number from 100 to 10000000/],
+      [['updates', '--days', '2'], /--days must be a whole number from 3 to 28/],
+      [['updates', '--seed', ''], /--seed must be 1 to 100 characters/],
+      [['updates', '--rate', '3'], /Unknown option '--rate'/],
+    ] as const
+  ) {
+    const run = await runCommand(['simulate', ...args], {});
+    assert.is(run.code, 64, args.join(' '));
+    assert.match(run.stderr, message);
+  }
+  const help = await runCommand(['simulate', '--help'], {});
+  assert.is(help.code, 0);
+  assert.match(help.stdout, /^usage: converter-site-api simulate updates/);
+  assert.match((await runCommand(['--help'], {})).stdout, /simulate {4}simulate the update files at scale/);
+});
+
+test.run();
