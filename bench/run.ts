@@ -30,8 +30,11 @@ const runtimes = (process.env['BENCH_RUNTIMES'] ?? 'node').split(',');
 const ENTRIES: Record<string, string> = { node: 'dist/cli.js', deno: 'server/main-deno.ts', bun: 'server/main-bun.ts' };
 const soakRequests = Number(process.env['BENCH_SOAK'] ?? 1_000_000);
 const only = process.env['BENCH_ONLY'];
-/** `BENCH_ONLY==GET pricing` (a leading '=') runs the scenario of exactly that name, not every name containing it. */
-const picks = (name: string) => !only || (only.startsWith('=') ? name === only.slice(1) : name.includes(only));
+/**
+ * `BENCH_ONLY==GET pricing` (a leading '=') runs the scenario of exactly that name, not every name containing
+ * it; several choices are separated by `|` (`=GET pricing|update`), so rows meant to be read together run together.
+ */
+const picks = (name: string) => !only || only.split('|').some((choice) => (choice.startsWith('=') ? name === choice.slice(1) : name.includes(choice)));
 /** raw (default): pre-serialized requests that saturate the server; autocannon: the common tool, slower here. */
 const client = process.env['BENCH_CLIENT'] ?? 'raw';
 
