@@ -397,3 +397,45 @@ export async function caseInstallers(): Promise<Map<string, Uint8Array>> {
   }
   return installers;
 }
+
+/** What GET /scenarios adds for an update-files scenario: the app's clock, install, trusted state and expected outcome. */
+export interface UpdateFilesInfo {
+  now: string;
+  installId: string;
+  installedVersion: string;
+  /** `install <version>`, `none` or `refuse <reason>`. */
+  expected: string;
+  /** The trusted state's files by role; the scenario serves each under `/trusted/<role>.json`. */
+  trusted: TrustedState;
+}
+
+/** The scenario word of a case's outcome: `update`, `no-update` or `refuse-answer`. */
+export const scenarioOutcome = (expected: string): 'update' | 'no-update' | 'refuse-answer' =>
+  expected.startsWith('install ') ? 'update' : expected === 'none' ? 'no-update' : 'refuse-answer';
+
+/**
+ * Answers a case's requests (paths without the /scenario/<name> prefix): its files under
+ * `/updates/stable/`, the installers its targets name under `/updates/stable/targets/`, and the trusted
+ * state under `/trusted/<role>.json`; 404 for anything else, as a static file server would.
+ */
+export function updateFilesHandler(
+  vector: UpdateFilesCase,
+  installers: ReadonlyMap<string, Uint8Array>,
+): (request: Request) => Promise<Response> {
+  const json = (text: string) => new Response(text, { headers: { 'content-type': 'application/json' } });
+  return (request) => {
+    const path = new URL(request.url).pathname;
+    if (request.method === 'GET') {
+      const file = /^\/updates\/stable\/(.+)$/.exec(path)?.[1];
+      if (file !== undefined && Object.hasOwn(vector.files, file)) return Promise.resolve(json(vector.files[file]!));
+      const installer = file === undefined ? undefined : installers.get(file);
+      if (installer !== undefined) {
+        return Promise.resolve(new Response(installer as Uint8Array<ArrayBuffer>, { headers: { 'content-type': 'application/octet-stream' } }));
+      }
+      const role = /^\/trusted\/(root|timestamp|snapshot|targets)\.json$/.exec(path)?.[1] as keyof TrustedState | undefined;
+      const trusted = role === undefined ? undefined : vector.trusted[role];
+      if (trusted !== undefined) return Promise.resolve(json(trusted));
+    }
+    return Promise.resolve(new Response(JSON.stringify({ code: 'not_found', message: `No file at ${path}.` }), { status: 404 }));
+  };
+}
