@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkForUpdate, type TrustedState } from '../core/tuf/client.ts';
 import { ROOT } from './_spawn.ts';
 import { type AppCheck, type Expected, licenseRefusal, refusal } from './_update-signature.ts';
 
@@ -93,4 +94,42 @@ export async function licenseCheck(send: Send, now: number, licenseKey: string, 
   if (refused !== null) return `refuse-answer: ${refused}`;
   const standing = JSON.parse(answer.body) as { standing: string; validUntil: string | null };
   return standing.standing === 'valid' ? `lease-renewed to ${standing.validUntil}` : standing.standing === 'revoked' ? 'stop' : 'keep-lease';
+}
+
+/** What GET /scenarios lists for an update-files scenario. */
+export interface UpdateFilesListed {
+  updatesBase: string;
+  rootUrl: string;
+  trustedUrls: Record<string, string>;
+  now: string;
+  installId: string;
+  installedVersion: string;
+  expected: string;
+}
+
+/**
+ * The desktop app's update check over the TUF update files, with the package's client (core/tuf/client.ts):
+ * its trusted state read from the scenario's trusted URLs, its files from `updatesBase`, and for an
+ * install, the installer from `targets/{sha256}.{name}`, checked for length and SHA-256. Ends as the
+ * scenario outcomes do: `update <version>`, `no-update`, `refuse-answer: <reason>`, `refuse-installer <version>`.
+ */
+export async function updateFilesCheck(send: Send, listed: UpdateFilesListed): Promise<string> {
+  const trusted: Record<string, string> = {};
+  for (const [role, url] of Object.entries(listed.trustedUrls)) trusted[role] = (await send(url)).body;
+  const result = await checkForUpdate({
+    fetch: async (path) => {
+      const answer = await send(`${listed.updatesBase}${path}`);
+      return answer.status === 200 ? answer.bytes : null;
+    },
+    trusted: trusted as unknown as TrustedState,
+    now: Date.parse(listed.now),
+    installId: listed.installId,
+    installedVersion: listed.installedVersion,
+  });
+  if (result.outcome === 'refuse') return `refuse-answer: ${result.reason}`;
+  if (result.outcome === 'none') return 'no-update';
+  const installer = await send(`${listed.updatesBase}targets/${result.target.hashes.sha256}.${result.name}`);
+  const holds = installer.status === 200 && installer.bytes.length === result.target.length &&
+    createHash('sha256').update(installer.bytes).digest('hex') === result.target.hashes.sha256;
+  return `${holds ? 'update' : 'refuse-installer'} ${result.version}`;
 }

@@ -11,6 +11,7 @@ import { digestField, installerBytes, installerName } from './installer.ts';
 import { checkedLicenseScenarios, checkedUpdateScenarios } from './checked.ts';
 import { rewritten } from './forge.ts';
 import { OTHER_KEY } from './test-keys.ts';
+import { caseInstallers, scenarioOutcome, updateFilesCases, updateFilesHandler, type UpdateFilesInfo } from './update-files.ts';
 
 /** What a correct app concludes, in one word (the `outcome` of GET /scenarios). */
 export type Outcome =
@@ -27,8 +28,11 @@ export type Outcome =
 /** One scenario as GET /scenarios lists it. */
 export interface ScenarioInfo {
   name: string;
-  /** The app's check it is for: the update check (GET version, GET download, the installer) or the license re-check. */
-  check: 'update' | 'license';
+  /**
+   * The app's check it is for: the update check (GET version, GET download, the installer), the license
+   * re-check, or the update check over the TUF update files (`/updates/stable/`).
+   */
+  check: 'update' | 'license' | 'update-files';
   /** What the server answers. */
   serves: string;
   /** What a correct app does. */
@@ -36,6 +40,8 @@ export interface ScenarioInfo {
   outcome: Outcome;
   /** The license key the app holds and sends (license scenarios). */
   licenseKey?: string;
+  /** The clock, install, trusted state and expected outcome of an update-files scenario. */
+  updateFiles?: UpdateFilesInfo;
 }
 
 /** A scenario ready to answer. */
@@ -233,8 +239,36 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       installers: installed,
     },
     ...(await licenseScenarios(place)),
+    ...(await updateFilesScenarios()),
   ];
   return scenarios;
+}
+
+/** The cases of docs/vectors/update-files.json, each served as the update files of its own channel `stable`. */
+async function updateFilesScenarios(): Promise<Scenario[]> {
+  const installers = await caseInstallers();
+  return (await updateFilesCases()).map((vector) => ({
+    name: `files-${vector.name}`,
+    check: 'update-files',
+    serves: `The update files under updates/stable/: ${vector.description}`,
+    correct: vector.expected.startsWith('refuse ')
+      ? `Refuses the files (${vector.expected.slice('refuse '.length)}), keeps its last good state, and installs nothing.`
+      : vector.expected === 'none'
+      ? 'Verifies the files and installs nothing: no release above the installed one is offered to this install now.'
+      : `Verifies the files and chooses ${
+        vector.expected.slice('install '.length)
+      }, then downloads its installer from targets/{sha256}.{name} and checks its length and SHA-256.`,
+    outcome: scenarioOutcome(vector.expected),
+    updateFiles: {
+      now: vector.now,
+      installId: vector.installId,
+      installedVersion: vector.installedVersion,
+      expected: vector.expected,
+      trusted: vector.trusted,
+    },
+    handle: updateFilesHandler(vector, installers),
+    installers: new Map(),
+  }));
 }
 
 /** The license standings: one store of orders, answered under the scenario key, and under another key. */

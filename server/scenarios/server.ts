@@ -55,7 +55,7 @@ export async function createScenarioServer(options: ScenarioServerOptions): Prom
     installedVersion: INSTALLED_VERSION,
     publicKey: SCENARIO_PUBLIC_KEY,
     otherPublicKey: OTHER_PUBLIC_KEY,
-    scenarios: scenarios.map(({ name, check, serves, correct, outcome, licenseKey }) => ({
+    scenarios: scenarios.map(({ name, check, serves, correct, outcome, licenseKey, updateFiles }) => ({
       name,
       check,
       apiBase: `${prefixOf(name)}/api/v1`,
@@ -63,6 +63,15 @@ export async function createScenarioServer(options: ScenarioServerOptions): Prom
       correct,
       outcome,
       ...(licenseKey === undefined ? {} : { licenseKey }),
+      ...(updateFiles === undefined ? {} : {
+        updatesBase: `${prefixOf(name)}/updates/stable/`,
+        rootUrl: `${prefixOf(name)}/trusted/root.json`,
+        trustedUrls: Object.fromEntries(Object.keys(updateFiles.trusted).map((role) => [role, `${prefixOf(name)}/trusted/${role}.json`])),
+        now: updateFiles.now,
+        installId: updateFiles.installId,
+        installedVersion: updateFiles.installedVersion,
+        expected: updateFiles.expected,
+      }),
     })),
   };
 

@@ -64,12 +64,12 @@ test("the README's `npm run scenarios -- --port 8787` serves the scenarios from 
   });
   try {
     const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: { name: string }[] };
-    assert.is(listing.scenarios.length, 27);
+    assert.is(listing.scenarios.length, 46);
   } finally {
     process.kill(-child.pid!, 'SIGTERM');
     await closed;
   }
-  assert.match(output, `27 scenarios at ${url}/scenarios`);
+  assert.match(output, `46 scenarios at ${url}/scenarios`);
 });
 
 test.run();

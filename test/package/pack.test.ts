@@ -207,7 +207,7 @@ test('converter-site-api scenarios, from the package, serves the scenarios with 
   try {
     const url = address(scenarios.stdout())!;
     const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: { name: string; apiBase: string }[] };
-    assert.is(listing.scenarios.length, 27);
+    assert.is(listing.scenarios.length, 46);
     const download = await fetch(`${listing.scenarios[1]!.apiBase}/download`, {
       headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' },
       redirect: 'manual',

@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createScenarioServer } from '../../server/scenarios/server.ts';
-import { licenseCheck, read, type Send, updateCheck } from '../_scenario-app.ts';
+import { licenseCheck, read, type Send, updateCheck, updateFilesCheck, type UpdateFilesListed } from '../_scenario-app.ts';
 import { manualClock } from '../_setup.ts';
 import { ROOT } from '../_spawn.ts';
 import { APP_CHECKS, type AppCheck } from '../_update-signature.ts';
 
 const BASE = 'http://127.0.0.1:8787';
 
-interface Listed {
+interface Listed extends Partial<UpdateFilesListed> {
   name: string;
-  check: 'update' | 'license';
+  check: 'update' | 'license' | 'update-files';
   outcome: string;
   licenseKey?: string;
 }
@@ -45,7 +45,12 @@ async function outcomes(careless?: AppCheck): Promise<Map<string, string>> {
   for (const scenario of listing.scenarios) {
     const send: Send = async (path, init) =>
       read(await server.handle(new Request(new URL(path.startsWith('http') ? path : `/scenario/${scenario.name}${path}`, BASE), init), '127.0.0.1'));
-    const outcome = scenario.check === 'update' ? await updateCheck(send, now, careless) : await licenseCheck(send, now, scenario.licenseKey!, careless);
+    // The update files are checked by the package's client, which leaves out no check.
+    const outcome = scenario.check === 'update'
+      ? await updateCheck(send, now, careless)
+      : scenario.check === 'update-files'
+      ? await updateFilesCheck(send, scenario as Listed & UpdateFilesListed)
+      : await licenseCheck(send, now, scenario.licenseKey!, careless);
     ends.set(scenario.name, outcome);
   }
   return ends;

@@ -15,7 +15,18 @@ import { installerBytes, installerName } from '../../server/scenarios/installer.
 import { createScenarioServer } from '../../server/scenarios/server.ts';
 import { manualClock } from '../_setup.ts';
 import { ROOT } from '../_spawn.ts';
-import { checked, INSTALLED, licenseCheck, PUBLIC_KEY, read, type Send, updateCheck, WINDOWS } from '../_scenario-app.ts';
+import {
+  checked,
+  INSTALLED,
+  licenseCheck,
+  PUBLIC_KEY,
+  read,
+  type Send,
+  updateCheck,
+  updateFilesCheck,
+  type UpdateFilesListed,
+  WINDOWS,
+} from '../_scenario-app.ts';
 import { licenseRefusal } from '../_update-signature.ts';
 
 const OTHER_PUBLIC_KEY = (JSON.parse(readFileSync(join(ROOT, 'docs/vectors/update-signatures.json'), 'utf8')) as { publicKey: string }).publicKey;
@@ -50,11 +61,30 @@ const OUTCOMES: Record<string, string> = {
   'license-replayed': 'refuse-answer: another nonce',
   'license-swapped-key': 'refuse-answer: an answer about another key',
   'license-update-signature': 'refuse-answer: another tag',
+  'files-good': 'update 2.7.0',
+  'files-expired': 'refuse-answer: stale',
+  'files-expired-targets': 'refuse-answer: expired',
+  'files-rolled-back-timestamp': 'refuse-answer: rollback',
+  'files-rolled-back-snapshot': 'refuse-answer: rollback',
+  'files-mix-and-match': 'refuse-answer: hash-mismatch',
+  'files-wrong-key': 'refuse-answer: unknown-key',
+  'files-tampered-timestamp': 'refuse-answer: bad-signature',
+  'files-rotated-root': 'update 2.7.0',
+  'files-rotated-online-key': 'update 2.7.0',
+  'files-halted': 'no-update',
+  'files-pulled': 'update 2.7.0',
+  'files-ramp-edge-at': 'update 2.7.0',
+  'files-ramp-edge-before': 'no-update',
+  'files-fractional-percent-in': 'update 2.7.0',
+  'files-fractional-percent-out': 'no-update',
+  'files-hotfix-cohort': 'update 2.7.1',
+  'files-hotfix-later-cohort': 'no-update',
+  'files-wrong-clock': 'refuse-answer: wrong-clock',
 };
 
-interface Listed {
+interface Listed extends Partial<UpdateFilesListed> {
   name: string;
-  check: 'update' | 'license';
+  check: 'update' | 'license' | 'update-files';
   apiBase: string;
   outcome: string;
   correct: string;
@@ -79,6 +109,38 @@ test("GET /scenarios lists every scenario with its address, what a correct app d
     assert.ok(scenario.correct.length > 20, scenario.name);
     assert.is(scenario.outcome, OUTCOMES[scenario.name]!.split(/[ :]/)[0], scenario.name);
     assert.is(scenario.licenseKey !== undefined, scenario.check === 'license', scenario.name);
+    assert.is(scenario.rootUrl !== undefined, scenario.check === 'update-files', scenario.name);
+  }
+});
+
+test('each update-files scenario serves its case of docs/vectors/update-files.json: the files, the trusted state, the clock, the install and the outcome', async () => {
+  const { from, listing } = await startInProcess();
+  const vectors = JSON.parse(readFileSync(join(ROOT, 'docs/vectors/update-files.json'), 'utf8')) as {
+    cases: {
+      name: string;
+      now: string;
+      installId: string;
+      installedVersion: string;
+      expected: string;
+      trusted: Record<string, string>;
+      files: Record<string, string>;
+    }[];
+  };
+  const files = listing.scenarios.filter((s) => s.check === 'update-files');
+  assert.equal(files.map((s) => s.name), vectors.cases.map((c) => `files-${c.name}`));
+  for (const vector of vectors.cases) {
+    const scenario = files.find((s) => s.name === `files-${vector.name}`)!;
+    assert.equal([scenario.now, scenario.installId, scenario.installedVersion, scenario.expected], [
+      vector.now,
+      vector.installId,
+      vector.installedVersion,
+      vector.expected,
+    ]);
+    assert.is(scenario.rootUrl, `${BASE}/scenario/${scenario.name}/trusted/root.json`);
+    assert.is(scenario.updatesBase, `${BASE}/scenario/${scenario.name}/updates/stable/`);
+    for (const [role, url] of Object.entries(scenario.trustedUrls!)) assert.is((await from('127.0.0.1')(url)).body, vector.trusted[role], url);
+    for (const [path, text] of Object.entries(vector.files)) assert.is((await from('127.0.0.1')(`${scenario.updatesBase}${path}`)).body, text, path);
+    assert.is((await from('127.0.0.1')(`${scenario.updatesBase}99.root.json`)).status, 404);
   }
 });
 
@@ -87,7 +149,11 @@ test("each scenario, driven by the app of the docs' recipes, ends in its outcome
   const now = Math.floor(clock.now() / 1000);
   for (const scenario of listing.scenarios) {
     const send: Send = (path, init) => from('127.0.0.1')(path.startsWith('http') ? path : `/scenario/${scenario.name}${path}`, init);
-    const outcome = scenario.check === 'update' ? await updateCheck(send, now) : await licenseCheck(send, now, scenario.licenseKey!);
+    const outcome = scenario.check === 'update'
+      ? await updateCheck(send, now)
+      : scenario.check === 'update-files'
+      ? await updateFilesCheck(send, scenario as Listed & UpdateFilesListed)
+      : await licenseCheck(send, now, scenario.licenseKey!);
     assert.is(outcome, OUTCOMES[scenario.name], scenario.name);
   }
 });
@@ -188,7 +254,7 @@ test('`scenarios --port 0` serves on 127.0.0.1: the listing and an installer ove
   const running = runScenariosCommand(['--port', '0'], { stdout: (text) => printed(text), stderr: (text) => void (err += text) }, stopped);
   const url = (await Promise.race([address, running.then((code) => `exited with ${code}`)])).trim();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  assert.match(err, `27 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
+  assert.match(err, `46 scenarios at ${url}/scenarios, signed with the TEST key ${PUBLIC_KEY}`);
   const listing = (await (await fetch(`${url}/scenarios`)).json()) as { scenarios: Listed[] };
   assert.is(listing.scenarios[1]!.apiBase, `${url}/scenario/update-offered/api/v1`);
   const download = await fetch(`${url}/scenario/update-offered/api/v1/download`, { headers: WINDOWS, redirect: 'manual' });
