@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { loadOf } from './load.ts';
 import { freePort } from './process.ts';
 import { type BenchRelease, SCENARIOS } from './scenarios.ts';
-import { OPERATOR_ENV, operatorUrlOf, publishReleases } from './releases.ts';
+import { OPERATOR_ENV, operatorUrlOf, publishReleases, publishUpdateFiles } from './releases.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env['PROFILE_SECONDS'] ?? 6);
@@ -79,6 +79,7 @@ async function profile(entry: string, releases?: readonly BenchRelease[]): Promi
   );
   // The scenario's releases, as `npm run bench` publishes them (the profile measured the baseline before).
   if (releases) await publishReleases(operatorUrlOf(output), releases);
+  if (releases && scenario!.updateFiles) await publishUpdateFiles(operatorUrlOf(output), `http://127.0.0.1:${port}`);
   const run = loadOf(scenario!, port, loader === 'wrk' ? 'wrk' : 'raw');
   const warm = await run(2);
   const measured = await run(seconds);

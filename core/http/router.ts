@@ -1,6 +1,6 @@
 /**
  * Dispatch over a route table: exact paths are found by one Map lookup, patterns (`/a/:id`) by their
- * compiled regexes, and a known path gives its Allow list for 405 answers. A match of an exact path is
+ * segments (checked by compilePattern), and a known path gives its Allow list for 405 answers. A match of an exact path is
  * built once when the route is added, so routing a request allocates nothing.
  *
  * @module
@@ -86,6 +86,38 @@ export function compilePattern(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/**
+ * A pattern's segments: the literal text of each, or null for a `:name` (its name in `names`). Matching
+ * compares segments: 0.17 us a path where a regex with named groups took 0.57 (issue 54, the update files).
+ */
+interface Segments {
+  literal: (string | null)[];
+  names: (string | null)[];
+}
+
+function segmentsOf(pattern: string): Segments {
+  const parts = pattern.split('/');
+  return {
+    literal: parts.map((part) => (part.startsWith(':') ? null : part)),
+    names: parts.map((part) => (part.startsWith(':') ? part.slice(1) : null)),
+  };
+}
+
+/** The parameters of a path split at '/', or null when it does not match: each parameter one non-empty segment. */
+function matchSegments({ literal, names }: Segments, parts: readonly string[]): Record<string, string> | null {
+  if (parts.length !== literal.length) return null;
+  let params: Record<string, string> | null = null;
+  for (let i = 0; i < parts.length; i++) {
+    const want = literal[i];
+    const part = parts[i]!;
+    if (want === null) {
+      if (part === '') return null;
+      (params ??= {})[names[i]!] = part;
+    } else if (part !== want) return null;
+  }
+  return params ?? {};
+}
+
 /** Drops trailing slashes ("/api/v1/pricing/" is "/api/v1/pricing"). */
 export function trimSlashes(path: string): string {
   let end = path.length;
@@ -102,7 +134,7 @@ interface ExactPath {
 
 interface PatternRoute {
   method: string;
-  regex: RegExp;
+  segments: Segments;
   handler: Handler;
   path: string;
   metered: boolean;
@@ -113,7 +145,17 @@ interface PatternRoute {
 /** Creates an empty router. */
 export function createRouter(): Router {
   const exact = new Map<string, ExactPath>();
-  const patterns: PatternRoute[] = [];
+  /**
+   * Pattern routes by their first segment when it is literal (`checkout` of `/checkout/simulator/:id`), so a
+   * path is tested against the few patterns that can match it, in the order they were added; those whose
+   * first segment is a parameter are tested for every path, after them.
+   */
+  const patternsByHead = new Map<string, PatternRoute[]>();
+  const anyHead: PatternRoute[] = [];
+  const headOf = (path: string) => {
+    const end = path.indexOf('/', 1);
+    return end < 0 ? path.slice(1) : path.slice(1, end);
+  };
 
   const router: Router = {
     add(method, path, handler, flags = {}) {
@@ -122,7 +164,11 @@ export function createRouter(): Router {
       const meteredOnError = flags.meteredOnError ?? false;
       if (meteredOnError && metered) throw new Error(`route ${method} ${path}: meteredOnError is for a route that is not metered`);
       if (path.includes(':')) {
-        patterns.push({ method, regex: compilePattern(path), handler, path, metered, readsOnly, meteredOnError });
+        compilePattern(path); // refuses the syntax no route needs
+        const route = { method, segments: segmentsOf(path), handler, path, metered, readsOnly, meteredOnError };
+        const head = headOf(path);
+        if (head.startsWith(':')) anyHead.push(route);
+        else patternsByHead.set(head, [...(patternsByHead.get(head) ?? []), route]);
         return router;
       }
       if (meteredOnError) throw new Error(`route ${method} ${path}: meteredOnError is for pattern routes`);
@@ -142,12 +188,15 @@ export function createRouter(): Router {
       const allowed: string[] = [];
       let template = '';
       let metered = true;
-      for (const route of patterns) {
-        const found = route.regex.exec(path);
-        if (!found) continue;
+      const candidates = patternsByHead.get(headOf(path));
+      if (candidates === undefined && anyHead.length === 0) return NOT_FOUND;
+      const parts = path.split('/');
+      for (const route of candidates === undefined ? anyHead : anyHead.length === 0 ? candidates : [...candidates, ...anyHead]) {
+        const found = matchSegments(route.segments, parts);
+        if (found === null) continue;
         if (route.method === method || (method === 'HEAD' && route.method === 'GET')) {
           const { handler, readsOnly, meteredOnError } = route;
-          const params = { ...found.groups };
+          const params = found;
           return meteredOnError
             ? { kind: 'handler', handler, params, template: route.path, metered: false, readsOnly, meteredOnError }
             : { kind: 'handler', handler, params, template: route.path, metered: route.metered, readsOnly };

@@ -168,6 +168,27 @@ routing('an unmatched path is matched once a route for it is added', () => {
   assert.is(found.kind, 'handler');
 });
 
+routing('patterns are tried by their first segment, in the order added, then those that start with a parameter', () => {
+  const router = createRouter();
+  const named = (name: string) => () => ({ status: 200, headers: { name }, body: null });
+  router.add('GET', '/updates/:channel/targets/:file', named('target'));
+  router.add('GET', '/updates/:channel/:file', named('file'));
+  router.add('GET', '/:anything/special', named('any'));
+  const which = (path: string) => {
+    const found = router.match('GET', path);
+    return found.kind === 'handler'
+      ? `${(found.handler({ method: 'GET', path, headers: {}, clientIp: '' }, found.params) as unknown as { headers: { name: string } }).headers.name} ${
+        JSON.stringify(found.params)
+      }`
+      : found.kind;
+  };
+  assert.is(which('/updates/stable/targets/ab.msi'), 'target {"channel":"stable","file":"ab.msi"}');
+  assert.is(which('/updates/stable/timestamp.json'), 'file {"channel":"stable","file":"timestamp.json"}');
+  assert.is(which('/updates/special'), 'any {"anything":"updates"}', "a parameter first segment is tried after the head's patterns");
+  assert.is(which('/checkout/special'), 'any {"anything":"checkout"}');
+  assert.is(which('/checkout/x/y'), 'not_found');
+});
+
 routing('a pattern route: each :name matches one non-empty segment, and other pattern syntax is refused', () => {
   const router = createRouter();
   const seen: Record<string, string>[] = [];
