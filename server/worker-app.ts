@@ -154,6 +154,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
       ...(env.LICENSE_SIGNING_KEY ? { licenses: await createLicenseIssuer(env.LICENSE_SIGNING_KEY) } : {}),
     });
     built = app;
+    // Building the app read every release and file: the next read is due a second on.
+    filesDueAt = clock.now() + FILES_READ_EVERY_MS;
     return app;
   });
 
@@ -180,6 +182,8 @@ export function createSiteWorker(configFile: unknown, options: SiteWorkerOptions
    * a Worker has no background loop, and it serves the update files from memory (it signs none).
    */
   const refreshFiles = (ctx: WorkerContext, db: RequestStorage | null): void => {
+    // The isolate's own memory storage: nothing else writes its releases or files.
+    if (!db && options.storage === undefined) return;
     const now = clock.now();
     if (!built || now < filesDueAt) return;
     filesDueAt = now + FILES_READ_EVERY_MS;

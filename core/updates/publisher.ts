@@ -14,7 +14,7 @@ import type { Clock, Logger } from '../ports/ports.ts';
 import type { UpdateFile, UpdateFileRole } from '../ports/update-files.ts';
 import { toHex } from '../formats/hex.ts';
 import { canonicalJson } from '../tuf/canonical-json.ts';
-import { type FeedOptions, feedTargets, type ReleaseTarget } from '../tuf/feed.ts';
+import { feedTargets, type ReleaseTarget } from '../tuf/feed.ts';
 import type { TufSigner } from '../tuf/keys.ts';
 import {
   buildSnapshot,

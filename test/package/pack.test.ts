@@ -56,6 +56,7 @@ test('npm pack builds a tarball of dist/, the example content, the client vector
     ...docs,
     'package/docs/vectors/license-keys.json',
     'package/docs/vectors/license-validate.json',
+    'package/docs/vectors/update-files.json',
     'package/docs/vectors/update-signatures.json',
     'package/example/config.json',
     'package/example/version.txt',

@@ -44,11 +44,14 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
           'simulator: no site of yours in "checkoutReturn", so Pay returns the buyer to this server\'s /checkout/thanks page',
           'mail is off: SMTP_URL is not set; mails are kept in the outbox and shown on the order pages, not sent',
           'license keys are signed with Ed25519; give the desktop app this public key',
+          'update files are signed with this online key once a root names it (docs/operating.md, "Setting up the update files")',
+          'update files: channel stable has no root yet, so /updates/stable/ answers 404 (converter-site-api updates sign-root, then publish-root)',
           'listening',
         ],
       );
       assert.match(String(info[2]!['publicKey']), /^[A-Za-z0-9_-]{43}$/);
-      const { url, runtime: named, publicBaseUrl } = info[3]!;
+      assert.match(String(info[3]!['onlineKey']), /^[0-9a-f]{64}$/);
+      const { url, runtime: named, publicBaseUrl } = info[5]!;
       assert.is(named, runtime);
       const port = new URL(String(url)).port;
       assert.is(publicBaseUrl, `http://localhost:${port}`);
