@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { type ResponseValidator, type SeenResponse, withValidation } from './_openapi.ts';
 import { type InProcessServer, startInProcessServer } from './_in-process.ts';
 import type { HttpResult } from './_setup.ts';
+import { storedFile } from './_update-files.ts';
 
 type Context = { server?: InProcessServer & { validator: ResponseValidator } };
 
@@ -68,14 +69,7 @@ for (
 
   real("the update files' answers pass: 200, 304 and 302 without rate-limit headers, 400 and 404 with them", async ({ server }) => {
     const sha = 'ab'.repeat(32);
-    const stored = (role: 'root' | 'timestamp' | 'targets', version: number, signed: Record<string, unknown> = {}) => ({
-      channel: 'stable',
-      role,
-      version,
-      text: JSON.stringify({ signatures: [], signed: { _type: role, version, ...signed } }),
-      storedAt: 1_000,
-      expiresAt: Date.UTC(2027, 0, 1),
-    });
+    const stored = (role: 'root' | 'timestamp' | 'targets', version: number, signed: Record<string, unknown> = {}) => storedFile(role, version, signed);
     const msi = { 'LegacySheetConverter-2.7.0-x64.msi': { length: 4096, hashes: { sha256: sha }, custom: { url: 'https://downloads.example.com/2.7.0.msi' } } };
     await server!.storage.change(async (tx) => {
       for (const file of [stored('root', 1), stored('timestamp', 1), stored('targets', 1, { targets: msi })]) await tx.updateFiles.putUpdateFile(file);

@@ -6,28 +6,19 @@ import * as assert from 'uvu/assert';
 import type { Release } from '../../core/ports/release-store.ts';
 import { type FeedOptions, feedTargets, plainSummary } from '../../core/tuf/feed.ts';
 import { canonicalJson } from '../../core/tuf/canonical-json.ts';
+import { releaseRecord } from '../_update-files.ts';
 
 const test = suite('TUF feed targets');
 const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
 
 function release(version: string, fields: Partial<Release> = {}): Release {
-  return {
-    version,
+  return releaseRecord(version, {
     msiUrl: `https://downloads.example.com/${version}/converter-${version}.msi`,
-    notesUrl: null,
-    rolloutPercent: 100,
     publishedAt: T0,
-    pulledAt: null,
     sha256: version.replace(/\D/g, '').padEnd(64, 'a').slice(0, 64),
-    size: 1000,
-    critical: false,
-    ramp: null,
-    haltedAt: null,
-    haltReason: null,
-    announcedStep: 0,
     ...fields,
-  };
+  });
 }
 
 const options: FeedOptions = {

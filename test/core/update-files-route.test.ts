@@ -7,16 +7,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { UpdateFile } from '../../core/ports/update-files.ts';
 import { bodyText, coreRequest, createTestApp } from '../_setup.ts';
+import { storedFile } from '../_update-files.ts';
 
 const SHA = 'ab'.repeat(32);
-const stored = (role: UpdateFile['role'], version: number, signed: Record<string, unknown>, storedAt = 1_000): UpdateFile => ({
-  channel: 'stable',
-  role,
-  version,
-  text: JSON.stringify({ signatures: [], signed: { _type: role, version, ...signed } }),
-  storedAt,
-  expiresAt: Date.UTC(2027, 0, 1),
-});
+const stored = storedFile;
 const targets = {
   targets: { 'LegacySheetConverter-2.7.0-x64.msi': { length: 4096, hashes: { sha256: SHA }, custom: { url: 'https://downloads.example.com/2.7.0.msi' } } },
 };

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { UpdateFile } from '../../core/ports/update-files.ts';
-import type { Release } from '../../core/ports/release-store.ts';
 import { canonicalJson } from '../../core/tuf/canonical-json.ts';
 import { chooseTarget, cohortBucket, installIdOk, TIMESTAMP_LIFETIME_MS } from '../../core/tuf/cohort.ts';
 import { feedTargets, type ReleaseTarget } from '../../core/tuf/feed.ts';
@@ -17,6 +16,7 @@ import { LIFETIMES } from '../../core/updates/publish-plan.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE, IMMUTABLE } from '../../core/updates/files-route.ts';
 import { bodyText, coreRequest, createTestApp } from '../_setup.ts';
 import { ROOT } from '../_spawn.ts';
+import { releaseRecord, storedFile } from '../_update-files.ts';
 
 const updates = readFileSync(join(ROOT, 'docs/updates.md'), 'utf8');
 const section = updates.slice(updates.indexOf('## The update files'), updates.indexOf("## What's new after an update"));
@@ -67,14 +67,7 @@ test("the lifetimes table: the publisher's lifetimes, and the timestamp's the ap
 test("the files table's Cache-Control values are the route's answers; a ?fresh= query string is the same file", async () => {
   const rows = new Map(table('The files').map(([path = '', , cache = '']) => [path, cache]));
   const sha = 'ab'.repeat(32);
-  const stored = (role: UpdateFile['role'], version: number, signed: Record<string, unknown> = {}): UpdateFile => ({
-    channel: 'stable',
-    role,
-    version,
-    text: JSON.stringify({ signatures: [], signed: { _type: role, version, ...signed } }),
-    storedAt: 1_000,
-    expiresAt: Date.UTC(2027, 0, 1),
-  });
+  const stored = (role: UpdateFile['role'], version: number, signed: Record<string, unknown> = {}) => storedFile(role, version, signed);
   const msi = { 'x.msi': { length: 1, hashes: { sha256: sha }, custom: { url: 'https://downloads.example.com/x.msi' } } };
   const { app, storage } = await createTestApp();
   await storage.change(async (tx) => {
@@ -96,24 +89,7 @@ test("the files table's Cache-Control values are the route's answers; a ?fresh= 
   assert.match(flat, 'with `Cache-Control: no-cache` and a unique query string (`?fresh=<random>`)');
 });
 
-function release(version: string, fields: Partial<Release> = {}): Release {
-  return {
-    version,
-    msiUrl: `https://downloads.example.com/converter-${version}.msi`,
-    notesUrl: null,
-    rolloutPercent: 100,
-    publishedAt: Date.UTC(2026, 0, 1),
-    pulledAt: null,
-    sha256: 'cd'.repeat(32),
-    size: 1000,
-    critical: false,
-    ramp: null,
-    haltedAt: null,
-    haltReason: null,
-    announcedStep: 0,
-    ...fields,
-  };
-}
+const release = releaseRecord;
 
 test("the custom table lists exactly the fields a target's custom carries", () => {
   const fields = table('What a target carries').map(([field = '']) => field.replace(/`/g, ''));
