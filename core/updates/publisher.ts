@@ -11,7 +11,7 @@
 import type { Release } from '../ports/release-store.ts';
 import type { CommittedChanges } from '../ports/change.ts';
 import type { Clock, Logger } from '../ports/ports.ts';
-import type { UpdateFile, UpdateFileRole } from '../ports/update-files.ts';
+import type { UpdateFile } from '../ports/update-files.ts';
 import { toHex } from '../formats/hex.ts';
 import { canonicalJson } from '../tuf/canonical-json.ts';
 import { feedTargets, type ReleaseTarget } from '../tuf/feed.ts';
@@ -66,10 +66,20 @@ interface Parsed<T> {
   signedBy: string[];
 }
 
+/**
+ * A served file, parsed once: the publisher looks at the newest files on every refresh (each second), and a
+ * served file's bytes never change, so its parse is kept with it for as long as it is served.
+ */
+const parsedFiles = new WeakMap<ServedFile, Parsed<unknown>>();
+
 function parse<T>(file: ServedFile | null): Parsed<T> | null {
   if (file === null) return null;
+  const kept = parsedFiles.get(file);
+  if (kept) return kept as Parsed<T>;
   const envelope = JSON.parse(decoder.decode(file.body)) as { signed: T; signatures: { keyid: string }[] };
-  return { file, signed: envelope.signed, signedBy: envelope.signatures.map((signature) => signature.keyid) };
+  const parsed: Parsed<T> = { file, signed: envelope.signed, signedBy: envelope.signatures.map((signature) => signature.keyid) };
+  parsedFiles.set(file, parsed);
+  return parsed;
 }
 
 const newestOf = (parsed: Parsed<unknown> | null): NewestFile | undefined =>
@@ -124,37 +134,29 @@ export function createUpdatePublisher(ports: PublisherPorts): UpdatePublisher {
     if (plan.length === 0) return { kind: 'current' };
 
     const made: UpdateFile[] = [];
-    const store = (role: UpdateFileRole, version: number, text: string) => {
-      made.push({ channel, role, version, text, storedAt: now, expiresAt: expiresMs((JSON.parse(text) as { signed: { expires: string } }).signed.expires) });
-      return text;
-    };
-    const expires = (role: OnlineRole) => now + LIFETIMES[role].validMs;
     const versions: Partial<Record<OnlineRole, number>> = {};
-    let targetsEntry: MetaEntry | null = targets === null ? null : await metaEntryOf(decoder.decode(targets.file.body));
-    if (plan.includes('targets')) {
-      const version = (targets?.file.version ?? 0) + 1;
-      versions.targets = version;
-      const text = store(
-        'targets',
-        version,
-        envelopeText(await signEnvelope(buildTargets({ version, expires: expires('targets'), targets: wanted }), [signer])),
-      );
-      targetsEntry = await metaEntryOf(text);
-    }
-    let snapshotEntry: MetaEntry | null = snapshot === null ? null : await metaEntryOf(decoder.decode(snapshot.file.body));
-    if (plan.includes('snapshot')) {
-      const version = (snapshot?.file.version ?? 0) + 1;
-      versions.snapshot = version;
-      const signed = buildSnapshot({ version, expires: expires('snapshot'), targets: targetsEntry! });
-      snapshotEntry = await metaEntryOf(store('snapshot', version, envelopeText(await signEnvelope(signed, [signer]))));
-    }
-    const version = (timestamp?.file.version ?? 0) + 1;
-    versions.timestamp = version;
-    store(
-      'timestamp',
-      version,
-      envelopeText(await signEnvelope(buildTimestamp({ version, expires: expires('timestamp'), snapshot: snapshotEntry! }), [signer])),
-    );
+    const expires = (role: OnlineRole) => now + LIFETIMES[role].validMs;
+    const next = (parsed: Parsed<unknown> | null) => (parsed?.file.version ?? 0) + 1;
+    /** Signs a `signed` part, keeps the file for the change, and answers how its parent lists it. */
+    const sign = async (signed: { _type: OnlineRole; version: number; expires: string }): Promise<MetaEntry> => {
+      const text = envelopeText(await signEnvelope(signed, [signer]));
+      made.push({ channel, role: signed._type, version: signed.version, text, storedAt: now, expiresAt: expiresMs(signed.expires) });
+      versions[signed._type] = signed.version;
+      return metaEntryOf(text);
+    };
+    /** How a parent lists a stored file it keeps naming. */
+    const listed = (parsed: Parsed<unknown> | null) => metaEntryOf(decoder.decode(parsed!.file.body));
+    // A parent is signed whenever its child is (publishPlan), so an unsigned child was stored before.
+    const snapshotEntry = plan.includes('snapshot')
+      ? await sign(buildSnapshot({
+        version: next(snapshot),
+        expires: expires('snapshot'),
+        targets: plan.includes('targets')
+          ? await sign(buildTargets({ version: next(targets), expires: expires('targets'), targets: wanted }))
+          : await listed(targets),
+      }))
+      : await listed(snapshot);
+    await sign(buildTimestamp({ version: next(timestamp), expires: expires('timestamp'), snapshot: snapshotEntry }));
 
     try {
       await changes.change(async (tx) => {
