@@ -64,8 +64,8 @@ test("a target's consistent-snapshot name redirects to its installer, with nothi
   assert.equal(perClient(target.headers), []);
 });
 
-test('errors are JSON and metered: a bad channel name 400, an unknown channel, version or hash 404, each with the rate-limit headers', async () => {
-  const { get } = await appWithFiles([stored('root', 1, {}), stored('targets', 1, targets)]);
+test('errors are JSON and metered: a bad channel name 400, an unknown channel, version or hash 404, a wrong method 405, each with the rate-limit headers', async () => {
+  const { app, get } = await appWithFiles([stored('root', 1, {}), stored('targets', 1, targets)]);
   const cases: [string, number, string, string][] = [
     ['/updates/Stable!/timestamp.json', 400, 'invalid_parameter', 'The channel "Stable!" is not a channel name: 1 to 32 of a-z, 0-9 and -.'],
     ['/updates/beta/timestamp.json', 404, 'not_found', 'No update channel is named "beta".'],
@@ -93,6 +93,10 @@ test('errors are JSON and metered: a bad channel name 400, an unknown channel, v
     assert.is(answer.headers['cache-control'], 'no-store', path);
     assert.equal(perClient(answer.headers).sort(), [...RATE_LIMIT_HEADERS].sort(), path);
   }
+  const wrongMethod = await app.handle(coreRequest({ method: 'POST', path: '/updates/stable/timestamp.json' }));
+  assert.is(wrongMethod.status, 405);
+  assert.is(wrongMethod.headers['cache-control'], 'no-store');
+  assert.equal(perClient(wrongMethod.headers).sort(), [...RATE_LIMIT_HEADERS].sort(), 'a wrong method is an error: metered');
 });
 
 test('a client past its quota of errors gets 429 for the next error, while files are still served to it', async () => {

@@ -2,7 +2,8 @@
  * docs/operating.md "Setting up the update files", typed as written: the first shell block's commands run
  * one by one through /bin/sh in an empty folder (the root key and the root file land there, as on the
  * operator's machine), `converter-site-api` the repository's CLI, against the server program with its
- * operator listener. Only `<hex from status>` is replaced, by the hex line `updates status` printed. Then
+ * operator listener. Only `<hex from status>` is replaced, by the hex line `updates status` printed, and the
+ * documented `--expires` date by one a year from now (the doc's example date passes some day). Then
  * the server serves a signed timestamp, and tuf-js, pinned to the 1.root.json the commands wrote,
  * refreshes from it over HTTP.
  */
@@ -15,6 +16,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT, startServerProcess } from '../_spawn.ts';
 
+const AYEAR_ON = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 const TOKEN = 'update-files-setup-token-'.padEnd(40, 'x');
 
 /** The commands of the section's first shell block: its lines without comments, in order. */
@@ -54,7 +56,7 @@ test("the section's commands, as typed, give the server a root; it then serves f
     const env = { PATH: `${bin}:${process.env['PATH'] ?? ''}`, HOME: process.env['HOME'] ?? '', OPERATOR_URL: operator!, OPERATOR_TOKEN: TOKEN };
     let hex = '';
     for (const command of commands) {
-      const line = command.replace('<hex from status>', hex);
+      const line = command.replace('<hex from status>', hex).replace(/--expires \d{4}-\d\d-\d\d/, `--expires ${AYEAR_ON}`);
       const ran = await sh(line, folder, env);
       assert.is(ran.code, 0, `${line}\n${ran.stdout}${ran.stderr}`);
       hex = /^([0-9a-f]{64})$/m.exec(ran.stdout)?.[1] ?? hex;

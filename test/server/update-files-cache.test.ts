@@ -120,11 +120,11 @@ test('a second client is served the cached timestamp; an unchanged one answers 3
   assert.is(second.status, 200);
   assert.is(await second.text(), await first.text());
   const hitsOrigin = asked.filter((path) => path === '/updates/stable/timestamp.json').length;
-  // Within its max-age the cache answers alone (varnish names two transactions in X-Varnish on a hit).
-  if (Number(second.headers.get('age')) < MAX_AGE) {
-    assert.is(hitsOrigin, fetchedBefore, 'the second client was answered by the cache');
-    assert.match(String(second.headers.get('x-varnish')), /^\d+ \d+$/);
-  }
+  // Within its max-age the cache answers alone (varnish names two transactions in X-Varnish on a hit); the
+  // two fetches are milliseconds apart, so the copy is still fresh.
+  assert.ok(Number(second.headers.get('age')) < MAX_AGE, `the second fetch came at age ${second.headers.get('age')}`);
+  assert.is(hitsOrigin, fetchedBefore, 'the second client was answered by the cache');
+  assert.match(String(second.headers.get('x-varnish')), /^\d+ \d+$/);
   // A versioned file is immutable: the second client's copy is the cache's, whatever the time.
   const snapshot = `${cache.url}/updates/stable/1.snapshot.json`;
   await fetch(snapshot);
@@ -142,6 +142,7 @@ test("a new timestamp reaches a polling client once the cached copy's max-age ha
   const { cache, asked, publish } = context;
   const url = `${cache.url}/updates/stable/timestamp.json`;
   const before = await timestampVersion(await fetch(url));
+  const askedBefore = asked.filter((path) => path === '/updates/stable/timestamp.json').length;
   await publish('2.7.0');
   const published = (await context.storage.updateFiles.newestUpdateFile('stable', 'timestamp'))!.version;
   assert.is(published, before + 1);
@@ -155,7 +156,7 @@ test("a new timestamp reaches a polling client once the cached copy's max-age ha
     assert.ok(age <= MAX_AGE, `the cached copy was served at age ${age}, past its max-age of ${MAX_AGE}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  assert.ok(asked.includes('/updates/stable/timestamp.json'));
+  assert.ok(asked.filter((path) => path === '/updates/stable/timestamp.json').length > askedBefore, 'the new copy came from the origin');
 });
 
 test("the pre-install check reaches the origin at once and sees a halt the cache's copy does not show yet", async (context) => {
