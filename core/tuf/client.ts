@@ -103,9 +103,11 @@ function envelopeOf<T>(bytes: Uint8Array, path: string, type: string): Envelope<
   let parsed: unknown;
   try {
     parsed = JSON.parse(decoder.decode(bytes));
+    // Signatures are over the canonical JSON of `signed`, as TUF 1.0 and every stock client have them (not over
+    // the served bytes, whose hashes the parent names): a value canonical JSON cannot encode is refused here.
     canonicalJson(parsed);
   } catch {
-    return refuse('malformed', `${path} is not canonical JSON text.`);
+    return refuse('malformed', `${path} is not JSON that canonical JSON can encode (UTF-8, integers only).`);
   }
   if (!isRecord(parsed) || !isRecord(parsed['signed']) || !Array.isArray(parsed['signatures'])) {
     return refuse('malformed', `${path} is not {"signed": {...}, "signatures": [...]}.`);

@@ -148,6 +148,22 @@ async function shapeOf(signed: Record<string, unknown>): Promise<RootSigned> {
 }
 
 /**
+ * A root file's `signed` part with its shape checked, not its signatures: the root a new one is checked
+ * against, read from a file the operator names (`updates sign-root --previous`).
+ */
+export async function rootOf(file: unknown): Promise<RootCheck> {
+  try {
+    if (!isRecord(file) || !isRecord(file['signed'])) refuse('it is not a root file: {"signed": {...}, "signatures": [...]}.');
+    const root = await shapeOf(file['signed']);
+    if (!Number.isSafeInteger(root.version) || root.version < 1) refuse(`signed.version is ${JSON.stringify(root.version)}, not a whole number from 1.`);
+    return { ok: true, root };
+  } catch (error) {
+    if (error instanceof Problem) return { ok: false, problem: error.message };
+    throw error;
+  }
+}
+
+/**
  * Checks a new root file of a channel before it is stored: what a TUF 1.0 client checks when it walks from
  * `previous` to it (section 5.3.4), and what this server's files need (Ed25519 keys, consistent snapshots).
  *

@@ -12,7 +12,7 @@ import { publishUpdateRoot, updateFilesStatus } from '../../core/operator/update
 import { fromHex } from '../../core/formats/hex.ts';
 import { createTufSigner, tufKeyOf, type TufSigner } from '../../core/tuf/keys.ts';
 import { buildRoot, envelopeText, type RootSigned, signEnvelope } from '../../core/tuf/metadata.ts';
-import { checkNewRoot } from '../../core/tuf/verify.ts';
+import { checkNewRoot, rootOf } from '../../core/tuf/verify.ts';
 import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
 import { callOperator, OPERATOR_EXIT_CODES, prepare, table } from './operator-api.ts';
 
@@ -105,13 +105,16 @@ function expiresOf(text: string | undefined, now: number): number {
 /** The previous root's signed part, from its file. */
 async function previousOf(path: string): Promise<RootSigned> {
   const text = await readText('--previous', path);
+  let file: unknown;
   try {
-    const signed = (JSON.parse(text) as { signed?: RootSigned }).signed;
-    if (signed?._type === 'root' && Number.isSafeInteger(signed.version) && typeof signed.roles?.root === 'object') return signed;
+    file = JSON.parse(text);
   } catch {
-    // Said below.
+    throw new UsageError(`--previous ${path} is not a root file (n.root.json): it is not JSON`);
   }
-  throw new UsageError(`--previous ${path} is not a root file (n.root.json)`);
+  // The shape an app checks, so that a truncated or hand-edited root is refused here, not met with a TypeError.
+  const checked = await rootOf(file);
+  if (!checked.ok) throw new UsageError(`--previous ${path} is not a root file (n.root.json): ${checked.problem}`);
+  return checked.root;
 }
 
 async function signRoot(values: ReturnType<typeof parseCommandLine<typeof FLAGS>>['values'], io: Io): Promise<number> {

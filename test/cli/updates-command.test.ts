@@ -138,6 +138,46 @@ test('a rotation signed by the new key alone, sent anyway, is refused by the ser
   ]);
 });
 
+test('sign-root --previous names a root file with no keys: a usage error with the reason, nothing written', async (context) => {
+  const key = await rootKeyFile(context, 'root-1.key');
+  const previous = join(context.dir, '1.root.json');
+  const root = JSON.parse(
+    envelopeText(
+      await signEnvelope(
+        await buildRoot({
+          version: 1,
+          expires: Date.now() + 86_400_000,
+          rootKeys: [(await createTufSigner(readFileSync(key.path, 'utf8').trim())).key],
+          rootThreshold: 1,
+          onlineKey: context.online.key,
+        }),
+        [],
+      ),
+    ),
+  ) as { signed: Record<string, unknown> };
+  delete root.signed['keys'];
+  writeFileSync(previous, JSON.stringify(root));
+  const out = join(context.dir, '2.root.json');
+  const args = [
+    'sign-root',
+    '--key',
+    key.path,
+    '--previous',
+    previous,
+    '--online-key',
+    context.online.key.keyval.public,
+    '--expires',
+    nextYear(),
+    '--out',
+    out,
+  ];
+  const refused = await updates(context, args);
+  assert.is(refused.code, 64, refused.stderr);
+  assert.match(refused.stderr, `--previous ${previous} is not a root file (n.root.json): `);
+  assert.not.match(refused.stderr, 'TypeError');
+  assert.throws(() => readFileSync(out));
+});
+
 test('usage mistakes exit 64; --help lists each action', async (context) => {
   const key = await rootKeyFile(context, 'root.key');
   const hex = context.online.key.keyval.public;
