@@ -198,8 +198,7 @@ export async function createContext(
   const timestampMaxAge = options.updates?.timestampMaxAge ?? DEFAULT_TIMESTAMP_MAX_AGE;
   // A superseded file stays served twice the timestamp's max-age, plus the clock skew allowed.
   const keepMs = 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS;
-  const updateChannels = options.updates?.channels ?? ['stable'];
-  const updateFiles = createServedFiles(storage.updateFiles, updateChannels, keepMs);
+  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], keepMs);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
@@ -239,7 +238,6 @@ export async function createContext(
         seedOf: cohortSeeds(secretMac),
       })
       : null,
-    updateChannels,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

@@ -42,8 +42,6 @@ export interface AppContext {
   readonly updateSigner: TufSigner | null;
   /** Signs and stores a channel's update files when they are due (core/updates/publisher.ts); null without an online key. */
   readonly updatePublisher: UpdatePublisher | null;
-  /** The update channels that exist (`options.updates.channels`, `['stable']` by default). */
-  readonly updateChannels: readonly string[];
   /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
   readonly releaseWatch: ReleaseWatch;
   /** The changes this app committed, counted (core/ports/change.ts): operator changes and the autopilot's halts. */

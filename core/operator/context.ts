@@ -14,6 +14,7 @@ import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
 import type { MailSettings } from '../mail/messages.ts';
 import type { TufSigner } from '../tuf/keys.ts';
+import type { ServedFiles } from '../updates/served-files.ts';
 
 export type { AuditEntry, AuditStore } from '../ports/store-ports.ts';
 
@@ -34,8 +35,8 @@ export interface OperatorContext {
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
   /** The update files' online key, which a published root must name for timestamp, snapshot and targets; null: none. */
   readonly updateSigner: TufSigner | null;
-  /** The update channels that exist. */
-  readonly updateChannels: readonly string[];
+  /** The update files as this app serves them: the channels that exist are their `names`. */
+  readonly updateFiles: Pick<ServedFiles, 'names'>;
   /** Opens each change and counts it once committed (what keeps storage's answers in memory reads again after one). */
   readonly changes: CommittedChanges;
   count(event: AppEvent, times?: number): void;

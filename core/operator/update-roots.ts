@@ -22,10 +22,10 @@ const ONLINE_ROLES = ['timestamp', 'snapshot', 'targets'] as const;
 
 /** A channel of this app, else channel_not_found. */
 function channelOf(context: OperatorContext, name: string): string {
-  if (!context.updateChannels.includes(name)) {
+  if (!context.updateFiles.names.includes(name)) {
     throw new OperatorError(
       'channel_not_found',
-      `No update channel is named ${JSON.stringify(name.slice(0, 40))}; the channels are ${context.updateChannels.join(', ')}.`,
+      `No update channel is named ${JSON.stringify(name.slice(0, 40))}; the channels are ${context.updateFiles.names.join(', ')}.`,
     );
   }
   return name;
