@@ -152,7 +152,8 @@ carry them like every error.
 
 ## Request ids
 
-Every response carries X-Request-Id: the caller's own X-Request-Id when it is 1 to 128 characters of
+Every response carries X-Request-Id, but an update file's 200, 304 and 302 (a cache hands one fetch's
+answer to everyone): the caller's own X-Request-Id when it is 1 to 128 characters of
 A-Z a-z 0-9 . _ : -, otherwise a fresh UUID. Quote it when reporting a problem: every server log line about
 the request carries it. Error bodies stay exactly {code, message, resolution}.
 

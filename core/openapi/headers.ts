@@ -22,6 +22,9 @@ export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', '
 /** The headers of an answer outside every quota (the probes): no rate-limit state. */
 export const UNMETERED_HEADERS = ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
 
+/** The headers of an update file's 200, 304 or 302, which any cache hands to everyone: nothing of the request. */
+export const FILE_HEADERS = ['Cache-Control', 'X-Content-Type-Options'] as const;
+
 /** The component of a cacheable answer's Cache-Control (the changelog's 200 and 304), named under Cache-Control. */
 export const PUBLIC_CACHE_CONTROL = 'Cache-Control-Public';
 
@@ -115,7 +118,7 @@ const HEADER_COMPONENTS = {
     required: false,
   },
   'X-Request-Id': header(
-    'The id of this request, on every answer and in every server log line about it: the X-Request-Id the ' +
+    "The id of this request, on every answer but an update file's 200, 304 and 302, and in every server log line about it: the X-Request-Id the " +
       'caller sent when it is 1 to 128 characters of A-Z a-z 0-9 . _ : -, otherwise a fresh UUID.',
     { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
     '3f1c2a9e-5b7d-4e0f-9a61-2c8d4b7e1f05',

@@ -7,7 +7,7 @@
 import { V1_PREFIX } from '../endpoint.ts';
 import { type ApiRoute, COMMON_ERRORS } from '../api-route.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from '../http/errors.ts';
-import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, FILE_CACHE_CONTROL, PUBLIC_CACHE_CONTROL, UNMETERED_HEADERS } from './headers.ts';
+import { DEPRECATION_HEADERS, EVERY_RESPONSE_HEADERS, FILE_CACHE_CONTROL, FILE_HEADERS, PUBLIC_CACHE_CONTROL, UNMETERED_HEADERS } from './headers.ts';
 import { linksOf } from './links.ts';
 
 type Json = Record<string, unknown>;
@@ -100,7 +100,7 @@ function notModifiedResponse(route: ApiRoute, headers: readonly string[]): Json 
  */
 function responses(route: ApiRoute, common: readonly string[]): Json {
   // An update file's 200, 304 and 302 carry nothing per client; its errors carry what every error does.
-  const answered = isFile(route) ? UNMETERED_HEADERS : common;
+  const answered = isFile(route) ? FILE_HEADERS : common;
   const success = successResponse(route, answered);
   const links = linksOf(route.operationId);
   if (links) success['links'] = links;

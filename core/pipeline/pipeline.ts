@@ -146,15 +146,19 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     return errorResponse('method_not_allowed', message, undefined, { allow: match.allow });
   };
 
-  /** decorate: the headers every answer carries; an unmetered one gets no rate-limit or CORS headers. */
-  const decorate = (request: CoreRequest, response: CoreResponse, decision: GateDecision | null): CoreResponse => {
+  /**
+   * decorate: the headers every answer carries; an unmetered one gets no rate-limit or CORS headers. A file
+   * answer (`file`: the update files' 200, 304 and 302, which any cache hands to everyone) carries nothing
+   * of the request either: no X-Request-Id (the caller may choose it), and its own Cache-Control.
+   */
+  const decorate = (request: CoreRequest, response: CoreResponse, decision: GateDecision | null, file = false): CoreResponse => {
     const { headers } = response;
     if (decision) Object.assign(headers, decision.headers);
-    headers['x-request-id'] = request.requestId!;
+    if (!file) headers['x-request-id'] = request.requestId!;
     // Every answer holds per-client state (rate limit) or a live state (probes): no shared cache may keep it.
-    // The exceptions are a cacheable endpoint's own (the changelog: endpoint.ts `cacheable`) and the update
-    // files' (a 200, 304 or 302 with nothing per client), each set by its operation.
-    if (response.status >= 400 || (decision !== null && response.status !== 200 && response.status !== 304)) headers['cache-control'] = 'no-store';
+    // The exceptions are a cacheable endpoint's 200 and 304 (the changelog: endpoint.ts `cacheable`) and a
+    // file answer, each with the Cache-Control its operation set.
+    if (!file && response.status !== 200 && response.status !== 304) headers['cache-control'] = 'no-store';
     else headers['cache-control'] ??= 'no-store';
     addSecurityHeaders(headers);
     if (decision) {
@@ -209,7 +213,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
    */
   const meteredIfError = (request: CoreRequest, match: Match): Answer => {
     const settle = (response: CoreResponse): Answer => {
-      if (response.status < 400) return decorate(request, response, null);
+      if (response.status < 400) return decorate(request, response, null, true);
       const refused = checkAddress?.(request) ?? null;
       if (refused !== null) return decorate(request, refused, NOT_ADMITTED);
       const decision = gate.check(request);

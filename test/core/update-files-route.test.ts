@@ -30,13 +30,14 @@ const perClient = (headers: Record<string, string | string[]>) => Object.keys(he
 
 test('timestamp.json: the stored bytes, public for 60 s with a strong ETag, and nothing per client; its ETag answers 304', async () => {
   const { get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {}), stored('timestamp', 2, {})]);
-  const first = await get('/updates/stable/timestamp.json');
+  const first = await get('/updates/stable/timestamp.json', { 'x-request-id': 'client-a-trace' });
   assert.is(first.status, 200);
   assert.is(bodyText(first), JSON.stringify({ signatures: [], signed: { _type: 'timestamp', version: 2 } }));
   assert.is(first.headers['content-type'], 'application/json');
   assert.is(first.headers['cache-control'], 'public, max-age=60');
   assert.match(String(first.headers['etag']), /^"[0-9a-f]{32}"$/);
   assert.equal(perClient(first.headers), []);
+  assert.is(first.headers['x-request-id'], undefined, "a cached copy would hand client A's id to everyone");
   const again = await get('/updates/stable/timestamp.json', { 'if-none-match': String(first.headers['etag']) });
   assert.is(again.status, 304);
   assert.is(again.body, null);
@@ -91,6 +92,7 @@ test('errors are JSON and metered: a bad channel name 400, an unknown channel, v
     assert.is(body.code, code, path);
     assert.is(body.message, message, path);
     assert.is(answer.headers['cache-control'], 'no-store', path);
+    assert.match(String(answer.headers['x-request-id']), /^[0-9a-f-]{36}$/, path);
     assert.equal(perClient(answer.headers).sort(), [...RATE_LIMIT_HEADERS].sort(), path);
   }
   const wrongMethod = await app.handle(coreRequest({ method: 'POST', path: '/updates/stable/timestamp.json' }));
