@@ -96,10 +96,10 @@ function openGateway(payment: PaymentConfig, storage: Storage, publicBaseUrl: st
   return createStripeGateway({ ...payment, logger, clock });
 }
 
-/** What tests change in a Worker. */
 /** How often an isolate reads the releases and update files again (after an answer, never in the background). */
 const FILES_READ_EVERY_MS = 1000;
 
+/** What tests change in a Worker. */
 export interface SiteWorkerOptions {
   /** Where time comes from for the live offer, Stripe's status cache and its signatures; the system's by default. */
   clock?: Clock;

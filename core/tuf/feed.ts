@@ -117,7 +117,7 @@ function targetNames(listed: readonly Release[]): Map<Release, string> {
  * will replace, which stays listed for the installs outside its steps); without, the newest whose
  * schedule ends at 10000.
  */
-export function listedReleases(releases: readonly Release[], now?: number): Release[] {
+function listedReleases(releases: readonly Release[], now?: number): Release[] {
   const candidates = releases
     .filter((release) => release.pulledAt === null && release.sha256 !== null && SHA256.test(release.sha256))
     .filter((release) => release.size !== null && Number.isSafeInteger(release.size) && release.size >= 0)

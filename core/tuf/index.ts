@@ -31,7 +31,6 @@ export {
 export {
   type FeedOptions,
   feedTargets,
-  listedReleases,
   plainSummary,
   type ReleaseCustom,
   type ReleaseTarget,

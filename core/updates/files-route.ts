@@ -18,9 +18,6 @@ import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { UpdateFileRole } from '../ports/update-files.ts';
 import type { ServedFile, ServedFiles } from './served-files.ts';
 
-/** Where the files are: `/updates/<channel>/`. */
-export const UPDATES_PREFIX = '/updates/';
-
 /** A channel's name. */
 export const CHANNEL_NAME = /^[a-z0-9-]{1,32}$/;
 

@@ -10,6 +10,7 @@ import { EXAMPLE_CONFIG } from '../../server/config.ts';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
 import { createSiteWorker } from '../../server/worker-app.ts';
 import { manualClock } from '../_setup.ts';
+import { storedFile } from '../_update-files.ts';
 
 const example = JSON.parse(readFileSync(EXAMPLE_CONFIG, 'utf8')) as Record<string, unknown>;
 const get = (path: string) => new Request(`https://api.sheets.test${path}`, { headers: { 'cf-connecting-ip': '203.0.113.20' } });
@@ -52,14 +53,7 @@ test("the config file's downloadSources are counted by name, as on the standalon
 test("the Worker serves the update files a server stored, reading new ones at most once a second after an answer, with the config's max-age", async () => {
   const clock = manualClock();
   const storage = createMemoryStorage({ clock });
-  const file = (role: 'root' | 'timestamp', version: number) => ({
-    channel: 'stable',
-    role,
-    version,
-    text: JSON.stringify({ signatures: [], signed: { _type: role, version } }),
-    storedAt: clock.now(),
-    expiresAt: clock.now() + 86_400_000,
-  });
+  const file = (role: 'root' | 'timestamp', version: number) => storedFile(role, version, {}, clock.now());
   await storage.change(async (tx) => {
     await tx.updateFiles.putUpdateFile(file('root', 1));
     await tx.updateFiles.putUpdateFile(file('timestamp', 1));
