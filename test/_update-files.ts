@@ -24,7 +24,7 @@ export function releaseRecord(version: string, fields: Partial<Release> = {}): R
     version,
     msiUrl: `https://downloads.example.com/converter-${version}.msi`,
     notesUrl: null,
-    rolloutPercent: 100,
+    rolloutBasisPoints: 10000,
     publishedAt: Date.UTC(2026, 0, 1),
     pulledAt: null,
     sha256: 'cd'.repeat(32),

@@ -21,10 +21,10 @@ export type ReleaseList = OutputOf<typeof listReleases>;
 
 /** The sentences of what pulling `version` does, one per group of clients that moves. */
 export function pullEffect(list: ReleaseList, version: string): string[] {
-  const entries = list.releases.map((r) => ({ version: r.version, rolloutPercent: r.rolloutPercent, pulledAt: r.pulledAt === null ? null : 0 }));
+  const entries = list.releases.map((r) => ({ version: r.version, rolloutBasisPoints: r.rolloutBasisPoints, pulledAt: r.pulledAt === null ? null : 0 }));
   const after = entries.map((r) => (r.version === version ? { ...r, pulledAt: 0 } : r));
   const name = (to: string | null) => (to === null ? `${list.baseline.version} (the baseline)` : to);
-  return movesBetween(entries, after).map((move) => `${move.percent}% of clients go back to ${name(move.to)}.`);
+  return movesBetween(entries, after).map((move) => `${move.basisPoints / 100}% of clients go back to ${name(move.to)}.`);
 }
 
 /** The confirmation box for `?pull=<version>`, or nothing when the page is not asked to confirm a live release. */

@@ -9,9 +9,9 @@
 import * as v from 'valibot';
 import type { Release } from '../releases/release-view.ts';
 import { baselineShare, byVersionDescending, rolloutLadder, servedShares } from '../releases/rollout-rule.ts';
-import { inForce, percentInForce } from '../releases/ramp-plan.ts';
-import { releaseEvent, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
-import { downgradeRefusal, rampOf } from '../releases/publish-checks.ts';
+import { inForce, rolloutInForce } from '../releases/ramp-plan.ts';
+import { percentOf, releaseEvent, releaseView, ReleaseViewSchema, servedAfter } from '../releases/release-json.ts';
+import { downgradeRefusal, publishedRollout, rolloutOf } from '../releases/publish-checks.ts';
 import { publishedRelease, type ReleaseStore } from '../ports/release-store.ts';
 import { type Changed, operatorChange } from './context.ts';
 import { OperatorError } from './errors.ts';
@@ -40,11 +40,16 @@ export const listReleases = defineOperation({
   operationId: 'listReleases',
   method: 'GET',
   path: '/releases',
-  summary: 'Every release, highest version first, with its rollout, the share of clients it is served to now (servedPercent) ' +
+  summary: 'Every release, highest version first, with its rollout, the share of clients it is served to now (servedBasisPoints) ' +
     'and whether it was pulled; and the baseline.',
   output: v.object({
     releases: v.array(ReleaseViewSchema),
-    baseline: v.object({ version: v.string(), msiUrl: v.string(), servedPercent: v.number() }),
+    baseline: v.object({
+      version: v.string(),
+      msiUrl: v.string(),
+      servedBasisPoints: v.pipe(v.number(), v.description('The share of clients served the baseline, in basis points.')),
+      servedPercent: v.pipe(v.number(), v.description('The same share in percent (servedBasisPoints / 100).')),
+    }),
   }),
   status: 200,
   errors: [],
@@ -53,9 +58,10 @@ export const listReleases = defineOperation({
     const releases = (await context.storage.releases.listReleases()).sort(byVersionDescending);
     const shares = servedShares(inForce(releases, now));
     const baseline = await context.releases.baseline();
+    const baselineServed = baselineShare(rolloutLadder(inForce(releases, now)));
     return {
       releases: releases.map((release) => releaseView(release, shares.get(release.version) ?? 0, now)),
-      baseline: { version: baseline.version, msiUrl: baseline.msiUrl, servedPercent: baselineShare(rolloutLadder(inForce(releases, now))) },
+      baseline: { version: baseline.version, msiUrl: baseline.msiUrl, servedBasisPoints: baselineServed, servedPercent: percentOf(baselineServed) },
     };
   },
 });
@@ -64,7 +70,8 @@ export const publishRelease = defineOperation({
   operationId: 'publishRelease',
   method: 'POST',
   path: '/releases',
-  summary: 'Publish a release above every published version to a share of the clients (rolloutPercent: that share is offered it or a newer one), ' +
+  summary: 'Publish a release above every published version to a share of the clients (rolloutBasisPoints, or rolloutPercent: ' +
+    'that share is offered it or a newer one; with a ramp, its first step when left out), ' +
     "with the MSI's sha256 and size.",
   body: PublishReleaseSchema,
   output: ReleaseViewSchema,
@@ -72,9 +79,10 @@ export const publishRelease = defineOperation({
   errors: ['release_exists', 'release_not_higher', 'release_same_msi_version'],
   async run(context, { body }, caller) {
     const publishedAt = context.clock.now();
-    const ramp = rampOf(body.rolloutPercent, body.ramp, publishedAt);
-    const release = publishedRelease({ ...body, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, ramp });
-    const plan = ramp ? ` on a ramp of ${ramp.steps.join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
+    const { rollout, ramp } = publishedRollout(body, publishedAt);
+    const { rolloutBasisPoints: _, rolloutPercent: __, ...fields } = body;
+    const release = publishedRelease({ ...fields, rolloutBasisPoints: rollout, sha256: body.sha256?.toLowerCase() ?? null, publishedAt, ramp });
+    const plan = ramp ? ` on a ramp of ${ramp.basisPoints.map(percentOf).join(', ')}% every ${ramp.everyMs / 60_000} minutes` : '';
     const served = await operatorChange(context, caller, async (tx) => {
       // Checked against every stored release while no publish, on any instance, can store one.
       await tx.lock('releases');
@@ -87,7 +95,7 @@ export const publishRelease = defineOperation({
         result: share,
         at: publishedAt,
         event: releaseEvent('release.published', release, share, publishedAt),
-        audit: { action: 'release.published', target: `${body.version} at ${body.rolloutPercent}%${plan}` },
+        audit: { action: 'release.published', target: `${body.version} at ${percentOf(rollout)}%${plan}` },
       };
     });
     await context.releases.refresh();
@@ -104,21 +112,22 @@ export const setReleaseRollout = defineOperation({
   output: ReleaseViewSchema,
   status: 200,
   errors: ['release_not_found', 'release_pulled'],
-  async run(context, { params, body: { rolloutPercent } }, caller) {
+  async run(context, { params, body }, caller) {
     const now = context.clock.now();
+    const rollout = rolloutOf(body);
     const { release, served } = await operatorChange(context, caller, async (tx): Promise<Changed<Served>> => {
       const { releases, release: before } = await named(tx.releases, params.version);
       const pulled = () => new OperatorError('release_pulled', `${before.version} is pulled: a rollout change would not reach any client.`);
       if (before.pulledAt !== null) throw pulled();
-      const release = await tx.releases.setRollout(before.version, rolloutPercent);
+      const release = await tx.releases.setRollout(before.version, rollout);
       if (!release) throw pulled();
       const served = servedAfter(releases, now)(release);
       const ended = before.ramp === null ? '' : ' (its ramp plan ends)';
       return {
         result: { release, served },
         at: now,
-        event: rolloutPercent === percentInForce(before, now) ? null : releaseEvent('release.rolled_out', release, served, now),
-        audit: { action: 'release.rollout', target: `${before.version} at ${rolloutPercent}%${ended}` },
+        event: rollout === rolloutInForce(before, now) ? null : releaseEvent('release.rolled_out', release, served, now),
+        audit: { action: 'release.rollout', target: `${before.version} at ${percentOf(rollout)}%${ended}` },
       };
     });
     await context.releases.refresh();
@@ -138,14 +147,14 @@ export const pullRelease = defineOperation({
     const at = context.clock.now();
     const { release, served } = await operatorChange(context, caller, async (tx): Promise<Changed<Served>> => {
       const { releases, release: before } = await named(tx.releases, params.version);
-      // A plan ends at the step in force: a restore serves that percent.
-      const frozen = before.ramp === null ? undefined : percentInForce(before, at);
+      // A plan ends at the step in force: a restore serves that rollout.
+      const frozen = before.ramp === null ? undefined : rolloutInForce(before, at);
       const release = await tx.releases.pullRelease(before.version, at, frozen);
       if (!release) throw new OperatorError('release_not_found', `No release has version ${before.version}.`);
       const served = servedAfter(releases, at)(release);
       // A pull of a pulled release keeps its first time and is answered as it is: no event, no audit row.
       if (before.pulledAt !== null) return { result: { release, served } };
-      const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${frozen}%)`;
+      const target = frozen === undefined ? before.version : `${before.version} (its ramp plan ends at ${percentOf(frozen)}%)`;
       return { result: { release, served }, at, event: releaseEvent('release.pulled', release, served, at), audit: { action: 'release.pulled', target } };
     });
     await context.releases.refresh();
@@ -157,7 +166,7 @@ export const restoreRelease = defineOperation({
   operationId: 'restoreRelease',
   method: 'POST',
   path: '/releases/:version/restore',
-  summary: 'Restore a pulled release: it is served again with its rollout percent.',
+  summary: 'Restore a pulled release: it is served again with its rollout.',
   output: ReleaseViewSchema,
   status: 200,
   errors: ['release_not_found'],

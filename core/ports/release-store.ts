@@ -8,9 +8,12 @@
  * @module
  */
 
-/** A ramp plan (core/releases/ramp-plan.ts): the percents in order, how long each lasts, when the first began. */
+/**
+ * A ramp plan (core/releases/ramp-plan.ts): the rollouts in order, in basis points (hundredths of a percent,
+ * 0-10000), how long each lasts, when the first began.
+ */
 export interface RampPlan {
-  steps: number[];
+  basisPoints: number[];
   everyMs: number;
   startAt: number;
   /** When the halt rule's observation began, when not at publication: the last resume (core/releases/halt-rule.ts). */
@@ -24,8 +27,11 @@ export interface Release {
   version: string;
   msiUrl: string;
   notesUrl: string | null;
-  /** Whole percent of clients (0-100) offered this release or a newer one (core/releases/rollout-rule.ts). */
-  rolloutPercent: number;
+  /**
+   * The share of clients offered this release or a newer one, in basis points (0-10000: 50 is 0.5 %);
+   * update checks of `/version`, with whole-percent buckets, round it down (core/releases/rollout-rule.ts).
+   */
+  rolloutBasisPoints: number;
   publishedAt: number;
   /** When it was pulled, or null: a pulled release is not served until it is restored. */
   pulledAt: number | null;
@@ -36,8 +42,8 @@ export interface Release {
   /** Whether the app should install it without asking (travels in a signed header). */
   critical: boolean;
   /**
-   * Its ramp plan, or null: with one, the percent in force comes from the plan and the clock
-   * (core/releases/ramp-plan.ts) and `rolloutPercent` is its first step. A manual change ends it.
+   * Its ramp plan, or null: with one, the rollout in force comes from the plan and the clock
+   * (core/releases/ramp-plan.ts) and `rolloutBasisPoints` is its first step. A manual change ends it.
    */
   ramp: RampPlan | null;
   /** When the halt rule held its ramp (core/releases/halt-rule.ts), or null. */
@@ -90,15 +96,15 @@ export interface ReleaseStore extends ReleaseReads {
   /** Stores a new release as `publishedRelease` has it; false, storing nothing, when that version exists already (pulled or not). */
   publishRelease(release: NewRelease): Promise<boolean>;
   /**
-   * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
-   * there is no live one of that version (a pulled release keeps its percent).
+   * Sets a live release's rollout (basis points) and ends its plan (and halt); the release afterwards, or
+   * null when there is no live one of that version (a pulled release keeps its rollout).
    */
-  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
+  setRollout(version: string, rolloutBasisPoints: number): Promise<Release | null>;
   /**
    * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
-   * there is none. With `rolloutPercent` (the percent in force), its plan ends at that percent.
+   * there is none. With `rolloutBasisPoints` (the rollout in force), its plan ends at that rollout.
    */
-  pullRelease(version: string, at: number, rolloutPercent?: number): Promise<Release | null>;
+  pullRelease(version: string, at: number, rolloutBasisPoints?: number): Promise<Release | null>;
   /** Serves a pulled release again (idempotent) and clears a halt; the release afterwards, or null when there is none. */
   restoreRelease(version: string): Promise<Release | null>;
   /**

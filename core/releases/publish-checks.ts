@@ -1,7 +1,7 @@
 /**
  * What a publish may store. No accidental downgrade: a new release must be above every published one
  * (pulled ones included, since clients may have installed them), as Windows Installer compares versions
- * (major.minor.build). A ramp plan climbs: each step above the one before, the first the rollout percent.
+ * (major.minor.build). A ramp plan climbs: each step above the one before, the first the publish's rollout.
  *
  * @module
  */
@@ -46,38 +46,89 @@ export function downgradeRefusal(version: string, releases: readonly Release[]):
   return null;
 }
 
+/** A rollout as the operator gives it: in basis points or in percent, one of the two (release-fields.ts). */
+export interface RolloutInput {
+  rolloutBasisPoints?: number | undefined;
+  rolloutPercent?: number | undefined;
+}
+
+/** Percent (to two decimals, already checked) as basis points. */
+const basisPointsOfPercent = (percent: number) => Math.round(percent * 100);
+
+const ROLLOUT_REQUIRED = 'Field "rolloutBasisPoints" (0-10000, 50 is 0.5 %) or "rolloutPercent" (0-100, to two decimals) is required.';
+
+/**
+ * The rollout given, in basis points, or null when none is.
+ *
+ * @returns The basis points or null; a 400 `invalid_request` when both are given.
+ */
+export function givenRollout(input: RolloutInput): number | null {
+  const { rolloutBasisPoints, rolloutPercent } = input;
+  if (rolloutBasisPoints !== undefined && rolloutPercent !== undefined) {
+    throw new ApiError('invalid_request', 'Give "rolloutBasisPoints" or "rolloutPercent", not both: they are the same share in two units.');
+  }
+  if (rolloutBasisPoints !== undefined) return rolloutBasisPoints;
+  return rolloutPercent === undefined ? null : basisPointsOfPercent(rolloutPercent);
+}
+
+/** The rollout given, in basis points; a 400 `invalid_request` when neither or both are given. */
+export function rolloutOf(input: RolloutInput): number {
+  const rollout = givenRollout(input);
+  if (rollout === null) throw new ApiError('invalid_request', ROLLOUT_REQUIRED);
+  return rollout;
+}
+
 /** A ramp plan as a publish gives it (core/operator/release-fields.ts `RampInputSchema`, already validated). */
 export interface RampInput {
-  steps: readonly number[];
+  basisPoints?: readonly number[] | undefined;
+  steps?: readonly number[] | undefined;
   everyMinutes: number;
   haltMinClients?: number | undefined;
   haltMinNetworks?: number | undefined;
 }
 
+/** The steps of a ramp in basis points; a 400 when neither or both units are given. */
+function rampSteps(input: RampInput): number[] {
+  if (input.basisPoints !== undefined && input.steps !== undefined) {
+    throw new ApiError('invalid_request', 'Give "ramp.basisPoints" or "ramp.steps", not both: they are the same rollouts in two units.');
+  }
+  if (input.basisPoints !== undefined) return [...input.basisPoints];
+  if (input.steps !== undefined) return input.steps.map(basisPointsOfPercent);
+  throw new ApiError('invalid_request', 'Field "ramp.basisPoints" (e.g. [50, 500, 10000]) or "ramp.steps" (percents, e.g. [0.5, 5, 100]) is required.');
+}
+
 /**
- * The stored plan of a publish: its steps each above the one before, the first one the rollout percent.
+ * The rollout and stored plan of a publish: the plan's steps each above the one before, the first one the
+ * rollout (which may be left out with a plan: it is then the first step).
  *
- * @param rolloutPercent The percent the publish gives.
- * @param input The plan it gives, or null.
+ * @param given The rollout and plan the publish gives.
  * @param startAt When the first step begins (the publish).
- * @returns The plan to store, or null; a 400 `invalid_request` when the steps do not climb from the rollout percent.
+ * @returns The rollout in basis points and the plan to store, or null; a 400 `invalid_request` when the
+ *   steps do not climb from the rollout.
  */
-export function rampOf(rolloutPercent: number, input: RampInput | null, startAt: number): RampPlan | null {
-  if (input === null) return null;
-  const { steps, everyMinutes, haltMinClients, haltMinNetworks } = input;
+export function publishedRollout(given: RolloutInput & { ramp: RampInput | null }, startAt: number): { rollout: number; ramp: RampPlan | null } {
+  const input = given.ramp;
+  if (input === null) return { rollout: rolloutOf(given), ramp: null };
+  const { everyMinutes, haltMinClients, haltMinNetworks } = input;
+  const steps = rampSteps(input);
+  const rollout = givenRollout(given) ?? steps[0]!;
   if (steps.some((step, i) => i > 0 && step <= steps[i - 1]!)) {
-    throw new ApiError('invalid_request', 'Field "ramp.steps" must list percents each above the one before, e.g. [1, 5, 25, 100].');
+    throw new ApiError(
+      'invalid_request',
+      "The ramp's steps must each be above the one before, e.g. [1, 5, 25, 100] percent or [100, 500, 2500, 10000] basis points.",
+    );
   }
-  if (steps[0] !== rolloutPercent) {
-    throw new ApiError('invalid_request', `Field "rolloutPercent" must be the ramp's first step (${String(steps[0])}) when a ramp is given.`);
+  if (steps[0] !== rollout) {
+    throw new ApiError(
+      'invalid_request',
+      `The rollout (${rollout} basis points) must be the ramp's first step (${String(steps[0])} basis points) when a ramp is given.`,
+    );
   }
-  const plan: RampPlan = { steps: [...steps], everyMs: everyMinutes * 60_000, startAt };
-  if (haltMinClients === undefined && haltMinNetworks === undefined) return plan;
-  return {
-    ...plan,
-    halt: {
-      ...(haltMinClients === undefined ? {} : { minClients: haltMinClients }),
-      ...(haltMinNetworks === undefined ? {} : { minNetworks: haltMinNetworks }),
-    },
+  const plan: RampPlan = { basisPoints: steps, everyMs: everyMinutes * 60_000, startAt };
+  if (haltMinClients === undefined && haltMinNetworks === undefined) return { rollout, ramp: plan };
+  const halt = {
+    ...(haltMinClients === undefined ? {} : { minClients: haltMinClients }),
+    ...(haltMinNetworks === undefined ? {} : { minNetworks: haltMinNetworks }),
   };
+  return { rollout, ramp: { ...plan, halt } };
 }

@@ -12,7 +12,7 @@ import type { Clock, Logger } from '../ports/port-types.ts';
 import type { Release } from '../ports/release-store.ts';
 import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { unannouncedStep } from './ramp-plan.ts';
-import { releaseEvent, servedAfter } from './release-json.ts';
+import { percentOf, releaseEvent, servedAfter } from './release-json.ts';
 
 /** What an announcement needs: the changes it marks the step in (one each), the clock, the log. */
 export interface RampAnnouncementPorts {
@@ -33,7 +33,7 @@ export function createRampAnnouncements({ changes, clock, logger }: RampAnnounce
       if (step === null || release.ramp === null) continue;
       const { ramp } = release;
       const requestId = crypto.randomUUID();
-      const target = `${release.version} at ${ramp.steps[step] ?? 0}% (ramp step ${step + 1} of ${ramp.steps.length})`;
+      const target = `${release.version} at ${percentOf(ramp.basisPoints[step] ?? 0)}% (ramp step ${step + 1} of ${ramp.basisPoints.length})`;
       const announce = changes.change(async (tx) => {
         const announced = await tx.releases.announceStep(release.version, step, ramp);
         if (!announced) return false;

@@ -16,7 +16,7 @@
  */
 import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
 import { inForce, nextSwitchAt } from './ramp-plan.ts';
-import { rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
+import { PERCENT_BUCKETS, rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
 import type { Release, ReleaseReads } from '../ports/store-ports.ts';
 
 export type { Release, ReleaseStore } from '../ports/store-ports.ts';
@@ -74,7 +74,7 @@ export function createReleaseView(
   afterRead: (releases: readonly Release[]) => Promise<void> = async () => {},
   refreshMs = 500,
 ): ReleaseView {
-  /** The live releases that serve some buckets, highest version first, by their percents in force. */
+  /** The live releases that serve some of the 100 buckets, highest version first, by their rollouts in force rounded down to whole percents. */
   let ladder: Rung<Release>[] = [];
   /** Every stored release as last read, and its versions. */
   let stored: readonly Release[] = [];
@@ -83,7 +83,7 @@ export function createReleaseView(
   /** When a ramp plan's next step begins: the ladder is worked out again then, without a read. */
   let switchAt = Infinity;
   const reladder = (now: number) => {
-    ladder = rolloutLadder(inForce(stored, now));
+    ladder = rolloutLadder(inForce(stored, now), PERCENT_BUCKETS);
     switchAt = nextSwitchAt(stored, now);
   };
   const servedBaseline = (): ServedNow => {

@@ -15,7 +15,9 @@ import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
 import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf, resumedAt } from './halt-rule.ts';
-import { isRamping, percentInForce } from './ramp-plan.ts';
+import { isRamping, rolloutInForce } from './ramp-plan.ts';
+import { percentOf } from './release-json.ts';
+import { wholePercent } from './rollout-rule.ts';
 import type { ReleaseView } from './release-view.ts';
 
 /** The product name of the desktop app's User-Agent token by default. */
@@ -47,7 +49,8 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 export function haltedEventData(release: Release, now: number): Record<string, unknown> {
   return {
     version: release.version,
-    rolloutPercent: percentInForce(release, now),
+    rolloutBasisPoints: rolloutInForce(release, now),
+    rolloutPercent: percentOf(rolloutInForce(release, now)),
     haltedAt: release.haltedAt === null ? null : new Date(release.haltedAt).toISOString(),
     haltReason: release.haltReason,
   };
@@ -112,8 +115,8 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
         if (releases.isKnown(entry.appVersion) && !releases.known().some((r) => r.version === entry.appVersion)) await reporter(entry.appVersion);
         return;
       }
-      // A client whose bucket the release (or a newer one) was never offered to could not run it.
-      if (release.publishedAt > now || ports.rolloutBucket(clientKeyOf(request)) >= percentInForce(release, now)) return;
+      // A client whose bucket (a `/version` check's: whole percents) the release (or a newer one) was never offered to could not run it.
+      if (release.publishedAt > now || ports.rolloutBucket(clientKeyOf(request)) >= wholePercent(rolloutInForce(release, now))) return;
       await reporter(release.version);
       if (isRamping(release, now)) await decide(release, request.requestId ?? '');
     },

@@ -22,7 +22,7 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
                   [--halt-min-clients <n>] [--halt-min-networks <n>]] [--critical]
                                                        a new release above every published version, offered
                                                        to a share of clients (100 by default), or on a ramp
-                                                       plan (--ramp 1,5,25,100 --every 24h: one step a day;
+                                                       plan (--ramp 0.5,5,25,100 --every 24h: one step a day;
                                                        --halt-min-*: the halt rule's minimums for this plan);
                                                        --file computes the MSI's SHA-256 and size from the file
   release widen <version> --percent <0-100>            change the share of clients offered it or a newer one
@@ -32,7 +32,8 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
   release restore <version>                            serve a pulled release again
   release resume <version>                             resume a ramp the halt rule held
 
-A client is served the highest version whose percent is above its bucket (0-99): see docs/releases.md.
+Percents take up to two decimals (0.5 is one client in 200: 50 basis points). A client is served the highest
+version whose rollout is above its bucket: see docs/releases.md.
 
 ${OPERATOR_HELP_FOOTER}`;
 
@@ -77,8 +78,8 @@ function minimumOf(values: FlagValues<typeof FLAGS>, flag: 'halt-min-clients' | 
   return { [field]: Number(text) };
 }
 
-/** --ramp and --every (and the halt rule's minimums) as the API's plan and first percent; the API checks the steps. */
-function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } } | null {
+/** --ramp and --every (and the halt rule's minimums) as the API's plan (its first step is the rollout); the API checks the steps. */
+function rampOf(values: FlagValues<typeof FLAGS>): { basisPoints: number[]; everyMinutes: number } | null {
   if (values.ramp === undefined) {
     if (values.every !== undefined) throw new UsageError('--every goes with --ramp');
     if (values['halt-min-clients'] !== undefined || values['halt-min-networks'] !== undefined) {
@@ -87,17 +88,18 @@ function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ram
     return null;
   }
   if (values.percent !== undefined) throw new UsageError('give --percent or --ramp, not both: the ramp starts at its first step');
-  const steps = values.ramp.split(',').map((step) => percentOf(step.trim(), undefined, '--ramp'));
+  const basisPoints = values.ramp.split(',').map((step) => basisPointsOf(step.trim(), undefined, '--ramp'));
   const minimums = { ...minimumOf(values, 'halt-min-clients', 'haltMinClients'), ...minimumOf(values, 'halt-min-networks', 'haltMinNetworks') };
-  return { rolloutPercent: steps[0]!, ramp: { steps, everyMinutes: minutesOf(values.every), ...minimums } };
+  return { basisPoints, everyMinutes: minutesOf(values.every), ...minimums };
 }
 
-function percentOf(text: string | undefined, fallback?: number, flag = '--percent'): number {
+/** A percent from 0 to 100 with up to two decimals ("0.5") as basis points (50), what the API keeps. */
+function basisPointsOf(text: string | undefined, fallback?: number, flag = '--percent'): number {
   if (text === undefined && fallback !== undefined) return fallback;
-  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) {
-    throw new UsageError(`${flag} must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
+  if (text === undefined || !/^\d{1,3}(?:\.\d{1,2})?$/.test(text) || Number(text) > 100) {
+    throw new UsageError(`${flag} must be a percent from 0 to 100 with at most two decimals (such as 0.5), not ${JSON.stringify(text ?? '')}`);
   }
-  return Number(text);
+  return Math.round(Number(text) * 100);
 }
 
 /** The MSI's digest and size: from --file, or as given by --sha256 and --size (the API checks the digest). */
@@ -143,14 +145,13 @@ export const release: Command = {
           version,
           msiUrl: msiUrl!,
           notesUrl: values.notes ?? null,
-          rolloutPercent: ramp?.rolloutPercent ?? percentOf(values.percent, 100),
-          ...(ramp === null ? {} : { ramp: ramp.ramp }),
+          ...(ramp === null ? { rolloutBasisPoints: basisPointsOf(values.percent, 10000) } : { ramp }),
           ...(await integrityOf(values)),
           ...(values.critical === true ? { critical: true } : {}),
         },
       })
       : action === 'widen'
-      ? prepare(setReleaseRollout, { params, body: { rolloutPercent: percentOf(values.percent) } })
+      ? prepare(setReleaseRollout, { params, body: { rolloutBasisPoints: basisPointsOf(values.percent) } })
       : action === 'resume'
       ? prepare(resumeRelease, { params })
       : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });

@@ -28,7 +28,8 @@ export const NEW_VERSION = '2.7.0';
 /** A release of a scenario. */
 export interface ScenarioRelease {
   version: string;
-  rolloutPercent: number;
+  /** The share offered it, in basis points (10000: everyone). */
+  rolloutBasisPoints: number;
   critical?: boolean;
   /** Pulled after it was published: served to nobody. */
   pulled?: boolean;
@@ -123,7 +124,7 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
         version: release.version,
         msiUrl: `${place.prefix}/installer/${installerName(release.version)}`,
         notesUrl: `${place.prefix}/notes/${release.version}`,
-        rolloutPercent: release.rolloutPercent,
+        rolloutBasisPoints: release.rolloutBasisPoints,
         publishedAt: clock.now(),
         ...(release.unhashed ? {} : { sha256, size }),
         critical: release.critical ?? false,

@@ -52,14 +52,15 @@ interface ScenarioRelease {
 }
 
 const LINES = ['2.6', '2.7'] as const;
-const RAMP = [5, 25, 100];
+/** The ramp of each staged release, in basis points: 5 %, 25 %, 100 %. */
+const RAMP = [500, 2500, 10000];
 
 function scenario(start: number): ScenarioRelease[] {
   const ramped = (version: string, line: 0 | 1, at: number): ScenarioRelease => ({
     version,
     line,
     publishedAt: at,
-    steps: RAMP.map((percent, i) => [at + i * DAY, percent * 100]),
+    steps: RAMP.map((basisPoints, i) => [at + i * DAY, basisPoints]),
     haltedAt: null,
   });
   const old = start - 30 * DAY;
@@ -587,10 +588,10 @@ function newRelease(release: ScenarioRelease) {
     version: release.version,
     msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi`,
     notesUrl: null,
-    rolloutPercent: ramped ? RAMP[0]! : 100,
+    rolloutBasisPoints: ramped ? RAMP[0]! : 10000,
     publishedAt: release.publishedAt,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     size: bytes.length,
-    ...(ramped ? { ramp: { steps: [...RAMP], everyMs: DAY, startAt: release.publishedAt } } : {}),
+    ...(ramped ? { ramp: { basisPoints: [...RAMP], everyMs: DAY, startAt: release.publishedAt } } : {}),
   };
 }

@@ -51,12 +51,12 @@ class MapFetcher extends BaseFetcher {
   }
 }
 
-function release(version: string, msi: Uint8Array, rolloutPercent: number): Release {
+function release(version: string, msi: Uint8Array, rolloutBasisPoints: number): Release {
   return {
     version,
     msiUrl: `https://downloads.example.com/converter-${version}.msi`,
     notesUrl: `https://www.example.com/notes/${version}`,
-    rolloutPercent,
+    rolloutBasisPoints,
     publishedAt: Date.UTC(2026, 0, 1),
     pulledAt: null,
     sha256: createHash('sha256').update(msi).digest('hex'),
@@ -126,7 +126,7 @@ test.before.each(async (context) => {
   });
   context.root1 = await context.repo.root(root, [context.rootKey]);
   const msis = new Map([['2.6.0', encoder.encode('MSI of 2.6.0')], ['2.6.1', encoder.encode('MSI of 2.6.1, a hotfix')]]);
-  const releases = [release('2.6.0', msis.get('2.6.0')!, 100), release('2.6.1', msis.get('2.6.1')!, 5)];
+  const releases = [release('2.6.0', msis.get('2.6.0')!, 10000), release('2.6.1', msis.get('2.6.1')!, 500)];
   context.targets = feedTargets(releases, { summaryOf: (version) => `Version ${version}`, seedOf: () => '5eed' });
   for (const [name, target] of Object.entries(context.targets)) {
     context.repo.files.set(`targets/${target.hashes.sha256}.${name}`, msis.get(target.custom.version)!);

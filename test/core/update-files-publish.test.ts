@@ -70,7 +70,7 @@ async function setUp() {
         version,
         msiUrl,
         notesUrl: null,
-        rolloutPercent: 100,
+        rolloutBasisPoints: 10000,
         publishedAt: clock.now(),
         sha256: sha256(bytes),
         size: bytes.length,
@@ -108,7 +108,7 @@ async function setUp() {
 test('a release at 100 % and one ramping: tuf-js refreshes, finds both targets with their schedules, and downloads the newer', async () => {
   const { app, clock, publish, client, versions } = await setUp();
   await publish('2.6.2');
-  await publish('2.7.0', { rolloutPercent: 5, ramp: { steps: [5, 25, 100], everyMs: DAY, startAt: clock.now() } });
+  await publish('2.7.0', { rolloutBasisPoints: 500, ramp: { basisPoints: [500, 2500, 10000], everyMs: DAY, startAt: clock.now() } });
   await app.refreshReleases();
   assert.equal(await versions(), { targets: 1, snapshot: 1, timestamp: 1 });
   const { updater, dir, done } = await client();
@@ -137,7 +137,7 @@ test('a release at 100 % and one ramping: tuf-js refreshes, finds both targets w
 
 test('nothing due: a refresh signs nothing; a halt signs a new targets, snapshot and timestamp that carry haltedAt', async () => {
   const { app, clock, storage, publish, client, versions } = await setUp();
-  await publish('2.7.0', { rolloutPercent: 5, ramp: { steps: [5, 100], everyMs: DAY, startAt: clock.now() } });
+  await publish('2.7.0', { rolloutBasisPoints: 500, ramp: { basisPoints: [500, 10000], everyMs: DAY, startAt: clock.now() } });
   await app.refreshReleases();
   clock.advance(HOUR);
   await app.refreshReleases();

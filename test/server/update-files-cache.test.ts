@@ -89,7 +89,7 @@ test.before(async (context) => {
         version,
         msiUrl: context.installerBase + path,
         notesUrl: null,
-        rolloutPercent: 100,
+        rolloutBasisPoints: 10000,
         publishedAt: Date.now(),
         sha256: createHash('sha256').update(body).digest('hex'),
         size: body.length,
@@ -161,7 +161,7 @@ test("a new timestamp reaches a polling client once the cached copy's max-age ha
 
 test("the pre-install check reaches the origin at once and sees a halt the cache's copy does not show yet", async (context) => {
   const { cache, asked, publish } = context;
-  await publish('2.8.0', { rolloutPercent: 5, ramp: { steps: [5, 100], everyMs: DAY, startAt: Date.now() } });
+  await publish('2.8.0', { rolloutBasisPoints: 500, ramp: { basisPoints: [500, 10000], everyMs: DAY, startAt: Date.now() } });
   const cached = await timestampVersion(await fetch(`${cache.url}/updates/stable/timestamp.json`));
   await context.storage.change(async (tx) => void (await tx.releases.haltRelease('2.8.0', Date.now(), 'bug reports')));
   await context.app.app.refreshReleases();
