@@ -152,9 +152,9 @@ export interface AppOptions {
     signer?: TufSigner;
     /**
      * Tells the caches in front of the files to drop a channel's copies once this app stored its new files
-     * (docs/operating.md "Purging the caches"): `createVarnishPurge`, `createCloudflarePurge` or
-     * `createFastlyPurge` of adapters/cache-purge, or your own. None by default: caches keep the old
-     * timestamp until its max-age.
+     * (docs/operating.md "Purging the caches"): the standalone server's Varnish, Cloudflare or Fastly
+     * adapter (adapters/cache-purge/), or your own. None by default: caches keep the old timestamp until
+     * its max-age.
      */
     purge?: CachePurge;
   };
