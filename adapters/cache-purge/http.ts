@@ -20,9 +20,10 @@ export async function send(url: string, init: RequestInit, what: string): Promis
   return { response, text: await response.text() };
 }
 
-/** An error naming the status and the start of the body. */
+/** An error naming the status and the start of the body (unless it only repeats the status text). */
 export function refused(what: string, response: Response, detail: string): Error {
-  return new Error(`${what}: ${response.status} ${response.statusText}${detail ? `: ${detail.slice(0, QUOTED)}` : ''}`);
+  const more = detail && detail !== response.statusText ? `: ${detail.slice(0, QUOTED)}` : '';
+  return new Error(`${what}: ${response.status} ${response.statusText}${more}`);
 }
 
 /** Parsed JSON, or null when the text is not JSON. */

@@ -33,3 +33,12 @@ sub vcl_recv {
         return (synth(400, std.ban_error()));
     }
 }
+
+# The answer to a BAN is its reason as plain text, for the purge's log line.
+sub vcl_synth {
+    if (req.method == "BAN") {
+        set resp.http.Content-Type = "text/plain; charset=utf-8";
+        synthetic(resp.reason);
+        return (deliver);
+    }
+}

@@ -100,7 +100,9 @@ async function signingApp(purge: CachePurge) {
     return (JSON.parse(bodyText(answer)) as { signed: { version: number } }).signed.version;
   };
   const lines = (message: string) => made.logger.lines.filter((line) => line.message === message);
-  return { ...made, storage, clock, counted, refresh, publish, served, lines };
+  /** Another instance on the same storage, clock and online key. */
+  const another = () => createTestApp({ storage, clock, updates: { signer: online, purge } });
+  return { ...made, storage, clock, counted, refresh, publish, served, lines, another };
 }
 
 test('a purge answered 500 then 200: the new files are served at once, the failure counted and logged, the purge retried after 1 s and made again after 2 s', async () => {
@@ -136,6 +138,54 @@ test('a purge answered 500 then 200: the new files are served at once, the failu
     assert.is(api.requests.length, 3, 'and then no more');
     assert.equal(app.counted.filter((event) => event.startsWith('cache_purge')), ['cache_purge_failed']);
     assert.equal(api.requests.map((request) => JSON.parse(request.body)), Array(3).fill({ tags: ['updates:stable'] }));
+  } finally {
+    await api.close();
+  }
+});
+
+test('two instances refreshing at once after a change: the one whose change committed purges, once (and once again 2 s on)', async () => {
+  const api = await startCloudflare(ZONE, TOKEN);
+  try {
+    const app = await signingApp(createCloudflarePurge({ zoneId: ZONE, token: TOKEN, apiBase: api.apiBase }));
+    const other = await app.another();
+    await app.storage.change(async (tx) => {
+      await tx.releases.publishRelease({
+        version: '2.7.0',
+        msiUrl: 'https://downloads.example.com/2.7.0.msi',
+        notesUrl: null,
+        rolloutPercent: 100,
+        publishedAt: app.clock.now(),
+        sha256: 'ab'.repeat(32),
+        size: 4096,
+      });
+    });
+    await Promise.all([app.app.refreshReleases(), other.app.refreshReleases()]);
+    await Promise.all([app.app.purgesSettled(), other.app.purgesSettled()]);
+    assert.is(api.requests.length, 1, 'one change, one purge');
+    app.clock.advance(2000);
+    await Promise.all([app.refresh(), other.app.refreshReleases().then(() => other.app.purgesSettled())]);
+    assert.is(api.requests.length, 2);
+  } finally {
+    await api.close();
+  }
+});
+
+test('a newer change while a purge waits for its retry: one purge for both, the newer one', async () => {
+  const api = await startCloudflare(ZONE, TOKEN);
+  try {
+    const app = await signingApp(createCloudflarePurge({ zoneId: ZONE, token: TOKEN, apiBase: api.apiBase }));
+    api.failNext(1);
+    await app.publish('2.7.0');
+    assert.is(app.lines('cache purge failed, will retry').length, 1);
+    await app.publish('2.7.1');
+    assert.is(api.requests.length, 2, "the newer change's purge at once, not the old one's retry");
+    app.clock.advance(1000);
+    await app.refresh();
+    assert.is(api.requests.length, 2, 'the retry it replaced is not made');
+    app.clock.advance(1000);
+    await app.refresh();
+    assert.is(api.requests.length, 3, "and the newer one's second purge");
+    assert.equal(app.lines('cache purged').map((line) => line.fields?.['attempt']), [1, 1]);
   } finally {
     await api.close();
   }

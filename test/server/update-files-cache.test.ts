@@ -236,6 +236,8 @@ test("the docs' VCL takes a BAN from its ACL only, and of tags only", async ({ c
   assert.is(await ban(cache, 'updates:nothing-cached', '127.0.0.2'), 403, 'outside the ACL');
   assert.is(await ban(cache, '.*', '127.0.0.1'), 400, 'a regular expression is no tag');
   assert.is(await ban(cache, 'updates:nothing-cached', '127.0.0.1'), 200);
+  const refusal = await createVarnishPurge({ urls: [cache.url] }).purge(['.*'], AbortSignal.timeout(5000)).then(() => null, (error: Error) => error);
+  assert.is(refusal?.message, `varnish BAN at ${new URL(cache.url).host}: 400 Surrogate-Key must name the tags to ban, separated by spaces`);
 });
 
 test('with the Varnish purge on, a halt reaches a client polling the cache although its copy is fresh for an hour: the copy is banned', async (context) => {
