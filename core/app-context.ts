@@ -26,6 +26,8 @@ import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
 import type { TufSigner } from './tuf/keys.ts';
 import { cohortSeeds, createUpdatePublisher } from './updates/publisher.ts';
 import { createReleaseSummaries } from './updates/summaries.ts';
+import { createCachePurges } from './updates/cache-purges.ts';
+import type { CachePurge } from './ports/cache-purge.ts';
 import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
@@ -148,6 +150,13 @@ export interface AppOptions {
      * app signs no update file (it serves those another instance stored).
      */
     signer?: TufSigner;
+    /**
+     * Tells the caches in front of the files to drop a channel's copies once this app stored its new files
+     * (docs/operating.md "Purging the caches"): the standalone server's Varnish, Cloudflare or Fastly
+     * adapter (adapters/cache-purge/), or your own. None by default: caches keep the old timestamp until
+     * its max-age.
+     */
+    purge?: CachePurge;
   };
 }
 
@@ -238,6 +247,7 @@ export async function createContext(
         seedOf: cohortSeeds(secretMac),
       })
       : null,
+    cachePurges: options.updates?.purge ? createCachePurges({ port: options.updates.purge, clock, logger, count }) : null,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

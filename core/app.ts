@@ -75,6 +75,11 @@ export interface App {
    * calls this every second, so that an instance nobody asks announces a step and serves new files too.
    */
   refreshReleases(): Promise<void>;
+  /**
+   * Resolves when the cache purges under way are done (`updates.purge`, core/updates/cache-purges.ts): each
+   * is started by a refresh and never waited for by it. At once without a purge.
+   */
+  purgesSettled(): Promise<void>;
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
@@ -165,6 +170,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     processShippedRequests: shippedStep,
     listUnsubscribe: (mail) => (mail.kind === 'shipped' ? unsubscribeAddress(context.publicBaseUrl, context.unsubscribeTokens.tokenFor(mail.to)) : undefined),
     refreshReleases: () => refresh(context),
+    purgesSettled: () => context.cachePurges?.settled() ?? Promise.resolve(),
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -176,6 +182,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
       processShippedRequests: async () => 0,
       listUnsubscribe: () => undefined,
       refreshReleases: () => refresh(context),
+      purgesSettled: () => context.cachePurges?.settled() ?? Promise.resolve(),
       usage: null,
       operator: null,
     },
@@ -193,14 +200,18 @@ async function refresh(context: AppContext): Promise<void> {
   await files.refresh(context.clock.now());
   const publish = context.updatePublisher;
   if (publish === null) return;
+  const purges = context.cachePurges;
   for (const channel of files.names) {
     try {
       const outcome = await publish(channel, files.channel(channel)!, context.releases.known());
       if (outcome.kind === 'signed' || outcome.kind === 'lost-race') await files.refresh(context.clock.now());
+      // Only the instance whose change committed purges, once it serves the new files itself.
+      if (outcome.kind === 'signed') purges?.request(channel);
     } catch (error) {
       context.logger.warn('update files: signing failed; the stored files stay served, and it is tried again', { channel, error: String(error) });
     }
   }
+  purges?.start();
 }
 
 /** An operation's answer, a refusal included (as the pipeline would send it). */

@@ -14,6 +14,7 @@ import { DEFAULT_HALT_RULE, type HaltRule } from '../core/releases/halt-rule.ts'
 import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
 import { MailFileSchema } from './mail-config.ts';
+import { PurgeFileSchema } from './purge-config.ts';
 
 const IsoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2027-01-01T00:00:00Z'));
 
@@ -78,6 +79,8 @@ export const ConfigFileSchema = v.strictObject({
     v.strictObject({
       /** The max-age of timestamp.json: how long a cache may serve it before asking again. */
       timestampMaxAgeSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600)), 60),
+      /** The caches to purge once new files are stored (docs/operating.md "Purging the caches"); UPDATES_PURGE_TOKEN holds Cloudflare's or Fastly's token. */
+      purge: v.optional(PurgeFileSchema),
     }),
     {},
   ),

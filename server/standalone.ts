@@ -25,6 +25,7 @@ import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
 import { openStorage } from './open-storage.ts';
+import { openCachePurge } from './purge-config.ts';
 import { webhookAddressPolicy } from './webhook-addresses.ts';
 import { writeUsageOnTimer } from './usage-writer.ts';
 
@@ -170,7 +171,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       webhookAddresses,
       mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts, requestersTold: config.mail.requestersTold },
       mailHtml,
-      updates: { ...updateOptionsOf(config), signer: online.signer },
+      updates: { ...updateOptionsOf(config), signer: online.signer, ...(config.updatesPurge ? { purge: openCachePurge(config.updatesPurge) } : {}) },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorTokens: config.operator.tokens, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),

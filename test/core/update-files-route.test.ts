@@ -65,6 +65,24 @@ test("a target's consistent-snapshot name redirects to its installer, with nothi
   assert.equal(perClient(target.headers), []);
 });
 
+test('every 200, 304 and 302 names its channel in Cache-Tag and Surrogate-Key, the tag a purge drops; an error names none', async () => {
+  const { get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {}), stored('snapshot', 1, {}), stored('targets', 1, targets)]);
+  const tags = (headers: Record<string, string | string[]>) => [headers['cache-tag'], headers['surrogate-key']];
+  const timestamp = await get('/updates/stable/timestamp.json');
+  const answers = [
+    timestamp,
+    await get('/updates/stable/timestamp.json', { 'if-none-match': String(timestamp.headers['etag']) }),
+    await get('/updates/stable/root.json'),
+    await get('/updates/stable/1.snapshot.json'),
+    await get(`/updates/stable/targets/${SHA}.LegacySheetConverter-2.7.0-x64.msi`),
+  ];
+  assert.equal(answers.map((answer) => answer.status), [200, 304, 200, 200, 302]);
+  for (const answer of answers) assert.equal(tags(answer.headers), ['updates:stable', 'updates:stable']);
+  const missing = await get('/updates/stable/9.snapshot.json');
+  assert.is(missing.status, 404);
+  assert.equal(tags(missing.headers), [undefined, undefined]);
+});
+
 test('errors are JSON and metered: a bad channel name 400, an unknown channel, version or hash 404, a wrong method 405, each with the rate-limit headers', async () => {
   const { app, get } = await appWithFiles([stored('root', 1, {}), stored('targets', 1, targets)]);
   const cases: [string, number, string, string][] = [
