@@ -69,6 +69,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/mail-retry-command.test.ts': 'unit',
   'server/payment-config.test.ts': 'unit',
   'server/purge-config.test.ts': 'unit',
+  'server/update-windows-config.test.ts': 'unit',
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',
   'server/start-warnings.test.ts': 'unit',
