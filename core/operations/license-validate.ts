@@ -12,8 +12,11 @@ import { parseOrThrow } from '../http/validate.ts';
 import { formatCompactKey, parseCompactKey } from '../licensing/license-compact.ts';
 import { looksLikeSimulatorKey } from '../licensing/license.ts';
 import { isRevoked } from '../ports/order-state.ts';
+import type { Order } from '../ports/order-store.ts';
 import { contentDigest, type CoveredFields } from '../releases/answer-signature.ts';
 import { LicenseValidateRequestSchema, type LicenseValidation } from '../schemas/license.ts';
+import { keyWindowsOf, liveReleases } from '../licensing/key-windows.ts';
+import { updateTerms } from '../licensing/update-window.ts';
 
 const encoder = new TextEncoder();
 
@@ -30,7 +33,8 @@ const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().r
 
 /**
  * Reads the key's order: valid while the order's licenses stand (core/ports/order-state.ts isRevoked), with
- * what the key unlocks and a lease of `context.licenseLeaseSeconds` from now; revoked once a refund, a
+ * what the key unlocks, a lease of `context.licenseLeaseSeconds` from now, and the key's update window and
+ * fallback line (core/licensing/update-window.ts, over the live releases and the baseline); revoked once a refund, a
  * dispute not won or the operator revokes them; unknown when no order holds the key (a payment-simulator
  * key too, unless the server runs the simulator). The answer covers the key's SHA-256 in
  * `License-Key-Digest`, so that an answer about one key cannot be passed off as one about another; its
@@ -40,14 +44,23 @@ export function validateLicense(context: AppContext): Operation {
   const { signatures } = context;
   const standingOf = async (licenseKey: string): Promise<LicenseValidation> => {
     const key = issuedForm(licenseKey);
-    const unknown: LicenseValidation = { standing: 'unknown', product: null, validUntil: null };
+    const unknown: LicenseValidation = { standing: 'unknown', product: null, validUntil: null, updatesUntil: null, fallbackLine: null };
     if (looksLikeSimulatorKey(key) && context.gateway.simulated !== true) return unknown;
     const order = await context.storage.orders.ofLicenseKey(key);
     if (order === null || order.keys === null) return unknown;
-    if (isRevoked(order.standing)) return { standing: 'revoked', product: null, validUntil: null };
+    if (isRevoked(order.standing)) return { ...unknown, standing: 'revoked' };
     const now = Math.floor(context.clock.now() / 1000);
     const product = order.keys.standard === key ? 'standard' : 'plus';
-    return { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds) };
+    const { updatesUntil, fallbackLine } = await windowOf(order, product);
+    return { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds), updatesUntil, fallbackLine };
+  };
+  /** The key's window and fallback line; the releases are read only for a key with a window. */
+  const windowOf = async (order: Order, product: 'standard' | 'plus') => {
+    const until = keyWindowsOf(order).find((key) => key.product === product)?.updatesUntil ?? null;
+    if (until === null) return { updatesUntil: null, fallbackLine: null };
+    const releases = liveReleases(await context.storage.releases.listReleases());
+    const terms = updateTerms(until, releases, (await context.releases.baseline()).version);
+    return { updatesUntil: isoSeconds(until / 1000), fallbackLine: terms.fallbackLine };
   };
   return async (request): Promise<CoreResponse> => {
     const { licenseKey, nonce } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));

@@ -69,6 +69,13 @@ export interface LicenseValidation {
   product: 'standard' | 'plus' | null;
   /** Until when the app may go on without asking again (its lease), ISO 8601 UTC; null unless valid. */
   validUntil: string | null;
+  /**
+   * The end of the key's update window, RFC 3339 UTC (`2027-11-21T00:00:00Z`): it covers the releases
+   * published up to then. Null for a key sold with lifetime updates, and unless valid. An addition (issue 56).
+   */
+  updatesUntil: string | null;
+  /** The major.minor line whose bug-fix releases the key covers after its window (`"2.6"`); null for lifetime, and unless valid. */
+  fallbackLine: string | null;
 }
 /* @__NO_SIDE_EFFECTS__ */
 function validation() {
@@ -84,6 +91,20 @@ function validation() {
     validUntil: v.pipe(
       v.nullable(v.pipe(v.string(), v.isoTimestamp())),
       v.description('The end of the lease, ISO 8601 UTC to the second: the app may run on this answer until then, offline too. Null unless valid.'),
+    ),
+    updatesUntil: v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+      v.description(
+        "An addition (issue 56): the end of the key's update window, RFC 3339 UTC (its issue day at 00:00 plus the days it was " +
+          'sold with): the key covers every release published up to then. Null for a key sold with lifetime updates, and unless valid.',
+      ),
+    ),
+    fallbackLine: v.pipe(
+      v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d+$/))),
+      v.description(
+        'An addition (issue 56): the major.minor line of the newest release the window covers (the baseline counts), such as "2.6": ' +
+          'its bug-fix releases published after the window are covered too; any other later release is a paid upgrade. Null for lifetime, and unless valid.',
+      ),
     ),
   });
 }
