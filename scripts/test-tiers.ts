@@ -111,6 +111,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator-roadmap-unmerge-page.test.ts': 'unit',
   'http/operator-roadmap.test.ts': 'unit',
   'http/operator.test.ts': 'unit',
+  'http/license-updates.test.ts': 'unit',
   'http/orders.test.ts': 'unit',
   'http/probes.test.ts': 'unit',
   'http/rate-limit.test.ts': 'unit',

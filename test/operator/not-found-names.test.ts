@@ -19,6 +19,7 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/feedback/feature', 'roadmap feature'],
   ['/feedback/', 'feedback'],
   ['/orders/', 'checkout session'],
+  ['/licenses/', 'license key'],
   ['/mails/', 'mail'],
   ['/update-roots/', 'update channel'],
   ['/update-files/', 'update channel'],
