@@ -29,7 +29,9 @@ function keyWindows(updates: LicenseUpdates): Html[] {
 export function orderUpdates(updates: LicenseUpdates): Html {
   const summary = updates.updatesUntil === null
     ? 'Lifetime updates: every release is covered.'
-    : `Updates until ${day(updates.updatesUntil)}; after that, bug fixes of ${updates.fallbackLine ?? 'no line'} only.`;
+    : `Updates until ${day(updates.updatesUntil)}; after that, ${
+      updates.fallbackLine === null ? 'none (no live release was published within the window)' : `bug fixes of ${updates.fallbackLine} only`
+    }.`;
   const rows = updates.releases.length === 0
     ? html`<tr><td colspan="4" class="none">No release is stored: the baseline ${updates.baseline} is covered by every license.</td></tr>`
     : updates.releases.map((r) =>

@@ -1,10 +1,10 @@
 /**
  * Which releases a license covers (issue 56), written once for the server's answers and the desktop app:
  * a key sold with an update window of N days covers every release published up to its issue day (00:00
- * UTC) plus N days (`updatesUntil`); the major.minor line of the newest release it covers is its *fallback
- * line*, whose later bug-fix releases it covers too (JetBrains' perpetual fallback rule); the baseline of
- * the version file is covered by every license. Any other release is a paid upgrade. A key sold with
- * `lifetime` covers every release.
+ * UTC) plus N days (`updatesUntil`); the major.minor line of the newest live release it covers is its
+ * *fallback line*, whose later bug-fix releases it covers too (JetBrains' perpetual fallback rule); the
+ * baseline of the version file is covered by every license (it is no release of the channel, so it is no
+ * fallback line). Any other release is a paid upgrade. A key sold with `lifetime` covers every release.
  *
  * The verdict compares release dates with `updatesUntil`, never a clock: a wrong system clock changes
  * nothing. docs/licensing.md "Which releases a key covers" has the rule in C#.
@@ -43,7 +43,7 @@ export interface ReleaseVerdict {
 export interface UpdateTerms {
   /** The last instant (ms since the epoch) a covered release may be published at; null: lifetime. */
   updatesUntil: number | null;
-  /** The newest covered release by version (the baseline included), or null: lifetime, or none covered. */
+  /** The newest covered live release by version, or null: lifetime, or none covered. */
   newestCovered: string | null;
   /** Its major.minor line, such as "2.6"; null when `newestCovered` is. */
   fallbackLine: string | null;
@@ -96,13 +96,12 @@ export function latestUpdatesUntil(windows: readonly (number | null)[]): number 
  *
  * @param until The window's end (`updatesUntil`, or `latestUpdatesUntil` of an installation's keys); null: lifetime.
  * @param releases The live (not pulled) releases of the app's channel, in any order.
- * @param baseline The baseline's version (the version file), covered by every license; null when unknown.
+ * @param baseline The baseline's version (the version file), covered by every license; null when unknown
+ *   (an app on the update files is never offered it: only stored releases are targets).
  */
 export function updateTerms(until: number | null, releases: readonly WindowRelease[], baseline: string | null = null): UpdateTerms {
   if (until === null) return { updatesUntil: null, newestCovered: null, fallbackLine: null, baseline };
-  const covered = releases.filter((release) => release.publishedAt <= until).map((release) => ({ version: release.version }));
-  if (baseline !== null) covered.push({ version: baseline });
-  const newest = covered.sort(byVersionDescending)[0]?.version ?? null;
+  const newest = releases.filter((release) => release.publishedAt <= until).sort(byVersionDescending)[0]?.version ?? null;
   return { updatesUntil: until, newestCovered: newest, fallbackLine: newest === null ? null : versionLine(newest), baseline };
 }
 

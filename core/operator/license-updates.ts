@@ -51,7 +51,7 @@ export const LicenseUpdatesSchema = v.object({
   ),
   fallbackLine: v.pipe(
     v.nullable(v.string()),
-    v.description('The major.minor line of the newest live release covered (the baseline counts); null for lifetime.'),
+    v.description('The major.minor line of the newest live release covered; null for lifetime, or when no live release is covered.'),
   ),
   baseline: v.pipe(v.string(), v.description("The version file's version: covered by every license.")),
   releases: v.array(v.object({
@@ -105,8 +105,8 @@ function reasonOf(release: Release, terms: UpdateTerms, revoked: string | null):
     baseline: 'the baseline (the version file): covered by every license',
     fallback_line:
       `${published}, after the window (until ${until}), a bug fix of ${terms.fallbackLine}, the line of ${terms.newestCovered}, the newest release covered`,
-    after_window: `${published}, after the window (until ${until}), not of the fallback line${
-      terms.fallbackLine === null ? '' : ` ${terms.fallbackLine}`
+    after_window: `${published}, after the window (until ${until}), ${
+      terms.fallbackLine === null ? 'with no live release within it, so no fallback line' : `not of the fallback line ${terms.fallbackLine}`
     }: a paid upgrade`,
   };
   return reasons[basis] + pulled;

@@ -29,7 +29,9 @@ function summary(updates: LicenseUpdates): string {
   );
   const window = updates.updatesUntil === null
     ? 'lifetime updates'
-    : `updates until ${updates.updatesUntil.slice(0, 10)}, then bug fixes of ${updates.fallbackLine ?? 'no line'}`;
+    : `updates until ${updates.updatesUntil.slice(0, 10)}, then ${
+      updates.fallbackLine === null ? 'none (no live release within the window)' : `bug fixes of ${updates.fallbackLine}`
+    }`;
   return `${keys.join('\n')}\n${updates.licenses === 'revoked' ? 'revoked: ' : ''}${window}; the baseline ${updates.baseline} is covered by every license\n`;
 }
 

@@ -105,19 +105,16 @@ test('an installation with two keys takes the latest window; a lifetime key make
   assert.equal(verdicts(latestUpdatesUntil([first, second])).slice(3), ['2.6.2 covered', '2.7.0 paid_upgrade', '2.6.3 fallback_bug_fix']);
 });
 
-test('the baseline is covered by every license, and is the fallback line when no release is within the window', async () => {
+test('the baseline is covered by every license; it is no release of the channel, so it is no fallback line', async () => {
   const clock = manualClock(at('2026-03-01T12:00:00Z'));
   const until = updatesUntil(issueDayOf(await issuedKey(clock)), 30)!;
   const terms = updateTerms(until, RELEASES, BASELINE);
-  assert.equal(terms, { updatesUntil: at('2026-03-31T00:00:00Z'), newestCovered: BASELINE, fallbackLine: '2.4', baseline: BASELINE });
+  assert.equal(terms, { updatesUntil: at('2026-03-31T00:00:00Z'), newestCovered: null, fallbackLine: null, baseline: BASELINE });
   assert.equal(releaseVerdict({ version: '2.4.1', publishedAt: at('2027-01-01T00:00:00Z') }, terms), { verdict: 'covered', basis: 'baseline' });
-  assert.equal(releaseVerdict({ version: '2.4.2', publishedAt: at('2027-01-01T00:00:00Z') }, terms), { verdict: 'fallback_bug_fix', basis: 'fallback_line' });
+  assert.is(releaseVerdict({ version: '2.4.1.7', publishedAt: at('2027-01-01T00:00:00Z') }, terms).basis, 'baseline', 'as Windows Installer compares');
+  assert.equal(releaseVerdict({ version: '2.4.2', publishedAt: at('2027-01-01T00:00:00Z') }, terms), { verdict: 'paid_upgrade', basis: 'after_window' });
   assert.equal(verdicts(until), RELEASES.map((r) => `${r.version} paid_upgrade`));
-  assert.equal(
-    updateTerms(until, RELEASES, null),
-    { updatesUntil: until, newestCovered: null, fallbackLine: null, baseline: null },
-    'no baseline, nothing covered',
-  );
+  assert.is(updateTerms(until, RELEASES, null).baseline, null);
 });
 
 test.run();
