@@ -42,6 +42,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'docs/doc-lists.test.ts': 'unit',
   'docs/app-steps.test.ts': 'unit',
   'docs/update-rule-doc.test.ts': 'unit',
+  'docs/update-window-doc.test.ts': 'unit',
   // The walk-through of docs/operating.md, sent to app.handle with the test's clock.
   'docs/operating-walkthrough.test.ts': 'unit',
   // The Next.js example's route handler called in process with Requests, as Next calls it.
