@@ -6,8 +6,11 @@
  * @module
  */
 
-/** The four TUF roles whose metadata is stored. */
-export type UpdateFileRole = 'root' | 'timestamp' | 'snapshot' | 'targets';
+/** The four TUF roles whose metadata is stored, root first, then as each names the next. */
+export const UPDATE_FILE_ROLES = ['root', 'timestamp', 'snapshot', 'targets'] as const;
+
+/** One of the four TUF roles whose metadata is stored. */
+export type UpdateFileRole = (typeof UPDATE_FILE_ROLES)[number];
 
 /** One stored metadata file. */
 export interface UpdateFile {

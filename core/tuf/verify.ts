@@ -10,11 +10,9 @@
 import { canonicalJson } from './canonical-json.ts';
 import { keyIdOf, type TufKey, verifyTufSignature } from './keys.ts';
 import type { Envelope, RoleKeys, RootSigned } from './metadata.ts';
+import { UPDATE_FILE_ROLES } from '../ports/update-files.ts';
 
 const encoder = new TextEncoder();
-
-/** The roles a root names, each with its keys and threshold. */
-const ROLES = ['root', 'timestamp', 'snapshot', 'targets'] as const;
 
 const EXPIRES = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -120,8 +118,8 @@ async function shapeOf(signed: Record<string, unknown>): Promise<RootSigned> {
   const roles = signed['roles'];
   if (!isRecord(roles)) refuse('signed.roles must be an object naming the root, timestamp, snapshot and targets roles.');
   const named = Object.keys(roles as Record<string, unknown>);
-  const missing = ROLES.filter((role) => !named.includes(role));
-  const extra = named.filter((role) => !(ROLES as readonly string[]).includes(role));
+  const missing = UPDATE_FILE_ROLES.filter((role) => !named.includes(role));
+  const extra = named.filter((role) => !(UPDATE_FILE_ROLES as readonly string[]).includes(role));
   if (missing.length > 0 || extra.length > 0) {
     refuse(
       `signed.roles must name exactly root, timestamp, snapshot and targets; ${
@@ -129,7 +127,7 @@ async function shapeOf(signed: Record<string, unknown>): Promise<RootSigned> {
       }.`,
     );
   }
-  for (const name of ROLES) {
+  for (const name of UPDATE_FILE_ROLES) {
     const role = (roles as Record<string, unknown>)[name];
     const keyids = isRecord(role) ? role['keyids'] : undefined;
     const threshold = isRecord(role) ? role['threshold'] : undefined;

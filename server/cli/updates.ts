@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { generateSigningKey } from '../../core/licensing/license.ts';
 import { publishUpdateRoot, updateFilesStatus } from '../../core/operator/update-roots.ts';
 import { fromHex } from '../../core/formats/hex.ts';
+import { UPDATE_FILE_ROLES } from '../../core/ports/update-files.ts';
 import { createTufSigner, tufKeyOf, type TufSigner } from '../../core/tuf/keys.ts';
 import { buildRoot, envelopeText, type RootSigned, signEnvelope } from '../../core/tuf/metadata.ts';
 import { checkNewRoot, rootOf } from '../../core/tuf/verify.ts';
@@ -223,7 +224,7 @@ export const updates: Command = {
     const online = s.onlineKey === null
       ? 'online key: none (start the server with UPDATES_ONLINE_KEY set, or let it generate one in storage)\n'
       : `online keyid ${s.onlineKeyid}\nonline key (for sign-root --online-key):\n${s.onlineKey.keyval.public}\n`;
-    const roles = (['root', 'timestamp', 'snapshot', 'targets'] as const).map((role) => {
+    const roles = UPDATE_FILE_ROLES.map((role) => {
       const newest = s.roles[role];
       return [role, cell(newest?.version.toString()), cell(newest?.expires), cell(newest?.storedAt)];
     });
