@@ -128,13 +128,19 @@ test('a client past its quota of errors gets 429 for the next error, while files
   assert.is((await get('/updates/stable/timestamp.json')).status, 200);
 });
 
-test('nothing stored is read per request: files, unknown versions and hashes come from memory; a refresh reads new files', async () => {
+test('nothing stored is read per request: files, unknown versions and hashes come from memory; a refresh reads only new files', async () => {
   const { storage, app, get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {})]);
   let reads = 0;
+  const listed: string[][] = [];
   const files = storage.updateFiles;
   for (const name of ['getUpdateFile', 'newestUpdateFile', 'listUpdateFiles'] as const) {
     const read = files[name].bind(files) as (...args: unknown[]) => Promise<unknown>;
-    (files as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (reads++, read(...args));
+    (files as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      reads++;
+      const answer = await read(...args);
+      if (name === 'listUpdateFiles') listed.push((answer as UpdateFile[]).map((file) => `${file.role} ${file.version}`));
+      return answer;
+    };
   }
   for (const path of ['/updates/stable/timestamp.json', '/updates/stable/5.targets.json', `/updates/stable/targets/${SHA}.x.msi`]) await get(path);
   assert.is(reads, 0);
@@ -143,6 +149,8 @@ test('nothing stored is read per request: files, unknown versions and hashes com
   await app.refreshReleases();
   assert.is(reads, 1);
   assert.is(JSON.parse(bodyText(await get('/updates/stable/timestamp.json'))).signed.version, 2);
+  await app.refreshReleases();
+  assert.equal(listed, [['timestamp 2'], []], 'each refresh lists what is above the newest held: the new timestamp, then nothing');
 });
 
 test.run();
