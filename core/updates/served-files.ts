@@ -41,6 +41,20 @@ export interface ServedFiles {
   refresh(now: number): Promise<void>;
 }
 
+/** A channel's newest root, or null when it has none yet: what the standalone server's start log says of it. */
+export interface ChannelRoot {
+  channel: string;
+  root: { version: number; expiresAt: number } | null;
+}
+
+/** The newest root each channel serves. */
+export function newestRoots(files: ServedFiles): ChannelRoot[] {
+  return files.names.map((channel) => {
+    const root = files.channel(channel)?.newest('root') ?? null;
+    return { channel, root: root === null ? null : { version: root.version, expiresAt: root.expiresAt } };
+  });
+}
+
 /**
  * How far apart the clocks of two instances may be: a superseded file stays served this much longer than
  * two timestamp max-ages after it was stored (its `storedAt` is the storing instance's clock).

@@ -119,6 +119,16 @@ test('errors are JSON and metered: a bad channel name 400, an unknown channel, v
   assert.equal(perClient(wrongMethod.headers).sort(), [...RATE_LIMIT_HEADERS].sort(), 'a wrong method is an error: metered');
 });
 
+test("the app names each channel's newest root as served, null for a channel without one", async () => {
+  const made = await createTestApp({ updates: { channels: ['stable', 'beta'] } });
+  await made.storage.change(async (tx) => {
+    for (const version of [1, 2]) await tx.updateFiles.putUpdateFile(stored('root', version, {}));
+  });
+  assert.equal(made.app.channelRoots(), [{ channel: 'stable', root: null }, { channel: 'beta', root: null }], 'read at the start: none stored');
+  await made.app.refreshReleases();
+  assert.equal(made.app.channelRoots(), [{ channel: 'stable', root: { version: 2, expiresAt: Date.UTC(2027, 0, 1) } }, { channel: 'beta', root: null }]);
+});
+
 test('a client past its quota of errors gets 429 for the next error, while files are still served to it', async () => {
   const { get } = await appWithFiles([stored('root', 1, {}), stored('timestamp', 1, {})]);
   for (let i = 0; i < 120; i++) assert.is((await get('/updates/stable/7.root.json')).status, 404);
