@@ -16,6 +16,7 @@ import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { WINDOWS_ONLY_PATH, windowsOnly } from './operations/windows-only.ts';
 import { UPDATE_FILE_ROUTES } from './updates/files-endpoints.ts';
+import { type ChannelRoot, newestRoots } from './updates/served-files.ts';
 import { checkoutStatus } from './operations/checkout.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
@@ -81,6 +82,8 @@ export interface App {
    * is started by a refresh and never waited for by it. At once without a purge.
    */
   purgesSettled(): Promise<void>;
+  /** The newest root each update channel serves (null: none yet), as of the last refresh. */
+  channelRoots(): ChannelRoot[];
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
@@ -172,6 +175,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     listUnsubscribe: (mail) => (mail.kind === 'shipped' ? unsubscribeAddress(context.publicBaseUrl, context.unsubscribeTokens.tokenFor(mail.to)) : undefined),
     refreshReleases: () => refresh(context),
     purgesSettled: () => context.cachePurges?.settled() ?? Promise.resolve(),
+    channelRoots: () => newestRoots(context.updateFiles),
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -184,6 +188,7 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
       listUnsubscribe: () => undefined,
       refreshReleases: () => refresh(context),
       purgesSettled: () => context.cachePurges?.settled() ?? Promise.resolve(),
+      channelRoots: () => newestRoots(context.updateFiles),
       usage: null,
       operator: null,
     },
