@@ -30,6 +30,7 @@ import { createRouter, type Handler } from './http/router.ts';
 import { createResendStep } from './mail/resend-requests.ts';
 import { createShippedRequestsStep, unsubscribeAddress } from './mail/shipped-requests.ts';
 import type { UsageTally } from './budgets/usage.ts';
+import { releasesOn } from './releases/channels.ts';
 
 export type { AppOptions };
 
@@ -208,7 +209,7 @@ async function refresh(context: AppContext): Promise<void> {
   const purges = context.cachePurges;
   for (const channel of files.names) {
     try {
-      const outcome = await publish(channel, files.channel(channel)!, context.releases.known());
+      const outcome = await publish(channel, files.channel(channel)!, releasesOn(files.names, channel, context.releases.known()));
       if (outcome.kind === 'signed' || outcome.kind === 'lost-race') await files.refresh(context.clock.now());
       // Only the instance whose change committed purges, once it serves the new files itself.
       if (outcome.kind === 'signed') purges?.request(channel);

@@ -44,6 +44,7 @@ import { requestersTold } from './migrations/35-requesters-told.ts';
 import { mailRetries } from './migrations/36-mail-retries.ts';
 import { updateFiles } from './migrations/37-update-files.ts';
 import { rolloutBasisPoints } from './migrations/38-rollout-basis-points.ts';
+import { releaseChannels } from './migrations/39-release-channels.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -89,4 +90,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mailRetries,
   updateFiles,
   rolloutBasisPoints,
+  releaseChannels,
 ];

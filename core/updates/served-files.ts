@@ -35,7 +35,7 @@ export interface ChannelFiles {
 export interface ServedFiles {
   /** A channel's files, or null for a channel that does not exist. */
   channel(name: string): ChannelFiles | null;
-  /** The channels that exist. */
+  /** The channels that exist, the most stable first (core/releases/channels.ts). */
   readonly names: readonly string[];
   /** Reads the files stored above the newest it holds, and forgets superseded files older than `keepMs`. */
   refresh(now: number): Promise<void>;

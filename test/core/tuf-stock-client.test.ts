@@ -41,6 +41,7 @@ function release(version: string, msi: Uint8Array, rolloutBasisPoints: number): 
     version,
     msiUrl: `https://downloads.example.com/converter-${version}.msi`,
     notesUrl: `https://www.example.com/notes/${version}`,
+    channel: 'stable',
     rolloutBasisPoints,
     publishedAt: Date.UTC(2026, 0, 1),
     pulledAt: null,

@@ -89,7 +89,7 @@ test('errors are JSON and metered: a bad channel name 400, an unknown channel, v
   const unknownHash = `${'cd'.repeat(32)}.LegacySheetConverter-2.7.0-x64.msi`;
   const cases: [string, number, string, string, string][] = [
     ['/updates/Stable!/timestamp.json', 400, 'invalid_parameter', 'The channel "Stable!" is not a channel name: 1 to 32 of a-z, 0-9 and -.', FILES_START],
-    ['/updates/beta/timestamp.json', 404, 'not_found', 'No update channel is named "beta".', FILES_START],
+    ['/updates/nightly/timestamp.json', 404, 'not_found', 'No update channel is named "nightly".', FILES_START],
     ['/updates/stable/9.snapshot.json', 404, 'not_found', 'No /updates/stable/9.snapshot.json is served here.', FILES_START],
     [
       '/updates/stable/timestamp.json',
@@ -135,7 +135,7 @@ test('errors are JSON and metered: a bad channel name 400, an unknown channel, v
 });
 
 test("the app names each channel's newest root as served, null for a channel without one", async () => {
-  const made = await createTestApp({ updates: { channels: ['stable', 'beta'] } });
+  const made = await createTestApp();
   await made.storage.change(async (tx) => {
     for (const version of [1, 2]) await tx.updateFiles.putUpdateFile(stored('root', version, {}));
   });
@@ -172,10 +172,14 @@ test('nothing stored is read per request: files, unknown versions and hashes com
   await storage.change(async (tx) => void (await tx.updateFiles.putUpdateFile(stored('timestamp', 2, {}, 2_000))));
   assert.is(JSON.parse(bodyText(await get('/updates/stable/timestamp.json'))).signed.version, 1, 'not read yet');
   await app.refreshReleases();
-  assert.is(reads, 1);
+  assert.is(reads, 2, 'one read per channel (stable and beta)');
   assert.is(JSON.parse(bodyText(await get('/updates/stable/timestamp.json'))).signed.version, 2);
   await app.refreshReleases();
-  assert.equal(listed, [['timestamp 2'], []], 'each refresh lists what is above the newest held: the new timestamp, then nothing');
+  assert.equal(
+    listed,
+    [['timestamp 2'], [], [], []],
+    'each refresh lists, per channel (stable, beta), what is above the newest held: the new timestamp, then nothing',
+  );
 });
 
 test.run();
