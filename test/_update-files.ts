@@ -24,6 +24,7 @@ export function releaseRecord(version: string, fields: Partial<Release> = {}): R
     version,
     msiUrl: `https://downloads.example.com/converter-${version}.msi`,
     notesUrl: null,
+    channel: 'stable',
     rolloutBasisPoints: 10000,
     publishedAt: Date.UTC(2026, 0, 1),
     pulledAt: null,

@@ -2,7 +2,7 @@
  * A real HTTP cache in front of a test server: Debian's varnishd (`apt-get install varnish`; .ci/run
  * installs it), in the foreground, with no jail (so it runs as the test's user), its working directory a
  * temporary one, caching as its built-in VCL does (Cache-Control's max-age; no-store is passed on), or
- * with the VCL of docs/examples/varnish-updates.vcl (the purge by BAN), its backend set to the server's port.
+ * with the VCL of docs/caches/varnish-updates.vcl (the purge by BAN), its backend set to the server's port.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,12 +26,12 @@ export function varnishPath(): string | null {
 }
 
 /** The VCL the docs ship, in front of `backendPort`. */
-const DOCS_VCL = new URL('../docs/examples/varnish-updates.vcl', import.meta.url);
+const DOCS_VCL = new URL('../docs/caches/varnish-updates.vcl', import.meta.url);
 
 /**
  * Starts varnishd in front of `backendPort` on 127.0.0.1 and waits until it answers.
  *
- * @param options.docsVcl Runs docs/examples/varnish-updates.vcl (its backend's port replaced) instead of the built-in VCL alone.
+ * @param options.docsVcl Runs docs/caches/varnish-updates.vcl (its backend's port replaced) instead of the built-in VCL alone.
  * @throws Error when varnishd is missing or exits before it listens.
  */
 export async function startVarnish(backendPort: number, options: { docsVcl?: boolean } = {}): Promise<Varnish> {
@@ -43,7 +43,7 @@ export async function startVarnish(backendPort: number, options: { docsVcl?: boo
   if (options.docsVcl) {
     const vcl = readFileSync(DOCS_VCL, 'utf8');
     const ours = vcl.replace(/\.port = "\d+";/, `.port = "${backendPort}";`);
-    if (ours === vcl) throw new Error('docs/examples/varnish-updates.vcl names no backend .port');
+    if (ours === vcl) throw new Error('docs/caches/varnish-updates.vcl names no backend .port');
     writeFileSync(join(dir, 'updates.vcl'), ours);
     backend = ['-f', join(dir, 'updates.vcl')];
   }

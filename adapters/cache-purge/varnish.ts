@@ -1,7 +1,7 @@
 /**
  * Purges Varnish by a BAN (issue 55): `BAN /` with the tags in a `Surrogate-Key` request header, sent to
  * each Varnish, which bans every object whose `Surrogate-Key` names one of them. The VCL that takes it,
- * and refuses it from any address outside its ACL, is docs/examples/varnish-updates.vcl.
+ * and refuses it from any address outside its ACL, is docs/caches/varnish-updates.vcl.
  *
  * @module
  */

@@ -25,10 +25,17 @@ export function createMemoryReleaseStore(): MemoryFace<ReleaseStore> {
       addRecord(releases, copy(publishedRelease(release)), 'first', undo);
       return true;
     },
-    async setRollout(version, rolloutBasisPoints) {
+    async setRollout(version, rolloutBasisPoints, ramp) {
       const release = find(version);
       if (!release || release.pulledAt !== null) return null;
-      patch(release, { rolloutBasisPoints, ramp: null, haltedAt: null, haltReason: null }, undo);
+      const plan = ramp === undefined ? { ramp: null } : { ramp: { ...ramp, basisPoints: [...ramp.basisPoints] }, announcedStep: 0 };
+      patch(release, { rolloutBasisPoints, ...plan, haltedAt: null, haltReason: null }, undo);
+      return changed(release);
+    },
+    async promoteRelease(version, channel) {
+      const release = find(version);
+      if (!release || release.pulledAt !== null) return null;
+      patch(release, { channel }, undo);
       return changed(release);
     },
     async pullRelease(version, at, rolloutBasisPoints) {

@@ -44,7 +44,8 @@ import { requestersTold } from './migrations/35-requesters-told.ts';
 import { mailRetries } from './migrations/36-mail-retries.ts';
 import { updateFiles } from './migrations/37-update-files.ts';
 import { rolloutBasisPoints } from './migrations/38-rollout-basis-points.ts';
-import { updateWindows } from './migrations/39-update-windows.ts';
+import { releaseChannels } from './migrations/39-release-channels.ts';
+import { updateWindows } from './migrations/40-update-windows.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -90,5 +91,6 @@ export const MIGRATIONS: readonly Migration[] = [
   mailRetries,
   updateFiles,
   rolloutBasisPoints,
+  releaseChannels,
   updateWindows,
 ];

@@ -159,6 +159,41 @@ export function releasesContract(test: ContractSuite): void {
     );
   });
 
+  test('a release keeps its channel; a promotion moves a live one; a rollout with a plan replaces the plan, none of its steps announced', async (context) => {
+    const { releases } = oneChangeEach(current(context).storage);
+    const beta = newRelease('2.8.0', 10000, T0, { channel: 'beta' });
+    await releases.publishRelease(beta);
+    await releases.publishRelease(newRelease('2.7.1', 10000, T0 + 1));
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.channel]),
+      [['2.7.1', 'stable'], ['2.8.0', 'beta']],
+      'a release published without a channel is on stable: listReleases() [version, channel]',
+    );
+    const ramp: RampPlan = { basisPoints: [100, 10000], everyMs: 3_600_000, startAt: T0 + 5 };
+    await releases.announceStep('2.8.0', 0, ramp);
+    assert.equal(
+      await releases.promoteRelease('2.8.0', 'stable'),
+      storedRelease(beta, { channel: 'stable' }),
+      'a promotion answers the release afterwards: promoteRelease()',
+    );
+    assert.equal(
+      await releases.setRollout('2.8.0', 100, ramp),
+      storedRelease(beta, { channel: 'stable', rolloutBasisPoints: 100, ramp, announcedStep: 0 }),
+      'a rollout with a plan keeps the plan given: setRollout(version, basisPoints, ramp)',
+    );
+    assert.is((await releases.announceStep('2.8.0', 1, ramp))?.announcedStep, 1, "its steps are announced as any plan's");
+    const replanned = await releases.setRollout('2.8.0', 100, ramp);
+    assert.is(replanned?.announcedStep, 0, 'a new plan starts with no step announced: setRollout().announcedStep');
+    await releases.pullRelease('2.7.1', T0 + 10);
+    assert.is(await releases.promoteRelease('2.7.1', 'beta'), null, 'a pulled release is not promoted: promoteRelease()');
+    assert.is(await releases.promoteRelease('9.9.9', 'stable'), null, 'an unknown version is null: promoteRelease()');
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.channel]),
+      [['2.7.1', 'stable'], ['2.8.0', 'stable']],
+      'the channels as the promotions left them: listReleases() [version, channel]',
+    );
+  });
+
   test('a publish checked in a change that holds the releases: a refusal stores nothing and sends no event', async (context) => {
     const { storage } = current(context);
     const { releases, outbox } = storage;

@@ -12,7 +12,7 @@ import { exportOrders } from './order-export.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
 import { licenseUpdates } from './license-updates.ts';
-import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
+import { listReleases, promoteRelease, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { unmergeRoadmapFeature } from './roadmap-unmerge.ts';
@@ -30,6 +30,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   setReleaseRollout,
   pullRelease,
   restoreRelease,
+  promoteRelease,
   resumeRelease,
   updateFilesStatus,
   publishUpdateRoot,

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { RELEASE_VERSION } from '../schemas/version.ts';
 import { asciiOnTheWire } from '../schemas/wire-address.ts';
+import { CHANNEL_NAME, STABLE } from '../releases/channels.ts';
 
 /**
  * A release version as an MSI ProductVersion carries it: major.minor.build with an optional fourth field
@@ -111,8 +112,16 @@ export const RampInputSchema = v.strictObject({
   ),
 });
 
+/** A channel's name as a body gives it; whether it exists is the operation's to say (404 `channel_not_found`). */
+export const ChannelName = v.pipe(
+  v.string(),
+  v.regex(CHANNEL_NAME, 'must be 1 to 32 of a-z, 0-9 and "-", such as stable or beta'),
+  v.description('A release channel: stable, beta, or one the config file names (GET /releases lists them in `channels`).'),
+);
+
 export const PublishReleaseSchema = v.strictObject({
   version: ReleaseVersion,
+  channel: v.optional(ChannelName, STABLE),
   msiUrl: ReleaseUrl,
   notesUrl: v.optional(v.nullable(ReleaseUrl), null),
   rolloutBasisPoints: v.optional(
@@ -124,6 +133,16 @@ export const PublishReleaseSchema = v.strictObject({
   sha256: v.optional(v.nullable(Sha256Hex), null),
   size: v.optional(v.nullable(ByteSize), null),
   critical: v.optional(v.boolean(), false),
+  ramp: v.optional(v.nullable(RampInputSchema), null),
+});
+
+/** A promotion: the channel, and optionally the rollout (or ramp) it starts there with; without one it keeps its own. */
+export const PromoteSchema = v.strictObject({
+  channel: ChannelName,
+  rolloutBasisPoints: v.optional(
+    v.pipe(BasisPoints, v.description('The rollout on the new channel, in basis points; the release keeps its own when left out.')),
+  ),
+  rolloutPercent: v.optional(v.pipe(Percent, v.description('The same in percent, to two decimals.'))),
   ramp: v.optional(v.nullable(RampInputSchema), null),
 });
 

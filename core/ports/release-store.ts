@@ -28,6 +28,11 @@ export interface Release {
   msiUrl: string;
   notesUrl: string | null;
   /**
+   * The channel it is on (core/releases/channels.ts): the most stable it was published or promoted to;
+   * `stable` for a release stored before channels.
+   */
+  channel: string;
+  /**
    * The share of clients offered this release or a newer one, in basis points (0-10000: 50 is 0.5 %);
    * update checks of `/version`, with whole-percent buckets, round it down (core/releases/rollout-rule.ts).
    */
@@ -58,10 +63,10 @@ export interface Release {
   announcedStep: number;
 }
 
-/** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
+/** A release to publish: the channel, the integrity fields, the critical flag and the plan may be left out (stable, null, false, null). */
 export type NewRelease =
-  & Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
-  & Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
+  & Omit<Release, 'channel' | 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
+  & Partial<Pick<Release, 'channel' | 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
 /**
  * A release as a storage keeps it once published: what `release` leaves out is null, false or null (no
@@ -70,6 +75,7 @@ export type NewRelease =
  */
 export function publishedRelease(release: NewRelease): Release {
   return {
+    channel: 'stable',
     sha256: null,
     size: null,
     critical: false,
@@ -96,10 +102,13 @@ export interface ReleaseStore extends ReleaseReads {
   /** Stores a new release as `publishedRelease` has it; false, storing nothing, when that version exists already (pulled or not). */
   publishRelease(release: NewRelease): Promise<boolean>;
   /**
-   * Sets a live release's rollout (basis points) and ends its plan (and halt); the release afterwards, or
-   * null when there is no live one of that version (a pulled release keeps its rollout).
+   * Sets a live release's rollout (basis points) and ends its plan (and halt), or with `ramp` replaces it
+   * with that plan (no step of which is announced yet: `announcedStep` 0); the release afterwards, or null
+   * when there is no live one of that version (a pulled release keeps its rollout).
    */
-  setRollout(version: string, rolloutBasisPoints: number): Promise<Release | null>;
+  setRollout(version: string, rolloutBasisPoints: number, ramp?: RampPlan): Promise<Release | null>;
+  /** Moves a live release to `channel`; the release afterwards, or null when there is no live one of that version. */
+  promoteRelease(version: string, channel: string): Promise<Release | null>;
   /**
    * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
    * there is none. With `rolloutBasisPoints` (the rollout in force), its plan ends at that rollout.

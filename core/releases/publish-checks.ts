@@ -1,13 +1,15 @@
 /**
- * What a publish may store. No accidental downgrade: a new release must be above every published one
- * (pulled ones included, since clients may have installed them), as Windows Installer compares versions
- * (major.minor.build). A ramp plan climbs: each step above the one before, the first the publish's rollout.
+ * What a publish may store. No accidental downgrade: a new release must be above every release its channel
+ * lists (its own and the more stable channels', pulled ones included, since clients may have installed
+ * them), as Windows Installer compares versions (major.minor.build); a version is published once, on any
+ * channel, and never twice with one MSI version. A ramp plan climbs: each step above the one before, the first the publish's rollout.
  *
  * @module
  */
 import { ApiError } from '../http/errors.ts';
 import type { RampPlan, Release } from '../ports/release-store.ts';
 import { byVersionDescending, compareMsiVersions } from './rollout-rule.ts';
+import { STABLE } from './channels.ts';
 
 /** Why a version may not be published: the operator's error code and its message. */
 export interface DowngradeRefusal {
@@ -16,13 +18,14 @@ export interface DowngradeRefusal {
 }
 
 /**
- * Why `version` may not be published (it is not above every published release), or null when it may.
+ * Why `version` may not be published (it is not above every release its channel lists), or null when it may.
  *
  * @param version The version to publish (already a valid MSI ProductVersion).
  * @param releases Every stored release.
+ * @param on Its channel and the releases that channel lists (every stored one without): a stable hotfix may be below a beta.
  * @returns The refusal, or null.
  */
-export function downgradeRefusal(version: string, releases: readonly Release[]): DowngradeRefusal | null {
+export function downgradeRefusal(version: string, releases: readonly Release[], on?: { channel: string; listed: readonly Release[] }): DowngradeRefusal | null {
   if (releases.some((release) => release.version === version)) {
     return { code: 'release_exists', message: `Version ${version} was published before.` };
   }
@@ -34,13 +37,13 @@ export function downgradeRefusal(version: string, releases: readonly Release[]):
         `Version ${version} differs from ${same.version} only in the fourth field: Windows Installer compares major.minor.build and would not see it as an upgrade.`,
     };
   }
-  const highest = [...releases].sort(byVersionDescending)[0];
+  const highest = [...(on?.listed ?? releases)].sort(byVersionDescending)[0];
   if (highest && compareMsiVersions(version, highest.version) < 0) {
     return {
       code: 'release_not_higher',
       message: `Version ${version} is lower than ${highest.version}, the highest published${
-        highest.pulledAt === null ? '' : ' (pulled)'
-      }: the clients it reached would be downgraded.`,
+        on ? ` on ${on.channel}${on.channel === STABLE ? '' : ' or a more stable channel'}` : ''
+      }${highest.pulledAt === null ? '' : ' (pulled)'}: the clients it reached would be downgraded.`,
     };
   }
   return null;

@@ -19,13 +19,15 @@ export interface RampAnnouncementPorts {
   changes: Pick<CommittedChanges, 'change'>;
   clock: Clock;
   logger: Logger;
+  /** The release channels, the most stable first: a step's event gives the share of its channel's apps. */
+  channels: readonly string[];
 }
 
 /**
  * Creates the check run after each read of the releases: it writes only when a step is due, and never
  * throws (a failed write is logged, and tried again at the next read).
  */
-export function createRampAnnouncements({ changes, clock, logger }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
+export function createRampAnnouncements({ changes, clock, logger, channels }: RampAnnouncementPorts): (releases: readonly Release[]) => Promise<void> {
   return async (releases) => {
     const now = clock.now();
     for (const release of releases) {
@@ -37,7 +39,7 @@ export function createRampAnnouncements({ changes, clock, logger }: RampAnnounce
       const announce = changes.change(async (tx) => {
         const announced = await tx.releases.announceStep(release.version, step, ramp);
         if (!announced) return false;
-        const event = releaseEvent('release.rolled_out', announced, servedAfter(releases, now)(announced), now);
+        const event = releaseEvent('release.rolled_out', announced, servedAfter(releases, now, channels)(announced), now);
         await recordChange(tx, { at: now, event, audit: { at: now, action: 'release.rollout', target, requestId, actor: null } });
         return true;
       });

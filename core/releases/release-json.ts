@@ -11,6 +11,7 @@ import type { EventDraft, EventType } from '../ports/events.ts';
 import type { Release } from '../ports/release-store.ts';
 import { inForce, nextStepAt, rolloutInForce, stepIndexAt } from './ramp-plan.ts';
 import { servedShares } from './rollout-rule.ts';
+import { releasesOn } from './channels.ts';
 import { isoOrNull, IsoTime } from '../schemas/iso-time.ts';
 
 /** Basis points as a percent: 50 is 0.5. */
@@ -29,6 +30,12 @@ export const ReleaseViewSchema = v.object({
   version: v.string(),
   msiUrl: v.string(),
   notesUrl: v.nullable(v.string()),
+  channel: v.pipe(
+    v.string(),
+    v.description(
+      'The channel it is on, the most stable it was published or promoted to; a channel lists its own releases and those of every more stable one.',
+    ),
+  ),
   rolloutBasisPoints: v.pipe(
     v.number(),
     v.description(
@@ -36,7 +43,12 @@ export const ReleaseViewSchema = v.object({
     ),
   ),
   rolloutPercent: v.pipe(v.number(), v.description('The same rollout in percent (rolloutBasisPoints / 100: 0.5 for 50).')),
-  servedBasisPoints: v.pipe(v.number(), v.description('The share of clients served this release now, in basis points (rule: docs/releases.md).')),
+  servedBasisPoints: v.pipe(
+    v.number(),
+    v.description(
+      "The share of its channel's apps served this release now, in basis points (rule: docs/releases.md); a stable release's is that of stable apps and `/version` checks.",
+    ),
+  ),
   servedPercent: v.pipe(v.number(), v.description('The same share in percent (servedBasisPoints / 100).')),
   sha256: v.nullable(v.string()),
   size: v.nullable(v.number()),
@@ -58,6 +70,7 @@ export function releaseView(release: Release, served: number, now: number): Rele
     version: release.version,
     msiUrl: release.msiUrl,
     notesUrl: release.notesUrl,
+    channel: release.channel,
     rolloutBasisPoints: rollout,
     rolloutPercent: percentOf(rollout),
     servedBasisPoints: served,
@@ -84,5 +97,9 @@ export function releaseView(release: Release, served: number, now: number): Rele
 export const releaseEvent = (type: EventType, release: Release, served: number, at: number): EventDraft => ({ type, data: releaseView(release, served, at) });
 
 /** The share a release is served at `now` (basis points) once `release` replaces its stored self (rollouts in force). */
-export const servedAfter = (releases: readonly Release[], now: number) => (release: Release): number =>
-  servedShares(inForce(releases.map((r) => (r.version === release.version ? release : r)), now)).get(release.version) ?? 0;
+export const servedAfter = (releases: readonly Release[], now: number, channels: readonly string[]) => (release: Release): number =>
+  channelShares(releases.map((r) => (r.version === release.version ? release : r)), now, channels, release.channel).get(release.version) ?? 0;
+
+/** Per version, its share (basis points) of the apps of `channel` at `now`: of the releases that channel lists. */
+export const channelShares = (releases: readonly Release[], now: number, channels: readonly string[], channel: string): Map<string, number> =>
+  servedShares(inForce(releasesOn(channels, channel, releases), now));

@@ -18,6 +18,7 @@ import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
 import { inForce, nextSwitchAt } from './ramp-plan.ts';
 import { PERCENT_BUCKETS, rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
 import type { Release, ReleaseReads } from '../ports/store-ports.ts';
+import { STABLE } from './channels.ts';
 
 export type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
@@ -83,7 +84,8 @@ export function createReleaseView(
   /** When a ramp plan's next step begins: the ladder is worked out again then, without a read. */
   let switchAt = Infinity;
   const reladder = (now: number) => {
-    ladder = rolloutLadder(inForce(stored, now), PERCENT_BUCKETS);
+    // `/version` and `/download` serve the stable channel; the others are served as update files only.
+    ladder = rolloutLadder(inForce(stored.filter((release) => release.channel === STABLE), now), PERCENT_BUCKETS);
     switchAt = nextSwitchAt(stored, now);
   };
   const servedBaseline = (): ServedNow => {

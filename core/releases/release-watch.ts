@@ -18,6 +18,7 @@ import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf, resumedAt
 import { isRamping, rolloutInForce } from './ramp-plan.ts';
 import { percentOf } from './release-json.ts';
 import { wholePercent } from './rollout-rule.ts';
+import { releasesOn } from './channels.ts';
 import type { ReleaseView } from './release-view.ts';
 
 /** The product name of the desktop app's User-Agent token by default. */
@@ -41,6 +42,8 @@ export interface ReleaseWatchPorts {
   rolloutBucket(clientKey: string): number;
   /** The keyed hash clients and networks are stored as (the voter id). */
   clientHash(key: string): string;
+  /** The release channels, the most stable first: a release is compared with the release before it on its channel. */
+  channels: readonly string[];
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -65,7 +68,8 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
   const decide = async (release: Release, requestId: string): Promise<void> => {
     const now = clock.now();
     const known = releases.known();
-    const previous = previousOf(release, known);
+    // The release before on its own channel: a beta is compared with the beta or stable release below it.
+    const previous = previousOf(release, releasesOn(ports.channels, release.channel, known));
     const baseline = await releases.baseline();
     // This instance's counts first, so that the report just counted is among them.
     await usage.flush();

@@ -13,10 +13,14 @@ import type { Release } from '../ports/release-store.ts';
 import type { ShippingReads, ShippingRecords } from '../ports/shipping-store.ts';
 import { type RampedEntry, rolloutInForce } from './ramp-plan.ts';
 import { ALL_BASIS_POINTS } from './rollout-rule.ts';
+import { STABLE } from './channels.ts';
 
-/** Whether a release is served to every client at `now`: not pulled, 100 % in force. */
-export function isLiveForEveryone(release: RampedEntry, now: number): boolean {
-  return release.pulledAt === null && rolloutInForce(release, now) >= ALL_BASIS_POINTS;
+/**
+ * Whether a release is served to every client at `now`: on `stable` (a beta release reaches the beta
+ * apps only, so it has shipped to nobody who reads the changelog or asked for a feature), not pulled, 100 % in force.
+ */
+export function isLiveForEveryone(release: RampedEntry & { channel: string }, now: number): boolean {
+  return release.channel === STABLE && release.pulledAt === null && rolloutInForce(release, now) >= ALL_BASIS_POINTS;
 }
 
 /**

@@ -16,6 +16,7 @@ import { byVersionDescending, compareMsiVersions, versionFields } from '../relea
 import type { Release } from '../ports/release-store.ts';
 import { isHex } from '../formats/hex.ts';
 import type { TargetFile } from './metadata.ts';
+import { LONE_SURROGATE } from '../formats/lone-surrogate.ts';
 
 /** One step of a schedule: from `at` on, `basisPoints` of 10000 installs of the line are offered the release. */
 export interface ScheduleStep {
@@ -80,7 +81,7 @@ export function scheduleOf(release: Pick<Release, 'ramp' | 'publishedAt' | 'roll
 /** A summary as targets carry it: whitespace and control characters made single spaces, lone surrogates replaced, cut to 280 characters. */
 export function plainSummary(text: string): string {
   const oneLine = text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim()
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+    .replace(new RegExp(LONE_SURROGATE, 'g'), '\ufffd');
   return Array.from(oneLine).slice(0, SUMMARY_MAX).join('').trimEnd();
 }
 

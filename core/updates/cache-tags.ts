@@ -1,7 +1,7 @@
 /**
  * The cache tag of the update files (issue 55): every file answer of a channel (200, 304, 302) names its
  * channel in `Cache-Tag` (Cloudflare) and `Surrogate-Key` (Fastly, and Varnish through the VCL in
- * docs/examples/varnish-updates.vcl), so that one purge drops every answer of the channel a cache keeps.
+ * docs/caches/varnish-updates.vcl), so that one purge drops every answer of the channel a cache keeps.
  *
  * One tag per channel, not one per file: after a change only timestamp.json (and root.json, after a new
  * root) serve other bytes under the same name, and the versioned files a purge drops with them are asked

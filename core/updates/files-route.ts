@@ -37,8 +37,10 @@ export const VERSIONED = /^([1-9][0-9]{0,9})\.(root|snapshot|targets)\.json$/;
 export const TARGET = /^[0-9a-f]{64}\.[A-Za-z0-9._-]{1,128}$/;
 const JSON_TYPE = 'application/json';
 
-const notFound = (message: string) =>
-  errorResponse('not_found', message, 'The files of a channel start at /updates/<channel>/timestamp.json; docs/updates.md describes them.');
+/** What every error of the update files resolves to: where a channel's files start (a path, not a query, is wrong). */
+const FILES_START = 'The files of a channel start at /updates/<channel>/timestamp.json; docs/updates.md describes them.';
+
+const notFound = (message: string) => errorResponse('not_found', message, FILES_START);
 
 /** The two routes' handlers over the served files. */
 export function updateFileHandlers(files: ServedFiles, timestampMaxAge = DEFAULT_TIMESTAMP_MAX_AGE) {
@@ -53,7 +55,11 @@ export function updateFileHandlers(files: ServedFiles, timestampMaxAge = DEFAULT
   /** The channel, or the error that answers a request for it. */
   const channelOf = (name: string) => {
     if (!CHANNEL_NAME.test(name)) {
-      return errorResponse('invalid_parameter', `The channel ${JSON.stringify(name.slice(0, 40))} is not a channel name: 1 to 32 of a-z, 0-9 and -.`);
+      return errorResponse(
+        'invalid_parameter',
+        `The channel ${JSON.stringify(name.slice(0, 40))} is not a channel name: 1 to 32 of a-z, 0-9 and -.`,
+        FILES_START,
+      );
     }
     return files.channel(name) ?? notFound(`No update channel is named ${JSON.stringify(name)}.`);
   };

@@ -16,8 +16,9 @@ import { createLicenseIssuer } from '../../core/licensing/license.ts';
 import type { RateLimitPolicy } from '../../core/pipeline/rate-limit.ts';
 import type { Clock, Logger, PaymentGateway } from '../../core/ports/ports.ts';
 import { type SiteContent, SiteContentSchema } from '../../core/schemas/content.ts';
+import { sha256Hex } from '../../core/tuf/keys.ts';
 import { EXAMPLE_CONFIG } from '../config.ts';
-import { installerBytes, installerName, sha256Hex } from './installer.ts';
+import { installerBytes, installerName } from './installer.ts';
 import { SCENARIO_KEY } from './test-keys.ts';
 
 /** The version the desktop app under test is taken to have installed: the baseline of every scenario. */

@@ -72,6 +72,7 @@ async function release(version: string, changes: Partial<Release> = {}): Promise
     version,
     msiUrl: `https://downloads.example.com/${installerName(version)}`,
     notesUrl: `https://www.example.com/releases/${version}`,
+    channel: 'stable',
     rolloutBasisPoints: 10000,
     publishedAt: FILES_NOW - 30 * DAY,
     pulledAt: null,

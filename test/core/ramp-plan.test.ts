@@ -14,6 +14,7 @@ const release = (version: string, publishedAt: number, extra: Partial<Release> =
   version,
   msiUrl: `https://example.com/${version}.msi`,
   notesUrl: null,
+  channel: 'stable',
   rolloutBasisPoints: 10000,
   publishedAt,
   pulledAt: null,

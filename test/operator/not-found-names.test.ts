@@ -14,6 +14,8 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/webhooks/deliveries/', 'webhook delivery'],
   ['/webhooks/', 'webhook endpoint'],
   ['/releases/', 'release'],
+  // A publish's only 404 is its body's channel.
+  ['/releases', 'release channel'],
   ['/roadmap/', 'roadmap feature'],
   // The bulk link's only 404 is its body's featureId: the path names the feature the entries go to.
   ['/feedback/feature', 'roadmap feature'],
@@ -21,8 +23,8 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/orders/', 'checkout session'],
   ['/licenses/', 'license key'],
   ['/mails/', 'mail'],
-  ['/update-roots/', 'update channel'],
-  ['/update-files/', 'update channel'],
+  ['/update-roots/', 'release channel'],
+  ['/update-files/', 'release channel'],
 ];
 
 test("each operator 404 says which resource has no such id, in the path's own words", () => {

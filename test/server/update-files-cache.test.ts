@@ -5,7 +5,7 @@
  * answers 304 from the cache; a new timestamp reaches clients once the cached copy's max-age has passed
  * (the cache asks the origin only then); the app's pre-install check (a unique query, no-cache) reaches
  * the origin at once and sees a halt the cache does not show yet; and tuf-js refreshes and downloads an
- * installer through the cache and the target's redirect. Varnish runs the VCL of docs/examples/varnish-updates.vcl:
+ * installer through the cache and the target's redirect. Varnish runs the VCL of docs/caches/varnish-updates.vcl:
  * with the Varnish purge on (issue 55), a halt reaches a polling client at once although the cached copy is
  * fresh for an hour, and a BAN from an address outside its ACL is refused.
  */
