@@ -10,6 +10,7 @@ import type { Release } from '../ports/release-store.ts';
 import { parseCompactKey, readCompactPayload } from './license-compact.ts';
 import { fromBase64Url } from '../formats/base64url.ts';
 import { updatesUntil, type WindowRelease } from './update-window.ts';
+import { releasesOn, STABLE } from '../releases/channels.ts';
 
 /** One key of an order and its window. */
 export interface KeyWindow {
@@ -62,7 +63,13 @@ export function keyWindowsOf(order: Order): KeyWindow[] {
   });
 }
 
-/** The releases the fallback line is found among: the live ones (not pulled). */
-export function liveReleases(releases: readonly Release[]): WindowRelease[] {
-  return releases.filter((release) => release.pulledAt === null);
+/**
+ * The releases the fallback line is found among: the live (not pulled) ones `channel` lists, its own and
+ * those of every more stable channel (core/releases/channels.ts).
+ *
+ * @param channels This app's channels, the most stable first.
+ * @param channel The app's channel: stable unless said.
+ */
+export function liveReleases(releases: readonly Release[], channels: readonly string[], channel: string = STABLE): WindowRelease[] {
+  return releasesOn(channels, channel, releases).filter((release) => release.pulledAt === null);
 }

@@ -34,7 +34,7 @@ const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().r
 /**
  * Reads the key's order: valid while the order's licenses stand (core/ports/order-state.ts isRevoked), with
  * what the key unlocks, a lease of `context.licenseLeaseSeconds` from now, and the key's update window and
- * fallback line (core/licensing/update-window.ts, over the live releases and the baseline); revoked once a refund, a
+ * fallback line (core/licensing/update-window.ts, over the live releases of the stable channel); revoked once a refund, a
  * dispute not won or the operator revokes them; unknown when no order holds the key (a payment-simulator
  * key too, unless the server runs the simulator). The answer covers the key's SHA-256 in
  * `License-Key-Digest`, so that an answer about one key cannot be passed off as one about another; its
@@ -58,7 +58,8 @@ export function validateLicense(context: AppContext): Operation {
   const windowOf = async (order: Order, product: 'standard' | 'plus') => {
     const until = keyWindowsOf(order).find((key) => key.product === product)?.updatesUntil ?? null;
     if (until === null) return { updatesUntil: null, fallbackLine: null };
-    const releases = liveReleases(await context.storage.releases.listReleases());
+    // The stable channel's: the request does not say the app's channel, and /version serves stable.
+    const releases = liveReleases(await context.storage.releases.listReleases(), context.updateFiles.names);
     const terms = updateTerms(until, releases, (await context.releases.baseline()).version);
     return { updatesUntil: isoSeconds(until / 1000), fallbackLine: terms.fallbackLine };
   };

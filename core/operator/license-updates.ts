@@ -16,6 +16,8 @@ import { isRevoked, revocationCause } from '../ports/order-state.ts';
 import type { Order } from '../ports/order-store.ts';
 import type { Release } from '../ports/release-store.ts';
 import { byVersionDescending } from '../releases/rollout-rule.ts';
+import { releasesOn, STABLE } from '../releases/channels.ts';
+import { knownChannel } from './known-channel.ts';
 import type { OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { isoOrNull, IsoTime } from './json-views.ts';
@@ -29,12 +31,14 @@ export const LicenseUpdatesQuerySchema = v.strictObject({
   key: OrdersQuerySchema.entries.key,
   email: OrdersQuerySchema.entries.email,
   session: OrdersQuerySchema.entries.session,
+  channel: v.optional(v.pipe(v.string(), v.description("The app's release channel, stable by default: its releases and those of every more stable channel."))),
 });
 
 const Verdict = v.picklist(['covered', 'fallback_bug_fix', 'paid_upgrade', 'revoked']);
 
 /** What GET /licenses/updates answers. */
 export const LicenseUpdatesSchema = v.object({
+  channel: v.pipe(v.string(), v.description('The channel whose releases are judged.')),
   licenses: v.pipe(v.picklist(['valid', 'revoked']), v.description('valid: at least one of the keys stands; revoked: none does, and no release is covered.')),
   keys: v.array(v.object({
     session: v.string(),
@@ -118,12 +122,15 @@ export const licenseUpdates = defineOperation({
   path: '/licenses/updates',
   summary: "Which versions a license may install, and why: by key (that key; spaces and line breaks ignored), session (the order's keys together) " +
     "or email (every key of the buyer's paid orders, as one installation holding them all). Each key's update window, the installation's " +
-    '(the latest of the keys that stand), and every stored release, highest first, with its verdict and reason.',
+    '(the latest of the keys that stand), and every stored release the channel lists (stable unless `channel` is given), highest first, ' +
+    'with its verdict and reason.',
   query: LicenseUpdatesQuerySchema,
   output: LicenseUpdatesSchema,
   status: 200,
-  errors: ['invalid_query', 'license_not_found'],
+  errors: ['invalid_query', 'license_not_found', 'channel_not_found'],
   async run(context, { query }): Promise<LicenseUpdates> {
+    const channel = query.channel ?? STABLE;
+    const channels = knownChannel(context, channel);
     const found = await ordersOf(context, query);
     const keys: (KeyWindow & { session: string; state: 'valid' | 'revoked'; cause: string | null })[] = found.flatMap(({ order, only }) =>
       keyWindowsOf(order)
@@ -132,11 +139,12 @@ export const licenseUpdates = defineOperation({
     );
     const standing = keys.filter((key) => key.state === 'valid');
     const counted = standing.length > 0 ? standing : keys;
-    const stored = (await context.storage.releases.listReleases()).sort(byVersionDescending);
+    const stored = releasesOn(channels, channel, await context.storage.releases.listReleases()).sort(byVersionDescending);
     const baseline = (await context.releases.baseline()).version;
-    const terms = updateTerms(latestUpdatesUntil(counted.map((key) => key.updatesUntil)), liveReleases(stored), baseline);
+    const terms = updateTerms(latestUpdatesUntil(counted.map((key) => key.updatesUntil)), liveReleases(stored, channels, channel), baseline);
     const revoked = standing.length > 0 ? null : (keys[0]?.cause ?? 'revoked');
     return {
+      channel,
       licenses: standing.length > 0 ? 'valid' : 'revoked',
       keys: keys.map(({ session, product, key, state, issuedOn, windowDays, updatesUntil }) => ({
         session,

@@ -74,7 +74,7 @@ export interface LicenseValidation {
    * published up to then. Null for a key sold with lifetime updates, and unless valid. An addition (issue 56).
    */
   updatesUntil: string | null;
-  /** The major.minor line whose bug-fix releases the key covers after its window (`"2.6"`); null for lifetime, when none is covered, and unless valid. */
+  /** The major.minor line (of the stable channel) whose bug-fix releases the key covers after its window (`"2.6"`); null for lifetime, when none is covered, and unless valid. */
   fallbackLine: string | null;
 }
 /* @__NO_SIDE_EFFECTS__ */
@@ -102,7 +102,7 @@ function validation() {
     fallbackLine: v.pipe(
       v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d+$/))),
       v.description(
-        'An addition (issue 56): the major.minor line of the newest live release the window covers, such as "2.6": its bug-fix ' +
+        'An addition (issue 56): the major.minor line of the newest live release of the stable channel the window covers, such as "2.6": its bug-fix ' +
           'releases published after the window are covered too; any other later release is a paid upgrade. Null for lifetime, when no ' +
           'live release is covered, and unless valid.',
       ),

@@ -38,13 +38,14 @@ function summary(updates: LicenseUpdates): string {
 /**
  * Runs `license updates`.
  *
- * @param args The words after `updates`: a key (in as many words as it was typed in) or an email, and `--json`.
+ * @param args The words after `updates`: a key (in as many words as it was typed in) or an email, `--channel`
+ *   (stable by default) and `--json`.
  */
 export async function runLicenseUpdates(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' } }, args.length);
+  const { values, positionals } = parseCommandLine(args, { json: { type: 'boolean' }, channel: { type: 'string' } }, args.length);
   const given = positionals.join(' ').trim();
   if (given === '') throw new UsageError("license updates needs a license key or a buyer's email");
-  const query = given.includes('@') ? { email: given } : { key: given };
+  const query = { ...(given.includes('@') ? { email: given } : { key: given }), channel: values.channel };
   const answer = await callOperator('license updates', prepare(licenseUpdates, { query }), io);
   if ('exit' in answer) return answer.exit;
   if (values.json === true) {

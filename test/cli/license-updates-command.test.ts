@@ -112,7 +112,12 @@ test('no such license exits 1 with the API refusal; no argument is a usage error
   assert.is(unset.code, 78);
   assert.match(unset.stderr, 'OPERATOR_URL is not set');
   const help = await runCommand(['license', '--help'], {});
-  assert.match(help.stdout, 'updates <key or email> [--json]');
+  assert.match(help.stdout, 'updates <key or email> [--channel <name>] [--json]');
+  const nightly = await license(context, ['ada@example.com', '--channel', 'nightly']);
+  assert.equal([nightly.code, nightly.stderr.split('\n')[0]], [
+    1,
+    'converter-site-api license updates: No update channel is named "nightly"; the channels are stable, beta. (channel_not_found; 404)',
+  ]);
 });
 
 test.run();

@@ -71,6 +71,7 @@ test('by key: each stored release, highest first, covered within the window, a b
   assert.is((await context.op.call('/releases/2.6.2/pull', { method: 'POST' })).status, 200);
   const answer = await updates(context, `key=${encodeURIComponent(key.toLowerCase())}`);
   assert.equal(answer, {
+    channel: 'stable',
     licenses: 'valid',
     keys: [{ session, product: 'standard', key, state: 'valid', issuedOn: '2026-11-21', windowDays: 365, updatesUntil: '2027-11-21T00:00:00.000Z' }],
     updatesUntil: '2027-11-21T00:00:00.000Z',
@@ -116,6 +117,30 @@ test('by key: each stored release, highest first, covered within the window, a b
     ],
   });
   assert.equal(await updates(context, `session=${session}`), answer, 'by its order: the same key');
+});
+
+test("a channel judges its own releases and those of every more stable one: a beta app's fallback line is beta's", async (context) => {
+  await releasesOf(context);
+  const { key } = await buyAt(context, '2026-11-21T12:00:00Z');
+  context.op.server.clock.set(at('2027-01-10T09:00:00Z'));
+  const json = { version: '2.7.0', msiUrl: 'https://downloads.example.com/app-2.7.0.msi', rolloutPercent: 100, channel: 'beta' };
+  assert.is((await context.op.call('/releases', { method: 'POST', json })).status, 201);
+  await publishAt(context, '2.6.1', '2027-12-01T09:00:00Z');
+  const stable = await updates(context, `key=${encodeURIComponent(key)}`);
+  assert.equal([stable.channel, stable.fallbackLine, stable.releases.map((r) => `${r.version} ${r.verdict}`)], ['stable', '2.6', [
+    '2.6.1 fallback_bug_fix',
+    '2.6.0 covered',
+    '2.5.0 covered',
+  ]]);
+  const beta = await updates(context, `key=${encodeURIComponent(key)}&channel=beta`);
+  assert.equal([beta.channel, beta.fallbackLine, beta.releases.map((r) => `${r.version} ${r.verdict}`)], ['beta', '2.7', [
+    '2.7.0 covered',
+    '2.6.1 paid_upgrade',
+    '2.6.0 covered',
+    '2.5.0 covered',
+  ]]);
+  const unknown = await context.op.call(`/licenses/updates?key=${encodeURIComponent(key)}&channel=nightly`);
+  assert.equal([unknown.status, (unknown.json() as { code: string }).code], [404, 'channel_not_found']);
 });
 
 test("by email: the buyer's keys as one installation, which takes the latest window; a revoked order's key does not count", async (context) => {

@@ -312,6 +312,7 @@ test('licenses: which versions a key, an order or an email may install; none giv
   assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?email=a@b.c&email=d@e.f')).body.code, 'invalid_query');
   assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?email=nobody@example.com')).body.code, 'license_not_found');
   assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?session=cs_unknown')).body.code, 'license_not_found');
+  assert.is((await call(context, 'GET', '/licenses/updates', `/licenses/updates?session=${session}&channel=nightly`)).body.code, 'channel_not_found');
   assert.is(
     (await call(context, 'GET', '/licenses/updates', `/licenses/updates?key=${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`)).body.code,
     'license_not_found',
