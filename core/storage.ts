@@ -43,6 +43,7 @@ export type { UpdateFile, UpdateFileReads, UpdateFileRole, UpdateFileStore } fro
 export type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest, LinkReads } from './ports/link-store.ts';
 export type { KeptPaymentEvent, Order, OrderCount, OrderReads, OrderStore, PaymentRecords } from './ports/order-store.ts';
 export type { BugReporter, InstallSighting, ReporterCount, UsageCount, UsageKind, UsageStore } from './ports/usage-store.ts';
+export type { InstallCount, InstallPing, InstallStore } from './ports/install-store.ts';
 export type {
   AttemptOutcome,
   DeletedEndpoint,

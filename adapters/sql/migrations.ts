@@ -43,6 +43,7 @@ import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-fea
 import { requestersTold } from './migrations/35-requesters-told.ts';
 import { mailRetries } from './migrations/36-mail-retries.ts';
 import { updateFiles } from './migrations/37-update-files.ts';
+import { installsByInstallId } from './migrations/38-installs-by-install-id.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -87,4 +88,5 @@ export const MIGRATIONS: readonly Migration[] = [
   requestersTold,
   mailRetries,
   updateFiles,
+  installsByInstallId,
 ];
