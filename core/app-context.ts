@@ -25,6 +25,7 @@ import { createRampAnnouncements } from './releases/ramp-announcements.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
 import type { TufSigner } from './tuf/keys.ts';
 import { cohortSeeds, createUpdatePublisher } from './updates/publisher.ts';
+import { createInstallInRamp } from './updates/install-cohort.ts';
 import { createReleaseSummaries } from './updates/summaries.ts';
 import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
@@ -201,7 +202,9 @@ export async function createContext(
   const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], keepMs);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
-  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId };
+  const seedOf = cohortSeeds(secretMac);
+  const installInRamp = createInstallInRamp(seedOf);
+  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId, installInRamp };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {
     content: options.content,
@@ -235,7 +238,7 @@ export async function createContext(
         clock,
         logger,
         summaries: createReleaseSummaries(storage.features, clock, changes),
-        seedOf: cohortSeeds(secretMac),
+        seedOf,
       })
       : null,
     changes,

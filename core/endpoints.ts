@@ -20,6 +20,7 @@ import {
   DownloadForceSchema,
   DownloadSourceSchema,
   FeedbackRequestSchema,
+  InstallPingRequestSchema,
   SessionIdSchema,
   VoteRequestSchema,
 } from './schemas/requests.ts';
@@ -93,6 +94,23 @@ export const getVersionEndpoint = {
     extraHeaders: ['Content-Digest', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
   },
   errors: [],
+} as const satisfies Endpoint;
+
+export const reportInstallEndpoint = {
+  operationId: 'reportInstall',
+  method: 'POST',
+  path: '/installs',
+  versioned: true,
+  tag: 'Desktop app',
+  summary: 'Say once a day which version an app on the update files runs',
+  description: 'An addition to the spec. An app that updates from the update files (/updates/{channel}/) never calls GET /version, ' +
+    'so it says here, at most once a day, which version it runs, with its install id: the installed base and the halt rule ' +
+    'count it by install id (one install per install id, version and UTC day; at most 10 install ids of one address a version ' +
+    'and day), never mixed with the update checks counted by address. 204 whether or not it counted: a version that is no ' +
+    'live release (nor the baseline), or a repeat of the day, counts nothing. An unknown channel is 404 not_found. Fields not listed are ignored.',
+  body: { schema: InstallPingRequestSchema, schemaName: 'InstallPingRequest', required: true },
+  success: { status: 204, description: 'Received; nothing is answered.' },
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'not_found'],
 } as const satisfies Endpoint;
 
 export const submitFeedbackEndpoint = {
@@ -335,6 +353,7 @@ export const PUBLIC_ENDPOINTS = [
   getPricingEndpoint,
   downloadInstallerEndpoint,
   getVersionEndpoint,
+  reportInstallEndpoint,
   submitFeedbackEndpoint,
   listRoadmapEndpoint,
   toggleRoadmapVoteEndpoint,
