@@ -29,7 +29,14 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
-import { ChangelogBeforeSchema, ChangelogFeedSchema, ChangelogSinceSchema, IfModifiedSinceSchema, IfNoneMatchSchema } from './schemas/changelog.ts';
+import {
+  ChangelogBeforeSchema,
+  ChangelogFeedSchema,
+  ChangelogInstalledSchema,
+  ChangelogSinceSchema,
+  IfModifiedSinceSchema,
+  IfNoneMatchSchema,
+} from './schemas/changelog.ts';
 import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
@@ -245,14 +252,17 @@ export const getChangelogEndpoint = {
   description: 'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
     '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
     'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
-    'releases above it: the desktop app\'s "What\'s new" after an update. At most 50 items a page: next_url names the next ' +
-    "page (the same since, before=<the last item's version>). since and before are normalised onto the releases (since to " +
+    'releases above it: the desktop app\'s "What\'s new" after an update. installed=<version> adds the releases at or below it ' +
+    'that are not yet at 100 % (above the newest live for everyone), their reached_everyone_at null: "What\'s new" for an app ' +
+    'that got a staged release early. At most 50 items a page: next_url names the next page (the same since and installed, ' +
+    "before=<the last item's version>). since, before and installed are normalised onto the releases (since and installed to " +
     'the highest at or below it, before to the lowest at or above it), so values between two releases answer alike. Cacheable: ETag, Last-Modified, 304 on ' +
     'If-None-Match or If-Modified-Since, Cache-Control public with a short max age. An If-None-Match that is not * or ' +
     'a list of entity-tags (RFC 9110) is 400 invalid_parameter; an If-Modified-Since that is not an HTTP-date is ignored.',
   query: [
     { name: 'since', required: false, schema: ChangelogSinceSchema },
     { name: 'before', required: false, schema: ChangelogBeforeSchema },
+    { name: 'installed', required: false, schema: ChangelogInstalledSchema },
   ],
   headers: [
     { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
@@ -278,11 +288,12 @@ export const getChangelogAtomEndpoint = {
   tag: 'Changelog',
   summary: 'Get the changelog as an Atom feed',
   description: 'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
-    'application/atom+xml), for feed readers and websites; since and before as there, 50 entries a page, and a ' +
+    'application/atom+xml), for feed readers and websites; since, before and installed as there, 50 entries a page, and a ' +
     'link rel="next" (RFC 5005) to the next page when there is one. Cacheable likewise.',
   query: [
     { name: 'since', required: false, schema: ChangelogSinceSchema },
     { name: 'before', required: false, schema: ChangelogBeforeSchema },
+    { name: 'installed', required: false, schema: ChangelogInstalledSchema },
   ],
   headers: [
     { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },

@@ -76,8 +76,8 @@ const endpoints = (base: string) =>
 - [GET /api/v1/checkout/status](${base}/api/v1/checkout/status): Get the payment and license status of a checkout session. Query: session_id.
 - [POST /api/v1/licenses/validate](${base}/api/v1/licenses/validate): Re-check the standing of a license key. An addition to the spec. JSON body: LicenseValidateRequest.
 - [POST /api/v1/licenses/resend](${base}/api/v1/licenses/resend): Mail the license keys of an address to that address. An addition to the spec. JSON body: LicenseResendRequest.
-- [GET /api/v1/changelog](${base}/api/v1/changelog): Get the changelog as a JSON Feed. An addition to the spec. Query: since (optional), before (optional). Header: If-None-Match, If-Modified-Since.
-- [GET /api/v1/changelog.atom](${base}/api/v1/changelog.atom): Get the changelog as an Atom feed. An addition to the spec. Query: since (optional), before (optional). Header: If-None-Match, If-Modified-Since.
+- [GET /api/v1/changelog](${base}/api/v1/changelog): Get the changelog as a JSON Feed. An addition to the spec. Query: since (optional), before (optional), installed (optional). Header: If-None-Match, If-Modified-Since.
+- [GET /api/v1/changelog.atom](${base}/api/v1/changelog.atom): Get the changelog as an Atom feed. An addition to the spec. Query: since (optional), before (optional), installed (optional). Header: If-None-Match, If-Modified-Since.
 - [POST /api/v1/unsubscribe](${base}/api/v1/unsubscribe): Stop the shipped-request mails to an address (one click). An addition to the spec. Query: token.
 - [GET /api/v1/unsubscribe](${base}/api/v1/unsubscribe): The page of an unsubscribe address, with its button. An addition to the spec. Query: token.
 - [GET /updates/{channel}/{file}](${base}/updates/{channel}/{file}): Get an update file (TUF 1.0 metadata). An addition to the spec. Path: channel, file. Header: If-None-Match.
