@@ -22,11 +22,14 @@ import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
 import { createReleaseView, type Release, type ServedNow, type ServedRelease } from './releases/release-view.ts';
 import { createRampAnnouncements } from './releases/ramp-announcements.ts';
+import { channelLine } from './releases/channels.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
 import type { TufSigner } from './tuf/keys.ts';
 import { cohortSeeds, createUpdatePublisher } from './updates/publisher.ts';
 import { createInstallInRamp } from './updates/install-cohort.ts';
 import { createReleaseSummaries } from './updates/summaries.ts';
+import { createCachePurges } from './updates/cache-purges.ts';
+import type { CachePurge } from './ports/cache-purge.ts';
 import { createServedFiles, UPDATE_SKEW_MS } from './updates/served-files.ts';
 import { createShipmentNotes } from './releases/shipped.ts';
 import { createRolloutBucket } from './releases/rollout-rule.ts';
@@ -138,10 +141,12 @@ export interface AppOptions {
    */
   mailHtml?: MailHtml;
   /**
-   * The update files under /updates/{channel}/ (issue 54, docs/updates.md "The update files"): the channels
-   * that exist (`stable` by default) and the timestamp's max-age in seconds (60 by default).
+   * The update files under /updates/{channel}/ (issue 54, docs/updates.md "The update files"): the release
+   * channels beyond `stable` and `beta` (core/releases/channels.ts) and the timestamp's max-age in seconds
+   * (60 by default).
    */
   updates?: {
+    /** Channels beyond `stable` and `beta`, each less stable than the one before (none by default); a bad name throws. */
     channels?: readonly string[];
     timestampMaxAge?: number;
     /**
@@ -149,6 +154,13 @@ export interface AppOptions {
      * app signs no update file (it serves those another instance stored).
      */
     signer?: TufSigner;
+    /**
+     * Tells the caches in front of the files to drop a channel's copies once this app stored its new files
+     * (docs/operating.md "Purging the caches"): the standalone server's Varnish, Cloudflare or Fastly
+     * adapter (adapters/cache-purge/), or your own. None by default: caches keep the old timestamp until
+     * its max-age.
+     */
+    purge?: CachePurge;
   };
 }
 
@@ -188,7 +200,9 @@ export async function createContext(
   // Each step a ramp plan reaches is announced after the read that finds it (once, whichever instance reads first).
   // Every change this app opens, counted once committed: the changelog's reads are read again after one.
   const changes = countCommittedChanges(storage);
-  const announceSteps = createRampAnnouncements({ changes, clock, logger });
+  const channels = channelLine(options.updates?.channels ?? []);
+  if (typeof channels === 'string') throw new Error(`updates.channels: ${channels}`);
+  const announceSteps = createRampAnnouncements({ changes, clock, logger, channels });
   // And a release newly live for everyone gets its time recorded (core/releases/shipped.ts).
   const noteShipments = createShipmentNotes(storage.shipping, clock, logger);
   const afterRead = async (read: readonly Release[]) => {
@@ -199,12 +213,12 @@ export async function createContext(
   const timestampMaxAge = options.updates?.timestampMaxAge ?? DEFAULT_TIMESTAMP_MAX_AGE;
   // A superseded file stays served twice the timestamp's max-age, plus the clock skew allowed.
   const keepMs = 2 * timestampMaxAge * 1000 + UPDATE_SKEW_MS;
-  const updateFiles = createServedFiles(storage.updateFiles, options.updates?.channels ?? ['stable'], keepMs);
+  const updateFiles = createServedFiles(storage.updateFiles, channels, keepMs);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
   const seedOf = cohortSeeds(secretMac);
   const installInRamp = createInstallInRamp(seedOf);
-  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId, installInRamp };
+  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId, installInRamp, channels };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {
     content: options.content,
@@ -241,6 +255,7 @@ export async function createContext(
         seedOf,
       })
       : null,
+    cachePurges: options.updates?.purge ? createCachePurges({ port: options.updates.purge, clock, logger, count }) : null,
     changes,
     changelog: createChangelogReads({ storage, clock, changes }),
     releaseWatch: createReleaseWatch(watchPorts, options.userAgentProduct ?? DEFAULT_USER_AGENT_PRODUCT, rule),

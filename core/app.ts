@@ -16,6 +16,7 @@ import { discoveryRoutes } from './operations/discovery.ts';
 import { PROBE_ROUTES } from './operations/probes.ts';
 import { WINDOWS_ONLY_PATH, windowsOnly } from './operations/windows-only.ts';
 import { UPDATE_FILE_ROUTES } from './updates/files-endpoints.ts';
+import { type ChannelRoot, newestRoots } from './updates/served-files.ts';
 import { checkoutStatus } from './operations/checkout.ts';
 import { isAppPath } from './http/paths.ts';
 import { createOperatorPipeline } from './operator/app.ts';
@@ -29,6 +30,7 @@ import { createRouter, type Handler } from './http/router.ts';
 import { createResendStep } from './mail/resend-requests.ts';
 import { createShippedRequestsStep, unsubscribeAddress } from './mail/shipped-requests.ts';
 import type { UsageTally } from './budgets/usage.ts';
+import { releasesOn } from './releases/channels.ts';
 
 export type { AppOptions };
 
@@ -75,6 +77,13 @@ export interface App {
    * calls this every second, so that an instance nobody asks announces a step and serves new files too.
    */
   refreshReleases(): Promise<void>;
+  /**
+   * Resolves when the cache purges under way are done (`updates.purge`, core/updates/cache-purges.ts): each
+   * is started by a refresh and never waited for by it. At once without a purge.
+   */
+  purgesSettled(): Promise<void>;
+  /** The newest root each update channel serves (null: none yet), as of the last refresh. */
+  channelRoots(): ChannelRoot[];
   /** The downloads and update checks counted since start, for metrics (core/budgets/usage.ts). */
   readonly usage: Pick<UsageTally, 'totals' | 'writing'> | null;
   /**
@@ -165,6 +174,8 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
     processShippedRequests: shippedStep,
     listUnsubscribe: (mail) => (mail.kind === 'shipped' ? unsubscribeAddress(context.publicBaseUrl, context.unsubscribeTokens.tokenFor(mail.to)) : undefined),
     refreshReleases: () => refresh(context),
+    purgesSettled: () => context.cachePurges?.settled() ?? Promise.resolve(),
+    channelRoots: () => newestRoots(context.updateFiles),
     usage: context.usage,
     operator: operator && {
       bodyLimit: context.bodyLimit,
@@ -176,6 +187,8 @@ export async function createAppOf(apiRoutes: readonly ApiRoute[], options: AppOp
       processShippedRequests: async () => 0,
       listUnsubscribe: () => undefined,
       refreshReleases: () => refresh(context),
+      purgesSettled: () => context.cachePurges?.settled() ?? Promise.resolve(),
+      channelRoots: () => newestRoots(context.updateFiles),
       usage: null,
       operator: null,
     },
@@ -193,14 +206,18 @@ async function refresh(context: AppContext): Promise<void> {
   await files.refresh(context.clock.now());
   const publish = context.updatePublisher;
   if (publish === null) return;
+  const purges = context.cachePurges;
   for (const channel of files.names) {
     try {
-      const outcome = await publish(channel, files.channel(channel)!, context.releases.known());
+      const outcome = await publish(channel, files.channel(channel)!, releasesOn(files.names, channel, context.releases.known()));
       if (outcome.kind === 'signed' || outcome.kind === 'lost-race') await files.refresh(context.clock.now());
+      // Only the instance whose change committed purges, once it serves the new files itself.
+      if (outcome.kind === 'signed') purges?.request(channel);
     } catch (error) {
       context.logger.warn('update files: signing failed; the stored files stay served, and it is tried again', { channel, error: String(error) });
     }
   }
+  purges?.start();
 }
 
 /** An operation's answer, a refusal included (as the pipeline would send it). */

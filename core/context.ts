@@ -16,6 +16,7 @@ import type { ReleaseView } from './releases/release-view.ts';
 import type { ServedFiles } from './updates/served-files.ts';
 import type { TufSigner } from './tuf/keys.ts';
 import type { UpdatePublisher } from './updates/publisher.ts';
+import type { CachePurges } from './updates/cache-purges.ts';
 import type { ReleaseWatch } from './releases/release-watch.ts';
 import type { SiteContent } from './schemas/content.ts';
 import type { MailSettings } from './mail/messages.ts';
@@ -42,6 +43,8 @@ export interface AppContext {
   readonly updateSigner: TufSigner | null;
   /** Signs and stores a channel's update files when they are due (core/updates/publisher.ts); null without an online key. */
   readonly updatePublisher: UpdatePublisher | null;
+  /** Purges the caches of a channel after this app stored its new files (core/updates/cache-purges.ts); null: no purge configured. */
+  readonly cachePurges: CachePurges | null;
   /** Installed versions from update checks, bug reports per release and the halt rule (core/releases/release-watch.ts). */
   readonly releaseWatch: ReleaseWatch;
   /** The changes this app committed, counted (core/ports/change.ts): operator changes and the autopilot's halts. */

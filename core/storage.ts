@@ -39,7 +39,8 @@ export type {
 } from './ports/store-ports.ts';
 export type { NewRelease, RampPlan, Release, ReleaseReads, ReleaseStore } from './ports/release-store.ts';
 export type { ReachedEveryone, ShippingReads, ShippingRecords, ShippingStore } from './ports/shipping-store.ts';
-export type { UpdateFile, UpdateFileReads, UpdateFileRole, UpdateFileStore } from './ports/update-files.ts';
+export type { UpdateFile, UpdateFileReads, UpdateFileRole, UpdateFileStore, UpdateFileVersions } from './ports/update-files.ts';
+export { UPDATE_FILE_ROLES } from './ports/update-files.ts';
 export type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest, LinkReads } from './ports/link-store.ts';
 export type { KeptPaymentEvent, Order, OrderCount, OrderReads, OrderStore, PaymentRecords } from './ports/order-store.ts';
 export type { BugReporter, InstallSighting, ReporterCount, UsageCount, UsageKind, UsageStore } from './ports/usage-store.ts';

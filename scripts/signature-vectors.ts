@@ -52,7 +52,7 @@ export async function makeVectors(): Promise<{ about: string; publicKey: string;
       version: '2.6.2',
       msiUrl: 'https://downloads.example.com/LegacySheetConverter-2.6.2-x64.msi',
       notesUrl: 'https://www.example.com/releases/2.6.2',
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: SIGNED_AT - 60_000,
       sha256: 'd2a84f4b8b650937ec8f73cd8be2c74add5a911ba64df27458ed8229da804a26',
       size: 48_234_496,

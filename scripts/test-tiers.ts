@@ -42,6 +42,8 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'docs/doc-lists.test.ts': 'unit',
   'docs/app-steps.test.ts': 'unit',
   'docs/update-rule-doc.test.ts': 'unit',
+  // The doc's commands through the program's entry in process (test/_cli.ts), against an app in process.
+  'docs/update-files-setup.test.ts': 'unit',
   // The walk-through of docs/operating.md, sent to app.handle with the test's clock.
   'docs/operating-walkthrough.test.ts': 'unit',
   // The Next.js example's route handler called in process with Requests, as Next calls it.
@@ -68,6 +70,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/operator-tokens-config.test.ts': 'unit',
   'server/mail-retry-command.test.ts': 'unit',
   'server/payment-config.test.ts': 'unit',
+  'server/purge-config.test.ts': 'unit',
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',
   'server/start-warnings.test.ts': 'unit',

@@ -11,9 +11,11 @@ import type { Budgets } from '../core/budgets/budgets.ts';
 import type { AliasDeprecation } from '../core/http/deprecation.ts';
 import { type SiteContent, siteContentObject } from '../core/schemas/content.ts';
 import { DEFAULT_HALT_RULE, type HaltRule } from '../core/releases/halt-rule.ts';
+import { CHANNEL_NAME, channelLine } from '../core/releases/channels.ts';
 import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
 import { MailFileSchema } from './mail-config.ts';
+import { PurgeFileSchema } from './purge-config.ts';
 
 const IsoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2027-01-01T00:00:00Z'));
 
@@ -78,6 +80,16 @@ export const ConfigFileSchema = v.strictObject({
     v.strictObject({
       /** The max-age of timestamp.json: how long a cache may serve it before asking again. */
       timestampMaxAgeSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600)), 60),
+      /** The caches to purge once new files are stored (docs/operating.md "Purging the caches"); UPDATES_PURGE_TOKEN holds Cloudflare's or Fastly's token. */
+      purge: v.optional(PurgeFileSchema),
+      /** Release channels beyond stable and beta, each less stable than the one before (docs/releases.md "Channels"). */
+      channels: v.optional(
+        v.pipe(
+          v.array(v.pipe(v.string(), v.regex(CHANNEL_NAME, 'must be 1 to 32 of a-z, 0-9 and "-"'))),
+          v.check((named) => typeof channelLine(named) !== 'string', 'must name each channel once, neither stable nor beta (they always exist), at most 6'),
+        ),
+        [],
+      ),
     }),
     {},
   ),
@@ -130,7 +142,7 @@ export function appOptionsOf(settings: FileSettings) {
 
 /** The update files' options of a validated file; the server adds the online key. */
 export function updateOptionsOf(settings: FileSettings) {
-  return { timestampMaxAge: settings.updates.timestampMaxAgeSeconds } satisfies NonNullable<AppOptions['updates']>;
+  return { timestampMaxAge: settings.updates.timestampMaxAgeSeconds, channels: settings.updates.channels } satisfies NonNullable<AppOptions['updates']>;
 }
 
 /**

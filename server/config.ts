@@ -17,6 +17,7 @@ import { type ObservabilitySettings, observabilitySettings } from './observabili
 import { checkOperatorPort, type OperatorSettings, operatorSettings } from './operator-config.ts';
 import { type PaymentConfig, paymentConfig } from './payment-config.ts';
 import { type MailConfig, mailConfig } from './mail-config.ts';
+import { type PurgeSettings, purgeSettings } from './purge-config.ts';
 import { smtpUrlProblem } from '../adapters/smtp/url.ts';
 import { type StorageSettings, storageSettings } from './storage-config.ts';
 
@@ -45,6 +46,8 @@ export interface ServerConfig extends FileSettings {
   licenseSigningKey: string | undefined;
   /** UPDATES_ONLINE_KEY: the online key of the update files (base64 PKCS#8 Ed25519); else one kept in storage. */
   updatesOnlineKey: string | undefined;
+  /** The file's `updates.purge` with UPDATES_PURGE_TOKEN: the caches purged after new files are stored; null: none. */
+  updatesPurge: PurgeSettings | null;
   /** LICENSE_KEY_FORMAT: v2 (default) or v1, for desktop apps without the version-2 verifier. */
   licenseKeyFormat: LicenseKeyFormat;
   payment: PaymentConfig;
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string): ServerConfig {
     voterSecret: env['VOTER_SECRET'] || undefined,
     licenseSigningKey: env['LICENSE_SIGNING_KEY'] || undefined,
     updatesOnlineKey: env['UPDATES_ONLINE_KEY'] || undefined,
+    updatesPurge: purgeSettings(config.updates.purge, env['UPDATES_PURGE_TOKEN'], file),
     licenseKeyFormat: licenseKeyFormat(env),
     payment: paymentConfig(env, config.stripe, file, config.checkoutReturn),
     observability: observabilitySettings(env),

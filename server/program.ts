@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { stopWithNpmParent } from './npm-parent.ts';
 import { describeStorage } from './open-storage.ts';
+import { describePurge } from './purge-config.ts';
 import { OTHER_PUBLIC_KEY, SCENARIO_PUBLIC_KEY } from './scenarios/test-keys.ts';
 import type { Standalone } from './standalone.ts';
 
@@ -85,7 +86,16 @@ export function announce(
       { linksTo: running.publicBaseUrl },
     );
   }
-  if (running.updates) announceUpdateFiles(running.updates, logger, now);
+  if (running.updates) {
+    announceUpdateFiles(running.updates, logger, now);
+    const purge = describePurge(config.updatesPurge);
+    logger.info(
+      config.updatesPurge === null
+        ? 'update files: no cache purge; caches keep the old timestamp until its max-age (docs/operating.md, "Purging the caches")'
+        : `update files: caches are purged through ${config.updatesPurge.cdn} once new files are stored`,
+      { ...purge, timestampMaxAge: config.updates.timestampMaxAgeSeconds },
+    );
+  }
   const memory = config.storage.kind === 'memory';
   if (memory) logger.warn('STORAGE=memory: votes, feedback and licenses are lost on restart');
   if (memory && running.licenseKeySource === 'storage') {

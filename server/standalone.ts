@@ -12,6 +12,7 @@ import { mailHtml } from '../adapters/mail-html/index.ts';
 import { openVersionFile } from '../adapters/node/version-file.ts';
 import { type App, createApp } from '../core/app.ts';
 import type { Clock, Logger, Storage, VersionSource } from '../core/ports/ports.ts';
+import type { ChannelRoot } from '../core/updates/served-files.ts';
 import { ConfigError, type ServerConfig } from './config.ts';
 import { appOptionsOf, updateOptionsOf } from './config-schema.ts';
 import { openGateway } from './gateway.ts';
@@ -20,11 +21,12 @@ import { startEventDelivery } from './event-delivery.ts';
 import { startBackgroundLoop } from './background-loop.ts';
 import { type MailDelivery, startMailDelivery } from './mail-delivery.ts';
 import { openSigningKey } from './license-key.ts';
-import { type ChannelRoot, newestRoots, type OnlineKey, openOnlineKey } from './updates-key.ts';
+import { type OnlineKey, openOnlineKey } from './updates-key.ts';
 import { openOffer } from './offer.ts';
 import { listenMetrics, type MetricsListener } from './metrics-listener.ts';
 import { createObservability } from './observability.ts';
 import { openStorage } from './open-storage.ts';
+import { openCachePurge } from './purge-config.ts';
 import { webhookAddressPolicy } from './webhook-addresses.ts';
 import { writeUsageOnTimer } from './usage-writer.ts';
 
@@ -170,7 +172,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       webhookAddresses,
       mail: { enabled: config.mail.smtpUrl !== null, texts: config.mail.texts, requestersTold: config.mail.requestersTold },
       mailHtml,
-      updates: { ...updateOptionsOf(config), signer: online.signer },
+      updates: { ...updateOptionsOf(config), signer: online.signer, ...(config.updatesPurge ? { purge: openCachePurge(config.updatesPurge) } : {}) },
       ...(config.voterSecret ? { voterSecret: config.voterSecret } : {}),
       ...(observability.observer ? { observer: observability.observer } : {}),
       ...(config.operator ? { operatorTokens: config.operator.tokens, operatorProxies: config.trustedProxies, operatorRoutes: operatorPages } : {}),
@@ -206,7 +208,7 @@ export async function startStandalone(config: ServerConfig, logger: Logger, cloc
       gateway: gateway.name,
       licensePublicKey: signing.publicKey,
       licenseKeySource: signing.source,
-      updates: { onlineKey: online.signer.key.keyval.public, onlineKeyid: online.signer.keyid, source: online.source, roots: await newestRoots(storage) },
+      updates: { onlineKey: online.signer.key.keyval.public, onlineKeyid: online.signer.keyid, source: online.source, roots: app.channelRoots() },
       // Readiness turns 503 at once, so balancers drain this instance; it keeps serving for DRAIN_SECONDS
       // (0 by default) while they notice. Then at least one turn of the event loop: a request whose bytes
       // arrived with the signal is read, and so in flight, before the server stops (Deno.serve and

@@ -35,17 +35,3 @@ export async function openOnlineKey(fromEnv: string | undefined, storage: Storag
     throw new ConfigError(fromEnv ? 'UPDATES_ONLINE_KEY is not a base64 PKCS#8 Ed25519 private key' : `the stored ${ONLINE_KEY_SECRET} is not an Ed25519 key`);
   }
 }
-
-/** A channel's newest root at start, or null: what the start log says of the update files. */
-export interface ChannelRoot {
-  channel: string;
-  root: { version: number; expiresAt: number } | null;
-}
-
-/** The newest root of each channel (only `stable` today). */
-export async function newestRoots(storage: Storage, channels: readonly string[] = ['stable']): Promise<ChannelRoot[]> {
-  return Promise.all(channels.map(async (channel) => {
-    const root = await storage.updateFiles.newestUpdateFile(channel, 'root');
-    return { channel, root: root === null ? null : { version: root.version, expiresAt: root.expiresAt } };
-  }));
-}

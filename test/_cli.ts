@@ -6,8 +6,8 @@
  * test/server/cli.test.ts.
  *
  * What a command writes to process.stdout or process.stderr itself (its logger's lines) is captured with
- * what it writes to `io`, as a user's terminal shows both. Calls run one at a time (each swaps process.env
- * and those two writers for its own), in the order they were made.
+ * what it writes to `io`, as a user's terminal shows both. Calls run one at a time (each swaps process.env,
+ * those two writers and, when asked, the working folder for its own), in the order they were made.
  *
  * `apps` answers the command's requests to an origin in process, through the fetch binding
  * (adapters/fetch, the one Deno, Bun and Workers run): an operator listener with no socket, so that the
@@ -34,11 +34,12 @@ let last: Promise<unknown> = Promise.resolve();
  * @param args The words after the program's name.
  * @param env The environment besides PATH.
  * @param apps Origins (`http://operator.test`) answered by an app in process, from 127.0.0.1.
+ * @param cwd The folder it runs in (relative file names are read and written there); this process's by default.
  */
-export function runCommand(args: string[], env: Record<string, string>, apps: Record<string, App> = {}): Promise<CommandRun> {
+export function runCommand(args: string[], env: Record<string, string>, apps: Record<string, App> = {}, cwd?: string): Promise<CommandRun> {
   const handlers = new Map(Object.entries(apps).map(([origin, app]) => [new URL(origin).origin, createFetchHandler(app)]));
   const run = last.then(async () => {
-    const saved = { env: process.env, stdout: process.stdout.write, stderr: process.stderr.write, fetch: globalThis.fetch };
+    const saved = { env: process.env, stdout: process.stdout.write, stderr: process.stderr.write, fetch: globalThis.fetch, cwd: process.cwd() };
     const out = { stdout: '', stderr: '' };
     const writer = (stream: 'stdout' | 'stderr') => (chunk: string | Uint8Array, ...rest: unknown[]) => {
       out[stream] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
@@ -47,6 +48,7 @@ export function runCommand(args: string[], env: Record<string, string>, apps: Re
       return true;
     };
     process.env = { PATH: saved.env['PATH'] ?? '', ...env };
+    if (cwd !== undefined) process.chdir(cwd);
     process.stdout.write = writer('stdout') as typeof process.stdout.write;
     process.stderr.write = writer('stderr') as typeof process.stderr.write;
     // Nothing leaves this machine: an origin no app answers goes to the network only when it is loopback.
@@ -66,6 +68,7 @@ export function runCommand(args: string[], env: Record<string, string>, apps: Re
       process.stdout.write = saved.stdout;
       process.stderr.write = saved.stderr;
       globalThis.fetch = saved.fetch;
+      process.chdir(saved.cwd);
     }
   });
   last = run.catch(() => undefined);

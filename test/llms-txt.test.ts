@@ -101,7 +101,8 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 
 The update files under /updates/{channel}/ (additions to the spec) are TUF 1.0 metadata for HTTP caches, which the
 desktop app verifies and chooses its release from: no /api alias; their 200, 304 and 302 answers carry no RateLimit
-headers (a cache hands them to everyone), their 400 and 404 answers are metered like every error.
+headers (a cache hands them to everyone) and name the channel in Cache-Tag and Surrogate-Key (updates:<channel>, the tag
+a purge drops once new files are stored), their 400 and 404 answers are metered like every error.
 
 ## Docs
 
@@ -133,7 +134,8 @@ Each /api/v1 path also answers at the unversioned /api path (a compatibility ali
 
 The update files under /updates/{channel}/ (additions to the spec) are TUF 1.0 metadata for HTTP caches, which the
 desktop app verifies and chooses its release from: no /api alias; their 200, 304 and 302 answers carry no RateLimit
-headers (a cache hands them to everyone), their 400 and 404 answers are metered like every error.
+headers (a cache hands them to everyone) and name the channel in Cache-Tag and Surrogate-Key (updates:<channel>, the tag
+a purge drops once new files are stored), their 400 and 404 answers are metered like every error.
 
 ## Docs
 

@@ -47,11 +47,14 @@ test('each path lists exactly its own errors: statuses and codes', ({ doc }) => 
   assert.equal(codes('/releases', 'post'), {
     ...gate,
     '400': ['invalid_request'],
+    '404': ['channel_not_found'],
     '409': ['release_exists', 'release_not_higher', 'release_same_msi_version'],
     '413': ['payload_too_large'],
     '415': ['unsupported_media_type'],
   });
   assert.equal(codes('/releases/{version}/rollout', 'post')['409'], ['release_pulled']);
+  assert.equal(codes('/releases/{version}/promote', 'post')['404'], ['release_not_found', 'channel_not_found']);
+  assert.equal(codes('/releases/{version}/promote', 'post')['409'], ['release_pulled', 'channel_not_more_stable', 'release_not_higher']);
   assert.equal(codes('/feedback', 'get'), { ...gate, '400': ['invalid_request', 'invalid_query'] });
   assert.equal(codes('/orders/{session}/upgrade', 'post'), {
     ...gate,

@@ -33,9 +33,9 @@ export function createMemoryUpdateFiles(): MemoryFace<UpdateFileStore> {
       const file = newest(channel, role);
       return file ? { ...file } : null;
     },
-    async listUpdateFiles(channel, since) {
+    async listUpdateFiles(channel, since, above = {}) {
       return ofChannel(channel)
-        .filter((file) => since === undefined || file.storedAt >= since)
+        .filter((file) => (since === undefined || file.storedAt >= since) && file.version > (above[file.role] ?? 0))
         .sort(byRoleThenVersion)
         .map((file) => ({ ...file }));
     },

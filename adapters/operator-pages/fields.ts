@@ -13,6 +13,8 @@ export interface FieldOptions {
   /** The bounds of a number: 0 and 100 (a percent) unless given; a `max` of null sets none (a size in bytes). */
   min?: number;
   max?: number | null;
+  /** The step of a number: 1 unless given (0.01 for a rollout in percent, one basis point). */
+  step?: number;
 }
 
 /** A labelled input; `id` must be unique on the page. */
@@ -20,7 +22,7 @@ export function field(id: string, name: string, label: string, options: FieldOpt
   const type = options.type ?? 'text';
   const hint = options.hint ? html`<span class="meta" id="${id}-hint">${options.hint}</span>` : '';
   const max = options.max === null ? '' : html` max="${options.max ?? 100}"`;
-  const range = type === 'number' ? html` min="${options.min ?? 0}"${max} step="1"` : '';
+  const range = type === 'number' ? html` min="${options.min ?? 0}"${max} step="${options.step ?? 1}"` : '';
   return html`<div><label for="${id}">${label}</label>
 <input type="${type}" id="${id}" name="${name}" value="${options.value ?? ''}"${range}${options.required ? html` required` : ''}${options.hint ? html` aria-describedby="${id}-hint"` : ''}>${hint}</div>`;
 }

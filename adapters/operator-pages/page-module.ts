@@ -75,3 +75,9 @@ export function numberField(text: string | undefined): number | string {
   const trimmed = (text ?? '').trim();
   return /^-?\d{1,15}$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
+
+/** A number with decimals (a rollout in percent: 0.5) typed in a form field as a number; anything else as typed. */
+export function decimalField(text: string | undefined): number | string {
+  const trimmed = (text ?? '').trim();
+  return /^-?\d{1,15}(?:\.\d{1,15})?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}

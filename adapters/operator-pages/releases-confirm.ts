@@ -8,6 +8,7 @@
 import type { listReleases, ReleaseJson } from '../../core/operator/releases.ts';
 import type { OutputOf } from '../../core/operator/operation.ts';
 import { movesBetween } from '../../core/releases/rollout-rule.ts';
+import { releasesOn, STABLE } from '../../core/releases/channels.ts';
 import { html, type Html } from './html.ts';
 import { csrfField } from './layout.ts';
 
@@ -19,12 +20,18 @@ export type ListedRelease = ReleaseJson;
 /** GET /releases. */
 export type ReleaseList = OutputOf<typeof listReleases>;
 
-/** The sentences of what pulling `version` does, one per group of clients that moves. */
+/** The sentences of what pulling `version` does, one per group of its channel's apps that moves. */
 export function pullEffect(list: ReleaseList, version: string): string[] {
-  const entries = list.releases.map((r) => ({ version: r.version, rolloutPercent: r.rolloutPercent, pulledAt: r.pulledAt === null ? null : 0 }));
+  const channel = list.releases.find((r) => r.version === version)?.channel ?? STABLE;
+  const entries = releasesOn(list.channels, channel, list.releases).map((r) => ({
+    version: r.version,
+    rolloutBasisPoints: r.rolloutBasisPoints,
+    pulledAt: r.pulledAt === null ? null : 0,
+  }));
   const after = entries.map((r) => (r.version === version ? { ...r, pulledAt: 0 } : r));
   const name = (to: string | null) => (to === null ? `${list.baseline.version} (the baseline)` : to);
-  return movesBetween(entries, after).map((move) => `${move.percent}% of clients go back to ${name(move.to)}.`);
+  const who = channel === STABLE ? 'clients' : `${channel} apps`;
+  return movesBetween(entries, after).map((move) => `${move.basisPoints / 100}% of ${who} go back to ${name(move.to)}.`);
 }
 
 /** The confirmation box for `?pull=<version>`, or nothing when the page is not asked to confirm a live release. */

@@ -6,10 +6,10 @@
  */
 import { html, time, type Html } from './html.ts';
 import { csrfField } from './layout.ts';
-import { numberField } from './page-module.ts';
+import { decimalField, numberField } from './page-module.ts';
 import type { ListedRelease } from './releases-confirm.ts';
 
-/** "Ramp 1% → 5% → 25% → 100%, one step every 24 hours: step 2 of 4 (5%), next step …", or nothing. */
+/** "Ramp 0.5% → 5% → 25% → 100%, one step every 24 hours: step 2 of 4 (5%), next step …", or nothing. */
 export function rampLine(release: ListedRelease): Html | '' {
   const { ramp } = release;
   if (ramp === null) return '';
@@ -38,14 +38,14 @@ export function duration(minutes: number): string {
 }
 
 /**
- * The publish form's plan ("1,5,25,100", and how long each step lasts in minutes, hours or days, as the
+ * The publish form's plan ("0.5,5,25,100" in percent, and how long each step lasts in minutes, hours or days, as the
  * CLI's --every 30m, 24h, 7d) as the API takes it, or null when none is typed; what is not whole numbers
- * or a known unit goes as typed, for the API to refuse by name.
+ * or a known unit goes as typed, for the API to refuse by name (it refuses more than two decimals).
  */
 export function rampOfForm(steps: string | undefined, every: string | undefined, unit: string | undefined): { steps: number[]; everyMinutes: number } | string | null {
   const typed = steps?.trim();
   if (!typed) return null;
-  const numbers = typed.split(',').map((step) => numberField(step));
+  const numbers = typed.split(',').map((step) => decimalField(step));
   const count = numberField(every);
   const perUnit = unit !== undefined && Object.hasOwn(STEP_UNITS, unit) ? STEP_UNITS[unit as StepUnit] : undefined;
   if (typeof count !== 'number' || perUnit === undefined || numbers.some((n) => typeof n !== 'number')) return `${typed} every ${every ?? ''} ${unit ?? ''}`;

@@ -45,6 +45,14 @@ export const EVENT_METRICS: Record<AppEvent, readonly [string, string]> = {
     'site_api_gateway_events_ignored_total',
     'Signed payment provider events acknowledged and ignored: a test event (livemode false) on a live key, or a live one on a test key.',
   ],
+  cache_purge_failed: [
+    'site_api_cache_purge_failures_total',
+    'Attempts to purge the update files from the caches that failed (each is retried; caches keep the old files until their max-age meanwhile).',
+  ],
+  cache_purge_given_up: [
+    'site_api_cache_purges_given_up_total',
+    'Purges of the update files given up after every retry failed: caches keep the old files until their max-age (or their own TTL).',
+  ],
 };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Installs by install id (core/ports/install-store.ts) in PostgreSQL and PGlite (migration 38): the
+ * Installs by install id (core/ports/install-store.ts) in PostgreSQL and PGlite (migration 40): the
  * counts per day, channel and release; the pings and per-client tallies behind them, kept for today and
  * yesterday; each release's reporting installs.
  *

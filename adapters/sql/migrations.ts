@@ -43,7 +43,9 @@ import { feedbackLinkedToFeatures } from './migrations/34-feedback-linked-to-fea
 import { requestersTold } from './migrations/35-requesters-told.ts';
 import { mailRetries } from './migrations/36-mail-retries.ts';
 import { updateFiles } from './migrations/37-update-files.ts';
-import { installsByInstallId } from './migrations/38-installs-by-install-id.ts';
+import { rolloutBasisPoints } from './migrations/38-rollout-basis-points.ts';
+import { releaseChannels } from './migrations/39-release-channels.ts';
+import { installsByInstallId } from './migrations/40-installs-by-install-id.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -88,5 +90,7 @@ export const MIGRATIONS: readonly Migration[] = [
   requestersTold,
   mailRetries,
   updateFiles,
+  rolloutBasisPoints,
+  releaseChannels,
   installsByInstallId,
 ];

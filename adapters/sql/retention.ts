@@ -52,7 +52,7 @@ const PAST_BUDGET_DAYS = pastDays('budget_spent', 'kind, day, client');
 /** Install sightings of past days: the usage counts hold them (migration 30). */
 const PAST_SIGHTINGS = pastDays('install_sightings', 'day, release, client_hash');
 
-/** Install pings and the per-client tallies of past days: the install counts hold them (migration 38). */
+/** Install pings and the per-client tallies of past days: the install counts hold them (migration 40). */
 const PAST_INSTALL_PINGS = pastDays('install_pings', 'day, release, install_hash');
 const PAST_INSTALL_CLIENTS = pastDays('install_clients', 'day, release, client_hash');
 
@@ -83,7 +83,7 @@ export interface RetentionReport {
   outboundEvents: number;
   /** Install sightings of past days (migration 30). */
   installSightings: number;
-  /** Rows of install pings and their per-client tallies of past days (migration 38). */
+  /** Rows of install pings and their per-client tallies of past days (migration 40). */
   installPings: number;
 }
 

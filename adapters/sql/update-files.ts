@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { UpdateFile, UpdateFileStore } from '../../core/ports/update-files.ts';
+import { UPDATE_FILE_ROLES, type UpdateFile, type UpdateFileStore } from '../../core/ports/update-files.ts';
 import type { SqlClient } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -13,8 +13,12 @@ const COLUMNS = `channel, role, version, text, ${epochMs('stored_at')} as "store
 const GET = `select ${COLUMNS} from update_files where channel = $1::text and role = $2::text and version = $3::int`;
 // The primary key's index, read backwards: one row.
 const NEWEST = `select ${COLUMNS} from update_files where channel = $1::text and role = $2::text order by version desc limit 1`;
-const LIST = `select ${COLUMNS} from update_files where channel = $1::text order by role, version`;
-const LIST_SINCE = `select ${COLUMNS} from update_files where channel = $1::text and stored_at >= ${fromEpochMs('$2')} order by role, version`;
+// Above the version given for the file's role: $2 to $5 are those of UPDATE_FILE_ROLES, in order (0: every version).
+const ABOVE = `version > case role ${UPDATE_FILE_ROLES.map((role, i) => `when '${role}' then $${i + 2}::int`).join(' ')} end`;
+const LIST = `select ${COLUMNS} from update_files where channel = $1::text and ${ABOVE} order by role, version`;
+const LIST_SINCE = `select ${COLUMNS} from update_files where channel = $1::text and ${ABOVE} and stored_at >= ${
+  fromEpochMs(`$${UPDATE_FILE_ROLES.length + 2}`)
+} order by role, version`;
 // Never replaced: a version stored first stays, and the losing insert returns no row.
 const PUT = `insert into update_files (channel, role, version, text, stored_at, expires_at)
 values ($1::text, $2::text, $3::int, $4::text, ${fromEpochMs('$5')}, ${fromEpochMs('$6')})
@@ -33,7 +37,10 @@ export function createSqlUpdateFiles(db: SqlClient): UpdateFileStore {
   return {
     getUpdateFile: async (channel, role, version) => (await db.query<UpdateFile>(GET, [channel, role, version]))[0] ?? null,
     newestUpdateFile: async (channel, role) => (await db.query<UpdateFile>(NEWEST, [channel, role]))[0] ?? null,
-    listUpdateFiles: (channel, since) => (since === undefined ? db.query<UpdateFile>(LIST, [channel]) : db.query<UpdateFile>(LIST_SINCE, [channel, since])),
+    listUpdateFiles: (channel, since, above = {}) => {
+      const versions = UPDATE_FILE_ROLES.map((role) => above[role] ?? 0);
+      return since === undefined ? db.query<UpdateFile>(LIST, [channel, ...versions]) : db.query<UpdateFile>(LIST_SINCE, [channel, ...versions, since]);
+    },
     putUpdateFile: async (file) => (await db.write(PUT, [file.channel, file.role, file.version, file.text, file.storedAt, file.expiresAt])).length === 1,
     pruneUpdateFiles: async (channel, before) => (await db.write<{ count: number }>(PRUNE, [channel, before]))[0]?.count ?? 0,
   };

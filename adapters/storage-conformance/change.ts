@@ -35,7 +35,7 @@ const ENTRY = { type: 'feature_request', description: 'Charts', email: null, app
 /** What a change may leave behind, read outside any change. */
 async function everything(storage: Storage) {
   return {
-    releases: (await storage.releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]),
+    releases: (await storage.releases.listReleases()).map((r) => [r.version, r.rolloutBasisPoints, r.pulledAt]),
     features: (await storage.features.list()).map((f) => [f.id, f.title, f.visible]),
     handled: (await storage.inbox.list({ limit: 10 })).map((e) => [e.id, e.handledAt]),
     endpoints: (await storage.outbox.listEndpoints()).map((e) => [e.url, e.enabled]),
@@ -76,7 +76,7 @@ export function changeContract(test: ContractSuite): void {
     const { storage } = current(context);
     await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T0 }));
     await storage.intake.addFeedback(ENTRY);
-    await storage.change((tx) => tx.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutPercent: 100 }));
+    await storage.change((tx) => tx.releases.publishRelease({ ...RELEASE, version: '2.6.0', rolloutBasisPoints: 100 }));
     const before = await everything(storage);
     const failure = new Error('refused after the writes');
     const thrown = await storage
@@ -141,13 +141,13 @@ export function changeContract(test: ContractSuite): void {
       storage.change(async (tx) => {
         await tx.lock('releases');
         const [release] = await tx.releases.listReleases();
-        return (await tx.releases.setRollout(release!.version, release!.rolloutPercent + 10))!.rolloutPercent;
+        return (await tx.releases.setRollout(release!.version, release!.rolloutBasisPoints + 10))!.rolloutBasisPoints;
       });
     assert.equal(
       (await Promise.all([widen(), widen()])).sort(),
       [20, 30],
-      'two changes of one record at once: the second reads what the first wrote: the percents they set',
+      'two changes of one record at once: the second reads what the first wrote: the rollouts they set',
     );
-    assert.is((await storage.releases.listReleases())[0]!.rolloutPercent, 30, 'no lost update: listReleases()[0].rolloutPercent');
+    assert.is((await storage.releases.listReleases())[0]!.rolloutBasisPoints, 30, 'no lost update: listReleases()[0].rolloutBasisPoints');
   });
 }

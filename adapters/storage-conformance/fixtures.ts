@@ -9,11 +9,11 @@ import { type NewRelease, publishedRelease, type Release } from '../../core/port
 export const msiUrl = (version: string): string => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 
 /** A release to publish, without notes, integrity fields or plan; `over` gives the rest. */
-export const newRelease = (version: string, rolloutPercent: number, publishedAt: number, over: Partial<NewRelease> = {}): NewRelease => ({
+export const newRelease = (version: string, rolloutBasisPoints: number, publishedAt: number, over: Partial<NewRelease> = {}): NewRelease => ({
   version,
   msiUrl: msiUrl(version),
   notesUrl: null,
-  rolloutPercent,
+  rolloutBasisPoints,
   publishedAt,
   ...over,
 });

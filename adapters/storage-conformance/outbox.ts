@@ -26,7 +26,7 @@ const ENTRY: FeedbackEntry = {
   rating: null,
   receivedAt: T0,
 };
-const RELEASE = { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0.msi', notesUrl: null, rolloutPercent: 10, publishedAt: T0 };
+const RELEASE = { version: '2.6.0', msiUrl: 'https://downloads.example.com/2.6.0.msi', notesUrl: null, rolloutBasisPoints: 10, publishedAt: T0 };
 
 export function outboxContract(test: ContractSuite): void {
   test('without an endpoint nothing is written; with one, each change writes one pending delivery', async (context) => {

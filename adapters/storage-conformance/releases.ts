@@ -46,33 +46,33 @@ export function releasesContract(test: ContractSuite): void {
     const published = newRelease('2.5.0', 10, T0);
     await releases.publishRelease(published);
     const base = storedRelease(published);
-    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutPercent: 50 }, 'a rollout change answers the release afterwards: setRollout()');
+    assert.equal(await releases.setRollout('2.5.0', 50), { ...base, rolloutBasisPoints: 50 }, 'a rollout change answers the release afterwards: setRollout()');
     assert.equal((await releases.pullRelease('2.5.0', T0 + 10))?.pulledAt, T0 + 10, 'a pull keeps its time: pullRelease().pulledAt');
     assert.equal((await releases.pullRelease('2.5.0', T0 + 20))?.pulledAt, T0 + 10, 'pulling twice keeps the first time: pullRelease().pulledAt');
-    assert.is(await releases.setRollout('2.5.0', 100), null, 'a pulled release keeps its percent');
+    assert.is(await releases.setRollout('2.5.0', 100), null, 'a pulled release keeps its rollout');
     assert.is(await releases.setRollout('9.9.9', 50), null, 'an unknown version is null: setRollout()');
     assert.is(await releases.pullRelease('9.9.9', T0), null, 'an unknown version is null: pullRelease()');
     assert.is(await releases.restoreRelease('9.9.9'), null, 'an unknown version is null: restoreRelease()');
     assert.equal(
-      (await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]),
+      (await releases.listReleases()).map((r) => [r.version, r.rolloutBasisPoints, r.pulledAt]),
       [['2.5.0', 50, T0 + 10]],
-      'a pulled release keeps its percent: listReleases() [version, rolloutPercent, pulledAt]',
+      'a pulled release keeps its rollout: listReleases() [version, rolloutBasisPoints, pulledAt]',
     );
-    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutPercent: 50 }, 'a restore serves the release again: restoreRelease()');
+    assert.equal(await releases.restoreRelease('2.5.0'), { ...base, rolloutBasisPoints: 50 }, 'a restore serves the release again: restoreRelease()');
     assert.equal(
-      (await releases.listReleases()).map((r) => [r.version, r.rolloutPercent, r.pulledAt]),
+      (await releases.listReleases()).map((r) => [r.version, r.rolloutBasisPoints, r.pulledAt]),
       [['2.5.0', 50, null]],
-      'a restored release is not pulled: listReleases() [version, rolloutPercent, pulledAt]',
+      'a restored release is not pulled: listReleases() [version, rolloutBasisPoints, pulledAt]',
     );
   });
 
-  test('a ramp plan is kept; a halt holds once; a resume moves the plan; a pull ends it at the percent given; a widen ends it', async (context) => {
+  test('a ramp plan is kept; a halt holds once; a resume moves the plan; a pull ends it at the rollout given; a widen ends it', async (context) => {
     const { releases, outbox } = oneChangeEach(current(context).storage);
     await outbox.addEndpoint(ENDPOINT);
-    const ramp = { steps: [1, 5, 25, 100], everyMs: 86_400_000, startAt: T0 };
-    await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
+    const ramp = { basisPoints: [50, 500, 2500, 10000], everyMs: 86_400_000, startAt: T0 };
+    await releases.publishRelease(newRelease('2.6.0', 50, T0, { ramp }));
     await releases.publishRelease(newRelease('2.5.0', 100, T0 - 1));
-    const base = storedRelease(newRelease('2.6.0', 1, T0));
+    const base = storedRelease(newRelease('2.6.0', 50, T0));
     assert.equal(
       (await releases.listReleases()).find((r) => r.version === '2.6.0'),
       { ...base, ramp, haltedAt: null, haltReason: null },
@@ -110,26 +110,26 @@ export function releasesContract(test: ContractSuite): void {
     await releases.haltRelease('2.6.0', T0 + 30, 'once more');
     assert.equal(await releases.pullRelease('2.6.0', T0 + 40, 5), {
       ...base,
-      rolloutPercent: 5,
+      rolloutBasisPoints: 5,
       pulledAt: T0 + 40,
       ramp: null,
       haltedAt: T0 + 30,
       haltReason: 'once more',
-    }, 'a pull with the percent in force ends the plan at it: pullRelease()');
+    }, 'a pull with the rollout in force ends the plan at it: pullRelease()');
     assert.equal(
       await releases.restoreRelease('2.6.0'),
-      { ...base, rolloutPercent: 5, ramp: null, haltedAt: null, haltReason: null },
+      { ...base, rolloutBasisPoints: 5, ramp: null, haltedAt: null, haltReason: null },
       'a restore clears the halt: restoreRelease()',
     );
-    await releases.publishRelease(newRelease('2.7.0', 1, T0, { ramp }));
+    await releases.publishRelease(newRelease('2.7.0', 50, T0, { ramp }));
     assert.equal((await releases.setRollout('2.7.0', 30))?.ramp, null, 'a widen ends the plan: setRollout().ramp');
   });
 
   test('a ramp step is announced once, only while the plan is the one given; its event is written with it', async (context) => {
     const { releases, outbox } = oneChangeEach(current(context).storage);
     await outbox.addEndpoint(ENDPOINT);
-    const ramp = { steps: [1, 5, 25, 100], everyMs: 3_600_000, startAt: T0 };
-    await releases.publishRelease(newRelease('2.6.0', 1, T0, { ramp }));
+    const ramp = { basisPoints: [50, 500, 2500, 10000], everyMs: 3_600_000, startAt: T0 };
+    await releases.publishRelease(newRelease('2.6.0', 50, T0, { ramp }));
     const { storage } = current(context);
     const announce = (version: string, step: number, plan: RampPlan) =>
       storage.change(async (tx) => {
@@ -149,13 +149,48 @@ export function releasesContract(test: ContractSuite): void {
     );
     await releases.setRollout('2.6.0', 30);
     assert.is(await announce('2.6.0', 3, ramp), null, 'a widen ended the plan');
-    await releases.publishRelease(newRelease('2.7.0', 1, T0, { ramp }));
+    await releases.publishRelease(newRelease('2.7.0', 50, T0, { ramp }));
     await releases.pullRelease('2.7.0', T0 + 1);
     assert.is(await announce('2.7.0', 1, ramp), null, 'pulled');
     assert.equal(
       (await outbox.listDeliveries({ limit: 10 })).map((d) => d.type),
       ['release.rolled_out'],
       "an announced step's event is written with it, once: listDeliveries() types",
+    );
+  });
+
+  test('a release keeps its channel; a promotion moves a live one; a rollout with a plan replaces the plan, none of its steps announced', async (context) => {
+    const { releases } = oneChangeEach(current(context).storage);
+    const beta = newRelease('2.8.0', 10000, T0, { channel: 'beta' });
+    await releases.publishRelease(beta);
+    await releases.publishRelease(newRelease('2.7.1', 10000, T0 + 1));
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.channel]),
+      [['2.7.1', 'stable'], ['2.8.0', 'beta']],
+      'a release published without a channel is on stable: listReleases() [version, channel]',
+    );
+    const ramp: RampPlan = { basisPoints: [100, 10000], everyMs: 3_600_000, startAt: T0 + 5 };
+    await releases.announceStep('2.8.0', 0, ramp);
+    assert.equal(
+      await releases.promoteRelease('2.8.0', 'stable'),
+      storedRelease(beta, { channel: 'stable' }),
+      'a promotion answers the release afterwards: promoteRelease()',
+    );
+    assert.equal(
+      await releases.setRollout('2.8.0', 100, ramp),
+      storedRelease(beta, { channel: 'stable', rolloutBasisPoints: 100, ramp, announcedStep: 0 }),
+      'a rollout with a plan keeps the plan given: setRollout(version, basisPoints, ramp)',
+    );
+    assert.is((await releases.announceStep('2.8.0', 1, ramp))?.announcedStep, 1, "its steps are announced as any plan's");
+    const replanned = await releases.setRollout('2.8.0', 100, ramp);
+    assert.is(replanned?.announcedStep, 0, 'a new plan starts with no step announced: setRollout().announcedStep');
+    await releases.pullRelease('2.7.1', T0 + 10);
+    assert.is(await releases.promoteRelease('2.7.1', 'beta'), null, 'a pulled release is not promoted: promoteRelease()');
+    assert.is(await releases.promoteRelease('9.9.9', 'stable'), null, 'an unknown version is null: promoteRelease()');
+    assert.equal(
+      (await releases.listReleases()).map((r) => [r.version, r.channel]),
+      [['2.7.1', 'stable'], ['2.8.0', 'stable']],
+      'the channels as the promotions left them: listReleases() [version, channel]',
     );
   });
 
@@ -208,7 +243,7 @@ export function releasesContract(test: ContractSuite): void {
     const reported = (type: 'release.rolled_out' | 'release.pulled' | 'release.restored', write: (tx: StorageChange) => Promise<Release | null>) =>
       storage.change(async (tx) => {
         const r = (await write(tx))!;
-        await tx.outbox.enqueue({ type, data: { version: r.version, rolloutPercent: r.rolloutPercent } }, T0);
+        await tx.outbox.enqueue({ type, data: { version: r.version, rolloutBasisPoints: r.rolloutBasisPoints } }, T0);
       });
     await reported('release.rolled_out', (tx) => tx.releases.setRollout('2.5.0', 40));
     await reported('release.pulled', (tx) => tx.releases.pullRelease('2.5.0', T0 + 1));

@@ -1,8 +1,9 @@
 /**
  * Contract: the signed update files (core/ports/update-files.ts). A file is stored once per channel, role
  * and version, never replaced (of two puts of one version, even at once, one stores and the first bytes
- * stay); a role's newest is its highest version; a channel's files are listed, since a time or all; pruning
- * keeps every root and each role's newest; a change that throws after putting leaves nothing.
+ * stay); a role's newest is its highest version; a channel's files are listed, all, since a time or above
+ * the versions given; pruning keeps every root and each role's newest; a change that throws after putting
+ * leaves nothing.
  */
 import * as assert from './assert.ts';
 import { type ContractSuite, current, oneChangeEach } from './context.ts';
@@ -22,12 +23,25 @@ const file = (role: UpdateFileRole, version: number, storedAt: number, over: Par
   ...over,
 });
 
-/** What a list holds, as [role, version]: grouped by role (roles may come in any order), each role's order kept. */
-const listed = (files: readonly UpdateFile[]) =>
-  files
-    .map((f) => [f.role, f.version] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([role, version]) => [role, version]);
+/** A list grouped by role (roles may come in any order), each role's order kept. */
+const byRole = (files: readonly UpdateFile[]) => [...files].sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
+
+/** What a list holds, as [role, version]: grouped by role, each role's order kept. */
+const listed = (files: readonly UpdateFile[]) => byRole(files).map((f) => [f.role, f.version]);
+
+/** Files of two channels: every role of stable, some in several versions stored at several times, and two of beta. */
+const twoChannels: readonly UpdateFile[] = [
+  file('root', 1, T0),
+  file('root', 2, T0 + 1),
+  file('timestamp', 1, T0),
+  file('timestamp', 2, T0 + 10),
+  file('timestamp', 3, T0 + 20),
+  file('snapshot', 1, T0),
+  file('snapshot', 2, T0 + 30),
+  file('targets', 1, T0),
+  file('timestamp', 1, T0, { channel: 'beta' }),
+  file('timestamp', 2, T0 + 1, { channel: 'beta' }),
+];
 
 export function updateFilesContract(test: ContractSuite): void {
   test('a version is stored once: a second put of it is false and the first bytes stay', async (context) => {
@@ -100,23 +114,38 @@ export function updateFilesContract(test: ContractSuite): void {
     assert.equal(listed(await storage.updateFiles.listUpdateFiles('beta', T0)), [['timestamp', 9]], "only the channel's own files: listUpdateFiles('beta')");
   });
 
+  test("above keeps, of a channel's files, those above the version it gives their role: with each role's newest, nothing", async (context) => {
+    const { storage } = current(context);
+    const { updateFiles } = oneChangeEach(storage);
+    for (const stored of twoChannels) await updateFiles.putUpdateFile(stored);
+    const newest = { root: 2, timestamp: 3, snapshot: 2, targets: 1 };
+    assert.equal(await storage.updateFiles.listUpdateFiles('stable', undefined, newest), [], "above each role's newest: none, listUpdateFiles(above)");
+    assert.equal(
+      byRole(await storage.updateFiles.listUpdateFiles('stable', undefined, { ...newest, root: 1, timestamp: 1 })),
+      [file('root', 2, T0 + 1), file('timestamp', 2, T0 + 10), file('timestamp', 3, T0 + 20)],
+      "the files above the versions given, whole, each role's in ascending version: listUpdateFiles(above root 1, timestamp 1)",
+    );
+    assert.equal(
+      listed(await storage.updateFiles.listUpdateFiles('stable', undefined, { timestamp: 2 })),
+      [['root', 1], ['root', 2], ['snapshot', 1], ['snapshot', 2], ['targets', 1], ['timestamp', 3]],
+      'a role above does not name keeps every version: listUpdateFiles(above timestamp 2) [role, version]',
+    );
+    assert.equal(
+      listed(await storage.updateFiles.listUpdateFiles('stable', T0 + 10, { timestamp: 2 })),
+      [['snapshot', 2], ['timestamp', 3]],
+      'since and above both hold: listUpdateFiles(since T0 + 10, above timestamp 2) [role, version]',
+    );
+    assert.equal(
+      listed(await storage.updateFiles.listUpdateFiles('beta', undefined, { timestamp: 1 })),
+      [['timestamp', 2]],
+      "another channel's files by its own versions: listUpdateFiles('beta', above timestamp 1)",
+    );
+  });
+
   test("pruning deletes old files that are not their role's newest, and never a root", async (context) => {
     const { storage } = current(context);
     const { updateFiles } = oneChangeEach(storage);
-    for (
-      const stored of [
-        file('root', 1, T0),
-        file('root', 2, T0 + 1),
-        file('timestamp', 1, T0),
-        file('timestamp', 2, T0 + 10),
-        file('timestamp', 3, T0 + 20),
-        file('snapshot', 1, T0),
-        file('snapshot', 2, T0 + 30),
-        file('targets', 1, T0),
-        file('timestamp', 1, T0, { channel: 'beta' }),
-        file('timestamp', 2, T0 + 1, { channel: 'beta' }),
-      ]
-    ) await updateFiles.putUpdateFile(stored);
+    for (const stored of twoChannels) await updateFiles.putUpdateFile(stored);
     assert.is(await updateFiles.pruneUpdateFiles('stable', T0 + 10), 2, 'files stored before `before` go, one stored at it stays: pruneUpdateFiles() count');
     assert.equal(
       listed(await storage.updateFiles.listUpdateFiles('stable')),

@@ -1,14 +1,15 @@
 /**
  * The releases an early adopter may run before they reach everyone (issue 55, `GET /changelog?installed=`):
- * published, not pulled, offered to some clients but not yet to all (0 < percent in force < 100), and above
- * the newest release live for everyone. A release below that one stopped short of 100 % and was superseded:
+ * on stable (as the changelog is), published, not pulled, offered to some clients but not yet to all
+ * (0 < rollout in force < 10000 basis points), and above the newest release live for everyone. A release below that one stopped short of 100 % and was superseded:
  * its items never ship under its version (docs/releases.md "Shipped"), so it is not listed.
  *
  * @module
  */
 import type { Release } from '../ports/release-store.ts';
-import { percentInForce } from '../releases/ramp-plan.ts';
-import { compareMsiVersions } from '../releases/rollout-rule.ts';
+import { rolloutInForce } from '../releases/ramp-plan.ts';
+import { ALL_BASIS_POINTS, compareMsiVersions } from '../releases/rollout-rule.ts';
+import { STABLE } from '../releases/channels.ts';
 import type { ShippedRelease } from '../releases/shipped.ts';
 
 /**
@@ -23,8 +24,8 @@ export function stagedReleases(releases: readonly Release[], shipped: readonly S
     null,
   );
   return releases.filter((release) => {
-    if (release.pulledAt !== null || release.publishedAt > now) return false;
-    const percent = percentInForce(release, now);
-    return percent > 0 && percent < 100 && (floor === null || compareMsiVersions(release.version, floor) > 0);
+    if (release.channel !== STABLE || release.pulledAt !== null || release.publishedAt > now) return false;
+    const rollout = rolloutInForce(release, now);
+    return rollout > 0 && rollout < ALL_BASIS_POINTS && (floor === null || compareMsiVersions(release.version, floor) > 0);
   });
 }

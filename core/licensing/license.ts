@@ -17,6 +17,7 @@ import {
   SIMULATOR_TAG,
 } from './license-compact.ts';
 import type { LicenseIssuer } from '../ports/ports.ts';
+import { importEd25519Key } from '../formats/ed25519-pkcs8.ts';
 
 export type { CompactLicensePayload };
 
@@ -49,18 +50,9 @@ export async function generateSigningKey(): Promise<string> {
   return btoa(String.fromCharCode(...pkcs8));
 }
 
-/** Imports a base64 PKCS#8 Ed25519 private key. */
-async function importSigningKey(pkcs8Base64: string): Promise<CryptoKey> {
-  const der = Uint8Array.from(atob(pkcs8Base64.trim()), (c) => c.charCodeAt(0));
-  return crypto.subtle.importKey('pkcs8', der, { name: 'Ed25519' }, true, ['sign']);
-}
-
 /** The raw 32-byte public key of a base64 PKCS#8 private key, as base64url: what the desktop app embeds. */
 export async function publicKeyOf(pkcs8Base64: string): Promise<string> {
-  const key = await importSigningKey(pkcs8Base64);
-  const jwk = await crypto.subtle.exportKey('jwk', key);
-  if (!jwk.x) throw new Error('not an Ed25519 key');
-  return jwk.x;
+  return (await importEd25519Key(pkcs8Base64)).publicKey;
 }
 
 /** The key formats an issuer can sign: 2 (the default), or 1 for desktop apps without the version-2 verifier. */
@@ -74,10 +66,10 @@ export type LicenseKeyFormat = 'v1' | 'v2';
  *   keeps installed desktop apps that verify only version 1 working until they ship the new verifier.
  */
 export async function createLicenseIssuer(pkcs8Base64: string, format: LicenseKeyFormat = 'v2'): Promise<LicenseIssuer> {
-  const key = await importSigningKey(pkcs8Base64);
+  const { privateKey: key, publicKey } = await importEd25519Key(pkcs8Base64);
   // Update answers are signed with the same key: their signature base can never be a license payload (docs/decisions.md).
   const signer = {
-    keyId: await publicKeyOf(pkcs8Base64),
+    keyId: publicKey,
     sign: async (data: Uint8Array) => new Uint8Array(await crypto.subtle.sign('Ed25519', key, data as Uint8Array<ArrayBuffer>)),
   };
   if (format === 'v1') {

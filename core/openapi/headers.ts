@@ -23,7 +23,7 @@ export const EVERY_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'Cache-Control', '
 export const UNMETERED_HEADERS = ['Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'] as const;
 
 /** The headers of an update file's 200, 304 or 302, which any cache hands to everyone: nothing of the request. */
-export const FILE_HEADERS = ['Cache-Control', 'X-Content-Type-Options'] as const;
+export const FILE_HEADERS = ['Cache-Control', 'Cache-Tag', 'Surrogate-Key', 'X-Content-Type-Options'] as const;
 
 /** The component of a cacheable answer's Cache-Control (the changelog's 200 and 304), named under Cache-Control. */
 export const PUBLIC_CACHE_CONTROL = 'Cache-Control-Public';
@@ -100,6 +100,17 @@ const HEADER_COMPONENTS = {
       "seconds (60 by default), the versioned files for a year and immutable (a version's bytes never change), a target's redirect for a day.",
     { type: 'string', pattern: '^public, max-age=[0-9]+(, immutable)?$' },
     'public, max-age=60',
+  ),
+  'Cache-Tag': header(
+    "The update files' 200, 304 and 302 only: the channel's cache tag, updates:<channel>, which a purge by tag drops (Cloudflare reads " +
+      'it; docs/operating.md "Purging the caches").',
+    { type: 'string', pattern: '^updates:[a-z0-9-]{1,32}$' },
+    'updates:stable',
+  ),
+  'Surrogate-Key': header(
+    "The update files' 200, 304 and 302 only: the same tag as Cache-Tag, for Fastly and Varnish (a purge by surrogate key, or a BAN, drops it).",
+    { type: 'string', pattern: '^updates:[a-z0-9-]{1,32}$' },
+    'updates:stable',
   ),
   ETag: header(
     'A strong entity tag of the body (the first 128 bits of its SHA-256, hex): send it back in If-None-Match to get 304 while unchanged.',

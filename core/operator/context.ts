@@ -35,7 +35,7 @@ export interface OperatorContext {
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
   /** The update files' online key, which a published root must name for timestamp, snapshot and targets; null: none. */
   readonly updateSigner: TufSigner | null;
-  /** The update files as this app serves them: the channels that exist are their `names`. */
+  /** The update files as this app serves them: the release channels, the most stable first, are their `names`. */
   readonly updateFiles: Pick<ServedFiles, 'names'>;
   /** Opens each change and counts it once committed (what keeps storage's answers in memory reads again after one). */
   readonly changes: CommittedChanges;

@@ -11,7 +11,7 @@ import { linkFeedbackFeature, linkFeedbackListFeature } from './feedback-links.t
 import { exportOrders } from './order-export.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
-import { listReleases, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
+import { listReleases, promoteRelease, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
 import { unmergeRoadmapFeature } from './roadmap-unmerge.ts';
@@ -29,6 +29,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   setReleaseRollout,
   pullRelease,
   restoreRelease,
+  promoteRelease,
   resumeRelease,
   updateFilesStatus,
   publishUpdateRoot,

@@ -31,8 +31,9 @@ export const OPERATOR_ERRORS = {
   },
   release_not_higher: {
     status: 409,
-    when: 'The version is lower than the highest one published (pulled ones included): every client it reached would be downgraded.',
-    resolution: 'Publish a version above the highest one GET /releases lists; a typo in the version is the usual cause.',
+    when: 'The version is lower than the highest one its channel lists (pulled ones included): every client it reached would be downgraded.',
+    resolution:
+      'Publish a version above the highest one GET /releases lists on that channel and the more stable ones; a typo in the version is the usual cause.',
   },
   release_same_msi_version: {
     status: 409,
@@ -172,8 +173,13 @@ export const OPERATOR_ERRORS = {
   },
   channel_not_found: {
     status: 404,
-    when: 'No update channel has this name: the channels are those the server was configured with (stable by default).',
-    resolution: 'Name a configured channel, such as stable.',
+    when: 'No release channel has this name: the channels are stable, beta and those the config file names (updates.channels).',
+    resolution: 'Name a channel GET /releases lists in `channels`, such as stable or beta.',
+  },
+  channel_not_more_stable: {
+    status: 409,
+    when: 'A promotion moves a release to a more stable channel only; this one is not more stable than the channel the release is on.',
+    resolution: 'Promote towards stable (GET /releases lists the channels, the most stable first); to stop serving a release, pull it.',
   },
   invalid_root: {
     status: 400,

@@ -1,12 +1,13 @@
 /**
  * What a release may hold, checked before anything is stored: a version an MSI can carry, https
- * addresses a header can carry, percents, the installer's digest and size.
+ * addresses a header can carry, rollouts (basis points, or percents to two decimals), the installer's digest and size.
  *
  * @module
  */
 import * as v from 'valibot';
 import { RELEASE_VERSION } from '../schemas/version.ts';
 import { asciiOnTheWire } from '../schemas/wire-address.ts';
+import { CHANNEL_NAME, STABLE } from '../releases/channels.ts';
 
 /**
  * A release version as an MSI ProductVersion carries it: major.minor.build with an optional fourth field
@@ -40,7 +41,24 @@ export const ReleaseUrl = v.pipe(
   ),
 );
 
-export const Percent = v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(0), v.maxValue(100));
+/** A rollout in basis points: hundredths of a percent, 0-10000 (50 is 0.5 % of the clients). */
+export const BasisPoints = v.pipe(
+  v.number(),
+  v.integer('must be a whole number of basis points (hundredths of a percent)'),
+  v.minValue(0, 'must be at least 0'),
+  v.maxValue(10_000, 'must be at most 10000 (every client)'),
+);
+
+/** Whether a percent is a whole number of basis points (at most two decimals, as far as a double tells). */
+const inBasisPoints = (percent: number) => Math.abs(percent * 100 - Math.round(percent * 100)) < 1e-6;
+
+/** A rollout in percent, 0-100, to at most two decimals (a basis point): 0.5 is 50 basis points. */
+export const Percent = v.pipe(
+  v.number(),
+  v.minValue(0, 'must be at least 0'),
+  v.maxValue(100, 'must be at most 100'),
+  v.check(inBasisPoints, 'must have at most two decimals (0.01 % is the smallest step, one basis point)'),
+);
 
 /** The installer's SHA-256 as 64 hex digits (kept in lower case by the operation). */
 export const Sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 of the MSI as 64 hex digits'));
@@ -48,13 +66,24 @@ export const Sha256Hex = v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'must b
 /** The installer's size in bytes. */
 export const ByteSize = v.pipe(v.number(), v.safeInteger('must be a whole number of bytes'), v.minValue(1, 'must be at least 1 byte'));
 
-/** A ramp plan as the API takes it: 2 to 20 percents, each above the one before, and minutes per step. */
+/** The steps of a ramp, in either unit: 2 to 20 of them. */
+const rampSteps = <T extends typeof BasisPoints | typeof Percent>(unit: T, description: string) =>
+  v.optional(v.pipe(v.array(unit), v.minLength(2, 'must list at least two steps'), v.maxLength(20, 'must list at most 20 steps'), v.description(description)));
+
+/**
+ * A ramp plan as the API takes it: 2 to 20 rollouts, each above the one before, in basis points
+ * (`basisPoints`) or in percent (`steps`, one of the two), and minutes per step.
+ */
 export const RampInputSchema = v.strictObject({
-  steps: v.pipe(
-    v.array(Percent),
-    v.minLength(2, 'must list at least two steps'),
-    v.maxLength(20, 'must list at most 20 steps'),
-    v.description('The rollout percents in order, each above the one before, e.g. [1, 5, 25, 100]; the first equals rolloutPercent.'),
+  basisPoints: rampSteps(
+    BasisPoints,
+    'The rollouts in order, in basis points, each above the one before, e.g. [50, 500, 2500, 10000]; the first equals the ' +
+      'rollout of the publish. Give this or `steps`.',
+  ),
+  steps: rampSteps(
+    Percent,
+    'The rollouts in order, in percent to two decimals, each above the one before, e.g. [0.5, 5, 25, 100]; the first equals ' +
+      'the rollout of the publish. Give this or `basisPoints`.',
   ),
   everyMinutes: v.pipe(
     v.number(),
@@ -83,15 +112,41 @@ export const RampInputSchema = v.strictObject({
   ),
 });
 
+/** A channel's name as a body gives it; whether it exists is the operation's to say (404 `channel_not_found`). */
+export const ChannelName = v.pipe(
+  v.string(),
+  v.regex(CHANNEL_NAME, 'must be 1 to 32 of a-z, 0-9 and "-", such as stable or beta'),
+  v.description('A release channel: stable, beta, or one the config file names (GET /releases lists them in `channels`).'),
+);
+
 export const PublishReleaseSchema = v.strictObject({
   version: ReleaseVersion,
+  channel: v.optional(ChannelName, STABLE),
   msiUrl: ReleaseUrl,
   notesUrl: v.optional(v.nullable(ReleaseUrl), null),
-  rolloutPercent: Percent,
+  rolloutBasisPoints: v.optional(
+    v.pipe(BasisPoints, v.description('The share of clients offered it (or a newer one), in basis points: 50 is 0.5 %. Give this or rolloutPercent.')),
+  ),
+  rolloutPercent: v.optional(
+    v.pipe(Percent, v.description('The same share in percent, to two decimals (0.5 is 50 basis points). Give this or rolloutBasisPoints.')),
+  ),
   sha256: v.optional(v.nullable(Sha256Hex), null),
   size: v.optional(v.nullable(ByteSize), null),
   critical: v.optional(v.boolean(), false),
   ramp: v.optional(v.nullable(RampInputSchema), null),
 });
 
-export const RolloutSchema = v.strictObject({ rolloutPercent: Percent });
+/** A promotion: the channel, and optionally the rollout (or ramp) it starts there with; without one it keeps its own. */
+export const PromoteSchema = v.strictObject({
+  channel: ChannelName,
+  rolloutBasisPoints: v.optional(
+    v.pipe(BasisPoints, v.description('The rollout on the new channel, in basis points; the release keeps its own when left out.')),
+  ),
+  rolloutPercent: v.optional(v.pipe(Percent, v.description('The same in percent, to two decimals.'))),
+  ramp: v.optional(v.nullable(RampInputSchema), null),
+});
+
+export const RolloutSchema = v.strictObject({
+  rolloutBasisPoints: v.optional(v.pipe(BasisPoints, v.description('The new rollout in basis points (50 is 0.5 %). Give this or rolloutPercent.'))),
+  rolloutPercent: v.optional(v.pipe(Percent, v.description('The new rollout in percent, to two decimals. Give this or rolloutBasisPoints.'))),
+});

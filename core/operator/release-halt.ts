@@ -29,7 +29,7 @@ export const resumeRelease = defineOperation({
       const release = await tx.releases.resumeRelease(before.version, resumedPlan(before.ramp, before.haltedAt, now));
       // Resumed or pulled meanwhile, through another instance.
       if (!release) throw notHalted();
-      const served = servedAfter(releases, now)(release);
+      const served = servedAfter(releases, now, context.updateFiles.names)(release);
       const target = `${before.version} (halted ${new Date(before.haltedAt).toISOString()}: ${before.haltReason ?? ''})`;
       return {
         result: { release, served },

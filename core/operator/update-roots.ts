@@ -12,22 +12,18 @@ import { operatorChange, type OperatorContext } from './context.ts';
 import { OperatorError } from './errors.ts';
 import { IsoTime } from './json-views.ts';
 import { defineOperation } from './operation.ts';
-import type { UpdateFileRole } from '../ports/update-files.ts';
+import { UPDATE_FILE_ROLES, type UpdateFileRole } from '../ports/update-files.ts';
 import type { TufSigner } from '../tuf/keys.ts';
 import { type Envelope, envelopeText, expiresMs, type RootSigned } from '../tuf/metadata.ts';
 import { checkNewRoot } from '../tuf/verify.ts';
+import { knownChannel } from './known-channel.ts';
 
-/** The roles the online key signs, which a root must give it. */
-const ONLINE_ROLES = ['timestamp', 'snapshot', 'targets'] as const;
+/** The roles the online key signs, which a root must give it: all but root. */
+const ONLINE_ROLES = UPDATE_FILE_ROLES.filter((role) => role !== 'root');
 
 /** A channel of this app, else channel_not_found. */
 function channelOf(context: OperatorContext, name: string): string {
-  if (!context.updateFiles.names.includes(name)) {
-    throw new OperatorError(
-      'channel_not_found',
-      `No update channel is named ${JSON.stringify(name.slice(0, 40))}; the channels are ${context.updateFiles.names.join(', ')}.`,
-    );
-  }
+  knownChannel(context, name);
   return name;
 }
 

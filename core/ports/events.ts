@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   'release.rolled_out',
   'release.pulled',
   'release.restored',
+  'release.promoted',
   'release.halted',
   'release.resumed',
   'roadmap.changed',

@@ -102,7 +102,11 @@ export type AppEvent =
   /** A metered request with no client address (core/clients/client-address.ts). */
   | 'client_address_missing'
   /** A signed provider event acknowledged and ignored: a test event on a live key, or the reverse. */
-  | 'gateway_event_ignored';
+  | 'gateway_event_ignored'
+  /** An attempt to purge the update files from the caches failed (core/updates/cache-purges.ts); it is retried. */
+  | 'cache_purge_failed'
+  /** A purge of the update files failed every attempt and was given up. */
+  | 'cache_purge_given_up';
 
 /**
  * Watches the app (metrics, the access log). Called synchronously on the request path: an observer must

@@ -8,9 +8,12 @@
  * @module
  */
 
-/** A ramp plan (core/releases/ramp-plan.ts): the percents in order, how long each lasts, when the first began. */
+/**
+ * A ramp plan (core/releases/ramp-plan.ts): the rollouts in order, in basis points (hundredths of a percent,
+ * 0-10000), how long each lasts, when the first began.
+ */
 export interface RampPlan {
-  steps: number[];
+  basisPoints: number[];
   everyMs: number;
   startAt: number;
   /** When the halt rule's observation began, when not at publication: the last resume (core/releases/halt-rule.ts). */
@@ -24,8 +27,16 @@ export interface Release {
   version: string;
   msiUrl: string;
   notesUrl: string | null;
-  /** Whole percent of clients (0-100) offered this release or a newer one (core/releases/rollout-rule.ts). */
-  rolloutPercent: number;
+  /**
+   * The channel it is on (core/releases/channels.ts): the most stable it was published or promoted to;
+   * `stable` for a release stored before channels.
+   */
+  channel: string;
+  /**
+   * The share of clients offered this release or a newer one, in basis points (0-10000: 50 is 0.5 %);
+   * update checks of `/version`, with whole-percent buckets, round it down (core/releases/rollout-rule.ts).
+   */
+  rolloutBasisPoints: number;
   publishedAt: number;
   /** When it was pulled, or null: a pulled release is not served until it is restored. */
   pulledAt: number | null;
@@ -36,8 +47,8 @@ export interface Release {
   /** Whether the app should install it without asking (travels in a signed header). */
   critical: boolean;
   /**
-   * Its ramp plan, or null: with one, the percent in force comes from the plan and the clock
-   * (core/releases/ramp-plan.ts) and `rolloutPercent` is its first step. A manual change ends it.
+   * Its ramp plan, or null: with one, the rollout in force comes from the plan and the clock
+   * (core/releases/ramp-plan.ts) and `rolloutBasisPoints` is its first step. A manual change ends it.
    */
   ramp: RampPlan | null;
   /** When the halt rule held its ramp (core/releases/halt-rule.ts), or null. */
@@ -52,10 +63,10 @@ export interface Release {
   announcedStep: number;
 }
 
-/** A release to publish: the integrity fields, the critical flag and the plan may be left out (null, false, null). */
+/** A release to publish: the channel, the integrity fields, the critical flag and the plan may be left out (stable, null, false, null). */
 export type NewRelease =
-  & Omit<Release, 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
-  & Partial<Pick<Release, 'sha256' | 'size' | 'critical' | 'ramp'>>;
+  & Omit<Release, 'channel' | 'pulledAt' | 'sha256' | 'size' | 'critical' | 'ramp' | 'haltedAt' | 'haltReason' | 'announcedStep'>
+  & Partial<Pick<Release, 'channel' | 'sha256' | 'size' | 'critical' | 'ramp'>>;
 
 /**
  * A release as a storage keeps it once published: what `release` leaves out is null, false or null (no
@@ -64,6 +75,7 @@ export type NewRelease =
  */
 export function publishedRelease(release: NewRelease): Release {
   return {
+    channel: 'stable',
     sha256: null,
     size: null,
     critical: false,
@@ -90,15 +102,18 @@ export interface ReleaseStore extends ReleaseReads {
   /** Stores a new release as `publishedRelease` has it; false, storing nothing, when that version exists already (pulled or not). */
   publishRelease(release: NewRelease): Promise<boolean>;
   /**
-   * Sets a live release's percentage and ends its plan (and halt); the release afterwards, or null when
-   * there is no live one of that version (a pulled release keeps its percent).
+   * Sets a live release's rollout (basis points) and ends its plan (and halt), or with `ramp` replaces it
+   * with that plan (no step of which is announced yet: `announcedStep` 0); the release afterwards, or null
+   * when there is no live one of that version (a pulled release keeps its rollout).
    */
-  setRollout(version: string, rolloutPercent: number): Promise<Release | null>;
+  setRollout(version: string, rolloutBasisPoints: number, ramp?: RampPlan): Promise<Release | null>;
+  /** Moves a live release to `channel`; the release afterwards, or null when there is no live one of that version. */
+  promoteRelease(version: string, channel: string): Promise<Release | null>;
   /**
    * Pulls a release (idempotent: a second pull keeps the first time); the release afterwards, or null when
-   * there is none. With `rolloutPercent` (the percent in force), its plan ends at that percent.
+   * there is none. With `rolloutBasisPoints` (the rollout in force), its plan ends at that rollout.
    */
-  pullRelease(version: string, at: number, rolloutPercent?: number): Promise<Release | null>;
+  pullRelease(version: string, at: number, rolloutBasisPoints?: number): Promise<Release | null>;
   /** Serves a pulled release again (idempotent) and clears a halt; the release afterwards, or null when there is none. */
   restoreRelease(version: string): Promise<Release | null>;
   /**

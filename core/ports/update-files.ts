@@ -6,8 +6,11 @@
  * @module
  */
 
-/** The four TUF roles whose metadata is stored. */
-export type UpdateFileRole = 'root' | 'timestamp' | 'snapshot' | 'targets';
+/** The four TUF roles whose metadata is stored, root first, then as each names the next. */
+export const UPDATE_FILE_ROLES = ['root', 'timestamp', 'snapshot', 'targets'] as const;
+
+/** One of the four TUF roles whose metadata is stored. */
+export type UpdateFileRole = (typeof UPDATE_FILE_ROLES)[number];
 
 /** One stored metadata file. */
 export interface UpdateFile {
@@ -24,6 +27,9 @@ export interface UpdateFile {
   expiresAt: number;
 }
 
+/** A version of each role (a role not named: none), such as the newest of each that an instance holds. */
+export type UpdateFileVersions = Readonly<Partial<Record<UpdateFileRole, number>>>;
+
 /** What is read of the update files. */
 export interface UpdateFileReads {
   /** One file, or null when that channel, role and version was never stored (or was pruned). */
@@ -31,10 +37,13 @@ export interface UpdateFileReads {
   /** The file of the highest version of a role, or null when there is none. */
   newestUpdateFile(channel: string, role: UpdateFileRole): Promise<UpdateFile | null>;
   /**
-   * The files of a channel stored at or after `since` (epoch ms; every file without it), each role's in
-   * ascending version, roles in any order: what an instance keeps in memory to serve from.
+   * The files of a channel stored at or after `since` (epoch ms; every file without it) whose version is
+   * above the one `above` gives their role (a role it does not name: every version), each role's in
+   * ascending version, roles in any order: what an instance keeps in memory to serve from. Given the newest
+   * version of each role it holds, an instance reads only the files stored since (a role's versions are
+   * stored in order), so a refresh with nothing new reads nothing.
    */
-  listUpdateFiles(channel: string, since?: number): Promise<UpdateFile[]>;
+  listUpdateFiles(channel: string, since?: number, above?: UpdateFileVersions): Promise<UpdateFile[]>;
 }
 
 /** Where update files are kept (every storage has one), whole as a change has it. */

@@ -1,6 +1,6 @@
 /**
- * A release's ramp plan (docs/releases.md "Ramp plans"): steps of rollout percent, one every `everyMs`
- * from `startAt`. The percent in force is worked out from the plan and the clock whenever it is needed:
+ * A release's ramp plan (docs/releases.md "Ramp plans"): steps of rollout in basis points, one every
+ * `everyMs` from `startAt`. The rollout in force is worked out from the plan and the clock whenever it is needed:
  * no timer to miss, the same on every instance. A halted ramp holds the step in force when it halted.
  *
  * @module
@@ -12,7 +12,7 @@ export type { RampPlan } from '../ports/store-ports.ts';
 
 /** What the plan needs of a release. */
 export interface RampedEntry {
-  rolloutPercent: number;
+  rolloutBasisPoints: number;
   pulledAt: number | null;
   ramp: RampPlan | null;
   haltedAt: number | null;
@@ -21,7 +21,7 @@ export interface RampedEntry {
 /** The index of the step in force at `at` (0 before the start, the last one after the end). */
 export function stepIndexAt(plan: RampPlan, at: number): number {
   const elapsed = Math.floor((at - plan.startAt) / plan.everyMs);
-  return Math.max(0, Math.min(plan.steps.length - 1, elapsed));
+  return Math.max(0, Math.min(plan.basisPoints.length - 1, elapsed));
 }
 
 /** The moment the plan's clock stands at for a release: now, or when it halted. */
@@ -32,10 +32,10 @@ export function stepInForce(release: RampedEntry, now: number): number | null {
   return release.ramp === null ? null : stepIndexAt(release.ramp, planTime(release, now));
 }
 
-/** The rollout percent in force at `now`: the plan's step, held while halted; the stored percent without a plan. */
-export function percentInForce(release: RampedEntry, now: number): number {
+/** The rollout in force at `now`, in basis points: the plan's step, held while halted; the stored one without a plan. */
+export function rolloutInForce(release: RampedEntry, now: number): number {
   const step = stepInForce(release, now);
-  return step === null ? release.rolloutPercent : (release.ramp?.steps[step] ?? release.rolloutPercent);
+  return step === null ? release.rolloutBasisPoints : (release.ramp?.basisPoints[step] ?? release.rolloutBasisPoints);
 }
 
 /**
@@ -53,7 +53,7 @@ export function nextStepAt(release: RampedEntry, now: number): number | null {
   const { ramp } = release;
   if (ramp === null || release.pulledAt !== null || release.haltedAt !== null) return null;
   const index = stepIndexAt(ramp, now);
-  if (index >= ramp.steps.length - 1) return null;
+  if (index >= ramp.basisPoints.length - 1) return null;
   return ramp.startAt + (index + 1) * ramp.everyMs;
 }
 
@@ -62,15 +62,15 @@ export function isRamping(release: RampedEntry, now: number): boolean {
   return nextStepAt(release, now) !== null;
 }
 
-/** The releases with the percent in force as their rollout percent (the same object when it is the stored one). */
+/** The releases with the rollout in force as their rollout (the same object when it is the stored one). */
 export function inForce<R extends RampedEntry>(releases: readonly R[], now: number): R[] {
   return releases.map((release) => {
-    const percent = percentInForce(release, now);
-    return percent === release.rolloutPercent ? release : { ...release, rolloutPercent: percent };
+    const rollout = rolloutInForce(release, now);
+    return rollout === release.rolloutBasisPoints ? release : { ...release, rolloutBasisPoints: rollout };
   });
 }
 
-/** The earliest next step of any release, or Infinity: until then the percents in force do not change. */
+/** The earliest next step of any release, or Infinity: until then the rollouts in force do not change. */
 export function nextSwitchAt(releases: readonly RampedEntry[], now: number): number {
   let next = Infinity;
   for (const release of releases) next = Math.min(next, nextStepAt(release, now) ?? Infinity);

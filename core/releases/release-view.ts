@@ -16,8 +16,9 @@
  */
 import type { Clock, Logger, MaybePromise } from '../ports/port-types.ts';
 import { inForce, nextSwitchAt } from './ramp-plan.ts';
-import { rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
+import { PERCENT_BUCKETS, rolloutLadder, type Rung, servedFrom } from './rollout-rule.ts';
 import type { Release, ReleaseReads } from '../ports/store-ports.ts';
+import { STABLE } from './channels.ts';
 
 export type { Release, ReleaseStore } from '../ports/store-ports.ts';
 
@@ -74,7 +75,7 @@ export function createReleaseView(
   afterRead: (releases: readonly Release[]) => Promise<void> = async () => {},
   refreshMs = 500,
 ): ReleaseView {
-  /** The live releases that serve some buckets, highest version first, by their percents in force. */
+  /** The live releases that serve some of the 100 buckets, highest version first, by their rollouts in force rounded down to whole percents. */
   let ladder: Rung<Release>[] = [];
   /** Every stored release as last read, and its versions. */
   let stored: readonly Release[] = [];
@@ -83,7 +84,8 @@ export function createReleaseView(
   /** When a ramp plan's next step begins: the ladder is worked out again then, without a read. */
   let switchAt = Infinity;
   const reladder = (now: number) => {
-    ladder = rolloutLadder(inForce(stored, now));
+    // `/version` and `/download` serve the stable channel; the others are served as update files only.
+    ladder = rolloutLadder(inForce(stored.filter((release) => release.channel === STABLE), now), PERCENT_BUCKETS);
     switchAt = nextSwitchAt(stored, now);
   };
   const servedBaseline = (): ServedNow => {

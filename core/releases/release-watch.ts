@@ -19,7 +19,10 @@ import type { Release } from '../ports/store-ports.ts';
 import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf, resumedAt } from './halt-rule.ts';
 import { byInstallId, installHashOf, installIdFigures } from './install-figures.ts';
-import { isRamping, percentInForce } from './ramp-plan.ts';
+import { isRamping, rolloutInForce } from './ramp-plan.ts';
+import { percentOf } from './release-json.ts';
+import { wholePercent } from './rollout-rule.ts';
+import { releasesOn } from './channels.ts';
 import type { ReleaseView } from './release-view.ts';
 
 /** The product name of the desktop app's User-Agent token by default. */
@@ -51,6 +54,8 @@ export interface ReleaseWatchPorts {
    * `now`: the app on the update files could run it. None: reports by install id count nothing.
    */
   installInRamp?(release: Release, installId: string, now: number): Promise<boolean>;
+  /** The release channels, the most stable first: a release is compared with the release before it on its channel. */
+  channels: readonly string[];
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -59,7 +64,8 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 export function haltedEventData(release: Release, now: number): Record<string, unknown> {
   return {
     version: release.version,
-    rolloutPercent: percentInForce(release, now),
+    rolloutBasisPoints: rolloutInForce(release, now),
+    rolloutPercent: percentOf(rolloutInForce(release, now)),
     haltedAt: release.haltedAt === null ? null : new Date(release.haltedAt).toISOString(),
     haltReason: release.haltReason,
   };
@@ -74,7 +80,8 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
   const decide = async (release: Release, requestId: string): Promise<void> => {
     const now = clock.now();
     const known = releases.known();
-    const previous = previousOf(release, known);
+    // The release before on its own channel: a beta is compared with the beta or stable release below it.
+    const previous = previousOf(release, releasesOn(ports.channels, release.channel, known));
     const baseline = await releases.baseline();
     // This instance's counts first, so that the report just counted is among them.
     await usage.flush();
@@ -130,12 +137,12 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
         if (releases.isKnown(entry.appVersion) && !releases.known().some((r) => r.version === entry.appVersion)) await reporter(entry.appVersion);
         return;
       }
-      // A client whose bucket the release (or a newer one) was never offered to could not run it; nor an
-      // install whose cohort bucket is outside the release's ramp.
+      // A client whose bucket (a `/version` check's: whole percents) the release (or a newer one) was never
+      // offered to could not run it; nor an install whose cohort bucket is outside the release's ramp.
       if (release.publishedAt > now) return;
       if (
         installId === undefined
-          ? ports.rolloutBucket(clientKeyOf(request)) >= percentInForce(release, now)
+          ? ports.rolloutBucket(clientKeyOf(request)) >= wholePercent(rolloutInForce(release, now))
           : !(await ports.installInRamp?.(release, installId, now))
       ) return;
       await reporter(release.version);

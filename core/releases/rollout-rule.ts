@@ -1,12 +1,16 @@
 /**
  * The one rollout rule (docs/releases.md), written once for update answers, download redirects, the
  * operator's list and the Releases page: releases are ordered by version as Windows Installer compares
- * them; each client has one stable bucket in [0, 100); a client is served the highest-version live (not
- * pulled) release whose rollout percent is above its bucket, and the baseline when none is.
+ * them; each client has one stable bucket; a client is served the highest-version live (not pulled)
+ * release whose rollout is above its bucket, and the baseline when none is.
+ *
+ * Rollouts are kept in basis points (0-10000). The update files' cohorts (core/tuf/cohort.ts) have 10000
+ * buckets and read them as they are; an update check of `/version` has 100 buckets, so a rollout reaches
+ * it rounded down to a whole percent (`wholePercent`: 0.5 % is 0 there, 12.34 % is 12).
  *
  * So the live releases, highest version first, cut the buckets into contiguous rungs: a release serves the
- * buckets from the largest percent of the releases above it up to its own percent (nothing when that is
- * not more), and the baseline serves the buckets from the largest percent up to 100.
+ * buckets from the largest rollout of the releases above it up to its own (nothing when that is not
+ * more), and the baseline serves the buckets from the largest rollout up to all of them.
  *
  * A client's bucket (docs/releases.md, rule 2, `createRolloutBucket`): SipHash-2-4 of its client key under
  * a key drawn from the stored voter secret, modulo 100. Stable for a client, alike on every instance
@@ -37,9 +41,21 @@ export function createRolloutBucket(secretMac: (subject: string) => Uint8Array):
 /** What the rule needs of a release. */
 export interface RolloutEntry {
   version: string;
-  rolloutPercent: number;
+  rolloutBasisPoints: number;
   pulledAt: number | null;
 }
+
+/** All clients, in basis points. */
+export const ALL_BASIS_POINTS = 10_000;
+
+/** How many buckets an update check of `/version` has (its bucket is 0-99). */
+export const PERCENT_BUCKETS = 100;
+
+/** A rollout held to 0-10000. */
+const clampRollout = (basisPoints: number): number => Math.min(ALL_BASIS_POINTS, Math.max(0, basisPoints));
+
+/** A rollout in basis points as a whole percent, rounded down: what a `/version` check is served by. */
+export const wholePercent = (basisPoints: number): number => Math.floor(clampRollout(basisPoints) / 100);
 
 /** One release and the buckets it serves, [from, to). */
 export interface Rung<R> {
@@ -74,13 +90,18 @@ export function byVersionDescending(a: { version: string }, b: { version: string
   return compareMsiVersions(b.version, a.version) || y[3] - x[3] || (a.version < b.version ? 1 : a.version > b.version ? -1 : 0);
 }
 
-/** The rungs of the live releases, highest version first; a release with no bucket of its own has none. */
-export function rolloutLadder<R extends RolloutEntry>(releases: readonly R[]): Rung<R>[] {
+/**
+ * The rungs of the live releases, highest version first; a release with no bucket of its own has none.
+ *
+ * @param buckets How many buckets: 10000 (basis points, the update files' cohorts) or 100 (a `/version`
+ *   check's, each rollout rounded down to a whole percent).
+ */
+export function rolloutLadder<R extends RolloutEntry>(releases: readonly R[], buckets: number = ALL_BASIS_POINTS): Rung<R>[] {
   const live = releases.filter((release) => release.pulledAt === null).sort(byVersionDescending);
   const rungs: Rung<R>[] = [];
   let reached = 0;
   for (const release of live) {
-    const to = Math.min(100, Math.max(0, release.rolloutPercent));
+    const to = Math.floor(clampRollout(release.rolloutBasisPoints) * buckets / ALL_BASIS_POINTS);
     if (to <= reached) continue;
     rungs.push({ release, from: reached, to });
     reached = to;
@@ -94,21 +115,21 @@ export function servedFrom<R>(ladder: readonly Rung<R>[], bucket: number): R | u
   return undefined;
 }
 
-/** The share of buckets (percent) the baseline is served to. */
+/** The share of buckets the baseline is served to, in basis points on a ladder of basis points. */
 export function baselineShare(ladder: readonly Rung<unknown>[]): number {
-  return 100 - (ladder[ladder.length - 1]?.to ?? 0);
+  return ALL_BASIS_POINTS - (ladder[ladder.length - 1]?.to ?? 0);
 }
 
-/** Per version, the share of clients (percent) it is served to now: 0 for a superseded or pulled release. */
+/** Per version, the share of clients (basis points) it is served to now: 0 for a superseded or pulled release. */
 export function servedShares(releases: readonly RolloutEntry[]): Map<string, number> {
   const shares = new Map(releases.map((release) => [release.version, 0]));
   for (const rung of rolloutLadder(releases)) shares.set(rung.release.version, rung.to - rung.from);
   return shares;
 }
 
-/** One group of clients a change moves: `percent` of clients go from one version to another (null: the baseline). */
+/** One group of clients a change moves: `basisPoints` of clients go from one version to another (null: the baseline). */
 export interface Move {
-  percent: number;
+  basisPoints: number;
   from: string | null;
   to: string | null;
 }
@@ -116,15 +137,18 @@ export interface Move {
 /** What a change of the releases does to the clients, bucket by bucket: the groups that are served another release. */
 export function movesBetween(before: readonly RolloutEntry[], after: readonly RolloutEntry[]): Move[] {
   const [was, will] = [rolloutLadder(before), rolloutLadder(after)];
+  // The rungs' edges cut the buckets into spans each served one release before and one after.
+  const edges = [...new Set([0, ALL_BASIS_POINTS, ...[...was, ...will].flatMap((rung) => [rung.from, rung.to])])].sort((a, b) => a - b);
   const moves = new Map<string, Move>();
-  for (let bucket = 0; bucket < 100; bucket++) {
-    const from = servedFrom(was, bucket)?.version ?? null;
-    const to = servedFrom(will, bucket)?.version ?? null;
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const from = servedFrom(was, edges[i]!)?.version ?? null;
+    const to = servedFrom(will, edges[i]!)?.version ?? null;
     if (from === to) continue;
     const key = `${from}\n${to}`;
+    const span = edges[i + 1]! - edges[i]!;
     const move = moves.get(key);
-    if (move) move.percent++;
-    else moves.set(key, { percent: 1, from, to });
+    if (move) move.basisPoints += span;
+    else moves.set(key, { basisPoints: span, from, to });
   }
   return [...moves.values()];
 }

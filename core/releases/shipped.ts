@@ -11,11 +11,16 @@
 import type { Clock, Logger } from '../ports/port-types.ts';
 import type { Release } from '../ports/release-store.ts';
 import type { ShippingReads, ShippingRecords } from '../ports/shipping-store.ts';
-import { percentInForce, type RampedEntry } from './ramp-plan.ts';
+import { type RampedEntry, rolloutInForce } from './ramp-plan.ts';
+import { ALL_BASIS_POINTS } from './rollout-rule.ts';
+import { STABLE } from './channels.ts';
 
-/** Whether a release is served to every client at `now`: not pulled, 100 % in force. */
-export function isLiveForEveryone(release: RampedEntry, now: number): boolean {
-  return release.pulledAt === null && percentInForce(release, now) >= 100;
+/**
+ * Whether a release is served to every client at `now`: on `stable` (a beta release reaches the beta
+ * apps only, so it has shipped to nobody who reads the changelog or asked for a feature), not pulled, 100 % in force.
+ */
+export function isLiveForEveryone(release: RampedEntry & { channel: string }, now: number): boolean {
+  return release.channel === STABLE && release.pulledAt === null && rolloutInForce(release, now) >= ALL_BASIS_POINTS;
 }
 
 /**
@@ -25,7 +30,7 @@ export function isLiveForEveryone(release: RampedEntry, now: number): boolean {
 export function reachedEveryoneAt(release: RampedEntry, now: number): number {
   const plan = release.ramp;
   if (plan === null) return now;
-  const step = plan.steps.findIndex((percent) => percent >= 100);
+  const step = plan.basisPoints.findIndex((rollout) => rollout >= ALL_BASIS_POINTS);
   return step < 0 ? now : Math.min(now, plan.startAt + step * plan.everyMs);
 }
 

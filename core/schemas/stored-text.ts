@@ -6,6 +6,7 @@
  * @module
  */
 import * as v from 'valibot';
+import { LONE_SURROGATE } from '../formats/lone-surrogate.ts';
 
 /** The control characters a stored string may not hold: C0 but tab, line feed, carriage return; DEL; C1. */
 const CONTROL = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F';
@@ -33,14 +34,12 @@ export const XML_TEXT_MESSAGE = 'must not contain control characters (other than
 /** What a value breaking the rule is told, after the field's name. */
 export const STORABLE_TEXT_MESSAGE = 'must not contain control characters (other than tab, line feed and carriage return) or unpaired surrogates';
 
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * Whether a string is valid Unicode (no unpaired surrogate, so encodable as UTF-8). A JSON Schema string
  * is a Unicode string by definition, so /openapi.json needs no pattern for it.
  */
 export function isWellFormed(text: string): boolean {
-  return !UNPAIRED_SURROGATE.test(text);
+  return !LONE_SURROGATE.test(text);
 }
 
 /** Whether a string holds a character other than white space (as `trim` sees it). */

@@ -15,10 +15,12 @@
  * @module
  */
 
-const UNREADABLE = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+import { LONE_SURROGATE } from '../formats/lone-surrogate.ts';
+
+const CONTROL = /[\u0000-\u001f]/;
 
 function canonicalString(text: string, where: string): string {
-  if (UNREADABLE.test(text)) throw new Error(`canonical JSON: ${where} holds a control character or a lone surrogate`);
+  if (CONTROL.test(text) || LONE_SURROGATE.test(text)) throw new Error(`canonical JSON: ${where} holds a control character or a lone surrogate`);
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 

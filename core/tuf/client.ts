@@ -19,9 +19,18 @@
 import { canonicalJson } from './canonical-json.ts';
 import { chooseTarget, evaluationTime, TIMESTAMP_LIFETIME_MS } from './cohort.ts';
 import { sha256Hex, type TufKey } from './keys.ts';
-import type { Envelope, MetaEntry, RoleKeys, RootSigned, SnapshotSigned, TargetsSigned, TimestampSigned } from './metadata.ts';
+import {
+  type Envelope,
+  EXPIRES_FORM,
+  type MetaEntry,
+  type RoleKeys,
+  type RootSigned,
+  type SnapshotSigned,
+  type TargetsSigned,
+  type TimestampSigned,
+} from './metadata.ts';
 import type { ReleaseTarget } from './feed.ts';
-import { checkNewRoot, verifyEnvelope } from './verify.ts';
+import { checkNewRoot, isRecord, verifyEnvelope } from './verify.ts';
 
 /** Why the app refuses the files it was served. */
 export type RefusalReason =
@@ -95,8 +104,6 @@ const refuse = (reason: RefusalReason, message: string): never => {
 };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const EXPIRES = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
 /** A file's envelope, of `type`, with a version and an expiry; refused as `malformed` otherwise. */
 function envelopeOf<T>(bytes: Uint8Array, path: string, type: string): Envelope<T & { version: number; expires: string }> {
@@ -116,7 +123,7 @@ function envelopeOf<T>(bytes: Uint8Array, path: string, type: string): Envelope<
   const version = signed['version'];
   if (signed['_type'] !== type) refuse('malformed', `${path} is of type ${JSON.stringify(signed['_type'])}, not ${type}.`);
   if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) refuse('malformed', `${path} has no version from 1.`);
-  if (typeof signed['expires'] !== 'string' || !EXPIRES.test(signed['expires'])) refuse('malformed', `${path} has no expires.`);
+  if (typeof signed['expires'] !== 'string' || !EXPIRES_FORM.test(signed['expires'])) refuse('malformed', `${path} has no expires.`);
   return parsed as unknown as Envelope<T & { version: number; expires: string }>;
 }
 

@@ -16,6 +16,7 @@ import { byVersionDescending, compareMsiVersions, versionFields } from '../relea
 import type { Release } from '../ports/release-store.ts';
 import { isHex } from '../formats/hex.ts';
 import type { TargetFile } from './metadata.ts';
+import { LONE_SURROGATE } from '../formats/lone-surrogate.ts';
 
 /** One step of a schedule: from `at` on, `basisPoints` of 10000 installs of the line are offered the release. */
 export interface ScheduleStep {
@@ -65,20 +66,22 @@ export function versionLine(version: string): string {
   return `${major}.${minor}`;
 }
 
-const basisPointsOf = (percent: number) => Math.min(10000, Math.max(0, Math.round(percent * 100)));
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A release's schedule: its plan's steps, else one step at publication with its rollout percent. */
-export function scheduleOf(release: Pick<Release, 'ramp' | 'publishedAt' | 'rolloutPercent'>): ScheduleStep[] {
+/** A rollout held to 0-10000 basis points. */
+const clamped = (basisPoints: number) => Math.min(10000, Math.max(0, basisPoints));
+
+/** A release's schedule: its plan's steps, else one step at publication with its rollout (both in basis points, as stored). */
+export function scheduleOf(release: Pick<Release, 'ramp' | 'publishedAt' | 'rolloutBasisPoints'>): ScheduleStep[] {
   const { ramp } = release;
-  if (ramp === null || ramp.steps.length === 0) return [{ at: iso(release.publishedAt), basisPoints: basisPointsOf(release.rolloutPercent) }];
-  return ramp.steps.map((percent, i) => ({ at: iso(ramp.startAt + i * ramp.everyMs), basisPoints: basisPointsOf(percent) }));
+  if (ramp === null || ramp.basisPoints.length === 0) return [{ at: iso(release.publishedAt), basisPoints: clamped(release.rolloutBasisPoints) }];
+  return ramp.basisPoints.map((rollout, i) => ({ at: iso(ramp.startAt + i * ramp.everyMs), basisPoints: clamped(rollout) }));
 }
 
 /** A summary as targets carry it: whitespace and control characters made single spaces, lone surrogates replaced, cut to 280 characters. */
 export function plainSummary(text: string): string {
   const oneLine = text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim()
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+    .replace(new RegExp(LONE_SURROGATE, 'g'), '\ufffd');
   return Array.from(oneLine).slice(0, SUMMARY_MAX).join('').trimEnd();
 }
 

@@ -1,11 +1,12 @@
 /**
  * TUF's Ed25519 keys (TUF 1.0 section 4.2): the key object metadata lists, its keyid, signing and
- * verifying with Web Crypto. The private keys are base64 PKCS#8, as core/licensing/license.ts makes them
- * (`generateSigningKey`).
+ * verifying with Web Crypto. The private keys are base64 PKCS#8 (core/formats/ed25519-pkcs8.ts), as
+ * core/licensing/license.ts makes them (`generateSigningKey`).
  *
  * @module
  */
 import { fromBase64Url } from '../formats/base64url.ts';
+import { importEd25519Key } from '../formats/ed25519-pkcs8.ts';
 import { fromHex, isHex, toHex } from '../formats/hex.ts';
 import { canonicalJson } from './canonical-json.ts';
 
@@ -52,11 +53,8 @@ export function keyIdOf(key: TufKey): Promise<string> {
  * @param pkcs8Base64 The private key, base64 PKCS#8.
  */
 export async function createTufSigner(pkcs8Base64: string): Promise<TufSigner> {
-  const der = Uint8Array.from(atob(pkcs8Base64.trim()), (c) => c.charCodeAt(0));
-  const privateKey = await crypto.subtle.importKey('pkcs8', der, { name: 'Ed25519' }, true, ['sign']);
-  const jwk = await crypto.subtle.exportKey('jwk', privateKey);
-  if (jwk.x === undefined) throw new Error('not an Ed25519 key');
-  const key = tufKeyOf(fromBase64Url(jwk.x));
+  const { privateKey, publicKey } = await importEd25519Key(pkcs8Base64);
+  const key = tufKeyOf(fromBase64Url(publicKey));
   return {
     keyid: await keyIdOf(key),
     key,

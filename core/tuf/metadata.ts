@@ -79,6 +79,9 @@ export interface Envelope<T> {
 
 const encoder = new TextEncoder();
 
+/** The one form of an `expires`: `YYYY-MM-DDTHH:MM:SSZ` (`expiresText`). */
+export const EXPIRES_FORM = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
 /**
  * The `expires` text of a time: `YYYY-MM-DDTHH:MM:SSZ`, the one form every TUF client parses (python-tuf
  * reads it with `%Y-%m-%dT%H:%M:%SZ`). Milliseconds are dropped, so it never expires later than asked.
@@ -87,7 +90,7 @@ const encoder = new TextEncoder();
  */
 export function expiresText(ms: number): string {
   const text = new Date(ms - (ms % 1000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  if (ms < 0 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(text)) throw new Error(`expires: ${ms} is not a time of years 1970-9999`);
+  if (ms < 0 || !EXPIRES_FORM.test(text)) throw new Error(`expires: ${ms} is not a time of years 1970-9999`);
   return text;
 }
 
@@ -98,7 +101,7 @@ export function expiresText(ms: number): string {
  * @throws Error when it is not `YYYY-MM-DDTHH:MM:SSZ`.
  */
 export function expiresMs(text: string): number {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(text)) throw new Error(`expires: ${JSON.stringify(text)} is not YYYY-MM-DDTHH:MM:SSZ`);
+  if (!EXPIRES_FORM.test(text)) throw new Error(`expires: ${JSON.stringify(text)} is not YYYY-MM-DDTHH:MM:SSZ`);
   return Date.parse(text);
 }
 

@@ -9,17 +9,15 @@
  */
 import { canonicalJson } from './canonical-json.ts';
 import { keyIdOf, type TufKey, verifyTufSignature } from './keys.ts';
-import type { Envelope, RoleKeys, RootSigned } from './metadata.ts';
+import { type Envelope, EXPIRES_FORM, type RoleKeys, type RootSigned } from './metadata.ts';
+import { UPDATE_FILE_ROLES } from '../ports/update-files.ts';
 
 const encoder = new TextEncoder();
 
-/** The roles a root names, each with its keys and threshold. */
-const ROLES = ['root', 'timestamp', 'snapshot', 'targets'] as const;
-
-const EXPIRES = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const HEX64 = /^[0-9a-f]{64}$/;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Whether a value is a JSON object: not null, not an array. */
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A keyid shortened for a message: its first 16 hex digits. */
 const short = (keyid: string): string => (keyid.length > 16 ? `${keyid.slice(0, 16)}…` : keyid);
@@ -120,8 +118,8 @@ async function shapeOf(signed: Record<string, unknown>): Promise<RootSigned> {
   const roles = signed['roles'];
   if (!isRecord(roles)) refuse('signed.roles must be an object naming the root, timestamp, snapshot and targets roles.');
   const named = Object.keys(roles as Record<string, unknown>);
-  const missing = ROLES.filter((role) => !named.includes(role));
-  const extra = named.filter((role) => !(ROLES as readonly string[]).includes(role));
+  const missing = UPDATE_FILE_ROLES.filter((role) => !named.includes(role));
+  const extra = named.filter((role) => !(UPDATE_FILE_ROLES as readonly string[]).includes(role));
   if (missing.length > 0 || extra.length > 0) {
     refuse(
       `signed.roles must name exactly root, timestamp, snapshot and targets; ${
@@ -129,7 +127,7 @@ async function shapeOf(signed: Record<string, unknown>): Promise<RootSigned> {
       }.`,
     );
   }
-  for (const name of ROLES) {
+  for (const name of UPDATE_FILE_ROLES) {
     const role = (roles as Record<string, unknown>)[name];
     const keyids = isRecord(role) ? role['keyids'] : undefined;
     const threshold = isRecord(role) ? role['threshold'] : undefined;
@@ -192,7 +190,7 @@ export async function checkNewRoot(candidate: unknown, previous: RootSigned | nu
           : `signed.version is ${root.version}, but the channel's newest root is version ${previous.version}: the next root must be version ${expected}.`,
       );
     }
-    if (typeof root.expires !== 'string' || !EXPIRES.test(root.expires) || !sameTime(root.expires)) {
+    if (typeof root.expires !== 'string' || !EXPIRES_FORM.test(root.expires) || !sameTime(root.expires)) {
       refuse(`signed.expires is ${JSON.stringify(root.expires)}, not a time written YYYY-MM-DDTHH:MM:SSZ.`);
     }
     if (Date.parse(root.expires) <= now) refuse(`signed.expires ${root.expires} is past: sign the root again with a later --expires.`);

@@ -50,7 +50,8 @@ const handlers = (context: AppContext) => updateFileHandlers(context.updateFiles
 
 const FILES_NOTE = 'A file surface for HTTP caches and CDNs, not an endpoint of the API: no /api alias, and outside the public quota ' +
   'but for its errors. Its 200, 304 and 302 answers carry nothing per client (no rate-limit headers), since a cache hands one ' +
-  "fetch's answer to every client; its 400 and 404 answers are metered like every error, with the rate-limit headers.";
+  "fetch's answer to every client, and name the channel in Cache-Tag and Surrogate-Key (updates:<channel>), the tag a purge drops once " +
+  'new files are stored; its 400 and 404 answers are metered like every error, with the rate-limit headers.';
 
 /** GET /updates/{channel}/{file} and GET /updates/{channel}/targets/{file}. */
 export const UPDATE_FILE_ROUTES: readonly ApiRoute[] = [

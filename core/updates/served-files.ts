@@ -1,13 +1,14 @@
 /**
  * The update files as an instance serves them (issue 54): every stored file of each channel held in
- * memory, read again on each refresh, so that an update check, a version never stored and a hash never
- * listed are answered from memory, never with a database statement. Only stored bytes are served: the
- * instance that signed a file serves it as every other does, from storage.
+ * memory, each refresh reading only the files above the newest version of each role it holds (a role's
+ * versions are stored in order), so that an update check, a version never stored and a hash never listed
+ * are answered from memory, never with a database statement, and an idle refresh reads nothing. Only
+ * stored bytes are served: the instance that signed a file serves it as every other does, from storage.
  *
  * @module
  */
 import { entityTag } from '../http/conditional.ts';
-import type { UpdateFile, UpdateFileReads, UpdateFileRole } from '../ports/update-files.ts';
+import type { UpdateFile, UpdateFileReads, UpdateFileRole, UpdateFileVersions } from '../ports/update-files.ts';
 
 /** One file ready to serve. */
 export interface ServedFile {
@@ -34,15 +35,29 @@ export interface ChannelFiles {
 export interface ServedFiles {
   /** A channel's files, or null for a channel that does not exist. */
   channel(name: string): ChannelFiles | null;
-  /** The channels that exist. */
+  /** The channels that exist, the most stable first (core/releases/channels.ts). */
   readonly names: readonly string[];
-  /** Reads what was stored since the last refresh, and forgets superseded files older than `keepMs`. */
+  /** Reads the files stored above the newest it holds, and forgets superseded files older than `keepMs`. */
   refresh(now: number): Promise<void>;
 }
 
+/** A channel's newest root, or null when it has none yet: what the standalone server's start log says of it. */
+export interface ChannelRoot {
+  channel: string;
+  root: { version: number; expiresAt: number } | null;
+}
+
+/** The newest root each channel serves. */
+export function newestRoots(files: ServedFiles): ChannelRoot[] {
+  return files.names.map((channel) => {
+    const root = files.channel(channel)?.newest('root') ?? null;
+    return { channel, root: root === null ? null : { version: root.version, expiresAt: root.expiresAt } };
+  });
+}
+
 /**
- * How far back each refresh reads again: files stored by another instance whose clock runs behind are
- * found all the same (a file is never stored twice, so reading it again changes nothing).
+ * How far apart the clocks of two instances may be: a superseded file stays served this much longer than
+ * two timestamp max-ages after it was stored (its `storedAt` is the storing instance's clock).
  */
 export const UPDATE_SKEW_MS = 10 * 60 * 1000;
 
@@ -54,7 +69,6 @@ interface Kept {
   targets: Map<string, string>;
   /** Targets names by the targets version that listed them, so that forgetting a version forgets its names. */
   targetNames: Map<number, string[]>;
-  readSince: number | undefined;
 }
 
 /** The `<sha256>.<name>` and address of each target of a targets file; none when it cannot be read. */
@@ -82,17 +96,19 @@ function targetsOf(text: string): [string, string][] {
  */
 export function createServedFiles(reads: UpdateFileReads, channels: readonly string[], keepMs: number): ServedFiles {
   const kept = new Map<string, Kept>(
-    channels.map((name) => [name, { byRole: new Map(), newest: new Map(), targets: new Map(), targetNames: new Map(), readSince: undefined }]),
+    channels.map((name) => [name, { byRole: new Map(), newest: new Map(), targets: new Map(), targetNames: new Map() }]),
   );
 
   async function add(files: Kept, file: UpdateFile): Promise<void> {
     const versions = files.byRole.get(file.role) ?? new Map<number, ServedFile>();
     files.byRole.set(file.role, versions);
-    if (versions.has(file.version)) return;
+    // Versions come in ascending order, and only those above the newest held (a storage that ignores
+    // `above` lists them all: those are not added again).
+    if ((files.newest.get(file.role)?.version ?? 0) >= file.version) return;
     const body = encoder.encode(file.text);
     const served: ServedFile = { role: file.role, version: file.version, body, tag: await entityTag(body), storedAt: file.storedAt, expiresAt: file.expiresAt };
     versions.set(file.version, served);
-    if ((files.newest.get(file.role)?.version ?? 0) < file.version) files.newest.set(file.role, served);
+    files.newest.set(file.role, served);
     if (file.role === 'targets') {
       const listed = targetsOf(file.text);
       for (const [name, url] of listed) files.targets.set(name, url);
@@ -128,10 +144,8 @@ export function createServedFiles(reads: UpdateFileReads, channels: readonly str
     },
     async refresh(now) {
       for (const [name, files] of kept) {
-        const stored = await reads.listUpdateFiles(name, files.readSince);
-        for (const file of stored) await add(files, file);
-        const latest = stored.reduce((max, file) => Math.max(max, file.storedAt), files.readSince ?? 0);
-        files.readSince = stored.length > 0 || files.readSince !== undefined ? Math.max(0, latest - UPDATE_SKEW_MS) : undefined;
+        const held: UpdateFileVersions = Object.fromEntries([...files.newest].map(([role, file]) => [role, file.version]));
+        for (const file of await reads.listUpdateFiles(name, undefined, held)) await add(files, file);
         forget(files, now - keepMs);
       }
     },

@@ -45,6 +45,8 @@ function sentence(body: string): string {
     case 'release.pulled':
     case 'release.restored':
       return `Release ${String(data['version'])} ${type === 'release.pulled' ? 'pulled' : 'restored'}`;
+    case 'release.promoted':
+      return `Release ${String(data['version'])} promoted to ${String(data['channel'])} at ${String(data['rolloutPercent'])}% of its clients`;
     case 'release.halted':
       return `Release ${String(data['version'])} halted at ${String(data['rolloutPercent'])}%: ${String(data['haltReason'])}`;
     case 'release.resumed':

@@ -75,6 +75,22 @@ export interface ParsedCommandLine<O extends Options = Options> {
 }
 
 /**
+ * Refuses a flag given that an action does not take, as a UsageError naming it: `--reason is not an
+ * option of orders upgrade`.
+ *
+ * @param command The command's name.
+ * @param action The action's name (the word after the command).
+ * @param values The flags given, as parseCommandLine read them.
+ * @param takes The flags the action takes.
+ * @throws UsageError for the first flag given that is not one of them.
+ */
+export function refuseOtherFlags(command: string, action: string, values: object, takes: readonly string[]): void {
+  const given = Object.entries(values).filter(([, value]) => value !== undefined).map(([flag]) => flag);
+  const stray = given.find((flag) => !takes.includes(flag));
+  if (stray !== undefined) throw new UsageError(`--${stray} is not an option of ${command} ${action}`);
+}
+
+/**
  * Joins each flag that takes a value with the word after it (`--public-key -Ab` to `--public-key=-Ab`):
  * parseArgs refuses a value that starts with a dash, and base64url keys may.
  */

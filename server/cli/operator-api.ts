@@ -165,8 +165,30 @@ export function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
+/** An answer's JSON as it came, on lines of its own. */
+const jsonLines = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
 /** Prints an answer: its JSON as it came with --json, else the table `render` makes of it. */
 export function printAnswer<T>(answer: { text: string; value: T }, json: boolean, io: Io, render: (value: T) => string[][]): number {
-  io.stdout(json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : table(render(answer.value)));
+  io.stdout(json ? jsonLines(answer.text) : table(render(answer.value)));
+  return EXIT.ok;
+}
+
+/**
+ * Sends one call and prints its answer: its JSON as it came with --json, else the text `render` makes of it.
+ *
+ * @param command The command's name, for the message of a refusal.
+ * @returns The exit code: 0, or callOperator's when there is no answer.
+ */
+export async function printCall<Output>(
+  command: string,
+  call: PreparedCall<Output>,
+  json: boolean,
+  io: Io,
+  render: (value: Output) => string,
+): Promise<number> {
+  const answer = await callOperator(command, call, io);
+  if ('exit' in answer) return answer.exit;
+  io.stdout(json ? jsonLines(answer.text) : render(answer.value));
   return EXIT.ok;
 }

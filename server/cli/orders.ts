@@ -8,8 +8,8 @@ import { listOrders, type Reconciled, reconcileOrders, reinstateOrder, revokeOrd
 import type { OrderView } from '../../core/operator/order-view.ts';
 import { type MailView, resendOrderMail } from '../../core/operator/mail.ts';
 import { listFailedMails, retryMail } from '../../core/operator/mail-retry.ts';
-import { type Command, EXIT, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
-import { callOperator, OPERATOR_HELP_FOOTER, prepare, type PreparedCall, table } from './operator-api.ts';
+import { type Command, type FlagValues, type Io, parseCommandLine, refuseOtherFlags, UsageError } from './command.ts';
+import { OPERATOR_HELP_FOOTER, prepare, type PreparedCall, printCall, table } from './operator-api.ts';
 import { exportOrdersCsv } from './orders-export.ts';
 
 const HELP = `usage: converter-site-api orders <find|show|upgrade|revoke|reinstate|resend|failed-mails|retry-mail|reconcile|export> [options]
@@ -107,12 +107,7 @@ function reconcileSummary(r: Reconciled): string {
 }
 
 /** Sends a call and prints its answer: its JSON with --json, else what `render` makes of it. */
-async function print<Output>(call: PreparedCall<Output>, json: boolean, io: Io, render: (answer: Output) => string): Promise<number> {
-  const answer = await callOperator('orders', call, io);
-  if ('exit' in answer) return answer.exit;
-  io.stdout(json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(answer.value));
-  return EXIT.ok;
-}
+const print = <Output>(call: PreparedCall<Output>, json: boolean, io: Io, render: (answer: Output) => string) => printCall('orders', call, json, io, render);
 
 /** Does what a command line asks for; every mistake in it is a UsageError. */
 function send(action: string | undefined, session: string | undefined, values: FlagValues<typeof FLAGS>, io: Io): Promise<number> {
@@ -126,7 +121,7 @@ function send(action: string | undefined, session: string | undefined, values: F
     throw new UsageError(`orders ${action} needs ${action === 'retry-mail' ? 'a mail id (orders failed-mails lists them)' : 'a session id'}`);
   }
   if (!takesSession && session) throw new UsageError(`unexpected argument ${JSON.stringify(session)}`);
-  const allowed: Record<string, string[]> = {
+  const takes: Record<string, (keyof typeof FLAGS)[]> = {
     find: ['email', 'session', 'limit', 'name', 'key'],
     'failed-mails': ['limit'],
     revoke: ['reason'],
@@ -134,9 +129,7 @@ function send(action: string | undefined, session: string | undefined, values: F
     reconcile: ['since'],
     export: ['since', 'until', 'out'],
   };
-  for (const flag of ['email', 'session', 'limit', 'reason', 'since', 'until', 'name', 'key', 'out'] as const) {
-    if (values[flag] !== undefined && !allowed[action]?.includes(flag)) throw new UsageError(`--${flag} is not an option of orders ${action}`);
-  }
+  refuseOtherFlags('orders', action, values, ['json', ...(takes[action] ?? [])]);
   const json = values.json === true;
   const params = { session: session ?? '' };
   const reason = values.reason === undefined ? {} : { reason: values.reason };

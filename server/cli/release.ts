@@ -6,11 +6,19 @@
  */
 import { type Command, type FlagValues, type Io, parseCommandLine, UsageError } from './command.ts';
 import { digestOfFile } from './msi-file.ts';
-import { listReleases, publishRelease, pullRelease, type ReleaseJson, restoreRelease, setReleaseRollout } from '../../core/operator/releases.ts';
+import {
+  listReleases,
+  promoteRelease,
+  publishRelease,
+  pullRelease,
+  type ReleaseJson,
+  restoreRelease,
+  setReleaseRollout,
+} from '../../core/operator/releases.ts';
 import { resumeRelease } from '../../core/operator/release-halt.ts';
 import { callOperator, OPERATOR_HELP_FOOTER, prepare, printAnswer } from './operator-api.ts';
 
-const HELP = `usage: converter-site-api release <list|publish|widen|pull|restore|resume> [options]
+const HELP = `usage: converter-site-api release <list|publish|widen|promote|pull|restore|resume> [options]
 
 Manages the desktop releases GET /api/v1/version and GET /api/v1/download serve, through the operator
 API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
@@ -18,13 +26,18 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
   release list                                         every release, highest version first, with the
                                                        share of clients each is served to now (SERVED)
   release publish <version> --msi <url> [--file <path.msi> | --sha256 <hex> --size <bytes>]
-                  [--notes <url>] [--percent <0-100> | --ramp <p1,p2,...> --every <30m|24h|7d>
+                  [--channel <stable|beta|...>] [--notes <url>]
+                  [--percent <0-100> | --ramp <p1,p2,...> --every <30m|24h|7d>
                   [--halt-min-clients <n>] [--halt-min-networks <n>]] [--critical]
                                                        a new release above every published version, offered
                                                        to a share of clients (100 by default), or on a ramp
-                                                       plan (--ramp 1,5,25,100 --every 24h: one step a day;
+                                                       plan (--ramp 0.5,5,25,100 --every 24h: one step a day;
                                                        --halt-min-*: the halt rule's minimums for this plan);
-                                                       --file computes the MSI's SHA-256 and size from the file
+                                                       --file computes the MSI's SHA-256 and size from the file;
+                                                       --channel: stable by default
+  release promote <version> --channel <channel> [--percent <0-100> | --ramp <p1,...> --every <24h>]
+                                                       move it to a more stable channel (beta to stable), on
+                                                       the rollout or ramp given, or its own
   release widen <version> --percent <0-100>            change the share of clients offered it or a newer one
                                                        (ends its ramp plan)
   release pull <version>                               stop serving it; its clients get the next one below
@@ -32,7 +45,8 @@ API of a running server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_
   release restore <version>                            serve a pulled release again
   release resume <version>                             resume a ramp the halt rule held
 
-A client is served the highest version whose percent is above its bucket (0-99): see docs/releases.md.
+Percents take up to two decimals (0.5 is one client in 200: 50 basis points). A client is served the highest
+version whose rollout is above its bucket: see docs/releases.md.
 
 ${OPERATOR_HELP_FOOTER}`;
 
@@ -46,6 +60,7 @@ const FLAGS = {
   size: { type: 'string' },
   critical: { type: 'boolean' },
   ramp: { type: 'string' },
+  channel: { type: 'string' },
   every: { type: 'string' },
   'halt-min-clients': { type: 'string' },
   'halt-min-networks': { type: 'string' },
@@ -58,8 +73,8 @@ const planOf = (r: ReleaseJson): string =>
 const stateOf = (r: ReleaseJson): string => (r.pulledAt ? 'pulled' : r.haltedAt ? 'halted' : 'live');
 
 const rowsOf = (releases: readonly ReleaseJson[]): string[][] => [
-  ['VERSION', 'ROLLOUT', 'SERVED', 'STATE', 'PLAN', 'PUBLISHED', 'MSI'],
-  ...releases.map((r) => [r.version, `${r.rolloutPercent}%`, `${r.servedPercent}%`, stateOf(r), planOf(r), r.publishedAt, r.msiUrl]),
+  ['VERSION', 'CHANNEL', 'ROLLOUT', 'SERVED', 'STATE', 'PLAN', 'PUBLISHED', 'MSI'],
+  ...releases.map((r) => [r.version, r.channel, `${r.rolloutPercent}%`, `${r.servedPercent}%`, stateOf(r), planOf(r), r.publishedAt, r.msiUrl]),
 ];
 
 /** --every as minutes: a whole number of minutes, hours or days ("30m", "24h", "7d"). */
@@ -77,8 +92,8 @@ function minimumOf(values: FlagValues<typeof FLAGS>, flag: 'halt-min-clients' | 
   return { [field]: Number(text) };
 }
 
-/** --ramp and --every (and the halt rule's minimums) as the API's plan and first percent; the API checks the steps. */
-function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number } } | null {
+/** --ramp and --every (and the halt rule's minimums) as the API's plan (its first step is the rollout); the API checks the steps. */
+function rampOf(values: FlagValues<typeof FLAGS>): { basisPoints: number[]; everyMinutes: number } | null {
   if (values.ramp === undefined) {
     if (values.every !== undefined) throw new UsageError('--every goes with --ramp');
     if (values['halt-min-clients'] !== undefined || values['halt-min-networks'] !== undefined) {
@@ -87,17 +102,18 @@ function rampOf(values: FlagValues<typeof FLAGS>): { rolloutPercent: number; ram
     return null;
   }
   if (values.percent !== undefined) throw new UsageError('give --percent or --ramp, not both: the ramp starts at its first step');
-  const steps = values.ramp.split(',').map((step) => percentOf(step.trim(), undefined, '--ramp'));
+  const basisPoints = values.ramp.split(',').map((step) => basisPointsOf(step.trim(), undefined, '--ramp'));
   const minimums = { ...minimumOf(values, 'halt-min-clients', 'haltMinClients'), ...minimumOf(values, 'halt-min-networks', 'haltMinNetworks') };
-  return { rolloutPercent: steps[0]!, ramp: { steps, everyMinutes: minutesOf(values.every), ...minimums } };
+  return { basisPoints, everyMinutes: minutesOf(values.every), ...minimums };
 }
 
-function percentOf(text: string | undefined, fallback?: number, flag = '--percent'): number {
+/** A percent from 0 to 100 with up to two decimals ("0.5") as basis points (50), what the API keeps. */
+function basisPointsOf(text: string | undefined, fallback?: number, flag = '--percent'): number {
   if (text === undefined && fallback !== undefined) return fallback;
-  if (text === undefined || !/^\d{1,3}$/.test(text) || Number(text) > 100) {
-    throw new UsageError(`${flag} must be a whole number from 0 to 100, not ${JSON.stringify(text ?? '')}`);
+  if (text === undefined || !/^\d{1,3}(?:\.\d{1,2})?$/.test(text) || Number(text) > 100) {
+    throw new UsageError(`${flag} must be a percent from 0 to 100 with at most two decimals (such as 0.5), not ${JSON.stringify(text ?? '')}`);
   }
-  return Number(text);
+  return Math.round(Number(text) * 100);
 }
 
 /** The MSI's digest and size: from --file, or as given by --sha256 and --size (the API checks the digest). */
@@ -122,10 +138,12 @@ export const release: Command = {
   async run(args, io: Io) {
     const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action, version = ''] = positionals;
-    const needsVersion = action === 'publish' || action === 'widen' || action === 'pull' || action === 'restore' || action === 'resume';
-    if (!action || !['list', 'publish', 'widen', 'pull', 'restore', 'resume'].includes(action)) {
-      throw new UsageError(`say what to do: list, publish, widen, pull, restore or resume`);
+    const needsVersion = action !== undefined && action !== 'list';
+    if (!action || !['list', 'publish', 'widen', 'promote', 'pull', 'restore', 'resume'].includes(action)) {
+      throw new UsageError(`say what to do: list, publish, widen, promote, pull, restore or resume`);
     }
+    if (values.channel !== undefined && action !== 'publish' && action !== 'promote') throw new UsageError('--channel goes with publish or promote');
+    if (action === 'promote' && values.channel === undefined) throw new UsageError('release promote needs --channel <channel>, such as stable');
     if (needsVersion && !version) throw new UsageError(`release ${action} needs a version`);
     if (action === 'list' && version) throw new UsageError(`unexpected argument ${JSON.stringify(version)}`);
     const json = values.json === true;
@@ -136,21 +154,29 @@ export const release: Command = {
     const msiUrl = values.msi;
     if (action === 'publish' && !msiUrl) throw new UsageError('release publish needs --msi <url>');
     const params = { version };
-    const ramp = action === 'publish' ? rampOf(values) : null;
+    const ramp = action === 'publish' || action === 'promote' ? rampOf(values) : null;
     const call = action === 'publish'
       ? prepare(publishRelease, {
         body: {
           version,
           msiUrl: msiUrl!,
           notesUrl: values.notes ?? null,
-          rolloutPercent: ramp?.rolloutPercent ?? percentOf(values.percent, 100),
-          ...(ramp === null ? {} : { ramp: ramp.ramp }),
+          ...(values.channel === undefined ? {} : { channel: values.channel }),
+          ...(ramp === null ? { rolloutBasisPoints: basisPointsOf(values.percent, 10000) } : { ramp }),
           ...(await integrityOf(values)),
           ...(values.critical === true ? { critical: true } : {}),
         },
       })
+      : action === 'promote'
+      ? prepare(promoteRelease, {
+        params,
+        body: {
+          channel: values.channel!,
+          ...(ramp !== null ? { ramp } : values.percent !== undefined ? { rolloutBasisPoints: basisPointsOf(values.percent) } : {}),
+        },
+      })
       : action === 'widen'
-      ? prepare(setReleaseRollout, { params, body: { rolloutPercent: percentOf(values.percent) } })
+      ? prepare(setReleaseRollout, { params, body: { rolloutBasisPoints: basisPointsOf(values.percent) } })
       : action === 'resume'
       ? prepare(resumeRelease, { params })
       : prepare(action === 'pull' ? pullRelease : restoreRelease, { params });

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
+import { type Command, type Io, parseCommandLine, UsageError } from './command.ts';
 import type * as v from 'valibot';
 import { getStats, type StatsSchema } from '../../core/operator/stats.ts';
-import { callOperator, OPERATOR_EXIT_CODES, prepare, table } from './operator-api.ts';
+import { OPERATOR_EXIT_CODES, prepare, printCall, table } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api stats [--days <1-365>] [--json]
 
@@ -66,9 +66,6 @@ export const stats: Command = {
     if (!/^\d{1,3}$/.test(days) || Number(days) < 1 || Number(days) > 365) {
       throw new UsageError(`--days must be a whole number from 1 to 365, not ${JSON.stringify(days)}`);
     }
-    const answer = await callOperator('stats', prepare(getStats, { query: { days } }), io);
-    if ('exit' in answer) return answer.exit;
-    io.stdout(values.json ? (answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`) : render(answer.value));
-    return EXIT.ok;
+    return printCall('stats', prepare(getStats, { query: { days } }), values.json === true, io, render);
   },
 };

@@ -8,13 +8,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { generateSigningKey } from '../../core/licensing/license.ts';
-import { publishUpdateRoot, updateFilesStatus } from '../../core/operator/update-roots.ts';
+import type * as v from 'valibot';
+import { publishUpdateRoot, updateFilesStatus, type UpdateFilesStatusSchema } from '../../core/operator/update-roots.ts';
 import { fromHex } from '../../core/formats/hex.ts';
+import { UPDATE_FILE_ROLES } from '../../core/ports/update-files.ts';
 import { createTufSigner, tufKeyOf, type TufSigner } from '../../core/tuf/keys.ts';
 import { buildRoot, envelopeText, type RootSigned, signEnvelope } from '../../core/tuf/metadata.ts';
 import { checkNewRoot, rootOf } from '../../core/tuf/verify.ts';
-import { type Command, EXIT, type Io, parseCommandLine, UsageError } from './command.ts';
-import { callOperator, OPERATOR_EXIT_CODES, prepare, table } from './operator-api.ts';
+import { type Command, EXIT, type Io, parseCommandLine, refuseOtherFlags, UsageError } from './command.ts';
+import { OPERATOR_EXIT_CODES, prepare, printCall, table } from './operator-api.ts';
 
 const HELP = `usage: converter-site-api updates <root-key|sign-root|publish-root|status> [options]
 
@@ -185,9 +187,7 @@ export const updates: Command = {
     const { values, positionals } = parseCommandLine(args, FLAGS, 2);
     const [action, file] = positionals;
     if (action === undefined || !(action in TAKES)) throw new UsageError('say what to do: root-key, sign-root, publish-root or status');
-    const given = (Object.keys(values) as (keyof typeof FLAGS)[]).filter((flag) => values[flag] !== undefined);
-    const stray = given.find((flag) => !TAKES[action]!.includes(flag));
-    if (stray !== undefined) throw new UsageError(`--${stray} is not an option of updates ${action}`);
+    refuseOtherFlags('updates', action, values, TAKES[action]!);
     if (action === 'publish-root' && file === undefined) throw new UsageError('updates publish-root needs the root file (n.root.json) sign-root wrote');
     if (action !== 'publish-root' && file !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(file)}`);
     if (action === 'root-key') return rootKey(io);
@@ -202,32 +202,27 @@ export const updates: Command = {
         if (error instanceof UsageError) throw error;
         throw new UsageError(`${file} is not JSON: give the n.root.json sign-root wrote`);
       }
-      const answer = await callOperator('updates', prepare(publishUpdateRoot, { params, body }), io);
-      if ('exit' in answer) return answer.exit;
-      const r = answer.value;
-      io.stdout(
-        json
-          ? `${answer.text}\n`
-          : `published root ${r.version} of ${r.channel}, expires ${r.expires}\nroot keys: ${r.rootKeyids.join(', ')}\nonline key: ${r.onlineKeyid}\n`,
+      return printCall(
+        'updates',
+        prepare(publishUpdateRoot, { params, body }),
+        json,
+        io,
+        (r) => `published root ${r.version} of ${r.channel}, expires ${r.expires}\nroot keys: ${r.rootKeyids.join(', ')}\nonline key: ${r.onlineKeyid}\n`,
       );
-      return EXIT.ok;
     }
-    const answer = await callOperator('updates', prepare(updateFilesStatus, { params }), io);
-    if ('exit' in answer) return answer.exit;
-    if (json) {
-      io.stdout(`${answer.text}\n`);
-      return EXIT.ok;
-    }
-    const s = answer.value;
-    const cell = (text: string | undefined) => text ?? '-';
-    const online = s.onlineKey === null
-      ? 'online key: none (start the server with UPDATES_ONLINE_KEY set, or let it generate one in storage)\n'
-      : `online keyid ${s.onlineKeyid}\nonline key (for sign-root --online-key):\n${s.onlineKey.keyval.public}\n`;
-    const roles = (['root', 'timestamp', 'snapshot', 'targets'] as const).map((role) => {
-      const newest = s.roles[role];
-      return [role, cell(newest?.version.toString()), cell(newest?.expires), cell(newest?.storedAt)];
-    });
-    io.stdout(`channel ${s.channel}\n${online}\n${table([['ROLE', 'VERSION', 'EXPIRES', 'STORED'], ...roles])}`);
-    return EXIT.ok;
+    return printCall('updates', prepare(updateFilesStatus, { params }), json, io, statusText);
   },
 };
+
+/** `updates status` for people: the online key, then each role's newest file. */
+function statusText(s: v.InferOutput<typeof UpdateFilesStatusSchema>): string {
+  const cell = (text: string | undefined) => text ?? '-';
+  const online = s.onlineKey === null
+    ? 'online key: none (start the server with UPDATES_ONLINE_KEY set, or let it generate one in storage)\n'
+    : `online keyid ${s.onlineKeyid}\nonline key (for sign-root --online-key):\n${s.onlineKey.keyval.public}\n`;
+  const roles = UPDATE_FILE_ROLES.map((role) => {
+    const newest = s.roles[role];
+    return [role, cell(newest?.version.toString()), cell(newest?.expires), cell(newest?.storedAt)];
+  });
+  return `channel ${s.channel}\n${online}\n${table([['ROLE', 'VERSION', 'EXPIRES', 'STORED'], ...roles])}`;
+}

@@ -27,8 +27,8 @@ server (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN).
   webhooks add <url> [--events <a,b>] [--slack]  a new endpoint; prints its signing secret, shown this once.
                                                  events: feedback.received, order.paid, license.revoked,
                                                  license.reinstated, release.published, release.rolled_out,
-                                                 release.pulled, release.restored, release.halted,
-                                                 release.resumed, roadmap.changed
+                                                 release.pulled, release.restored, release.promoted,
+                                                 release.halted, release.resumed, roadmap.changed
                                                  (every type when --events is not given)
   webhooks disable <id> | enable <id>            stop or resume new deliveries to an endpoint
   webhooks test <id>                             send it a webhook.test event now (signed, in the log)

@@ -16,8 +16,9 @@ import { createLicenseIssuer } from '../../core/licensing/license.ts';
 import type { RateLimitPolicy } from '../../core/pipeline/rate-limit.ts';
 import type { Clock, Logger, PaymentGateway } from '../../core/ports/ports.ts';
 import { type SiteContent, SiteContentSchema } from '../../core/schemas/content.ts';
+import { sha256Hex } from '../../core/tuf/keys.ts';
 import { EXAMPLE_CONFIG } from '../config.ts';
-import { installerBytes, installerName, sha256Hex } from './installer.ts';
+import { installerBytes, installerName } from './installer.ts';
 import { SCENARIO_KEY } from './test-keys.ts';
 
 /** The version the desktop app under test is taken to have installed: the baseline of every scenario. */
@@ -28,7 +29,8 @@ export const NEW_VERSION = '2.7.0';
 /** A release of a scenario. */
 export interface ScenarioRelease {
   version: string;
-  rolloutPercent: number;
+  /** The share offered it, in basis points (10000: everyone). */
+  rolloutBasisPoints: number;
   critical?: boolean;
   /** Pulled after it was published: served to nobody. */
   pulled?: boolean;
@@ -123,7 +125,7 @@ export async function createScenarioApp(place: AppPlace, setup: AppSetup = {}): 
         version: release.version,
         msiUrl: `${place.prefix}/installer/${installerName(release.version)}`,
         notesUrl: `${place.prefix}/notes/${release.version}`,
-        rolloutPercent: release.rolloutPercent,
+        rolloutBasisPoints: release.rolloutBasisPoints,
         publishedAt: clock.now(),
         ...(release.unhashed ? {} : { sha256, size }),
         critical: release.critical ?? false,

@@ -70,7 +70,7 @@ function reanswer(response: Response, body: string | null, change: (headers: Hea
 
 /** Creates every scenario, in the order GET /scenarios lists them. */
 export async function createScenarios(place: (name: string) => AppPlace): Promise<Scenario[]> {
-  const release = { version: NEW_VERSION, rolloutPercent: 100 };
+  const release = { version: NEW_VERSION, rolloutBasisPoints: 10000 };
   const update = (name: string, setup: Parameters<typeof createScenarioApp>[1] = { releases: [release] }) => createScenarioApp(place(name), setup);
   const installed = genuineInstallers(INSTALLED_VERSION);
   const offered = genuineInstallers(INSTALLED_VERSION, NEW_VERSION);
@@ -116,7 +116,7 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
         `Release ${NEW_VERSION} staged at 10 %, and the rollout bucket of a client at 127.0.0.1 or ::1 is outside it: GET version names ${INSTALLED_VERSION}.`,
       correct: 'Verifies the answer and installs nothing: the server decides the rollout, the app never looks past it.',
       outcome: 'no-update',
-      handle: (await update('staged-outside', { releases: [{ version: NEW_VERSION, rolloutPercent: 10 }], voterSecret: STAGED_SECRET })).handle,
+      handle: (await update('staged-outside', { releases: [{ version: NEW_VERSION, rolloutBasisPoints: 1000 }], voterSecret: STAGED_SECRET })).handle,
       installers: offered,
     },
     {
@@ -134,7 +134,7 @@ export async function createScenarios(place: (name: string) => AppPlace): Promis
       serves: `Releases ${NEW_VERSION} and 2.8.0 at 100 %, then 2.8.0 pulled: GET version falls back to ${NEW_VERSION}.`,
       correct: `Updates to ${NEW_VERSION}, never to 2.8.0; an app that had installed 2.8.0 keeps it (it never installs a lower version).`,
       outcome: 'update',
-      handle: (await update('pulled-release', { releases: [release, { version: '2.8.0', rolloutPercent: 100, pulled: true }] })).handle,
+      handle: (await update('pulled-release', { releases: [release, { version: '2.8.0', rolloutBasisPoints: 10000, pulled: true }] })).handle,
       installers: genuineInstallers(INSTALLED_VERSION, NEW_VERSION, '2.8.0'),
     },
     {

@@ -19,7 +19,7 @@ export const SAVED_NONCE = 'c2F2ZWQtZWFybGllci1ub25jZQ';
 
 /** The update scenarios for the checks of the signature's parameters and coverage. */
 export async function checkedUpdateScenarios(update: MakeApp, offered: ReadonlyMap<string, Uint8Array>): Promise<Scenario[]> {
-  const release = { version: NEW_VERSION, rolloutPercent: 100 };
+  const release = { version: NEW_VERSION, rolloutBasisPoints: 10000 };
   const resigned = async (name: string, change: Parameters<typeof resign>[1]) => rewritten((await update(name)).handle, (response) => resign(response, change));
   return [
     {

@@ -17,12 +17,6 @@ export function installerBytes(version: string, genuine = true): Uint8Array {
 /** The file name of a version's installer. */
 export const installerName = (version: string) => `LegacySheetConverter-${version}-x64.msi`;
 
-/** The SHA-256 of bytes, as 64 hex digits. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return [...hash].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** The SHA-256 of bytes as an RFC 9530 field value, `sha-256=:<base64>:`. */
 export async function digestField(bytes: Uint8Array): Promise<string> {
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));

@@ -72,7 +72,8 @@ async function release(version: string, changes: Partial<Release> = {}): Promise
     version,
     msiUrl: `https://downloads.example.com/${installerName(version)}`,
     notesUrl: `https://www.example.com/releases/${version}`,
-    rolloutPercent: 100,
+    channel: 'stable',
+    rolloutBasisPoints: 10000,
     publishedAt: FILES_NOW - 30 * DAY,
     pulledAt: null,
     sha256: await sha256Hex(bytes),
@@ -226,9 +227,12 @@ export async function updateFilesCases(): Promise<UpdateFilesCase[]> {
   const nine = await publish({ releases: stable, signer: keys.online, version: 9 });
 
   // Ramps: 2.7.0 from 10 % a day ago to 50 % now.
-  const ramp = (startAt: number, steps: number[], everyMs = DAY) => ({ startAt, steps, everyMs });
+  const ramp = (startAt: number, basisPoints: number[], everyMs = DAY) => ({ startAt, basisPoints, everyMs });
   const ramping = await publish({
-    releases: [stable[0]!, await release('2.7.0', { publishedAt: FILES_NOW - DAY, rolloutPercent: 10, ramp: ramp(FILES_NOW - DAY, [10, 50, 100]) })],
+    releases: [
+      stable[0]!,
+      await release('2.7.0', { publishedAt: FILES_NOW - DAY, rolloutBasisPoints: 1000, ramp: ramp(FILES_NOW - DAY, [1000, 5000, 10000]) }),
+    ],
     signer: keys.online,
   });
   const between = await installIn('2.7', 1000, 5000);
@@ -237,8 +241,8 @@ export async function updateFilesCases(): Promise<UpdateFilesCase[]> {
       stable[0]!,
       await release('2.7.0', {
         publishedAt: FILES_NOW - 2 * DAY,
-        rolloutPercent: 10,
-        ramp: ramp(FILES_NOW - 2 * DAY, [10, 50, 100]),
+        rolloutBasisPoints: 1000,
+        ramp: ramp(FILES_NOW - 2 * DAY, [1000, 5000, 10000]),
         haltedAt: FILES_NOW - 36 * HOUR,
         haltReason: 'crash rate',
       }),
@@ -250,14 +254,14 @@ export async function updateFilesCases(): Promise<UpdateFilesCase[]> {
     signer: keys.online,
   });
   const fractional = await publish({
-    releases: [stable[0]!, await release('2.7.0', { publishedAt: FILES_NOW - DAY, rolloutPercent: 0.5 })],
+    releases: [stable[0]!, await release('2.7.0', { publishedAt: FILES_NOW - DAY, rolloutBasisPoints: 50 })],
     signer: keys.online,
   });
   const hotfix = await publish({
     releases: [
       stable[0]!,
-      await release('2.7.0', { publishedAt: FILES_NOW - 10 * DAY, rolloutPercent: 5, ramp: ramp(FILES_NOW - 10 * DAY, [5, 25, 100], 7 * DAY) }),
-      await release('2.7.1', { publishedAt: FILES_NOW - 2 * HOUR, rolloutPercent: 5, ramp: ramp(FILES_NOW - 2 * HOUR, [5, 25, 100]) }),
+      await release('2.7.0', { publishedAt: FILES_NOW - 10 * DAY, rolloutBasisPoints: 500, ramp: ramp(FILES_NOW - 10 * DAY, [500, 2500, 10000], 7 * DAY) }),
+      await release('2.7.1', { publishedAt: FILES_NOW - 2 * HOUR, rolloutBasisPoints: 500, ramp: ramp(FILES_NOW - 2 * HOUR, [500, 2500, 10000]) }),
     ],
     signer: keys.online,
   });

@@ -106,7 +106,7 @@ async function origin(voterSecret: string): Promise<{ app: App; storage: MemoryS
       version: '2.7.0',
       msiUrl: 'https://downloads.example.com/2.7.0.msi',
       notesUrl: null,
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: now,
     });
   });
@@ -201,9 +201,9 @@ export async function simulateAutopilot(options: AutopilotOptions, progress: (li
             version: '2.8.0',
             msiUrl: 'https://downloads.example.com/2.8.0.msi',
             notesUrl: null,
-            rolloutPercent: share,
+            rolloutBasisPoints: Math.round(share * 100),
             publishedAt: RAMP_AT,
-            ramp: { steps: [share, 100], everyMs: 30 * DAY, startAt: RAMP_AT },
+            ramp: { basisPoints: [Math.round(share * 100), 10000], everyMs: 30 * DAY, startAt: RAMP_AT },
           });
         });
         await app.refreshReleases();

@@ -52,14 +52,15 @@ interface ScenarioRelease {
 }
 
 const LINES = ['2.6', '2.7'] as const;
-const RAMP = [5, 25, 100];
+/** The ramp of each staged release, in basis points: 5 %, 25 %, 100 %. */
+const RAMP = [500, 2500, 10000];
 
 function scenario(start: number): ScenarioRelease[] {
   const ramped = (version: string, line: 0 | 1, at: number): ScenarioRelease => ({
     version,
     line,
     publishedAt: at,
-    steps: RAMP.map((percent, i) => [at + i * DAY, percent * 100]),
+    steps: RAMP.map((basisPoints, i) => [at + i * DAY, basisPoints]),
     haltedAt: null,
   });
   const old = start - 30 * DAY;
@@ -81,6 +82,11 @@ export interface SimulationInternals {
   clientBucket?: (seedHex: string, installId: string) => Promise<number>;
   /** Progress lines (stderr). */
   progress?: (line: string) => void;
+  /**
+   * Simulated hours in place of `days` whole days: a test's shorter run, for what the scenario's first hours
+   * hold (its later steps, and the halt at +27 h, are not reached).
+   */
+  hours?: number;
 }
 
 /** One bar of the run: its name, whether it held and how it reads. */
@@ -431,7 +437,7 @@ export async function simulateUpdates(options: SimulationOptions, internals: Sim
   };
   const nextAction = () => Math.min(events[nextEvent]?.at ?? Infinity, nextRefresh);
 
-  const hours = days * 24;
+  const hours = internals.hours ?? days * 24;
   for (let h = 0; h < hours; h++) {
     const hourStart = SIM_START + h * HOUR;
     let pending = nextAction();
@@ -494,7 +500,7 @@ export async function simulateUpdates(options: SimulationOptions, internals: Sim
       if (chosen === r271 && evalAt >= s271[0]![0] && evalAt < s271[1]![0]) firstOf271[i] = 1;
       if (chosen >= 0 && !state.targets.halted.has(chosen)) await install(i, t);
     }
-    if ((h + 1) % 24 === 0 || h + 1 === hours) progress(`day ${Math.ceil((h + 1) / 24)} of ${days} simulated`);
+    if ((h + 1) % 24 === 0 || h + 1 === hours) progress(`day ${Math.ceil((h + 1) / 24)} of ${Math.ceil(hours / 24)} simulated`);
   }
   await catchUp(SIM_START + hours * HOUR);
 
@@ -531,6 +537,7 @@ export async function simulateUpdates(options: SimulationOptions, internals: Sim
   }
 
   const hitBarApplies = n >= 1_000_000;
+  const span = hours % 24 === 0 ? `${hours / 24} simulated days` : `${hours} simulated hours`;
   const bars: Bar[] = [
     { name: 'cache hit ratio', ok: !hitBarApplies || hitRatio >= 0.9999 },
     { name: 'origin requests', ok: c.originRequests <= bound },
@@ -546,7 +553,7 @@ export async function simulateUpdates(options: SimulationOptions, internals: Sim
   const lines = [
     `simulate updates: ${whole(n)} installs (ids: 16 bytes from seed ${
       JSON.stringify(options.seed)
-    }), each polling /updates/${CHANNEL}/timestamp.json hourly at an offset of its own, for ${days} simulated days from ${new Date(SIM_START).toISOString()}`,
+    }), each polling /updates/${CHANNEL}/timestamp.json hourly at an offset of its own, for ${span} from ${new Date(SIM_START).toISOString()}`,
     `scenario: all on 2.6.2 (line 2.6, 100 %); +2 h 2.7.0 (line 2.7) and +3 h 2.6.3 (line 2.6) ramp 5/25/100 % a day apart; +14 h hotfix 2.7.1 ramps the same from its publication; +27 h 20 min 2.6.3 halted (its 25 % step)`,
     `origin: the app on memory storage, root 1 offline, signing with an online key on each refresh (every simulated minute and at each release change); a shared RFC 9111 cache in front (timestamp max-age ${TIMESTAMP_MAX_AGE} s, versioned files immutable)`,
     `clients: pinned to root 1, verifying each new timestamp, snapshot and targets (signatures once per distinct file), deciding with chooseTargetByBucket on cohortBucket buckets, and revalidating the timestamp at the origin (no-cache, bypassing the cache) before each install; an install is taken to be instant`,
@@ -562,7 +569,7 @@ export async function simulateUpdates(options: SimulationOptions, internals: Sim
     ...(firstMismatch === null ? [] : [`first disagreement: ${firstMismatch}`]),
   ];
   const finalLine = [
-    `installs ${whole(n)}, days ${days}`,
+    `installs ${whole(n)}, ${hours % 24 === 0 ? `days ${hours / 24}` : `hours ${hours}`}`,
     `cache hit ratio ${percent(hitRatio, 4)} (bar >= 99.99 %${hitBarApplies ? '' : ' applies from 1,000,000 installs'})`,
     `origin requests ${whole(c.originRequests)} (${(c.originRequests / hours).toFixed(1)} per simulated hour, bound ${whole(bound)} whatever the installs)`,
     `database statements per check ${dbPerCheck}`,
@@ -587,10 +594,10 @@ function newRelease(release: ScenarioRelease) {
     version: release.version,
     msiUrl: `https://downloads.example.com/LegacySheetConverter-${release.version}-x64.msi`,
     notesUrl: null,
-    rolloutPercent: ramped ? RAMP[0]! : 100,
+    rolloutBasisPoints: ramped ? RAMP[0]! : 10000,
     publishedAt: release.publishedAt,
     sha256: createHash('sha256').update(bytes).digest('hex'),
     size: bytes.length,
-    ...(ramped ? { ramp: { steps: [...RAMP], everyMs: DAY, startAt: release.publishedAt } } : {}),
+    ...(ramped ? { ramp: { basisPoints: [...RAMP], everyMs: DAY, startAt: release.publishedAt } } : {}),
   };
 }

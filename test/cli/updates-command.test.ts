@@ -131,10 +131,10 @@ test('a rotation signed by the new key alone, sent anyway, is refused by the ser
       'a rotation is signed by the old root key(s) too (--previous-key). (invalid_root; 400)\n' +
       'Sign the root again with `converter-site-api updates sign-root` (a rotation with --previous-key too), as the message says.\n',
   );
-  const unknown = await updates(context, ['status', '--channel', 'beta']);
+  const unknown = await updates(context, ['status', '--channel', 'nightly']);
   assert.equal([unknown.code, unknown.stderr.split('\n')[0]], [
     1,
-    'converter-site-api updates: No update channel is named "beta"; the channels are stable. (channel_not_found; 404)',
+    'converter-site-api updates: No update channel is named "nightly"; the channels are stable, beta. (channel_not_found; 404)',
   ]);
 });
 

@@ -31,7 +31,7 @@ test('GET /version and both redirects of GET /download verify independently, wit
       version: '2.6.0',
       msiUrl: 'https://downloads.example.com/2.6.0.msi',
       notesUrl: 'https://www.example.com/notes/2.6.0',
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: clock.now(),
       sha256,
       size: 1000,
@@ -114,7 +114,7 @@ test('one signature per distinct answer and window: 200 checks of two releases s
       version: '2.5.0',
       msiUrl: 'https://downloads.example.com/2.5.0.msi',
       notesUrl: null,
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: clock.now(),
     })
   );
@@ -123,7 +123,7 @@ test('one signature per distinct answer and window: 200 checks of two releases s
       version: '2.6.0',
       msiUrl: 'https://downloads.example.com/2.6.0.msi',
       notesUrl: null,
-      rolloutPercent: 50,
+      rolloutBasisPoints: 5000,
       publishedAt: clock.now(),
     })
   );

@@ -17,8 +17,8 @@ import { ROOT } from '../_spawn.ts';
 const DAY_MS = 86_400_000;
 const PUBLISHED = 20_000 * DAY_MS + 3_600_000;
 const MSI = 'https://downloads.example.com/LegacySheetConverter.msi';
-const before = publishedRelease({ version: '2.5.0', msiUrl: MSI, notesUrl: null, rolloutPercent: 100, publishedAt: PUBLISHED - 30 * DAY_MS });
-const ramping = publishedRelease({ version: '2.6.0', msiUrl: MSI, notesUrl: null, rolloutPercent: 5, publishedAt: PUBLISHED });
+const before = publishedRelease({ version: '2.5.0', msiUrl: MSI, notesUrl: null, rolloutBasisPoints: 10000, publishedAt: PUBLISHED - 30 * DAY_MS });
+const ramping = publishedRelease({ version: '2.6.0', msiUrl: MSI, notesUrl: null, rolloutBasisPoints: 500, publishedAt: PUBLISHED });
 const SHARE = 0.05;
 
 /** Whether `networks` reporting networks halt the ramp at 5 % of `daily`, with `forged` installs of it added. */

@@ -17,8 +17,8 @@ const DAY_MS = 86_400_000;
 const DAY = 20_000;
 const PUBLISHED = DAY * DAY_MS + 3_600_000;
 const MSI = 'https://downloads.example.com/LegacySheetConverter.msi';
-const before = publishedRelease({ version: '2.5.0', msiUrl: MSI, notesUrl: null, rolloutPercent: 100, publishedAt: PUBLISHED - 30 * DAY_MS });
-const ramping = publishedRelease({ version: '2.6.0', msiUrl: MSI, notesUrl: null, rolloutPercent: 5, publishedAt: PUBLISHED });
+const before = publishedRelease({ version: '2.5.0', msiUrl: MSI, notesUrl: null, rolloutBasisPoints: 10000, publishedAt: PUBLISHED - 30 * DAY_MS });
+const ramping = publishedRelease({ version: '2.6.0', msiUrl: MSI, notesUrl: null, rolloutBasisPoints: 500, publishedAt: PUBLISHED });
 
 /** Whether `networks` reporting networks (one client each) halt the ramp, the rest as the cell says. */
 function halts(daily: number, perThousandBefore: number, share: number, networks: number): boolean {

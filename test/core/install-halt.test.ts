@@ -40,9 +40,9 @@ async function publish(t: TestApp, version: string, rolloutPercent: number, ramp
       version,
       msiUrl: `https://downloads.example.com/${version}.msi`,
       notesUrl: null,
-      rolloutPercent,
+      rolloutBasisPoints: rolloutPercent * 100,
       publishedAt: now,
-      ...(ramp ? { ramp: { steps: [rolloutPercent, 100], everyMs: DAY, startAt: now } } : {}),
+      ...(ramp ? { ramp: { basisPoints: [rolloutPercent * 100, 10000], everyMs: DAY, startAt: now } } : {}),
     })
   );
   await t.app.refreshReleases();

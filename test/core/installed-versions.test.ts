@@ -28,7 +28,7 @@ test('the answer is the same with or without the token; the check is counted by 
       version: '2.5.0',
       msiUrl: 'https://example.com/2.5.0.msi',
       notesUrl: null,
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: t.clock.now(),
     })
   );

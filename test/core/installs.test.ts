@@ -25,7 +25,7 @@ test.before.each(async (context) => {
         version,
         msiUrl: `https://downloads.example.com/${version}.msi`,
         notesUrl: null,
-        rolloutPercent: 100,
+        rolloutBasisPoints: 10000,
         publishedAt: clock.now() - DAY,
       });
     }
@@ -124,11 +124,11 @@ for (
 }
 
 test('an unknown channel is 404 not_found, as the update files answer it', async ({ t }) => {
-  const answer = await ping(t, { channel: 'beta', version: '2.6.0', installId: ID });
+  const answer = await ping(t, { channel: 'nightly', version: '2.6.0', installId: ID });
   assert.is(answer.status, 404);
   assert.equal(bodyJson(answer), {
     code: 'not_found',
-    message: 'No update channel is named "beta".',
+    message: 'No update channel is named "nightly".',
     resolution: 'Name the channel whose files the app reads (/updates/<channel>/), such as stable.',
   });
   assert.equal(await counts(t), []);

@@ -54,7 +54,7 @@ test('the writes made outside a change are on Storage; a change has the operator
   await storage.orders.keepPaymentEvent('pi_1', { flag: 'refunded', dispute: '' }, 0);
   assert.equal(await storage.orders.takePaymentEvents('pi_1'), [{ flag: 'refunded', dispute: '' }]);
   const published = await storage.change((tx) =>
-    tx.releases.publishRelease({ version: '2.6.0', msiUrl: 'https://example.com/a.msi', notesUrl: null, rolloutPercent: 10, publishedAt: 0 })
+    tx.releases.publishRelease({ version: '2.6.0', msiUrl: 'https://example.com/a.msi', notesUrl: null, rolloutBasisPoints: 1000, publishedAt: 0 })
   );
   assert.is(published, true);
   assert.equal((await storage.releases.listReleases()).map((r) => r.version), ['2.6.0']);

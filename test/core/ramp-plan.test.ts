@@ -1,11 +1,11 @@
 /**
- * The ramp plan and the halt rule as pure functions: the percent in force at each instant, a halt that
+ * The ramp plan and the halt rule as pure functions: the rollout in force (basis points) at each instant, a halt that
  * holds its step, a resume that moves the plan on and watches afresh; the halt rule's minimums and its test.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { daysRead, decideHalt, DEFAULT_HALT_RULE, haltWindows, previousOf } from '../../core/releases/halt-rule.ts';
-import { inForce, nextStepAt, nextSwitchAt, percentInForce, resumedPlan, unannouncedStep } from '../../core/releases/ramp-plan.ts';
+import { inForce, nextStepAt, nextSwitchAt, resumedPlan, rolloutInForce, unannouncedStep } from '../../core/releases/ramp-plan.ts';
 import type { Release, UsageCount } from '../../core/ports/store-ports.ts';
 
 const DAY = 86_400_000;
@@ -14,7 +14,8 @@ const release = (version: string, publishedAt: number, extra: Partial<Release> =
   version,
   msiUrl: `https://example.com/${version}.msi`,
   notesUrl: null,
-  rolloutPercent: 100,
+  channel: 'stable',
+  rolloutBasisPoints: 10000,
   publishedAt,
   pulledAt: null,
   sha256: null,
@@ -26,10 +27,10 @@ const release = (version: string, publishedAt: number, extra: Partial<Release> =
   announcedStep: 0,
   ...extra,
 });
-const ramp = { steps: [1, 5, 25, 100], everyMs: DAY, startAt: T0 };
+const ramp = { basisPoints: [100, 500, 2500, 10000], everyMs: DAY, startAt: T0 };
 
 test('the step to announce: the one in force past the last announced (not each passed), held while halted; none pulled or without a plan', () => {
-  const ramped = release('2.6.0', T0, { rolloutPercent: 1, ramp });
+  const ramped = release('2.6.0', T0, { rolloutBasisPoints: 100, ramp });
   assert.equal([T0, T0 + DAY - 1, T0 + DAY, T0 + 3 * DAY + 5].map((at) => unannouncedStep(ramped, at)), [null, null, 1, 3]);
   assert.is(unannouncedStep({ ...ramped, announcedStep: 3 }, T0 + 9 * DAY), null);
   assert.is(unannouncedStep({ ...ramped, announcedStep: 1, haltedAt: T0 + DAY + 5 }, T0 + 9 * DAY), null, 'held at step 1');
@@ -38,24 +39,24 @@ test('the step to announce: the one in force past the last announced (not each p
   assert.is(unannouncedStep(release('2.5.0', T0), T0 + 9 * DAY), null);
 });
 
-test('the percent in force follows the plan to the millisecond, holds while halted, and is the stored one without a plan', () => {
-  const ramped = release('2.6.0', T0, { rolloutPercent: 1, ramp });
-  assert.equal([T0 - 1, T0, T0 + DAY - 1, T0 + DAY, T0 + 3 * DAY, T0 + 30 * DAY].map((at) => percentInForce(ramped, at)), [1, 1, 1, 5, 100, 100]);
+test('the rollout in force follows the plan to the millisecond, holds while halted, and is the stored one without a plan', () => {
+  const ramped = release('2.6.0', T0, { rolloutBasisPoints: 100, ramp });
+  assert.equal([T0 - 1, T0, T0 + DAY - 1, T0 + DAY, T0 + 3 * DAY, T0 + 30 * DAY].map((at) => rolloutInForce(ramped, at)), [100, 100, 100, 500, 10000, 10000]);
   assert.equal([nextStepAt(ramped, T0), nextStepAt(ramped, T0 + DAY), nextStepAt(ramped, T0 + 3 * DAY)], [T0 + DAY, T0 + 2 * DAY, null]);
   const halted = { ...ramped, haltedAt: T0 + DAY + 5 };
-  assert.equal([percentInForce(halted, T0 + 10 * DAY), nextStepAt(halted, T0 + 10 * DAY)], [5, null]);
+  assert.equal([rolloutInForce(halted, T0 + 10 * DAY), nextStepAt(halted, T0 + 10 * DAY)], [500, null]);
   const resumed = { ...halted, ramp: resumedPlan(ramp, T0 + DAY + 5, T0 + 10 * DAY), haltedAt: null };
-  assert.equal([percentInForce(resumed, T0 + 10 * DAY), nextStepAt(resumed, T0 + 10 * DAY)], [5, T0 + 11 * DAY - 5]);
-  assert.is(percentInForce(release('2.5.0', T0, { rolloutPercent: 30 }), T0 + 99 * DAY), 30);
+  assert.equal([rolloutInForce(resumed, T0 + 10 * DAY), nextStepAt(resumed, T0 + 10 * DAY)], [500, T0 + 11 * DAY - 5]);
+  assert.is(rolloutInForce(release('2.5.0', T0, { rolloutBasisPoints: 3000 }), T0 + 99 * DAY), 3000);
   const both = [ramped, release('2.5.0', T0)];
-  assert.equal(inForce(both, T0 + DAY).map((r) => r.rolloutPercent), [5, 100]);
+  assert.equal(inForce(both, T0 + DAY).map((r) => r.rolloutBasisPoints), [500, 10000]);
   assert.is(inForce(both, T0 + DAY)[1], both[1], 'unchanged releases are the same objects');
   assert.is(nextSwitchAt(both, T0), T0 + DAY);
 });
 
 /** The release and the one before it, with usage rows: `installs` of 2.6.0 on its day, 1,000 of 2.5.0 on its own. */
 const old = release('2.5.0', T0 - 10 * DAY);
-const ramped = release('2.6.0', T0, { rolloutPercent: 50, ramp: { ...ramp, steps: [50, 100] } });
+const ramped = release('2.6.0', T0, { rolloutBasisPoints: 5000, ramp: { ...ramp, basisPoints: [5000, 10000] } });
 const dayOf = (at: number) => Math.floor(at / DAY);
 const installRows = (installs: number): UsageCount[] => [
   { day: dayOf(old.publishedAt), kind: 'installed', release: '2.5.0', source: 'none', platform: 'windows', count: 1000 },
@@ -111,7 +112,7 @@ test("after a resume the rule watches from the resume: its window and the previo
 });
 
 test('with no release before it, a ramp is compared with the baseline over as long up to its publication', () => {
-  const late = release('2.6.0', T0 + 2 * DAY, { rolloutPercent: 50, ramp: { ...ramp, startAt: T0 + 2 * DAY, steps: [50, 100] } });
+  const late = release('2.6.0', T0 + 2 * DAY, { rolloutBasisPoints: 5000, ramp: { ...ramp, startAt: T0 + 2 * DAY, basisPoints: [5000, 10000] } });
   assert.is(previousOf(late, [late]), null);
   const windows = haltWindows(late, null, '2.4.1', T0 + 4 * DAY);
   assert.equal(windows.before, { version: '2.4.1', from: T0, to: T0 + 2 * DAY });

@@ -61,6 +61,7 @@ for (const [name, open] of Object.entries(TARGETS)) {
       });
       assert.is(published.status, 201);
       assert.equal(published.body['ramp'], {
+        basisPoints: [1000, 5000, 10000],
         steps: [10, 50, 100],
         everyMinutes: 60,
         startedAt: new Date(start).toISOString(),
@@ -77,6 +78,7 @@ for (const [name, open] of Object.entries(TARGETS)) {
         const listed = await releaseOf(app, '2.6.0');
         assert.equal([listed['rolloutPercent'], listed['servedPercent']], [50, 50]);
         assert.equal(listed['ramp'], {
+          basisPoints: [1000, 5000, 10000],
           steps: [10, 50, 100],
           everyMinutes: 60,
           startedAt: new Date(start).toISOString(),

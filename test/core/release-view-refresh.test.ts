@@ -16,7 +16,7 @@ test('a refresh while an older read is under way reads again: the pulled release
   const storage = createMemoryStorage({ clock });
   const { releases } = storage;
   await storage.change((tx) =>
-    tx.releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutPercent: 100, publishedAt: clock.now() })
+    tx.releases.publishRelease({ version: '2.5.0', msiUrl: MSI('2.5.0'), notesUrl: null, rolloutBasisPoints: 10000, publishedAt: clock.now() })
   );
   /** The store, with each list held until `release()`: the answer it gives is what was stored when it was asked. */
   const held: (() => void)[] = [];

@@ -54,19 +54,23 @@ test('listed: the newest at 100 %, every release above it, and the newest of eac
     release('1.9.0'),
     release('1.9.2'),
     release('2.5.3'),
-    release('2.5.4', { rolloutPercent: 40 }),
+    release('2.5.4', { rolloutBasisPoints: 4000 }),
     release('2.6.0'),
     release('2.6.1'),
-    release('2.6.2', { rolloutPercent: 20 }),
-    release('2.7.0', { rolloutPercent: 5 }),
+    release('2.6.2', { rolloutBasisPoints: 2000 }),
+    release('2.7.0', { rolloutBasisPoints: 500 }),
   ];
   assert.equal(listed(releases), ['2.7.0', '2.6.2', '2.6.1', '2.5.4', '1.9.2']);
 });
 
 test('a plan is a schedule in basis points at each step; it ends at 10000, so it is the floor, while a halted one is listed above the floor with its halt', () => {
-  const ramp = { steps: [0.5, 5, 25, 100], everyMs: 24 * HOUR, startAt: T0 };
-  const halted = release('2.6.3', { ramp: { steps: [5, 50, 100], everyMs: HOUR, startAt: T0 }, rolloutPercent: 5, haltedAt: T0 + 90 * 60_000 });
-  const targets = feedTargets([release('2.6.1'), release('2.6.2', { ramp, rolloutPercent: 0.5 }), halted], options);
+  const ramp = { basisPoints: [50, 500, 2500, 10000], everyMs: 24 * HOUR, startAt: T0 };
+  const halted = release('2.6.3', {
+    ramp: { basisPoints: [500, 5000, 10000], everyMs: HOUR, startAt: T0 },
+    rolloutBasisPoints: 500,
+    haltedAt: T0 + 90 * 60_000,
+  });
+  const targets = feedTargets([release('2.6.1'), release('2.6.2', { ramp, rolloutBasisPoints: 50 }), halted], options);
   assert.equal(Object.keys(targets), ['converter-2.6.3.msi', 'converter-2.6.2.msi']);
   assert.equal(targets['converter-2.6.2.msi']!.custom.schedule, [
     { at: '2026-01-01T00:00:00.000Z', basisPoints: 50 },
@@ -79,7 +83,7 @@ test('a plan is a schedule in basis points at each step; it ends at 10000, so it
 });
 
 test('signed at a time: a ramp still under way is listed above the release at 100 % below it, which leaves once the ramp reaches 100 %', () => {
-  const releases = [release('2.6.1'), release('2.6.2', { rolloutPercent: 5, ramp: { steps: [5, 100], everyMs: HOUR, startAt: T0 } })];
+  const releases = [release('2.6.1'), release('2.6.2', { rolloutBasisPoints: 500, ramp: { basisPoints: [500, 10000], everyMs: HOUR, startAt: T0 } })];
   const at = (now: number) => Object.values(feedTargets(releases, options, now)).map((target) => target.custom.version);
   assert.equal(at(T0 + HOUR - 1), ['2.6.2', '2.6.1']);
   assert.equal(at(T0 + HOUR), ['2.6.2']);
@@ -89,25 +93,25 @@ test('pulled releases and releases without a digest or a size are never listed',
   const releases = [
     release('2.6.0'),
     release('2.6.1', { pulledAt: T0 }),
-    release('2.6.2', { rolloutPercent: 10, sha256: null }),
-    release('2.6.3', { rolloutPercent: 10, size: null }),
-    release('2.6.4', { rolloutPercent: 10 }),
+    release('2.6.2', { rolloutBasisPoints: 1000, sha256: null }),
+    release('2.6.3', { rolloutBasisPoints: 1000, size: null }),
+    release('2.6.4', { rolloutBasisPoints: 1000 }),
   ];
   assert.equal(listed(releases), ['2.6.4', '2.6.0']);
   assert.equal(listed([release('2.6.1', { pulledAt: T0 })]), []);
 });
 
 test('with no release at 100 %, every live one is listed', () => {
-  assert.equal(listed([release('2.5.0', { rolloutPercent: 50 }), release('2.6.0', { rolloutPercent: 10, haltedAt: T0 })]), ['2.6.0', '2.5.0']);
+  assert.equal(listed([release('2.5.0', { rolloutBasisPoints: 5000 }), release('2.6.0', { rolloutBasisPoints: 1000, haltedAt: T0 })]), ['2.6.0', '2.5.0']);
 });
 
 test('names: the installer file name when unique and plain, else installer-{version}.msi, never two alike', () => {
   const releases = [
     release('2.6.0', { msiUrl: 'https://d.example.com/a/setup.msi' }),
-    release('2.6.1', { msiUrl: 'https://d.example.com/b/setup.msi', rolloutPercent: 50 }),
-    release('2.6.2', { msiUrl: 'https://d.example.com/c/installer-2.6.0.msi', rolloutPercent: 40 }),
-    release('2.6.3', { msiUrl: 'https://d.example.com/d/my%20setup.msi', rolloutPercent: 30 }),
-    release('2.6.4', { msiUrl: 'https://d.example.com/e/ok_2.6.4.msi?x=1', rolloutPercent: 20 }),
+    release('2.6.1', { msiUrl: 'https://d.example.com/b/setup.msi', rolloutBasisPoints: 5000 }),
+    release('2.6.2', { msiUrl: 'https://d.example.com/c/installer-2.6.0.msi', rolloutBasisPoints: 4000 }),
+    release('2.6.3', { msiUrl: 'https://d.example.com/d/my%20setup.msi', rolloutBasisPoints: 3000 }),
+    release('2.6.4', { msiUrl: 'https://d.example.com/e/ok_2.6.4.msi?x=1', rolloutBasisPoints: 2000 }),
   ];
   const names = Object.fromEntries(Object.entries(feedTargets(releases, options)).map(([name, target]) => [target.custom.version, name]));
   assert.equal(names, {

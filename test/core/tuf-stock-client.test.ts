@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BaseFetcher, Updater } from 'tuf-js';
-import { BadVersionError, DownloadHTTPError, ExpiredMetadataError, RuntimeError } from 'tuf-js/dist/error.js';
+import { Updater } from 'tuf-js';
+import { BadVersionError, ExpiredMetadataError, RuntimeError } from 'tuf-js/dist/error.js';
 import { LengthOrHashMismatchError, UnsignedMetadataError } from '@tufjs/models/dist/error.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -31,32 +31,18 @@ import {
   signEnvelope,
   type TufSigner,
 } from '../../core/tuf/index.ts';
+import { MapFetcher, TUF_BASE } from '../_tuf-js.ts';
 
-const BASE = 'https://updates.example.com/updates/stable/';
 const DAY = 86_400_000;
 const encoder = new TextEncoder();
 
-/** Serves a Map of paths under BASE, as static files would be: 404 for any other. */
-class MapFetcher extends BaseFetcher {
-  readonly asked: string[] = [];
-  constructor(readonly files: Map<string, Uint8Array>) {
-    super();
-  }
-  override fetch(url: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    const path = url.startsWith(BASE) ? url.slice(BASE.length) : url;
-    this.asked.push(path);
-    const bytes = this.files.get(path);
-    if (bytes === undefined) return Promise.reject(new DownloadHTTPError('Failed to download', 404));
-    return Promise.resolve(new ReadableStream({ start: (controller) => (controller.enqueue(new Uint8Array(bytes)), controller.close()) }));
-  }
-}
-
-function release(version: string, msi: Uint8Array, rolloutPercent: number): Release {
+function release(version: string, msi: Uint8Array, rolloutBasisPoints: number): Release {
   return {
     version,
     msiUrl: `https://downloads.example.com/converter-${version}.msi`,
     notesUrl: `https://www.example.com/notes/${version}`,
-    rolloutPercent,
+    channel: 'stable',
+    rolloutBasisPoints,
     publishedAt: Date.UTC(2026, 0, 1),
     pulledAt: null,
     sha256: createHash('sha256').update(msi).digest('hex'),
@@ -126,7 +112,7 @@ test.before.each(async (context) => {
   });
   context.root1 = await context.repo.root(root, [context.rootKey]);
   const msis = new Map([['2.6.0', encoder.encode('MSI of 2.6.0')], ['2.6.1', encoder.encode('MSI of 2.6.1, a hotfix')]]);
-  const releases = [release('2.6.0', msis.get('2.6.0')!, 100), release('2.6.1', msis.get('2.6.1')!, 5)];
+  const releases = [release('2.6.0', msis.get('2.6.0')!, 10000), release('2.6.1', msis.get('2.6.1')!, 500)];
   context.targets = feedTargets(releases, { summaryOf: (version) => `Version ${version}`, seedOf: () => '5eed' });
   for (const [name, target] of Object.entries(context.targets)) {
     context.repo.files.set(`targets/${target.hashes.sha256}.${name}`, msis.get(target.custom.version)!);
@@ -144,9 +130,9 @@ test.after.each((context) => rmSync(context.dir, { recursive: true, force: true 
 const updaterOf = (context: Context, fetcher = new MapFetcher(context.repo.files)) =>
   new Updater({
     metadataDir: join(context.dir, 'metadata'),
-    metadataBaseUrl: BASE,
+    metadataBaseUrl: TUF_BASE,
     targetDir: join(context.dir, 'targets'),
-    targetBaseUrl: `${BASE}targets/`,
+    targetBaseUrl: `${TUF_BASE}targets/`,
     fetcher,
   });
 

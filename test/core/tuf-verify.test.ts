@@ -5,11 +5,8 @@
  * the rotation signed by the old and new root keys is walked, one signed by the new key only is refused
  * by both.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseFetcher, Updater } from 'tuf-js';
-import { DownloadHTTPError } from 'tuf-js/dist/error.js';
 import { UnsignedMetadataError } from '@tufjs/models/dist/error.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -29,6 +26,7 @@ import {
   type TufSigner,
   verifyEnvelope,
 } from '../../core/tuf/index.ts';
+import { MapFetcher, tufJsClient } from '../_tuf-js.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 1);
@@ -180,19 +178,6 @@ test('each refusal says what is wrong in one sentence', async () => {
   );
 });
 
-/** Serves a Map of file names, as static files would be: 404 for any other. */
-class MapFetcher extends BaseFetcher {
-  constructor(readonly files: Map<string, string>) {
-    super();
-  }
-  override fetch(url: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    const text = this.files.get(url.slice(url.lastIndexOf('/') + 1));
-    if (text === undefined) return Promise.reject(new DownloadHTTPError('Failed to download', 404));
-    const bytes = new TextEncoder().encode(text);
-    return Promise.resolve(new ReadableStream({ start: (controller) => (controller.enqueue(bytes), controller.close()) }));
-  }
-}
-
 /** tuf-js, trusting root 1, refreshes a channel whose newest root is `root2`; the root it trusts after, or the error. */
 async function tufJsWalk(root1: string, root2: string): Promise<string | Error> {
   const files = new Map([['1.root.json', root1], ['2.root.json', root2]]);
@@ -204,25 +189,12 @@ async function tufJsWalk(root1: string, root2: string): Promise<string | Error> 
     'timestamp.json',
     envelopeText(await signEnvelope(buildTimestamp({ version: 1, expires: now + DAY, snapshot: await metaEntryOf(snapshot) }), [online])),
   );
-  const dir = mkdtempSync(join(tmpdir(), 'tuf-verify-'));
+  const client = tufJsClient({ root: root1 }, new MapFetcher(files));
   try {
-    mkdirSync(join(dir, 'metadata'));
-    writeFileSync(join(dir, 'metadata', 'root.json'), root1);
-    const base = 'https://updates.example.com/updates/stable/';
-    const updater = new Updater({
-      metadataDir: join(dir, 'metadata'),
-      metadataBaseUrl: base,
-      targetBaseUrl: `${base}targets/`,
-      fetcher: new MapFetcher(files),
-    });
-    try {
-      await updater.refresh();
-    } catch (error) {
-      return error as Error;
-    }
-    return readFileSync(join(dir, 'metadata', 'root.json'), 'utf8');
+    const refused = await client.updater.refresh().then(() => null, (error: unknown) => error as Error);
+    return refused ?? readFileSync(join(client.dir, 'metadata', 'root.json'), 'utf8');
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    client.remove();
   }
 }
 

@@ -5,47 +5,29 @@
  * or refuses each case as its `stockClient` says: as the package's client does, except `wrong-clock`,
  * the app's own rule beyond TUF.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BaseFetcher, Updater } from 'tuf-js';
-import { DownloadHTTPError } from 'tuf-js/dist/error.js';
+import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { checkForUpdate, outcomeLine } from '../../core/tuf/client.ts';
 import { makeUpdateFileVectors, UPDATE_FILES_VECTORS_PATH } from '../../scripts/update-file-vectors.ts';
 import type { UpdateFilesCase } from '../../server/scenarios/update-files.ts';
+import { MapFetcher, tufJsClient } from '../_tuf-js.ts';
 
-const BASE = 'https://updates.example.com/updates/stable/';
 const encoder = new TextEncoder();
 const shipped = JSON.parse(readFileSync(UPDATE_FILES_VECTORS_PATH, 'utf8')) as { cases: UpdateFilesCase[] };
 
-class CaseFetcher extends BaseFetcher {
-  constructor(readonly files: Record<string, string>) {
-    super();
-  }
-  override fetch(url: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    const text = this.files[url.startsWith(BASE) ? url.slice(BASE.length) : url];
-    if (text === undefined) return Promise.reject(new DownloadHTTPError('Failed to download', 404));
-    return Promise.resolve(new ReadableStream({ start: (controller) => (controller.enqueue(encoder.encode(text)), controller.close()) }));
-  }
-}
-
 /** What tuf-js concludes: accept, or refuse with its error. */
 async function stockClient(vector: UpdateFilesCase): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'update-file-vectors-'));
+  const client = tufJsClient(vector.trusted, new MapFetcher(vector.files));
   try {
-    mkdirSync(join(dir, 'metadata'));
-    for (const [role, text] of Object.entries(vector.trusted)) writeFileSync(join(dir, 'metadata', `${role}.json`), text);
-    const updater = new Updater({ metadataDir: join(dir, 'metadata'), metadataBaseUrl: BASE, fetcher: new CaseFetcher(vector.files) });
     // tuf-js takes its reference time (5.1) when it is made; the case's clock replaces it.
-    (updater as unknown as { trustedSet: { referenceTime: Date } }).trustedSet.referenceTime = new Date(Date.parse(vector.now));
-    await updater.refresh();
+    (client.updater as unknown as { trustedSet: { referenceTime: Date } }).trustedSet.referenceTime = new Date(Date.parse(vector.now));
+    await client.updater.refresh();
     return 'accept';
   } catch (error) {
     return `refuse (${(error as Error).constructor.name}: ${(error as Error).message})`;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    client.remove();
   }
 }
 

@@ -6,11 +6,8 @@
  * instances signing at once store one set of files, which both serve.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BaseFetcher, Updater } from 'tuf-js';
-import { DownloadHTTPError } from 'tuf-js/dist/error.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMemoryStorage } from '../../adapters/memory/index.ts';
@@ -20,6 +17,7 @@ import type { UpdateFile } from '../../core/ports/update-files.ts';
 import { buildRoot, createTufSigner, envelopeText, expiresMs, type ReleaseCustom, signEnvelope, type TufSigner } from '../../core/tuf/index.ts';
 import { bodyText, coreRequest, createTestApp, manualClock } from '../_setup.ts';
 import { type StorageOutage, storageOutage } from '../_storage-outage.ts';
+import { AppFetcher, tufJsClient } from '../_tuf-js.ts';
 
 const BASE = 'http://updates.test/updates/stable/';
 /** The last setUp's storage switch: `down()` makes every store call fail, as a lost database does. */
@@ -28,23 +26,6 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const msi = (version: string) => new TextEncoder().encode(`the installer of ${version}\n`.repeat(64));
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Fetches through the app as a cache or a client would over HTTP; a target's 302 is followed to the installer. */
-class AppFetcher extends BaseFetcher {
-  constructor(readonly app: App, readonly installers: Map<string, Uint8Array>) {
-    super();
-  }
-  override async fetch(url: string): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-    const answer = await this.app.handle(coreRequest({ path: new URL(url).pathname, clientIp: '198.51.100.7' }));
-    const bytes = answer.status === 302
-      ? this.installers.get(String(answer.headers['location']))
-      : answer.status === 200
-      ? new TextEncoder().encode(bodyText(answer))
-      : undefined;
-    if (bytes === undefined) throw new DownloadHTTPError('Failed to download', answer.status === 200 ? 404 : answer.status);
-    return new ReadableStream({ start: (controller) => (controller.enqueue(new Uint8Array(bytes)), controller.close()) });
-  }
-}
 
 async function channelRoot(online: TufSigner, start: number): Promise<UpdateFile> {
   const rootKey = await createTufSigner(await generateSigningKey());
@@ -70,7 +51,7 @@ async function setUp() {
         version,
         msiUrl,
         notesUrl: null,
-        rolloutPercent: 100,
+        rolloutBasisPoints: 10000,
         publishedAt: clock.now(),
         sha256: sha256(bytes),
         size: bytes.length,
@@ -80,20 +61,7 @@ async function setUp() {
   };
   outage = storageOutage(storage);
   const made = await createTestApp({ storage: outage.storage, clock, updates: { signer: online } });
-  const client = async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tuf-client-'));
-    mkdirSync(join(dir, 'metadata'));
-    mkdirSync(join(dir, 'targets'));
-    writeFileSync(join(dir, 'metadata', 'root.json'), root.text);
-    const updater = new Updater({
-      metadataBaseUrl: BASE,
-      targetBaseUrl: `${BASE}targets/`,
-      metadataDir: join(dir, 'metadata'),
-      targetDir: join(dir, 'targets'),
-      fetcher: new AppFetcher(made.app, installers),
-    });
-    return { updater, dir, done: () => rmSync(dir, { recursive: true, force: true }) };
-  };
+  const client = () => tufJsClient({ root: root.text }, new AppFetcher(made.app, installers), BASE);
   const versions = async () =>
     Object.fromEntries(
       await Promise.all(
@@ -108,10 +76,10 @@ async function setUp() {
 test('a release at 100 % and one ramping: tuf-js refreshes, finds both targets with their schedules, and downloads the newer', async () => {
   const { app, clock, publish, client, versions } = await setUp();
   await publish('2.6.2');
-  await publish('2.7.0', { rolloutPercent: 5, ramp: { steps: [5, 25, 100], everyMs: DAY, startAt: clock.now() } });
+  await publish('2.7.0', { rolloutBasisPoints: 500, ramp: { basisPoints: [500, 2500, 10000], everyMs: DAY, startAt: clock.now() } });
   await app.refreshReleases();
   assert.equal(await versions(), { targets: 1, snapshot: 1, timestamp: 1 });
-  const { updater, dir, done } = await client();
+  const { updater, dir, remove } = client();
   try {
     await updater.refresh();
     const newer = await updater.getTargetInfo('LegacySheetConverter-2.7.0-x64.msi');
@@ -131,13 +99,13 @@ test('a release at 100 % and one ramping: tuf-js refreshes, finds both targets w
     const path = await updater.downloadTarget(newer!, join(dir, 'targets', 'new.msi'));
     assert.equal(new Uint8Array(readFileSync(path)), msi('2.7.0'));
   } finally {
-    done();
+    remove();
   }
 });
 
 test('nothing due: a refresh signs nothing; a halt signs a new targets, snapshot and timestamp that carry haltedAt', async () => {
   const { app, clock, storage, publish, client, versions } = await setUp();
-  await publish('2.7.0', { rolloutPercent: 5, ramp: { steps: [5, 100], everyMs: DAY, startAt: clock.now() } });
+  await publish('2.7.0', { rolloutBasisPoints: 500, ramp: { basisPoints: [500, 10000], everyMs: DAY, startAt: clock.now() } });
   await app.refreshReleases();
   clock.advance(HOUR);
   await app.refreshReleases();
@@ -146,13 +114,13 @@ test('nothing due: a refresh signs nothing; a halt signs a new targets, snapshot
   await storage.change(async (tx) => void (await tx.releases.haltRelease('2.7.0', haltedAt, 'bug reports')));
   await app.refreshReleases();
   assert.equal(await versions(), { targets: 2, snapshot: 2, timestamp: 2 });
-  const { updater, done } = await client();
+  const { updater, remove } = client();
   try {
     await updater.refresh();
     const target = await updater.getTargetInfo('LegacySheetConverter-2.7.0-x64.msi');
     assert.is((target!.custom as unknown as ReleaseCustom).haltedAt, new Date(haltedAt).toISOString());
   } finally {
-    done();
+    remove();
   }
 });
 

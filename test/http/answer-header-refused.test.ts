@@ -28,7 +28,7 @@ test('an address stored with a CR (before fields were checked) costs its downloa
       version: '2.5.0',
       msiUrl: `${MSI('2.5.0')}\r`,
       notesUrl: null,
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: server.clock.now(),
     })
   );

@@ -98,4 +98,24 @@ test('the publish form takes an address with ł as typed: stored and served perc
   assert.equal(((await running.call('/releases')).json() as { releases: { version: string }[] }).releases.map((r) => r.version), ['2.6.0']);
 });
 
+test('a beta release is shown on its channel with a Promote form; promoting at 10 % moves it to stable', async () => {
+  await publish('2.7.0', 100);
+  const beta = await running.call('/releases', { method: 'POST', json: { version: '2.8.0', msiUrl: MSI('2.8.0'), rolloutPercent: 100, channel: 'beta' } });
+  assert.is(beta.status, 201);
+  const session = await signIn(running.send);
+  let page = (await session.get('/pages/releases')).text;
+  assert.match(page, '<select id="publish-channel" name="channel"><option value="stable" selected>stable</option><option value="beta">beta</option></select>');
+  assert.match(page, '<span class="badge">served to 100% of beta apps</span>');
+  assert.match(page, ' · on beta · rollout 100%');
+  assert.match(page, '<form method="post" action="/pages/releases/2.8.0/promote" class="row">');
+  assert.match(page, '<select id="promote-2-8-0" name="channel"><option value="stable" selected>stable</option></select>');
+  assert.not.match(page, 'action="/pages/releases/2.7.0/promote"', 'a stable release has nowhere to go');
+  await session.post('/pages/releases/2.8.0/promote', { channel: 'stable', rolloutPercent: '10' });
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, '2.8.0 is promoted to stable, at 10% of its apps.');
+  assert.match(page, '<span class="badge">served to 10% of clients</span>');
+  const listed = ((await running.call('/releases')).json() as { releases: { version: string; channel: string }[] }).releases;
+  assert.equal(listed.map((r) => [r.version, r.channel]), [['2.8.0', 'stable'], ['2.7.0', 'stable']]);
+});
+
 test.run();

@@ -58,4 +58,31 @@ test('a plan published on the page is shown with its step in force and the next;
   assert.is(((await running.call('/releases')).json() as { releases: unknown[] }).releases.length, 1);
 });
 
+test('a rollout to two decimals: the fields step by 0.01; half a percent is published, shown and ramped; a third decimal is refused by name', async () => {
+  const session = await signIn(running.send);
+  let page = (await session.get('/pages/releases')).text;
+  assert.match(page, 'name="rolloutPercent" value="10" min="0" max="100" step="0.01" required');
+  await session.post('/pages/releases', { version: '2.6.0', msiUrl: MSI('2.6.0'), rolloutPercent: '0.5', ramp: '', every: '24', everyUnit: 'hours' });
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, '2.6.0 is published to 0.5% of the clients.');
+  assert.match(page, '<span class="badge">served to 0.5% of clients</span>');
+  assert.match(page, ' · rollout 0.5%');
+  await session.post('/pages/releases', {
+    version: '2.7.0',
+    msiUrl: MSI('2.7.0'),
+    rolloutPercent: '10',
+    ramp: '0.25, 2.5, 100',
+    every: '1',
+    everyUnit: 'days',
+  });
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, '2.7.0 is published to 0.25% of the clients on a ramp of 0.25, 2.5, 100%.');
+  assert.match(page, 'Ramp 0.25% → 2.5% → 100%, one step every 24 hours: step 1 of 3 (0.25%)');
+  await session.post('/pages/releases/2.6.0/rollout', { rolloutPercent: '0.125' });
+  page = (await session.get('/pages/releases')).text;
+  assert.match(page, 'Field &#34;rolloutPercent&#34; must have at most two decimals (0.01 % is the smallest step, one basis point).');
+  const listed = ((await running.call('/releases')).json() as { releases: { version: string; rolloutBasisPoints: number }[] }).releases;
+  assert.equal(listed.map((r) => [r.version, r.rolloutBasisPoints]), [['2.7.0', 25], ['2.6.0', 50]]);
+});
+
 test.run();

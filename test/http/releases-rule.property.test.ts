@@ -1,8 +1,9 @@
 /**
  * The rollout rule against a small reference model (docs/releases.md): random sequences of publish (above
  * or below the highest version), widen, pull and restore through the operator API; after each step, for a
- * client of every bucket reached, GET /version and GET /download serve what the model says, and the
- * operator list and the Releases page show the model's share per release and for the baseline.
+ * client of every bucket reached, GET /version and GET /download serve what the model says (its rollouts in
+ * basis points, rounded down to whole percents for the 100 buckets of a check), and the operator list and
+ * the Releases page show the model's share per release and for the baseline, of 10,000 buckets.
  */
 import fc from 'fast-check';
 import { suite } from 'uvu';
@@ -18,19 +19,22 @@ const WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
 const MSI = (version: string) => `https://downloads.example.com/LegacySheetConverter-${version}-x64.msi`;
 const BASELINE = '2.4.1';
 
-/** The model: each release's version fields, percent and whether it is pulled. */
+/** The model: each release's version fields, rollout in basis points and whether it is pulled. */
 interface ModelRelease {
   version: string;
   fields: readonly [number, number, number];
-  percent: number;
+  basisPoints: number;
   pulled: boolean;
 }
 
-/** Rule 1, written plainly: the highest live version whose percent is above the bucket, else the baseline. */
-function modelServes(model: readonly ModelRelease[], bucket: number): string {
+/**
+ * Rule 1, written plainly: the highest live version whose rollout is above the bucket, else the baseline;
+ * of `buckets` buckets (100 for a `/version` check: its rollout rounded down to a whole percent; 10000).
+ */
+function modelServes(model: readonly ModelRelease[], bucket: number, buckets: 100 | 10000): string {
   let best: ModelRelease | undefined;
   for (const r of model) {
-    if (r.pulled || r.percent <= bucket) continue;
+    if (r.pulled || Math.floor(r.basisPoints * buckets / 10000) <= bucket) continue;
     if (
       !best || r.fields[0] > best.fields[0] ||
       (r.fields[0] === best.fields[0] && (r.fields[1] > best.fields[1] || (r.fields[1] === best.fields[1] && r.fields[2] > best.fields[2])))
@@ -39,24 +43,33 @@ function modelServes(model: readonly ModelRelease[], bucket: number): string {
   return best?.version ?? BASELINE;
 }
 
+/** Each version's share in percent (to two decimals): its buckets of 10,000, divided by 100. */
 function modelShares(model: readonly ModelRelease[]): Map<string, number> {
   const shares = new Map<string, number>([[BASELINE, 0], ...model.map((r) => [r.version, 0] as const)]);
-  for (let bucket = 0; bucket < 100; bucket++) shares.set(modelServes(model, bucket), shares.get(modelServes(model, bucket))! + 1);
-  return shares;
+  for (let bucket = 0; bucket < 10000; bucket++) {
+    const served = modelServes(model, bucket, 10000);
+    shares.set(served, shares.get(served)! + 1);
+  }
+  return new Map([...shares].map(([version, basisPoints]) => [version, basisPoints / 100]));
 }
 
 type Step =
-  | { kind: 'publish'; up: number; percent: number }
-  | { kind: 'publishLower'; percent: number }
-  | { kind: 'widen'; index: number; percent: number }
+  | { kind: 'publish'; up: number; basisPoints: number }
+  | { kind: 'publishLower'; basisPoints: number }
+  | { kind: 'widen'; index: number; basisPoints: number }
   | { kind: 'pull'; index: number }
   | { kind: 'restore'; index: number };
 
-const percent = fc.oneof(fc.constantFrom(0, 5, 10, 50, 100), fc.integer({ min: 0, max: 100 }));
+/** Rollouts in basis points: whole percents, fractions of one (50: 0.5 %), anything to 10000. */
+const basisPoints = fc.oneof(
+  fc.constantFrom(0, 50, 500, 1000, 1250, 5000, 10000),
+  fc.integer({ min: 0, max: 100 }).map((p) => p * 100),
+  fc.integer({ min: 0, max: 10000 }),
+);
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('publish' as const), up: fc.integer({ min: 0, max: 2 }), percent }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('publishLower' as const), percent }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('widen' as const), index: fc.nat(), percent }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('publish' as const), up: fc.integer({ min: 0, max: 2 }), basisPoints }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('publishLower' as const), basisPoints }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('widen' as const), index: fc.nat(), basisPoints }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('pull' as const), index: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('restore' as const), index: fc.nat() }) },
 );
@@ -83,7 +96,7 @@ async function checkAgainst(model: readonly ModelRelease[], label: string): Prom
   const { app, content } = running.server;
   const msiOf = (version: string) => (version === BASELINE ? content.download.msiUrl : MSI(version));
   for (const [bucket, clientIp] of clients) {
-    const expected = modelServes(model, bucket);
+    const expected = modelServes(model, bucket, 100);
     const check = await app.handle(coreRequest({ path: '/api/v1/version', clientIp }));
     assert.equal(bodyJson(check), { version: expected, downloadUrl: msiOf(expected) }, `${label}: bucket ${bucket}`);
     const download = await app.handle(coreRequest({ path: '/api/v1/download', clientIp, headers: { 'user-agent': WINDOWS } }));
@@ -101,11 +114,11 @@ async function checkAgainst(model: readonly ModelRelease[], label: string): Prom
   );
   const page = (await session.get('/pages/releases')).text;
   const shown = Object.fromEntries(
-    [...page.matchAll(/<h3 id="release-[^"]+">([\d.]+) <span class="badge strong">[^<]+<\/span> <span class="badge">served to (\d+)% of clients/g)].map((
+    [...page.matchAll(/<h3 id="release-[^"]+">([\d.]+) <span class="badge strong">[^<]+<\/span> <span class="badge">served to ([\d.]+)% of clients/g)].map((
       m,
     ) => [m[1]!, Number(m[2])]),
   );
-  const baselineShown = /The baseline, ([\d.]+) .*?, is served to (\d+)% of clients/.exec(page);
+  const baselineShown = /The baseline, ([\d.]+) .*?, is served to ([\d.]+)% of clients/.exec(page);
   assert.equal({ ...shown, [baselineShown![1]!]: Number(baselineShown![2]) }, Object.fromEntries(shares), `${label}: the page's shares`);
 }
 
@@ -135,24 +148,24 @@ async function apply(s: Step, model: ModelRelease[], nextBuild: () => number, la
   if (s.kind === 'publish' || s.kind === 'publishLower') {
     const build = nextBuild();
     const version = s.kind === 'publish' ? `3.0.${build}` : '2.9.9';
-    const answer = await running.call('/releases', { method: 'POST', json: { version, msiUrl: MSI(version), rolloutPercent: s.percent } });
+    const answer = await running.call('/releases', { method: 'POST', json: { version, msiUrl: MSI(version), rolloutPercent: s.basisPoints / 100 } });
     if (s.kind === 'publishLower' && model.length > 0) {
       assert.is(answer.status, 409, label);
       assert.is((answer.json() as { code: string }).code, model.some((r) => r.version === version) ? 'release_exists' : 'release_not_higher', label);
     } else {
       assert.is(answer.status, 201, `${label}: ${answer.text}`);
-      model.push({ version, fields: s.kind === 'publish' ? [3, 0, build] : [2, 9, 9], percent: s.percent, pulled: false });
+      model.push({ version, fields: s.kind === 'publish' ? [3, 0, build] : [2, 9, 9], basisPoints: s.basisPoints, pulled: false });
     }
   } else {
     const chosen = model.length === 0 ? undefined : model[s.index % model.length];
     const version = chosen?.version ?? '3.99.0';
     const path = `/releases/${version}/${s.kind === 'widen' ? 'rollout' : s.kind}`;
-    const answer = await running.call(path, { method: 'POST', ...(s.kind === 'widen' ? { json: { rolloutPercent: s.percent } } : {}) });
+    const answer = await running.call(path, { method: 'POST', ...(s.kind === 'widen' ? { json: { rolloutBasisPoints: s.basisPoints } } : {}) });
     if (!chosen) assert.is(answer.status, 404, label);
     else if (s.kind === 'widen' && chosen.pulled) assert.is((answer.json() as { code: string }).code, 'release_pulled', label);
     else {
       assert.is(answer.status, 200, `${label}: ${answer.text}`);
-      if (s.kind === 'widen') chosen.percent = s.percent;
+      if (s.kind === 'widen') chosen.basisPoints = s.basisPoints;
       else chosen.pulled = s.kind === 'pull';
     }
   }

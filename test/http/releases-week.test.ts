@@ -76,8 +76,9 @@ test('a lower version, one that differs only in the fourth field, and a malforme
   assert.is(lower.status, 409);
   assert.equal(lower.json(), {
     code: 'release_not_higher',
-    message: 'Version 2.4.0 is lower than 2.5.0, the highest published: the clients it reached would be downgraded.',
-    resolution: 'Publish a version above the highest one GET /releases lists; a typo in the version is the usual cause.',
+    message: 'Version 2.4.0 is lower than 2.5.0, the highest published on stable: the clients it reached would be downgraded.',
+    resolution:
+      'Publish a version above the highest one GET /releases lists on that channel and the more stable ones; a typo in the version is the usual cause.',
   });
   const fourth = await publish('2.5.0.1', 100);
   assert.is(fourth.status, 409);

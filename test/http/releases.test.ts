@@ -32,8 +32,11 @@ async function bucketsOf(clients: readonly string[]): Promise<Map<string, number
   return new Map(clients.map((client) => [client, bucketOf(clientKey(client))]));
 }
 
+/** Publishes straight to storage, `rolloutPercent` as basis points. */
 const publish = (version: string, rolloutPercent: number) =>
-  server.storage.change((tx) => tx.releases.publishRelease({ version, msiUrl: MSI(version), notesUrl: null, rolloutPercent, publishedAt: server.clock.now() }));
+  server.storage.change((tx) =>
+    tx.releases.publishRelease({ version, msiUrl: MSI(version), notesUrl: null, rolloutBasisPoints: rolloutPercent * 100, publishedAt: server.clock.now() })
+  );
 
 test('before any stored release, the version file and the configured MSI are served', async () => {
   assert.equal(await versionOf('198.51.0.1'), { version: '2.4.1', downloadUrl: server.content.download.msiUrl });
@@ -64,7 +67,7 @@ test('widening to 100 % serves everyone the new release within a second; pulling
   server.clock.advance(1000);
   const first = await versionOf('198.51.0.7');
   assert.ok(['2.5.0', '2.6.0'].includes(first.version));
-  await server.storage.change((tx) => tx.releases.setRollout('2.6.0', 100));
+  await server.storage.change((tx) => tx.releases.setRollout('2.6.0', 10000));
   server.clock.advance(1000);
   for (const client of CLIENTS.slice(0, 40)) assert.equal(await versionOf(client), { version: '2.6.0', downloadUrl: MSI('2.6.0') });
   await server.storage.change((tx) => tx.releases.pullRelease('2.6.0', server.clock.now()));
@@ -118,10 +121,10 @@ test('releases published, widened and pulled under load: every update check pair
   const steps: (() => Promise<unknown>)[] = [
     () => publish('2.5.0', 100),
     () => publish('2.6.0', 10),
-    () => server.storage.change((tx) => tx.releases.setRollout('2.6.0', 50)),
+    () => server.storage.change((tx) => tx.releases.setRollout('2.6.0', 5000)),
     () => publish('2.7.0', 30),
     () => server.storage.change((tx) => tx.releases.pullRelease('2.7.0', server.clock.now())),
-    () => server.storage.change((tx) => tx.releases.setRollout('2.6.0', 100)),
+    () => server.storage.change((tx) => tx.releases.setRollout('2.6.0', 10000)),
     () => server.storage.change((tx) => tx.releases.pullRelease('2.6.0', server.clock.now())),
   ];
   for (const step of steps) {

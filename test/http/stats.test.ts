@@ -45,7 +45,7 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
       version: '2.5.0',
       msiUrl: 'https://downloads.example.com/2.5.0.msi',
       notesUrl: null,
-      rolloutPercent: 100,
+      rolloutBasisPoints: 10000,
       publishedAt: running.server.clock.now(),
     })
   );

@@ -116,6 +116,21 @@ test('releases: publish, list, widen, pull; a second publish of a version and an
   );
   await context.test.storage.change((tx) => tx.releases.haltRelease('2.6.0', context.test.clock.now(), 'a test halt'));
   assert.is((await call(context, 'POST', '/releases/:version/resume', '/releases/2.6.0/resume')).body.haltedAt, null);
+  const beta = { ...release, version: '2.8.0', channel: 'beta', rolloutPercent: 100 };
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...beta, channel: 'nightly' })).body.code, 'channel_not_found');
+  assert.is((await call(context, 'POST', '/releases', '/releases', beta)).body.channel, 'beta');
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...beta, version: '2.7.5' })).body.code, 'release_not_higher');
+  const promote = (version: string, json: unknown) => call(context, 'POST', '/releases/:version/promote', `/releases/${version}/promote`, json);
+  assert.is((await promote('2.6.0', { channel: 'beta' })).body.code, 'channel_not_more_stable');
+  assert.is((await promote('2.6.0', { channel: 'nightly' })).body.code, 'channel_not_found');
+  assert.is((await promote('9.9.9', { channel: 'stable' })).body.code, 'release_not_found');
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...beta, version: '2.9.0', channel: 'stable' })).status, 201);
+  assert.is((await promote('2.8.0', { channel: 'stable' })).body.code, 'release_not_higher', 'stable lists 2.9.0 above it');
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...beta, version: '3.0.0' })).status, 201);
+  assert.ok((await call(context, 'POST', '/releases/:version/pull', '/releases/3.0.0/pull')).body.pulledAt);
+  assert.is((await promote('3.0.0', { channel: 'stable' })).body.code, 'release_pulled');
+  assert.is((await call(context, 'POST', '/releases', '/releases', { ...beta, version: '3.1.0' })).status, 201);
+  assert.is((await promote('3.1.0', { channel: 'stable', rolloutPercent: 5 })).body.rolloutBasisPoints, 500);
 });
 
 test('roadmap: create, edit, merge; unknown, merged, hidden and self targets are refused', async (context) => {
@@ -369,8 +384,8 @@ test("update roots: published and read; an unknown channel, a bad root, a root w
   assert.is((await call(context, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(1))).body.code, 'root_online_key_unknown');
   const signing = await createTestApp({ operatorToken: TOKEN, updates: { signer: online } });
   const withKey = { test: signing, operator: signing.app.operator! };
-  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/beta', await rootFile(1))).body.code, 'channel_not_found');
-  assert.is((await call(withKey, 'GET', '/update-files/:channel', '/update-files/beta')).body.code, 'channel_not_found');
+  assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/nightly', await rootFile(1))).body.code, 'channel_not_found');
+  assert.is((await call(withKey, 'GET', '/update-files/:channel', '/update-files/nightly')).body.code, 'channel_not_found');
   assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(2))).body.code, 'invalid_root');
   const stranger = (await createTufSigner(await generateSigningKey())).key;
   assert.is((await call(withKey, 'POST', '/update-roots/:channel', '/update-roots/stable', await rootFile(1, stranger))).body.code, 'root_online_key_unknown');

@@ -14,14 +14,16 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/webhooks/deliveries/', 'webhook delivery'],
   ['/webhooks/', 'webhook endpoint'],
   ['/releases/', 'release'],
+  // A publish's only 404 is its body's channel.
+  ['/releases', 'release channel'],
   ['/roadmap/', 'roadmap feature'],
   // The bulk link's only 404 is its body's featureId: the path names the feature the entries go to.
   ['/feedback/feature', 'roadmap feature'],
   ['/feedback/', 'feedback'],
   ['/orders/', 'checkout session'],
   ['/mails/', 'mail'],
-  ['/update-roots/', 'update channel'],
-  ['/update-files/', 'update channel'],
+  ['/update-roots/', 'release channel'],
+  ['/update-files/', 'release channel'],
 ];
 
 test("each operator 404 says which resource has no such id, in the path's own words", () => {

@@ -100,8 +100,8 @@ test('the refusals: a rotation by the new key alone, an unknown channel, a root 
     status: 404,
     body: {
       code: 'channel_not_found',
-      message: 'No update channel is named "nightly"; the channels are stable.',
-      resolution: 'Name a configured channel, such as stable.',
+      message: 'No update channel is named "nightly"; the channels are stable, beta.',
+      resolution: 'Name a channel GET /releases lists in `channels`, such as stable or beta.',
     },
   });
   const other = await createTestApp({ operatorToken: TOKEN, updates: { signer: nextRootKey } });

@@ -59,7 +59,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.match(operatorUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     const published = await program(['release', 'publish', '2.5.0', '--msi', MSI, '--percent', '10'], { OPERATOR_URL: operatorUrl });
     assert.is(published.code, 0, published.stderr);
-    assert.match(published.stdout, /^VERSION +ROLLOUT +SERVED +STATE +PLAN +PUBLISHED +MSI\n2\.5\.0 +10% +10% +live +- /);
+    assert.match(published.stdout, /^VERSION +CHANNEL +ROLLOUT +SERVED +STATE +PLAN +PUBLISHED +MSI\n2\.5\.0 +stable +10% +10% +live +- /);
     const again = await releaseCommand(['publish', '2.5.0', '--msi', MSI], operatorUrl);
     assert.is(again.code, 1);
     assert.match(again.stderr, 'Version 2.5.0 was published before. (release_exists; 409)');
@@ -98,7 +98,7 @@ test('on PGlite: the release command publishes at 10 %, widens and pulls; the pu
     assert.is(ramped.code, 0, ramped.stderr);
     const plan = JSON.parse(ramped.stdout) as { rolloutPercent: number; ramp: { steps: number[]; everyMinutes: number; step: number } };
     assert.equal([plan.rolloutPercent, plan.ramp.steps, plan.ramp.everyMinutes, plan.ramp.step], [1, [1, 5, 25, 100], 1440, 1]);
-    assert.match((await releaseCommand(['list'], operatorUrl)).stdout, /\n2\.7\.0 +1% +\d+% +live +1,5,25,100 \/1440m step 1, next \d{4}-/);
+    assert.match((await releaseCommand(['list'], operatorUrl)).stdout, /\n2\.7\.0 +stable +1% +\d+% +live +1,5,25,100 \/1440m step 1, next \d{4}-/);
     const badEvery = await releaseCommand(['publish', '2.8.0', '--msi', MSI, '--ramp', '1,100', '--every', 'daily'], operatorUrl);
     assert.equal([badEvery.code, badEvery.stderr.split('\n')[0]], [
       64,

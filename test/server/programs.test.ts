@@ -46,12 +46,14 @@ for (const [runtime, script] of Object.entries(RUNTIMES)) {
           'license keys are signed with Ed25519; give the desktop app this public key',
           'update files are signed with this online key once a root names it (docs/operating.md, "Setting up the update files")',
           'update files: channel stable has no root yet, so /updates/stable/ answers 404 (converter-site-api updates sign-root, then publish-root)',
+          'update files: channel beta has no root yet, so /updates/beta/ answers 404 (converter-site-api updates sign-root, then publish-root)',
+          'update files: no cache purge; caches keep the old timestamp until its max-age (docs/operating.md, "Purging the caches")',
           'listening',
         ],
       );
       assert.match(String(info[2]!['publicKey']), /^[A-Za-z0-9_-]{43}$/);
       assert.match(String(info[3]!['onlineKey']), /^[0-9a-f]{64}$/);
-      const { url, runtime: named, publicBaseUrl } = info[5]!;
+      const { url, runtime: named, publicBaseUrl } = info[info.length - 1]!;
       assert.is(named, runtime);
       const port = new URL(String(url)).port;
       assert.is(publicBaseUrl, `http://localhost:${port}`);

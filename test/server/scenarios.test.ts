@@ -91,13 +91,20 @@ interface Listed extends Partial<UpdateFilesListed> {
   licenseKey?: string;
 }
 
-async function startInProcess() {
+async function createInProcess() {
   const clock = manualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
   const server = await createScenarioServer({ baseUrl: BASE, clock });
   const from = (clientIp: string): Send => async (path, init) => read(await server.handle(new Request(new URL(path, BASE), init), clientIp));
   const listing = JSON.parse((await from('127.0.0.1')('/scenarios')).body) as { publicKey: string; installedVersion: string; scenarios: Listed[] };
   return { clock, server, from, listing };
 }
+
+/**
+ * One scenario server for every in-process test: they only read (a few requests a scenario, within each
+ * scenario's quota of 120; the clock never moves), and building its 46 apps is the slow part.
+ */
+let shared: ReturnType<typeof createInProcess> | null = null;
+const startInProcess = () => (shared ??= createInProcess());
 
 test("GET /scenarios lists every scenario with its address, what a correct app does and its outcome, under the docs' test key", async () => {
   const { listing } = await startInProcess();

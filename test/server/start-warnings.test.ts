@@ -59,9 +59,9 @@ test('mail on without publicBaseUrl: warned; with it, or with mail off: not', ()
 });
 
 /** The lines the start gives of the update files, with `roots` as each channel's newest root. */
-function updateLines(roots: { channel: string; root: { version: number; expiresAt: number } | null }[], now: number) {
+function updateLines(roots: { channel: string; root: { version: number; expiresAt: number } | null }[], now: number, updates?: unknown) {
   const logger = memoryLogger();
-  const config = loadConfig({ CONFIG_FILE: configFile(() => {}) }, process.cwd());
+  const config = loadConfig({ CONFIG_FILE: configFile((c) => void (updates && (c['updates'] = updates))) }, process.cwd());
   const running = {
     url: 'http://127.0.0.1:8080',
     publicBaseUrl: 'http://localhost:8080',
@@ -71,22 +71,36 @@ function updateLines(roots: { channel: string; root: { version: number; expiresA
     updates: { onlineKey: 'ab'.repeat(32), onlineKeyid: 'cd'.repeat(32), source: 'storage' as const, roots },
   };
   announce('node', config, running, logger, now);
-  return logger.lines.filter((line) => line.message.includes('update files')).map((line) => `${line.level} ${line.message}`);
+  return logger.lines.filter((line) => line.message.includes('update files')).map((line) =>
+    `${line.level} ${line.message}${line.message.includes('purge') ? ` ${JSON.stringify(line.fields)}` : ''}`
+  );
 }
 
 test('the update files: the online key always; a channel without a root said so; a root within 30 days of its expiry warned, with its date', () => {
   const now = Date.UTC(2026, 11, 7);
   const day = 86_400_000;
   const onlineKey = 'info update files are signed with this online key once a root names it (docs/operating.md, "Setting up the update files")';
+  const noPurge =
+    'info update files: no cache purge; caches keep the old timestamp until its max-age (docs/operating.md, "Purging the caches") {"purge":"none","timestampMaxAge":60}';
   assert.equal(updateLines([{ channel: 'stable', root: null }], now), [
     onlineKey,
     'info update files: channel stable has no root yet, so /updates/stable/ answers 404 (converter-site-api updates sign-root, then publish-root)',
+    noPurge,
   ]);
   assert.equal(updateLines([{ channel: 'stable', root: { version: 3, expiresAt: now + 20 * day } }], now), [
     onlineKey,
     "warn update files: root 3 of channel stable expires in 20 days (2026-12-27T00:00:00.000Z): sign and publish root 4 before then, or every app refuses the channel's files",
+    noPurge,
   ]);
-  assert.equal(updateLines([{ channel: 'stable', root: { version: 3, expiresAt: now + 31 * day } }], now), [onlineKey]);
+  assert.equal(updateLines([{ channel: 'stable', root: { version: 3, expiresAt: now + 31 * day } }], now), [onlineKey, noPurge]);
+});
+
+test('the cache purge: which one is on, and where, in one start line', () => {
+  const root = [{ channel: 'stable', root: { version: 3, expiresAt: Date.UTC(2027, 11, 7) } }];
+  const lines = updateLines(root, Date.UTC(2026, 11, 7), { timestampMaxAgeSeconds: 30, purge: { cdn: 'varnish', urls: ['http://10.0.0.5:6081'] } });
+  assert.equal(lines.slice(1), [
+    'info update files: caches are purged through varnish once new files are stored {"purge":"varnish","urls":["http://10.0.0.5:6081"],"timestampMaxAge":30}',
+  ]);
 });
 
 test.run();

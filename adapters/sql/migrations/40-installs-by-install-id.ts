@@ -1,5 +1,5 @@
 /**
- * Migration 38 (issue 55): the installs of apps on the update files, counted by install id
+ * Migration 40 (issue 55): the installs of apps on the update files, counted by install id
  * (core/ports/install-store.ts), apart from the v1 counts by address (migrations 12 and 30). A ping is
  * kept once per version, install id and UTC day, and counted only while its client (address) has had
  * fewer than the cap counted that day; pings and the per-client tallies are kept for today and yesterday
@@ -10,7 +10,7 @@
 import type { Migration } from './migration.ts';
 
 export const installsByInstallId: Migration = {
-  version: 38,
+  version: 40,
   name: 'installs by install id',
   sql: `
 create table install_counts (
