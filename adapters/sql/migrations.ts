@@ -45,6 +45,7 @@ import { mailRetries } from './migrations/36-mail-retries.ts';
 import { updateFiles } from './migrations/37-update-files.ts';
 import { rolloutBasisPoints } from './migrations/38-rollout-basis-points.ts';
 import { releaseChannels } from './migrations/39-release-channels.ts';
+import { installsByInstallId } from './migrations/40-installs-by-install-id.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -91,4 +92,5 @@ export const MIGRATIONS: readonly Migration[] = [
   updateFiles,
   rolloutBasisPoints,
   releaseChannels,
+  installsByInstallId,
 ];
