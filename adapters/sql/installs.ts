@@ -8,7 +8,7 @@
 import type { InstallCount, InstallStore } from '../../core/ports/install-store.ts';
 import type { ReporterCount } from '../../core/ports/usage-store.ts';
 import type { SqlSession } from './client.ts';
-import { fromEpochMs } from './time.ts';
+import { reporterStatements } from './reporters.ts';
 
 /**
  * One statement: a ping not kept yet takes one of its client's places for the version and day (while fewer
@@ -42,19 +42,7 @@ const LIST = `
 select day, channel, release, count::float8 as count from install_counts
 where day between $1::int and $2::int order by day, channel collate "C", release collate "C"`;
 
-const ADD_REPORTER = `
-insert into install_reporters as r (release, install_hash, network_hash, first_at, last_at)
-values ($1::text, $2::text, $3::text, ${fromEpochMs('$4')}, ${fromEpochMs('$4')})
-on conflict (release, install_hash) do update
-  set first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-returning (xmax = 0) as first`;
-
-const REPORTERS = `
-select count(*)::int as clients, count(distinct network_hash)::int as networks from install_reporters r
-where release = $1::text and first_at <= ${fromEpochMs('$3')} and last_at >= ${fromEpochMs('$2')}
-  and ($4::float8 is null or not exists (
-    select 1 from install_reporters d
-    where d.release = r.release and d.network_hash = r.network_hash and d.first_at < ${fromEpochMs('$4')}))`;
+const { add: ADD_REPORTER, count: REPORTERS } = reporterStatements({ table: 'install_reporters', id: 'install_hash' });
 
 export function createSqlInstallStore(db: SqlSession): InstallStore {
   return {
