@@ -62,6 +62,7 @@ export async function readAnswer(endpoint: Endpoint, url: string, response: Resp
     }
   }
   const text = await response.text();
+  if (status === 204 && success.status === 204) return { ...meta, data: undefined };
   if (status >= 200 && status < 300 && success.status !== 302) {
     if ('freeForm' in success && success.mediaType !== 'application/json') return { ...meta, data: text };
     const body = parseJson(text);

@@ -81,8 +81,9 @@ export type ArgsOf<E extends Endpoint> = E extends { body: { schema: infer S ext
   : E extends { query: infer Q extends readonly QueryParameter[] } ? Flat<QueryArgs<Q>>
   : undefined;
 
-/** What an endpoint's method resolves to: the parsed JSON body, the text, or the redirect target. */
+/** What an endpoint's method resolves to: the parsed JSON body, the text, the redirect target, or nothing (a 204). */
 export type ResultOf<E extends Endpoint> = E['success'] extends { schema: infer S extends v.GenericSchema } ? v.InferOutput<S>
+  : E['success'] extends { status: 204 } ? undefined
   : E['success'] extends { mediaType: 'text/plain' } ? string
   : E['success'] extends { mediaType: 'application/json' } ? OpenApiDocument
   : string;

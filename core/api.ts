@@ -12,6 +12,7 @@ import { unsubscribe, unsubscribePage } from './operations/unsubscribe.ts';
 import { checkoutStatus, createCheckout } from './operations/checkout.ts';
 import { download } from './operations/download.ts';
 import { feedback } from './operations/feedback.ts';
+import { installs } from './operations/installs.ts';
 import { gatewayWebhook, receiveGatewayNotificationEndpoint } from './operations/gateway-webhook.ts';
 import { validateLicense } from './operations/license-validate.ts';
 import { resendLicenses } from './operations/licenses-resend.ts';
@@ -28,6 +29,7 @@ const ROUTES = [
   { ...endpoints.getPricingEndpoint, create: pricing },
   { ...endpoints.downloadInstallerEndpoint, create: download },
   { ...endpoints.getVersionEndpoint, create: version },
+  { ...endpoints.reportInstallEndpoint, create: installs },
   { ...endpoints.submitFeedbackEndpoint, create: feedback },
   { ...endpoints.listRoadmapEndpoint, create: listRoadmap, readsOnly: true },
   { ...endpoints.toggleRoadmapVoteEndpoint, create: toggleVote },

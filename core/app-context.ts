@@ -27,6 +27,7 @@ import { channelLine } from './releases/channels.ts';
 import { DEFAULT_TIMESTAMP_MAX_AGE } from './updates/files-route.ts';
 import type { TufSigner } from './tuf/keys.ts';
 import { cohortSeeds, createUpdatePublisher } from './updates/publisher.ts';
+import { createInstallInRamp } from './updates/install-cohort.ts';
 import { createReleaseSummaries } from './updates/summaries.ts';
 import { createCachePurges } from './updates/cache-purges.ts';
 import type { CachePurge } from './ports/cache-purge.ts';
@@ -230,7 +231,9 @@ export async function createContext(
   const updateFiles = createServedFiles(storage.updateFiles, channels, keepMs);
   await updateFiles.refresh(clock.now());
   const usage = createUsageTally({ store: storage.usage, clock, logger, sources: options.usageSources ?? [], clientHash: voterId });
-  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId, channels };
+  const seedOf = cohortSeeds(secretMac);
+  const installInRamp = createInstallInRamp(seedOf);
+  const watchPorts = { releases, storage, changes, usage, clock, logger, rolloutBucket: bucketOf, clientHash: voterId, installInRamp, channels };
   const rule = { ...DEFAULT_HALT_RULE, ...options.haltRule };
   return {
     content: options.content,
@@ -265,7 +268,7 @@ export async function createContext(
         clock,
         logger,
         summaries: createReleaseSummaries(storage.features, clock, changes),
-        seedOf: cohortSeeds(secretMac),
+        seedOf,
       })
       : null,
     cachePurges: options.updates?.purge ? createCachePurges({ port: options.updates.purge, clock, logger, count }) : null,

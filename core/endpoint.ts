@@ -49,7 +49,9 @@ export type SuccessResponse =
     readonly freeForm: true;
     readonly extraHeaders?: readonly string[];
   }
-  | { readonly status: 302; readonly description: string; readonly headers: readonly string[] };
+  | { readonly status: 302; readonly description: string; readonly headers: readonly string[] }
+  /** No content: the answer is its status and headers. */
+  | { readonly status: 204; readonly description: string };
 
 /** One operation of the interface as it is documented and called. */
 export interface Endpoint {

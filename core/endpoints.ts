@@ -20,6 +20,7 @@ import {
   DownloadForceSchema,
   DownloadSourceSchema,
   FeedbackRequestSchema,
+  InstallPingRequestSchema,
   SessionIdSchema,
   VoteRequestSchema,
 } from './schemas/requests.ts';
@@ -28,7 +29,14 @@ import { FeedbackSuccessSchema } from './schemas/feedback.ts';
 import { PricingSchema } from './schemas/pricing.ts';
 import { RoadmapListSchema, VoteResponseSchema } from './schemas/roadmap.ts';
 import { VersionSchema } from './schemas/version.ts';
-import { ChangelogBeforeSchema, ChangelogFeedSchema, ChangelogSinceSchema, IfModifiedSinceSchema, IfNoneMatchSchema } from './schemas/changelog.ts';
+import {
+  ChangelogBeforeSchema,
+  ChangelogFeedSchema,
+  ChangelogInstalledSchema,
+  ChangelogSinceSchema,
+  IfModifiedSinceSchema,
+  IfNoneMatchSchema,
+} from './schemas/changelog.ts';
 import { UnsubscribedSchema, UnsubscribeTokenSchema } from './schemas/unsubscribe.ts';
 
 export const getPricingEndpoint = {
@@ -93,6 +101,23 @@ export const getVersionEndpoint = {
     extraHeaders: ['Content-Digest', 'Signature-Input', 'Signature', 'Installer-Digest', 'Installer-Size', 'Release-Notes', 'Release-Critical'],
   },
   errors: [],
+} as const satisfies Endpoint;
+
+export const reportInstallEndpoint = {
+  operationId: 'reportInstall',
+  method: 'POST',
+  path: '/installs',
+  versioned: true,
+  tag: 'Desktop app',
+  summary: 'Say once a day which version an app on the update files runs',
+  description: 'An addition to the spec. An app that updates from the update files (/updates/{channel}/) never calls GET /version, ' +
+    'so it says here, at most once a day, which version it runs, with its install id: the installed base and the halt rule ' +
+    'count it by install id (one install per install id, version and UTC day; at most 10 install ids of one address a version ' +
+    'and day), never mixed with the update checks counted by address. 204 whether or not it counted: a version that is no ' +
+    'live release (nor the baseline), or a repeat of the day, counts nothing. An unknown channel is 404 not_found. Fields not listed are ignored.',
+  body: { schema: InstallPingRequestSchema, schemaName: 'InstallPingRequest', required: true },
+  success: { status: 204, description: 'Received; nothing is answered.' },
+  errors: ['invalid_request', 'payload_too_large', 'unsupported_media_type', 'not_found'],
 } as const satisfies Endpoint;
 
 export const submitFeedbackEndpoint = {
@@ -227,14 +252,17 @@ export const getChangelogEndpoint = {
   description: 'An addition to the spec. A JSON Feed 1.1 (application/feed+json) of the releases live for every client ' +
     '(100 %, not pulled), highest version first: when each reached everyone, its notes address, whether it is ' +
     'critical, and the roadmap items it shipped (in the _release extension). since=<version> gives only the ' +
-    'releases above it: the desktop app\'s "What\'s new" after an update. At most 50 items a page: next_url names the next ' +
-    "page (the same since, before=<the last item's version>). since and before are normalised onto the releases (since to " +
+    'releases above it: the desktop app\'s "What\'s new" after an update. installed=<version> adds the releases at or below it ' +
+    'that are not yet at 100 % (above the newest live for everyone), their reached_everyone_at null: "What\'s new" for an app ' +
+    'that got a staged release early. At most 50 items a page: next_url names the next page (the same since and installed, ' +
+    "before=<the last item's version>). since, before and installed are normalised onto the releases (since and installed to " +
     'the highest at or below it, before to the lowest at or above it), so values between two releases answer alike. Cacheable: ETag, Last-Modified, 304 on ' +
     'If-None-Match or If-Modified-Since, Cache-Control public with a short max age. An If-None-Match that is not * or ' +
     'a list of entity-tags (RFC 9110) is 400 invalid_parameter; an If-Modified-Since that is not an HTTP-date is ignored.',
   query: [
     { name: 'since', required: false, schema: ChangelogSinceSchema },
     { name: 'before', required: false, schema: ChangelogBeforeSchema },
+    { name: 'installed', required: false, schema: ChangelogInstalledSchema },
   ],
   headers: [
     { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
@@ -260,11 +288,12 @@ export const getChangelogAtomEndpoint = {
   tag: 'Changelog',
   summary: 'Get the changelog as an Atom feed',
   description: 'An addition to the spec. The same releases as GET /changelog, as an Atom feed (RFC 4287, ' +
-    'application/atom+xml), for feed readers and websites; since and before as there, 50 entries a page, and a ' +
+    'application/atom+xml), for feed readers and websites; since, before and installed as there, 50 entries a page, and a ' +
     'link rel="next" (RFC 5005) to the next page when there is one. Cacheable likewise.',
   query: [
     { name: 'since', required: false, schema: ChangelogSinceSchema },
     { name: 'before', required: false, schema: ChangelogBeforeSchema },
+    { name: 'installed', required: false, schema: ChangelogInstalledSchema },
   ],
   headers: [
     { name: 'If-None-Match', required: false, schema: IfNoneMatchSchema },
@@ -335,6 +364,7 @@ export const PUBLIC_ENDPOINTS = [
   getPricingEndpoint,
   downloadInstallerEndpoint,
   getVersionEndpoint,
+  reportInstallEndpoint,
   submitFeedbackEndpoint,
   listRoadmapEndpoint,
   toggleRoadmapVoteEndpoint,

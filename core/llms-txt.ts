@@ -40,6 +40,9 @@ const OPERATOR_DOCS = [
   ['Mail', 'mail.md', 'Keys mailed to buyers over SMTP: the outbox, retries, texts, and what happens without SMTP_URL'],
 ] as const;
 
+/** How an endpoint beyond the spec's description starts (docs/architecture.md "Adding an operation"). */
+const ADDITION = 'An addition to the spec.';
+
 const OPENAPI_NOTE = 'OpenAPI 3.1 reference of every endpoint, schema, error code and header.';
 
 function endpointLine(route: ApiRoute, base: string): string {
@@ -51,7 +54,9 @@ function endpointLine(route: ApiRoute, base: string): string {
     : '';
   const headers = route.headers ? ` Header: ${route.headers.map((param) => param.name).join(', ')}.` : '';
   const segments = route.pathParameters ? ` Path: ${route.pathParameters.map((param) => param.name).join(', ')}.` : '';
-  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${segments}${input}${headers}`;
+  // An endpoint beyond the spec says so, as its description in /openapi.json does first.
+  const addition = route.description.startsWith(ADDITION) ? ` ${ADDITION}` : '';
+  return `- [${route.method} ${path}](${base}${path}): ${route.summary}.${addition}${segments}${input}${headers}`;
 }
 
 function docLines(docsUrl: string, docs: readonly (readonly [string, string, string])[]): string[] {

@@ -44,6 +44,7 @@ export { UPDATE_FILE_ROLES } from './ports/update-files.ts';
 export type { FeedbackLinkState, FeedbackLinkStore, LinkedRequest, LinkReads } from './ports/link-store.ts';
 export type { KeptPaymentEvent, Order, OrderCount, OrderReads, OrderStore, PaymentRecords } from './ports/order-store.ts';
 export type { BugReporter, InstallSighting, ReporterCount, UsageCount, UsageKind, UsageStore } from './ports/usage-store.ts';
+export type { InstallCount, InstallPing, InstallStore } from './ports/install-store.ts';
 export type {
   AttemptOutcome,
   DeletedEndpoint,

@@ -68,19 +68,20 @@ const endpoints = (base: string) =>
 - [GET /api/v1/pricing](${base}/api/v1/pricing): Get the live offer.
 - [GET /api/v1/download](${base}/api/v1/download): Redirect to the Windows installer. Query: source (optional), force (optional).
 - [GET /api/v1/version](${base}/api/v1/version): Get the latest desktop version.
+- [POST /api/v1/installs](${base}/api/v1/installs): Say once a day which version an app on the update files runs. An addition to the spec. JSON body: InstallPingRequest.
 - [POST /api/v1/feedback](${base}/api/v1/feedback): Submit feedback or a review. JSON body: FeedbackRequest.
 - [GET /api/v1/roadmap](${base}/api/v1/roadmap): List the public roadmap.
 - [POST /api/v1/roadmap](${base}/api/v1/roadmap): Toggle the caller vote for a feature. JSON body: VoteRequest.
 - [POST /api/v1/checkout/create](${base}/api/v1/checkout/create): Create a hosted checkout session. JSON body: CheckoutCreateRequest (optional).
 - [GET /api/v1/checkout/status](${base}/api/v1/checkout/status): Get the payment and license status of a checkout session. Query: session_id.
-- [POST /api/v1/licenses/validate](${base}/api/v1/licenses/validate): Re-check the standing of a license key. JSON body: LicenseValidateRequest.
-- [POST /api/v1/licenses/resend](${base}/api/v1/licenses/resend): Mail the license keys of an address to that address. JSON body: LicenseResendRequest.
-- [GET /api/v1/changelog](${base}/api/v1/changelog): Get the changelog as a JSON Feed. Query: since (optional), before (optional). Header: If-None-Match, If-Modified-Since.
-- [GET /api/v1/changelog.atom](${base}/api/v1/changelog.atom): Get the changelog as an Atom feed. Query: since (optional), before (optional). Header: If-None-Match, If-Modified-Since.
-- [POST /api/v1/unsubscribe](${base}/api/v1/unsubscribe): Stop the shipped-request mails to an address (one click). Query: token.
-- [GET /api/v1/unsubscribe](${base}/api/v1/unsubscribe): The page of an unsubscribe address, with its button. Query: token.
-- [GET /updates/{channel}/{file}](${base}/updates/{channel}/{file}): Get an update file (TUF 1.0 metadata). Path: channel, file. Header: If-None-Match.
-- [GET /updates/{channel}/targets/{file}](${base}/updates/{channel}/targets/{file}): Redirect to an update target's installer. Path: channel, file.
+- [POST /api/v1/licenses/validate](${base}/api/v1/licenses/validate): Re-check the standing of a license key. An addition to the spec. JSON body: LicenseValidateRequest.
+- [POST /api/v1/licenses/resend](${base}/api/v1/licenses/resend): Mail the license keys of an address to that address. An addition to the spec. JSON body: LicenseResendRequest.
+- [GET /api/v1/changelog](${base}/api/v1/changelog): Get the changelog as a JSON Feed. An addition to the spec. Query: since (optional), before (optional), installed (optional). Header: If-None-Match, If-Modified-Since.
+- [GET /api/v1/changelog.atom](${base}/api/v1/changelog.atom): Get the changelog as an Atom feed. An addition to the spec. Query: since (optional), before (optional), installed (optional). Header: If-None-Match, If-Modified-Since.
+- [POST /api/v1/unsubscribe](${base}/api/v1/unsubscribe): Stop the shipped-request mails to an address (one click). An addition to the spec. Query: token.
+- [GET /api/v1/unsubscribe](${base}/api/v1/unsubscribe): The page of an unsubscribe address, with its button. An addition to the spec. Query: token.
+- [GET /updates/{channel}/{file}](${base}/updates/{channel}/{file}): Get an update file (TUF 1.0 metadata). An addition to the spec. Path: channel, file. Header: If-None-Match.
+- [GET /updates/{channel}/targets/{file}](${base}/updates/{channel}/targets/{file}): Redirect to an update target's installer. An addition to the spec. Path: channel, file.
 - [GET /llms.txt](${base}/llms.txt): Get the plain-text summary for automated agents.
 - [GET /openapi.json](${base}/openapi.json): Get the OpenAPI description of this API.`;
 

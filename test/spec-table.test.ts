@@ -164,6 +164,7 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
     Object.keys(item).filter((method) => addition(path, method)).map((method) => `${method.toUpperCase()} ${path}`)
   );
   assert.equal(additions, [
+    'POST /api/v1/installs',
     'POST /api/v1/licenses/validate',
     'POST /api/v1/licenses/resend',
     'GET /api/v1/changelog',
@@ -172,6 +173,7 @@ spec('/openapi.json has every endpoint and method of the spec, with its success 
     'GET /api/v1/unsubscribe',
     'GET /updates/{channel}/{file}',
     'GET /updates/{channel}/targets/{file}',
+    'POST /api/installs',
     'POST /api/licenses/validate',
     'POST /api/licenses/resend',
     'GET /api/changelog',

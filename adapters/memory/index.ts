@@ -12,6 +12,7 @@ import { createMemoryInbox } from './inbox.ts';
 import { createMemoryRoadmap } from './roadmap.ts';
 import { createMemoryOutbox } from './outbox.ts';
 import { createMemoryUsageStore } from './usage.ts';
+import { createMemoryInstallStore } from './installs.ts';
 import { feedbackReceived } from '../../core/webhooks/events.ts';
 import { createMemoryOrders } from './orders.ts';
 import { createMemoryAuditStore } from './audit.ts';
@@ -125,6 +126,7 @@ export function createMemoryStorage(
     downloads,
     rateLimits: createMemoryRateLimitStore(clock, options.maxRateLimitClients),
     usage: createMemoryUsageStore(),
+    installs: createMemoryInstallStore(),
     change: createMemoryChange(changed),
 
     /** Memory always answers while the process runs. */

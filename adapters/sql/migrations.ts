@@ -45,7 +45,8 @@ import { mailRetries } from './migrations/36-mail-retries.ts';
 import { updateFiles } from './migrations/37-update-files.ts';
 import { rolloutBasisPoints } from './migrations/38-rollout-basis-points.ts';
 import { releaseChannels } from './migrations/39-release-channels.ts';
-import { updateWindows } from './migrations/40-update-windows.ts';
+import { installsByInstallId } from './migrations/40-installs-by-install-id.ts';
+import { updateWindows } from './migrations/41-update-windows.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -92,5 +93,6 @@ export const MIGRATIONS: readonly Migration[] = [
   updateFiles,
   rolloutBasisPoints,
   releaseChannels,
+  installsByInstallId,
   updateWindows,
 ];

@@ -1,6 +1,7 @@
 /**
- * Background clean-up: rate-limit windows that have ended, checkout sessions that never paid, and
- * outbound events every delivery of which is done (delivered or given up) past their retention.
+ * Background clean-up: rate-limit windows that have ended, checkout sessions that never paid, outbound
+ * events every delivery of which is done (delivered or given up) past their retention, and the day-keyed
+ * rows of past days (budget counters, install sightings, install pings).
  *
  * A pass never blocks serving: it deletes in small batches with SKIP LOCKED (no table lock, never waits
  * for live requests), and gives the event loop a turn between two batches, which matters on PGlite,
@@ -51,6 +52,10 @@ const PAST_BUDGET_DAYS = pastDays('budget_spent', 'kind, day, client');
 /** Install sightings of past days: the usage counts hold them (migration 30). */
 const PAST_SIGHTINGS = pastDays('install_sightings', 'day, release, client_hash');
 
+/** Install pings and the per-client tallies of past days: the install counts hold them (migration 40). */
+const PAST_INSTALL_PINGS = pastDays('install_pings', 'day, release, install_hash');
+const PAST_INSTALL_CLIENTS = pastDays('install_clients', 'day, release, client_hash');
+
 /** How long an outbound event is kept once none of its deliveries is pending: 30 days (EVENT_RETENTION_DAYS). */
 export const DEFAULT_EVENT_RETENTION_DAYS = 30;
 
@@ -78,6 +83,8 @@ export interface RetentionReport {
   outboundEvents: number;
   /** Install sightings of past days (migration 30). */
   installSightings: number;
+  /** Rows of install pings and their per-client tallies of past days (migration 40). */
+  installPings: number;
 }
 
 /** How a pass runs. */
@@ -164,6 +171,10 @@ export async function runRetention(db: SqlSession, options: RetentionOptions = {
   const outboundEvents = await drain(db, OLD_EVENTS, [options.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS]);
   await nextTurn();
   const installSightings = await drain(db, PAST_SIGHTINGS, []);
+  await nextTurn();
+  const pings = await drain(db, PAST_INSTALL_PINGS, []);
+  await nextTurn();
+  const pingClients = await drain(db, PAST_INSTALL_CLIENTS, []);
   if (options.vacuum) {
     await nextTurn();
     const deletedFrom = {
@@ -173,10 +184,12 @@ export async function runRetention(db: SqlSession, options: RetentionOptions = {
       outbound_events: outboundEvents,
       webhook_deliveries: outboundEvents,
       install_sightings: installSightings,
+      install_pings: pings,
+      install_clients: pingClients,
     };
     await vacuum(db, Object.entries(deletedFrom).flatMap(([table, rows]) => (rows > 0 ? [table] : [])));
   }
-  return { rateLimitWindows, checkoutSessions, budgetCounters, outboundEvents, installSightings };
+  return { rateLimitWindows, checkoutSessions, budgetCounters, outboundEvents, installSightings, installPings: pings + pingClients };
 }
 
 /**

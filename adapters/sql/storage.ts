@@ -17,6 +17,7 @@ import { createSqlFeatureStore } from './features.ts';
 import { createSqlInbox } from './inbox.ts';
 import { createSqlOutbox, EndpointsKnown } from './outbox.ts';
 import { createSqlUsageStore } from './usage.ts';
+import { createSqlInstallStore } from './installs.ts';
 import { createSqlOrders } from './orders.ts';
 import { createSqlAuditStore } from './audit.ts';
 import { createSqlMail } from './mail.ts';
@@ -139,6 +140,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       recordDownload: (event) => recordDownload(client, event),
     },
     usage: createSqlUsageStore(client),
+    installs: createSqlInstallStore(client),
     roadmap: mirror
       ? { syncRoadmap: mirror.syncRoadmap, listRoadmap: mirror.listRoadmap, toggleVote: mirror.toggleVote }
       : { syncRoadmap: roadmap.syncRoadmap, toggleVote: createVoteToggle(client, batching, perNetwork), listRoadmap: createRoadmapReader(client, batching) },

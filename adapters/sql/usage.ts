@@ -7,7 +7,7 @@
  */
 import type { ReporterCount, UsageCount, UsageStore } from '../../core/ports/usage-store.ts';
 import type { SqlSession } from './client.ts';
-import { fromEpochMs } from './time.ts';
+import { reporterStatements } from './reporters.ts';
 
 const ADD = `
 insert into usage_counts as u (day, kind, release, source, platform, count)
@@ -45,19 +45,7 @@ with input as (
 select i.day, i.release, i.client_hash as "clientHash", i.platform
 from fresh f join input i using (day, release, client_hash) order by 1, 2, 3`;
 
-const ADD_REPORTER = `
-insert into bug_reporters as b (release, client_hash, network_hash, first_at, last_at)
-values ($1::text, $2::text, $3::text, ${fromEpochMs('$4')}, ${fromEpochMs('$4')})
-on conflict (release, client_hash) do update
-  set first_at = least(b.first_at, excluded.first_at), last_at = greatest(b.last_at, excluded.last_at)
-returning (xmax = 0) as first`;
-
-const REPORTERS = `
-select count(*)::int as clients, count(distinct network_hash)::int as networks from bug_reporters b
-where release = $1::text and first_at <= ${fromEpochMs('$3')} and last_at >= ${fromEpochMs('$2')}
-  and ($4::float8 is null or not exists (
-    select 1 from bug_reporters d
-    where d.release = b.release and d.network_hash = b.network_hash and d.first_at < ${fromEpochMs('$4')}))`;
+const { add: ADD_REPORTER, count: REPORTERS } = reporterStatements({ table: 'bug_reporters', id: 'client_hash' });
 
 export function createSqlUsageStore(db: SqlSession): UsageStore {
   return {

@@ -28,6 +28,7 @@ import { secretsContract } from './secrets.ts';
 import { requestersToldContract, shippingContract } from './shipping.ts';
 import { linksContract } from './links.ts';
 import { usageContract } from './usage.ts';
+import { installsContract } from './installs.ts';
 import { updateFilesContract } from './update-files.ts';
 
 export { AssertionError } from './assert.ts';
@@ -47,6 +48,7 @@ const PARTS: readonly (readonly [string, (test: ContractSuite) => void])[] = [
   ['outbox admin', outboxAdminContract],
   ['mail', mailContract],
   ['usage', usageContract],
+  ['installs', installsContract],
   ['budgets', budgetsContract],
   ['orders', ordersContract],
   ['audit', auditContract],

@@ -4,7 +4,7 @@
  * @module
  */
 import { escapeXmlText } from '../formats/xml-text.ts';
-import { entryTitle, lastChange } from './entries.ts';
+import { entryTime, entryTitle, lastChange } from './entries.ts';
 import { entryHtml, entryId, type FeedHead, nextPageUrl, pageUrl } from './json-feed.ts';
 import type { ChangelogPage } from './pages.ts';
 
@@ -36,8 +36,8 @@ export function atomFeed(head: FeedHead, page: ChangelogPage): string {
       '  <entry>',
       `    <id>${xml(entryId(head, entry))}</id>`,
       `    <title>${xml(entryTitle(entry))}</title>`,
-      `    <published>${iso(entry.reachedAt)}</published>`,
-      `    <updated>${iso(entry.reachedAt)}</updated>`,
+      `    <published>${iso(entryTime(entry))}</published>`,
+      `    <updated>${iso(entryTime(entry))}</updated>`,
       ...(entry.notesUrl ? [`    <link rel="alternate" href="${xml(entry.notesUrl)}"/>`] : []),
       ...(entry.critical ? ['    <category term="critical"/>'] : []),
       `    <content type="html">${xml(entryHtml(entry))}</content>`,

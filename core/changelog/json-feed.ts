@@ -5,7 +5,7 @@
  */
 import { escapeHtmlText } from '../formats/html-text.ts';
 import type { ChangelogFeed } from '../schemas/changelog.ts';
-import { type ChangelogEntry, entryText, entryTitle } from './entries.ts';
+import { type ChangelogEntry, entryLead, entryText, entryTime, entryTitle } from './entries.ts';
 import { type ChangelogPage, pageQueryString } from './pages.ts';
 
 /** What the feeds say of themselves. */
@@ -19,21 +19,21 @@ export interface FeedHead {
 }
 
 /** The address of a page of the feed at `feedUrl`: the feed's own address for the first page of everything. */
-export function pageUrl(feedUrl: string, page: Pick<ChangelogPage, 'since' | 'before'>): string {
+export function pageUrl(feedUrl: string, page: Pick<ChangelogPage, 'since' | 'before' | 'installed'>): string {
   const query = pageQueryString(page);
   return query === '' ? feedUrl : `${feedUrl}?${query}`;
 }
 
 /** The address of the page after `page`, or null when it is the last. */
 export const nextPageUrl = (feedUrl: string, page: ChangelogPage): string | null =>
-  page.next === null ? null : pageUrl(feedUrl, { since: page.since, before: page.next });
+  page.next === null ? null : pageUrl(feedUrl, { since: page.since, before: page.next, installed: page.installed });
 
 /** An entry's id, the same in both feeds and for ever: the JSON Feed's address and the version. */
 export const entryId = (head: FeedHead, entry: ChangelogEntry): string => `${head.jsonFeedUrl}#v${entry.version}`;
 
 /** An entry's words as HTML. */
 export function entryHtml(entry: ChangelogEntry): string {
-  const parts = [`<p>Version ${escapeHtmlText(entry.version)} is out for everyone.</p>`];
+  const parts = [`<p>${escapeHtmlText(entryLead(entry))}</p>`];
   if (entry.features.length > 0) {
     const items = entry.features.map((f) => `<li><strong>${escapeHtmlText(f.title)}</strong>${f.description ? `: ${escapeHtmlText(f.description)}` : ''}</li>`);
     parts.push(`<p>New:</p><ul>${items.join('')}</ul>`);
@@ -58,11 +58,11 @@ export function jsonFeed(head: FeedHead, page: ChangelogPage): ChangelogFeed {
       title: entryTitle(entry),
       content_text: entryText(entry),
       content_html: entryHtml(entry),
-      date_published: new Date(entry.reachedAt).toISOString(),
+      date_published: new Date(entryTime(entry)).toISOString(),
       ...(entry.critical ? { tags: ['critical'] } : {}),
       _release: {
         version: entry.version,
-        reached_everyone_at: new Date(entry.reachedAt).toISOString(),
+        reached_everyone_at: entry.reachedAt === null ? null : new Date(entry.reachedAt).toISOString(),
         notes_url: entry.notesUrl,
         critical: entry.critical,
         features: entry.features.map((f) => ({ ...f })),

@@ -11,6 +11,7 @@
 import type { CommittedChanges } from '../ports/change.ts';
 import type { Clock, Storage } from '../ports/ports.ts';
 import { shippedReleases } from '../releases/shipped.ts';
+import { stagedReleases } from './staged.ts';
 import { changelogEntries, type ChangelogEntry } from './entries.ts';
 
 /** The oldest read a feed is answered from. */
@@ -26,8 +27,8 @@ export interface ChangelogReadPorts {
 /** The entries of the changelog, as last read. */
 export interface ChangelogReads {
   /**
-   * Every entry (no `since`), read less than a second ago and after this app's last change. The same array
-   * while the entries do not change, so what is made from it can be kept by it.
+   * Every entry (no `since`), those not at 100 % yet included, read less than a second ago and after this
+   * app's last change. The same array while the entries do not change, so what is made from it can be kept by it.
    */
   current(): Promise<readonly ChangelogEntry[]>;
 }
@@ -68,7 +69,9 @@ export function createChangelogReads({ storage, clock, changes }: ChangelogReadP
   async function readEntries(): Promise<ChangelogEntry[]> {
     const [releases, features] = await Promise.all([storage.releases.listReleases(), storage.features.list()]);
     // A release newly live for everyone gets its time recorded here (first write wins).
-    return changelogEntries(await shippedReleases(releases, storage.shipping, clock.now()), features, null);
+    const now = clock.now();
+    const shipped = await shippedReleases(releases, storage.shipping, now);
+    return changelogEntries(shipped, features, null, stagedReleases(releases, shipped, now));
   }
 
   return {

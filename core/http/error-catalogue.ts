@@ -20,7 +20,7 @@ export const ERROR_CATALOGUE = {
   },
   invalid_parameter: {
     when: 'A download query parameter is invalid: force other than "1", or a source label over 64 characters ' +
-      "or outside A-Z a-z 0-9 . _ -; or the changelog's since or before is not a release version such as 2.5.0 (major.minor.build, an optional fourth field, no leading zeros); or an unsubscribe token is missing or not shaped like one (the base64url of an address, a dot, 22 base64url characters). Also when one of these is repeated, and when the changelog's If-None-Match header is neither * nor a list of entity-tags (RFC 9110 section 13.1.2); and when an update file's channel is not 1 to 32 of a-z, 0-9 and -.",
+      "or outside A-Z a-z 0-9 . _ -; or the changelog's since, before or installed is not a release version such as 2.5.0 (major.minor.build, an optional fourth field, no leading zeros); or an unsubscribe token is missing or not shaped like one (the base64url of an address, a dot, 22 base64url characters). Also when one of these is repeated, and when the changelog's If-None-Match header is neither * nor a list of entity-tags (RFC 9110 section 13.1.2); and when an update file's channel is not 1 to 32 of a-z, 0-9 and -.",
     status: 400,
     resolution: 'Fix the query parameter as the message says; /openapi.json describes the allowed values.',
   },

@@ -73,6 +73,7 @@ function successResponse(route: ApiRoute, headers: readonly string[]): Json {
   if ('headers' in success) {
     return { description: success.description, headers: headerRefs([...headers, ...success.headers], isFile(route) ? 'file' : 'no-store') };
   }
+  if (success.status === 204) return { description: success.description, headers: headerRefs(headers, 'no-store') };
   const [mediaType, schema] = 'schemaName' in success
     ? [success.mediaType ?? 'application/json', { $ref: SCHEMA_REF + success.schemaName }]
     : [success.mediaType, success.mediaType === 'application/json' ? { type: 'object' } : { type: 'string' }];

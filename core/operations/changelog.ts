@@ -1,10 +1,11 @@
 /**
  * GET /api/v1/changelog (JSON Feed 1.1) and GET /api/v1/changelog.atom (Atom), additions to the spec: the
- * releases live for everyone with the roadmap items each shipped (core/changelog), 50 a page, cacheable: ETag,
+ * releases live for everyone with the roadmap items each shipped (core/changelog), and with `installed` the
+ * releases at or below it not at 100 % yet (an early adopter's "What's new"), 50 a page, cacheable: ETag,
  * Last-Modified, 304, and a short public max age. The entries are read at most once a second, and at once
- * after a change made through this app (core/changelog/reads.ts); `since` and `before` are normalised onto
- * the entries' versions (core/changelog/pages.ts), and each feed keeps its bodies and ETags per normalised
- * page, at most `KEPT_BYTES` of them (core/changelog/kept-bodies.ts), until the entries change.
+ * after a change made through this app (core/changelog/reads.ts); `since`, `before` and `installed` are
+ * normalised onto the entries' versions (core/changelog/pages.ts), and each feed keeps its bodies and ETags
+ * per normalised page, at most `KEPT_BYTES` of them (core/changelog/kept-bodies.ts), until the entries change.
  *
  * @module
  */
@@ -21,7 +22,7 @@ import { answerOf, representation } from '../http/conditional.ts';
 import { ApiError } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import { parseQueryOrThrow } from '../http/validate.ts';
-import { ChangelogBeforeSchema, ChangelogSinceSchema, IfNoneMatchSchema } from '../schemas/changelog.ts';
+import { ChangelogBeforeSchema, ChangelogInstalledSchema, ChangelogSinceSchema, IfNoneMatchSchema } from '../schemas/changelog.ts';
 
 const encoder = new TextEncoder();
 
@@ -68,7 +69,11 @@ function feedOperation(
   const kept = createKeptBodies(KEPT_BYTES);
   let keptFor: readonly ChangelogEntry[] | null = null;
   return async (request): Promise<CoreResponse> => {
-    const query = { since: versionOf(request, 'since', ChangelogSinceSchema), before: versionOf(request, 'before', ChangelogBeforeSchema) };
+    const query = {
+      since: versionOf(request, 'since', ChangelogSinceSchema),
+      before: versionOf(request, 'before', ChangelogBeforeSchema),
+      installed: versionOf(request, 'installed', ChangelogInstalledSchema),
+    };
     checkIfNoneMatch(request);
     const all = await context.changelog.current();
     // The entries are the same array while they do not change (reads.ts): another array, other bodies.

@@ -55,7 +55,8 @@ export function feedback(context: AppContext): Operation {
     if (refusal) throw feedbackRefused(refusal, limits, bytes, now);
     context.count('feedback_stored');
     try {
-      await context.releaseWatch.reportStored(request, entry, isWindowsClient(request.headers));
+      // An app on the update files names its install id: its report counts by install id (not stored with the entry).
+      await context.releaseWatch.reportStored(request, entry, isWindowsClient(request.headers), input.installId);
     } catch (error) {
       // The entry is stored: a fault of the counts or the halt rule is logged, not answered.
       context.logger.error('the halt rule could not decide on a bug report', { error: String(error), requestId: request.requestId });

@@ -96,7 +96,8 @@ export const getStats = defineOperation({
   method: 'GET',
   path: '/stats',
   summary: 'Downloads and update checks by day, release, source and platform, feedback by day, type and rating, ' +
-    'and by version: update checks by installed version, the share on the newest release, reviews and bug reports, ' +
+    'and by version: update checks by installed version (by address) and installs by install id (apps on the update files), ' +
+    'the share on the newest release in each, reviews and bug reports, ' +
     'mails sent, failed and pending, and requesters told their request shipped, ' +
     'over the last `days` UTC days (1-365, 30 by default), today included.',
   query: StatsQuerySchema,
@@ -109,8 +110,9 @@ export const getStats = defineOperation({
     // This instance's counts of the last seconds first, so that the numbers include them.
     await context.usage.flush();
     const [releases, baseline] = await Promise.all([context.storage.releases.listReleases(), context.releases.baseline()]);
-    const [usage, feedback, orders, byVersion, mail, requestersTold] = await Promise.all([
+    const [usage, installIds, feedback, orders, byVersion, mail, requestersTold] = await Promise.all([
       context.storage.usage.list(fromDay, toDay),
+      context.storage.installs.list(fromDay, toDay),
       // The raw tables, a month at a time (day-spans.ts); the usage counters are one row per day already.
       readInSpans(fromDay, toDay, (from, to) => context.storage.inbox.countByDay(from, to)),
       readInSpans(fromDay, toDay, (from, to) => context.storage.orders.countByDay(from, to)),
@@ -138,7 +140,7 @@ export const getStats = defineOperation({
         type: tally(feedback, (row) => row.type, (row) => row.count),
         rating: tally(feedback, (row) => (row.rating === null ? 'none' : String(row.rating)), (row) => row.count),
       },
-      versions: versionStats(usage, byVersion, newestVersion(releases, baseline.version), fromDay, toDay),
+      versions: versionStats(usage, installIds, byVersion, newestVersion(releases, baseline.version), fromDay, toDay),
       mail,
       requestersTold,
     };

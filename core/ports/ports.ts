@@ -7,6 +7,7 @@ import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { CheckoutSku, MaybePromise, RateLimitStore } from './port-types.ts';
 import type { AnswerSigner } from './port-types.ts';
 import type { UsageStore } from './store-ports.ts';
+import type { InstallStore } from './install-store.ts';
 import type { IntakeStore, RoadmapVotes } from './public-stores.ts';
 import type { Pricing } from '../schemas/responses.ts';
 import type { ChangeStore, OutsideStores } from './change.ts';
@@ -14,6 +15,7 @@ import type { ChangeStore, OutsideStores } from './change.ts';
 export * from './port-types.ts';
 export type * from './store-ports.ts';
 export type * from './public-stores.ts';
+export type * from './install-store.ts';
 export type { ChangedStoreName, ChangedStores, ChangeRecord, ChangeStore, LockedTable, OutsideStores, StorageChange, WholeStores } from './change.ts';
 
 /** How many votes of one IPv6 /48 a feature's vote_count counts at most, unless a storage is told otherwise. */
@@ -49,6 +51,8 @@ export interface Storage extends ChangeStore, OutsideStores {
   readonly rateLimits: RateLimitStore;
   /** Downloads and update checks by day, install sightings and bug reporters (core/budgets/usage.ts): the usage batcher's writes. */
   readonly usage: UsageStore;
+  /** Installs of apps on the update files by install id, and their bug reporters (POST /installs, core/installs/). */
+  readonly installs: InstallStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
    * app calls it at most once a second, whatever the probe traffic.

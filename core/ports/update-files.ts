@@ -14,7 +14,7 @@ export type UpdateFileRole = (typeof UPDATE_FILE_ROLES)[number];
 
 /** One stored metadata file. */
 export interface UpdateFile {
-  /** The channel, `[a-z0-9-]{1,32}` (only `stable` today). */
+  /** The channel, `[a-z0-9-]{1,32}`: `stable`, `beta` or one the config names (core/releases/channels.ts). */
   channel: string;
   role: UpdateFileRole;
   /** The TUF `version` of its `signed` part: 1, 2, ... per channel and role. */

@@ -4,6 +4,9 @@
  * version this server knows (`other` otherwise, `none` without the token), once per client and day; a
  * bug report counts for a release only when its client could run it, once per client (with its network),
  * and one that counts for a ramping release has the halt rule decide at once, from the counts and the clock.
+ * A bug report carrying an install id (an app on the update files) counts by install id instead, when the
+ * install's cohort bucket was in the release's ramp (install-figures.ts); the rule decides on each kind's
+ * figures on its own, and halts when either kind's would.
  *
  * @module
  */
@@ -15,6 +18,7 @@ import type { Clock, FeedbackEntry, Logger, Storage } from '../ports/ports.ts';
 import type { Release } from '../ports/store-ports.ts';
 import { type CommittedChanges, recordChange } from '../ports/change.ts';
 import { daysRead, decideHalt, type HaltRule, haltWindows, previousOf, resumedAt } from './halt-rule.ts';
+import { byInstallId, installHashOf, installIdFigures } from './install-figures.ts';
 import { isRamping, rolloutInForce } from './ramp-plan.ts';
 import { percentOf } from './release-json.ts';
 import { wholePercent } from './rollout-rule.ts';
@@ -27,8 +31,11 @@ export const DEFAULT_USER_AGENT_PRODUCT = 'LegacySheetConverter';
 export interface ReleaseWatch {
   /** The label an update check is counted under: the installed version when known, `other`, or `none`. */
   installedLabel(userAgent: string | undefined): string;
-  /** Counts a stored bug report for the release its client could run, and halts a ramp past the rule. */
-  reportStored(request: CoreRequest, entry: FeedbackEntry, windows: boolean): Promise<void>;
+  /**
+   * Counts a stored bug report for the release its client could run, and halts a ramp past the rule. With
+   * `installId` (an app on the update files), it counts by install id, when that install could run it.
+   */
+  reportStored(request: CoreRequest, entry: FeedbackEntry, windows: boolean, installId?: string): Promise<void>;
 }
 
 export interface ReleaseWatchPorts {
@@ -42,6 +49,11 @@ export interface ReleaseWatchPorts {
   rolloutBucket(clientKey: string): number;
   /** The keyed hash clients and networks are stored as (the voter id). */
   clientHash(key: string): string;
+  /**
+   * Whether an install's cohort bucket (core/tuf/cohort.ts, the line's seed) is in a release's ramp at
+   * `now`: the app on the update files could run it. None: reports by install id count nothing.
+   */
+  installInRamp?(release: Release, installId: string, now: number): Promise<boolean>;
   /** The release channels, the most stable first: a release is compared with the release before it on its channel. */
   channels: readonly string[];
 }
@@ -81,8 +93,10 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
       mine: await storage.usage.reporters(release.version, windows.mine.from, windows.mine.to, resumedAt(release) ?? undefined),
       before: await storage.usage.reporters(windows.before.version, windows.before.from, windows.before.to),
     };
-    const decision = decideHalt(release, windows, read, rule);
-    if (!decision.halt) return;
+    // Each kind of figures on its own (never mixed in one rate): by address, then by install id.
+    const byId = await installIdFigures(storage.installs, release.version, windows, { fromDay, toDay }, resumedAt(release));
+    const decision = [decideHalt(release, windows, read, rule), byInstallId(decideHalt(release, windows, byId, rule))].find((d) => d.halt);
+    if (decision === undefined) return;
     // The event and the audit entry are written with the halt, by the one instance whose halt applies.
     const audit = { at: now, action: 'release.halted', target: decision.reason, requestId, actor: null };
     const halted = await ports.changes.change(async (tx) => {
@@ -101,16 +115,20 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
       if (version === undefined) return 'none';
       return releases.isKnown(version) ? version : 'other';
     },
-    async reportStored(request, entry, windows) {
+    async reportStored(request, entry, windows, installId) {
       if (entry.type !== 'bug_report' || entry.appVersion === null) return;
       const now = clock.now();
       const platform = windows ? 'windows' : 'other';
-      /** Records the reporting client (once per release) and counts its first report. */
+      /** Records the reporting client (once per release) and counts its first report; by install id when it has one. */
       const reporter = async (version: string) => {
         // A party (core/clients/party.ts): an address carrying an IPv4 one counts as that IPv4.
         const party = reportParty(request.clientIp);
-        const clientHash = ports.clientHash(party.client);
         const networkHash = ports.clientHash(party.network);
+        if (installId !== undefined) {
+          await storage.installs.addReporter({ release: version, clientHash: installHashOf(ports.clientHash, installId), networkHash, at: now });
+          return;
+        }
+        const clientHash = ports.clientHash(party.client);
         if (await storage.usage.addReporter({ release: version, clientHash, networkHash, at: now })) usage.count('bug_report', version, null, platform);
       };
       const release = releases.known().find((r) => r.version === entry.appVersion && r.pulledAt === null);
@@ -119,8 +137,14 @@ export function createReleaseWatch(ports: ReleaseWatchPorts, product: string, ru
         if (releases.isKnown(entry.appVersion) && !releases.known().some((r) => r.version === entry.appVersion)) await reporter(entry.appVersion);
         return;
       }
-      // A client whose bucket (a `/version` check's: whole percents) the release (or a newer one) was never offered to could not run it.
-      if (release.publishedAt > now || ports.rolloutBucket(clientKeyOf(request)) >= wholePercent(rolloutInForce(release, now))) return;
+      // A client whose bucket (a `/version` check's: whole percents) the release (or a newer one) was never
+      // offered to could not run it; nor an install whose cohort bucket is outside the release's ramp.
+      if (release.publishedAt > now) return;
+      if (
+        installId === undefined
+          ? ports.rolloutBucket(clientKeyOf(request)) >= wholePercent(rolloutInForce(release, now))
+          : !(await ports.installInRamp?.(release, installId, now))
+      ) return;
       await reporter(release.version);
       if (isRamping(release, now)) await decide(release, request.requestId ?? '');
     },

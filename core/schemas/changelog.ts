@@ -1,7 +1,8 @@
 /**
  * The changelog as a JSON Feed 1.1 (GET /api/v1/changelog, an addition to the spec): one item per release
  * live for everyone, with the roadmap items it shipped in the `_release` extension (JSON Feed's rule for
- * extensions: a key that starts with an underscore).
+ * extensions: a key that starts with an underscore); with `installed=`, also the releases at or below it not
+ * yet at 100 %, their `reached_everyone_at` null.
  *
  * @module
  */
@@ -21,8 +22,8 @@ export interface ShippedFeature {
 /** What the desktop app and the website read of one release: the `_release` extension of an item. */
 export interface ChangelogRelease {
   version: string;
-  /** When it reached every client (ISO 8601). */
-  reached_everyone_at: string;
+  /** When it reached every client (ISO 8601); null for a release not at 100 % yet (listed for `installed`). */
+  reached_everyone_at: string | null;
   /** Its release notes address, or null. */
   notes_url: string | null;
   /** Whether the app installs it without asking. */
@@ -65,7 +66,13 @@ const shippedFeature = v.strictObject({
 });
 const release = v.strictObject({
   version: VersionString,
-  reached_everyone_at: v.pipe(IsoTime, v.description('When the release reached every client: its percent in force became 100.')),
+  reached_everyone_at: v.pipe(
+    v.nullable(IsoTime),
+    v.description(
+      'When the release reached every client: its percent in force became 100. Null for a release not at 100 % yet, which ' +
+        'only installed= lists (an early adopter has it).',
+    ),
+  ),
   notes_url: v.nullable(Link),
   critical: v.boolean(),
   features: v.pipe(v.array(shippedFeature), v.description('The visible roadmap items whose release_version is this version, in id order.')),
@@ -76,7 +83,7 @@ const item = v.strictObject({
   title: v.string(),
   content_text: v.string(),
   content_html: v.string(),
-  date_published: IsoTime,
+  date_published: v.pipe(IsoTime, v.description('When the release reached every client; for one not at 100 % yet, when it was published.')),
   tags: v.optional(v.array(v.string())),
   _release: release,
 });
@@ -98,7 +105,10 @@ const feed = v.strictObject({
   items: v.pipe(
     v.array(item),
     v.maxLength(CHANGELOG_PAGE_SIZE),
-    v.description(`One item per release live for everyone, highest version first: at most ${CHANGELOG_PAGE_SIZE} a page.`),
+    v.description(
+      `One item per release live for everyone (and, with installed=, per release at or below it not at 100 % yet), highest version ` +
+        `first: at most ${CHANGELOG_PAGE_SIZE} a page.`,
+    ),
   ),
 });
 type _Feature = Assert<Equal<v.InferOutput<typeof shippedFeature>, ShippedFeature>>;
@@ -130,6 +140,20 @@ export const ChangelogBeforeSchema: v.GenericSchema<string> = v.pipe(
     'Only releases below this version: the cursor of the next page, as next_url (JSON Feed) or the rel="next" link ' +
       '(Atom) gives it. A release version, as since; a version between two releases answers as the lowest release at ' +
       'or above it does.',
+  ),
+);
+
+/**
+ * `installed`: the version an app runs. The releases at or below it that are not yet at 100 % (above the
+ * newest release live for everyone) are listed too: an early adopter's "What's new".
+ */
+export const ChangelogInstalledSchema: v.GenericSchema<string> = v.pipe(
+  v.string(),
+  v.regex(RELEASE_VERSION, RELEASE_VERSION_MESSAGE),
+  v.description(
+    'The version the app runs: the releases at or below it that are not yet at 100 % (a staged release the app got early, ' +
+      'above the newest release live for everyone) are listed too, with their roadmap items and reached_everyone_at null. ' +
+      'A release version, as since; a version between two such releases answers as the highest at or below it does.',
   ),
 );
 

@@ -7,6 +7,8 @@ import * as v from 'valibot';
 import { CHECKOUT_CHANNELS, CHECKOUT_SKUS, type CheckoutChannel, type CheckoutSku, FEEDBACK_TYPES, type FeedbackType } from './catalogue.ts';
 import type { Assert, Equal } from './exact.ts';
 import { isNotBlank, NOT_BLANK_NO_CONTROL_CHARACTERS, storableText } from './stored-text.ts';
+import { RELEASE_VERSION } from './version.ts';
+import { CHANNEL_NAME, INSTALL_ID } from './update-names.ts';
 
 /** Longest feedback description, in UTF-16 code units. */
 export const DESCRIPTION_MAX = 5000;
@@ -35,6 +37,17 @@ export interface FeedbackRequest {
   appVersion?: string | undefined;
   /** An integer from 1 to 5. */
   rating?: number | undefined;
+  /** An addition to the spec: the install id of an app on the update files, so that its bug report counts by install id. */
+  installId?: string | undefined;
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+function installId(description: string) {
+  return v.pipe(
+    v.string('must be a string'),
+    v.regex(INSTALL_ID, 'must be an install id: 16 bytes in base64url without padding (22 characters of A-Z a-z 0-9 - _)'),
+    v.description(description),
+  );
 }
 
 /** One of the values, with a message that lists them. */
@@ -63,9 +76,41 @@ const feedbackRequest = v.object({
   email: v.optional(v.pipe(text(SHORT_TEXT_MAX), v.rfcEmail('must be an email address'))),
   appVersion: v.optional(text(SHORT_TEXT_MAX)),
   rating: v.optional(integer(1, 5, 'must be an integer from 1 to 5')),
+  installId: v.optional(
+    installId(
+      'An addition to the spec: the install id of an app on the update files (POST /api/v1/installs). A bug_report that ' +
+        'carries it counts for the halt rule by install id; it is not stored with the feedback.',
+    ),
+  ),
 });
 type _FeedbackRequest = Assert<Equal<v.InferInput<typeof feedbackRequest>, FeedbackRequest>>;
 export const FeedbackRequestSchema: v.GenericSchema<FeedbackRequest> = feedbackRequest;
+
+/** An app on the update files says which version it runs (POST /api/v1/installs, an addition to the spec). */
+export interface InstallPingRequest {
+  /** The update channel it reads, such as stable. */
+  channel: string;
+  /** The version it runs, as releases are published (major.minor.build). */
+  version: string;
+  /** Its install id: 16 random bytes in base64url without padding. */
+  installId: string;
+}
+const installPingRequest = v.object({
+  channel: v.pipe(
+    v.string('must be a string'),
+    v.regex(CHANNEL_NAME, 'must be a channel name: 1 to 32 of a-z, 0-9 and -'),
+    v.description('The update channel the app reads (/updates/{channel}/), such as stable. An unknown channel is 404 not_found.'),
+  ),
+  version: v.pipe(
+    v.string('must be a string'),
+    v.regex(RELEASE_VERSION, 'must be a release version: major.minor.build such as 2.5.0, with an optional fourth field, no leading zeros'),
+    v.description('The version the app runs. One that is no live release (nor the baseline) is answered 204 and counts nothing.'),
+  ),
+  installId: installId('The install id the app keeps: 16 random bytes in base64url without padding (22 characters).'),
+});
+type _InstallPingRequest = Assert<Equal<v.InferInput<typeof installPingRequest>, InstallPingRequest>>;
+/** POST /api/v1/installs. Fields not listed are ignored. */
+export const InstallPingRequestSchema: v.GenericSchema<InstallPingRequest> = installPingRequest;
 
 /** Toggle the caller's vote for a feature (POST /api/v1/roadmap). */
 export interface VoteRequest {

@@ -10,6 +10,7 @@
  * @module
  */
 import { fromHex } from '../formats/hex.ts';
+import { INSTALL_ID } from '../schemas/update-names.ts';
 import { byVersionDescending, compareMsiVersions } from '../releases/rollout-rule.ts';
 import type { ReleaseCustom, ReleaseTarget } from './feed.ts';
 
@@ -23,7 +24,7 @@ const encoder = new TextEncoder();
 
 /** Whether an install id is 16 bytes in base64url without padding (22 characters, the last holding 2 bits). */
 export function installIdOk(id: string): boolean {
-  return /^[A-Za-z0-9_-]{21}[AQgw]$/.test(id);
+  return INSTALL_ID.test(id);
 }
 
 /**

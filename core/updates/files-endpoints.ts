@@ -19,7 +19,9 @@ export const UPDATE_FILES_TAG = 'Update files';
 const ChannelSchema = v.pipe(
   v.string(),
   v.regex(CHANNEL_NAME),
-  v.description('The update channel: 1 to 32 of a-z, 0-9 and -; any other is 400 invalid_parameter. Only `stable` exists for now (404 for another).'),
+  v.description(
+    'The update channel: 1 to 32 of a-z, 0-9 and -; any other is 400 invalid_parameter. `stable`, `beta` and those the config names exist (404 for another); a channel lists its own releases and those of the more stable channels.',
+  ),
 );
 
 const UpdateFileNameSchema = v.pipe(

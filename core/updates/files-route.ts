@@ -16,14 +16,15 @@
  * @module
  */
 import { answerOf } from '../http/conditional.ts';
+import { CHANNEL_NAME } from '../schemas/update-names.ts';
 import { errorResponse } from '../http/errors.ts';
 import type { CoreRequest, CoreResponse } from '../http/http.ts';
 import type { UpdateFileRole } from '../ports/update-files.ts';
 import { cacheTagHeaders } from './cache-tags.ts';
 import type { ServedFile, ServedFiles } from './served-files.ts';
 
-/** A channel's name. */
-export const CHANNEL_NAME = /^[a-z0-9-]{1,32}$/;
+/** A channel's name (core/schemas/requests.ts). */
+export { CHANNEL_NAME };
 
 /** The Cache-Control of the versioned files: a version's bytes never change. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

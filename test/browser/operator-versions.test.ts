@@ -2,8 +2,9 @@
  * The installed base by version on the Numbers page, in a real Chromium: clients checking for updates and
  * naming their installed version in the User-Agent (`LegacySheetConverter/<version>`) are shown by version,
  * each client once a day however often it checks (an unknown version as Other, none as Not named), with
- * the share on the newest release and the reviews and bug reports of each version. The page passes
- * axe-core at 1280 and 360 px.
+ * the share on the newest release and the reviews and bug reports of each version; apps on the update files
+ * pinging POST /installs are shown by install id beside them, never added up. The page passes axe-core at
+ * 1280 and 360 px.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -52,6 +53,17 @@ test('the Numbers page shows the clients that checked, by installed version, and
       });
       assert.is(answer.status, 201, answer.text);
     }
+    // Apps on the update files: 3 install ids on 2.6.0 (one of them twice), 1 on 2.5.0.
+    for (const [version, n] of [['2.6.0', 1], ['2.6.0', 2], ['2.6.0', 3], ['2.6.0', 1], ['2.5.0', 4]] as const) {
+      const installId = Buffer.alloc(16, n).toString('base64url');
+      const answer = await server.request({
+        method: 'POST',
+        path: '/api/v1/installs',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'stable', version, installId }),
+      });
+      assert.is(answer.status, 204, answer.text);
+    }
     const page = await browser.newPage();
     page.setDefaultTimeout(NAVIGATION_MS);
     await signInOn(page, running.url, OPERATOR_TOKEN);
@@ -61,14 +73,19 @@ test('the Numbers page shows the clients that checked, by installed version, and
       (trs) => trs.map((tr) => Array.from(tr.children, (cell) => cell).map((cell) => (cell as HTMLElement).innerText.trim())),
     );
     assert.equal(rows, [
-      ['2.5.0', '7', '53.8%', '0', '', '1'],
-      ['2.6.0', '4', '30.8%', '2', '4.5', '0'],
-      ['Other (not a known release)', '2', '15.4%', '0', '', '0'],
-      ['Not named', '3', '', '0', '', '0'],
+      ['2.5.0', '7', '53.8%', '1', '25%', '0', '', '1'],
+      ['2.6.0', '4', '30.8%', '3', '75%', '2', '4.5', '0'],
+      ['Other (not a known release)', '2', '15.4%', '0', '0%', '0', '', '0'],
+      ['Not named', '3', '', '0', '', '0', '', '0'],
     ]);
-    assert.match(await page.innerText('#versions-newest'), /^30\.8% of the clients naming a version ran the newest release, 2\.6\.0, on \d{4}-\d\d-\d\d\.$/);
+    assert.match(
+      await page.innerText('#versions-newest'),
+      /^30\.8% of the clients naming a version ran the newest release, 2\.6\.0, on (\d{4}-\d\d-\d\d)\. By install id \(apps on the update files\): 75% on \1\.$/,
+    );
     const today = await page.$$eval('#versions-by-day tbody tr:last-child > *', (cells) => cells.map((cell) => (cell as HTMLElement).innerText.trim()));
     assert.equal(today.slice(1), ['7', '4', '2', '3', '30.8%', '1']);
+    const byId = await page.$$eval('#versions-by-install-id tbody tr:last-child > *', (cells) => cells.map((cell) => (cell as HTMLElement).innerText.trim()));
+    assert.equal(byId.slice(1), ['1', '3', '75%'], '2.5.0, 2.6.0, the share on 2.6.0');
     await checkPage(page, 'numbers-versions');
   } finally {
     await browser.close();

@@ -45,6 +45,9 @@ test('every read resolves to the body the server answers', async ({ server, base
 test('writes send their JSON body: feedback, a vote toggled twice, a checkout and its status', async ({ server, base }) => {
   const api = createClient({ baseUrl: `${base}/` });
   assert.equal(await api.submitFeedback({ description: 'Converts my .wk3 files', rating: 5, type: 'review' }), { success: true });
+  assert.is(await api.reportInstall({ channel: 'stable', version: '2.4.1', installId: 'AAECAwQFBgcICQoLDA0ODw' }), undefined, 'a 204 resolves to undefined');
+  const pinged = await api.withMeta.reportInstall({ channel: 'stable', version: '2.4.1', installId: 'AAECAwQFBgcICQoLDA0ODw' });
+  assert.equal([pinged.status, pinged.data, pinged.rateLimit?.limit], [204, undefined, 120]);
   const featureId = server.content.roadmap.find((feature) => feature.visible)!.id;
   assert.equal(await api.toggleRoadmapVote({ featureId }), { voted: true, vote_count: 1 });
   assert.equal(await api.toggleRoadmapVote({ featureId }), { voted: false, vote_count: 0 });

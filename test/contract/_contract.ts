@@ -15,6 +15,7 @@ import { discoverySpec } from './specs/discovery.ts';
 import { downloadSpec } from './specs/download.ts';
 import { errorsSpec } from './specs/errors.ts';
 import { feedbackSpec } from './specs/feedback.ts';
+import { installsSpec } from './specs/installs.ts';
 import { licensesSpec } from './specs/licenses.ts';
 import { pricingSpec } from './specs/pricing.ts';
 import { rateLimitSpec } from './specs/rate-limit.ts';
@@ -32,6 +33,7 @@ export const SPECS: Record<string, Spec> = {
   pricing: pricingSpec,
   download: downloadSpec,
   version: versionSpec,
+  installs: installsSpec,
   feedback: feedbackSpec,
   roadmap: roadmapSpec,
   checkout: checkoutSpec,

@@ -70,6 +70,7 @@ function bigChangelog(): ChangelogEntry[] {
     entries.push({
       version: `1.0.${2 * i}`,
       reachedAt: Date.UTC(2026, 0, 1) + i * 60_000,
+      publishedAt: Date.UTC(2025, 11, 1) + i * 60_000,
       notesUrl: `https://www.example.com/releases/1.0.${2 * i}`,
       critical: false,
       features: [1, 2].map((n) => ({ id: 2 * i + n, title: `Item ${2 * i + n} <of> "many"`, description: `${i} & ${'x'.repeat(1990)}` })),
@@ -99,7 +100,7 @@ test('a flood of distinct since values keeps at most KEPT_BYTES, on the real pag
     for (let i = 0; i < 1200; i++) {
       // 1,200 distinct values: every build 0 to 599 and a fourth field on each.
       const since = i % 2 === 0 ? `1.0.${i / 2}` : `1.0.${(i - 1) / 2}.${i}`;
-      const page = normalisePage(all, { since, before: null });
+      const page = normalisePage(all, { since, before: null, installed: null });
       keys.add(pageKey(page));
       const answer = await kept.body(pageKey(page), () => {
         made++;
@@ -113,7 +114,7 @@ test('a flood of distinct since values keeps at most KEPT_BYTES, on the real pag
     assert.is(keys.size, 300, 'each since normalised onto one of the 300 releases');
     assert.is(made, 300, 'the values of one release share its body while it is kept');
     // A page of 50 such releases is a few hundred KiB; the whole changelog as one body was 14 times that.
-    const whole = encoder.encode(write({ since: null, before: null, entries: all, next: null })).byteLength;
+    const whole = encoder.encode(write({ since: null, before: null, installed: null, entries: all, next: null })).byteLength;
     assert.ok(largest * 5 < whole, `${largest} of ${whole}`);
     assert.ok(largest * 2 < KEPT_BYTES);
   }

@@ -24,6 +24,7 @@ const STORAGE_MEMBERS: StorageMembers = {
   inbox: 'required',
   features: 'required',
   usage: 'required',
+  installs: 'required',
   outbox: 'required',
   orders: 'required',
   mail: 'required',

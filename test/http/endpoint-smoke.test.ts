@@ -77,6 +77,19 @@ test('POST /api/v1/feedback: 201 {"success":true}', async (context) => {
   assert.is(answer.text, '{"success":true}');
 });
 
+test('POST /api/v1/installs: 204 with no body, no Content-Type and no Content-Length (RFC 9110 section 8.6)', async (context) => {
+  const init = {
+    method: 'POST',
+    path: '/api/v1/installs',
+    headers: JSON_TYPE,
+    body: '{"channel":"stable","version":"2.4.1","installId":"AAECAwQFBgcICQoLDA0ODw"}',
+  };
+  context.asked.add('POST /api/v1/installs');
+  const answer = await context.server.request(init);
+  assert.equal([answer.status, answer.text, answer.headers['content-type'], answer.headers['content-length']], [204, '', undefined, undefined]);
+  assert.is(answer.headers['ratelimit-limit'], '120', 'metered: the rate-limit headers');
+});
+
 test('POST /api/v1/roadmap: a vote, 200 with the count', async (context) => {
   const answer = await ask(context, { method: 'POST', path: '/api/v1/roadmap', headers: JSON_TYPE, body: '{"featureId":1}' });
   assert.is(answer.status, 200);

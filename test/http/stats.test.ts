@@ -20,6 +20,14 @@ test.before.each(async () => {
 test.after.each(() => running.close());
 
 const get = (path: string, agent: string) => running.server.request({ path, headers: { 'user-agent': agent } });
+/** An app on the update files, install id number `n`, says which version it runs. */
+const ping = (version: string, n: number) =>
+  running.server.request({
+    method: 'POST',
+    path: '/api/v1/installs',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ channel: 'stable', version, installId: Buffer.alloc(16, n).toString('base64url') }),
+  });
 const feedback = (body: Record<string, unknown>) =>
   running.server.request({ method: 'POST', path: '/api/v1/feedback', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -29,6 +37,7 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
   for (let i = 0; i < 3; i++) assert.is((await get('/api/v1/version', WINDOWS)).status, 200);
   assert.is((await get('/api/v1/download?source=homepage', WINDOWS)).status, 302);
   assert.is((await feedback({ type: 'review', description: 'Great', rating: 5 })).status, 201);
+  for (const n of [1, 2, 1]) assert.is((await ping('2.4.1', n)).status, 204);
   // 2026-11-21: a new release for everyone, a source nobody configured, a Mac.
   running.server.clock.advance(24 * 3600_000);
   await running.server.storage.change((tx) =>
@@ -43,6 +52,8 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
   running.server.clock.advance(1000);
   assert.is((await get('/api/v1/version', WINDOWS)).status, 200);
   assert.is((await get('/api/v1/version', MAC)).status, 200);
+  // Two apps on the files moved to 2.5.0, one is still on 2.4.1: by install id, never added to the checks by address.
+  for (const [version, n] of [['2.5.0', 1], ['2.5.0', 2], ['2.4.1', 3], ['2.5.0', 1]] as const) assert.is((await ping(version, n)).status, 204);
   assert.is((await get('/api/v1/download?source=spam-123', WINDOWS)).status, 302);
   assert.is((await get('/api/v1/download', MAC)).status, 302);
   assert.is((await get('/api/v1/download?source=blog', WINDOWS)).status, 302);
@@ -108,13 +119,30 @@ test('two days of update checks, downloads and feedback, summed and by day', asy
     // No check named its installed version (no product token) and no feedback its appVersion; installs are
     // distinct clients a day (issue 42): every check here comes from one address, one install a day.
     versions: {
-      newest: { version: '2.5.0', share: null, day: null },
+      newest: { version: '2.5.0', share: null, day: null, installIdShare: 66.7, installIdDay: '2026-11-21' },
       installed: { none: 2 },
+      installIds: { '2.4.1': 3, '2.5.0': 2 },
       reviews: { none: { count: 2, average: 4 } },
       bugReports: { none: 1 },
       days: [
-        { day: '2026-11-20', installed: { none: 1 }, newestShare: null, reviews: { none: { count: 1, average: 5 } }, bugReports: {} },
-        { day: '2026-11-21', installed: { none: 1 }, newestShare: null, reviews: { none: { count: 1, average: 3 } }, bugReports: { none: 1 } },
+        {
+          day: '2026-11-20',
+          installed: { none: 1 },
+          newestShare: null,
+          installIds: { '2.4.1': 2 },
+          newestInstallIdShare: 0,
+          reviews: { none: { count: 1, average: 5 } },
+          bugReports: {},
+        },
+        {
+          day: '2026-11-21',
+          installed: { none: 1 },
+          newestShare: null,
+          installIds: { '2.5.0': 2, '2.4.1': 1 },
+          newestInstallIdShare: 66.7,
+          reviews: { none: { count: 1, average: 3 } },
+          bugReports: { none: 1 },
+        },
       ],
     },
     mail: { sent: 0, failed: 0, pending: 0 },

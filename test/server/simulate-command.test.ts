@@ -94,6 +94,32 @@ test('a client rule that buckets over another seed: the equality figure fails, a
   assert.match(out.stdout, /^first disagreement: install [A-Za-z0-9_-]{22} at /m);
 });
 
+const AUTOPILOT =
+  /^installs (?<installs>[\d,]+), ramp (?<share>\d+) %, days (?<days>\d+); regression (?<x>\d+)x (?<regression>not halted in \d+ days|halted at \+\d+ h \d\d min); 10 networks, (?<minted>[\d,]+) minted ids (?<attack>not halted in \d+ days|halted at \+\d+ h \d\d min); (?<verdict>every bar holds|FAILED: .+)$/;
+
+test("autopilot: 20x 2.7.0's bug rate in a 25 % ramp of 4,000 installs halts it by install id; 1x does not; the run repeats with its seed", async () => {
+  const args = ['simulate', 'autopilot', '--installs', '4000', '--share', '25', '--days', '2', '--attack-after', '60'];
+  const run = await runCommand([...args, '--regression', '20'], {});
+  const lines = run.stdout.trimEnd().split('\n');
+  const f = AUTOPILOT.exec(lines.at(-1)!)?.groups;
+  assert.ok(f, `the last line has every figure:\n${lines.at(-1)}`);
+  assert.equal([f['installs'], f['share'], f['days'], f['x'], f['minted']], ['4,000', '25', '2', '20', '1,000']);
+  assert.match(f['regression']!, /^halted at /);
+  assert.match(
+    run.stdout,
+    /^regression run \(2\.8\.0 at 20x 2\.7\.0's rate\): halted at \+\d+ h \d\d min, [\d,]+ requests: Apps on the update files, counted by install id: 2\.8\.0: /m,
+  );
+  // The early-day defect: an hour into the ramp, the release before's whole first day of installs is set
+  // against an hour of its reports, so 10 networks halt it (docs/releases.md "The autopilot, simulated").
+  assert.is(f['attack'], 'halted at +1 h 00 min');
+  assert.is(f['verdict'], 'FAILED: 10 networks with minted install ids do not');
+  assert.is(run.code, 1);
+  const none = await runCommand([...args, '--regression', '1'], {});
+  assert.match(AUTOPILOT.exec(none.stdout.trimEnd().split('\n').at(-1)!)?.groups?.['regression'] ?? '', /^not halted in 2 days$/);
+  assert.match(none.stdout, /not halted in 2 days, [\d,]+ requests: \(the rule's figures at the end\) 2\.8\.0: /);
+  assert.is((await runCommand([...args, '--regression', '20'], {})).stdout, run.stdout, 'the same seed, the same run');
+});
+
 test('usage: what to simulate, the ranges of --installs and --days, and --help', async () => {
   for (
     const [args, message] of [
@@ -103,6 +129,9 @@ test('usage: what to simulate, the ranges of --installs and --days, and --help',
       [['updates', '--days', '2'], /--days must be a whole number from 3 to 28/],
       [['updates', '--seed', ''], /--seed must be 1 to 100 characters/],
       [['updates', '--rate', '3'], /Unknown option '--rate'/],
+      [['updates', '--regression', '3'], /--regression is an option of simulate autopilot/],
+      [['autopilot', '--share', '60'], /--share must be a whole number from 1 to 50/],
+      [['autopilot', '--installs', '100'], /--installs must be a whole number from 1000 to 1000000/],
     ] as const
   ) {
     const run = await runCommand(['simulate', ...args], {});

@@ -48,7 +48,14 @@ test('pglite: a request sent while a pass deletes 10,000 windows and sessions is
     const answer = await server.request({ path: '/api/v1/version' });
     assert.is(answer.status, 200);
     assert.not.ok(passEnded, 'the answer came while the pass was still deleting');
-    assert.equal(await pass, { rateLimitWindows: 10_000, checkoutSessions: 10_000, budgetCounters: 0, outboundEvents: 0, installSightings: 0 });
+    assert.equal(await pass, {
+      rateLimitWindows: 10_000,
+      checkoutSessions: 10_000,
+      budgetCounters: 0,
+      outboundEvents: 0,
+      installSightings: 0,
+      installPings: 0,
+    });
   } finally {
     await server.close();
   }

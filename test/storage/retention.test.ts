@@ -44,12 +44,26 @@ test('a pass deletes ended windows and unpaid sessions past the 7-day grace, and
       });
     }
 
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 2, checkoutSessions: 3, budgetCounters: 0, outboundEvents: 0, installSightings: 0 });
+    assert.equal(await storage.runRetention(), {
+      rateLimitWindows: 2,
+      checkoutSessions: 3,
+      budgetCounters: 0,
+      outboundEvents: 0,
+      installSightings: 0,
+      installPings: 0,
+    });
     const keys = await client.query<{ key: string }>('select key from rate_limits order by key');
     assert.equal(keys.map((r) => r.key), live.map((r) => r.key));
     const left = await client.query<{ id: string }>('select id from checkout_sessions order by id');
     assert.equal(left.map((r) => r.id), ['paid-30d', 'pending-6d', 'pending-open', 'processing-30d']);
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0, outboundEvents: 0, installSightings: 0 });
+    assert.equal(await storage.runRetention(), {
+      rateLimitWindows: 0,
+      checkoutSessions: 0,
+      budgetCounters: 0,
+      outboundEvents: 0,
+      installSightings: 0,
+      installPings: 0,
+    });
     assert.is((await storage.rateLimits.hit('old-1', 60_000, 120)).count, 1);
   } finally {
     await storage.close();
@@ -91,7 +105,14 @@ test('outbound events done (delivered or given up) past their retention go with 
       ]);
     }
     assert.equal((await longer.runRetention()).outboundEvents, 0, 'EVENT_RETENTION_DAYS=60 keeps them all');
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0, outboundEvents: 2, installSightings: 0 });
+    assert.equal(await storage.runRetention(), {
+      rateLimitWindows: 0,
+      checkoutSessions: 0,
+      budgetCounters: 0,
+      outboundEvents: 2,
+      installSightings: 0,
+      installPings: 0,
+    });
     const left = await client.query<{ description: string; deliveries: number }>(
       `select (e.body::jsonb #>> '{data,description}') as description, (select count(*)::int from webhook_deliveries d where d.event_id = e.id) as deliveries
        from outbound_events e order by e.id`,
@@ -113,10 +134,45 @@ test("install sightings of days before yesterday go (the install counts stay); t
     const today = Math.floor(Date.now() / DAY);
     const seen = (day: number, clientHash: string) => ({ day, release: '2.6.0', clientHash, platform: 'windows' as const });
     await storage.usage.addSightings([seen(today - 3, 'a'), seen(today - 2, 'a'), seen(today - 2, 'b'), seen(today - 1, 'a'), seen(today, 'a')]);
-    assert.equal(await storage.runRetention(), { rateLimitWindows: 0, checkoutSessions: 0, budgetCounters: 0, outboundEvents: 0, installSightings: 3 });
+    assert.equal(await storage.runRetention(), {
+      rateLimitWindows: 0,
+      checkoutSessions: 0,
+      budgetCounters: 0,
+      outboundEvents: 0,
+      installSightings: 3,
+      installPings: 0,
+    });
     assert.equal(await client.query('select day from install_sightings order by day'), [{ day: today - 1 }, { day: today }]);
     const installs = (await storage.usage.list(today - 3, today)).map((c) => c.count);
     assert.equal(installs, [1, 2, 1, 1]);
+  } finally {
+    await storage.close();
+    await (await testPostgres()).dropSchema(client.schema);
+  }
+});
+
+test("install pings and their per-client tallies of days before yesterday go (the install counts stay); today's and yesterday's stay", async () => {
+  const client = await postgresClient();
+  await migrate(client);
+  const storage = createSqlStorage(client);
+  try {
+    const today = Math.floor(Date.now() / DAY);
+    const ping = (day: number, installHash: string) => ({ day, channel: 'stable', release: '2.6.0', installHash, clientHash: 'c' });
+    for (const [day, id] of [[today - 3, 'a'], [today - 2, 'a'], [today - 2, 'b'], [today - 1, 'a'], [today, 'a']] as const) {
+      assert.ok(await storage.installs.addInstall(ping(day, id), 10));
+    }
+    // Pings of today - 3 and today - 2 (3 rows) and the tallies of client c on those days (2 rows).
+    assert.equal(await storage.runRetention(), {
+      rateLimitWindows: 0,
+      checkoutSessions: 0,
+      budgetCounters: 0,
+      outboundEvents: 0,
+      installSightings: 0,
+      installPings: 5,
+    });
+    assert.equal(await client.query('select day from install_pings order by day'), [{ day: today - 1 }, { day: today }]);
+    assert.equal(await client.query('select day, installs from install_clients order by day'), [{ day: today - 1, installs: 1 }, { day: today, installs: 1 }]);
+    assert.equal((await storage.installs.list(today - 3, today)).map((c) => c.count), [1, 2, 1, 1]);
   } finally {
     await storage.close();
     await (await testPostgres()).dropSchema(client.schema);
