@@ -42,17 +42,23 @@ const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().r
  */
 export function validateLicense(context: AppContext): Operation {
   const { signatures } = context;
-  const standingOf = async (licenseKey: string): Promise<LicenseValidation> => {
+  /** The standing, with the update terms when asked for (an addition: without them the answer is as before). */
+  const standingOf = async (licenseKey: string, withTerms: boolean): Promise<LicenseValidation> => {
     const key = issuedForm(licenseKey);
-    const unknown: LicenseValidation = { standing: 'unknown', product: null, validUntil: null, updatesUntil: null, fallbackLine: null };
+    const unknown: LicenseValidation = {
+      standing: 'unknown',
+      product: null,
+      validUntil: null,
+      ...(withTerms ? { updatesUntil: null, fallbackLine: null } : {}),
+    };
     if (looksLikeSimulatorKey(key) && context.gateway.simulated !== true) return unknown;
     const order = await context.storage.orders.ofLicenseKey(key);
     if (order === null || order.keys === null) return unknown;
     if (isRevoked(order.standing)) return { ...unknown, standing: 'revoked' };
     const now = Math.floor(context.clock.now() / 1000);
     const product = order.keys.standard === key ? 'standard' : 'plus';
-    const { updatesUntil, fallbackLine } = await windowOf(order, product);
-    return { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds), updatesUntil, fallbackLine };
+    const valid: LicenseValidation = { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds) };
+    return withTerms ? { ...valid, ...(await windowOf(order, product)) } : valid;
   };
   /** The key's window and fallback line; the releases are read only for a key with a window. */
   const windowOf = async (order: Order, product: 'standard' | 'plus') => {
@@ -64,8 +70,8 @@ export function validateLicense(context: AppContext): Operation {
     return { updatesUntil: isoSeconds(until / 1000), fallbackLine: terms.fallbackLine };
   };
   return async (request): Promise<CoreResponse> => {
-    const { licenseKey, nonce } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
-    const body = encodeJson(await standingOf(licenseKey));
+    const { licenseKey, nonce, updateTerms } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
+    const body = encodeJson(await standingOf(licenseKey, updateTerms === true));
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     if (!signatures) return { status: 200, headers, body };
     const fields: CoveredFields = [

@@ -61,7 +61,7 @@ async function standing(context: Context, licenseKey: string | null): Promise<{ 
     method: 'POST',
     path: '/api/v1/licenses/validate',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ licenseKey }),
+    body: JSON.stringify({ licenseKey, updateTerms: true }),
   });
   const signed = { status: answer.status, headers: answer.headers, body: answer.text };
   const refused = licenseRefusal(signed, await publicKeyOf(context.signingKey), Math.floor(op.server.clock.now() / 1000), licenseKey!);
@@ -77,12 +77,19 @@ test('a key sold with 365 days covers up to its issue day plus 365; its fallback
     method: 'POST',
     path: '/api/v1/licenses/validate',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ licenseKey: standard }),
+    body: JSON.stringify({ licenseKey: standard, updateTerms: true }),
   });
   assert.is(
     answer.text,
     '{"standing":"valid","product":"standard","validUntil":"2026-12-05T12:00:00Z","updatesUntil":"2027-11-21T00:00:00Z","fallbackLine":"2.6"}',
   );
+  const unasked = await context.op.server.request({
+    method: 'POST',
+    path: '/api/v1/licenses/validate',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ licenseKey: standard }),
+  });
+  assert.is(unasked.text, '{"standing":"valid","product":"standard","validUntil":"2026-12-05T12:00:00Z"}', 'without updateTerms the answer is as before');
   context.op.server.clock.set(at('2027-10-01T09:00:00Z'));
   await publish(context, '2.7.0');
   assert.equal(await standing(context, standard), { updatesUntil: '2027-11-21T00:00:00Z', fallbackLine: '2.7' }, 'a release within the window');

@@ -119,7 +119,7 @@ test('POST /api/v1/licenses/validate: a key this server never issued is unknown'
   });
   assert.is(answer.status, 200);
   assert.is(answer.headers['content-type'], 'application/json');
-  assert.is(answer.text, '{"standing":"unknown","product":null,"validUntil":null,"updatesUntil":null,"fallbackLine":null}');
+  assert.is(answer.text, '{"standing":"unknown","product":null,"validUntil":null}');
 });
 
 test('POST /api/v1/licenses/resend: 202, the same answer for any address', async (context) => {
