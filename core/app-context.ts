@@ -17,6 +17,7 @@ import type { AppContext } from './context.ts';
 import type { AliasDeprecation } from './http/deprecation.ts';
 import { createKeyedMac, randomSecret } from './clients/keyed-hash.ts';
 import { createLicenseIssuer, generateSigningKey } from './licensing/license.ts';
+import { LIFETIME_SALES, type SaleWindows, saleWindowsProblem } from './licensing/sale-windows.ts';
 import type { Clock, LicenseIssuer, Logger, Observer, OfferSource, PaymentGateway, Storage, VersionSource } from './ports/ports.ts';
 import type { RateLimitPolicy } from './pipeline/rate-limit.ts';
 import { createReadiness } from './pipeline/readiness.ts';
@@ -79,6 +80,12 @@ export interface AppOptions {
   openCheckoutsPerClient?: number;
   /** How long a valid answer of POST /licenses/validate lets the app run offline (its lease), in days; 14 by default. */
   licenseLeaseDays?: number;
+  /**
+   * The update window each SKU's keys are sold with (issue 56, core/licensing/sale-windows.ts): days of
+   * updates from a key's issue day, or null for lifetime; stored with the keys at each sale. Lifetime for
+   * every SKU by default.
+   */
+  updateWindows?: SaleWindows;
   /** Feedback and open-session budgets; `DEFAULT_BUDGETS` for those not given (docs/deploy.md). */
   budgets?: Partial<Budgets>;
   /** The public address of the API for the discovery documents; http://localhost:8080 by default. */
@@ -167,6 +174,14 @@ export interface AppOptions {
 /** The default lease of a valid license standing: two weeks offline, then the app asks again. */
 export const DEFAULT_LICENSE_LEASE_DAYS = 14;
 
+/** The update windows of the options, checked; lifetime when not given. */
+function saleWindows(given: SaleWindows | undefined): SaleWindows {
+  if (given === undefined) return LIFETIME_SALES;
+  const problem = saleWindowsProblem(given);
+  if (problem !== null) throw new Error(`updateWindows: ${problem}`);
+  return given;
+}
+
 /** The configured offer, always the same object. */
 const fixedOffer = (offer: SiteContent['offer']): OfferSource => ({ current: () => offer });
 
@@ -233,6 +248,7 @@ export async function createContext(
     checkoutTtlMs: options.checkoutTtlMs ?? 24 * 60 * 60 * 1000,
     openCheckoutsPerClient: options.openCheckoutsPerClient ?? DEFAULT_OPEN_CHECKOUTS_PER_CLIENT,
     licenseLeaseSeconds: Math.round((options.licenseLeaseDays ?? DEFAULT_LICENSE_LEASE_DAYS) * 86_400),
+    updateWindows: saleWindows(options.updateWindows),
     budgets: { ...DEFAULT_BUDGETS, ...options.budgets },
     publicBaseUrl: (options.publicBaseUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     docsUrl: options.docsUrl?.replace(/\/+$/, '') ?? null,

@@ -23,6 +23,7 @@ import type { MailSettings } from './mail/messages.ts';
 import type { UnsubscribeTokens } from './mail/unsubscribe.ts';
 import type { CommittedChanges } from './ports/change.ts';
 import type { ChangelogReads } from './changelog/reads.ts';
+import type { SaleWindows } from './licensing/sale-windows.ts';
 
 /** One public operation: a request-like input to a response-like output. */
 export type Operation = (request: CoreRequest) => Answer;
@@ -66,6 +67,8 @@ export interface AppContext {
   readonly openCheckoutsPerClient: number;
   /** How long a valid license standing lets the desktop app run without asking again, in seconds. */
   readonly licenseLeaseSeconds: number;
+  /** The update window each SKU's keys are sold with (core/licensing/sale-windows.ts), stored with them at each sale. */
+  readonly updateWindows: SaleWindows;
   /** What all clients together, and each one's share, may add of feedback and open sessions (core/budgets/budgets.ts). */
   readonly budgets: Readonly<Budgets>;
   /** The public address of this API, without a trailing slash, for links in documents. */

@@ -58,6 +58,7 @@ export {
   SIMULATOR_KEY_PREFIX,
   verifyLicenseKey,
 } from './licensing/license.ts';
+export { LIFETIME_SALES, type SaleWindows, type WindowDays } from './licensing/sale-windows.ts';
 export { DEFAULT_BODY_LIMIT } from './http/body.ts';
 export { ApiErrorSchema, ERROR_CODES } from './schemas/api-error.ts';
 export {

@@ -92,6 +92,7 @@ export type {
   FeedbackBudget,
   FeedbackEntry,
   FeedbackType,
+  KeyWindows,
   LicenseKeys,
   MaybePromise,
   OpenCheckoutTotals,
@@ -105,7 +106,7 @@ export type {
 export type { PaymentFlag, Purchase } from './ports/gateway-port.ts';
 
 // The rules a storage applies as the memory and SQL storages do.
-export { DEFAULT_VOTES_PER_NETWORK, voteWeight } from './ports/ports.ts';
+export { DEFAULT_VOTES_PER_NETWORK, LIFETIME_KEYS, voteWeight } from './ports/ports.ts';
 export { isFinal, isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from './ports/checkout-state.ts';
 export {
   type DisputeStates,

@@ -42,6 +42,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'docs/doc-lists.test.ts': 'unit',
   'docs/app-steps.test.ts': 'unit',
   'docs/update-rule-doc.test.ts': 'unit',
+  'docs/update-window-doc.test.ts': 'unit',
   // The doc's commands through the program's entry in process (test/_cli.ts), against an app in process.
   'docs/update-files-setup.test.ts': 'unit',
   // The walk-through of docs/operating.md, sent to app.handle with the test's clock.
@@ -71,6 +72,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'server/mail-retry-command.test.ts': 'unit',
   'server/payment-config.test.ts': 'unit',
   'server/purge-config.test.ts': 'unit',
+  'server/update-windows-config.test.ts': 'unit',
   'server/release-watch-config.test.ts': 'unit',
   'server/storage-config.test.ts': 'unit',
   'server/start-warnings.test.ts': 'unit',
@@ -112,6 +114,7 @@ export const TIER_TABLE: Readonly<Record<string, Tier>> = {
   'http/operator-roadmap-unmerge-page.test.ts': 'unit',
   'http/operator-roadmap.test.ts': 'unit',
   'http/operator.test.ts': 'unit',
+  'http/license-updates.test.ts': 'unit',
   'http/orders.test.ts': 'unit',
   'http/probes.test.ts': 'unit',
   'http/rate-limit.test.ts': 'unit',

@@ -16,6 +16,7 @@ import { ConfigError } from './config-error.ts';
 import { CheckoutReturnSchema, StripeFileSchema } from './payment-config.ts';
 import { MailFileSchema } from './mail-config.ts';
 import { PurgeFileSchema } from './purge-config.ts';
+import { saleWindowsOf, SkusFileSchema } from './sku-config.ts';
 
 const IsoDate = v.pipe(v.string(), v.isoTimestamp('must be an ISO 8601 timestamp such as 2027-01-01T00:00:00Z'));
 
@@ -42,6 +43,8 @@ export const ConfigFileSchema = v.strictObject({
   bodyLimitBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(1024 * 1024)), 16384),
   checkoutTtlMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(5), v.maxValue(7 * 24 * 60)), 1440),
   openCheckoutsPerClient: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 10),
+  /** What each SKU sells besides its price: the update window of its keys (server/sku-config.ts, docs/licensing.md). */
+  skus: v.optional(SkusFileSchema),
   /** How long a valid answer of POST /api/v1/licenses/validate lets the desktop app run offline (docs/licensing.md). */
   licenseLeaseDays: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(366)), 14),
   /** Storage budgets (core/budgets/budgets.ts, docs/deploy.md "Storage budgets"). */
@@ -132,6 +135,7 @@ export function appOptionsOf(settings: FileSettings) {
     checkoutTtlMs: settings.checkoutTtlMs,
     openCheckoutsPerClient: settings.openCheckoutsPerClient,
     licenseLeaseDays: settings.licenseLeaseDays,
+    updateWindows: settings.updateWindows,
     budgets: settings.budgets,
     usageSources: settings.downloadSources,
     userAgentProduct: settings.userAgentProduct,
@@ -174,6 +178,8 @@ export function fileSettings(config: ConfigFile) {
     openCheckoutsPerClient: config.openCheckoutsPerClient,
     /** Days a valid license standing lets the desktop app run offline. */
     licenseLeaseDays: config.licenseLeaseDays,
+    /** The update window each SKU's keys are sold with (core/licensing/sale-windows.ts). */
+    updateWindows: saleWindowsOf(config.skus),
     /** Feedback and open-session budgets (core/budgets/budgets.ts). */
     budgets,
     /** The GET /download sources counted as they are (core/budgets/usage.ts). */

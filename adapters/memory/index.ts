@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CheckoutSession, CheckoutState, Clock, DownloadEvent, FeedbackEntry, LicenseKeys, Storage } from '../../core/ports/ports.ts';
+import type { CheckoutSession, CheckoutState, Clock, DownloadEvent, FeedbackEntry, KeyWindows, LicenseKeys, Storage } from '../../core/ports/ports.ts';
 import { DayLedger } from '../../core/budgets/budgets.ts';
 import { isRetired, nextCheckoutState, UNPAID_SESSION_GRACE_MS } from '../../core/ports/checkout-state.ts';
 import { checkRoom, DEFAULT_MEMORY_CAPS, feedbackSize, KEPT_UNTIL_RESTART, type MemoryCaps, untilRetirement } from './caps.ts';
@@ -58,6 +58,8 @@ export function createMemoryStorage(
   const owned = new Map<string, Set<string>>();
   const ownerOf = new Map<string, string>();
   const licenses = new Map<string, LicenseKeys>();
+  /** The update window each session's keys were sold with, beside the keys. */
+  const windows = new Map<string, KeyWindows>();
   const secrets = new Map<string, string>();
   /** The ids of pending sessions, for openCheckoutTotals. */
   const pending = new Set<string>();
@@ -69,13 +71,13 @@ export function createMemoryStorage(
   const ledger = new DayLedger();
   const roadmap = createMemoryRoadmap(caps, options.votesPerNetwork);
   const outbox = createMemoryOutbox();
-  const keys = createMemoryLicenses(licenses);
+  const keys = createMemoryLicenses(licenses, windows);
   // The roster of the stores a change writes: the change's faces and the storage's are made from it.
   const changed: MemoryStores = {
     releases: createMemoryReleaseStore(),
     features: roadmap.features,
     inbox: createMemoryInbox(feedback),
-    orders: createMemoryOrders(sessions, licenses),
+    orders: createMemoryOrders(sessions, licenses, windows),
     outbox,
     audit: createMemoryAuditStore(),
     mail: createMemoryMail(),

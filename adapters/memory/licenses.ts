@@ -4,16 +4,20 @@
  *
  * @module
  */
-import type { CheckoutStore, LicenseKeys } from '../../core/ports/ports.ts';
+import { type CheckoutStore, type KeyWindows, type LicenseKeys, LIFETIME_KEYS } from '../../core/ports/ports.ts';
 import { type MemoryFace, setKey } from './undo.ts';
 
-/** Creates the keys' store over the stored keys by session id. */
-export function createMemoryLicenses(licenses: Map<string, LicenseKeys>): MemoryFace<Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>> {
+/** Creates the keys' store over the stored keys and their update windows by session id. */
+export function createMemoryLicenses(
+  licenses: Map<string, LicenseKeys>,
+  windows: Map<string, KeyWindows>,
+): MemoryFace<Pick<CheckoutStore, 'getLicenses' | 'saveLicenses'>> {
   return (undo) => ({
-    async saveLicenses(sessionId, keys) {
+    async saveLicenses(sessionId, keys, sold = LIFETIME_KEYS) {
       const stored = licenses.get(sessionId);
       if (stored) return { keys: { ...stored }, stored: false };
       setKey(licenses, sessionId, { ...keys }, undo);
+      setKey(windows, sessionId, { standard: sold.standard, plus: sold.plus }, undo);
       return { keys: { ...keys }, stored: true };
     },
     async getLicenses(sessionId) {

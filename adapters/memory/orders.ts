@@ -9,7 +9,7 @@ import { addDecimals, zeroLike } from '../../core/formats/decimal.ts';
 import type { OrderCount } from '../../core/ports/store-ports.ts';
 import { deleteKey, type MemoryFace, patch, setKey, type Undo } from './undo.ts';
 import { type DisputeStates, GOOD_STANDING, type OrderStanding, providerRevokes, withPaymentEvent } from '../../core/ports/order-state.ts';
-import type { CheckoutSession, LicenseKeys, Purchase } from '../../core/ports/ports.ts';
+import { type CheckoutSession, type KeyWindows, type LicenseKeys, LIFETIME_KEYS, type Purchase } from '../../core/ports/ports.ts';
 import type { KeptPaymentEvent, Order, OrderStore } from '../../core/ports/store-ports.ts';
 
 interface Kept {
@@ -26,10 +26,12 @@ const NOTHING_KNOWN: Purchase = Object.freeze({ email: null, name: null, country
  *
  * @param sessions The stored sessions by id.
  * @param licenses The stored keys by session id.
+ * @param windows The update window each session's keys were sold with.
  */
 export function createMemoryOrders(
   sessions: ReadonlyMap<string, CheckoutSession>,
   licenses: Map<string, LicenseKeys>,
+  windows: Map<string, KeyWindows>,
 ): MemoryFace<OrderStore> {
   const kept = new Map<string, Kept>();
   /** Refunds and disputes of payments no order has yet, by payment. */
@@ -49,6 +51,7 @@ export function createMemoryOrders(
       purchase: { ...(k?.purchase ?? NOTHING_KNOWN) },
       paidAt: k?.paidAt ?? null,
       keys: keys ? { ...keys } : null,
+      windows: { ...(windows.get(id) ?? LIFETIME_KEYS) },
       standing: { ...(k?.standing ?? GOOD_STANDING) },
     };
   };
@@ -151,11 +154,12 @@ export function createMemoryOrders(
       patch(k, { standing: { ...before, override, overrideReason: reason, overrideAt: at } }, undo);
       return { before: { ...before }, order: order(id)! };
     },
-    async addPlusKey(id, key) {
+    async addPlusKey(id, key, windowDays = null) {
       const keys = licenses.get(id);
       if (!keys) return null;
       if (keys.plus !== null) return { keys: { ...keys }, stored: false };
       patch(keys, { plus: key }, undo);
+      setKey(windows, id, { ...(windows.get(id) ?? LIFETIME_KEYS), plus: windowDays }, undo);
       return { keys: { ...keys }, stored: true };
     },
   });

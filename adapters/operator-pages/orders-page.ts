@@ -1,13 +1,15 @@
 /**
  * The Orders page: find paid orders by the buyer's email or the session id, show one with its license
- * keys, issue its Plus key (upgrade), revoke or reinstate its licenses with a reason, and reconcile the
- * sessions the provider has as paid with what this server fulfilled.
+ * keys and the updates they cover, issue its Plus key (upgrade), revoke or reinstate its licenses with a
+ * reason, and reconcile the sessions the provider has as paid with what this server fulfilled.
  *
  * @module
  */
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from '../../core/operator/orders.ts';
 import { listOrderMails, resendOrderMail } from '../../core/operator/mail.ts';
 import { failedMails, orderMails } from './order-mails.ts';
+import { orderUpdates } from './order-updates.ts';
+import { licenseUpdates } from '../../core/operator/license-updates.ts';
 import { listFailedMails, retryMail } from '../../core/operator/mail-retry.ts';
 import { exportForm, ordersExportFile } from './orders-export.ts';
 import type { OrderView } from '../../core/operator/order-view.ts';
@@ -112,8 +114,11 @@ async function render(page: PageRequest): Promise<Html> {
     const shown = await page.operate(showOrder, { params: { session: encodeURIComponent(chosen) } });
     detail = shown.ok ? orderDetail(shown.value, csrf) : refusalBox(shown);
     if (shown.ok) {
+      // An order with keys shows the updates they cover (GET /licenses/updates of its session).
+      const updates = shown.value.keys.length === 0 ? null : await page.operate(licenseUpdates, { query: new URLSearchParams([['session', chosen]]) });
+      const covered = updates === null ? '' : updates.ok ? orderUpdates(updates.value) : refusalBox(updates);
       const mails = await page.operate(listOrderMails, { params: { session: encodeURIComponent(chosen) } });
-      detail = html`${detail}${mails.ok ? orderMails(mails.value, PATH, csrf) : refusalBox(mails)}`;
+      detail = html`${detail}${covered}${mails.ok ? orderMails(mails.value, PATH, csrf) : refusalBox(mails)}`;
     }
   }
   const failing = await page.operate(listFailedMails, { query: new URLSearchParams() });

@@ -3,7 +3,15 @@
  *
  * @module
  */
-import type { CheckoutSession, CheckoutState, LicenseKeys, OpenCheckoutTotals, SavedLicenses } from '../../core/ports/ports.ts';
+import {
+  type CheckoutSession,
+  type CheckoutState,
+  type KeyWindows,
+  type LicenseKeys,
+  LIFETIME_KEYS,
+  type OpenCheckoutTotals,
+  type SavedLicenses,
+} from '../../core/ports/ports.ts';
 import type { SqlSession } from './client.ts';
 import { epochMs, fromEpochMs } from './time.ts';
 
@@ -42,7 +50,8 @@ where id = $1::text
 returning ${COLUMNS}`;
 
 const SAVE_LICENSES = `
-insert into licenses (session_id, standard_key, plus_key) values ($1::text, $2::text, $3::text)
+insert into licenses (session_id, standard_key, plus_key, standard_updates_days, plus_updates_days)
+values ($1::text, $2::text, $3::text, $4::int, $5::int)
 on conflict (session_id) do nothing
 returning standard_key as standard, plus_key as plus`;
 
@@ -76,11 +85,12 @@ export async function advanceCheckout(db: SqlSession, id: string, state: Checkou
 }
 
 /**
- * Stores a session's keys unless some were stored before, then answers the stored ones: the insert waits
- * for a racing insert to commit, and the read that follows it (a new statement) sees that winner.
+ * Stores a session's keys and the windows they were sold with unless keys were stored before, then answers
+ * the stored ones: the insert waits for a racing insert to commit, and the read that follows it (a new
+ * statement) sees that winner.
  */
-export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys): Promise<SavedLicenses> {
-  const [inserted] = await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus]);
+export async function saveLicenses(db: SqlSession, sessionId: string, keys: LicenseKeys, windows: KeyWindows = LIFETIME_KEYS): Promise<SavedLicenses> {
+  const [inserted] = await db.query<LicenseKeys>(SAVE_LICENSES, [sessionId, keys.standard, keys.plus, windows.standard, windows.plus]);
   if (inserted) return { keys: inserted, stored: true };
   const stored = await getLicenses(db, sessionId);
   if (!stored) throw new Error(`licenses of session ${sessionId} vanished after a conflicting insert`);

@@ -46,6 +46,7 @@ import { updateFiles } from './migrations/37-update-files.ts';
 import { rolloutBasisPoints } from './migrations/38-rollout-basis-points.ts';
 import { releaseChannels } from './migrations/39-release-channels.ts';
 import { installsByInstallId } from './migrations/40-installs-by-install-id.ts';
+import { updateWindows } from './migrations/41-update-windows.ts';
 
 export type { Migration } from './migrations/migration.ts';
 
@@ -93,4 +94,5 @@ export const MIGRATIONS: readonly Migration[] = [
   rolloutBasisPoints,
   releaseChannels,
   installsByInstallId,
+  updateWindows,
 ];

@@ -18,7 +18,8 @@ const STANDING = `s.refunded, s.disputed, s.dispute_won as "disputeWon", s.overr
 const SELECT = `select s.id, s.sku, s.channel, s.url, s.state, ${epochMs('s.created_at')} as "createdAt", ${epochMs('s.expires_at')} as "expiresAt",
   s.buyer_email as email, s.buyer_name as name, s.buyer_country as country, s.payment_ref as "paymentRef", ${epochMs('s.paid_at')} as "paidAt",
   s.amount::text as amount, s.currency,
-  l.session_id is not null as "hasKeys", l.standard_key as standard, l.plus_key as plus, ${STANDING}
+  l.session_id is not null as "hasKeys", l.standard_key as standard, l.plus_key as plus,
+  l.standard_updates_days as "standardDays", l.plus_updates_days as "plusDays", ${STANDING}
 from checkout_sessions s left join licenses l on l.session_id = s.id`;
 
 type Row =
@@ -35,6 +36,8 @@ type Row =
     hasKeys: boolean;
     standard: string | null;
     plus: string | null;
+    standardDays: number | null;
+    plusDays: number | null;
   };
 
 const orderOf = (r: Row): Order => ({
@@ -42,6 +45,7 @@ const orderOf = (r: Row): Order => ({
   purchase: { email: r.email, name: r.name, country: r.country, paymentRef: r.paymentRef, amount: r.amount, currency: r.currency },
   paidAt: r.paidAt,
   keys: r.hasKeys ? { standard: r.standard, plus: r.plus } : null,
+  windows: { standard: r.standardDays, plus: r.plusDays },
   standing: {
     refunded: r.refunded,
     disputed: r.disputed,
@@ -93,8 +97,9 @@ on conflict do nothing`;
 const TAKE = `delete from payment_events_kept where payment_ref = $1::text returning flag, dispute`;
 const OVERRIDE = `update checkout_sessions set override = $2::text, override_reason = $3::text, override_at = ${fromEpochMs('$4')}
 where id = $1::text returning id`;
-// The locking read waits for a racing upgrade and sees its key: only the first one stores.
-const ADD_PLUS = `update licenses l set plus_key = coalesce(l.plus_key, $2::text)
+// The locking read waits for a racing upgrade and sees its key: only the first one stores (with its window).
+const ADD_PLUS = `update licenses l set plus_key = coalesce(l.plus_key, $2::text),
+  plus_updates_days = case when o.old is null then $3::int else l.plus_updates_days end
 from (select session_id, plus_key as old from licenses where session_id = $1::text for update) o
 where l.session_id = o.session_id
 returning l.standard_key as standard, l.plus_key as plus, o.old is null as "mine"`;
@@ -160,8 +165,8 @@ export function createSqlOrders(client: SqlClient): OrderStore {
         await tx.query(OVERRIDE, [id, override, reason, at]);
         return { before, order: (await getOrder(tx, id))! };
       }),
-    async addPlusKey(id, key): Promise<SavedLicenses | null> {
-      const [row] = await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key]);
+    async addPlusKey(id, key, windowDays = null): Promise<SavedLicenses | null> {
+      const [row] = await client.write<LicenseKeys & { mine: boolean }>(ADD_PLUS, [id, key, windowDays]);
       return row ? { keys: { standard: row.standard, plus: row.plus }, stored: row.mine } : null;
     },
   };

@@ -106,7 +106,7 @@ export function createSqlStorage(client: SqlClient, options: SqlStorageOptions =
       openCheckoutTotals: (now, limit) => openCheckoutTotals(db, now, limit),
       getCheckout: (id) => getCheckout(db, id),
       advanceCheckout: (id, state) => advanceCheckout(db, id, state),
-      saveLicenses: (sessionId, keys) => saveLicenses(db, sessionId, keys),
+      saveLicenses: (sessionId, keys, windows) => saveLicenses(db, sessionId, keys, windows),
       getLicenses: (sessionId) => getLicenses(db, sessionId),
     }),
     updateFiles: createSqlUpdateFiles,

@@ -1,11 +1,12 @@
 /**
  * Contract: orders. What the provider said of a buyer kept once per field, paid orders found by email
  * (exact, any case) newest first, payments mapped to sessions, refund and dispute flags whose standing
- * is the same in every order of delivery, the operator's override, and a Plus key added once.
+ * is the same in every order of delivery, the operator's override, a Plus key added once, and the update
+ * window each key was sold with.
  */
 import * as assert from './assert.ts';
 import { GOOD_STANDING, isRevoked, type OrderStanding } from '../../core/ports/order-state.ts';
-import type { CheckoutSession, PaymentFlag } from '../../core/ports/ports.ts';
+import { type CheckoutSession, LIFETIME_KEYS, type PaymentFlag } from '../../core/ports/ports.ts';
 import { type ContractSuite, current } from './context.ts';
 
 const T = Date.UTC(2026, 10, 21, 12, 0, 0, 0);
@@ -53,6 +54,7 @@ export function ordersContract(test: ContractSuite): void {
       purchase: { email: 'Ada@Example.com', name: 'Ada', country: 'GB', paymentRef: 'pi_1', amount: '49.00', currency: 'USD' },
       paidAt: T + 5000,
       keys: null,
+      windows: LIFETIME_KEYS,
       standing: GOOD_STANDING,
     }, 'the purchase is kept with the session, the first word per field, the fulfilment time once: get()');
     assert.equal(await storage.checkouts.getCheckout('cs_o1'), session('cs_o1'), 'the buyer is not part of the session the public API reads');
@@ -142,7 +144,34 @@ export function ordersContract(test: ContractSuite): void {
     assert.equal(await storage.checkouts.getLicenses('cs_u'), { standard: 'key/s', plus: 'key/p1' }, 'the keys with the first Plus key: getLicenses()');
   });
 
-  test('an order change that throws keeps nothing: neither the keys, the Plus key, the flag, the override, nor their event and mail', async (context) => {
+  test("the update window each key was sold with is kept with the keys: first save wins, lifetime when not given, the Plus key's with it", async (context) => {
+    const { storage } = current(context);
+    const windows = async (id: string) => (await storage.orders.get(id))?.windows;
+    await storage.checkouts.createCheckout(session('cs_w1'));
+    assert.equal(await windows('cs_w1'), LIFETIME_KEYS, 'an order without keys: lifetime, get().windows');
+    await storage.change((tx) => tx.checkouts.saveLicenses('cs_w1', { standard: 'key/ws', plus: 'key/wp' }, { standard: 365, plus: 730 }));
+    assert.equal(await windows('cs_w1'), { standard: 365, plus: 730 }, 'the windows saved with the keys: get().windows');
+    await storage.change((tx) => tx.checkouts.saveLicenses('cs_w1', { standard: 'key/ws', plus: 'key/wp' }, { standard: 30, plus: null }));
+    assert.equal(await windows('cs_w1'), { standard: 365, plus: 730 }, 'a second save changes no window: the first save wins');
+    assert.equal(
+      (await storage.orders.ofLicenseKey('key/wp'))?.windows,
+      { standard: 365, plus: 730 },
+      'the order of a key has them too: ofLicenseKey().windows',
+    );
+    await storage.checkouts.createCheckout(session('cs_w2'));
+    await storage.checkouts.saveLicenses('cs_w2', { standard: 'key/w2', plus: null });
+    assert.equal(await windows('cs_w2'), LIFETIME_KEYS, 'keys saved without windows are lifetime');
+    await storage.change((tx) => tx.orders.addPlusKey('cs_w2', 'key/w2p', 90));
+    assert.equal(await windows('cs_w2'), { standard: null, plus: 90 }, "the Plus key's window is stored with it: addPlusKey()");
+    await storage.change((tx) => tx.orders.addPlusKey('cs_w2', 'key/w2q', 1));
+    assert.equal(await windows('cs_w2'), { standard: null, plus: 90 }, 'a Plus key not stored stores no window: a second addPlusKey()');
+    await storage.checkouts.createCheckout(session('cs_w3'));
+    await storage.checkouts.saveLicenses('cs_w3', { standard: 'key/w3', plus: null }, { standard: 36500, plus: null });
+    await storage.change((tx) => tx.orders.addPlusKey('cs_w3', 'key/w3p'));
+    assert.equal(await windows('cs_w3'), { standard: 36500, plus: null }, 'a Plus key added without a window is lifetime');
+  });
+
+  test('an order change that throws keeps nothing: neither the keys and their windows, the Plus key, the flag, the override, nor their event and mail', async (context) => {
     const { storage } = current(context);
     await storage.change((tx) => tx.outbox.addEndpoint({ url: 'http://127.0.0.1:9/all', secret: 'whsec_AAAA', events: [], format: 'standard', createdAt: T }));
     await storage.checkouts.createCheckout(session('cs_r1'));
@@ -153,12 +182,12 @@ export function ordersContract(test: ContractSuite): void {
     const failure = new Error('refused after the writes');
     const thrown = await storage
       .change(async (tx) => {
-        assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }), {
+        assert.equal(await tx.checkouts.saveLicenses('cs_r1', { standard: 'key/r1s', plus: null }, { standard: 7, plus: null }), {
           keys: { standard: 'key/r1s', plus: null },
           stored: true,
         }, 'keys are saved in a change: saveLicenses()');
         assert.equal(await tx.checkouts.getLicenses('cs_r1'), { standard: 'key/r1s', plus: null }, 'a change reads the keys it saved');
-        assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p'))?.stored, true, 'a Plus key is added in a change: addPlusKey().stored');
+        assert.is((await tx.orders.addPlusKey('cs_r2', 'key/r2p', 30))?.stored, true, 'a Plus key is added in a change: addPlusKey().stored');
         assert.is((await tx.orders.flag('cs_r2', 'refunded'))?.order.standing.refunded, true, 'a flag in a change: flag().order.standing.refunded');
         assert.is(
           (await tx.orders.override('cs_r1', 'revoked', 'test', T + 1))?.order.standing.override,

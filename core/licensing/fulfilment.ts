@@ -24,6 +24,7 @@ import type { Order } from '../ports/store-ports.ts';
 import { type CommittedChanges, recordChange, type StorageChange } from '../ports/change.ts';
 import { isOneAddress } from '../schemas/email-address.ts';
 import { keysMail, type MailSettings, verdictMail } from '../mail/messages.ts';
+import { type SaleWindows, windowsOfSale } from './sale-windows.ts';
 
 /** What fulfilment works with (an AppContext is one). */
 export interface FulfilmentContext {
@@ -36,6 +37,8 @@ export interface FulfilmentContext {
   readonly logger: Logger;
   /** The mails' texts: the keys are mailed to the buyer with the save that stores them. */
   readonly mail: MailSettings;
+  /** The update window each SKU sells: the keys are stored with the windows in force when they are issued. */
+  readonly updateWindows: SaleWindows;
   count(event: AppEvent, times?: number): void;
 }
 
@@ -66,7 +69,7 @@ export async function licensesFor(
   };
   const run: KeysChange = change ?? ((work) => context.changes.change(work));
   const saved = await run(async (tx) => {
-    const saved = await tx.checkouts.saveLicenses(session.id, keys);
+    const saved = await tx.checkouts.saveLicenses(session.id, keys, windowsOfSale(context.updateWindows, session.sku));
     // order.paid and the buyer's mail are written with the keys, by the one save that stores them.
     if (saved.stored) {
       await recordChange(tx, {

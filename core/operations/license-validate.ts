@@ -12,8 +12,11 @@ import { parseOrThrow } from '../http/validate.ts';
 import { formatCompactKey, parseCompactKey } from '../licensing/license-compact.ts';
 import { looksLikeSimulatorKey } from '../licensing/license.ts';
 import { isRevoked } from '../ports/order-state.ts';
+import type { Order } from '../ports/order-store.ts';
 import { contentDigest, type CoveredFields } from '../releases/answer-signature.ts';
 import { LicenseValidateRequestSchema, type LicenseValidation } from '../schemas/license.ts';
+import { keyWindowsOf, liveReleases } from '../licensing/key-windows.ts';
+import { updateTerms } from '../licensing/update-window.ts';
 
 const encoder = new TextEncoder();
 
@@ -30,7 +33,8 @@ const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().r
 
 /**
  * Reads the key's order: valid while the order's licenses stand (core/ports/order-state.ts isRevoked), with
- * what the key unlocks and a lease of `context.licenseLeaseSeconds` from now; revoked once a refund, a
+ * what the key unlocks, a lease of `context.licenseLeaseSeconds` from now, and the key's update window and
+ * fallback line (core/licensing/update-window.ts, over the live releases of the stable channel); revoked once a refund, a
  * dispute not won or the operator revokes them; unknown when no order holds the key (a payment-simulator
  * key too, unless the server runs the simulator). The answer covers the key's SHA-256 in
  * `License-Key-Digest`, so that an answer about one key cannot be passed off as one about another; its
@@ -38,20 +42,36 @@ const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().r
  */
 export function validateLicense(context: AppContext): Operation {
   const { signatures } = context;
-  const standingOf = async (licenseKey: string): Promise<LicenseValidation> => {
+  /** The standing, with the update terms when asked for (an addition: without them the answer is as before). */
+  const standingOf = async (licenseKey: string, withTerms: boolean): Promise<LicenseValidation> => {
     const key = issuedForm(licenseKey);
-    const unknown: LicenseValidation = { standing: 'unknown', product: null, validUntil: null };
+    const unknown: LicenseValidation = {
+      standing: 'unknown',
+      product: null,
+      validUntil: null,
+      ...(withTerms ? { updatesUntil: null, fallbackLine: null } : {}),
+    };
     if (looksLikeSimulatorKey(key) && context.gateway.simulated !== true) return unknown;
     const order = await context.storage.orders.ofLicenseKey(key);
     if (order === null || order.keys === null) return unknown;
-    if (isRevoked(order.standing)) return { standing: 'revoked', product: null, validUntil: null };
+    if (isRevoked(order.standing)) return { ...unknown, standing: 'revoked' };
     const now = Math.floor(context.clock.now() / 1000);
     const product = order.keys.standard === key ? 'standard' : 'plus';
-    return { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds) };
+    const valid: LicenseValidation = { standing: 'valid', product, validUntil: isoSeconds(now + context.licenseLeaseSeconds) };
+    return withTerms ? { ...valid, ...(await windowOf(order, product)) } : valid;
+  };
+  /** The key's window and fallback line; the releases are read only for a key with a window. */
+  const windowOf = async (order: Order, product: 'standard' | 'plus') => {
+    const until = keyWindowsOf(order).find((key) => key.product === product)?.updatesUntil ?? null;
+    if (until === null) return { updatesUntil: null, fallbackLine: null };
+    // The stable channel's: the request does not say the app's channel, and /version serves stable.
+    const releases = liveReleases(await context.storage.releases.listReleases(), context.updateFiles.names);
+    const terms = updateTerms(until, releases, (await context.releases.baseline()).version);
+    return { updatesUntil: isoSeconds(until / 1000), fallbackLine: terms.fallbackLine };
   };
   return async (request): Promise<CoreResponse> => {
-    const { licenseKey, nonce } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
-    const body = encodeJson(await standingOf(licenseKey));
+    const { licenseKey, nonce, updateTerms } = parseOrThrow(LicenseValidateRequestSchema, readJsonObject(request, context.bodyLimit, true));
+    const body = encodeJson(await standingOf(licenseKey, updateTerms === true));
     const headers: Record<string, string> = { 'content-type': JSON_TYPE };
     if (!signatures) return { status: 200, headers, body };
     const fields: CoveredFields = [

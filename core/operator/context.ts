@@ -13,6 +13,7 @@ import type { ReleaseView } from '../releases/release-view.ts';
 import type { UsageTally } from '../budgets/usage.ts';
 import type { WebhookAddressPolicy } from '../webhooks/address.ts';
 import type { MailSettings } from '../mail/messages.ts';
+import type { SaleWindows } from '../licensing/sale-windows.ts';
 import type { TufSigner } from '../tuf/keys.ts';
 import type { ServedFiles } from '../updates/served-files.ts';
 
@@ -31,6 +32,8 @@ export interface OperatorContext {
   readonly licenses: LicenseIssuer;
   /** The mails' texts, and whether a sender is configured (core/mail). */
   readonly mail: MailSettings;
+  /** The update window each SKU sells (orders upgrade stores the Plus add-on's with the key it adds). */
+  readonly updateWindows: SaleWindows;
   /** Where webhooks may be sent (core/webhooks/address.ts); every non-public address refused when absent. */
   readonly webhookAddresses?: WebhookAddressPolicy | undefined;
   /** The update files' online key, which a published root must name for timestamp, snapshot and targets; null: none. */

@@ -11,6 +11,7 @@ import { linkFeedbackFeature, linkFeedbackListFeature } from './feedback-links.t
 import { exportOrders } from './order-export.ts';
 import type { AnyOperatorOperation } from './operation.ts';
 import { listOrders, reconcileOrders, reinstateOrder, revokeOrder, showOrder, upgradeOrder } from './orders.ts';
+import { licenseUpdates } from './license-updates.ts';
 import { listReleases, promoteRelease, publishRelease, pullRelease, restoreRelease, setReleaseRollout } from './releases.ts';
 import { resumeRelease } from './release-halt.ts';
 import { createRoadmapFeature, editRoadmapFeature, listRoadmapFeatures, mergeRoadmapFeature } from './roadmap.ts';
@@ -61,6 +62,7 @@ export const OPERATOR_OPERATIONS: readonly AnyOperatorOperation[] = [
   upgradeOrder,
   revokeOrder,
   reinstateOrder,
+  licenseUpdates,
   listOrderMails,
   resendOrderMail,
   listFailedMails,

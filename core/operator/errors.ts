@@ -166,6 +166,12 @@ export const OPERATOR_ERRORS = {
     when: "The order's licenses are revoked (a refund, a dispute, or an operator): no Plus key is issued for it, and its keys are not mailed.",
     resolution: 'Reinstate the order first (POST /orders/{session}/reinstate) if it should hold licenses.',
   },
+  license_not_found: {
+    status: 404,
+    when: 'No license key matches: no paid order holds the key, has the email, or is the session with keys.',
+    resolution:
+      "Find the order with GET /orders?email=<the buyer's email>; a key is matched as issued (any case for version 2, spaces and line breaks ignored).",
+  },
   reconcile_unavailable: {
     status: 501,
     when: 'The payment gateway of this server cannot list the sessions it has as paid.',

@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { DAY_MS } from '../budgets/budgets.ts';
 import { fulfil, type KeysChange, licensesFor } from '../licensing/fulfilment.ts';
+import { upgradeWindow } from '../licensing/sale-windows.ts';
 import { isRevoked, type OrderOverride } from '../ports/order-state.ts';
 import type { Order } from '../ports/store-ports.ts';
 import { licenseVerdict } from '../webhooks/events.ts';
@@ -118,7 +119,7 @@ export const upgradeOrder = defineOperation({
       });
       const at = context.clock.now();
       const saved = await operatorChange(context, caller, async (tx) => {
-        const added = await tx.orders.addPlusKey(session.id, plus);
+        const added = await tx.orders.addPlusKey(session.id, plus, upgradeWindow(context.updateWindows));
         // Only the call that stored its key upgraded the order (first write wins).
         if (!added?.stored) return { result: added };
         return { result: added, at, audit: { action: 'order.upgraded', target: session.id }, mail: upgradeMail(context.mail, order, added.keys, at) };

@@ -7,7 +7,7 @@
  */
 import type { PaymentFlag, Purchase } from './gateway-port.ts';
 import type { OrderOverride, OrderStanding } from './order-state.ts';
-import type { CheckoutSession, LicenseKeys, SavedLicenses } from './port-types.ts';
+import type { CheckoutSession, KeyWindows, LicenseKeys, SavedLicenses } from './port-types.ts';
 import type { OrderFilter, PaidPeriod } from './store-queries.ts';
 
 /** A checkout session as the back office sees it: the buyer, the payment, the keys and their standing. */
@@ -18,6 +18,8 @@ export interface Order {
   /** When this server fulfilled it (ms since the epoch), or null: not yet, or before orders were kept. */
   paidAt: number | null;
   keys: LicenseKeys | null;
+  /** The update window each key was sold with (LIFETIME_KEYS when it has no keys, or for keys issued before windows were kept). */
+  windows: KeyWindows;
   standing: OrderStanding;
 }
 
@@ -111,8 +113,9 @@ export interface OrderStore extends OrderReads, PaymentRecords {
    */
   override(sessionId: string, override: OrderOverride, reason: string | null, at: number): Promise<{ before: OrderStanding; order: Order } | null>;
   /**
-   * Adds a Plus key to a session's stored keys unless it has one (first write wins); the keys after,
-   * or null when the session has no keys stored.
+   * Adds a Plus key to a session's stored keys unless it has one (first write wins), with the update window
+   * it is sold with (`windowDays`, days or null for lifetime: lifetime when left out), stored only by the
+   * call that stores the key; the keys after, or null when the session has no keys stored.
    */
-  addPlusKey(sessionId: string, key: string): Promise<SavedLicenses | null>;
+  addPlusKey(sessionId: string, key: string, windowDays?: number | null): Promise<SavedLicenses | null>;
 }

@@ -130,6 +130,19 @@ export interface LicenseKeys {
   plus: string | null;
 }
 
+/**
+ * The update window each of a session's keys was sold with (issue 56): whole days of updates from the key's
+ * issue day, by product; null: lifetime (and for keys issued before windows were kept, and a product the
+ * session has no key of).
+ */
+export interface KeyWindows {
+  standard: number | null;
+  plus: number | null;
+}
+
+/** Every key lifetime: what a key saved without windows, or issued before they were kept, is sold with. */
+export const LIFETIME_KEYS: Readonly<KeyWindows> = Object.freeze({ standard: null, plus: null });
+
 /** The keys a session has after a save, and whether that save stored them. */
 export interface SavedLicenses {
   keys: LicenseKeys;

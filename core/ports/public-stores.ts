@@ -12,6 +12,7 @@ import type {
   DownloadEvent,
   FeedbackBudget,
   FeedbackEntry,
+  KeyWindows,
   LicenseKeys,
   OpenCheckoutTotals,
   RoadmapFeature,
@@ -79,9 +80,10 @@ export interface CheckoutStore {
    * keys, and `stored: true` only to the call whose keys they are (racing issuers may sign identical keys;
    * identical keys saved again are `stored: false`). The session need not be stored: the keys of an id no
    * session has are kept the same way. Fulfilment saves them in a unit of work (change.ts), with order.paid
-   * and the keys mail when stored.
+   * and the keys mail when stored. `windows`, the update window each key was sold with (lifetime when left
+   * out), is stored with the keys that are stored, and is what `OrderReads.get(...).windows` answers.
    */
-  saveLicenses(sessionId: string, keys: LicenseKeys): Promise<SavedLicenses>;
+  saveLicenses(sessionId: string, keys: LicenseKeys, windows?: KeyWindows): Promise<SavedLicenses>;
   /** The keys stored for a session id, or null when none were saved. */
   getLicenses(sessionId: string): Promise<LicenseKeys | null>;
 }

@@ -27,6 +27,8 @@ export interface LicenseValidateRequest {
   licenseKey: string;
   /** A fresh random value of the app's, which the answer's signature carries as its `nonce` parameter. */
   nonce?: string | undefined;
+  /** `true` asks for the key's update terms (`updatesUntil`, `fallbackLine`) in the answer. An addition (issue 56). */
+  updateTerms?: boolean | undefined;
 }
 // Each schema is built by a function marked free of side effects: the package's bundle keeps them in the
 // chunk of the endpoints, and a page that does not call validateLicense then drops them (test/client/size.test.ts).
@@ -52,6 +54,15 @@ function validateRequest() {
         ),
       ),
     ),
+    updateTerms: v.optional(
+      v.pipe(
+        v.boolean('must be true or false'),
+        v.description(
+          "An addition (issue 56): true asks for the key's update terms, `updatesUntil` and `fallbackLine`, in the answer (both always " +
+            'present then). Without it the answer is as before, so a client that checks every field it knows sees nothing new.',
+        ),
+      ),
+    ),
   });
 }
 const licenseValidateRequest = validateRequest();
@@ -69,6 +80,14 @@ export interface LicenseValidation {
   product: 'standard' | 'plus' | null;
   /** Until when the app may go on without asking again (its lease), ISO 8601 UTC; null unless valid. */
   validUntil: string | null;
+  /**
+   * The end of the key's update window, RFC 3339 UTC (`2027-11-21T00:00:00Z`): it covers the releases
+   * published up to then. Null for a key sold with lifetime updates, and unless valid. An addition (issue 56):
+   * present when the request asks with `updateTerms: true`.
+   */
+  updatesUntil?: string | null | undefined;
+  /** The major.minor line (of the stable channel) whose bug-fix releases the key covers after its window (`"2.6"`); null for lifetime, when none is covered, and unless valid. Present as `updatesUntil` is. */
+  fallbackLine?: string | null | undefined;
 }
 /* @__NO_SIDE_EFFECTS__ */
 function validation() {
@@ -85,6 +104,22 @@ function validation() {
       v.nullable(v.pipe(v.string(), v.isoTimestamp())),
       v.description('The end of the lease, ISO 8601 UTC to the second: the app may run on this answer until then, offline too. Null unless valid.'),
     ),
+    updatesUntil: v.optional(v.pipe(
+      v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+      v.description(
+        "An addition (issue 56), present when the request asks with updateTerms: the end of the key's update window, RFC 3339 UTC (its " +
+          'issue day at 00:00 plus the days it was sold with): the key covers every release published up to then. Null for a key sold ' +
+          'with lifetime updates, and unless valid.',
+      ),
+    )),
+    fallbackLine: v.optional(v.pipe(
+      v.nullable(v.pipe(v.string(), v.regex(/^\d+\.\d+$/))),
+      v.description(
+        'An addition (issue 56), present as updatesUntil is: the major.minor line of the newest live release of the stable channel the ' +
+          'window covers, such as "2.6": its bug-fix releases published after the window are covered too; any other later release is a ' +
+          'paid upgrade. Null for lifetime, when no live release is covered, and unless valid.',
+      ),
+    )),
   });
 }
 const licenseValidation = validation();

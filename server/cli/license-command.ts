@@ -21,10 +21,18 @@ export const LICENSE_HELP = `usage: converter-site-api license <command>
                              check a license key with the public key alone; print its payload (a key
                              typed by hand may be in any case, with or without dashes, in several words)
   generate-key               print a new LICENSE_SIGNING_KEY (base64 PKCS#8 Ed25519) and its public key
+  updates <key or email> [--channel <name>] [--json]
+                             which versions a license may install, and why: one line per stored release
+                             of the channel (stable by default): version, verdict (covered, fallback bug
+                             fix or paid upgrade), reason; an email takes every key of the buyer's paid
+                             orders, as one installation. Asks the operator API of a running server
+                             (OPERATOR_URL, e.g. http://127.0.0.1:8081, and OPERATOR_TOKEN); --json
+                             prints its answer
 From a checkout: npm run license -- <command>
 
-exit codes: 0 done (VALID), 1 the key is INVALID or the storage failed, 64 usage error,
-            78 no signing key is configured or stored, a setting is refused, or another process holds DATA_DIR
+exit codes: 0 done (VALID), 1 the key is INVALID, the storage failed, or the operator API refused or did
+            not answer, 64 usage error, 78 no signing key is configured or stored, a setting is refused,
+            another process holds DATA_DIR, or OPERATOR_URL or OPERATOR_TOKEN is missing
 `;
 
 /** What a command printed and its exit code. */
@@ -114,8 +122,8 @@ export async function runLicenseCommand(args: string[], env: NodeJS.ProcessEnv, 
   if (command !== 'public-key' && command !== 'verify' && command !== 'generate-key') {
     throw new UsageError(
       command === undefined
-        ? 'say which command: public-key, verify or generate-key'
-        : `unknown command ${JSON.stringify(command)}: public-key, verify or generate-key`,
+        ? 'say which command: public-key, verify, generate-key or updates'
+        : `unknown command ${JSON.stringify(command)}: public-key, verify, generate-key or updates`,
     );
   }
   if (command !== 'verify' && (key !== undefined || publicKeyFlag !== undefined)) {

@@ -4,6 +4,7 @@ import { keysMail, mailSettings, resendMail } from '../../core/mail/messages.ts'
 import { renderMail } from '../../core/mail/render.ts';
 import { mailHtml } from '../../adapters/mail-html/index.ts';
 import { GOOD_STANDING } from '../../core/ports/order-state.ts';
+import { LIFETIME_KEYS } from '../../core/ports/port-types.ts';
 import type { CheckoutSession, Purchase } from '../../core/ports/ports.ts';
 import type { Order } from '../../core/ports/store-ports.ts';
 
@@ -58,6 +59,7 @@ test('resend lists only the valid keys of paid orders, to the address on file', 
     purchase: { ...BUYER, email: 'Ada@Example.com' },
     paidAt: AT,
     keys: { standard: `KEY-${id}`, plus: null },
+    windows: LIFETIME_KEYS,
     standing: GOOD_STANDING,
     ...over,
   });

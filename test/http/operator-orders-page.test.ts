@@ -72,6 +72,39 @@ test('an order found by email, opened with its keys, revoked with a reason: the 
   assert.equal(await audit(), [['order.revoked', `${id}: chargeback by mail`]]);
 });
 
+test("an order shows the updates its keys cover: each key's window, and each release with its verdict and why", async () => {
+  running = await startInProcessOperator({
+    updateWindows: { standard: { standard: 365 }, plus_addon: { plus: null }, plus_bundle: { standard: 365, plus: null } },
+  });
+  const { clock } = running.server;
+  const publish = async (version: string, iso: string) => {
+    clock.set(Date.parse(iso));
+    const json = { version, msiUrl: `https://downloads.example.com/app-${version}.msi`, rolloutPercent: 100 };
+    assert.is((await running.call('/releases', { method: 'POST', json })).status, 201);
+  };
+  await publish('2.6.0', '2026-11-01T09:00:00Z');
+  clock.set(Date.parse('2026-11-21T12:00:00Z'));
+  const id = await buy('plus_bundle');
+  await status(id);
+  await publish('2.6.1', '2027-12-01T09:00:00Z');
+  await publish('2.7.0', '2028-01-15T09:00:00Z');
+  const session = await signIn(running.send);
+  const shown = await session.get(`/pages/orders?order=${id}`);
+  assert.match(shown.text, '<h3 id="order-updates">Updates these keys cover</h3>');
+  assert.match(shown.text, 'Lifetime updates: every release is covered. The baseline 2.4.1 is covered by every license.');
+  assert.match(shown.text, '<li><span class="badge">standard</span> 365 days from 2026-11-21: updates until 2027-11-21</li>');
+  assert.match(shown.text, '<li><span class="badge">plus</span> lifetime updates (issued 2026-11-21)</li>');
+  assert.match(shown.text, '<tr><th scope="row">2.7.0</th><td>2028-01-15</td><td>Covered</td><td class="wrap">sold with lifetime updates</td></tr>');
+  const standardOnly = await buy('standard');
+  await status(standardOnly);
+  const alone = await session.get(`/pages/orders?order=${standardOnly}`);
+  assert.match(alone.text, 'Updates until 2029-01-14; after that, bug fixes of 2.7 only.');
+  await running.call('/releases/2.7.0/pull', { method: 'POST' });
+  const pulled = await session.get(`/pages/orders?order=${standardOnly}`);
+  assert.match(pulled.text, '<tr><th scope="row">2.7.0 (pulled)</th><td>2028-01-15</td><td>Covered</td>');
+  assert.match(pulled.text, 'Updates until 2029-01-14; after that, bug fixes of 2.6 only.');
+});
+
 test('mail off: the order shows what would have been sent, and "Mail the keys again" queues one more', async () => {
   const id = await buy('standard');
   const keys = await status(id);

@@ -212,6 +212,7 @@ test('GET /openapi.json on the operator listener is an OpenAPI 3.1 document of e
     '/feedback/handled',
     '/feedback/{id}/feature',
     '/feedback/{id}/handled',
+    '/licenses/updates',
     '/mails',
     '/mails/{id}/retry',
     '/orders',

@@ -299,6 +299,26 @@ test('orders: find, show, upgrade, revoke, reinstate, reconcile; unknown and unp
   assert.is((await call(context, 'GET', '/orders/export', '/orders/export?limit=1&limit=2')).body.code, 'invalid_query');
 });
 
+test('licenses: which versions a key, an order or an email may install; none given, two given and no such license are refused', async (context) => {
+  const session = await paidSession(context);
+  const key = (await call(context, 'GET', '/orders/:session', `/orders/${session}`)).body.keys[0].key;
+  await call(context, 'POST', '/releases', '/releases', { version: '2.5.0', msiUrl: 'https://example.com/2.5.0.msi', rolloutPercent: 100 });
+  const byKey = (await call(context, 'GET', '/licenses/updates', `/licenses/updates?key=${encodeURIComponent(key)}`)).body;
+  assert.equal([byKey.licenses, byKey.updatesUntil, byKey.releases.map((r: { verdict: string }) => r.verdict)], ['valid', null, ['covered']]);
+  assert.is((await call(context, 'GET', '/licenses/updates', `/licenses/updates?session=${session}`)).body.keys.length, 1);
+  assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?email=ADA@example.com')).body.keys[0].key, key);
+  assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates')).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/licenses/updates', `/licenses/updates?session=${session}&email=ada@example.com`)).body.code, 'invalid_request');
+  assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?email=a@b.c&email=d@e.f')).body.code, 'invalid_query');
+  assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?email=nobody@example.com')).body.code, 'license_not_found');
+  assert.is((await call(context, 'GET', '/licenses/updates', '/licenses/updates?session=cs_unknown')).body.code, 'license_not_found');
+  assert.is((await call(context, 'GET', '/licenses/updates', `/licenses/updates?session=${session}&channel=nightly`)).body.code, 'channel_not_found');
+  assert.is(
+    (await call(context, 'GET', '/licenses/updates', `/licenses/updates?key=${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`)).body.code,
+    'license_not_found',
+  );
+});
+
 test("an order's mails: listed (mail off), resent once per request; unknown, unpaid, revoked and address-less orders are refused", async (context) => {
   const session = await paidSession(context);
   const listed = (await call(context, 'GET', '/orders/:session/mails', `/orders/${session}/mails`)).body;

@@ -21,6 +21,7 @@ const RESOURCES: readonly (readonly [string, string])[] = [
   ['/feedback/feature', 'roadmap feature'],
   ['/feedback/', 'feedback'],
   ['/orders/', 'checkout session'],
+  ['/licenses/', 'license key'],
   ['/mails/', 'mail'],
   ['/update-roots/', 'release channel'],
   ['/update-files/', 'release channel'],

@@ -158,8 +158,8 @@ test('generate-key prints a usable LICENSE_SIGNING_KEY and its public key', asyn
 
 test('a command line it does not understand is a usage error naming the mistake', async () => {
   const mistakes: [string[], string][] = [
-    [[], 'say which command: public-key, verify or generate-key'],
-    [['sign'], 'unknown command "sign": public-key, verify or generate-key'],
+    [[], 'say which command: public-key, verify, generate-key or updates'],
+    [['sign'], 'unknown command "sign": public-key, verify, generate-key or updates'],
     [['verify'], 'verify needs the license key to check'],
     [['public-key', 'extra'], 'public-key takes no argument "extra"'],
     [['generate-key', '--public-key', 'x'], 'generate-key takes no --public-key'],

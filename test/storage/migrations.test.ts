@@ -49,6 +49,7 @@ const RELEASED: readonly (readonly [number, string])[] = [
   [38, 'fc7c53129fb49ea4c20d207fc9670650872e1ea8502ee265a76731b780da9d1b'],
   [39, 'd4104fbe2f304525a18a4fcc01ce7d2f5546941ce2dc0e467904d46cf6c646ec'],
   [40, '663add07b3bd6dc7930705c009be08365d4afbe5c3cb3bb5b8adf07ba8d3edcb'],
+  [41, '588e471b5df60a9498668dcc69a7e74a0b2ffe7c864ee8030e931263a1a6d198'],
 ];
 
 const test = suite('migrations as released');
