@@ -16,6 +16,7 @@ import type { MailSettings } from '../mail/messages.ts';
 import type { SaleWindows } from '../licensing/sale-windows.ts';
 import type { TufSigner } from '../tuf/keys.ts';
 import type { ServedFiles } from '../updates/served-files.ts';
+import type { CachePurges } from '../updates/cache-purges.ts';
 
 export type { AuditEntry, AuditStore } from '../ports/store-ports.ts';
 
@@ -40,6 +41,8 @@ export interface OperatorContext {
   readonly updateSigner: TufSigner | null;
   /** The update files as this app serves them: the release channels, the most stable first, are their `names`. */
   readonly updateFiles: Pick<ServedFiles, 'names'>;
+  /** The caches' purges of the update files (core/updates/cache-purges.ts): a new root asks one; null: no purge configured. */
+  readonly cachePurges: Pick<CachePurges, 'request'> | null;
   /** Opens each change and counts it once committed (what keeps storage's answers in memory reads again after one). */
   readonly changes: CommittedChanges;
   count(event: AppEvent, times?: number): void;

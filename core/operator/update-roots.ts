@@ -3,7 +3,8 @@
  * publishes a root file signed offline (`converter-site-api updates sign-root`) and reads what the
  * channel holds. A root is checked as a TUF client walks to it (core/tuf/verify.ts) against the channel's
  * newest stored root, must name this server's online key for timestamp, snapshot and targets, and is
- * stored once, by a conditional insert, in an audited change. The server never holds a root key.
+ * stored once, by a conditional insert, in an audited change, after which the channel's cache tag is purged
+ * (root.json names the newest root). The server never holds a root key.
  *
  * @module
  */
@@ -76,7 +77,7 @@ export const publishUpdateRoot = defineOperation({
     const channel = channelOf(context, params.channel);
     const envelope = { signed: body.signed, signatures: body.signatures };
     const now = context.clock.now();
-    return operatorChange(context, caller, async (tx) => {
+    const published = await operatorChange(context, caller, async (tx) => {
       const newest = await tx.updateFiles.newestUpdateFile(channel, 'root');
       const previous = newest === null ? null : (JSON.parse(newest.text) as { signed: RootSigned }).signed;
       const checked = await checkNewRoot(envelope, previous, now);
@@ -106,6 +107,10 @@ export const publishUpdateRoot = defineOperation({
         audit: { action: 'update-root.published', target: `${channel} ${root.version}` },
       };
     });
+    // root.json now serves other bytes under the same name: the caches drop the channel's copies once this
+    // instance serves it (its next refresh starts the purge, as after new signed files).
+    context.cachePurges?.request(channel);
+    return published;
   },
 });
 

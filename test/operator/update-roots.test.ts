@@ -1,13 +1,15 @@
 /**
  * POST /update-roots/{channel} and GET /update-files/{channel} through the app's operator handle, in
  * process, on memory storage with a real online key: a first root and a rotation stored and audited, the
- * exact answers, the file stored as the canonical JSON of what was sent, and the refusals' bodies.
+ * exact answers, the file stored as the canonical JSON of what was sent, and the refusals' bodies; a stored
+ * root purges its channel's cache tag, as new signed files do.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generateSigningKey } from '../../core/licensing/license.ts';
 import { buildRoot, createTufSigner, envelopeText, signEnvelope, type TufSigner } from '../../core/tuf/index.ts';
-import { bodyJson, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
+import { PURGE_AGAIN_AFTER_MS } from '../../core/updates/cache-purges.ts';
+import { bodyJson, bodyText, coreRequest, createTestApp, type TestApp } from '../_setup.ts';
 
 const TOKEN = 'update-roots-0123456789-'.padEnd(40, 't');
 const DAY = 86_400_000;
@@ -129,6 +131,42 @@ test('the refusals: a rotation by the new key alone, an unknown channel, a root 
     roles: { root: null, timestamp: null, snapshot: null, targets: null },
   });
   assert.is(((await send(t, 'GET', '/audit')).body as { entries: unknown[] }).entries.length, 1, 'only the first root was stored');
+});
+
+test("a new root purges the channel's tag once the app serves it (root.json changes under the same name); a refused one purges nothing", async () => {
+  const purged: string[] = [];
+  const purge = { name: 'recorder', purge: async (tags: readonly string[]) => void purged.push(...tags) };
+  const t = await createTestApp({ operatorToken: TOKEN, updates: { signer: online, purge } });
+  /** The refresh of the standalone server's loop, with its purges done: the tags purged. */
+  const refresh = async () => {
+    purged.length = 0;
+    await t.app.refreshReleases();
+    await t.app.purgesSettled();
+    return [...purged];
+  };
+  const rootJson = async () => bodyText(await t.app.handle(coreRequest({ path: '/updates/beta/root.json' })));
+  const first = await rootText(t, 1, [rootKey], [rootKey]);
+  assert.is((await send(t, 'POST', '/update-roots/beta', JSON.parse(first))).status, 201);
+  assert.equal(await refresh(), ['updates:beta'], 'the first root and the first signed files: one purge');
+  /** The purge made once more 2 s later (core/updates/cache-purges.ts), then nothing. */
+  const again = async () => {
+    t.clock.advance(PURGE_AGAIN_AFTER_MS);
+    assert.equal(await refresh(), ['updates:beta'], 'once more 2 s later');
+    t.clock.advance(60_000);
+    assert.equal(await refresh(), [], 'then nothing');
+  };
+  await again();
+  const timestamp = await t.storage.updateFiles.newestUpdateFile('beta', 'timestamp');
+  const second = await rootText(t, 2, [nextRootKey], [rootKey, nextRootKey]);
+  assert.is((await send(t, 'POST', '/update-roots/beta', JSON.parse(second))).status, 201);
+  assert.is(await rootJson(), first, 'served from memory: the old root until the refresh');
+  assert.equal(await refresh(), ['updates:beta'], 'a rotation signs nothing new, and purges');
+  assert.is(await rootJson(), second);
+  assert.equal(await t.storage.updateFiles.newestUpdateFile('beta', 'timestamp'), timestamp, 'the same online key: no new timestamp');
+  await again();
+  assert.is((await send(t, 'POST', '/update-roots/beta', JSON.parse(second))).status, 400, 'the same root again');
+  assert.is((await send(t, 'POST', '/update-roots/stable', JSON.parse(await rootText(t, 1, [rootKey], [nextRootKey])))).status, 400);
+  assert.equal(await refresh(), [], 'a refused root purges nothing');
 });
 
 test.run();
