@@ -51,7 +51,7 @@ export interface Storage extends ChangeStore, OutsideStores {
   readonly rateLimits: RateLimitStore;
   /** Downloads and update checks by day, install sightings and bug reporters (core/budgets/usage.ts): the usage batcher's writes. */
   readonly usage: UsageStore;
-  /** Installs of apps on the update files by install id, and their bug reporters (POST /installs, core/installs/). */
+  /** Installs of apps on the update files by install id, and their bug reporters (POST /installs). */
   readonly installs: InstallStore;
   /**
    * Answers a trivial query (readiness): resolves when the storage answers, throws when it cannot. The
