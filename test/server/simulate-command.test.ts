@@ -118,9 +118,18 @@ test("autopilot: 20x 2.7.0's bug rate in a 25 % ramp of 4,000 installs halts it 
   assert.is((await runCommand([...args, '--regression', '20', '--attack-after', '720'], {})).stdout, run.stdout, 'the same seed, the same run');
   // An hour in, the ramp has seen some 40 installs: 10 reporting networks among them are a rate a hundred times
   // 2.7.0's at the same age, and halt it (docs/releases.md: in the first hours of a small step, 10 networks can).
+  // 1x is no regression: not above the rule's factor, it does not halt.
   const early = await runCommand([...args, '--regression', '1', '--attack-after', '60'], {});
   const e = AUTOPILOT.exec(early.stdout.trimEnd().split('\n').at(-1)!)?.groups;
-  assert.equal([e?.['regression'], e?.['attack']], ['not halted in 2 days', 'halted at +1 h 00 min']);
+  assert.equal([e?.['regression'], e?.['attack'], e?.['verdict']], [
+    'not halted in 2 days',
+    'halted at +1 h 00 min',
+    'FAILED: 10 networks with minted install ids do not',
+  ]);
+  assert.match(
+    early.stdout,
+    /^regression run \(2\.8\.0 at 1x 2\.7\.0's rate, not above the rule's factor 3: its null hypothesis\): not halted in 2 days, [\d,]+ requests: \(the rule's figures at the end\) 2\.8\.0: /m,
+  );
   assert.match(
     early.stdout,
     /^attack run .*: halted at \+1 h 00 min, [\d,]+ requests: Apps on the update files, counted by install id: 2\.8\.0: 10 reporting clients from 10 networks, of \d\d installs on its first day/m,
