@@ -8,7 +8,8 @@
  *   of two Poisson rates (binomial-tail.ts) at `confidence`, whose counts are the reporting networks
  *   (parties, core/clients/party.ts), not clients: many clients of one network weigh as one.
  * After a resume, the networks that reported before it count no more for that release.
- * Pure: the figures are the distinct counts of storage (usage-store.ts), the age comes from the clock.
+ * Pure: the figures are the distinct counts of storage (usage-store.ts), the age comes from the clock;
+ * installs, counted a UTC day, are read for the part of each day the windows cover (installsOver).
  *
  * @module
  */
@@ -37,7 +38,7 @@ export const DEFAULT_HALT_RULE: HaltRule = { factor: 3, minClients: 10, minNetwo
 /** One version's figures over some time. */
 export interface VersionFigures {
   version: string;
-  /** Distinct clients a day that ran it, added up over the days read. */
+  /** Distinct clients a day that ran it, each day's weighed by the part of it read (installsOver): may be fractional. */
   installs: number;
   /** Distinct clients that reported a bug in it. */
   reporters: number;
@@ -74,11 +75,23 @@ export interface HaltFigures {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
 
-/** A version's installs (distinct clients a day) over the days from `fromDay` to `toDay`. */
-export function installsOf(rows: readonly UsageCount[], version: string, fromDay: number, toDay: number): number {
+/**
+ * A version's installs over a window, from its counts a UTC day (distinct clients a day): each day's count
+ * weighs the part of that day the window covers, out of the part of it the version existed in and that has
+ * passed by `now`. A whole past day counts whole, an hour of it 1/24; the day under way counts the installs
+ * seen so far for the time so far. So installs are read over the same times as reports, to the
+ * millisecond, on both sides of the comparison (whole days of installs against hours of reports would make
+ * a rate look up to 24 times lower than it is).
+ */
+export function installsOver(rows: readonly UsageCount[], version: string, window: HaltWindow, now: number): number {
   let installs = 0;
   for (const row of rows) {
-    if (row.kind === 'installed' && row.release === version && row.day >= fromDay && row.day <= toDay) installs += row.count;
+    if (row.kind !== 'installed' || row.release !== version) continue;
+    const start = row.day * DAY_MS;
+    const end = start + DAY_MS;
+    const existed = Math.min(end, now) - Math.max(start, window.since);
+    const covered = Math.min(end, window.to) - Math.max(start, window.from);
+    if (existed > 0 && covered > 0) installs += row.count * Math.min(1, covered / existed);
   }
   return installs;
 }
@@ -105,10 +118,18 @@ export function ruleFor(release: Release, rule: HaltRule): HaltRule {
   return { ...rule, minClients: own?.minClients ?? rule.minClients, minNetworks: own?.minNetworks ?? rule.minNetworks };
 }
 
+/** The times one version is read over: from `from` to `to`, the version having run since `since`. */
+export interface HaltWindow {
+  from: number;
+  to: number;
+  /** Its publication; for the baseline, which ran before any release, -Infinity. */
+  since: number;
+}
+
 /** The windows the rule compares at `now`: the release's since it was watched, the previous one's at the same age. */
 export interface HaltWindows {
-  mine: { from: number; to: number };
-  before: { version: string; from: number; to: number };
+  mine: HaltWindow;
+  before: HaltWindow & { version: string };
 }
 
 /**
@@ -121,9 +142,9 @@ export function haltWindows(release: Release, previous: Release | null, baseline
   const from = watchedFrom(release);
   const age = Math.max(0, now - from);
   const before = previous === null
-    ? { version: baselineVersion, from: release.publishedAt - age, to: release.publishedAt }
-    : { version: previous.version, from: previous.publishedAt, to: previous.publishedAt + age };
-  return { mine: { from, to: now }, before };
+    ? { version: baselineVersion, from: release.publishedAt - age, to: release.publishedAt, since: Number.NEGATIVE_INFINITY }
+    : { version: previous.version, from: previous.publishedAt, to: previous.publishedAt + age, since: previous.publishedAt };
+  return { mine: { from, to: now, since: release.publishedAt }, before };
 }
 
 /** The UTC days whose usage counts the rule reads. */
@@ -145,8 +166,8 @@ const pText = (p: number) => (p < 0.0001 ? '< 0.0001' : `${p.toPrecision(2)}`);
 export function decideHalt(release: Release, windows: HaltWindows, read: HaltFigures, settings: HaltRule): HaltDecision {
   const rule = ruleFor(release, settings);
   const { mine: m, before: b } = windows;
-  const mine = figures(release.version, installsOf(read.usage, release.version, dayOf(m.from), dayOf(m.to)), read.mine);
-  const before = figures(b.version, installsOf(read.usage, b.version, dayOf(b.from), dayOf(b.to)), read.before);
+  const mine = figures(release.version, installsOver(read.usage, release.version, m, m.to), read.mine);
+  const before = figures(b.version, installsOver(read.usage, b.version, b, m.to), read.before);
   const installsMine = Math.max(mine.installs, mine.reporters, 1);
   // With no installs counted for the previous release there is nothing to compare with: the test cannot reject.
   // k counts parties, not clients: each network once, however many of its clients reported.
@@ -157,8 +178,10 @@ export function decideHalt(release: Release, windows: HaltWindows, read: HaltFig
   const age = days === 0 ? 'on its first day' : `in its first ${days + 1} days`;
   const watched = watchedFrom(release) === release.publishedAt ? age : `${age} since it resumed`;
   const reason =
-    `${release.version}: ${num(mine.reporters)} reporting clients from ${num(mine.networks)} networks, of ${num(mine.installs)} installs ${watched} ` +
-    `(${rate(mine.perThousand)} per 1,000), against ${before.version}: ${num(before.reporters)} of ${num(before.installs)} ` +
+    `${release.version}: ${num(mine.reporters)} reporting clients from ${num(mine.networks)} networks, of ${
+      num(Math.round(mine.installs))
+    } installs ${watched} ` +
+    `(${rate(mine.perThousand)} per 1,000), against ${before.version}: ${num(before.reporters)} of ${num(Math.round(before.installs))} ` +
     `(${rate(before.perThousand)} per 1,000) at the same age; p = ${pText(pValue)} for more than ${rule.factor}× its rate. ` +
     `The rule halts with at least ${rule.minClients} reporting clients from ${rule.minNetworks} networks and p below ${pText(1 - rule.confidence)} ` +
     `(${percent(rule.confidence)} confidence).`;

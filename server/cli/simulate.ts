@@ -36,7 +36,9 @@ Simulates the halt rule's eyes on apps on the update files (issue 55), in this p
 clock: <n> installs on 2.7.0 ping POST /api/v1/installs once a day and report bugs with their install id;
 a week on, 2.8.0 ramps at <percent> to the installs its cohort rule picks, with <x> times 2.7.0's bug
 rate. A second run has no regression, and 10 networks report from <n> install ids minted in the ramp's
-cohort. The bars: the regression halts the ramp, the 10 networks do not.
+cohort. The bars: a regression above the halt rule's factor (3) halts the ramp, one not above it does
+not (the rule halts only on evidence of more than factor times the release before's rate), and the 10
+networks do not (in the first hours of a small step they can: docs/releases.md).
 
 options:
   --installs <n>        installs on the files (100000 by default; 1000 to 1000000)

@@ -232,8 +232,13 @@ export async function simulateAutopilot(options: AutopilotOptions, progress: (li
   const regressed = await run('regression', [...before, ...ramp, ...reports('regression', rampers, RAMP_AT, regression * baseRate, '2.8.0')]);
   const attacked = await run('attack', [...before, ...ramp, ...reports('attack', rampers, RAMP_AT, baseRate, '2.8.0'), ...attack]);
 
+  // The rule halts on evidence of more than `factor` times the release before's rate: a regression of at most
+  // that many times is its null hypothesis, and should not halt (but at the rule's chance of a false halt).
+  const { factor } = DEFAULT_HALT_RULE;
   const bars: Bar[] = [
-    { name: `a regression of ${regression}x in ${share} % of installs halts the ramp`, ok: regressed.haltedAt !== null },
+    regression > factor
+      ? { name: `a regression of ${regression}x in ${share} % of installs halts the ramp`, ok: regressed.haltedAt !== null }
+      : { name: `a regression of ${regression}x, not above the rule's factor ${factor}, does not halt the ramp`, ok: regressed.haltedAt === null },
     { name: `${ATTACK_NETWORKS} networks with minted install ids do not`, ok: attacked.haltedAt === null },
   ];
   const outcome = (o: Outcome) => (o.haltedAt === null ? `not halted in ${days} days` : `halted at ${after(o.haltedAt - RAMP_AT)}`);
@@ -243,7 +248,9 @@ export async function simulateAutopilot(options: AutopilotOptions, progress: (li
     }), each pinging POST /api/v1/installs once a day`,
     `scenario: 2.7.0 at 100 % from ${new Date(AUTOPILOT_START).toISOString()}, ${baseRate} of 1,000 installs a day reporting a bug in it; ` +
     `a week later 2.8.0 ramps at ${share} % (${whole(cohort)} installs by the cohort rule) for ${days} days`,
-    `regression run (2.8.0 at ${regression}x 2.7.0's rate): ${outcome(regressed)}, ${whole(regressed.requests)} requests: ${regressed.reason}`,
+    `regression run (2.8.0 at ${regression}x 2.7.0's rate${regression > factor ? '' : `, not above the rule's factor ${factor}: its null hypothesis`}): ${
+      outcome(regressed)
+    }, ${whole(regressed.requests)} requests: ${regressed.reason}`,
     `attack run (no regression; ${ATTACK_NETWORKS} /24s reporting from ${
       whole(minted)
     } install ids minted in the cohort, ${attackAfterMinutes} min into the ramp): ` +

@@ -1,7 +1,8 @@
 /**
  * The threat model's figures for apps on the update files (docs/releases.md "Two kinds of installs, never
  * mixed"): the forged installs a day of a ramping release at 5 % that stop a halt a regression reported from
- * so many networks would make on its first day, with the default rule, and the addresses that takes by
+ * so many networks would make at the end of its first day (both releases published at midnight UTC, so a
+ * day's installs are read whole on both sides), with the default rule, and the addresses that takes by
  * install id (10 a version and day each, INSTALLS_PER_CLIENT) and by address (1 each). Each figure is decided
  * by `decideHalt` (one forged install fewer still halts), and the docs' table is the one computed here.
  */
@@ -15,7 +16,7 @@ import { publishedRelease } from '../../core/ports/release-store.ts';
 import { ROOT } from '../_spawn.ts';
 
 const DAY_MS = 86_400_000;
-const PUBLISHED = 20_000 * DAY_MS + 3_600_000;
+const PUBLISHED = 20_000 * DAY_MS;
 const MSI = 'https://downloads.example.com/LegacySheetConverter.msi';
 const before = publishedRelease({ version: '2.5.0', msiUrl: MSI, notesUrl: null, rolloutBasisPoints: 10000, publishedAt: PUBLISHED - 30 * DAY_MS });
 const ramping = publishedRelease({ version: '2.6.0', msiUrl: MSI, notesUrl: null, rolloutBasisPoints: 500, publishedAt: PUBLISHED });
@@ -23,7 +24,7 @@ const SHARE = 0.05;
 
 /** Whether `networks` reporting networks halt the ramp at 5 % of `daily`, with `forged` installs of it added. */
 function halts(daily: number, perThousandBefore: number, networks: number, forged: number): boolean {
-  const windows = haltWindows(ramping, before, '2.4.0', PUBLISHED + 3_600_000);
+  const windows = haltWindows(ramping, before, '2.4.0', PUBLISHED + DAY_MS);
   const row = (from: number, release: string, count: number) => ({
     day: Math.floor(from / DAY_MS),
     kind: 'installed' as const,

@@ -1,9 +1,10 @@
 /**
  * The halt rule by install id (issue 55, docs/releases.md "Two kinds of installs"): apps on the update files
  * ping POST /installs and send bug reports with their install id. The worked example by install id: 2.5.0
- * with 1,000 installs and 1 reporting install, 2.6.0 on a ramp at 50 % with 500 installs of its cohort;
- * reports from 20 of them on 20 networks halt it at the 18th, as the example by address does, its reason
- * saying which kind halted it. A report counts only when the install's cohort bucket (the published rule)
+ * from 12:00 UTC with 2,000 installs on its first day and 1 reporting install, 2.6.0 at midnight a day and a
+ * half later on a ramp at 50 % with 500 installs of its cohort; 6 hours in (against 2.5.0's first 6 hours:
+ * 1,000 installs), reports from 20 of them on 20 networks halt it at the 18th, as the example by address
+ * does, its reason saying which kind halted it. A report counts only when the install's cohort bucket (the published rule)
  * is in the ramp; minted install ids from 10 networks halt nothing; the two kinds are never added up.
  */
 import { suite } from 'uvu';
@@ -56,16 +57,27 @@ async function cohorts(t: TestApp): Promise<{ inside: string[]; outside: string[
   return { inside, outside };
 }
 
-/** 2.5.0 with 1,000 installs and 1 reporting install; 2.6.0 on a ramp at 50 % with 500 installs of its cohort. */
-async function theExample(t: TestApp): Promise<{ inside: string[]; outside: string[] }> {
+/** Where the example starts, and when 2.6.0 is published: midnight UTC, a day and a half later. */
+const START = Date.UTC(2026, 10, 21, 12);
+const RAMP_AT = START + 36 * HOUR;
+
+/**
+ * 2.5.0 from 12:00 UTC with 2,000 installs and 1 reporting install (`firstDay` then does more on that day);
+ * 2.6.0 at midnight a day and a half later on a ramp at 50 % with 500 installs of its cohort; the clock then
+ * 6 hours into its ramp.
+ */
+async function theExample(t: TestApp, firstDay = async () => {}): Promise<{ inside: string[]; outside: string[] }> {
+  t.clock.set(START);
   await publish(t, '2.5.0', 100, false);
-  for (let i = 0; i < 1000; i++) assert.is((await ping(t, '2.5.0', idOf(1_000_000 + i), addressOf(i))).status, 204);
+  for (let i = 0; i < 2000; i++) assert.is((await ping(t, '2.5.0', idOf(1_000_000 + i), addressOf(i))).status, 204);
   assert.is((await report(t, '2.5.0', addressOf(0), idOf(1_000_000))).status, 201);
-  t.clock.advance(HOUR);
+  await firstDay();
+  t.clock.set(RAMP_AT);
   await publish(t, '2.6.0', 50, true);
   t.clock.advance(1000);
   const ids = await cohorts(t);
   for (let i = 0; i < 500; i++) assert.is((await ping(t, '2.6.0', ids.inside[i]!, addressOf(i))).status, 204);
+  t.clock.set(RAMP_AT + 6 * HOUR);
   return ids;
 }
 
@@ -102,12 +114,13 @@ test('10 networks with any number of install ids minted in the cohort halt nothi
 });
 
 test('the two kinds are never added up: 9 networks by address and 9 by install id halt nothing', async ({ t }) => {
-  const { inside } = await theExample(t);
-  // The same release before by address: 1,000 clients checking naming 2.5.0 (counted when the usage counts are written).
-  const bucketOf = referenceBucketOf(await t.storage.secret('voter-secret', () => 'unused'));
   const check = (ip: string, version: string) =>
     t.app.handle(coreRequest({ path: '/api/v1/version', clientIp: ip, headers: { 'user-agent': `LegacySheetConverter/${version} (Windows NT 10.0)` } }));
-  for (let i = 0; i < 1000; i++) await check(`192.0.${Math.floor(i / 250)}.${(i % 250) + 1}`, '2.5.0');
+  // The same release before by address: 2,000 clients checking naming 2.5.0 on its first day (counted when the usage counts are written).
+  const { inside } = await theExample(t, async () => {
+    for (let i = 0; i < 2000; i++) await check(`192.0.${Math.floor(i / 250)}.${(i % 250) + 1}`, '2.5.0');
+  });
+  const bucketOf = referenceBucketOf(await t.storage.secret('voter-secret', () => 'unused'));
   const offered: string[] = [];
   for (let n = 0; offered.length < 500; n++) {
     const ip = addressOf(2000 + n);
