@@ -6,9 +6,8 @@
  * @module
  */
 import type { InstallCount, InstallStore } from '../../core/ports/install-store.ts';
-import type { ReporterCount } from '../../core/ports/usage-store.ts';
 import type { SqlSession } from './client.ts';
-import { reporterStatements } from './reporters.ts';
+import { reporterMethods } from './reporters.ts';
 
 /**
  * One statement: a ping not kept yet takes one of its client's places for the version and day (while fewer
@@ -42,8 +41,6 @@ const LIST = `
 select day, channel, release, count::float8 as count from install_counts
 where day between $1::int and $2::int order by day, channel collate "C", release collate "C"`;
 
-const { add: ADD_REPORTER, count: REPORTERS } = reporterStatements({ table: 'install_reporters', id: 'install_hash' });
-
 export function createSqlInstallStore(db: SqlSession): InstallStore {
   return {
     async addInstall({ day, channel, release, installHash, clientHash }, perClient) {
@@ -51,13 +48,6 @@ export function createSqlInstallStore(db: SqlSession): InstallStore {
       return row?.counted === 1;
     },
     list: (fromDay, toDay) => db.query<InstallCount>(LIST, [fromDay, toDay]),
-    async addReporter({ release, clientHash, networkHash, at }) {
-      const [row] = await db.write<{ first: boolean }>(ADD_REPORTER, [release, clientHash, networkHash, at]);
-      return row?.first === true;
-    },
-    async reporters(release, from, to, discountedBefore) {
-      const [row] = await db.query<ReporterCount>(REPORTERS, [release, from, to, discountedBefore ?? null]);
-      return row ?? { clients: 0, networks: 0 };
-    },
+    ...reporterMethods(db, { table: 'install_reporters', id: 'install_hash' }),
   };
 }

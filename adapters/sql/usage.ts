@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { ReporterCount, UsageCount, UsageStore } from '../../core/ports/usage-store.ts';
+import type { UsageCount, UsageStore } from '../../core/ports/usage-store.ts';
 import type { SqlSession } from './client.ts';
-import { reporterStatements } from './reporters.ts';
+import { reporterMethods } from './reporters.ts';
 
 const ADD = `
 insert into usage_counts as u (day, kind, release, source, platform, count)
@@ -45,8 +45,6 @@ with input as (
 select i.day, i.release, i.client_hash as "clientHash", i.platform
 from fresh f join input i using (day, release, client_hash) order by 1, 2, 3`;
 
-const { add: ADD_REPORTER, count: REPORTERS } = reporterStatements({ table: 'bug_reporters', id: 'client_hash' });
-
 export function createSqlUsageStore(db: SqlSession): UsageStore {
   return {
     async add(counts) {
@@ -58,13 +56,6 @@ export function createSqlUsageStore(db: SqlSession): UsageStore {
       const kept = sightings.map(({ day, release, clientHash, platform }) => ({ day, release, clientHash, platform }));
       return db.write(ADD_SIGHTINGS, [JSON.stringify(kept)]);
     },
-    async addReporter({ release, clientHash, networkHash, at }) {
-      const [row] = await db.write<{ first: boolean }>(ADD_REPORTER, [release, clientHash, networkHash, at]);
-      return row?.first === true;
-    },
-    async reporters(release, from, to, discountedBefore) {
-      const [row] = await db.query<ReporterCount>(REPORTERS, [release, from, to, discountedBefore ?? null]);
-      return row ?? { clients: 0, networks: 0 };
-    },
+    ...reporterMethods(db, { table: 'bug_reporters', id: 'client_hash' }),
   };
 }
