@@ -51,8 +51,8 @@ export const ALL_BASIS_POINTS = 10_000;
 /** How many buckets an update check of `/version` has (its bucket is 0-99). */
 export const PERCENT_BUCKETS = 100;
 
-/** A rollout held to 0-10000. */
-const clampRollout = (basisPoints: number): number => Math.min(ALL_BASIS_POINTS, Math.max(0, basisPoints));
+/** A rollout held to 0-10000 basis points. */
+export const clampRollout = (basisPoints: number): number => Math.min(ALL_BASIS_POINTS, Math.max(0, basisPoints));
 
 /** A rollout in basis points as a whole percent, rounded down: what a `/version` check is served by. */
 export const wholePercent = (basisPoints: number): number => Math.floor(clampRollout(basisPoints) / 100);

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { byVersionDescending, compareMsiVersions, versionFields } from '../releases/rollout-rule.ts';
+import { byVersionDescending, clampRollout, compareMsiVersions, versionFields } from '../releases/rollout-rule.ts';
 import type { Release } from '../ports/release-store.ts';
 import { isHex } from '../formats/hex.ts';
 import type { TargetFile } from './metadata.ts';
@@ -68,14 +68,11 @@ export function versionLine(version: string): string {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A rollout held to 0-10000 basis points. */
-const clamped = (basisPoints: number) => Math.min(10000, Math.max(0, basisPoints));
-
 /** A release's schedule: its plan's steps, else one step at publication with its rollout (both in basis points, as stored). */
 export function scheduleOf(release: Pick<Release, 'ramp' | 'publishedAt' | 'rolloutBasisPoints'>): ScheduleStep[] {
   const { ramp } = release;
-  if (ramp === null || ramp.basisPoints.length === 0) return [{ at: iso(release.publishedAt), basisPoints: clamped(release.rolloutBasisPoints) }];
-  return ramp.basisPoints.map((rollout, i) => ({ at: iso(ramp.startAt + i * ramp.everyMs), basisPoints: clamped(rollout) }));
+  if (ramp === null || ramp.basisPoints.length === 0) return [{ at: iso(release.publishedAt), basisPoints: clampRollout(release.rolloutBasisPoints) }];
+  return ramp.basisPoints.map((rollout, i) => ({ at: iso(ramp.startAt + i * ramp.everyMs), basisPoints: clampRollout(rollout) }));
 }
 
 /** A summary as targets carry it: whitespace and control characters made single spaces, lone surrogates replaced, cut to 280 characters. */
